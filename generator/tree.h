@@ -1,0 +1,74 @@
+/* tree.h — stage 2: the kinematic tree the dynamics run on.
+ *
+ * From a parsed URDF: fixed joints merged (inertia lumped into the moving parent, the
+ * merged link kept as a frame), optional free-flyer root, bodies in Pinocchio's joint
+ * order (depth first, siblings by strcmp of the joint name), joint specialisation, and the
+ * constant parent-to-joint placements and spatial inertias. A body's frame is its joint
+ * frame; everything attached to it is expressed there. */
+#ifndef CDYNGEN_TREE_H
+#define CDYNGEN_TREE_H
+
+#include <stddef.h>
+#include "urdf.h"
+
+typedef enum {
+    TREE_REVOLUTE, TREE_REVOLUTE_UNBOUNDED, TREE_PRISMATIC, TREE_PLANAR, TREE_FREEFLYER
+} tree_joint_kind;   /* same order as cdyn_joint_type */
+
+typedef struct {
+    char *joint_name;       /* URDF joint name ("root_joint" for an added free-flyer) */
+    char *link_name;        /* URDF child link */
+    int line;               /* line of the URDF joint (0 for an added free-flyer) */
+    tree_joint_kind kind;
+    int axis_index;         /* 0/1/2 when the axis is +-x/+-y/+-z, -1 for a general axis */
+    int axis_sign;          /* +1 or -1 when axis_index >= 0 */
+    double axis[3];         /* unit axis in the joint frame */
+    int parent;             /* parent body, -1 = world */
+    int idx_q, nq, idx_v, nv;
+    double R[9], p[3];      /* joint frame in parent body frame (row-major R) */
+    double mass, com[3], inertia[6]; /* lumped: mass, com, inertia about com (xx xy xz yy yz zz) */
+    double lower, upper;    /* position limits (nq == 1 only); lower > upper if none */
+} tree_body;
+
+typedef struct {
+    char *name;             /* URDF link name */
+    int body;               /* -1 = world (links fixed to a fixed-base root) */
+    double R[9], p[3];      /* link frame in the body frame */
+} tree_frame;
+
+typedef struct {
+    char *name;             /* robot name from the URDF */
+    tree_body *bodies;      /* in joint order: parent < child */
+    int nbodies;
+    tree_frame *frames;     /* one per URDF link, in URDF order */
+    int nframes;
+    int nq, nv;
+    int floating;           /* 1 if a free-flyer root was added */
+    double gravity[3];
+    /* sparsity (Featherstone's expanded parent array and friends) */
+    int *dof_parent;        /* (nv) -1 = none */
+    int *dof_body;          /* (nv) */
+    int *depth;             /* (nbodies) root bodies have depth 1 */
+    int *subtree;           /* (nbodies) bodies in each subtree, itself included */
+    int max_depth;
+    int nnz_M;              /* nonzeros of M (full symmetric) */
+    int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
+} kin_tree;
+
+typedef struct {
+    int floating_base;      /* add a free-flyer between world and the root link */
+} tree_options;
+
+/* Builds the tree. On failure (e.g. a joint whose subtree has no inertia about its
+ * motion, which makes M singular) returns -1 with "file:line: joint "name": reason". */
+int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out,
+               char *err, size_t errlen);
+void tree_free(kin_tree *t);
+
+/* Index of the frame named `name`, or -1. */
+int tree_find_frame(const kin_tree *t, const char *name);
+
+/* 1 if DoF j is DoF i or one of its ancestors (M(i,j) may be nonzero). */
+int tree_dof_supports(const kin_tree *t, int j, int i);
+
+#endif
