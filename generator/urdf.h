@@ -33,7 +33,7 @@ typedef struct {
     int parent, child;      /* link indices */
     urdf_origin origin;     /* child link frame in parent link frame */
     double axis[3];         /* normalised; default (1 0 0) */
-    int has_limit;
+    int has_limit;          /* a <limit> element; its missing attributes read as 0 */
     double lower, upper, effort, velocity;
     int has_mimic;
     char *mimic_joint;
