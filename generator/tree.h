@@ -18,7 +18,7 @@ typedef enum {
 typedef struct {
     char *joint_name;       /* URDF joint name ("root_joint" for an added free-flyer) */
     char *link_name;        /* URDF child link */
-    int line;               /* line of the URDF joint (0 for an added free-flyer) */
+    int line;               /* line of the URDF joint (of the root link for an added free-flyer) */
     tree_joint_kind kind;
     int axis_index;         /* 0/1/2 when the axis is +-x/+-y/+-z, -1 for a general axis */
     int axis_sign;          /* +1 or -1 when axis_index >= 0 */

@@ -1,0 +1,407 @@
+/* test_tree.c — the kinematic tree: Pinocchio's joint order, placements, lumped inertias,
+ * motion subspaces and frames on the reference robots, and the tree rules on small URDFs. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tree.h"
+#include "urdf.h"
+#include "validate.h"
+
+/* ---- reference model.txt: just the lines this test needs ---- */
+
+typedef struct {
+    char name[128], type[64];
+    int idx_q, nq, idx_v, nv, parent;
+    double placement[12], inertia[10], S[36];
+    int have_placement, have_inertia, have_S;
+} ref_joint;
+
+typedef struct {
+    char name[128];
+    int parent_joint;
+    double Rp[12];
+} ref_frame;
+
+typedef struct {
+    ref_joint joints[64];
+    int njoints;
+    ref_frame frames[16];
+    int nframes;
+    int nq, nv;
+} ref_model;
+
+static const struct {
+    const char *dir, *urdf;
+    int floating;
+} robots[] = {
+    {"iiwa", "iiwa.urdf", 0},
+    {"ur5", "ur5_robot.urdf", 0},
+    {"double_pendulum", "double_pendulum.urdf", 0},
+    {"solo12", "solo12.urdf", 1},
+    {"hyq", "hyq_no_sensors.urdf", 1},
+    {"talos_full_v2", "talos_full_v2.urdf", 1},
+};
+
+static ref_joint *find_joint(ref_model *m, const char *name)
+{
+    int i;
+    for (i = 0; i < m->njoints; i++)
+        if (strcmp(m->joints[i].name, name) == 0)
+            return &m->joints[i];
+    return NULL;
+}
+
+static void read_values(FILE *f, double *dst, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        ck_assert_int_eq(fscanf(f, "%lf", &dst[i]), 1);
+}
+
+/* Reads one `<kind>.<joint> rows cols values` record into the joint it names. */
+static void read_joint_record(FILE *f, ref_model *m, const char *word)
+{
+    const char *dot = strchr(word, '.');
+    ref_joint *j = find_joint(m, dot + 1);
+    int rows, cols;
+    ck_assert_msg(j != NULL, "record %s names no joint", word);
+    ck_assert_int_eq(fscanf(f, "%d %d", &rows, &cols), 2);
+    if (strncmp(word, "placement.", 10) == 0) {
+        read_values(f, j->placement, 12);
+        j->have_placement = 1;
+    } else if (strncmp(word, "inertia.", 8) == 0) {
+        read_values(f, j->inertia, 10);
+        j->have_inertia = 1;
+    } else {
+        ck_assert_int_le(rows * cols, 36);
+        read_values(f, j->S, rows * cols);
+        j->have_S = 1;
+    }
+}
+
+static int load_ref_model(const char *path, ref_model *m)
+{
+    char word[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    memset(m, 0, sizeof *m);
+    while (fscanf(f, "%255s", word) == 1) {
+        if (word[0] == '#') {
+            int c;
+            while ((c = fgetc(f)) != '\n' && c != EOF)
+                ;
+        } else if (strcmp(word, "joint") == 0) {
+            ref_joint *j = &m->joints[m->njoints++];
+            int id;
+            ck_assert_int_eq(fscanf(f, "%d %127s %63s %d %d %d %d %d", &id, j->name, j->type,
+                                    &j->idx_q, &j->nq, &j->idx_v, &j->nv, &j->parent), 8);
+        } else if (strcmp(word, "frame") == 0) {
+            ref_frame *fr = &m->frames[m->nframes++];
+            int id;
+            ck_assert_int_eq(fscanf(f, "%127s %d %d", fr->name, &id, &fr->parent_joint), 3);
+            read_values(f, fr->Rp, 12);
+        } else if (strcmp(word, "nq") == 0 || strcmp(word, "nv") == 0) {
+            ck_assert_int_eq(fscanf(f, "%d", word[1] == 'q' ? &m->nq : &m->nv), 1);
+        } else if (strchr(word, '.') && (strncmp(word, "placement.", 10) == 0 ||
+                                         strncmp(word, "inertia.", 8) == 0 ||
+                                         strncmp(word, "S.", 2) == 0)) {
+            read_joint_record(f, m, word);
+        } else {
+            int c;   /* records the tree does not own (gravity, sampling bounds): skip */
+            while ((c = fgetc(f)) != '\n' && c != EOF)
+                ;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* |x - ref| <= 1e-9 (1 + |ref|): rotation entries snapped to exact 0/+-1 move by < 1e-11. */
+static void assert_close(double x, double ref, const char *what, const char *joint, int k)
+{
+    ck_assert_msg(fabs(x - ref) <= 1e-9 * (1.0 + fabs(ref)), "%s of %s [%d]: %.17g vs %.17g",
+                  what, joint, k, x, ref);
+}
+
+static int build_reference_tree(int i, kin_tree *t, ref_model *ref)
+{
+    char path[1024], err[1024];
+    urdf_model u;
+    tree_options opt = {0};
+    snprintf(path, sizeof path, "%s/reference/%s/model.txt", CDYN_SHARED_DIR, robots[i].dir);
+    if (load_ref_model(path, ref) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/reference/urdf/%s", CDYN_SHARED_DIR, robots[i].urdf);
+    ck_assert_msg(urdf_parse_file(path, &u, err, sizeof err) == 0, "%s", err);
+    opt.floating_base = robots[i].floating;
+    ck_assert_msg(tree_build(&u, &opt, t, err, sizeof err) == 0, "%s", err);
+    urdf_free(&u);
+    ck_assert_msg(validate_inertia(t, path, err, sizeof err) == 0, "%s", err);
+    return 0;
+}
+
+static void check_joint_kind(const tree_body *b, const ref_joint *j)
+{
+    if (strcmp(j->type, "JointModelFreeFlyer") == 0) {
+        ck_assert_int_eq(b->kind, TREE_FREEFLYER);
+    } else {
+        ck_assert_msg(strncmp(j->type, "JointModelR", 11) == 0 && strlen(j->type) == 12,
+                      "reference type %s not covered by this test", j->type);
+        ck_assert_int_eq(b->kind, TREE_REVOLUTE);
+        ck_assert_int_eq(b->axis_index, j->type[11] - 'X');
+        ck_assert_int_eq(b->axis_sign, 1);
+    }
+}
+
+static void check_body(const kin_tree *t, int i, const ref_joint *j)
+{
+    const tree_body *b = &t->bodies[i];
+    double S[36] = {0};
+    int k, c;
+    ck_assert_str_eq(b->joint_name, j->name);
+    ck_assert_int_eq(b->idx_q, j->idx_q);
+    ck_assert_int_eq(b->nq, j->nq);
+    ck_assert_int_eq(b->idx_v, j->idx_v);
+    ck_assert_int_eq(b->nv, j->nv);
+    ck_assert_int_eq(b->parent + 1, j->parent);
+    check_joint_kind(b, j);
+    ck_assert(j->have_placement && j->have_inertia && j->have_S);
+    for (k = 0; k < 9; k++)
+        assert_close(b->R[k], j->placement[k], "placement R", j->name, k);
+    for (k = 0; k < 3; k++)
+        assert_close(b->p[k], j->placement[9 + k], "placement p", j->name, k);
+    assert_close(b->mass, j->inertia[0], "mass", j->name, 0);
+    for (k = 0; k < 3; k++)
+        assert_close(b->com[k], j->inertia[1 + k], "com", j->name, k);
+    for (k = 0; k < 6; k++)
+        assert_close(b->inertia[k], j->inertia[4 + k], "inertia", j->name, k);
+    /* S (6 x nv): free-flyer identity; revolute [0; axis] */
+    for (c = 0; c < b->nv; c++)
+        for (k = 0; k < 6; k++)
+            S[k * b->nv + c] = b->kind == TREE_FREEFLYER ? (k == c) : (k >= 3 ? b->axis[k - 3] : 0);
+    for (k = 0; k < 6 * b->nv; k++)
+        assert_close(S[k], j->S[k], "S", j->name, k);
+}
+
+static void check_frames(const kin_tree *t, const ref_model *ref)
+{
+    int i, k;
+    for (i = 0; i < ref->nframes; i++) {
+        const ref_frame *rf = &ref->frames[i];
+        int f = tree_find_frame(t, rf->name);
+        ck_assert_msg(f >= 0, "frame %s missing", rf->name);
+        ck_assert_int_eq(t->frames[f].body + 1, rf->parent_joint);
+        for (k = 0; k < 9; k++)
+            assert_close(t->frames[f].R[k], rf->Rp[k], "frame R", rf->name, k);
+        for (k = 0; k < 3; k++)
+            assert_close(t->frames[f].p[k], rf->Rp[9 + k], "frame p", rf->name, k);
+    }
+}
+
+START_TEST(reference_robot_matches_pinocchio_model)
+{
+    kin_tree t;
+    ref_model *ref = malloc(sizeof *ref);
+    int i;
+    ck_assert_ptr_nonnull(ref);
+    if (build_reference_tree(_i, &t, ref) < 0) {
+        printf("test_tree: %s/reference absent, skipping %s\n", CDYN_SHARED_DIR, robots[_i].dir);
+        free(ref);
+        return;
+    }
+    ck_assert_int_eq(t.nq, ref->nq);
+    ck_assert_int_eq(t.nv, ref->nv);
+    ck_assert_int_eq(t.nbodies, ref->njoints);
+    for (i = 0; i < t.nbodies; i++)
+        check_body(&t, i, &ref->joints[i]);
+    check_frames(&t, ref);
+    tree_free(&t);
+    free(ref);
+}
+END_TEST
+
+/* ---- small trees ---- */
+
+static void build_from_text(const char *urdf, int floating, kin_tree *t)
+{
+    urdf_model u;
+    tree_options opt = {0};
+    char err[1024];
+    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, sizeof err) == 0,
+                  "%s", err);
+    opt.floating_base = floating;
+    ck_assert_msg(tree_build(&u, &opt, t, err, sizeof err) == 0, "%s", err);
+    urdf_free(&u);
+}
+
+#define LINK(n, m) "<link name=\"" n "\"><inertial><mass value=\"" m "\"/>" \
+    "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>"
+#define JOINT(n, type, parent, child, xyz, axis) "<joint name=\"" n "\" type=\"" type "\">" \
+    "<parent link=\"" parent "\"/><child link=\"" child "\"/><origin xyz=\"" xyz "\"/>" \
+    "<axis xyz=\"" axis "\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
+
+/* base -> (z) a -> (x) b, and base -> (y) c; sibling joints named so that strcmp order
+ * ("j_a" < "j_c") differs from file order. */
+static const char branchy[] =
+    "<robot name=\"branchy\">" LINK("base", "1") LINK("a", "2") LINK("b", "3") LINK("c", "4")
+    JOINT("j_c", "revolute", "base", "c", "0 0 0", "0 1 0")
+    JOINT("j_b", "prismatic", "a", "b", "1 0 0", "1 0 0")
+    JOINT("j_a", "continuous", "base", "a", "0 0 1", "0 0 -1")
+    "</robot>";
+
+START_TEST(order_sizes_and_expanded_parents)
+{
+    kin_tree t;
+    build_from_text(branchy, 1, &t);
+    ck_assert_int_eq(t.nbodies, 4);
+    ck_assert_str_eq(t.bodies[0].joint_name, "root_joint");
+    ck_assert_str_eq(t.bodies[1].joint_name, "j_a");
+    ck_assert_str_eq(t.bodies[2].joint_name, "j_b");
+    ck_assert_str_eq(t.bodies[3].joint_name, "j_c");
+    ck_assert_int_eq(t.bodies[1].kind, TREE_REVOLUTE_UNBOUNDED);
+    ck_assert_int_eq(t.bodies[1].axis_index, 2);
+    ck_assert_int_eq(t.bodies[1].axis_sign, -1);
+    ck_assert_int_eq(t.bodies[2].kind, TREE_PRISMATIC);
+    /* sizes: free-flyer 7/6, continuous 2/1, prismatic 1/1, revolute 1/1 */
+    ck_assert_int_eq(t.nq, 11);
+    ck_assert_int_eq(t.nv, 9);
+    ck_assert_int_eq(t.bodies[3].idx_q, 10);
+    ck_assert_int_eq(t.bodies[3].idx_v, 8);
+    /* DoFs: 0..5 free-flyer chain, 6 = j_a, 7 = j_b, 8 = j_c */
+    ck_assert_int_eq(t.dof_parent[0], -1);
+    ck_assert_int_eq(t.dof_parent[5], 4);
+    ck_assert_int_eq(t.dof_parent[6], 5);
+    ck_assert_int_eq(t.dof_parent[7], 6);
+    ck_assert_int_eq(t.dof_parent[8], 5);
+    ck_assert_int_eq(t.dof_body[7], 2);
+    ck_assert_int_eq(t.depth[2], 3);
+    ck_assert_int_eq(t.subtree[0], 4);
+    ck_assert_int_eq(t.max_depth, 3);
+    /* ancestors per DoF: 0,1,2,3,4,5, 6, 7, 6 -> nnz L = sum(a+1) = 21+7+8+7 = 43 */
+    ck_assert_int_eq(t.nnz_L, 43);
+    ck_assert_int_eq(t.nnz_M, 2 * 43 - 9);
+    ck_assert(tree_dof_supports(&t, 6, 7));
+    ck_assert(!tree_dof_supports(&t, 6, 8));
+    tree_free(&t);
+}
+END_TEST
+
+/* A fixed child 2 m along x with mass 3 is lumped into a body of mass 1 at its origin. */
+static const char lumped[] =
+    "<robot name=\"lumped\"><link name=\"world\"/>" LINK("arm", "1") LINK("tip", "3")
+    JOINT("j", "revolute", "world", "arm", "0 0 0", "0 0 1")
+    "<joint name=\"weld\" type=\"fixed\"><parent link=\"arm\"/><child link=\"tip\"/>"
+    "<origin xyz=\"2 0 0\" rpy=\"0 0 1.5707963267948966\"/></joint></robot>";
+
+START_TEST(fixed_joint_lumps_inertia_and_keeps_frame)
+{
+    kin_tree t;
+    int f;
+    build_from_text(lumped, 0, &t);
+    ck_assert_int_eq(t.nbodies, 1);
+    ck_assert_double_eq_tol(t.bodies[0].mass, 4.0, 1e-15);
+    /* com = (1*0 + 3*2)/4 = 1.5 along x */
+    ck_assert_double_eq_tol(t.bodies[0].com[0], 1.5, 1e-15);
+    /* about the com: unit inertias (2) plus m d^2 off the x axis: 1*1.5^2 + 3*0.5^2 = 3 */
+    ck_assert_double_eq_tol(t.bodies[0].inertia[0], 2.0, 1e-14);
+    ck_assert_double_eq_tol(t.bodies[0].inertia[3], 5.0, 1e-14);
+    ck_assert_double_eq_tol(t.bodies[0].inertia[5], 5.0, 1e-14);
+    ck_assert_double_eq_tol(t.bodies[0].inertia[1], 0.0, 1e-15);
+    f = tree_find_frame(&t, "tip");
+    ck_assert_int_ge(f, 0);
+    ck_assert_int_eq(t.frames[f].body, 0);
+    ck_assert_double_eq(t.frames[f].p[0], 2.0);
+    /* a right angle written as a rounded decimal becomes an exact rotation */
+    ck_assert_double_eq(t.frames[f].R[0], 0.0);
+    ck_assert_double_eq(t.frames[f].R[1], -1.0);
+    ck_assert_double_eq(t.frames[f].R[3], 1.0);
+    ck_assert_int_eq(t.frames[tree_find_frame(&t, "world")].body, -1);
+    tree_free(&t);
+}
+END_TEST
+
+static const char skewed_planar[] =
+    "<robot name=\"sp\">" LINK("base", "1") LINK("slider", "2") LINK("arm", "1")
+    JOINT("plane", "planar", "base", "slider", "0 0 0", "1 1 0")
+    JOINT("hinge", "revolute", "slider", "arm", "0 0 0.5", "1 2 2")
+    "</robot>";
+
+START_TEST(planar_and_general_axes)
+{
+    kin_tree t;
+    const double *R;
+    int f;
+    build_from_text(skewed_planar, 0, &t);
+    ck_assert_int_eq(t.bodies[0].kind, TREE_PLANAR);
+    ck_assert_int_eq(t.nq, 5);
+    ck_assert_int_eq(t.nv, 4);
+    /* the planar joint frame's z is the URDF axis (1 1 0)/sqrt 2 */
+    R = t.bodies[0].R;
+    ck_assert_double_eq_tol(R[2], sqrt(0.5), 1e-15);
+    ck_assert_double_eq_tol(R[5], sqrt(0.5), 1e-15);
+    ck_assert_double_eq_tol(R[8], 0.0, 1e-15);
+    /* the slider link frame is turned back: its placement in the body is R^T */
+    f = tree_find_frame(&t, "slider");
+    ck_assert_double_eq_tol(t.frames[f].R[6], R[2], 1e-15);
+    ck_assert_int_eq(t.bodies[1].axis_index, -1);
+    ck_assert_double_eq_tol(t.bodies[1].axis[0], 1.0 / 3.0, 1e-15);
+    ck_assert_double_eq_tol(t.bodies[1].axis[2], 2.0 / 3.0, 1e-15);
+    /* the hinge's placement is in the turned planar frame: p = R^T (0 0 0.5) */
+    ck_assert_double_eq_tol(t.bodies[1].p[0], R[6] * 0.5, 1e-15);
+    ck_assert_double_eq_tol(t.bodies[1].p[2], R[8] * 0.5, 1e-15);
+    tree_free(&t);
+}
+END_TEST
+
+/* Two coincident z axes with nothing but the far body carrying inertia: M is singular and the
+ * first joint is the one to blame. */
+static const char singular[] =
+    "<robot name=\"s\"><link name=\"world\"/><link name=\"massless\"/>" LINK("tip", "1")
+    JOINT("first", "revolute", "world", "massless", "0 0 0", "0 0 1")
+    JOINT("second", "revolute", "massless", "tip", "0 0 0", "0 0 1")
+    "</robot>";
+
+START_TEST(singular_tree_is_rejected_naming_the_joint)
+{
+    kin_tree t;
+    char err[1024];
+    build_from_text(singular, 0, &t);
+    ck_assert_int_eq(validate_inertia(&t, "mem.urdf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "mem.urdf:") == err, "%s", err);
+    ck_assert_msg(strstr(err, "joint \"first\"") != NULL, "%s", err);
+    tree_free(&t);
+    build_from_text(branchy, 1, &t);
+    ck_assert_msg(validate_inertia(&t, "mem.urdf", err, sizeof err) == 0, "%s", err);
+    tree_free(&t);
+}
+END_TEST
+
+static Suite *tree_suite(void)
+{
+    Suite *s = suite_create("tree");
+    TCase *tc = tcase_create("reference");
+    TCase *small = tcase_create("small");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, reference_robot_matches_pinocchio_model, 0,
+                        (int)(sizeof robots / sizeof robots[0]));
+    tcase_add_test(small, order_sizes_and_expanded_parents);
+    tcase_add_test(small, fixed_joint_lumps_inertia_and_keeps_frame);
+    tcase_add_test(small, planar_and_general_axes);
+    tcase_add_test(small, singular_tree_is_rejected_naming_the_joint);
+    suite_add_tcase(s, tc);
+    suite_add_tcase(s, small);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(tree_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
