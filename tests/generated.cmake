@@ -1,0 +1,100 @@
+# Code generated at build time for the reference robots (from ../shared) and for seeded
+# random robots, each wrapped in a generated_api adapter so one test loops over them all.
+
+# cdyn_generated_library(NAME URDF ARGS_FILE_OR_EMPTY [DEPENDS...]) -> target gen_NAME
+function(cdyn_generated_library name urdf args_file)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/gen/${name})
+  set(outputs ${dir}/${name}.h ${dir}/${name}.c ${dir}/${name}_model.h ${dir}/${name}_model.c)
+  if(args_file)
+    set(cmd sh -c "$<TARGET_FILE:cdyngen> ${urdf} -o ${dir} --name ${name} $(cat ${args_file})")
+  else()
+    set(cmd $<TARGET_FILE:cdyngen> ${urdf} -o ${dir} --name ${name} ${ARGN})
+  endif()
+  add_custom_command(OUTPUT ${outputs} COMMAND ${cmd}
+    DEPENDS cdyngen ${urdf} ${args_file} COMMENT "cdyngen ${name}" VERBATIM)
+  set(NAME ${name})
+  string(TOUPPER ${name} NAME_UPPER)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/generated_adapter.c.in ${dir}/${name}_adapter.c @ONLY)
+  add_library(gen_${name} STATIC ${dir}/${name}.c ${dir}/${name}_model.c ${dir}/${name}_adapter.c)
+  # the project's runtime headers, not the copies in the output folder
+  target_include_directories(gen_${name} PRIVATE ${CMAKE_SOURCE_DIR}/runtime
+    ${CMAKE_CURRENT_SOURCE_DIR})
+  target_include_directories(gen_${name} PUBLIC ${dir})
+  target_link_libraries(gen_${name} PUBLIC cdyn_runtime)
+  # Correctness, not speed, is tested here: unoptimised builds of straight-line code are
+  # ten times quicker to compile (talos: 5 s at -O0, 74 s at -O2). bench/ times -O3 builds.
+  target_compile_options(gen_${name} PRIVATE -O0)
+endfunction()
+
+# cdyn_registry(FILE NAMES...) writes a C table of the adapters.
+function(cdyn_registry file)
+  set(text "/* Written by CMake. */\n#include \"generated_api.h\"\n")
+  foreach(n ${ARGN})
+    string(APPEND text "extern const generated_api ${n}_api;\n")
+  endforeach()
+  string(APPEND text "const generated_api *const generated_robots[] = {\n")
+  foreach(n ${ARGN})
+    string(APPEND text "    &${n}_api,\n")
+  endforeach()
+  string(APPEND text "    0\n};\n")
+  file(WRITE ${file}.tmp "${text}")
+  configure_file(${file}.tmp ${file} COPYONLY)
+endfunction()
+
+# ---- reference robots ----
+set(CDYN_REF_ROBOTS "iiwa:iiwa.urdf:" "ur5:ur5_robot.urdf:" "double_pendulum:double_pendulum.urdf:"
+    "solo12:solo12.urdf:--floating-base" "hyq:hyq_no_sensors.urdf:--floating-base"
+    "talos_full_v2:talos_full_v2.urdf:--floating-base")
+set(ref_names "")
+set(ref_libs "")
+if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
+  foreach(entry ${CDYN_REF_ROBOTS})
+    string(REPLACE ":" ";" parts "${entry}")
+    list(GET parts 0 n)
+    list(GET parts 1 file)
+    list(LENGTH parts len)
+    set(extra "")
+    if(len GREATER 2)
+      list(GET parts 2 extra)
+    endif()
+    cdyn_generated_library(${n} ${CDYN_SHARED_DIR}/reference/urdf/${file} "" ${extra})
+    list(APPEND ref_names ${n})
+    list(APPEND ref_libs gen_${n})
+  endforeach()
+else()
+  message(STATUS "cdyngen: ${CDYN_SHARED_DIR}/reference absent: reference tests will skip")
+endif()
+cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_reference.c ${ref_names})
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_reference.c)
+  cdyn_add_check_test(test_generated_reference test_generated_reference.c reference.c
+    ${CMAKE_CURRENT_BINARY_DIR}/registry_reference.c)
+  target_link_libraries(test_generated_reference PRIVATE ${ref_libs})
+  set_tests_properties(test_generated_reference PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
+# ---- random robots ----
+set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
+  add_executable(random_urdf_tool random_urdf_tool.c random_robot.c)
+  target_link_libraries(random_urdf_tool PRIVATE m)
+  set(rnd_names "")
+  set(rnd_libs "")
+  math(EXPR last "${CDYN_RANDOM_SEEDS} - 1")
+  foreach(seed RANGE ${last})
+    set(n random${seed})
+    set(base ${CMAKE_CURRENT_BINARY_DIR}/random/${n})
+    add_custom_command(OUTPUT ${base}.urdf ${base}.args
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/random
+      COMMAND random_urdf_tool ${seed} ${base}.urdf ${base}.args
+      DEPENDS random_urdf_tool COMMENT "random robot ${seed}")
+    cdyn_generated_library(${n} ${base}.urdf ${base}.args)
+    list(APPEND rnd_names ${n})
+    list(APPEND rnd_libs gen_${n})
+  endforeach()
+  cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_random.c ${rnd_names})
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_random.c)
+    cdyn_add_check_test(test_generated_random test_generated_random.c random_robot.c
+      ${CMAKE_CURRENT_BINARY_DIR}/registry_random.c)
+    target_link_libraries(test_generated_random PRIVATE ${rnd_libs})
+  endif()
+endif()

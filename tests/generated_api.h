@@ -1,0 +1,34 @@
+/* generated_api.h — one table of function pointers per generated robot, so a test or a
+ * benchmark can loop over many robots whose code was generated at build time. */
+#ifndef CDYN_GENERATED_API_H
+#define CDYN_GENERATED_API_H
+
+#include <stddef.h>
+#include "cdyn_config.h"
+
+typedef struct {
+    const char *name;
+    size_t data_size;           /* sizeof(NAME_data) */
+    int nq, nv, nframes;
+    const char *const *frame_names;   /* (nframes) URDF link names, in frame-id order */
+    void (*fk)(void *d, const cdyn_real *q);
+    int (*frame_placement)(const void *d, int frame, cdyn_real R[9], cdyn_real p[3]);
+    int (*frame_jacobian)(void *d, const cdyn_real *q, int frame, cdyn_reference ref,
+                          cdyn_real *J);
+    void (*rnea)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a,
+                 cdyn_real *tau);
+    void (*nle)(void *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h);
+    void (*gravity)(void *d, const cdyn_real *q, cdyn_real *g);
+    void (*crba)(void *d, const cdyn_real *q, cdyn_real *M);
+    int (*ltl)(void *d);
+    void (*ltl_solve)(const void *d, cdyn_real *x);
+    void (*ltl_factor)(const void *d, cdyn_real *L, cdyn_real *D);
+    int (*minv)(void *d, const cdyn_real *q, cdyn_real *Minv);
+    void (*aba)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+                cdyn_real *ddq);
+    void (*neutral)(cdyn_real *q);
+    void (*integrate)(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+    const void *model;          /* the generic runtime's table: const cdyn_model * */
+} generated_api;
+
+#endif

@@ -1,0 +1,231 @@
+/* test_generated_random.c — code generated for seeded random robots (tests/random_robot.h:
+ * every joint type, skewed axes, fixed chains, massless links, odd names, floating bases)
+ * equals the generic runtime on random states, for every generated function, and satisfies
+ * RNEA(q, v, ABA(q, v, tau)) = tau on its own.
+ *
+ * Tolerance: 1e-10 relative to each quantity's size. Both sides evaluate the same model in
+ * double with different operation orders, so they differ by a few ulps times the condition
+ * of the computation; on the seeds the generator marks extreme (masses over six decades)
+ * the factor and everything solved with it get that tolerance times the pivot growth of
+ * the factorisation (see set_solve_tolerance), and nothing else is widened. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdyn.h"
+#include "compare.h"
+#include "generated_api.h"
+#include "random_robot.h"
+
+#define TOL 1e-10
+#define STATES 5
+
+extern const generated_api *const generated_robots[];
+
+typedef struct {
+    const generated_api *g;
+    const cdyn_model *m;
+    void *d;
+    cdyn_data gd;
+    void *gwork;
+    double *q, *v, *tau, *a, *x, *y, *X, *Y;
+    unsigned rng;
+    int extreme;                /* the seed spans six decades of mass */
+    double solve_tol;           /* for the factor, solves, M^-1 and ABA (see below) */
+} fixture;
+
+static int nrobots(void)
+{
+    int n = 0;
+    while (generated_robots[n])
+        n++;
+    return n;
+}
+
+static double uniform(fixture *fx)   /* in [-1, 1], xorshift32 */
+{
+    fx->rng ^= fx->rng << 13;
+    fx->rng ^= fx->rng >> 17;
+    fx->rng ^= fx->rng << 5;
+    return (double)fx->rng / 2147483648.0 - 1.0;
+}
+
+static void setup(fixture *fx, int robot)
+{
+    size_t bytes, nv2;
+    unsigned seed;
+    memset(fx, 0, sizeof *fx);
+    fx->g = generated_robots[robot];
+    fx->m = fx->g->model;
+    seed = (unsigned)strtoul(fx->g->name + strlen("random"), NULL, 10);
+    fx->extreme = random_robot_is_extreme(seed) == 1;
+    fx->rng = 2463534242u + seed;
+    bytes = cdyn_data_size(fx->m);
+    nv2 = (size_t)(fx->g->nv * fx->g->nv + 6 * fx->g->nv + 1);
+    fx->d = malloc(fx->g->data_size);
+    fx->gwork = malloc(bytes);
+    fx->q = malloc((size_t)(fx->g->nq + 1) * sizeof(double));
+    fx->v = malloc(nv2 * 8 * sizeof(double));
+    ck_assert(fx->d && fx->gwork && fx->q && fx->v);
+    fx->tau = fx->v + nv2;
+    fx->a = fx->tau + nv2;
+    fx->x = fx->a + nv2;
+    fx->y = fx->x + nv2;
+    fx->X = fx->y + nv2;
+    fx->Y = fx->X + nv2;
+    ck_assert_int_eq(cdyn_data_init(&fx->gd, fx->m, fx->gwork, bytes), CDYN_OK);
+}
+
+static void teardown(fixture *fx)
+{
+    free(fx->d);
+    free(fx->gwork);
+    free(fx->q);
+    free(fx->v);
+}
+
+/* A random state on the configuration manifold: neutral (+) random v. */
+static void random_state(fixture *fx)
+{
+    int i, nv = fx->g->nv;
+    for (i = 0; i < nv; i++) {
+        fx->x[i] = 2 * uniform(fx);
+        fx->v[i] = uniform(fx);
+        fx->tau[i] = uniform(fx);
+        fx->a[i] = uniform(fx);
+    }
+    cdyn_neutral(fx->m, fx->y);
+    cdyn_integrate(fx->m, fx->y, fx->x, 1.0, fx->q);
+}
+
+static void check_configuration_ops(fixture *fx, int s)
+{
+    const char *r = fx->g->name;
+    int nq = fx->g->nq;
+    fx->g->neutral(fx->x);
+    cdyn_neutral(fx->m, fx->y);
+    assert_vec_close(fx->x, fx->y, nq, TOL, "%s neutral", r);
+    fx->g->integrate(fx->q, fx->v, 0.01, fx->x);
+    cdyn_integrate(fx->m, fx->q, fx->v, 0.01, fx->y);
+    assert_vec_close(fx->x, fx->y, nq, TOL, "%s state %d integrate", r, s);
+}
+
+/* On extreme seeds the factorisation cancels: a pivot D_k can be 1e5 times smaller than
+ * M_kk, and rounding in it grows by that ratio in L, D, solves, M^-1 and ABA. The
+ * tolerance there is TOL times the largest such growth, read from the generic side. */
+static void set_solve_tolerance(fixture *fx, const double *M)
+{
+    int k, nv = fx->g->nv;
+    double growth = 1, *D = fx->X;   /* X is free until the caller fills it */
+    fx->solve_tol = TOL;
+    if (!fx->extreme)
+        return;
+    cdyn_ltl_factor(fx->m, &fx->gd, NULL, D);
+    for (k = 0; k < nv; k++)
+        if (M[k * nv + k] / D[k] > growth)
+            growth = M[k * nv + k] / D[k];
+    fx->solve_tol = TOL * growth;
+}
+
+static void check_dynamics(fixture *fx, int s)
+{
+    const generated_api *g = fx->g;
+    const cdyn_model *m = fx->m;
+    const char *r = g->name;
+    int nv = g->nv, n2 = nv * nv, i;
+    double *x = fx->x, *y = fx->y;
+
+    g->rnea(fx->d, fx->q, fx->v, fx->a, x);
+    cdyn_rnea(m, &fx->gd, fx->q, fx->v, fx->a, y);
+    assert_vec_close(x, y, nv, TOL, "%s state %d rnea", r, s);
+    g->nle(fx->d, fx->q, fx->v, x);
+    cdyn_nle(m, &fx->gd, fx->q, fx->v, y);
+    assert_vec_close(x, y, nv, TOL, "%s state %d nle", r, s);
+    g->gravity(fx->d, fx->q, x);
+    cdyn_gravity(m, &fx->gd, fx->q, y);
+    assert_vec_close(x, y, nv, TOL, "%s state %d gravity", r, s);
+    g->crba(fx->d, fx->q, fx->X);
+    cdyn_crba(m, &fx->gd, fx->q, fx->Y);
+    assert_vec_close(fx->X, fx->Y, n2, TOL, "%s state %d crba", r, s);
+    ck_assert_int_eq(g->ltl(fx->d), 0);
+    ck_assert_int_eq(cdyn_ltl(m, &fx->gd), CDYN_OK);
+    set_solve_tolerance(fx, fx->Y);
+    g->ltl_factor(fx->d, fx->X, x);
+    cdyn_ltl_factor(m, &fx->gd, fx->Y, y);
+    assert_vec_close(fx->X, fx->Y, n2, fx->solve_tol, "%s state %d L", r, s);
+    assert_vec_close(x, y, nv, fx->solve_tol, "%s state %d D", r, s);
+    for (i = 0; i < nv; i++)
+        x[i] = y[i] = fx->tau[i];
+    g->ltl_solve(fx->d, x);
+    cdyn_ltl_solve(m, &fx->gd, y);
+    assert_vec_close(x, y, nv, fx->solve_tol, "%s state %d ltl_solve", r, s);
+    ck_assert_int_eq(g->minv(fx->d, fx->q, fx->X), 0);
+    ck_assert_int_eq(cdyn_minv(m, &fx->gd, fx->q, fx->Y), CDYN_OK);
+    assert_vec_close(fx->X, fx->Y, n2, fx->solve_tol, "%s state %d minv", r, s);
+    g->aba(fx->d, fx->q, fx->v, fx->tau, x);
+    cdyn_aba(m, &fx->gd, fx->q, fx->v, fx->tau, y);
+    assert_vec_close(x, y, nv, fx->solve_tol, "%s state %d aba", r, s);
+    /* the generated pair alone: RNEA undoes ABA */
+    g->rnea(fx->d, fx->q, fx->v, x, y);
+    assert_vec_close(y, fx->tau, nv, TOL, "%s state %d rnea(aba) = tau", r, s);
+}
+
+static void check_frames(fixture *fx, int s)
+{
+    const generated_api *g = fx->g;
+    const char *r = g->name;
+    double R[9], p[3], gR[9], gp[3];
+    int f, nv = g->nv, ref;
+    g->fk(fx->d, fx->q);
+    ck_assert_int_eq(cdyn_fk(fx->m, &fx->gd, fx->q), CDYN_OK);
+    ck_assert_int_eq(g->nframes, fx->m->nframes);
+    for (f = 0; f < g->nframes; f++) {
+        ck_assert_str_eq(g->frame_names[f], fx->m->frames[f].name);
+        ck_assert_int_eq(g->frame_placement(fx->d, f, R, p), 0);
+        ck_assert_int_eq(cdyn_frame_placement(fx->m, &fx->gd, f, gR, gp), CDYN_OK);
+        assert_vec_close(R, gR, 9, TOL, "%s state %d frame %d R", r, s, f);
+        assert_vec_close(p, gp, 3, TOL, "%s state %d frame %d p", r, s, f);
+        for (ref = CDYN_LOCAL; ref <= CDYN_LOCAL_WORLD_ALIGNED; ref++) {
+            ck_assert_int_eq(g->frame_jacobian(fx->d, fx->q, f, (cdyn_reference)ref, fx->X), 0);
+            ck_assert_int_eq(cdyn_frame_jacobian(fx->m, &fx->gd, fx->q, f, (cdyn_reference)ref,
+                                                 fx->Y), CDYN_OK);
+            assert_vec_close(fx->X, fx->Y, 6 * nv, TOL, "%s state %d frame %d J(%d)", r, s, f,
+                             ref);
+        }
+    }
+}
+
+START_TEST(generated_equals_generic)
+{
+    fixture fx;
+    int s;
+    setup(&fx, _i);
+    for (s = 0; s < STATES; s++) {
+        random_state(&fx);
+        check_configuration_ops(&fx, s);
+        check_dynamics(&fx, s);
+        check_frames(&fx, s);
+    }
+    teardown(&fx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("generated_random");
+    TCase *tc = tcase_create("robots");
+    SRunner *sr;
+    int failed;
+    if (nrobots() == 0) {
+        fprintf(stderr, "test_generated_random: no random robots were generated\n");
+        return EXIT_FAILURE;
+    }
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, generated_equals_generic, 0, nrobots());
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
