@@ -1,0 +1,352 @@
+/* main.c — the cdyngen command line: parse, build the tree, validate, render, write.
+ * Exit codes: 0 success, 1 bad input (URDF, frames), 2 bad usage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "urdf.h"
+#include "tree.h"
+#include "validate.h"
+#include "render.h"
+#include "output.h"
+#include "embedded.h"
+
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+#define MAX_CONSTRAINTS 64
+
+typedef struct {
+    const char *frame_a, *frame_b;  /* frame_b NULL for a contact */
+    int dim;                        /* 3 or 6 */
+    char text[512];                 /* the argument, split in place */
+} constraint_arg;
+
+typedef struct {
+    const char *urdf, *out_dir, *name;
+    int floating_base, scalar_float, summary;
+    constraint_arg constraints[MAX_CONSTRAINTS];
+    int ncontacts, nconstraints;
+} cli_options;
+
+static const char usage_text[] =
+    "usage: cdyngen ROBOT.urdf -o DIR [--name NAME] [--floating-base]\n"
+    "               [--scalar double|float] [--contact FRAME:3d|6d]...\n"
+    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--summary] [--help] [--version]\n"
+    "\n"
+    "Writes robot-specific, loop-unrolled C for the robot's rigid-body dynamics into DIR:\n"
+    "NAME.h, NAME.c (FK, frame Jacobians, RNEA, CRBA, sparse LTL, M^-1, ABA), the model\n"
+    "table for the generic runtime (NAME_model.c), the runtime sources and a CMakeLists.txt.\n"
+    "\n"
+    "  -o, --output DIR     output folder (created if missing; written all or nothing)\n"
+    "  --name NAME          C prefix of every emitted name (default: the URDF file name)\n"
+    "  --floating-base      add a free-flyer joint between the world and the root link\n"
+    "  --scalar TYPE        double (default) or float\n"
+    "  --contact FRAME:3d|6d   a contact on a link frame (checked; solved in a later release)\n"
+    "  --loop A:B:3d|6d     a loop closure between two link frames (checked, likewise)\n"
+    "  --summary            print what was understood: joints, frames, sizes, sparsity, op counts\n"
+    "  --help, --version\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "cdyngen: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(run 'cdyngen --help' for usage)\n");
+    return EXIT_USAGE;
+}
+
+static int is_c_identifier(const char *s)
+{
+    const char *c;
+    if (!s[0] || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (c = s; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '_'))
+            return 0;
+    return 1;
+}
+
+/* FRAME:3d, or A:B:3d for a loop; the dimension is after the last ':'. */
+static int parse_constraint(constraint_arg *c, const char *arg, int is_loop)
+{
+    char *dim, *mid;
+    if (strlen(arg) >= sizeof c->text)
+        return -1;
+    strcpy(c->text, arg);
+    dim = strrchr(c->text, ':');
+    if (!dim)
+        return -1;
+    *dim++ = '\0';
+    if (strcmp(dim, "3d") == 0 || strcmp(dim, "3D") == 0)
+        c->dim = 3;
+    else if (strcmp(dim, "6d") == 0 || strcmp(dim, "6D") == 0)
+        c->dim = 6;
+    else
+        return -1;
+    c->frame_a = c->text;
+    c->frame_b = NULL;
+    if (is_loop) {
+        mid = strchr(c->text, ':');
+        if (!mid)
+            return -1;
+        *mid = '\0';
+        c->frame_b = mid + 1;
+    }
+    return c->frame_a[0] && (!is_loop || c->frame_b[0]) ? 0 : -1;
+}
+
+static int parse_args(int argc, char **argv, cli_options *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("cdyngen %s\n", CDYNGEN_VERSION);
+            exit(0);
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!has_value)
+                return usage_error("%s needs a folder", a);
+            o->out_dir = argv[++i];
+        } else if (strcmp(a, "--name") == 0) {
+            if (!has_value)
+                return usage_error("%s needs a name", a);
+            o->name = argv[++i];
+            if (!is_c_identifier(o->name))
+                return usage_error("--name \"%s\" is not a C identifier", o->name);
+        } else if (strcmp(a, "--floating-base") == 0) {
+            o->floating_base = 1;
+        } else if (strcmp(a, "--scalar") == 0) {
+            if (!has_value)
+                return usage_error("%s needs double or float", a);
+            a = argv[++i];
+            if (strcmp(a, "float") != 0 && strcmp(a, "double") != 0)
+                return usage_error("--scalar \"%s\": expected double or float", a);
+            o->scalar_float = strcmp(a, "float") == 0;
+        } else if (strcmp(a, "--contact") == 0 || strcmp(a, "--loop") == 0) {
+            int is_loop = strcmp(a, "--loop") == 0;
+            if (!has_value)
+                return usage_error("%s needs an argument", a);
+            if (o->nconstraints == MAX_CONSTRAINTS)
+                return usage_error("%s: too many constraints", a);
+            if (parse_constraint(&o->constraints[o->nconstraints], argv[++i], is_loop) < 0)
+                return usage_error(is_loop ? "--loop \"%s\": expected FRAME_A:FRAME_B:3d|6d"
+                                           : "--contact \"%s\": expected FRAME:3d|6d", argv[i]);
+            o->nconstraints++;
+        } else if (strcmp(a, "--summary") == 0) {
+            o->summary = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option \"%s\"", a);
+        } else if (!o->urdf) {
+            o->urdf = a;
+        } else {
+            return usage_error("unexpected argument \"%s\"", a);
+        }
+    }
+    if (!o->urdf)
+        return usage_error("%s", "no URDF file given");
+    if (!o->out_dir && !o->summary)
+        return usage_error("%s", "no output folder given (-o DIR), and no --summary");
+    return 0;
+}
+
+/* Every named frame must exist, and a loop must join two different bodies. */
+static int check_constraints(const cli_options *o, const kin_tree *t)
+{
+    int i;
+    for (i = 0; i < o->nconstraints; i++) {
+        const constraint_arg *c = &o->constraints[i];
+        int a = tree_find_frame(t, c->frame_a), b = c->frame_b ? tree_find_frame(t, c->frame_b) : 0;
+        const char *missing = a < 0 ? c->frame_a : b < 0 ? c->frame_b : NULL;
+        if (missing) {
+            fprintf(stderr, "cdyngen: %s: no link named \"%s\" for %s\n", o->urdf, missing,
+                    c->frame_b ? "--loop" : "--contact");
+            return EXIT_INPUT;
+        }
+        if (c->frame_b && t->frames[a].body == t->frames[b].body) {
+            fprintf(stderr, "cdyngen: %s: --loop %s:%s joins two frames of the same rigid body\n",
+                    o->urdf, c->frame_a, c->frame_b);
+            return EXIT_INPUT;
+        }
+        if (!c->frame_b && t->frames[a].body < 0) {
+            fprintf(stderr, "cdyngen: %s: --contact %s: the frame is fixed to the world\n",
+                    o->urdf, c->frame_a);
+            return EXIT_INPUT;
+        }
+    }
+    return 0;
+}
+
+/* The default prefix: the URDF file name without folder and extension, as a C identifier. */
+static void default_name(const char *path, char *name, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    size_t i, k = 0;
+    base = base ? base + 1 : path;
+    if (base[0] >= '0' && base[0] <= '9' && k + 1 < n)
+        name[k++] = '_';
+    for (i = 0; base[i] && base[i] != '.' && k + 1 < n; i++) {
+        char c = base[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        name[k++] = ok ? c : '_';
+    }
+    name[k] = '\0';
+    if (k == 0)
+        snprintf(name, n, "robot");
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static const char *kind_name(tree_joint_kind k)
+{
+    static const char *names[] = {"revolute", "continuous", "prismatic", "planar", "free-flyer"};
+    return names[k];
+}
+
+static void axis_text(const tree_body *b, char *s, size_t n)
+{
+    if (b->kind == TREE_FREEFLYER)
+        snprintf(s, n, "-");
+    else if (b->axis_index >= 0)
+        snprintf(s, n, "%c%c", b->axis_sign > 0 ? '+' : '-', "xyz"[b->axis_index]);
+    else
+        snprintf(s, n, "(%.6g %.6g %.6g)", b->axis[0], b->axis[1], b->axis[2]);
+}
+
+static void print_summary(const cli_options *o, const kin_tree *t)
+{
+    emit_count counts[32];
+    int i, n;
+    printf("robot %s from %s, %s base\n", t->name, base_name(o->urdf),
+           t->floating ? "floating (free-flyer)" : "fixed");
+    printf("nq %d  nv %d  bodies %d  frames %d  depth %d\n", t->nq, t->nv, t->nbodies,
+           t->nframes, t->max_depth);
+    printf("nonzeros: M %d of %d, LTL factor %d of %d\n", t->nnz_M, t->nv * t->nv, t->nnz_L,
+           t->nv * (t->nv + 1) / 2);
+    printf("joints, in order:\n");
+    printf("  %3s  %-32s %-11s %-22s %-32s %4s %4s\n", "id", "joint", "type", "axis", "parent",
+           "q", "v");
+    for (i = 0; i < t->nbodies; i++) {
+        const tree_body *b = &t->bodies[i];
+        char axis[64];
+        axis_text(b, axis, sizeof axis);
+        printf("  %3d  %-32s %-11s %-22s %-32s %4d %4d\n", i + 1, b->joint_name, kind_name(b->kind),
+               axis, b->parent < 0 ? "world" : t->bodies[b->parent].joint_name, b->idx_q, b->idx_v);
+    }
+    printf("frames (URDF links):\n");
+    for (i = 0; i < t->nframes; i++)
+        printf("  %-40s on %s\n", t->frames[i].name,
+               t->frames[i].body < 0 ? "world" : t->bodies[t->frames[i].body].joint_name);
+    for (i = 0; i < o->nconstraints; i++) {
+        const constraint_arg *c = &o->constraints[i];
+        if (c->frame_b)
+            printf("loop %dD %s - %s\n", c->dim, c->frame_a, c->frame_b);
+        else
+            printf("contact %dD %s\n", c->dim, c->frame_a);
+    }
+    n = render_op_counts(t, counts, (int)(sizeof counts / sizeof counts[0]));
+    if (n > 0) {
+        printf("emitted operations:\n  %-16s %8s %8s %6s %6s %7s\n", "algorithm", "mul", "add",
+               "div", "sqrt", "sincos");
+        for (i = 0; i < n; i++)
+            printf("  %-16s %8ld %8ld %6ld %6ld %7ld\n", counts[i].algorithm, counts[i].mul,
+                   counts[i].add, counts[i].div, counts[i].sqrt, counts[i].sincos);
+    }
+}
+
+/* The runtime sources are shipped beside the generated code, so the folder builds alone. */
+static int collect_files(const render_output *r, output_file **files)
+{
+    const embedded_file *e;
+    int n = 0, i;
+    for (e = embedded_files; e->path; e++)
+        n += strncmp(e->path, "runtime/", 8) == 0;
+    *files = calloc((size_t)(n + r->nfiles), sizeof **files);
+    if (!*files)
+        return -1;
+    for (i = 0; i < r->nfiles; i++) {
+        (*files)[i].name = r->files[i].path;
+        (*files)[i].content = r->files[i].content;
+    }
+    for (e = embedded_files; e->path; e++)
+        if (strncmp(e->path, "runtime/", 8) == 0) {
+            (*files)[i].name = e->path + 8;
+            (*files)[i++].content = e->text;
+        }
+    return i;
+}
+
+static int generate(const cli_options *o, const kin_tree *t)
+{
+    char err[1024], name[128], opts[256];
+    render_options ro;
+    render_output r;
+    output_file *files;
+    int n, rc;
+    if (o->name)
+        snprintf(name, sizeof name, "%s", o->name);
+    else
+        default_name(o->urdf, name, sizeof name);
+    snprintf(opts, sizeof opts, "--name %s%s --scalar %s", name,
+             o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double");
+    memset(&ro, 0, sizeof ro);
+    ro.name = name;
+    ro.urdf_file = base_name(o->urdf);
+    ro.options = opts;
+    ro.scalar_float = o->scalar_float;
+    if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
+        fprintf(stderr, "cdyngen: %s\n", err);
+        return EXIT_INPUT;
+    }
+    n = collect_files(&r, &files);
+    rc = n < 0 ? -1 : output_write_all(o->out_dir, files, n, err, sizeof err);
+    if (n < 0)
+        snprintf(err, sizeof err, "out of memory");
+    if (rc < 0)
+        fprintf(stderr, "cdyngen: %s\n", err);
+    free(files);
+    render_output_free(&r);
+    return rc < 0 ? EXIT_INPUT : 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_options o;
+    urdf_model u;
+    kin_tree t;
+    tree_options topt;
+    char err[1024];
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc;
+    if (urdf_parse_file(o.urdf, &u, err, sizeof err) < 0) {
+        fprintf(stderr, "cdyngen: %s\n", err);
+        return EXIT_INPUT;
+    }
+    topt.floating_base = o.floating_base;
+    rc = tree_build(&u, &topt, &t, err, sizeof err);
+    urdf_free(&u);
+    if (rc < 0) {
+        fprintf(stderr, "cdyngen: %s\n", err);
+        return EXIT_INPUT;
+    }
+    if (validate_inertia(&t, o.urdf, err, sizeof err) < 0) {
+        fprintf(stderr, "cdyngen: %s\n", err);
+        rc = EXIT_INPUT;
+    } else {
+        rc = check_constraints(&o, &t);
+    }
+    if (rc == 0 && o.summary)
+        print_summary(&o, &t);
+    if (rc == 0 && o.out_dir)
+        rc = generate(&o, &t);
+    tree_free(&t);
+    return rc;
+}
