@@ -8,29 +8,7 @@
 #include "tree.h"
 #include "urdf.h"
 #include "validate.h"
-
-/* ---- reference model.txt: just the lines this test needs ---- */
-
-typedef struct {
-    char name[128], type[64];
-    int idx_q, nq, idx_v, nv, parent;
-    double placement[12], inertia[10], S[36];
-    int have_placement, have_inertia, have_S;
-} ref_joint;
-
-typedef struct {
-    char name[128];
-    int parent_joint;
-    double Rp[12];
-} ref_frame;
-
-typedef struct {
-    ref_joint joints[64];
-    int njoints;
-    ref_frame frames[16];
-    int nframes;
-    int nq, nv;
-} ref_model;
+#include "reference.h"
 
 static const struct {
     const char *dir, *urdf;
@@ -44,79 +22,16 @@ static const struct {
     {"talos_full_v2", "talos_full_v2.urdf", 1},
 };
 
-static ref_joint *find_joint(ref_model *m, const char *name)
+/* A model.txt record of a joint ("placement.<joint>", ...) with its size checked. */
+static const double *joint_record(const ref_file *ref, const char *kind, const char *joint, int n)
 {
-    int i;
-    for (i = 0; i < m->njoints; i++)
-        if (strcmp(m->joints[i].name, name) == 0)
-            return &m->joints[i];
-    return NULL;
-}
-
-static void read_values(FILE *f, double *dst, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        ck_assert_int_eq(fscanf(f, "%lf", &dst[i]), 1);
-}
-
-/* Reads one `<kind>.<joint> rows cols values` record into the joint it names. */
-static void read_joint_record(FILE *f, ref_model *m, const char *word)
-{
-    const char *dot = strchr(word, '.');
-    ref_joint *j = find_joint(m, dot + 1);
-    int rows, cols;
-    ck_assert_msg(j != NULL, "record %s names no joint", word);
-    ck_assert_int_eq(fscanf(f, "%d %d", &rows, &cols), 2);
-    if (strncmp(word, "placement.", 10) == 0) {
-        read_values(f, j->placement, 12);
-        j->have_placement = 1;
-    } else if (strncmp(word, "inertia.", 8) == 0) {
-        read_values(f, j->inertia, 10);
-        j->have_inertia = 1;
-    } else {
-        ck_assert_int_le(rows * cols, 36);
-        read_values(f, j->S, rows * cols);
-        j->have_S = 1;
-    }
-}
-
-static int load_ref_model(const char *path, ref_model *m)
-{
-    char word[256];
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    memset(m, 0, sizeof *m);
-    while (fscanf(f, "%255s", word) == 1) {
-        if (word[0] == '#') {
-            int c;
-            while ((c = fgetc(f)) != '\n' && c != EOF)
-                ;
-        } else if (strcmp(word, "joint") == 0) {
-            ref_joint *j = &m->joints[m->njoints++];
-            int id;
-            ck_assert_int_eq(fscanf(f, "%d %127s %63s %d %d %d %d %d", &id, j->name, j->type,
-                                    &j->idx_q, &j->nq, &j->idx_v, &j->nv, &j->parent), 8);
-        } else if (strcmp(word, "frame") == 0) {
-            ref_frame *fr = &m->frames[m->nframes++];
-            int id;
-            ck_assert_int_eq(fscanf(f, "%127s %d %d", fr->name, &id, &fr->parent_joint), 3);
-            read_values(f, fr->Rp, 12);
-        } else if (strcmp(word, "nq") == 0 || strcmp(word, "nv") == 0) {
-            ck_assert_int_eq(fscanf(f, "%d", word[1] == 'q' ? &m->nq : &m->nv), 1);
-        } else if (strchr(word, '.') && (strncmp(word, "placement.", 10) == 0 ||
-                                         strncmp(word, "inertia.", 8) == 0 ||
-                                         strncmp(word, "S.", 2) == 0)) {
-            read_joint_record(f, m, word);
-        } else {
-            int c;   /* records the tree does not own (gravity, sampling bounds): skip */
-            while ((c = fgetc(f)) != '\n' && c != EOF)
-                ;
-        }
-    }
-    fclose(f);
-    return 0;
+    char name[300];
+    const ref_record *r;
+    snprintf(name, sizeof name, "%s.%s", kind, joint);
+    r = ref_get(ref, -1, name);
+    ck_assert_msg(r != NULL, "model.txt has no %s", name);
+    ck_assert_int_eq(r->rows * r->cols, n);
+    return r->v;
 }
 
 /* |x - ref| <= 1e-9 (1 + |ref|): rotation entries snapped to exact 0/+-1 move by < 1e-11. */
@@ -126,21 +41,22 @@ static void assert_close(double x, double ref, const char *what, const char *joi
                   what, joint, k, x, ref);
 }
 
-static int build_reference_tree(int i, kin_tree *t, ref_model *ref)
+static ref_file *build_reference_tree(int i, kin_tree *t)
 {
     char path[1024], err[1024];
     urdf_model u;
     tree_options opt = {0};
+    ref_file *ref;
     snprintf(path, sizeof path, "%s/reference/%s/model.txt", CDYN_SHARED_DIR, robots[i].dir);
-    if (load_ref_model(path, ref) < 0)
-        return -1;
+    if (!(ref = ref_load(path)))
+        return NULL;
     snprintf(path, sizeof path, "%s/reference/urdf/%s", CDYN_SHARED_DIR, robots[i].urdf);
     ck_assert_msg(urdf_parse_file(path, &u, err, sizeof err) == 0, "%s", err);
     opt.floating_base = robots[i].floating;
     ck_assert_msg(tree_build(&u, &opt, t, err, sizeof err) == 0, "%s", err);
     urdf_free(&u);
     ck_assert_msg(validate_inertia(t, path, err, sizeof err) == 0, "%s", err);
-    return 0;
+    return ref;
 }
 
 static void check_joint_kind(const tree_body *b, const ref_joint *j)
@@ -156,9 +72,13 @@ static void check_joint_kind(const tree_body *b, const ref_joint *j)
     }
 }
 
-static void check_body(const kin_tree *t, int i, const ref_joint *j)
+static void check_body(const kin_tree *t, int i, const ref_file *ref)
 {
     const tree_body *b = &t->bodies[i];
+    const ref_joint *j = ref_joint_at(ref, i);
+    const double *placement = joint_record(ref, "placement", j->name, 12);
+    const double *inertia = joint_record(ref, "inertia", j->name, 10);
+    const double *refS = joint_record(ref, "S", j->name, 6 * j->nv);
     double S[36] = {0};
     int k, c;
     ck_assert_str_eq(b->joint_name, j->name);
@@ -168,58 +88,55 @@ static void check_body(const kin_tree *t, int i, const ref_joint *j)
     ck_assert_int_eq(b->nv, j->nv);
     ck_assert_int_eq(b->parent + 1, j->parent);
     check_joint_kind(b, j);
-    ck_assert(j->have_placement && j->have_inertia && j->have_S);
     for (k = 0; k < 9; k++)
-        assert_close(b->R[k], j->placement[k], "placement R", j->name, k);
+        assert_close(b->R[k], placement[k], "placement R", j->name, k);
     for (k = 0; k < 3; k++)
-        assert_close(b->p[k], j->placement[9 + k], "placement p", j->name, k);
-    assert_close(b->mass, j->inertia[0], "mass", j->name, 0);
+        assert_close(b->p[k], placement[9 + k], "placement p", j->name, k);
+    assert_close(b->mass, inertia[0], "mass", j->name, 0);
     for (k = 0; k < 3; k++)
-        assert_close(b->com[k], j->inertia[1 + k], "com", j->name, k);
+        assert_close(b->com[k], inertia[1 + k], "com", j->name, k);
     for (k = 0; k < 6; k++)
-        assert_close(b->inertia[k], j->inertia[4 + k], "inertia", j->name, k);
+        assert_close(b->inertia[k], inertia[4 + k], "inertia", j->name, k);
     /* S (6 x nv): free-flyer identity; revolute [0; axis] */
     for (c = 0; c < b->nv; c++)
         for (k = 0; k < 6; k++)
             S[k * b->nv + c] = b->kind == TREE_FREEFLYER ? (k == c) : (k >= 3 ? b->axis[k - 3] : 0);
     for (k = 0; k < 6 * b->nv; k++)
-        assert_close(S[k], j->S[k], "S", j->name, k);
+        assert_close(S[k], refS[k], "S", j->name, k);
 }
 
-static void check_frames(const kin_tree *t, const ref_model *ref)
+static void check_frames(const kin_tree *t, const ref_file *ref)
 {
     int i, k;
-    for (i = 0; i < ref->nframes; i++) {
-        const ref_frame *rf = &ref->frames[i];
+    for (i = 0; i < ref_nframes(ref); i++) {
+        const ref_frame *rf = ref_frame_at(ref, i);
         int f = tree_find_frame(t, rf->name);
         ck_assert_msg(f >= 0, "frame %s missing", rf->name);
         ck_assert_int_eq(t->frames[f].body + 1, rf->parent_joint);
         for (k = 0; k < 9; k++)
-            assert_close(t->frames[f].R[k], rf->Rp[k], "frame R", rf->name, k);
+            assert_close(t->frames[f].R[k], rf->R[k], "frame R", rf->name, k);
         for (k = 0; k < 3; k++)
-            assert_close(t->frames[f].p[k], rf->Rp[9 + k], "frame p", rf->name, k);
+            assert_close(t->frames[f].p[k], rf->p[k], "frame p", rf->name, k);
     }
 }
 
 START_TEST(reference_robot_matches_pinocchio_model)
 {
     kin_tree t;
-    ref_model *ref = malloc(sizeof *ref);
+    ref_file *ref = build_reference_tree(_i, &t);
     int i;
-    ck_assert_ptr_nonnull(ref);
-    if (build_reference_tree(_i, &t, ref) < 0) {
+    if (!ref) {
         printf("test_tree: %s/reference absent, skipping %s\n", CDYN_SHARED_DIR, robots[_i].dir);
-        free(ref);
         return;
     }
-    ck_assert_int_eq(t.nq, ref->nq);
-    ck_assert_int_eq(t.nv, ref->nv);
-    ck_assert_int_eq(t.nbodies, ref->njoints);
+    ck_assert_int_eq(t.nq, ref_header_int(ref, "nq", -1));
+    ck_assert_int_eq(t.nv, ref_header_int(ref, "nv", -1));
+    ck_assert_int_eq(t.nbodies, ref_njoints(ref));
     for (i = 0; i < t.nbodies; i++)
-        check_body(&t, i, &ref->joints[i]);
+        check_body(&t, i, ref);
     check_frames(&t, ref);
     tree_free(&t);
-    free(ref);
+    ref_free(ref);
 }
 END_TEST
 
