@@ -22,7 +22,7 @@
             }                                                                               \
         }                                                                                   \
         if (!(err_ <= (tol) * (1 + scale_))) {                                              \
-            char what_[256];                                                                \
+            char what_[512];                                                                \
             snprintf(what_, sizeof what_, __VA_ARGS__);                                     \
             ck_abort_msg("%s: |x - ref| = %.3g at [%d] (x %.17g, ref %.17g), tolerance %.3g", \
                          what_, err_, at_, (double)(x)[at_], (double)(ref)[at_],            \

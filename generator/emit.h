@@ -1,0 +1,84 @@
+/* emit.h — each algorithm written once over symspatial, unrolled over one robot's tree.
+ *
+ * The loops over bodies and DoFs run here, in the generator; what lands in the expr
+ * program is straight-line arithmetic for this robot only. Every emit_* function reads
+ * inputs by the names of the generated function's parameters (q, v, a, tau, x, d->...)
+ * and stores into its outputs, so render.c only wraps the emitted text in a signature.
+ *
+ * Data struct fields the programs use (render.c declares them):
+ *   d->oMb_R[b][9], d->oMb_p[b][3]   world placement of body b (fk)
+ *   d->oMf_R[f][9], d->oMf_p[f][3]   world placement of frame f (fk)
+ *   d->M[k], d->L[k]                 M and its factor on the tree pattern (emit_ltl_index)
+ *   d->D[i], d->Dinv[i]              the factor's diagonal and its inverse */
+#ifndef CDYNGEN_EMIT_H
+#define CDYNGEN_EMIT_H
+
+#include "expr.h"
+#include "symspatial.h"
+#include "tree.h"
+
+/* ---- shared joint models (emit_joint.c) ---- */
+
+/* Parent-to-body placement at q: the constant joint placement times the joint transform. */
+splace emit_joint_placement(expr_prog *p, const kin_tree *t, int body);
+/* The joint's motion subspace columns S (constant in the body frame); returns nv. */
+int emit_joint_subspace(const kin_tree *t, int body, smot S[6]);
+/* Joint velocity S qd for the joint's slice of the vector named `vec` (NULL: zero). */
+smot emit_joint_motion(expr_prog *p, const kin_tree *t, int body, const char *vec);
+/* For a revolute joint about a coordinate axis whose constant placement rotation is a signed
+ * permutation: X = placement * rotation about axis k by (c, s). Transforming a matrix
+ * quantity in these two steps is cheaper than with the composed rotation. Returns 1 and
+ * the pieces, or 0 when the joint does not split so. */
+int emit_joint_split(expr_prog *p, const kin_tree *t, int body, splace *placement, int *k,
+                     ex *c, ex *s);
+/* f = I a + v x* (I v) for the body's inertia (Newton-Euler at its centre of mass). */
+smot emit_body_force(expr_prog *p, const kin_tree *t, int body, smot a, smot v);
+/* Rigid-body inertia of a body in its own frame. */
+sinertia emit_body_inertia(const kin_tree *t, int body);
+/* Gravity as a spatial acceleration of the world: [-g; 0] (the base accelerates upward). */
+smot emit_base_acceleration(const kin_tree *t);
+
+/* Compact index of M(i, j) / L(i, j) on the tree pattern (j == i or an ancestor DoF of i),
+ * or -1 when (i, j) is structurally zero. Row i's entries are contiguous: i, then its
+ * ancestors from the nearest up. */
+int emit_ltl_index(const kin_tree *t, int i, int j);
+int emit_ltl_nnz(const kin_tree *t);
+
+/* "-- body 3 thigh <- hip, joint knee: revolute +y[, what] --" as a comment in p. */
+void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *what);
+/* A short description of a body's joint ("revolute +y", "free-flyer"). */
+const char *emit_joint_label(const tree_body *b, char *buf, size_t len);
+
+/* ---- algorithms ---- */
+
+/* fk: stores d->oMb_* and d->oMf_*; input q. */
+void emit_fk(expr_prog *p, const kin_tree *t);
+/* Jacobian columns of frame `frame` (a variable of the generated code) on `body`, written
+ * into J (6 x nv, rows [linear; angular]); only the supporting columns are stored.
+ * local = 1: LOCAL, 0: LOCAL_WORLD_ALIGNED. Inputs q and the frame's placement in its body
+ * (fR[9], fp[3]); the frame's world placement goes to d->oMf_*[frame] on the way. */
+void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local);
+/* rnea: tau = RNEA(q, v, a). Passing NULL for v or a makes it zero (nle, gravity). */
+void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
+               const char *out);
+/* crba: stores the full M (NV x NV, "M[...]") and the pattern into d->M. */
+void emit_crba(expr_prog *p, const kin_tree *t);
+/* ltl: factorises d->M into d->L, d->D, d->Dinv. */
+void emit_ltl(expr_prog *p, const kin_tree *t);
+/* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
+void emit_ltl_solve(expr_prog *p, const kin_tree *t);
+/* minv: the unit-column solves of columns first..end-1 from the factor in d (d->L,
+ * d->Dinv) into Minv (both triangles); the generated function runs crba and ltl first. */
+void emit_minv(expr_prog *p, const kin_tree *t, int first, int end);
+/* aba: ddq = ABA(q, v, tau). */
+void emit_aba(expr_prog *p, const kin_tree *t);
+/* neutral: q. */
+void emit_neutral(expr_prog *p, const kin_tree *t);
+/* integrate: plain C text, q, v, dt -> q_next (q_next may be q). Planar and free-flyer
+ * joints call the helpers PREFIX__sinc(x) = sin(x)/x and PREFIX__sinc_rest(x) =
+ * (x - sin x)/x^3 that emit_integrate_helpers writes. */
+int emit_integrate_text(const kin_tree *t, const char *prefix, ebuf *out, const char *indent);
+/* The helpers, when the tree needs them (else nothing); static functions. */
+void emit_integrate_helpers(const kin_tree *t, const char *prefix, ebuf *out);
+
+#endif

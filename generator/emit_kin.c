@@ -1,0 +1,113 @@
+/* emit_kin.c — forward kinematics and frame Jacobians. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "emit.h"
+
+static void store_placement(expr_prog *p, splace x, const char *field, int index)
+{
+    int k;
+    for (k = 0; k < 9; k++)
+        expr_storef(p, x.R.m[k], "d->%s_R[%d][%d]", field, index, k);
+    for (k = 0; k < 3; k++)
+        expr_storef(p, x.p.v[k], "d->%s_p[%d][%d]", field, index, k);
+}
+
+/* oMi = oM_parent * liMi, then every frame oMf = oMb * bMf. */
+void emit_fk(expr_prog *p, const kin_tree *t)
+{
+    splace *o = malloc((size_t)(t->nbodies > 0 ? t->nbodies : 1) * sizeof *o);
+    int i, f;
+    if (!o) {
+        expr_comment(p, "out of memory");
+        return;
+    }
+    for (i = 0; i < t->nbodies; i++) {
+        const tree_body *b = &t->bodies[i];
+        splace x = emit_joint_placement(p, t, i);
+        emit_body_comment(p, t, i, NULL);
+        o[i] = b->parent < 0 ? x : splace_compose(p, o[b->parent], x);
+        store_placement(p, o[i], "oMb", i);
+    }
+    expr_section(p, "frames");
+    for (f = 0; f < t->nframes; f++) {
+        const tree_frame *fr = &t->frames[f];
+        splace x = splace_const(fr->R, fr->p);
+        store_placement(p, fr->body < 0 ? x : splace_compose(p, o[fr->body], x), "oMf", f);
+    }
+    free(o);
+}
+
+/* Column for motion S of body j, seen at the frame origin pf, in world axes:
+ * w = R_j S_ang, v = R_j S_lin + w x (pf - p_j). */
+static smot world_column(expr_prog *p, splace oj, smot s, sv3 pf)
+{
+    sv3 sl, sa, w, v;
+    smot c;
+    int i;
+    for (i = 0; i < 3; i++) {
+        sl.v[i] = s.v[i];
+        sa.v[i] = s.v[3 + i];
+    }
+    w = sm3_apply(p, oj.R, sa);
+    v = sv3_add(p, sm3_apply(p, oj.R, sl), sv3_cross(p, w, sv3_sub(p, pf, oj.p)));
+    for (i = 0; i < 3; i++) {
+        c.v[i] = v.v[i];
+        c.v[3 + i] = w.v[i];
+    }
+    return c;
+}
+
+/* World placements of `body` and its ancestors, from q (the others are left alone). */
+static void chain_placements(expr_prog *p, const kin_tree *t, int body, splace *o)
+{
+    int i;
+    if (body < 0)
+        return;
+    chain_placements(p, t, t->bodies[body].parent, o);
+    i = t->bodies[body].parent;
+    o[body] = emit_joint_placement(p, t, body);
+    if (i >= 0)
+        o[body] = splace_compose(p, o[i], o[body]);
+}
+
+/* Only the kinematics of the frame's branch: the placements of the supporting bodies from
+ * q, the frame's (stored into d->oMf_*[frame]) from its offset in the body (inputs fR, fp). */
+void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local)
+{
+    splace *o = malloc((size_t)(t->nbodies > 0 ? t->nbodies : 1) * sizeof *o), f;
+    int i, k, j;
+    if (!o) {
+        expr_comment(p, "out of memory");
+        return;
+    }
+    chain_placements(p, t, body, o);
+    for (k = 0; k < 9; k++)
+        f.R.m[k] = ex_inputf(p, "fR[%d]", k);
+    for (k = 0; k < 3; k++)
+        f.p.v[k] = ex_inputf(p, "fp[%d]", k);
+    f = splace_compose(p, o[body], f);
+    for (k = 0; k < 9; k++)
+        expr_storef(p, f.R.m[k], "d->oMf_R[frame][%d]", k);
+    for (k = 0; k < 3; k++)
+        expr_storef(p, f.p.v[k], "d->oMf_p[frame][%d]", k);
+    for (j = body; j >= 0; j = t->bodies[j].parent) {
+        smot S[6];
+        int n = emit_joint_subspace(t, j, S);
+        for (k = 0; k < n; k++) {
+            smot c = world_column(p, o[j], S[k], f.p);
+            int col = t->bodies[j].idx_v + k;
+            if (local) {
+                sv3 l = {{c.v[0], c.v[1], c.v[2]}}, a = {{c.v[3], c.v[4], c.v[5]}};
+                l = sm3_apply_t(p, f.R, l);
+                a = sm3_apply_t(p, f.R, a);
+                for (i = 0; i < 3; i++) {
+                    c.v[i] = l.v[i];
+                    c.v[3 + i] = a.v[i];
+                }
+            }
+            for (i = 0; i < 6; i++)
+                expr_storef(p, c.v[i], "J[%d]", i * t->nv + col);
+        }
+    }
+    free(o);
+}

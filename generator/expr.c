@@ -1,0 +1,806 @@
+/* expr.c — scalar-expression DAG with folding, sign tracking, hash-consing and DCE. */
+#include "expr.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OP_INPUT, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_SQRT, OP_SIN, OP_COS } expr_op;
+
+typedef struct {
+    expr_op op;
+    ex a, b;            /* operands (b unused for unary ops) */
+    char *name;         /* OP_INPUT only */
+} expr_node;
+
+typedef struct {
+    char *target;
+    ex value;
+} expr_store_rec;
+
+typedef struct {
+    char *text;
+    int mark;           /* number of nodes when the comment was made */
+    int section;        /* 1: a section heading, 0: a block comment */
+} expr_comment_rec;
+
+struct expr_prog {
+    expr_node *nodes;
+    int nnodes, capnodes;
+    int *table;         /* open-addressing hash of node indices, -1 = empty */
+    size_t tabcap;
+    expr_store_rec *stores;
+    int nstores, capstores;
+    expr_comment_rec *comments;
+    int ncomments, capcomments;
+    int failed;
+};
+
+/* ---- text buffer ---- */
+
+static int ebuf_reserve(ebuf *b, size_t extra)
+{
+    size_t need = b->len + extra + 1, cap;
+    char *s;
+    if (b->oom)
+        return -1;
+    if (need <= b->cap)
+        return 0;
+    cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap *= 2;
+    s = realloc(b->s, cap);
+    if (!s) {
+        b->oom = 1;
+        return -1;
+    }
+    b->s = s;
+    b->cap = cap;
+    return 0;
+}
+
+static void ebuf_vprintf(ebuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    int n;
+    va_copy(ap2, ap);
+    n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0 || ebuf_reserve(b, (size_t)n) != 0)
+        return;
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void ebuf_printf(ebuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ebuf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void ebuf_puts(ebuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (ebuf_reserve(b, n) != 0)
+        return;
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+void ebuf_free(ebuf *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+char *ebuf_take(ebuf *b)
+{
+    char *s;
+    if (b->oom) {
+        ebuf_free(b);
+        return NULL;
+    }
+    if (ebuf_reserve(b, 0) != 0)
+        return NULL;
+    s = b->s;
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+/* ---- program ---- */
+
+expr_prog *expr_new(void)
+{
+    expr_prog *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->tabcap = 1024;
+    p->table = malloc(p->tabcap * sizeof *p->table);
+    if (!p->table) {
+        free(p);
+        return NULL;
+    }
+    memset(p->table, 0xff, p->tabcap * sizeof *p->table);
+    return p;
+}
+
+void expr_free(expr_prog *p)
+{
+    int i;
+    if (!p)
+        return;
+    for (i = 0; i < p->nnodes; i++)
+        free(p->nodes[i].name);
+    for (i = 0; i < p->nstores; i++)
+        free(p->stores[i].target);
+    for (i = 0; i < p->ncomments; i++)
+        free(p->comments[i].text);
+    free(p->nodes);
+    free(p->table);
+    free(p->stores);
+    free(p->comments);
+    free(p);
+}
+
+int expr_failed(const expr_prog *p)
+{
+    return p->failed;
+}
+
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    void *na;
+    int ncap;
+    if (n < *cap)
+        return 0;
+    ncap = *cap ? *cap * 2 : 64;
+    na = realloc(*arr, (size_t)ncap * size);
+    if (!na)
+        return -1;
+    *arr = na;
+    *cap = ncap;
+    return 0;
+}
+
+/* ---- hashing ---- */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_ex(uint64_t h, ex a)
+{
+    uint64_t bits;
+    memcpy(&bits, &a.c, sizeof bits);
+    h = mix(h, (uint64_t)(int64_t)a.node);
+    h = mix(h, (uint64_t)a.neg);
+    return mix(h, a.node < 0 ? bits : 0);
+}
+
+static uint64_t hash_node(const expr_node *n)
+{
+    uint64_t h = mix(1469598103934665603ULL, (uint64_t)n->op);
+    if (n->op == OP_INPUT) {
+        const unsigned char *s;
+        for (s = (const unsigned char *)n->name; *s; s++)
+            h = mix(h, *s);
+        return h;
+    }
+    return hash_ex(hash_ex(h, n->a), n->b);
+}
+
+static int ex_same(ex a, ex b)
+{
+    if (a.node != b.node || a.neg != b.neg)
+        return 0;
+    return a.node >= 0 || memcmp(&a.c, &b.c, sizeof a.c) == 0;
+}
+
+static int node_equal(const expr_node *x, const expr_node *y)
+{
+    if (x->op != y->op)
+        return 0;
+    if (x->op == OP_INPUT)
+        return strcmp(x->name, y->name) == 0;
+    return ex_same(x->a, y->a) && ex_same(x->b, y->b);
+}
+
+static int rehash(expr_prog *p)
+{
+    size_t cap = p->tabcap * 2, i;
+    int *t = malloc(cap * sizeof *t);
+    if (!t)
+        return -1;
+    memset(t, 0xff, cap * sizeof *t);
+    for (i = 0; i < (size_t)p->nnodes; i++) {
+        size_t k = (size_t)hash_node(&p->nodes[i]) & (cap - 1);
+        while (t[k] >= 0)
+            k = (k + 1) & (cap - 1);
+        t[k] = (int)i;
+    }
+    free(p->table);
+    p->table = t;
+    p->tabcap = cap;
+    return 0;
+}
+
+static ex ex_node_ref(int node, int neg)
+{
+    ex r;
+    r.node = node;
+    r.neg = neg;
+    r.c = 0.0;
+    return r;
+}
+
+/* Finds or creates the node; takes ownership of n->name. */
+static ex intern(expr_prog *p, expr_node *n, int neg)
+{
+    size_t k;
+    if (p->failed) {
+        free(n->name);
+        return ex_const(0.0);
+    }
+    if ((size_t)(p->nnodes + 1) * 2 > p->tabcap && rehash(p) != 0)
+        goto oom;
+    k = (size_t)hash_node(n) & (p->tabcap - 1);
+    for (; p->table[k] >= 0; k = (k + 1) & (p->tabcap - 1)) {
+        if (node_equal(&p->nodes[p->table[k]], n)) {
+            free(n->name);
+            return ex_node_ref(p->table[k], neg);
+        }
+    }
+    if (grow((void **)&p->nodes, &p->capnodes, p->nnodes, sizeof *p->nodes) != 0)
+        goto oom;
+    p->nodes[p->nnodes] = *n;
+    p->table[k] = p->nnodes;
+    return ex_node_ref(p->nnodes++, neg);
+oom:
+    free(n->name);
+    p->failed = 1;
+    return ex_const(0.0);
+}
+
+static ex make2(expr_prog *p, expr_op op, ex a, ex b, int neg)
+{
+    expr_node n;
+    n.op = op;
+    n.a = a;
+    n.b = b;
+    n.name = NULL;
+    return intern(p, &n, neg);
+}
+
+/* ---- builders ---- */
+
+ex ex_const(double c)
+{
+    ex r;
+    r.node = -1;
+    r.neg = 0;
+    r.c = c == 0.0 ? 0.0 : c;     /* -0 becomes 0: exact zeros fold the same way */
+    return r;
+}
+
+ex ex_input(expr_prog *p, const char *name)
+{
+    expr_node n;
+    memset(&n, 0, sizeof n);
+    n.op = OP_INPUT;
+    n.name = malloc(strlen(name) + 1);
+    if (!n.name) {
+        p->failed = 1;
+        return ex_const(0.0);
+    }
+    strcpy(n.name, name);
+    return intern(p, &n, 0);
+}
+
+ex ex_inputf(expr_prog *p, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ex_input(p, buf);
+}
+
+int ex_is_const(ex a, double c)
+{
+    return a.node < 0 && a.c == c;
+}
+
+int ex_is_zero(ex a)
+{
+    return ex_is_const(a, 0.0);
+}
+
+ex ex_neg(ex a)
+{
+    if (a.node < 0)
+        return ex_const(-a.c);
+    a.neg = !a.neg;
+    return a;
+}
+
+static ex positive(ex a)
+{
+    if (a.node < 0)
+        a.c = fabs(a.c);
+    a.neg = 0;
+    return a;
+}
+
+/* s*x + c with c a nonzero constant: canonical nodes are x + |c| and x - |c|. */
+static ex add_const(expr_prog *p, ex x, double c)
+{
+    ex k = ex_const(fabs(c));
+    ex xp = positive(x);
+    if (!x.neg)
+        return make2(p, c > 0 ? OP_ADD : OP_SUB, xp, k, 0);
+    /* -x + c = -(x - c) */
+    return make2(p, c > 0 ? OP_SUB : OP_ADD, xp, k, 1);
+}
+
+ex ex_add(expr_prog *p, ex a, ex b)
+{
+    ex x, y;
+    if (a.node < 0 && b.node < 0)
+        return ex_const(a.c + b.c);
+    if (ex_is_zero(a))
+        return b;
+    if (ex_is_zero(b))
+        return a;
+    if (a.node < 0)
+        return add_const(p, b, a.c);
+    if (b.node < 0)
+        return add_const(p, a, b.c);
+    if (a.node == b.node)
+        return a.neg == b.neg ? ex_mul(p, a, ex_const(2.0)) : ex_const(0.0);
+    if (a.node > b.node) {
+        ex t = a;
+        a = b;
+        b = t;
+    }
+    x = positive(a);
+    y = positive(b);
+    if (a.neg == b.neg)
+        return make2(p, OP_ADD, x, y, a.neg);
+    /* x - y (a positive) or y - x = -(x - y) (a negative); x has the lower index */
+    return make2(p, OP_SUB, x, y, a.neg);
+}
+
+ex ex_sub(expr_prog *p, ex a, ex b)
+{
+    return ex_add(p, a, ex_neg(b));
+}
+
+ex ex_mul(expr_prog *p, ex a, ex b)
+{
+    int neg;
+    if (a.node < 0 && b.node < 0)
+        return ex_const(a.c * b.c);
+    if (b.node < 0) {
+        ex t = a;
+        a = b;
+        b = t;
+    }
+    if (a.node < 0) {               /* constant * node */
+        if (a.c == 0.0)
+            return ex_const(0.0);
+        if (a.c == 1.0)
+            return b;
+        if (a.c == -1.0)
+            return ex_neg(b);
+        neg = b.neg ^ (a.c < 0);
+        return make2(p, OP_MUL, positive(b), positive(a), neg);
+    }
+    neg = a.neg ^ b.neg;
+    if (a.node > b.node) {
+        ex t = a;
+        a = b;
+        b = t;
+    }
+    return make2(p, OP_MUL, positive(a), positive(b), neg);
+}
+
+/* 1 if 1/c is exact (c a power of two), so x/c may become x*(1/c). */
+static int exact_reciprocal(double c)
+{
+    int e;
+    double m = frexp(fabs(c), &e);
+    return m == 0.5 && e > -1000 && e < 1000;
+}
+
+ex ex_div(expr_prog *p, ex a, ex b)
+{
+    if (a.node < 0 && b.node < 0)
+        return ex_const(a.c / b.c);
+    if (ex_is_zero(a))
+        return a;
+    if (b.node < 0) {
+        if (b.c == 1.0)
+            return a;
+        if (b.c == -1.0)
+            return ex_neg(a);
+        if (exact_reciprocal(b.c))
+            return ex_mul(p, a, ex_const(1.0 / b.c));
+        return make2(p, OP_DIV, positive(a), positive(b), a.neg ^ (b.c < 0));
+    }
+    return make2(p, OP_DIV, positive(a), positive(b),
+                 (a.node < 0 ? a.c < 0 : a.neg) ^ b.neg);
+}
+
+ex ex_sqrt(expr_prog *p, ex a)
+{
+    if (a.node < 0)
+        return ex_const(sqrt(a.c));
+    return make2(p, OP_SQRT, a, ex_const(0.0), 0);
+}
+
+ex ex_sin(expr_prog *p, ex a)
+{
+    if (a.node < 0)
+        return ex_const(sin(a.c));
+    return make2(p, OP_SIN, positive(a), ex_const(0.0), a.neg);   /* sin(-x) = -sin x */
+}
+
+ex ex_cos(expr_prog *p, ex a)
+{
+    if (a.node < 0)
+        return ex_const(cos(a.c));
+    return make2(p, OP_COS, positive(a), ex_const(0.0), 0);      /* cos(-x) = cos x */
+}
+
+ex ex_fma2(expr_prog *p, ex a, ex b, ex c, ex d)
+{
+    return ex_add(p, ex_mul(p, a, b), ex_mul(p, c, d));
+}
+
+ex ex_fms2(expr_prog *p, ex a, ex b, ex c, ex d)
+{
+    return ex_sub(p, ex_mul(p, a, b), ex_mul(p, c, d));
+}
+
+/* ---- stores and comments ---- */
+
+static char *dup_str(const char *s)
+{
+    char *r = malloc(strlen(s) + 1);
+    if (r)
+        strcpy(r, s);
+    return r;
+}
+
+void expr_store(expr_prog *p, const char *target, ex value)
+{
+    char *t;
+    if (p->failed)
+        return;
+    t = dup_str(target);
+    if (!t || grow((void **)&p->stores, &p->capstores, p->nstores, sizeof *p->stores) != 0) {
+        free(t);
+        p->failed = 1;
+        return;
+    }
+    p->stores[p->nstores].target = t;
+    p->stores[p->nstores].value = value;
+    p->nstores++;
+}
+
+void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    expr_store(p, buf, value);
+}
+
+char *expr_comment_text(const char *s)
+{
+    ebuf b = {0, 0, 0, 0};
+    const unsigned char *c;
+    ebuf_puts(&b, "");
+    for (c = (const unsigned char *)s; *c; c++) {
+        if (*c == '*' && c[1] == '/')
+            ebuf_puts(&b, "* ");
+        else if (*c == '/' && c[1] == '*')
+            ebuf_puts(&b, "/ ");
+        else if (*c == '?' && c[1] == '?')
+            ebuf_puts(&b, "? ");
+        else if (*c == '\\')
+            ebuf_puts(&b, "\\\\");
+        else if (*c < 0x20 || *c >= 0x7f)
+            ebuf_printf(&b, "\\x%02X", *c);
+        else
+            ebuf_printf(&b, "%c", *c);
+    }
+    return ebuf_take(&b);
+}
+
+static void add_comment(expr_prog *p, const char *text, int section)
+{
+    char *t;
+    if (p->failed)
+        return;
+    t = expr_comment_text(text);
+    if (!t || grow((void **)&p->comments, &p->capcomments, p->ncomments,
+                   sizeof *p->comments) != 0) {
+        free(t);
+        p->failed = 1;
+        return;
+    }
+    p->comments[p->ncomments].text = t;
+    p->comments[p->ncomments].mark = p->nnodes;
+    p->comments[p->ncomments].section = section;
+    p->ncomments++;
+}
+
+void expr_comment(expr_prog *p, const char *text)
+{
+    add_comment(p, text, 0);
+}
+
+void expr_section(expr_prog *p, const char *text)
+{
+    add_comment(p, text, 1);
+}
+
+/* ---- liveness, counting, emission ---- */
+
+/* live[i] = 1 for nodes that reach a store. Operands always have lower indices. */
+static char *mark_live(const expr_prog *p)
+{
+    char *live = calloc((size_t)p->nnodes + 1, 1);
+    int i;
+    if (!live)
+        return NULL;
+    for (i = 0; i < p->nstores; i++)
+        if (p->stores[i].value.node >= 0)
+            live[p->stores[i].value.node] = 1;
+    for (i = p->nnodes - 1; i >= 0; i--) {
+        const expr_node *n = &p->nodes[i];
+        if (!live[i] || n->op == OP_INPUT)
+            continue;
+        if (n->a.node >= 0)
+            live[n->a.node] = 1;
+        if (n->b.node >= 0)
+            live[n->b.node] = 1;
+    }
+    return live;
+}
+
+static void count_node(const expr_node *n, expr_counts *c)
+{
+    switch (n->op) {
+    case OP_ADD: case OP_SUB: c->add++; break;
+    case OP_MUL: c->mul++; break;
+    case OP_DIV: c->div++; break;
+    case OP_SQRT: c->sqrt++; break;
+    case OP_SIN: case OP_COS: c->sincos++; break;
+    case OP_INPUT: break;
+    }
+}
+
+void expr_count(expr_prog *p, expr_counts *counts)
+{
+    char *live = mark_live(p);
+    int i;
+    memset(counts, 0, sizeof *counts);
+    if (!live) {
+        p->failed = 1;
+        return;
+    }
+    for (i = 0; i < p->nnodes; i++)
+        if (live[i])
+            count_node(&p->nodes[i], counts);
+    free(live);
+}
+
+void expr_print_const(ebuf *b, double c)
+{
+    char num[64];
+    if (c == 0.0) {
+        ebuf_puts(b, "0");
+        return;
+    }
+    if (c == 1.0 || c == -1.0) {
+        ebuf_puts(b, c > 0 ? "1" : "-1");
+        return;
+    }
+    snprintf(num, sizeof num, "%.17g", c);
+    if (!strpbrk(num, ".eEn"))            /* keep it a floating literal: "2" -> "2.0" */
+        strcat(num, ".0");
+    ebuf_printf(b, "CDYN_R(%s)", num);
+}
+
+/* How the live nodes are printed: tmp[i] is node i's temporary; a product used once, by a
+ * sum, has no temporary (inl[i] = 1) and is written inside that sum, so `t = a * b + c`
+ * stays one statement the compiler may contract into a fused multiply-add. */
+typedef struct {
+    const expr_prog *p;
+    const int *tmp;
+    const char *inl;
+} printer;
+
+static void print_node(ebuf *b, const expr_node *n, const printer *pr);
+
+static void print_ref(ebuf *b, ex a, const printer *pr)
+{
+    if (a.node < 0) {
+        expr_print_const(b, a.c);
+        return;
+    }
+    if (pr->inl[a.node]) {
+        print_node(b, &pr->p->nodes[a.node], pr);
+        return;
+    }
+    ebuf_printf(b, "%st%d", a.neg ? "-" : "", pr->tmp[a.node]);
+}
+
+static void print_node(ebuf *b, const expr_node *n, const printer *pr)
+{
+    static const char *const fn[] = {"", "", "", "", "", "CDYN_SQRT", "CDYN_SIN", "CDYN_COS"};
+    static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
+    if (n->op == OP_INPUT) {
+        ebuf_puts(b, n->name);
+    } else if (n->op >= OP_SQRT) {
+        ebuf_printf(b, "%s(", fn[n->op]);
+        print_ref(b, n->a, pr);
+        ebuf_puts(b, ")");
+    } else {
+        print_ref(b, n->a, pr);
+        ebuf_puts(b, sym[n->op]);
+        print_ref(b, n->b, pr);
+    }
+}
+
+/* inl[i] = 1 for products whose only use is one operand of a sum. */
+static char *find_inlined(const expr_prog *p, const char *live)
+{
+    char *inl = calloc((size_t)p->nnodes + 1, 1);
+    int *uses = calloc((size_t)p->nnodes + 1, sizeof *uses);
+    char *by_sum = calloc((size_t)p->nnodes + 1, 1);
+    int i;
+    if (!inl || !uses || !by_sum) {
+        free(uses);
+        free(by_sum);
+        free(inl);
+        return NULL;
+    }
+    for (i = 0; i < p->nstores; i++)
+        if (p->stores[i].value.node >= 0)
+            uses[p->stores[i].value.node] += 2;     /* stored values keep their temporary */
+    for (i = 0; i < p->nnodes; i++) {
+        const expr_node *n = &p->nodes[i];
+        int sum = n->op == OP_ADD || n->op == OP_SUB;
+        if (!live[i] || n->op == OP_INPUT)
+            continue;
+        if (n->a.node >= 0) {
+            uses[n->a.node]++;
+            by_sum[n->a.node] |= (char)sum;
+        }
+        if (n->b.node >= 0 && n->b.node != n->a.node) {
+            uses[n->b.node]++;
+            by_sum[n->b.node] |= (char)sum;
+        } else if (n->b.node >= 0) {
+            uses[n->b.node]++;
+        }
+    }
+    for (i = 0; i < p->nnodes; i++)
+        inl[i] = (char)(live[i] && p->nodes[i].op == OP_MUL && uses[i] == 1 && by_sum[i]);
+    free(uses);
+    free(by_sum);
+    return inl;
+}
+
+/* Of the comments made at or before node `upto` and not printed yet: the last section,
+ * then the last block comment made after it (a block with nothing emitted gets no heading). */
+static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, int *next,
+                           int upto)
+{
+    int section = -1, block = -1;
+    while (*next < p->ncomments && p->comments[*next].mark <= upto) {
+        if (p->comments[*next].section) {
+            section = *next;
+            block = -1;
+        } else {
+            block = *next;
+        }
+        (*next)++;
+    }
+    if (section >= 0)
+        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[section].text);
+    if (block >= 0)
+        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[block].text);
+}
+
+/* Stores grouped by node so emission is linear: first[node] chains store indices. */
+int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
+{
+    char *live, *inl = NULL;
+    int *tmp, *first, *nextst, i, ntmp = 0, ci = 0;
+    expr_counts c;
+    printer pr;
+    memset(&c, 0, sizeof c);
+    if (p->failed)
+        return -1;
+    live = mark_live(p);
+    tmp = malloc(((size_t)p->nnodes + 1) * sizeof *tmp);
+    first = malloc(((size_t)p->nnodes + 1) * sizeof *first);
+    nextst = malloc(((size_t)p->nstores + 1) * sizeof *nextst);
+    if (live)
+        inl = find_inlined(p, live);
+    if (!live || !tmp || !first || !nextst || !inl) {
+        free(live); free(tmp); free(first); free(nextst); free(inl);
+        p->failed = 1;
+        return -1;
+    }
+    pr.p = p;
+    pr.tmp = tmp;
+    pr.inl = inl;
+    for (i = 0; i < p->nnodes; i++)
+        first[i] = -1;
+    for (i = p->nstores - 1; i >= 0; i--) {
+        int nd = p->stores[i].value.node;
+        if (nd >= 0) {
+            nextst[i] = first[nd];
+            first[nd] = i;
+        }
+    }
+    /* Inputs first, so in-place outputs (x <- f(x)) never clobber what is still read.
+     * sin/cos stay where they were built (at their joint): out-of-order execution overlaps
+     * those calls with the arithmetic around them. */
+    for (i = 0; i < p->nnodes; i++) {
+        if (!live[i] || p->nodes[i].op != OP_INPUT)
+            continue;
+        tmp[i] = ntmp++;
+        ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
+        print_node(out, &p->nodes[i], &pr);
+        ebuf_puts(out, ";\n");
+    }
+    for (i = 0; i < p->nnodes; i++) {
+        int s;
+        if (!live[i])
+            continue;
+        if (inl[i]) {
+            count_node(&p->nodes[i], &c);
+            continue;
+        }
+        if (p->nodes[i].op != OP_INPUT) {
+            flush_comments(p, out, indent, &ci, i);
+            tmp[i] = ntmp++;
+            count_node(&p->nodes[i], &c);
+            ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
+            print_node(out, &p->nodes[i], &pr);
+            ebuf_puts(out, ";\n");
+        }
+        for (s = first[i]; s >= 0; s = nextst[s]) {
+            ebuf_printf(out, "%s%s = ", indent, p->stores[s].target);
+            print_ref(out, p->stores[s].value, &pr);
+            ebuf_puts(out, ";\n");
+        }
+    }
+    flush_comments(p, out, indent, &ci, p->nnodes);
+    for (i = 0; i < p->nstores; i++) {
+        if (p->stores[i].value.node >= 0)
+            continue;
+        ebuf_printf(out, "%s%s = ", indent, p->stores[i].target);
+        print_ref(out, p->stores[i].value, &pr);
+        ebuf_puts(out, ";\n");
+    }
+    free(live); free(tmp); free(first); free(nextst); free(inl);
+    if (counts)
+        *counts = c;
+    return out->oom ? -1 : 0;
+}

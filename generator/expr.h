@@ -1,0 +1,101 @@
+/* expr.h — a small scalar-expression builder for straight-line generated code.
+ *
+ * A program is a DAG of SSA nodes: named inputs ("q[3]", "d->M[12]"), and operations
+ * (add, sub, mul, div, sqrt, sin, cos). A value handle `ex` is either an exact constant or
+ * a node with a sign, so negation is free. Every builder folds what IEEE arithmetic in a C
+ * compiler may not: x*0, x*1, x*-1, x+0, x-x, constant op constant, (-a)*(-b), a+(-b).
+ * Nodes are hash-consed (commutative operands in canonical order), so a repeated
+ * expression is one node. Stores name the outputs; only nodes that reach a store are
+ * emitted, as `const cdyn_real tN = ...;` with constants through CDYN_R(%.17g). */
+#ifndef CDYNGEN_EXPR_H
+#define CDYNGEN_EXPR_H
+
+#include <stddef.h>
+
+/* A value: node < 0 means the exact constant c; otherwise (neg ? -1 : 1) * node. */
+typedef struct {
+    int node;
+    int neg;
+    double c;
+} ex;
+
+typedef struct expr_prog expr_prog;
+
+/* Operation counts of emitted code (subtractions count as adds). */
+typedef struct {
+    long mul, add, div, sqrt, sincos;
+} expr_counts;
+
+/* A growable text buffer; `oom` is set (and further writes dropped) when memory runs out. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} ebuf;
+
+void ebuf_printf(ebuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void ebuf_puts(ebuf *b, const char *s);
+void ebuf_free(ebuf *b);
+/* Hands the text over (never NULL unless oom) and empties the buffer. */
+char *ebuf_take(ebuf *b);
+
+expr_prog *expr_new(void);
+void expr_free(expr_prog *p);
+/* 1 if an allocation failed at some point (the program is then unusable). */
+int expr_failed(const expr_prog *p);
+
+ex ex_const(double c);
+/* A named input, read once at the top of the emitted code; the same name gives the same node. */
+ex ex_input(expr_prog *p, const char *name);
+ex ex_inputf(expr_prog *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+ex ex_add(expr_prog *p, ex a, ex b);
+ex ex_sub(expr_prog *p, ex a, ex b);
+ex ex_mul(expr_prog *p, ex a, ex b);
+ex ex_div(expr_prog *p, ex a, ex b);
+ex ex_neg(ex a);
+ex ex_sqrt(expr_prog *p, ex a);
+ex ex_sin(expr_prog *p, ex a);
+ex ex_cos(expr_prog *p, ex a);
+/* a*b + c*d, a*b - c*d: shorthands used all over the spatial algebra. */
+ex ex_fma2(expr_prog *p, ex a, ex b, ex c, ex d);
+ex ex_fms2(expr_prog *p, ex a, ex b, ex c, ex d);
+
+int ex_is_const(ex a, double c);   /* 1 if a is exactly the constant c */
+int ex_is_zero(ex a);
+
+/* Output `target = value;` (target is C text such as "tau[2]" or "d->M[3]"). */
+void expr_store(expr_prog *p, const char *target, ex value);
+void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A block comment, printed before the next emitted node created after this call; of
+ * several with nothing emitted between them only the last is printed. A section heading
+ * (expr_section) is printed even when block comments follow it directly. Any bytes: the
+ * text is made comment-safe. */
+void expr_comment(expr_prog *p, const char *text);
+void expr_section(expr_prog *p, const char *text);
+/* Comment-safe text (malloc'd, NULL on oom): no star-slash or slash-star pair, no "??"
+ * (trigraphs), printable ASCII only (other bytes as \xNN, backslashes doubled). */
+char *expr_comment_text(const char *s);
+
+/* Emits the live part of the program: input loads, temporaries, stores interleaved right
+ * after the value they store. Each line starts with `indent`. Returns 0, or -1 on oom. */
+int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts);
+/* Op counts of the live part without emitting. */
+void expr_count(expr_prog *p, expr_counts *counts);
+
+/* Prints a constant as C: "0", "1", "-1" stay short; others CDYN_R(%.17g). */
+void expr_print_const(ebuf *b, double c);
+
+#endif

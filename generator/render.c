@@ -1,0 +1,564 @@
+/* render.c — builds every algorithm's expr program, emits it, and fills the templates. */
+#include "render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "emit.h"
+#include "expr.h"
+#include "template.h"
+
+#ifndef CDYNGEN_VERSION
+#define CDYNGEN_VERSION "0.0.0"
+#endif
+
+/* ---- safe text ---- */
+
+char *render_comment_text(const char *s)
+{
+    return expr_comment_text(s);
+}
+
+char *render_string_text(const char *s)
+{
+    ebuf b = {0, 0, 0, 0};
+    const unsigned char *c;
+    ebuf_puts(&b, "");
+    for (c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\' || *c == '?')
+            ebuf_printf(&b, "\\%c", *c);
+        else if (*c < 0x20 || *c >= 0x7f)
+            ebuf_printf(&b, "\\%03o", *c);     /* octal: never swallows a following digit */
+        else
+            ebuf_printf(&b, "%c", *c);
+    }
+    return ebuf_take(&b);
+}
+
+char *render_ident_text(const char *s, int upper)
+{
+    size_t n = strlen(s), i;
+    char *r = malloc(n + 1);
+    if (!r)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (ok && upper && c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        r[i] = ok ? c : '_';
+    }
+    r[n] = '\0';
+    return r;
+}
+
+/* ---- emitted programs ---- */
+
+typedef void (*build_fn)(expr_prog *p, const kin_tree *t);
+
+static void build_rnea(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", "a", "tau"); }
+static void build_nle(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", NULL, "h"); }
+static void build_gravity(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, NULL, NULL, "g"); }
+
+static void build_minv(expr_prog *p, const kin_tree *t) { emit_minv(p, t, 0, t->nv); }
+
+/* L (dense, unit lower) and D out of d: copies, zeros written explicitly. */
+static void build_factor_L(expr_prog *p, const kin_tree *t)
+{
+    int i, j;
+    for (i = 0; i < t->nv; i++)
+        for (j = 0; j < t->nv; j++) {
+            int k = i > j ? emit_ltl_index(t, i, j) : -1;
+            ex e = i == j ? ex_const(1.0) : k >= 0 ? ex_inputf(p, "d->L[%d]", k) : ex_const(0.0);
+            expr_storef(p, e, "L[%d]", i * t->nv + j);
+        }
+}
+
+static void build_factor_D(expr_prog *p, const kin_tree *t)
+{
+    int i;
+    for (i = 0; i < t->nv; i++)
+        expr_storef(p, ex_inputf(p, "d->D[%d]", i), "D[%d]", i);
+}
+
+typedef struct {
+    char *body;
+    expr_counts c;
+} emitted;
+
+static int run_program(const kin_tree *t, build_fn build, int body, int local, emitted *e,
+                       const char *indent)
+{
+    expr_prog *p = expr_new();
+    ebuf b = {0, 0, 0, 0};
+    int rc = 0;
+    memset(e, 0, sizeof *e);
+    if (!p)
+        return -1;
+    if (build)
+        build(p, t);
+    else
+        emit_jacobian(p, t, body, local);
+    if (expr_failed(p)) {
+        rc = -1;
+    } else if (indent) {
+        ebuf_puts(&b, "");
+        rc = expr_emit(p, &b, indent, &e->c);
+        e->body = ebuf_take(&b);
+        if (!e->body)
+            rc = -1;
+    } else {
+        expr_count(p, &e->c);
+    }
+    ebuf_free(&b);
+    expr_free(p);
+    return rc;
+}
+
+static char *ops_text(const expr_counts *c)
+{
+    char buf[160];
+    snprintf(buf, sizeof buf, "%ld mul, %ld add, %ld div, %ld sqrt, %ld sin/cos", c->mul,
+             c->add, c->div, c->sqrt, c->sincos);
+    return render_comment_text(buf);
+}
+
+static const struct {
+    const char *name;
+    build_fn build;
+} algorithms[] = {
+    {"fk", emit_fk}, {"rnea", build_rnea}, {"nle", build_nle}, {"gravity", build_gravity},
+    {"crba", emit_crba}, {"ltl", emit_ltl}, {"ltl_solve", emit_ltl_solve},
+    {"minv", build_minv}, {"aba", emit_aba}, {"neutral", emit_neutral},
+    {"factor_L", build_factor_L}, {"factor_D", build_factor_D},
+};
+#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+
+/* The deepest body carrying a frame: the most expensive frame Jacobian. */
+static int deepest_frame_body(const kin_tree *t)
+{
+    int f, best = -1;
+    for (f = 0; f < t->nframes; f++) {
+        int b = t->frames[f].body;
+        if (b >= 0 && (best < 0 || t->depth[b] > t->depth[best]))
+            best = b;
+    }
+    return best;
+}
+
+/* M^-1 runs crba and ltl first: its count includes theirs. */
+static void add_counts(expr_counts *c, const emit_count *done, int n, const char *a,
+                       const char *b)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(done[i].algorithm, a) == 0 || strcmp(done[i].algorithm, b) == 0) {
+            c->mul += done[i].mul;
+            c->add += done[i].add;
+            c->div += done[i].div;
+            c->sqrt += done[i].sqrt;
+            c->sincos += done[i].sincos;
+        }
+}
+
+int render_op_counts(const kin_tree *t, emit_count *counts, int max)
+{
+    int i, n = 0, b = deepest_frame_body(t);
+    emitted e;
+    for (i = 0; i < NALGORITHMS && n < max; i++) {
+        if (strncmp(algorithms[i].name, "factor_", 7) == 0)
+            continue;
+        if (run_program(t, algorithms[i].build, 0, 0, &e, NULL) != 0)
+            return -1;
+        if (strcmp(algorithms[i].name, "minv") == 0)
+            add_counts(&e.c, counts, n, "crba", "ltl");
+        counts[n].algorithm = algorithms[i].name;
+        counts[n].mul = e.c.mul;
+        counts[n].add = e.c.add;
+        counts[n].div = e.c.div;
+        counts[n].sqrt = e.c.sqrt;
+        counts[n].sincos = e.c.sincos;
+        n++;
+    }
+    for (i = 0; i < 1 && b >= 0 && n < max; i++) {
+        if (run_program(t, NULL, b, 0, &e, NULL) != 0)
+            return -1;
+        counts[n].algorithm = "jacobian";
+        counts[n].mul = e.c.mul;
+        counts[n].add = e.c.add;
+        counts[n].div = e.c.div;
+        counts[n].sqrt = e.c.sqrt;
+        counts[n].sincos = e.c.sincos;
+        n++;
+    }
+    return n;
+}
+
+/* ---- template context ---- */
+
+static void set_str(tpl_value *d, const char *key, const char *s)
+{
+    tpl_dict_set(d, key, tpl_string(s));
+}
+
+static void set_take(tpl_value *d, const char *key, char *s)
+{
+    tpl_dict_set(d, key, s ? tpl_string_take(s) : NULL);
+}
+
+static void set_int(tpl_value *d, const char *key, long v)
+{
+    tpl_dict_set(d, key, tpl_int(v));
+}
+
+/* "a, b, c" of %.17g constants, each through CDYN_R. */
+static char *number_list(const double *v, int n)
+{
+    ebuf b = {0, 0, 0, 0};
+    int i;
+    ebuf_puts(&b, "");
+    for (i = 0; i < n; i++) {
+        if (i)
+            ebuf_puts(&b, ", ");
+        ebuf_printf(&b, "CDYN_R(%.17g)", v[i]);
+    }
+    return ebuf_take(&b);
+}
+
+static char *int_list(const int *v, int n)
+{
+    ebuf b = {0, 0, 0, 0};
+    int i;
+    ebuf_puts(&b, "");
+    for (i = 0; i < n; i++)
+        ebuf_printf(&b, "%s%d", i ? ", " : "", v[i]);
+    if (n == 0)
+        ebuf_puts(&b, "0");
+    return ebuf_take(&b);
+}
+
+static tpl_value *algorithm_value(const kin_tree *t, build_fn build, int body, int local,
+                                  const char *indent)
+{
+    emitted e;
+    tpl_value *d = tpl_dict();
+    if (run_program(t, build, body, local, &e, indent) != 0) {
+        free(e.body);
+        tpl_free(d);
+        return NULL;
+    }
+    set_take(d, "body", e.body);
+    set_take(d, "ops", ops_text(&e.c));
+    return d;
+}
+
+/* M^-1's unit columns in chunks of at most MINV_CHUNK_OPS products, one static function
+ * each: a compiler's register allocator slows down badly on one giant function. */
+#define MINV_CHUNK_OPS 1500
+
+static int minv_chunks_value(const kin_tree *t, tpl_value *ctx)
+{
+    tpl_value *list = tpl_list();
+    int first = 0, index = 0;
+    while (first < t->nv) {
+        expr_prog *p = expr_new();
+        expr_counts c;
+        ebuf b = {0, 0, 0, 0};
+        tpl_value *d;
+        int end = first + 1;
+        if (!p)
+            goto oom;
+        emit_minv(p, t, first, end);
+        expr_count(p, &c);
+        while (end < t->nv && c.mul < MINV_CHUNK_OPS) {
+            emit_minv(p, t, end, end + 1);
+            end++;
+            expr_count(p, &c);
+        }
+        ebuf_puts(&b, "");
+        if (expr_failed(p) || expr_emit(p, &b, "    ", &c) != 0) {
+            ebuf_free(&b);
+            expr_free(p);
+            goto oom;
+        }
+        expr_free(p);
+        d = tpl_dict();
+        set_int(d, "index", index++);
+        set_int(d, "first", first);
+        set_int(d, "last", end - 1);
+        set_take(d, "body", ebuf_take(&b));
+        set_take(d, "ops", ops_text(&c));
+        tpl_list_push(list, d);
+        first = end;
+    }
+    tpl_dict_set(ctx, "minv_chunks", list);
+    return 0;
+oom:
+    tpl_free(list);
+    return -1;
+}
+
+/* Unique upper-case identifiers for the frame enum: "a-b" -> A_B, collisions get _2, _3. */
+static char **frame_idents(const kin_tree *t)
+{
+    char **id = calloc((size_t)(t->nframes > 0 ? t->nframes : 1), sizeof *id);
+    int f, g;
+    if (!id)
+        return NULL;
+    for (f = 0; f < t->nframes; f++) {
+        char *base = render_ident_text(t->frames[f].name, 1);
+        int k = 1, clash;
+        if (!base)
+            goto oom;
+        id[f] = base;
+        do {
+            clash = 0;
+            for (g = 0; g < f && !clash; g++)
+                clash = strcmp(id[g], id[f]) == 0;
+            if (clash) {
+                char *n = malloc(strlen(base) + 16);
+                if (!n)
+                    goto oom;
+                sprintf(n, "%s_%d", base, ++k);
+                if (id[f] != base)
+                    free(id[f]);
+                id[f] = n;
+            }
+        } while (clash);
+        if (id[f] != base)
+            free(base);
+    }
+    return id;
+oom:
+    for (g = 0; g < t->nframes; g++)
+        free(id[g]);
+    free(id);
+    return NULL;
+}
+
+static tpl_value *frames_value(const kin_tree *t, char **ids)
+{
+    tpl_value *list = tpl_list();
+    int f;
+    for (f = 0; f < t->nframes; f++) {
+        const tree_frame *fr = &t->frames[f];
+        tpl_value *d = tpl_dict();
+        set_int(d, "index", f);
+        set_str(d, "ident", ids[f]);
+        set_take(d, "string", render_string_text(fr->name));
+        set_take(d, "comment", render_comment_text(fr->name));
+        set_int(d, "body", fr->body);
+        set_take(d, "R", number_list(fr->R, 9));
+        set_take(d, "p", number_list(fr->p, 3));
+        tpl_list_push(list, d);
+    }
+    return list;
+}
+
+static tpl_value *bodies_value(const kin_tree *t)
+{
+    static const char *const type[] = {"CDYN_JOINT_REVOLUTE", "CDYN_JOINT_REVOLUTE_UNBOUNDED",
+                                       "CDYN_JOINT_PRISMATIC", "CDYN_JOINT_PLANAR",
+                                       "CDYN_JOINT_FREEFLYER"};
+    tpl_value *list = tpl_list();
+    int i;
+    for (i = 0; i < t->nbodies; i++) {
+        const tree_body *b = &t->bodies[i];
+        tpl_value *d = tpl_dict();
+        char label[96], text[512];
+        snprintf(text, sizeof text, "body %d %s <- %s, joint %s: %s", i, b->link_name,
+                 b->parent < 0 ? "world" : t->bodies[b->parent].link_name, b->joint_name,
+                 emit_joint_label(b, label, sizeof label));
+        set_int(d, "index", i);
+        set_take(d, "comment", render_comment_text(text));
+        set_str(d, "type", type[b->kind]);
+        set_int(d, "parent", b->parent);
+        set_int(d, "idx_q", b->idx_q);
+        set_int(d, "nq", b->nq);
+        set_int(d, "idx_v", b->idx_v);
+        set_int(d, "nv", b->nv);
+        set_take(d, "axis", number_list(b->axis, 3));
+        set_take(d, "R", number_list(b->R, 9));
+        set_take(d, "p", number_list(b->p, 3));
+        set_take(d, "mass", number_list(&b->mass, 1));
+        set_take(d, "com", number_list(b->com, 3));
+        set_take(d, "inertia", number_list(b->inertia, 6));
+        tpl_list_push(list, d);
+    }
+    return list;
+}
+
+/* One LOCAL_WORLD_ALIGNED column function per body that carries a frame. */
+static int jacobians_value(const kin_tree *t, tpl_value *ctx)
+{
+    tpl_value *list = tpl_list();
+    char *used = calloc((size_t)(t->nbodies > 0 ? t->nbodies : 1), 1);
+    int f, b;
+    if (!used) {
+        tpl_free(list);
+        return -1;
+    }
+    for (f = 0; f < t->nframes; f++)
+        if (t->frames[f].body >= 0)
+            used[t->frames[f].body] = 1;
+    for (b = 0; b < t->nbodies; b++) {
+        tpl_value *d, *lwa;
+        if (!used[b])
+            continue;
+        lwa = algorithm_value(t, NULL, b, 0, "    ");
+        if (!lwa) {
+            tpl_free(list);
+            free(used);
+            return -1;
+        }
+        d = tpl_dict();
+        set_int(d, "index", b);
+        set_int(d, "last_dof", t->bodies[b].idx_v + t->bodies[b].nv - 1);
+        tpl_dict_set(d, "lwa", lwa);
+        tpl_list_push(list, d);
+    }
+    free(used);
+    tpl_dict_set(ctx, "jacobians", list);
+    return 0;
+}
+
+static tpl_value *build_context(const kin_tree *t, const render_options *o, char **ids)
+{
+    tpl_value *ctx = tpl_dict();
+    ebuf integ = {0, 0, 0, 0}, helpers = {0, 0, 0, 0};
+    int i, nnz = emit_ltl_nnz(t);
+    set_str(ctx, "name", o->name);
+    set_take(ctx, "NAME", render_ident_text(o->name, 1));
+    set_str(ctx, "version", CDYNGEN_VERSION);
+    set_take(ctx, "urdf_file", render_comment_text(o->urdf_file ? o->urdf_file : "?"));
+    set_take(ctx, "options", render_comment_text(o->options ? o->options : ""));
+    set_take(ctx, "robot", render_comment_text(t->name ? t->name : ""));
+    set_take(ctx, "robot_string", render_string_text(t->name ? t->name : ""));
+    tpl_dict_set(ctx, "scalar_float", tpl_bool(o->scalar_float));
+    tpl_dict_set(ctx, "floating", tpl_bool(t->floating));
+    set_int(ctx, "nq", t->nq);
+    set_int(ctx, "nv", t->nv);
+    set_int(ctx, "nbodies", t->nbodies);
+    set_int(ctx, "nframes", t->nframes);
+    set_int(ctx, "nnz", nnz);
+    set_int(ctx, "nv_alloc", t->nv > 0 ? t->nv : 1);
+    set_int(ctx, "nbodies_alloc", t->nbodies > 0 ? t->nbodies : 1);
+    set_int(ctx, "nframes_alloc", t->nframes > 0 ? t->nframes : 1);
+    set_int(ctx, "nnz_alloc", nnz > 0 ? nnz : 1);
+    set_take(ctx, "gravity_vector", number_list(t->gravity, 3));
+    set_take(ctx, "dof_parent", int_list(t->dof_parent, t->nv));
+    set_take(ctx, "dof_body", int_list(t->dof_body, t->nv));
+    tpl_dict_set(ctx, "frames", frames_value(t, ids));
+    tpl_dict_set(ctx, "bodies", bodies_value(t));
+    for (i = 0; i < NALGORITHMS; i++) {
+        int nested = strncmp(algorithms[i].name, "factor_", 7) == 0;
+        tpl_value *a;
+        if (strcmp(algorithms[i].name, "minv") == 0)
+            continue;                        /* in chunks, below */
+        a = algorithm_value(t, algorithms[i].build, 0, 0, nested ? "        " : "    ");
+        if (!a) {
+            tpl_free(ctx);
+            return NULL;
+        }
+        tpl_dict_set(ctx, algorithms[i].name, a);
+    }
+    if (jacobians_value(t, ctx) != 0 || minv_chunks_value(t, ctx) != 0) {
+        tpl_free(ctx);
+        return NULL;
+    }
+    ebuf_puts(&integ, "");
+    ebuf_puts(&helpers, "");
+    emit_integrate_text(t, o->name, &integ, "    ");
+    emit_integrate_helpers(t, o->name, &helpers);
+    set_take(ctx, "integrate_body", ebuf_take(&integ));
+    set_take(ctx, "integrate_helpers", ebuf_take(&helpers));
+    return ctx;
+}
+
+/* ---- files ---- */
+
+static int load_template(void *ctx, const char *name, const char **text)
+{
+    char path[256];
+    (void)ctx;
+    snprintf(path, sizeof path, "templates/%s", name);
+    *text = embedded_text(path);
+    return *text ? 0 : -1;
+}
+
+static int render_file_from(const char *tpl, const char *path_fmt, const char *name,
+                            const tpl_value *ctx, render_output *out, char *err, size_t errlen)
+{
+    const char *text;
+    char path[256], *content = NULL;
+    render_file *f;
+    if (load_template(NULL, tpl, &text) != 0) {
+        snprintf(err, errlen, "template \"%s\" is not built in", tpl);
+        return -1;
+    }
+    if (tpl_render(tpl, text, ctx, load_template, NULL, &content, err, errlen) != 0)
+        return -1;
+    snprintf(path, sizeof path, path_fmt, name);
+    f = &out->files[out->nfiles];
+    f->path = malloc(strlen(path) + 1);
+    if (!f->path) {
+        free(content);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    strcpy(f->path, path);
+    f->content = content;
+    out->nfiles++;
+    return 0;
+}
+
+int render_robot(const kin_tree *t, const render_options *o, render_output *out,
+                 char *err, size_t errlen)
+{
+    static const char *const files[][2] = {
+        {"robot.h.tpl", "%s.h"}, {"robot.c.tpl", "%s.c"}, {"model.h.tpl", "%s_model.h"},
+        {"model.c.tpl", "%s_model.c"}, {"CMakeLists.txt.tpl", "CMakeLists.txt"},
+    };
+    const int nfiles = (int)(sizeof files / sizeof files[0]);
+    char **ids;
+    tpl_value *ctx;
+    int i, rc = 0;
+    out->files = calloc((size_t)nfiles, sizeof *out->files);
+    out->nfiles = 0;
+    ids = frame_idents(t);
+    if (!out->files || !ids) {
+        free(ids);
+        render_output_free(out);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    ctx = build_context(t, o, ids);
+    for (i = 0; i < t->nframes; i++)
+        free(ids[i]);
+    free(ids);
+    if (!ctx) {
+        render_output_free(out);
+        snprintf(err, errlen, "out of memory while emitting code");
+        return -1;
+    }
+    for (i = 0; i < nfiles && rc == 0; i++)
+        rc = render_file_from(files[i][0], files[i][1], o->name, ctx, out, err, errlen);
+    tpl_free(ctx);
+    if (rc != 0)
+        render_output_free(out);
+    return rc;
+}
+
+void render_output_free(render_output *out)
+{
+    int i;
+    for (i = 0; i < out->nfiles; i++) {
+        free(out->files[i].path);
+        free(out->files[i].content);
+    }
+    free(out->files);
+    out->files = NULL;
+    out->nfiles = 0;
+}

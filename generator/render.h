@@ -1,0 +1,40 @@
+/* render.h — last generator stage before writing: the emitted code laid out by templates.
+ *
+ * The generator computes every number, zero and order (emit_*.c); the templates in
+ * templates/ only lay the files out. The output depends on the kin_tree and the options
+ * only (no time stamps, no paths), so regenerated folders diff cleanly. */
+#ifndef CDYNGEN_RENDER_H
+#define CDYNGEN_RENDER_H
+
+#include <stddef.h>
+#include "tree.h"
+
+typedef struct { char *path; char *content; } render_file;  /* path relative to the out dir */
+typedef struct { render_file *files; int nfiles; } render_output;
+
+typedef struct {
+    const char *name;          /* C prefix, already a valid identifier */
+    const char *urdf_file;     /* file name only, for the banner */
+    const char *options;       /* e.g. "--floating-base --scalar float", for the banner */
+    int scalar_float;
+} render_options;
+
+/* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c and CMakeLists.txt.
+ * Returns 0, or -1 with a message in err (and *out empty). */
+int render_robot(const kin_tree *t, const render_options *o, render_output *out,
+                 char *err, size_t errlen);
+void render_output_free(render_output *out);
+
+/* Op counts per emitted algorithm, for `cdyngen --summary` and the benchmark. */
+typedef struct { const char *algorithm; long mul, add, div, sqrt, sincos; } emit_count;
+int render_op_counts(const kin_tree *t, emit_count *counts, int max);  /* returns how many */
+
+/* Helpers shared with tests: C-safe text from arbitrary bytes (malloc'd, NULL on oom).
+ * comment: no "*" "/" pair, no "??", printable ASCII only (other bytes as \xNN);
+ * string: the contents of a C string literal ('"', '\\', '?' and non-printables escaped);
+ * ident: [A-Za-z0-9_] only, upper-cased when `upper`. */
+char *render_comment_text(const char *s);
+char *render_string_text(const char *s);
+char *render_ident_text(const char *s, int upper);
+
+#endif

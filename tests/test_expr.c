@@ -1,0 +1,353 @@
+/* test_expr.c — the scalar-expression builder: every folding rule with its exact emitted
+ * text, sign tracking, CSE, dead-code elimination, op counts, constant round trips. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "expr.h"
+
+/* Emits p with no indent; the caller frees the text. */
+static char *emit_text(expr_prog *p, expr_counts *c)
+{
+    ebuf b = {0, 0, 0, 0};
+    expr_counts local;
+    ebuf_puts(&b, "");
+    ck_assert_int_eq(expr_emit(p, &b, "", c ? c : &local), 0);
+    return ebuf_take(&b);
+}
+
+/* Builds y = f(x, z) with inputs x, z and checks the emitted text. */
+typedef ex (*binary_case)(expr_prog *p, ex x, ex z);
+
+static void check_case(binary_case f, const char *expected)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), z = ex_input(p, "z");
+    char *text;
+    expr_store(p, "y", f(p, x, z));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, expected);
+    free(text);
+    expr_free(p);
+}
+
+static ex mul_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(0.0)); }
+static ex zero_mul(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, ex_const(0.0), x); }
+static ex mul_one(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(1.0)); }
+static ex mul_minus_one(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(-1.0)); }
+static ex add_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, ex_const(0.0), x); }
+static ex sub_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, x, ex_const(0.0)); }
+static ex zero_sub(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, ex_const(0.0), x); }
+static ex sub_self(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, x, x); }
+static ex add_neg_self(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, ex_neg(x), x); }
+static ex add_self(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, x); }
+static ex const_const(expr_prog *p, ex x, ex z)
+{
+    (void)x; (void)z;
+    return ex_add(p, ex_mul(p, ex_const(2.0), ex_const(3.0)), ex_const(0.5));
+}
+static ex neg_neg_mul(expr_prog *p, ex x, ex z) { return ex_mul(p, ex_neg(x), ex_neg(z)); }
+static ex neg_mul(expr_prog *p, ex x, ex z) { return ex_mul(p, ex_neg(x), z); }
+static ex add_neg(expr_prog *p, ex x, ex z) { return ex_add(p, x, ex_neg(z)); }
+static ex neg_add(expr_prog *p, ex x, ex z) { return ex_add(p, ex_neg(x), z); }
+static ex neg_add_neg(expr_prog *p, ex x, ex z) { return ex_add(p, ex_neg(x), ex_neg(z)); }
+static ex sub_rev(expr_prog *p, ex x, ex z) { return ex_sub(p, z, x); }
+static ex mul_neg_const(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, ex_const(-3.0), x); }
+static ex add_const(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, ex_const(2.5)); }
+static ex add_neg_const(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, ex_const(-2.5)); }
+static ex const_minus_x(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, ex_const(2.5), x); }
+static ex div_pow2(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, x, ex_const(4.0)); }
+static ex div_three(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, ex_neg(x), ex_const(3.0)); }
+static ex div_one(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, x, ex_const(-1.0)); }
+static ex div_nodes(expr_prog *p, ex x, ex z) { return ex_div(p, ex_neg(x), z); }
+static ex zero_div(expr_prog *p, ex x, ex z) { (void)x; return ex_div(p, ex_const(0.0), z); }
+static ex sin_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_sin(p, ex_neg(x)); }
+static ex cos_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_cos(p, ex_neg(x)); }
+static ex sqrt_x(expr_prog *p, ex x, ex z) { (void)z; return ex_sqrt(p, x); }
+static ex sin_const(expr_prog *p, ex x, ex z) { (void)x; (void)z; return ex_cos(p, ex_const(0.0)); }
+
+static const struct {
+    binary_case f;
+    const char *text;
+} cases[] = {
+    {mul_zero, "y = 0;\n"},
+    {zero_mul, "y = 0;\n"},
+    {mul_one, "const cdyn_real t0 = x;\ny = t0;\n"},
+    {mul_minus_one, "const cdyn_real t0 = x;\ny = -t0;\n"},
+    {add_zero, "const cdyn_real t0 = x;\ny = t0;\n"},
+    {sub_zero, "const cdyn_real t0 = x;\ny = t0;\n"},
+    {zero_sub, "const cdyn_real t0 = x;\ny = -t0;\n"},
+    {sub_self, "y = 0;\n"},
+    {add_neg_self, "y = 0;\n"},
+    {add_self, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(2.0);\ny = t1;\n"},
+    {const_const, "y = CDYN_R(6.5);\n"},
+    {neg_neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                  "const cdyn_real t2 = t0 * t1;\ny = t2;\n"},
+    {neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+              "const cdyn_real t2 = t0 * t1;\ny = -t2;\n"},
+    {add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+              "const cdyn_real t2 = t0 - t1;\ny = t2;\n"},
+    {neg_add, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+              "const cdyn_real t2 = t0 - t1;\ny = -t2;\n"},
+    {neg_add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                  "const cdyn_real t2 = t0 + t1;\ny = -t2;\n"},
+    {sub_rev, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+              "const cdyn_real t2 = t0 - t1;\ny = -t2;\n"},
+    {mul_neg_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(3.0);\ny = -t1;\n"},
+    {add_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 + CDYN_R(2.5);\ny = t1;\n"},
+    {add_neg_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = t1;\n"},
+    {const_minus_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = -t1;\n"},
+    {div_pow2, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(0.25);\ny = t1;\n"},
+    {div_three, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 / CDYN_R(3.0);\ny = -t1;\n"},
+    {div_one, "const cdyn_real t0 = x;\ny = -t0;\n"},
+    {div_nodes, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                "const cdyn_real t2 = t0 / t1;\ny = -t2;\n"},
+    {zero_div, "y = 0;\n"},
+    {sin_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SIN(t0);\ny = -t1;\n"},
+    {cos_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_COS(t0);\ny = t1;\n"},
+    {sqrt_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SQRT(t0);\ny = t1;\n"},
+    {sin_const, "y = 1;\n"},
+};
+
+START_TEST(folding_rules)
+{
+    check_case(cases[_i].f, cases[_i].text);
+}
+END_TEST
+
+START_TEST(sign_tracking)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x");
+    ex nn = ex_neg(ex_neg(x));
+    ck_assert_int_eq(nn.node, x.node);
+    ck_assert_int_eq(nn.neg, 0);
+    ck_assert_int_eq(ex_neg(x).neg, 1);
+    ck_assert(ex_is_const(ex_neg(ex_const(2.0)), -2.0));
+    ck_assert(ex_is_zero(ex_neg(ex_const(0.0))));
+    /* -(x*y) and (-x)*y are the same node with the same sign */
+    {
+        ex y = ex_input(p, "y");
+        ex a = ex_neg(ex_mul(p, x, y)), b = ex_mul(p, ex_neg(x), y);
+        ck_assert_int_eq(a.node, b.node);
+        ck_assert_int_eq(a.neg, b.neg);
+    }
+    expr_free(p);
+}
+END_TEST
+
+START_TEST(cse_commutative)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), y = ex_input(p, "y");
+    expr_counts c;
+    char *text;
+    ck_assert_int_eq(ex_mul(p, x, y).node, ex_mul(p, y, x).node);
+    ck_assert_int_eq(ex_add(p, x, y).node, ex_add(p, y, x).node);
+    /* x - y and y - x share one node, opposite signs */
+    ck_assert_int_eq(ex_sub(p, x, y).node, ex_sub(p, y, x).node);
+    ck_assert_int_ne(ex_sub(p, x, y).neg, ex_sub(p, y, x).neg);
+    ck_assert_int_eq(ex_input(p, "x").node, x.node);
+    expr_store(p, "a", ex_add(p, ex_mul(p, x, y), ex_mul(p, y, x)));
+    expr_store(p, "b", ex_sub(p, ex_mul(p, y, x), ex_mul(p, x, y)));
+    text = emit_text(p, &c);
+    ck_assert_str_eq(text, "const cdyn_real t0 = x;\nconst cdyn_real t1 = y;\n"
+                           "const cdyn_real t2 = t0 * t1;\n"
+                           "const cdyn_real t3 = t2 * CDYN_R(2.0);\na = t3;\nb = 0;\n");
+    ck_assert_int_eq(c.mul, 2);
+    ck_assert_int_eq(c.add, 0);
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+START_TEST(dead_code)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), y = ex_input(p, "unused"), s;
+    expr_counts c;
+    char *text;
+    (void)ex_mul(p, x, y);                          /* never stored */
+    (void)ex_sin(p, y);
+    s = ex_add(p, ex_mul(p, x, x), ex_const(1.0));
+    expr_store(p, "out[0]", s);
+    text = emit_text(p, &c);
+    ck_assert_str_eq(text, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * t0 + 1;\n"
+                           "out[0] = t1;\n");
+    ck_assert_ptr_null(strstr(text, "unused"));
+    ck_assert_int_eq(c.mul, 1);
+    ck_assert_int_eq(c.add, 1);
+    ck_assert_int_eq(c.sincos, 0);
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+START_TEST(op_counting)
+{
+    expr_prog *p = expr_new();
+    ex q = ex_input(p, "q[0]"), v = ex_input(p, "v[0]");
+    ex s = ex_sin(p, q), c = ex_cos(p, q), s2 = ex_sin(p, q);
+    ex r = ex_sqrt(p, ex_add(p, ex_mul(p, s, s), ex_mul(p, c, c)));
+    ex w = ex_div(p, v, r);
+    expr_counts n1, n2;
+    char *text;
+    ck_assert_int_eq(s.node, s2.node);               /* sin(q) built twice, one node */
+    expr_store(p, "a", ex_sub(p, w, ex_mul(p, ex_const(0.5), v)));
+    expr_store(p, "b", ex_mul(p, s, ex_const(1.0)));
+    expr_count(p, &n1);
+    text = emit_text(p, &n2);
+    ck_assert_int_eq(n1.mul, 3);
+    ck_assert_int_eq(n1.add, 2);
+    ck_assert_int_eq(n1.div, 1);
+    ck_assert_int_eq(n1.sqrt, 1);
+    ck_assert_int_eq(n1.sincos, 2);
+    ck_assert_int_eq(n2.mul, n1.mul);
+    ck_assert_int_eq(n2.add, n1.add);
+    ck_assert_int_eq(n2.div, n1.div);
+    ck_assert_int_eq(n2.sincos, n1.sincos);
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+/* Stores follow their value; inputs are all read first (so x <- f(x) is safe). */
+START_TEST(order_and_comments)
+{
+    expr_prog *p = expr_new();
+    ex x0 = ex_input(p, "x[0]"), x1, a;
+    char *text;
+    expr_comment(p, "first");
+    a = ex_mul(p, x0, ex_const(3.0));
+    expr_store(p, "x[0]", a);
+    expr_section(p, "section */ heading");
+    expr_comment(p, "skipped: nothing emitted after it");
+    expr_comment(p, "second");
+    x1 = ex_input(p, "x[1]");
+    expr_store(p, "x[1]", ex_add(p, x1, a));
+    expr_store(p, "k", ex_const(-0.0));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "const cdyn_real t0 = x[0];\nconst cdyn_real t1 = x[1];\n"
+                           "/* first */\nconst cdyn_real t2 = t0 * CDYN_R(3.0);\nx[0] = t2;\n"
+                           "/* section * / heading */\n/* second */\nconst cdyn_real t3 = t2 + t1;\nx[1] = t3;\nk = 0;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+static const double round_trip_values[] = {
+    0.1, -0.1, 1.0 / 3.0, 2.0, -7.0, 1e-300, -4.9406564584124654e-324, 1.7976931348623157e308,
+    0.023599999999999999, 9.81, 123456789.0, 1e22, 3.141592653589793, 6.02214076e23,
+};
+
+/* CDYN_R(...) text parses back to the same double; 0, 1, -1 are printed bare. */
+START_TEST(constant_round_trip)
+{
+    ebuf b = {0, 0, 0, 0};
+    double v = round_trip_values[_i], back;
+    char *text, *end;
+    ebuf_puts(&b, "");
+    expr_print_const(&b, v);
+    text = ebuf_take(&b);
+    ck_assert_int_eq(strncmp(text, "CDYN_R(", 7), 0);
+    back = strtod(text + 7, &end);
+    ck_assert_str_eq(end, ")");
+    ck_assert(back == v);
+    ck_assert(strpbrk(text + 7, ".eE") != NULL);     /* a floating literal, never an int */
+    free(text);
+}
+END_TEST
+
+START_TEST(constant_short_forms)
+{
+    static const double v[] = {0.0, -0.0, 1.0, -1.0};
+    static const char *const t[] = {"0", "0", "1", "-1"};
+    int i;
+    for (i = 0; i < 4; i++) {
+        ebuf b = {0, 0, 0, 0};
+        char *text;
+        ebuf_puts(&b, "");
+        expr_print_const(&b, v[i]);
+        text = ebuf_take(&b);
+        ck_assert_str_eq(text, t[i]);
+        free(text);
+    }
+}
+END_TEST
+
+/* A product used once, by a sum, is written inside it (one statement, so the compiler may
+ * fuse it); a product used twice, stored, or used by a product keeps its temporary. */
+START_TEST(products_inlined_into_sums)
+{
+    expr_prog *p = expr_new();
+    ex a = ex_input(p, "a"), b = ex_input(p, "b"), c = ex_input(p, "c");
+    ex ab = ex_mul(p, a, b), bc = ex_mul(p, b, c), ca = ex_mul(p, c, a);
+    expr_counts n;
+    char *text;
+    expr_store(p, "x", ex_sub(p, ab, bc));               /* both inlined */
+    expr_store(p, "y", ex_add(p, ca, c));                /* ca used twice: kept */
+    expr_store(p, "z", ex_mul(p, ca, a));
+    text = emit_text(p, &n);
+    ck_assert_str_eq(text, "const cdyn_real t0 = a;\nconst cdyn_real t1 = b;\n"
+                           "const cdyn_real t2 = c;\n"
+                           "const cdyn_real t3 = t0 * t2;\n"
+                           "const cdyn_real t4 = t0 * t1 - t1 * t2;\nx = t4;\n"
+                           "const cdyn_real t5 = t2 + t3;\ny = t5;\n"
+                           "const cdyn_real t6 = t0 * t3;\nz = t6;\n");
+    ck_assert_int_eq(n.mul, 4);
+    ck_assert_int_eq(n.add, 2);
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+/* A large program: hash table growth keeps CSE exact. */
+START_TEST(many_nodes)
+{
+    expr_prog *p = expr_new();
+    ex acc = ex_const(0.0);
+    expr_counts c;
+    int i;
+    for (i = 0; i < 5000; i++) {
+        ex x = ex_inputf(p, "x[%d]", i % 100);
+        acc = ex_add(p, acc, ex_mul(p, x, ex_inputf(p, "y[%d]", i % 100)));
+    }
+    for (i = 0; i < 100; i++)
+        (void)ex_mul(p, ex_inputf(p, "y[%d]", i), ex_inputf(p, "x[%d]", i));
+    expr_store(p, "s", acc);
+    expr_count(p, &c);
+    ck_assert_int_eq(c.mul, 100);        /* 100 distinct products, reused */
+    ck_assert_int_eq(c.add, 4999);
+    ck_assert(!expr_failed(p));
+    expr_free(p);
+}
+END_TEST
+
+static Suite *expr_suite(void)
+{
+    Suite *s = suite_create("expr");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, folding_rules, 0, (int)(sizeof cases / sizeof cases[0]));
+    tcase_add_test(tc, sign_tracking);
+    tcase_add_test(tc, cse_commutative);
+    tcase_add_test(tc, dead_code);
+    tcase_add_test(tc, op_counting);
+    tcase_add_test(tc, order_and_comments);
+    tcase_add_loop_test(tc, constant_round_trip, 0,
+                        (int)(sizeof round_trip_values / sizeof round_trip_values[0]));
+    tcase_add_test(tc, constant_short_forms);
+    tcase_add_test(tc, products_inlined_into_sums);
+    tcase_add_test(tc, many_nodes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(expr_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
