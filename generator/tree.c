@@ -12,9 +12,10 @@
 #include "tree.h"
 
 /* Rotation entries this close to 0 or +-1 are made exact: URDFs write right angles as
- * rounded decimals (1.5708, 1.57079632679), and exact permutations let the emitter drop
- * whole products. The change is below 1e-12, far under every tolerance we test. */
-#define SNAP_TOL 1e-12
+ * rounded decimals (iiwa's 1.57079632679 leaves 4.9e-12), and exact permutations let the
+ * emitter drop whole products (iiwa's ABA: 1170 -> 669 multiplications). An entry of 1e-9
+ * is a 1e-9 rad rotation: no URDF means it, and the model moves by less than that. */
+#define SNAP_TOL 1e-9
 /* An axis this close to +-x, +-y, +-z (per component) is specialised. */
 #define AXIS_TOL 1e-12
 
