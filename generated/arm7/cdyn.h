@@ -1,0 +1,97 @@
+/* cdyn.h — the generic runtime: rigid-body algorithms over a cdyn_model table.
+ *
+ * Every function takes the (const) model and a caller-owned cdyn_data whose scratch
+ * lives in a caller buffer of cdyn_data_size(model) bytes: no heap, no global state,
+ * re-entrant. Vectors: q (nq), v/a/tau (nv); matrices row-major. */
+#ifndef CDYN_H
+#define CDYN_H
+
+#include "cdyn_model.h"
+
+typedef struct cdyn_data cdyn_data;   /* defined below; fields point into the buffer */
+
+/* Bytes of workspace a cdyn_data needs for this model; 0 if the model is inconsistent
+ * (a parent after its child, an index out of range, DoFs not in depth-first order). */
+size_t cdyn_data_size(const cdyn_model *m);
+/* Carves the workspace out of buf (aligned for cdyn_real); CDYN_E_SIZE if too small,
+ * CDYN_E_ARG for an inconsistent model. */
+cdyn_status cdyn_data_init(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes);
+
+/* Forward kinematics: world placements of every body and frame, kept in d. */
+cdyn_status cdyn_fk(const cdyn_model *m, cdyn_data *d, const cdyn_real *q);
+/* A frame's world rotation (3x3) and position, after cdyn_fk. */
+cdyn_status cdyn_frame_placement(const cdyn_model *m, const cdyn_data *d, int frame,
+                                 cdyn_real R[9], cdyn_real p[3]);
+/* 6 x nv frame Jacobian, rows [linear; angular]. Like Pinocchio's computeFrameJacobian it
+ * visits only the bodies that support the frame: afterwards d holds their placements in
+ * their parents and the frame's world placement (for cdyn_frame_placement), not a full
+ * cdyn_fk. */
+cdyn_status cdyn_frame_jacobian(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                                int frame, cdyn_reference ref, cdyn_real *J);
+/* Inverse dynamics tau = M(q) a + c(q, v) + g(q). */
+cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                      const cdyn_real *v, const cdyn_real *a, cdyn_real *tau);
+cdyn_status cdyn_nle(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                     const cdyn_real *v, cdyn_real *h);
+cdyn_status cdyn_gravity(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *g);
+/* Joint-space inertia matrix (nv x nv, full symmetric; M may be NULL); also kept in d
+ * for cdyn_ltl. */
+cdyn_status cdyn_crba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *M);
+/* Featherstone's sparse factorisation M = L^T D L (L unit lower triangular, sparse along
+ * the expanded parent array) of the M of the last cdyn_crba; sqrt-free. */
+cdyn_status cdyn_ltl(const cdyn_model *m, cdyn_data *d);
+/* x <- M^-1 x with the factor of the last cdyn_ltl. */
+cdyn_status cdyn_ltl_solve(const cdyn_model *m, const cdyn_data *d, cdyn_real *x);
+/* The factor of the last cdyn_ltl: L (nv x nv, unit lower) and D (nv); either may be NULL. */
+cdyn_status cdyn_ltl_factor(const cdyn_model *m, const cdyn_data *d, cdyn_real *L, cdyn_real *D);
+/* M^-1 (nv x nv) at q: crba, ltl, then the unit columns solved. */
+cdyn_status cdyn_minv(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *Minv);
+/* Forward dynamics ddq = M^-1 (tau - c - g) by the articulated-body algorithm. */
+cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                     const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq);
+/* The neutral configuration, and q (+) v dt on the configuration manifold
+ * (quaternions and [cos, sin] pairs stay normalised; q_next may be q). */
+cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q);
+cdyn_status cdyn_integrate(const cdyn_model *m, const cdyn_real *q, const cdyn_real *v,
+                           cdyn_real dt, cdyn_real *q_next);
+
+/* The workspace; fields are the runtime's own, shapes in comments. Rotations are
+ * row-major 3x3, 6x6 matrices row-major, spatial vectors [linear; angular]. */
+struct cdyn_data {
+    const cdyn_model *model;
+    /* constant, from the model (cdyn_data_init) */
+    cdyn_real *S;       /* (nv x 6) motion subspace column of each DoF, in its body frame */
+    int *S_pick;        /* (nv) row of the only nonzero of the DoF's S column, or -1 */
+    int *axis_index;    /* (nbodies) 0/1/2 if the joint axis is exactly +-x/y/z, else -1 */
+    int *anc_start;     /* (nv + 1) where each DoF's ancestor list starts in anc */
+    int *anc;           /* (anc_start[nv]) each DoF's ancestors root first, itself last:
+                         * the sparsity of row k of M's factor, walked without pointer chasing */
+    int *subtree_end;   /* (nv) one past the last DoF of each DoF's subtree (DoFs of a
+                         * subtree are contiguous) */
+    /* kinematics */
+    cdyn_real *liR;     /* (nbodies x 9) rotation of each body in its parent (world for roots) */
+    cdyn_real *lip;     /* (nbodies x 3) position of each body in its parent */
+    cdyn_real *oR;      /* (nbodies x 9) rotation of each body in the world (cdyn_fk) */
+    cdyn_real *op;      /* (nbodies x 3) position of each body in the world (cdyn_fk) */
+    cdyn_real *ofR;     /* (nframes x 9) rotation of each frame in the world */
+    cdyn_real *ofp;     /* (nframes x 3) position of each frame in the world */
+    /* dynamics, in each body's frame unless noted */
+    cdyn_real *v;       /* (nbodies x 6) spatial velocity */
+    cdyn_real *a;       /* (nbodies x 6) spatial acceleration, gravity as base acceleration */
+    cdyn_real *f;       /* (nbodies x 6) RNEA: net force of the subtree on the body */
+    cdyn_real *c;       /* (nbodies x 6) ABA: velocity-product acceleration v x (S qd) */
+    cdyn_real *pA;      /* (nbodies x 6) ABA: articulated bias force */
+    cdyn_real *IA;      /* (nbodies x 36) ABA: articulated inertia */
+    cdyn_real *Ic;      /* (nbodies x 10) CRBA: composite inertia in world axes: m, m com (3),
+                         * inertia about the world origin (xx xy xz yy yz zz) */
+    cdyn_real *U;       /* (nv x 6) ABA: IA S per DoF; CRBA: S per DoF in world axes */
+    cdyn_real *Dfac;    /* (nv x 6) ABA: LDL^T of each joint's S^T IA S, rows of its DoFs:
+                         * strict lower part L, 1/D on the diagonal */
+    cdyn_real *u;       /* (nv) ABA: tau - S^T pA */
+    cdyn_real *M;       /* (nv x nv) joint-space inertia of the last cdyn_crba */
+    cdyn_real *LD;      /* (nv x nv) its LTL factor: L strictly below the diagonal (DoF
+                         * ancestors only), D on the diagonal; the rest is unused */
+    cdyn_real *LinvT;   /* (nv x nv) minv: (L^-1)^T; row a is used on a's subtree only */
+};
+
+#endif
