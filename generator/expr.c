@@ -1,5 +1,6 @@
 /* expr.c — scalar-expression DAG with folding, sign tracking, hash-consing and DCE. */
 #include "expr.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -472,20 +473,12 @@ ex ex_fms2(expr_prog *p, ex a, ex b, ex c, ex d)
 
 /* ---- stores and comments ---- */
 
-static char *dup_str(const char *s)
-{
-    char *r = malloc(strlen(s) + 1);
-    if (r)
-        strcpy(r, s);
-    return r;
-}
-
 void expr_store(expr_prog *p, const char *target, ex value)
 {
     char *t;
     if (p->failed)
         return;
-    t = dup_str(target);
+    t = text_dup(target);
     if (!t || grow((void **)&p->stores, &p->capstores, p->nstores, sizeof *p->stores) != 0) {
         free(t);
         p->failed = 1;

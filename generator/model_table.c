@@ -3,21 +3,13 @@
 #include <string.h>
 #include "model_table.h"
 #include "urdf.h"
+#include "text.h"
 
 static void copy3(cdyn_real *dst, const double *src, int n)
 {
     int i;
     for (i = 0; i < n; i++)
         dst[i] = (cdyn_real)src[i];
-}
-
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
 }
 
 static void fill_body(cdyn_body *dst, const tree_body *src)
@@ -52,7 +44,7 @@ int model_table_from_tree(const kin_tree *t, model_table *out)
     for (i = 0; i < t->nbodies; i++)
         fill_body(&out->bodies[i], &t->bodies[i]);
     for (i = 0; i < t->nframes; i++) {
-        if (!(out->frames[i].name = dup_string(t->frames[i].name))) {
+        if (!(out->frames[i].name = text_dup(t->frames[i].name))) {
             model_table_free(out);
             return -1;
         }
@@ -62,7 +54,7 @@ int model_table_from_tree(const kin_tree *t, model_table *out)
     }
     memcpy(out->dof_parent, t->dof_parent, (size_t)t->nv * sizeof(int));
     memcpy(out->dof_body, t->dof_body, (size_t)t->nv * sizeof(int));
-    if (!(out->model.name = dup_string(t->name))) {
+    if (!(out->model.name = text_dup(t->name))) {
         model_table_free(out);
         return -1;
     }

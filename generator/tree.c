@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tree.h"
+#include "text.h"
 
 /* Rotation entries this close to 0 or +-1 are made exact: URDFs write right angles as
  * rounded decimals (iiwa's 1.57079632679 leaves 4.9e-12), and exact permutations let the
@@ -48,15 +49,6 @@ static int fail(builder *b, int line, const char *joint, const char *fmt, ...)
     snprintf(b->err, b->errlen, "%s:%d: joint \"%s\": %s", b->u->file ? b->u->file : "?",
              line, joint, msg);
     return -1;
-}
-
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
 }
 
 /* ---- 3x3 algebra on row-major arrays ---- */
@@ -296,8 +288,8 @@ static int add_body(builder *b, const char *joint, const char *link, int line,
     body = &t->bodies[t->nbodies];
     memset(body, 0, sizeof *body);
     memset(&b->lump[t->nbodies], 0, sizeof *b->lump);
-    body->joint_name = dup_string(joint);
-    body->link_name = dup_string(link);
+    body->joint_name = text_dup(joint);
+    body->link_name = text_dup(link);
     if (!body->joint_name || !body->link_name) {
         free(body->joint_name);
         free(body->link_name);
@@ -491,13 +483,13 @@ static int build(builder *b)
     kin_tree *t = b->t;
     placement id = identity_placement();
     int i, root_body = -1;
-    t->name = dup_string(u->name ? u->name : "robot");
+    t->name = text_dup(u->name ? u->name : "robot");
     t->frames = calloc((size_t)(u->nlinks > 0 ? u->nlinks : 1), sizeof *t->frames);
     if (!t->name || !t->frames || build_children(b) < 0)
         return fail(b, 0, "", "out of memory");
     t->nframes = u->nlinks;
     for (i = 0; i < u->nlinks; i++)
-        if (!(t->frames[i].name = dup_string(u->links[i].name)))
+        if (!(t->frames[i].name = text_dup(u->links[i].name)))
             return fail(b, 0, "", "out of memory");
     t->gravity[2] = -9.81;
     t->floating = b->opt && b->opt->floating_base;

@@ -5,6 +5,7 @@
  * bounded. Every rejection is one line "file:line: element "name": reason"; when the
  * offending element carries no name it reads "file:line: <element>: reason". */
 #include "urdf.h"
+#include "text.h"
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -113,15 +114,6 @@ static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- small helpers */
 
-static char *copy_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c != NULL)
-        memcpy(c, s, n);
-    return c;
-}
-
 static const xmlNode *first_child(const xmlNode *n, const char *tag)
 {
     const xmlNode *c;
@@ -191,7 +183,7 @@ static int read_name(const report *r, const xmlNode *n, const char *attr, char *
         status = fail(r, n, "empty %s", attr);
     else if (strlen((const char *)value) > URDF_MAX_NAME_BYTES)
         status = fail(r, n, "%s is longer than %d bytes", attr, URDF_MAX_NAME_BYTES);
-    else if ((*out = copy_string((const char *)value)) == NULL)
+    else if ((*out = text_dup((const char *)value)) == NULL)
         status = fail(r, n, "out of memory");
     xmlFree(value);
     return status;
@@ -856,7 +848,7 @@ int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model 
     doc = parse_xml(buf, len, &r);
     if (doc == NULL)
         return -1;
-    out->file = copy_string(r.file);
+    out->file = text_dup(r.file);
     status = out->file != NULL ? read_robot(&r, xmlDocGetRootElement(doc), out)
                                : (report_line(&r, 0, "out of memory"), -1);
     xmlFreeDoc(doc);
