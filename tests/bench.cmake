@@ -1,0 +1,107 @@
+# The benchmark (tests/bench/): generated code against the generic runtime on the same
+# robots, both compiled -O3 -march=native -DNDEBUG, timed in one program. Not in the
+# default build or CI:
+#   cmake --build BUILD --target bench        then  BUILD/tests/bench --help
+#   cmake --build BUILD --target bench_run    runs it, the Markdown table in BUILD/tests/bench.md
+#   tests/bench/callgrind.sh BUILD/tests/bench     instructions per call, under valgrind
+# The biggest robots' generated code is large (talos_full_v2: ~60k lines of straight-line C;
+# the emitter's output size varies): building it all at -O3 takes about a minute on 2 cores.
+
+set(BENCH_SRC ${CMAKE_CURRENT_SOURCE_DIR}/bench)
+set(BENCH_OUT ${CMAKE_CURRENT_BINARY_DIR}/bench_files)   # not bench/: that is the program
+# Valgrind (3.19) cannot run AVX-512 code: for callgrind counts on such a machine, configure
+# a separate build folder with -DCDYN_BENCH_MARCH=x86-64-v3 (AVX2).
+set(CDYN_BENCH_MARCH native CACHE STRING "-march= of the benchmark's code")
+set(BENCH_COPTS -O3 -march=${CDYN_BENCH_MARCH} -DNDEBUG)
+string(REPLACE ";" " " BENCH_FLAGS_TEXT "${BENCH_COPTS}")
+
+# name|urdf|cdyngen option
+set(BENCH_ROBOTS
+    "arm7|${CMAKE_SOURCE_DIR}/robots/arm7.urdf|"
+    "quadruped12|${CMAKE_SOURCE_DIR}/robots/quadruped12.urdf|--floating-base"
+    "humanoid|${CMAKE_SOURCE_DIR}/robots/humanoid.urdf|--floating-base")
+# the robots Pinocchio's published timings are for (../shared/reference/README.md)
+if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
+  list(APPEND BENCH_ROBOTS
+    "iiwa|${CDYN_SHARED_DIR}/reference/urdf/iiwa.urdf|"
+    "solo12|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base"
+    "talos_full_v2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base")
+endif()
+
+# The generic runtime built like the generated code; the project's cdyn_runtime keeps its
+# own flags, and the benchmark never links it.
+if(NOT CDYN_RUNTIME_SOURCES)
+  file(GLOB CDYN_RUNTIME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/*.c)
+endif()
+add_library(bench_runtime STATIC EXCLUDE_FROM_ALL ${CDYN_RUNTIME_SOURCES})
+target_include_directories(bench_runtime PUBLIC ${CMAKE_SOURCE_DIR}/runtime)
+target_compile_options(bench_runtime PRIVATE ${BENCH_COPTS})
+target_link_libraries(bench_runtime PUBLIC m)
+
+# Build-time helper: the emitted op counts of a robot as a C table.
+add_executable(bench_ops EXCLUDE_FROM_ALL ${BENCH_SRC}/bench_ops.c)
+target_include_directories(bench_ops PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(bench_ops PRIVATE cdyngen_core)
+
+# bench_robot(NAME URDF [cdyngen options]) -> library bench_gen_NAME: the generated code,
+# its model table, the generated_api adapter, the timed loops and the op counts.
+function(bench_robot name urdf)
+  set(gen ${BENCH_OUT}/gen/${name})        # cdyngen owns this folder
+  set(own ${BENCH_OUT}/${name})            # the benchmark's files for this robot
+  add_custom_command(OUTPUT ${gen}/${name}.h ${gen}/${name}.c ${gen}/${name}_model.h
+                            ${gen}/${name}_model.c
+    COMMAND cdyngen ${urdf} -o ${gen} --name ${name} ${ARGN}
+    DEPENDS cdyngen ${urdf} COMMENT "cdyngen ${name} (benchmark)" VERBATIM)
+  add_custom_command(OUTPUT ${own}/${name}_ops.c
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${own}
+    COMMAND bench_ops ${urdf} ${own}/${name}_ops.c ${name} ${ARGN}
+    DEPENDS bench_ops ${urdf} COMMENT "op counts of ${name}" VERBATIM)
+  set(NAME ${name})
+  string(TOUPPER ${name} NAME_UPPER)
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/generated_adapter.c.in ${own}/${name}_api.c @ONLY)
+  configure_file(${BENCH_SRC}/bench_adapter.c.in ${own}/${name}_loops.c @ONLY)
+  add_library(bench_gen_${name} STATIC EXCLUDE_FROM_ALL ${gen}/${name}.c ${gen}/${name}_model.c
+    ${own}/${name}_api.c ${own}/${name}_loops.c ${own}/${name}_ops.c)
+  target_include_directories(bench_gen_${name} PRIVATE ${CMAKE_SOURCE_DIR}/runtime
+    ${CMAKE_CURRENT_SOURCE_DIR} ${BENCH_SRC} ${gen})
+  # no debug information: it only slows the -O3 build of straight-line code
+  target_compile_options(bench_gen_${name} PRIVATE ${BENCH_COPTS} -g0)
+endfunction()
+
+set(bench_names "")
+set(bench_registry "/* Written by CMake (tests/bench.cmake). */\n#include \"bench.h\"\n")
+set(bench_entries "")
+foreach(entry ${BENCH_ROBOTS})
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 n)
+  list(GET parts 1 urdf)
+  list(LENGTH parts len)
+  set(option "")
+  if(len GREATER 2)
+    list(GET parts 2 option)
+  endif()
+  bench_robot(${n} ${urdf} ${option})
+  list(APPEND bench_names ${n})
+  get_filename_component(urdf_file ${urdf} NAME)
+  string(APPEND bench_registry "extern const generated_api ${n}_api;\n"
+    "extern const bench_loop ${n}_bench_loops[BENCH_NALGOS];\n"
+    "extern const bench_ops ${n}_bench_ops;\n")
+  string(APPEND bench_entries "    {&${n}_api, ${n}_bench_loops, &${n}_bench_ops, \"${urdf_file}\"},\n")
+endforeach()
+string(APPEND bench_registry "const bench_robot bench_robots[] = {\n${bench_entries}    {0, 0, 0, 0}\n};\n")
+file(WRITE ${BENCH_OUT}/registry.c.tmp "${bench_registry}")
+configure_file(${BENCH_OUT}/registry.c.tmp ${BENCH_OUT}/registry.c COPYONLY)
+
+add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_OUT}/registry.c)
+target_include_directories(bench PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_options(bench PRIVATE ${BENCH_COPTS})
+target_compile_definitions(bench PRIVATE BENCH_FLAGS="${BENCH_FLAGS_TEXT}")
+foreach(n ${bench_names})
+  target_link_libraries(bench PRIVATE bench_gen_${n})
+endforeach()
+target_link_libraries(bench PRIVATE bench_runtime m)
+
+add_custom_target(bench_run
+  COMMAND bench --markdown ${CMAKE_CURRENT_BINARY_DIR}/bench.md
+  DEPENDS bench USES_TERMINAL
+  COMMENT "Benchmark: generated code vs the generic runtime (a minute or two)")

@@ -1,0 +1,47 @@
+/* bench.h — what the benchmark knows about each robot: the generated code's timed loops,
+ * its generated_api (sizes, neutral, integrate, model table) and the emitted op counts. */
+#ifndef CDYN_BENCH_H
+#define CDYN_BENCH_H
+
+#include "cdyn_config.h"
+#include "generated_api.h"
+
+#define BENCH_POOL 64           /* random states, cycled through by every timed loop */
+
+/* The timed algorithms, in table order. */
+typedef enum {
+    BENCH_FK, BENCH_JACOBIAN, BENCH_RNEA, BENCH_NLE, BENCH_GRAVITY, BENCH_CRBA, BENCH_LTL,
+    BENCH_MINV, BENCH_ABA, BENCH_NALGOS
+} bench_algo;
+
+/* The state pool: BENCH_POOL rows of nq (q) or nv (v, a, tau) values. */
+typedef struct {
+    const cdyn_real *q, *v, *a, *tau;
+    int nq, nv;
+    int frame;                  /* the frame whose Jacobian and placement are timed */
+} bench_inputs;
+
+/* n calls of one algorithm on states cycled through the pool, outputs into out; returns
+ * the sum of one output entry per call (so no call can be optimised away). d is the side's
+ * workspace: a NAME_data, or a cdyn_data for the generic runtime. */
+typedef cdyn_real (*bench_loop)(void *d, const bench_inputs *in, cdyn_real *out, long n);
+
+/* Emitted operation counts from render_op_counts, written by bench_ops at build time. */
+#define BENCH_MAX_COUNTS 16
+typedef struct { const char *algorithm; long mul, add; } bench_op_count;
+typedef struct {
+    const char *jacobian_frame; /* a frame on the deepest body, whose Jacobian is counted */
+    int ncounts;
+    bench_op_count counts[BENCH_MAX_COUNTS];
+} bench_ops;
+
+typedef struct {
+    const generated_api *api;
+    const bench_loop *loops;    /* (BENCH_NALGOS) generated code, from bench_adapter.c.in */
+    const bench_ops *ops;
+    const char *urdf;           /* file name, for the report */
+} bench_robot;
+
+extern const bench_robot bench_robots[];   /* written by CMake; ends with a zeroed entry */
+
+#endif

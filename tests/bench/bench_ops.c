@@ -1,0 +1,90 @@
+/* bench_ops — build-time helper of the benchmark: writes a C file with the emitted
+ * operation counts of a robot (render_op_counts) and the frame whose Jacobian is counted.
+ *
+ *   bench_ops ROBOT.urdf OUT.c NAME [--floating-base]
+ *
+ * A separate program so that the benchmark itself links only the -O3 runtime, not the
+ * generator library (which brings the project's cdyn_runtime). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render.h"
+#include "tree.h"
+#include "urdf.h"
+#include "bench.h"
+
+/* The same body as render_op_counts' "jacobian": the first of the deepest bodies carrying a
+ * frame; of its frames, the last one (an end frame: tool, foot, sole). */
+static int counted_jacobian_frame(const kin_tree *t)
+{
+    int f, best = -1, frame = -1;
+    for (f = 0; f < t->nframes; f++) {
+        int b = t->frames[f].body;
+        if (b >= 0 && (best < 0 || t->depth[b] > t->depth[best]))
+            best = b;
+    }
+    for (f = 0; f < t->nframes; f++)
+        if (t->frames[f].body == best)
+            frame = f;
+    return frame;
+}
+
+static int write_ops(FILE *out, const kin_tree *t, const char *name, const char *urdf)
+{
+    emit_count counts[BENCH_MAX_COUNTS];
+    int i, n = render_op_counts(t, counts, BENCH_MAX_COUNTS);
+    int frame = counted_jacobian_frame(t);
+    char *frame_name = frame >= 0 ? render_string_text(t->frames[frame].name) : NULL;
+    char *banner = render_comment_text(urdf);
+    if (n < 0 || !frame_name || !banner) {
+        free(frame_name);
+        free(banner);
+        return -1;
+    }
+    fprintf(out, "/* Emitted op counts of %s, written by bench_ops at build time. */\n", banner);
+    fprintf(out, "#include \"bench.h\"\n\nconst bench_ops %s_bench_ops = {\n", name);
+    fprintf(out, "    \"%s\", %d, {\n", frame_name, n);
+    for (i = 0; i < n; i++)
+        fprintf(out, "        {\"%s\", %ld, %ld},\n", counts[i].algorithm, counts[i].mul,
+                counts[i].add);
+    fprintf(out, "    }\n};\n");
+    free(frame_name);
+    free(banner);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char err[512];
+    urdf_model u;
+    kin_tree t;
+    tree_options opt = {0};
+    FILE *out;
+    int rc;
+    if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--floating-base") != 0)) {
+        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base]\n");
+        return 2;
+    }
+    opt.floating_base = argc == 5;
+    if (urdf_parse_file(argv[1], &u, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_ops: %s\n", err);
+        return 1;
+    }
+    rc = tree_build(&u, &opt, &t, err, sizeof err);
+    urdf_free(&u);
+    if (rc != 0) {
+        fprintf(stderr, "bench_ops: %s\n", err);
+        return 1;
+    }
+    out = fopen(argv[2], "w");
+    rc = out ? write_ops(out, &t, argv[3], argv[1]) : -1;
+    if (out && fclose(out) != 0)
+        rc = -1;
+    tree_free(&t);
+    if (rc != 0) {
+        fprintf(stderr, "bench_ops: cannot write %s\n", argv[2]);
+        remove(argv[2]);
+        return 1;
+    }
+    return 0;
+}
