@@ -1417,7 +1417,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t17 = v[6];
     const cdyn_real t18 = a[6];
     const cdyn_real t19 = q[6];
-    /* forward pass: velocities, accelerations, body forces */
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 0 link1 <- world, joint joint1: revolute +z -- */
     const cdyn_real t20 = t0 * CDYN_R(0.002081);
     const cdyn_real t21 = t0 * CDYN_R(0.003875);
@@ -1790,7 +1790,6 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t382 = t376 - t379;
     const cdyn_real t383 = t377 - t380;
     tau[6] = t383;
-    /* backward pass: joint forces */
     const cdyn_real t384 = t319 * t358 - t320 * t357;
     const cdyn_real t385 = t320 * t358 + t319 * t357;
     const cdyn_real t386 = t319 * t382 + t320 * t381;
@@ -1878,7 +1877,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t10 = q[5];
     const cdyn_real t11 = v[6];
     const cdyn_real t12 = q[6];
-    /* forward pass: velocities, accelerations, body forces */
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 0 link1 <- world, joint joint1: revolute +z -- */
     const cdyn_real t13 = t0 * CDYN_R(0.002081);
     const cdyn_real t14 = t0 * CDYN_R(0.003875);
@@ -2238,7 +2237,6 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t362 = t356 - t359;
     const cdyn_real t363 = t357 - t360;
     h[6] = t363;
-    /* backward pass: joint forces */
     const cdyn_real t364 = t300 * t338 - t301 * t337;
     const cdyn_real t365 = t301 * t338 + t300 * t337;
     const cdyn_real t366 = t300 * t362 + t301 * t361;
@@ -2318,7 +2316,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t3 = q[4];
     const cdyn_real t4 = q[5];
     const cdyn_real t5 = q[6];
-    /* forward pass: velocities, accelerations, body forces */
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 1 link2 <- link1, joint joint2: revolute +z -- */
     const cdyn_real t6 = CDYN_SIN(t0);
     const cdyn_real t7 = CDYN_COS(t0);
@@ -2369,7 +2367,6 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t47 = t35 * CDYN_R(0.0077354848739999999) - t41 * CDYN_R(0.045305948633999997);
     const cdyn_real t48 = t41 * CDYN_R(0.0031274395439999996) + t42 * CDYN_R(0.0077354848739999999);
     g[6] = -t48;
-    /* backward pass: joint forces */
     const cdyn_real t49 = t39 * t44 - t40 * t43;
     const cdyn_real t50 = t40 * t44 + t39 * t43;
     const cdyn_real t51 = t39 * t47 - t40 * t46;

@@ -448,7 +448,7 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3 = a[1];
     const cdyn_real t4 = q[1];
     const cdyn_real t5 = a[2];
-    /* forward pass: velocities, accelerations, body forces */
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 0 crank <- world, joint crank_joint: revolute +z -- */
     const cdyn_real t6 = t1 * CDYN_R(0.050000000000000003);
     const cdyn_real t7 = t1 * CDYN_R(2.8080000000000002e-05) + t6 * CDYN_R(0.0016199999999999999);
@@ -473,15 +473,14 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t25 = t23 * CDYN_R(0.081000000000000003);
     const cdyn_real t26 = t17 * CDYN_R(0.00042457499999999995) + t23 * CDYN_R(0.010125);
     tau[1] = t26;
+    const cdyn_real t27 = t10 * t25 + t11 * t24;
+    const cdyn_real t28 = t26 + t27 * CDYN_R(0.10000000000000001);
+    const cdyn_real t29 = t7 + t28;
+    tau[0] = t29;
     /* -- body 2 rocker <- world, joint rocker_joint: revolute +z -- */
-    const cdyn_real t27 = t5 * CDYN_R(0.10000000000000001);
-    const cdyn_real t28 = t5 * CDYN_R(0.00021816000000000001) + t27 * CDYN_R(0.0064799999999999996);
-    tau[2] = t28;
-    /* backward pass: joint forces */
-    const cdyn_real t29 = t10 * t25 + t11 * t24;
-    const cdyn_real t30 = t26 + t29 * CDYN_R(0.10000000000000001);
-    const cdyn_real t31 = t7 + t30;
-    tau[0] = t31;
+    const cdyn_real t30 = t5 * CDYN_R(0.10000000000000001);
+    const cdyn_real t31 = t5 * CDYN_R(0.00021816000000000001) + t30 * CDYN_R(0.0064799999999999996);
+    tau[2] = t31;
 }
 
 /* Nonlinear effects: RNEA with a = 0, specialised (the zeros are folded).
@@ -495,7 +494,7 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     const cdyn_real t0 = v[0];
     const cdyn_real t1 = v[1];
     const cdyn_real t2 = q[1];
-    /* forward pass: velocities, accelerations, body forces */
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 1 coupler <- crank, joint coupler_joint: revolute +z -- */
     const cdyn_real t3 = CDYN_SIN(t2);
     const cdyn_real t4 = CDYN_COS(t2);
@@ -512,10 +511,10 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     const cdyn_real t15 = t13 * CDYN_R(0.081000000000000003);
     const cdyn_real t16 = t13 * CDYN_R(0.010125);
     h[1] = t16;
-    /* backward pass: joint forces */
     const cdyn_real t17 = t5 * t15 - t6 * t14;
     const cdyn_real t18 = t16 + t17 * CDYN_R(0.10000000000000001);
     h[0] = t18;
+    /* -- body 2 rocker <- world, joint rocker_joint: revolute +z -- */
     h[2] = 0;
 }
 
@@ -526,10 +525,11 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     (void)d;
     (void)q;
     (void)g;
-    /* backward pass: joint forces */
-    g[2] = 0;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* -- body 2 rocker <- world, joint rocker_joint: revolute +z -- */
     g[1] = 0;
     g[0] = 0;
+    g[2] = 0;
 }
 
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
