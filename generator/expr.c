@@ -718,13 +718,117 @@ static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, in
         ebuf_printf(out, "%s/* %s */\n", indent, p->comments[block].text);
 }
 
+/* Everything expr_emit needs while it prints. */
+typedef struct {
+    const expr_prog *p;
+    ebuf *out;
+    const char *indent;
+    const char *live;
+    printer pr;
+    int *tmp;           /* temporary number of each printed node */
+    int *first;         /* first store of each node, chained through nextst */
+    int *nextst;
+    int *base;          /* inputs and stores: index of the array they name (see base_ids) */
+    char *loaded;       /* inputs already read */
+    char *base_flushed; /* per array: written to, so all its inputs are read */
+    int ntmp;
+} emitter;
+
+/* The array an input or store target names: the text before '[' ("d->M" of "d->M[3]"). */
+static int same_base(const char *x, const char *y)
+{
+    size_t nx = strcspn(x, "["), ny = strcspn(y, "[");
+    return nx == ny && memcmp(x, y, nx) == 0;
+}
+
+/* base[] numbers inputs (node i) and stores (nnodes + s) by the array they name, so a store
+ * can find the inputs it would overwrite. Quadratic in the number of distinct arrays only. */
+static int base_ids(emitter *e)
+{
+    const expr_prog *p = e->p;
+    const char **names = malloc(((size_t)p->nnodes + (size_t)p->nstores + 1) * sizeof *names);
+    int i, n = 0;
+    if (!names)
+        return -1;
+    for (i = 0; i < p->nnodes + p->nstores; i++) {
+        const char *s = i < p->nnodes ? p->nodes[i].name : p->stores[i - p->nnodes].target;
+        int k;
+        e->base[i] = -1;
+        if (!s)
+            continue;
+        for (k = 0; k < n && !same_base(names[k], s); k++)
+            ;
+        if (k == n)
+            names[n++] = s;
+        e->base[i] = k;
+    }
+    free(names);
+    return 0;
+}
+
+static void emit_stores_of(emitter *e, int node);
+
+/* Reads input i, then does the stores of its value. */
+static void load_input(emitter *e, int i)
+{
+    if (e->loaded[i])
+        return;
+    e->loaded[i] = 1;
+    e->tmp[i] = e->ntmp++;
+    ebuf_printf(e->out, "%sconst cdyn_real t%d = %s;\n", e->indent, e->tmp[i],
+                e->p->nodes[i].name);
+    emit_stores_of(e, i);
+}
+
+/* Inputs are read just before their first use, which keeps a compiler's live ranges short
+ * in long straight-line code; a store reads first every input of the array it writes, so
+ * in-place outputs (x <- f(x)) still see the old values. Distinct arrays must not overlap
+ * (the generated API's contract). */
+static void load_operands(emitter *e, ex a)
+{
+    const expr_node *n;
+    if (a.node < 0)
+        return;
+    n = &e->p->nodes[a.node];
+    if (n->op == OP_INPUT) {
+        load_input(e, a.node);
+    } else if (e->pr.inl[a.node]) {
+        load_operands(e, n->a);
+        load_operands(e, n->b);
+    }
+}
+
+static void emit_store(emitter *e, int s)
+{
+    const expr_prog *p = e->p;
+    int b = e->base[p->nnodes + s];
+    if (!e->base_flushed[b]) {       /* the first store to this array */
+        int i;
+        e->base_flushed[b] = 1;
+        for (i = 0; i < p->nnodes; i++)
+            if (e->live[i] && p->nodes[i].op == OP_INPUT && e->base[i] == b)
+                load_input(e, i);
+    }
+    ebuf_printf(e->out, "%s%s = ", e->indent, p->stores[s].target);
+    print_ref(e->out, p->stores[s].value, &e->pr);
+    ebuf_puts(e->out, ";\n");
+}
+
+static void emit_stores_of(emitter *e, int node)
+{
+    int s;
+    for (s = e->first[node]; s >= 0; s = e->nextst[s])
+        emit_store(e, s);
+}
+
 /* Stores grouped by node so emission is linear: first[node] chains store indices. */
 int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
 {
     char *live, *inl = NULL;
-    int *tmp, *first, *nextst, i, ntmp = 0, ci = 0;
+    int *tmp, *first, *nextst, *base, i, ci = 0;
+    char *loaded, *base_flushed;
     expr_counts c;
-    printer pr;
+    emitter e;
     memset(&c, 0, sizeof c);
     if (p->failed)
         return -1;
@@ -732,16 +836,32 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     tmp = malloc(((size_t)p->nnodes + 1) * sizeof *tmp);
     first = malloc(((size_t)p->nnodes + 1) * sizeof *first);
     nextst = malloc(((size_t)p->nstores + 1) * sizeof *nextst);
+    base = malloc(((size_t)p->nnodes + (size_t)p->nstores + 1) * sizeof *base);
+    loaded = calloc((size_t)p->nnodes + 1, 1);
+    base_flushed = calloc((size_t)p->nnodes + (size_t)p->nstores + 1, 1);
     if (live)
         inl = find_inlined(p, live);
-    if (!live || !tmp || !first || !nextst || !inl) {
-        free(live); free(tmp); free(first); free(nextst); free(inl);
+    e.p = p;
+    e.out = out;
+    e.indent = indent;
+    e.live = live;
+    e.pr.p = p;
+    e.pr.tmp = tmp;
+    e.pr.inl = inl;
+    e.tmp = tmp;
+    e.first = first;
+    e.nextst = nextst;
+    e.base = base;
+    e.loaded = loaded;
+    e.base_flushed = base_flushed;
+    e.ntmp = 0;
+    if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
+        base_ids(&e) != 0) {
+        free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
+        free(base_flushed);
         p->failed = 1;
         return -1;
     }
-    pr.p = p;
-    pr.tmp = tmp;
-    pr.inl = inl;
     for (i = 0; i < p->nnodes; i++)
         first[i] = -1;
     for (i = p->nstores - 1; i >= 0; i--) {
@@ -751,48 +871,38 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
             first[nd] = i;
         }
     }
-    /* Inputs first, so in-place outputs (x <- f(x)) never clobber what is still read.
-     * sin/cos stay where they were built (at their joint): out-of-order execution overlaps
+    /* sin/cos stay where they were built (at their joint): out-of-order execution overlaps
      * those calls with the arithmetic around them. */
     for (i = 0; i < p->nnodes; i++) {
-        if (!live[i] || p->nodes[i].op != OP_INPUT)
-            continue;
-        tmp[i] = ntmp++;
-        ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
-        print_node(out, &p->nodes[i], &pr);
-        ebuf_puts(out, ";\n");
-    }
-    for (i = 0; i < p->nnodes; i++) {
-        int s;
+        const expr_node *n = &p->nodes[i];
         if (!live[i])
             continue;
-        if (inl[i]) {
-            count_node(&p->nodes[i], &c);
+        if (n->op == OP_INPUT) {
+            if (first[i] >= 0)          /* a stored input goes out where it was made */
+                load_input(&e, i);
             continue;
         }
-        if (p->nodes[i].op != OP_INPUT) {
-            flush_comments(p, out, indent, &ci, i);
-            tmp[i] = ntmp++;
-            count_node(&p->nodes[i], &c);
-            ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
-            print_node(out, &p->nodes[i], &pr);
-            ebuf_puts(out, ";\n");
+        if (inl[i]) {
+            count_node(n, &c);
+            continue;
         }
-        for (s = first[i]; s >= 0; s = nextst[s]) {
-            ebuf_printf(out, "%s%s = ", indent, p->stores[s].target);
-            print_ref(out, p->stores[s].value, &pr);
-            ebuf_puts(out, ";\n");
-        }
+        load_operands(&e, n->a);
+        if (n->op < OP_SQRT)
+            load_operands(&e, n->b);
+        flush_comments(p, out, indent, &ci, i);
+        tmp[i] = e.ntmp++;
+        count_node(n, &c);
+        ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
+        print_node(out, n, &e.pr);
+        ebuf_puts(out, ";\n");
+        emit_stores_of(&e, i);
     }
     flush_comments(p, out, indent, &ci, p->nnodes);
-    for (i = 0; i < p->nstores; i++) {
-        if (p->stores[i].value.node >= 0)
-            continue;
-        ebuf_printf(out, "%s%s = ", indent, p->stores[i].target);
-        print_ref(out, p->stores[i].value, &pr);
-        ebuf_puts(out, ";\n");
-    }
-    free(live); free(tmp); free(first); free(nextst); free(inl);
+    for (i = 0; i < p->nstores; i++)
+        if (p->stores[i].value.node < 0)
+            emit_store(&e, i);
+    free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
+    free(base_flushed);
     if (counts)
         *counts = c;
     return out->oom ? -1 : 0;
