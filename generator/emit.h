@@ -63,13 +63,21 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
                const char *out);
 /* crba: stores the full M (NV x NV, "M[...]") and the pattern into d->M. */
 void emit_crba(expr_prog *p, const kin_tree *t);
-/* ltl: factorises d->M into d->L, d->D, d->Dinv. */
+/* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
+ * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
+ * C text working in place on d->L, which must first hold a copy of d->M (emit_ltl_text,
+ * counting its operations into c). */
 void emit_ltl(expr_prog *p, const kin_tree *t);
+int emit_ltl_in_place(const kin_tree *t);
+void emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
 void emit_ltl_solve(expr_prog *p, const kin_tree *t);
-/* minv: the unit-column solves of columns first..end-1 from the factor in d (d->L,
- * d->Dinv) into Minv (both triangles); the generated function runs crba and ltl first. */
-void emit_minv(expr_prog *p, const kin_tree *t, int first, int end);
+/* minv: C text computing M^-1 into Minv (both triangles) from the factor in d, in
+ * emit_minv_nsteps steps run in order (render.c groups them into functions); the generated
+ * function runs crba and ltl first. Each step adds its operations to c. */
+int emit_minv_nsteps(const kin_tree *t);
+void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
+                    expr_counts *c);
 /* aba: ddq = ABA(q, v, tau). */
 void emit_aba(expr_prog *p, const kin_tree *t);
 /* neutral: q. */

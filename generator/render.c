@@ -62,7 +62,34 @@ static void build_rnea(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", "
 static void build_nle(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", NULL, "h"); }
 static void build_gravity(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, NULL, NULL, "g"); }
 
-static void build_minv(expr_prog *p, const kin_tree *t) { emit_minv(p, t, 0, t->nv); }
+/* C text written directly (emit_crba.c): the in-place LTDL, and M^-1 as all its steps. */
+typedef void (*text_fn)(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+
+static void ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
+{
+    expr_prog *p;
+    if (emit_ltl_in_place(t)) {
+        emit_ltl_text(t, out, indent, c);
+        return;
+    }
+    p = expr_new();
+    if (!p) {
+        out->oom = 1;
+        return;
+    }
+    emit_ltl(p, t);
+    if (expr_failed(p) || expr_emit(p, out, indent, c) != 0)
+        out->oom = 1;
+    expr_free(p);
+}
+
+static void minv_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
+{
+    int s;
+    memset(c, 0, sizeof *c);
+    for (s = 0; s < emit_minv_nsteps(t); s++)
+        emit_minv_step(t, s, out, indent, c);
+}
 
 /* L (dense, unit lower) and D out of d: copies, zeros written explicitly. */
 static void build_factor_L(expr_prog *p, const kin_tree *t)
@@ -88,13 +115,32 @@ typedef struct {
     expr_counts c;
 } emitted;
 
-static int run_program(const kin_tree *t, build_fn build, int body, int local, emitted *e,
-                       const char *indent)
+static int run_text(const kin_tree *t, text_fn text, emitted *e, const char *indent)
 {
-    expr_prog *p = expr_new();
+    ebuf b = {0, 0, 0, 0};
+    memset(e, 0, sizeof *e);
+    ebuf_puts(&b, "");
+    text(t, &b, indent ? indent : "", &e->c);
+    e->body = ebuf_take(&b);
+    if (!e->body)
+        return -1;
+    if (!indent) {
+        free(e->body);
+        e->body = NULL;
+    }
+    return 0;
+}
+
+static int run_program(const kin_tree *t, build_fn build, text_fn text, int body, int local,
+                       emitted *e, const char *indent)
+{
+    expr_prog *p;
     ebuf b = {0, 0, 0, 0};
     int rc = 0;
+    if (text)
+        return run_text(t, text, e, indent);
     memset(e, 0, sizeof *e);
+    p = expr_new();
     if (!p)
         return -1;
     if (build)
@@ -127,12 +173,14 @@ static char *ops_text(const expr_counts *c)
 
 static const struct {
     const char *name;
-    build_fn build;
+    build_fn build;     /* an expr program, or */
+    text_fn text;       /* C text */
 } algorithms[] = {
-    {"fk", emit_fk}, {"rnea", build_rnea}, {"nle", build_nle}, {"gravity", build_gravity},
-    {"crba", emit_crba}, {"ltl", emit_ltl}, {"ltl_solve", emit_ltl_solve},
-    {"minv", build_minv}, {"aba", emit_aba}, {"neutral", emit_neutral},
-    {"factor_L", build_factor_L}, {"factor_D", build_factor_D},
+    {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
+    {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL}, {"ltl", NULL, ltl_text},
+    {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
+    {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
+    {"factor_D", build_factor_D, NULL},
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
@@ -170,7 +218,7 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
     for (i = 0; i < NALGORITHMS && n < max; i++) {
         if (strncmp(algorithms[i].name, "factor_", 7) == 0)
             continue;
-        if (run_program(t, algorithms[i].build, 0, 0, &e, NULL) != 0)
+        if (run_program(t, algorithms[i].build, algorithms[i].text, 0, 0, &e, NULL) != 0)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)
             add_counts(&e.c, counts, n, "crba", "ltl");
@@ -183,7 +231,7 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
         n++;
     }
     for (i = 0; i < 1 && b >= 0 && n < max; i++) {
-        if (run_program(t, NULL, b, 0, &e, NULL) != 0)
+        if (run_program(t, NULL, NULL, b, 0, &e, NULL) != 0)
             return -1;
         counts[n].algorithm = "jacobian";
         counts[n].mul = e.c.mul;
@@ -239,12 +287,12 @@ static char *int_list(const int *v, int n)
     return ebuf_take(&b);
 }
 
-static tpl_value *algorithm_value(const kin_tree *t, build_fn build, int body, int local,
-                                  const char *indent)
+static tpl_value *algorithm_value(const kin_tree *t, build_fn build, text_fn text, int body,
+                                  int local, const char *indent)
 {
     emitted e;
     tpl_value *d = tpl_dict();
-    if (run_program(t, build, body, local, &e, indent) != 0) {
+    if (run_program(t, build, text, body, local, &e, indent) != 0) {
         free(e.body);
         tpl_free(d);
         return NULL;
@@ -254,44 +302,32 @@ static tpl_value *algorithm_value(const kin_tree *t, build_fn build, int body, i
     return d;
 }
 
-/* M^-1's unit columns in chunks of at most MINV_CHUNK_OPS products, one static function
- * each: a compiler's register allocator slows down badly on one giant function. */
-#define MINV_CHUNK_OPS 1500
+/* M^-1's steps in chunks of about MINV_CHUNK_OPS products, one static function each:
+ * compilers slow down badly on one giant function. */
+#define MINV_CHUNK_OPS 4000
 
 static int minv_chunks_value(const kin_tree *t, tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
-    int first = 0, index = 0;
-    while (first < t->nv) {
-        expr_prog *p = expr_new();
+    int step = 0, nsteps = emit_minv_nsteps(t), index = 0;
+    while (step < nsteps) {
         expr_counts c;
         ebuf b = {0, 0, 0, 0};
         tpl_value *d;
-        int end = first + 1;
-        if (!p)
-            goto oom;
-        emit_minv(p, t, first, end);
-        expr_count(p, &c);
-        while (end < t->nv && c.mul < MINV_CHUNK_OPS) {
-            emit_minv(p, t, end, end + 1);
-            end++;
-            expr_count(p, &c);
-        }
+        memset(&c, 0, sizeof c);
         ebuf_puts(&b, "");
-        if (expr_failed(p) || expr_emit(p, &b, "    ", &c) != 0) {
+        do
+            emit_minv_step(t, step++, &b, "    ", &c);
+        while (step < nsteps && c.mul < MINV_CHUNK_OPS);
+        if (b.oom) {
             ebuf_free(&b);
-            expr_free(p);
             goto oom;
         }
-        expr_free(p);
         d = tpl_dict();
         set_int(d, "index", index++);
-        set_int(d, "first", first);
-        set_int(d, "last", end - 1);
         set_take(d, "body", ebuf_take(&b));
         set_take(d, "ops", ops_text(&c));
         tpl_list_push(list, d);
-        first = end;
     }
     tpl_dict_set(ctx, "minv_chunks", list);
     return 0;
@@ -407,7 +443,7 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
         tpl_value *d, *lwa;
         if (!used[b])
             continue;
-        lwa = algorithm_value(t, NULL, b, 0, "    ");
+        lwa = algorithm_value(t, NULL, NULL, b, 0, "    ");
         if (!lwa) {
             tpl_free(list);
             free(used);
@@ -438,6 +474,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
     set_take(ctx, "robot_string", render_string_text(t->name ? t->name : ""));
     tpl_dict_set(ctx, "scalar_float", tpl_bool(o->scalar_float));
     tpl_dict_set(ctx, "floating", tpl_bool(t->floating));
+    tpl_dict_set(ctx, "ltl_in_place", tpl_bool(emit_ltl_in_place(t)));
     set_int(ctx, "nq", t->nq);
     set_int(ctx, "nv", t->nv);
     set_int(ctx, "nbodies", t->nbodies);
@@ -457,7 +494,8 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         tpl_value *a;
         if (strcmp(algorithms[i].name, "minv") == 0)
             continue;                        /* in chunks, below */
-        a = algorithm_value(t, algorithms[i].build, 0, 0, nested ? "        " : "    ");
+        a = algorithm_value(t, algorithms[i].build, algorithms[i].text, 0, 0,
+                            nested ? "        " : "    ");
         if (!a) {
             tpl_free(ctx);
             return NULL;

@@ -164,13 +164,18 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
     (void)M;
 {{ crba.body }}}
 
-/* Featherstone's LTDL (2005), rows k = nv-1 .. 0: for each ancestor i of k,
- * a = M(k,i) / D_k, M(i,j) -= a M(k,j) for the ancestors j of i, L(k,i) = a.
- * Fill-in never leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005){% if ltl_in_place %} in place on d->L, a copy of M's pattern{% endif %}. Rows k = nv-1 .. 0:
+ * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
+ * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
+ * leaves the tree pattern; 1/D_k is computed once per DoF.
  * {{ ltl.ops }} */
 int {{ name }}_ltl({{ name }}_data *d)
 {
     int k;
+{% if ltl_in_place %}
+    for (k = 0; k < {{ NAME }}_NNZ; ++k)
+        d->L[k] = d->M[k];
+{% endif %}
 {{ ltl.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
         if (!(d->D[k] > 0))
             return -1;
@@ -195,11 +200,14 @@ void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D)
 }
 
 {% for c in minv_chunks %}
-/* Columns {{ c.first }}..{{ c.last }} of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part {{ c.index }}: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
  * {{ c.ops }} */
 static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *Minv)
 {
+    (void)d;
+    (void)Minv;
 {{ c.body }}}
 
 {% endfor %}

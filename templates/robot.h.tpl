@@ -35,7 +35,7 @@ typedef struct {
     cdyn_real oMf_R[{{ nframes_alloc }}][9];   /* world rotation of each frame */
     cdyn_real oMf_p[{{ nframes_alloc }}][3];   /* world position of each frame */
     cdyn_real M[{{ nnz_alloc }}];       /* M on the tree pattern ({{ NAME }}_NNZ), by {{ name }}_crba */
-    cdyn_real L[{{ nnz_alloc }}];       /* LTL factor, same positions (diagonal unused), by {{ name }}_ltl */
+    cdyn_real L[{{ nnz_alloc }}];       /* LTL factor, same positions (D on the diagonal), by {{ name }}_ltl */
     cdyn_real D[{{ nv_alloc }}];        /* its diagonal */
     cdyn_real Dinv[{{ nv_alloc }}];     /* 1 / D */
 } {{ name }}_data;

@@ -2781,15 +2781,17 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[21] = CDYN_R(0.0049096519673609458);
 }
 
-/* Featherstone's LTDL (2005), rows k = nv-1 .. 0: for each ancestor i of k,
- * a = M(k,i) / D_k, M(i,j) -= a M(k,j) for the ancestors j of i, L(k,i) = a.
- * Fill-in never leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
+ * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
+ * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
+ * leaves the tree pattern; 1/D_k is computed once per DoF.
  * 77 mul, 56 add, 7 div, 0 sqrt, 0 sin/cos */
 int arm7_ltl(arm7_data *d)
 {
     int k;
     const cdyn_real t0 = d->M[21];
     d->D[6] = t0;
+    d->L[21] = t0;
     /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
     const cdyn_real t1 = 1 / t0;
     d->Dinv[6] = t1;
@@ -2799,6 +2801,7 @@ int arm7_ltl(arm7_data *d)
     const cdyn_real t4 = d->M[15];
     const cdyn_real t5 = t4 - t2 * t3;
     d->D[5] = t5;
+    d->L[15] = t5;
     const cdyn_real t6 = d->M[16];
     const cdyn_real t7 = d->M[23];
     const cdyn_real t8 = t6 - t7 * t3;
@@ -2861,6 +2864,7 @@ int arm7_ltl(arm7_data *d)
     d->L[16] = t57;
     const cdyn_real t58 = t23 - t8 * t57;
     d->D[4] = t58;
+    d->L[10] = t58;
     const cdyn_real t59 = t25 - t11 * t57;
     const cdyn_real t60 = t27 - t14 * t57;
     const cdyn_real t61 = t29 - t17 * t57;
@@ -2890,6 +2894,7 @@ int arm7_ltl(arm7_data *d)
     d->L[11] = t78;
     const cdyn_real t79 = t64 - t59 * t78;
     d->D[3] = t79;
+    d->L[6] = t79;
     const cdyn_real t80 = t65 - t60 * t78;
     const cdyn_real t81 = t66 - t61 * t78;
     const cdyn_real t82 = t67 - t62 * t78;
@@ -2912,6 +2917,7 @@ int arm7_ltl(arm7_data *d)
     d->L[7] = t93;
     const cdyn_real t94 = t84 - t80 * t93;
     d->D[2] = t94;
+    d->L[3] = t94;
     const cdyn_real t95 = t85 - t81 * t93;
     const cdyn_real t96 = t86 - t82 * t93;
     const cdyn_real t97 = t81 * t92;
@@ -2928,6 +2934,7 @@ int arm7_ltl(arm7_data *d)
     d->L[4] = t103;
     const cdyn_real t104 = t98 - t95 * t103;
     d->D[1] = t104;
+    d->L[1] = t104;
     const cdyn_real t105 = t99 - t96 * t103;
     const cdyn_real t106 = t96 * t102;
     d->L[5] = t106;
@@ -2939,6 +2946,7 @@ int arm7_ltl(arm7_data *d)
     d->L[2] = t109;
     const cdyn_real t110 = t107 - t105 * t109;
     d->D[0] = t110;
+    d->L[0] = t110;
     /* row 0 (joint joint1): ancestors none */
     const cdyn_real t111 = 1 / t110;
     d->Dinv[0] = t111;
@@ -3134,192 +3142,342 @@ void arm7_ltl_factor(const arm7_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
-/* Columns 0..6 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 112 mul, 91 add, 0 div, 0 sqrt, 0 sin/cos */
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * 119 mul, 112 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 {
-    const cdyn_real t0 = d->Dinv[0];
-    Minv[0] = t0;
-    const cdyn_real t1 = d->L[2];
-    /* column 0 */
-    const cdyn_real t2 = t0 * t1;
-    Minv[1] = -t2;
-    Minv[7] = -t2;
-    const cdyn_real t3 = d->Dinv[1];
-    /* column 1 */
-    const cdyn_real t4 = t3 + t1 * t2;
-    Minv[8] = t4;
-    const cdyn_real t5 = d->L[5];
-    const cdyn_real t6 = d->L[4];
-    /* column 2 */
-    const cdyn_real t7 = t5 - t1 * t6;
-    const cdyn_real t8 = t0 * t7;
-    Minv[2] = -t8;
-    Minv[14] = -t8;
-    const cdyn_real t9 = t3 * t6 - t1 * t8;
-    Minv[9] = -t9;
-    Minv[15] = -t9;
-    const cdyn_real t10 = d->Dinv[2];
-    const cdyn_real t11 = t10 + t6 * t9;
-    const cdyn_real t12 = t11 + t5 * t8;
-    Minv[16] = t12;
-    const cdyn_real t13 = d->L[8];
-    const cdyn_real t14 = d->L[7];
-    /* column 3 */
-    const cdyn_real t15 = t13 - t6 * t14;
-    const cdyn_real t16 = d->L[9];
-    const cdyn_real t17 = t16 - t5 * t14;
-    const cdyn_real t18 = t17 - t1 * t15;
-    const cdyn_real t19 = t0 * t18;
-    Minv[3] = -t19;
-    Minv[21] = -t19;
-    const cdyn_real t20 = t3 * t15 - t1 * t19;
-    Minv[10] = -t20;
-    Minv[22] = -t20;
-    const cdyn_real t21 = t10 * t14 - t6 * t20;
-    const cdyn_real t22 = t21 - t5 * t19;
-    Minv[17] = -t22;
-    Minv[23] = -t22;
-    const cdyn_real t23 = d->Dinv[3];
-    const cdyn_real t24 = t23 + t14 * t22;
-    const cdyn_real t25 = t24 + t13 * t20;
-    const cdyn_real t26 = t25 + t16 * t19;
-    Minv[24] = t26;
-    const cdyn_real t27 = d->L[12];
-    const cdyn_real t28 = d->L[11];
-    /* column 4 */
-    const cdyn_real t29 = t27 - t14 * t28;
-    const cdyn_real t30 = d->L[13];
-    const cdyn_real t31 = t30 - t13 * t28;
-    const cdyn_real t32 = d->L[14];
-    const cdyn_real t33 = t32 - t16 * t28;
-    const cdyn_real t34 = t31 - t6 * t29;
-    const cdyn_real t35 = t33 - t5 * t29;
-    const cdyn_real t36 = t35 - t1 * t34;
-    const cdyn_real t37 = t0 * t36;
-    Minv[4] = -t37;
-    Minv[28] = -t37;
-    const cdyn_real t38 = t3 * t34 - t1 * t37;
-    Minv[11] = -t38;
-    Minv[29] = -t38;
-    const cdyn_real t39 = t10 * t29 - t6 * t38;
-    const cdyn_real t40 = t39 - t5 * t37;
-    Minv[18] = -t40;
-    Minv[30] = -t40;
-    const cdyn_real t41 = t23 * t28 - t14 * t40;
-    const cdyn_real t42 = t41 - t13 * t38;
-    const cdyn_real t43 = t42 - t16 * t37;
-    Minv[25] = -t43;
-    Minv[31] = -t43;
-    const cdyn_real t44 = d->Dinv[4];
-    const cdyn_real t45 = t44 + t28 * t43;
-    const cdyn_real t46 = t45 + t27 * t40;
-    const cdyn_real t47 = t46 + t30 * t38;
-    const cdyn_real t48 = t47 + t32 * t37;
-    Minv[32] = t48;
-    const cdyn_real t49 = d->L[17];
-    const cdyn_real t50 = d->L[16];
-    /* column 5 */
-    const cdyn_real t51 = t49 - t28 * t50;
-    const cdyn_real t52 = d->L[18];
-    const cdyn_real t53 = t52 - t27 * t50;
-    const cdyn_real t54 = d->L[19];
-    const cdyn_real t55 = t54 - t30 * t50;
-    const cdyn_real t56 = d->L[20];
-    const cdyn_real t57 = t56 - t32 * t50;
-    const cdyn_real t58 = t53 - t14 * t51;
-    const cdyn_real t59 = t55 - t13 * t51;
-    const cdyn_real t60 = t57 - t16 * t51;
-    const cdyn_real t61 = t59 - t6 * t58;
-    const cdyn_real t62 = t60 - t5 * t58;
-    const cdyn_real t63 = t62 - t1 * t61;
-    const cdyn_real t64 = t0 * t63;
-    Minv[5] = -t64;
-    Minv[35] = -t64;
-    const cdyn_real t65 = t3 * t61 - t1 * t64;
-    Minv[12] = -t65;
-    Minv[36] = -t65;
-    const cdyn_real t66 = t10 * t58 - t6 * t65;
-    const cdyn_real t67 = t66 - t5 * t64;
-    Minv[19] = -t67;
-    Minv[37] = -t67;
-    const cdyn_real t68 = t23 * t51 - t14 * t67;
-    const cdyn_real t69 = t68 - t13 * t65;
-    const cdyn_real t70 = t69 - t16 * t64;
-    Minv[26] = -t70;
-    Minv[38] = -t70;
-    const cdyn_real t71 = t44 * t50 - t28 * t70;
-    const cdyn_real t72 = t71 - t27 * t67;
-    const cdyn_real t73 = t72 - t30 * t65;
-    const cdyn_real t74 = t73 - t32 * t64;
-    Minv[33] = -t74;
-    Minv[39] = -t74;
-    const cdyn_real t75 = d->Dinv[5];
-    const cdyn_real t76 = t75 + t50 * t74;
-    const cdyn_real t77 = t76 + t49 * t70;
-    const cdyn_real t78 = t77 + t52 * t67;
-    const cdyn_real t79 = t78 + t54 * t65;
-    const cdyn_real t80 = t79 + t56 * t64;
-    Minv[40] = t80;
-    const cdyn_real t81 = d->L[23];
-    const cdyn_real t82 = d->L[22];
-    /* column 6 */
-    const cdyn_real t83 = t81 - t50 * t82;
-    const cdyn_real t84 = d->L[24];
-    const cdyn_real t85 = t84 - t49 * t82;
-    const cdyn_real t86 = d->L[25];
-    const cdyn_real t87 = t86 - t52 * t82;
-    const cdyn_real t88 = d->L[26];
-    const cdyn_real t89 = t88 - t54 * t82;
-    const cdyn_real t90 = d->L[27];
-    const cdyn_real t91 = t90 - t56 * t82;
-    const cdyn_real t92 = t85 - t28 * t83;
-    const cdyn_real t93 = t87 - t27 * t83;
-    const cdyn_real t94 = t89 - t30 * t83;
-    const cdyn_real t95 = t91 - t32 * t83;
-    const cdyn_real t96 = t93 - t14 * t92;
-    const cdyn_real t97 = t94 - t13 * t92;
-    const cdyn_real t98 = t95 - t16 * t92;
-    const cdyn_real t99 = t97 - t6 * t96;
-    const cdyn_real t100 = t98 - t5 * t96;
-    const cdyn_real t101 = t100 - t1 * t99;
-    const cdyn_real t102 = t0 * t101;
-    Minv[6] = -t102;
-    Minv[42] = -t102;
-    const cdyn_real t103 = t3 * t99 - t1 * t102;
-    Minv[13] = -t103;
-    Minv[43] = -t103;
-    const cdyn_real t104 = t10 * t96 - t6 * t103;
-    const cdyn_real t105 = t104 - t5 * t102;
-    Minv[20] = -t105;
-    Minv[44] = -t105;
-    const cdyn_real t106 = t23 * t92 - t14 * t105;
-    const cdyn_real t107 = t106 - t13 * t103;
-    const cdyn_real t108 = t107 - t16 * t102;
-    Minv[27] = -t108;
-    Minv[45] = -t108;
-    const cdyn_real t109 = t44 * t83 - t28 * t108;
-    const cdyn_real t110 = t109 - t27 * t105;
-    const cdyn_real t111 = t110 - t30 * t103;
-    const cdyn_real t112 = t111 - t32 * t102;
-    Minv[34] = -t112;
-    Minv[46] = -t112;
-    const cdyn_real t113 = t75 * t82 - t50 * t112;
-    const cdyn_real t114 = t113 - t49 * t108;
-    const cdyn_real t115 = t114 - t52 * t105;
-    const cdyn_real t116 = t115 - t54 * t103;
-    const cdyn_real t117 = t116 - t56 * t102;
-    Minv[41] = -t117;
-    Minv[47] = -t117;
-    const cdyn_real t118 = d->Dinv[6];
-    const cdyn_real t119 = t118 + t82 * t117;
-    const cdyn_real t120 = t119 + t81 * t112;
-    const cdyn_real t121 = t120 + t84 * t108;
-    const cdyn_real t122 = t121 + t86 * t105;
-    const cdyn_real t123 = t122 + t88 * t103;
-    const cdyn_real t124 = t123 + t90 * t102;
-    Minv[48] = t124;
+    (void)d;
+    (void)Minv;
+    /* Y = L^-T starts as the identity on each row's descendants */
+    Minv[0] = 1;
+    Minv[1] = 0;
+    Minv[2] = 0;
+    Minv[3] = 0;
+    Minv[4] = 0;
+    Minv[5] = 0;
+    Minv[6] = 0;
+    Minv[8] = 1;
+    Minv[9] = 0;
+    Minv[10] = 0;
+    Minv[11] = 0;
+    Minv[12] = 0;
+    Minv[13] = 0;
+    Minv[16] = 1;
+    Minv[17] = 0;
+    Minv[18] = 0;
+    Minv[19] = 0;
+    Minv[20] = 0;
+    Minv[24] = 1;
+    Minv[25] = 0;
+    Minv[26] = 0;
+    Minv[27] = 0;
+    Minv[32] = 1;
+    Minv[33] = 0;
+    Minv[34] = 0;
+    Minv[40] = 1;
+    Minv[41] = 0;
+    Minv[48] = 1;
+    /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[22];
+        Minv[41] -= l;
+    }
+    {
+        const cdyn_real l = d->L[23];
+        Minv[34] -= l;
+    }
+    {
+        const cdyn_real l = d->L[24];
+        Minv[27] -= l;
+    }
+    {
+        const cdyn_real l = d->L[25];
+        Minv[20] -= l;
+    }
+    {
+        const cdyn_real l = d->L[26];
+        Minv[13] -= l;
+    }
+    {
+        const cdyn_real l = d->L[27];
+        Minv[6] -= l;
+    }
+    /* row 5 (joint joint6): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[16];
+        Minv[33] -= l;
+        Minv[34] -= l * Minv[41];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        Minv[26] -= l;
+        Minv[27] -= l * Minv[41];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        Minv[19] -= l;
+        Minv[20] -= l * Minv[41];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        Minv[12] -= l;
+        Minv[13] -= l * Minv[41];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        Minv[5] -= l;
+        Minv[6] -= l * Minv[41];
+    }
+    /* row 4 (joint joint5): ancestors 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[11];
+        Minv[25] -= l;
+        Minv[26] -= l * Minv[33];
+        Minv[27] -= l * Minv[34];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        Minv[18] -= l;
+        Minv[19] -= l * Minv[33];
+        Minv[20] -= l * Minv[34];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        Minv[11] -= l;
+        Minv[12] -= l * Minv[33];
+        Minv[13] -= l * Minv[34];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        Minv[4] -= l;
+        Minv[5] -= l * Minv[33];
+        Minv[6] -= l * Minv[34];
+    }
+    /* row 3 (joint joint4): ancestors 2 1 0 */
+    {
+        const cdyn_real l = d->L[7];
+        Minv[17] -= l;
+        Minv[18] -= l * Minv[25];
+        Minv[19] -= l * Minv[26];
+        Minv[20] -= l * Minv[27];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        Minv[10] -= l;
+        Minv[11] -= l * Minv[25];
+        Minv[12] -= l * Minv[26];
+        Minv[13] -= l * Minv[27];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        Minv[3] -= l;
+        Minv[4] -= l * Minv[25];
+        Minv[5] -= l * Minv[26];
+        Minv[6] -= l * Minv[27];
+    }
+    /* row 2 (joint joint3): ancestors 1 0 */
+    {
+        const cdyn_real l = d->L[4];
+        Minv[9] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[10 + c] -= l * Minv[17 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        Minv[2] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[3 + c] -= l * Minv[17 + c];
+    }
+    /* row 1 (joint joint2): ancestors 0 */
+    {
+        const cdyn_real l = d->L[2];
+        Minv[1] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[2 + c] -= l * Minv[9 + c];
+    }
+    /* row 0 (joint joint1): ancestors none */
+    {
+        const cdyn_real dinv = d->Dinv[0];
+        Minv[0] *= dinv;
+        Minv[1] *= dinv;
+        Minv[2] *= dinv;
+        Minv[3] *= dinv;
+        Minv[4] *= dinv;
+        Minv[5] *= dinv;
+        Minv[6] *= dinv;
+    }
+    /* row 1 (joint joint2): ancestors 0 */
+    {
+        const cdyn_real dinv = d->Dinv[1];
+        Minv[8] *= dinv;
+        Minv[9] *= dinv;
+        Minv[10] *= dinv;
+        Minv[11] *= dinv;
+        Minv[12] *= dinv;
+        Minv[13] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[2];
+        for (int c = 0; c < 6; ++c)
+            Minv[8 + c] -= l * Minv[1 + c];
+    }
+    /* row 2 (joint joint3): ancestors 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[2];
+        Minv[16] *= dinv;
+        Minv[17] *= dinv;
+        Minv[18] *= dinv;
+        Minv[19] *= dinv;
+        Minv[20] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[4];
+        for (int c = 0; c < 5; ++c)
+            Minv[16 + c] -= l * Minv[9 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        for (int c = 0; c < 5; ++c)
+            Minv[16 + c] -= l * Minv[2 + c];
+    }
+    /* row 3 (joint joint4): ancestors 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[3];
+        Minv[24] *= dinv;
+        Minv[25] *= dinv;
+        Minv[26] *= dinv;
+        Minv[27] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[7];
+        for (int c = 0; c < 4; ++c)
+            Minv[24 + c] -= l * Minv[17 + c];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        for (int c = 0; c < 4; ++c)
+            Minv[24 + c] -= l * Minv[10 + c];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        for (int c = 0; c < 4; ++c)
+            Minv[24 + c] -= l * Minv[3 + c];
+    }
+    /* row 4 (joint joint5): ancestors 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[4];
+        Minv[32] *= dinv;
+        Minv[33] *= dinv;
+        Minv[34] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[11];
+        Minv[32] -= l * Minv[25];
+        Minv[33] -= l * Minv[26];
+        Minv[34] -= l * Minv[27];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        Minv[32] -= l * Minv[18];
+        Minv[33] -= l * Minv[19];
+        Minv[34] -= l * Minv[20];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        Minv[32] -= l * Minv[11];
+        Minv[33] -= l * Minv[12];
+        Minv[34] -= l * Minv[13];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        Minv[32] -= l * Minv[4];
+        Minv[33] -= l * Minv[5];
+        Minv[34] -= l * Minv[6];
+    }
+    /* row 5 (joint joint6): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[5];
+        Minv[40] *= dinv;
+        Minv[41] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[16];
+        Minv[40] -= l * Minv[33];
+        Minv[41] -= l * Minv[34];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        Minv[40] -= l * Minv[26];
+        Minv[41] -= l * Minv[27];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        Minv[40] -= l * Minv[19];
+        Minv[41] -= l * Minv[20];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        Minv[40] -= l * Minv[12];
+        Minv[41] -= l * Minv[13];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        Minv[40] -= l * Minv[5];
+        Minv[41] -= l * Minv[6];
+    }
+    /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[6];
+        Minv[48] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[22];
+        Minv[48] -= l * Minv[41];
+    }
+    {
+        const cdyn_real l = d->L[23];
+        Minv[48] -= l * Minv[34];
+    }
+    {
+        const cdyn_real l = d->L[24];
+        Minv[48] -= l * Minv[27];
+    }
+    {
+        const cdyn_real l = d->L[25];
+        Minv[48] -= l * Minv[20];
+    }
+    {
+        const cdyn_real l = d->L[26];
+        Minv[48] -= l * Minv[13];
+    }
+    {
+        const cdyn_real l = d->L[27];
+        Minv[48] -= l * Minv[6];
+    }
+    /* the lower triangle */
+    Minv[7] = Minv[1];
+    Minv[14] = Minv[2];
+    Minv[21] = Minv[3];
+    Minv[28] = Minv[4];
+    Minv[35] = Minv[5];
+    Minv[42] = Minv[6];
+    Minv[15] = Minv[9];
+    Minv[22] = Minv[10];
+    Minv[29] = Minv[11];
+    Minv[36] = Minv[12];
+    Minv[43] = Minv[13];
+    Minv[23] = Minv[17];
+    Minv[30] = Minv[18];
+    Minv[37] = Minv[19];
+    Minv[44] = Minv[20];
+    Minv[31] = Minv[25];
+    Minv[38] = Minv[26];
+    Minv[45] = Minv[27];
+    Minv[39] = Minv[33];
+    Minv[46] = Minv[34];
+    Minv[47] = Minv[41];
 }
 
 /* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */

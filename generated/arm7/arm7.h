@@ -42,7 +42,7 @@ typedef struct {
     cdyn_real oMf_R[10][9];   /* world rotation of each frame */
     cdyn_real oMf_p[10][3];   /* world position of each frame */
     cdyn_real M[28];       /* M on the tree pattern (ARM7_NNZ), by arm7_crba */
-    cdyn_real L[28];       /* LTL factor, same positions (diagonal unused), by arm7_ltl */
+    cdyn_real L[28];       /* LTL factor, same positions (D on the diagonal), by arm7_ltl */
     cdyn_real D[7];        /* its diagonal */
     cdyn_real Dinv[7];     /* 1 / D */
 } arm7_data;

@@ -568,17 +568,20 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[3] = CDYN_R(0.00086616000000000015);
 }
 
-/* Featherstone's LTDL (2005), rows k = nv-1 .. 0: for each ancestor i of k,
- * a = M(k,i) / D_k, M(i,j) -= a M(k,j) for the ancestors j of i, L(k,i) = a.
- * Fill-in never leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
+ * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
+ * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
+ * leaves the tree pattern; 1/D_k is computed once per DoF.
  * 2 mul, 1 add, 3 div, 0 sqrt, 0 sin/cos */
 int fourbar_ltl(fourbar_data *d)
 {
     int k;
     const cdyn_real t0 = d->M[1];
     d->D[1] = t0;
+    d->L[1] = t0;
     const cdyn_real t1 = d->M[3];
     d->D[2] = t1;
+    d->L[3] = t1;
     /* row 2 (joint rocker_joint): ancestors none */
     const cdyn_real t2 = 1 / t1;
     d->Dinv[2] = t2;
@@ -591,6 +594,7 @@ int fourbar_ltl(fourbar_data *d)
     const cdyn_real t6 = d->M[0];
     const cdyn_real t7 = t6 - t4 * t5;
     d->D[0] = t7;
+    d->L[0] = t7;
     /* row 0 (joint crank_joint): ancestors none */
     const cdyn_real t8 = 1 / t7;
     d->Dinv[0] = t8;
@@ -647,29 +651,51 @@ void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
-/* Columns 0..2 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 2 mul, 1 add, 0 div, 0 sqrt, 0 sin/cos */
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * 6 mul, 3 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 {
-    const cdyn_real t0 = d->Dinv[0];
-    Minv[0] = t0;
-    const cdyn_real t1 = d->Dinv[2];
-    Minv[8] = t1;
-    const cdyn_real t2 = d->L[2];
-    /* column 0 */
-    const cdyn_real t3 = t0 * t2;
-    Minv[1] = -t3;
-    Minv[3] = -t3;
-    const cdyn_real t4 = d->Dinv[1];
-    /* column 1 */
-    const cdyn_real t5 = t4 + t2 * t3;
-    Minv[4] = t5;
-    /* column 2 */
-    Minv[2] = 0;
-    Minv[6] = 0;
-    Minv[5] = 0;
-    Minv[7] = 0;
+    (void)d;
+    (void)Minv;
+    /* Y = L^-T starts as the identity on each row's descendants */
+    Minv[0] = 1;
+    Minv[1] = 0;
+    Minv[4] = 1;
+    Minv[8] = 1;
+    /* row 1 (joint coupler_joint): ancestors 0 */
+    {
+        const cdyn_real l = d->L[2];
+        Minv[1] -= l;
+    }
+    /* row 0 (joint crank_joint): ancestors none */
+    {
+        const cdyn_real dinv = d->Dinv[0];
+        Minv[0] *= dinv;
+        Minv[1] *= dinv;
+        Minv[2] = 0;
+    }
+    /* row 1 (joint coupler_joint): ancestors 0 */
+    {
+        const cdyn_real dinv = d->Dinv[1];
+        Minv[4] *= dinv;
+        Minv[5] = 0;
+    }
+    {
+        const cdyn_real l = d->L[2];
+        Minv[4] -= l * Minv[1];
+        Minv[5] -= l * Minv[2];
+    }
+    /* row 2 (joint rocker_joint): ancestors none */
+    {
+        const cdyn_real dinv = d->Dinv[2];
+        Minv[8] *= dinv;
+    }
+    /* the lower triangle */
+    Minv[3] = Minv[1];
+    Minv[6] = Minv[2];
+    Minv[7] = Minv[5];
 }
 
 /* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */

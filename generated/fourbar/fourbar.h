@@ -38,7 +38,7 @@ typedef struct {
     cdyn_real oMf_R[6][9];   /* world rotation of each frame */
     cdyn_real oMf_p[6][3];   /* world position of each frame */
     cdyn_real M[4];       /* M on the tree pattern (FOURBAR_NNZ), by fourbar_crba */
-    cdyn_real L[4];       /* LTL factor, same positions (diagonal unused), by fourbar_ltl */
+    cdyn_real L[4];       /* LTL factor, same positions (D on the diagonal), by fourbar_ltl */
     cdyn_real D[3];        /* its diagonal */
     cdyn_real Dinv[3];     /* 1 / D */
 } fourbar_data;

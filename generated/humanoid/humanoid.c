@@ -17499,3055 +17499,2114 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[353] = CDYN_R(3.5583330000000004e-05);
 }
 
-/* Featherstone's LTDL (2005), rows k = nv-1 .. 0: for each ancestor i of k,
- * a = M(k,i) / D_k, M(i,j) -= a M(k,j) for the ancestors j of i, L(k,i) = a.
- * Fill-in never leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005) in place on d->L, a copy of M's pattern. Rows k = nv-1 .. 0:
+ * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
+ * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
+ * leaves the tree pattern; 1/D_k is computed once per DoF.
  * 2190 mul, 1859 add, 38 div, 0 sqrt, 0 sin/cos */
 int humanoid_ltl(humanoid_data *d)
 {
     int k;
-    const cdyn_real t0 = d->M[66];
-    d->D[11] = t0;
-    const cdyn_real t1 = d->M[123];
-    d->D[17] = t1;
-    const cdyn_real t2 = d->M[234];
-    d->D[27] = t2;
-    const cdyn_real t3 = d->M[259];
-    d->D[29] = t3;
-    const cdyn_real t4 = d->M[353];
-    d->D[37] = t4;
+    for (k = 0; k < HUMANOID_NNZ; ++k)
+        d->L[k] = d->M[k];
     /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t5 = 1 / t4;
-    d->Dinv[37] = t5;
-    const cdyn_real t6 = d->M[354];
-    const cdyn_real t7 = t6 * t5;
-    d->L[354] = t7;
-    const cdyn_real t8 = d->M[338];
-    const cdyn_real t9 = t8 - t6 * t7;
-    d->D[36] = t9;
-    const cdyn_real t10 = d->M[339];
-    const cdyn_real t11 = d->M[355];
-    const cdyn_real t12 = t10 - t11 * t7;
-    const cdyn_real t13 = d->M[340];
-    const cdyn_real t14 = d->M[356];
-    const cdyn_real t15 = t13 - t14 * t7;
-    const cdyn_real t16 = d->M[341];
-    const cdyn_real t17 = d->M[357];
-    const cdyn_real t18 = t16 - t17 * t7;
-    const cdyn_real t19 = d->M[342];
-    const cdyn_real t20 = d->M[358];
-    const cdyn_real t21 = t19 - t20 * t7;
-    const cdyn_real t22 = d->M[343];
-    const cdyn_real t23 = d->M[359];
-    const cdyn_real t24 = t22 - t23 * t7;
-    const cdyn_real t25 = d->M[344];
-    const cdyn_real t26 = d->M[360];
-    const cdyn_real t27 = t25 - t26 * t7;
-    const cdyn_real t28 = d->M[345];
-    const cdyn_real t29 = d->M[361];
-    const cdyn_real t30 = t28 - t29 * t7;
-    const cdyn_real t31 = d->M[346];
-    const cdyn_real t32 = d->M[362];
-    const cdyn_real t33 = t31 - t32 * t7;
-    const cdyn_real t34 = d->M[347];
-    const cdyn_real t35 = d->M[363];
-    const cdyn_real t36 = t34 - t35 * t7;
-    const cdyn_real t37 = d->M[348];
-    const cdyn_real t38 = d->M[364];
-    const cdyn_real t39 = t37 - t38 * t7;
-    const cdyn_real t40 = d->M[349];
-    const cdyn_real t41 = d->M[365];
-    const cdyn_real t42 = t40 - t41 * t7;
-    const cdyn_real t43 = d->M[350];
-    const cdyn_real t44 = d->M[366];
-    const cdyn_real t45 = t43 - t44 * t7;
-    const cdyn_real t46 = d->M[351];
-    const cdyn_real t47 = d->M[367];
-    const cdyn_real t48 = t46 - t47 * t7;
-    const cdyn_real t49 = d->M[352];
-    const cdyn_real t50 = d->M[368];
-    const cdyn_real t51 = t49 - t50 * t7;
-    const cdyn_real t52 = t11 * t5;
-    d->L[355] = t52;
-    const cdyn_real t53 = d->M[324];
-    const cdyn_real t54 = t53 - t11 * t52;
-    const cdyn_real t55 = d->M[325];
-    const cdyn_real t56 = t55 - t14 * t52;
-    const cdyn_real t57 = d->M[326];
-    const cdyn_real t58 = t57 - t17 * t52;
-    const cdyn_real t59 = d->M[327];
-    const cdyn_real t60 = t59 - t20 * t52;
-    const cdyn_real t61 = d->M[328];
-    const cdyn_real t62 = t61 - t23 * t52;
-    const cdyn_real t63 = d->M[329];
-    const cdyn_real t64 = t63 - t26 * t52;
-    const cdyn_real t65 = d->M[330];
-    const cdyn_real t66 = t65 - t29 * t52;
-    const cdyn_real t67 = d->M[331];
-    const cdyn_real t68 = t67 - t32 * t52;
-    const cdyn_real t69 = d->M[332];
-    const cdyn_real t70 = t69 - t35 * t52;
-    const cdyn_real t71 = d->M[333];
-    const cdyn_real t72 = t71 - t38 * t52;
-    const cdyn_real t73 = d->M[334];
-    const cdyn_real t74 = t73 - t41 * t52;
-    const cdyn_real t75 = d->M[335];
-    const cdyn_real t76 = t75 - t44 * t52;
-    const cdyn_real t77 = d->M[336];
-    const cdyn_real t78 = t77 - t47 * t52;
-    const cdyn_real t79 = d->M[337];
-    const cdyn_real t80 = t79 - t50 * t52;
-    const cdyn_real t81 = t14 * t5;
-    d->L[356] = t81;
-    const cdyn_real t82 = d->M[311];
-    const cdyn_real t83 = t82 - t14 * t81;
-    const cdyn_real t84 = d->M[312];
-    const cdyn_real t85 = t84 - t17 * t81;
-    const cdyn_real t86 = d->M[313];
-    const cdyn_real t87 = t86 - t20 * t81;
-    const cdyn_real t88 = d->M[314];
-    const cdyn_real t89 = t88 - t23 * t81;
-    const cdyn_real t90 = d->M[315];
-    const cdyn_real t91 = t90 - t26 * t81;
-    const cdyn_real t92 = d->M[316];
-    const cdyn_real t93 = t92 - t29 * t81;
-    const cdyn_real t94 = d->M[317];
-    const cdyn_real t95 = t94 - t32 * t81;
-    const cdyn_real t96 = d->M[318];
-    const cdyn_real t97 = t96 - t35 * t81;
-    const cdyn_real t98 = d->M[319];
-    const cdyn_real t99 = t98 - t38 * t81;
-    const cdyn_real t100 = d->M[320];
-    const cdyn_real t101 = t100 - t41 * t81;
-    const cdyn_real t102 = d->M[321];
-    const cdyn_real t103 = t102 - t44 * t81;
-    const cdyn_real t104 = d->M[322];
-    const cdyn_real t105 = t104 - t47 * t81;
-    const cdyn_real t106 = d->M[323];
-    const cdyn_real t107 = t106 - t50 * t81;
-    const cdyn_real t108 = t17 * t5;
-    d->L[357] = t108;
-    const cdyn_real t109 = d->M[299];
-    const cdyn_real t110 = t109 - t17 * t108;
-    const cdyn_real t111 = d->M[300];
-    const cdyn_real t112 = t111 - t20 * t108;
-    const cdyn_real t113 = d->M[301];
-    const cdyn_real t114 = t113 - t23 * t108;
-    const cdyn_real t115 = d->M[302];
-    const cdyn_real t116 = t115 - t26 * t108;
-    const cdyn_real t117 = d->M[303];
-    const cdyn_real t118 = t117 - t29 * t108;
-    const cdyn_real t119 = d->M[304];
-    const cdyn_real t120 = t119 - t32 * t108;
-    const cdyn_real t121 = d->M[305];
-    const cdyn_real t122 = t121 - t35 * t108;
-    const cdyn_real t123 = d->M[306];
-    const cdyn_real t124 = t123 - t38 * t108;
-    const cdyn_real t125 = d->M[307];
-    const cdyn_real t126 = t125 - t41 * t108;
-    const cdyn_real t127 = d->M[308];
-    const cdyn_real t128 = t127 - t44 * t108;
-    const cdyn_real t129 = d->M[309];
-    const cdyn_real t130 = t129 - t47 * t108;
-    const cdyn_real t131 = d->M[310];
-    const cdyn_real t132 = t131 - t50 * t108;
-    const cdyn_real t133 = t20 * t5;
-    d->L[358] = t133;
-    const cdyn_real t134 = d->M[288];
-    const cdyn_real t135 = t134 - t20 * t133;
-    const cdyn_real t136 = d->M[289];
-    const cdyn_real t137 = t136 - t23 * t133;
-    const cdyn_real t138 = d->M[290];
-    const cdyn_real t139 = t138 - t26 * t133;
-    const cdyn_real t140 = d->M[291];
-    const cdyn_real t141 = t140 - t29 * t133;
-    const cdyn_real t142 = d->M[292];
-    const cdyn_real t143 = t142 - t32 * t133;
-    const cdyn_real t144 = d->M[293];
-    const cdyn_real t145 = t144 - t35 * t133;
-    const cdyn_real t146 = d->M[294];
-    const cdyn_real t147 = t146 - t38 * t133;
-    const cdyn_real t148 = d->M[295];
-    const cdyn_real t149 = t148 - t41 * t133;
-    const cdyn_real t150 = d->M[296];
-    const cdyn_real t151 = t150 - t44 * t133;
-    const cdyn_real t152 = d->M[297];
-    const cdyn_real t153 = t152 - t47 * t133;
-    const cdyn_real t154 = d->M[298];
-    const cdyn_real t155 = t154 - t50 * t133;
-    const cdyn_real t156 = t23 * t5;
-    d->L[359] = t156;
-    const cdyn_real t157 = d->M[278];
-    const cdyn_real t158 = t157 - t23 * t156;
-    const cdyn_real t159 = d->M[279];
-    const cdyn_real t160 = t159 - t26 * t156;
-    const cdyn_real t161 = d->M[280];
-    const cdyn_real t162 = t161 - t29 * t156;
-    const cdyn_real t163 = d->M[281];
-    const cdyn_real t164 = t163 - t32 * t156;
-    const cdyn_real t165 = d->M[282];
-    const cdyn_real t166 = t165 - t35 * t156;
-    const cdyn_real t167 = d->M[283];
-    const cdyn_real t168 = t167 - t38 * t156;
-    const cdyn_real t169 = d->M[284];
-    const cdyn_real t170 = t169 - t41 * t156;
-    const cdyn_real t171 = d->M[285];
-    const cdyn_real t172 = t171 - t44 * t156;
-    const cdyn_real t173 = d->M[286];
-    const cdyn_real t174 = t173 - t47 * t156;
-    const cdyn_real t175 = d->M[287];
-    const cdyn_real t176 = t175 - t50 * t156;
-    const cdyn_real t177 = t26 * t5;
-    d->L[360] = t177;
-    const cdyn_real t178 = d->M[269];
-    const cdyn_real t179 = t178 - t26 * t177;
-    const cdyn_real t180 = d->M[270];
-    const cdyn_real t181 = t180 - t29 * t177;
-    const cdyn_real t182 = d->M[271];
-    const cdyn_real t183 = t182 - t32 * t177;
-    const cdyn_real t184 = d->M[272];
-    const cdyn_real t185 = t184 - t35 * t177;
-    const cdyn_real t186 = d->M[273];
-    const cdyn_real t187 = t186 - t38 * t177;
-    const cdyn_real t188 = d->M[274];
-    const cdyn_real t189 = t188 - t41 * t177;
-    const cdyn_real t190 = d->M[275];
-    const cdyn_real t191 = t190 - t44 * t177;
-    const cdyn_real t192 = d->M[276];
-    const cdyn_real t193 = t192 - t47 * t177;
-    const cdyn_real t194 = d->M[277];
-    const cdyn_real t195 = t194 - t50 * t177;
-    const cdyn_real t196 = t29 * t5;
-    d->L[361] = t196;
-    const cdyn_real t197 = d->M[142];
-    const cdyn_real t198 = t197 - t29 * t196;
-    const cdyn_real t199 = d->M[143];
-    const cdyn_real t200 = t199 - t32 * t196;
-    const cdyn_real t201 = d->M[144];
-    const cdyn_real t202 = t201 - t35 * t196;
-    const cdyn_real t203 = d->M[145];
-    const cdyn_real t204 = t203 - t38 * t196;
-    const cdyn_real t205 = d->M[146];
-    const cdyn_real t206 = t205 - t41 * t196;
-    const cdyn_real t207 = d->M[147];
-    const cdyn_real t208 = t207 - t44 * t196;
-    const cdyn_real t209 = d->M[148];
-    const cdyn_real t210 = t209 - t47 * t196;
-    const cdyn_real t211 = d->M[149];
-    const cdyn_real t212 = t211 - t50 * t196;
-    const cdyn_real t213 = t32 * t5;
-    d->L[362] = t213;
-    const cdyn_real t214 = d->M[135];
-    const cdyn_real t215 = t214 - t32 * t213;
-    const cdyn_real t216 = d->M[136];
-    const cdyn_real t217 = t216 - t35 * t213;
-    const cdyn_real t218 = d->M[137];
-    const cdyn_real t219 = t218 - t38 * t213;
-    const cdyn_real t220 = d->M[138];
-    const cdyn_real t221 = t220 - t41 * t213;
-    const cdyn_real t222 = d->M[139];
-    const cdyn_real t223 = t222 - t44 * t213;
-    const cdyn_real t224 = d->M[140];
-    const cdyn_real t225 = t224 - t47 * t213;
-    const cdyn_real t226 = d->M[141];
-    const cdyn_real t227 = t226 - t50 * t213;
-    const cdyn_real t228 = t35 * t5;
-    d->L[363] = t228;
-    const cdyn_real t229 = d->M[15];
-    const cdyn_real t230 = t229 - t35 * t228;
-    const cdyn_real t231 = d->M[16];
-    const cdyn_real t232 = t231 - t38 * t228;
-    const cdyn_real t233 = d->M[17];
-    const cdyn_real t234 = t233 - t41 * t228;
-    const cdyn_real t235 = d->M[18];
-    const cdyn_real t236 = t235 - t44 * t228;
-    const cdyn_real t237 = d->M[19];
-    const cdyn_real t238 = t237 - t47 * t228;
-    const cdyn_real t239 = d->M[20];
-    const cdyn_real t240 = t239 - t50 * t228;
-    const cdyn_real t241 = t38 * t5;
-    d->L[364] = t241;
-    const cdyn_real t242 = d->M[10];
-    const cdyn_real t243 = t242 - t38 * t241;
-    const cdyn_real t244 = d->M[11];
-    const cdyn_real t245 = t244 - t41 * t241;
-    const cdyn_real t246 = d->M[12];
-    const cdyn_real t247 = t246 - t44 * t241;
-    const cdyn_real t248 = d->M[13];
-    const cdyn_real t249 = t248 - t47 * t241;
-    const cdyn_real t250 = d->M[14];
-    const cdyn_real t251 = t250 - t50 * t241;
-    const cdyn_real t252 = t41 * t5;
-    d->L[365] = t252;
-    const cdyn_real t253 = d->M[6];
-    const cdyn_real t254 = t253 - t41 * t252;
-    const cdyn_real t255 = d->M[7];
-    const cdyn_real t256 = t255 - t44 * t252;
-    const cdyn_real t257 = d->M[8];
-    const cdyn_real t258 = t257 - t47 * t252;
-    const cdyn_real t259 = d->M[9];
-    const cdyn_real t260 = t259 - t50 * t252;
-    const cdyn_real t261 = t44 * t5;
-    d->L[366] = t261;
-    const cdyn_real t262 = d->M[3];
-    const cdyn_real t263 = t262 - t44 * t261;
-    const cdyn_real t264 = d->M[4];
-    const cdyn_real t265 = t264 - t47 * t261;
-    const cdyn_real t266 = d->M[5];
-    const cdyn_real t267 = t266 - t50 * t261;
-    const cdyn_real t268 = t47 * t5;
-    d->L[367] = t268;
-    const cdyn_real t269 = d->M[1];
-    const cdyn_real t270 = t269 - t47 * t268;
-    const cdyn_real t271 = d->M[2];
-    const cdyn_real t272 = t271 - t50 * t268;
-    const cdyn_real t273 = t50 * t5;
-    d->L[368] = t273;
-    const cdyn_real t274 = d->M[0];
-    const cdyn_real t275 = t274 - t50 * t273;
+    d->D[37] = d->L[353];
+    d->Dinv[37] = 1 / d->L[353];
+    {
+        const cdyn_real a = d->L[354] * d->Dinv[37];
+        for (int c = 0; c < 15; ++c)
+            d->L[338 + c] -= a * d->L[354 + c];
+        d->L[354] = a;
+    }
+    {
+        const cdyn_real a = d->L[355] * d->Dinv[37];
+        for (int c = 0; c < 14; ++c)
+            d->L[324 + c] -= a * d->L[355 + c];
+        d->L[355] = a;
+    }
+    {
+        const cdyn_real a = d->L[356] * d->Dinv[37];
+        for (int c = 0; c < 13; ++c)
+            d->L[311 + c] -= a * d->L[356 + c];
+        d->L[356] = a;
+    }
+    {
+        const cdyn_real a = d->L[357] * d->Dinv[37];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] -= a * d->L[357 + c];
+        d->L[357] = a;
+    }
+    {
+        const cdyn_real a = d->L[358] * d->Dinv[37];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] -= a * d->L[358 + c];
+        d->L[358] = a;
+    }
+    {
+        const cdyn_real a = d->L[359] * d->Dinv[37];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[359 + c];
+        d->L[359] = a;
+    }
+    {
+        const cdyn_real a = d->L[360] * d->Dinv[37];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[360 + c];
+        d->L[360] = a;
+    }
+    {
+        const cdyn_real a = d->L[361] * d->Dinv[37];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[361 + c];
+        d->L[361] = a;
+    }
+    {
+        const cdyn_real a = d->L[362] * d->Dinv[37];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[362 + c];
+        d->L[362] = a;
+    }
+    {
+        const cdyn_real a = d->L[363] * d->Dinv[37];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[363 + c];
+        d->L[363] = a;
+    }
+    {
+        const cdyn_real a = d->L[364] * d->Dinv[37];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[364 + c];
+        d->L[364] = a;
+    }
+    {
+        const cdyn_real a = d->L[365] * d->Dinv[37];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[365 + c];
+        d->L[365] = a;
+    }
+    {
+        const cdyn_real a = d->L[366] * d->Dinv[37];
+        d->L[3] -= a * d->L[366];
+        d->L[4] -= a * d->L[367];
+        d->L[5] -= a * d->L[368];
+        d->L[366] = a;
+    }
+    {
+        const cdyn_real a = d->L[367] * d->Dinv[37];
+        d->L[1] -= a * d->L[367];
+        d->L[2] -= a * d->L[368];
+        d->L[367] = a;
+    }
+    {
+        const cdyn_real a = d->L[368] * d->Dinv[37];
+        d->L[0] -= a * d->L[368];
+        d->L[368] = a;
+    }
     /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t276 = 1 / t9;
-    d->Dinv[36] = t276;
-    const cdyn_real t277 = t12 * t276;
-    d->L[339] = t277;
-    const cdyn_real t278 = t54 - t12 * t277;
-    d->D[35] = t278;
-    const cdyn_real t279 = t56 - t15 * t277;
-    const cdyn_real t280 = t58 - t18 * t277;
-    const cdyn_real t281 = t60 - t21 * t277;
-    const cdyn_real t282 = t62 - t24 * t277;
-    const cdyn_real t283 = t64 - t27 * t277;
-    const cdyn_real t284 = t66 - t30 * t277;
-    const cdyn_real t285 = t68 - t33 * t277;
-    const cdyn_real t286 = t70 - t36 * t277;
-    const cdyn_real t287 = t72 - t39 * t277;
-    const cdyn_real t288 = t74 - t42 * t277;
-    const cdyn_real t289 = t76 - t45 * t277;
-    const cdyn_real t290 = t78 - t48 * t277;
-    const cdyn_real t291 = t80 - t51 * t277;
-    const cdyn_real t292 = t15 * t276;
-    d->L[340] = t292;
-    const cdyn_real t293 = t83 - t15 * t292;
-    const cdyn_real t294 = t85 - t18 * t292;
-    const cdyn_real t295 = t87 - t21 * t292;
-    const cdyn_real t296 = t89 - t24 * t292;
-    const cdyn_real t297 = t91 - t27 * t292;
-    const cdyn_real t298 = t93 - t30 * t292;
-    const cdyn_real t299 = t95 - t33 * t292;
-    const cdyn_real t300 = t97 - t36 * t292;
-    const cdyn_real t301 = t99 - t39 * t292;
-    const cdyn_real t302 = t101 - t42 * t292;
-    const cdyn_real t303 = t103 - t45 * t292;
-    const cdyn_real t304 = t105 - t48 * t292;
-    const cdyn_real t305 = t107 - t51 * t292;
-    const cdyn_real t306 = t18 * t276;
-    d->L[341] = t306;
-    const cdyn_real t307 = t110 - t18 * t306;
-    const cdyn_real t308 = t112 - t21 * t306;
-    const cdyn_real t309 = t114 - t24 * t306;
-    const cdyn_real t310 = t116 - t27 * t306;
-    const cdyn_real t311 = t118 - t30 * t306;
-    const cdyn_real t312 = t120 - t33 * t306;
-    const cdyn_real t313 = t122 - t36 * t306;
-    const cdyn_real t314 = t124 - t39 * t306;
-    const cdyn_real t315 = t126 - t42 * t306;
-    const cdyn_real t316 = t128 - t45 * t306;
-    const cdyn_real t317 = t130 - t48 * t306;
-    const cdyn_real t318 = t132 - t51 * t306;
-    const cdyn_real t319 = t21 * t276;
-    d->L[342] = t319;
-    const cdyn_real t320 = t135 - t21 * t319;
-    const cdyn_real t321 = t137 - t24 * t319;
-    const cdyn_real t322 = t139 - t27 * t319;
-    const cdyn_real t323 = t141 - t30 * t319;
-    const cdyn_real t324 = t143 - t33 * t319;
-    const cdyn_real t325 = t145 - t36 * t319;
-    const cdyn_real t326 = t147 - t39 * t319;
-    const cdyn_real t327 = t149 - t42 * t319;
-    const cdyn_real t328 = t151 - t45 * t319;
-    const cdyn_real t329 = t153 - t48 * t319;
-    const cdyn_real t330 = t155 - t51 * t319;
-    const cdyn_real t331 = t24 * t276;
-    d->L[343] = t331;
-    const cdyn_real t332 = t158 - t24 * t331;
-    const cdyn_real t333 = t160 - t27 * t331;
-    const cdyn_real t334 = t162 - t30 * t331;
-    const cdyn_real t335 = t164 - t33 * t331;
-    const cdyn_real t336 = t166 - t36 * t331;
-    const cdyn_real t337 = t168 - t39 * t331;
-    const cdyn_real t338 = t170 - t42 * t331;
-    const cdyn_real t339 = t172 - t45 * t331;
-    const cdyn_real t340 = t174 - t48 * t331;
-    const cdyn_real t341 = t176 - t51 * t331;
-    const cdyn_real t342 = t27 * t276;
-    d->L[344] = t342;
-    const cdyn_real t343 = t179 - t27 * t342;
-    const cdyn_real t344 = t181 - t30 * t342;
-    const cdyn_real t345 = t183 - t33 * t342;
-    const cdyn_real t346 = t185 - t36 * t342;
-    const cdyn_real t347 = t187 - t39 * t342;
-    const cdyn_real t348 = t189 - t42 * t342;
-    const cdyn_real t349 = t191 - t45 * t342;
-    const cdyn_real t350 = t193 - t48 * t342;
-    const cdyn_real t351 = t195 - t51 * t342;
-    const cdyn_real t352 = t30 * t276;
-    d->L[345] = t352;
-    const cdyn_real t353 = t198 - t30 * t352;
-    const cdyn_real t354 = t200 - t33 * t352;
-    const cdyn_real t355 = t202 - t36 * t352;
-    const cdyn_real t356 = t204 - t39 * t352;
-    const cdyn_real t357 = t206 - t42 * t352;
-    const cdyn_real t358 = t208 - t45 * t352;
-    const cdyn_real t359 = t210 - t48 * t352;
-    const cdyn_real t360 = t212 - t51 * t352;
-    const cdyn_real t361 = t33 * t276;
-    d->L[346] = t361;
-    const cdyn_real t362 = t215 - t33 * t361;
-    const cdyn_real t363 = t217 - t36 * t361;
-    const cdyn_real t364 = t219 - t39 * t361;
-    const cdyn_real t365 = t221 - t42 * t361;
-    const cdyn_real t366 = t223 - t45 * t361;
-    const cdyn_real t367 = t225 - t48 * t361;
-    const cdyn_real t368 = t227 - t51 * t361;
-    const cdyn_real t369 = t36 * t276;
-    d->L[347] = t369;
-    const cdyn_real t370 = t230 - t36 * t369;
-    const cdyn_real t371 = t232 - t39 * t369;
-    const cdyn_real t372 = t234 - t42 * t369;
-    const cdyn_real t373 = t236 - t45 * t369;
-    const cdyn_real t374 = t238 - t48 * t369;
-    const cdyn_real t375 = t240 - t51 * t369;
-    const cdyn_real t376 = t39 * t276;
-    d->L[348] = t376;
-    const cdyn_real t377 = t243 - t39 * t376;
-    const cdyn_real t378 = t245 - t42 * t376;
-    const cdyn_real t379 = t247 - t45 * t376;
-    const cdyn_real t380 = t249 - t48 * t376;
-    const cdyn_real t381 = t251 - t51 * t376;
-    const cdyn_real t382 = t42 * t276;
-    d->L[349] = t382;
-    const cdyn_real t383 = t254 - t42 * t382;
-    const cdyn_real t384 = t256 - t45 * t382;
-    const cdyn_real t385 = t258 - t48 * t382;
-    const cdyn_real t386 = t260 - t51 * t382;
-    const cdyn_real t387 = t45 * t276;
-    d->L[350] = t387;
-    const cdyn_real t388 = t263 - t45 * t387;
-    const cdyn_real t389 = t265 - t48 * t387;
-    const cdyn_real t390 = t267 - t51 * t387;
-    const cdyn_real t391 = t48 * t276;
-    d->L[351] = t391;
-    const cdyn_real t392 = t270 - t48 * t391;
-    const cdyn_real t393 = t272 - t51 * t391;
-    const cdyn_real t394 = t51 * t276;
-    d->L[352] = t394;
-    const cdyn_real t395 = t275 - t51 * t394;
+    d->D[36] = d->L[338];
+    d->Dinv[36] = 1 / d->L[338];
+    {
+        const cdyn_real a = d->L[339] * d->Dinv[36];
+        for (int c = 0; c < 14; ++c)
+            d->L[324 + c] -= a * d->L[339 + c];
+        d->L[339] = a;
+    }
+    {
+        const cdyn_real a = d->L[340] * d->Dinv[36];
+        for (int c = 0; c < 13; ++c)
+            d->L[311 + c] -= a * d->L[340 + c];
+        d->L[340] = a;
+    }
+    {
+        const cdyn_real a = d->L[341] * d->Dinv[36];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] -= a * d->L[341 + c];
+        d->L[341] = a;
+    }
+    {
+        const cdyn_real a = d->L[342] * d->Dinv[36];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] -= a * d->L[342 + c];
+        d->L[342] = a;
+    }
+    {
+        const cdyn_real a = d->L[343] * d->Dinv[36];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[343 + c];
+        d->L[343] = a;
+    }
+    {
+        const cdyn_real a = d->L[344] * d->Dinv[36];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[344 + c];
+        d->L[344] = a;
+    }
+    {
+        const cdyn_real a = d->L[345] * d->Dinv[36];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[345 + c];
+        d->L[345] = a;
+    }
+    {
+        const cdyn_real a = d->L[346] * d->Dinv[36];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[346 + c];
+        d->L[346] = a;
+    }
+    {
+        const cdyn_real a = d->L[347] * d->Dinv[36];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[347 + c];
+        d->L[347] = a;
+    }
+    {
+        const cdyn_real a = d->L[348] * d->Dinv[36];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[348 + c];
+        d->L[348] = a;
+    }
+    {
+        const cdyn_real a = d->L[349] * d->Dinv[36];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[349 + c];
+        d->L[349] = a;
+    }
+    {
+        const cdyn_real a = d->L[350] * d->Dinv[36];
+        d->L[3] -= a * d->L[350];
+        d->L[4] -= a * d->L[351];
+        d->L[5] -= a * d->L[352];
+        d->L[350] = a;
+    }
+    {
+        const cdyn_real a = d->L[351] * d->Dinv[36];
+        d->L[1] -= a * d->L[351];
+        d->L[2] -= a * d->L[352];
+        d->L[351] = a;
+    }
+    {
+        const cdyn_real a = d->L[352] * d->Dinv[36];
+        d->L[0] -= a * d->L[352];
+        d->L[352] = a;
+    }
     /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t396 = 1 / t278;
-    d->Dinv[35] = t396;
-    const cdyn_real t397 = t279 * t396;
-    d->L[325] = t397;
-    const cdyn_real t398 = t293 - t279 * t397;
-    d->D[34] = t398;
-    const cdyn_real t399 = t294 - t280 * t397;
-    const cdyn_real t400 = t295 - t281 * t397;
-    const cdyn_real t401 = t296 - t282 * t397;
-    const cdyn_real t402 = t297 - t283 * t397;
-    const cdyn_real t403 = t298 - t284 * t397;
-    const cdyn_real t404 = t299 - t285 * t397;
-    const cdyn_real t405 = t300 - t286 * t397;
-    const cdyn_real t406 = t301 - t287 * t397;
-    const cdyn_real t407 = t302 - t288 * t397;
-    const cdyn_real t408 = t303 - t289 * t397;
-    const cdyn_real t409 = t304 - t290 * t397;
-    const cdyn_real t410 = t305 - t291 * t397;
-    const cdyn_real t411 = t280 * t396;
-    d->L[326] = t411;
-    const cdyn_real t412 = t307 - t280 * t411;
-    const cdyn_real t413 = t308 - t281 * t411;
-    const cdyn_real t414 = t309 - t282 * t411;
-    const cdyn_real t415 = t310 - t283 * t411;
-    const cdyn_real t416 = t311 - t284 * t411;
-    const cdyn_real t417 = t312 - t285 * t411;
-    const cdyn_real t418 = t313 - t286 * t411;
-    const cdyn_real t419 = t314 - t287 * t411;
-    const cdyn_real t420 = t315 - t288 * t411;
-    const cdyn_real t421 = t316 - t289 * t411;
-    const cdyn_real t422 = t317 - t290 * t411;
-    const cdyn_real t423 = t318 - t291 * t411;
-    const cdyn_real t424 = t281 * t396;
-    d->L[327] = t424;
-    const cdyn_real t425 = t320 - t281 * t424;
-    const cdyn_real t426 = t321 - t282 * t424;
-    const cdyn_real t427 = t322 - t283 * t424;
-    const cdyn_real t428 = t323 - t284 * t424;
-    const cdyn_real t429 = t324 - t285 * t424;
-    const cdyn_real t430 = t325 - t286 * t424;
-    const cdyn_real t431 = t326 - t287 * t424;
-    const cdyn_real t432 = t327 - t288 * t424;
-    const cdyn_real t433 = t328 - t289 * t424;
-    const cdyn_real t434 = t329 - t290 * t424;
-    const cdyn_real t435 = t330 - t291 * t424;
-    const cdyn_real t436 = t282 * t396;
-    d->L[328] = t436;
-    const cdyn_real t437 = t332 - t282 * t436;
-    const cdyn_real t438 = t333 - t283 * t436;
-    const cdyn_real t439 = t334 - t284 * t436;
-    const cdyn_real t440 = t335 - t285 * t436;
-    const cdyn_real t441 = t336 - t286 * t436;
-    const cdyn_real t442 = t337 - t287 * t436;
-    const cdyn_real t443 = t338 - t288 * t436;
-    const cdyn_real t444 = t339 - t289 * t436;
-    const cdyn_real t445 = t340 - t290 * t436;
-    const cdyn_real t446 = t341 - t291 * t436;
-    const cdyn_real t447 = t283 * t396;
-    d->L[329] = t447;
-    const cdyn_real t448 = t343 - t283 * t447;
-    const cdyn_real t449 = t344 - t284 * t447;
-    const cdyn_real t450 = t345 - t285 * t447;
-    const cdyn_real t451 = t346 - t286 * t447;
-    const cdyn_real t452 = t347 - t287 * t447;
-    const cdyn_real t453 = t348 - t288 * t447;
-    const cdyn_real t454 = t349 - t289 * t447;
-    const cdyn_real t455 = t350 - t290 * t447;
-    const cdyn_real t456 = t351 - t291 * t447;
-    const cdyn_real t457 = t284 * t396;
-    d->L[330] = t457;
-    const cdyn_real t458 = t353 - t284 * t457;
-    const cdyn_real t459 = t354 - t285 * t457;
-    const cdyn_real t460 = t355 - t286 * t457;
-    const cdyn_real t461 = t356 - t287 * t457;
-    const cdyn_real t462 = t357 - t288 * t457;
-    const cdyn_real t463 = t358 - t289 * t457;
-    const cdyn_real t464 = t359 - t290 * t457;
-    const cdyn_real t465 = t360 - t291 * t457;
-    const cdyn_real t466 = t285 * t396;
-    d->L[331] = t466;
-    const cdyn_real t467 = t362 - t285 * t466;
-    const cdyn_real t468 = t363 - t286 * t466;
-    const cdyn_real t469 = t364 - t287 * t466;
-    const cdyn_real t470 = t365 - t288 * t466;
-    const cdyn_real t471 = t366 - t289 * t466;
-    const cdyn_real t472 = t367 - t290 * t466;
-    const cdyn_real t473 = t368 - t291 * t466;
-    const cdyn_real t474 = t286 * t396;
-    d->L[332] = t474;
-    const cdyn_real t475 = t370 - t286 * t474;
-    const cdyn_real t476 = t371 - t287 * t474;
-    const cdyn_real t477 = t372 - t288 * t474;
-    const cdyn_real t478 = t373 - t289 * t474;
-    const cdyn_real t479 = t374 - t290 * t474;
-    const cdyn_real t480 = t375 - t291 * t474;
-    const cdyn_real t481 = t287 * t396;
-    d->L[333] = t481;
-    const cdyn_real t482 = t377 - t287 * t481;
-    const cdyn_real t483 = t378 - t288 * t481;
-    const cdyn_real t484 = t379 - t289 * t481;
-    const cdyn_real t485 = t380 - t290 * t481;
-    const cdyn_real t486 = t381 - t291 * t481;
-    const cdyn_real t487 = t288 * t396;
-    d->L[334] = t487;
-    const cdyn_real t488 = t383 - t288 * t487;
-    const cdyn_real t489 = t384 - t289 * t487;
-    const cdyn_real t490 = t385 - t290 * t487;
-    const cdyn_real t491 = t386 - t291 * t487;
-    const cdyn_real t492 = t289 * t396;
-    d->L[335] = t492;
-    const cdyn_real t493 = t388 - t289 * t492;
-    const cdyn_real t494 = t389 - t290 * t492;
-    const cdyn_real t495 = t390 - t291 * t492;
-    const cdyn_real t496 = t290 * t396;
-    d->L[336] = t496;
-    const cdyn_real t497 = t392 - t290 * t496;
-    const cdyn_real t498 = t393 - t291 * t496;
-    const cdyn_real t499 = t291 * t396;
-    d->L[337] = t499;
-    const cdyn_real t500 = t395 - t291 * t499;
+    d->D[35] = d->L[324];
+    d->Dinv[35] = 1 / d->L[324];
+    {
+        const cdyn_real a = d->L[325] * d->Dinv[35];
+        for (int c = 0; c < 13; ++c)
+            d->L[311 + c] -= a * d->L[325 + c];
+        d->L[325] = a;
+    }
+    {
+        const cdyn_real a = d->L[326] * d->Dinv[35];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] -= a * d->L[326 + c];
+        d->L[326] = a;
+    }
+    {
+        const cdyn_real a = d->L[327] * d->Dinv[35];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] -= a * d->L[327 + c];
+        d->L[327] = a;
+    }
+    {
+        const cdyn_real a = d->L[328] * d->Dinv[35];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[328 + c];
+        d->L[328] = a;
+    }
+    {
+        const cdyn_real a = d->L[329] * d->Dinv[35];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[329 + c];
+        d->L[329] = a;
+    }
+    {
+        const cdyn_real a = d->L[330] * d->Dinv[35];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[330 + c];
+        d->L[330] = a;
+    }
+    {
+        const cdyn_real a = d->L[331] * d->Dinv[35];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[331 + c];
+        d->L[331] = a;
+    }
+    {
+        const cdyn_real a = d->L[332] * d->Dinv[35];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[332 + c];
+        d->L[332] = a;
+    }
+    {
+        const cdyn_real a = d->L[333] * d->Dinv[35];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[333 + c];
+        d->L[333] = a;
+    }
+    {
+        const cdyn_real a = d->L[334] * d->Dinv[35];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[334 + c];
+        d->L[334] = a;
+    }
+    {
+        const cdyn_real a = d->L[335] * d->Dinv[35];
+        d->L[3] -= a * d->L[335];
+        d->L[4] -= a * d->L[336];
+        d->L[5] -= a * d->L[337];
+        d->L[335] = a;
+    }
+    {
+        const cdyn_real a = d->L[336] * d->Dinv[35];
+        d->L[1] -= a * d->L[336];
+        d->L[2] -= a * d->L[337];
+        d->L[336] = a;
+    }
+    {
+        const cdyn_real a = d->L[337] * d->Dinv[35];
+        d->L[0] -= a * d->L[337];
+        d->L[337] = a;
+    }
     /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t501 = 1 / t398;
-    d->Dinv[34] = t501;
-    const cdyn_real t502 = t399 * t501;
-    d->L[312] = t502;
-    const cdyn_real t503 = t412 - t399 * t502;
-    d->D[33] = t503;
-    const cdyn_real t504 = t413 - t400 * t502;
-    const cdyn_real t505 = t414 - t401 * t502;
-    const cdyn_real t506 = t415 - t402 * t502;
-    const cdyn_real t507 = t416 - t403 * t502;
-    const cdyn_real t508 = t417 - t404 * t502;
-    const cdyn_real t509 = t418 - t405 * t502;
-    const cdyn_real t510 = t419 - t406 * t502;
-    const cdyn_real t511 = t420 - t407 * t502;
-    const cdyn_real t512 = t421 - t408 * t502;
-    const cdyn_real t513 = t422 - t409 * t502;
-    const cdyn_real t514 = t423 - t410 * t502;
-    const cdyn_real t515 = t400 * t501;
-    d->L[313] = t515;
-    const cdyn_real t516 = t425 - t400 * t515;
-    const cdyn_real t517 = t426 - t401 * t515;
-    const cdyn_real t518 = t427 - t402 * t515;
-    const cdyn_real t519 = t428 - t403 * t515;
-    const cdyn_real t520 = t429 - t404 * t515;
-    const cdyn_real t521 = t430 - t405 * t515;
-    const cdyn_real t522 = t431 - t406 * t515;
-    const cdyn_real t523 = t432 - t407 * t515;
-    const cdyn_real t524 = t433 - t408 * t515;
-    const cdyn_real t525 = t434 - t409 * t515;
-    const cdyn_real t526 = t435 - t410 * t515;
-    const cdyn_real t527 = t401 * t501;
-    d->L[314] = t527;
-    const cdyn_real t528 = t437 - t401 * t527;
-    const cdyn_real t529 = t438 - t402 * t527;
-    const cdyn_real t530 = t439 - t403 * t527;
-    const cdyn_real t531 = t440 - t404 * t527;
-    const cdyn_real t532 = t441 - t405 * t527;
-    const cdyn_real t533 = t442 - t406 * t527;
-    const cdyn_real t534 = t443 - t407 * t527;
-    const cdyn_real t535 = t444 - t408 * t527;
-    const cdyn_real t536 = t445 - t409 * t527;
-    const cdyn_real t537 = t446 - t410 * t527;
-    const cdyn_real t538 = t402 * t501;
-    d->L[315] = t538;
-    const cdyn_real t539 = t448 - t402 * t538;
-    const cdyn_real t540 = t449 - t403 * t538;
-    const cdyn_real t541 = t450 - t404 * t538;
-    const cdyn_real t542 = t451 - t405 * t538;
-    const cdyn_real t543 = t452 - t406 * t538;
-    const cdyn_real t544 = t453 - t407 * t538;
-    const cdyn_real t545 = t454 - t408 * t538;
-    const cdyn_real t546 = t455 - t409 * t538;
-    const cdyn_real t547 = t456 - t410 * t538;
-    const cdyn_real t548 = t403 * t501;
-    d->L[316] = t548;
-    const cdyn_real t549 = t458 - t403 * t548;
-    const cdyn_real t550 = t459 - t404 * t548;
-    const cdyn_real t551 = t460 - t405 * t548;
-    const cdyn_real t552 = t461 - t406 * t548;
-    const cdyn_real t553 = t462 - t407 * t548;
-    const cdyn_real t554 = t463 - t408 * t548;
-    const cdyn_real t555 = t464 - t409 * t548;
-    const cdyn_real t556 = t465 - t410 * t548;
-    const cdyn_real t557 = t404 * t501;
-    d->L[317] = t557;
-    const cdyn_real t558 = t467 - t404 * t557;
-    const cdyn_real t559 = t468 - t405 * t557;
-    const cdyn_real t560 = t469 - t406 * t557;
-    const cdyn_real t561 = t470 - t407 * t557;
-    const cdyn_real t562 = t471 - t408 * t557;
-    const cdyn_real t563 = t472 - t409 * t557;
-    const cdyn_real t564 = t473 - t410 * t557;
-    const cdyn_real t565 = t405 * t501;
-    d->L[318] = t565;
-    const cdyn_real t566 = t475 - t405 * t565;
-    const cdyn_real t567 = t476 - t406 * t565;
-    const cdyn_real t568 = t477 - t407 * t565;
-    const cdyn_real t569 = t478 - t408 * t565;
-    const cdyn_real t570 = t479 - t409 * t565;
-    const cdyn_real t571 = t480 - t410 * t565;
-    const cdyn_real t572 = t406 * t501;
-    d->L[319] = t572;
-    const cdyn_real t573 = t482 - t406 * t572;
-    const cdyn_real t574 = t483 - t407 * t572;
-    const cdyn_real t575 = t484 - t408 * t572;
-    const cdyn_real t576 = t485 - t409 * t572;
-    const cdyn_real t577 = t486 - t410 * t572;
-    const cdyn_real t578 = t407 * t501;
-    d->L[320] = t578;
-    const cdyn_real t579 = t488 - t407 * t578;
-    const cdyn_real t580 = t489 - t408 * t578;
-    const cdyn_real t581 = t490 - t409 * t578;
-    const cdyn_real t582 = t491 - t410 * t578;
-    const cdyn_real t583 = t408 * t501;
-    d->L[321] = t583;
-    const cdyn_real t584 = t493 - t408 * t583;
-    const cdyn_real t585 = t494 - t409 * t583;
-    const cdyn_real t586 = t495 - t410 * t583;
-    const cdyn_real t587 = t409 * t501;
-    d->L[322] = t587;
-    const cdyn_real t588 = t497 - t409 * t587;
-    const cdyn_real t589 = t498 - t410 * t587;
-    const cdyn_real t590 = t410 * t501;
-    d->L[323] = t590;
-    const cdyn_real t591 = t500 - t410 * t590;
+    d->D[34] = d->L[311];
+    d->Dinv[34] = 1 / d->L[311];
+    {
+        const cdyn_real a = d->L[312] * d->Dinv[34];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] -= a * d->L[312 + c];
+        d->L[312] = a;
+    }
+    {
+        const cdyn_real a = d->L[313] * d->Dinv[34];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] -= a * d->L[313 + c];
+        d->L[313] = a;
+    }
+    {
+        const cdyn_real a = d->L[314] * d->Dinv[34];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[314 + c];
+        d->L[314] = a;
+    }
+    {
+        const cdyn_real a = d->L[315] * d->Dinv[34];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[315 + c];
+        d->L[315] = a;
+    }
+    {
+        const cdyn_real a = d->L[316] * d->Dinv[34];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[316 + c];
+        d->L[316] = a;
+    }
+    {
+        const cdyn_real a = d->L[317] * d->Dinv[34];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[317 + c];
+        d->L[317] = a;
+    }
+    {
+        const cdyn_real a = d->L[318] * d->Dinv[34];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[318 + c];
+        d->L[318] = a;
+    }
+    {
+        const cdyn_real a = d->L[319] * d->Dinv[34];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[319 + c];
+        d->L[319] = a;
+    }
+    {
+        const cdyn_real a = d->L[320] * d->Dinv[34];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[320 + c];
+        d->L[320] = a;
+    }
+    {
+        const cdyn_real a = d->L[321] * d->Dinv[34];
+        d->L[3] -= a * d->L[321];
+        d->L[4] -= a * d->L[322];
+        d->L[5] -= a * d->L[323];
+        d->L[321] = a;
+    }
+    {
+        const cdyn_real a = d->L[322] * d->Dinv[34];
+        d->L[1] -= a * d->L[322];
+        d->L[2] -= a * d->L[323];
+        d->L[322] = a;
+    }
+    {
+        const cdyn_real a = d->L[323] * d->Dinv[34];
+        d->L[0] -= a * d->L[323];
+        d->L[323] = a;
+    }
     /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t592 = 1 / t503;
-    d->Dinv[33] = t592;
-    const cdyn_real t593 = t504 * t592;
-    d->L[300] = t593;
-    const cdyn_real t594 = t516 - t504 * t593;
-    d->D[32] = t594;
-    const cdyn_real t595 = t517 - t505 * t593;
-    const cdyn_real t596 = t518 - t506 * t593;
-    const cdyn_real t597 = t519 - t507 * t593;
-    const cdyn_real t598 = t520 - t508 * t593;
-    const cdyn_real t599 = t521 - t509 * t593;
-    const cdyn_real t600 = t522 - t510 * t593;
-    const cdyn_real t601 = t523 - t511 * t593;
-    const cdyn_real t602 = t524 - t512 * t593;
-    const cdyn_real t603 = t525 - t513 * t593;
-    const cdyn_real t604 = t526 - t514 * t593;
-    const cdyn_real t605 = t505 * t592;
-    d->L[301] = t605;
-    const cdyn_real t606 = t528 - t505 * t605;
-    const cdyn_real t607 = t529 - t506 * t605;
-    const cdyn_real t608 = t530 - t507 * t605;
-    const cdyn_real t609 = t531 - t508 * t605;
-    const cdyn_real t610 = t532 - t509 * t605;
-    const cdyn_real t611 = t533 - t510 * t605;
-    const cdyn_real t612 = t534 - t511 * t605;
-    const cdyn_real t613 = t535 - t512 * t605;
-    const cdyn_real t614 = t536 - t513 * t605;
-    const cdyn_real t615 = t537 - t514 * t605;
-    const cdyn_real t616 = t506 * t592;
-    d->L[302] = t616;
-    const cdyn_real t617 = t539 - t506 * t616;
-    const cdyn_real t618 = t540 - t507 * t616;
-    const cdyn_real t619 = t541 - t508 * t616;
-    const cdyn_real t620 = t542 - t509 * t616;
-    const cdyn_real t621 = t543 - t510 * t616;
-    const cdyn_real t622 = t544 - t511 * t616;
-    const cdyn_real t623 = t545 - t512 * t616;
-    const cdyn_real t624 = t546 - t513 * t616;
-    const cdyn_real t625 = t547 - t514 * t616;
-    const cdyn_real t626 = t507 * t592;
-    d->L[303] = t626;
-    const cdyn_real t627 = t549 - t507 * t626;
-    const cdyn_real t628 = t550 - t508 * t626;
-    const cdyn_real t629 = t551 - t509 * t626;
-    const cdyn_real t630 = t552 - t510 * t626;
-    const cdyn_real t631 = t553 - t511 * t626;
-    const cdyn_real t632 = t554 - t512 * t626;
-    const cdyn_real t633 = t555 - t513 * t626;
-    const cdyn_real t634 = t556 - t514 * t626;
-    const cdyn_real t635 = t508 * t592;
-    d->L[304] = t635;
-    const cdyn_real t636 = t558 - t508 * t635;
-    const cdyn_real t637 = t559 - t509 * t635;
-    const cdyn_real t638 = t560 - t510 * t635;
-    const cdyn_real t639 = t561 - t511 * t635;
-    const cdyn_real t640 = t562 - t512 * t635;
-    const cdyn_real t641 = t563 - t513 * t635;
-    const cdyn_real t642 = t564 - t514 * t635;
-    const cdyn_real t643 = t509 * t592;
-    d->L[305] = t643;
-    const cdyn_real t644 = t566 - t509 * t643;
-    const cdyn_real t645 = t567 - t510 * t643;
-    const cdyn_real t646 = t568 - t511 * t643;
-    const cdyn_real t647 = t569 - t512 * t643;
-    const cdyn_real t648 = t570 - t513 * t643;
-    const cdyn_real t649 = t571 - t514 * t643;
-    const cdyn_real t650 = t510 * t592;
-    d->L[306] = t650;
-    const cdyn_real t651 = t573 - t510 * t650;
-    const cdyn_real t652 = t574 - t511 * t650;
-    const cdyn_real t653 = t575 - t512 * t650;
-    const cdyn_real t654 = t576 - t513 * t650;
-    const cdyn_real t655 = t577 - t514 * t650;
-    const cdyn_real t656 = t511 * t592;
-    d->L[307] = t656;
-    const cdyn_real t657 = t579 - t511 * t656;
-    const cdyn_real t658 = t580 - t512 * t656;
-    const cdyn_real t659 = t581 - t513 * t656;
-    const cdyn_real t660 = t582 - t514 * t656;
-    const cdyn_real t661 = t512 * t592;
-    d->L[308] = t661;
-    const cdyn_real t662 = t584 - t512 * t661;
-    const cdyn_real t663 = t585 - t513 * t661;
-    const cdyn_real t664 = t586 - t514 * t661;
-    const cdyn_real t665 = t513 * t592;
-    d->L[309] = t665;
-    const cdyn_real t666 = t588 - t513 * t665;
-    const cdyn_real t667 = t589 - t514 * t665;
-    const cdyn_real t668 = t514 * t592;
-    d->L[310] = t668;
-    const cdyn_real t669 = t591 - t514 * t668;
+    d->D[33] = d->L[299];
+    d->Dinv[33] = 1 / d->L[299];
+    {
+        const cdyn_real a = d->L[300] * d->Dinv[33];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] -= a * d->L[300 + c];
+        d->L[300] = a;
+    }
+    {
+        const cdyn_real a = d->L[301] * d->Dinv[33];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[301 + c];
+        d->L[301] = a;
+    }
+    {
+        const cdyn_real a = d->L[302] * d->Dinv[33];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[302 + c];
+        d->L[302] = a;
+    }
+    {
+        const cdyn_real a = d->L[303] * d->Dinv[33];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[303 + c];
+        d->L[303] = a;
+    }
+    {
+        const cdyn_real a = d->L[304] * d->Dinv[33];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[304 + c];
+        d->L[304] = a;
+    }
+    {
+        const cdyn_real a = d->L[305] * d->Dinv[33];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[305 + c];
+        d->L[305] = a;
+    }
+    {
+        const cdyn_real a = d->L[306] * d->Dinv[33];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[306 + c];
+        d->L[306] = a;
+    }
+    {
+        const cdyn_real a = d->L[307] * d->Dinv[33];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[307 + c];
+        d->L[307] = a;
+    }
+    {
+        const cdyn_real a = d->L[308] * d->Dinv[33];
+        d->L[3] -= a * d->L[308];
+        d->L[4] -= a * d->L[309];
+        d->L[5] -= a * d->L[310];
+        d->L[308] = a;
+    }
+    {
+        const cdyn_real a = d->L[309] * d->Dinv[33];
+        d->L[1] -= a * d->L[309];
+        d->L[2] -= a * d->L[310];
+        d->L[309] = a;
+    }
+    {
+        const cdyn_real a = d->L[310] * d->Dinv[33];
+        d->L[0] -= a * d->L[310];
+        d->L[310] = a;
+    }
     /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t670 = 1 / t594;
-    d->Dinv[32] = t670;
-    const cdyn_real t671 = t595 * t670;
-    d->L[289] = t671;
-    const cdyn_real t672 = t606 - t595 * t671;
-    d->D[31] = t672;
-    const cdyn_real t673 = t607 - t596 * t671;
-    const cdyn_real t674 = t608 - t597 * t671;
-    const cdyn_real t675 = t609 - t598 * t671;
-    const cdyn_real t676 = t610 - t599 * t671;
-    const cdyn_real t677 = t611 - t600 * t671;
-    const cdyn_real t678 = t612 - t601 * t671;
-    const cdyn_real t679 = t613 - t602 * t671;
-    const cdyn_real t680 = t614 - t603 * t671;
-    const cdyn_real t681 = t615 - t604 * t671;
-    const cdyn_real t682 = t596 * t670;
-    d->L[290] = t682;
-    const cdyn_real t683 = t617 - t596 * t682;
-    const cdyn_real t684 = t618 - t597 * t682;
-    const cdyn_real t685 = t619 - t598 * t682;
-    const cdyn_real t686 = t620 - t599 * t682;
-    const cdyn_real t687 = t621 - t600 * t682;
-    const cdyn_real t688 = t622 - t601 * t682;
-    const cdyn_real t689 = t623 - t602 * t682;
-    const cdyn_real t690 = t624 - t603 * t682;
-    const cdyn_real t691 = t625 - t604 * t682;
-    const cdyn_real t692 = t597 * t670;
-    d->L[291] = t692;
-    const cdyn_real t693 = t627 - t597 * t692;
-    const cdyn_real t694 = t628 - t598 * t692;
-    const cdyn_real t695 = t629 - t599 * t692;
-    const cdyn_real t696 = t630 - t600 * t692;
-    const cdyn_real t697 = t631 - t601 * t692;
-    const cdyn_real t698 = t632 - t602 * t692;
-    const cdyn_real t699 = t633 - t603 * t692;
-    const cdyn_real t700 = t634 - t604 * t692;
-    const cdyn_real t701 = t598 * t670;
-    d->L[292] = t701;
-    const cdyn_real t702 = t636 - t598 * t701;
-    const cdyn_real t703 = t637 - t599 * t701;
-    const cdyn_real t704 = t638 - t600 * t701;
-    const cdyn_real t705 = t639 - t601 * t701;
-    const cdyn_real t706 = t640 - t602 * t701;
-    const cdyn_real t707 = t641 - t603 * t701;
-    const cdyn_real t708 = t642 - t604 * t701;
-    const cdyn_real t709 = t599 * t670;
-    d->L[293] = t709;
-    const cdyn_real t710 = t644 - t599 * t709;
-    const cdyn_real t711 = t645 - t600 * t709;
-    const cdyn_real t712 = t646 - t601 * t709;
-    const cdyn_real t713 = t647 - t602 * t709;
-    const cdyn_real t714 = t648 - t603 * t709;
-    const cdyn_real t715 = t649 - t604 * t709;
-    const cdyn_real t716 = t600 * t670;
-    d->L[294] = t716;
-    const cdyn_real t717 = t651 - t600 * t716;
-    const cdyn_real t718 = t652 - t601 * t716;
-    const cdyn_real t719 = t653 - t602 * t716;
-    const cdyn_real t720 = t654 - t603 * t716;
-    const cdyn_real t721 = t655 - t604 * t716;
-    const cdyn_real t722 = t601 * t670;
-    d->L[295] = t722;
-    const cdyn_real t723 = t657 - t601 * t722;
-    const cdyn_real t724 = t658 - t602 * t722;
-    const cdyn_real t725 = t659 - t603 * t722;
-    const cdyn_real t726 = t660 - t604 * t722;
-    const cdyn_real t727 = t602 * t670;
-    d->L[296] = t727;
-    const cdyn_real t728 = t662 - t602 * t727;
-    const cdyn_real t729 = t663 - t603 * t727;
-    const cdyn_real t730 = t664 - t604 * t727;
-    const cdyn_real t731 = t603 * t670;
-    d->L[297] = t731;
-    const cdyn_real t732 = t666 - t603 * t731;
-    const cdyn_real t733 = t667 - t604 * t731;
-    const cdyn_real t734 = t604 * t670;
-    d->L[298] = t734;
-    const cdyn_real t735 = t669 - t604 * t734;
+    d->D[32] = d->L[288];
+    d->Dinv[32] = 1 / d->L[288];
+    {
+        const cdyn_real a = d->L[289] * d->Dinv[32];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] -= a * d->L[289 + c];
+        d->L[289] = a;
+    }
+    {
+        const cdyn_real a = d->L[290] * d->Dinv[32];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[290 + c];
+        d->L[290] = a;
+    }
+    {
+        const cdyn_real a = d->L[291] * d->Dinv[32];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[291 + c];
+        d->L[291] = a;
+    }
+    {
+        const cdyn_real a = d->L[292] * d->Dinv[32];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[292 + c];
+        d->L[292] = a;
+    }
+    {
+        const cdyn_real a = d->L[293] * d->Dinv[32];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[293 + c];
+        d->L[293] = a;
+    }
+    {
+        const cdyn_real a = d->L[294] * d->Dinv[32];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[294 + c];
+        d->L[294] = a;
+    }
+    {
+        const cdyn_real a = d->L[295] * d->Dinv[32];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[295 + c];
+        d->L[295] = a;
+    }
+    {
+        const cdyn_real a = d->L[296] * d->Dinv[32];
+        d->L[3] -= a * d->L[296];
+        d->L[4] -= a * d->L[297];
+        d->L[5] -= a * d->L[298];
+        d->L[296] = a;
+    }
+    {
+        const cdyn_real a = d->L[297] * d->Dinv[32];
+        d->L[1] -= a * d->L[297];
+        d->L[2] -= a * d->L[298];
+        d->L[297] = a;
+    }
+    {
+        const cdyn_real a = d->L[298] * d->Dinv[32];
+        d->L[0] -= a * d->L[298];
+        d->L[298] = a;
+    }
     /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
-    const cdyn_real t736 = 1 / t672;
-    d->Dinv[31] = t736;
-    const cdyn_real t737 = t673 * t736;
-    d->L[279] = t737;
-    const cdyn_real t738 = t683 - t673 * t737;
-    d->D[30] = t738;
-    const cdyn_real t739 = t684 - t674 * t737;
-    const cdyn_real t740 = t685 - t675 * t737;
-    const cdyn_real t741 = t686 - t676 * t737;
-    const cdyn_real t742 = t687 - t677 * t737;
-    const cdyn_real t743 = t688 - t678 * t737;
-    const cdyn_real t744 = t689 - t679 * t737;
-    const cdyn_real t745 = t690 - t680 * t737;
-    const cdyn_real t746 = t691 - t681 * t737;
-    const cdyn_real t747 = t674 * t736;
-    d->L[280] = t747;
-    const cdyn_real t748 = t693 - t674 * t747;
-    const cdyn_real t749 = t694 - t675 * t747;
-    const cdyn_real t750 = t695 - t676 * t747;
-    const cdyn_real t751 = t696 - t677 * t747;
-    const cdyn_real t752 = t697 - t678 * t747;
-    const cdyn_real t753 = t698 - t679 * t747;
-    const cdyn_real t754 = t699 - t680 * t747;
-    const cdyn_real t755 = t700 - t681 * t747;
-    const cdyn_real t756 = t675 * t736;
-    d->L[281] = t756;
-    const cdyn_real t757 = t702 - t675 * t756;
-    const cdyn_real t758 = t703 - t676 * t756;
-    const cdyn_real t759 = t704 - t677 * t756;
-    const cdyn_real t760 = t705 - t678 * t756;
-    const cdyn_real t761 = t706 - t679 * t756;
-    const cdyn_real t762 = t707 - t680 * t756;
-    const cdyn_real t763 = t708 - t681 * t756;
-    const cdyn_real t764 = t676 * t736;
-    d->L[282] = t764;
-    const cdyn_real t765 = t710 - t676 * t764;
-    const cdyn_real t766 = t711 - t677 * t764;
-    const cdyn_real t767 = t712 - t678 * t764;
-    const cdyn_real t768 = t713 - t679 * t764;
-    const cdyn_real t769 = t714 - t680 * t764;
-    const cdyn_real t770 = t715 - t681 * t764;
-    const cdyn_real t771 = t677 * t736;
-    d->L[283] = t771;
-    const cdyn_real t772 = t717 - t677 * t771;
-    const cdyn_real t773 = t718 - t678 * t771;
-    const cdyn_real t774 = t719 - t679 * t771;
-    const cdyn_real t775 = t720 - t680 * t771;
-    const cdyn_real t776 = t721 - t681 * t771;
-    const cdyn_real t777 = t678 * t736;
-    d->L[284] = t777;
-    const cdyn_real t778 = t723 - t678 * t777;
-    const cdyn_real t779 = t724 - t679 * t777;
-    const cdyn_real t780 = t725 - t680 * t777;
-    const cdyn_real t781 = t726 - t681 * t777;
-    const cdyn_real t782 = t679 * t736;
-    d->L[285] = t782;
-    const cdyn_real t783 = t728 - t679 * t782;
-    const cdyn_real t784 = t729 - t680 * t782;
-    const cdyn_real t785 = t730 - t681 * t782;
-    const cdyn_real t786 = t680 * t736;
-    d->L[286] = t786;
-    const cdyn_real t787 = t732 - t680 * t786;
-    const cdyn_real t788 = t733 - t681 * t786;
-    const cdyn_real t789 = t681 * t736;
-    d->L[287] = t789;
-    const cdyn_real t790 = t735 - t681 * t789;
+    d->D[31] = d->L[278];
+    d->Dinv[31] = 1 / d->L[278];
+    {
+        const cdyn_real a = d->L[279] * d->Dinv[31];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] -= a * d->L[279 + c];
+        d->L[279] = a;
+    }
+    {
+        const cdyn_real a = d->L[280] * d->Dinv[31];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[280 + c];
+        d->L[280] = a;
+    }
+    {
+        const cdyn_real a = d->L[281] * d->Dinv[31];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[281 + c];
+        d->L[281] = a;
+    }
+    {
+        const cdyn_real a = d->L[282] * d->Dinv[31];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[282 + c];
+        d->L[282] = a;
+    }
+    {
+        const cdyn_real a = d->L[283] * d->Dinv[31];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[283 + c];
+        d->L[283] = a;
+    }
+    {
+        const cdyn_real a = d->L[284] * d->Dinv[31];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[284 + c];
+        d->L[284] = a;
+    }
+    {
+        const cdyn_real a = d->L[285] * d->Dinv[31];
+        d->L[3] -= a * d->L[285];
+        d->L[4] -= a * d->L[286];
+        d->L[5] -= a * d->L[287];
+        d->L[285] = a;
+    }
+    {
+        const cdyn_real a = d->L[286] * d->Dinv[31];
+        d->L[1] -= a * d->L[286];
+        d->L[2] -= a * d->L[287];
+        d->L[286] = a;
+    }
+    {
+        const cdyn_real a = d->L[287] * d->Dinv[31];
+        d->L[0] -= a * d->L[287];
+        d->L[287] = a;
+    }
     /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    const cdyn_real t791 = 1 / t738;
-    d->Dinv[30] = t791;
-    const cdyn_real t792 = t739 * t791;
-    d->L[270] = t792;
-    const cdyn_real t793 = t748 - t739 * t792;
-    const cdyn_real t794 = t749 - t740 * t792;
-    const cdyn_real t795 = t750 - t741 * t792;
-    const cdyn_real t796 = t751 - t742 * t792;
-    const cdyn_real t797 = t752 - t743 * t792;
-    const cdyn_real t798 = t753 - t744 * t792;
-    const cdyn_real t799 = t754 - t745 * t792;
-    const cdyn_real t800 = t755 - t746 * t792;
-    const cdyn_real t801 = t740 * t791;
-    d->L[271] = t801;
-    const cdyn_real t802 = t757 - t740 * t801;
-    const cdyn_real t803 = t758 - t741 * t801;
-    const cdyn_real t804 = t759 - t742 * t801;
-    const cdyn_real t805 = t760 - t743 * t801;
-    const cdyn_real t806 = t761 - t744 * t801;
-    const cdyn_real t807 = t762 - t745 * t801;
-    const cdyn_real t808 = t763 - t746 * t801;
-    const cdyn_real t809 = t741 * t791;
-    d->L[272] = t809;
-    const cdyn_real t810 = t765 - t741 * t809;
-    const cdyn_real t811 = t766 - t742 * t809;
-    const cdyn_real t812 = t767 - t743 * t809;
-    const cdyn_real t813 = t768 - t744 * t809;
-    const cdyn_real t814 = t769 - t745 * t809;
-    const cdyn_real t815 = t770 - t746 * t809;
-    const cdyn_real t816 = t742 * t791;
-    d->L[273] = t816;
-    const cdyn_real t817 = t772 - t742 * t816;
-    const cdyn_real t818 = t773 - t743 * t816;
-    const cdyn_real t819 = t774 - t744 * t816;
-    const cdyn_real t820 = t775 - t745 * t816;
-    const cdyn_real t821 = t776 - t746 * t816;
-    const cdyn_real t822 = t743 * t791;
-    d->L[274] = t822;
-    const cdyn_real t823 = t778 - t743 * t822;
-    const cdyn_real t824 = t779 - t744 * t822;
-    const cdyn_real t825 = t780 - t745 * t822;
-    const cdyn_real t826 = t781 - t746 * t822;
-    const cdyn_real t827 = t744 * t791;
-    d->L[275] = t827;
-    const cdyn_real t828 = t783 - t744 * t827;
-    const cdyn_real t829 = t784 - t745 * t827;
-    const cdyn_real t830 = t785 - t746 * t827;
-    const cdyn_real t831 = t745 * t791;
-    d->L[276] = t831;
-    const cdyn_real t832 = t787 - t745 * t831;
-    const cdyn_real t833 = t788 - t746 * t831;
-    const cdyn_real t834 = t746 * t791;
-    d->L[277] = t834;
-    const cdyn_real t835 = t790 - t746 * t834;
+    d->D[30] = d->L[269];
+    d->Dinv[30] = 1 / d->L[269];
+    {
+        const cdyn_real a = d->L[270] * d->Dinv[30];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[270 + c];
+        d->L[270] = a;
+    }
+    {
+        const cdyn_real a = d->L[271] * d->Dinv[30];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[271 + c];
+        d->L[271] = a;
+    }
+    {
+        const cdyn_real a = d->L[272] * d->Dinv[30];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[272 + c];
+        d->L[272] = a;
+    }
+    {
+        const cdyn_real a = d->L[273] * d->Dinv[30];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[273 + c];
+        d->L[273] = a;
+    }
+    {
+        const cdyn_real a = d->L[274] * d->Dinv[30];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[274 + c];
+        d->L[274] = a;
+    }
+    {
+        const cdyn_real a = d->L[275] * d->Dinv[30];
+        d->L[3] -= a * d->L[275];
+        d->L[4] -= a * d->L[276];
+        d->L[5] -= a * d->L[277];
+        d->L[275] = a;
+    }
+    {
+        const cdyn_real a = d->L[276] * d->Dinv[30];
+        d->L[1] -= a * d->L[276];
+        d->L[2] -= a * d->L[277];
+        d->L[276] = a;
+    }
+    {
+        const cdyn_real a = d->L[277] * d->Dinv[30];
+        d->L[0] -= a * d->L[277];
+        d->L[277] = a;
+    }
     /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
-    const cdyn_real t836 = 1 / t3;
-    d->Dinv[29] = t836;
-    const cdyn_real t837 = d->M[260];
-    const cdyn_real t838 = t837 * t836;
-    d->L[260] = t838;
-    const cdyn_real t839 = d->M[250];
-    const cdyn_real t840 = t839 - t837 * t838;
-    d->D[28] = t840;
-    const cdyn_real t841 = d->M[251];
-    const cdyn_real t842 = d->M[261];
-    const cdyn_real t843 = t841 - t842 * t838;
-    const cdyn_real t844 = d->M[252];
-    const cdyn_real t845 = d->M[262];
-    const cdyn_real t846 = t844 - t845 * t838;
-    const cdyn_real t847 = d->M[253];
-    const cdyn_real t848 = d->M[263];
-    const cdyn_real t849 = t847 - t848 * t838;
-    const cdyn_real t850 = d->M[254];
-    const cdyn_real t851 = d->M[264];
-    const cdyn_real t852 = t850 - t851 * t838;
-    const cdyn_real t853 = d->M[255];
-    const cdyn_real t854 = d->M[265];
-    const cdyn_real t855 = t853 - t854 * t838;
-    const cdyn_real t856 = d->M[256];
-    const cdyn_real t857 = d->M[266];
-    const cdyn_real t858 = t856 - t857 * t838;
-    const cdyn_real t859 = d->M[257];
-    const cdyn_real t860 = d->M[267];
-    const cdyn_real t861 = t859 - t860 * t838;
-    const cdyn_real t862 = d->M[258];
-    const cdyn_real t863 = d->M[268];
-    const cdyn_real t864 = t862 - t863 * t838;
-    const cdyn_real t865 = t842 * t836;
-    d->L[261] = t865;
-    const cdyn_real t866 = t793 - t842 * t865;
-    const cdyn_real t867 = t794 - t845 * t865;
-    const cdyn_real t868 = t795 - t848 * t865;
-    const cdyn_real t869 = t796 - t851 * t865;
-    const cdyn_real t870 = t797 - t854 * t865;
-    const cdyn_real t871 = t798 - t857 * t865;
-    const cdyn_real t872 = t799 - t860 * t865;
-    const cdyn_real t873 = t800 - t863 * t865;
-    const cdyn_real t874 = t845 * t836;
-    d->L[262] = t874;
-    const cdyn_real t875 = t802 - t845 * t874;
-    const cdyn_real t876 = t803 - t848 * t874;
-    const cdyn_real t877 = t804 - t851 * t874;
-    const cdyn_real t878 = t805 - t854 * t874;
-    const cdyn_real t879 = t806 - t857 * t874;
-    const cdyn_real t880 = t807 - t860 * t874;
-    const cdyn_real t881 = t808 - t863 * t874;
-    const cdyn_real t882 = t848 * t836;
-    d->L[263] = t882;
-    const cdyn_real t883 = t810 - t848 * t882;
-    const cdyn_real t884 = t811 - t851 * t882;
-    const cdyn_real t885 = t812 - t854 * t882;
-    const cdyn_real t886 = t813 - t857 * t882;
-    const cdyn_real t887 = t814 - t860 * t882;
-    const cdyn_real t888 = t815 - t863 * t882;
-    const cdyn_real t889 = t851 * t836;
-    d->L[264] = t889;
-    const cdyn_real t890 = t817 - t851 * t889;
-    const cdyn_real t891 = t818 - t854 * t889;
-    const cdyn_real t892 = t819 - t857 * t889;
-    const cdyn_real t893 = t820 - t860 * t889;
-    const cdyn_real t894 = t821 - t863 * t889;
-    const cdyn_real t895 = t854 * t836;
-    d->L[265] = t895;
-    const cdyn_real t896 = t823 - t854 * t895;
-    const cdyn_real t897 = t824 - t857 * t895;
-    const cdyn_real t898 = t825 - t860 * t895;
-    const cdyn_real t899 = t826 - t863 * t895;
-    const cdyn_real t900 = t857 * t836;
-    d->L[266] = t900;
-    const cdyn_real t901 = t828 - t857 * t900;
-    const cdyn_real t902 = t829 - t860 * t900;
-    const cdyn_real t903 = t830 - t863 * t900;
-    const cdyn_real t904 = t860 * t836;
-    d->L[267] = t904;
-    const cdyn_real t905 = t832 - t860 * t904;
-    const cdyn_real t906 = t833 - t863 * t904;
-    const cdyn_real t907 = t863 * t836;
-    d->L[268] = t907;
-    const cdyn_real t908 = t835 - t863 * t907;
+    d->D[29] = d->L[259];
+    d->Dinv[29] = 1 / d->L[259];
+    {
+        const cdyn_real a = d->L[260] * d->Dinv[29];
+        for (int c = 0; c < 9; ++c)
+            d->L[250 + c] -= a * d->L[260 + c];
+        d->L[260] = a;
+    }
+    {
+        const cdyn_real a = d->L[261] * d->Dinv[29];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[261 + c];
+        d->L[261] = a;
+    }
+    {
+        const cdyn_real a = d->L[262] * d->Dinv[29];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[262 + c];
+        d->L[262] = a;
+    }
+    {
+        const cdyn_real a = d->L[263] * d->Dinv[29];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[263 + c];
+        d->L[263] = a;
+    }
+    {
+        const cdyn_real a = d->L[264] * d->Dinv[29];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[264 + c];
+        d->L[264] = a;
+    }
+    {
+        const cdyn_real a = d->L[265] * d->Dinv[29];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[265 + c];
+        d->L[265] = a;
+    }
+    {
+        const cdyn_real a = d->L[266] * d->Dinv[29];
+        d->L[3] -= a * d->L[266];
+        d->L[4] -= a * d->L[267];
+        d->L[5] -= a * d->L[268];
+        d->L[266] = a;
+    }
+    {
+        const cdyn_real a = d->L[267] * d->Dinv[29];
+        d->L[1] -= a * d->L[267];
+        d->L[2] -= a * d->L[268];
+        d->L[267] = a;
+    }
+    {
+        const cdyn_real a = d->L[268] * d->Dinv[29];
+        d->L[0] -= a * d->L[268];
+        d->L[268] = a;
+    }
     /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
-    const cdyn_real t909 = 1 / t840;
-    d->Dinv[28] = t909;
-    const cdyn_real t910 = t843 * t909;
-    d->L[251] = t910;
-    const cdyn_real t911 = t866 - t843 * t910;
-    const cdyn_real t912 = t867 - t846 * t910;
-    const cdyn_real t913 = t868 - t849 * t910;
-    const cdyn_real t914 = t869 - t852 * t910;
-    const cdyn_real t915 = t870 - t855 * t910;
-    const cdyn_real t916 = t871 - t858 * t910;
-    const cdyn_real t917 = t872 - t861 * t910;
-    const cdyn_real t918 = t873 - t864 * t910;
-    const cdyn_real t919 = t846 * t909;
-    d->L[252] = t919;
-    const cdyn_real t920 = t875 - t846 * t919;
-    const cdyn_real t921 = t876 - t849 * t919;
-    const cdyn_real t922 = t877 - t852 * t919;
-    const cdyn_real t923 = t878 - t855 * t919;
-    const cdyn_real t924 = t879 - t858 * t919;
-    const cdyn_real t925 = t880 - t861 * t919;
-    const cdyn_real t926 = t881 - t864 * t919;
-    const cdyn_real t927 = t849 * t909;
-    d->L[253] = t927;
-    const cdyn_real t928 = t883 - t849 * t927;
-    const cdyn_real t929 = t884 - t852 * t927;
-    const cdyn_real t930 = t885 - t855 * t927;
-    const cdyn_real t931 = t886 - t858 * t927;
-    const cdyn_real t932 = t887 - t861 * t927;
-    const cdyn_real t933 = t888 - t864 * t927;
-    const cdyn_real t934 = t852 * t909;
-    d->L[254] = t934;
-    const cdyn_real t935 = t890 - t852 * t934;
-    const cdyn_real t936 = t891 - t855 * t934;
-    const cdyn_real t937 = t892 - t858 * t934;
-    const cdyn_real t938 = t893 - t861 * t934;
-    const cdyn_real t939 = t894 - t864 * t934;
-    const cdyn_real t940 = t855 * t909;
-    d->L[255] = t940;
-    const cdyn_real t941 = t896 - t855 * t940;
-    const cdyn_real t942 = t897 - t858 * t940;
-    const cdyn_real t943 = t898 - t861 * t940;
-    const cdyn_real t944 = t899 - t864 * t940;
-    const cdyn_real t945 = t858 * t909;
-    d->L[256] = t945;
-    const cdyn_real t946 = t901 - t858 * t945;
-    const cdyn_real t947 = t902 - t861 * t945;
-    const cdyn_real t948 = t903 - t864 * t945;
-    const cdyn_real t949 = t861 * t909;
-    d->L[257] = t949;
-    const cdyn_real t950 = t905 - t861 * t949;
-    const cdyn_real t951 = t906 - t864 * t949;
-    const cdyn_real t952 = t864 * t909;
-    d->L[258] = t952;
-    const cdyn_real t953 = t908 - t864 * t952;
+    d->D[28] = d->L[250];
+    d->Dinv[28] = 1 / d->L[250];
+    {
+        const cdyn_real a = d->L[251] * d->Dinv[28];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[251 + c];
+        d->L[251] = a;
+    }
+    {
+        const cdyn_real a = d->L[252] * d->Dinv[28];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[252 + c];
+        d->L[252] = a;
+    }
+    {
+        const cdyn_real a = d->L[253] * d->Dinv[28];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[253 + c];
+        d->L[253] = a;
+    }
+    {
+        const cdyn_real a = d->L[254] * d->Dinv[28];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[254 + c];
+        d->L[254] = a;
+    }
+    {
+        const cdyn_real a = d->L[255] * d->Dinv[28];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[255 + c];
+        d->L[255] = a;
+    }
+    {
+        const cdyn_real a = d->L[256] * d->Dinv[28];
+        d->L[3] -= a * d->L[256];
+        d->L[4] -= a * d->L[257];
+        d->L[5] -= a * d->L[258];
+        d->L[256] = a;
+    }
+    {
+        const cdyn_real a = d->L[257] * d->Dinv[28];
+        d->L[1] -= a * d->L[257];
+        d->L[2] -= a * d->L[258];
+        d->L[257] = a;
+    }
+    {
+        const cdyn_real a = d->L[258] * d->Dinv[28];
+        d->L[0] -= a * d->L[258];
+        d->L[258] = a;
+    }
     /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t954 = 1 / t2;
-    d->Dinv[27] = t954;
-    const cdyn_real t955 = d->M[235];
-    const cdyn_real t956 = t955 * t954;
-    d->L[235] = t956;
-    const cdyn_real t957 = d->M[219];
-    const cdyn_real t958 = t957 - t955 * t956;
-    d->D[26] = t958;
-    const cdyn_real t959 = d->M[220];
-    const cdyn_real t960 = d->M[236];
-    const cdyn_real t961 = t959 - t960 * t956;
-    const cdyn_real t962 = d->M[221];
-    const cdyn_real t963 = d->M[237];
-    const cdyn_real t964 = t962 - t963 * t956;
-    const cdyn_real t965 = d->M[222];
-    const cdyn_real t966 = d->M[238];
-    const cdyn_real t967 = t965 - t966 * t956;
-    const cdyn_real t968 = d->M[223];
-    const cdyn_real t969 = d->M[239];
-    const cdyn_real t970 = t968 - t969 * t956;
-    const cdyn_real t971 = d->M[224];
-    const cdyn_real t972 = d->M[240];
-    const cdyn_real t973 = t971 - t972 * t956;
-    const cdyn_real t974 = d->M[225];
-    const cdyn_real t975 = d->M[241];
-    const cdyn_real t976 = t974 - t975 * t956;
-    const cdyn_real t977 = d->M[226];
-    const cdyn_real t978 = d->M[242];
-    const cdyn_real t979 = t977 - t978 * t956;
-    const cdyn_real t980 = d->M[227];
-    const cdyn_real t981 = d->M[243];
-    const cdyn_real t982 = t980 - t981 * t956;
-    const cdyn_real t983 = d->M[228];
-    const cdyn_real t984 = d->M[244];
-    const cdyn_real t985 = t983 - t984 * t956;
-    const cdyn_real t986 = d->M[229];
-    const cdyn_real t987 = d->M[245];
-    const cdyn_real t988 = t986 - t987 * t956;
-    const cdyn_real t989 = d->M[230];
-    const cdyn_real t990 = d->M[246];
-    const cdyn_real t991 = t989 - t990 * t956;
-    const cdyn_real t992 = d->M[231];
-    const cdyn_real t993 = d->M[247];
-    const cdyn_real t994 = t992 - t993 * t956;
-    const cdyn_real t995 = d->M[232];
-    const cdyn_real t996 = d->M[248];
-    const cdyn_real t997 = t995 - t996 * t956;
-    const cdyn_real t998 = d->M[233];
-    const cdyn_real t999 = d->M[249];
-    const cdyn_real t1000 = t998 - t999 * t956;
-    const cdyn_real t1001 = t960 * t954;
-    d->L[236] = t1001;
-    const cdyn_real t1002 = d->M[205];
-    const cdyn_real t1003 = t1002 - t960 * t1001;
-    const cdyn_real t1004 = d->M[206];
-    const cdyn_real t1005 = t1004 - t963 * t1001;
-    const cdyn_real t1006 = d->M[207];
-    const cdyn_real t1007 = t1006 - t966 * t1001;
-    const cdyn_real t1008 = d->M[208];
-    const cdyn_real t1009 = t1008 - t969 * t1001;
-    const cdyn_real t1010 = d->M[209];
-    const cdyn_real t1011 = t1010 - t972 * t1001;
-    const cdyn_real t1012 = d->M[210];
-    const cdyn_real t1013 = t1012 - t975 * t1001;
-    const cdyn_real t1014 = d->M[211];
-    const cdyn_real t1015 = t1014 - t978 * t1001;
-    const cdyn_real t1016 = d->M[212];
-    const cdyn_real t1017 = t1016 - t981 * t1001;
-    const cdyn_real t1018 = d->M[213];
-    const cdyn_real t1019 = t1018 - t984 * t1001;
-    const cdyn_real t1020 = d->M[214];
-    const cdyn_real t1021 = t1020 - t987 * t1001;
-    const cdyn_real t1022 = d->M[215];
-    const cdyn_real t1023 = t1022 - t990 * t1001;
-    const cdyn_real t1024 = d->M[216];
-    const cdyn_real t1025 = t1024 - t993 * t1001;
-    const cdyn_real t1026 = d->M[217];
-    const cdyn_real t1027 = t1026 - t996 * t1001;
-    const cdyn_real t1028 = d->M[218];
-    const cdyn_real t1029 = t1028 - t999 * t1001;
-    const cdyn_real t1030 = t963 * t954;
-    d->L[237] = t1030;
-    const cdyn_real t1031 = d->M[192];
-    const cdyn_real t1032 = t1031 - t963 * t1030;
-    const cdyn_real t1033 = d->M[193];
-    const cdyn_real t1034 = t1033 - t966 * t1030;
-    const cdyn_real t1035 = d->M[194];
-    const cdyn_real t1036 = t1035 - t969 * t1030;
-    const cdyn_real t1037 = d->M[195];
-    const cdyn_real t1038 = t1037 - t972 * t1030;
-    const cdyn_real t1039 = d->M[196];
-    const cdyn_real t1040 = t1039 - t975 * t1030;
-    const cdyn_real t1041 = d->M[197];
-    const cdyn_real t1042 = t1041 - t978 * t1030;
-    const cdyn_real t1043 = d->M[198];
-    const cdyn_real t1044 = t1043 - t981 * t1030;
-    const cdyn_real t1045 = d->M[199];
-    const cdyn_real t1046 = t1045 - t984 * t1030;
-    const cdyn_real t1047 = d->M[200];
-    const cdyn_real t1048 = t1047 - t987 * t1030;
-    const cdyn_real t1049 = d->M[201];
-    const cdyn_real t1050 = t1049 - t990 * t1030;
-    const cdyn_real t1051 = d->M[202];
-    const cdyn_real t1052 = t1051 - t993 * t1030;
-    const cdyn_real t1053 = d->M[203];
-    const cdyn_real t1054 = t1053 - t996 * t1030;
-    const cdyn_real t1055 = d->M[204];
-    const cdyn_real t1056 = t1055 - t999 * t1030;
-    const cdyn_real t1057 = t966 * t954;
-    d->L[238] = t1057;
-    const cdyn_real t1058 = d->M[180];
-    const cdyn_real t1059 = t1058 - t966 * t1057;
-    const cdyn_real t1060 = d->M[181];
-    const cdyn_real t1061 = t1060 - t969 * t1057;
-    const cdyn_real t1062 = d->M[182];
-    const cdyn_real t1063 = t1062 - t972 * t1057;
-    const cdyn_real t1064 = d->M[183];
-    const cdyn_real t1065 = t1064 - t975 * t1057;
-    const cdyn_real t1066 = d->M[184];
-    const cdyn_real t1067 = t1066 - t978 * t1057;
-    const cdyn_real t1068 = d->M[185];
-    const cdyn_real t1069 = t1068 - t981 * t1057;
-    const cdyn_real t1070 = d->M[186];
-    const cdyn_real t1071 = t1070 - t984 * t1057;
-    const cdyn_real t1072 = d->M[187];
-    const cdyn_real t1073 = t1072 - t987 * t1057;
-    const cdyn_real t1074 = d->M[188];
-    const cdyn_real t1075 = t1074 - t990 * t1057;
-    const cdyn_real t1076 = d->M[189];
-    const cdyn_real t1077 = t1076 - t993 * t1057;
-    const cdyn_real t1078 = d->M[190];
-    const cdyn_real t1079 = t1078 - t996 * t1057;
-    const cdyn_real t1080 = d->M[191];
-    const cdyn_real t1081 = t1080 - t999 * t1057;
-    const cdyn_real t1082 = t969 * t954;
-    d->L[239] = t1082;
-    const cdyn_real t1083 = d->M[169];
-    const cdyn_real t1084 = t1083 - t969 * t1082;
-    const cdyn_real t1085 = d->M[170];
-    const cdyn_real t1086 = t1085 - t972 * t1082;
-    const cdyn_real t1087 = d->M[171];
-    const cdyn_real t1088 = t1087 - t975 * t1082;
-    const cdyn_real t1089 = d->M[172];
-    const cdyn_real t1090 = t1089 - t978 * t1082;
-    const cdyn_real t1091 = d->M[173];
-    const cdyn_real t1092 = t1091 - t981 * t1082;
-    const cdyn_real t1093 = d->M[174];
-    const cdyn_real t1094 = t1093 - t984 * t1082;
-    const cdyn_real t1095 = d->M[175];
-    const cdyn_real t1096 = t1095 - t987 * t1082;
-    const cdyn_real t1097 = d->M[176];
-    const cdyn_real t1098 = t1097 - t990 * t1082;
-    const cdyn_real t1099 = d->M[177];
-    const cdyn_real t1100 = t1099 - t993 * t1082;
-    const cdyn_real t1101 = d->M[178];
-    const cdyn_real t1102 = t1101 - t996 * t1082;
-    const cdyn_real t1103 = d->M[179];
-    const cdyn_real t1104 = t1103 - t999 * t1082;
-    const cdyn_real t1105 = t972 * t954;
-    d->L[240] = t1105;
-    const cdyn_real t1106 = d->M[159];
-    const cdyn_real t1107 = t1106 - t972 * t1105;
-    const cdyn_real t1108 = d->M[160];
-    const cdyn_real t1109 = t1108 - t975 * t1105;
-    const cdyn_real t1110 = d->M[161];
-    const cdyn_real t1111 = t1110 - t978 * t1105;
-    const cdyn_real t1112 = d->M[162];
-    const cdyn_real t1113 = t1112 - t981 * t1105;
-    const cdyn_real t1114 = d->M[163];
-    const cdyn_real t1115 = t1114 - t984 * t1105;
-    const cdyn_real t1116 = d->M[164];
-    const cdyn_real t1117 = t1116 - t987 * t1105;
-    const cdyn_real t1118 = d->M[165];
-    const cdyn_real t1119 = t1118 - t990 * t1105;
-    const cdyn_real t1120 = d->M[166];
-    const cdyn_real t1121 = t1120 - t993 * t1105;
-    const cdyn_real t1122 = d->M[167];
-    const cdyn_real t1123 = t1122 - t996 * t1105;
-    const cdyn_real t1124 = d->M[168];
-    const cdyn_real t1125 = t1124 - t999 * t1105;
-    const cdyn_real t1126 = t975 * t954;
-    d->L[241] = t1126;
-    const cdyn_real t1127 = d->M[150];
-    const cdyn_real t1128 = t1127 - t975 * t1126;
-    const cdyn_real t1129 = d->M[151];
-    const cdyn_real t1130 = t1129 - t978 * t1126;
-    const cdyn_real t1131 = d->M[152];
-    const cdyn_real t1132 = t1131 - t981 * t1126;
-    const cdyn_real t1133 = d->M[153];
-    const cdyn_real t1134 = t1133 - t984 * t1126;
-    const cdyn_real t1135 = d->M[154];
-    const cdyn_real t1136 = t1135 - t987 * t1126;
-    const cdyn_real t1137 = d->M[155];
-    const cdyn_real t1138 = t1137 - t990 * t1126;
-    const cdyn_real t1139 = d->M[156];
-    const cdyn_real t1140 = t1139 - t993 * t1126;
-    const cdyn_real t1141 = d->M[157];
-    const cdyn_real t1142 = t1141 - t996 * t1126;
-    const cdyn_real t1143 = d->M[158];
-    const cdyn_real t1144 = t1143 - t999 * t1126;
-    const cdyn_real t1145 = t978 * t954;
-    d->L[242] = t1145;
-    const cdyn_real t1146 = t911 - t978 * t1145;
-    const cdyn_real t1147 = t912 - t981 * t1145;
-    const cdyn_real t1148 = t913 - t984 * t1145;
-    const cdyn_real t1149 = t914 - t987 * t1145;
-    const cdyn_real t1150 = t915 - t990 * t1145;
-    const cdyn_real t1151 = t916 - t993 * t1145;
-    const cdyn_real t1152 = t917 - t996 * t1145;
-    const cdyn_real t1153 = t918 - t999 * t1145;
-    const cdyn_real t1154 = t981 * t954;
-    d->L[243] = t1154;
-    const cdyn_real t1155 = t920 - t981 * t1154;
-    const cdyn_real t1156 = t921 - t984 * t1154;
-    const cdyn_real t1157 = t922 - t987 * t1154;
-    const cdyn_real t1158 = t923 - t990 * t1154;
-    const cdyn_real t1159 = t924 - t993 * t1154;
-    const cdyn_real t1160 = t925 - t996 * t1154;
-    const cdyn_real t1161 = t926 - t999 * t1154;
-    const cdyn_real t1162 = t984 * t954;
-    d->L[244] = t1162;
-    const cdyn_real t1163 = t928 - t984 * t1162;
-    const cdyn_real t1164 = t929 - t987 * t1162;
-    const cdyn_real t1165 = t930 - t990 * t1162;
-    const cdyn_real t1166 = t931 - t993 * t1162;
-    const cdyn_real t1167 = t932 - t996 * t1162;
-    const cdyn_real t1168 = t933 - t999 * t1162;
-    const cdyn_real t1169 = t987 * t954;
-    d->L[245] = t1169;
-    const cdyn_real t1170 = t935 - t987 * t1169;
-    const cdyn_real t1171 = t936 - t990 * t1169;
-    const cdyn_real t1172 = t937 - t993 * t1169;
-    const cdyn_real t1173 = t938 - t996 * t1169;
-    const cdyn_real t1174 = t939 - t999 * t1169;
-    const cdyn_real t1175 = t990 * t954;
-    d->L[246] = t1175;
-    const cdyn_real t1176 = t941 - t990 * t1175;
-    const cdyn_real t1177 = t942 - t993 * t1175;
-    const cdyn_real t1178 = t943 - t996 * t1175;
-    const cdyn_real t1179 = t944 - t999 * t1175;
-    const cdyn_real t1180 = t993 * t954;
-    d->L[247] = t1180;
-    const cdyn_real t1181 = t946 - t993 * t1180;
-    const cdyn_real t1182 = t947 - t996 * t1180;
-    const cdyn_real t1183 = t948 - t999 * t1180;
-    const cdyn_real t1184 = t996 * t954;
-    d->L[248] = t1184;
-    const cdyn_real t1185 = t950 - t996 * t1184;
-    const cdyn_real t1186 = t951 - t999 * t1184;
-    const cdyn_real t1187 = t999 * t954;
-    d->L[249] = t1187;
-    const cdyn_real t1188 = t953 - t999 * t1187;
+    d->D[27] = d->L[234];
+    d->Dinv[27] = 1 / d->L[234];
+    {
+        const cdyn_real a = d->L[235] * d->Dinv[27];
+        for (int c = 0; c < 15; ++c)
+            d->L[219 + c] -= a * d->L[235 + c];
+        d->L[235] = a;
+    }
+    {
+        const cdyn_real a = d->L[236] * d->Dinv[27];
+        for (int c = 0; c < 14; ++c)
+            d->L[205 + c] -= a * d->L[236 + c];
+        d->L[236] = a;
+    }
+    {
+        const cdyn_real a = d->L[237] * d->Dinv[27];
+        for (int c = 0; c < 13; ++c)
+            d->L[192 + c] -= a * d->L[237 + c];
+        d->L[237] = a;
+    }
+    {
+        const cdyn_real a = d->L[238] * d->Dinv[27];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] -= a * d->L[238 + c];
+        d->L[238] = a;
+    }
+    {
+        const cdyn_real a = d->L[239] * d->Dinv[27];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] -= a * d->L[239 + c];
+        d->L[239] = a;
+    }
+    {
+        const cdyn_real a = d->L[240] * d->Dinv[27];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[240 + c];
+        d->L[240] = a;
+    }
+    {
+        const cdyn_real a = d->L[241] * d->Dinv[27];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[241 + c];
+        d->L[241] = a;
+    }
+    {
+        const cdyn_real a = d->L[242] * d->Dinv[27];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[242 + c];
+        d->L[242] = a;
+    }
+    {
+        const cdyn_real a = d->L[243] * d->Dinv[27];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[243 + c];
+        d->L[243] = a;
+    }
+    {
+        const cdyn_real a = d->L[244] * d->Dinv[27];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[244 + c];
+        d->L[244] = a;
+    }
+    {
+        const cdyn_real a = d->L[245] * d->Dinv[27];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[245 + c];
+        d->L[245] = a;
+    }
+    {
+        const cdyn_real a = d->L[246] * d->Dinv[27];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[246 + c];
+        d->L[246] = a;
+    }
+    {
+        const cdyn_real a = d->L[247] * d->Dinv[27];
+        d->L[3] -= a * d->L[247];
+        d->L[4] -= a * d->L[248];
+        d->L[5] -= a * d->L[249];
+        d->L[247] = a;
+    }
+    {
+        const cdyn_real a = d->L[248] * d->Dinv[27];
+        d->L[1] -= a * d->L[248];
+        d->L[2] -= a * d->L[249];
+        d->L[248] = a;
+    }
+    {
+        const cdyn_real a = d->L[249] * d->Dinv[27];
+        d->L[0] -= a * d->L[249];
+        d->L[249] = a;
+    }
     /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1189 = 1 / t958;
-    d->Dinv[26] = t1189;
-    const cdyn_real t1190 = t961 * t1189;
-    d->L[220] = t1190;
-    const cdyn_real t1191 = t1003 - t961 * t1190;
-    d->D[25] = t1191;
-    const cdyn_real t1192 = t1005 - t964 * t1190;
-    const cdyn_real t1193 = t1007 - t967 * t1190;
-    const cdyn_real t1194 = t1009 - t970 * t1190;
-    const cdyn_real t1195 = t1011 - t973 * t1190;
-    const cdyn_real t1196 = t1013 - t976 * t1190;
-    const cdyn_real t1197 = t1015 - t979 * t1190;
-    const cdyn_real t1198 = t1017 - t982 * t1190;
-    const cdyn_real t1199 = t1019 - t985 * t1190;
-    const cdyn_real t1200 = t1021 - t988 * t1190;
-    const cdyn_real t1201 = t1023 - t991 * t1190;
-    const cdyn_real t1202 = t1025 - t994 * t1190;
-    const cdyn_real t1203 = t1027 - t997 * t1190;
-    const cdyn_real t1204 = t1029 - t1000 * t1190;
-    const cdyn_real t1205 = t964 * t1189;
-    d->L[221] = t1205;
-    const cdyn_real t1206 = t1032 - t964 * t1205;
-    const cdyn_real t1207 = t1034 - t967 * t1205;
-    const cdyn_real t1208 = t1036 - t970 * t1205;
-    const cdyn_real t1209 = t1038 - t973 * t1205;
-    const cdyn_real t1210 = t1040 - t976 * t1205;
-    const cdyn_real t1211 = t1042 - t979 * t1205;
-    const cdyn_real t1212 = t1044 - t982 * t1205;
-    const cdyn_real t1213 = t1046 - t985 * t1205;
-    const cdyn_real t1214 = t1048 - t988 * t1205;
-    const cdyn_real t1215 = t1050 - t991 * t1205;
-    const cdyn_real t1216 = t1052 - t994 * t1205;
-    const cdyn_real t1217 = t1054 - t997 * t1205;
-    const cdyn_real t1218 = t1056 - t1000 * t1205;
-    const cdyn_real t1219 = t967 * t1189;
-    d->L[222] = t1219;
-    const cdyn_real t1220 = t1059 - t967 * t1219;
-    const cdyn_real t1221 = t1061 - t970 * t1219;
-    const cdyn_real t1222 = t1063 - t973 * t1219;
-    const cdyn_real t1223 = t1065 - t976 * t1219;
-    const cdyn_real t1224 = t1067 - t979 * t1219;
-    const cdyn_real t1225 = t1069 - t982 * t1219;
-    const cdyn_real t1226 = t1071 - t985 * t1219;
-    const cdyn_real t1227 = t1073 - t988 * t1219;
-    const cdyn_real t1228 = t1075 - t991 * t1219;
-    const cdyn_real t1229 = t1077 - t994 * t1219;
-    const cdyn_real t1230 = t1079 - t997 * t1219;
-    const cdyn_real t1231 = t1081 - t1000 * t1219;
-    const cdyn_real t1232 = t970 * t1189;
-    d->L[223] = t1232;
-    const cdyn_real t1233 = t1084 - t970 * t1232;
-    const cdyn_real t1234 = t1086 - t973 * t1232;
-    const cdyn_real t1235 = t1088 - t976 * t1232;
-    const cdyn_real t1236 = t1090 - t979 * t1232;
-    const cdyn_real t1237 = t1092 - t982 * t1232;
-    const cdyn_real t1238 = t1094 - t985 * t1232;
-    const cdyn_real t1239 = t1096 - t988 * t1232;
-    const cdyn_real t1240 = t1098 - t991 * t1232;
-    const cdyn_real t1241 = t1100 - t994 * t1232;
-    const cdyn_real t1242 = t1102 - t997 * t1232;
-    const cdyn_real t1243 = t1104 - t1000 * t1232;
-    const cdyn_real t1244 = t973 * t1189;
-    d->L[224] = t1244;
-    const cdyn_real t1245 = t1107 - t973 * t1244;
-    const cdyn_real t1246 = t1109 - t976 * t1244;
-    const cdyn_real t1247 = t1111 - t979 * t1244;
-    const cdyn_real t1248 = t1113 - t982 * t1244;
-    const cdyn_real t1249 = t1115 - t985 * t1244;
-    const cdyn_real t1250 = t1117 - t988 * t1244;
-    const cdyn_real t1251 = t1119 - t991 * t1244;
-    const cdyn_real t1252 = t1121 - t994 * t1244;
-    const cdyn_real t1253 = t1123 - t997 * t1244;
-    const cdyn_real t1254 = t1125 - t1000 * t1244;
-    const cdyn_real t1255 = t976 * t1189;
-    d->L[225] = t1255;
-    const cdyn_real t1256 = t1128 - t976 * t1255;
-    const cdyn_real t1257 = t1130 - t979 * t1255;
-    const cdyn_real t1258 = t1132 - t982 * t1255;
-    const cdyn_real t1259 = t1134 - t985 * t1255;
-    const cdyn_real t1260 = t1136 - t988 * t1255;
-    const cdyn_real t1261 = t1138 - t991 * t1255;
-    const cdyn_real t1262 = t1140 - t994 * t1255;
-    const cdyn_real t1263 = t1142 - t997 * t1255;
-    const cdyn_real t1264 = t1144 - t1000 * t1255;
-    const cdyn_real t1265 = t979 * t1189;
-    d->L[226] = t1265;
-    const cdyn_real t1266 = t1146 - t979 * t1265;
-    const cdyn_real t1267 = t1147 - t982 * t1265;
-    const cdyn_real t1268 = t1148 - t985 * t1265;
-    const cdyn_real t1269 = t1149 - t988 * t1265;
-    const cdyn_real t1270 = t1150 - t991 * t1265;
-    const cdyn_real t1271 = t1151 - t994 * t1265;
-    const cdyn_real t1272 = t1152 - t997 * t1265;
-    const cdyn_real t1273 = t1153 - t1000 * t1265;
-    const cdyn_real t1274 = t982 * t1189;
-    d->L[227] = t1274;
-    const cdyn_real t1275 = t1155 - t982 * t1274;
-    const cdyn_real t1276 = t1156 - t985 * t1274;
-    const cdyn_real t1277 = t1157 - t988 * t1274;
-    const cdyn_real t1278 = t1158 - t991 * t1274;
-    const cdyn_real t1279 = t1159 - t994 * t1274;
-    const cdyn_real t1280 = t1160 - t997 * t1274;
-    const cdyn_real t1281 = t1161 - t1000 * t1274;
-    const cdyn_real t1282 = t985 * t1189;
-    d->L[228] = t1282;
-    const cdyn_real t1283 = t1163 - t985 * t1282;
-    const cdyn_real t1284 = t1164 - t988 * t1282;
-    const cdyn_real t1285 = t1165 - t991 * t1282;
-    const cdyn_real t1286 = t1166 - t994 * t1282;
-    const cdyn_real t1287 = t1167 - t997 * t1282;
-    const cdyn_real t1288 = t1168 - t1000 * t1282;
-    const cdyn_real t1289 = t988 * t1189;
-    d->L[229] = t1289;
-    const cdyn_real t1290 = t1170 - t988 * t1289;
-    const cdyn_real t1291 = t1171 - t991 * t1289;
-    const cdyn_real t1292 = t1172 - t994 * t1289;
-    const cdyn_real t1293 = t1173 - t997 * t1289;
-    const cdyn_real t1294 = t1174 - t1000 * t1289;
-    const cdyn_real t1295 = t991 * t1189;
-    d->L[230] = t1295;
-    const cdyn_real t1296 = t1176 - t991 * t1295;
-    const cdyn_real t1297 = t1177 - t994 * t1295;
-    const cdyn_real t1298 = t1178 - t997 * t1295;
-    const cdyn_real t1299 = t1179 - t1000 * t1295;
-    const cdyn_real t1300 = t994 * t1189;
-    d->L[231] = t1300;
-    const cdyn_real t1301 = t1181 - t994 * t1300;
-    const cdyn_real t1302 = t1182 - t997 * t1300;
-    const cdyn_real t1303 = t1183 - t1000 * t1300;
-    const cdyn_real t1304 = t997 * t1189;
-    d->L[232] = t1304;
-    const cdyn_real t1305 = t1185 - t997 * t1304;
-    const cdyn_real t1306 = t1186 - t1000 * t1304;
-    const cdyn_real t1307 = t1000 * t1189;
-    d->L[233] = t1307;
-    const cdyn_real t1308 = t1188 - t1000 * t1307;
+    d->D[26] = d->L[219];
+    d->Dinv[26] = 1 / d->L[219];
+    {
+        const cdyn_real a = d->L[220] * d->Dinv[26];
+        for (int c = 0; c < 14; ++c)
+            d->L[205 + c] -= a * d->L[220 + c];
+        d->L[220] = a;
+    }
+    {
+        const cdyn_real a = d->L[221] * d->Dinv[26];
+        for (int c = 0; c < 13; ++c)
+            d->L[192 + c] -= a * d->L[221 + c];
+        d->L[221] = a;
+    }
+    {
+        const cdyn_real a = d->L[222] * d->Dinv[26];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] -= a * d->L[222 + c];
+        d->L[222] = a;
+    }
+    {
+        const cdyn_real a = d->L[223] * d->Dinv[26];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] -= a * d->L[223 + c];
+        d->L[223] = a;
+    }
+    {
+        const cdyn_real a = d->L[224] * d->Dinv[26];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[224 + c];
+        d->L[224] = a;
+    }
+    {
+        const cdyn_real a = d->L[225] * d->Dinv[26];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[225 + c];
+        d->L[225] = a;
+    }
+    {
+        const cdyn_real a = d->L[226] * d->Dinv[26];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[226 + c];
+        d->L[226] = a;
+    }
+    {
+        const cdyn_real a = d->L[227] * d->Dinv[26];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[227 + c];
+        d->L[227] = a;
+    }
+    {
+        const cdyn_real a = d->L[228] * d->Dinv[26];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[228 + c];
+        d->L[228] = a;
+    }
+    {
+        const cdyn_real a = d->L[229] * d->Dinv[26];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[229 + c];
+        d->L[229] = a;
+    }
+    {
+        const cdyn_real a = d->L[230] * d->Dinv[26];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[230 + c];
+        d->L[230] = a;
+    }
+    {
+        const cdyn_real a = d->L[231] * d->Dinv[26];
+        d->L[3] -= a * d->L[231];
+        d->L[4] -= a * d->L[232];
+        d->L[5] -= a * d->L[233];
+        d->L[231] = a;
+    }
+    {
+        const cdyn_real a = d->L[232] * d->Dinv[26];
+        d->L[1] -= a * d->L[232];
+        d->L[2] -= a * d->L[233];
+        d->L[232] = a;
+    }
+    {
+        const cdyn_real a = d->L[233] * d->Dinv[26];
+        d->L[0] -= a * d->L[233];
+        d->L[233] = a;
+    }
     /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1309 = 1 / t1191;
-    d->Dinv[25] = t1309;
-    const cdyn_real t1310 = t1192 * t1309;
-    d->L[206] = t1310;
-    const cdyn_real t1311 = t1206 - t1192 * t1310;
-    d->D[24] = t1311;
-    const cdyn_real t1312 = t1207 - t1193 * t1310;
-    const cdyn_real t1313 = t1208 - t1194 * t1310;
-    const cdyn_real t1314 = t1209 - t1195 * t1310;
-    const cdyn_real t1315 = t1210 - t1196 * t1310;
-    const cdyn_real t1316 = t1211 - t1197 * t1310;
-    const cdyn_real t1317 = t1212 - t1198 * t1310;
-    const cdyn_real t1318 = t1213 - t1199 * t1310;
-    const cdyn_real t1319 = t1214 - t1200 * t1310;
-    const cdyn_real t1320 = t1215 - t1201 * t1310;
-    const cdyn_real t1321 = t1216 - t1202 * t1310;
-    const cdyn_real t1322 = t1217 - t1203 * t1310;
-    const cdyn_real t1323 = t1218 - t1204 * t1310;
-    const cdyn_real t1324 = t1193 * t1309;
-    d->L[207] = t1324;
-    const cdyn_real t1325 = t1220 - t1193 * t1324;
-    const cdyn_real t1326 = t1221 - t1194 * t1324;
-    const cdyn_real t1327 = t1222 - t1195 * t1324;
-    const cdyn_real t1328 = t1223 - t1196 * t1324;
-    const cdyn_real t1329 = t1224 - t1197 * t1324;
-    const cdyn_real t1330 = t1225 - t1198 * t1324;
-    const cdyn_real t1331 = t1226 - t1199 * t1324;
-    const cdyn_real t1332 = t1227 - t1200 * t1324;
-    const cdyn_real t1333 = t1228 - t1201 * t1324;
-    const cdyn_real t1334 = t1229 - t1202 * t1324;
-    const cdyn_real t1335 = t1230 - t1203 * t1324;
-    const cdyn_real t1336 = t1231 - t1204 * t1324;
-    const cdyn_real t1337 = t1194 * t1309;
-    d->L[208] = t1337;
-    const cdyn_real t1338 = t1233 - t1194 * t1337;
-    const cdyn_real t1339 = t1234 - t1195 * t1337;
-    const cdyn_real t1340 = t1235 - t1196 * t1337;
-    const cdyn_real t1341 = t1236 - t1197 * t1337;
-    const cdyn_real t1342 = t1237 - t1198 * t1337;
-    const cdyn_real t1343 = t1238 - t1199 * t1337;
-    const cdyn_real t1344 = t1239 - t1200 * t1337;
-    const cdyn_real t1345 = t1240 - t1201 * t1337;
-    const cdyn_real t1346 = t1241 - t1202 * t1337;
-    const cdyn_real t1347 = t1242 - t1203 * t1337;
-    const cdyn_real t1348 = t1243 - t1204 * t1337;
-    const cdyn_real t1349 = t1195 * t1309;
-    d->L[209] = t1349;
-    const cdyn_real t1350 = t1245 - t1195 * t1349;
-    const cdyn_real t1351 = t1246 - t1196 * t1349;
-    const cdyn_real t1352 = t1247 - t1197 * t1349;
-    const cdyn_real t1353 = t1248 - t1198 * t1349;
-    const cdyn_real t1354 = t1249 - t1199 * t1349;
-    const cdyn_real t1355 = t1250 - t1200 * t1349;
-    const cdyn_real t1356 = t1251 - t1201 * t1349;
-    const cdyn_real t1357 = t1252 - t1202 * t1349;
-    const cdyn_real t1358 = t1253 - t1203 * t1349;
-    const cdyn_real t1359 = t1254 - t1204 * t1349;
-    const cdyn_real t1360 = t1196 * t1309;
-    d->L[210] = t1360;
-    const cdyn_real t1361 = t1256 - t1196 * t1360;
-    const cdyn_real t1362 = t1257 - t1197 * t1360;
-    const cdyn_real t1363 = t1258 - t1198 * t1360;
-    const cdyn_real t1364 = t1259 - t1199 * t1360;
-    const cdyn_real t1365 = t1260 - t1200 * t1360;
-    const cdyn_real t1366 = t1261 - t1201 * t1360;
-    const cdyn_real t1367 = t1262 - t1202 * t1360;
-    const cdyn_real t1368 = t1263 - t1203 * t1360;
-    const cdyn_real t1369 = t1264 - t1204 * t1360;
-    const cdyn_real t1370 = t1197 * t1309;
-    d->L[211] = t1370;
-    const cdyn_real t1371 = t1266 - t1197 * t1370;
-    const cdyn_real t1372 = t1267 - t1198 * t1370;
-    const cdyn_real t1373 = t1268 - t1199 * t1370;
-    const cdyn_real t1374 = t1269 - t1200 * t1370;
-    const cdyn_real t1375 = t1270 - t1201 * t1370;
-    const cdyn_real t1376 = t1271 - t1202 * t1370;
-    const cdyn_real t1377 = t1272 - t1203 * t1370;
-    const cdyn_real t1378 = t1273 - t1204 * t1370;
-    const cdyn_real t1379 = t1198 * t1309;
-    d->L[212] = t1379;
-    const cdyn_real t1380 = t1275 - t1198 * t1379;
-    const cdyn_real t1381 = t1276 - t1199 * t1379;
-    const cdyn_real t1382 = t1277 - t1200 * t1379;
-    const cdyn_real t1383 = t1278 - t1201 * t1379;
-    const cdyn_real t1384 = t1279 - t1202 * t1379;
-    const cdyn_real t1385 = t1280 - t1203 * t1379;
-    const cdyn_real t1386 = t1281 - t1204 * t1379;
-    const cdyn_real t1387 = t1199 * t1309;
-    d->L[213] = t1387;
-    const cdyn_real t1388 = t1283 - t1199 * t1387;
-    const cdyn_real t1389 = t1284 - t1200 * t1387;
-    const cdyn_real t1390 = t1285 - t1201 * t1387;
-    const cdyn_real t1391 = t1286 - t1202 * t1387;
-    const cdyn_real t1392 = t1287 - t1203 * t1387;
-    const cdyn_real t1393 = t1288 - t1204 * t1387;
-    const cdyn_real t1394 = t1200 * t1309;
-    d->L[214] = t1394;
-    const cdyn_real t1395 = t1290 - t1200 * t1394;
-    const cdyn_real t1396 = t1291 - t1201 * t1394;
-    const cdyn_real t1397 = t1292 - t1202 * t1394;
-    const cdyn_real t1398 = t1293 - t1203 * t1394;
-    const cdyn_real t1399 = t1294 - t1204 * t1394;
-    const cdyn_real t1400 = t1201 * t1309;
-    d->L[215] = t1400;
-    const cdyn_real t1401 = t1296 - t1201 * t1400;
-    const cdyn_real t1402 = t1297 - t1202 * t1400;
-    const cdyn_real t1403 = t1298 - t1203 * t1400;
-    const cdyn_real t1404 = t1299 - t1204 * t1400;
-    const cdyn_real t1405 = t1202 * t1309;
-    d->L[216] = t1405;
-    const cdyn_real t1406 = t1301 - t1202 * t1405;
-    const cdyn_real t1407 = t1302 - t1203 * t1405;
-    const cdyn_real t1408 = t1303 - t1204 * t1405;
-    const cdyn_real t1409 = t1203 * t1309;
-    d->L[217] = t1409;
-    const cdyn_real t1410 = t1305 - t1203 * t1409;
-    const cdyn_real t1411 = t1306 - t1204 * t1409;
-    const cdyn_real t1412 = t1204 * t1309;
-    d->L[218] = t1412;
-    const cdyn_real t1413 = t1308 - t1204 * t1412;
+    d->D[25] = d->L[205];
+    d->Dinv[25] = 1 / d->L[205];
+    {
+        const cdyn_real a = d->L[206] * d->Dinv[25];
+        for (int c = 0; c < 13; ++c)
+            d->L[192 + c] -= a * d->L[206 + c];
+        d->L[206] = a;
+    }
+    {
+        const cdyn_real a = d->L[207] * d->Dinv[25];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] -= a * d->L[207 + c];
+        d->L[207] = a;
+    }
+    {
+        const cdyn_real a = d->L[208] * d->Dinv[25];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] -= a * d->L[208 + c];
+        d->L[208] = a;
+    }
+    {
+        const cdyn_real a = d->L[209] * d->Dinv[25];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[209 + c];
+        d->L[209] = a;
+    }
+    {
+        const cdyn_real a = d->L[210] * d->Dinv[25];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[210 + c];
+        d->L[210] = a;
+    }
+    {
+        const cdyn_real a = d->L[211] * d->Dinv[25];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[211 + c];
+        d->L[211] = a;
+    }
+    {
+        const cdyn_real a = d->L[212] * d->Dinv[25];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[212 + c];
+        d->L[212] = a;
+    }
+    {
+        const cdyn_real a = d->L[213] * d->Dinv[25];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[213 + c];
+        d->L[213] = a;
+    }
+    {
+        const cdyn_real a = d->L[214] * d->Dinv[25];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[214 + c];
+        d->L[214] = a;
+    }
+    {
+        const cdyn_real a = d->L[215] * d->Dinv[25];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[215 + c];
+        d->L[215] = a;
+    }
+    {
+        const cdyn_real a = d->L[216] * d->Dinv[25];
+        d->L[3] -= a * d->L[216];
+        d->L[4] -= a * d->L[217];
+        d->L[5] -= a * d->L[218];
+        d->L[216] = a;
+    }
+    {
+        const cdyn_real a = d->L[217] * d->Dinv[25];
+        d->L[1] -= a * d->L[217];
+        d->L[2] -= a * d->L[218];
+        d->L[217] = a;
+    }
+    {
+        const cdyn_real a = d->L[218] * d->Dinv[25];
+        d->L[0] -= a * d->L[218];
+        d->L[218] = a;
+    }
     /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1414 = 1 / t1311;
-    d->Dinv[24] = t1414;
-    const cdyn_real t1415 = t1312 * t1414;
-    d->L[193] = t1415;
-    const cdyn_real t1416 = t1325 - t1312 * t1415;
-    d->D[23] = t1416;
-    const cdyn_real t1417 = t1326 - t1313 * t1415;
-    const cdyn_real t1418 = t1327 - t1314 * t1415;
-    const cdyn_real t1419 = t1328 - t1315 * t1415;
-    const cdyn_real t1420 = t1329 - t1316 * t1415;
-    const cdyn_real t1421 = t1330 - t1317 * t1415;
-    const cdyn_real t1422 = t1331 - t1318 * t1415;
-    const cdyn_real t1423 = t1332 - t1319 * t1415;
-    const cdyn_real t1424 = t1333 - t1320 * t1415;
-    const cdyn_real t1425 = t1334 - t1321 * t1415;
-    const cdyn_real t1426 = t1335 - t1322 * t1415;
-    const cdyn_real t1427 = t1336 - t1323 * t1415;
-    const cdyn_real t1428 = t1313 * t1414;
-    d->L[194] = t1428;
-    const cdyn_real t1429 = t1338 - t1313 * t1428;
-    const cdyn_real t1430 = t1339 - t1314 * t1428;
-    const cdyn_real t1431 = t1340 - t1315 * t1428;
-    const cdyn_real t1432 = t1341 - t1316 * t1428;
-    const cdyn_real t1433 = t1342 - t1317 * t1428;
-    const cdyn_real t1434 = t1343 - t1318 * t1428;
-    const cdyn_real t1435 = t1344 - t1319 * t1428;
-    const cdyn_real t1436 = t1345 - t1320 * t1428;
-    const cdyn_real t1437 = t1346 - t1321 * t1428;
-    const cdyn_real t1438 = t1347 - t1322 * t1428;
-    const cdyn_real t1439 = t1348 - t1323 * t1428;
-    const cdyn_real t1440 = t1314 * t1414;
-    d->L[195] = t1440;
-    const cdyn_real t1441 = t1350 - t1314 * t1440;
-    const cdyn_real t1442 = t1351 - t1315 * t1440;
-    const cdyn_real t1443 = t1352 - t1316 * t1440;
-    const cdyn_real t1444 = t1353 - t1317 * t1440;
-    const cdyn_real t1445 = t1354 - t1318 * t1440;
-    const cdyn_real t1446 = t1355 - t1319 * t1440;
-    const cdyn_real t1447 = t1356 - t1320 * t1440;
-    const cdyn_real t1448 = t1357 - t1321 * t1440;
-    const cdyn_real t1449 = t1358 - t1322 * t1440;
-    const cdyn_real t1450 = t1359 - t1323 * t1440;
-    const cdyn_real t1451 = t1315 * t1414;
-    d->L[196] = t1451;
-    const cdyn_real t1452 = t1361 - t1315 * t1451;
-    const cdyn_real t1453 = t1362 - t1316 * t1451;
-    const cdyn_real t1454 = t1363 - t1317 * t1451;
-    const cdyn_real t1455 = t1364 - t1318 * t1451;
-    const cdyn_real t1456 = t1365 - t1319 * t1451;
-    const cdyn_real t1457 = t1366 - t1320 * t1451;
-    const cdyn_real t1458 = t1367 - t1321 * t1451;
-    const cdyn_real t1459 = t1368 - t1322 * t1451;
-    const cdyn_real t1460 = t1369 - t1323 * t1451;
-    const cdyn_real t1461 = t1316 * t1414;
-    d->L[197] = t1461;
-    const cdyn_real t1462 = t1371 - t1316 * t1461;
-    const cdyn_real t1463 = t1372 - t1317 * t1461;
-    const cdyn_real t1464 = t1373 - t1318 * t1461;
-    const cdyn_real t1465 = t1374 - t1319 * t1461;
-    const cdyn_real t1466 = t1375 - t1320 * t1461;
-    const cdyn_real t1467 = t1376 - t1321 * t1461;
-    const cdyn_real t1468 = t1377 - t1322 * t1461;
-    const cdyn_real t1469 = t1378 - t1323 * t1461;
-    const cdyn_real t1470 = t1317 * t1414;
-    d->L[198] = t1470;
-    const cdyn_real t1471 = t1380 - t1317 * t1470;
-    const cdyn_real t1472 = t1381 - t1318 * t1470;
-    const cdyn_real t1473 = t1382 - t1319 * t1470;
-    const cdyn_real t1474 = t1383 - t1320 * t1470;
-    const cdyn_real t1475 = t1384 - t1321 * t1470;
-    const cdyn_real t1476 = t1385 - t1322 * t1470;
-    const cdyn_real t1477 = t1386 - t1323 * t1470;
-    const cdyn_real t1478 = t1318 * t1414;
-    d->L[199] = t1478;
-    const cdyn_real t1479 = t1388 - t1318 * t1478;
-    const cdyn_real t1480 = t1389 - t1319 * t1478;
-    const cdyn_real t1481 = t1390 - t1320 * t1478;
-    const cdyn_real t1482 = t1391 - t1321 * t1478;
-    const cdyn_real t1483 = t1392 - t1322 * t1478;
-    const cdyn_real t1484 = t1393 - t1323 * t1478;
-    const cdyn_real t1485 = t1319 * t1414;
-    d->L[200] = t1485;
-    const cdyn_real t1486 = t1395 - t1319 * t1485;
-    const cdyn_real t1487 = t1396 - t1320 * t1485;
-    const cdyn_real t1488 = t1397 - t1321 * t1485;
-    const cdyn_real t1489 = t1398 - t1322 * t1485;
-    const cdyn_real t1490 = t1399 - t1323 * t1485;
-    const cdyn_real t1491 = t1320 * t1414;
-    d->L[201] = t1491;
-    const cdyn_real t1492 = t1401 - t1320 * t1491;
-    const cdyn_real t1493 = t1402 - t1321 * t1491;
-    const cdyn_real t1494 = t1403 - t1322 * t1491;
-    const cdyn_real t1495 = t1404 - t1323 * t1491;
-    const cdyn_real t1496 = t1321 * t1414;
-    d->L[202] = t1496;
-    const cdyn_real t1497 = t1406 - t1321 * t1496;
-    const cdyn_real t1498 = t1407 - t1322 * t1496;
-    const cdyn_real t1499 = t1408 - t1323 * t1496;
-    const cdyn_real t1500 = t1322 * t1414;
-    d->L[203] = t1500;
-    const cdyn_real t1501 = t1410 - t1322 * t1500;
-    const cdyn_real t1502 = t1411 - t1323 * t1500;
-    const cdyn_real t1503 = t1323 * t1414;
-    d->L[204] = t1503;
-    const cdyn_real t1504 = t1413 - t1323 * t1503;
+    d->D[24] = d->L[192];
+    d->Dinv[24] = 1 / d->L[192];
+    {
+        const cdyn_real a = d->L[193] * d->Dinv[24];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] -= a * d->L[193 + c];
+        d->L[193] = a;
+    }
+    {
+        const cdyn_real a = d->L[194] * d->Dinv[24];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] -= a * d->L[194 + c];
+        d->L[194] = a;
+    }
+    {
+        const cdyn_real a = d->L[195] * d->Dinv[24];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[195 + c];
+        d->L[195] = a;
+    }
+    {
+        const cdyn_real a = d->L[196] * d->Dinv[24];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[196 + c];
+        d->L[196] = a;
+    }
+    {
+        const cdyn_real a = d->L[197] * d->Dinv[24];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[197 + c];
+        d->L[197] = a;
+    }
+    {
+        const cdyn_real a = d->L[198] * d->Dinv[24];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[198 + c];
+        d->L[198] = a;
+    }
+    {
+        const cdyn_real a = d->L[199] * d->Dinv[24];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[199 + c];
+        d->L[199] = a;
+    }
+    {
+        const cdyn_real a = d->L[200] * d->Dinv[24];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[200 + c];
+        d->L[200] = a;
+    }
+    {
+        const cdyn_real a = d->L[201] * d->Dinv[24];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[201 + c];
+        d->L[201] = a;
+    }
+    {
+        const cdyn_real a = d->L[202] * d->Dinv[24];
+        d->L[3] -= a * d->L[202];
+        d->L[4] -= a * d->L[203];
+        d->L[5] -= a * d->L[204];
+        d->L[202] = a;
+    }
+    {
+        const cdyn_real a = d->L[203] * d->Dinv[24];
+        d->L[1] -= a * d->L[203];
+        d->L[2] -= a * d->L[204];
+        d->L[203] = a;
+    }
+    {
+        const cdyn_real a = d->L[204] * d->Dinv[24];
+        d->L[0] -= a * d->L[204];
+        d->L[204] = a;
+    }
     /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1505 = 1 / t1416;
-    d->Dinv[23] = t1505;
-    const cdyn_real t1506 = t1417 * t1505;
-    d->L[181] = t1506;
-    const cdyn_real t1507 = t1429 - t1417 * t1506;
-    d->D[22] = t1507;
-    const cdyn_real t1508 = t1430 - t1418 * t1506;
-    const cdyn_real t1509 = t1431 - t1419 * t1506;
-    const cdyn_real t1510 = t1432 - t1420 * t1506;
-    const cdyn_real t1511 = t1433 - t1421 * t1506;
-    const cdyn_real t1512 = t1434 - t1422 * t1506;
-    const cdyn_real t1513 = t1435 - t1423 * t1506;
-    const cdyn_real t1514 = t1436 - t1424 * t1506;
-    const cdyn_real t1515 = t1437 - t1425 * t1506;
-    const cdyn_real t1516 = t1438 - t1426 * t1506;
-    const cdyn_real t1517 = t1439 - t1427 * t1506;
-    const cdyn_real t1518 = t1418 * t1505;
-    d->L[182] = t1518;
-    const cdyn_real t1519 = t1441 - t1418 * t1518;
-    const cdyn_real t1520 = t1442 - t1419 * t1518;
-    const cdyn_real t1521 = t1443 - t1420 * t1518;
-    const cdyn_real t1522 = t1444 - t1421 * t1518;
-    const cdyn_real t1523 = t1445 - t1422 * t1518;
-    const cdyn_real t1524 = t1446 - t1423 * t1518;
-    const cdyn_real t1525 = t1447 - t1424 * t1518;
-    const cdyn_real t1526 = t1448 - t1425 * t1518;
-    const cdyn_real t1527 = t1449 - t1426 * t1518;
-    const cdyn_real t1528 = t1450 - t1427 * t1518;
-    const cdyn_real t1529 = t1419 * t1505;
-    d->L[183] = t1529;
-    const cdyn_real t1530 = t1452 - t1419 * t1529;
-    const cdyn_real t1531 = t1453 - t1420 * t1529;
-    const cdyn_real t1532 = t1454 - t1421 * t1529;
-    const cdyn_real t1533 = t1455 - t1422 * t1529;
-    const cdyn_real t1534 = t1456 - t1423 * t1529;
-    const cdyn_real t1535 = t1457 - t1424 * t1529;
-    const cdyn_real t1536 = t1458 - t1425 * t1529;
-    const cdyn_real t1537 = t1459 - t1426 * t1529;
-    const cdyn_real t1538 = t1460 - t1427 * t1529;
-    const cdyn_real t1539 = t1420 * t1505;
-    d->L[184] = t1539;
-    const cdyn_real t1540 = t1462 - t1420 * t1539;
-    const cdyn_real t1541 = t1463 - t1421 * t1539;
-    const cdyn_real t1542 = t1464 - t1422 * t1539;
-    const cdyn_real t1543 = t1465 - t1423 * t1539;
-    const cdyn_real t1544 = t1466 - t1424 * t1539;
-    const cdyn_real t1545 = t1467 - t1425 * t1539;
-    const cdyn_real t1546 = t1468 - t1426 * t1539;
-    const cdyn_real t1547 = t1469 - t1427 * t1539;
-    const cdyn_real t1548 = t1421 * t1505;
-    d->L[185] = t1548;
-    const cdyn_real t1549 = t1471 - t1421 * t1548;
-    const cdyn_real t1550 = t1472 - t1422 * t1548;
-    const cdyn_real t1551 = t1473 - t1423 * t1548;
-    const cdyn_real t1552 = t1474 - t1424 * t1548;
-    const cdyn_real t1553 = t1475 - t1425 * t1548;
-    const cdyn_real t1554 = t1476 - t1426 * t1548;
-    const cdyn_real t1555 = t1477 - t1427 * t1548;
-    const cdyn_real t1556 = t1422 * t1505;
-    d->L[186] = t1556;
-    const cdyn_real t1557 = t1479 - t1422 * t1556;
-    const cdyn_real t1558 = t1480 - t1423 * t1556;
-    const cdyn_real t1559 = t1481 - t1424 * t1556;
-    const cdyn_real t1560 = t1482 - t1425 * t1556;
-    const cdyn_real t1561 = t1483 - t1426 * t1556;
-    const cdyn_real t1562 = t1484 - t1427 * t1556;
-    const cdyn_real t1563 = t1423 * t1505;
-    d->L[187] = t1563;
-    const cdyn_real t1564 = t1486 - t1423 * t1563;
-    const cdyn_real t1565 = t1487 - t1424 * t1563;
-    const cdyn_real t1566 = t1488 - t1425 * t1563;
-    const cdyn_real t1567 = t1489 - t1426 * t1563;
-    const cdyn_real t1568 = t1490 - t1427 * t1563;
-    const cdyn_real t1569 = t1424 * t1505;
-    d->L[188] = t1569;
-    const cdyn_real t1570 = t1492 - t1424 * t1569;
-    const cdyn_real t1571 = t1493 - t1425 * t1569;
-    const cdyn_real t1572 = t1494 - t1426 * t1569;
-    const cdyn_real t1573 = t1495 - t1427 * t1569;
-    const cdyn_real t1574 = t1425 * t1505;
-    d->L[189] = t1574;
-    const cdyn_real t1575 = t1497 - t1425 * t1574;
-    const cdyn_real t1576 = t1498 - t1426 * t1574;
-    const cdyn_real t1577 = t1499 - t1427 * t1574;
-    const cdyn_real t1578 = t1426 * t1505;
-    d->L[190] = t1578;
-    const cdyn_real t1579 = t1501 - t1426 * t1578;
-    const cdyn_real t1580 = t1502 - t1427 * t1578;
-    const cdyn_real t1581 = t1427 * t1505;
-    d->L[191] = t1581;
-    const cdyn_real t1582 = t1504 - t1427 * t1581;
+    d->D[23] = d->L[180];
+    d->Dinv[23] = 1 / d->L[180];
+    {
+        const cdyn_real a = d->L[181] * d->Dinv[23];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] -= a * d->L[181 + c];
+        d->L[181] = a;
+    }
+    {
+        const cdyn_real a = d->L[182] * d->Dinv[23];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[182 + c];
+        d->L[182] = a;
+    }
+    {
+        const cdyn_real a = d->L[183] * d->Dinv[23];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[183 + c];
+        d->L[183] = a;
+    }
+    {
+        const cdyn_real a = d->L[184] * d->Dinv[23];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[184 + c];
+        d->L[184] = a;
+    }
+    {
+        const cdyn_real a = d->L[185] * d->Dinv[23];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[185 + c];
+        d->L[185] = a;
+    }
+    {
+        const cdyn_real a = d->L[186] * d->Dinv[23];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[186 + c];
+        d->L[186] = a;
+    }
+    {
+        const cdyn_real a = d->L[187] * d->Dinv[23];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[187 + c];
+        d->L[187] = a;
+    }
+    {
+        const cdyn_real a = d->L[188] * d->Dinv[23];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[188 + c];
+        d->L[188] = a;
+    }
+    {
+        const cdyn_real a = d->L[189] * d->Dinv[23];
+        d->L[3] -= a * d->L[189];
+        d->L[4] -= a * d->L[190];
+        d->L[5] -= a * d->L[191];
+        d->L[189] = a;
+    }
+    {
+        const cdyn_real a = d->L[190] * d->Dinv[23];
+        d->L[1] -= a * d->L[190];
+        d->L[2] -= a * d->L[191];
+        d->L[190] = a;
+    }
+    {
+        const cdyn_real a = d->L[191] * d->Dinv[23];
+        d->L[0] -= a * d->L[191];
+        d->L[191] = a;
+    }
     /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1583 = 1 / t1507;
-    d->Dinv[22] = t1583;
-    const cdyn_real t1584 = t1508 * t1583;
-    d->L[170] = t1584;
-    const cdyn_real t1585 = t1519 - t1508 * t1584;
-    d->D[21] = t1585;
-    const cdyn_real t1586 = t1520 - t1509 * t1584;
-    const cdyn_real t1587 = t1521 - t1510 * t1584;
-    const cdyn_real t1588 = t1522 - t1511 * t1584;
-    const cdyn_real t1589 = t1523 - t1512 * t1584;
-    const cdyn_real t1590 = t1524 - t1513 * t1584;
-    const cdyn_real t1591 = t1525 - t1514 * t1584;
-    const cdyn_real t1592 = t1526 - t1515 * t1584;
-    const cdyn_real t1593 = t1527 - t1516 * t1584;
-    const cdyn_real t1594 = t1528 - t1517 * t1584;
-    const cdyn_real t1595 = t1509 * t1583;
-    d->L[171] = t1595;
-    const cdyn_real t1596 = t1530 - t1509 * t1595;
-    const cdyn_real t1597 = t1531 - t1510 * t1595;
-    const cdyn_real t1598 = t1532 - t1511 * t1595;
-    const cdyn_real t1599 = t1533 - t1512 * t1595;
-    const cdyn_real t1600 = t1534 - t1513 * t1595;
-    const cdyn_real t1601 = t1535 - t1514 * t1595;
-    const cdyn_real t1602 = t1536 - t1515 * t1595;
-    const cdyn_real t1603 = t1537 - t1516 * t1595;
-    const cdyn_real t1604 = t1538 - t1517 * t1595;
-    const cdyn_real t1605 = t1510 * t1583;
-    d->L[172] = t1605;
-    const cdyn_real t1606 = t1540 - t1510 * t1605;
-    const cdyn_real t1607 = t1541 - t1511 * t1605;
-    const cdyn_real t1608 = t1542 - t1512 * t1605;
-    const cdyn_real t1609 = t1543 - t1513 * t1605;
-    const cdyn_real t1610 = t1544 - t1514 * t1605;
-    const cdyn_real t1611 = t1545 - t1515 * t1605;
-    const cdyn_real t1612 = t1546 - t1516 * t1605;
-    const cdyn_real t1613 = t1547 - t1517 * t1605;
-    const cdyn_real t1614 = t1511 * t1583;
-    d->L[173] = t1614;
-    const cdyn_real t1615 = t1549 - t1511 * t1614;
-    const cdyn_real t1616 = t1550 - t1512 * t1614;
-    const cdyn_real t1617 = t1551 - t1513 * t1614;
-    const cdyn_real t1618 = t1552 - t1514 * t1614;
-    const cdyn_real t1619 = t1553 - t1515 * t1614;
-    const cdyn_real t1620 = t1554 - t1516 * t1614;
-    const cdyn_real t1621 = t1555 - t1517 * t1614;
-    const cdyn_real t1622 = t1512 * t1583;
-    d->L[174] = t1622;
-    const cdyn_real t1623 = t1557 - t1512 * t1622;
-    const cdyn_real t1624 = t1558 - t1513 * t1622;
-    const cdyn_real t1625 = t1559 - t1514 * t1622;
-    const cdyn_real t1626 = t1560 - t1515 * t1622;
-    const cdyn_real t1627 = t1561 - t1516 * t1622;
-    const cdyn_real t1628 = t1562 - t1517 * t1622;
-    const cdyn_real t1629 = t1513 * t1583;
-    d->L[175] = t1629;
-    const cdyn_real t1630 = t1564 - t1513 * t1629;
-    const cdyn_real t1631 = t1565 - t1514 * t1629;
-    const cdyn_real t1632 = t1566 - t1515 * t1629;
-    const cdyn_real t1633 = t1567 - t1516 * t1629;
-    const cdyn_real t1634 = t1568 - t1517 * t1629;
-    const cdyn_real t1635 = t1514 * t1583;
-    d->L[176] = t1635;
-    const cdyn_real t1636 = t1570 - t1514 * t1635;
-    const cdyn_real t1637 = t1571 - t1515 * t1635;
-    const cdyn_real t1638 = t1572 - t1516 * t1635;
-    const cdyn_real t1639 = t1573 - t1517 * t1635;
-    const cdyn_real t1640 = t1515 * t1583;
-    d->L[177] = t1640;
-    const cdyn_real t1641 = t1575 - t1515 * t1640;
-    const cdyn_real t1642 = t1576 - t1516 * t1640;
-    const cdyn_real t1643 = t1577 - t1517 * t1640;
-    const cdyn_real t1644 = t1516 * t1583;
-    d->L[178] = t1644;
-    const cdyn_real t1645 = t1579 - t1516 * t1644;
-    const cdyn_real t1646 = t1580 - t1517 * t1644;
-    const cdyn_real t1647 = t1517 * t1583;
-    d->L[179] = t1647;
-    const cdyn_real t1648 = t1582 - t1517 * t1647;
+    d->D[22] = d->L[169];
+    d->Dinv[22] = 1 / d->L[169];
+    {
+        const cdyn_real a = d->L[170] * d->Dinv[22];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] -= a * d->L[170 + c];
+        d->L[170] = a;
+    }
+    {
+        const cdyn_real a = d->L[171] * d->Dinv[22];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[171 + c];
+        d->L[171] = a;
+    }
+    {
+        const cdyn_real a = d->L[172] * d->Dinv[22];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[172 + c];
+        d->L[172] = a;
+    }
+    {
+        const cdyn_real a = d->L[173] * d->Dinv[22];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[173 + c];
+        d->L[173] = a;
+    }
+    {
+        const cdyn_real a = d->L[174] * d->Dinv[22];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[174 + c];
+        d->L[174] = a;
+    }
+    {
+        const cdyn_real a = d->L[175] * d->Dinv[22];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[175 + c];
+        d->L[175] = a;
+    }
+    {
+        const cdyn_real a = d->L[176] * d->Dinv[22];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[176 + c];
+        d->L[176] = a;
+    }
+    {
+        const cdyn_real a = d->L[177] * d->Dinv[22];
+        d->L[3] -= a * d->L[177];
+        d->L[4] -= a * d->L[178];
+        d->L[5] -= a * d->L[179];
+        d->L[177] = a;
+    }
+    {
+        const cdyn_real a = d->L[178] * d->Dinv[22];
+        d->L[1] -= a * d->L[178];
+        d->L[2] -= a * d->L[179];
+        d->L[178] = a;
+    }
+    {
+        const cdyn_real a = d->L[179] * d->Dinv[22];
+        d->L[0] -= a * d->L[179];
+        d->L[179] = a;
+    }
     /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1649 = 1 / t1585;
-    d->Dinv[21] = t1649;
-    const cdyn_real t1650 = t1586 * t1649;
-    d->L[160] = t1650;
-    const cdyn_real t1651 = t1596 - t1586 * t1650;
-    d->D[20] = t1651;
-    const cdyn_real t1652 = t1597 - t1587 * t1650;
-    const cdyn_real t1653 = t1598 - t1588 * t1650;
-    const cdyn_real t1654 = t1599 - t1589 * t1650;
-    const cdyn_real t1655 = t1600 - t1590 * t1650;
-    const cdyn_real t1656 = t1601 - t1591 * t1650;
-    const cdyn_real t1657 = t1602 - t1592 * t1650;
-    const cdyn_real t1658 = t1603 - t1593 * t1650;
-    const cdyn_real t1659 = t1604 - t1594 * t1650;
-    const cdyn_real t1660 = t1587 * t1649;
-    d->L[161] = t1660;
-    const cdyn_real t1661 = t1606 - t1587 * t1660;
-    const cdyn_real t1662 = t1607 - t1588 * t1660;
-    const cdyn_real t1663 = t1608 - t1589 * t1660;
-    const cdyn_real t1664 = t1609 - t1590 * t1660;
-    const cdyn_real t1665 = t1610 - t1591 * t1660;
-    const cdyn_real t1666 = t1611 - t1592 * t1660;
-    const cdyn_real t1667 = t1612 - t1593 * t1660;
-    const cdyn_real t1668 = t1613 - t1594 * t1660;
-    const cdyn_real t1669 = t1588 * t1649;
-    d->L[162] = t1669;
-    const cdyn_real t1670 = t1615 - t1588 * t1669;
-    const cdyn_real t1671 = t1616 - t1589 * t1669;
-    const cdyn_real t1672 = t1617 - t1590 * t1669;
-    const cdyn_real t1673 = t1618 - t1591 * t1669;
-    const cdyn_real t1674 = t1619 - t1592 * t1669;
-    const cdyn_real t1675 = t1620 - t1593 * t1669;
-    const cdyn_real t1676 = t1621 - t1594 * t1669;
-    const cdyn_real t1677 = t1589 * t1649;
-    d->L[163] = t1677;
-    const cdyn_real t1678 = t1623 - t1589 * t1677;
-    const cdyn_real t1679 = t1624 - t1590 * t1677;
-    const cdyn_real t1680 = t1625 - t1591 * t1677;
-    const cdyn_real t1681 = t1626 - t1592 * t1677;
-    const cdyn_real t1682 = t1627 - t1593 * t1677;
-    const cdyn_real t1683 = t1628 - t1594 * t1677;
-    const cdyn_real t1684 = t1590 * t1649;
-    d->L[164] = t1684;
-    const cdyn_real t1685 = t1630 - t1590 * t1684;
-    const cdyn_real t1686 = t1631 - t1591 * t1684;
-    const cdyn_real t1687 = t1632 - t1592 * t1684;
-    const cdyn_real t1688 = t1633 - t1593 * t1684;
-    const cdyn_real t1689 = t1634 - t1594 * t1684;
-    const cdyn_real t1690 = t1591 * t1649;
-    d->L[165] = t1690;
-    const cdyn_real t1691 = t1636 - t1591 * t1690;
-    const cdyn_real t1692 = t1637 - t1592 * t1690;
-    const cdyn_real t1693 = t1638 - t1593 * t1690;
-    const cdyn_real t1694 = t1639 - t1594 * t1690;
-    const cdyn_real t1695 = t1592 * t1649;
-    d->L[166] = t1695;
-    const cdyn_real t1696 = t1641 - t1592 * t1695;
-    const cdyn_real t1697 = t1642 - t1593 * t1695;
-    const cdyn_real t1698 = t1643 - t1594 * t1695;
-    const cdyn_real t1699 = t1593 * t1649;
-    d->L[167] = t1699;
-    const cdyn_real t1700 = t1645 - t1593 * t1699;
-    const cdyn_real t1701 = t1646 - t1594 * t1699;
-    const cdyn_real t1702 = t1594 * t1649;
-    d->L[168] = t1702;
-    const cdyn_real t1703 = t1648 - t1594 * t1702;
+    d->D[21] = d->L[159];
+    d->Dinv[21] = 1 / d->L[159];
+    {
+        const cdyn_real a = d->L[160] * d->Dinv[21];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] -= a * d->L[160 + c];
+        d->L[160] = a;
+    }
+    {
+        const cdyn_real a = d->L[161] * d->Dinv[21];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[161 + c];
+        d->L[161] = a;
+    }
+    {
+        const cdyn_real a = d->L[162] * d->Dinv[21];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[162 + c];
+        d->L[162] = a;
+    }
+    {
+        const cdyn_real a = d->L[163] * d->Dinv[21];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[163 + c];
+        d->L[163] = a;
+    }
+    {
+        const cdyn_real a = d->L[164] * d->Dinv[21];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[164 + c];
+        d->L[164] = a;
+    }
+    {
+        const cdyn_real a = d->L[165] * d->Dinv[21];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[165 + c];
+        d->L[165] = a;
+    }
+    {
+        const cdyn_real a = d->L[166] * d->Dinv[21];
+        d->L[3] -= a * d->L[166];
+        d->L[4] -= a * d->L[167];
+        d->L[5] -= a * d->L[168];
+        d->L[166] = a;
+    }
+    {
+        const cdyn_real a = d->L[167] * d->Dinv[21];
+        d->L[1] -= a * d->L[167];
+        d->L[2] -= a * d->L[168];
+        d->L[167] = a;
+    }
+    {
+        const cdyn_real a = d->L[168] * d->Dinv[21];
+        d->L[0] -= a * d->L[168];
+        d->L[168] = a;
+    }
     /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    const cdyn_real t1704 = 1 / t1651;
-    d->Dinv[20] = t1704;
-    const cdyn_real t1705 = t1652 * t1704;
-    d->L[151] = t1705;
-    const cdyn_real t1706 = t1661 - t1652 * t1705;
-    d->D[19] = t1706;
-    const cdyn_real t1707 = t1662 - t1653 * t1705;
-    const cdyn_real t1708 = t1663 - t1654 * t1705;
-    const cdyn_real t1709 = t1664 - t1655 * t1705;
-    const cdyn_real t1710 = t1665 - t1656 * t1705;
-    const cdyn_real t1711 = t1666 - t1657 * t1705;
-    const cdyn_real t1712 = t1667 - t1658 * t1705;
-    const cdyn_real t1713 = t1668 - t1659 * t1705;
-    const cdyn_real t1714 = t1653 * t1704;
-    d->L[152] = t1714;
-    const cdyn_real t1715 = t1670 - t1653 * t1714;
-    const cdyn_real t1716 = t1671 - t1654 * t1714;
-    const cdyn_real t1717 = t1672 - t1655 * t1714;
-    const cdyn_real t1718 = t1673 - t1656 * t1714;
-    const cdyn_real t1719 = t1674 - t1657 * t1714;
-    const cdyn_real t1720 = t1675 - t1658 * t1714;
-    const cdyn_real t1721 = t1676 - t1659 * t1714;
-    const cdyn_real t1722 = t1654 * t1704;
-    d->L[153] = t1722;
-    const cdyn_real t1723 = t1678 - t1654 * t1722;
-    const cdyn_real t1724 = t1679 - t1655 * t1722;
-    const cdyn_real t1725 = t1680 - t1656 * t1722;
-    const cdyn_real t1726 = t1681 - t1657 * t1722;
-    const cdyn_real t1727 = t1682 - t1658 * t1722;
-    const cdyn_real t1728 = t1683 - t1659 * t1722;
-    const cdyn_real t1729 = t1655 * t1704;
-    d->L[154] = t1729;
-    const cdyn_real t1730 = t1685 - t1655 * t1729;
-    const cdyn_real t1731 = t1686 - t1656 * t1729;
-    const cdyn_real t1732 = t1687 - t1657 * t1729;
-    const cdyn_real t1733 = t1688 - t1658 * t1729;
-    const cdyn_real t1734 = t1689 - t1659 * t1729;
-    const cdyn_real t1735 = t1656 * t1704;
-    d->L[155] = t1735;
-    const cdyn_real t1736 = t1691 - t1656 * t1735;
-    const cdyn_real t1737 = t1692 - t1657 * t1735;
-    const cdyn_real t1738 = t1693 - t1658 * t1735;
-    const cdyn_real t1739 = t1694 - t1659 * t1735;
-    const cdyn_real t1740 = t1657 * t1704;
-    d->L[156] = t1740;
-    const cdyn_real t1741 = t1696 - t1657 * t1740;
-    const cdyn_real t1742 = t1697 - t1658 * t1740;
-    const cdyn_real t1743 = t1698 - t1659 * t1740;
-    const cdyn_real t1744 = t1658 * t1704;
-    d->L[157] = t1744;
-    const cdyn_real t1745 = t1700 - t1658 * t1744;
-    const cdyn_real t1746 = t1701 - t1659 * t1744;
-    const cdyn_real t1747 = t1659 * t1704;
-    d->L[158] = t1747;
-    const cdyn_real t1748 = t1703 - t1659 * t1747;
+    d->D[20] = d->L[150];
+    d->Dinv[20] = 1 / d->L[150];
+    {
+        const cdyn_real a = d->L[151] * d->Dinv[20];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] -= a * d->L[151 + c];
+        d->L[151] = a;
+    }
+    {
+        const cdyn_real a = d->L[152] * d->Dinv[20];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[152 + c];
+        d->L[152] = a;
+    }
+    {
+        const cdyn_real a = d->L[153] * d->Dinv[20];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[153 + c];
+        d->L[153] = a;
+    }
+    {
+        const cdyn_real a = d->L[154] * d->Dinv[20];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[154 + c];
+        d->L[154] = a;
+    }
+    {
+        const cdyn_real a = d->L[155] * d->Dinv[20];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[155 + c];
+        d->L[155] = a;
+    }
+    {
+        const cdyn_real a = d->L[156] * d->Dinv[20];
+        d->L[3] -= a * d->L[156];
+        d->L[4] -= a * d->L[157];
+        d->L[5] -= a * d->L[158];
+        d->L[156] = a;
+    }
+    {
+        const cdyn_real a = d->L[157] * d->Dinv[20];
+        d->L[1] -= a * d->L[157];
+        d->L[2] -= a * d->L[158];
+        d->L[157] = a;
+    }
+    {
+        const cdyn_real a = d->L[158] * d->Dinv[20];
+        d->L[0] -= a * d->L[158];
+        d->L[158] = a;
+    }
     /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
-    const cdyn_real t1749 = 1 / t1706;
-    d->Dinv[19] = t1749;
-    const cdyn_real t1750 = t1707 * t1749;
-    d->L[143] = t1750;
-    const cdyn_real t1751 = t1715 - t1707 * t1750;
-    d->D[18] = t1751;
-    const cdyn_real t1752 = t1716 - t1708 * t1750;
-    const cdyn_real t1753 = t1717 - t1709 * t1750;
-    const cdyn_real t1754 = t1718 - t1710 * t1750;
-    const cdyn_real t1755 = t1719 - t1711 * t1750;
-    const cdyn_real t1756 = t1720 - t1712 * t1750;
-    const cdyn_real t1757 = t1721 - t1713 * t1750;
-    const cdyn_real t1758 = t1708 * t1749;
-    d->L[144] = t1758;
-    const cdyn_real t1759 = t1723 - t1708 * t1758;
-    const cdyn_real t1760 = t1724 - t1709 * t1758;
-    const cdyn_real t1761 = t1725 - t1710 * t1758;
-    const cdyn_real t1762 = t1726 - t1711 * t1758;
-    const cdyn_real t1763 = t1727 - t1712 * t1758;
-    const cdyn_real t1764 = t1728 - t1713 * t1758;
-    const cdyn_real t1765 = t1709 * t1749;
-    d->L[145] = t1765;
-    const cdyn_real t1766 = t1730 - t1709 * t1765;
-    const cdyn_real t1767 = t1731 - t1710 * t1765;
-    const cdyn_real t1768 = t1732 - t1711 * t1765;
-    const cdyn_real t1769 = t1733 - t1712 * t1765;
-    const cdyn_real t1770 = t1734 - t1713 * t1765;
-    const cdyn_real t1771 = t1710 * t1749;
-    d->L[146] = t1771;
-    const cdyn_real t1772 = t1736 - t1710 * t1771;
-    const cdyn_real t1773 = t1737 - t1711 * t1771;
-    const cdyn_real t1774 = t1738 - t1712 * t1771;
-    const cdyn_real t1775 = t1739 - t1713 * t1771;
-    const cdyn_real t1776 = t1711 * t1749;
-    d->L[147] = t1776;
-    const cdyn_real t1777 = t1741 - t1711 * t1776;
-    const cdyn_real t1778 = t1742 - t1712 * t1776;
-    const cdyn_real t1779 = t1743 - t1713 * t1776;
-    const cdyn_real t1780 = t1712 * t1749;
-    d->L[148] = t1780;
-    const cdyn_real t1781 = t1745 - t1712 * t1780;
-    const cdyn_real t1782 = t1746 - t1713 * t1780;
-    const cdyn_real t1783 = t1713 * t1749;
-    d->L[149] = t1783;
-    const cdyn_real t1784 = t1748 - t1713 * t1783;
+    d->D[19] = d->L[142];
+    d->Dinv[19] = 1 / d->L[142];
+    {
+        const cdyn_real a = d->L[143] * d->Dinv[19];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] -= a * d->L[143 + c];
+        d->L[143] = a;
+    }
+    {
+        const cdyn_real a = d->L[144] * d->Dinv[19];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[144 + c];
+        d->L[144] = a;
+    }
+    {
+        const cdyn_real a = d->L[145] * d->Dinv[19];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[145 + c];
+        d->L[145] = a;
+    }
+    {
+        const cdyn_real a = d->L[146] * d->Dinv[19];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[146 + c];
+        d->L[146] = a;
+    }
+    {
+        const cdyn_real a = d->L[147] * d->Dinv[19];
+        d->L[3] -= a * d->L[147];
+        d->L[4] -= a * d->L[148];
+        d->L[5] -= a * d->L[149];
+        d->L[147] = a;
+    }
+    {
+        const cdyn_real a = d->L[148] * d->Dinv[19];
+        d->L[1] -= a * d->L[148];
+        d->L[2] -= a * d->L[149];
+        d->L[148] = a;
+    }
+    {
+        const cdyn_real a = d->L[149] * d->Dinv[19];
+        d->L[0] -= a * d->L[149];
+        d->L[149] = a;
+    }
     /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t1785 = 1 / t1751;
-    d->Dinv[18] = t1785;
-    const cdyn_real t1786 = t1752 * t1785;
-    d->L[136] = t1786;
-    const cdyn_real t1787 = t1759 - t1752 * t1786;
-    const cdyn_real t1788 = t1760 - t1753 * t1786;
-    const cdyn_real t1789 = t1761 - t1754 * t1786;
-    const cdyn_real t1790 = t1762 - t1755 * t1786;
-    const cdyn_real t1791 = t1763 - t1756 * t1786;
-    const cdyn_real t1792 = t1764 - t1757 * t1786;
-    const cdyn_real t1793 = t1753 * t1785;
-    d->L[137] = t1793;
-    const cdyn_real t1794 = t1766 - t1753 * t1793;
-    const cdyn_real t1795 = t1767 - t1754 * t1793;
-    const cdyn_real t1796 = t1768 - t1755 * t1793;
-    const cdyn_real t1797 = t1769 - t1756 * t1793;
-    const cdyn_real t1798 = t1770 - t1757 * t1793;
-    const cdyn_real t1799 = t1754 * t1785;
-    d->L[138] = t1799;
-    const cdyn_real t1800 = t1772 - t1754 * t1799;
-    const cdyn_real t1801 = t1773 - t1755 * t1799;
-    const cdyn_real t1802 = t1774 - t1756 * t1799;
-    const cdyn_real t1803 = t1775 - t1757 * t1799;
-    const cdyn_real t1804 = t1755 * t1785;
-    d->L[139] = t1804;
-    const cdyn_real t1805 = t1777 - t1755 * t1804;
-    const cdyn_real t1806 = t1778 - t1756 * t1804;
-    const cdyn_real t1807 = t1779 - t1757 * t1804;
-    const cdyn_real t1808 = t1756 * t1785;
-    d->L[140] = t1808;
-    const cdyn_real t1809 = t1781 - t1756 * t1808;
-    const cdyn_real t1810 = t1782 - t1757 * t1808;
-    const cdyn_real t1811 = t1757 * t1785;
-    d->L[141] = t1811;
-    const cdyn_real t1812 = t1784 - t1757 * t1811;
+    d->D[18] = d->L[135];
+    d->Dinv[18] = 1 / d->L[135];
+    {
+        const cdyn_real a = d->L[136] * d->Dinv[18];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[136 + c];
+        d->L[136] = a;
+    }
+    {
+        const cdyn_real a = d->L[137] * d->Dinv[18];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[137 + c];
+        d->L[137] = a;
+    }
+    {
+        const cdyn_real a = d->L[138] * d->Dinv[18];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[138 + c];
+        d->L[138] = a;
+    }
+    {
+        const cdyn_real a = d->L[139] * d->Dinv[18];
+        d->L[3] -= a * d->L[139];
+        d->L[4] -= a * d->L[140];
+        d->L[5] -= a * d->L[141];
+        d->L[139] = a;
+    }
+    {
+        const cdyn_real a = d->L[140] * d->Dinv[18];
+        d->L[1] -= a * d->L[140];
+        d->L[2] -= a * d->L[141];
+        d->L[140] = a;
+    }
+    {
+        const cdyn_real a = d->L[141] * d->Dinv[18];
+        d->L[0] -= a * d->L[141];
+        d->L[141] = a;
+    }
     /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
-    const cdyn_real t1813 = 1 / t1;
-    d->Dinv[17] = t1813;
-    const cdyn_real t1814 = d->M[124];
-    const cdyn_real t1815 = t1814 * t1813;
-    d->L[124] = t1815;
-    const cdyn_real t1816 = d->M[112];
-    const cdyn_real t1817 = t1816 - t1814 * t1815;
-    d->D[16] = t1817;
-    const cdyn_real t1818 = d->M[113];
-    const cdyn_real t1819 = d->M[125];
-    const cdyn_real t1820 = t1818 - t1819 * t1815;
-    const cdyn_real t1821 = d->M[114];
-    const cdyn_real t1822 = d->M[126];
-    const cdyn_real t1823 = t1821 - t1822 * t1815;
-    const cdyn_real t1824 = d->M[115];
-    const cdyn_real t1825 = d->M[127];
-    const cdyn_real t1826 = t1824 - t1825 * t1815;
-    const cdyn_real t1827 = d->M[116];
-    const cdyn_real t1828 = d->M[128];
-    const cdyn_real t1829 = t1827 - t1828 * t1815;
-    const cdyn_real t1830 = d->M[117];
-    const cdyn_real t1831 = d->M[129];
-    const cdyn_real t1832 = t1830 - t1831 * t1815;
-    const cdyn_real t1833 = d->M[118];
-    const cdyn_real t1834 = d->M[130];
-    const cdyn_real t1835 = t1833 - t1834 * t1815;
-    const cdyn_real t1836 = d->M[119];
-    const cdyn_real t1837 = d->M[131];
-    const cdyn_real t1838 = t1836 - t1837 * t1815;
-    const cdyn_real t1839 = d->M[120];
-    const cdyn_real t1840 = d->M[132];
-    const cdyn_real t1841 = t1839 - t1840 * t1815;
-    const cdyn_real t1842 = d->M[121];
-    const cdyn_real t1843 = d->M[133];
-    const cdyn_real t1844 = t1842 - t1843 * t1815;
-    const cdyn_real t1845 = d->M[122];
-    const cdyn_real t1846 = d->M[134];
-    const cdyn_real t1847 = t1845 - t1846 * t1815;
-    const cdyn_real t1848 = t1819 * t1813;
-    d->L[125] = t1848;
-    const cdyn_real t1849 = d->M[102];
-    const cdyn_real t1850 = t1849 - t1819 * t1848;
-    const cdyn_real t1851 = d->M[103];
-    const cdyn_real t1852 = t1851 - t1822 * t1848;
-    const cdyn_real t1853 = d->M[104];
-    const cdyn_real t1854 = t1853 - t1825 * t1848;
-    const cdyn_real t1855 = d->M[105];
-    const cdyn_real t1856 = t1855 - t1828 * t1848;
-    const cdyn_real t1857 = d->M[106];
-    const cdyn_real t1858 = t1857 - t1831 * t1848;
-    const cdyn_real t1859 = d->M[107];
-    const cdyn_real t1860 = t1859 - t1834 * t1848;
-    const cdyn_real t1861 = d->M[108];
-    const cdyn_real t1862 = t1861 - t1837 * t1848;
-    const cdyn_real t1863 = d->M[109];
-    const cdyn_real t1864 = t1863 - t1840 * t1848;
-    const cdyn_real t1865 = d->M[110];
-    const cdyn_real t1866 = t1865 - t1843 * t1848;
-    const cdyn_real t1867 = d->M[111];
-    const cdyn_real t1868 = t1867 - t1846 * t1848;
-    const cdyn_real t1869 = t1822 * t1813;
-    d->L[126] = t1869;
-    const cdyn_real t1870 = d->M[93];
-    const cdyn_real t1871 = t1870 - t1822 * t1869;
-    const cdyn_real t1872 = d->M[94];
-    const cdyn_real t1873 = t1872 - t1825 * t1869;
-    const cdyn_real t1874 = d->M[95];
-    const cdyn_real t1875 = t1874 - t1828 * t1869;
-    const cdyn_real t1876 = d->M[96];
-    const cdyn_real t1877 = t1876 - t1831 * t1869;
-    const cdyn_real t1878 = d->M[97];
-    const cdyn_real t1879 = t1878 - t1834 * t1869;
-    const cdyn_real t1880 = d->M[98];
-    const cdyn_real t1881 = t1880 - t1837 * t1869;
-    const cdyn_real t1882 = d->M[99];
-    const cdyn_real t1883 = t1882 - t1840 * t1869;
-    const cdyn_real t1884 = d->M[100];
-    const cdyn_real t1885 = t1884 - t1843 * t1869;
-    const cdyn_real t1886 = d->M[101];
-    const cdyn_real t1887 = t1886 - t1846 * t1869;
-    const cdyn_real t1888 = t1825 * t1813;
-    d->L[127] = t1888;
-    const cdyn_real t1889 = d->M[85];
-    const cdyn_real t1890 = t1889 - t1825 * t1888;
-    const cdyn_real t1891 = d->M[86];
-    const cdyn_real t1892 = t1891 - t1828 * t1888;
-    const cdyn_real t1893 = d->M[87];
-    const cdyn_real t1894 = t1893 - t1831 * t1888;
-    const cdyn_real t1895 = d->M[88];
-    const cdyn_real t1896 = t1895 - t1834 * t1888;
-    const cdyn_real t1897 = d->M[89];
-    const cdyn_real t1898 = t1897 - t1837 * t1888;
-    const cdyn_real t1899 = d->M[90];
-    const cdyn_real t1900 = t1899 - t1840 * t1888;
-    const cdyn_real t1901 = d->M[91];
-    const cdyn_real t1902 = t1901 - t1843 * t1888;
-    const cdyn_real t1903 = d->M[92];
-    const cdyn_real t1904 = t1903 - t1846 * t1888;
-    const cdyn_real t1905 = t1828 * t1813;
-    d->L[128] = t1905;
-    const cdyn_real t1906 = d->M[78];
-    const cdyn_real t1907 = t1906 - t1828 * t1905;
-    const cdyn_real t1908 = d->M[79];
-    const cdyn_real t1909 = t1908 - t1831 * t1905;
-    const cdyn_real t1910 = d->M[80];
-    const cdyn_real t1911 = t1910 - t1834 * t1905;
-    const cdyn_real t1912 = d->M[81];
-    const cdyn_real t1913 = t1912 - t1837 * t1905;
-    const cdyn_real t1914 = d->M[82];
-    const cdyn_real t1915 = t1914 - t1840 * t1905;
-    const cdyn_real t1916 = d->M[83];
-    const cdyn_real t1917 = t1916 - t1843 * t1905;
-    const cdyn_real t1918 = d->M[84];
-    const cdyn_real t1919 = t1918 - t1846 * t1905;
-    const cdyn_real t1920 = t1831 * t1813;
-    d->L[129] = t1920;
-    const cdyn_real t1921 = t1787 - t1831 * t1920;
-    const cdyn_real t1922 = t1788 - t1834 * t1920;
-    const cdyn_real t1923 = t1789 - t1837 * t1920;
-    const cdyn_real t1924 = t1790 - t1840 * t1920;
-    const cdyn_real t1925 = t1791 - t1843 * t1920;
-    const cdyn_real t1926 = t1792 - t1846 * t1920;
-    const cdyn_real t1927 = t1834 * t1813;
-    d->L[130] = t1927;
-    const cdyn_real t1928 = t1794 - t1834 * t1927;
-    const cdyn_real t1929 = t1795 - t1837 * t1927;
-    const cdyn_real t1930 = t1796 - t1840 * t1927;
-    const cdyn_real t1931 = t1797 - t1843 * t1927;
-    const cdyn_real t1932 = t1798 - t1846 * t1927;
-    const cdyn_real t1933 = t1837 * t1813;
-    d->L[131] = t1933;
-    const cdyn_real t1934 = t1800 - t1837 * t1933;
-    const cdyn_real t1935 = t1801 - t1840 * t1933;
-    const cdyn_real t1936 = t1802 - t1843 * t1933;
-    const cdyn_real t1937 = t1803 - t1846 * t1933;
-    const cdyn_real t1938 = t1840 * t1813;
-    d->L[132] = t1938;
-    const cdyn_real t1939 = t1805 - t1840 * t1938;
-    const cdyn_real t1940 = t1806 - t1843 * t1938;
-    const cdyn_real t1941 = t1807 - t1846 * t1938;
-    const cdyn_real t1942 = t1843 * t1813;
-    d->L[133] = t1942;
-    const cdyn_real t1943 = t1809 - t1843 * t1942;
-    const cdyn_real t1944 = t1810 - t1846 * t1942;
-    const cdyn_real t1945 = t1846 * t1813;
-    d->L[134] = t1945;
-    const cdyn_real t1946 = t1812 - t1846 * t1945;
+    d->D[17] = d->L[123];
+    d->Dinv[17] = 1 / d->L[123];
+    {
+        const cdyn_real a = d->L[124] * d->Dinv[17];
+        for (int c = 0; c < 11; ++c)
+            d->L[112 + c] -= a * d->L[124 + c];
+        d->L[124] = a;
+    }
+    {
+        const cdyn_real a = d->L[125] * d->Dinv[17];
+        for (int c = 0; c < 10; ++c)
+            d->L[102 + c] -= a * d->L[125 + c];
+        d->L[125] = a;
+    }
+    {
+        const cdyn_real a = d->L[126] * d->Dinv[17];
+        for (int c = 0; c < 9; ++c)
+            d->L[93 + c] -= a * d->L[126 + c];
+        d->L[126] = a;
+    }
+    {
+        const cdyn_real a = d->L[127] * d->Dinv[17];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] -= a * d->L[127 + c];
+        d->L[127] = a;
+    }
+    {
+        const cdyn_real a = d->L[128] * d->Dinv[17];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] -= a * d->L[128 + c];
+        d->L[128] = a;
+    }
+    {
+        const cdyn_real a = d->L[129] * d->Dinv[17];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[129 + c];
+        d->L[129] = a;
+    }
+    {
+        const cdyn_real a = d->L[130] * d->Dinv[17];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[130 + c];
+        d->L[130] = a;
+    }
+    {
+        const cdyn_real a = d->L[131] * d->Dinv[17];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[131 + c];
+        d->L[131] = a;
+    }
+    {
+        const cdyn_real a = d->L[132] * d->Dinv[17];
+        d->L[3] -= a * d->L[132];
+        d->L[4] -= a * d->L[133];
+        d->L[5] -= a * d->L[134];
+        d->L[132] = a;
+    }
+    {
+        const cdyn_real a = d->L[133] * d->Dinv[17];
+        d->L[1] -= a * d->L[133];
+        d->L[2] -= a * d->L[134];
+        d->L[133] = a;
+    }
+    {
+        const cdyn_real a = d->L[134] * d->Dinv[17];
+        d->L[0] -= a * d->L[134];
+        d->L[134] = a;
+    }
     /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
-    const cdyn_real t1947 = 1 / t1817;
-    d->Dinv[16] = t1947;
-    const cdyn_real t1948 = t1820 * t1947;
-    d->L[113] = t1948;
-    const cdyn_real t1949 = t1850 - t1820 * t1948;
-    d->D[15] = t1949;
-    const cdyn_real t1950 = t1852 - t1823 * t1948;
-    const cdyn_real t1951 = t1854 - t1826 * t1948;
-    const cdyn_real t1952 = t1856 - t1829 * t1948;
-    const cdyn_real t1953 = t1858 - t1832 * t1948;
-    const cdyn_real t1954 = t1860 - t1835 * t1948;
-    const cdyn_real t1955 = t1862 - t1838 * t1948;
-    const cdyn_real t1956 = t1864 - t1841 * t1948;
-    const cdyn_real t1957 = t1866 - t1844 * t1948;
-    const cdyn_real t1958 = t1868 - t1847 * t1948;
-    const cdyn_real t1959 = t1823 * t1947;
-    d->L[114] = t1959;
-    const cdyn_real t1960 = t1871 - t1823 * t1959;
-    const cdyn_real t1961 = t1873 - t1826 * t1959;
-    const cdyn_real t1962 = t1875 - t1829 * t1959;
-    const cdyn_real t1963 = t1877 - t1832 * t1959;
-    const cdyn_real t1964 = t1879 - t1835 * t1959;
-    const cdyn_real t1965 = t1881 - t1838 * t1959;
-    const cdyn_real t1966 = t1883 - t1841 * t1959;
-    const cdyn_real t1967 = t1885 - t1844 * t1959;
-    const cdyn_real t1968 = t1887 - t1847 * t1959;
-    const cdyn_real t1969 = t1826 * t1947;
-    d->L[115] = t1969;
-    const cdyn_real t1970 = t1890 - t1826 * t1969;
-    const cdyn_real t1971 = t1892 - t1829 * t1969;
-    const cdyn_real t1972 = t1894 - t1832 * t1969;
-    const cdyn_real t1973 = t1896 - t1835 * t1969;
-    const cdyn_real t1974 = t1898 - t1838 * t1969;
-    const cdyn_real t1975 = t1900 - t1841 * t1969;
-    const cdyn_real t1976 = t1902 - t1844 * t1969;
-    const cdyn_real t1977 = t1904 - t1847 * t1969;
-    const cdyn_real t1978 = t1829 * t1947;
-    d->L[116] = t1978;
-    const cdyn_real t1979 = t1907 - t1829 * t1978;
-    const cdyn_real t1980 = t1909 - t1832 * t1978;
-    const cdyn_real t1981 = t1911 - t1835 * t1978;
-    const cdyn_real t1982 = t1913 - t1838 * t1978;
-    const cdyn_real t1983 = t1915 - t1841 * t1978;
-    const cdyn_real t1984 = t1917 - t1844 * t1978;
-    const cdyn_real t1985 = t1919 - t1847 * t1978;
-    const cdyn_real t1986 = t1832 * t1947;
-    d->L[117] = t1986;
-    const cdyn_real t1987 = t1921 - t1832 * t1986;
-    const cdyn_real t1988 = t1922 - t1835 * t1986;
-    const cdyn_real t1989 = t1923 - t1838 * t1986;
-    const cdyn_real t1990 = t1924 - t1841 * t1986;
-    const cdyn_real t1991 = t1925 - t1844 * t1986;
-    const cdyn_real t1992 = t1926 - t1847 * t1986;
-    const cdyn_real t1993 = t1835 * t1947;
-    d->L[118] = t1993;
-    const cdyn_real t1994 = t1928 - t1835 * t1993;
-    const cdyn_real t1995 = t1929 - t1838 * t1993;
-    const cdyn_real t1996 = t1930 - t1841 * t1993;
-    const cdyn_real t1997 = t1931 - t1844 * t1993;
-    const cdyn_real t1998 = t1932 - t1847 * t1993;
-    const cdyn_real t1999 = t1838 * t1947;
-    d->L[119] = t1999;
-    const cdyn_real t2000 = t1934 - t1838 * t1999;
-    const cdyn_real t2001 = t1935 - t1841 * t1999;
-    const cdyn_real t2002 = t1936 - t1844 * t1999;
-    const cdyn_real t2003 = t1937 - t1847 * t1999;
-    const cdyn_real t2004 = t1841 * t1947;
-    d->L[120] = t2004;
-    const cdyn_real t2005 = t1939 - t1841 * t2004;
-    const cdyn_real t2006 = t1940 - t1844 * t2004;
-    const cdyn_real t2007 = t1941 - t1847 * t2004;
-    const cdyn_real t2008 = t1844 * t1947;
-    d->L[121] = t2008;
-    const cdyn_real t2009 = t1943 - t1844 * t2008;
-    const cdyn_real t2010 = t1944 - t1847 * t2008;
-    const cdyn_real t2011 = t1847 * t1947;
-    d->L[122] = t2011;
-    const cdyn_real t2012 = t1946 - t1847 * t2011;
+    d->D[16] = d->L[112];
+    d->Dinv[16] = 1 / d->L[112];
+    {
+        const cdyn_real a = d->L[113] * d->Dinv[16];
+        for (int c = 0; c < 10; ++c)
+            d->L[102 + c] -= a * d->L[113 + c];
+        d->L[113] = a;
+    }
+    {
+        const cdyn_real a = d->L[114] * d->Dinv[16];
+        for (int c = 0; c < 9; ++c)
+            d->L[93 + c] -= a * d->L[114 + c];
+        d->L[114] = a;
+    }
+    {
+        const cdyn_real a = d->L[115] * d->Dinv[16];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] -= a * d->L[115 + c];
+        d->L[115] = a;
+    }
+    {
+        const cdyn_real a = d->L[116] * d->Dinv[16];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] -= a * d->L[116 + c];
+        d->L[116] = a;
+    }
+    {
+        const cdyn_real a = d->L[117] * d->Dinv[16];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[117 + c];
+        d->L[117] = a;
+    }
+    {
+        const cdyn_real a = d->L[118] * d->Dinv[16];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[118 + c];
+        d->L[118] = a;
+    }
+    {
+        const cdyn_real a = d->L[119] * d->Dinv[16];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[119 + c];
+        d->L[119] = a;
+    }
+    {
+        const cdyn_real a = d->L[120] * d->Dinv[16];
+        d->L[3] -= a * d->L[120];
+        d->L[4] -= a * d->L[121];
+        d->L[5] -= a * d->L[122];
+        d->L[120] = a;
+    }
+    {
+        const cdyn_real a = d->L[121] * d->Dinv[16];
+        d->L[1] -= a * d->L[121];
+        d->L[2] -= a * d->L[122];
+        d->L[121] = a;
+    }
+    {
+        const cdyn_real a = d->L[122] * d->Dinv[16];
+        d->L[0] -= a * d->L[122];
+        d->L[122] = a;
+    }
     /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
-    const cdyn_real t2013 = 1 / t1949;
-    d->Dinv[15] = t2013;
-    const cdyn_real t2014 = t1950 * t2013;
-    d->L[103] = t2014;
-    const cdyn_real t2015 = t1960 - t1950 * t2014;
-    d->D[14] = t2015;
-    const cdyn_real t2016 = t1961 - t1951 * t2014;
-    const cdyn_real t2017 = t1962 - t1952 * t2014;
-    const cdyn_real t2018 = t1963 - t1953 * t2014;
-    const cdyn_real t2019 = t1964 - t1954 * t2014;
-    const cdyn_real t2020 = t1965 - t1955 * t2014;
-    const cdyn_real t2021 = t1966 - t1956 * t2014;
-    const cdyn_real t2022 = t1967 - t1957 * t2014;
-    const cdyn_real t2023 = t1968 - t1958 * t2014;
-    const cdyn_real t2024 = t1951 * t2013;
-    d->L[104] = t2024;
-    const cdyn_real t2025 = t1970 - t1951 * t2024;
-    const cdyn_real t2026 = t1971 - t1952 * t2024;
-    const cdyn_real t2027 = t1972 - t1953 * t2024;
-    const cdyn_real t2028 = t1973 - t1954 * t2024;
-    const cdyn_real t2029 = t1974 - t1955 * t2024;
-    const cdyn_real t2030 = t1975 - t1956 * t2024;
-    const cdyn_real t2031 = t1976 - t1957 * t2024;
-    const cdyn_real t2032 = t1977 - t1958 * t2024;
-    const cdyn_real t2033 = t1952 * t2013;
-    d->L[105] = t2033;
-    const cdyn_real t2034 = t1979 - t1952 * t2033;
-    const cdyn_real t2035 = t1980 - t1953 * t2033;
-    const cdyn_real t2036 = t1981 - t1954 * t2033;
-    const cdyn_real t2037 = t1982 - t1955 * t2033;
-    const cdyn_real t2038 = t1983 - t1956 * t2033;
-    const cdyn_real t2039 = t1984 - t1957 * t2033;
-    const cdyn_real t2040 = t1985 - t1958 * t2033;
-    const cdyn_real t2041 = t1953 * t2013;
-    d->L[106] = t2041;
-    const cdyn_real t2042 = t1987 - t1953 * t2041;
-    const cdyn_real t2043 = t1988 - t1954 * t2041;
-    const cdyn_real t2044 = t1989 - t1955 * t2041;
-    const cdyn_real t2045 = t1990 - t1956 * t2041;
-    const cdyn_real t2046 = t1991 - t1957 * t2041;
-    const cdyn_real t2047 = t1992 - t1958 * t2041;
-    const cdyn_real t2048 = t1954 * t2013;
-    d->L[107] = t2048;
-    const cdyn_real t2049 = t1994 - t1954 * t2048;
-    const cdyn_real t2050 = t1995 - t1955 * t2048;
-    const cdyn_real t2051 = t1996 - t1956 * t2048;
-    const cdyn_real t2052 = t1997 - t1957 * t2048;
-    const cdyn_real t2053 = t1998 - t1958 * t2048;
-    const cdyn_real t2054 = t1955 * t2013;
-    d->L[108] = t2054;
-    const cdyn_real t2055 = t2000 - t1955 * t2054;
-    const cdyn_real t2056 = t2001 - t1956 * t2054;
-    const cdyn_real t2057 = t2002 - t1957 * t2054;
-    const cdyn_real t2058 = t2003 - t1958 * t2054;
-    const cdyn_real t2059 = t1956 * t2013;
-    d->L[109] = t2059;
-    const cdyn_real t2060 = t2005 - t1956 * t2059;
-    const cdyn_real t2061 = t2006 - t1957 * t2059;
-    const cdyn_real t2062 = t2007 - t1958 * t2059;
-    const cdyn_real t2063 = t1957 * t2013;
-    d->L[110] = t2063;
-    const cdyn_real t2064 = t2009 - t1957 * t2063;
-    const cdyn_real t2065 = t2010 - t1958 * t2063;
-    const cdyn_real t2066 = t1958 * t2013;
-    d->L[111] = t2066;
-    const cdyn_real t2067 = t2012 - t1958 * t2066;
+    d->D[15] = d->L[102];
+    d->Dinv[15] = 1 / d->L[102];
+    {
+        const cdyn_real a = d->L[103] * d->Dinv[15];
+        for (int c = 0; c < 9; ++c)
+            d->L[93 + c] -= a * d->L[103 + c];
+        d->L[103] = a;
+    }
+    {
+        const cdyn_real a = d->L[104] * d->Dinv[15];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] -= a * d->L[104 + c];
+        d->L[104] = a;
+    }
+    {
+        const cdyn_real a = d->L[105] * d->Dinv[15];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] -= a * d->L[105 + c];
+        d->L[105] = a;
+    }
+    {
+        const cdyn_real a = d->L[106] * d->Dinv[15];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[106 + c];
+        d->L[106] = a;
+    }
+    {
+        const cdyn_real a = d->L[107] * d->Dinv[15];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[107 + c];
+        d->L[107] = a;
+    }
+    {
+        const cdyn_real a = d->L[108] * d->Dinv[15];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[108 + c];
+        d->L[108] = a;
+    }
+    {
+        const cdyn_real a = d->L[109] * d->Dinv[15];
+        d->L[3] -= a * d->L[109];
+        d->L[4] -= a * d->L[110];
+        d->L[5] -= a * d->L[111];
+        d->L[109] = a;
+    }
+    {
+        const cdyn_real a = d->L[110] * d->Dinv[15];
+        d->L[1] -= a * d->L[110];
+        d->L[2] -= a * d->L[111];
+        d->L[110] = a;
+    }
+    {
+        const cdyn_real a = d->L[111] * d->Dinv[15];
+        d->L[0] -= a * d->L[111];
+        d->L[111] = a;
+    }
     /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
-    const cdyn_real t2068 = 1 / t2015;
-    d->Dinv[14] = t2068;
-    const cdyn_real t2069 = t2016 * t2068;
-    d->L[94] = t2069;
-    const cdyn_real t2070 = t2025 - t2016 * t2069;
-    d->D[13] = t2070;
-    const cdyn_real t2071 = t2026 - t2017 * t2069;
-    const cdyn_real t2072 = t2027 - t2018 * t2069;
-    const cdyn_real t2073 = t2028 - t2019 * t2069;
-    const cdyn_real t2074 = t2029 - t2020 * t2069;
-    const cdyn_real t2075 = t2030 - t2021 * t2069;
-    const cdyn_real t2076 = t2031 - t2022 * t2069;
-    const cdyn_real t2077 = t2032 - t2023 * t2069;
-    const cdyn_real t2078 = t2017 * t2068;
-    d->L[95] = t2078;
-    const cdyn_real t2079 = t2034 - t2017 * t2078;
-    const cdyn_real t2080 = t2035 - t2018 * t2078;
-    const cdyn_real t2081 = t2036 - t2019 * t2078;
-    const cdyn_real t2082 = t2037 - t2020 * t2078;
-    const cdyn_real t2083 = t2038 - t2021 * t2078;
-    const cdyn_real t2084 = t2039 - t2022 * t2078;
-    const cdyn_real t2085 = t2040 - t2023 * t2078;
-    const cdyn_real t2086 = t2018 * t2068;
-    d->L[96] = t2086;
-    const cdyn_real t2087 = t2042 - t2018 * t2086;
-    const cdyn_real t2088 = t2043 - t2019 * t2086;
-    const cdyn_real t2089 = t2044 - t2020 * t2086;
-    const cdyn_real t2090 = t2045 - t2021 * t2086;
-    const cdyn_real t2091 = t2046 - t2022 * t2086;
-    const cdyn_real t2092 = t2047 - t2023 * t2086;
-    const cdyn_real t2093 = t2019 * t2068;
-    d->L[97] = t2093;
-    const cdyn_real t2094 = t2049 - t2019 * t2093;
-    const cdyn_real t2095 = t2050 - t2020 * t2093;
-    const cdyn_real t2096 = t2051 - t2021 * t2093;
-    const cdyn_real t2097 = t2052 - t2022 * t2093;
-    const cdyn_real t2098 = t2053 - t2023 * t2093;
-    const cdyn_real t2099 = t2020 * t2068;
-    d->L[98] = t2099;
-    const cdyn_real t2100 = t2055 - t2020 * t2099;
-    const cdyn_real t2101 = t2056 - t2021 * t2099;
-    const cdyn_real t2102 = t2057 - t2022 * t2099;
-    const cdyn_real t2103 = t2058 - t2023 * t2099;
-    const cdyn_real t2104 = t2021 * t2068;
-    d->L[99] = t2104;
-    const cdyn_real t2105 = t2060 - t2021 * t2104;
-    const cdyn_real t2106 = t2061 - t2022 * t2104;
-    const cdyn_real t2107 = t2062 - t2023 * t2104;
-    const cdyn_real t2108 = t2022 * t2068;
-    d->L[100] = t2108;
-    const cdyn_real t2109 = t2064 - t2022 * t2108;
-    const cdyn_real t2110 = t2065 - t2023 * t2108;
-    const cdyn_real t2111 = t2023 * t2068;
-    d->L[101] = t2111;
-    const cdyn_real t2112 = t2067 - t2023 * t2111;
+    d->D[14] = d->L[93];
+    d->Dinv[14] = 1 / d->L[93];
+    {
+        const cdyn_real a = d->L[94] * d->Dinv[14];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] -= a * d->L[94 + c];
+        d->L[94] = a;
+    }
+    {
+        const cdyn_real a = d->L[95] * d->Dinv[14];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] -= a * d->L[95 + c];
+        d->L[95] = a;
+    }
+    {
+        const cdyn_real a = d->L[96] * d->Dinv[14];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[96 + c];
+        d->L[96] = a;
+    }
+    {
+        const cdyn_real a = d->L[97] * d->Dinv[14];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[97 + c];
+        d->L[97] = a;
+    }
+    {
+        const cdyn_real a = d->L[98] * d->Dinv[14];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[98 + c];
+        d->L[98] = a;
+    }
+    {
+        const cdyn_real a = d->L[99] * d->Dinv[14];
+        d->L[3] -= a * d->L[99];
+        d->L[4] -= a * d->L[100];
+        d->L[5] -= a * d->L[101];
+        d->L[99] = a;
+    }
+    {
+        const cdyn_real a = d->L[100] * d->Dinv[14];
+        d->L[1] -= a * d->L[100];
+        d->L[2] -= a * d->L[101];
+        d->L[100] = a;
+    }
+    {
+        const cdyn_real a = d->L[101] * d->Dinv[14];
+        d->L[0] -= a * d->L[101];
+        d->L[101] = a;
+    }
     /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
-    const cdyn_real t2113 = 1 / t2070;
-    d->Dinv[13] = t2113;
-    const cdyn_real t2114 = t2071 * t2113;
-    d->L[86] = t2114;
-    const cdyn_real t2115 = t2079 - t2071 * t2114;
-    d->D[12] = t2115;
-    const cdyn_real t2116 = t2080 - t2072 * t2114;
-    const cdyn_real t2117 = t2081 - t2073 * t2114;
-    const cdyn_real t2118 = t2082 - t2074 * t2114;
-    const cdyn_real t2119 = t2083 - t2075 * t2114;
-    const cdyn_real t2120 = t2084 - t2076 * t2114;
-    const cdyn_real t2121 = t2085 - t2077 * t2114;
-    const cdyn_real t2122 = t2072 * t2113;
-    d->L[87] = t2122;
-    const cdyn_real t2123 = t2087 - t2072 * t2122;
-    const cdyn_real t2124 = t2088 - t2073 * t2122;
-    const cdyn_real t2125 = t2089 - t2074 * t2122;
-    const cdyn_real t2126 = t2090 - t2075 * t2122;
-    const cdyn_real t2127 = t2091 - t2076 * t2122;
-    const cdyn_real t2128 = t2092 - t2077 * t2122;
-    const cdyn_real t2129 = t2073 * t2113;
-    d->L[88] = t2129;
-    const cdyn_real t2130 = t2094 - t2073 * t2129;
-    const cdyn_real t2131 = t2095 - t2074 * t2129;
-    const cdyn_real t2132 = t2096 - t2075 * t2129;
-    const cdyn_real t2133 = t2097 - t2076 * t2129;
-    const cdyn_real t2134 = t2098 - t2077 * t2129;
-    const cdyn_real t2135 = t2074 * t2113;
-    d->L[89] = t2135;
-    const cdyn_real t2136 = t2100 - t2074 * t2135;
-    const cdyn_real t2137 = t2101 - t2075 * t2135;
-    const cdyn_real t2138 = t2102 - t2076 * t2135;
-    const cdyn_real t2139 = t2103 - t2077 * t2135;
-    const cdyn_real t2140 = t2075 * t2113;
-    d->L[90] = t2140;
-    const cdyn_real t2141 = t2105 - t2075 * t2140;
-    const cdyn_real t2142 = t2106 - t2076 * t2140;
-    const cdyn_real t2143 = t2107 - t2077 * t2140;
-    const cdyn_real t2144 = t2076 * t2113;
-    d->L[91] = t2144;
-    const cdyn_real t2145 = t2109 - t2076 * t2144;
-    const cdyn_real t2146 = t2110 - t2077 * t2144;
-    const cdyn_real t2147 = t2077 * t2113;
-    d->L[92] = t2147;
-    const cdyn_real t2148 = t2112 - t2077 * t2147;
+    d->D[13] = d->L[85];
+    d->Dinv[13] = 1 / d->L[85];
+    {
+        const cdyn_real a = d->L[86] * d->Dinv[13];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] -= a * d->L[86 + c];
+        d->L[86] = a;
+    }
+    {
+        const cdyn_real a = d->L[87] * d->Dinv[13];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[87 + c];
+        d->L[87] = a;
+    }
+    {
+        const cdyn_real a = d->L[88] * d->Dinv[13];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[88 + c];
+        d->L[88] = a;
+    }
+    {
+        const cdyn_real a = d->L[89] * d->Dinv[13];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[89 + c];
+        d->L[89] = a;
+    }
+    {
+        const cdyn_real a = d->L[90] * d->Dinv[13];
+        d->L[3] -= a * d->L[90];
+        d->L[4] -= a * d->L[91];
+        d->L[5] -= a * d->L[92];
+        d->L[90] = a;
+    }
+    {
+        const cdyn_real a = d->L[91] * d->Dinv[13];
+        d->L[1] -= a * d->L[91];
+        d->L[2] -= a * d->L[92];
+        d->L[91] = a;
+    }
+    {
+        const cdyn_real a = d->L[92] * d->Dinv[13];
+        d->L[0] -= a * d->L[92];
+        d->L[92] = a;
+    }
     /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t2149 = 1 / t2115;
-    d->Dinv[12] = t2149;
-    const cdyn_real t2150 = t2116 * t2149;
-    d->L[79] = t2150;
-    const cdyn_real t2151 = t2123 - t2116 * t2150;
-    const cdyn_real t2152 = t2124 - t2117 * t2150;
-    const cdyn_real t2153 = t2125 - t2118 * t2150;
-    const cdyn_real t2154 = t2126 - t2119 * t2150;
-    const cdyn_real t2155 = t2127 - t2120 * t2150;
-    const cdyn_real t2156 = t2128 - t2121 * t2150;
-    const cdyn_real t2157 = t2117 * t2149;
-    d->L[80] = t2157;
-    const cdyn_real t2158 = t2130 - t2117 * t2157;
-    const cdyn_real t2159 = t2131 - t2118 * t2157;
-    const cdyn_real t2160 = t2132 - t2119 * t2157;
-    const cdyn_real t2161 = t2133 - t2120 * t2157;
-    const cdyn_real t2162 = t2134 - t2121 * t2157;
-    const cdyn_real t2163 = t2118 * t2149;
-    d->L[81] = t2163;
-    const cdyn_real t2164 = t2136 - t2118 * t2163;
-    const cdyn_real t2165 = t2137 - t2119 * t2163;
-    const cdyn_real t2166 = t2138 - t2120 * t2163;
-    const cdyn_real t2167 = t2139 - t2121 * t2163;
-    const cdyn_real t2168 = t2119 * t2149;
-    d->L[82] = t2168;
-    const cdyn_real t2169 = t2141 - t2119 * t2168;
-    const cdyn_real t2170 = t2142 - t2120 * t2168;
-    const cdyn_real t2171 = t2143 - t2121 * t2168;
-    const cdyn_real t2172 = t2120 * t2149;
-    d->L[83] = t2172;
-    const cdyn_real t2173 = t2145 - t2120 * t2172;
-    const cdyn_real t2174 = t2146 - t2121 * t2172;
-    const cdyn_real t2175 = t2121 * t2149;
-    d->L[84] = t2175;
-    const cdyn_real t2176 = t2148 - t2121 * t2175;
+    d->D[12] = d->L[78];
+    d->Dinv[12] = 1 / d->L[78];
+    {
+        const cdyn_real a = d->L[79] * d->Dinv[12];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[79 + c];
+        d->L[79] = a;
+    }
+    {
+        const cdyn_real a = d->L[80] * d->Dinv[12];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[80 + c];
+        d->L[80] = a;
+    }
+    {
+        const cdyn_real a = d->L[81] * d->Dinv[12];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[81 + c];
+        d->L[81] = a;
+    }
+    {
+        const cdyn_real a = d->L[82] * d->Dinv[12];
+        d->L[3] -= a * d->L[82];
+        d->L[4] -= a * d->L[83];
+        d->L[5] -= a * d->L[84];
+        d->L[82] = a;
+    }
+    {
+        const cdyn_real a = d->L[83] * d->Dinv[12];
+        d->L[1] -= a * d->L[83];
+        d->L[2] -= a * d->L[84];
+        d->L[83] = a;
+    }
+    {
+        const cdyn_real a = d->L[84] * d->Dinv[12];
+        d->L[0] -= a * d->L[84];
+        d->L[84] = a;
+    }
     /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
-    const cdyn_real t2177 = 1 / t0;
-    d->Dinv[11] = t2177;
-    const cdyn_real t2178 = d->M[67];
-    const cdyn_real t2179 = t2178 * t2177;
-    d->L[67] = t2179;
-    const cdyn_real t2180 = d->M[55];
-    const cdyn_real t2181 = t2180 - t2178 * t2179;
-    d->D[10] = t2181;
-    const cdyn_real t2182 = d->M[56];
-    const cdyn_real t2183 = d->M[68];
-    const cdyn_real t2184 = t2182 - t2183 * t2179;
-    const cdyn_real t2185 = d->M[57];
-    const cdyn_real t2186 = d->M[69];
-    const cdyn_real t2187 = t2185 - t2186 * t2179;
-    const cdyn_real t2188 = d->M[58];
-    const cdyn_real t2189 = d->M[70];
-    const cdyn_real t2190 = t2188 - t2189 * t2179;
-    const cdyn_real t2191 = d->M[59];
-    const cdyn_real t2192 = d->M[71];
-    const cdyn_real t2193 = t2191 - t2192 * t2179;
-    const cdyn_real t2194 = d->M[60];
-    const cdyn_real t2195 = d->M[72];
-    const cdyn_real t2196 = t2194 - t2195 * t2179;
-    const cdyn_real t2197 = d->M[61];
-    const cdyn_real t2198 = d->M[73];
-    const cdyn_real t2199 = t2197 - t2198 * t2179;
-    const cdyn_real t2200 = d->M[62];
-    const cdyn_real t2201 = d->M[74];
-    const cdyn_real t2202 = t2200 - t2201 * t2179;
-    const cdyn_real t2203 = d->M[63];
-    const cdyn_real t2204 = d->M[75];
-    const cdyn_real t2205 = t2203 - t2204 * t2179;
-    const cdyn_real t2206 = d->M[64];
-    const cdyn_real t2207 = d->M[76];
-    const cdyn_real t2208 = t2206 - t2207 * t2179;
-    const cdyn_real t2209 = d->M[65];
-    const cdyn_real t2210 = d->M[77];
-    const cdyn_real t2211 = t2209 - t2210 * t2179;
-    const cdyn_real t2212 = t2183 * t2177;
-    d->L[68] = t2212;
-    const cdyn_real t2213 = d->M[45];
-    const cdyn_real t2214 = t2213 - t2183 * t2212;
-    const cdyn_real t2215 = d->M[46];
-    const cdyn_real t2216 = t2215 - t2186 * t2212;
-    const cdyn_real t2217 = d->M[47];
-    const cdyn_real t2218 = t2217 - t2189 * t2212;
-    const cdyn_real t2219 = d->M[48];
-    const cdyn_real t2220 = t2219 - t2192 * t2212;
-    const cdyn_real t2221 = d->M[49];
-    const cdyn_real t2222 = t2221 - t2195 * t2212;
-    const cdyn_real t2223 = d->M[50];
-    const cdyn_real t2224 = t2223 - t2198 * t2212;
-    const cdyn_real t2225 = d->M[51];
-    const cdyn_real t2226 = t2225 - t2201 * t2212;
-    const cdyn_real t2227 = d->M[52];
-    const cdyn_real t2228 = t2227 - t2204 * t2212;
-    const cdyn_real t2229 = d->M[53];
-    const cdyn_real t2230 = t2229 - t2207 * t2212;
-    const cdyn_real t2231 = d->M[54];
-    const cdyn_real t2232 = t2231 - t2210 * t2212;
-    const cdyn_real t2233 = t2186 * t2177;
-    d->L[69] = t2233;
-    const cdyn_real t2234 = d->M[36];
-    const cdyn_real t2235 = t2234 - t2186 * t2233;
-    const cdyn_real t2236 = d->M[37];
-    const cdyn_real t2237 = t2236 - t2189 * t2233;
-    const cdyn_real t2238 = d->M[38];
-    const cdyn_real t2239 = t2238 - t2192 * t2233;
-    const cdyn_real t2240 = d->M[39];
-    const cdyn_real t2241 = t2240 - t2195 * t2233;
-    const cdyn_real t2242 = d->M[40];
-    const cdyn_real t2243 = t2242 - t2198 * t2233;
-    const cdyn_real t2244 = d->M[41];
-    const cdyn_real t2245 = t2244 - t2201 * t2233;
-    const cdyn_real t2246 = d->M[42];
-    const cdyn_real t2247 = t2246 - t2204 * t2233;
-    const cdyn_real t2248 = d->M[43];
-    const cdyn_real t2249 = t2248 - t2207 * t2233;
-    const cdyn_real t2250 = d->M[44];
-    const cdyn_real t2251 = t2250 - t2210 * t2233;
-    const cdyn_real t2252 = t2189 * t2177;
-    d->L[70] = t2252;
-    const cdyn_real t2253 = d->M[28];
-    const cdyn_real t2254 = t2253 - t2189 * t2252;
-    const cdyn_real t2255 = d->M[29];
-    const cdyn_real t2256 = t2255 - t2192 * t2252;
-    const cdyn_real t2257 = d->M[30];
-    const cdyn_real t2258 = t2257 - t2195 * t2252;
-    const cdyn_real t2259 = d->M[31];
-    const cdyn_real t2260 = t2259 - t2198 * t2252;
-    const cdyn_real t2261 = d->M[32];
-    const cdyn_real t2262 = t2261 - t2201 * t2252;
-    const cdyn_real t2263 = d->M[33];
-    const cdyn_real t2264 = t2263 - t2204 * t2252;
-    const cdyn_real t2265 = d->M[34];
-    const cdyn_real t2266 = t2265 - t2207 * t2252;
-    const cdyn_real t2267 = d->M[35];
-    const cdyn_real t2268 = t2267 - t2210 * t2252;
-    const cdyn_real t2269 = t2192 * t2177;
-    d->L[71] = t2269;
-    const cdyn_real t2270 = d->M[21];
-    const cdyn_real t2271 = t2270 - t2192 * t2269;
-    const cdyn_real t2272 = d->M[22];
-    const cdyn_real t2273 = t2272 - t2195 * t2269;
-    const cdyn_real t2274 = d->M[23];
-    const cdyn_real t2275 = t2274 - t2198 * t2269;
-    const cdyn_real t2276 = d->M[24];
-    const cdyn_real t2277 = t2276 - t2201 * t2269;
-    const cdyn_real t2278 = d->M[25];
-    const cdyn_real t2279 = t2278 - t2204 * t2269;
-    const cdyn_real t2280 = d->M[26];
-    const cdyn_real t2281 = t2280 - t2207 * t2269;
-    const cdyn_real t2282 = d->M[27];
-    const cdyn_real t2283 = t2282 - t2210 * t2269;
-    const cdyn_real t2284 = t2195 * t2177;
-    d->L[72] = t2284;
-    const cdyn_real t2285 = t2151 - t2195 * t2284;
-    const cdyn_real t2286 = t2152 - t2198 * t2284;
-    const cdyn_real t2287 = t2153 - t2201 * t2284;
-    const cdyn_real t2288 = t2154 - t2204 * t2284;
-    const cdyn_real t2289 = t2155 - t2207 * t2284;
-    const cdyn_real t2290 = t2156 - t2210 * t2284;
-    const cdyn_real t2291 = t2198 * t2177;
-    d->L[73] = t2291;
-    const cdyn_real t2292 = t2158 - t2198 * t2291;
-    const cdyn_real t2293 = t2159 - t2201 * t2291;
-    const cdyn_real t2294 = t2160 - t2204 * t2291;
-    const cdyn_real t2295 = t2161 - t2207 * t2291;
-    const cdyn_real t2296 = t2162 - t2210 * t2291;
-    const cdyn_real t2297 = t2201 * t2177;
-    d->L[74] = t2297;
-    const cdyn_real t2298 = t2164 - t2201 * t2297;
-    const cdyn_real t2299 = t2165 - t2204 * t2297;
-    const cdyn_real t2300 = t2166 - t2207 * t2297;
-    const cdyn_real t2301 = t2167 - t2210 * t2297;
-    const cdyn_real t2302 = t2204 * t2177;
-    d->L[75] = t2302;
-    const cdyn_real t2303 = t2169 - t2204 * t2302;
-    const cdyn_real t2304 = t2170 - t2207 * t2302;
-    const cdyn_real t2305 = t2171 - t2210 * t2302;
-    const cdyn_real t2306 = t2207 * t2177;
-    d->L[76] = t2306;
-    const cdyn_real t2307 = t2173 - t2207 * t2306;
-    const cdyn_real t2308 = t2174 - t2210 * t2306;
-    const cdyn_real t2309 = t2210 * t2177;
-    d->L[77] = t2309;
-    const cdyn_real t2310 = t2176 - t2210 * t2309;
+    d->D[11] = d->L[66];
+    d->Dinv[11] = 1 / d->L[66];
+    {
+        const cdyn_real a = d->L[67] * d->Dinv[11];
+        for (int c = 0; c < 11; ++c)
+            d->L[55 + c] -= a * d->L[67 + c];
+        d->L[67] = a;
+    }
+    {
+        const cdyn_real a = d->L[68] * d->Dinv[11];
+        for (int c = 0; c < 10; ++c)
+            d->L[45 + c] -= a * d->L[68 + c];
+        d->L[68] = a;
+    }
+    {
+        const cdyn_real a = d->L[69] * d->Dinv[11];
+        for (int c = 0; c < 9; ++c)
+            d->L[36 + c] -= a * d->L[69 + c];
+        d->L[69] = a;
+    }
+    {
+        const cdyn_real a = d->L[70] * d->Dinv[11];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] -= a * d->L[70 + c];
+        d->L[70] = a;
+    }
+    {
+        const cdyn_real a = d->L[71] * d->Dinv[11];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] -= a * d->L[71 + c];
+        d->L[71] = a;
+    }
+    {
+        const cdyn_real a = d->L[72] * d->Dinv[11];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[72 + c];
+        d->L[72] = a;
+    }
+    {
+        const cdyn_real a = d->L[73] * d->Dinv[11];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[73 + c];
+        d->L[73] = a;
+    }
+    {
+        const cdyn_real a = d->L[74] * d->Dinv[11];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[74 + c];
+        d->L[74] = a;
+    }
+    {
+        const cdyn_real a = d->L[75] * d->Dinv[11];
+        d->L[3] -= a * d->L[75];
+        d->L[4] -= a * d->L[76];
+        d->L[5] -= a * d->L[77];
+        d->L[75] = a;
+    }
+    {
+        const cdyn_real a = d->L[76] * d->Dinv[11];
+        d->L[1] -= a * d->L[76];
+        d->L[2] -= a * d->L[77];
+        d->L[76] = a;
+    }
+    {
+        const cdyn_real a = d->L[77] * d->Dinv[11];
+        d->L[0] -= a * d->L[77];
+        d->L[77] = a;
+    }
     /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
-    const cdyn_real t2311 = 1 / t2181;
-    d->Dinv[10] = t2311;
-    const cdyn_real t2312 = t2184 * t2311;
-    d->L[56] = t2312;
-    const cdyn_real t2313 = t2214 - t2184 * t2312;
-    d->D[9] = t2313;
-    const cdyn_real t2314 = t2216 - t2187 * t2312;
-    const cdyn_real t2315 = t2218 - t2190 * t2312;
-    const cdyn_real t2316 = t2220 - t2193 * t2312;
-    const cdyn_real t2317 = t2222 - t2196 * t2312;
-    const cdyn_real t2318 = t2224 - t2199 * t2312;
-    const cdyn_real t2319 = t2226 - t2202 * t2312;
-    const cdyn_real t2320 = t2228 - t2205 * t2312;
-    const cdyn_real t2321 = t2230 - t2208 * t2312;
-    const cdyn_real t2322 = t2232 - t2211 * t2312;
-    const cdyn_real t2323 = t2187 * t2311;
-    d->L[57] = t2323;
-    const cdyn_real t2324 = t2235 - t2187 * t2323;
-    const cdyn_real t2325 = t2237 - t2190 * t2323;
-    const cdyn_real t2326 = t2239 - t2193 * t2323;
-    const cdyn_real t2327 = t2241 - t2196 * t2323;
-    const cdyn_real t2328 = t2243 - t2199 * t2323;
-    const cdyn_real t2329 = t2245 - t2202 * t2323;
-    const cdyn_real t2330 = t2247 - t2205 * t2323;
-    const cdyn_real t2331 = t2249 - t2208 * t2323;
-    const cdyn_real t2332 = t2251 - t2211 * t2323;
-    const cdyn_real t2333 = t2190 * t2311;
-    d->L[58] = t2333;
-    const cdyn_real t2334 = t2254 - t2190 * t2333;
-    const cdyn_real t2335 = t2256 - t2193 * t2333;
-    const cdyn_real t2336 = t2258 - t2196 * t2333;
-    const cdyn_real t2337 = t2260 - t2199 * t2333;
-    const cdyn_real t2338 = t2262 - t2202 * t2333;
-    const cdyn_real t2339 = t2264 - t2205 * t2333;
-    const cdyn_real t2340 = t2266 - t2208 * t2333;
-    const cdyn_real t2341 = t2268 - t2211 * t2333;
-    const cdyn_real t2342 = t2193 * t2311;
-    d->L[59] = t2342;
-    const cdyn_real t2343 = t2271 - t2193 * t2342;
-    const cdyn_real t2344 = t2273 - t2196 * t2342;
-    const cdyn_real t2345 = t2275 - t2199 * t2342;
-    const cdyn_real t2346 = t2277 - t2202 * t2342;
-    const cdyn_real t2347 = t2279 - t2205 * t2342;
-    const cdyn_real t2348 = t2281 - t2208 * t2342;
-    const cdyn_real t2349 = t2283 - t2211 * t2342;
-    const cdyn_real t2350 = t2196 * t2311;
-    d->L[60] = t2350;
-    const cdyn_real t2351 = t2285 - t2196 * t2350;
-    const cdyn_real t2352 = t2286 - t2199 * t2350;
-    const cdyn_real t2353 = t2287 - t2202 * t2350;
-    const cdyn_real t2354 = t2288 - t2205 * t2350;
-    const cdyn_real t2355 = t2289 - t2208 * t2350;
-    const cdyn_real t2356 = t2290 - t2211 * t2350;
-    const cdyn_real t2357 = t2199 * t2311;
-    d->L[61] = t2357;
-    const cdyn_real t2358 = t2292 - t2199 * t2357;
-    const cdyn_real t2359 = t2293 - t2202 * t2357;
-    const cdyn_real t2360 = t2294 - t2205 * t2357;
-    const cdyn_real t2361 = t2295 - t2208 * t2357;
-    const cdyn_real t2362 = t2296 - t2211 * t2357;
-    const cdyn_real t2363 = t2202 * t2311;
-    d->L[62] = t2363;
-    const cdyn_real t2364 = t2298 - t2202 * t2363;
-    const cdyn_real t2365 = t2299 - t2205 * t2363;
-    const cdyn_real t2366 = t2300 - t2208 * t2363;
-    const cdyn_real t2367 = t2301 - t2211 * t2363;
-    const cdyn_real t2368 = t2205 * t2311;
-    d->L[63] = t2368;
-    const cdyn_real t2369 = t2303 - t2205 * t2368;
-    const cdyn_real t2370 = t2304 - t2208 * t2368;
-    const cdyn_real t2371 = t2305 - t2211 * t2368;
-    const cdyn_real t2372 = t2208 * t2311;
-    d->L[64] = t2372;
-    const cdyn_real t2373 = t2307 - t2208 * t2372;
-    const cdyn_real t2374 = t2308 - t2211 * t2372;
-    const cdyn_real t2375 = t2211 * t2311;
-    d->L[65] = t2375;
-    const cdyn_real t2376 = t2310 - t2211 * t2375;
+    d->D[10] = d->L[55];
+    d->Dinv[10] = 1 / d->L[55];
+    {
+        const cdyn_real a = d->L[56] * d->Dinv[10];
+        for (int c = 0; c < 10; ++c)
+            d->L[45 + c] -= a * d->L[56 + c];
+        d->L[56] = a;
+    }
+    {
+        const cdyn_real a = d->L[57] * d->Dinv[10];
+        for (int c = 0; c < 9; ++c)
+            d->L[36 + c] -= a * d->L[57 + c];
+        d->L[57] = a;
+    }
+    {
+        const cdyn_real a = d->L[58] * d->Dinv[10];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] -= a * d->L[58 + c];
+        d->L[58] = a;
+    }
+    {
+        const cdyn_real a = d->L[59] * d->Dinv[10];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] -= a * d->L[59 + c];
+        d->L[59] = a;
+    }
+    {
+        const cdyn_real a = d->L[60] * d->Dinv[10];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[60 + c];
+        d->L[60] = a;
+    }
+    {
+        const cdyn_real a = d->L[61] * d->Dinv[10];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[61 + c];
+        d->L[61] = a;
+    }
+    {
+        const cdyn_real a = d->L[62] * d->Dinv[10];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[62 + c];
+        d->L[62] = a;
+    }
+    {
+        const cdyn_real a = d->L[63] * d->Dinv[10];
+        d->L[3] -= a * d->L[63];
+        d->L[4] -= a * d->L[64];
+        d->L[5] -= a * d->L[65];
+        d->L[63] = a;
+    }
+    {
+        const cdyn_real a = d->L[64] * d->Dinv[10];
+        d->L[1] -= a * d->L[64];
+        d->L[2] -= a * d->L[65];
+        d->L[64] = a;
+    }
+    {
+        const cdyn_real a = d->L[65] * d->Dinv[10];
+        d->L[0] -= a * d->L[65];
+        d->L[65] = a;
+    }
     /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
-    const cdyn_real t2377 = 1 / t2313;
-    d->Dinv[9] = t2377;
-    const cdyn_real t2378 = t2314 * t2377;
-    d->L[46] = t2378;
-    const cdyn_real t2379 = t2324 - t2314 * t2378;
-    d->D[8] = t2379;
-    const cdyn_real t2380 = t2325 - t2315 * t2378;
-    const cdyn_real t2381 = t2326 - t2316 * t2378;
-    const cdyn_real t2382 = t2327 - t2317 * t2378;
-    const cdyn_real t2383 = t2328 - t2318 * t2378;
-    const cdyn_real t2384 = t2329 - t2319 * t2378;
-    const cdyn_real t2385 = t2330 - t2320 * t2378;
-    const cdyn_real t2386 = t2331 - t2321 * t2378;
-    const cdyn_real t2387 = t2332 - t2322 * t2378;
-    const cdyn_real t2388 = t2315 * t2377;
-    d->L[47] = t2388;
-    const cdyn_real t2389 = t2334 - t2315 * t2388;
-    const cdyn_real t2390 = t2335 - t2316 * t2388;
-    const cdyn_real t2391 = t2336 - t2317 * t2388;
-    const cdyn_real t2392 = t2337 - t2318 * t2388;
-    const cdyn_real t2393 = t2338 - t2319 * t2388;
-    const cdyn_real t2394 = t2339 - t2320 * t2388;
-    const cdyn_real t2395 = t2340 - t2321 * t2388;
-    const cdyn_real t2396 = t2341 - t2322 * t2388;
-    const cdyn_real t2397 = t2316 * t2377;
-    d->L[48] = t2397;
-    const cdyn_real t2398 = t2343 - t2316 * t2397;
-    const cdyn_real t2399 = t2344 - t2317 * t2397;
-    const cdyn_real t2400 = t2345 - t2318 * t2397;
-    const cdyn_real t2401 = t2346 - t2319 * t2397;
-    const cdyn_real t2402 = t2347 - t2320 * t2397;
-    const cdyn_real t2403 = t2348 - t2321 * t2397;
-    const cdyn_real t2404 = t2349 - t2322 * t2397;
-    const cdyn_real t2405 = t2317 * t2377;
-    d->L[49] = t2405;
-    const cdyn_real t2406 = t2351 - t2317 * t2405;
-    const cdyn_real t2407 = t2352 - t2318 * t2405;
-    const cdyn_real t2408 = t2353 - t2319 * t2405;
-    const cdyn_real t2409 = t2354 - t2320 * t2405;
-    const cdyn_real t2410 = t2355 - t2321 * t2405;
-    const cdyn_real t2411 = t2356 - t2322 * t2405;
-    const cdyn_real t2412 = t2318 * t2377;
-    d->L[50] = t2412;
-    const cdyn_real t2413 = t2358 - t2318 * t2412;
-    const cdyn_real t2414 = t2359 - t2319 * t2412;
-    const cdyn_real t2415 = t2360 - t2320 * t2412;
-    const cdyn_real t2416 = t2361 - t2321 * t2412;
-    const cdyn_real t2417 = t2362 - t2322 * t2412;
-    const cdyn_real t2418 = t2319 * t2377;
-    d->L[51] = t2418;
-    const cdyn_real t2419 = t2364 - t2319 * t2418;
-    const cdyn_real t2420 = t2365 - t2320 * t2418;
-    const cdyn_real t2421 = t2366 - t2321 * t2418;
-    const cdyn_real t2422 = t2367 - t2322 * t2418;
-    const cdyn_real t2423 = t2320 * t2377;
-    d->L[52] = t2423;
-    const cdyn_real t2424 = t2369 - t2320 * t2423;
-    const cdyn_real t2425 = t2370 - t2321 * t2423;
-    const cdyn_real t2426 = t2371 - t2322 * t2423;
-    const cdyn_real t2427 = t2321 * t2377;
-    d->L[53] = t2427;
-    const cdyn_real t2428 = t2373 - t2321 * t2427;
-    const cdyn_real t2429 = t2374 - t2322 * t2427;
-    const cdyn_real t2430 = t2322 * t2377;
-    d->L[54] = t2430;
-    const cdyn_real t2431 = t2376 - t2322 * t2430;
+    d->D[9] = d->L[45];
+    d->Dinv[9] = 1 / d->L[45];
+    {
+        const cdyn_real a = d->L[46] * d->Dinv[9];
+        for (int c = 0; c < 9; ++c)
+            d->L[36 + c] -= a * d->L[46 + c];
+        d->L[46] = a;
+    }
+    {
+        const cdyn_real a = d->L[47] * d->Dinv[9];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] -= a * d->L[47 + c];
+        d->L[47] = a;
+    }
+    {
+        const cdyn_real a = d->L[48] * d->Dinv[9];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] -= a * d->L[48 + c];
+        d->L[48] = a;
+    }
+    {
+        const cdyn_real a = d->L[49] * d->Dinv[9];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[49 + c];
+        d->L[49] = a;
+    }
+    {
+        const cdyn_real a = d->L[50] * d->Dinv[9];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[50 + c];
+        d->L[50] = a;
+    }
+    {
+        const cdyn_real a = d->L[51] * d->Dinv[9];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[51 + c];
+        d->L[51] = a;
+    }
+    {
+        const cdyn_real a = d->L[52] * d->Dinv[9];
+        d->L[3] -= a * d->L[52];
+        d->L[4] -= a * d->L[53];
+        d->L[5] -= a * d->L[54];
+        d->L[52] = a;
+    }
+    {
+        const cdyn_real a = d->L[53] * d->Dinv[9];
+        d->L[1] -= a * d->L[53];
+        d->L[2] -= a * d->L[54];
+        d->L[53] = a;
+    }
+    {
+        const cdyn_real a = d->L[54] * d->Dinv[9];
+        d->L[0] -= a * d->L[54];
+        d->L[54] = a;
+    }
     /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
-    const cdyn_real t2432 = 1 / t2379;
-    d->Dinv[8] = t2432;
-    const cdyn_real t2433 = t2380 * t2432;
-    d->L[37] = t2433;
-    const cdyn_real t2434 = t2389 - t2380 * t2433;
-    d->D[7] = t2434;
-    const cdyn_real t2435 = t2390 - t2381 * t2433;
-    const cdyn_real t2436 = t2391 - t2382 * t2433;
-    const cdyn_real t2437 = t2392 - t2383 * t2433;
-    const cdyn_real t2438 = t2393 - t2384 * t2433;
-    const cdyn_real t2439 = t2394 - t2385 * t2433;
-    const cdyn_real t2440 = t2395 - t2386 * t2433;
-    const cdyn_real t2441 = t2396 - t2387 * t2433;
-    const cdyn_real t2442 = t2381 * t2432;
-    d->L[38] = t2442;
-    const cdyn_real t2443 = t2398 - t2381 * t2442;
-    const cdyn_real t2444 = t2399 - t2382 * t2442;
-    const cdyn_real t2445 = t2400 - t2383 * t2442;
-    const cdyn_real t2446 = t2401 - t2384 * t2442;
-    const cdyn_real t2447 = t2402 - t2385 * t2442;
-    const cdyn_real t2448 = t2403 - t2386 * t2442;
-    const cdyn_real t2449 = t2404 - t2387 * t2442;
-    const cdyn_real t2450 = t2382 * t2432;
-    d->L[39] = t2450;
-    const cdyn_real t2451 = t2406 - t2382 * t2450;
-    const cdyn_real t2452 = t2407 - t2383 * t2450;
-    const cdyn_real t2453 = t2408 - t2384 * t2450;
-    const cdyn_real t2454 = t2409 - t2385 * t2450;
-    const cdyn_real t2455 = t2410 - t2386 * t2450;
-    const cdyn_real t2456 = t2411 - t2387 * t2450;
-    const cdyn_real t2457 = t2383 * t2432;
-    d->L[40] = t2457;
-    const cdyn_real t2458 = t2413 - t2383 * t2457;
-    const cdyn_real t2459 = t2414 - t2384 * t2457;
-    const cdyn_real t2460 = t2415 - t2385 * t2457;
-    const cdyn_real t2461 = t2416 - t2386 * t2457;
-    const cdyn_real t2462 = t2417 - t2387 * t2457;
-    const cdyn_real t2463 = t2384 * t2432;
-    d->L[41] = t2463;
-    const cdyn_real t2464 = t2419 - t2384 * t2463;
-    const cdyn_real t2465 = t2420 - t2385 * t2463;
-    const cdyn_real t2466 = t2421 - t2386 * t2463;
-    const cdyn_real t2467 = t2422 - t2387 * t2463;
-    const cdyn_real t2468 = t2385 * t2432;
-    d->L[42] = t2468;
-    const cdyn_real t2469 = t2424 - t2385 * t2468;
-    const cdyn_real t2470 = t2425 - t2386 * t2468;
-    const cdyn_real t2471 = t2426 - t2387 * t2468;
-    const cdyn_real t2472 = t2386 * t2432;
-    d->L[43] = t2472;
-    const cdyn_real t2473 = t2428 - t2386 * t2472;
-    const cdyn_real t2474 = t2429 - t2387 * t2472;
-    const cdyn_real t2475 = t2387 * t2432;
-    d->L[44] = t2475;
-    const cdyn_real t2476 = t2431 - t2387 * t2475;
+    d->D[8] = d->L[36];
+    d->Dinv[8] = 1 / d->L[36];
+    {
+        const cdyn_real a = d->L[37] * d->Dinv[8];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] -= a * d->L[37 + c];
+        d->L[37] = a;
+    }
+    {
+        const cdyn_real a = d->L[38] * d->Dinv[8];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] -= a * d->L[38 + c];
+        d->L[38] = a;
+    }
+    {
+        const cdyn_real a = d->L[39] * d->Dinv[8];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[39 + c];
+        d->L[39] = a;
+    }
+    {
+        const cdyn_real a = d->L[40] * d->Dinv[8];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[40 + c];
+        d->L[40] = a;
+    }
+    {
+        const cdyn_real a = d->L[41] * d->Dinv[8];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[41 + c];
+        d->L[41] = a;
+    }
+    {
+        const cdyn_real a = d->L[42] * d->Dinv[8];
+        d->L[3] -= a * d->L[42];
+        d->L[4] -= a * d->L[43];
+        d->L[5] -= a * d->L[44];
+        d->L[42] = a;
+    }
+    {
+        const cdyn_real a = d->L[43] * d->Dinv[8];
+        d->L[1] -= a * d->L[43];
+        d->L[2] -= a * d->L[44];
+        d->L[43] = a;
+    }
+    {
+        const cdyn_real a = d->L[44] * d->Dinv[8];
+        d->L[0] -= a * d->L[44];
+        d->L[44] = a;
+    }
     /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
-    const cdyn_real t2477 = 1 / t2434;
-    d->Dinv[7] = t2477;
-    const cdyn_real t2478 = t2435 * t2477;
-    d->L[29] = t2478;
-    const cdyn_real t2479 = t2443 - t2435 * t2478;
-    d->D[6] = t2479;
-    const cdyn_real t2480 = t2444 - t2436 * t2478;
-    const cdyn_real t2481 = t2445 - t2437 * t2478;
-    const cdyn_real t2482 = t2446 - t2438 * t2478;
-    const cdyn_real t2483 = t2447 - t2439 * t2478;
-    const cdyn_real t2484 = t2448 - t2440 * t2478;
-    const cdyn_real t2485 = t2449 - t2441 * t2478;
-    const cdyn_real t2486 = t2436 * t2477;
-    d->L[30] = t2486;
-    const cdyn_real t2487 = t2451 - t2436 * t2486;
-    const cdyn_real t2488 = t2452 - t2437 * t2486;
-    const cdyn_real t2489 = t2453 - t2438 * t2486;
-    const cdyn_real t2490 = t2454 - t2439 * t2486;
-    const cdyn_real t2491 = t2455 - t2440 * t2486;
-    const cdyn_real t2492 = t2456 - t2441 * t2486;
-    const cdyn_real t2493 = t2437 * t2477;
-    d->L[31] = t2493;
-    const cdyn_real t2494 = t2458 - t2437 * t2493;
-    const cdyn_real t2495 = t2459 - t2438 * t2493;
-    const cdyn_real t2496 = t2460 - t2439 * t2493;
-    const cdyn_real t2497 = t2461 - t2440 * t2493;
-    const cdyn_real t2498 = t2462 - t2441 * t2493;
-    const cdyn_real t2499 = t2438 * t2477;
-    d->L[32] = t2499;
-    const cdyn_real t2500 = t2464 - t2438 * t2499;
-    const cdyn_real t2501 = t2465 - t2439 * t2499;
-    const cdyn_real t2502 = t2466 - t2440 * t2499;
-    const cdyn_real t2503 = t2467 - t2441 * t2499;
-    const cdyn_real t2504 = t2439 * t2477;
-    d->L[33] = t2504;
-    const cdyn_real t2505 = t2469 - t2439 * t2504;
-    const cdyn_real t2506 = t2470 - t2440 * t2504;
-    const cdyn_real t2507 = t2471 - t2441 * t2504;
-    const cdyn_real t2508 = t2440 * t2477;
-    d->L[34] = t2508;
-    const cdyn_real t2509 = t2473 - t2440 * t2508;
-    const cdyn_real t2510 = t2474 - t2441 * t2508;
-    const cdyn_real t2511 = t2441 * t2477;
-    d->L[35] = t2511;
-    const cdyn_real t2512 = t2476 - t2441 * t2511;
+    d->D[7] = d->L[28];
+    d->Dinv[7] = 1 / d->L[28];
+    {
+        const cdyn_real a = d->L[29] * d->Dinv[7];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] -= a * d->L[29 + c];
+        d->L[29] = a;
+    }
+    {
+        const cdyn_real a = d->L[30] * d->Dinv[7];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[30 + c];
+        d->L[30] = a;
+    }
+    {
+        const cdyn_real a = d->L[31] * d->Dinv[7];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[31 + c];
+        d->L[31] = a;
+    }
+    {
+        const cdyn_real a = d->L[32] * d->Dinv[7];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[32 + c];
+        d->L[32] = a;
+    }
+    {
+        const cdyn_real a = d->L[33] * d->Dinv[7];
+        d->L[3] -= a * d->L[33];
+        d->L[4] -= a * d->L[34];
+        d->L[5] -= a * d->L[35];
+        d->L[33] = a;
+    }
+    {
+        const cdyn_real a = d->L[34] * d->Dinv[7];
+        d->L[1] -= a * d->L[34];
+        d->L[2] -= a * d->L[35];
+        d->L[34] = a;
+    }
+    {
+        const cdyn_real a = d->L[35] * d->Dinv[7];
+        d->L[0] -= a * d->L[35];
+        d->L[35] = a;
+    }
     /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t2513 = 1 / t2479;
-    d->Dinv[6] = t2513;
-    const cdyn_real t2514 = t2480 * t2513;
-    d->L[22] = t2514;
-    const cdyn_real t2515 = t2487 - t2480 * t2514;
-    d->D[5] = t2515;
-    const cdyn_real t2516 = t2488 - t2481 * t2514;
-    const cdyn_real t2517 = t2489 - t2482 * t2514;
-    const cdyn_real t2518 = t2490 - t2483 * t2514;
-    const cdyn_real t2519 = t2491 - t2484 * t2514;
-    const cdyn_real t2520 = t2492 - t2485 * t2514;
-    const cdyn_real t2521 = t2481 * t2513;
-    d->L[23] = t2521;
-    const cdyn_real t2522 = t2494 - t2481 * t2521;
-    const cdyn_real t2523 = t2495 - t2482 * t2521;
-    const cdyn_real t2524 = t2496 - t2483 * t2521;
-    const cdyn_real t2525 = t2497 - t2484 * t2521;
-    const cdyn_real t2526 = t2498 - t2485 * t2521;
-    const cdyn_real t2527 = t2482 * t2513;
-    d->L[24] = t2527;
-    const cdyn_real t2528 = t2500 - t2482 * t2527;
-    const cdyn_real t2529 = t2501 - t2483 * t2527;
-    const cdyn_real t2530 = t2502 - t2484 * t2527;
-    const cdyn_real t2531 = t2503 - t2485 * t2527;
-    const cdyn_real t2532 = t2483 * t2513;
-    d->L[25] = t2532;
-    const cdyn_real t2533 = t2505 - t2483 * t2532;
-    const cdyn_real t2534 = t2506 - t2484 * t2532;
-    const cdyn_real t2535 = t2507 - t2485 * t2532;
-    const cdyn_real t2536 = t2484 * t2513;
-    d->L[26] = t2536;
-    const cdyn_real t2537 = t2509 - t2484 * t2536;
-    const cdyn_real t2538 = t2510 - t2485 * t2536;
-    const cdyn_real t2539 = t2485 * t2513;
-    d->L[27] = t2539;
-    const cdyn_real t2540 = t2512 - t2485 * t2539;
+    d->D[6] = d->L[21];
+    d->Dinv[6] = 1 / d->L[21];
+    {
+        const cdyn_real a = d->L[22] * d->Dinv[6];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] -= a * d->L[22 + c];
+        d->L[22] = a;
+    }
+    {
+        const cdyn_real a = d->L[23] * d->Dinv[6];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[23 + c];
+        d->L[23] = a;
+    }
+    {
+        const cdyn_real a = d->L[24] * d->Dinv[6];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[24 + c];
+        d->L[24] = a;
+    }
+    {
+        const cdyn_real a = d->L[25] * d->Dinv[6];
+        d->L[3] -= a * d->L[25];
+        d->L[4] -= a * d->L[26];
+        d->L[5] -= a * d->L[27];
+        d->L[25] = a;
+    }
+    {
+        const cdyn_real a = d->L[26] * d->Dinv[6];
+        d->L[1] -= a * d->L[26];
+        d->L[2] -= a * d->L[27];
+        d->L[26] = a;
+    }
+    {
+        const cdyn_real a = d->L[27] * d->Dinv[6];
+        d->L[0] -= a * d->L[27];
+        d->L[27] = a;
+    }
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
-    const cdyn_real t2541 = 1 / t2515;
-    d->Dinv[5] = t2541;
-    const cdyn_real t2542 = t2516 * t2541;
-    d->L[16] = t2542;
-    const cdyn_real t2543 = t2522 - t2516 * t2542;
-    d->D[4] = t2543;
-    const cdyn_real t2544 = t2523 - t2517 * t2542;
-    const cdyn_real t2545 = t2524 - t2518 * t2542;
-    const cdyn_real t2546 = t2525 - t2519 * t2542;
-    const cdyn_real t2547 = t2526 - t2520 * t2542;
-    const cdyn_real t2548 = t2517 * t2541;
-    d->L[17] = t2548;
-    const cdyn_real t2549 = t2528 - t2517 * t2548;
-    const cdyn_real t2550 = t2529 - t2518 * t2548;
-    const cdyn_real t2551 = t2530 - t2519 * t2548;
-    const cdyn_real t2552 = t2531 - t2520 * t2548;
-    const cdyn_real t2553 = t2518 * t2541;
-    d->L[18] = t2553;
-    const cdyn_real t2554 = t2533 - t2518 * t2553;
-    const cdyn_real t2555 = t2534 - t2519 * t2553;
-    const cdyn_real t2556 = t2535 - t2520 * t2553;
-    const cdyn_real t2557 = t2519 * t2541;
-    d->L[19] = t2557;
-    const cdyn_real t2558 = t2537 - t2519 * t2557;
-    const cdyn_real t2559 = t2538 - t2520 * t2557;
-    const cdyn_real t2560 = t2520 * t2541;
-    d->L[20] = t2560;
-    const cdyn_real t2561 = t2540 - t2520 * t2560;
+    d->D[5] = d->L[15];
+    d->Dinv[5] = 1 / d->L[15];
+    {
+        const cdyn_real a = d->L[16] * d->Dinv[5];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] -= a * d->L[16 + c];
+        d->L[16] = a;
+    }
+    {
+        const cdyn_real a = d->L[17] * d->Dinv[5];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[17 + c];
+        d->L[17] = a;
+    }
+    {
+        const cdyn_real a = d->L[18] * d->Dinv[5];
+        d->L[3] -= a * d->L[18];
+        d->L[4] -= a * d->L[19];
+        d->L[5] -= a * d->L[20];
+        d->L[18] = a;
+    }
+    {
+        const cdyn_real a = d->L[19] * d->Dinv[5];
+        d->L[1] -= a * d->L[19];
+        d->L[2] -= a * d->L[20];
+        d->L[19] = a;
+    }
+    {
+        const cdyn_real a = d->L[20] * d->Dinv[5];
+        d->L[0] -= a * d->L[20];
+        d->L[20] = a;
+    }
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
-    const cdyn_real t2562 = 1 / t2543;
-    d->Dinv[4] = t2562;
-    const cdyn_real t2563 = t2544 * t2562;
-    d->L[11] = t2563;
-    const cdyn_real t2564 = t2549 - t2544 * t2563;
-    d->D[3] = t2564;
-    const cdyn_real t2565 = t2550 - t2545 * t2563;
-    const cdyn_real t2566 = t2551 - t2546 * t2563;
-    const cdyn_real t2567 = t2552 - t2547 * t2563;
-    const cdyn_real t2568 = t2545 * t2562;
-    d->L[12] = t2568;
-    const cdyn_real t2569 = t2554 - t2545 * t2568;
-    const cdyn_real t2570 = t2555 - t2546 * t2568;
-    const cdyn_real t2571 = t2556 - t2547 * t2568;
-    const cdyn_real t2572 = t2546 * t2562;
-    d->L[13] = t2572;
-    const cdyn_real t2573 = t2558 - t2546 * t2572;
-    const cdyn_real t2574 = t2559 - t2547 * t2572;
-    const cdyn_real t2575 = t2547 * t2562;
-    d->L[14] = t2575;
-    const cdyn_real t2576 = t2561 - t2547 * t2575;
+    d->D[4] = d->L[10];
+    d->Dinv[4] = 1 / d->L[10];
+    {
+        const cdyn_real a = d->L[11] * d->Dinv[4];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] -= a * d->L[11 + c];
+        d->L[11] = a;
+    }
+    {
+        const cdyn_real a = d->L[12] * d->Dinv[4];
+        d->L[3] -= a * d->L[12];
+        d->L[4] -= a * d->L[13];
+        d->L[5] -= a * d->L[14];
+        d->L[12] = a;
+    }
+    {
+        const cdyn_real a = d->L[13] * d->Dinv[4];
+        d->L[1] -= a * d->L[13];
+        d->L[2] -= a * d->L[14];
+        d->L[13] = a;
+    }
+    {
+        const cdyn_real a = d->L[14] * d->Dinv[4];
+        d->L[0] -= a * d->L[14];
+        d->L[14] = a;
+    }
     /* row 3 (joint root_joint): ancestors 2 1 0 */
-    const cdyn_real t2577 = 1 / t2564;
-    d->Dinv[3] = t2577;
-    const cdyn_real t2578 = t2565 * t2577;
-    d->L[7] = t2578;
-    const cdyn_real t2579 = t2569 - t2565 * t2578;
-    d->D[2] = t2579;
-    const cdyn_real t2580 = t2570 - t2566 * t2578;
-    const cdyn_real t2581 = t2571 - t2567 * t2578;
-    const cdyn_real t2582 = t2566 * t2577;
-    d->L[8] = t2582;
-    const cdyn_real t2583 = t2573 - t2566 * t2582;
-    const cdyn_real t2584 = t2574 - t2567 * t2582;
-    const cdyn_real t2585 = t2567 * t2577;
-    d->L[9] = t2585;
-    const cdyn_real t2586 = t2576 - t2567 * t2585;
+    d->D[3] = d->L[6];
+    d->Dinv[3] = 1 / d->L[6];
+    {
+        const cdyn_real a = d->L[7] * d->Dinv[3];
+        d->L[3] -= a * d->L[7];
+        d->L[4] -= a * d->L[8];
+        d->L[5] -= a * d->L[9];
+        d->L[7] = a;
+    }
+    {
+        const cdyn_real a = d->L[8] * d->Dinv[3];
+        d->L[1] -= a * d->L[8];
+        d->L[2] -= a * d->L[9];
+        d->L[8] = a;
+    }
+    {
+        const cdyn_real a = d->L[9] * d->Dinv[3];
+        d->L[0] -= a * d->L[9];
+        d->L[9] = a;
+    }
     /* row 2 (joint root_joint): ancestors 1 0 */
-    const cdyn_real t2587 = 1 / t2579;
-    d->Dinv[2] = t2587;
-    const cdyn_real t2588 = t2580 * t2587;
-    d->L[4] = t2588;
-    const cdyn_real t2589 = t2583 - t2580 * t2588;
-    d->D[1] = t2589;
-    const cdyn_real t2590 = t2584 - t2581 * t2588;
-    const cdyn_real t2591 = t2581 * t2587;
-    d->L[5] = t2591;
-    const cdyn_real t2592 = t2586 - t2581 * t2591;
+    d->D[2] = d->L[3];
+    d->Dinv[2] = 1 / d->L[3];
+    {
+        const cdyn_real a = d->L[4] * d->Dinv[2];
+        d->L[1] -= a * d->L[4];
+        d->L[2] -= a * d->L[5];
+        d->L[4] = a;
+    }
+    {
+        const cdyn_real a = d->L[5] * d->Dinv[2];
+        d->L[0] -= a * d->L[5];
+        d->L[5] = a;
+    }
     /* row 1 (joint root_joint): ancestors 0 */
-    const cdyn_real t2593 = 1 / t2589;
-    d->Dinv[1] = t2593;
-    const cdyn_real t2594 = t2590 * t2593;
-    d->L[2] = t2594;
-    const cdyn_real t2595 = t2592 - t2590 * t2594;
-    d->D[0] = t2595;
+    d->D[1] = d->L[1];
+    d->Dinv[1] = 1 / d->L[1];
+    {
+        const cdyn_real a = d->L[2] * d->Dinv[1];
+        d->L[0] -= a * d->L[2];
+        d->L[2] = a;
+    }
     /* row 0 (joint root_joint): ancestors none */
-    const cdyn_real t2596 = 1 / t2595;
-    d->Dinv[0] = t2596;
+    d->D[0] = d->L[0];
+    d->Dinv[0] = 1 / d->L[0];
     for (k = 0; k < HUMANOID_NV; ++k)
         if (!(d->D[k] > 0))
             return -1;
@@ -23530,9278 +22589,5529 @@ void humanoid_ltl_factor(const humanoid_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
-/* Columns 0..18 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 1524 mul, 1353 add, 0 div, 0 sqrt, 0 sin/cos */
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * 4106 mul, 4192 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
 {
-    const cdyn_real t0 = d->Dinv[0];
-    Minv[0] = t0;
-    const cdyn_real t1 = d->L[2];
-    /* column 0 */
-    const cdyn_real t2 = t0 * t1;
-    Minv[1] = -t2;
-    Minv[38] = -t2;
-    const cdyn_real t3 = d->Dinv[1];
-    /* column 1 */
-    const cdyn_real t4 = t3 + t1 * t2;
-    Minv[39] = t4;
-    const cdyn_real t5 = d->L[5];
-    const cdyn_real t6 = d->L[4];
-    /* column 2 */
-    const cdyn_real t7 = t5 - t1 * t6;
-    const cdyn_real t8 = t0 * t7;
-    Minv[2] = -t8;
-    Minv[76] = -t8;
-    const cdyn_real t9 = t3 * t6 - t1 * t8;
-    Minv[40] = -t9;
-    Minv[77] = -t9;
-    const cdyn_real t10 = d->Dinv[2];
-    const cdyn_real t11 = t10 + t6 * t9;
-    const cdyn_real t12 = t11 + t5 * t8;
-    Minv[78] = t12;
-    const cdyn_real t13 = d->L[8];
-    const cdyn_real t14 = d->L[7];
-    /* column 3 */
-    const cdyn_real t15 = t13 - t6 * t14;
-    const cdyn_real t16 = d->L[9];
-    const cdyn_real t17 = t16 - t5 * t14;
-    const cdyn_real t18 = t17 - t1 * t15;
-    const cdyn_real t19 = t0 * t18;
-    Minv[3] = -t19;
-    Minv[114] = -t19;
-    const cdyn_real t20 = t3 * t15 - t1 * t19;
-    Minv[41] = -t20;
-    Minv[115] = -t20;
-    const cdyn_real t21 = t10 * t14 - t6 * t20;
-    const cdyn_real t22 = t21 - t5 * t19;
-    Minv[79] = -t22;
-    Minv[116] = -t22;
-    const cdyn_real t23 = d->Dinv[3];
-    const cdyn_real t24 = t23 + t14 * t22;
-    const cdyn_real t25 = t24 + t13 * t20;
-    const cdyn_real t26 = t25 + t16 * t19;
-    Minv[117] = t26;
-    const cdyn_real t27 = d->L[12];
-    const cdyn_real t28 = d->L[11];
-    /* column 4 */
-    const cdyn_real t29 = t27 - t14 * t28;
-    const cdyn_real t30 = d->L[13];
-    const cdyn_real t31 = t30 - t13 * t28;
-    const cdyn_real t32 = d->L[14];
-    const cdyn_real t33 = t32 - t16 * t28;
-    const cdyn_real t34 = t31 - t6 * t29;
-    const cdyn_real t35 = t33 - t5 * t29;
-    const cdyn_real t36 = t35 - t1 * t34;
-    const cdyn_real t37 = t0 * t36;
-    Minv[4] = -t37;
-    Minv[152] = -t37;
-    const cdyn_real t38 = t3 * t34 - t1 * t37;
-    Minv[42] = -t38;
-    Minv[153] = -t38;
-    const cdyn_real t39 = t10 * t29 - t6 * t38;
-    const cdyn_real t40 = t39 - t5 * t37;
-    Minv[80] = -t40;
-    Minv[154] = -t40;
-    const cdyn_real t41 = t23 * t28 - t14 * t40;
-    const cdyn_real t42 = t41 - t13 * t38;
-    const cdyn_real t43 = t42 - t16 * t37;
-    Minv[118] = -t43;
-    Minv[155] = -t43;
-    const cdyn_real t44 = d->Dinv[4];
-    const cdyn_real t45 = t44 + t28 * t43;
-    const cdyn_real t46 = t45 + t27 * t40;
-    const cdyn_real t47 = t46 + t30 * t38;
-    const cdyn_real t48 = t47 + t32 * t37;
-    Minv[156] = t48;
-    const cdyn_real t49 = d->L[17];
-    const cdyn_real t50 = d->L[16];
-    /* column 5 */
-    const cdyn_real t51 = t49 - t28 * t50;
-    const cdyn_real t52 = d->L[18];
-    const cdyn_real t53 = t52 - t27 * t50;
-    const cdyn_real t54 = d->L[19];
-    const cdyn_real t55 = t54 - t30 * t50;
-    const cdyn_real t56 = d->L[20];
-    const cdyn_real t57 = t56 - t32 * t50;
-    const cdyn_real t58 = t53 - t14 * t51;
-    const cdyn_real t59 = t55 - t13 * t51;
-    const cdyn_real t60 = t57 - t16 * t51;
-    const cdyn_real t61 = t59 - t6 * t58;
-    const cdyn_real t62 = t60 - t5 * t58;
-    const cdyn_real t63 = t62 - t1 * t61;
-    const cdyn_real t64 = t0 * t63;
-    Minv[5] = -t64;
-    Minv[190] = -t64;
-    const cdyn_real t65 = t3 * t61 - t1 * t64;
-    Minv[43] = -t65;
-    Minv[191] = -t65;
-    const cdyn_real t66 = t10 * t58 - t6 * t65;
-    const cdyn_real t67 = t66 - t5 * t64;
-    Minv[81] = -t67;
-    Minv[192] = -t67;
-    const cdyn_real t68 = t23 * t51 - t14 * t67;
-    const cdyn_real t69 = t68 - t13 * t65;
-    const cdyn_real t70 = t69 - t16 * t64;
-    Minv[119] = -t70;
-    Minv[193] = -t70;
-    const cdyn_real t71 = t44 * t50 - t28 * t70;
-    const cdyn_real t72 = t71 - t27 * t67;
-    const cdyn_real t73 = t72 - t30 * t65;
-    const cdyn_real t74 = t73 - t32 * t64;
-    Minv[157] = -t74;
-    Minv[194] = -t74;
-    const cdyn_real t75 = d->Dinv[5];
-    const cdyn_real t76 = t75 + t50 * t74;
-    const cdyn_real t77 = t76 + t49 * t70;
-    const cdyn_real t78 = t77 + t52 * t67;
-    const cdyn_real t79 = t78 + t54 * t65;
-    const cdyn_real t80 = t79 + t56 * t64;
-    Minv[195] = t80;
-    const cdyn_real t81 = d->L[23];
-    const cdyn_real t82 = d->L[22];
-    /* column 6 */
-    const cdyn_real t83 = t81 - t50 * t82;
-    const cdyn_real t84 = d->L[24];
-    const cdyn_real t85 = t84 - t49 * t82;
-    const cdyn_real t86 = d->L[25];
-    const cdyn_real t87 = t86 - t52 * t82;
-    const cdyn_real t88 = d->L[26];
-    const cdyn_real t89 = t88 - t54 * t82;
-    const cdyn_real t90 = d->L[27];
-    const cdyn_real t91 = t90 - t56 * t82;
-    const cdyn_real t92 = t85 - t28 * t83;
-    const cdyn_real t93 = t87 - t27 * t83;
-    const cdyn_real t94 = t89 - t30 * t83;
-    const cdyn_real t95 = t91 - t32 * t83;
-    const cdyn_real t96 = t93 - t14 * t92;
-    const cdyn_real t97 = t94 - t13 * t92;
-    const cdyn_real t98 = t95 - t16 * t92;
-    const cdyn_real t99 = t97 - t6 * t96;
-    const cdyn_real t100 = t98 - t5 * t96;
-    const cdyn_real t101 = t100 - t1 * t99;
-    const cdyn_real t102 = t0 * t101;
-    Minv[6] = -t102;
-    Minv[228] = -t102;
-    const cdyn_real t103 = t3 * t99 - t1 * t102;
-    Minv[44] = -t103;
-    Minv[229] = -t103;
-    const cdyn_real t104 = t10 * t96 - t6 * t103;
-    const cdyn_real t105 = t104 - t5 * t102;
-    Minv[82] = -t105;
-    Minv[230] = -t105;
-    const cdyn_real t106 = t23 * t92 - t14 * t105;
-    const cdyn_real t107 = t106 - t13 * t103;
-    const cdyn_real t108 = t107 - t16 * t102;
-    Minv[120] = -t108;
-    Minv[231] = -t108;
-    const cdyn_real t109 = t44 * t83 - t28 * t108;
-    const cdyn_real t110 = t109 - t27 * t105;
-    const cdyn_real t111 = t110 - t30 * t103;
-    const cdyn_real t112 = t111 - t32 * t102;
-    Minv[158] = -t112;
-    Minv[232] = -t112;
-    const cdyn_real t113 = t75 * t82 - t50 * t112;
-    const cdyn_real t114 = t113 - t49 * t108;
-    const cdyn_real t115 = t114 - t52 * t105;
-    const cdyn_real t116 = t115 - t54 * t103;
-    const cdyn_real t117 = t116 - t56 * t102;
-    Minv[196] = -t117;
-    Minv[233] = -t117;
-    const cdyn_real t118 = d->Dinv[6];
-    const cdyn_real t119 = t118 + t82 * t117;
-    const cdyn_real t120 = t119 + t81 * t112;
-    const cdyn_real t121 = t120 + t84 * t108;
-    const cdyn_real t122 = t121 + t86 * t105;
-    const cdyn_real t123 = t122 + t88 * t103;
-    const cdyn_real t124 = t123 + t90 * t102;
-    Minv[234] = t124;
-    const cdyn_real t125 = d->L[30];
-    const cdyn_real t126 = d->L[29];
-    /* column 7 */
-    const cdyn_real t127 = t125 - t82 * t126;
-    const cdyn_real t128 = d->L[31];
-    const cdyn_real t129 = t128 - t81 * t126;
-    const cdyn_real t130 = d->L[32];
-    const cdyn_real t131 = t130 - t84 * t126;
-    const cdyn_real t132 = d->L[33];
-    const cdyn_real t133 = t132 - t86 * t126;
-    const cdyn_real t134 = d->L[34];
-    const cdyn_real t135 = t134 - t88 * t126;
-    const cdyn_real t136 = d->L[35];
-    const cdyn_real t137 = t136 - t90 * t126;
-    const cdyn_real t138 = t129 - t50 * t127;
-    const cdyn_real t139 = t131 - t49 * t127;
-    const cdyn_real t140 = t133 - t52 * t127;
-    const cdyn_real t141 = t135 - t54 * t127;
-    const cdyn_real t142 = t137 - t56 * t127;
-    const cdyn_real t143 = t139 - t28 * t138;
-    const cdyn_real t144 = t140 - t27 * t138;
-    const cdyn_real t145 = t141 - t30 * t138;
-    const cdyn_real t146 = t142 - t32 * t138;
-    const cdyn_real t147 = t144 - t14 * t143;
-    const cdyn_real t148 = t145 - t13 * t143;
-    const cdyn_real t149 = t146 - t16 * t143;
-    const cdyn_real t150 = t148 - t6 * t147;
-    const cdyn_real t151 = t149 - t5 * t147;
-    const cdyn_real t152 = t151 - t1 * t150;
-    const cdyn_real t153 = t0 * t152;
-    Minv[7] = -t153;
-    Minv[266] = -t153;
-    const cdyn_real t154 = t3 * t150 - t1 * t153;
-    Minv[45] = -t154;
-    Minv[267] = -t154;
-    const cdyn_real t155 = t10 * t147 - t6 * t154;
-    const cdyn_real t156 = t155 - t5 * t153;
-    Minv[83] = -t156;
-    Minv[268] = -t156;
-    const cdyn_real t157 = t23 * t143 - t14 * t156;
-    const cdyn_real t158 = t157 - t13 * t154;
-    const cdyn_real t159 = t158 - t16 * t153;
-    Minv[121] = -t159;
-    Minv[269] = -t159;
-    const cdyn_real t160 = t44 * t138 - t28 * t159;
-    const cdyn_real t161 = t160 - t27 * t156;
-    const cdyn_real t162 = t161 - t30 * t154;
-    const cdyn_real t163 = t162 - t32 * t153;
-    Minv[159] = -t163;
-    Minv[270] = -t163;
-    const cdyn_real t164 = t75 * t127 - t50 * t163;
-    const cdyn_real t165 = t164 - t49 * t159;
-    const cdyn_real t166 = t165 - t52 * t156;
-    const cdyn_real t167 = t166 - t54 * t154;
-    const cdyn_real t168 = t167 - t56 * t153;
-    Minv[197] = -t168;
-    Minv[271] = -t168;
-    const cdyn_real t169 = t118 * t126 - t82 * t168;
-    const cdyn_real t170 = t169 - t81 * t163;
-    const cdyn_real t171 = t170 - t84 * t159;
-    const cdyn_real t172 = t171 - t86 * t156;
-    const cdyn_real t173 = t172 - t88 * t154;
-    const cdyn_real t174 = t173 - t90 * t153;
-    Minv[235] = -t174;
-    Minv[272] = -t174;
-    const cdyn_real t175 = d->Dinv[7];
-    const cdyn_real t176 = t175 + t126 * t174;
-    const cdyn_real t177 = t176 + t125 * t168;
-    const cdyn_real t178 = t177 + t128 * t163;
-    const cdyn_real t179 = t178 + t130 * t159;
-    const cdyn_real t180 = t179 + t132 * t156;
-    const cdyn_real t181 = t180 + t134 * t154;
-    const cdyn_real t182 = t181 + t136 * t153;
-    Minv[273] = t182;
-    const cdyn_real t183 = d->L[38];
-    const cdyn_real t184 = d->L[37];
-    /* column 8 */
-    const cdyn_real t185 = t183 - t126 * t184;
-    const cdyn_real t186 = d->L[39];
-    const cdyn_real t187 = t186 - t125 * t184;
-    const cdyn_real t188 = d->L[40];
-    const cdyn_real t189 = t188 - t128 * t184;
-    const cdyn_real t190 = d->L[41];
-    const cdyn_real t191 = t190 - t130 * t184;
-    const cdyn_real t192 = d->L[42];
-    const cdyn_real t193 = t192 - t132 * t184;
-    const cdyn_real t194 = d->L[43];
-    const cdyn_real t195 = t194 - t134 * t184;
-    const cdyn_real t196 = d->L[44];
-    const cdyn_real t197 = t196 - t136 * t184;
-    const cdyn_real t198 = t187 - t82 * t185;
-    const cdyn_real t199 = t189 - t81 * t185;
-    const cdyn_real t200 = t191 - t84 * t185;
-    const cdyn_real t201 = t193 - t86 * t185;
-    const cdyn_real t202 = t195 - t88 * t185;
-    const cdyn_real t203 = t197 - t90 * t185;
-    const cdyn_real t204 = t199 - t50 * t198;
-    const cdyn_real t205 = t200 - t49 * t198;
-    const cdyn_real t206 = t201 - t52 * t198;
-    const cdyn_real t207 = t202 - t54 * t198;
-    const cdyn_real t208 = t203 - t56 * t198;
-    const cdyn_real t209 = t205 - t28 * t204;
-    const cdyn_real t210 = t206 - t27 * t204;
-    const cdyn_real t211 = t207 - t30 * t204;
-    const cdyn_real t212 = t208 - t32 * t204;
-    const cdyn_real t213 = t210 - t14 * t209;
-    const cdyn_real t214 = t211 - t13 * t209;
-    const cdyn_real t215 = t212 - t16 * t209;
-    const cdyn_real t216 = t214 - t6 * t213;
-    const cdyn_real t217 = t215 - t5 * t213;
-    const cdyn_real t218 = t217 - t1 * t216;
-    const cdyn_real t219 = t0 * t218;
-    Minv[8] = -t219;
-    Minv[304] = -t219;
-    const cdyn_real t220 = t3 * t216 - t1 * t219;
-    Minv[46] = -t220;
-    Minv[305] = -t220;
-    const cdyn_real t221 = t10 * t213 - t6 * t220;
-    const cdyn_real t222 = t221 - t5 * t219;
-    Minv[84] = -t222;
-    Minv[306] = -t222;
-    const cdyn_real t223 = t23 * t209 - t14 * t222;
-    const cdyn_real t224 = t223 - t13 * t220;
-    const cdyn_real t225 = t224 - t16 * t219;
-    Minv[122] = -t225;
-    Minv[307] = -t225;
-    const cdyn_real t226 = t44 * t204 - t28 * t225;
-    const cdyn_real t227 = t226 - t27 * t222;
-    const cdyn_real t228 = t227 - t30 * t220;
-    const cdyn_real t229 = t228 - t32 * t219;
-    Minv[160] = -t229;
-    Minv[308] = -t229;
-    const cdyn_real t230 = t75 * t198 - t50 * t229;
-    const cdyn_real t231 = t230 - t49 * t225;
-    const cdyn_real t232 = t231 - t52 * t222;
-    const cdyn_real t233 = t232 - t54 * t220;
-    const cdyn_real t234 = t233 - t56 * t219;
-    Minv[198] = -t234;
-    Minv[309] = -t234;
-    const cdyn_real t235 = t118 * t185 - t82 * t234;
-    const cdyn_real t236 = t235 - t81 * t229;
-    const cdyn_real t237 = t236 - t84 * t225;
-    const cdyn_real t238 = t237 - t86 * t222;
-    const cdyn_real t239 = t238 - t88 * t220;
-    const cdyn_real t240 = t239 - t90 * t219;
-    Minv[236] = -t240;
-    Minv[310] = -t240;
-    const cdyn_real t241 = t175 * t184 - t126 * t240;
-    const cdyn_real t242 = t241 - t125 * t234;
-    const cdyn_real t243 = t242 - t128 * t229;
-    const cdyn_real t244 = t243 - t130 * t225;
-    const cdyn_real t245 = t244 - t132 * t222;
-    const cdyn_real t246 = t245 - t134 * t220;
-    const cdyn_real t247 = t246 - t136 * t219;
-    Minv[274] = -t247;
-    Minv[311] = -t247;
-    const cdyn_real t248 = d->Dinv[8];
-    const cdyn_real t249 = t248 + t184 * t247;
-    const cdyn_real t250 = t249 + t183 * t240;
-    const cdyn_real t251 = t250 + t186 * t234;
-    const cdyn_real t252 = t251 + t188 * t229;
-    const cdyn_real t253 = t252 + t190 * t225;
-    const cdyn_real t254 = t253 + t192 * t222;
-    const cdyn_real t255 = t254 + t194 * t220;
-    const cdyn_real t256 = t255 + t196 * t219;
-    Minv[312] = t256;
-    const cdyn_real t257 = d->L[47];
-    const cdyn_real t258 = d->L[46];
-    /* column 9 */
-    const cdyn_real t259 = t257 - t184 * t258;
-    const cdyn_real t260 = d->L[48];
-    const cdyn_real t261 = t260 - t183 * t258;
-    const cdyn_real t262 = d->L[49];
-    const cdyn_real t263 = t262 - t186 * t258;
-    const cdyn_real t264 = d->L[50];
-    const cdyn_real t265 = t264 - t188 * t258;
-    const cdyn_real t266 = d->L[51];
-    const cdyn_real t267 = t266 - t190 * t258;
-    const cdyn_real t268 = d->L[52];
-    const cdyn_real t269 = t268 - t192 * t258;
-    const cdyn_real t270 = d->L[53];
-    const cdyn_real t271 = t270 - t194 * t258;
-    const cdyn_real t272 = d->L[54];
-    const cdyn_real t273 = t272 - t196 * t258;
-    const cdyn_real t274 = t261 - t126 * t259;
-    const cdyn_real t275 = t263 - t125 * t259;
-    const cdyn_real t276 = t265 - t128 * t259;
-    const cdyn_real t277 = t267 - t130 * t259;
-    const cdyn_real t278 = t269 - t132 * t259;
-    const cdyn_real t279 = t271 - t134 * t259;
-    const cdyn_real t280 = t273 - t136 * t259;
-    const cdyn_real t281 = t275 - t82 * t274;
-    const cdyn_real t282 = t276 - t81 * t274;
-    const cdyn_real t283 = t277 - t84 * t274;
-    const cdyn_real t284 = t278 - t86 * t274;
-    const cdyn_real t285 = t279 - t88 * t274;
-    const cdyn_real t286 = t280 - t90 * t274;
-    const cdyn_real t287 = t282 - t50 * t281;
-    const cdyn_real t288 = t283 - t49 * t281;
-    const cdyn_real t289 = t284 - t52 * t281;
-    const cdyn_real t290 = t285 - t54 * t281;
-    const cdyn_real t291 = t286 - t56 * t281;
-    const cdyn_real t292 = t288 - t28 * t287;
-    const cdyn_real t293 = t289 - t27 * t287;
-    const cdyn_real t294 = t290 - t30 * t287;
-    const cdyn_real t295 = t291 - t32 * t287;
-    const cdyn_real t296 = t293 - t14 * t292;
-    const cdyn_real t297 = t294 - t13 * t292;
-    const cdyn_real t298 = t295 - t16 * t292;
-    const cdyn_real t299 = t297 - t6 * t296;
-    const cdyn_real t300 = t298 - t5 * t296;
-    const cdyn_real t301 = t300 - t1 * t299;
-    const cdyn_real t302 = t0 * t301;
-    Minv[9] = -t302;
-    Minv[342] = -t302;
-    const cdyn_real t303 = t3 * t299 - t1 * t302;
-    Minv[47] = -t303;
-    Minv[343] = -t303;
-    const cdyn_real t304 = t10 * t296 - t6 * t303;
-    const cdyn_real t305 = t304 - t5 * t302;
-    Minv[85] = -t305;
-    Minv[344] = -t305;
-    const cdyn_real t306 = t23 * t292 - t14 * t305;
-    const cdyn_real t307 = t306 - t13 * t303;
-    const cdyn_real t308 = t307 - t16 * t302;
-    Minv[123] = -t308;
-    Minv[345] = -t308;
-    const cdyn_real t309 = t44 * t287 - t28 * t308;
-    const cdyn_real t310 = t309 - t27 * t305;
-    const cdyn_real t311 = t310 - t30 * t303;
-    const cdyn_real t312 = t311 - t32 * t302;
-    Minv[161] = -t312;
-    Minv[346] = -t312;
-    const cdyn_real t313 = t75 * t281 - t50 * t312;
-    const cdyn_real t314 = t313 - t49 * t308;
-    const cdyn_real t315 = t314 - t52 * t305;
-    const cdyn_real t316 = t315 - t54 * t303;
-    const cdyn_real t317 = t316 - t56 * t302;
-    Minv[199] = -t317;
-    Minv[347] = -t317;
-    const cdyn_real t318 = t118 * t274 - t82 * t317;
-    const cdyn_real t319 = t318 - t81 * t312;
-    const cdyn_real t320 = t319 - t84 * t308;
-    const cdyn_real t321 = t320 - t86 * t305;
-    const cdyn_real t322 = t321 - t88 * t303;
-    const cdyn_real t323 = t322 - t90 * t302;
-    Minv[237] = -t323;
-    Minv[348] = -t323;
-    const cdyn_real t324 = t175 * t259 - t126 * t323;
-    const cdyn_real t325 = t324 - t125 * t317;
-    const cdyn_real t326 = t325 - t128 * t312;
-    const cdyn_real t327 = t326 - t130 * t308;
-    const cdyn_real t328 = t327 - t132 * t305;
-    const cdyn_real t329 = t328 - t134 * t303;
-    const cdyn_real t330 = t329 - t136 * t302;
-    Minv[275] = -t330;
-    Minv[349] = -t330;
-    const cdyn_real t331 = t248 * t258 - t184 * t330;
-    const cdyn_real t332 = t331 - t183 * t323;
-    const cdyn_real t333 = t332 - t186 * t317;
-    const cdyn_real t334 = t333 - t188 * t312;
-    const cdyn_real t335 = t334 - t190 * t308;
-    const cdyn_real t336 = t335 - t192 * t305;
-    const cdyn_real t337 = t336 - t194 * t303;
-    const cdyn_real t338 = t337 - t196 * t302;
-    Minv[313] = -t338;
-    Minv[350] = -t338;
-    const cdyn_real t339 = d->Dinv[9];
-    const cdyn_real t340 = t339 + t258 * t338;
-    const cdyn_real t341 = t340 + t257 * t330;
-    const cdyn_real t342 = t341 + t260 * t323;
-    const cdyn_real t343 = t342 + t262 * t317;
-    const cdyn_real t344 = t343 + t264 * t312;
-    const cdyn_real t345 = t344 + t266 * t308;
-    const cdyn_real t346 = t345 + t268 * t305;
-    const cdyn_real t347 = t346 + t270 * t303;
-    const cdyn_real t348 = t347 + t272 * t302;
-    Minv[351] = t348;
-    const cdyn_real t349 = d->L[57];
-    const cdyn_real t350 = d->L[56];
-    /* column 10 */
-    const cdyn_real t351 = t349 - t258 * t350;
-    const cdyn_real t352 = d->L[58];
-    const cdyn_real t353 = t352 - t257 * t350;
-    const cdyn_real t354 = d->L[59];
-    const cdyn_real t355 = t354 - t260 * t350;
-    const cdyn_real t356 = d->L[60];
-    const cdyn_real t357 = t356 - t262 * t350;
-    const cdyn_real t358 = d->L[61];
-    const cdyn_real t359 = t358 - t264 * t350;
-    const cdyn_real t360 = d->L[62];
-    const cdyn_real t361 = t360 - t266 * t350;
-    const cdyn_real t362 = d->L[63];
-    const cdyn_real t363 = t362 - t268 * t350;
-    const cdyn_real t364 = d->L[64];
-    const cdyn_real t365 = t364 - t270 * t350;
-    const cdyn_real t366 = d->L[65];
-    const cdyn_real t367 = t366 - t272 * t350;
-    const cdyn_real t368 = t353 - t184 * t351;
-    const cdyn_real t369 = t355 - t183 * t351;
-    const cdyn_real t370 = t357 - t186 * t351;
-    const cdyn_real t371 = t359 - t188 * t351;
-    const cdyn_real t372 = t361 - t190 * t351;
-    const cdyn_real t373 = t363 - t192 * t351;
-    const cdyn_real t374 = t365 - t194 * t351;
-    const cdyn_real t375 = t367 - t196 * t351;
-    const cdyn_real t376 = t369 - t126 * t368;
-    const cdyn_real t377 = t370 - t125 * t368;
-    const cdyn_real t378 = t371 - t128 * t368;
-    const cdyn_real t379 = t372 - t130 * t368;
-    const cdyn_real t380 = t373 - t132 * t368;
-    const cdyn_real t381 = t374 - t134 * t368;
-    const cdyn_real t382 = t375 - t136 * t368;
-    const cdyn_real t383 = t377 - t82 * t376;
-    const cdyn_real t384 = t378 - t81 * t376;
-    const cdyn_real t385 = t379 - t84 * t376;
-    const cdyn_real t386 = t380 - t86 * t376;
-    const cdyn_real t387 = t381 - t88 * t376;
-    const cdyn_real t388 = t382 - t90 * t376;
-    const cdyn_real t389 = t384 - t50 * t383;
-    const cdyn_real t390 = t385 - t49 * t383;
-    const cdyn_real t391 = t386 - t52 * t383;
-    const cdyn_real t392 = t387 - t54 * t383;
-    const cdyn_real t393 = t388 - t56 * t383;
-    const cdyn_real t394 = t390 - t28 * t389;
-    const cdyn_real t395 = t391 - t27 * t389;
-    const cdyn_real t396 = t392 - t30 * t389;
-    const cdyn_real t397 = t393 - t32 * t389;
-    const cdyn_real t398 = t395 - t14 * t394;
-    const cdyn_real t399 = t396 - t13 * t394;
-    const cdyn_real t400 = t397 - t16 * t394;
-    const cdyn_real t401 = t399 - t6 * t398;
-    const cdyn_real t402 = t400 - t5 * t398;
-    const cdyn_real t403 = t402 - t1 * t401;
-    const cdyn_real t404 = t0 * t403;
-    Minv[10] = -t404;
-    Minv[380] = -t404;
-    const cdyn_real t405 = t3 * t401 - t1 * t404;
-    Minv[48] = -t405;
-    Minv[381] = -t405;
-    const cdyn_real t406 = t10 * t398 - t6 * t405;
-    const cdyn_real t407 = t406 - t5 * t404;
-    Minv[86] = -t407;
-    Minv[382] = -t407;
-    const cdyn_real t408 = t23 * t394 - t14 * t407;
-    const cdyn_real t409 = t408 - t13 * t405;
-    const cdyn_real t410 = t409 - t16 * t404;
-    Minv[124] = -t410;
-    Minv[383] = -t410;
-    const cdyn_real t411 = t44 * t389 - t28 * t410;
-    const cdyn_real t412 = t411 - t27 * t407;
-    const cdyn_real t413 = t412 - t30 * t405;
-    const cdyn_real t414 = t413 - t32 * t404;
-    Minv[162] = -t414;
-    Minv[384] = -t414;
-    const cdyn_real t415 = t75 * t383 - t50 * t414;
-    const cdyn_real t416 = t415 - t49 * t410;
-    const cdyn_real t417 = t416 - t52 * t407;
-    const cdyn_real t418 = t417 - t54 * t405;
-    const cdyn_real t419 = t418 - t56 * t404;
-    Minv[200] = -t419;
-    Minv[385] = -t419;
-    const cdyn_real t420 = t118 * t376 - t82 * t419;
-    const cdyn_real t421 = t420 - t81 * t414;
-    const cdyn_real t422 = t421 - t84 * t410;
-    const cdyn_real t423 = t422 - t86 * t407;
-    const cdyn_real t424 = t423 - t88 * t405;
-    const cdyn_real t425 = t424 - t90 * t404;
-    Minv[238] = -t425;
-    Minv[386] = -t425;
-    const cdyn_real t426 = t175 * t368 - t126 * t425;
-    const cdyn_real t427 = t426 - t125 * t419;
-    const cdyn_real t428 = t427 - t128 * t414;
-    const cdyn_real t429 = t428 - t130 * t410;
-    const cdyn_real t430 = t429 - t132 * t407;
-    const cdyn_real t431 = t430 - t134 * t405;
-    const cdyn_real t432 = t431 - t136 * t404;
-    Minv[276] = -t432;
-    Minv[387] = -t432;
-    const cdyn_real t433 = t248 * t351 - t184 * t432;
-    const cdyn_real t434 = t433 - t183 * t425;
-    const cdyn_real t435 = t434 - t186 * t419;
-    const cdyn_real t436 = t435 - t188 * t414;
-    const cdyn_real t437 = t436 - t190 * t410;
-    const cdyn_real t438 = t437 - t192 * t407;
-    const cdyn_real t439 = t438 - t194 * t405;
-    const cdyn_real t440 = t439 - t196 * t404;
-    Minv[314] = -t440;
-    Minv[388] = -t440;
-    const cdyn_real t441 = t339 * t350 - t258 * t440;
-    const cdyn_real t442 = t441 - t257 * t432;
-    const cdyn_real t443 = t442 - t260 * t425;
-    const cdyn_real t444 = t443 - t262 * t419;
-    const cdyn_real t445 = t444 - t264 * t414;
-    const cdyn_real t446 = t445 - t266 * t410;
-    const cdyn_real t447 = t446 - t268 * t407;
-    const cdyn_real t448 = t447 - t270 * t405;
-    const cdyn_real t449 = t448 - t272 * t404;
-    Minv[352] = -t449;
-    Minv[389] = -t449;
-    const cdyn_real t450 = d->Dinv[10];
-    const cdyn_real t451 = t450 + t350 * t449;
-    const cdyn_real t452 = t451 + t349 * t440;
-    const cdyn_real t453 = t452 + t352 * t432;
-    const cdyn_real t454 = t453 + t354 * t425;
-    const cdyn_real t455 = t454 + t356 * t419;
-    const cdyn_real t456 = t455 + t358 * t414;
-    const cdyn_real t457 = t456 + t360 * t410;
-    const cdyn_real t458 = t457 + t362 * t407;
-    const cdyn_real t459 = t458 + t364 * t405;
-    const cdyn_real t460 = t459 + t366 * t404;
-    Minv[390] = t460;
-    const cdyn_real t461 = d->L[68];
-    const cdyn_real t462 = d->L[67];
-    /* column 11 */
-    const cdyn_real t463 = t461 - t350 * t462;
-    const cdyn_real t464 = d->L[69];
-    const cdyn_real t465 = t464 - t349 * t462;
-    const cdyn_real t466 = d->L[70];
-    const cdyn_real t467 = t466 - t352 * t462;
-    const cdyn_real t468 = d->L[71];
-    const cdyn_real t469 = t468 - t354 * t462;
-    const cdyn_real t470 = d->L[72];
-    const cdyn_real t471 = t470 - t356 * t462;
-    const cdyn_real t472 = d->L[73];
-    const cdyn_real t473 = t472 - t358 * t462;
-    const cdyn_real t474 = d->L[74];
-    const cdyn_real t475 = t474 - t360 * t462;
-    const cdyn_real t476 = d->L[75];
-    const cdyn_real t477 = t476 - t362 * t462;
-    const cdyn_real t478 = d->L[76];
-    const cdyn_real t479 = t478 - t364 * t462;
-    const cdyn_real t480 = d->L[77];
-    const cdyn_real t481 = t480 - t366 * t462;
-    const cdyn_real t482 = t465 - t258 * t463;
-    const cdyn_real t483 = t467 - t257 * t463;
-    const cdyn_real t484 = t469 - t260 * t463;
-    const cdyn_real t485 = t471 - t262 * t463;
-    const cdyn_real t486 = t473 - t264 * t463;
-    const cdyn_real t487 = t475 - t266 * t463;
-    const cdyn_real t488 = t477 - t268 * t463;
-    const cdyn_real t489 = t479 - t270 * t463;
-    const cdyn_real t490 = t481 - t272 * t463;
-    const cdyn_real t491 = t483 - t184 * t482;
-    const cdyn_real t492 = t484 - t183 * t482;
-    const cdyn_real t493 = t485 - t186 * t482;
-    const cdyn_real t494 = t486 - t188 * t482;
-    const cdyn_real t495 = t487 - t190 * t482;
-    const cdyn_real t496 = t488 - t192 * t482;
-    const cdyn_real t497 = t489 - t194 * t482;
-    const cdyn_real t498 = t490 - t196 * t482;
-    const cdyn_real t499 = t492 - t126 * t491;
-    const cdyn_real t500 = t493 - t125 * t491;
-    const cdyn_real t501 = t494 - t128 * t491;
-    const cdyn_real t502 = t495 - t130 * t491;
-    const cdyn_real t503 = t496 - t132 * t491;
-    const cdyn_real t504 = t497 - t134 * t491;
-    const cdyn_real t505 = t498 - t136 * t491;
-    const cdyn_real t506 = t500 - t82 * t499;
-    const cdyn_real t507 = t501 - t81 * t499;
-    const cdyn_real t508 = t502 - t84 * t499;
-    const cdyn_real t509 = t503 - t86 * t499;
-    const cdyn_real t510 = t504 - t88 * t499;
-    const cdyn_real t511 = t505 - t90 * t499;
-    const cdyn_real t512 = t507 - t50 * t506;
-    const cdyn_real t513 = t508 - t49 * t506;
-    const cdyn_real t514 = t509 - t52 * t506;
-    const cdyn_real t515 = t510 - t54 * t506;
-    const cdyn_real t516 = t511 - t56 * t506;
-    const cdyn_real t517 = t513 - t28 * t512;
-    const cdyn_real t518 = t514 - t27 * t512;
-    const cdyn_real t519 = t515 - t30 * t512;
-    const cdyn_real t520 = t516 - t32 * t512;
-    const cdyn_real t521 = t518 - t14 * t517;
-    const cdyn_real t522 = t519 - t13 * t517;
-    const cdyn_real t523 = t520 - t16 * t517;
-    const cdyn_real t524 = t522 - t6 * t521;
-    const cdyn_real t525 = t523 - t5 * t521;
-    const cdyn_real t526 = t525 - t1 * t524;
-    const cdyn_real t527 = t0 * t526;
-    Minv[11] = -t527;
-    Minv[418] = -t527;
-    const cdyn_real t528 = t3 * t524 - t1 * t527;
-    Minv[49] = -t528;
-    Minv[419] = -t528;
-    const cdyn_real t529 = t10 * t521 - t6 * t528;
-    const cdyn_real t530 = t529 - t5 * t527;
-    Minv[87] = -t530;
-    Minv[420] = -t530;
-    const cdyn_real t531 = t23 * t517 - t14 * t530;
-    const cdyn_real t532 = t531 - t13 * t528;
-    const cdyn_real t533 = t532 - t16 * t527;
-    Minv[125] = -t533;
-    Minv[421] = -t533;
-    const cdyn_real t534 = t44 * t512 - t28 * t533;
-    const cdyn_real t535 = t534 - t27 * t530;
-    const cdyn_real t536 = t535 - t30 * t528;
-    const cdyn_real t537 = t536 - t32 * t527;
-    Minv[163] = -t537;
-    Minv[422] = -t537;
-    const cdyn_real t538 = t75 * t506 - t50 * t537;
-    const cdyn_real t539 = t538 - t49 * t533;
-    const cdyn_real t540 = t539 - t52 * t530;
-    const cdyn_real t541 = t540 - t54 * t528;
-    const cdyn_real t542 = t541 - t56 * t527;
-    Minv[201] = -t542;
-    Minv[423] = -t542;
-    const cdyn_real t543 = t118 * t499 - t82 * t542;
-    const cdyn_real t544 = t543 - t81 * t537;
-    const cdyn_real t545 = t544 - t84 * t533;
-    const cdyn_real t546 = t545 - t86 * t530;
-    const cdyn_real t547 = t546 - t88 * t528;
-    const cdyn_real t548 = t547 - t90 * t527;
-    Minv[239] = -t548;
-    Minv[424] = -t548;
-    const cdyn_real t549 = t175 * t491 - t126 * t548;
-    const cdyn_real t550 = t549 - t125 * t542;
-    const cdyn_real t551 = t550 - t128 * t537;
-    const cdyn_real t552 = t551 - t130 * t533;
-    const cdyn_real t553 = t552 - t132 * t530;
-    const cdyn_real t554 = t553 - t134 * t528;
-    const cdyn_real t555 = t554 - t136 * t527;
-    Minv[277] = -t555;
-    Minv[425] = -t555;
-    const cdyn_real t556 = t248 * t482 - t184 * t555;
-    const cdyn_real t557 = t556 - t183 * t548;
-    const cdyn_real t558 = t557 - t186 * t542;
-    const cdyn_real t559 = t558 - t188 * t537;
-    const cdyn_real t560 = t559 - t190 * t533;
-    const cdyn_real t561 = t560 - t192 * t530;
-    const cdyn_real t562 = t561 - t194 * t528;
-    const cdyn_real t563 = t562 - t196 * t527;
-    Minv[315] = -t563;
-    Minv[426] = -t563;
-    const cdyn_real t564 = t339 * t463 - t258 * t563;
-    const cdyn_real t565 = t564 - t257 * t555;
-    const cdyn_real t566 = t565 - t260 * t548;
-    const cdyn_real t567 = t566 - t262 * t542;
-    const cdyn_real t568 = t567 - t264 * t537;
-    const cdyn_real t569 = t568 - t266 * t533;
-    const cdyn_real t570 = t569 - t268 * t530;
-    const cdyn_real t571 = t570 - t270 * t528;
-    const cdyn_real t572 = t571 - t272 * t527;
-    Minv[353] = -t572;
-    Minv[427] = -t572;
-    const cdyn_real t573 = t450 * t462 - t350 * t572;
-    const cdyn_real t574 = t573 - t349 * t563;
-    const cdyn_real t575 = t574 - t352 * t555;
-    const cdyn_real t576 = t575 - t354 * t548;
-    const cdyn_real t577 = t576 - t356 * t542;
-    const cdyn_real t578 = t577 - t358 * t537;
-    const cdyn_real t579 = t578 - t360 * t533;
-    const cdyn_real t580 = t579 - t362 * t530;
-    const cdyn_real t581 = t580 - t364 * t528;
-    const cdyn_real t582 = t581 - t366 * t527;
-    Minv[391] = -t582;
-    Minv[428] = -t582;
-    const cdyn_real t583 = d->Dinv[11];
-    const cdyn_real t584 = t583 + t462 * t582;
-    const cdyn_real t585 = t584 + t461 * t572;
-    const cdyn_real t586 = t585 + t464 * t563;
-    const cdyn_real t587 = t586 + t466 * t555;
-    const cdyn_real t588 = t587 + t468 * t548;
-    const cdyn_real t589 = t588 + t470 * t542;
-    const cdyn_real t590 = t589 + t472 * t537;
-    const cdyn_real t591 = t590 + t474 * t533;
-    const cdyn_real t592 = t591 + t476 * t530;
-    const cdyn_real t593 = t592 + t478 * t528;
-    const cdyn_real t594 = t593 + t480 * t527;
-    Minv[429] = t594;
-    const cdyn_real t595 = d->L[80];
-    const cdyn_real t596 = d->L[79];
-    /* column 12 */
-    const cdyn_real t597 = t595 - t50 * t596;
-    const cdyn_real t598 = d->L[81];
-    const cdyn_real t599 = t598 - t49 * t596;
-    const cdyn_real t600 = d->L[82];
-    const cdyn_real t601 = t600 - t52 * t596;
-    const cdyn_real t602 = d->L[83];
-    const cdyn_real t603 = t602 - t54 * t596;
-    const cdyn_real t604 = d->L[84];
-    const cdyn_real t605 = t604 - t56 * t596;
-    const cdyn_real t606 = t599 - t28 * t597;
-    const cdyn_real t607 = t601 - t27 * t597;
-    const cdyn_real t608 = t603 - t30 * t597;
-    const cdyn_real t609 = t605 - t32 * t597;
-    const cdyn_real t610 = t607 - t14 * t606;
-    const cdyn_real t611 = t608 - t13 * t606;
-    const cdyn_real t612 = t609 - t16 * t606;
-    const cdyn_real t613 = t611 - t6 * t610;
-    const cdyn_real t614 = t612 - t5 * t610;
-    const cdyn_real t615 = t614 - t1 * t613;
-    const cdyn_real t616 = t0 * t615;
-    Minv[12] = -t616;
-    Minv[456] = -t616;
-    const cdyn_real t617 = t3 * t613 - t1 * t616;
-    Minv[50] = -t617;
-    Minv[457] = -t617;
-    const cdyn_real t618 = t10 * t610 - t6 * t617;
-    const cdyn_real t619 = t618 - t5 * t616;
-    Minv[88] = -t619;
-    Minv[458] = -t619;
-    const cdyn_real t620 = t23 * t606 - t14 * t619;
-    const cdyn_real t621 = t620 - t13 * t617;
-    const cdyn_real t622 = t621 - t16 * t616;
-    Minv[126] = -t622;
-    Minv[459] = -t622;
-    const cdyn_real t623 = t44 * t597 - t28 * t622;
-    const cdyn_real t624 = t623 - t27 * t619;
-    const cdyn_real t625 = t624 - t30 * t617;
-    const cdyn_real t626 = t625 - t32 * t616;
-    Minv[164] = -t626;
-    Minv[460] = -t626;
-    const cdyn_real t627 = t75 * t596 - t50 * t626;
-    const cdyn_real t628 = t627 - t49 * t622;
-    const cdyn_real t629 = t628 - t52 * t619;
-    const cdyn_real t630 = t629 - t54 * t617;
-    const cdyn_real t631 = t630 - t56 * t616;
-    Minv[202] = -t631;
-    Minv[461] = -t631;
-    const cdyn_real t632 = t82 * t631 + t81 * t626;
-    const cdyn_real t633 = t632 + t84 * t622;
-    const cdyn_real t634 = t633 + t86 * t619;
-    const cdyn_real t635 = t634 + t88 * t617;
-    const cdyn_real t636 = t635 + t90 * t616;
-    Minv[240] = t636;
-    Minv[462] = t636;
-    const cdyn_real t637 = t126 * t636 - t125 * t631;
-    const cdyn_real t638 = t637 - t128 * t626;
-    const cdyn_real t639 = t638 - t130 * t622;
-    const cdyn_real t640 = t639 - t132 * t619;
-    const cdyn_real t641 = t640 - t134 * t617;
-    const cdyn_real t642 = t641 - t136 * t616;
-    Minv[278] = -t642;
-    Minv[463] = -t642;
-    const cdyn_real t643 = t184 * t642 - t183 * t636;
-    const cdyn_real t644 = t643 + t186 * t631;
-    const cdyn_real t645 = t644 + t188 * t626;
-    const cdyn_real t646 = t645 + t190 * t622;
-    const cdyn_real t647 = t646 + t192 * t619;
-    const cdyn_real t648 = t647 + t194 * t617;
-    const cdyn_real t649 = t648 + t196 * t616;
-    Minv[316] = t649;
-    Minv[464] = t649;
-    const cdyn_real t650 = t258 * t649 - t257 * t642;
-    const cdyn_real t651 = t650 + t260 * t636;
-    const cdyn_real t652 = t651 - t262 * t631;
-    const cdyn_real t653 = t652 - t264 * t626;
-    const cdyn_real t654 = t653 - t266 * t622;
-    const cdyn_real t655 = t654 - t268 * t619;
-    const cdyn_real t656 = t655 - t270 * t617;
-    const cdyn_real t657 = t656 - t272 * t616;
-    Minv[354] = -t657;
-    Minv[465] = -t657;
-    const cdyn_real t658 = t350 * t657 - t349 * t649;
-    const cdyn_real t659 = t658 + t352 * t642;
-    const cdyn_real t660 = t659 - t354 * t636;
-    const cdyn_real t661 = t660 + t356 * t631;
-    const cdyn_real t662 = t661 + t358 * t626;
-    const cdyn_real t663 = t662 + t360 * t622;
-    const cdyn_real t664 = t663 + t362 * t619;
-    const cdyn_real t665 = t664 + t364 * t617;
-    const cdyn_real t666 = t665 + t366 * t616;
-    Minv[392] = t666;
-    Minv[466] = t666;
-    const cdyn_real t667 = t462 * t666 - t461 * t657;
-    const cdyn_real t668 = t667 + t464 * t649;
-    const cdyn_real t669 = t668 - t466 * t642;
-    const cdyn_real t670 = t669 + t468 * t636;
-    const cdyn_real t671 = t670 - t470 * t631;
-    const cdyn_real t672 = t671 - t472 * t626;
-    const cdyn_real t673 = t672 - t474 * t622;
-    const cdyn_real t674 = t673 - t476 * t619;
-    const cdyn_real t675 = t674 - t478 * t617;
-    const cdyn_real t676 = t675 - t480 * t616;
-    Minv[430] = -t676;
-    Minv[467] = -t676;
-    const cdyn_real t677 = d->Dinv[12];
-    const cdyn_real t678 = t677 + t596 * t631;
-    const cdyn_real t679 = t678 + t595 * t626;
-    const cdyn_real t680 = t679 + t598 * t622;
-    const cdyn_real t681 = t680 + t600 * t619;
-    const cdyn_real t682 = t681 + t602 * t617;
-    const cdyn_real t683 = t682 + t604 * t616;
-    Minv[468] = t683;
-    const cdyn_real t684 = d->L[87];
-    const cdyn_real t685 = d->L[86];
-    /* column 13 */
-    const cdyn_real t686 = t684 - t596 * t685;
-    const cdyn_real t687 = d->L[88];
-    const cdyn_real t688 = t687 - t595 * t685;
-    const cdyn_real t689 = d->L[89];
-    const cdyn_real t690 = t689 - t598 * t685;
-    const cdyn_real t691 = d->L[90];
-    const cdyn_real t692 = t691 - t600 * t685;
-    const cdyn_real t693 = d->L[91];
-    const cdyn_real t694 = t693 - t602 * t685;
-    const cdyn_real t695 = d->L[92];
-    const cdyn_real t696 = t695 - t604 * t685;
-    const cdyn_real t697 = t688 - t50 * t686;
-    const cdyn_real t698 = t690 - t49 * t686;
-    const cdyn_real t699 = t692 - t52 * t686;
-    const cdyn_real t700 = t694 - t54 * t686;
-    const cdyn_real t701 = t696 - t56 * t686;
-    const cdyn_real t702 = t698 - t28 * t697;
-    const cdyn_real t703 = t699 - t27 * t697;
-    const cdyn_real t704 = t700 - t30 * t697;
-    const cdyn_real t705 = t701 - t32 * t697;
-    const cdyn_real t706 = t703 - t14 * t702;
-    const cdyn_real t707 = t704 - t13 * t702;
-    const cdyn_real t708 = t705 - t16 * t702;
-    const cdyn_real t709 = t707 - t6 * t706;
-    const cdyn_real t710 = t708 - t5 * t706;
-    const cdyn_real t711 = t710 - t1 * t709;
-    const cdyn_real t712 = t0 * t711;
-    Minv[13] = -t712;
-    Minv[494] = -t712;
-    const cdyn_real t713 = t3 * t709 - t1 * t712;
-    Minv[51] = -t713;
-    Minv[495] = -t713;
-    const cdyn_real t714 = t10 * t706 - t6 * t713;
-    const cdyn_real t715 = t714 - t5 * t712;
-    Minv[89] = -t715;
-    Minv[496] = -t715;
-    const cdyn_real t716 = t23 * t702 - t14 * t715;
-    const cdyn_real t717 = t716 - t13 * t713;
-    const cdyn_real t718 = t717 - t16 * t712;
-    Minv[127] = -t718;
-    Minv[497] = -t718;
-    const cdyn_real t719 = t44 * t697 - t28 * t718;
-    const cdyn_real t720 = t719 - t27 * t715;
-    const cdyn_real t721 = t720 - t30 * t713;
-    const cdyn_real t722 = t721 - t32 * t712;
-    Minv[165] = -t722;
-    Minv[498] = -t722;
-    const cdyn_real t723 = t75 * t686 - t50 * t722;
-    const cdyn_real t724 = t723 - t49 * t718;
-    const cdyn_real t725 = t724 - t52 * t715;
-    const cdyn_real t726 = t725 - t54 * t713;
-    const cdyn_real t727 = t726 - t56 * t712;
-    Minv[203] = -t727;
-    Minv[499] = -t727;
-    const cdyn_real t728 = t82 * t727 + t81 * t722;
-    const cdyn_real t729 = t728 + t84 * t718;
-    const cdyn_real t730 = t729 + t86 * t715;
-    const cdyn_real t731 = t730 + t88 * t713;
-    const cdyn_real t732 = t731 + t90 * t712;
-    Minv[241] = t732;
-    Minv[500] = t732;
-    const cdyn_real t733 = t126 * t732 - t125 * t727;
-    const cdyn_real t734 = t733 - t128 * t722;
-    const cdyn_real t735 = t734 - t130 * t718;
-    const cdyn_real t736 = t735 - t132 * t715;
-    const cdyn_real t737 = t736 - t134 * t713;
-    const cdyn_real t738 = t737 - t136 * t712;
-    Minv[279] = -t738;
-    Minv[501] = -t738;
-    const cdyn_real t739 = t184 * t738 - t183 * t732;
-    const cdyn_real t740 = t739 + t186 * t727;
-    const cdyn_real t741 = t740 + t188 * t722;
-    const cdyn_real t742 = t741 + t190 * t718;
-    const cdyn_real t743 = t742 + t192 * t715;
-    const cdyn_real t744 = t743 + t194 * t713;
-    const cdyn_real t745 = t744 + t196 * t712;
-    Minv[317] = t745;
-    Minv[502] = t745;
-    const cdyn_real t746 = t258 * t745 - t257 * t738;
-    const cdyn_real t747 = t746 + t260 * t732;
-    const cdyn_real t748 = t747 - t262 * t727;
-    const cdyn_real t749 = t748 - t264 * t722;
-    const cdyn_real t750 = t749 - t266 * t718;
-    const cdyn_real t751 = t750 - t268 * t715;
-    const cdyn_real t752 = t751 - t270 * t713;
-    const cdyn_real t753 = t752 - t272 * t712;
-    Minv[355] = -t753;
-    Minv[503] = -t753;
-    const cdyn_real t754 = t350 * t753 - t349 * t745;
-    const cdyn_real t755 = t754 + t352 * t738;
-    const cdyn_real t756 = t755 - t354 * t732;
-    const cdyn_real t757 = t756 + t356 * t727;
-    const cdyn_real t758 = t757 + t358 * t722;
-    const cdyn_real t759 = t758 + t360 * t718;
-    const cdyn_real t760 = t759 + t362 * t715;
-    const cdyn_real t761 = t760 + t364 * t713;
-    const cdyn_real t762 = t761 + t366 * t712;
-    Minv[393] = t762;
-    Minv[504] = t762;
-    const cdyn_real t763 = t462 * t762 - t461 * t753;
-    const cdyn_real t764 = t763 + t464 * t745;
-    const cdyn_real t765 = t764 - t466 * t738;
-    const cdyn_real t766 = t765 + t468 * t732;
-    const cdyn_real t767 = t766 - t470 * t727;
-    const cdyn_real t768 = t767 - t472 * t722;
-    const cdyn_real t769 = t768 - t474 * t718;
-    const cdyn_real t770 = t769 - t476 * t715;
-    const cdyn_real t771 = t770 - t478 * t713;
-    const cdyn_real t772 = t771 - t480 * t712;
-    Minv[431] = -t772;
-    Minv[505] = -t772;
-    const cdyn_real t773 = t677 * t685 - t596 * t727;
-    const cdyn_real t774 = t773 - t595 * t722;
-    const cdyn_real t775 = t774 - t598 * t718;
-    const cdyn_real t776 = t775 - t600 * t715;
-    const cdyn_real t777 = t776 - t602 * t713;
-    const cdyn_real t778 = t777 - t604 * t712;
-    Minv[469] = -t778;
-    Minv[506] = -t778;
-    const cdyn_real t779 = d->Dinv[13];
-    const cdyn_real t780 = t779 + t685 * t778;
-    const cdyn_real t781 = t780 + t684 * t727;
-    const cdyn_real t782 = t781 + t687 * t722;
-    const cdyn_real t783 = t782 + t689 * t718;
-    const cdyn_real t784 = t783 + t691 * t715;
-    const cdyn_real t785 = t784 + t693 * t713;
-    const cdyn_real t786 = t785 + t695 * t712;
-    Minv[507] = t786;
-    const cdyn_real t787 = d->L[95];
-    const cdyn_real t788 = d->L[94];
-    /* column 14 */
-    const cdyn_real t789 = t787 - t685 * t788;
-    const cdyn_real t790 = d->L[96];
-    const cdyn_real t791 = t790 - t684 * t788;
-    const cdyn_real t792 = d->L[97];
-    const cdyn_real t793 = t792 - t687 * t788;
-    const cdyn_real t794 = d->L[98];
-    const cdyn_real t795 = t794 - t689 * t788;
-    const cdyn_real t796 = d->L[99];
-    const cdyn_real t797 = t796 - t691 * t788;
-    const cdyn_real t798 = d->L[100];
-    const cdyn_real t799 = t798 - t693 * t788;
-    const cdyn_real t800 = d->L[101];
-    const cdyn_real t801 = t800 - t695 * t788;
-    const cdyn_real t802 = t791 - t596 * t789;
-    const cdyn_real t803 = t793 - t595 * t789;
-    const cdyn_real t804 = t795 - t598 * t789;
-    const cdyn_real t805 = t797 - t600 * t789;
-    const cdyn_real t806 = t799 - t602 * t789;
-    const cdyn_real t807 = t801 - t604 * t789;
-    const cdyn_real t808 = t803 - t50 * t802;
-    const cdyn_real t809 = t804 - t49 * t802;
-    const cdyn_real t810 = t805 - t52 * t802;
-    const cdyn_real t811 = t806 - t54 * t802;
-    const cdyn_real t812 = t807 - t56 * t802;
-    const cdyn_real t813 = t809 - t28 * t808;
-    const cdyn_real t814 = t810 - t27 * t808;
-    const cdyn_real t815 = t811 - t30 * t808;
-    const cdyn_real t816 = t812 - t32 * t808;
-    const cdyn_real t817 = t814 - t14 * t813;
-    const cdyn_real t818 = t815 - t13 * t813;
-    const cdyn_real t819 = t816 - t16 * t813;
-    const cdyn_real t820 = t818 - t6 * t817;
-    const cdyn_real t821 = t819 - t5 * t817;
-    const cdyn_real t822 = t821 - t1 * t820;
-    const cdyn_real t823 = t0 * t822;
-    Minv[14] = -t823;
-    Minv[532] = -t823;
-    const cdyn_real t824 = t3 * t820 - t1 * t823;
-    Minv[52] = -t824;
-    Minv[533] = -t824;
-    const cdyn_real t825 = t10 * t817 - t6 * t824;
-    const cdyn_real t826 = t825 - t5 * t823;
-    Minv[90] = -t826;
-    Minv[534] = -t826;
-    const cdyn_real t827 = t23 * t813 - t14 * t826;
-    const cdyn_real t828 = t827 - t13 * t824;
-    const cdyn_real t829 = t828 - t16 * t823;
-    Minv[128] = -t829;
-    Minv[535] = -t829;
-    const cdyn_real t830 = t44 * t808 - t28 * t829;
-    const cdyn_real t831 = t830 - t27 * t826;
-    const cdyn_real t832 = t831 - t30 * t824;
-    const cdyn_real t833 = t832 - t32 * t823;
-    Minv[166] = -t833;
-    Minv[536] = -t833;
-    const cdyn_real t834 = t75 * t802 - t50 * t833;
-    const cdyn_real t835 = t834 - t49 * t829;
-    const cdyn_real t836 = t835 - t52 * t826;
-    const cdyn_real t837 = t836 - t54 * t824;
-    const cdyn_real t838 = t837 - t56 * t823;
-    Minv[204] = -t838;
-    Minv[537] = -t838;
-    const cdyn_real t839 = t82 * t838 + t81 * t833;
-    const cdyn_real t840 = t839 + t84 * t829;
-    const cdyn_real t841 = t840 + t86 * t826;
-    const cdyn_real t842 = t841 + t88 * t824;
-    const cdyn_real t843 = t842 + t90 * t823;
-    Minv[242] = t843;
-    Minv[538] = t843;
-    const cdyn_real t844 = t126 * t843 - t125 * t838;
-    const cdyn_real t845 = t844 - t128 * t833;
-    const cdyn_real t846 = t845 - t130 * t829;
-    const cdyn_real t847 = t846 - t132 * t826;
-    const cdyn_real t848 = t847 - t134 * t824;
-    const cdyn_real t849 = t848 - t136 * t823;
-    Minv[280] = -t849;
-    Minv[539] = -t849;
-    const cdyn_real t850 = t184 * t849 - t183 * t843;
-    const cdyn_real t851 = t850 + t186 * t838;
-    const cdyn_real t852 = t851 + t188 * t833;
-    const cdyn_real t853 = t852 + t190 * t829;
-    const cdyn_real t854 = t853 + t192 * t826;
-    const cdyn_real t855 = t854 + t194 * t824;
-    const cdyn_real t856 = t855 + t196 * t823;
-    Minv[318] = t856;
-    Minv[540] = t856;
-    const cdyn_real t857 = t258 * t856 - t257 * t849;
-    const cdyn_real t858 = t857 + t260 * t843;
-    const cdyn_real t859 = t858 - t262 * t838;
-    const cdyn_real t860 = t859 - t264 * t833;
-    const cdyn_real t861 = t860 - t266 * t829;
-    const cdyn_real t862 = t861 - t268 * t826;
-    const cdyn_real t863 = t862 - t270 * t824;
-    const cdyn_real t864 = t863 - t272 * t823;
-    Minv[356] = -t864;
-    Minv[541] = -t864;
-    const cdyn_real t865 = t350 * t864 - t349 * t856;
-    const cdyn_real t866 = t865 + t352 * t849;
-    const cdyn_real t867 = t866 - t354 * t843;
-    const cdyn_real t868 = t867 + t356 * t838;
-    const cdyn_real t869 = t868 + t358 * t833;
-    const cdyn_real t870 = t869 + t360 * t829;
-    const cdyn_real t871 = t870 + t362 * t826;
-    const cdyn_real t872 = t871 + t364 * t824;
-    const cdyn_real t873 = t872 + t366 * t823;
-    Minv[394] = t873;
-    Minv[542] = t873;
-    const cdyn_real t874 = t462 * t873 - t461 * t864;
-    const cdyn_real t875 = t874 + t464 * t856;
-    const cdyn_real t876 = t875 - t466 * t849;
-    const cdyn_real t877 = t876 + t468 * t843;
-    const cdyn_real t878 = t877 - t470 * t838;
-    const cdyn_real t879 = t878 - t472 * t833;
-    const cdyn_real t880 = t879 - t474 * t829;
-    const cdyn_real t881 = t880 - t476 * t826;
-    const cdyn_real t882 = t881 - t478 * t824;
-    const cdyn_real t883 = t882 - t480 * t823;
-    Minv[432] = -t883;
-    Minv[543] = -t883;
-    const cdyn_real t884 = t677 * t789 - t596 * t838;
-    const cdyn_real t885 = t884 - t595 * t833;
-    const cdyn_real t886 = t885 - t598 * t829;
-    const cdyn_real t887 = t886 - t600 * t826;
-    const cdyn_real t888 = t887 - t602 * t824;
-    const cdyn_real t889 = t888 - t604 * t823;
-    Minv[470] = -t889;
-    Minv[544] = -t889;
-    const cdyn_real t890 = t779 * t788 - t685 * t889;
-    const cdyn_real t891 = t890 - t684 * t838;
-    const cdyn_real t892 = t891 - t687 * t833;
-    const cdyn_real t893 = t892 - t689 * t829;
-    const cdyn_real t894 = t893 - t691 * t826;
-    const cdyn_real t895 = t894 - t693 * t824;
-    const cdyn_real t896 = t895 - t695 * t823;
-    Minv[508] = -t896;
-    Minv[545] = -t896;
-    const cdyn_real t897 = d->Dinv[14];
-    const cdyn_real t898 = t897 + t788 * t896;
-    const cdyn_real t899 = t898 + t787 * t889;
-    const cdyn_real t900 = t899 + t790 * t838;
-    const cdyn_real t901 = t900 + t792 * t833;
-    const cdyn_real t902 = t901 + t794 * t829;
-    const cdyn_real t903 = t902 + t796 * t826;
-    const cdyn_real t904 = t903 + t798 * t824;
-    const cdyn_real t905 = t904 + t800 * t823;
-    Minv[546] = t905;
-    const cdyn_real t906 = d->L[104];
-    const cdyn_real t907 = d->L[103];
-    /* column 15 */
-    const cdyn_real t908 = t906 - t788 * t907;
-    const cdyn_real t909 = d->L[105];
-    const cdyn_real t910 = t909 - t787 * t907;
-    const cdyn_real t911 = d->L[106];
-    const cdyn_real t912 = t911 - t790 * t907;
-    const cdyn_real t913 = d->L[107];
-    const cdyn_real t914 = t913 - t792 * t907;
-    const cdyn_real t915 = d->L[108];
-    const cdyn_real t916 = t915 - t794 * t907;
-    const cdyn_real t917 = d->L[109];
-    const cdyn_real t918 = t917 - t796 * t907;
-    const cdyn_real t919 = d->L[110];
-    const cdyn_real t920 = t919 - t798 * t907;
-    const cdyn_real t921 = d->L[111];
-    const cdyn_real t922 = t921 - t800 * t907;
-    const cdyn_real t923 = t910 - t685 * t908;
-    const cdyn_real t924 = t912 - t684 * t908;
-    const cdyn_real t925 = t914 - t687 * t908;
-    const cdyn_real t926 = t916 - t689 * t908;
-    const cdyn_real t927 = t918 - t691 * t908;
-    const cdyn_real t928 = t920 - t693 * t908;
-    const cdyn_real t929 = t922 - t695 * t908;
-    const cdyn_real t930 = t924 - t596 * t923;
-    const cdyn_real t931 = t925 - t595 * t923;
-    const cdyn_real t932 = t926 - t598 * t923;
-    const cdyn_real t933 = t927 - t600 * t923;
-    const cdyn_real t934 = t928 - t602 * t923;
-    const cdyn_real t935 = t929 - t604 * t923;
-    const cdyn_real t936 = t931 - t50 * t930;
-    const cdyn_real t937 = t932 - t49 * t930;
-    const cdyn_real t938 = t933 - t52 * t930;
-    const cdyn_real t939 = t934 - t54 * t930;
-    const cdyn_real t940 = t935 - t56 * t930;
-    const cdyn_real t941 = t937 - t28 * t936;
-    const cdyn_real t942 = t938 - t27 * t936;
-    const cdyn_real t943 = t939 - t30 * t936;
-    const cdyn_real t944 = t940 - t32 * t936;
-    const cdyn_real t945 = t942 - t14 * t941;
-    const cdyn_real t946 = t943 - t13 * t941;
-    const cdyn_real t947 = t944 - t16 * t941;
-    const cdyn_real t948 = t946 - t6 * t945;
-    const cdyn_real t949 = t947 - t5 * t945;
-    const cdyn_real t950 = t949 - t1 * t948;
-    const cdyn_real t951 = t0 * t950;
-    Minv[15] = -t951;
-    Minv[570] = -t951;
-    const cdyn_real t952 = t3 * t948 - t1 * t951;
-    Minv[53] = -t952;
-    Minv[571] = -t952;
-    const cdyn_real t953 = t10 * t945 - t6 * t952;
-    const cdyn_real t954 = t953 - t5 * t951;
-    Minv[91] = -t954;
-    Minv[572] = -t954;
-    const cdyn_real t955 = t23 * t941 - t14 * t954;
-    const cdyn_real t956 = t955 - t13 * t952;
-    const cdyn_real t957 = t956 - t16 * t951;
-    Minv[129] = -t957;
-    Minv[573] = -t957;
-    const cdyn_real t958 = t44 * t936 - t28 * t957;
-    const cdyn_real t959 = t958 - t27 * t954;
-    const cdyn_real t960 = t959 - t30 * t952;
-    const cdyn_real t961 = t960 - t32 * t951;
-    Minv[167] = -t961;
-    Minv[574] = -t961;
-    const cdyn_real t962 = t75 * t930 - t50 * t961;
-    const cdyn_real t963 = t962 - t49 * t957;
-    const cdyn_real t964 = t963 - t52 * t954;
-    const cdyn_real t965 = t964 - t54 * t952;
-    const cdyn_real t966 = t965 - t56 * t951;
-    Minv[205] = -t966;
-    Minv[575] = -t966;
-    const cdyn_real t967 = t82 * t966 + t81 * t961;
-    const cdyn_real t968 = t967 + t84 * t957;
-    const cdyn_real t969 = t968 + t86 * t954;
-    const cdyn_real t970 = t969 + t88 * t952;
-    const cdyn_real t971 = t970 + t90 * t951;
-    Minv[243] = t971;
-    Minv[576] = t971;
-    const cdyn_real t972 = t126 * t971 - t125 * t966;
-    const cdyn_real t973 = t972 - t128 * t961;
-    const cdyn_real t974 = t973 - t130 * t957;
-    const cdyn_real t975 = t974 - t132 * t954;
-    const cdyn_real t976 = t975 - t134 * t952;
-    const cdyn_real t977 = t976 - t136 * t951;
-    Minv[281] = -t977;
-    Minv[577] = -t977;
-    const cdyn_real t978 = t184 * t977 - t183 * t971;
-    const cdyn_real t979 = t978 + t186 * t966;
-    const cdyn_real t980 = t979 + t188 * t961;
-    const cdyn_real t981 = t980 + t190 * t957;
-    const cdyn_real t982 = t981 + t192 * t954;
-    const cdyn_real t983 = t982 + t194 * t952;
-    const cdyn_real t984 = t983 + t196 * t951;
-    Minv[319] = t984;
-    Minv[578] = t984;
-    const cdyn_real t985 = t258 * t984 - t257 * t977;
-    const cdyn_real t986 = t985 + t260 * t971;
-    const cdyn_real t987 = t986 - t262 * t966;
-    const cdyn_real t988 = t987 - t264 * t961;
-    const cdyn_real t989 = t988 - t266 * t957;
-    const cdyn_real t990 = t989 - t268 * t954;
-    const cdyn_real t991 = t990 - t270 * t952;
-    const cdyn_real t992 = t991 - t272 * t951;
-    Minv[357] = -t992;
-    Minv[579] = -t992;
-    const cdyn_real t993 = t350 * t992 - t349 * t984;
-    const cdyn_real t994 = t993 + t352 * t977;
-    const cdyn_real t995 = t994 - t354 * t971;
-    const cdyn_real t996 = t995 + t356 * t966;
-    const cdyn_real t997 = t996 + t358 * t961;
-    const cdyn_real t998 = t997 + t360 * t957;
-    const cdyn_real t999 = t998 + t362 * t954;
-    const cdyn_real t1000 = t999 + t364 * t952;
-    const cdyn_real t1001 = t1000 + t366 * t951;
-    Minv[395] = t1001;
-    Minv[580] = t1001;
-    const cdyn_real t1002 = t462 * t1001 - t461 * t992;
-    const cdyn_real t1003 = t1002 + t464 * t984;
-    const cdyn_real t1004 = t1003 - t466 * t977;
-    const cdyn_real t1005 = t1004 + t468 * t971;
-    const cdyn_real t1006 = t1005 - t470 * t966;
-    const cdyn_real t1007 = t1006 - t472 * t961;
-    const cdyn_real t1008 = t1007 - t474 * t957;
-    const cdyn_real t1009 = t1008 - t476 * t954;
-    const cdyn_real t1010 = t1009 - t478 * t952;
-    const cdyn_real t1011 = t1010 - t480 * t951;
-    Minv[433] = -t1011;
-    Minv[581] = -t1011;
-    const cdyn_real t1012 = t677 * t923 - t596 * t966;
-    const cdyn_real t1013 = t1012 - t595 * t961;
-    const cdyn_real t1014 = t1013 - t598 * t957;
-    const cdyn_real t1015 = t1014 - t600 * t954;
-    const cdyn_real t1016 = t1015 - t602 * t952;
-    const cdyn_real t1017 = t1016 - t604 * t951;
-    Minv[471] = -t1017;
-    Minv[582] = -t1017;
-    const cdyn_real t1018 = t779 * t908 - t685 * t1017;
-    const cdyn_real t1019 = t1018 - t684 * t966;
-    const cdyn_real t1020 = t1019 - t687 * t961;
-    const cdyn_real t1021 = t1020 - t689 * t957;
-    const cdyn_real t1022 = t1021 - t691 * t954;
-    const cdyn_real t1023 = t1022 - t693 * t952;
-    const cdyn_real t1024 = t1023 - t695 * t951;
-    Minv[509] = -t1024;
-    Minv[583] = -t1024;
-    const cdyn_real t1025 = t897 * t907 - t788 * t1024;
-    const cdyn_real t1026 = t1025 - t787 * t1017;
-    const cdyn_real t1027 = t1026 - t790 * t966;
-    const cdyn_real t1028 = t1027 - t792 * t961;
-    const cdyn_real t1029 = t1028 - t794 * t957;
-    const cdyn_real t1030 = t1029 - t796 * t954;
-    const cdyn_real t1031 = t1030 - t798 * t952;
-    const cdyn_real t1032 = t1031 - t800 * t951;
-    Minv[547] = -t1032;
-    Minv[584] = -t1032;
-    const cdyn_real t1033 = d->Dinv[15];
-    const cdyn_real t1034 = t1033 + t907 * t1032;
-    const cdyn_real t1035 = t1034 + t906 * t1024;
-    const cdyn_real t1036 = t1035 + t909 * t1017;
-    const cdyn_real t1037 = t1036 + t911 * t966;
-    const cdyn_real t1038 = t1037 + t913 * t961;
-    const cdyn_real t1039 = t1038 + t915 * t957;
-    const cdyn_real t1040 = t1039 + t917 * t954;
-    const cdyn_real t1041 = t1040 + t919 * t952;
-    const cdyn_real t1042 = t1041 + t921 * t951;
-    Minv[585] = t1042;
-    const cdyn_real t1043 = d->L[114];
-    const cdyn_real t1044 = d->L[113];
-    /* column 16 */
-    const cdyn_real t1045 = t1043 - t907 * t1044;
-    const cdyn_real t1046 = d->L[115];
-    const cdyn_real t1047 = t1046 - t906 * t1044;
-    const cdyn_real t1048 = d->L[116];
-    const cdyn_real t1049 = t1048 - t909 * t1044;
-    const cdyn_real t1050 = d->L[117];
-    const cdyn_real t1051 = t1050 - t911 * t1044;
-    const cdyn_real t1052 = d->L[118];
-    const cdyn_real t1053 = t1052 - t913 * t1044;
-    const cdyn_real t1054 = d->L[119];
-    const cdyn_real t1055 = t1054 - t915 * t1044;
-    const cdyn_real t1056 = d->L[120];
-    const cdyn_real t1057 = t1056 - t917 * t1044;
-    const cdyn_real t1058 = d->L[121];
-    const cdyn_real t1059 = t1058 - t919 * t1044;
-    const cdyn_real t1060 = d->L[122];
-    const cdyn_real t1061 = t1060 - t921 * t1044;
-    const cdyn_real t1062 = t1047 - t788 * t1045;
-    const cdyn_real t1063 = t1049 - t787 * t1045;
-    const cdyn_real t1064 = t1051 - t790 * t1045;
-    const cdyn_real t1065 = t1053 - t792 * t1045;
-    const cdyn_real t1066 = t1055 - t794 * t1045;
-    const cdyn_real t1067 = t1057 - t796 * t1045;
-    const cdyn_real t1068 = t1059 - t798 * t1045;
-    const cdyn_real t1069 = t1061 - t800 * t1045;
-    const cdyn_real t1070 = t1063 - t685 * t1062;
-    const cdyn_real t1071 = t1064 - t684 * t1062;
-    const cdyn_real t1072 = t1065 - t687 * t1062;
-    const cdyn_real t1073 = t1066 - t689 * t1062;
-    const cdyn_real t1074 = t1067 - t691 * t1062;
-    const cdyn_real t1075 = t1068 - t693 * t1062;
-    const cdyn_real t1076 = t1069 - t695 * t1062;
-    const cdyn_real t1077 = t1071 - t596 * t1070;
-    const cdyn_real t1078 = t1072 - t595 * t1070;
-    const cdyn_real t1079 = t1073 - t598 * t1070;
-    const cdyn_real t1080 = t1074 - t600 * t1070;
-    const cdyn_real t1081 = t1075 - t602 * t1070;
-    const cdyn_real t1082 = t1076 - t604 * t1070;
-    const cdyn_real t1083 = t1078 - t50 * t1077;
-    const cdyn_real t1084 = t1079 - t49 * t1077;
-    const cdyn_real t1085 = t1080 - t52 * t1077;
-    const cdyn_real t1086 = t1081 - t54 * t1077;
-    const cdyn_real t1087 = t1082 - t56 * t1077;
-    const cdyn_real t1088 = t1084 - t28 * t1083;
-    const cdyn_real t1089 = t1085 - t27 * t1083;
-    const cdyn_real t1090 = t1086 - t30 * t1083;
-    const cdyn_real t1091 = t1087 - t32 * t1083;
-    const cdyn_real t1092 = t1089 - t14 * t1088;
-    const cdyn_real t1093 = t1090 - t13 * t1088;
-    const cdyn_real t1094 = t1091 - t16 * t1088;
-    const cdyn_real t1095 = t1093 - t6 * t1092;
-    const cdyn_real t1096 = t1094 - t5 * t1092;
-    const cdyn_real t1097 = t1096 - t1 * t1095;
-    const cdyn_real t1098 = t0 * t1097;
-    Minv[16] = -t1098;
-    Minv[608] = -t1098;
-    const cdyn_real t1099 = t3 * t1095 - t1 * t1098;
-    Minv[54] = -t1099;
-    Minv[609] = -t1099;
-    const cdyn_real t1100 = t10 * t1092 - t6 * t1099;
-    const cdyn_real t1101 = t1100 - t5 * t1098;
-    Minv[92] = -t1101;
-    Minv[610] = -t1101;
-    const cdyn_real t1102 = t23 * t1088 - t14 * t1101;
-    const cdyn_real t1103 = t1102 - t13 * t1099;
-    const cdyn_real t1104 = t1103 - t16 * t1098;
-    Minv[130] = -t1104;
-    Minv[611] = -t1104;
-    const cdyn_real t1105 = t44 * t1083 - t28 * t1104;
-    const cdyn_real t1106 = t1105 - t27 * t1101;
-    const cdyn_real t1107 = t1106 - t30 * t1099;
-    const cdyn_real t1108 = t1107 - t32 * t1098;
-    Minv[168] = -t1108;
-    Minv[612] = -t1108;
-    const cdyn_real t1109 = t75 * t1077 - t50 * t1108;
-    const cdyn_real t1110 = t1109 - t49 * t1104;
-    const cdyn_real t1111 = t1110 - t52 * t1101;
-    const cdyn_real t1112 = t1111 - t54 * t1099;
-    const cdyn_real t1113 = t1112 - t56 * t1098;
-    Minv[206] = -t1113;
-    Minv[613] = -t1113;
-    const cdyn_real t1114 = t82 * t1113 + t81 * t1108;
-    const cdyn_real t1115 = t1114 + t84 * t1104;
-    const cdyn_real t1116 = t1115 + t86 * t1101;
-    const cdyn_real t1117 = t1116 + t88 * t1099;
-    const cdyn_real t1118 = t1117 + t90 * t1098;
-    Minv[244] = t1118;
-    Minv[614] = t1118;
-    const cdyn_real t1119 = t126 * t1118 - t125 * t1113;
-    const cdyn_real t1120 = t1119 - t128 * t1108;
-    const cdyn_real t1121 = t1120 - t130 * t1104;
-    const cdyn_real t1122 = t1121 - t132 * t1101;
-    const cdyn_real t1123 = t1122 - t134 * t1099;
-    const cdyn_real t1124 = t1123 - t136 * t1098;
-    Minv[282] = -t1124;
-    Minv[615] = -t1124;
-    const cdyn_real t1125 = t184 * t1124 - t183 * t1118;
-    const cdyn_real t1126 = t1125 + t186 * t1113;
-    const cdyn_real t1127 = t1126 + t188 * t1108;
-    const cdyn_real t1128 = t1127 + t190 * t1104;
-    const cdyn_real t1129 = t1128 + t192 * t1101;
-    const cdyn_real t1130 = t1129 + t194 * t1099;
-    const cdyn_real t1131 = t1130 + t196 * t1098;
-    Minv[320] = t1131;
-    Minv[616] = t1131;
-    const cdyn_real t1132 = t258 * t1131 - t257 * t1124;
-    const cdyn_real t1133 = t1132 + t260 * t1118;
-    const cdyn_real t1134 = t1133 - t262 * t1113;
-    const cdyn_real t1135 = t1134 - t264 * t1108;
-    const cdyn_real t1136 = t1135 - t266 * t1104;
-    const cdyn_real t1137 = t1136 - t268 * t1101;
-    const cdyn_real t1138 = t1137 - t270 * t1099;
-    const cdyn_real t1139 = t1138 - t272 * t1098;
-    Minv[358] = -t1139;
-    Minv[617] = -t1139;
-    const cdyn_real t1140 = t350 * t1139 - t349 * t1131;
-    const cdyn_real t1141 = t1140 + t352 * t1124;
-    const cdyn_real t1142 = t1141 - t354 * t1118;
-    const cdyn_real t1143 = t1142 + t356 * t1113;
-    const cdyn_real t1144 = t1143 + t358 * t1108;
-    const cdyn_real t1145 = t1144 + t360 * t1104;
-    const cdyn_real t1146 = t1145 + t362 * t1101;
-    const cdyn_real t1147 = t1146 + t364 * t1099;
-    const cdyn_real t1148 = t1147 + t366 * t1098;
-    Minv[396] = t1148;
-    Minv[618] = t1148;
-    const cdyn_real t1149 = t462 * t1148 - t461 * t1139;
-    const cdyn_real t1150 = t1149 + t464 * t1131;
-    const cdyn_real t1151 = t1150 - t466 * t1124;
-    const cdyn_real t1152 = t1151 + t468 * t1118;
-    const cdyn_real t1153 = t1152 - t470 * t1113;
-    const cdyn_real t1154 = t1153 - t472 * t1108;
-    const cdyn_real t1155 = t1154 - t474 * t1104;
-    const cdyn_real t1156 = t1155 - t476 * t1101;
-    const cdyn_real t1157 = t1156 - t478 * t1099;
-    const cdyn_real t1158 = t1157 - t480 * t1098;
-    Minv[434] = -t1158;
-    Minv[619] = -t1158;
-    const cdyn_real t1159 = t677 * t1070 - t596 * t1113;
-    const cdyn_real t1160 = t1159 - t595 * t1108;
-    const cdyn_real t1161 = t1160 - t598 * t1104;
-    const cdyn_real t1162 = t1161 - t600 * t1101;
-    const cdyn_real t1163 = t1162 - t602 * t1099;
-    const cdyn_real t1164 = t1163 - t604 * t1098;
-    Minv[472] = -t1164;
-    Minv[620] = -t1164;
-    const cdyn_real t1165 = t779 * t1062 - t685 * t1164;
-    const cdyn_real t1166 = t1165 - t684 * t1113;
-    const cdyn_real t1167 = t1166 - t687 * t1108;
-    const cdyn_real t1168 = t1167 - t689 * t1104;
-    const cdyn_real t1169 = t1168 - t691 * t1101;
-    const cdyn_real t1170 = t1169 - t693 * t1099;
-    const cdyn_real t1171 = t1170 - t695 * t1098;
-    Minv[510] = -t1171;
-    Minv[621] = -t1171;
-    const cdyn_real t1172 = t897 * t1045 - t788 * t1171;
-    const cdyn_real t1173 = t1172 - t787 * t1164;
-    const cdyn_real t1174 = t1173 - t790 * t1113;
-    const cdyn_real t1175 = t1174 - t792 * t1108;
-    const cdyn_real t1176 = t1175 - t794 * t1104;
-    const cdyn_real t1177 = t1176 - t796 * t1101;
-    const cdyn_real t1178 = t1177 - t798 * t1099;
-    const cdyn_real t1179 = t1178 - t800 * t1098;
-    Minv[548] = -t1179;
-    Minv[622] = -t1179;
-    const cdyn_real t1180 = t1033 * t1044 - t907 * t1179;
-    const cdyn_real t1181 = t1180 - t906 * t1171;
-    const cdyn_real t1182 = t1181 - t909 * t1164;
-    const cdyn_real t1183 = t1182 - t911 * t1113;
-    const cdyn_real t1184 = t1183 - t913 * t1108;
-    const cdyn_real t1185 = t1184 - t915 * t1104;
-    const cdyn_real t1186 = t1185 - t917 * t1101;
-    const cdyn_real t1187 = t1186 - t919 * t1099;
-    const cdyn_real t1188 = t1187 - t921 * t1098;
-    Minv[586] = -t1188;
-    Minv[623] = -t1188;
-    const cdyn_real t1189 = d->Dinv[16];
-    const cdyn_real t1190 = t1189 + t1044 * t1188;
-    const cdyn_real t1191 = t1190 + t1043 * t1179;
-    const cdyn_real t1192 = t1191 + t1046 * t1171;
-    const cdyn_real t1193 = t1192 + t1048 * t1164;
-    const cdyn_real t1194 = t1193 + t1050 * t1113;
-    const cdyn_real t1195 = t1194 + t1052 * t1108;
-    const cdyn_real t1196 = t1195 + t1054 * t1104;
-    const cdyn_real t1197 = t1196 + t1056 * t1101;
-    const cdyn_real t1198 = t1197 + t1058 * t1099;
-    const cdyn_real t1199 = t1198 + t1060 * t1098;
-    Minv[624] = t1199;
-    const cdyn_real t1200 = d->L[125];
-    const cdyn_real t1201 = d->L[124];
-    /* column 17 */
-    const cdyn_real t1202 = t1200 - t1044 * t1201;
-    const cdyn_real t1203 = d->L[126];
-    const cdyn_real t1204 = t1203 - t1043 * t1201;
-    const cdyn_real t1205 = d->L[127];
-    const cdyn_real t1206 = t1205 - t1046 * t1201;
-    const cdyn_real t1207 = d->L[128];
-    const cdyn_real t1208 = t1207 - t1048 * t1201;
-    const cdyn_real t1209 = d->L[129];
-    const cdyn_real t1210 = t1209 - t1050 * t1201;
-    const cdyn_real t1211 = d->L[130];
-    const cdyn_real t1212 = t1211 - t1052 * t1201;
-    const cdyn_real t1213 = d->L[131];
-    const cdyn_real t1214 = t1213 - t1054 * t1201;
-    const cdyn_real t1215 = d->L[132];
-    const cdyn_real t1216 = t1215 - t1056 * t1201;
-    const cdyn_real t1217 = d->L[133];
-    const cdyn_real t1218 = t1217 - t1058 * t1201;
-    const cdyn_real t1219 = d->L[134];
-    const cdyn_real t1220 = t1219 - t1060 * t1201;
-    const cdyn_real t1221 = t1204 - t907 * t1202;
-    const cdyn_real t1222 = t1206 - t906 * t1202;
-    const cdyn_real t1223 = t1208 - t909 * t1202;
-    const cdyn_real t1224 = t1210 - t911 * t1202;
-    const cdyn_real t1225 = t1212 - t913 * t1202;
-    const cdyn_real t1226 = t1214 - t915 * t1202;
-    const cdyn_real t1227 = t1216 - t917 * t1202;
-    const cdyn_real t1228 = t1218 - t919 * t1202;
-    const cdyn_real t1229 = t1220 - t921 * t1202;
-    const cdyn_real t1230 = t1222 - t788 * t1221;
-    const cdyn_real t1231 = t1223 - t787 * t1221;
-    const cdyn_real t1232 = t1224 - t790 * t1221;
-    const cdyn_real t1233 = t1225 - t792 * t1221;
-    const cdyn_real t1234 = t1226 - t794 * t1221;
-    const cdyn_real t1235 = t1227 - t796 * t1221;
-    const cdyn_real t1236 = t1228 - t798 * t1221;
-    const cdyn_real t1237 = t1229 - t800 * t1221;
-    const cdyn_real t1238 = t1231 - t685 * t1230;
-    const cdyn_real t1239 = t1232 - t684 * t1230;
-    const cdyn_real t1240 = t1233 - t687 * t1230;
-    const cdyn_real t1241 = t1234 - t689 * t1230;
-    const cdyn_real t1242 = t1235 - t691 * t1230;
-    const cdyn_real t1243 = t1236 - t693 * t1230;
-    const cdyn_real t1244 = t1237 - t695 * t1230;
-    const cdyn_real t1245 = t1239 - t596 * t1238;
-    const cdyn_real t1246 = t1240 - t595 * t1238;
-    const cdyn_real t1247 = t1241 - t598 * t1238;
-    const cdyn_real t1248 = t1242 - t600 * t1238;
-    const cdyn_real t1249 = t1243 - t602 * t1238;
-    const cdyn_real t1250 = t1244 - t604 * t1238;
-    const cdyn_real t1251 = t1246 - t50 * t1245;
-    const cdyn_real t1252 = t1247 - t49 * t1245;
-    const cdyn_real t1253 = t1248 - t52 * t1245;
-    const cdyn_real t1254 = t1249 - t54 * t1245;
-    const cdyn_real t1255 = t1250 - t56 * t1245;
-    const cdyn_real t1256 = t1252 - t28 * t1251;
-    const cdyn_real t1257 = t1253 - t27 * t1251;
-    const cdyn_real t1258 = t1254 - t30 * t1251;
-    const cdyn_real t1259 = t1255 - t32 * t1251;
-    const cdyn_real t1260 = t1257 - t14 * t1256;
-    const cdyn_real t1261 = t1258 - t13 * t1256;
-    const cdyn_real t1262 = t1259 - t16 * t1256;
-    const cdyn_real t1263 = t1261 - t6 * t1260;
-    const cdyn_real t1264 = t1262 - t5 * t1260;
-    const cdyn_real t1265 = t1264 - t1 * t1263;
-    const cdyn_real t1266 = t0 * t1265;
-    Minv[17] = -t1266;
-    Minv[646] = -t1266;
-    const cdyn_real t1267 = t3 * t1263 - t1 * t1266;
-    Minv[55] = -t1267;
-    Minv[647] = -t1267;
-    const cdyn_real t1268 = t10 * t1260 - t6 * t1267;
-    const cdyn_real t1269 = t1268 - t5 * t1266;
-    Minv[93] = -t1269;
-    Minv[648] = -t1269;
-    const cdyn_real t1270 = t23 * t1256 - t14 * t1269;
-    const cdyn_real t1271 = t1270 - t13 * t1267;
-    const cdyn_real t1272 = t1271 - t16 * t1266;
-    Minv[131] = -t1272;
-    Minv[649] = -t1272;
-    const cdyn_real t1273 = t44 * t1251 - t28 * t1272;
-    const cdyn_real t1274 = t1273 - t27 * t1269;
-    const cdyn_real t1275 = t1274 - t30 * t1267;
-    const cdyn_real t1276 = t1275 - t32 * t1266;
-    Minv[169] = -t1276;
-    Minv[650] = -t1276;
-    const cdyn_real t1277 = t75 * t1245 - t50 * t1276;
-    const cdyn_real t1278 = t1277 - t49 * t1272;
-    const cdyn_real t1279 = t1278 - t52 * t1269;
-    const cdyn_real t1280 = t1279 - t54 * t1267;
-    const cdyn_real t1281 = t1280 - t56 * t1266;
-    Minv[207] = -t1281;
-    Minv[651] = -t1281;
-    const cdyn_real t1282 = t82 * t1281 + t81 * t1276;
-    const cdyn_real t1283 = t1282 + t84 * t1272;
-    const cdyn_real t1284 = t1283 + t86 * t1269;
-    const cdyn_real t1285 = t1284 + t88 * t1267;
-    const cdyn_real t1286 = t1285 + t90 * t1266;
-    Minv[245] = t1286;
-    Minv[652] = t1286;
-    const cdyn_real t1287 = t126 * t1286 - t125 * t1281;
-    const cdyn_real t1288 = t1287 - t128 * t1276;
-    const cdyn_real t1289 = t1288 - t130 * t1272;
-    const cdyn_real t1290 = t1289 - t132 * t1269;
-    const cdyn_real t1291 = t1290 - t134 * t1267;
-    const cdyn_real t1292 = t1291 - t136 * t1266;
-    Minv[283] = -t1292;
-    Minv[653] = -t1292;
-    const cdyn_real t1293 = t184 * t1292 - t183 * t1286;
-    const cdyn_real t1294 = t1293 + t186 * t1281;
-    const cdyn_real t1295 = t1294 + t188 * t1276;
-    const cdyn_real t1296 = t1295 + t190 * t1272;
-    const cdyn_real t1297 = t1296 + t192 * t1269;
-    const cdyn_real t1298 = t1297 + t194 * t1267;
-    const cdyn_real t1299 = t1298 + t196 * t1266;
-    Minv[321] = t1299;
-    Minv[654] = t1299;
-    const cdyn_real t1300 = t258 * t1299 - t257 * t1292;
-    const cdyn_real t1301 = t1300 + t260 * t1286;
-    const cdyn_real t1302 = t1301 - t262 * t1281;
-    const cdyn_real t1303 = t1302 - t264 * t1276;
-    const cdyn_real t1304 = t1303 - t266 * t1272;
-    const cdyn_real t1305 = t1304 - t268 * t1269;
-    const cdyn_real t1306 = t1305 - t270 * t1267;
-    const cdyn_real t1307 = t1306 - t272 * t1266;
-    Minv[359] = -t1307;
-    Minv[655] = -t1307;
-    const cdyn_real t1308 = t350 * t1307 - t349 * t1299;
-    const cdyn_real t1309 = t1308 + t352 * t1292;
-    const cdyn_real t1310 = t1309 - t354 * t1286;
-    const cdyn_real t1311 = t1310 + t356 * t1281;
-    const cdyn_real t1312 = t1311 + t358 * t1276;
-    const cdyn_real t1313 = t1312 + t360 * t1272;
-    const cdyn_real t1314 = t1313 + t362 * t1269;
-    const cdyn_real t1315 = t1314 + t364 * t1267;
-    const cdyn_real t1316 = t1315 + t366 * t1266;
-    Minv[397] = t1316;
-    Minv[656] = t1316;
-    const cdyn_real t1317 = t462 * t1316 - t461 * t1307;
-    const cdyn_real t1318 = t1317 + t464 * t1299;
-    const cdyn_real t1319 = t1318 - t466 * t1292;
-    const cdyn_real t1320 = t1319 + t468 * t1286;
-    const cdyn_real t1321 = t1320 - t470 * t1281;
-    const cdyn_real t1322 = t1321 - t472 * t1276;
-    const cdyn_real t1323 = t1322 - t474 * t1272;
-    const cdyn_real t1324 = t1323 - t476 * t1269;
-    const cdyn_real t1325 = t1324 - t478 * t1267;
-    const cdyn_real t1326 = t1325 - t480 * t1266;
-    Minv[435] = -t1326;
-    Minv[657] = -t1326;
-    const cdyn_real t1327 = t677 * t1238 - t596 * t1281;
-    const cdyn_real t1328 = t1327 - t595 * t1276;
-    const cdyn_real t1329 = t1328 - t598 * t1272;
-    const cdyn_real t1330 = t1329 - t600 * t1269;
-    const cdyn_real t1331 = t1330 - t602 * t1267;
-    const cdyn_real t1332 = t1331 - t604 * t1266;
-    Minv[473] = -t1332;
-    Minv[658] = -t1332;
-    const cdyn_real t1333 = t779 * t1230 - t685 * t1332;
-    const cdyn_real t1334 = t1333 - t684 * t1281;
-    const cdyn_real t1335 = t1334 - t687 * t1276;
-    const cdyn_real t1336 = t1335 - t689 * t1272;
-    const cdyn_real t1337 = t1336 - t691 * t1269;
-    const cdyn_real t1338 = t1337 - t693 * t1267;
-    const cdyn_real t1339 = t1338 - t695 * t1266;
-    Minv[511] = -t1339;
-    Minv[659] = -t1339;
-    const cdyn_real t1340 = t897 * t1221 - t788 * t1339;
-    const cdyn_real t1341 = t1340 - t787 * t1332;
-    const cdyn_real t1342 = t1341 - t790 * t1281;
-    const cdyn_real t1343 = t1342 - t792 * t1276;
-    const cdyn_real t1344 = t1343 - t794 * t1272;
-    const cdyn_real t1345 = t1344 - t796 * t1269;
-    const cdyn_real t1346 = t1345 - t798 * t1267;
-    const cdyn_real t1347 = t1346 - t800 * t1266;
-    Minv[549] = -t1347;
-    Minv[660] = -t1347;
-    const cdyn_real t1348 = t1033 * t1202 - t907 * t1347;
-    const cdyn_real t1349 = t1348 - t906 * t1339;
-    const cdyn_real t1350 = t1349 - t909 * t1332;
-    const cdyn_real t1351 = t1350 - t911 * t1281;
-    const cdyn_real t1352 = t1351 - t913 * t1276;
-    const cdyn_real t1353 = t1352 - t915 * t1272;
-    const cdyn_real t1354 = t1353 - t917 * t1269;
-    const cdyn_real t1355 = t1354 - t919 * t1267;
-    const cdyn_real t1356 = t1355 - t921 * t1266;
-    Minv[587] = -t1356;
-    Minv[661] = -t1356;
-    const cdyn_real t1357 = t1189 * t1201 - t1044 * t1356;
-    const cdyn_real t1358 = t1357 - t1043 * t1347;
-    const cdyn_real t1359 = t1358 - t1046 * t1339;
-    const cdyn_real t1360 = t1359 - t1048 * t1332;
-    const cdyn_real t1361 = t1360 - t1050 * t1281;
-    const cdyn_real t1362 = t1361 - t1052 * t1276;
-    const cdyn_real t1363 = t1362 - t1054 * t1272;
-    const cdyn_real t1364 = t1363 - t1056 * t1269;
-    const cdyn_real t1365 = t1364 - t1058 * t1267;
-    const cdyn_real t1366 = t1365 - t1060 * t1266;
-    Minv[625] = -t1366;
-    Minv[662] = -t1366;
-    const cdyn_real t1367 = d->Dinv[17];
-    const cdyn_real t1368 = t1367 + t1201 * t1366;
-    const cdyn_real t1369 = t1368 + t1200 * t1356;
-    const cdyn_real t1370 = t1369 + t1203 * t1347;
-    const cdyn_real t1371 = t1370 + t1205 * t1339;
-    const cdyn_real t1372 = t1371 + t1207 * t1332;
-    const cdyn_real t1373 = t1372 + t1209 * t1281;
-    const cdyn_real t1374 = t1373 + t1211 * t1276;
-    const cdyn_real t1375 = t1374 + t1213 * t1272;
-    const cdyn_real t1376 = t1375 + t1215 * t1269;
-    const cdyn_real t1377 = t1376 + t1217 * t1267;
-    const cdyn_real t1378 = t1377 + t1219 * t1266;
-    Minv[663] = t1378;
-    const cdyn_real t1379 = d->L[137];
-    const cdyn_real t1380 = d->L[136];
-    /* column 18 */
-    const cdyn_real t1381 = t1379 - t50 * t1380;
-    const cdyn_real t1382 = d->L[138];
-    const cdyn_real t1383 = t1382 - t49 * t1380;
-    const cdyn_real t1384 = d->L[139];
-    const cdyn_real t1385 = t1384 - t52 * t1380;
-    const cdyn_real t1386 = d->L[140];
-    const cdyn_real t1387 = t1386 - t54 * t1380;
-    const cdyn_real t1388 = d->L[141];
-    const cdyn_real t1389 = t1388 - t56 * t1380;
-    const cdyn_real t1390 = t1383 - t28 * t1381;
-    const cdyn_real t1391 = t1385 - t27 * t1381;
-    const cdyn_real t1392 = t1387 - t30 * t1381;
-    const cdyn_real t1393 = t1389 - t32 * t1381;
-    const cdyn_real t1394 = t1391 - t14 * t1390;
-    const cdyn_real t1395 = t1392 - t13 * t1390;
-    const cdyn_real t1396 = t1393 - t16 * t1390;
-    const cdyn_real t1397 = t1395 - t6 * t1394;
-    const cdyn_real t1398 = t1396 - t5 * t1394;
-    const cdyn_real t1399 = t1398 - t1 * t1397;
-    const cdyn_real t1400 = t0 * t1399;
-    Minv[18] = -t1400;
-    Minv[684] = -t1400;
-    const cdyn_real t1401 = t3 * t1397 - t1 * t1400;
-    Minv[56] = -t1401;
-    Minv[685] = -t1401;
-    const cdyn_real t1402 = t10 * t1394 - t6 * t1401;
-    const cdyn_real t1403 = t1402 - t5 * t1400;
-    Minv[94] = -t1403;
-    Minv[686] = -t1403;
-    const cdyn_real t1404 = t23 * t1390 - t14 * t1403;
-    const cdyn_real t1405 = t1404 - t13 * t1401;
-    const cdyn_real t1406 = t1405 - t16 * t1400;
-    Minv[132] = -t1406;
-    Minv[687] = -t1406;
-    const cdyn_real t1407 = t44 * t1381 - t28 * t1406;
-    const cdyn_real t1408 = t1407 - t27 * t1403;
-    const cdyn_real t1409 = t1408 - t30 * t1401;
-    const cdyn_real t1410 = t1409 - t32 * t1400;
-    Minv[170] = -t1410;
-    Minv[688] = -t1410;
-    const cdyn_real t1411 = t75 * t1380 - t50 * t1410;
-    const cdyn_real t1412 = t1411 - t49 * t1406;
-    const cdyn_real t1413 = t1412 - t52 * t1403;
-    const cdyn_real t1414 = t1413 - t54 * t1401;
-    const cdyn_real t1415 = t1414 - t56 * t1400;
-    Minv[208] = -t1415;
-    Minv[689] = -t1415;
-    const cdyn_real t1416 = t82 * t1415 + t81 * t1410;
-    const cdyn_real t1417 = t1416 + t84 * t1406;
-    const cdyn_real t1418 = t1417 + t86 * t1403;
-    const cdyn_real t1419 = t1418 + t88 * t1401;
-    const cdyn_real t1420 = t1419 + t90 * t1400;
-    Minv[246] = t1420;
-    Minv[690] = t1420;
-    const cdyn_real t1421 = t126 * t1420 - t125 * t1415;
-    const cdyn_real t1422 = t1421 - t128 * t1410;
-    const cdyn_real t1423 = t1422 - t130 * t1406;
-    const cdyn_real t1424 = t1423 - t132 * t1403;
-    const cdyn_real t1425 = t1424 - t134 * t1401;
-    const cdyn_real t1426 = t1425 - t136 * t1400;
-    Minv[284] = -t1426;
-    Minv[691] = -t1426;
-    const cdyn_real t1427 = t184 * t1426 - t183 * t1420;
-    const cdyn_real t1428 = t1427 + t186 * t1415;
-    const cdyn_real t1429 = t1428 + t188 * t1410;
-    const cdyn_real t1430 = t1429 + t190 * t1406;
-    const cdyn_real t1431 = t1430 + t192 * t1403;
-    const cdyn_real t1432 = t1431 + t194 * t1401;
-    const cdyn_real t1433 = t1432 + t196 * t1400;
-    Minv[322] = t1433;
-    Minv[692] = t1433;
-    const cdyn_real t1434 = t258 * t1433 - t257 * t1426;
-    const cdyn_real t1435 = t1434 + t260 * t1420;
-    const cdyn_real t1436 = t1435 - t262 * t1415;
-    const cdyn_real t1437 = t1436 - t264 * t1410;
-    const cdyn_real t1438 = t1437 - t266 * t1406;
-    const cdyn_real t1439 = t1438 - t268 * t1403;
-    const cdyn_real t1440 = t1439 - t270 * t1401;
-    const cdyn_real t1441 = t1440 - t272 * t1400;
-    Minv[360] = -t1441;
-    Minv[693] = -t1441;
-    const cdyn_real t1442 = t350 * t1441 - t349 * t1433;
-    const cdyn_real t1443 = t1442 + t352 * t1426;
-    const cdyn_real t1444 = t1443 - t354 * t1420;
-    const cdyn_real t1445 = t1444 + t356 * t1415;
-    const cdyn_real t1446 = t1445 + t358 * t1410;
-    const cdyn_real t1447 = t1446 + t360 * t1406;
-    const cdyn_real t1448 = t1447 + t362 * t1403;
-    const cdyn_real t1449 = t1448 + t364 * t1401;
-    const cdyn_real t1450 = t1449 + t366 * t1400;
-    Minv[398] = t1450;
-    Minv[694] = t1450;
-    const cdyn_real t1451 = t462 * t1450 - t461 * t1441;
-    const cdyn_real t1452 = t1451 + t464 * t1433;
-    const cdyn_real t1453 = t1452 - t466 * t1426;
-    const cdyn_real t1454 = t1453 + t468 * t1420;
-    const cdyn_real t1455 = t1454 - t470 * t1415;
-    const cdyn_real t1456 = t1455 - t472 * t1410;
-    const cdyn_real t1457 = t1456 - t474 * t1406;
-    const cdyn_real t1458 = t1457 - t476 * t1403;
-    const cdyn_real t1459 = t1458 - t478 * t1401;
-    const cdyn_real t1460 = t1459 - t480 * t1400;
-    Minv[436] = -t1460;
-    Minv[695] = -t1460;
-    const cdyn_real t1461 = t596 * t1415 + t595 * t1410;
-    const cdyn_real t1462 = t1461 + t598 * t1406;
-    const cdyn_real t1463 = t1462 + t600 * t1403;
-    const cdyn_real t1464 = t1463 + t602 * t1401;
-    const cdyn_real t1465 = t1464 + t604 * t1400;
-    Minv[474] = t1465;
-    Minv[696] = t1465;
-    const cdyn_real t1466 = t685 * t1465 - t684 * t1415;
-    const cdyn_real t1467 = t1466 - t687 * t1410;
-    const cdyn_real t1468 = t1467 - t689 * t1406;
-    const cdyn_real t1469 = t1468 - t691 * t1403;
-    const cdyn_real t1470 = t1469 - t693 * t1401;
-    const cdyn_real t1471 = t1470 - t695 * t1400;
-    Minv[512] = -t1471;
-    Minv[697] = -t1471;
-    const cdyn_real t1472 = t788 * t1471 - t787 * t1465;
-    const cdyn_real t1473 = t1472 + t790 * t1415;
-    const cdyn_real t1474 = t1473 + t792 * t1410;
-    const cdyn_real t1475 = t1474 + t794 * t1406;
-    const cdyn_real t1476 = t1475 + t796 * t1403;
-    const cdyn_real t1477 = t1476 + t798 * t1401;
-    const cdyn_real t1478 = t1477 + t800 * t1400;
-    Minv[550] = t1478;
-    Minv[698] = t1478;
-    const cdyn_real t1479 = t907 * t1478 - t906 * t1471;
-    const cdyn_real t1480 = t1479 + t909 * t1465;
-    const cdyn_real t1481 = t1480 - t911 * t1415;
-    const cdyn_real t1482 = t1481 - t913 * t1410;
-    const cdyn_real t1483 = t1482 - t915 * t1406;
-    const cdyn_real t1484 = t1483 - t917 * t1403;
-    const cdyn_real t1485 = t1484 - t919 * t1401;
-    const cdyn_real t1486 = t1485 - t921 * t1400;
-    Minv[588] = -t1486;
-    Minv[699] = -t1486;
-    const cdyn_real t1487 = t1044 * t1486 - t1043 * t1478;
-    const cdyn_real t1488 = t1487 + t1046 * t1471;
-    const cdyn_real t1489 = t1488 - t1048 * t1465;
-    const cdyn_real t1490 = t1489 + t1050 * t1415;
-    const cdyn_real t1491 = t1490 + t1052 * t1410;
-    const cdyn_real t1492 = t1491 + t1054 * t1406;
-    const cdyn_real t1493 = t1492 + t1056 * t1403;
-    const cdyn_real t1494 = t1493 + t1058 * t1401;
-    const cdyn_real t1495 = t1494 + t1060 * t1400;
-    Minv[626] = t1495;
-    Minv[700] = t1495;
-    const cdyn_real t1496 = t1201 * t1495 - t1200 * t1486;
-    const cdyn_real t1497 = t1496 + t1203 * t1478;
-    const cdyn_real t1498 = t1497 - t1205 * t1471;
-    const cdyn_real t1499 = t1498 + t1207 * t1465;
-    const cdyn_real t1500 = t1499 - t1209 * t1415;
-    const cdyn_real t1501 = t1500 - t1211 * t1410;
-    const cdyn_real t1502 = t1501 - t1213 * t1406;
-    const cdyn_real t1503 = t1502 - t1215 * t1403;
-    const cdyn_real t1504 = t1503 - t1217 * t1401;
-    const cdyn_real t1505 = t1504 - t1219 * t1400;
-    Minv[664] = -t1505;
-    Minv[701] = -t1505;
-    const cdyn_real t1506 = d->Dinv[18];
-    const cdyn_real t1507 = t1506 + t1380 * t1415;
-    const cdyn_real t1508 = t1507 + t1379 * t1410;
-    const cdyn_real t1509 = t1508 + t1382 * t1406;
-    const cdyn_real t1510 = t1509 + t1384 * t1403;
-    const cdyn_real t1511 = t1510 + t1386 * t1401;
-    const cdyn_real t1512 = t1511 + t1388 * t1400;
-    Minv[702] = t1512;
+    (void)d;
+    (void)Minv;
+    /* Y = L^-T starts as the identity on each row's descendants */
+    Minv[0] = 1;
+    Minv[1] = 0;
+    Minv[2] = 0;
+    Minv[3] = 0;
+    Minv[4] = 0;
+    Minv[5] = 0;
+    Minv[6] = 0;
+    Minv[7] = 0;
+    Minv[8] = 0;
+    Minv[9] = 0;
+    Minv[10] = 0;
+    Minv[11] = 0;
+    Minv[12] = 0;
+    Minv[13] = 0;
+    Minv[14] = 0;
+    Minv[15] = 0;
+    Minv[16] = 0;
+    Minv[17] = 0;
+    Minv[18] = 0;
+    Minv[19] = 0;
+    Minv[20] = 0;
+    Minv[21] = 0;
+    Minv[22] = 0;
+    Minv[23] = 0;
+    Minv[24] = 0;
+    Minv[25] = 0;
+    Minv[26] = 0;
+    Minv[27] = 0;
+    Minv[28] = 0;
+    Minv[29] = 0;
+    Minv[30] = 0;
+    Minv[31] = 0;
+    Minv[32] = 0;
+    Minv[33] = 0;
+    Minv[34] = 0;
+    Minv[35] = 0;
+    Minv[36] = 0;
+    Minv[37] = 0;
+    Minv[39] = 1;
+    Minv[40] = 0;
+    Minv[41] = 0;
+    Minv[42] = 0;
+    Minv[43] = 0;
+    Minv[44] = 0;
+    Minv[45] = 0;
+    Minv[46] = 0;
+    Minv[47] = 0;
+    Minv[48] = 0;
+    Minv[49] = 0;
+    Minv[50] = 0;
+    Minv[51] = 0;
+    Minv[52] = 0;
+    Minv[53] = 0;
+    Minv[54] = 0;
+    Minv[55] = 0;
+    Minv[56] = 0;
+    Minv[57] = 0;
+    Minv[58] = 0;
+    Minv[59] = 0;
+    Minv[60] = 0;
+    Minv[61] = 0;
+    Minv[62] = 0;
+    Minv[63] = 0;
+    Minv[64] = 0;
+    Minv[65] = 0;
+    Minv[66] = 0;
+    Minv[67] = 0;
+    Minv[68] = 0;
+    Minv[69] = 0;
+    Minv[70] = 0;
+    Minv[71] = 0;
+    Minv[72] = 0;
+    Minv[73] = 0;
+    Minv[74] = 0;
+    Minv[75] = 0;
+    Minv[78] = 1;
+    Minv[79] = 0;
+    Minv[80] = 0;
+    Minv[81] = 0;
+    Minv[82] = 0;
+    Minv[83] = 0;
+    Minv[84] = 0;
+    Minv[85] = 0;
+    Minv[86] = 0;
+    Minv[87] = 0;
+    Minv[88] = 0;
+    Minv[89] = 0;
+    Minv[90] = 0;
+    Minv[91] = 0;
+    Minv[92] = 0;
+    Minv[93] = 0;
+    Minv[94] = 0;
+    Minv[95] = 0;
+    Minv[96] = 0;
+    Minv[97] = 0;
+    Minv[98] = 0;
+    Minv[99] = 0;
+    Minv[100] = 0;
+    Minv[101] = 0;
+    Minv[102] = 0;
+    Minv[103] = 0;
+    Minv[104] = 0;
+    Minv[105] = 0;
+    Minv[106] = 0;
+    Minv[107] = 0;
+    Minv[108] = 0;
+    Minv[109] = 0;
+    Minv[110] = 0;
+    Minv[111] = 0;
+    Minv[112] = 0;
+    Minv[113] = 0;
+    Minv[117] = 1;
+    Minv[118] = 0;
+    Minv[119] = 0;
+    Minv[120] = 0;
+    Minv[121] = 0;
+    Minv[122] = 0;
+    Minv[123] = 0;
+    Minv[124] = 0;
+    Minv[125] = 0;
+    Minv[126] = 0;
+    Minv[127] = 0;
+    Minv[128] = 0;
+    Minv[129] = 0;
+    Minv[130] = 0;
+    Minv[131] = 0;
+    Minv[132] = 0;
+    Minv[133] = 0;
+    Minv[134] = 0;
+    Minv[135] = 0;
+    Minv[136] = 0;
+    Minv[137] = 0;
+    Minv[138] = 0;
+    Minv[139] = 0;
+    Minv[140] = 0;
+    Minv[141] = 0;
+    Minv[142] = 0;
+    Minv[143] = 0;
+    Minv[144] = 0;
+    Minv[145] = 0;
+    Minv[146] = 0;
+    Minv[147] = 0;
+    Minv[148] = 0;
+    Minv[149] = 0;
+    Minv[150] = 0;
+    Minv[151] = 0;
+    Minv[156] = 1;
+    Minv[157] = 0;
+    Minv[158] = 0;
+    Minv[159] = 0;
+    Minv[160] = 0;
+    Minv[161] = 0;
+    Minv[162] = 0;
+    Minv[163] = 0;
+    Minv[164] = 0;
+    Minv[165] = 0;
+    Minv[166] = 0;
+    Minv[167] = 0;
+    Minv[168] = 0;
+    Minv[169] = 0;
+    Minv[170] = 0;
+    Minv[171] = 0;
+    Minv[172] = 0;
+    Minv[173] = 0;
+    Minv[174] = 0;
+    Minv[175] = 0;
+    Minv[176] = 0;
+    Minv[177] = 0;
+    Minv[178] = 0;
+    Minv[179] = 0;
+    Minv[180] = 0;
+    Minv[181] = 0;
+    Minv[182] = 0;
+    Minv[183] = 0;
+    Minv[184] = 0;
+    Minv[185] = 0;
+    Minv[186] = 0;
+    Minv[187] = 0;
+    Minv[188] = 0;
+    Minv[189] = 0;
+    Minv[195] = 1;
+    Minv[196] = 0;
+    Minv[197] = 0;
+    Minv[198] = 0;
+    Minv[199] = 0;
+    Minv[200] = 0;
+    Minv[201] = 0;
+    Minv[202] = 0;
+    Minv[203] = 0;
+    Minv[204] = 0;
+    Minv[205] = 0;
+    Minv[206] = 0;
+    Minv[207] = 0;
+    Minv[208] = 0;
+    Minv[209] = 0;
+    Minv[210] = 0;
+    Minv[211] = 0;
+    Minv[212] = 0;
+    Minv[213] = 0;
+    Minv[214] = 0;
+    Minv[215] = 0;
+    Minv[216] = 0;
+    Minv[217] = 0;
+    Minv[218] = 0;
+    Minv[219] = 0;
+    Minv[220] = 0;
+    Minv[221] = 0;
+    Minv[222] = 0;
+    Minv[223] = 0;
+    Minv[224] = 0;
+    Minv[225] = 0;
+    Minv[226] = 0;
+    Minv[227] = 0;
+    Minv[234] = 1;
+    Minv[235] = 0;
+    Minv[236] = 0;
+    Minv[237] = 0;
+    Minv[238] = 0;
+    Minv[239] = 0;
+    Minv[273] = 1;
+    Minv[274] = 0;
+    Minv[275] = 0;
+    Minv[276] = 0;
+    Minv[277] = 0;
+    Minv[312] = 1;
+    Minv[313] = 0;
+    Minv[314] = 0;
+    Minv[315] = 0;
+    Minv[351] = 1;
+    Minv[352] = 0;
+    Minv[353] = 0;
+    Minv[390] = 1;
+    Minv[391] = 0;
+    Minv[429] = 1;
+    Minv[468] = 1;
+    Minv[469] = 0;
+    Minv[470] = 0;
+    Minv[471] = 0;
+    Minv[472] = 0;
+    Minv[473] = 0;
+    Minv[507] = 1;
+    Minv[508] = 0;
+    Minv[509] = 0;
+    Minv[510] = 0;
+    Minv[511] = 0;
+    Minv[546] = 1;
+    Minv[547] = 0;
+    Minv[548] = 0;
+    Minv[549] = 0;
+    Minv[585] = 1;
+    Minv[586] = 0;
+    Minv[587] = 0;
+    Minv[624] = 1;
+    Minv[625] = 0;
+    Minv[663] = 1;
+    Minv[702] = 1;
+    Minv[703] = 0;
+    Minv[704] = 0;
+    Minv[705] = 0;
+    Minv[706] = 0;
+    Minv[707] = 0;
+    Minv[708] = 0;
+    Minv[709] = 0;
+    Minv[710] = 0;
+    Minv[711] = 0;
+    Minv[712] = 0;
+    Minv[713] = 0;
+    Minv[714] = 0;
+    Minv[715] = 0;
+    Minv[716] = 0;
+    Minv[717] = 0;
+    Minv[718] = 0;
+    Minv[719] = 0;
+    Minv[720] = 0;
+    Minv[721] = 0;
+    Minv[741] = 1;
+    Minv[742] = 0;
+    Minv[743] = 0;
+    Minv[744] = 0;
+    Minv[745] = 0;
+    Minv[746] = 0;
+    Minv[747] = 0;
+    Minv[748] = 0;
+    Minv[749] = 0;
+    Minv[750] = 0;
+    Minv[751] = 0;
+    Minv[752] = 0;
+    Minv[753] = 0;
+    Minv[754] = 0;
+    Minv[755] = 0;
+    Minv[756] = 0;
+    Minv[757] = 0;
+    Minv[758] = 0;
+    Minv[759] = 0;
+    Minv[780] = 1;
+    Minv[781] = 0;
+    Minv[782] = 0;
+    Minv[783] = 0;
+    Minv[784] = 0;
+    Minv[785] = 0;
+    Minv[786] = 0;
+    Minv[787] = 0;
+    Minv[819] = 1;
+    Minv[820] = 0;
+    Minv[821] = 0;
+    Minv[822] = 0;
+    Minv[823] = 0;
+    Minv[824] = 0;
+    Minv[825] = 0;
+    Minv[858] = 1;
+    Minv[859] = 0;
+    Minv[860] = 0;
+    Minv[861] = 0;
+    Minv[862] = 0;
+    Minv[863] = 0;
+    Minv[897] = 1;
+    Minv[898] = 0;
+    Minv[899] = 0;
+    Minv[900] = 0;
+    Minv[901] = 0;
+    Minv[936] = 1;
+    Minv[937] = 0;
+    Minv[938] = 0;
+    Minv[939] = 0;
+    Minv[975] = 1;
+    Minv[976] = 0;
+    Minv[977] = 0;
+    Minv[1014] = 1;
+    Minv[1015] = 0;
+    Minv[1053] = 1;
+    Minv[1092] = 1;
+    Minv[1093] = 0;
+    Minv[1131] = 1;
+    Minv[1170] = 1;
+    Minv[1171] = 0;
+    Minv[1172] = 0;
+    Minv[1173] = 0;
+    Minv[1174] = 0;
+    Minv[1175] = 0;
+    Minv[1176] = 0;
+    Minv[1177] = 0;
+    Minv[1209] = 1;
+    Minv[1210] = 0;
+    Minv[1211] = 0;
+    Minv[1212] = 0;
+    Minv[1213] = 0;
+    Minv[1214] = 0;
+    Minv[1215] = 0;
+    Minv[1248] = 1;
+    Minv[1249] = 0;
+    Minv[1250] = 0;
+    Minv[1251] = 0;
+    Minv[1252] = 0;
+    Minv[1253] = 0;
+    Minv[1287] = 1;
+    Minv[1288] = 0;
+    Minv[1289] = 0;
+    Minv[1290] = 0;
+    Minv[1291] = 0;
+    Minv[1326] = 1;
+    Minv[1327] = 0;
+    Minv[1328] = 0;
+    Minv[1329] = 0;
+    Minv[1365] = 1;
+    Minv[1366] = 0;
+    Minv[1367] = 0;
+    Minv[1404] = 1;
+    Minv[1405] = 0;
+    Minv[1443] = 1;
+    /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[354];
+        Minv[1405] -= l;
+    }
+    {
+        const cdyn_real l = d->L[355];
+        Minv[1367] -= l;
+    }
+    {
+        const cdyn_real l = d->L[356];
+        Minv[1329] -= l;
+    }
+    {
+        const cdyn_real l = d->L[357];
+        Minv[1291] -= l;
+    }
+    {
+        const cdyn_real l = d->L[358];
+        Minv[1253] -= l;
+    }
+    {
+        const cdyn_real l = d->L[359];
+        Minv[1215] -= l;
+    }
+    {
+        const cdyn_real l = d->L[360];
+        Minv[1177] -= l;
+    }
+    {
+        const cdyn_real l = d->L[361];
+        Minv[759] -= l;
+    }
+    {
+        const cdyn_real l = d->L[362];
+        Minv[721] -= l;
+    }
+    {
+        const cdyn_real l = d->L[363];
+        Minv[227] -= l;
+    }
+    {
+        const cdyn_real l = d->L[364];
+        Minv[189] -= l;
+    }
+    {
+        const cdyn_real l = d->L[365];
+        Minv[151] -= l;
+    }
+    {
+        const cdyn_real l = d->L[366];
+        Minv[113] -= l;
+    }
+    {
+        const cdyn_real l = d->L[367];
+        Minv[75] -= l;
+    }
+    {
+        const cdyn_real l = d->L[368];
+        Minv[37] -= l;
+    }
+    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[339];
+        Minv[1366] -= l;
+        Minv[1367] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[340];
+        Minv[1328] -= l;
+        Minv[1329] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[341];
+        Minv[1290] -= l;
+        Minv[1291] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[342];
+        Minv[1252] -= l;
+        Minv[1253] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[343];
+        Minv[1214] -= l;
+        Minv[1215] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[344];
+        Minv[1176] -= l;
+        Minv[1177] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[345];
+        Minv[758] -= l;
+        Minv[759] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[346];
+        Minv[720] -= l;
+        Minv[721] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[347];
+        Minv[226] -= l;
+        Minv[227] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[348];
+        Minv[188] -= l;
+        Minv[189] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[349];
+        Minv[150] -= l;
+        Minv[151] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[350];
+        Minv[112] -= l;
+        Minv[113] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[351];
+        Minv[74] -= l;
+        Minv[75] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[352];
+        Minv[36] -= l;
+        Minv[37] -= l * Minv[1405];
+    }
+    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[325];
+        Minv[1327] -= l;
+        Minv[1328] -= l * Minv[1366];
+        Minv[1329] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[326];
+        Minv[1289] -= l;
+        Minv[1290] -= l * Minv[1366];
+        Minv[1291] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[327];
+        Minv[1251] -= l;
+        Minv[1252] -= l * Minv[1366];
+        Minv[1253] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[328];
+        Minv[1213] -= l;
+        Minv[1214] -= l * Minv[1366];
+        Minv[1215] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[329];
+        Minv[1175] -= l;
+        Minv[1176] -= l * Minv[1366];
+        Minv[1177] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[330];
+        Minv[757] -= l;
+        Minv[758] -= l * Minv[1366];
+        Minv[759] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[331];
+        Minv[719] -= l;
+        Minv[720] -= l * Minv[1366];
+        Minv[721] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[332];
+        Minv[225] -= l;
+        Minv[226] -= l * Minv[1366];
+        Minv[227] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[333];
+        Minv[187] -= l;
+        Minv[188] -= l * Minv[1366];
+        Minv[189] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[334];
+        Minv[149] -= l;
+        Minv[150] -= l * Minv[1366];
+        Minv[151] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[335];
+        Minv[111] -= l;
+        Minv[112] -= l * Minv[1366];
+        Minv[113] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[336];
+        Minv[73] -= l;
+        Minv[74] -= l * Minv[1366];
+        Minv[75] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[337];
+        Minv[35] -= l;
+        Minv[36] -= l * Minv[1366];
+        Minv[37] -= l * Minv[1367];
+    }
+    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[312];
+        Minv[1288] -= l;
+        Minv[1289] -= l * Minv[1327];
+        Minv[1290] -= l * Minv[1328];
+        Minv[1291] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[313];
+        Minv[1250] -= l;
+        Minv[1251] -= l * Minv[1327];
+        Minv[1252] -= l * Minv[1328];
+        Minv[1253] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[314];
+        Minv[1212] -= l;
+        Minv[1213] -= l * Minv[1327];
+        Minv[1214] -= l * Minv[1328];
+        Minv[1215] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[315];
+        Minv[1174] -= l;
+        Minv[1175] -= l * Minv[1327];
+        Minv[1176] -= l * Minv[1328];
+        Minv[1177] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[316];
+        Minv[756] -= l;
+        Minv[757] -= l * Minv[1327];
+        Minv[758] -= l * Minv[1328];
+        Minv[759] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[317];
+        Minv[718] -= l;
+        Minv[719] -= l * Minv[1327];
+        Minv[720] -= l * Minv[1328];
+        Minv[721] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[318];
+        Minv[224] -= l;
+        Minv[225] -= l * Minv[1327];
+        Minv[226] -= l * Minv[1328];
+        Minv[227] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[319];
+        Minv[186] -= l;
+        Minv[187] -= l * Minv[1327];
+        Minv[188] -= l * Minv[1328];
+        Minv[189] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[320];
+        Minv[148] -= l;
+        Minv[149] -= l * Minv[1327];
+        Minv[150] -= l * Minv[1328];
+        Minv[151] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[321];
+        Minv[110] -= l;
+        Minv[111] -= l * Minv[1327];
+        Minv[112] -= l * Minv[1328];
+        Minv[113] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[322];
+        Minv[72] -= l;
+        Minv[73] -= l * Minv[1327];
+        Minv[74] -= l * Minv[1328];
+        Minv[75] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[323];
+        Minv[34] -= l;
+        Minv[35] -= l * Minv[1327];
+        Minv[36] -= l * Minv[1328];
+        Minv[37] -= l * Minv[1329];
+    }
+    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[300];
+        Minv[1249] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[1250 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[301];
+        Minv[1211] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[1212 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[302];
+        Minv[1173] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[1174 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[303];
+        Minv[755] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[756 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[304];
+        Minv[717] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[718 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[305];
+        Minv[223] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[224 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[306];
+        Minv[185] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[186 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[307];
+        Minv[147] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[148 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[308];
+        Minv[109] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[110 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[309];
+        Minv[71] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[72 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[310];
+        Minv[33] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[34 + c] -= l * Minv[1288 + c];
+    }
+    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[289];
+        Minv[1210] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[1211 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[290];
+        Minv[1172] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[1173 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[291];
+        Minv[754] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[755 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[292];
+        Minv[716] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[717 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[293];
+        Minv[222] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[223 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[294];
+        Minv[184] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[185 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[295];
+        Minv[146] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[147 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[296];
+        Minv[108] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[109 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[297];
+        Minv[70] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[71 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[298];
+        Minv[32] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[33 + c] -= l * Minv[1249 + c];
+    }
+    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[279];
+        Minv[1171] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[1172 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[280];
+        Minv[753] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[754 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[281];
+        Minv[715] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[716 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[282];
+        Minv[221] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[222 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[283];
+        Minv[183] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[184 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[284];
+        Minv[145] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[146 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[285];
+        Minv[107] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[108 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[286];
+        Minv[69] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[70 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[287];
+        Minv[31] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[32 + c] -= l * Minv[1210 + c];
+    }
+    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[270];
+        Minv[752] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[753 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[271];
+        Minv[714] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[715 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[272];
+        Minv[220] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[221 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[273];
+        Minv[182] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[183 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[274];
+        Minv[144] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[145 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[275];
+        Minv[106] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[107 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[276];
+        Minv[68] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[69 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[277];
+        Minv[30] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[31 + c] -= l * Minv[1171 + c];
+    }
+    /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[260];
+        Minv[1093] -= l;
+    }
+    {
+        const cdyn_real l = d->L[261];
+        Minv[751] -= l;
+    }
+    {
+        const cdyn_real l = d->L[262];
+        Minv[713] -= l;
+    }
+    {
+        const cdyn_real l = d->L[263];
+        Minv[219] -= l;
+    }
+    {
+        const cdyn_real l = d->L[264];
+        Minv[181] -= l;
+    }
+    {
+        const cdyn_real l = d->L[265];
+        Minv[143] -= l;
+    }
+    {
+        const cdyn_real l = d->L[266];
+        Minv[105] -= l;
+    }
+    {
+        const cdyn_real l = d->L[267];
+        Minv[67] -= l;
+    }
+    {
+        const cdyn_real l = d->L[268];
+        Minv[29] -= l;
+    }
+    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[251];
+        Minv[750] -= l;
+        Minv[751] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[252];
+        Minv[712] -= l;
+        Minv[713] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[253];
+        Minv[218] -= l;
+        Minv[219] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[254];
+        Minv[180] -= l;
+        Minv[181] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[255];
+        Minv[142] -= l;
+        Minv[143] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[256];
+        Minv[104] -= l;
+        Minv[105] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[257];
+        Minv[66] -= l;
+        Minv[67] -= l * Minv[1093];
+    }
+    {
+        const cdyn_real l = d->L[258];
+        Minv[28] -= l;
+        Minv[29] -= l * Minv[1093];
+    }
+    /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[235];
+        Minv[1015] -= l;
+    }
+    {
+        const cdyn_real l = d->L[236];
+        Minv[977] -= l;
+    }
+    {
+        const cdyn_real l = d->L[237];
+        Minv[939] -= l;
+    }
+    {
+        const cdyn_real l = d->L[238];
+        Minv[901] -= l;
+    }
+    {
+        const cdyn_real l = d->L[239];
+        Minv[863] -= l;
+    }
+    {
+        const cdyn_real l = d->L[240];
+        Minv[825] -= l;
+    }
+    {
+        const cdyn_real l = d->L[241];
+        Minv[787] -= l;
+    }
+    {
+        const cdyn_real l = d->L[242];
+        Minv[749] -= l;
+    }
+    {
+        const cdyn_real l = d->L[243];
+        Minv[711] -= l;
+    }
+    {
+        const cdyn_real l = d->L[244];
+        Minv[217] -= l;
+    }
+    {
+        const cdyn_real l = d->L[245];
+        Minv[179] -= l;
+    }
+    {
+        const cdyn_real l = d->L[246];
+        Minv[141] -= l;
+    }
+    {
+        const cdyn_real l = d->L[247];
+        Minv[103] -= l;
+    }
+    {
+        const cdyn_real l = d->L[248];
+        Minv[65] -= l;
+    }
+    {
+        const cdyn_real l = d->L[249];
+        Minv[27] -= l;
+    }
+    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[220];
+        Minv[976] -= l;
+        Minv[977] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[221];
+        Minv[938] -= l;
+        Minv[939] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[222];
+        Minv[900] -= l;
+        Minv[901] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[223];
+        Minv[862] -= l;
+        Minv[863] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[224];
+        Minv[824] -= l;
+        Minv[825] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[225];
+        Minv[786] -= l;
+        Minv[787] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[226];
+        Minv[748] -= l;
+        Minv[749] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[227];
+        Minv[710] -= l;
+        Minv[711] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[228];
+        Minv[216] -= l;
+        Minv[217] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[229];
+        Minv[178] -= l;
+        Minv[179] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[230];
+        Minv[140] -= l;
+        Minv[141] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[231];
+        Minv[102] -= l;
+        Minv[103] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[232];
+        Minv[64] -= l;
+        Minv[65] -= l * Minv[1015];
+    }
+    {
+        const cdyn_real l = d->L[233];
+        Minv[26] -= l;
+        Minv[27] -= l * Minv[1015];
+    }
+    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[206];
+        Minv[937] -= l;
+        Minv[938] -= l * Minv[976];
+        Minv[939] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[207];
+        Minv[899] -= l;
+        Minv[900] -= l * Minv[976];
+        Minv[901] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[208];
+        Minv[861] -= l;
+        Minv[862] -= l * Minv[976];
+        Minv[863] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[209];
+        Minv[823] -= l;
+        Minv[824] -= l * Minv[976];
+        Minv[825] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[210];
+        Minv[785] -= l;
+        Minv[786] -= l * Minv[976];
+        Minv[787] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[211];
+        Minv[747] -= l;
+        Minv[748] -= l * Minv[976];
+        Minv[749] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[212];
+        Minv[709] -= l;
+        Minv[710] -= l * Minv[976];
+        Minv[711] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[213];
+        Minv[215] -= l;
+        Minv[216] -= l * Minv[976];
+        Minv[217] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[214];
+        Minv[177] -= l;
+        Minv[178] -= l * Minv[976];
+        Minv[179] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[215];
+        Minv[139] -= l;
+        Minv[140] -= l * Minv[976];
+        Minv[141] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[216];
+        Minv[101] -= l;
+        Minv[102] -= l * Minv[976];
+        Minv[103] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[217];
+        Minv[63] -= l;
+        Minv[64] -= l * Minv[976];
+        Minv[65] -= l * Minv[977];
+    }
+    {
+        const cdyn_real l = d->L[218];
+        Minv[25] -= l;
+        Minv[26] -= l * Minv[976];
+        Minv[27] -= l * Minv[977];
+    }
+    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[193];
+        Minv[898] -= l;
+        Minv[899] -= l * Minv[937];
+        Minv[900] -= l * Minv[938];
+        Minv[901] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[194];
+        Minv[860] -= l;
+        Minv[861] -= l * Minv[937];
+        Minv[862] -= l * Minv[938];
+        Minv[863] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[195];
+        Minv[822] -= l;
+        Minv[823] -= l * Minv[937];
+        Minv[824] -= l * Minv[938];
+        Minv[825] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[196];
+        Minv[784] -= l;
+        Minv[785] -= l * Minv[937];
+        Minv[786] -= l * Minv[938];
+        Minv[787] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[197];
+        Minv[746] -= l;
+        Minv[747] -= l * Minv[937];
+        Minv[748] -= l * Minv[938];
+        Minv[749] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[198];
+        Minv[708] -= l;
+        Minv[709] -= l * Minv[937];
+        Minv[710] -= l * Minv[938];
+        Minv[711] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[199];
+        Minv[214] -= l;
+        Minv[215] -= l * Minv[937];
+        Minv[216] -= l * Minv[938];
+        Minv[217] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[200];
+        Minv[176] -= l;
+        Minv[177] -= l * Minv[937];
+        Minv[178] -= l * Minv[938];
+        Minv[179] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[201];
+        Minv[138] -= l;
+        Minv[139] -= l * Minv[937];
+        Minv[140] -= l * Minv[938];
+        Minv[141] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[202];
+        Minv[100] -= l;
+        Minv[101] -= l * Minv[937];
+        Minv[102] -= l * Minv[938];
+        Minv[103] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[203];
+        Minv[62] -= l;
+        Minv[63] -= l * Minv[937];
+        Minv[64] -= l * Minv[938];
+        Minv[65] -= l * Minv[939];
+    }
+    {
+        const cdyn_real l = d->L[204];
+        Minv[24] -= l;
+        Minv[25] -= l * Minv[937];
+        Minv[26] -= l * Minv[938];
+        Minv[27] -= l * Minv[939];
+    }
+    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[181];
+        Minv[859] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[860 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[182];
+        Minv[821] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[822 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[183];
+        Minv[783] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[784 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[184];
+        Minv[745] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[746 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[185];
+        Minv[707] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[708 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[186];
+        Minv[213] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[214 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[187];
+        Minv[175] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[176 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[188];
+        Minv[137] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[138 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[189];
+        Minv[99] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[100 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[190];
+        Minv[61] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[62 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[191];
+        Minv[23] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[24 + c] -= l * Minv[898 + c];
+    }
+    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[170];
+        Minv[820] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[821 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[171];
+        Minv[782] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[783 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[172];
+        Minv[744] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[745 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[173];
+        Minv[706] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[707 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[174];
+        Minv[212] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[213 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[175];
+        Minv[174] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[175 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[176];
+        Minv[136] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[137 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[177];
+        Minv[98] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[99 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[178];
+        Minv[60] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[61 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[179];
+        Minv[22] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[23 + c] -= l * Minv[859 + c];
+    }
+    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[160];
+        Minv[781] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[782 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[161];
+        Minv[743] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[744 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[162];
+        Minv[705] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[706 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[163];
+        Minv[211] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[212 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[164];
+        Minv[173] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[174 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[165];
+        Minv[135] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[136 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[166];
+        Minv[97] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[98 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[167];
+        Minv[59] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[60 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[168];
+        Minv[21] -= l;
+        for (int c = 0; c < 6; ++c)
+            Minv[22 + c] -= l * Minv[820 + c];
+    }
+    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[151];
+        Minv[742] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[743 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[152];
+        Minv[704] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[705 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[153];
+        Minv[210] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[211 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[154];
+        Minv[172] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[173 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[155];
+        Minv[134] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[135 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[156];
+        Minv[96] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[97 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[157];
+        Minv[58] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[59 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[158];
+        Minv[20] -= l;
+        for (int c = 0; c < 7; ++c)
+            Minv[21 + c] -= l * Minv[781 + c];
+    }
+    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[143];
+        Minv[703] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[704 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[144];
+        Minv[209] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[210 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[145];
+        Minv[171] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[172 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[146];
+        Minv[133] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[134 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[147];
+        Minv[95] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[96 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[148];
+        Minv[57] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[58 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[149];
+        Minv[19] -= l;
+        for (int c = 0; c < 18; ++c)
+            Minv[20 + c] -= l * Minv[742 + c];
+    }
+    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[136];
+        Minv[208] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[209 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[137];
+        Minv[170] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[171 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[138];
+        Minv[132] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[133 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[139];
+        Minv[94] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[95 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[140];
+        Minv[56] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[57 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[141];
+        Minv[18] -= l;
+        for (int c = 0; c < 19; ++c)
+            Minv[19 + c] -= l * Minv[703 + c];
+    }
+    /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[124];
+        Minv[625] -= l;
+    }
+    {
+        const cdyn_real l = d->L[125];
+        Minv[587] -= l;
+    }
+    {
+        const cdyn_real l = d->L[126];
+        Minv[549] -= l;
+    }
+    {
+        const cdyn_real l = d->L[127];
+        Minv[511] -= l;
+    }
+    {
+        const cdyn_real l = d->L[128];
+        Minv[473] -= l;
+    }
+    {
+        const cdyn_real l = d->L[129];
+        Minv[207] -= l;
+    }
+    {
+        const cdyn_real l = d->L[130];
+        Minv[169] -= l;
+    }
+    {
+        const cdyn_real l = d->L[131];
+        Minv[131] -= l;
+    }
+    {
+        const cdyn_real l = d->L[132];
+        Minv[93] -= l;
+    }
+    {
+        const cdyn_real l = d->L[133];
+        Minv[55] -= l;
+    }
+    {
+        const cdyn_real l = d->L[134];
+        Minv[17] -= l;
+    }
+    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[113];
+        Minv[586] -= l;
+        Minv[587] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[114];
+        Minv[548] -= l;
+        Minv[549] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[115];
+        Minv[510] -= l;
+        Minv[511] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[116];
+        Minv[472] -= l;
+        Minv[473] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[117];
+        Minv[206] -= l;
+        Minv[207] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[118];
+        Minv[168] -= l;
+        Minv[169] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[119];
+        Minv[130] -= l;
+        Minv[131] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[120];
+        Minv[92] -= l;
+        Minv[93] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[121];
+        Minv[54] -= l;
+        Minv[55] -= l * Minv[625];
+    }
+    {
+        const cdyn_real l = d->L[122];
+        Minv[16] -= l;
+        Minv[17] -= l * Minv[625];
+    }
+    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[103];
+        Minv[547] -= l;
+        Minv[548] -= l * Minv[586];
+        Minv[549] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[104];
+        Minv[509] -= l;
+        Minv[510] -= l * Minv[586];
+        Minv[511] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[105];
+        Minv[471] -= l;
+        Minv[472] -= l * Minv[586];
+        Minv[473] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[106];
+        Minv[205] -= l;
+        Minv[206] -= l * Minv[586];
+        Minv[207] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[107];
+        Minv[167] -= l;
+        Minv[168] -= l * Minv[586];
+        Minv[169] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[108];
+        Minv[129] -= l;
+        Minv[130] -= l * Minv[586];
+        Minv[131] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[109];
+        Minv[91] -= l;
+        Minv[92] -= l * Minv[586];
+        Minv[93] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[110];
+        Minv[53] -= l;
+        Minv[54] -= l * Minv[586];
+        Minv[55] -= l * Minv[587];
+    }
+    {
+        const cdyn_real l = d->L[111];
+        Minv[15] -= l;
+        Minv[16] -= l * Minv[586];
+        Minv[17] -= l * Minv[587];
+    }
+    /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[94];
+        Minv[508] -= l;
+        Minv[509] -= l * Minv[547];
+        Minv[510] -= l * Minv[548];
+        Minv[511] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[95];
+        Minv[470] -= l;
+        Minv[471] -= l * Minv[547];
+        Minv[472] -= l * Minv[548];
+        Minv[473] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[96];
+        Minv[204] -= l;
+        Minv[205] -= l * Minv[547];
+        Minv[206] -= l * Minv[548];
+        Minv[207] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[97];
+        Minv[166] -= l;
+        Minv[167] -= l * Minv[547];
+        Minv[168] -= l * Minv[548];
+        Minv[169] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[98];
+        Minv[128] -= l;
+        Minv[129] -= l * Minv[547];
+        Minv[130] -= l * Minv[548];
+        Minv[131] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[99];
+        Minv[90] -= l;
+        Minv[91] -= l * Minv[547];
+        Minv[92] -= l * Minv[548];
+        Minv[93] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[100];
+        Minv[52] -= l;
+        Minv[53] -= l * Minv[547];
+        Minv[54] -= l * Minv[548];
+        Minv[55] -= l * Minv[549];
+    }
+    {
+        const cdyn_real l = d->L[101];
+        Minv[14] -= l;
+        Minv[15] -= l * Minv[547];
+        Minv[16] -= l * Minv[548];
+        Minv[17] -= l * Minv[549];
+    }
+    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[86];
+        Minv[469] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[470 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[87];
+        Minv[203] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[204 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[88];
+        Minv[165] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[166 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[89];
+        Minv[127] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[128 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[90];
+        Minv[89] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[90 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[91];
+        Minv[51] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[52 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[92];
+        Minv[13] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[14 + c] -= l * Minv[508 + c];
+    }
+    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[79];
+        Minv[202] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[203 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[80];
+        Minv[164] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[165 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[81];
+        Minv[126] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[127 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[82];
+        Minv[88] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[89 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[83];
+        Minv[50] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[51 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[84];
+        Minv[12] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[13 + c] -= l * Minv[469 + c];
+    }
+    /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[67];
+        Minv[391] -= l;
+    }
+    {
+        const cdyn_real l = d->L[68];
+        Minv[353] -= l;
+    }
+    {
+        const cdyn_real l = d->L[69];
+        Minv[315] -= l;
+    }
+    {
+        const cdyn_real l = d->L[70];
+        Minv[277] -= l;
+    }
+    {
+        const cdyn_real l = d->L[71];
+        Minv[239] -= l;
+    }
+    {
+        const cdyn_real l = d->L[72];
+        Minv[201] -= l;
+    }
+    {
+        const cdyn_real l = d->L[73];
+        Minv[163] -= l;
+    }
+    {
+        const cdyn_real l = d->L[74];
+        Minv[125] -= l;
+    }
+    {
+        const cdyn_real l = d->L[75];
+        Minv[87] -= l;
+    }
+    {
+        const cdyn_real l = d->L[76];
+        Minv[49] -= l;
+    }
+    {
+        const cdyn_real l = d->L[77];
+        Minv[11] -= l;
+    }
+    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[56];
+        Minv[352] -= l;
+        Minv[353] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[57];
+        Minv[314] -= l;
+        Minv[315] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[58];
+        Minv[276] -= l;
+        Minv[277] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[59];
+        Minv[238] -= l;
+        Minv[239] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[60];
+        Minv[200] -= l;
+        Minv[201] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[61];
+        Minv[162] -= l;
+        Minv[163] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[62];
+        Minv[124] -= l;
+        Minv[125] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[63];
+        Minv[86] -= l;
+        Minv[87] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[64];
+        Minv[48] -= l;
+        Minv[49] -= l * Minv[391];
+    }
+    {
+        const cdyn_real l = d->L[65];
+        Minv[10] -= l;
+        Minv[11] -= l * Minv[391];
+    }
+    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[46];
+        Minv[313] -= l;
+        Minv[314] -= l * Minv[352];
+        Minv[315] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[47];
+        Minv[275] -= l;
+        Minv[276] -= l * Minv[352];
+        Minv[277] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[48];
+        Minv[237] -= l;
+        Minv[238] -= l * Minv[352];
+        Minv[239] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[49];
+        Minv[199] -= l;
+        Minv[200] -= l * Minv[352];
+        Minv[201] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[50];
+        Minv[161] -= l;
+        Minv[162] -= l * Minv[352];
+        Minv[163] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[51];
+        Minv[123] -= l;
+        Minv[124] -= l * Minv[352];
+        Minv[125] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[52];
+        Minv[85] -= l;
+        Minv[86] -= l * Minv[352];
+        Minv[87] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[53];
+        Minv[47] -= l;
+        Minv[48] -= l * Minv[352];
+        Minv[49] -= l * Minv[353];
+    }
+    {
+        const cdyn_real l = d->L[54];
+        Minv[9] -= l;
+        Minv[10] -= l * Minv[352];
+        Minv[11] -= l * Minv[353];
+    }
+    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[37];
+        Minv[274] -= l;
+        Minv[275] -= l * Minv[313];
+        Minv[276] -= l * Minv[314];
+        Minv[277] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[38];
+        Minv[236] -= l;
+        Minv[237] -= l * Minv[313];
+        Minv[238] -= l * Minv[314];
+        Minv[239] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[39];
+        Minv[198] -= l;
+        Minv[199] -= l * Minv[313];
+        Minv[200] -= l * Minv[314];
+        Minv[201] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[40];
+        Minv[160] -= l;
+        Minv[161] -= l * Minv[313];
+        Minv[162] -= l * Minv[314];
+        Minv[163] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[41];
+        Minv[122] -= l;
+        Minv[123] -= l * Minv[313];
+        Minv[124] -= l * Minv[314];
+        Minv[125] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[42];
+        Minv[84] -= l;
+        Minv[85] -= l * Minv[313];
+        Minv[86] -= l * Minv[314];
+        Minv[87] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[43];
+        Minv[46] -= l;
+        Minv[47] -= l * Minv[313];
+        Minv[48] -= l * Minv[314];
+        Minv[49] -= l * Minv[315];
+    }
+    {
+        const cdyn_real l = d->L[44];
+        Minv[8] -= l;
+        Minv[9] -= l * Minv[313];
+        Minv[10] -= l * Minv[314];
+        Minv[11] -= l * Minv[315];
+    }
+    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[29];
+        Minv[235] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[236 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[30];
+        Minv[197] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[198 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[31];
+        Minv[159] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[160 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[32];
+        Minv[121] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[122 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[33];
+        Minv[83] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[84 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[34];
+        Minv[45] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[46 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[35];
+        Minv[7] -= l;
+        for (int c = 0; c < 4; ++c)
+            Minv[8 + c] -= l * Minv[274 + c];
+    }
+    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[22];
+        Minv[196] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[197 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[23];
+        Minv[158] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[159 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[24];
+        Minv[120] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[121 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[25];
+        Minv[82] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[83 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[26];
+        Minv[44] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[45 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[27];
+        Minv[6] -= l;
+        for (int c = 0; c < 5; ++c)
+            Minv[7 + c] -= l * Minv[235 + c];
+    }
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[16];
+        Minv[157] -= l;
+        for (int c = 0; c < 32; ++c)
+            Minv[158 + c] -= l * Minv[196 + c];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        Minv[119] -= l;
+        for (int c = 0; c < 32; ++c)
+            Minv[120 + c] -= l * Minv[196 + c];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        Minv[81] -= l;
+        for (int c = 0; c < 32; ++c)
+            Minv[82 + c] -= l * Minv[196 + c];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        Minv[43] -= l;
+        for (int c = 0; c < 32; ++c)
+            Minv[44 + c] -= l * Minv[196 + c];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        Minv[5] -= l;
+        for (int c = 0; c < 32; ++c)
+            Minv[6 + c] -= l * Minv[196 + c];
+    }
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[11];
+        Minv[118] -= l;
+        for (int c = 0; c < 33; ++c)
+            Minv[119 + c] -= l * Minv[157 + c];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        Minv[80] -= l;
+        for (int c = 0; c < 33; ++c)
+            Minv[81 + c] -= l * Minv[157 + c];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        Minv[42] -= l;
+        for (int c = 0; c < 33; ++c)
+            Minv[43 + c] -= l * Minv[157 + c];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        Minv[4] -= l;
+        for (int c = 0; c < 33; ++c)
+            Minv[5 + c] -= l * Minv[157 + c];
+    }
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real l = d->L[7];
+        Minv[79] -= l;
+        for (int c = 0; c < 34; ++c)
+            Minv[80 + c] -= l * Minv[118 + c];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        Minv[41] -= l;
+        for (int c = 0; c < 34; ++c)
+            Minv[42 + c] -= l * Minv[118 + c];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        Minv[3] -= l;
+        for (int c = 0; c < 34; ++c)
+            Minv[4 + c] -= l * Minv[118 + c];
+    }
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real l = d->L[4];
+        Minv[40] -= l;
+        for (int c = 0; c < 35; ++c)
+            Minv[41 + c] -= l * Minv[79 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        Minv[2] -= l;
+        for (int c = 0; c < 35; ++c)
+            Minv[3 + c] -= l * Minv[79 + c];
+    }
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real l = d->L[2];
+        Minv[1] -= l;
+        for (int c = 0; c < 36; ++c)
+            Minv[2 + c] -= l * Minv[40 + c];
+    }
+    /* row 0 (joint root_joint): ancestors none */
+    {
+        const cdyn_real dinv = d->Dinv[0];
+        Minv[0] *= dinv;
+        Minv[1] *= dinv;
+        Minv[2] *= dinv;
+        Minv[3] *= dinv;
+        Minv[4] *= dinv;
+        Minv[5] *= dinv;
+        Minv[6] *= dinv;
+        Minv[7] *= dinv;
+        Minv[8] *= dinv;
+        Minv[9] *= dinv;
+        Minv[10] *= dinv;
+        Minv[11] *= dinv;
+        Minv[12] *= dinv;
+        Minv[13] *= dinv;
+        Minv[14] *= dinv;
+        Minv[15] *= dinv;
+        Minv[16] *= dinv;
+        Minv[17] *= dinv;
+        Minv[18] *= dinv;
+        Minv[19] *= dinv;
+        Minv[20] *= dinv;
+        Minv[21] *= dinv;
+        Minv[22] *= dinv;
+        Minv[23] *= dinv;
+        Minv[24] *= dinv;
+        Minv[25] *= dinv;
+        Minv[26] *= dinv;
+        Minv[27] *= dinv;
+        Minv[28] *= dinv;
+        Minv[29] *= dinv;
+        Minv[30] *= dinv;
+        Minv[31] *= dinv;
+        Minv[32] *= dinv;
+        Minv[33] *= dinv;
+        Minv[34] *= dinv;
+        Minv[35] *= dinv;
+        Minv[36] *= dinv;
+        Minv[37] *= dinv;
+    }
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real dinv = d->Dinv[1];
+        Minv[39] *= dinv;
+        Minv[40] *= dinv;
+        Minv[41] *= dinv;
+        Minv[42] *= dinv;
+        Minv[43] *= dinv;
+        Minv[44] *= dinv;
+        Minv[45] *= dinv;
+        Minv[46] *= dinv;
+        Minv[47] *= dinv;
+        Minv[48] *= dinv;
+        Minv[49] *= dinv;
+        Minv[50] *= dinv;
+        Minv[51] *= dinv;
+        Minv[52] *= dinv;
+        Minv[53] *= dinv;
+        Minv[54] *= dinv;
+        Minv[55] *= dinv;
+        Minv[56] *= dinv;
+        Minv[57] *= dinv;
+        Minv[58] *= dinv;
+        Minv[59] *= dinv;
+        Minv[60] *= dinv;
+        Minv[61] *= dinv;
+        Minv[62] *= dinv;
+        Minv[63] *= dinv;
+        Minv[64] *= dinv;
+        Minv[65] *= dinv;
+        Minv[66] *= dinv;
+        Minv[67] *= dinv;
+        Minv[68] *= dinv;
+        Minv[69] *= dinv;
+        Minv[70] *= dinv;
+        Minv[71] *= dinv;
+        Minv[72] *= dinv;
+        Minv[73] *= dinv;
+        Minv[74] *= dinv;
+        Minv[75] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[2];
+        for (int c = 0; c < 37; ++c)
+            Minv[39 + c] -= l * Minv[1 + c];
+    }
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[2];
+        Minv[78] *= dinv;
+        Minv[79] *= dinv;
+        Minv[80] *= dinv;
+        Minv[81] *= dinv;
+        Minv[82] *= dinv;
+        Minv[83] *= dinv;
+        Minv[84] *= dinv;
+        Minv[85] *= dinv;
+        Minv[86] *= dinv;
+        Minv[87] *= dinv;
+        Minv[88] *= dinv;
+        Minv[89] *= dinv;
+        Minv[90] *= dinv;
+        Minv[91] *= dinv;
+        Minv[92] *= dinv;
+        Minv[93] *= dinv;
+        Minv[94] *= dinv;
+        Minv[95] *= dinv;
+        Minv[96] *= dinv;
+        Minv[97] *= dinv;
+        Minv[98] *= dinv;
+        Minv[99] *= dinv;
+        Minv[100] *= dinv;
+        Minv[101] *= dinv;
+        Minv[102] *= dinv;
+        Minv[103] *= dinv;
+        Minv[104] *= dinv;
+        Minv[105] *= dinv;
+        Minv[106] *= dinv;
+        Minv[107] *= dinv;
+        Minv[108] *= dinv;
+        Minv[109] *= dinv;
+        Minv[110] *= dinv;
+        Minv[111] *= dinv;
+        Minv[112] *= dinv;
+        Minv[113] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[4];
+        for (int c = 0; c < 36; ++c)
+            Minv[78 + c] -= l * Minv[40 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        for (int c = 0; c < 36; ++c)
+            Minv[78 + c] -= l * Minv[2 + c];
+    }
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[3];
+        Minv[117] *= dinv;
+        Minv[118] *= dinv;
+        Minv[119] *= dinv;
+        Minv[120] *= dinv;
+        Minv[121] *= dinv;
+        Minv[122] *= dinv;
+        Minv[123] *= dinv;
+        Minv[124] *= dinv;
+        Minv[125] *= dinv;
+        Minv[126] *= dinv;
+        Minv[127] *= dinv;
+        Minv[128] *= dinv;
+        Minv[129] *= dinv;
+        Minv[130] *= dinv;
+        Minv[131] *= dinv;
+        Minv[132] *= dinv;
+        Minv[133] *= dinv;
+        Minv[134] *= dinv;
+        Minv[135] *= dinv;
+        Minv[136] *= dinv;
+        Minv[137] *= dinv;
+        Minv[138] *= dinv;
+        Minv[139] *= dinv;
+        Minv[140] *= dinv;
+        Minv[141] *= dinv;
+        Minv[142] *= dinv;
+        Minv[143] *= dinv;
+        Minv[144] *= dinv;
+        Minv[145] *= dinv;
+        Minv[146] *= dinv;
+        Minv[147] *= dinv;
+        Minv[148] *= dinv;
+        Minv[149] *= dinv;
+        Minv[150] *= dinv;
+        Minv[151] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[7];
+        for (int c = 0; c < 35; ++c)
+            Minv[117 + c] -= l * Minv[79 + c];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        for (int c = 0; c < 35; ++c)
+            Minv[117 + c] -= l * Minv[41 + c];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        for (int c = 0; c < 35; ++c)
+            Minv[117 + c] -= l * Minv[3 + c];
+    }
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[4];
+        Minv[156] *= dinv;
+        Minv[157] *= dinv;
+        Minv[158] *= dinv;
+        Minv[159] *= dinv;
+        Minv[160] *= dinv;
+        Minv[161] *= dinv;
+        Minv[162] *= dinv;
+        Minv[163] *= dinv;
+        Minv[164] *= dinv;
+        Minv[165] *= dinv;
+        Minv[166] *= dinv;
+        Minv[167] *= dinv;
+        Minv[168] *= dinv;
+        Minv[169] *= dinv;
+        Minv[170] *= dinv;
+        Minv[171] *= dinv;
+        Minv[172] *= dinv;
+        Minv[173] *= dinv;
+        Minv[174] *= dinv;
+        Minv[175] *= dinv;
+        Minv[176] *= dinv;
+        Minv[177] *= dinv;
+        Minv[178] *= dinv;
+        Minv[179] *= dinv;
+        Minv[180] *= dinv;
+        Minv[181] *= dinv;
+        Minv[182] *= dinv;
+        Minv[183] *= dinv;
+        Minv[184] *= dinv;
+        Minv[185] *= dinv;
+        Minv[186] *= dinv;
+        Minv[187] *= dinv;
+        Minv[188] *= dinv;
+        Minv[189] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[11];
+        for (int c = 0; c < 34; ++c)
+            Minv[156 + c] -= l * Minv[118 + c];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        for (int c = 0; c < 34; ++c)
+            Minv[156 + c] -= l * Minv[80 + c];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        for (int c = 0; c < 34; ++c)
+            Minv[156 + c] -= l * Minv[42 + c];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        for (int c = 0; c < 34; ++c)
+            Minv[156 + c] -= l * Minv[4 + c];
+    }
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[5];
+        Minv[195] *= dinv;
+        Minv[196] *= dinv;
+        Minv[197] *= dinv;
+        Minv[198] *= dinv;
+        Minv[199] *= dinv;
+        Minv[200] *= dinv;
+        Minv[201] *= dinv;
+        Minv[202] *= dinv;
+        Minv[203] *= dinv;
+        Minv[204] *= dinv;
+        Minv[205] *= dinv;
+        Minv[206] *= dinv;
+        Minv[207] *= dinv;
+        Minv[208] *= dinv;
+        Minv[209] *= dinv;
+        Minv[210] *= dinv;
+        Minv[211] *= dinv;
+        Minv[212] *= dinv;
+        Minv[213] *= dinv;
+        Minv[214] *= dinv;
+        Minv[215] *= dinv;
+        Minv[216] *= dinv;
+        Minv[217] *= dinv;
+        Minv[218] *= dinv;
+        Minv[219] *= dinv;
+        Minv[220] *= dinv;
+        Minv[221] *= dinv;
+        Minv[222] *= dinv;
+        Minv[223] *= dinv;
+        Minv[224] *= dinv;
+        Minv[225] *= dinv;
+        Minv[226] *= dinv;
+        Minv[227] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[16];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] -= l * Minv[157 + c];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] -= l * Minv[119 + c];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] -= l * Minv[81 + c];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] -= l * Minv[43 + c];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] -= l * Minv[5 + c];
+    }
+    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[6];
+        Minv[234] *= dinv;
+        Minv[235] *= dinv;
+        Minv[236] *= dinv;
+        Minv[237] *= dinv;
+        Minv[238] *= dinv;
+        Minv[239] *= dinv;
+        Minv[240] = 0;
+        Minv[241] = 0;
+        Minv[242] = 0;
+        Minv[243] = 0;
+        Minv[244] = 0;
+        Minv[245] = 0;
+        Minv[246] = 0;
+        Minv[247] = 0;
+        Minv[248] = 0;
+        Minv[249] = 0;
+        Minv[250] = 0;
+        Minv[251] = 0;
+        Minv[252] = 0;
+        Minv[253] = 0;
+        Minv[254] = 0;
+        Minv[255] = 0;
+        Minv[256] = 0;
+        Minv[257] = 0;
+        Minv[258] = 0;
+        Minv[259] = 0;
+        Minv[260] = 0;
+        Minv[261] = 0;
+        Minv[262] = 0;
+        Minv[263] = 0;
+        Minv[264] = 0;
+        Minv[265] = 0;
+    }
+    {
+        const cdyn_real l = d->L[22];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[196 + c];
+    }
+    {
+        const cdyn_real l = d->L[23];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[158 + c];
+    }
+    {
+        const cdyn_real l = d->L[24];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[120 + c];
+    }
+    {
+        const cdyn_real l = d->L[25];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[82 + c];
+    }
+    {
+        const cdyn_real l = d->L[26];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[44 + c];
+    }
+    {
+        const cdyn_real l = d->L[27];
+        for (int c = 0; c < 32; ++c)
+            Minv[234 + c] -= l * Minv[6 + c];
+    }
+    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[7];
+        Minv[273] *= dinv;
+        Minv[274] *= dinv;
+        Minv[275] *= dinv;
+        Minv[276] *= dinv;
+        Minv[277] *= dinv;
+        Minv[278] = 0;
+        Minv[279] = 0;
+        Minv[280] = 0;
+        Minv[281] = 0;
+        Minv[282] = 0;
+        Minv[283] = 0;
+        Minv[284] = 0;
+        Minv[285] = 0;
+        Minv[286] = 0;
+        Minv[287] = 0;
+        Minv[288] = 0;
+        Minv[289] = 0;
+        Minv[290] = 0;
+        Minv[291] = 0;
+        Minv[292] = 0;
+        Minv[293] = 0;
+        Minv[294] = 0;
+        Minv[295] = 0;
+        Minv[296] = 0;
+        Minv[297] = 0;
+        Minv[298] = 0;
+        Minv[299] = 0;
+        Minv[300] = 0;
+        Minv[301] = 0;
+        Minv[302] = 0;
+        Minv[303] = 0;
+    }
+    {
+        const cdyn_real l = d->L[29];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[235 + c];
+    }
+    {
+        const cdyn_real l = d->L[30];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[197 + c];
+    }
+    {
+        const cdyn_real l = d->L[31];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[159 + c];
+    }
+    {
+        const cdyn_real l = d->L[32];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[121 + c];
+    }
+    {
+        const cdyn_real l = d->L[33];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[83 + c];
+    }
+    {
+        const cdyn_real l = d->L[34];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[45 + c];
+    }
+    {
+        const cdyn_real l = d->L[35];
+        for (int c = 0; c < 31; ++c)
+            Minv[273 + c] -= l * Minv[7 + c];
+    }
+    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[8];
+        Minv[312] *= dinv;
+        Minv[313] *= dinv;
+        Minv[314] *= dinv;
+        Minv[315] *= dinv;
+        Minv[316] = 0;
+        Minv[317] = 0;
+        Minv[318] = 0;
+        Minv[319] = 0;
+        Minv[320] = 0;
+        Minv[321] = 0;
+        Minv[322] = 0;
+        Minv[323] = 0;
+        Minv[324] = 0;
+        Minv[325] = 0;
+        Minv[326] = 0;
+        Minv[327] = 0;
+        Minv[328] = 0;
+        Minv[329] = 0;
+        Minv[330] = 0;
+        Minv[331] = 0;
+        Minv[332] = 0;
+        Minv[333] = 0;
+        Minv[334] = 0;
+        Minv[335] = 0;
+        Minv[336] = 0;
+        Minv[337] = 0;
+        Minv[338] = 0;
+        Minv[339] = 0;
+        Minv[340] = 0;
+        Minv[341] = 0;
+    }
+    {
+        const cdyn_real l = d->L[37];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[274 + c];
+    }
+    {
+        const cdyn_real l = d->L[38];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[236 + c];
+    }
+    {
+        const cdyn_real l = d->L[39];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[198 + c];
+    }
+    {
+        const cdyn_real l = d->L[40];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[160 + c];
+    }
+    {
+        const cdyn_real l = d->L[41];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[122 + c];
+    }
+    {
+        const cdyn_real l = d->L[42];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[84 + c];
+    }
+    {
+        const cdyn_real l = d->L[43];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[46 + c];
+    }
+    {
+        const cdyn_real l = d->L[44];
+        for (int c = 0; c < 30; ++c)
+            Minv[312 + c] -= l * Minv[8 + c];
+    }
+    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[9];
+        Minv[351] *= dinv;
+        Minv[352] *= dinv;
+        Minv[353] *= dinv;
+        Minv[354] = 0;
+        Minv[355] = 0;
+        Minv[356] = 0;
+        Minv[357] = 0;
+        Minv[358] = 0;
+        Minv[359] = 0;
+        Minv[360] = 0;
+        Minv[361] = 0;
+        Minv[362] = 0;
+        Minv[363] = 0;
+        Minv[364] = 0;
+        Minv[365] = 0;
+        Minv[366] = 0;
+        Minv[367] = 0;
+        Minv[368] = 0;
+        Minv[369] = 0;
+        Minv[370] = 0;
+        Minv[371] = 0;
+        Minv[372] = 0;
+        Minv[373] = 0;
+        Minv[374] = 0;
+        Minv[375] = 0;
+        Minv[376] = 0;
+        Minv[377] = 0;
+        Minv[378] = 0;
+        Minv[379] = 0;
+    }
+    {
+        const cdyn_real l = d->L[46];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[313 + c];
+    }
+    {
+        const cdyn_real l = d->L[47];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[275 + c];
+    }
+    {
+        const cdyn_real l = d->L[48];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[237 + c];
+    }
+    {
+        const cdyn_real l = d->L[49];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[199 + c];
+    }
+    {
+        const cdyn_real l = d->L[50];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[161 + c];
+    }
+    {
+        const cdyn_real l = d->L[51];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[123 + c];
+    }
+    {
+        const cdyn_real l = d->L[52];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[85 + c];
+    }
+    {
+        const cdyn_real l = d->L[53];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[47 + c];
+    }
+    {
+        const cdyn_real l = d->L[54];
+        for (int c = 0; c < 29; ++c)
+            Minv[351 + c] -= l * Minv[9 + c];
+    }
+    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[10];
+        Minv[390] *= dinv;
+        Minv[391] *= dinv;
+        Minv[392] = 0;
+        Minv[393] = 0;
+        Minv[394] = 0;
+        Minv[395] = 0;
+        Minv[396] = 0;
+        Minv[397] = 0;
+        Minv[398] = 0;
+        Minv[399] = 0;
+        Minv[400] = 0;
+        Minv[401] = 0;
+        Minv[402] = 0;
+        Minv[403] = 0;
+        Minv[404] = 0;
+        Minv[405] = 0;
+        Minv[406] = 0;
+        Minv[407] = 0;
+        Minv[408] = 0;
+        Minv[409] = 0;
+        Minv[410] = 0;
+        Minv[411] = 0;
+        Minv[412] = 0;
+        Minv[413] = 0;
+        Minv[414] = 0;
+        Minv[415] = 0;
+        Minv[416] = 0;
+        Minv[417] = 0;
+    }
+    {
+        const cdyn_real l = d->L[56];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[352 + c];
+    }
+    {
+        const cdyn_real l = d->L[57];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[314 + c];
+    }
+    {
+        const cdyn_real l = d->L[58];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[276 + c];
+    }
+    {
+        const cdyn_real l = d->L[59];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[238 + c];
+    }
+    {
+        const cdyn_real l = d->L[60];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[200 + c];
+    }
+    {
+        const cdyn_real l = d->L[61];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[162 + c];
+    }
+    {
+        const cdyn_real l = d->L[62];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[124 + c];
+    }
+    {
+        const cdyn_real l = d->L[63];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[86 + c];
+    }
+    {
+        const cdyn_real l = d->L[64];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[48 + c];
+    }
+    {
+        const cdyn_real l = d->L[65];
+        for (int c = 0; c < 28; ++c)
+            Minv[390 + c] -= l * Minv[10 + c];
+    }
+    /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[11];
+        Minv[429] *= dinv;
+        Minv[430] = 0;
+        Minv[431] = 0;
+        Minv[432] = 0;
+        Minv[433] = 0;
+        Minv[434] = 0;
+        Minv[435] = 0;
+        Minv[436] = 0;
+        Minv[437] = 0;
+        Minv[438] = 0;
+        Minv[439] = 0;
+        Minv[440] = 0;
+        Minv[441] = 0;
+        Minv[442] = 0;
+        Minv[443] = 0;
+        Minv[444] = 0;
+        Minv[445] = 0;
+        Minv[446] = 0;
+        Minv[447] = 0;
+        Minv[448] = 0;
+        Minv[449] = 0;
+        Minv[450] = 0;
+        Minv[451] = 0;
+        Minv[452] = 0;
+        Minv[453] = 0;
+        Minv[454] = 0;
+        Minv[455] = 0;
+    }
+    {
+        const cdyn_real l = d->L[67];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[391 + c];
+    }
+    {
+        const cdyn_real l = d->L[68];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[353 + c];
+    }
+    {
+        const cdyn_real l = d->L[69];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[315 + c];
+    }
+    {
+        const cdyn_real l = d->L[70];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[277 + c];
+    }
+    {
+        const cdyn_real l = d->L[71];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[239 + c];
+    }
+    {
+        const cdyn_real l = d->L[72];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[201 + c];
+    }
+    {
+        const cdyn_real l = d->L[73];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[163 + c];
+    }
+    {
+        const cdyn_real l = d->L[74];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[125 + c];
+    }
+    {
+        const cdyn_real l = d->L[75];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[87 + c];
+    }
+    {
+        const cdyn_real l = d->L[76];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[49 + c];
+    }
+    {
+        const cdyn_real l = d->L[77];
+        for (int c = 0; c < 27; ++c)
+            Minv[429 + c] -= l * Minv[11 + c];
+    }
+    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[12];
+        Minv[468] *= dinv;
+        Minv[469] *= dinv;
+        Minv[470] *= dinv;
+        Minv[471] *= dinv;
+        Minv[472] *= dinv;
+        Minv[473] *= dinv;
+        Minv[474] = 0;
+        Minv[475] = 0;
+        Minv[476] = 0;
+        Minv[477] = 0;
+        Minv[478] = 0;
+        Minv[479] = 0;
+        Minv[480] = 0;
+        Minv[481] = 0;
+        Minv[482] = 0;
+        Minv[483] = 0;
+        Minv[484] = 0;
+        Minv[485] = 0;
+        Minv[486] = 0;
+        Minv[487] = 0;
+        Minv[488] = 0;
+        Minv[489] = 0;
+        Minv[490] = 0;
+        Minv[491] = 0;
+        Minv[492] = 0;
+        Minv[493] = 0;
+    }
+    {
+        const cdyn_real l = d->L[79];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[202 + c];
+    }
+    {
+        const cdyn_real l = d->L[80];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[164 + c];
+    }
+    {
+        const cdyn_real l = d->L[81];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[126 + c];
+    }
+    {
+        const cdyn_real l = d->L[82];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[88 + c];
+    }
+    {
+        const cdyn_real l = d->L[83];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[50 + c];
+    }
+    {
+        const cdyn_real l = d->L[84];
+        for (int c = 0; c < 26; ++c)
+            Minv[468 + c] -= l * Minv[12 + c];
+    }
+    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[13];
+        Minv[507] *= dinv;
+        Minv[508] *= dinv;
+        Minv[509] *= dinv;
+        Minv[510] *= dinv;
+        Minv[511] *= dinv;
+        Minv[512] = 0;
+        Minv[513] = 0;
+        Minv[514] = 0;
+        Minv[515] = 0;
+        Minv[516] = 0;
+        Minv[517] = 0;
+        Minv[518] = 0;
+        Minv[519] = 0;
+        Minv[520] = 0;
+        Minv[521] = 0;
+        Minv[522] = 0;
+        Minv[523] = 0;
+        Minv[524] = 0;
+        Minv[525] = 0;
+        Minv[526] = 0;
+        Minv[527] = 0;
+        Minv[528] = 0;
+        Minv[529] = 0;
+        Minv[530] = 0;
+        Minv[531] = 0;
+    }
+    {
+        const cdyn_real l = d->L[86];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[469 + c];
+    }
+    {
+        const cdyn_real l = d->L[87];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[203 + c];
+    }
+    {
+        const cdyn_real l = d->L[88];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[165 + c];
+    }
+    {
+        const cdyn_real l = d->L[89];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[127 + c];
+    }
+    {
+        const cdyn_real l = d->L[90];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[89 + c];
+    }
+    {
+        const cdyn_real l = d->L[91];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[51 + c];
+    }
+    {
+        const cdyn_real l = d->L[92];
+        for (int c = 0; c < 25; ++c)
+            Minv[507 + c] -= l * Minv[13 + c];
+    }
 }
 
-/* Columns 19..25 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 1512 mul, 1358 add, 0 div, 0 sqrt, 0 sin/cos */
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 1: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * 3052 mul, 2928 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_1(const humanoid_data *d, cdyn_real *Minv)
 {
-    const cdyn_real t0 = d->L[144];
-    const cdyn_real t1 = d->L[136];
-    const cdyn_real t2 = d->L[143];
-    /* column 19 */
-    const cdyn_real t3 = t0 - t1 * t2;
-    const cdyn_real t4 = d->L[145];
-    const cdyn_real t5 = d->L[137];
-    const cdyn_real t6 = t4 - t5 * t2;
-    const cdyn_real t7 = d->L[146];
-    const cdyn_real t8 = d->L[138];
-    const cdyn_real t9 = t7 - t8 * t2;
-    const cdyn_real t10 = d->L[147];
-    const cdyn_real t11 = d->L[139];
-    const cdyn_real t12 = t10 - t11 * t2;
-    const cdyn_real t13 = d->L[148];
-    const cdyn_real t14 = d->L[140];
-    const cdyn_real t15 = t13 - t14 * t2;
-    const cdyn_real t16 = d->L[149];
-    const cdyn_real t17 = d->L[141];
-    const cdyn_real t18 = t16 - t17 * t2;
-    const cdyn_real t19 = d->L[16];
-    const cdyn_real t20 = t6 - t19 * t3;
-    const cdyn_real t21 = d->L[17];
-    const cdyn_real t22 = t9 - t21 * t3;
-    const cdyn_real t23 = d->L[18];
-    const cdyn_real t24 = t12 - t23 * t3;
-    const cdyn_real t25 = d->L[19];
-    const cdyn_real t26 = t15 - t25 * t3;
-    const cdyn_real t27 = d->L[20];
-    const cdyn_real t28 = t18 - t27 * t3;
-    const cdyn_real t29 = d->L[11];
-    const cdyn_real t30 = t22 - t29 * t20;
-    const cdyn_real t31 = d->L[12];
-    const cdyn_real t32 = t24 - t31 * t20;
-    const cdyn_real t33 = d->L[13];
-    const cdyn_real t34 = t26 - t33 * t20;
-    const cdyn_real t35 = d->L[14];
-    const cdyn_real t36 = t28 - t35 * t20;
-    const cdyn_real t37 = d->L[7];
-    const cdyn_real t38 = t32 - t37 * t30;
-    const cdyn_real t39 = d->L[8];
-    const cdyn_real t40 = t34 - t39 * t30;
-    const cdyn_real t41 = d->L[9];
-    const cdyn_real t42 = t36 - t41 * t30;
-    const cdyn_real t43 = d->L[4];
-    const cdyn_real t44 = t40 - t43 * t38;
-    const cdyn_real t45 = d->L[5];
-    const cdyn_real t46 = t42 - t45 * t38;
-    const cdyn_real t47 = d->L[2];
-    const cdyn_real t48 = t46 - t47 * t44;
-    const cdyn_real t49 = d->Dinv[0];
-    const cdyn_real t50 = t49 * t48;
-    Minv[19] = -t50;
-    Minv[722] = -t50;
-    const cdyn_real t51 = d->Dinv[1];
-    const cdyn_real t52 = t51 * t44 - t47 * t50;
-    Minv[57] = -t52;
-    Minv[723] = -t52;
-    const cdyn_real t53 = d->Dinv[2];
-    const cdyn_real t54 = t53 * t38 - t43 * t52;
-    const cdyn_real t55 = t54 - t45 * t50;
-    Minv[95] = -t55;
-    Minv[724] = -t55;
-    const cdyn_real t56 = d->Dinv[3];
-    const cdyn_real t57 = t56 * t30 - t37 * t55;
-    const cdyn_real t58 = t57 - t39 * t52;
-    const cdyn_real t59 = t58 - t41 * t50;
-    Minv[133] = -t59;
-    Minv[725] = -t59;
-    const cdyn_real t60 = d->Dinv[4];
-    const cdyn_real t61 = t60 * t20 - t29 * t59;
-    const cdyn_real t62 = t61 - t31 * t55;
-    const cdyn_real t63 = t62 - t33 * t52;
-    const cdyn_real t64 = t63 - t35 * t50;
-    Minv[171] = -t64;
-    Minv[726] = -t64;
-    const cdyn_real t65 = d->Dinv[5];
-    const cdyn_real t66 = t65 * t3 - t19 * t64;
-    const cdyn_real t67 = t66 - t21 * t59;
-    const cdyn_real t68 = t67 - t23 * t55;
-    const cdyn_real t69 = t68 - t25 * t52;
-    const cdyn_real t70 = t69 - t27 * t50;
-    Minv[209] = -t70;
-    Minv[727] = -t70;
-    const cdyn_real t71 = d->L[22];
-    const cdyn_real t72 = d->L[23];
-    const cdyn_real t73 = t71 * t70 + t72 * t64;
-    const cdyn_real t74 = d->L[24];
-    const cdyn_real t75 = t73 + t74 * t59;
-    const cdyn_real t76 = d->L[25];
-    const cdyn_real t77 = t75 + t76 * t55;
-    const cdyn_real t78 = d->L[26];
-    const cdyn_real t79 = t77 + t78 * t52;
-    const cdyn_real t80 = d->L[27];
-    const cdyn_real t81 = t79 + t80 * t50;
-    Minv[247] = t81;
-    Minv[728] = t81;
-    const cdyn_real t82 = d->L[29];
-    const cdyn_real t83 = d->L[30];
-    const cdyn_real t84 = t82 * t81 - t83 * t70;
-    const cdyn_real t85 = d->L[31];
-    const cdyn_real t86 = t84 - t85 * t64;
-    const cdyn_real t87 = d->L[32];
-    const cdyn_real t88 = t86 - t87 * t59;
-    const cdyn_real t89 = d->L[33];
-    const cdyn_real t90 = t88 - t89 * t55;
-    const cdyn_real t91 = d->L[34];
-    const cdyn_real t92 = t90 - t91 * t52;
-    const cdyn_real t93 = d->L[35];
-    const cdyn_real t94 = t92 - t93 * t50;
-    Minv[285] = -t94;
-    Minv[729] = -t94;
-    const cdyn_real t95 = d->L[37];
-    const cdyn_real t96 = d->L[38];
-    const cdyn_real t97 = t95 * t94 - t96 * t81;
-    const cdyn_real t98 = d->L[39];
-    const cdyn_real t99 = t97 + t98 * t70;
-    const cdyn_real t100 = d->L[40];
-    const cdyn_real t101 = t99 + t100 * t64;
-    const cdyn_real t102 = d->L[41];
-    const cdyn_real t103 = t101 + t102 * t59;
-    const cdyn_real t104 = d->L[42];
-    const cdyn_real t105 = t103 + t104 * t55;
-    const cdyn_real t106 = d->L[43];
-    const cdyn_real t107 = t105 + t106 * t52;
-    const cdyn_real t108 = d->L[44];
-    const cdyn_real t109 = t107 + t108 * t50;
-    Minv[323] = t109;
-    Minv[730] = t109;
-    const cdyn_real t110 = d->L[46];
-    const cdyn_real t111 = d->L[47];
-    const cdyn_real t112 = t110 * t109 - t111 * t94;
-    const cdyn_real t113 = d->L[48];
-    const cdyn_real t114 = t112 + t113 * t81;
-    const cdyn_real t115 = d->L[49];
-    const cdyn_real t116 = t114 - t115 * t70;
-    const cdyn_real t117 = d->L[50];
-    const cdyn_real t118 = t116 - t117 * t64;
-    const cdyn_real t119 = d->L[51];
-    const cdyn_real t120 = t118 - t119 * t59;
-    const cdyn_real t121 = d->L[52];
-    const cdyn_real t122 = t120 - t121 * t55;
-    const cdyn_real t123 = d->L[53];
-    const cdyn_real t124 = t122 - t123 * t52;
-    const cdyn_real t125 = d->L[54];
-    const cdyn_real t126 = t124 - t125 * t50;
-    Minv[361] = -t126;
-    Minv[731] = -t126;
-    const cdyn_real t127 = d->L[56];
-    const cdyn_real t128 = d->L[57];
-    const cdyn_real t129 = t127 * t126 - t128 * t109;
-    const cdyn_real t130 = d->L[58];
-    const cdyn_real t131 = t129 + t130 * t94;
-    const cdyn_real t132 = d->L[59];
-    const cdyn_real t133 = t131 - t132 * t81;
-    const cdyn_real t134 = d->L[60];
-    const cdyn_real t135 = t133 + t134 * t70;
-    const cdyn_real t136 = d->L[61];
-    const cdyn_real t137 = t135 + t136 * t64;
-    const cdyn_real t138 = d->L[62];
-    const cdyn_real t139 = t137 + t138 * t59;
-    const cdyn_real t140 = d->L[63];
-    const cdyn_real t141 = t139 + t140 * t55;
-    const cdyn_real t142 = d->L[64];
-    const cdyn_real t143 = t141 + t142 * t52;
-    const cdyn_real t144 = d->L[65];
-    const cdyn_real t145 = t143 + t144 * t50;
-    Minv[399] = t145;
-    Minv[732] = t145;
-    const cdyn_real t146 = d->L[67];
-    const cdyn_real t147 = d->L[68];
-    const cdyn_real t148 = t146 * t145 - t147 * t126;
-    const cdyn_real t149 = d->L[69];
-    const cdyn_real t150 = t148 + t149 * t109;
-    const cdyn_real t151 = d->L[70];
-    const cdyn_real t152 = t150 - t151 * t94;
-    const cdyn_real t153 = d->L[71];
-    const cdyn_real t154 = t152 + t153 * t81;
-    const cdyn_real t155 = d->L[72];
-    const cdyn_real t156 = t154 - t155 * t70;
-    const cdyn_real t157 = d->L[73];
-    const cdyn_real t158 = t156 - t157 * t64;
-    const cdyn_real t159 = d->L[74];
-    const cdyn_real t160 = t158 - t159 * t59;
-    const cdyn_real t161 = d->L[75];
-    const cdyn_real t162 = t160 - t161 * t55;
-    const cdyn_real t163 = d->L[76];
-    const cdyn_real t164 = t162 - t163 * t52;
-    const cdyn_real t165 = d->L[77];
-    const cdyn_real t166 = t164 - t165 * t50;
-    Minv[437] = -t166;
-    Minv[733] = -t166;
-    const cdyn_real t167 = d->L[79];
-    const cdyn_real t168 = d->L[80];
-    const cdyn_real t169 = t167 * t70 + t168 * t64;
-    const cdyn_real t170 = d->L[81];
-    const cdyn_real t171 = t169 + t170 * t59;
-    const cdyn_real t172 = d->L[82];
-    const cdyn_real t173 = t171 + t172 * t55;
-    const cdyn_real t174 = d->L[83];
-    const cdyn_real t175 = t173 + t174 * t52;
-    const cdyn_real t176 = d->L[84];
-    const cdyn_real t177 = t175 + t176 * t50;
-    Minv[475] = t177;
-    Minv[734] = t177;
-    const cdyn_real t178 = d->L[86];
-    const cdyn_real t179 = d->L[87];
-    const cdyn_real t180 = t178 * t177 - t179 * t70;
-    const cdyn_real t181 = d->L[88];
-    const cdyn_real t182 = t180 - t181 * t64;
-    const cdyn_real t183 = d->L[89];
-    const cdyn_real t184 = t182 - t183 * t59;
-    const cdyn_real t185 = d->L[90];
-    const cdyn_real t186 = t184 - t185 * t55;
-    const cdyn_real t187 = d->L[91];
-    const cdyn_real t188 = t186 - t187 * t52;
-    const cdyn_real t189 = d->L[92];
-    const cdyn_real t190 = t188 - t189 * t50;
-    Minv[513] = -t190;
-    Minv[735] = -t190;
-    const cdyn_real t191 = d->L[94];
-    const cdyn_real t192 = d->L[95];
-    const cdyn_real t193 = t191 * t190 - t192 * t177;
-    const cdyn_real t194 = d->L[96];
-    const cdyn_real t195 = t193 + t194 * t70;
-    const cdyn_real t196 = d->L[97];
-    const cdyn_real t197 = t195 + t196 * t64;
-    const cdyn_real t198 = d->L[98];
-    const cdyn_real t199 = t197 + t198 * t59;
-    const cdyn_real t200 = d->L[99];
-    const cdyn_real t201 = t199 + t200 * t55;
-    const cdyn_real t202 = d->L[100];
-    const cdyn_real t203 = t201 + t202 * t52;
-    const cdyn_real t204 = d->L[101];
-    const cdyn_real t205 = t203 + t204 * t50;
-    Minv[551] = t205;
-    Minv[736] = t205;
-    const cdyn_real t206 = d->L[103];
-    const cdyn_real t207 = d->L[104];
-    const cdyn_real t208 = t206 * t205 - t207 * t190;
-    const cdyn_real t209 = d->L[105];
-    const cdyn_real t210 = t208 + t209 * t177;
-    const cdyn_real t211 = d->L[106];
-    const cdyn_real t212 = t210 - t211 * t70;
-    const cdyn_real t213 = d->L[107];
-    const cdyn_real t214 = t212 - t213 * t64;
-    const cdyn_real t215 = d->L[108];
-    const cdyn_real t216 = t214 - t215 * t59;
-    const cdyn_real t217 = d->L[109];
-    const cdyn_real t218 = t216 - t217 * t55;
-    const cdyn_real t219 = d->L[110];
-    const cdyn_real t220 = t218 - t219 * t52;
-    const cdyn_real t221 = d->L[111];
-    const cdyn_real t222 = t220 - t221 * t50;
-    Minv[589] = -t222;
-    Minv[737] = -t222;
-    const cdyn_real t223 = d->L[113];
-    const cdyn_real t224 = d->L[114];
-    const cdyn_real t225 = t223 * t222 - t224 * t205;
-    const cdyn_real t226 = d->L[115];
-    const cdyn_real t227 = t225 + t226 * t190;
-    const cdyn_real t228 = d->L[116];
-    const cdyn_real t229 = t227 - t228 * t177;
-    const cdyn_real t230 = d->L[117];
-    const cdyn_real t231 = t229 + t230 * t70;
-    const cdyn_real t232 = d->L[118];
-    const cdyn_real t233 = t231 + t232 * t64;
-    const cdyn_real t234 = d->L[119];
-    const cdyn_real t235 = t233 + t234 * t59;
-    const cdyn_real t236 = d->L[120];
-    const cdyn_real t237 = t235 + t236 * t55;
-    const cdyn_real t238 = d->L[121];
-    const cdyn_real t239 = t237 + t238 * t52;
-    const cdyn_real t240 = d->L[122];
-    const cdyn_real t241 = t239 + t240 * t50;
-    Minv[627] = t241;
-    Minv[738] = t241;
-    const cdyn_real t242 = d->L[124];
-    const cdyn_real t243 = d->L[125];
-    const cdyn_real t244 = t242 * t241 - t243 * t222;
-    const cdyn_real t245 = d->L[126];
-    const cdyn_real t246 = t244 + t245 * t205;
-    const cdyn_real t247 = d->L[127];
-    const cdyn_real t248 = t246 - t247 * t190;
-    const cdyn_real t249 = d->L[128];
-    const cdyn_real t250 = t248 + t249 * t177;
-    const cdyn_real t251 = d->L[129];
-    const cdyn_real t252 = t250 - t251 * t70;
-    const cdyn_real t253 = d->L[130];
-    const cdyn_real t254 = t252 - t253 * t64;
-    const cdyn_real t255 = d->L[131];
-    const cdyn_real t256 = t254 - t255 * t59;
-    const cdyn_real t257 = d->L[132];
-    const cdyn_real t258 = t256 - t257 * t55;
-    const cdyn_real t259 = d->L[133];
-    const cdyn_real t260 = t258 - t259 * t52;
-    const cdyn_real t261 = d->L[134];
-    const cdyn_real t262 = t260 - t261 * t50;
-    Minv[665] = -t262;
-    Minv[739] = -t262;
-    const cdyn_real t263 = d->Dinv[18];
-    const cdyn_real t264 = t263 * t2 - t1 * t70;
-    const cdyn_real t265 = t264 - t5 * t64;
-    const cdyn_real t266 = t265 - t8 * t59;
-    const cdyn_real t267 = t266 - t11 * t55;
-    const cdyn_real t268 = t267 - t14 * t52;
-    const cdyn_real t269 = t268 - t17 * t50;
-    Minv[703] = -t269;
-    Minv[740] = -t269;
-    const cdyn_real t270 = d->Dinv[19];
-    const cdyn_real t271 = t270 + t2 * t269;
-    const cdyn_real t272 = t271 + t0 * t70;
-    const cdyn_real t273 = t272 + t4 * t64;
-    const cdyn_real t274 = t273 + t7 * t59;
-    const cdyn_real t275 = t274 + t10 * t55;
-    const cdyn_real t276 = t275 + t13 * t52;
-    const cdyn_real t277 = t276 + t16 * t50;
-    Minv[741] = t277;
-    const cdyn_real t278 = d->L[152];
-    const cdyn_real t279 = d->L[151];
-    /* column 20 */
-    const cdyn_real t280 = t278 - t2 * t279;
-    const cdyn_real t281 = d->L[153];
-    const cdyn_real t282 = t281 - t0 * t279;
-    const cdyn_real t283 = d->L[154];
-    const cdyn_real t284 = t283 - t4 * t279;
-    const cdyn_real t285 = d->L[155];
-    const cdyn_real t286 = t285 - t7 * t279;
-    const cdyn_real t287 = d->L[156];
-    const cdyn_real t288 = t287 - t10 * t279;
-    const cdyn_real t289 = d->L[157];
-    const cdyn_real t290 = t289 - t13 * t279;
-    const cdyn_real t291 = d->L[158];
-    const cdyn_real t292 = t291 - t16 * t279;
-    const cdyn_real t293 = t282 - t1 * t280;
-    const cdyn_real t294 = t284 - t5 * t280;
-    const cdyn_real t295 = t286 - t8 * t280;
-    const cdyn_real t296 = t288 - t11 * t280;
-    const cdyn_real t297 = t290 - t14 * t280;
-    const cdyn_real t298 = t292 - t17 * t280;
-    const cdyn_real t299 = t294 - t19 * t293;
-    const cdyn_real t300 = t295 - t21 * t293;
-    const cdyn_real t301 = t296 - t23 * t293;
-    const cdyn_real t302 = t297 - t25 * t293;
-    const cdyn_real t303 = t298 - t27 * t293;
-    const cdyn_real t304 = t300 - t29 * t299;
-    const cdyn_real t305 = t301 - t31 * t299;
-    const cdyn_real t306 = t302 - t33 * t299;
-    const cdyn_real t307 = t303 - t35 * t299;
-    const cdyn_real t308 = t305 - t37 * t304;
-    const cdyn_real t309 = t306 - t39 * t304;
-    const cdyn_real t310 = t307 - t41 * t304;
-    const cdyn_real t311 = t309 - t43 * t308;
-    const cdyn_real t312 = t310 - t45 * t308;
-    const cdyn_real t313 = t312 - t47 * t311;
-    const cdyn_real t314 = t49 * t313;
-    Minv[20] = -t314;
-    Minv[760] = -t314;
-    const cdyn_real t315 = t51 * t311 - t47 * t314;
-    Minv[58] = -t315;
-    Minv[761] = -t315;
-    const cdyn_real t316 = t53 * t308 - t43 * t315;
-    const cdyn_real t317 = t316 - t45 * t314;
-    Minv[96] = -t317;
-    Minv[762] = -t317;
-    const cdyn_real t318 = t56 * t304 - t37 * t317;
-    const cdyn_real t319 = t318 - t39 * t315;
-    const cdyn_real t320 = t319 - t41 * t314;
-    Minv[134] = -t320;
-    Minv[763] = -t320;
-    const cdyn_real t321 = t60 * t299 - t29 * t320;
-    const cdyn_real t322 = t321 - t31 * t317;
-    const cdyn_real t323 = t322 - t33 * t315;
-    const cdyn_real t324 = t323 - t35 * t314;
-    Minv[172] = -t324;
-    Minv[764] = -t324;
-    const cdyn_real t325 = t65 * t293 - t19 * t324;
-    const cdyn_real t326 = t325 - t21 * t320;
-    const cdyn_real t327 = t326 - t23 * t317;
-    const cdyn_real t328 = t327 - t25 * t315;
-    const cdyn_real t329 = t328 - t27 * t314;
-    Minv[210] = -t329;
-    Minv[765] = -t329;
-    const cdyn_real t330 = t71 * t329 + t72 * t324;
-    const cdyn_real t331 = t330 + t74 * t320;
-    const cdyn_real t332 = t331 + t76 * t317;
-    const cdyn_real t333 = t332 + t78 * t315;
-    const cdyn_real t334 = t333 + t80 * t314;
-    Minv[248] = t334;
-    Minv[766] = t334;
-    const cdyn_real t335 = t82 * t334 - t83 * t329;
-    const cdyn_real t336 = t335 - t85 * t324;
-    const cdyn_real t337 = t336 - t87 * t320;
-    const cdyn_real t338 = t337 - t89 * t317;
-    const cdyn_real t339 = t338 - t91 * t315;
-    const cdyn_real t340 = t339 - t93 * t314;
-    Minv[286] = -t340;
-    Minv[767] = -t340;
-    const cdyn_real t341 = t95 * t340 - t96 * t334;
-    const cdyn_real t342 = t341 + t98 * t329;
-    const cdyn_real t343 = t342 + t100 * t324;
-    const cdyn_real t344 = t343 + t102 * t320;
-    const cdyn_real t345 = t344 + t104 * t317;
-    const cdyn_real t346 = t345 + t106 * t315;
-    const cdyn_real t347 = t346 + t108 * t314;
-    Minv[324] = t347;
-    Minv[768] = t347;
-    const cdyn_real t348 = t110 * t347 - t111 * t340;
-    const cdyn_real t349 = t348 + t113 * t334;
-    const cdyn_real t350 = t349 - t115 * t329;
-    const cdyn_real t351 = t350 - t117 * t324;
-    const cdyn_real t352 = t351 - t119 * t320;
-    const cdyn_real t353 = t352 - t121 * t317;
-    const cdyn_real t354 = t353 - t123 * t315;
-    const cdyn_real t355 = t354 - t125 * t314;
-    Minv[362] = -t355;
-    Minv[769] = -t355;
-    const cdyn_real t356 = t127 * t355 - t128 * t347;
-    const cdyn_real t357 = t356 + t130 * t340;
-    const cdyn_real t358 = t357 - t132 * t334;
-    const cdyn_real t359 = t358 + t134 * t329;
-    const cdyn_real t360 = t359 + t136 * t324;
-    const cdyn_real t361 = t360 + t138 * t320;
-    const cdyn_real t362 = t361 + t140 * t317;
-    const cdyn_real t363 = t362 + t142 * t315;
-    const cdyn_real t364 = t363 + t144 * t314;
-    Minv[400] = t364;
-    Minv[770] = t364;
-    const cdyn_real t365 = t146 * t364 - t147 * t355;
-    const cdyn_real t366 = t365 + t149 * t347;
-    const cdyn_real t367 = t366 - t151 * t340;
-    const cdyn_real t368 = t367 + t153 * t334;
-    const cdyn_real t369 = t368 - t155 * t329;
-    const cdyn_real t370 = t369 - t157 * t324;
-    const cdyn_real t371 = t370 - t159 * t320;
-    const cdyn_real t372 = t371 - t161 * t317;
-    const cdyn_real t373 = t372 - t163 * t315;
-    const cdyn_real t374 = t373 - t165 * t314;
-    Minv[438] = -t374;
-    Minv[771] = -t374;
-    const cdyn_real t375 = t167 * t329 + t168 * t324;
-    const cdyn_real t376 = t375 + t170 * t320;
-    const cdyn_real t377 = t376 + t172 * t317;
-    const cdyn_real t378 = t377 + t174 * t315;
-    const cdyn_real t379 = t378 + t176 * t314;
-    Minv[476] = t379;
-    Minv[772] = t379;
-    const cdyn_real t380 = t178 * t379 - t179 * t329;
-    const cdyn_real t381 = t380 - t181 * t324;
-    const cdyn_real t382 = t381 - t183 * t320;
-    const cdyn_real t383 = t382 - t185 * t317;
-    const cdyn_real t384 = t383 - t187 * t315;
-    const cdyn_real t385 = t384 - t189 * t314;
-    Minv[514] = -t385;
-    Minv[773] = -t385;
-    const cdyn_real t386 = t191 * t385 - t192 * t379;
-    const cdyn_real t387 = t386 + t194 * t329;
-    const cdyn_real t388 = t387 + t196 * t324;
-    const cdyn_real t389 = t388 + t198 * t320;
-    const cdyn_real t390 = t389 + t200 * t317;
-    const cdyn_real t391 = t390 + t202 * t315;
-    const cdyn_real t392 = t391 + t204 * t314;
-    Minv[552] = t392;
-    Minv[774] = t392;
-    const cdyn_real t393 = t206 * t392 - t207 * t385;
-    const cdyn_real t394 = t393 + t209 * t379;
-    const cdyn_real t395 = t394 - t211 * t329;
-    const cdyn_real t396 = t395 - t213 * t324;
-    const cdyn_real t397 = t396 - t215 * t320;
-    const cdyn_real t398 = t397 - t217 * t317;
-    const cdyn_real t399 = t398 - t219 * t315;
-    const cdyn_real t400 = t399 - t221 * t314;
-    Minv[590] = -t400;
-    Minv[775] = -t400;
-    const cdyn_real t401 = t223 * t400 - t224 * t392;
-    const cdyn_real t402 = t401 + t226 * t385;
-    const cdyn_real t403 = t402 - t228 * t379;
-    const cdyn_real t404 = t403 + t230 * t329;
-    const cdyn_real t405 = t404 + t232 * t324;
-    const cdyn_real t406 = t405 + t234 * t320;
-    const cdyn_real t407 = t406 + t236 * t317;
-    const cdyn_real t408 = t407 + t238 * t315;
-    const cdyn_real t409 = t408 + t240 * t314;
-    Minv[628] = t409;
-    Minv[776] = t409;
-    const cdyn_real t410 = t242 * t409 - t243 * t400;
-    const cdyn_real t411 = t410 + t245 * t392;
-    const cdyn_real t412 = t411 - t247 * t385;
-    const cdyn_real t413 = t412 + t249 * t379;
-    const cdyn_real t414 = t413 - t251 * t329;
-    const cdyn_real t415 = t414 - t253 * t324;
-    const cdyn_real t416 = t415 - t255 * t320;
-    const cdyn_real t417 = t416 - t257 * t317;
-    const cdyn_real t418 = t417 - t259 * t315;
-    const cdyn_real t419 = t418 - t261 * t314;
-    Minv[666] = -t419;
-    Minv[777] = -t419;
-    const cdyn_real t420 = t263 * t280 - t1 * t329;
-    const cdyn_real t421 = t420 - t5 * t324;
-    const cdyn_real t422 = t421 - t8 * t320;
-    const cdyn_real t423 = t422 - t11 * t317;
-    const cdyn_real t424 = t423 - t14 * t315;
-    const cdyn_real t425 = t424 - t17 * t314;
-    Minv[704] = -t425;
-    Minv[778] = -t425;
-    const cdyn_real t426 = t270 * t279 - t2 * t425;
-    const cdyn_real t427 = t426 - t0 * t329;
-    const cdyn_real t428 = t427 - t4 * t324;
-    const cdyn_real t429 = t428 - t7 * t320;
-    const cdyn_real t430 = t429 - t10 * t317;
-    const cdyn_real t431 = t430 - t13 * t315;
-    const cdyn_real t432 = t431 - t16 * t314;
-    Minv[742] = -t432;
-    Minv[779] = -t432;
-    const cdyn_real t433 = d->Dinv[20];
-    const cdyn_real t434 = t433 + t279 * t432;
-    const cdyn_real t435 = t434 + t278 * t425;
-    const cdyn_real t436 = t435 + t281 * t329;
-    const cdyn_real t437 = t436 + t283 * t324;
-    const cdyn_real t438 = t437 + t285 * t320;
-    const cdyn_real t439 = t438 + t287 * t317;
-    const cdyn_real t440 = t439 + t289 * t315;
-    const cdyn_real t441 = t440 + t291 * t314;
-    Minv[780] = t441;
-    const cdyn_real t442 = d->L[161];
-    const cdyn_real t443 = d->L[160];
-    /* column 21 */
-    const cdyn_real t444 = t442 - t279 * t443;
-    const cdyn_real t445 = d->L[162];
-    const cdyn_real t446 = t445 - t278 * t443;
-    const cdyn_real t447 = d->L[163];
-    const cdyn_real t448 = t447 - t281 * t443;
-    const cdyn_real t449 = d->L[164];
-    const cdyn_real t450 = t449 - t283 * t443;
-    const cdyn_real t451 = d->L[165];
-    const cdyn_real t452 = t451 - t285 * t443;
-    const cdyn_real t453 = d->L[166];
-    const cdyn_real t454 = t453 - t287 * t443;
-    const cdyn_real t455 = d->L[167];
-    const cdyn_real t456 = t455 - t289 * t443;
-    const cdyn_real t457 = d->L[168];
-    const cdyn_real t458 = t457 - t291 * t443;
-    const cdyn_real t459 = t446 - t2 * t444;
-    const cdyn_real t460 = t448 - t0 * t444;
-    const cdyn_real t461 = t450 - t4 * t444;
-    const cdyn_real t462 = t452 - t7 * t444;
-    const cdyn_real t463 = t454 - t10 * t444;
-    const cdyn_real t464 = t456 - t13 * t444;
-    const cdyn_real t465 = t458 - t16 * t444;
-    const cdyn_real t466 = t460 - t1 * t459;
-    const cdyn_real t467 = t461 - t5 * t459;
-    const cdyn_real t468 = t462 - t8 * t459;
-    const cdyn_real t469 = t463 - t11 * t459;
-    const cdyn_real t470 = t464 - t14 * t459;
-    const cdyn_real t471 = t465 - t17 * t459;
-    const cdyn_real t472 = t467 - t19 * t466;
-    const cdyn_real t473 = t468 - t21 * t466;
-    const cdyn_real t474 = t469 - t23 * t466;
-    const cdyn_real t475 = t470 - t25 * t466;
-    const cdyn_real t476 = t471 - t27 * t466;
-    const cdyn_real t477 = t473 - t29 * t472;
-    const cdyn_real t478 = t474 - t31 * t472;
-    const cdyn_real t479 = t475 - t33 * t472;
-    const cdyn_real t480 = t476 - t35 * t472;
-    const cdyn_real t481 = t478 - t37 * t477;
-    const cdyn_real t482 = t479 - t39 * t477;
-    const cdyn_real t483 = t480 - t41 * t477;
-    const cdyn_real t484 = t482 - t43 * t481;
-    const cdyn_real t485 = t483 - t45 * t481;
-    const cdyn_real t486 = t485 - t47 * t484;
-    const cdyn_real t487 = t49 * t486;
-    Minv[21] = -t487;
-    Minv[798] = -t487;
-    const cdyn_real t488 = t51 * t484 - t47 * t487;
-    Minv[59] = -t488;
-    Minv[799] = -t488;
-    const cdyn_real t489 = t53 * t481 - t43 * t488;
-    const cdyn_real t490 = t489 - t45 * t487;
-    Minv[97] = -t490;
-    Minv[800] = -t490;
-    const cdyn_real t491 = t56 * t477 - t37 * t490;
-    const cdyn_real t492 = t491 - t39 * t488;
-    const cdyn_real t493 = t492 - t41 * t487;
-    Minv[135] = -t493;
-    Minv[801] = -t493;
-    const cdyn_real t494 = t60 * t472 - t29 * t493;
-    const cdyn_real t495 = t494 - t31 * t490;
-    const cdyn_real t496 = t495 - t33 * t488;
-    const cdyn_real t497 = t496 - t35 * t487;
-    Minv[173] = -t497;
-    Minv[802] = -t497;
-    const cdyn_real t498 = t65 * t466 - t19 * t497;
-    const cdyn_real t499 = t498 - t21 * t493;
-    const cdyn_real t500 = t499 - t23 * t490;
-    const cdyn_real t501 = t500 - t25 * t488;
-    const cdyn_real t502 = t501 - t27 * t487;
-    Minv[211] = -t502;
-    Minv[803] = -t502;
-    const cdyn_real t503 = t71 * t502 + t72 * t497;
-    const cdyn_real t504 = t503 + t74 * t493;
-    const cdyn_real t505 = t504 + t76 * t490;
-    const cdyn_real t506 = t505 + t78 * t488;
-    const cdyn_real t507 = t506 + t80 * t487;
-    Minv[249] = t507;
-    Minv[804] = t507;
-    const cdyn_real t508 = t82 * t507 - t83 * t502;
-    const cdyn_real t509 = t508 - t85 * t497;
-    const cdyn_real t510 = t509 - t87 * t493;
-    const cdyn_real t511 = t510 - t89 * t490;
-    const cdyn_real t512 = t511 - t91 * t488;
-    const cdyn_real t513 = t512 - t93 * t487;
-    Minv[287] = -t513;
-    Minv[805] = -t513;
-    const cdyn_real t514 = t95 * t513 - t96 * t507;
-    const cdyn_real t515 = t514 + t98 * t502;
-    const cdyn_real t516 = t515 + t100 * t497;
-    const cdyn_real t517 = t516 + t102 * t493;
-    const cdyn_real t518 = t517 + t104 * t490;
-    const cdyn_real t519 = t518 + t106 * t488;
-    const cdyn_real t520 = t519 + t108 * t487;
-    Minv[325] = t520;
-    Minv[806] = t520;
-    const cdyn_real t521 = t110 * t520 - t111 * t513;
-    const cdyn_real t522 = t521 + t113 * t507;
-    const cdyn_real t523 = t522 - t115 * t502;
-    const cdyn_real t524 = t523 - t117 * t497;
-    const cdyn_real t525 = t524 - t119 * t493;
-    const cdyn_real t526 = t525 - t121 * t490;
-    const cdyn_real t527 = t526 - t123 * t488;
-    const cdyn_real t528 = t527 - t125 * t487;
-    Minv[363] = -t528;
-    Minv[807] = -t528;
-    const cdyn_real t529 = t127 * t528 - t128 * t520;
-    const cdyn_real t530 = t529 + t130 * t513;
-    const cdyn_real t531 = t530 - t132 * t507;
-    const cdyn_real t532 = t531 + t134 * t502;
-    const cdyn_real t533 = t532 + t136 * t497;
-    const cdyn_real t534 = t533 + t138 * t493;
-    const cdyn_real t535 = t534 + t140 * t490;
-    const cdyn_real t536 = t535 + t142 * t488;
-    const cdyn_real t537 = t536 + t144 * t487;
-    Minv[401] = t537;
-    Minv[808] = t537;
-    const cdyn_real t538 = t146 * t537 - t147 * t528;
-    const cdyn_real t539 = t538 + t149 * t520;
-    const cdyn_real t540 = t539 - t151 * t513;
-    const cdyn_real t541 = t540 + t153 * t507;
-    const cdyn_real t542 = t541 - t155 * t502;
-    const cdyn_real t543 = t542 - t157 * t497;
-    const cdyn_real t544 = t543 - t159 * t493;
-    const cdyn_real t545 = t544 - t161 * t490;
-    const cdyn_real t546 = t545 - t163 * t488;
-    const cdyn_real t547 = t546 - t165 * t487;
-    Minv[439] = -t547;
-    Minv[809] = -t547;
-    const cdyn_real t548 = t167 * t502 + t168 * t497;
-    const cdyn_real t549 = t548 + t170 * t493;
-    const cdyn_real t550 = t549 + t172 * t490;
-    const cdyn_real t551 = t550 + t174 * t488;
-    const cdyn_real t552 = t551 + t176 * t487;
-    Minv[477] = t552;
-    Minv[810] = t552;
-    const cdyn_real t553 = t178 * t552 - t179 * t502;
-    const cdyn_real t554 = t553 - t181 * t497;
-    const cdyn_real t555 = t554 - t183 * t493;
-    const cdyn_real t556 = t555 - t185 * t490;
-    const cdyn_real t557 = t556 - t187 * t488;
-    const cdyn_real t558 = t557 - t189 * t487;
-    Minv[515] = -t558;
-    Minv[811] = -t558;
-    const cdyn_real t559 = t191 * t558 - t192 * t552;
-    const cdyn_real t560 = t559 + t194 * t502;
-    const cdyn_real t561 = t560 + t196 * t497;
-    const cdyn_real t562 = t561 + t198 * t493;
-    const cdyn_real t563 = t562 + t200 * t490;
-    const cdyn_real t564 = t563 + t202 * t488;
-    const cdyn_real t565 = t564 + t204 * t487;
-    Minv[553] = t565;
-    Minv[812] = t565;
-    const cdyn_real t566 = t206 * t565 - t207 * t558;
-    const cdyn_real t567 = t566 + t209 * t552;
-    const cdyn_real t568 = t567 - t211 * t502;
-    const cdyn_real t569 = t568 - t213 * t497;
-    const cdyn_real t570 = t569 - t215 * t493;
-    const cdyn_real t571 = t570 - t217 * t490;
-    const cdyn_real t572 = t571 - t219 * t488;
-    const cdyn_real t573 = t572 - t221 * t487;
-    Minv[591] = -t573;
-    Minv[813] = -t573;
-    const cdyn_real t574 = t223 * t573 - t224 * t565;
-    const cdyn_real t575 = t574 + t226 * t558;
-    const cdyn_real t576 = t575 - t228 * t552;
-    const cdyn_real t577 = t576 + t230 * t502;
-    const cdyn_real t578 = t577 + t232 * t497;
-    const cdyn_real t579 = t578 + t234 * t493;
-    const cdyn_real t580 = t579 + t236 * t490;
-    const cdyn_real t581 = t580 + t238 * t488;
-    const cdyn_real t582 = t581 + t240 * t487;
-    Minv[629] = t582;
-    Minv[814] = t582;
-    const cdyn_real t583 = t242 * t582 - t243 * t573;
-    const cdyn_real t584 = t583 + t245 * t565;
-    const cdyn_real t585 = t584 - t247 * t558;
-    const cdyn_real t586 = t585 + t249 * t552;
-    const cdyn_real t587 = t586 - t251 * t502;
-    const cdyn_real t588 = t587 - t253 * t497;
-    const cdyn_real t589 = t588 - t255 * t493;
-    const cdyn_real t590 = t589 - t257 * t490;
-    const cdyn_real t591 = t590 - t259 * t488;
-    const cdyn_real t592 = t591 - t261 * t487;
-    Minv[667] = -t592;
-    Minv[815] = -t592;
-    const cdyn_real t593 = t263 * t459 - t1 * t502;
-    const cdyn_real t594 = t593 - t5 * t497;
-    const cdyn_real t595 = t594 - t8 * t493;
-    const cdyn_real t596 = t595 - t11 * t490;
-    const cdyn_real t597 = t596 - t14 * t488;
-    const cdyn_real t598 = t597 - t17 * t487;
-    Minv[705] = -t598;
-    Minv[816] = -t598;
-    const cdyn_real t599 = t270 * t444 - t2 * t598;
-    const cdyn_real t600 = t599 - t0 * t502;
-    const cdyn_real t601 = t600 - t4 * t497;
-    const cdyn_real t602 = t601 - t7 * t493;
-    const cdyn_real t603 = t602 - t10 * t490;
-    const cdyn_real t604 = t603 - t13 * t488;
-    const cdyn_real t605 = t604 - t16 * t487;
-    Minv[743] = -t605;
-    Minv[817] = -t605;
-    const cdyn_real t606 = t433 * t443 - t279 * t605;
-    const cdyn_real t607 = t606 - t278 * t598;
-    const cdyn_real t608 = t607 - t281 * t502;
-    const cdyn_real t609 = t608 - t283 * t497;
-    const cdyn_real t610 = t609 - t285 * t493;
-    const cdyn_real t611 = t610 - t287 * t490;
-    const cdyn_real t612 = t611 - t289 * t488;
-    const cdyn_real t613 = t612 - t291 * t487;
-    Minv[781] = -t613;
-    Minv[818] = -t613;
-    const cdyn_real t614 = d->Dinv[21];
-    const cdyn_real t615 = t614 + t443 * t613;
-    const cdyn_real t616 = t615 + t442 * t605;
-    const cdyn_real t617 = t616 + t445 * t598;
-    const cdyn_real t618 = t617 + t447 * t502;
-    const cdyn_real t619 = t618 + t449 * t497;
-    const cdyn_real t620 = t619 + t451 * t493;
-    const cdyn_real t621 = t620 + t453 * t490;
-    const cdyn_real t622 = t621 + t455 * t488;
-    const cdyn_real t623 = t622 + t457 * t487;
-    Minv[819] = t623;
-    const cdyn_real t624 = d->L[171];
-    const cdyn_real t625 = d->L[170];
-    /* column 22 */
-    const cdyn_real t626 = t624 - t443 * t625;
-    const cdyn_real t627 = d->L[172];
-    const cdyn_real t628 = t627 - t442 * t625;
-    const cdyn_real t629 = d->L[173];
-    const cdyn_real t630 = t629 - t445 * t625;
-    const cdyn_real t631 = d->L[174];
-    const cdyn_real t632 = t631 - t447 * t625;
-    const cdyn_real t633 = d->L[175];
-    const cdyn_real t634 = t633 - t449 * t625;
-    const cdyn_real t635 = d->L[176];
-    const cdyn_real t636 = t635 - t451 * t625;
-    const cdyn_real t637 = d->L[177];
-    const cdyn_real t638 = t637 - t453 * t625;
-    const cdyn_real t639 = d->L[178];
-    const cdyn_real t640 = t639 - t455 * t625;
-    const cdyn_real t641 = d->L[179];
-    const cdyn_real t642 = t641 - t457 * t625;
-    const cdyn_real t643 = t628 - t279 * t626;
-    const cdyn_real t644 = t630 - t278 * t626;
-    const cdyn_real t645 = t632 - t281 * t626;
-    const cdyn_real t646 = t634 - t283 * t626;
-    const cdyn_real t647 = t636 - t285 * t626;
-    const cdyn_real t648 = t638 - t287 * t626;
-    const cdyn_real t649 = t640 - t289 * t626;
-    const cdyn_real t650 = t642 - t291 * t626;
-    const cdyn_real t651 = t644 - t2 * t643;
-    const cdyn_real t652 = t645 - t0 * t643;
-    const cdyn_real t653 = t646 - t4 * t643;
-    const cdyn_real t654 = t647 - t7 * t643;
-    const cdyn_real t655 = t648 - t10 * t643;
-    const cdyn_real t656 = t649 - t13 * t643;
-    const cdyn_real t657 = t650 - t16 * t643;
-    const cdyn_real t658 = t652 - t1 * t651;
-    const cdyn_real t659 = t653 - t5 * t651;
-    const cdyn_real t660 = t654 - t8 * t651;
-    const cdyn_real t661 = t655 - t11 * t651;
-    const cdyn_real t662 = t656 - t14 * t651;
-    const cdyn_real t663 = t657 - t17 * t651;
-    const cdyn_real t664 = t659 - t19 * t658;
-    const cdyn_real t665 = t660 - t21 * t658;
-    const cdyn_real t666 = t661 - t23 * t658;
-    const cdyn_real t667 = t662 - t25 * t658;
-    const cdyn_real t668 = t663 - t27 * t658;
-    const cdyn_real t669 = t665 - t29 * t664;
-    const cdyn_real t670 = t666 - t31 * t664;
-    const cdyn_real t671 = t667 - t33 * t664;
-    const cdyn_real t672 = t668 - t35 * t664;
-    const cdyn_real t673 = t670 - t37 * t669;
-    const cdyn_real t674 = t671 - t39 * t669;
-    const cdyn_real t675 = t672 - t41 * t669;
-    const cdyn_real t676 = t674 - t43 * t673;
-    const cdyn_real t677 = t675 - t45 * t673;
-    const cdyn_real t678 = t677 - t47 * t676;
-    const cdyn_real t679 = t49 * t678;
-    Minv[22] = -t679;
-    Minv[836] = -t679;
-    const cdyn_real t680 = t51 * t676 - t47 * t679;
-    Minv[60] = -t680;
-    Minv[837] = -t680;
-    const cdyn_real t681 = t53 * t673 - t43 * t680;
-    const cdyn_real t682 = t681 - t45 * t679;
-    Minv[98] = -t682;
-    Minv[838] = -t682;
-    const cdyn_real t683 = t56 * t669 - t37 * t682;
-    const cdyn_real t684 = t683 - t39 * t680;
-    const cdyn_real t685 = t684 - t41 * t679;
-    Minv[136] = -t685;
-    Minv[839] = -t685;
-    const cdyn_real t686 = t60 * t664 - t29 * t685;
-    const cdyn_real t687 = t686 - t31 * t682;
-    const cdyn_real t688 = t687 - t33 * t680;
-    const cdyn_real t689 = t688 - t35 * t679;
-    Minv[174] = -t689;
-    Minv[840] = -t689;
-    const cdyn_real t690 = t65 * t658 - t19 * t689;
-    const cdyn_real t691 = t690 - t21 * t685;
-    const cdyn_real t692 = t691 - t23 * t682;
-    const cdyn_real t693 = t692 - t25 * t680;
-    const cdyn_real t694 = t693 - t27 * t679;
-    Minv[212] = -t694;
-    Minv[841] = -t694;
-    const cdyn_real t695 = t71 * t694 + t72 * t689;
-    const cdyn_real t696 = t695 + t74 * t685;
-    const cdyn_real t697 = t696 + t76 * t682;
-    const cdyn_real t698 = t697 + t78 * t680;
-    const cdyn_real t699 = t698 + t80 * t679;
-    Minv[250] = t699;
-    Minv[842] = t699;
-    const cdyn_real t700 = t82 * t699 - t83 * t694;
-    const cdyn_real t701 = t700 - t85 * t689;
-    const cdyn_real t702 = t701 - t87 * t685;
-    const cdyn_real t703 = t702 - t89 * t682;
-    const cdyn_real t704 = t703 - t91 * t680;
-    const cdyn_real t705 = t704 - t93 * t679;
-    Minv[288] = -t705;
-    Minv[843] = -t705;
-    const cdyn_real t706 = t95 * t705 - t96 * t699;
-    const cdyn_real t707 = t706 + t98 * t694;
-    const cdyn_real t708 = t707 + t100 * t689;
-    const cdyn_real t709 = t708 + t102 * t685;
-    const cdyn_real t710 = t709 + t104 * t682;
-    const cdyn_real t711 = t710 + t106 * t680;
-    const cdyn_real t712 = t711 + t108 * t679;
-    Minv[326] = t712;
-    Minv[844] = t712;
-    const cdyn_real t713 = t110 * t712 - t111 * t705;
-    const cdyn_real t714 = t713 + t113 * t699;
-    const cdyn_real t715 = t714 - t115 * t694;
-    const cdyn_real t716 = t715 - t117 * t689;
-    const cdyn_real t717 = t716 - t119 * t685;
-    const cdyn_real t718 = t717 - t121 * t682;
-    const cdyn_real t719 = t718 - t123 * t680;
-    const cdyn_real t720 = t719 - t125 * t679;
-    Minv[364] = -t720;
-    Minv[845] = -t720;
-    const cdyn_real t721 = t127 * t720 - t128 * t712;
-    const cdyn_real t722 = t721 + t130 * t705;
-    const cdyn_real t723 = t722 - t132 * t699;
-    const cdyn_real t724 = t723 + t134 * t694;
-    const cdyn_real t725 = t724 + t136 * t689;
-    const cdyn_real t726 = t725 + t138 * t685;
-    const cdyn_real t727 = t726 + t140 * t682;
-    const cdyn_real t728 = t727 + t142 * t680;
-    const cdyn_real t729 = t728 + t144 * t679;
-    Minv[402] = t729;
-    Minv[846] = t729;
-    const cdyn_real t730 = t146 * t729 - t147 * t720;
-    const cdyn_real t731 = t730 + t149 * t712;
-    const cdyn_real t732 = t731 - t151 * t705;
-    const cdyn_real t733 = t732 + t153 * t699;
-    const cdyn_real t734 = t733 - t155 * t694;
-    const cdyn_real t735 = t734 - t157 * t689;
-    const cdyn_real t736 = t735 - t159 * t685;
-    const cdyn_real t737 = t736 - t161 * t682;
-    const cdyn_real t738 = t737 - t163 * t680;
-    const cdyn_real t739 = t738 - t165 * t679;
-    Minv[440] = -t739;
-    Minv[847] = -t739;
-    const cdyn_real t740 = t167 * t694 + t168 * t689;
-    const cdyn_real t741 = t740 + t170 * t685;
-    const cdyn_real t742 = t741 + t172 * t682;
-    const cdyn_real t743 = t742 + t174 * t680;
-    const cdyn_real t744 = t743 + t176 * t679;
-    Minv[478] = t744;
-    Minv[848] = t744;
-    const cdyn_real t745 = t178 * t744 - t179 * t694;
-    const cdyn_real t746 = t745 - t181 * t689;
-    const cdyn_real t747 = t746 - t183 * t685;
-    const cdyn_real t748 = t747 - t185 * t682;
-    const cdyn_real t749 = t748 - t187 * t680;
-    const cdyn_real t750 = t749 - t189 * t679;
-    Minv[516] = -t750;
-    Minv[849] = -t750;
-    const cdyn_real t751 = t191 * t750 - t192 * t744;
-    const cdyn_real t752 = t751 + t194 * t694;
-    const cdyn_real t753 = t752 + t196 * t689;
-    const cdyn_real t754 = t753 + t198 * t685;
-    const cdyn_real t755 = t754 + t200 * t682;
-    const cdyn_real t756 = t755 + t202 * t680;
-    const cdyn_real t757 = t756 + t204 * t679;
-    Minv[554] = t757;
-    Minv[850] = t757;
-    const cdyn_real t758 = t206 * t757 - t207 * t750;
-    const cdyn_real t759 = t758 + t209 * t744;
-    const cdyn_real t760 = t759 - t211 * t694;
-    const cdyn_real t761 = t760 - t213 * t689;
-    const cdyn_real t762 = t761 - t215 * t685;
-    const cdyn_real t763 = t762 - t217 * t682;
-    const cdyn_real t764 = t763 - t219 * t680;
-    const cdyn_real t765 = t764 - t221 * t679;
-    Minv[592] = -t765;
-    Minv[851] = -t765;
-    const cdyn_real t766 = t223 * t765 - t224 * t757;
-    const cdyn_real t767 = t766 + t226 * t750;
-    const cdyn_real t768 = t767 - t228 * t744;
-    const cdyn_real t769 = t768 + t230 * t694;
-    const cdyn_real t770 = t769 + t232 * t689;
-    const cdyn_real t771 = t770 + t234 * t685;
-    const cdyn_real t772 = t771 + t236 * t682;
-    const cdyn_real t773 = t772 + t238 * t680;
-    const cdyn_real t774 = t773 + t240 * t679;
-    Minv[630] = t774;
-    Minv[852] = t774;
-    const cdyn_real t775 = t242 * t774 - t243 * t765;
-    const cdyn_real t776 = t775 + t245 * t757;
-    const cdyn_real t777 = t776 - t247 * t750;
-    const cdyn_real t778 = t777 + t249 * t744;
-    const cdyn_real t779 = t778 - t251 * t694;
-    const cdyn_real t780 = t779 - t253 * t689;
-    const cdyn_real t781 = t780 - t255 * t685;
-    const cdyn_real t782 = t781 - t257 * t682;
-    const cdyn_real t783 = t782 - t259 * t680;
-    const cdyn_real t784 = t783 - t261 * t679;
-    Minv[668] = -t784;
-    Minv[853] = -t784;
-    const cdyn_real t785 = t263 * t651 - t1 * t694;
-    const cdyn_real t786 = t785 - t5 * t689;
-    const cdyn_real t787 = t786 - t8 * t685;
-    const cdyn_real t788 = t787 - t11 * t682;
-    const cdyn_real t789 = t788 - t14 * t680;
-    const cdyn_real t790 = t789 - t17 * t679;
-    Minv[706] = -t790;
-    Minv[854] = -t790;
-    const cdyn_real t791 = t270 * t643 - t2 * t790;
-    const cdyn_real t792 = t791 - t0 * t694;
-    const cdyn_real t793 = t792 - t4 * t689;
-    const cdyn_real t794 = t793 - t7 * t685;
-    const cdyn_real t795 = t794 - t10 * t682;
-    const cdyn_real t796 = t795 - t13 * t680;
-    const cdyn_real t797 = t796 - t16 * t679;
-    Minv[744] = -t797;
-    Minv[855] = -t797;
-    const cdyn_real t798 = t433 * t626 - t279 * t797;
-    const cdyn_real t799 = t798 - t278 * t790;
-    const cdyn_real t800 = t799 - t281 * t694;
-    const cdyn_real t801 = t800 - t283 * t689;
-    const cdyn_real t802 = t801 - t285 * t685;
-    const cdyn_real t803 = t802 - t287 * t682;
-    const cdyn_real t804 = t803 - t289 * t680;
-    const cdyn_real t805 = t804 - t291 * t679;
-    Minv[782] = -t805;
-    Minv[856] = -t805;
-    const cdyn_real t806 = t614 * t625 - t443 * t805;
-    const cdyn_real t807 = t806 - t442 * t797;
-    const cdyn_real t808 = t807 - t445 * t790;
-    const cdyn_real t809 = t808 - t447 * t694;
-    const cdyn_real t810 = t809 - t449 * t689;
-    const cdyn_real t811 = t810 - t451 * t685;
-    const cdyn_real t812 = t811 - t453 * t682;
-    const cdyn_real t813 = t812 - t455 * t680;
-    const cdyn_real t814 = t813 - t457 * t679;
-    Minv[820] = -t814;
-    Minv[857] = -t814;
-    const cdyn_real t815 = d->Dinv[22];
-    const cdyn_real t816 = t815 + t625 * t814;
-    const cdyn_real t817 = t816 + t624 * t805;
-    const cdyn_real t818 = t817 + t627 * t797;
-    const cdyn_real t819 = t818 + t629 * t790;
-    const cdyn_real t820 = t819 + t631 * t694;
-    const cdyn_real t821 = t820 + t633 * t689;
-    const cdyn_real t822 = t821 + t635 * t685;
-    const cdyn_real t823 = t822 + t637 * t682;
-    const cdyn_real t824 = t823 + t639 * t680;
-    const cdyn_real t825 = t824 + t641 * t679;
-    Minv[858] = t825;
-    const cdyn_real t826 = d->L[182];
-    const cdyn_real t827 = d->L[181];
-    /* column 23 */
-    const cdyn_real t828 = t826 - t625 * t827;
-    const cdyn_real t829 = d->L[183];
-    const cdyn_real t830 = t829 - t624 * t827;
-    const cdyn_real t831 = d->L[184];
-    const cdyn_real t832 = t831 - t627 * t827;
-    const cdyn_real t833 = d->L[185];
-    const cdyn_real t834 = t833 - t629 * t827;
-    const cdyn_real t835 = d->L[186];
-    const cdyn_real t836 = t835 - t631 * t827;
-    const cdyn_real t837 = d->L[187];
-    const cdyn_real t838 = t837 - t633 * t827;
-    const cdyn_real t839 = d->L[188];
-    const cdyn_real t840 = t839 - t635 * t827;
-    const cdyn_real t841 = d->L[189];
-    const cdyn_real t842 = t841 - t637 * t827;
-    const cdyn_real t843 = d->L[190];
-    const cdyn_real t844 = t843 - t639 * t827;
-    const cdyn_real t845 = d->L[191];
-    const cdyn_real t846 = t845 - t641 * t827;
-    const cdyn_real t847 = t830 - t443 * t828;
-    const cdyn_real t848 = t832 - t442 * t828;
-    const cdyn_real t849 = t834 - t445 * t828;
-    const cdyn_real t850 = t836 - t447 * t828;
-    const cdyn_real t851 = t838 - t449 * t828;
-    const cdyn_real t852 = t840 - t451 * t828;
-    const cdyn_real t853 = t842 - t453 * t828;
-    const cdyn_real t854 = t844 - t455 * t828;
-    const cdyn_real t855 = t846 - t457 * t828;
-    const cdyn_real t856 = t848 - t279 * t847;
-    const cdyn_real t857 = t849 - t278 * t847;
-    const cdyn_real t858 = t850 - t281 * t847;
-    const cdyn_real t859 = t851 - t283 * t847;
-    const cdyn_real t860 = t852 - t285 * t847;
-    const cdyn_real t861 = t853 - t287 * t847;
-    const cdyn_real t862 = t854 - t289 * t847;
-    const cdyn_real t863 = t855 - t291 * t847;
-    const cdyn_real t864 = t857 - t2 * t856;
-    const cdyn_real t865 = t858 - t0 * t856;
-    const cdyn_real t866 = t859 - t4 * t856;
-    const cdyn_real t867 = t860 - t7 * t856;
-    const cdyn_real t868 = t861 - t10 * t856;
-    const cdyn_real t869 = t862 - t13 * t856;
-    const cdyn_real t870 = t863 - t16 * t856;
-    const cdyn_real t871 = t865 - t1 * t864;
-    const cdyn_real t872 = t866 - t5 * t864;
-    const cdyn_real t873 = t867 - t8 * t864;
-    const cdyn_real t874 = t868 - t11 * t864;
-    const cdyn_real t875 = t869 - t14 * t864;
-    const cdyn_real t876 = t870 - t17 * t864;
-    const cdyn_real t877 = t872 - t19 * t871;
-    const cdyn_real t878 = t873 - t21 * t871;
-    const cdyn_real t879 = t874 - t23 * t871;
-    const cdyn_real t880 = t875 - t25 * t871;
-    const cdyn_real t881 = t876 - t27 * t871;
-    const cdyn_real t882 = t878 - t29 * t877;
-    const cdyn_real t883 = t879 - t31 * t877;
-    const cdyn_real t884 = t880 - t33 * t877;
-    const cdyn_real t885 = t881 - t35 * t877;
-    const cdyn_real t886 = t883 - t37 * t882;
-    const cdyn_real t887 = t884 - t39 * t882;
-    const cdyn_real t888 = t885 - t41 * t882;
-    const cdyn_real t889 = t887 - t43 * t886;
-    const cdyn_real t890 = t888 - t45 * t886;
-    const cdyn_real t891 = t890 - t47 * t889;
-    const cdyn_real t892 = t49 * t891;
-    Minv[23] = -t892;
-    Minv[874] = -t892;
-    const cdyn_real t893 = t51 * t889 - t47 * t892;
-    Minv[61] = -t893;
-    Minv[875] = -t893;
-    const cdyn_real t894 = t53 * t886 - t43 * t893;
-    const cdyn_real t895 = t894 - t45 * t892;
-    Minv[99] = -t895;
-    Minv[876] = -t895;
-    const cdyn_real t896 = t56 * t882 - t37 * t895;
-    const cdyn_real t897 = t896 - t39 * t893;
-    const cdyn_real t898 = t897 - t41 * t892;
-    Minv[137] = -t898;
-    Minv[877] = -t898;
-    const cdyn_real t899 = t60 * t877 - t29 * t898;
-    const cdyn_real t900 = t899 - t31 * t895;
-    const cdyn_real t901 = t900 - t33 * t893;
-    const cdyn_real t902 = t901 - t35 * t892;
-    Minv[175] = -t902;
-    Minv[878] = -t902;
-    const cdyn_real t903 = t65 * t871 - t19 * t902;
-    const cdyn_real t904 = t903 - t21 * t898;
-    const cdyn_real t905 = t904 - t23 * t895;
-    const cdyn_real t906 = t905 - t25 * t893;
-    const cdyn_real t907 = t906 - t27 * t892;
-    Minv[213] = -t907;
-    Minv[879] = -t907;
-    const cdyn_real t908 = t71 * t907 + t72 * t902;
-    const cdyn_real t909 = t908 + t74 * t898;
-    const cdyn_real t910 = t909 + t76 * t895;
-    const cdyn_real t911 = t910 + t78 * t893;
-    const cdyn_real t912 = t911 + t80 * t892;
-    Minv[251] = t912;
-    Minv[880] = t912;
-    const cdyn_real t913 = t82 * t912 - t83 * t907;
-    const cdyn_real t914 = t913 - t85 * t902;
-    const cdyn_real t915 = t914 - t87 * t898;
-    const cdyn_real t916 = t915 - t89 * t895;
-    const cdyn_real t917 = t916 - t91 * t893;
-    const cdyn_real t918 = t917 - t93 * t892;
-    Minv[289] = -t918;
-    Minv[881] = -t918;
-    const cdyn_real t919 = t95 * t918 - t96 * t912;
-    const cdyn_real t920 = t919 + t98 * t907;
-    const cdyn_real t921 = t920 + t100 * t902;
-    const cdyn_real t922 = t921 + t102 * t898;
-    const cdyn_real t923 = t922 + t104 * t895;
-    const cdyn_real t924 = t923 + t106 * t893;
-    const cdyn_real t925 = t924 + t108 * t892;
-    Minv[327] = t925;
-    Minv[882] = t925;
-    const cdyn_real t926 = t110 * t925 - t111 * t918;
-    const cdyn_real t927 = t926 + t113 * t912;
-    const cdyn_real t928 = t927 - t115 * t907;
-    const cdyn_real t929 = t928 - t117 * t902;
-    const cdyn_real t930 = t929 - t119 * t898;
-    const cdyn_real t931 = t930 - t121 * t895;
-    const cdyn_real t932 = t931 - t123 * t893;
-    const cdyn_real t933 = t932 - t125 * t892;
-    Minv[365] = -t933;
-    Minv[883] = -t933;
-    const cdyn_real t934 = t127 * t933 - t128 * t925;
-    const cdyn_real t935 = t934 + t130 * t918;
-    const cdyn_real t936 = t935 - t132 * t912;
-    const cdyn_real t937 = t936 + t134 * t907;
-    const cdyn_real t938 = t937 + t136 * t902;
-    const cdyn_real t939 = t938 + t138 * t898;
-    const cdyn_real t940 = t939 + t140 * t895;
-    const cdyn_real t941 = t940 + t142 * t893;
-    const cdyn_real t942 = t941 + t144 * t892;
-    Minv[403] = t942;
-    Minv[884] = t942;
-    const cdyn_real t943 = t146 * t942 - t147 * t933;
-    const cdyn_real t944 = t943 + t149 * t925;
-    const cdyn_real t945 = t944 - t151 * t918;
-    const cdyn_real t946 = t945 + t153 * t912;
-    const cdyn_real t947 = t946 - t155 * t907;
-    const cdyn_real t948 = t947 - t157 * t902;
-    const cdyn_real t949 = t948 - t159 * t898;
-    const cdyn_real t950 = t949 - t161 * t895;
-    const cdyn_real t951 = t950 - t163 * t893;
-    const cdyn_real t952 = t951 - t165 * t892;
-    Minv[441] = -t952;
-    Minv[885] = -t952;
-    const cdyn_real t953 = t167 * t907 + t168 * t902;
-    const cdyn_real t954 = t953 + t170 * t898;
-    const cdyn_real t955 = t954 + t172 * t895;
-    const cdyn_real t956 = t955 + t174 * t893;
-    const cdyn_real t957 = t956 + t176 * t892;
-    Minv[479] = t957;
-    Minv[886] = t957;
-    const cdyn_real t958 = t178 * t957 - t179 * t907;
-    const cdyn_real t959 = t958 - t181 * t902;
-    const cdyn_real t960 = t959 - t183 * t898;
-    const cdyn_real t961 = t960 - t185 * t895;
-    const cdyn_real t962 = t961 - t187 * t893;
-    const cdyn_real t963 = t962 - t189 * t892;
-    Minv[517] = -t963;
-    Minv[887] = -t963;
-    const cdyn_real t964 = t191 * t963 - t192 * t957;
-    const cdyn_real t965 = t964 + t194 * t907;
-    const cdyn_real t966 = t965 + t196 * t902;
-    const cdyn_real t967 = t966 + t198 * t898;
-    const cdyn_real t968 = t967 + t200 * t895;
-    const cdyn_real t969 = t968 + t202 * t893;
-    const cdyn_real t970 = t969 + t204 * t892;
-    Minv[555] = t970;
-    Minv[888] = t970;
-    const cdyn_real t971 = t206 * t970 - t207 * t963;
-    const cdyn_real t972 = t971 + t209 * t957;
-    const cdyn_real t973 = t972 - t211 * t907;
-    const cdyn_real t974 = t973 - t213 * t902;
-    const cdyn_real t975 = t974 - t215 * t898;
-    const cdyn_real t976 = t975 - t217 * t895;
-    const cdyn_real t977 = t976 - t219 * t893;
-    const cdyn_real t978 = t977 - t221 * t892;
-    Minv[593] = -t978;
-    Minv[889] = -t978;
-    const cdyn_real t979 = t223 * t978 - t224 * t970;
-    const cdyn_real t980 = t979 + t226 * t963;
-    const cdyn_real t981 = t980 - t228 * t957;
-    const cdyn_real t982 = t981 + t230 * t907;
-    const cdyn_real t983 = t982 + t232 * t902;
-    const cdyn_real t984 = t983 + t234 * t898;
-    const cdyn_real t985 = t984 + t236 * t895;
-    const cdyn_real t986 = t985 + t238 * t893;
-    const cdyn_real t987 = t986 + t240 * t892;
-    Minv[631] = t987;
-    Minv[890] = t987;
-    const cdyn_real t988 = t242 * t987 - t243 * t978;
-    const cdyn_real t989 = t988 + t245 * t970;
-    const cdyn_real t990 = t989 - t247 * t963;
-    const cdyn_real t991 = t990 + t249 * t957;
-    const cdyn_real t992 = t991 - t251 * t907;
-    const cdyn_real t993 = t992 - t253 * t902;
-    const cdyn_real t994 = t993 - t255 * t898;
-    const cdyn_real t995 = t994 - t257 * t895;
-    const cdyn_real t996 = t995 - t259 * t893;
-    const cdyn_real t997 = t996 - t261 * t892;
-    Minv[669] = -t997;
-    Minv[891] = -t997;
-    const cdyn_real t998 = t263 * t864 - t1 * t907;
-    const cdyn_real t999 = t998 - t5 * t902;
-    const cdyn_real t1000 = t999 - t8 * t898;
-    const cdyn_real t1001 = t1000 - t11 * t895;
-    const cdyn_real t1002 = t1001 - t14 * t893;
-    const cdyn_real t1003 = t1002 - t17 * t892;
-    Minv[707] = -t1003;
-    Minv[892] = -t1003;
-    const cdyn_real t1004 = t270 * t856 - t2 * t1003;
-    const cdyn_real t1005 = t1004 - t0 * t907;
-    const cdyn_real t1006 = t1005 - t4 * t902;
-    const cdyn_real t1007 = t1006 - t7 * t898;
-    const cdyn_real t1008 = t1007 - t10 * t895;
-    const cdyn_real t1009 = t1008 - t13 * t893;
-    const cdyn_real t1010 = t1009 - t16 * t892;
-    Minv[745] = -t1010;
-    Minv[893] = -t1010;
-    const cdyn_real t1011 = t433 * t847 - t279 * t1010;
-    const cdyn_real t1012 = t1011 - t278 * t1003;
-    const cdyn_real t1013 = t1012 - t281 * t907;
-    const cdyn_real t1014 = t1013 - t283 * t902;
-    const cdyn_real t1015 = t1014 - t285 * t898;
-    const cdyn_real t1016 = t1015 - t287 * t895;
-    const cdyn_real t1017 = t1016 - t289 * t893;
-    const cdyn_real t1018 = t1017 - t291 * t892;
-    Minv[783] = -t1018;
-    Minv[894] = -t1018;
-    const cdyn_real t1019 = t614 * t828 - t443 * t1018;
-    const cdyn_real t1020 = t1019 - t442 * t1010;
-    const cdyn_real t1021 = t1020 - t445 * t1003;
-    const cdyn_real t1022 = t1021 - t447 * t907;
-    const cdyn_real t1023 = t1022 - t449 * t902;
-    const cdyn_real t1024 = t1023 - t451 * t898;
-    const cdyn_real t1025 = t1024 - t453 * t895;
-    const cdyn_real t1026 = t1025 - t455 * t893;
-    const cdyn_real t1027 = t1026 - t457 * t892;
-    Minv[821] = -t1027;
-    Minv[895] = -t1027;
-    const cdyn_real t1028 = t815 * t827 - t625 * t1027;
-    const cdyn_real t1029 = t1028 - t624 * t1018;
-    const cdyn_real t1030 = t1029 - t627 * t1010;
-    const cdyn_real t1031 = t1030 - t629 * t1003;
-    const cdyn_real t1032 = t1031 - t631 * t907;
-    const cdyn_real t1033 = t1032 - t633 * t902;
-    const cdyn_real t1034 = t1033 - t635 * t898;
-    const cdyn_real t1035 = t1034 - t637 * t895;
-    const cdyn_real t1036 = t1035 - t639 * t893;
-    const cdyn_real t1037 = t1036 - t641 * t892;
-    Minv[859] = -t1037;
-    Minv[896] = -t1037;
-    const cdyn_real t1038 = d->Dinv[23];
-    const cdyn_real t1039 = t1038 + t827 * t1037;
-    const cdyn_real t1040 = t1039 + t826 * t1027;
-    const cdyn_real t1041 = t1040 + t829 * t1018;
-    const cdyn_real t1042 = t1041 + t831 * t1010;
-    const cdyn_real t1043 = t1042 + t833 * t1003;
-    const cdyn_real t1044 = t1043 + t835 * t907;
-    const cdyn_real t1045 = t1044 + t837 * t902;
-    const cdyn_real t1046 = t1045 + t839 * t898;
-    const cdyn_real t1047 = t1046 + t841 * t895;
-    const cdyn_real t1048 = t1047 + t843 * t893;
-    const cdyn_real t1049 = t1048 + t845 * t892;
-    Minv[897] = t1049;
-    const cdyn_real t1050 = d->L[194];
-    const cdyn_real t1051 = d->L[193];
-    /* column 24 */
-    const cdyn_real t1052 = t1050 - t827 * t1051;
-    const cdyn_real t1053 = d->L[195];
-    const cdyn_real t1054 = t1053 - t826 * t1051;
-    const cdyn_real t1055 = d->L[196];
-    const cdyn_real t1056 = t1055 - t829 * t1051;
-    const cdyn_real t1057 = d->L[197];
-    const cdyn_real t1058 = t1057 - t831 * t1051;
-    const cdyn_real t1059 = d->L[198];
-    const cdyn_real t1060 = t1059 - t833 * t1051;
-    const cdyn_real t1061 = d->L[199];
-    const cdyn_real t1062 = t1061 - t835 * t1051;
-    const cdyn_real t1063 = d->L[200];
-    const cdyn_real t1064 = t1063 - t837 * t1051;
-    const cdyn_real t1065 = d->L[201];
-    const cdyn_real t1066 = t1065 - t839 * t1051;
-    const cdyn_real t1067 = d->L[202];
-    const cdyn_real t1068 = t1067 - t841 * t1051;
-    const cdyn_real t1069 = d->L[203];
-    const cdyn_real t1070 = t1069 - t843 * t1051;
-    const cdyn_real t1071 = d->L[204];
-    const cdyn_real t1072 = t1071 - t845 * t1051;
-    const cdyn_real t1073 = t1054 - t625 * t1052;
-    const cdyn_real t1074 = t1056 - t624 * t1052;
-    const cdyn_real t1075 = t1058 - t627 * t1052;
-    const cdyn_real t1076 = t1060 - t629 * t1052;
-    const cdyn_real t1077 = t1062 - t631 * t1052;
-    const cdyn_real t1078 = t1064 - t633 * t1052;
-    const cdyn_real t1079 = t1066 - t635 * t1052;
-    const cdyn_real t1080 = t1068 - t637 * t1052;
-    const cdyn_real t1081 = t1070 - t639 * t1052;
-    const cdyn_real t1082 = t1072 - t641 * t1052;
-    const cdyn_real t1083 = t1074 - t443 * t1073;
-    const cdyn_real t1084 = t1075 - t442 * t1073;
-    const cdyn_real t1085 = t1076 - t445 * t1073;
-    const cdyn_real t1086 = t1077 - t447 * t1073;
-    const cdyn_real t1087 = t1078 - t449 * t1073;
-    const cdyn_real t1088 = t1079 - t451 * t1073;
-    const cdyn_real t1089 = t1080 - t453 * t1073;
-    const cdyn_real t1090 = t1081 - t455 * t1073;
-    const cdyn_real t1091 = t1082 - t457 * t1073;
-    const cdyn_real t1092 = t1084 - t279 * t1083;
-    const cdyn_real t1093 = t1085 - t278 * t1083;
-    const cdyn_real t1094 = t1086 - t281 * t1083;
-    const cdyn_real t1095 = t1087 - t283 * t1083;
-    const cdyn_real t1096 = t1088 - t285 * t1083;
-    const cdyn_real t1097 = t1089 - t287 * t1083;
-    const cdyn_real t1098 = t1090 - t289 * t1083;
-    const cdyn_real t1099 = t1091 - t291 * t1083;
-    const cdyn_real t1100 = t1093 - t2 * t1092;
-    const cdyn_real t1101 = t1094 - t0 * t1092;
-    const cdyn_real t1102 = t1095 - t4 * t1092;
-    const cdyn_real t1103 = t1096 - t7 * t1092;
-    const cdyn_real t1104 = t1097 - t10 * t1092;
-    const cdyn_real t1105 = t1098 - t13 * t1092;
-    const cdyn_real t1106 = t1099 - t16 * t1092;
-    const cdyn_real t1107 = t1101 - t1 * t1100;
-    const cdyn_real t1108 = t1102 - t5 * t1100;
-    const cdyn_real t1109 = t1103 - t8 * t1100;
-    const cdyn_real t1110 = t1104 - t11 * t1100;
-    const cdyn_real t1111 = t1105 - t14 * t1100;
-    const cdyn_real t1112 = t1106 - t17 * t1100;
-    const cdyn_real t1113 = t1108 - t19 * t1107;
-    const cdyn_real t1114 = t1109 - t21 * t1107;
-    const cdyn_real t1115 = t1110 - t23 * t1107;
-    const cdyn_real t1116 = t1111 - t25 * t1107;
-    const cdyn_real t1117 = t1112 - t27 * t1107;
-    const cdyn_real t1118 = t1114 - t29 * t1113;
-    const cdyn_real t1119 = t1115 - t31 * t1113;
-    const cdyn_real t1120 = t1116 - t33 * t1113;
-    const cdyn_real t1121 = t1117 - t35 * t1113;
-    const cdyn_real t1122 = t1119 - t37 * t1118;
-    const cdyn_real t1123 = t1120 - t39 * t1118;
-    const cdyn_real t1124 = t1121 - t41 * t1118;
-    const cdyn_real t1125 = t1123 - t43 * t1122;
-    const cdyn_real t1126 = t1124 - t45 * t1122;
-    const cdyn_real t1127 = t1126 - t47 * t1125;
-    const cdyn_real t1128 = t49 * t1127;
-    Minv[24] = -t1128;
-    Minv[912] = -t1128;
-    const cdyn_real t1129 = t51 * t1125 - t47 * t1128;
-    Minv[62] = -t1129;
-    Minv[913] = -t1129;
-    const cdyn_real t1130 = t53 * t1122 - t43 * t1129;
-    const cdyn_real t1131 = t1130 - t45 * t1128;
-    Minv[100] = -t1131;
-    Minv[914] = -t1131;
-    const cdyn_real t1132 = t56 * t1118 - t37 * t1131;
-    const cdyn_real t1133 = t1132 - t39 * t1129;
-    const cdyn_real t1134 = t1133 - t41 * t1128;
-    Minv[138] = -t1134;
-    Minv[915] = -t1134;
-    const cdyn_real t1135 = t60 * t1113 - t29 * t1134;
-    const cdyn_real t1136 = t1135 - t31 * t1131;
-    const cdyn_real t1137 = t1136 - t33 * t1129;
-    const cdyn_real t1138 = t1137 - t35 * t1128;
-    Minv[176] = -t1138;
-    Minv[916] = -t1138;
-    const cdyn_real t1139 = t65 * t1107 - t19 * t1138;
-    const cdyn_real t1140 = t1139 - t21 * t1134;
-    const cdyn_real t1141 = t1140 - t23 * t1131;
-    const cdyn_real t1142 = t1141 - t25 * t1129;
-    const cdyn_real t1143 = t1142 - t27 * t1128;
-    Minv[214] = -t1143;
-    Minv[917] = -t1143;
-    const cdyn_real t1144 = t71 * t1143 + t72 * t1138;
-    const cdyn_real t1145 = t1144 + t74 * t1134;
-    const cdyn_real t1146 = t1145 + t76 * t1131;
-    const cdyn_real t1147 = t1146 + t78 * t1129;
-    const cdyn_real t1148 = t1147 + t80 * t1128;
-    Minv[252] = t1148;
-    Minv[918] = t1148;
-    const cdyn_real t1149 = t82 * t1148 - t83 * t1143;
-    const cdyn_real t1150 = t1149 - t85 * t1138;
-    const cdyn_real t1151 = t1150 - t87 * t1134;
-    const cdyn_real t1152 = t1151 - t89 * t1131;
-    const cdyn_real t1153 = t1152 - t91 * t1129;
-    const cdyn_real t1154 = t1153 - t93 * t1128;
-    Minv[290] = -t1154;
-    Minv[919] = -t1154;
-    const cdyn_real t1155 = t95 * t1154 - t96 * t1148;
-    const cdyn_real t1156 = t1155 + t98 * t1143;
-    const cdyn_real t1157 = t1156 + t100 * t1138;
-    const cdyn_real t1158 = t1157 + t102 * t1134;
-    const cdyn_real t1159 = t1158 + t104 * t1131;
-    const cdyn_real t1160 = t1159 + t106 * t1129;
-    const cdyn_real t1161 = t1160 + t108 * t1128;
-    Minv[328] = t1161;
-    Minv[920] = t1161;
-    const cdyn_real t1162 = t110 * t1161 - t111 * t1154;
-    const cdyn_real t1163 = t1162 + t113 * t1148;
-    const cdyn_real t1164 = t1163 - t115 * t1143;
-    const cdyn_real t1165 = t1164 - t117 * t1138;
-    const cdyn_real t1166 = t1165 - t119 * t1134;
-    const cdyn_real t1167 = t1166 - t121 * t1131;
-    const cdyn_real t1168 = t1167 - t123 * t1129;
-    const cdyn_real t1169 = t1168 - t125 * t1128;
-    Minv[366] = -t1169;
-    Minv[921] = -t1169;
-    const cdyn_real t1170 = t127 * t1169 - t128 * t1161;
-    const cdyn_real t1171 = t1170 + t130 * t1154;
-    const cdyn_real t1172 = t1171 - t132 * t1148;
-    const cdyn_real t1173 = t1172 + t134 * t1143;
-    const cdyn_real t1174 = t1173 + t136 * t1138;
-    const cdyn_real t1175 = t1174 + t138 * t1134;
-    const cdyn_real t1176 = t1175 + t140 * t1131;
-    const cdyn_real t1177 = t1176 + t142 * t1129;
-    const cdyn_real t1178 = t1177 + t144 * t1128;
-    Minv[404] = t1178;
-    Minv[922] = t1178;
-    const cdyn_real t1179 = t146 * t1178 - t147 * t1169;
-    const cdyn_real t1180 = t1179 + t149 * t1161;
-    const cdyn_real t1181 = t1180 - t151 * t1154;
-    const cdyn_real t1182 = t1181 + t153 * t1148;
-    const cdyn_real t1183 = t1182 - t155 * t1143;
-    const cdyn_real t1184 = t1183 - t157 * t1138;
-    const cdyn_real t1185 = t1184 - t159 * t1134;
-    const cdyn_real t1186 = t1185 - t161 * t1131;
-    const cdyn_real t1187 = t1186 - t163 * t1129;
-    const cdyn_real t1188 = t1187 - t165 * t1128;
-    Minv[442] = -t1188;
-    Minv[923] = -t1188;
-    const cdyn_real t1189 = t167 * t1143 + t168 * t1138;
-    const cdyn_real t1190 = t1189 + t170 * t1134;
-    const cdyn_real t1191 = t1190 + t172 * t1131;
-    const cdyn_real t1192 = t1191 + t174 * t1129;
-    const cdyn_real t1193 = t1192 + t176 * t1128;
-    Minv[480] = t1193;
-    Minv[924] = t1193;
-    const cdyn_real t1194 = t178 * t1193 - t179 * t1143;
-    const cdyn_real t1195 = t1194 - t181 * t1138;
-    const cdyn_real t1196 = t1195 - t183 * t1134;
-    const cdyn_real t1197 = t1196 - t185 * t1131;
-    const cdyn_real t1198 = t1197 - t187 * t1129;
-    const cdyn_real t1199 = t1198 - t189 * t1128;
-    Minv[518] = -t1199;
-    Minv[925] = -t1199;
-    const cdyn_real t1200 = t191 * t1199 - t192 * t1193;
-    const cdyn_real t1201 = t1200 + t194 * t1143;
-    const cdyn_real t1202 = t1201 + t196 * t1138;
-    const cdyn_real t1203 = t1202 + t198 * t1134;
-    const cdyn_real t1204 = t1203 + t200 * t1131;
-    const cdyn_real t1205 = t1204 + t202 * t1129;
-    const cdyn_real t1206 = t1205 + t204 * t1128;
-    Minv[556] = t1206;
-    Minv[926] = t1206;
-    const cdyn_real t1207 = t206 * t1206 - t207 * t1199;
-    const cdyn_real t1208 = t1207 + t209 * t1193;
-    const cdyn_real t1209 = t1208 - t211 * t1143;
-    const cdyn_real t1210 = t1209 - t213 * t1138;
-    const cdyn_real t1211 = t1210 - t215 * t1134;
-    const cdyn_real t1212 = t1211 - t217 * t1131;
-    const cdyn_real t1213 = t1212 - t219 * t1129;
-    const cdyn_real t1214 = t1213 - t221 * t1128;
-    Minv[594] = -t1214;
-    Minv[927] = -t1214;
-    const cdyn_real t1215 = t223 * t1214 - t224 * t1206;
-    const cdyn_real t1216 = t1215 + t226 * t1199;
-    const cdyn_real t1217 = t1216 - t228 * t1193;
-    const cdyn_real t1218 = t1217 + t230 * t1143;
-    const cdyn_real t1219 = t1218 + t232 * t1138;
-    const cdyn_real t1220 = t1219 + t234 * t1134;
-    const cdyn_real t1221 = t1220 + t236 * t1131;
-    const cdyn_real t1222 = t1221 + t238 * t1129;
-    const cdyn_real t1223 = t1222 + t240 * t1128;
-    Minv[632] = t1223;
-    Minv[928] = t1223;
-    const cdyn_real t1224 = t242 * t1223 - t243 * t1214;
-    const cdyn_real t1225 = t1224 + t245 * t1206;
-    const cdyn_real t1226 = t1225 - t247 * t1199;
-    const cdyn_real t1227 = t1226 + t249 * t1193;
-    const cdyn_real t1228 = t1227 - t251 * t1143;
-    const cdyn_real t1229 = t1228 - t253 * t1138;
-    const cdyn_real t1230 = t1229 - t255 * t1134;
-    const cdyn_real t1231 = t1230 - t257 * t1131;
-    const cdyn_real t1232 = t1231 - t259 * t1129;
-    const cdyn_real t1233 = t1232 - t261 * t1128;
-    Minv[670] = -t1233;
-    Minv[929] = -t1233;
-    const cdyn_real t1234 = t263 * t1100 - t1 * t1143;
-    const cdyn_real t1235 = t1234 - t5 * t1138;
-    const cdyn_real t1236 = t1235 - t8 * t1134;
-    const cdyn_real t1237 = t1236 - t11 * t1131;
-    const cdyn_real t1238 = t1237 - t14 * t1129;
-    const cdyn_real t1239 = t1238 - t17 * t1128;
-    Minv[708] = -t1239;
-    Minv[930] = -t1239;
-    const cdyn_real t1240 = t270 * t1092 - t2 * t1239;
-    const cdyn_real t1241 = t1240 - t0 * t1143;
-    const cdyn_real t1242 = t1241 - t4 * t1138;
-    const cdyn_real t1243 = t1242 - t7 * t1134;
-    const cdyn_real t1244 = t1243 - t10 * t1131;
-    const cdyn_real t1245 = t1244 - t13 * t1129;
-    const cdyn_real t1246 = t1245 - t16 * t1128;
-    Minv[746] = -t1246;
-    Minv[931] = -t1246;
-    const cdyn_real t1247 = t433 * t1083 - t279 * t1246;
-    const cdyn_real t1248 = t1247 - t278 * t1239;
-    const cdyn_real t1249 = t1248 - t281 * t1143;
-    const cdyn_real t1250 = t1249 - t283 * t1138;
-    const cdyn_real t1251 = t1250 - t285 * t1134;
-    const cdyn_real t1252 = t1251 - t287 * t1131;
-    const cdyn_real t1253 = t1252 - t289 * t1129;
-    const cdyn_real t1254 = t1253 - t291 * t1128;
-    Minv[784] = -t1254;
-    Minv[932] = -t1254;
-    const cdyn_real t1255 = t614 * t1073 - t443 * t1254;
-    const cdyn_real t1256 = t1255 - t442 * t1246;
-    const cdyn_real t1257 = t1256 - t445 * t1239;
-    const cdyn_real t1258 = t1257 - t447 * t1143;
-    const cdyn_real t1259 = t1258 - t449 * t1138;
-    const cdyn_real t1260 = t1259 - t451 * t1134;
-    const cdyn_real t1261 = t1260 - t453 * t1131;
-    const cdyn_real t1262 = t1261 - t455 * t1129;
-    const cdyn_real t1263 = t1262 - t457 * t1128;
-    Minv[822] = -t1263;
-    Minv[933] = -t1263;
-    const cdyn_real t1264 = t815 * t1052 - t625 * t1263;
-    const cdyn_real t1265 = t1264 - t624 * t1254;
-    const cdyn_real t1266 = t1265 - t627 * t1246;
-    const cdyn_real t1267 = t1266 - t629 * t1239;
-    const cdyn_real t1268 = t1267 - t631 * t1143;
-    const cdyn_real t1269 = t1268 - t633 * t1138;
-    const cdyn_real t1270 = t1269 - t635 * t1134;
-    const cdyn_real t1271 = t1270 - t637 * t1131;
-    const cdyn_real t1272 = t1271 - t639 * t1129;
-    const cdyn_real t1273 = t1272 - t641 * t1128;
-    Minv[860] = -t1273;
-    Minv[934] = -t1273;
-    const cdyn_real t1274 = t1038 * t1051 - t827 * t1273;
-    const cdyn_real t1275 = t1274 - t826 * t1263;
-    const cdyn_real t1276 = t1275 - t829 * t1254;
-    const cdyn_real t1277 = t1276 - t831 * t1246;
-    const cdyn_real t1278 = t1277 - t833 * t1239;
-    const cdyn_real t1279 = t1278 - t835 * t1143;
-    const cdyn_real t1280 = t1279 - t837 * t1138;
-    const cdyn_real t1281 = t1280 - t839 * t1134;
-    const cdyn_real t1282 = t1281 - t841 * t1131;
-    const cdyn_real t1283 = t1282 - t843 * t1129;
-    const cdyn_real t1284 = t1283 - t845 * t1128;
-    Minv[898] = -t1284;
-    Minv[935] = -t1284;
-    const cdyn_real t1285 = d->Dinv[24];
-    const cdyn_real t1286 = t1285 + t1051 * t1284;
-    const cdyn_real t1287 = t1286 + t1050 * t1273;
-    const cdyn_real t1288 = t1287 + t1053 * t1263;
-    const cdyn_real t1289 = t1288 + t1055 * t1254;
-    const cdyn_real t1290 = t1289 + t1057 * t1246;
-    const cdyn_real t1291 = t1290 + t1059 * t1239;
-    const cdyn_real t1292 = t1291 + t1061 * t1143;
-    const cdyn_real t1293 = t1292 + t1063 * t1138;
-    const cdyn_real t1294 = t1293 + t1065 * t1134;
-    const cdyn_real t1295 = t1294 + t1067 * t1131;
-    const cdyn_real t1296 = t1295 + t1069 * t1129;
-    const cdyn_real t1297 = t1296 + t1071 * t1128;
-    Minv[936] = t1297;
-    const cdyn_real t1298 = d->L[207];
-    const cdyn_real t1299 = d->L[206];
-    /* column 25 */
-    const cdyn_real t1300 = t1298 - t1051 * t1299;
-    const cdyn_real t1301 = d->L[208];
-    const cdyn_real t1302 = t1301 - t1050 * t1299;
-    const cdyn_real t1303 = d->L[209];
-    const cdyn_real t1304 = t1303 - t1053 * t1299;
-    const cdyn_real t1305 = d->L[210];
-    const cdyn_real t1306 = t1305 - t1055 * t1299;
-    const cdyn_real t1307 = d->L[211];
-    const cdyn_real t1308 = t1307 - t1057 * t1299;
-    const cdyn_real t1309 = d->L[212];
-    const cdyn_real t1310 = t1309 - t1059 * t1299;
-    const cdyn_real t1311 = d->L[213];
-    const cdyn_real t1312 = t1311 - t1061 * t1299;
-    const cdyn_real t1313 = d->L[214];
-    const cdyn_real t1314 = t1313 - t1063 * t1299;
-    const cdyn_real t1315 = d->L[215];
-    const cdyn_real t1316 = t1315 - t1065 * t1299;
-    const cdyn_real t1317 = d->L[216];
-    const cdyn_real t1318 = t1317 - t1067 * t1299;
-    const cdyn_real t1319 = d->L[217];
-    const cdyn_real t1320 = t1319 - t1069 * t1299;
-    const cdyn_real t1321 = d->L[218];
-    const cdyn_real t1322 = t1321 - t1071 * t1299;
-    const cdyn_real t1323 = t1302 - t827 * t1300;
-    const cdyn_real t1324 = t1304 - t826 * t1300;
-    const cdyn_real t1325 = t1306 - t829 * t1300;
-    const cdyn_real t1326 = t1308 - t831 * t1300;
-    const cdyn_real t1327 = t1310 - t833 * t1300;
-    const cdyn_real t1328 = t1312 - t835 * t1300;
-    const cdyn_real t1329 = t1314 - t837 * t1300;
-    const cdyn_real t1330 = t1316 - t839 * t1300;
-    const cdyn_real t1331 = t1318 - t841 * t1300;
-    const cdyn_real t1332 = t1320 - t843 * t1300;
-    const cdyn_real t1333 = t1322 - t845 * t1300;
-    const cdyn_real t1334 = t1324 - t625 * t1323;
-    const cdyn_real t1335 = t1325 - t624 * t1323;
-    const cdyn_real t1336 = t1326 - t627 * t1323;
-    const cdyn_real t1337 = t1327 - t629 * t1323;
-    const cdyn_real t1338 = t1328 - t631 * t1323;
-    const cdyn_real t1339 = t1329 - t633 * t1323;
-    const cdyn_real t1340 = t1330 - t635 * t1323;
-    const cdyn_real t1341 = t1331 - t637 * t1323;
-    const cdyn_real t1342 = t1332 - t639 * t1323;
-    const cdyn_real t1343 = t1333 - t641 * t1323;
-    const cdyn_real t1344 = t1335 - t443 * t1334;
-    const cdyn_real t1345 = t1336 - t442 * t1334;
-    const cdyn_real t1346 = t1337 - t445 * t1334;
-    const cdyn_real t1347 = t1338 - t447 * t1334;
-    const cdyn_real t1348 = t1339 - t449 * t1334;
-    const cdyn_real t1349 = t1340 - t451 * t1334;
-    const cdyn_real t1350 = t1341 - t453 * t1334;
-    const cdyn_real t1351 = t1342 - t455 * t1334;
-    const cdyn_real t1352 = t1343 - t457 * t1334;
-    const cdyn_real t1353 = t1345 - t279 * t1344;
-    const cdyn_real t1354 = t1346 - t278 * t1344;
-    const cdyn_real t1355 = t1347 - t281 * t1344;
-    const cdyn_real t1356 = t1348 - t283 * t1344;
-    const cdyn_real t1357 = t1349 - t285 * t1344;
-    const cdyn_real t1358 = t1350 - t287 * t1344;
-    const cdyn_real t1359 = t1351 - t289 * t1344;
-    const cdyn_real t1360 = t1352 - t291 * t1344;
-    const cdyn_real t1361 = t1354 - t2 * t1353;
-    const cdyn_real t1362 = t1355 - t0 * t1353;
-    const cdyn_real t1363 = t1356 - t4 * t1353;
-    const cdyn_real t1364 = t1357 - t7 * t1353;
-    const cdyn_real t1365 = t1358 - t10 * t1353;
-    const cdyn_real t1366 = t1359 - t13 * t1353;
-    const cdyn_real t1367 = t1360 - t16 * t1353;
-    const cdyn_real t1368 = t1362 - t1 * t1361;
-    const cdyn_real t1369 = t1363 - t5 * t1361;
-    const cdyn_real t1370 = t1364 - t8 * t1361;
-    const cdyn_real t1371 = t1365 - t11 * t1361;
-    const cdyn_real t1372 = t1366 - t14 * t1361;
-    const cdyn_real t1373 = t1367 - t17 * t1361;
-    const cdyn_real t1374 = t1369 - t19 * t1368;
-    const cdyn_real t1375 = t1370 - t21 * t1368;
-    const cdyn_real t1376 = t1371 - t23 * t1368;
-    const cdyn_real t1377 = t1372 - t25 * t1368;
-    const cdyn_real t1378 = t1373 - t27 * t1368;
-    const cdyn_real t1379 = t1375 - t29 * t1374;
-    const cdyn_real t1380 = t1376 - t31 * t1374;
-    const cdyn_real t1381 = t1377 - t33 * t1374;
-    const cdyn_real t1382 = t1378 - t35 * t1374;
-    const cdyn_real t1383 = t1380 - t37 * t1379;
-    const cdyn_real t1384 = t1381 - t39 * t1379;
-    const cdyn_real t1385 = t1382 - t41 * t1379;
-    const cdyn_real t1386 = t1384 - t43 * t1383;
-    const cdyn_real t1387 = t1385 - t45 * t1383;
-    const cdyn_real t1388 = t1387 - t47 * t1386;
-    const cdyn_real t1389 = t49 * t1388;
-    Minv[25] = -t1389;
-    Minv[950] = -t1389;
-    const cdyn_real t1390 = t51 * t1386 - t47 * t1389;
-    Minv[63] = -t1390;
-    Minv[951] = -t1390;
-    const cdyn_real t1391 = t53 * t1383 - t43 * t1390;
-    const cdyn_real t1392 = t1391 - t45 * t1389;
-    Minv[101] = -t1392;
-    Minv[952] = -t1392;
-    const cdyn_real t1393 = t56 * t1379 - t37 * t1392;
-    const cdyn_real t1394 = t1393 - t39 * t1390;
-    const cdyn_real t1395 = t1394 - t41 * t1389;
-    Minv[139] = -t1395;
-    Minv[953] = -t1395;
-    const cdyn_real t1396 = t60 * t1374 - t29 * t1395;
-    const cdyn_real t1397 = t1396 - t31 * t1392;
-    const cdyn_real t1398 = t1397 - t33 * t1390;
-    const cdyn_real t1399 = t1398 - t35 * t1389;
-    Minv[177] = -t1399;
-    Minv[954] = -t1399;
-    const cdyn_real t1400 = t65 * t1368 - t19 * t1399;
-    const cdyn_real t1401 = t1400 - t21 * t1395;
-    const cdyn_real t1402 = t1401 - t23 * t1392;
-    const cdyn_real t1403 = t1402 - t25 * t1390;
-    const cdyn_real t1404 = t1403 - t27 * t1389;
-    Minv[215] = -t1404;
-    Minv[955] = -t1404;
-    const cdyn_real t1405 = t71 * t1404 + t72 * t1399;
-    const cdyn_real t1406 = t1405 + t74 * t1395;
-    const cdyn_real t1407 = t1406 + t76 * t1392;
-    const cdyn_real t1408 = t1407 + t78 * t1390;
-    const cdyn_real t1409 = t1408 + t80 * t1389;
-    Minv[253] = t1409;
-    Minv[956] = t1409;
-    const cdyn_real t1410 = t82 * t1409 - t83 * t1404;
-    const cdyn_real t1411 = t1410 - t85 * t1399;
-    const cdyn_real t1412 = t1411 - t87 * t1395;
-    const cdyn_real t1413 = t1412 - t89 * t1392;
-    const cdyn_real t1414 = t1413 - t91 * t1390;
-    const cdyn_real t1415 = t1414 - t93 * t1389;
-    Minv[291] = -t1415;
-    Minv[957] = -t1415;
-    const cdyn_real t1416 = t95 * t1415 - t96 * t1409;
-    const cdyn_real t1417 = t1416 + t98 * t1404;
-    const cdyn_real t1418 = t1417 + t100 * t1399;
-    const cdyn_real t1419 = t1418 + t102 * t1395;
-    const cdyn_real t1420 = t1419 + t104 * t1392;
-    const cdyn_real t1421 = t1420 + t106 * t1390;
-    const cdyn_real t1422 = t1421 + t108 * t1389;
-    Minv[329] = t1422;
-    Minv[958] = t1422;
-    const cdyn_real t1423 = t110 * t1422 - t111 * t1415;
-    const cdyn_real t1424 = t1423 + t113 * t1409;
-    const cdyn_real t1425 = t1424 - t115 * t1404;
-    const cdyn_real t1426 = t1425 - t117 * t1399;
-    const cdyn_real t1427 = t1426 - t119 * t1395;
-    const cdyn_real t1428 = t1427 - t121 * t1392;
-    const cdyn_real t1429 = t1428 - t123 * t1390;
-    const cdyn_real t1430 = t1429 - t125 * t1389;
-    Minv[367] = -t1430;
-    Minv[959] = -t1430;
-    const cdyn_real t1431 = t127 * t1430 - t128 * t1422;
-    const cdyn_real t1432 = t1431 + t130 * t1415;
-    const cdyn_real t1433 = t1432 - t132 * t1409;
-    const cdyn_real t1434 = t1433 + t134 * t1404;
-    const cdyn_real t1435 = t1434 + t136 * t1399;
-    const cdyn_real t1436 = t1435 + t138 * t1395;
-    const cdyn_real t1437 = t1436 + t140 * t1392;
-    const cdyn_real t1438 = t1437 + t142 * t1390;
-    const cdyn_real t1439 = t1438 + t144 * t1389;
-    Minv[405] = t1439;
-    Minv[960] = t1439;
-    const cdyn_real t1440 = t146 * t1439 - t147 * t1430;
-    const cdyn_real t1441 = t1440 + t149 * t1422;
-    const cdyn_real t1442 = t1441 - t151 * t1415;
-    const cdyn_real t1443 = t1442 + t153 * t1409;
-    const cdyn_real t1444 = t1443 - t155 * t1404;
-    const cdyn_real t1445 = t1444 - t157 * t1399;
-    const cdyn_real t1446 = t1445 - t159 * t1395;
-    const cdyn_real t1447 = t1446 - t161 * t1392;
-    const cdyn_real t1448 = t1447 - t163 * t1390;
-    const cdyn_real t1449 = t1448 - t165 * t1389;
-    Minv[443] = -t1449;
-    Minv[961] = -t1449;
-    const cdyn_real t1450 = t167 * t1404 + t168 * t1399;
-    const cdyn_real t1451 = t1450 + t170 * t1395;
-    const cdyn_real t1452 = t1451 + t172 * t1392;
-    const cdyn_real t1453 = t1452 + t174 * t1390;
-    const cdyn_real t1454 = t1453 + t176 * t1389;
-    Minv[481] = t1454;
-    Minv[962] = t1454;
-    const cdyn_real t1455 = t178 * t1454 - t179 * t1404;
-    const cdyn_real t1456 = t1455 - t181 * t1399;
-    const cdyn_real t1457 = t1456 - t183 * t1395;
-    const cdyn_real t1458 = t1457 - t185 * t1392;
-    const cdyn_real t1459 = t1458 - t187 * t1390;
-    const cdyn_real t1460 = t1459 - t189 * t1389;
-    Minv[519] = -t1460;
-    Minv[963] = -t1460;
-    const cdyn_real t1461 = t191 * t1460 - t192 * t1454;
-    const cdyn_real t1462 = t1461 + t194 * t1404;
-    const cdyn_real t1463 = t1462 + t196 * t1399;
-    const cdyn_real t1464 = t1463 + t198 * t1395;
-    const cdyn_real t1465 = t1464 + t200 * t1392;
-    const cdyn_real t1466 = t1465 + t202 * t1390;
-    const cdyn_real t1467 = t1466 + t204 * t1389;
-    Minv[557] = t1467;
-    Minv[964] = t1467;
-    const cdyn_real t1468 = t206 * t1467 - t207 * t1460;
-    const cdyn_real t1469 = t1468 + t209 * t1454;
-    const cdyn_real t1470 = t1469 - t211 * t1404;
-    const cdyn_real t1471 = t1470 - t213 * t1399;
-    const cdyn_real t1472 = t1471 - t215 * t1395;
-    const cdyn_real t1473 = t1472 - t217 * t1392;
-    const cdyn_real t1474 = t1473 - t219 * t1390;
-    const cdyn_real t1475 = t1474 - t221 * t1389;
-    Minv[595] = -t1475;
-    Minv[965] = -t1475;
-    const cdyn_real t1476 = t223 * t1475 - t224 * t1467;
-    const cdyn_real t1477 = t1476 + t226 * t1460;
-    const cdyn_real t1478 = t1477 - t228 * t1454;
-    const cdyn_real t1479 = t1478 + t230 * t1404;
-    const cdyn_real t1480 = t1479 + t232 * t1399;
-    const cdyn_real t1481 = t1480 + t234 * t1395;
-    const cdyn_real t1482 = t1481 + t236 * t1392;
-    const cdyn_real t1483 = t1482 + t238 * t1390;
-    const cdyn_real t1484 = t1483 + t240 * t1389;
-    Minv[633] = t1484;
-    Minv[966] = t1484;
-    const cdyn_real t1485 = t242 * t1484 - t243 * t1475;
-    const cdyn_real t1486 = t1485 + t245 * t1467;
-    const cdyn_real t1487 = t1486 - t247 * t1460;
-    const cdyn_real t1488 = t1487 + t249 * t1454;
-    const cdyn_real t1489 = t1488 - t251 * t1404;
-    const cdyn_real t1490 = t1489 - t253 * t1399;
-    const cdyn_real t1491 = t1490 - t255 * t1395;
-    const cdyn_real t1492 = t1491 - t257 * t1392;
-    const cdyn_real t1493 = t1492 - t259 * t1390;
-    const cdyn_real t1494 = t1493 - t261 * t1389;
-    Minv[671] = -t1494;
-    Minv[967] = -t1494;
-    const cdyn_real t1495 = t263 * t1361 - t1 * t1404;
-    const cdyn_real t1496 = t1495 - t5 * t1399;
-    const cdyn_real t1497 = t1496 - t8 * t1395;
-    const cdyn_real t1498 = t1497 - t11 * t1392;
-    const cdyn_real t1499 = t1498 - t14 * t1390;
-    const cdyn_real t1500 = t1499 - t17 * t1389;
-    Minv[709] = -t1500;
-    Minv[968] = -t1500;
-    const cdyn_real t1501 = t270 * t1353 - t2 * t1500;
-    const cdyn_real t1502 = t1501 - t0 * t1404;
-    const cdyn_real t1503 = t1502 - t4 * t1399;
-    const cdyn_real t1504 = t1503 - t7 * t1395;
-    const cdyn_real t1505 = t1504 - t10 * t1392;
-    const cdyn_real t1506 = t1505 - t13 * t1390;
-    const cdyn_real t1507 = t1506 - t16 * t1389;
-    Minv[747] = -t1507;
-    Minv[969] = -t1507;
-    const cdyn_real t1508 = t433 * t1344 - t279 * t1507;
-    const cdyn_real t1509 = t1508 - t278 * t1500;
-    const cdyn_real t1510 = t1509 - t281 * t1404;
-    const cdyn_real t1511 = t1510 - t283 * t1399;
-    const cdyn_real t1512 = t1511 - t285 * t1395;
-    const cdyn_real t1513 = t1512 - t287 * t1392;
-    const cdyn_real t1514 = t1513 - t289 * t1390;
-    const cdyn_real t1515 = t1514 - t291 * t1389;
-    Minv[785] = -t1515;
-    Minv[970] = -t1515;
-    const cdyn_real t1516 = t614 * t1334 - t443 * t1515;
-    const cdyn_real t1517 = t1516 - t442 * t1507;
-    const cdyn_real t1518 = t1517 - t445 * t1500;
-    const cdyn_real t1519 = t1518 - t447 * t1404;
-    const cdyn_real t1520 = t1519 - t449 * t1399;
-    const cdyn_real t1521 = t1520 - t451 * t1395;
-    const cdyn_real t1522 = t1521 - t453 * t1392;
-    const cdyn_real t1523 = t1522 - t455 * t1390;
-    const cdyn_real t1524 = t1523 - t457 * t1389;
-    Minv[823] = -t1524;
-    Minv[971] = -t1524;
-    const cdyn_real t1525 = t815 * t1323 - t625 * t1524;
-    const cdyn_real t1526 = t1525 - t624 * t1515;
-    const cdyn_real t1527 = t1526 - t627 * t1507;
-    const cdyn_real t1528 = t1527 - t629 * t1500;
-    const cdyn_real t1529 = t1528 - t631 * t1404;
-    const cdyn_real t1530 = t1529 - t633 * t1399;
-    const cdyn_real t1531 = t1530 - t635 * t1395;
-    const cdyn_real t1532 = t1531 - t637 * t1392;
-    const cdyn_real t1533 = t1532 - t639 * t1390;
-    const cdyn_real t1534 = t1533 - t641 * t1389;
-    Minv[861] = -t1534;
-    Minv[972] = -t1534;
-    const cdyn_real t1535 = t1038 * t1300 - t827 * t1534;
-    const cdyn_real t1536 = t1535 - t826 * t1524;
-    const cdyn_real t1537 = t1536 - t829 * t1515;
-    const cdyn_real t1538 = t1537 - t831 * t1507;
-    const cdyn_real t1539 = t1538 - t833 * t1500;
-    const cdyn_real t1540 = t1539 - t835 * t1404;
-    const cdyn_real t1541 = t1540 - t837 * t1399;
-    const cdyn_real t1542 = t1541 - t839 * t1395;
-    const cdyn_real t1543 = t1542 - t841 * t1392;
-    const cdyn_real t1544 = t1543 - t843 * t1390;
-    const cdyn_real t1545 = t1544 - t845 * t1389;
-    Minv[899] = -t1545;
-    Minv[973] = -t1545;
-    const cdyn_real t1546 = t1285 * t1299 - t1051 * t1545;
-    const cdyn_real t1547 = t1546 - t1050 * t1534;
-    const cdyn_real t1548 = t1547 - t1053 * t1524;
-    const cdyn_real t1549 = t1548 - t1055 * t1515;
-    const cdyn_real t1550 = t1549 - t1057 * t1507;
-    const cdyn_real t1551 = t1550 - t1059 * t1500;
-    const cdyn_real t1552 = t1551 - t1061 * t1404;
-    const cdyn_real t1553 = t1552 - t1063 * t1399;
-    const cdyn_real t1554 = t1553 - t1065 * t1395;
-    const cdyn_real t1555 = t1554 - t1067 * t1392;
-    const cdyn_real t1556 = t1555 - t1069 * t1390;
-    const cdyn_real t1557 = t1556 - t1071 * t1389;
-    Minv[937] = -t1557;
-    Minv[974] = -t1557;
-    const cdyn_real t1558 = d->Dinv[25];
-    const cdyn_real t1559 = t1558 + t1299 * t1557;
-    const cdyn_real t1560 = t1559 + t1298 * t1545;
-    const cdyn_real t1561 = t1560 + t1301 * t1534;
-    const cdyn_real t1562 = t1561 + t1303 * t1524;
-    const cdyn_real t1563 = t1562 + t1305 * t1515;
-    const cdyn_real t1564 = t1563 + t1307 * t1507;
-    const cdyn_real t1565 = t1564 + t1309 * t1500;
-    const cdyn_real t1566 = t1565 + t1311 * t1404;
-    const cdyn_real t1567 = t1566 + t1313 * t1399;
-    const cdyn_real t1568 = t1567 + t1315 * t1395;
-    const cdyn_real t1569 = t1568 + t1317 * t1392;
-    const cdyn_real t1570 = t1569 + t1319 * t1390;
-    const cdyn_real t1571 = t1570 + t1321 * t1389;
-    Minv[975] = t1571;
-}
-
-/* Columns 26..31 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 1788 mul, 1617 add, 0 div, 0 sqrt, 0 sin/cos */
-static void humanoid__minv_2(const humanoid_data *d, cdyn_real *Minv)
-{
-    const cdyn_real t0 = d->L[221];
-    const cdyn_real t1 = d->L[206];
-    const cdyn_real t2 = d->L[220];
-    /* column 26 */
-    const cdyn_real t3 = t0 - t1 * t2;
-    const cdyn_real t4 = d->L[222];
-    const cdyn_real t5 = d->L[207];
-    const cdyn_real t6 = t4 - t5 * t2;
-    const cdyn_real t7 = d->L[223];
-    const cdyn_real t8 = d->L[208];
-    const cdyn_real t9 = t7 - t8 * t2;
-    const cdyn_real t10 = d->L[224];
-    const cdyn_real t11 = d->L[209];
-    const cdyn_real t12 = t10 - t11 * t2;
-    const cdyn_real t13 = d->L[225];
-    const cdyn_real t14 = d->L[210];
-    const cdyn_real t15 = t13 - t14 * t2;
-    const cdyn_real t16 = d->L[226];
-    const cdyn_real t17 = d->L[211];
-    const cdyn_real t18 = t16 - t17 * t2;
-    const cdyn_real t19 = d->L[227];
-    const cdyn_real t20 = d->L[212];
-    const cdyn_real t21 = t19 - t20 * t2;
-    const cdyn_real t22 = d->L[228];
-    const cdyn_real t23 = d->L[213];
-    const cdyn_real t24 = t22 - t23 * t2;
-    const cdyn_real t25 = d->L[229];
-    const cdyn_real t26 = d->L[214];
-    const cdyn_real t27 = t25 - t26 * t2;
-    const cdyn_real t28 = d->L[230];
-    const cdyn_real t29 = d->L[215];
-    const cdyn_real t30 = t28 - t29 * t2;
-    const cdyn_real t31 = d->L[231];
-    const cdyn_real t32 = d->L[216];
-    const cdyn_real t33 = t31 - t32 * t2;
-    const cdyn_real t34 = d->L[232];
-    const cdyn_real t35 = d->L[217];
-    const cdyn_real t36 = t34 - t35 * t2;
-    const cdyn_real t37 = d->L[233];
-    const cdyn_real t38 = d->L[218];
-    const cdyn_real t39 = t37 - t38 * t2;
-    const cdyn_real t40 = d->L[193];
-    const cdyn_real t41 = t6 - t40 * t3;
-    const cdyn_real t42 = d->L[194];
-    const cdyn_real t43 = t9 - t42 * t3;
-    const cdyn_real t44 = d->L[195];
-    const cdyn_real t45 = t12 - t44 * t3;
-    const cdyn_real t46 = d->L[196];
-    const cdyn_real t47 = t15 - t46 * t3;
-    const cdyn_real t48 = d->L[197];
-    const cdyn_real t49 = t18 - t48 * t3;
-    const cdyn_real t50 = d->L[198];
-    const cdyn_real t51 = t21 - t50 * t3;
-    const cdyn_real t52 = d->L[199];
-    const cdyn_real t53 = t24 - t52 * t3;
-    const cdyn_real t54 = d->L[200];
-    const cdyn_real t55 = t27 - t54 * t3;
-    const cdyn_real t56 = d->L[201];
-    const cdyn_real t57 = t30 - t56 * t3;
-    const cdyn_real t58 = d->L[202];
-    const cdyn_real t59 = t33 - t58 * t3;
-    const cdyn_real t60 = d->L[203];
-    const cdyn_real t61 = t36 - t60 * t3;
-    const cdyn_real t62 = d->L[204];
-    const cdyn_real t63 = t39 - t62 * t3;
-    const cdyn_real t64 = d->L[181];
-    const cdyn_real t65 = t43 - t64 * t41;
-    const cdyn_real t66 = d->L[182];
-    const cdyn_real t67 = t45 - t66 * t41;
-    const cdyn_real t68 = d->L[183];
-    const cdyn_real t69 = t47 - t68 * t41;
-    const cdyn_real t70 = d->L[184];
-    const cdyn_real t71 = t49 - t70 * t41;
-    const cdyn_real t72 = d->L[185];
-    const cdyn_real t73 = t51 - t72 * t41;
-    const cdyn_real t74 = d->L[186];
-    const cdyn_real t75 = t53 - t74 * t41;
-    const cdyn_real t76 = d->L[187];
-    const cdyn_real t77 = t55 - t76 * t41;
-    const cdyn_real t78 = d->L[188];
-    const cdyn_real t79 = t57 - t78 * t41;
-    const cdyn_real t80 = d->L[189];
-    const cdyn_real t81 = t59 - t80 * t41;
-    const cdyn_real t82 = d->L[190];
-    const cdyn_real t83 = t61 - t82 * t41;
-    const cdyn_real t84 = d->L[191];
-    const cdyn_real t85 = t63 - t84 * t41;
-    const cdyn_real t86 = d->L[170];
-    const cdyn_real t87 = t67 - t86 * t65;
-    const cdyn_real t88 = d->L[171];
-    const cdyn_real t89 = t69 - t88 * t65;
-    const cdyn_real t90 = d->L[172];
-    const cdyn_real t91 = t71 - t90 * t65;
-    const cdyn_real t92 = d->L[173];
-    const cdyn_real t93 = t73 - t92 * t65;
-    const cdyn_real t94 = d->L[174];
-    const cdyn_real t95 = t75 - t94 * t65;
-    const cdyn_real t96 = d->L[175];
-    const cdyn_real t97 = t77 - t96 * t65;
-    const cdyn_real t98 = d->L[176];
-    const cdyn_real t99 = t79 - t98 * t65;
-    const cdyn_real t100 = d->L[177];
-    const cdyn_real t101 = t81 - t100 * t65;
-    const cdyn_real t102 = d->L[178];
-    const cdyn_real t103 = t83 - t102 * t65;
-    const cdyn_real t104 = d->L[179];
-    const cdyn_real t105 = t85 - t104 * t65;
-    const cdyn_real t106 = d->L[160];
-    const cdyn_real t107 = t89 - t106 * t87;
-    const cdyn_real t108 = d->L[161];
-    const cdyn_real t109 = t91 - t108 * t87;
-    const cdyn_real t110 = d->L[162];
-    const cdyn_real t111 = t93 - t110 * t87;
-    const cdyn_real t112 = d->L[163];
-    const cdyn_real t113 = t95 - t112 * t87;
-    const cdyn_real t114 = d->L[164];
-    const cdyn_real t115 = t97 - t114 * t87;
-    const cdyn_real t116 = d->L[165];
-    const cdyn_real t117 = t99 - t116 * t87;
-    const cdyn_real t118 = d->L[166];
-    const cdyn_real t119 = t101 - t118 * t87;
-    const cdyn_real t120 = d->L[167];
-    const cdyn_real t121 = t103 - t120 * t87;
-    const cdyn_real t122 = d->L[168];
-    const cdyn_real t123 = t105 - t122 * t87;
-    const cdyn_real t124 = d->L[151];
-    const cdyn_real t125 = t109 - t124 * t107;
-    const cdyn_real t126 = d->L[152];
-    const cdyn_real t127 = t111 - t126 * t107;
-    const cdyn_real t128 = d->L[153];
-    const cdyn_real t129 = t113 - t128 * t107;
-    const cdyn_real t130 = d->L[154];
-    const cdyn_real t131 = t115 - t130 * t107;
-    const cdyn_real t132 = d->L[155];
-    const cdyn_real t133 = t117 - t132 * t107;
-    const cdyn_real t134 = d->L[156];
-    const cdyn_real t135 = t119 - t134 * t107;
-    const cdyn_real t136 = d->L[157];
-    const cdyn_real t137 = t121 - t136 * t107;
-    const cdyn_real t138 = d->L[158];
-    const cdyn_real t139 = t123 - t138 * t107;
-    const cdyn_real t140 = d->L[143];
-    const cdyn_real t141 = t127 - t140 * t125;
-    const cdyn_real t142 = d->L[144];
-    const cdyn_real t143 = t129 - t142 * t125;
-    const cdyn_real t144 = d->L[145];
-    const cdyn_real t145 = t131 - t144 * t125;
-    const cdyn_real t146 = d->L[146];
-    const cdyn_real t147 = t133 - t146 * t125;
-    const cdyn_real t148 = d->L[147];
-    const cdyn_real t149 = t135 - t148 * t125;
-    const cdyn_real t150 = d->L[148];
-    const cdyn_real t151 = t137 - t150 * t125;
-    const cdyn_real t152 = d->L[149];
-    const cdyn_real t153 = t139 - t152 * t125;
-    const cdyn_real t154 = d->L[136];
-    const cdyn_real t155 = t143 - t154 * t141;
-    const cdyn_real t156 = d->L[137];
-    const cdyn_real t157 = t145 - t156 * t141;
-    const cdyn_real t158 = d->L[138];
-    const cdyn_real t159 = t147 - t158 * t141;
-    const cdyn_real t160 = d->L[139];
-    const cdyn_real t161 = t149 - t160 * t141;
-    const cdyn_real t162 = d->L[140];
-    const cdyn_real t163 = t151 - t162 * t141;
-    const cdyn_real t164 = d->L[141];
-    const cdyn_real t165 = t153 - t164 * t141;
-    const cdyn_real t166 = d->L[16];
-    const cdyn_real t167 = t157 - t166 * t155;
-    const cdyn_real t168 = d->L[17];
-    const cdyn_real t169 = t159 - t168 * t155;
-    const cdyn_real t170 = d->L[18];
-    const cdyn_real t171 = t161 - t170 * t155;
-    const cdyn_real t172 = d->L[19];
-    const cdyn_real t173 = t163 - t172 * t155;
-    const cdyn_real t174 = d->L[20];
-    const cdyn_real t175 = t165 - t174 * t155;
-    const cdyn_real t176 = d->L[11];
-    const cdyn_real t177 = t169 - t176 * t167;
-    const cdyn_real t178 = d->L[12];
-    const cdyn_real t179 = t171 - t178 * t167;
-    const cdyn_real t180 = d->L[13];
-    const cdyn_real t181 = t173 - t180 * t167;
-    const cdyn_real t182 = d->L[14];
-    const cdyn_real t183 = t175 - t182 * t167;
-    const cdyn_real t184 = d->L[7];
-    const cdyn_real t185 = t179 - t184 * t177;
-    const cdyn_real t186 = d->L[8];
-    const cdyn_real t187 = t181 - t186 * t177;
-    const cdyn_real t188 = d->L[9];
-    const cdyn_real t189 = t183 - t188 * t177;
-    const cdyn_real t190 = d->L[4];
-    const cdyn_real t191 = t187 - t190 * t185;
-    const cdyn_real t192 = d->L[5];
-    const cdyn_real t193 = t189 - t192 * t185;
-    const cdyn_real t194 = d->L[2];
-    const cdyn_real t195 = t193 - t194 * t191;
-    const cdyn_real t196 = d->Dinv[0];
-    const cdyn_real t197 = t196 * t195;
-    Minv[26] = -t197;
-    Minv[988] = -t197;
-    const cdyn_real t198 = d->Dinv[1];
-    const cdyn_real t199 = t198 * t191 - t194 * t197;
-    Minv[64] = -t199;
-    Minv[989] = -t199;
-    const cdyn_real t200 = d->Dinv[2];
-    const cdyn_real t201 = t200 * t185 - t190 * t199;
-    const cdyn_real t202 = t201 - t192 * t197;
-    Minv[102] = -t202;
-    Minv[990] = -t202;
-    const cdyn_real t203 = d->Dinv[3];
-    const cdyn_real t204 = t203 * t177 - t184 * t202;
-    const cdyn_real t205 = t204 - t186 * t199;
-    const cdyn_real t206 = t205 - t188 * t197;
-    Minv[140] = -t206;
-    Minv[991] = -t206;
-    const cdyn_real t207 = d->Dinv[4];
-    const cdyn_real t208 = t207 * t167 - t176 * t206;
-    const cdyn_real t209 = t208 - t178 * t202;
-    const cdyn_real t210 = t209 - t180 * t199;
-    const cdyn_real t211 = t210 - t182 * t197;
-    Minv[178] = -t211;
-    Minv[992] = -t211;
-    const cdyn_real t212 = d->Dinv[5];
-    const cdyn_real t213 = t212 * t155 - t166 * t211;
-    const cdyn_real t214 = t213 - t168 * t206;
-    const cdyn_real t215 = t214 - t170 * t202;
-    const cdyn_real t216 = t215 - t172 * t199;
-    const cdyn_real t217 = t216 - t174 * t197;
-    Minv[216] = -t217;
-    Minv[993] = -t217;
-    const cdyn_real t218 = d->L[22];
-    const cdyn_real t219 = d->L[23];
-    const cdyn_real t220 = t218 * t217 + t219 * t211;
-    const cdyn_real t221 = d->L[24];
-    const cdyn_real t222 = t220 + t221 * t206;
-    const cdyn_real t223 = d->L[25];
-    const cdyn_real t224 = t222 + t223 * t202;
-    const cdyn_real t225 = d->L[26];
-    const cdyn_real t226 = t224 + t225 * t199;
-    const cdyn_real t227 = d->L[27];
-    const cdyn_real t228 = t226 + t227 * t197;
-    Minv[254] = t228;
-    Minv[994] = t228;
-    const cdyn_real t229 = d->L[29];
-    const cdyn_real t230 = d->L[30];
-    const cdyn_real t231 = t229 * t228 - t230 * t217;
-    const cdyn_real t232 = d->L[31];
-    const cdyn_real t233 = t231 - t232 * t211;
-    const cdyn_real t234 = d->L[32];
-    const cdyn_real t235 = t233 - t234 * t206;
-    const cdyn_real t236 = d->L[33];
-    const cdyn_real t237 = t235 - t236 * t202;
-    const cdyn_real t238 = d->L[34];
-    const cdyn_real t239 = t237 - t238 * t199;
-    const cdyn_real t240 = d->L[35];
-    const cdyn_real t241 = t239 - t240 * t197;
-    Minv[292] = -t241;
-    Minv[995] = -t241;
-    const cdyn_real t242 = d->L[37];
-    const cdyn_real t243 = d->L[38];
-    const cdyn_real t244 = t242 * t241 - t243 * t228;
-    const cdyn_real t245 = d->L[39];
-    const cdyn_real t246 = t244 + t245 * t217;
-    const cdyn_real t247 = d->L[40];
-    const cdyn_real t248 = t246 + t247 * t211;
-    const cdyn_real t249 = d->L[41];
-    const cdyn_real t250 = t248 + t249 * t206;
-    const cdyn_real t251 = d->L[42];
-    const cdyn_real t252 = t250 + t251 * t202;
-    const cdyn_real t253 = d->L[43];
-    const cdyn_real t254 = t252 + t253 * t199;
-    const cdyn_real t255 = d->L[44];
-    const cdyn_real t256 = t254 + t255 * t197;
-    Minv[330] = t256;
-    Minv[996] = t256;
-    const cdyn_real t257 = d->L[46];
-    const cdyn_real t258 = d->L[47];
-    const cdyn_real t259 = t257 * t256 - t258 * t241;
-    const cdyn_real t260 = d->L[48];
-    const cdyn_real t261 = t259 + t260 * t228;
-    const cdyn_real t262 = d->L[49];
-    const cdyn_real t263 = t261 - t262 * t217;
-    const cdyn_real t264 = d->L[50];
-    const cdyn_real t265 = t263 - t264 * t211;
-    const cdyn_real t266 = d->L[51];
-    const cdyn_real t267 = t265 - t266 * t206;
-    const cdyn_real t268 = d->L[52];
-    const cdyn_real t269 = t267 - t268 * t202;
-    const cdyn_real t270 = d->L[53];
-    const cdyn_real t271 = t269 - t270 * t199;
-    const cdyn_real t272 = d->L[54];
-    const cdyn_real t273 = t271 - t272 * t197;
-    Minv[368] = -t273;
-    Minv[997] = -t273;
-    const cdyn_real t274 = d->L[56];
-    const cdyn_real t275 = d->L[57];
-    const cdyn_real t276 = t274 * t273 - t275 * t256;
-    const cdyn_real t277 = d->L[58];
-    const cdyn_real t278 = t276 + t277 * t241;
-    const cdyn_real t279 = d->L[59];
-    const cdyn_real t280 = t278 - t279 * t228;
-    const cdyn_real t281 = d->L[60];
-    const cdyn_real t282 = t280 + t281 * t217;
-    const cdyn_real t283 = d->L[61];
-    const cdyn_real t284 = t282 + t283 * t211;
-    const cdyn_real t285 = d->L[62];
-    const cdyn_real t286 = t284 + t285 * t206;
-    const cdyn_real t287 = d->L[63];
-    const cdyn_real t288 = t286 + t287 * t202;
-    const cdyn_real t289 = d->L[64];
-    const cdyn_real t290 = t288 + t289 * t199;
-    const cdyn_real t291 = d->L[65];
-    const cdyn_real t292 = t290 + t291 * t197;
-    Minv[406] = t292;
-    Minv[998] = t292;
-    const cdyn_real t293 = d->L[67];
-    const cdyn_real t294 = d->L[68];
-    const cdyn_real t295 = t293 * t292 - t294 * t273;
-    const cdyn_real t296 = d->L[69];
-    const cdyn_real t297 = t295 + t296 * t256;
-    const cdyn_real t298 = d->L[70];
-    const cdyn_real t299 = t297 - t298 * t241;
-    const cdyn_real t300 = d->L[71];
-    const cdyn_real t301 = t299 + t300 * t228;
-    const cdyn_real t302 = d->L[72];
-    const cdyn_real t303 = t301 - t302 * t217;
-    const cdyn_real t304 = d->L[73];
-    const cdyn_real t305 = t303 - t304 * t211;
-    const cdyn_real t306 = d->L[74];
-    const cdyn_real t307 = t305 - t306 * t206;
-    const cdyn_real t308 = d->L[75];
-    const cdyn_real t309 = t307 - t308 * t202;
-    const cdyn_real t310 = d->L[76];
-    const cdyn_real t311 = t309 - t310 * t199;
-    const cdyn_real t312 = d->L[77];
-    const cdyn_real t313 = t311 - t312 * t197;
-    Minv[444] = -t313;
-    Minv[999] = -t313;
-    const cdyn_real t314 = d->L[79];
-    const cdyn_real t315 = d->L[80];
-    const cdyn_real t316 = t314 * t217 + t315 * t211;
-    const cdyn_real t317 = d->L[81];
-    const cdyn_real t318 = t316 + t317 * t206;
-    const cdyn_real t319 = d->L[82];
-    const cdyn_real t320 = t318 + t319 * t202;
-    const cdyn_real t321 = d->L[83];
-    const cdyn_real t322 = t320 + t321 * t199;
-    const cdyn_real t323 = d->L[84];
-    const cdyn_real t324 = t322 + t323 * t197;
-    Minv[482] = t324;
-    Minv[1000] = t324;
-    const cdyn_real t325 = d->L[86];
-    const cdyn_real t326 = d->L[87];
-    const cdyn_real t327 = t325 * t324 - t326 * t217;
-    const cdyn_real t328 = d->L[88];
-    const cdyn_real t329 = t327 - t328 * t211;
-    const cdyn_real t330 = d->L[89];
-    const cdyn_real t331 = t329 - t330 * t206;
-    const cdyn_real t332 = d->L[90];
-    const cdyn_real t333 = t331 - t332 * t202;
-    const cdyn_real t334 = d->L[91];
-    const cdyn_real t335 = t333 - t334 * t199;
-    const cdyn_real t336 = d->L[92];
-    const cdyn_real t337 = t335 - t336 * t197;
-    Minv[520] = -t337;
-    Minv[1001] = -t337;
-    const cdyn_real t338 = d->L[94];
-    const cdyn_real t339 = d->L[95];
-    const cdyn_real t340 = t338 * t337 - t339 * t324;
-    const cdyn_real t341 = d->L[96];
-    const cdyn_real t342 = t340 + t341 * t217;
-    const cdyn_real t343 = d->L[97];
-    const cdyn_real t344 = t342 + t343 * t211;
-    const cdyn_real t345 = d->L[98];
-    const cdyn_real t346 = t344 + t345 * t206;
-    const cdyn_real t347 = d->L[99];
-    const cdyn_real t348 = t346 + t347 * t202;
-    const cdyn_real t349 = d->L[100];
-    const cdyn_real t350 = t348 + t349 * t199;
-    const cdyn_real t351 = d->L[101];
-    const cdyn_real t352 = t350 + t351 * t197;
-    Minv[558] = t352;
-    Minv[1002] = t352;
-    const cdyn_real t353 = d->L[103];
-    const cdyn_real t354 = d->L[104];
-    const cdyn_real t355 = t353 * t352 - t354 * t337;
-    const cdyn_real t356 = d->L[105];
-    const cdyn_real t357 = t355 + t356 * t324;
-    const cdyn_real t358 = d->L[106];
-    const cdyn_real t359 = t357 - t358 * t217;
-    const cdyn_real t360 = d->L[107];
-    const cdyn_real t361 = t359 - t360 * t211;
-    const cdyn_real t362 = d->L[108];
-    const cdyn_real t363 = t361 - t362 * t206;
-    const cdyn_real t364 = d->L[109];
-    const cdyn_real t365 = t363 - t364 * t202;
-    const cdyn_real t366 = d->L[110];
-    const cdyn_real t367 = t365 - t366 * t199;
-    const cdyn_real t368 = d->L[111];
-    const cdyn_real t369 = t367 - t368 * t197;
-    Minv[596] = -t369;
-    Minv[1003] = -t369;
-    const cdyn_real t370 = d->L[113];
-    const cdyn_real t371 = d->L[114];
-    const cdyn_real t372 = t370 * t369 - t371 * t352;
-    const cdyn_real t373 = d->L[115];
-    const cdyn_real t374 = t372 + t373 * t337;
-    const cdyn_real t375 = d->L[116];
-    const cdyn_real t376 = t374 - t375 * t324;
-    const cdyn_real t377 = d->L[117];
-    const cdyn_real t378 = t376 + t377 * t217;
-    const cdyn_real t379 = d->L[118];
-    const cdyn_real t380 = t378 + t379 * t211;
-    const cdyn_real t381 = d->L[119];
-    const cdyn_real t382 = t380 + t381 * t206;
-    const cdyn_real t383 = d->L[120];
-    const cdyn_real t384 = t382 + t383 * t202;
-    const cdyn_real t385 = d->L[121];
-    const cdyn_real t386 = t384 + t385 * t199;
-    const cdyn_real t387 = d->L[122];
-    const cdyn_real t388 = t386 + t387 * t197;
-    Minv[634] = t388;
-    Minv[1004] = t388;
-    const cdyn_real t389 = d->L[124];
-    const cdyn_real t390 = d->L[125];
-    const cdyn_real t391 = t389 * t388 - t390 * t369;
-    const cdyn_real t392 = d->L[126];
-    const cdyn_real t393 = t391 + t392 * t352;
-    const cdyn_real t394 = d->L[127];
-    const cdyn_real t395 = t393 - t394 * t337;
-    const cdyn_real t396 = d->L[128];
-    const cdyn_real t397 = t395 + t396 * t324;
-    const cdyn_real t398 = d->L[129];
-    const cdyn_real t399 = t397 - t398 * t217;
-    const cdyn_real t400 = d->L[130];
-    const cdyn_real t401 = t399 - t400 * t211;
-    const cdyn_real t402 = d->L[131];
-    const cdyn_real t403 = t401 - t402 * t206;
-    const cdyn_real t404 = d->L[132];
-    const cdyn_real t405 = t403 - t404 * t202;
-    const cdyn_real t406 = d->L[133];
-    const cdyn_real t407 = t405 - t406 * t199;
-    const cdyn_real t408 = d->L[134];
-    const cdyn_real t409 = t407 - t408 * t197;
-    Minv[672] = -t409;
-    Minv[1005] = -t409;
-    const cdyn_real t410 = d->Dinv[18];
-    const cdyn_real t411 = t410 * t141 - t154 * t217;
-    const cdyn_real t412 = t411 - t156 * t211;
-    const cdyn_real t413 = t412 - t158 * t206;
-    const cdyn_real t414 = t413 - t160 * t202;
-    const cdyn_real t415 = t414 - t162 * t199;
-    const cdyn_real t416 = t415 - t164 * t197;
-    Minv[710] = -t416;
-    Minv[1006] = -t416;
-    const cdyn_real t417 = d->Dinv[19];
-    const cdyn_real t418 = t417 * t125 - t140 * t416;
-    const cdyn_real t419 = t418 - t142 * t217;
-    const cdyn_real t420 = t419 - t144 * t211;
-    const cdyn_real t421 = t420 - t146 * t206;
-    const cdyn_real t422 = t421 - t148 * t202;
-    const cdyn_real t423 = t422 - t150 * t199;
-    const cdyn_real t424 = t423 - t152 * t197;
-    Minv[748] = -t424;
-    Minv[1007] = -t424;
-    const cdyn_real t425 = d->Dinv[20];
-    const cdyn_real t426 = t425 * t107 - t124 * t424;
-    const cdyn_real t427 = t426 - t126 * t416;
-    const cdyn_real t428 = t427 - t128 * t217;
-    const cdyn_real t429 = t428 - t130 * t211;
-    const cdyn_real t430 = t429 - t132 * t206;
-    const cdyn_real t431 = t430 - t134 * t202;
-    const cdyn_real t432 = t431 - t136 * t199;
-    const cdyn_real t433 = t432 - t138 * t197;
-    Minv[786] = -t433;
-    Minv[1008] = -t433;
-    const cdyn_real t434 = d->Dinv[21];
-    const cdyn_real t435 = t434 * t87 - t106 * t433;
-    const cdyn_real t436 = t435 - t108 * t424;
-    const cdyn_real t437 = t436 - t110 * t416;
-    const cdyn_real t438 = t437 - t112 * t217;
-    const cdyn_real t439 = t438 - t114 * t211;
-    const cdyn_real t440 = t439 - t116 * t206;
-    const cdyn_real t441 = t440 - t118 * t202;
-    const cdyn_real t442 = t441 - t120 * t199;
-    const cdyn_real t443 = t442 - t122 * t197;
-    Minv[824] = -t443;
-    Minv[1009] = -t443;
-    const cdyn_real t444 = d->Dinv[22];
-    const cdyn_real t445 = t444 * t65 - t86 * t443;
-    const cdyn_real t446 = t445 - t88 * t433;
-    const cdyn_real t447 = t446 - t90 * t424;
-    const cdyn_real t448 = t447 - t92 * t416;
-    const cdyn_real t449 = t448 - t94 * t217;
-    const cdyn_real t450 = t449 - t96 * t211;
-    const cdyn_real t451 = t450 - t98 * t206;
-    const cdyn_real t452 = t451 - t100 * t202;
-    const cdyn_real t453 = t452 - t102 * t199;
-    const cdyn_real t454 = t453 - t104 * t197;
-    Minv[862] = -t454;
-    Minv[1010] = -t454;
-    const cdyn_real t455 = d->Dinv[23];
-    const cdyn_real t456 = t455 * t41 - t64 * t454;
-    const cdyn_real t457 = t456 - t66 * t443;
-    const cdyn_real t458 = t457 - t68 * t433;
-    const cdyn_real t459 = t458 - t70 * t424;
-    const cdyn_real t460 = t459 - t72 * t416;
-    const cdyn_real t461 = t460 - t74 * t217;
-    const cdyn_real t462 = t461 - t76 * t211;
-    const cdyn_real t463 = t462 - t78 * t206;
-    const cdyn_real t464 = t463 - t80 * t202;
-    const cdyn_real t465 = t464 - t82 * t199;
-    const cdyn_real t466 = t465 - t84 * t197;
-    Minv[900] = -t466;
-    Minv[1011] = -t466;
-    const cdyn_real t467 = d->Dinv[24];
-    const cdyn_real t468 = t467 * t3 - t40 * t466;
-    const cdyn_real t469 = t468 - t42 * t454;
-    const cdyn_real t470 = t469 - t44 * t443;
-    const cdyn_real t471 = t470 - t46 * t433;
-    const cdyn_real t472 = t471 - t48 * t424;
-    const cdyn_real t473 = t472 - t50 * t416;
-    const cdyn_real t474 = t473 - t52 * t217;
-    const cdyn_real t475 = t474 - t54 * t211;
-    const cdyn_real t476 = t475 - t56 * t206;
-    const cdyn_real t477 = t476 - t58 * t202;
-    const cdyn_real t478 = t477 - t60 * t199;
-    const cdyn_real t479 = t478 - t62 * t197;
-    Minv[938] = -t479;
-    Minv[1012] = -t479;
-    const cdyn_real t480 = d->Dinv[25];
-    const cdyn_real t481 = t480 * t2 - t1 * t479;
-    const cdyn_real t482 = t481 - t5 * t466;
-    const cdyn_real t483 = t482 - t8 * t454;
-    const cdyn_real t484 = t483 - t11 * t443;
-    const cdyn_real t485 = t484 - t14 * t433;
-    const cdyn_real t486 = t485 - t17 * t424;
-    const cdyn_real t487 = t486 - t20 * t416;
-    const cdyn_real t488 = t487 - t23 * t217;
-    const cdyn_real t489 = t488 - t26 * t211;
-    const cdyn_real t490 = t489 - t29 * t206;
-    const cdyn_real t491 = t490 - t32 * t202;
-    const cdyn_real t492 = t491 - t35 * t199;
-    const cdyn_real t493 = t492 - t38 * t197;
-    Minv[976] = -t493;
-    Minv[1013] = -t493;
-    const cdyn_real t494 = d->Dinv[26];
-    const cdyn_real t495 = t494 + t2 * t493;
-    const cdyn_real t496 = t495 + t0 * t479;
-    const cdyn_real t497 = t496 + t4 * t466;
-    const cdyn_real t498 = t497 + t7 * t454;
-    const cdyn_real t499 = t498 + t10 * t443;
-    const cdyn_real t500 = t499 + t13 * t433;
-    const cdyn_real t501 = t500 + t16 * t424;
-    const cdyn_real t502 = t501 + t19 * t416;
-    const cdyn_real t503 = t502 + t22 * t217;
-    const cdyn_real t504 = t503 + t25 * t211;
-    const cdyn_real t505 = t504 + t28 * t206;
-    const cdyn_real t506 = t505 + t31 * t202;
-    const cdyn_real t507 = t506 + t34 * t199;
-    const cdyn_real t508 = t507 + t37 * t197;
-    Minv[1014] = t508;
-    const cdyn_real t509 = d->L[236];
-    const cdyn_real t510 = d->L[235];
-    /* column 27 */
-    const cdyn_real t511 = t509 - t2 * t510;
-    const cdyn_real t512 = d->L[237];
-    const cdyn_real t513 = t512 - t0 * t510;
-    const cdyn_real t514 = d->L[238];
-    const cdyn_real t515 = t514 - t4 * t510;
-    const cdyn_real t516 = d->L[239];
-    const cdyn_real t517 = t516 - t7 * t510;
-    const cdyn_real t518 = d->L[240];
-    const cdyn_real t519 = t518 - t10 * t510;
-    const cdyn_real t520 = d->L[241];
-    const cdyn_real t521 = t520 - t13 * t510;
-    const cdyn_real t522 = d->L[242];
-    const cdyn_real t523 = t522 - t16 * t510;
-    const cdyn_real t524 = d->L[243];
-    const cdyn_real t525 = t524 - t19 * t510;
-    const cdyn_real t526 = d->L[244];
-    const cdyn_real t527 = t526 - t22 * t510;
-    const cdyn_real t528 = d->L[245];
-    const cdyn_real t529 = t528 - t25 * t510;
-    const cdyn_real t530 = d->L[246];
-    const cdyn_real t531 = t530 - t28 * t510;
-    const cdyn_real t532 = d->L[247];
-    const cdyn_real t533 = t532 - t31 * t510;
-    const cdyn_real t534 = d->L[248];
-    const cdyn_real t535 = t534 - t34 * t510;
-    const cdyn_real t536 = d->L[249];
-    const cdyn_real t537 = t536 - t37 * t510;
-    const cdyn_real t538 = t513 - t1 * t511;
-    const cdyn_real t539 = t515 - t5 * t511;
-    const cdyn_real t540 = t517 - t8 * t511;
-    const cdyn_real t541 = t519 - t11 * t511;
-    const cdyn_real t542 = t521 - t14 * t511;
-    const cdyn_real t543 = t523 - t17 * t511;
-    const cdyn_real t544 = t525 - t20 * t511;
-    const cdyn_real t545 = t527 - t23 * t511;
-    const cdyn_real t546 = t529 - t26 * t511;
-    const cdyn_real t547 = t531 - t29 * t511;
-    const cdyn_real t548 = t533 - t32 * t511;
-    const cdyn_real t549 = t535 - t35 * t511;
-    const cdyn_real t550 = t537 - t38 * t511;
-    const cdyn_real t551 = t539 - t40 * t538;
-    const cdyn_real t552 = t540 - t42 * t538;
-    const cdyn_real t553 = t541 - t44 * t538;
-    const cdyn_real t554 = t542 - t46 * t538;
-    const cdyn_real t555 = t543 - t48 * t538;
-    const cdyn_real t556 = t544 - t50 * t538;
-    const cdyn_real t557 = t545 - t52 * t538;
-    const cdyn_real t558 = t546 - t54 * t538;
-    const cdyn_real t559 = t547 - t56 * t538;
-    const cdyn_real t560 = t548 - t58 * t538;
-    const cdyn_real t561 = t549 - t60 * t538;
-    const cdyn_real t562 = t550 - t62 * t538;
-    const cdyn_real t563 = t552 - t64 * t551;
-    const cdyn_real t564 = t553 - t66 * t551;
-    const cdyn_real t565 = t554 - t68 * t551;
-    const cdyn_real t566 = t555 - t70 * t551;
-    const cdyn_real t567 = t556 - t72 * t551;
-    const cdyn_real t568 = t557 - t74 * t551;
-    const cdyn_real t569 = t558 - t76 * t551;
-    const cdyn_real t570 = t559 - t78 * t551;
-    const cdyn_real t571 = t560 - t80 * t551;
-    const cdyn_real t572 = t561 - t82 * t551;
-    const cdyn_real t573 = t562 - t84 * t551;
-    const cdyn_real t574 = t564 - t86 * t563;
-    const cdyn_real t575 = t565 - t88 * t563;
-    const cdyn_real t576 = t566 - t90 * t563;
-    const cdyn_real t577 = t567 - t92 * t563;
-    const cdyn_real t578 = t568 - t94 * t563;
-    const cdyn_real t579 = t569 - t96 * t563;
-    const cdyn_real t580 = t570 - t98 * t563;
-    const cdyn_real t581 = t571 - t100 * t563;
-    const cdyn_real t582 = t572 - t102 * t563;
-    const cdyn_real t583 = t573 - t104 * t563;
-    const cdyn_real t584 = t575 - t106 * t574;
-    const cdyn_real t585 = t576 - t108 * t574;
-    const cdyn_real t586 = t577 - t110 * t574;
-    const cdyn_real t587 = t578 - t112 * t574;
-    const cdyn_real t588 = t579 - t114 * t574;
-    const cdyn_real t589 = t580 - t116 * t574;
-    const cdyn_real t590 = t581 - t118 * t574;
-    const cdyn_real t591 = t582 - t120 * t574;
-    const cdyn_real t592 = t583 - t122 * t574;
-    const cdyn_real t593 = t585 - t124 * t584;
-    const cdyn_real t594 = t586 - t126 * t584;
-    const cdyn_real t595 = t587 - t128 * t584;
-    const cdyn_real t596 = t588 - t130 * t584;
-    const cdyn_real t597 = t589 - t132 * t584;
-    const cdyn_real t598 = t590 - t134 * t584;
-    const cdyn_real t599 = t591 - t136 * t584;
-    const cdyn_real t600 = t592 - t138 * t584;
-    const cdyn_real t601 = t594 - t140 * t593;
-    const cdyn_real t602 = t595 - t142 * t593;
-    const cdyn_real t603 = t596 - t144 * t593;
-    const cdyn_real t604 = t597 - t146 * t593;
-    const cdyn_real t605 = t598 - t148 * t593;
-    const cdyn_real t606 = t599 - t150 * t593;
-    const cdyn_real t607 = t600 - t152 * t593;
-    const cdyn_real t608 = t602 - t154 * t601;
-    const cdyn_real t609 = t603 - t156 * t601;
-    const cdyn_real t610 = t604 - t158 * t601;
-    const cdyn_real t611 = t605 - t160 * t601;
-    const cdyn_real t612 = t606 - t162 * t601;
-    const cdyn_real t613 = t607 - t164 * t601;
-    const cdyn_real t614 = t609 - t166 * t608;
-    const cdyn_real t615 = t610 - t168 * t608;
-    const cdyn_real t616 = t611 - t170 * t608;
-    const cdyn_real t617 = t612 - t172 * t608;
-    const cdyn_real t618 = t613 - t174 * t608;
-    const cdyn_real t619 = t615 - t176 * t614;
-    const cdyn_real t620 = t616 - t178 * t614;
-    const cdyn_real t621 = t617 - t180 * t614;
-    const cdyn_real t622 = t618 - t182 * t614;
-    const cdyn_real t623 = t620 - t184 * t619;
-    const cdyn_real t624 = t621 - t186 * t619;
-    const cdyn_real t625 = t622 - t188 * t619;
-    const cdyn_real t626 = t624 - t190 * t623;
-    const cdyn_real t627 = t625 - t192 * t623;
-    const cdyn_real t628 = t627 - t194 * t626;
-    const cdyn_real t629 = t196 * t628;
-    Minv[27] = -t629;
-    Minv[1026] = -t629;
-    const cdyn_real t630 = t198 * t626 - t194 * t629;
-    Minv[65] = -t630;
-    Minv[1027] = -t630;
-    const cdyn_real t631 = t200 * t623 - t190 * t630;
-    const cdyn_real t632 = t631 - t192 * t629;
-    Minv[103] = -t632;
-    Minv[1028] = -t632;
-    const cdyn_real t633 = t203 * t619 - t184 * t632;
-    const cdyn_real t634 = t633 - t186 * t630;
-    const cdyn_real t635 = t634 - t188 * t629;
-    Minv[141] = -t635;
-    Minv[1029] = -t635;
-    const cdyn_real t636 = t207 * t614 - t176 * t635;
-    const cdyn_real t637 = t636 - t178 * t632;
-    const cdyn_real t638 = t637 - t180 * t630;
-    const cdyn_real t639 = t638 - t182 * t629;
-    Minv[179] = -t639;
-    Minv[1030] = -t639;
-    const cdyn_real t640 = t212 * t608 - t166 * t639;
-    const cdyn_real t641 = t640 - t168 * t635;
-    const cdyn_real t642 = t641 - t170 * t632;
-    const cdyn_real t643 = t642 - t172 * t630;
-    const cdyn_real t644 = t643 - t174 * t629;
-    Minv[217] = -t644;
-    Minv[1031] = -t644;
-    const cdyn_real t645 = t218 * t644 + t219 * t639;
-    const cdyn_real t646 = t645 + t221 * t635;
-    const cdyn_real t647 = t646 + t223 * t632;
-    const cdyn_real t648 = t647 + t225 * t630;
-    const cdyn_real t649 = t648 + t227 * t629;
-    Minv[255] = t649;
-    Minv[1032] = t649;
-    const cdyn_real t650 = t229 * t649 - t230 * t644;
-    const cdyn_real t651 = t650 - t232 * t639;
-    const cdyn_real t652 = t651 - t234 * t635;
-    const cdyn_real t653 = t652 - t236 * t632;
-    const cdyn_real t654 = t653 - t238 * t630;
-    const cdyn_real t655 = t654 - t240 * t629;
-    Minv[293] = -t655;
-    Minv[1033] = -t655;
-    const cdyn_real t656 = t242 * t655 - t243 * t649;
-    const cdyn_real t657 = t656 + t245 * t644;
-    const cdyn_real t658 = t657 + t247 * t639;
-    const cdyn_real t659 = t658 + t249 * t635;
-    const cdyn_real t660 = t659 + t251 * t632;
-    const cdyn_real t661 = t660 + t253 * t630;
-    const cdyn_real t662 = t661 + t255 * t629;
-    Minv[331] = t662;
-    Minv[1034] = t662;
-    const cdyn_real t663 = t257 * t662 - t258 * t655;
-    const cdyn_real t664 = t663 + t260 * t649;
-    const cdyn_real t665 = t664 - t262 * t644;
-    const cdyn_real t666 = t665 - t264 * t639;
-    const cdyn_real t667 = t666 - t266 * t635;
-    const cdyn_real t668 = t667 - t268 * t632;
-    const cdyn_real t669 = t668 - t270 * t630;
-    const cdyn_real t670 = t669 - t272 * t629;
-    Minv[369] = -t670;
-    Minv[1035] = -t670;
-    const cdyn_real t671 = t274 * t670 - t275 * t662;
-    const cdyn_real t672 = t671 + t277 * t655;
-    const cdyn_real t673 = t672 - t279 * t649;
-    const cdyn_real t674 = t673 + t281 * t644;
-    const cdyn_real t675 = t674 + t283 * t639;
-    const cdyn_real t676 = t675 + t285 * t635;
-    const cdyn_real t677 = t676 + t287 * t632;
-    const cdyn_real t678 = t677 + t289 * t630;
-    const cdyn_real t679 = t678 + t291 * t629;
-    Minv[407] = t679;
-    Minv[1036] = t679;
-    const cdyn_real t680 = t293 * t679 - t294 * t670;
-    const cdyn_real t681 = t680 + t296 * t662;
-    const cdyn_real t682 = t681 - t298 * t655;
-    const cdyn_real t683 = t682 + t300 * t649;
-    const cdyn_real t684 = t683 - t302 * t644;
-    const cdyn_real t685 = t684 - t304 * t639;
-    const cdyn_real t686 = t685 - t306 * t635;
-    const cdyn_real t687 = t686 - t308 * t632;
-    const cdyn_real t688 = t687 - t310 * t630;
-    const cdyn_real t689 = t688 - t312 * t629;
-    Minv[445] = -t689;
-    Minv[1037] = -t689;
-    const cdyn_real t690 = t314 * t644 + t315 * t639;
-    const cdyn_real t691 = t690 + t317 * t635;
-    const cdyn_real t692 = t691 + t319 * t632;
-    const cdyn_real t693 = t692 + t321 * t630;
-    const cdyn_real t694 = t693 + t323 * t629;
-    Minv[483] = t694;
-    Minv[1038] = t694;
-    const cdyn_real t695 = t325 * t694 - t326 * t644;
-    const cdyn_real t696 = t695 - t328 * t639;
-    const cdyn_real t697 = t696 - t330 * t635;
-    const cdyn_real t698 = t697 - t332 * t632;
-    const cdyn_real t699 = t698 - t334 * t630;
-    const cdyn_real t700 = t699 - t336 * t629;
-    Minv[521] = -t700;
-    Minv[1039] = -t700;
-    const cdyn_real t701 = t338 * t700 - t339 * t694;
-    const cdyn_real t702 = t701 + t341 * t644;
-    const cdyn_real t703 = t702 + t343 * t639;
-    const cdyn_real t704 = t703 + t345 * t635;
-    const cdyn_real t705 = t704 + t347 * t632;
-    const cdyn_real t706 = t705 + t349 * t630;
-    const cdyn_real t707 = t706 + t351 * t629;
-    Minv[559] = t707;
-    Minv[1040] = t707;
-    const cdyn_real t708 = t353 * t707 - t354 * t700;
-    const cdyn_real t709 = t708 + t356 * t694;
-    const cdyn_real t710 = t709 - t358 * t644;
-    const cdyn_real t711 = t710 - t360 * t639;
-    const cdyn_real t712 = t711 - t362 * t635;
-    const cdyn_real t713 = t712 - t364 * t632;
-    const cdyn_real t714 = t713 - t366 * t630;
-    const cdyn_real t715 = t714 - t368 * t629;
-    Minv[597] = -t715;
-    Minv[1041] = -t715;
-    const cdyn_real t716 = t370 * t715 - t371 * t707;
-    const cdyn_real t717 = t716 + t373 * t700;
-    const cdyn_real t718 = t717 - t375 * t694;
-    const cdyn_real t719 = t718 + t377 * t644;
-    const cdyn_real t720 = t719 + t379 * t639;
-    const cdyn_real t721 = t720 + t381 * t635;
-    const cdyn_real t722 = t721 + t383 * t632;
-    const cdyn_real t723 = t722 + t385 * t630;
-    const cdyn_real t724 = t723 + t387 * t629;
-    Minv[635] = t724;
-    Minv[1042] = t724;
-    const cdyn_real t725 = t389 * t724 - t390 * t715;
-    const cdyn_real t726 = t725 + t392 * t707;
-    const cdyn_real t727 = t726 - t394 * t700;
-    const cdyn_real t728 = t727 + t396 * t694;
-    const cdyn_real t729 = t728 - t398 * t644;
-    const cdyn_real t730 = t729 - t400 * t639;
-    const cdyn_real t731 = t730 - t402 * t635;
-    const cdyn_real t732 = t731 - t404 * t632;
-    const cdyn_real t733 = t732 - t406 * t630;
-    const cdyn_real t734 = t733 - t408 * t629;
-    Minv[673] = -t734;
-    Minv[1043] = -t734;
-    const cdyn_real t735 = t410 * t601 - t154 * t644;
-    const cdyn_real t736 = t735 - t156 * t639;
-    const cdyn_real t737 = t736 - t158 * t635;
-    const cdyn_real t738 = t737 - t160 * t632;
-    const cdyn_real t739 = t738 - t162 * t630;
-    const cdyn_real t740 = t739 - t164 * t629;
-    Minv[711] = -t740;
-    Minv[1044] = -t740;
-    const cdyn_real t741 = t417 * t593 - t140 * t740;
-    const cdyn_real t742 = t741 - t142 * t644;
-    const cdyn_real t743 = t742 - t144 * t639;
-    const cdyn_real t744 = t743 - t146 * t635;
-    const cdyn_real t745 = t744 - t148 * t632;
-    const cdyn_real t746 = t745 - t150 * t630;
-    const cdyn_real t747 = t746 - t152 * t629;
-    Minv[749] = -t747;
-    Minv[1045] = -t747;
-    const cdyn_real t748 = t425 * t584 - t124 * t747;
-    const cdyn_real t749 = t748 - t126 * t740;
-    const cdyn_real t750 = t749 - t128 * t644;
-    const cdyn_real t751 = t750 - t130 * t639;
-    const cdyn_real t752 = t751 - t132 * t635;
-    const cdyn_real t753 = t752 - t134 * t632;
-    const cdyn_real t754 = t753 - t136 * t630;
-    const cdyn_real t755 = t754 - t138 * t629;
-    Minv[787] = -t755;
-    Minv[1046] = -t755;
-    const cdyn_real t756 = t434 * t574 - t106 * t755;
-    const cdyn_real t757 = t756 - t108 * t747;
-    const cdyn_real t758 = t757 - t110 * t740;
-    const cdyn_real t759 = t758 - t112 * t644;
-    const cdyn_real t760 = t759 - t114 * t639;
-    const cdyn_real t761 = t760 - t116 * t635;
-    const cdyn_real t762 = t761 - t118 * t632;
-    const cdyn_real t763 = t762 - t120 * t630;
-    const cdyn_real t764 = t763 - t122 * t629;
-    Minv[825] = -t764;
-    Minv[1047] = -t764;
-    const cdyn_real t765 = t444 * t563 - t86 * t764;
-    const cdyn_real t766 = t765 - t88 * t755;
-    const cdyn_real t767 = t766 - t90 * t747;
-    const cdyn_real t768 = t767 - t92 * t740;
-    const cdyn_real t769 = t768 - t94 * t644;
-    const cdyn_real t770 = t769 - t96 * t639;
-    const cdyn_real t771 = t770 - t98 * t635;
-    const cdyn_real t772 = t771 - t100 * t632;
-    const cdyn_real t773 = t772 - t102 * t630;
-    const cdyn_real t774 = t773 - t104 * t629;
-    Minv[863] = -t774;
-    Minv[1048] = -t774;
-    const cdyn_real t775 = t455 * t551 - t64 * t774;
-    const cdyn_real t776 = t775 - t66 * t764;
-    const cdyn_real t777 = t776 - t68 * t755;
-    const cdyn_real t778 = t777 - t70 * t747;
-    const cdyn_real t779 = t778 - t72 * t740;
-    const cdyn_real t780 = t779 - t74 * t644;
-    const cdyn_real t781 = t780 - t76 * t639;
-    const cdyn_real t782 = t781 - t78 * t635;
-    const cdyn_real t783 = t782 - t80 * t632;
-    const cdyn_real t784 = t783 - t82 * t630;
-    const cdyn_real t785 = t784 - t84 * t629;
-    Minv[901] = -t785;
-    Minv[1049] = -t785;
-    const cdyn_real t786 = t467 * t538 - t40 * t785;
-    const cdyn_real t787 = t786 - t42 * t774;
-    const cdyn_real t788 = t787 - t44 * t764;
-    const cdyn_real t789 = t788 - t46 * t755;
-    const cdyn_real t790 = t789 - t48 * t747;
-    const cdyn_real t791 = t790 - t50 * t740;
-    const cdyn_real t792 = t791 - t52 * t644;
-    const cdyn_real t793 = t792 - t54 * t639;
-    const cdyn_real t794 = t793 - t56 * t635;
-    const cdyn_real t795 = t794 - t58 * t632;
-    const cdyn_real t796 = t795 - t60 * t630;
-    const cdyn_real t797 = t796 - t62 * t629;
-    Minv[939] = -t797;
-    Minv[1050] = -t797;
-    const cdyn_real t798 = t480 * t511 - t1 * t797;
-    const cdyn_real t799 = t798 - t5 * t785;
-    const cdyn_real t800 = t799 - t8 * t774;
-    const cdyn_real t801 = t800 - t11 * t764;
-    const cdyn_real t802 = t801 - t14 * t755;
-    const cdyn_real t803 = t802 - t17 * t747;
-    const cdyn_real t804 = t803 - t20 * t740;
-    const cdyn_real t805 = t804 - t23 * t644;
-    const cdyn_real t806 = t805 - t26 * t639;
-    const cdyn_real t807 = t806 - t29 * t635;
-    const cdyn_real t808 = t807 - t32 * t632;
-    const cdyn_real t809 = t808 - t35 * t630;
-    const cdyn_real t810 = t809 - t38 * t629;
-    Minv[977] = -t810;
-    Minv[1051] = -t810;
-    const cdyn_real t811 = t494 * t510 - t2 * t810;
-    const cdyn_real t812 = t811 - t0 * t797;
-    const cdyn_real t813 = t812 - t4 * t785;
-    const cdyn_real t814 = t813 - t7 * t774;
-    const cdyn_real t815 = t814 - t10 * t764;
-    const cdyn_real t816 = t815 - t13 * t755;
-    const cdyn_real t817 = t816 - t16 * t747;
-    const cdyn_real t818 = t817 - t19 * t740;
-    const cdyn_real t819 = t818 - t22 * t644;
-    const cdyn_real t820 = t819 - t25 * t639;
-    const cdyn_real t821 = t820 - t28 * t635;
-    const cdyn_real t822 = t821 - t31 * t632;
-    const cdyn_real t823 = t822 - t34 * t630;
-    const cdyn_real t824 = t823 - t37 * t629;
-    Minv[1015] = -t824;
-    Minv[1052] = -t824;
-    const cdyn_real t825 = d->Dinv[27];
-    const cdyn_real t826 = t825 + t510 * t824;
-    const cdyn_real t827 = t826 + t509 * t810;
-    const cdyn_real t828 = t827 + t512 * t797;
-    const cdyn_real t829 = t828 + t514 * t785;
-    const cdyn_real t830 = t829 + t516 * t774;
-    const cdyn_real t831 = t830 + t518 * t764;
-    const cdyn_real t832 = t831 + t520 * t755;
-    const cdyn_real t833 = t832 + t522 * t747;
-    const cdyn_real t834 = t833 + t524 * t740;
-    const cdyn_real t835 = t834 + t526 * t644;
-    const cdyn_real t836 = t835 + t528 * t639;
-    const cdyn_real t837 = t836 + t530 * t635;
-    const cdyn_real t838 = t837 + t532 * t632;
-    const cdyn_real t839 = t838 + t534 * t630;
-    const cdyn_real t840 = t839 + t536 * t629;
-    Minv[1053] = t840;
-    const cdyn_real t841 = d->L[252];
-    const cdyn_real t842 = d->L[251];
-    /* column 28 */
-    const cdyn_real t843 = t841 - t140 * t842;
-    const cdyn_real t844 = d->L[253];
-    const cdyn_real t845 = t844 - t142 * t842;
-    const cdyn_real t846 = d->L[254];
-    const cdyn_real t847 = t846 - t144 * t842;
-    const cdyn_real t848 = d->L[255];
-    const cdyn_real t849 = t848 - t146 * t842;
-    const cdyn_real t850 = d->L[256];
-    const cdyn_real t851 = t850 - t148 * t842;
-    const cdyn_real t852 = d->L[257];
-    const cdyn_real t853 = t852 - t150 * t842;
-    const cdyn_real t854 = d->L[258];
-    const cdyn_real t855 = t854 - t152 * t842;
-    const cdyn_real t856 = t845 - t154 * t843;
-    const cdyn_real t857 = t847 - t156 * t843;
-    const cdyn_real t858 = t849 - t158 * t843;
-    const cdyn_real t859 = t851 - t160 * t843;
-    const cdyn_real t860 = t853 - t162 * t843;
-    const cdyn_real t861 = t855 - t164 * t843;
-    const cdyn_real t862 = t857 - t166 * t856;
-    const cdyn_real t863 = t858 - t168 * t856;
-    const cdyn_real t864 = t859 - t170 * t856;
-    const cdyn_real t865 = t860 - t172 * t856;
-    const cdyn_real t866 = t861 - t174 * t856;
-    const cdyn_real t867 = t863 - t176 * t862;
-    const cdyn_real t868 = t864 - t178 * t862;
-    const cdyn_real t869 = t865 - t180 * t862;
-    const cdyn_real t870 = t866 - t182 * t862;
-    const cdyn_real t871 = t868 - t184 * t867;
-    const cdyn_real t872 = t869 - t186 * t867;
-    const cdyn_real t873 = t870 - t188 * t867;
-    const cdyn_real t874 = t872 - t190 * t871;
-    const cdyn_real t875 = t873 - t192 * t871;
-    const cdyn_real t876 = t875 - t194 * t874;
-    const cdyn_real t877 = t196 * t876;
-    Minv[28] = -t877;
-    Minv[1064] = -t877;
-    const cdyn_real t878 = t198 * t874 - t194 * t877;
-    Minv[66] = -t878;
-    Minv[1065] = -t878;
-    const cdyn_real t879 = t200 * t871 - t190 * t878;
-    const cdyn_real t880 = t879 - t192 * t877;
-    Minv[104] = -t880;
-    Minv[1066] = -t880;
-    const cdyn_real t881 = t203 * t867 - t184 * t880;
-    const cdyn_real t882 = t881 - t186 * t878;
-    const cdyn_real t883 = t882 - t188 * t877;
-    Minv[142] = -t883;
-    Minv[1067] = -t883;
-    const cdyn_real t884 = t207 * t862 - t176 * t883;
-    const cdyn_real t885 = t884 - t178 * t880;
-    const cdyn_real t886 = t885 - t180 * t878;
-    const cdyn_real t887 = t886 - t182 * t877;
-    Minv[180] = -t887;
-    Minv[1068] = -t887;
-    const cdyn_real t888 = t212 * t856 - t166 * t887;
-    const cdyn_real t889 = t888 - t168 * t883;
-    const cdyn_real t890 = t889 - t170 * t880;
-    const cdyn_real t891 = t890 - t172 * t878;
-    const cdyn_real t892 = t891 - t174 * t877;
-    Minv[218] = -t892;
-    Minv[1069] = -t892;
-    const cdyn_real t893 = t218 * t892 + t219 * t887;
-    const cdyn_real t894 = t893 + t221 * t883;
-    const cdyn_real t895 = t894 + t223 * t880;
-    const cdyn_real t896 = t895 + t225 * t878;
-    const cdyn_real t897 = t896 + t227 * t877;
-    Minv[256] = t897;
-    Minv[1070] = t897;
-    const cdyn_real t898 = t229 * t897 - t230 * t892;
-    const cdyn_real t899 = t898 - t232 * t887;
-    const cdyn_real t900 = t899 - t234 * t883;
-    const cdyn_real t901 = t900 - t236 * t880;
-    const cdyn_real t902 = t901 - t238 * t878;
-    const cdyn_real t903 = t902 - t240 * t877;
-    Minv[294] = -t903;
-    Minv[1071] = -t903;
-    const cdyn_real t904 = t242 * t903 - t243 * t897;
-    const cdyn_real t905 = t904 + t245 * t892;
-    const cdyn_real t906 = t905 + t247 * t887;
-    const cdyn_real t907 = t906 + t249 * t883;
-    const cdyn_real t908 = t907 + t251 * t880;
-    const cdyn_real t909 = t908 + t253 * t878;
-    const cdyn_real t910 = t909 + t255 * t877;
-    Minv[332] = t910;
-    Minv[1072] = t910;
-    const cdyn_real t911 = t257 * t910 - t258 * t903;
-    const cdyn_real t912 = t911 + t260 * t897;
-    const cdyn_real t913 = t912 - t262 * t892;
-    const cdyn_real t914 = t913 - t264 * t887;
-    const cdyn_real t915 = t914 - t266 * t883;
-    const cdyn_real t916 = t915 - t268 * t880;
-    const cdyn_real t917 = t916 - t270 * t878;
-    const cdyn_real t918 = t917 - t272 * t877;
-    Minv[370] = -t918;
-    Minv[1073] = -t918;
-    const cdyn_real t919 = t274 * t918 - t275 * t910;
-    const cdyn_real t920 = t919 + t277 * t903;
-    const cdyn_real t921 = t920 - t279 * t897;
-    const cdyn_real t922 = t921 + t281 * t892;
-    const cdyn_real t923 = t922 + t283 * t887;
-    const cdyn_real t924 = t923 + t285 * t883;
-    const cdyn_real t925 = t924 + t287 * t880;
-    const cdyn_real t926 = t925 + t289 * t878;
-    const cdyn_real t927 = t926 + t291 * t877;
-    Minv[408] = t927;
-    Minv[1074] = t927;
-    const cdyn_real t928 = t293 * t927 - t294 * t918;
-    const cdyn_real t929 = t928 + t296 * t910;
-    const cdyn_real t930 = t929 - t298 * t903;
-    const cdyn_real t931 = t930 + t300 * t897;
-    const cdyn_real t932 = t931 - t302 * t892;
-    const cdyn_real t933 = t932 - t304 * t887;
-    const cdyn_real t934 = t933 - t306 * t883;
-    const cdyn_real t935 = t934 - t308 * t880;
-    const cdyn_real t936 = t935 - t310 * t878;
-    const cdyn_real t937 = t936 - t312 * t877;
-    Minv[446] = -t937;
-    Minv[1075] = -t937;
-    const cdyn_real t938 = t314 * t892 + t315 * t887;
-    const cdyn_real t939 = t938 + t317 * t883;
-    const cdyn_real t940 = t939 + t319 * t880;
-    const cdyn_real t941 = t940 + t321 * t878;
-    const cdyn_real t942 = t941 + t323 * t877;
-    Minv[484] = t942;
-    Minv[1076] = t942;
-    const cdyn_real t943 = t325 * t942 - t326 * t892;
-    const cdyn_real t944 = t943 - t328 * t887;
-    const cdyn_real t945 = t944 - t330 * t883;
-    const cdyn_real t946 = t945 - t332 * t880;
-    const cdyn_real t947 = t946 - t334 * t878;
-    const cdyn_real t948 = t947 - t336 * t877;
-    Minv[522] = -t948;
-    Minv[1077] = -t948;
-    const cdyn_real t949 = t338 * t948 - t339 * t942;
-    const cdyn_real t950 = t949 + t341 * t892;
-    const cdyn_real t951 = t950 + t343 * t887;
-    const cdyn_real t952 = t951 + t345 * t883;
-    const cdyn_real t953 = t952 + t347 * t880;
-    const cdyn_real t954 = t953 + t349 * t878;
-    const cdyn_real t955 = t954 + t351 * t877;
-    Minv[560] = t955;
-    Minv[1078] = t955;
-    const cdyn_real t956 = t353 * t955 - t354 * t948;
-    const cdyn_real t957 = t956 + t356 * t942;
-    const cdyn_real t958 = t957 - t358 * t892;
-    const cdyn_real t959 = t958 - t360 * t887;
-    const cdyn_real t960 = t959 - t362 * t883;
-    const cdyn_real t961 = t960 - t364 * t880;
-    const cdyn_real t962 = t961 - t366 * t878;
-    const cdyn_real t963 = t962 - t368 * t877;
-    Minv[598] = -t963;
-    Minv[1079] = -t963;
-    const cdyn_real t964 = t370 * t963 - t371 * t955;
-    const cdyn_real t965 = t964 + t373 * t948;
-    const cdyn_real t966 = t965 - t375 * t942;
-    const cdyn_real t967 = t966 + t377 * t892;
-    const cdyn_real t968 = t967 + t379 * t887;
-    const cdyn_real t969 = t968 + t381 * t883;
-    const cdyn_real t970 = t969 + t383 * t880;
-    const cdyn_real t971 = t970 + t385 * t878;
-    const cdyn_real t972 = t971 + t387 * t877;
-    Minv[636] = t972;
-    Minv[1080] = t972;
-    const cdyn_real t973 = t389 * t972 - t390 * t963;
-    const cdyn_real t974 = t973 + t392 * t955;
-    const cdyn_real t975 = t974 - t394 * t948;
-    const cdyn_real t976 = t975 + t396 * t942;
-    const cdyn_real t977 = t976 - t398 * t892;
-    const cdyn_real t978 = t977 - t400 * t887;
-    const cdyn_real t979 = t978 - t402 * t883;
-    const cdyn_real t980 = t979 - t404 * t880;
-    const cdyn_real t981 = t980 - t406 * t878;
-    const cdyn_real t982 = t981 - t408 * t877;
-    Minv[674] = -t982;
-    Minv[1081] = -t982;
-    const cdyn_real t983 = t410 * t843 - t154 * t892;
-    const cdyn_real t984 = t983 - t156 * t887;
-    const cdyn_real t985 = t984 - t158 * t883;
-    const cdyn_real t986 = t985 - t160 * t880;
-    const cdyn_real t987 = t986 - t162 * t878;
-    const cdyn_real t988 = t987 - t164 * t877;
-    Minv[712] = -t988;
-    Minv[1082] = -t988;
-    const cdyn_real t989 = t417 * t842 - t140 * t988;
-    const cdyn_real t990 = t989 - t142 * t892;
-    const cdyn_real t991 = t990 - t144 * t887;
-    const cdyn_real t992 = t991 - t146 * t883;
-    const cdyn_real t993 = t992 - t148 * t880;
-    const cdyn_real t994 = t993 - t150 * t878;
-    const cdyn_real t995 = t994 - t152 * t877;
-    Minv[750] = -t995;
-    Minv[1083] = -t995;
-    const cdyn_real t996 = t124 * t995 + t126 * t988;
-    const cdyn_real t997 = t996 + t128 * t892;
-    const cdyn_real t998 = t997 + t130 * t887;
-    const cdyn_real t999 = t998 + t132 * t883;
-    const cdyn_real t1000 = t999 + t134 * t880;
-    const cdyn_real t1001 = t1000 + t136 * t878;
-    const cdyn_real t1002 = t1001 + t138 * t877;
-    Minv[788] = t1002;
-    Minv[1084] = t1002;
-    const cdyn_real t1003 = t106 * t1002 - t108 * t995;
-    const cdyn_real t1004 = t1003 - t110 * t988;
-    const cdyn_real t1005 = t1004 - t112 * t892;
-    const cdyn_real t1006 = t1005 - t114 * t887;
-    const cdyn_real t1007 = t1006 - t116 * t883;
-    const cdyn_real t1008 = t1007 - t118 * t880;
-    const cdyn_real t1009 = t1008 - t120 * t878;
-    const cdyn_real t1010 = t1009 - t122 * t877;
-    Minv[826] = -t1010;
-    Minv[1085] = -t1010;
-    const cdyn_real t1011 = t86 * t1010 - t88 * t1002;
-    const cdyn_real t1012 = t1011 + t90 * t995;
-    const cdyn_real t1013 = t1012 + t92 * t988;
-    const cdyn_real t1014 = t1013 + t94 * t892;
-    const cdyn_real t1015 = t1014 + t96 * t887;
-    const cdyn_real t1016 = t1015 + t98 * t883;
-    const cdyn_real t1017 = t1016 + t100 * t880;
-    const cdyn_real t1018 = t1017 + t102 * t878;
-    const cdyn_real t1019 = t1018 + t104 * t877;
-    Minv[864] = t1019;
-    Minv[1086] = t1019;
-    const cdyn_real t1020 = t64 * t1019 - t66 * t1010;
-    const cdyn_real t1021 = t1020 + t68 * t1002;
-    const cdyn_real t1022 = t1021 - t70 * t995;
-    const cdyn_real t1023 = t1022 - t72 * t988;
-    const cdyn_real t1024 = t1023 - t74 * t892;
-    const cdyn_real t1025 = t1024 - t76 * t887;
-    const cdyn_real t1026 = t1025 - t78 * t883;
-    const cdyn_real t1027 = t1026 - t80 * t880;
-    const cdyn_real t1028 = t1027 - t82 * t878;
-    const cdyn_real t1029 = t1028 - t84 * t877;
-    Minv[902] = -t1029;
-    Minv[1087] = -t1029;
-    const cdyn_real t1030 = t40 * t1029 - t42 * t1019;
-    const cdyn_real t1031 = t1030 + t44 * t1010;
-    const cdyn_real t1032 = t1031 - t46 * t1002;
-    const cdyn_real t1033 = t1032 + t48 * t995;
-    const cdyn_real t1034 = t1033 + t50 * t988;
-    const cdyn_real t1035 = t1034 + t52 * t892;
-    const cdyn_real t1036 = t1035 + t54 * t887;
-    const cdyn_real t1037 = t1036 + t56 * t883;
-    const cdyn_real t1038 = t1037 + t58 * t880;
-    const cdyn_real t1039 = t1038 + t60 * t878;
-    const cdyn_real t1040 = t1039 + t62 * t877;
-    Minv[940] = t1040;
-    Minv[1088] = t1040;
-    const cdyn_real t1041 = t1 * t1040 - t5 * t1029;
-    const cdyn_real t1042 = t1041 + t8 * t1019;
-    const cdyn_real t1043 = t1042 - t11 * t1010;
-    const cdyn_real t1044 = t1043 + t14 * t1002;
-    const cdyn_real t1045 = t1044 - t17 * t995;
-    const cdyn_real t1046 = t1045 - t20 * t988;
-    const cdyn_real t1047 = t1046 - t23 * t892;
-    const cdyn_real t1048 = t1047 - t26 * t887;
-    const cdyn_real t1049 = t1048 - t29 * t883;
-    const cdyn_real t1050 = t1049 - t32 * t880;
-    const cdyn_real t1051 = t1050 - t35 * t878;
-    const cdyn_real t1052 = t1051 - t38 * t877;
-    Minv[978] = -t1052;
-    Minv[1089] = -t1052;
-    const cdyn_real t1053 = t2 * t1052 - t0 * t1040;
-    const cdyn_real t1054 = t1053 + t4 * t1029;
-    const cdyn_real t1055 = t1054 - t7 * t1019;
-    const cdyn_real t1056 = t1055 + t10 * t1010;
-    const cdyn_real t1057 = t1056 - t13 * t1002;
-    const cdyn_real t1058 = t1057 + t16 * t995;
-    const cdyn_real t1059 = t1058 + t19 * t988;
-    const cdyn_real t1060 = t1059 + t22 * t892;
-    const cdyn_real t1061 = t1060 + t25 * t887;
-    const cdyn_real t1062 = t1061 + t28 * t883;
-    const cdyn_real t1063 = t1062 + t31 * t880;
-    const cdyn_real t1064 = t1063 + t34 * t878;
-    const cdyn_real t1065 = t1064 + t37 * t877;
-    Minv[1016] = t1065;
-    Minv[1090] = t1065;
-    const cdyn_real t1066 = t510 * t1065 - t509 * t1052;
-    const cdyn_real t1067 = t1066 + t512 * t1040;
-    const cdyn_real t1068 = t1067 - t514 * t1029;
-    const cdyn_real t1069 = t1068 + t516 * t1019;
-    const cdyn_real t1070 = t1069 - t518 * t1010;
-    const cdyn_real t1071 = t1070 + t520 * t1002;
-    const cdyn_real t1072 = t1071 - t522 * t995;
-    const cdyn_real t1073 = t1072 - t524 * t988;
-    const cdyn_real t1074 = t1073 - t526 * t892;
-    const cdyn_real t1075 = t1074 - t528 * t887;
-    const cdyn_real t1076 = t1075 - t530 * t883;
-    const cdyn_real t1077 = t1076 - t532 * t880;
-    const cdyn_real t1078 = t1077 - t534 * t878;
-    const cdyn_real t1079 = t1078 - t536 * t877;
-    Minv[1054] = -t1079;
-    Minv[1091] = -t1079;
-    const cdyn_real t1080 = d->Dinv[28];
-    const cdyn_real t1081 = t1080 + t842 * t995;
-    const cdyn_real t1082 = t1081 + t841 * t988;
-    const cdyn_real t1083 = t1082 + t844 * t892;
-    const cdyn_real t1084 = t1083 + t846 * t887;
-    const cdyn_real t1085 = t1084 + t848 * t883;
-    const cdyn_real t1086 = t1085 + t850 * t880;
-    const cdyn_real t1087 = t1086 + t852 * t878;
-    const cdyn_real t1088 = t1087 + t854 * t877;
-    Minv[1092] = t1088;
-    const cdyn_real t1089 = d->L[261];
-    const cdyn_real t1090 = d->L[260];
-    /* column 29 */
-    const cdyn_real t1091 = t1089 - t842 * t1090;
-    const cdyn_real t1092 = d->L[262];
-    const cdyn_real t1093 = t1092 - t841 * t1090;
-    const cdyn_real t1094 = d->L[263];
-    const cdyn_real t1095 = t1094 - t844 * t1090;
-    const cdyn_real t1096 = d->L[264];
-    const cdyn_real t1097 = t1096 - t846 * t1090;
-    const cdyn_real t1098 = d->L[265];
-    const cdyn_real t1099 = t1098 - t848 * t1090;
-    const cdyn_real t1100 = d->L[266];
-    const cdyn_real t1101 = t1100 - t850 * t1090;
-    const cdyn_real t1102 = d->L[267];
-    const cdyn_real t1103 = t1102 - t852 * t1090;
-    const cdyn_real t1104 = d->L[268];
-    const cdyn_real t1105 = t1104 - t854 * t1090;
-    const cdyn_real t1106 = t1093 - t140 * t1091;
-    const cdyn_real t1107 = t1095 - t142 * t1091;
-    const cdyn_real t1108 = t1097 - t144 * t1091;
-    const cdyn_real t1109 = t1099 - t146 * t1091;
-    const cdyn_real t1110 = t1101 - t148 * t1091;
-    const cdyn_real t1111 = t1103 - t150 * t1091;
-    const cdyn_real t1112 = t1105 - t152 * t1091;
-    const cdyn_real t1113 = t1107 - t154 * t1106;
-    const cdyn_real t1114 = t1108 - t156 * t1106;
-    const cdyn_real t1115 = t1109 - t158 * t1106;
-    const cdyn_real t1116 = t1110 - t160 * t1106;
-    const cdyn_real t1117 = t1111 - t162 * t1106;
-    const cdyn_real t1118 = t1112 - t164 * t1106;
-    const cdyn_real t1119 = t1114 - t166 * t1113;
-    const cdyn_real t1120 = t1115 - t168 * t1113;
-    const cdyn_real t1121 = t1116 - t170 * t1113;
-    const cdyn_real t1122 = t1117 - t172 * t1113;
-    const cdyn_real t1123 = t1118 - t174 * t1113;
-    const cdyn_real t1124 = t1120 - t176 * t1119;
-    const cdyn_real t1125 = t1121 - t178 * t1119;
-    const cdyn_real t1126 = t1122 - t180 * t1119;
-    const cdyn_real t1127 = t1123 - t182 * t1119;
-    const cdyn_real t1128 = t1125 - t184 * t1124;
-    const cdyn_real t1129 = t1126 - t186 * t1124;
-    const cdyn_real t1130 = t1127 - t188 * t1124;
-    const cdyn_real t1131 = t1129 - t190 * t1128;
-    const cdyn_real t1132 = t1130 - t192 * t1128;
-    const cdyn_real t1133 = t1132 - t194 * t1131;
-    const cdyn_real t1134 = t196 * t1133;
-    Minv[29] = -t1134;
-    Minv[1102] = -t1134;
-    const cdyn_real t1135 = t198 * t1131 - t194 * t1134;
-    Minv[67] = -t1135;
-    Minv[1103] = -t1135;
-    const cdyn_real t1136 = t200 * t1128 - t190 * t1135;
-    const cdyn_real t1137 = t1136 - t192 * t1134;
-    Minv[105] = -t1137;
-    Minv[1104] = -t1137;
-    const cdyn_real t1138 = t203 * t1124 - t184 * t1137;
-    const cdyn_real t1139 = t1138 - t186 * t1135;
-    const cdyn_real t1140 = t1139 - t188 * t1134;
-    Minv[143] = -t1140;
-    Minv[1105] = -t1140;
-    const cdyn_real t1141 = t207 * t1119 - t176 * t1140;
-    const cdyn_real t1142 = t1141 - t178 * t1137;
-    const cdyn_real t1143 = t1142 - t180 * t1135;
-    const cdyn_real t1144 = t1143 - t182 * t1134;
-    Minv[181] = -t1144;
-    Minv[1106] = -t1144;
-    const cdyn_real t1145 = t212 * t1113 - t166 * t1144;
-    const cdyn_real t1146 = t1145 - t168 * t1140;
-    const cdyn_real t1147 = t1146 - t170 * t1137;
-    const cdyn_real t1148 = t1147 - t172 * t1135;
-    const cdyn_real t1149 = t1148 - t174 * t1134;
-    Minv[219] = -t1149;
-    Minv[1107] = -t1149;
-    const cdyn_real t1150 = t218 * t1149 + t219 * t1144;
-    const cdyn_real t1151 = t1150 + t221 * t1140;
-    const cdyn_real t1152 = t1151 + t223 * t1137;
-    const cdyn_real t1153 = t1152 + t225 * t1135;
-    const cdyn_real t1154 = t1153 + t227 * t1134;
-    Minv[257] = t1154;
-    Minv[1108] = t1154;
-    const cdyn_real t1155 = t229 * t1154 - t230 * t1149;
-    const cdyn_real t1156 = t1155 - t232 * t1144;
-    const cdyn_real t1157 = t1156 - t234 * t1140;
-    const cdyn_real t1158 = t1157 - t236 * t1137;
-    const cdyn_real t1159 = t1158 - t238 * t1135;
-    const cdyn_real t1160 = t1159 - t240 * t1134;
-    Minv[295] = -t1160;
-    Minv[1109] = -t1160;
-    const cdyn_real t1161 = t242 * t1160 - t243 * t1154;
-    const cdyn_real t1162 = t1161 + t245 * t1149;
-    const cdyn_real t1163 = t1162 + t247 * t1144;
-    const cdyn_real t1164 = t1163 + t249 * t1140;
-    const cdyn_real t1165 = t1164 + t251 * t1137;
-    const cdyn_real t1166 = t1165 + t253 * t1135;
-    const cdyn_real t1167 = t1166 + t255 * t1134;
-    Minv[333] = t1167;
-    Minv[1110] = t1167;
-    const cdyn_real t1168 = t257 * t1167 - t258 * t1160;
-    const cdyn_real t1169 = t1168 + t260 * t1154;
-    const cdyn_real t1170 = t1169 - t262 * t1149;
-    const cdyn_real t1171 = t1170 - t264 * t1144;
-    const cdyn_real t1172 = t1171 - t266 * t1140;
-    const cdyn_real t1173 = t1172 - t268 * t1137;
-    const cdyn_real t1174 = t1173 - t270 * t1135;
-    const cdyn_real t1175 = t1174 - t272 * t1134;
-    Minv[371] = -t1175;
-    Minv[1111] = -t1175;
-    const cdyn_real t1176 = t274 * t1175 - t275 * t1167;
-    const cdyn_real t1177 = t1176 + t277 * t1160;
-    const cdyn_real t1178 = t1177 - t279 * t1154;
-    const cdyn_real t1179 = t1178 + t281 * t1149;
-    const cdyn_real t1180 = t1179 + t283 * t1144;
-    const cdyn_real t1181 = t1180 + t285 * t1140;
-    const cdyn_real t1182 = t1181 + t287 * t1137;
-    const cdyn_real t1183 = t1182 + t289 * t1135;
-    const cdyn_real t1184 = t1183 + t291 * t1134;
-    Minv[409] = t1184;
-    Minv[1112] = t1184;
-    const cdyn_real t1185 = t293 * t1184 - t294 * t1175;
-    const cdyn_real t1186 = t1185 + t296 * t1167;
-    const cdyn_real t1187 = t1186 - t298 * t1160;
-    const cdyn_real t1188 = t1187 + t300 * t1154;
-    const cdyn_real t1189 = t1188 - t302 * t1149;
-    const cdyn_real t1190 = t1189 - t304 * t1144;
-    const cdyn_real t1191 = t1190 - t306 * t1140;
-    const cdyn_real t1192 = t1191 - t308 * t1137;
-    const cdyn_real t1193 = t1192 - t310 * t1135;
-    const cdyn_real t1194 = t1193 - t312 * t1134;
-    Minv[447] = -t1194;
-    Minv[1113] = -t1194;
-    const cdyn_real t1195 = t314 * t1149 + t315 * t1144;
-    const cdyn_real t1196 = t1195 + t317 * t1140;
-    const cdyn_real t1197 = t1196 + t319 * t1137;
-    const cdyn_real t1198 = t1197 + t321 * t1135;
-    const cdyn_real t1199 = t1198 + t323 * t1134;
-    Minv[485] = t1199;
-    Minv[1114] = t1199;
-    const cdyn_real t1200 = t325 * t1199 - t326 * t1149;
-    const cdyn_real t1201 = t1200 - t328 * t1144;
-    const cdyn_real t1202 = t1201 - t330 * t1140;
-    const cdyn_real t1203 = t1202 - t332 * t1137;
-    const cdyn_real t1204 = t1203 - t334 * t1135;
-    const cdyn_real t1205 = t1204 - t336 * t1134;
-    Minv[523] = -t1205;
-    Minv[1115] = -t1205;
-    const cdyn_real t1206 = t338 * t1205 - t339 * t1199;
-    const cdyn_real t1207 = t1206 + t341 * t1149;
-    const cdyn_real t1208 = t1207 + t343 * t1144;
-    const cdyn_real t1209 = t1208 + t345 * t1140;
-    const cdyn_real t1210 = t1209 + t347 * t1137;
-    const cdyn_real t1211 = t1210 + t349 * t1135;
-    const cdyn_real t1212 = t1211 + t351 * t1134;
-    Minv[561] = t1212;
-    Minv[1116] = t1212;
-    const cdyn_real t1213 = t353 * t1212 - t354 * t1205;
-    const cdyn_real t1214 = t1213 + t356 * t1199;
-    const cdyn_real t1215 = t1214 - t358 * t1149;
-    const cdyn_real t1216 = t1215 - t360 * t1144;
-    const cdyn_real t1217 = t1216 - t362 * t1140;
-    const cdyn_real t1218 = t1217 - t364 * t1137;
-    const cdyn_real t1219 = t1218 - t366 * t1135;
-    const cdyn_real t1220 = t1219 - t368 * t1134;
-    Minv[599] = -t1220;
-    Minv[1117] = -t1220;
-    const cdyn_real t1221 = t370 * t1220 - t371 * t1212;
-    const cdyn_real t1222 = t1221 + t373 * t1205;
-    const cdyn_real t1223 = t1222 - t375 * t1199;
-    const cdyn_real t1224 = t1223 + t377 * t1149;
-    const cdyn_real t1225 = t1224 + t379 * t1144;
-    const cdyn_real t1226 = t1225 + t381 * t1140;
-    const cdyn_real t1227 = t1226 + t383 * t1137;
-    const cdyn_real t1228 = t1227 + t385 * t1135;
-    const cdyn_real t1229 = t1228 + t387 * t1134;
-    Minv[637] = t1229;
-    Minv[1118] = t1229;
-    const cdyn_real t1230 = t389 * t1229 - t390 * t1220;
-    const cdyn_real t1231 = t1230 + t392 * t1212;
-    const cdyn_real t1232 = t1231 - t394 * t1205;
-    const cdyn_real t1233 = t1232 + t396 * t1199;
-    const cdyn_real t1234 = t1233 - t398 * t1149;
-    const cdyn_real t1235 = t1234 - t400 * t1144;
-    const cdyn_real t1236 = t1235 - t402 * t1140;
-    const cdyn_real t1237 = t1236 - t404 * t1137;
-    const cdyn_real t1238 = t1237 - t406 * t1135;
-    const cdyn_real t1239 = t1238 - t408 * t1134;
-    Minv[675] = -t1239;
-    Minv[1119] = -t1239;
-    const cdyn_real t1240 = t410 * t1106 - t154 * t1149;
-    const cdyn_real t1241 = t1240 - t156 * t1144;
-    const cdyn_real t1242 = t1241 - t158 * t1140;
-    const cdyn_real t1243 = t1242 - t160 * t1137;
-    const cdyn_real t1244 = t1243 - t162 * t1135;
-    const cdyn_real t1245 = t1244 - t164 * t1134;
-    Minv[713] = -t1245;
-    Minv[1120] = -t1245;
-    const cdyn_real t1246 = t417 * t1091 - t140 * t1245;
-    const cdyn_real t1247 = t1246 - t142 * t1149;
-    const cdyn_real t1248 = t1247 - t144 * t1144;
-    const cdyn_real t1249 = t1248 - t146 * t1140;
-    const cdyn_real t1250 = t1249 - t148 * t1137;
-    const cdyn_real t1251 = t1250 - t150 * t1135;
-    const cdyn_real t1252 = t1251 - t152 * t1134;
-    Minv[751] = -t1252;
-    Minv[1121] = -t1252;
-    const cdyn_real t1253 = t124 * t1252 + t126 * t1245;
-    const cdyn_real t1254 = t1253 + t128 * t1149;
-    const cdyn_real t1255 = t1254 + t130 * t1144;
-    const cdyn_real t1256 = t1255 + t132 * t1140;
-    const cdyn_real t1257 = t1256 + t134 * t1137;
-    const cdyn_real t1258 = t1257 + t136 * t1135;
-    const cdyn_real t1259 = t1258 + t138 * t1134;
-    Minv[789] = t1259;
-    Minv[1122] = t1259;
-    const cdyn_real t1260 = t106 * t1259 - t108 * t1252;
-    const cdyn_real t1261 = t1260 - t110 * t1245;
-    const cdyn_real t1262 = t1261 - t112 * t1149;
-    const cdyn_real t1263 = t1262 - t114 * t1144;
-    const cdyn_real t1264 = t1263 - t116 * t1140;
-    const cdyn_real t1265 = t1264 - t118 * t1137;
-    const cdyn_real t1266 = t1265 - t120 * t1135;
-    const cdyn_real t1267 = t1266 - t122 * t1134;
-    Minv[827] = -t1267;
-    Minv[1123] = -t1267;
-    const cdyn_real t1268 = t86 * t1267 - t88 * t1259;
-    const cdyn_real t1269 = t1268 + t90 * t1252;
-    const cdyn_real t1270 = t1269 + t92 * t1245;
-    const cdyn_real t1271 = t1270 + t94 * t1149;
-    const cdyn_real t1272 = t1271 + t96 * t1144;
-    const cdyn_real t1273 = t1272 + t98 * t1140;
-    const cdyn_real t1274 = t1273 + t100 * t1137;
-    const cdyn_real t1275 = t1274 + t102 * t1135;
-    const cdyn_real t1276 = t1275 + t104 * t1134;
-    Minv[865] = t1276;
-    Minv[1124] = t1276;
-    const cdyn_real t1277 = t64 * t1276 - t66 * t1267;
-    const cdyn_real t1278 = t1277 + t68 * t1259;
-    const cdyn_real t1279 = t1278 - t70 * t1252;
-    const cdyn_real t1280 = t1279 - t72 * t1245;
-    const cdyn_real t1281 = t1280 - t74 * t1149;
-    const cdyn_real t1282 = t1281 - t76 * t1144;
-    const cdyn_real t1283 = t1282 - t78 * t1140;
-    const cdyn_real t1284 = t1283 - t80 * t1137;
-    const cdyn_real t1285 = t1284 - t82 * t1135;
-    const cdyn_real t1286 = t1285 - t84 * t1134;
-    Minv[903] = -t1286;
-    Minv[1125] = -t1286;
-    const cdyn_real t1287 = t40 * t1286 - t42 * t1276;
-    const cdyn_real t1288 = t1287 + t44 * t1267;
-    const cdyn_real t1289 = t1288 - t46 * t1259;
-    const cdyn_real t1290 = t1289 + t48 * t1252;
-    const cdyn_real t1291 = t1290 + t50 * t1245;
-    const cdyn_real t1292 = t1291 + t52 * t1149;
-    const cdyn_real t1293 = t1292 + t54 * t1144;
-    const cdyn_real t1294 = t1293 + t56 * t1140;
-    const cdyn_real t1295 = t1294 + t58 * t1137;
-    const cdyn_real t1296 = t1295 + t60 * t1135;
-    const cdyn_real t1297 = t1296 + t62 * t1134;
-    Minv[941] = t1297;
-    Minv[1126] = t1297;
-    const cdyn_real t1298 = t1 * t1297 - t5 * t1286;
-    const cdyn_real t1299 = t1298 + t8 * t1276;
-    const cdyn_real t1300 = t1299 - t11 * t1267;
-    const cdyn_real t1301 = t1300 + t14 * t1259;
-    const cdyn_real t1302 = t1301 - t17 * t1252;
-    const cdyn_real t1303 = t1302 - t20 * t1245;
-    const cdyn_real t1304 = t1303 - t23 * t1149;
-    const cdyn_real t1305 = t1304 - t26 * t1144;
-    const cdyn_real t1306 = t1305 - t29 * t1140;
-    const cdyn_real t1307 = t1306 - t32 * t1137;
-    const cdyn_real t1308 = t1307 - t35 * t1135;
-    const cdyn_real t1309 = t1308 - t38 * t1134;
-    Minv[979] = -t1309;
-    Minv[1127] = -t1309;
-    const cdyn_real t1310 = t2 * t1309 - t0 * t1297;
-    const cdyn_real t1311 = t1310 + t4 * t1286;
-    const cdyn_real t1312 = t1311 - t7 * t1276;
-    const cdyn_real t1313 = t1312 + t10 * t1267;
-    const cdyn_real t1314 = t1313 - t13 * t1259;
-    const cdyn_real t1315 = t1314 + t16 * t1252;
-    const cdyn_real t1316 = t1315 + t19 * t1245;
-    const cdyn_real t1317 = t1316 + t22 * t1149;
-    const cdyn_real t1318 = t1317 + t25 * t1144;
-    const cdyn_real t1319 = t1318 + t28 * t1140;
-    const cdyn_real t1320 = t1319 + t31 * t1137;
-    const cdyn_real t1321 = t1320 + t34 * t1135;
-    const cdyn_real t1322 = t1321 + t37 * t1134;
-    Minv[1017] = t1322;
-    Minv[1128] = t1322;
-    const cdyn_real t1323 = t510 * t1322 - t509 * t1309;
-    const cdyn_real t1324 = t1323 + t512 * t1297;
-    const cdyn_real t1325 = t1324 - t514 * t1286;
-    const cdyn_real t1326 = t1325 + t516 * t1276;
-    const cdyn_real t1327 = t1326 - t518 * t1267;
-    const cdyn_real t1328 = t1327 + t520 * t1259;
-    const cdyn_real t1329 = t1328 - t522 * t1252;
-    const cdyn_real t1330 = t1329 - t524 * t1245;
-    const cdyn_real t1331 = t1330 - t526 * t1149;
-    const cdyn_real t1332 = t1331 - t528 * t1144;
-    const cdyn_real t1333 = t1332 - t530 * t1140;
-    const cdyn_real t1334 = t1333 - t532 * t1137;
-    const cdyn_real t1335 = t1334 - t534 * t1135;
-    const cdyn_real t1336 = t1335 - t536 * t1134;
-    Minv[1055] = -t1336;
-    Minv[1129] = -t1336;
-    const cdyn_real t1337 = t1080 * t1090 - t842 * t1252;
-    const cdyn_real t1338 = t1337 - t841 * t1245;
-    const cdyn_real t1339 = t1338 - t844 * t1149;
-    const cdyn_real t1340 = t1339 - t846 * t1144;
-    const cdyn_real t1341 = t1340 - t848 * t1140;
-    const cdyn_real t1342 = t1341 - t850 * t1137;
-    const cdyn_real t1343 = t1342 - t852 * t1135;
-    const cdyn_real t1344 = t1343 - t854 * t1134;
-    Minv[1093] = -t1344;
-    Minv[1130] = -t1344;
-    const cdyn_real t1345 = d->Dinv[29];
-    const cdyn_real t1346 = t1345 + t1090 * t1344;
-    const cdyn_real t1347 = t1346 + t1089 * t1252;
-    const cdyn_real t1348 = t1347 + t1092 * t1245;
-    const cdyn_real t1349 = t1348 + t1094 * t1149;
-    const cdyn_real t1350 = t1349 + t1096 * t1144;
-    const cdyn_real t1351 = t1350 + t1098 * t1140;
-    const cdyn_real t1352 = t1351 + t1100 * t1137;
-    const cdyn_real t1353 = t1352 + t1102 * t1135;
-    const cdyn_real t1354 = t1353 + t1104 * t1134;
-    Minv[1131] = t1354;
-    const cdyn_real t1355 = d->L[271];
-    const cdyn_real t1356 = d->L[270];
-    /* column 30 */
-    const cdyn_real t1357 = t1355 - t140 * t1356;
-    const cdyn_real t1358 = d->L[272];
-    const cdyn_real t1359 = t1358 - t142 * t1356;
-    const cdyn_real t1360 = d->L[273];
-    const cdyn_real t1361 = t1360 - t144 * t1356;
-    const cdyn_real t1362 = d->L[274];
-    const cdyn_real t1363 = t1362 - t146 * t1356;
-    const cdyn_real t1364 = d->L[275];
-    const cdyn_real t1365 = t1364 - t148 * t1356;
-    const cdyn_real t1366 = d->L[276];
-    const cdyn_real t1367 = t1366 - t150 * t1356;
-    const cdyn_real t1368 = d->L[277];
-    const cdyn_real t1369 = t1368 - t152 * t1356;
-    const cdyn_real t1370 = t1359 - t154 * t1357;
-    const cdyn_real t1371 = t1361 - t156 * t1357;
-    const cdyn_real t1372 = t1363 - t158 * t1357;
-    const cdyn_real t1373 = t1365 - t160 * t1357;
-    const cdyn_real t1374 = t1367 - t162 * t1357;
-    const cdyn_real t1375 = t1369 - t164 * t1357;
-    const cdyn_real t1376 = t1371 - t166 * t1370;
-    const cdyn_real t1377 = t1372 - t168 * t1370;
-    const cdyn_real t1378 = t1373 - t170 * t1370;
-    const cdyn_real t1379 = t1374 - t172 * t1370;
-    const cdyn_real t1380 = t1375 - t174 * t1370;
-    const cdyn_real t1381 = t1377 - t176 * t1376;
-    const cdyn_real t1382 = t1378 - t178 * t1376;
-    const cdyn_real t1383 = t1379 - t180 * t1376;
-    const cdyn_real t1384 = t1380 - t182 * t1376;
-    const cdyn_real t1385 = t1382 - t184 * t1381;
-    const cdyn_real t1386 = t1383 - t186 * t1381;
-    const cdyn_real t1387 = t1384 - t188 * t1381;
-    const cdyn_real t1388 = t1386 - t190 * t1385;
-    const cdyn_real t1389 = t1387 - t192 * t1385;
-    const cdyn_real t1390 = t1389 - t194 * t1388;
-    const cdyn_real t1391 = t196 * t1390;
-    Minv[30] = -t1391;
-    Minv[1140] = -t1391;
-    const cdyn_real t1392 = t198 * t1388 - t194 * t1391;
-    Minv[68] = -t1392;
-    Minv[1141] = -t1392;
-    const cdyn_real t1393 = t200 * t1385 - t190 * t1392;
-    const cdyn_real t1394 = t1393 - t192 * t1391;
-    Minv[106] = -t1394;
-    Minv[1142] = -t1394;
-    const cdyn_real t1395 = t203 * t1381 - t184 * t1394;
-    const cdyn_real t1396 = t1395 - t186 * t1392;
-    const cdyn_real t1397 = t1396 - t188 * t1391;
-    Minv[144] = -t1397;
-    Minv[1143] = -t1397;
-    const cdyn_real t1398 = t207 * t1376 - t176 * t1397;
-    const cdyn_real t1399 = t1398 - t178 * t1394;
-    const cdyn_real t1400 = t1399 - t180 * t1392;
-    const cdyn_real t1401 = t1400 - t182 * t1391;
-    Minv[182] = -t1401;
-    Minv[1144] = -t1401;
-    const cdyn_real t1402 = t212 * t1370 - t166 * t1401;
-    const cdyn_real t1403 = t1402 - t168 * t1397;
-    const cdyn_real t1404 = t1403 - t170 * t1394;
-    const cdyn_real t1405 = t1404 - t172 * t1392;
-    const cdyn_real t1406 = t1405 - t174 * t1391;
-    Minv[220] = -t1406;
-    Minv[1145] = -t1406;
-    const cdyn_real t1407 = t218 * t1406 + t219 * t1401;
-    const cdyn_real t1408 = t1407 + t221 * t1397;
-    const cdyn_real t1409 = t1408 + t223 * t1394;
-    const cdyn_real t1410 = t1409 + t225 * t1392;
-    const cdyn_real t1411 = t1410 + t227 * t1391;
-    Minv[258] = t1411;
-    Minv[1146] = t1411;
-    const cdyn_real t1412 = t229 * t1411 - t230 * t1406;
-    const cdyn_real t1413 = t1412 - t232 * t1401;
-    const cdyn_real t1414 = t1413 - t234 * t1397;
-    const cdyn_real t1415 = t1414 - t236 * t1394;
-    const cdyn_real t1416 = t1415 - t238 * t1392;
-    const cdyn_real t1417 = t1416 - t240 * t1391;
-    Minv[296] = -t1417;
-    Minv[1147] = -t1417;
-    const cdyn_real t1418 = t242 * t1417 - t243 * t1411;
-    const cdyn_real t1419 = t1418 + t245 * t1406;
-    const cdyn_real t1420 = t1419 + t247 * t1401;
-    const cdyn_real t1421 = t1420 + t249 * t1397;
-    const cdyn_real t1422 = t1421 + t251 * t1394;
-    const cdyn_real t1423 = t1422 + t253 * t1392;
-    const cdyn_real t1424 = t1423 + t255 * t1391;
-    Minv[334] = t1424;
-    Minv[1148] = t1424;
-    const cdyn_real t1425 = t257 * t1424 - t258 * t1417;
-    const cdyn_real t1426 = t1425 + t260 * t1411;
-    const cdyn_real t1427 = t1426 - t262 * t1406;
-    const cdyn_real t1428 = t1427 - t264 * t1401;
-    const cdyn_real t1429 = t1428 - t266 * t1397;
-    const cdyn_real t1430 = t1429 - t268 * t1394;
-    const cdyn_real t1431 = t1430 - t270 * t1392;
-    const cdyn_real t1432 = t1431 - t272 * t1391;
-    Minv[372] = -t1432;
-    Minv[1149] = -t1432;
-    const cdyn_real t1433 = t274 * t1432 - t275 * t1424;
-    const cdyn_real t1434 = t1433 + t277 * t1417;
-    const cdyn_real t1435 = t1434 - t279 * t1411;
-    const cdyn_real t1436 = t1435 + t281 * t1406;
-    const cdyn_real t1437 = t1436 + t283 * t1401;
-    const cdyn_real t1438 = t1437 + t285 * t1397;
-    const cdyn_real t1439 = t1438 + t287 * t1394;
-    const cdyn_real t1440 = t1439 + t289 * t1392;
-    const cdyn_real t1441 = t1440 + t291 * t1391;
-    Minv[410] = t1441;
-    Minv[1150] = t1441;
-    const cdyn_real t1442 = t293 * t1441 - t294 * t1432;
-    const cdyn_real t1443 = t1442 + t296 * t1424;
-    const cdyn_real t1444 = t1443 - t298 * t1417;
-    const cdyn_real t1445 = t1444 + t300 * t1411;
-    const cdyn_real t1446 = t1445 - t302 * t1406;
-    const cdyn_real t1447 = t1446 - t304 * t1401;
-    const cdyn_real t1448 = t1447 - t306 * t1397;
-    const cdyn_real t1449 = t1448 - t308 * t1394;
-    const cdyn_real t1450 = t1449 - t310 * t1392;
-    const cdyn_real t1451 = t1450 - t312 * t1391;
-    Minv[448] = -t1451;
-    Minv[1151] = -t1451;
-    const cdyn_real t1452 = t314 * t1406 + t315 * t1401;
-    const cdyn_real t1453 = t1452 + t317 * t1397;
-    const cdyn_real t1454 = t1453 + t319 * t1394;
-    const cdyn_real t1455 = t1454 + t321 * t1392;
-    const cdyn_real t1456 = t1455 + t323 * t1391;
-    Minv[486] = t1456;
-    Minv[1152] = t1456;
-    const cdyn_real t1457 = t325 * t1456 - t326 * t1406;
-    const cdyn_real t1458 = t1457 - t328 * t1401;
-    const cdyn_real t1459 = t1458 - t330 * t1397;
-    const cdyn_real t1460 = t1459 - t332 * t1394;
-    const cdyn_real t1461 = t1460 - t334 * t1392;
-    const cdyn_real t1462 = t1461 - t336 * t1391;
-    Minv[524] = -t1462;
-    Minv[1153] = -t1462;
-    const cdyn_real t1463 = t338 * t1462 - t339 * t1456;
-    const cdyn_real t1464 = t1463 + t341 * t1406;
-    const cdyn_real t1465 = t1464 + t343 * t1401;
-    const cdyn_real t1466 = t1465 + t345 * t1397;
-    const cdyn_real t1467 = t1466 + t347 * t1394;
-    const cdyn_real t1468 = t1467 + t349 * t1392;
-    const cdyn_real t1469 = t1468 + t351 * t1391;
-    Minv[562] = t1469;
-    Minv[1154] = t1469;
-    const cdyn_real t1470 = t353 * t1469 - t354 * t1462;
-    const cdyn_real t1471 = t1470 + t356 * t1456;
-    const cdyn_real t1472 = t1471 - t358 * t1406;
-    const cdyn_real t1473 = t1472 - t360 * t1401;
-    const cdyn_real t1474 = t1473 - t362 * t1397;
-    const cdyn_real t1475 = t1474 - t364 * t1394;
-    const cdyn_real t1476 = t1475 - t366 * t1392;
-    const cdyn_real t1477 = t1476 - t368 * t1391;
-    Minv[600] = -t1477;
-    Minv[1155] = -t1477;
-    const cdyn_real t1478 = t370 * t1477 - t371 * t1469;
-    const cdyn_real t1479 = t1478 + t373 * t1462;
-    const cdyn_real t1480 = t1479 - t375 * t1456;
-    const cdyn_real t1481 = t1480 + t377 * t1406;
-    const cdyn_real t1482 = t1481 + t379 * t1401;
-    const cdyn_real t1483 = t1482 + t381 * t1397;
-    const cdyn_real t1484 = t1483 + t383 * t1394;
-    const cdyn_real t1485 = t1484 + t385 * t1392;
-    const cdyn_real t1486 = t1485 + t387 * t1391;
-    Minv[638] = t1486;
-    Minv[1156] = t1486;
-    const cdyn_real t1487 = t389 * t1486 - t390 * t1477;
-    const cdyn_real t1488 = t1487 + t392 * t1469;
-    const cdyn_real t1489 = t1488 - t394 * t1462;
-    const cdyn_real t1490 = t1489 + t396 * t1456;
-    const cdyn_real t1491 = t1490 - t398 * t1406;
-    const cdyn_real t1492 = t1491 - t400 * t1401;
-    const cdyn_real t1493 = t1492 - t402 * t1397;
-    const cdyn_real t1494 = t1493 - t404 * t1394;
-    const cdyn_real t1495 = t1494 - t406 * t1392;
-    const cdyn_real t1496 = t1495 - t408 * t1391;
-    Minv[676] = -t1496;
-    Minv[1157] = -t1496;
-    const cdyn_real t1497 = t410 * t1357 - t154 * t1406;
-    const cdyn_real t1498 = t1497 - t156 * t1401;
-    const cdyn_real t1499 = t1498 - t158 * t1397;
-    const cdyn_real t1500 = t1499 - t160 * t1394;
-    const cdyn_real t1501 = t1500 - t162 * t1392;
-    const cdyn_real t1502 = t1501 - t164 * t1391;
-    Minv[714] = -t1502;
-    Minv[1158] = -t1502;
-    const cdyn_real t1503 = t417 * t1356 - t140 * t1502;
-    const cdyn_real t1504 = t1503 - t142 * t1406;
-    const cdyn_real t1505 = t1504 - t144 * t1401;
-    const cdyn_real t1506 = t1505 - t146 * t1397;
-    const cdyn_real t1507 = t1506 - t148 * t1394;
-    const cdyn_real t1508 = t1507 - t150 * t1392;
-    const cdyn_real t1509 = t1508 - t152 * t1391;
-    Minv[752] = -t1509;
-    Minv[1159] = -t1509;
-    const cdyn_real t1510 = t124 * t1509 + t126 * t1502;
-    const cdyn_real t1511 = t1510 + t128 * t1406;
-    const cdyn_real t1512 = t1511 + t130 * t1401;
-    const cdyn_real t1513 = t1512 + t132 * t1397;
-    const cdyn_real t1514 = t1513 + t134 * t1394;
-    const cdyn_real t1515 = t1514 + t136 * t1392;
-    const cdyn_real t1516 = t1515 + t138 * t1391;
-    Minv[790] = t1516;
-    Minv[1160] = t1516;
-    const cdyn_real t1517 = t106 * t1516 - t108 * t1509;
-    const cdyn_real t1518 = t1517 - t110 * t1502;
-    const cdyn_real t1519 = t1518 - t112 * t1406;
-    const cdyn_real t1520 = t1519 - t114 * t1401;
-    const cdyn_real t1521 = t1520 - t116 * t1397;
-    const cdyn_real t1522 = t1521 - t118 * t1394;
-    const cdyn_real t1523 = t1522 - t120 * t1392;
-    const cdyn_real t1524 = t1523 - t122 * t1391;
-    Minv[828] = -t1524;
-    Minv[1161] = -t1524;
-    const cdyn_real t1525 = t86 * t1524 - t88 * t1516;
-    const cdyn_real t1526 = t1525 + t90 * t1509;
-    const cdyn_real t1527 = t1526 + t92 * t1502;
-    const cdyn_real t1528 = t1527 + t94 * t1406;
-    const cdyn_real t1529 = t1528 + t96 * t1401;
-    const cdyn_real t1530 = t1529 + t98 * t1397;
-    const cdyn_real t1531 = t1530 + t100 * t1394;
-    const cdyn_real t1532 = t1531 + t102 * t1392;
-    const cdyn_real t1533 = t1532 + t104 * t1391;
-    Minv[866] = t1533;
-    Minv[1162] = t1533;
-    const cdyn_real t1534 = t64 * t1533 - t66 * t1524;
-    const cdyn_real t1535 = t1534 + t68 * t1516;
-    const cdyn_real t1536 = t1535 - t70 * t1509;
-    const cdyn_real t1537 = t1536 - t72 * t1502;
-    const cdyn_real t1538 = t1537 - t74 * t1406;
-    const cdyn_real t1539 = t1538 - t76 * t1401;
-    const cdyn_real t1540 = t1539 - t78 * t1397;
-    const cdyn_real t1541 = t1540 - t80 * t1394;
-    const cdyn_real t1542 = t1541 - t82 * t1392;
-    const cdyn_real t1543 = t1542 - t84 * t1391;
-    Minv[904] = -t1543;
-    Minv[1163] = -t1543;
-    const cdyn_real t1544 = t40 * t1543 - t42 * t1533;
-    const cdyn_real t1545 = t1544 + t44 * t1524;
-    const cdyn_real t1546 = t1545 - t46 * t1516;
-    const cdyn_real t1547 = t1546 + t48 * t1509;
-    const cdyn_real t1548 = t1547 + t50 * t1502;
-    const cdyn_real t1549 = t1548 + t52 * t1406;
-    const cdyn_real t1550 = t1549 + t54 * t1401;
-    const cdyn_real t1551 = t1550 + t56 * t1397;
-    const cdyn_real t1552 = t1551 + t58 * t1394;
-    const cdyn_real t1553 = t1552 + t60 * t1392;
-    const cdyn_real t1554 = t1553 + t62 * t1391;
-    Minv[942] = t1554;
-    Minv[1164] = t1554;
-    const cdyn_real t1555 = t1 * t1554 - t5 * t1543;
-    const cdyn_real t1556 = t1555 + t8 * t1533;
-    const cdyn_real t1557 = t1556 - t11 * t1524;
-    const cdyn_real t1558 = t1557 + t14 * t1516;
-    const cdyn_real t1559 = t1558 - t17 * t1509;
-    const cdyn_real t1560 = t1559 - t20 * t1502;
-    const cdyn_real t1561 = t1560 - t23 * t1406;
-    const cdyn_real t1562 = t1561 - t26 * t1401;
-    const cdyn_real t1563 = t1562 - t29 * t1397;
-    const cdyn_real t1564 = t1563 - t32 * t1394;
-    const cdyn_real t1565 = t1564 - t35 * t1392;
-    const cdyn_real t1566 = t1565 - t38 * t1391;
-    Minv[980] = -t1566;
-    Minv[1165] = -t1566;
-    const cdyn_real t1567 = t2 * t1566 - t0 * t1554;
-    const cdyn_real t1568 = t1567 + t4 * t1543;
-    const cdyn_real t1569 = t1568 - t7 * t1533;
-    const cdyn_real t1570 = t1569 + t10 * t1524;
-    const cdyn_real t1571 = t1570 - t13 * t1516;
-    const cdyn_real t1572 = t1571 + t16 * t1509;
-    const cdyn_real t1573 = t1572 + t19 * t1502;
-    const cdyn_real t1574 = t1573 + t22 * t1406;
-    const cdyn_real t1575 = t1574 + t25 * t1401;
-    const cdyn_real t1576 = t1575 + t28 * t1397;
-    const cdyn_real t1577 = t1576 + t31 * t1394;
-    const cdyn_real t1578 = t1577 + t34 * t1392;
-    const cdyn_real t1579 = t1578 + t37 * t1391;
-    Minv[1018] = t1579;
-    Minv[1166] = t1579;
-    const cdyn_real t1580 = t510 * t1579 - t509 * t1566;
-    const cdyn_real t1581 = t1580 + t512 * t1554;
-    const cdyn_real t1582 = t1581 - t514 * t1543;
-    const cdyn_real t1583 = t1582 + t516 * t1533;
-    const cdyn_real t1584 = t1583 - t518 * t1524;
-    const cdyn_real t1585 = t1584 + t520 * t1516;
-    const cdyn_real t1586 = t1585 - t522 * t1509;
-    const cdyn_real t1587 = t1586 - t524 * t1502;
-    const cdyn_real t1588 = t1587 - t526 * t1406;
-    const cdyn_real t1589 = t1588 - t528 * t1401;
-    const cdyn_real t1590 = t1589 - t530 * t1397;
-    const cdyn_real t1591 = t1590 - t532 * t1394;
-    const cdyn_real t1592 = t1591 - t534 * t1392;
-    const cdyn_real t1593 = t1592 - t536 * t1391;
-    Minv[1056] = -t1593;
-    Minv[1167] = -t1593;
-    const cdyn_real t1594 = t842 * t1509 + t841 * t1502;
-    const cdyn_real t1595 = t1594 + t844 * t1406;
-    const cdyn_real t1596 = t1595 + t846 * t1401;
-    const cdyn_real t1597 = t1596 + t848 * t1397;
-    const cdyn_real t1598 = t1597 + t850 * t1394;
-    const cdyn_real t1599 = t1598 + t852 * t1392;
-    const cdyn_real t1600 = t1599 + t854 * t1391;
-    Minv[1094] = t1600;
-    Minv[1168] = t1600;
-    const cdyn_real t1601 = t1090 * t1600 - t1089 * t1509;
-    const cdyn_real t1602 = t1601 - t1092 * t1502;
-    const cdyn_real t1603 = t1602 - t1094 * t1406;
-    const cdyn_real t1604 = t1603 - t1096 * t1401;
-    const cdyn_real t1605 = t1604 - t1098 * t1397;
-    const cdyn_real t1606 = t1605 - t1100 * t1394;
-    const cdyn_real t1607 = t1606 - t1102 * t1392;
-    const cdyn_real t1608 = t1607 - t1104 * t1391;
-    Minv[1132] = -t1608;
-    Minv[1169] = -t1608;
-    const cdyn_real t1609 = d->Dinv[30];
-    const cdyn_real t1610 = t1609 + t1356 * t1509;
-    const cdyn_real t1611 = t1610 + t1355 * t1502;
-    const cdyn_real t1612 = t1611 + t1358 * t1406;
-    const cdyn_real t1613 = t1612 + t1360 * t1401;
-    const cdyn_real t1614 = t1613 + t1362 * t1397;
-    const cdyn_real t1615 = t1614 + t1364 * t1394;
-    const cdyn_real t1616 = t1615 + t1366 * t1392;
-    const cdyn_real t1617 = t1616 + t1368 * t1391;
-    Minv[1170] = t1617;
-    const cdyn_real t1618 = d->L[280];
-    const cdyn_real t1619 = d->L[279];
-    /* column 31 */
-    const cdyn_real t1620 = t1618 - t1356 * t1619;
-    const cdyn_real t1621 = d->L[281];
-    const cdyn_real t1622 = t1621 - t1355 * t1619;
-    const cdyn_real t1623 = d->L[282];
-    const cdyn_real t1624 = t1623 - t1358 * t1619;
-    const cdyn_real t1625 = d->L[283];
-    const cdyn_real t1626 = t1625 - t1360 * t1619;
-    const cdyn_real t1627 = d->L[284];
-    const cdyn_real t1628 = t1627 - t1362 * t1619;
-    const cdyn_real t1629 = d->L[285];
-    const cdyn_real t1630 = t1629 - t1364 * t1619;
-    const cdyn_real t1631 = d->L[286];
-    const cdyn_real t1632 = t1631 - t1366 * t1619;
-    const cdyn_real t1633 = d->L[287];
-    const cdyn_real t1634 = t1633 - t1368 * t1619;
-    const cdyn_real t1635 = t1622 - t140 * t1620;
-    const cdyn_real t1636 = t1624 - t142 * t1620;
-    const cdyn_real t1637 = t1626 - t144 * t1620;
-    const cdyn_real t1638 = t1628 - t146 * t1620;
-    const cdyn_real t1639 = t1630 - t148 * t1620;
-    const cdyn_real t1640 = t1632 - t150 * t1620;
-    const cdyn_real t1641 = t1634 - t152 * t1620;
-    const cdyn_real t1642 = t1636 - t154 * t1635;
-    const cdyn_real t1643 = t1637 - t156 * t1635;
-    const cdyn_real t1644 = t1638 - t158 * t1635;
-    const cdyn_real t1645 = t1639 - t160 * t1635;
-    const cdyn_real t1646 = t1640 - t162 * t1635;
-    const cdyn_real t1647 = t1641 - t164 * t1635;
-    const cdyn_real t1648 = t1643 - t166 * t1642;
-    const cdyn_real t1649 = t1644 - t168 * t1642;
-    const cdyn_real t1650 = t1645 - t170 * t1642;
-    const cdyn_real t1651 = t1646 - t172 * t1642;
-    const cdyn_real t1652 = t1647 - t174 * t1642;
-    const cdyn_real t1653 = t1649 - t176 * t1648;
-    const cdyn_real t1654 = t1650 - t178 * t1648;
-    const cdyn_real t1655 = t1651 - t180 * t1648;
-    const cdyn_real t1656 = t1652 - t182 * t1648;
-    const cdyn_real t1657 = t1654 - t184 * t1653;
-    const cdyn_real t1658 = t1655 - t186 * t1653;
-    const cdyn_real t1659 = t1656 - t188 * t1653;
-    const cdyn_real t1660 = t1658 - t190 * t1657;
-    const cdyn_real t1661 = t1659 - t192 * t1657;
-    const cdyn_real t1662 = t1661 - t194 * t1660;
-    const cdyn_real t1663 = t196 * t1662;
-    Minv[31] = -t1663;
-    Minv[1178] = -t1663;
-    const cdyn_real t1664 = t198 * t1660 - t194 * t1663;
-    Minv[69] = -t1664;
-    Minv[1179] = -t1664;
-    const cdyn_real t1665 = t200 * t1657 - t190 * t1664;
-    const cdyn_real t1666 = t1665 - t192 * t1663;
-    Minv[107] = -t1666;
-    Minv[1180] = -t1666;
-    const cdyn_real t1667 = t203 * t1653 - t184 * t1666;
-    const cdyn_real t1668 = t1667 - t186 * t1664;
-    const cdyn_real t1669 = t1668 - t188 * t1663;
-    Minv[145] = -t1669;
-    Minv[1181] = -t1669;
-    const cdyn_real t1670 = t207 * t1648 - t176 * t1669;
-    const cdyn_real t1671 = t1670 - t178 * t1666;
-    const cdyn_real t1672 = t1671 - t180 * t1664;
-    const cdyn_real t1673 = t1672 - t182 * t1663;
-    Minv[183] = -t1673;
-    Minv[1182] = -t1673;
-    const cdyn_real t1674 = t212 * t1642 - t166 * t1673;
-    const cdyn_real t1675 = t1674 - t168 * t1669;
-    const cdyn_real t1676 = t1675 - t170 * t1666;
-    const cdyn_real t1677 = t1676 - t172 * t1664;
-    const cdyn_real t1678 = t1677 - t174 * t1663;
-    Minv[221] = -t1678;
-    Minv[1183] = -t1678;
-    const cdyn_real t1679 = t218 * t1678 + t219 * t1673;
-    const cdyn_real t1680 = t1679 + t221 * t1669;
-    const cdyn_real t1681 = t1680 + t223 * t1666;
-    const cdyn_real t1682 = t1681 + t225 * t1664;
-    const cdyn_real t1683 = t1682 + t227 * t1663;
-    Minv[259] = t1683;
-    Minv[1184] = t1683;
-    const cdyn_real t1684 = t229 * t1683 - t230 * t1678;
-    const cdyn_real t1685 = t1684 - t232 * t1673;
-    const cdyn_real t1686 = t1685 - t234 * t1669;
-    const cdyn_real t1687 = t1686 - t236 * t1666;
-    const cdyn_real t1688 = t1687 - t238 * t1664;
-    const cdyn_real t1689 = t1688 - t240 * t1663;
-    Minv[297] = -t1689;
-    Minv[1185] = -t1689;
-    const cdyn_real t1690 = t242 * t1689 - t243 * t1683;
-    const cdyn_real t1691 = t1690 + t245 * t1678;
-    const cdyn_real t1692 = t1691 + t247 * t1673;
-    const cdyn_real t1693 = t1692 + t249 * t1669;
-    const cdyn_real t1694 = t1693 + t251 * t1666;
-    const cdyn_real t1695 = t1694 + t253 * t1664;
-    const cdyn_real t1696 = t1695 + t255 * t1663;
-    Minv[335] = t1696;
-    Minv[1186] = t1696;
-    const cdyn_real t1697 = t257 * t1696 - t258 * t1689;
-    const cdyn_real t1698 = t1697 + t260 * t1683;
-    const cdyn_real t1699 = t1698 - t262 * t1678;
-    const cdyn_real t1700 = t1699 - t264 * t1673;
-    const cdyn_real t1701 = t1700 - t266 * t1669;
-    const cdyn_real t1702 = t1701 - t268 * t1666;
-    const cdyn_real t1703 = t1702 - t270 * t1664;
-    const cdyn_real t1704 = t1703 - t272 * t1663;
-    Minv[373] = -t1704;
-    Minv[1187] = -t1704;
-    const cdyn_real t1705 = t274 * t1704 - t275 * t1696;
-    const cdyn_real t1706 = t1705 + t277 * t1689;
-    const cdyn_real t1707 = t1706 - t279 * t1683;
-    const cdyn_real t1708 = t1707 + t281 * t1678;
-    const cdyn_real t1709 = t1708 + t283 * t1673;
-    const cdyn_real t1710 = t1709 + t285 * t1669;
-    const cdyn_real t1711 = t1710 + t287 * t1666;
-    const cdyn_real t1712 = t1711 + t289 * t1664;
-    const cdyn_real t1713 = t1712 + t291 * t1663;
-    Minv[411] = t1713;
-    Minv[1188] = t1713;
-    const cdyn_real t1714 = t293 * t1713 - t294 * t1704;
-    const cdyn_real t1715 = t1714 + t296 * t1696;
-    const cdyn_real t1716 = t1715 - t298 * t1689;
-    const cdyn_real t1717 = t1716 + t300 * t1683;
-    const cdyn_real t1718 = t1717 - t302 * t1678;
-    const cdyn_real t1719 = t1718 - t304 * t1673;
-    const cdyn_real t1720 = t1719 - t306 * t1669;
-    const cdyn_real t1721 = t1720 - t308 * t1666;
-    const cdyn_real t1722 = t1721 - t310 * t1664;
-    const cdyn_real t1723 = t1722 - t312 * t1663;
-    Minv[449] = -t1723;
-    Minv[1189] = -t1723;
-    const cdyn_real t1724 = t314 * t1678 + t315 * t1673;
-    const cdyn_real t1725 = t1724 + t317 * t1669;
-    const cdyn_real t1726 = t1725 + t319 * t1666;
-    const cdyn_real t1727 = t1726 + t321 * t1664;
-    const cdyn_real t1728 = t1727 + t323 * t1663;
-    Minv[487] = t1728;
-    Minv[1190] = t1728;
-    const cdyn_real t1729 = t325 * t1728 - t326 * t1678;
-    const cdyn_real t1730 = t1729 - t328 * t1673;
-    const cdyn_real t1731 = t1730 - t330 * t1669;
-    const cdyn_real t1732 = t1731 - t332 * t1666;
-    const cdyn_real t1733 = t1732 - t334 * t1664;
-    const cdyn_real t1734 = t1733 - t336 * t1663;
-    Minv[525] = -t1734;
-    Minv[1191] = -t1734;
-    const cdyn_real t1735 = t338 * t1734 - t339 * t1728;
-    const cdyn_real t1736 = t1735 + t341 * t1678;
-    const cdyn_real t1737 = t1736 + t343 * t1673;
-    const cdyn_real t1738 = t1737 + t345 * t1669;
-    const cdyn_real t1739 = t1738 + t347 * t1666;
-    const cdyn_real t1740 = t1739 + t349 * t1664;
-    const cdyn_real t1741 = t1740 + t351 * t1663;
-    Minv[563] = t1741;
-    Minv[1192] = t1741;
-    const cdyn_real t1742 = t353 * t1741 - t354 * t1734;
-    const cdyn_real t1743 = t1742 + t356 * t1728;
-    const cdyn_real t1744 = t1743 - t358 * t1678;
-    const cdyn_real t1745 = t1744 - t360 * t1673;
-    const cdyn_real t1746 = t1745 - t362 * t1669;
-    const cdyn_real t1747 = t1746 - t364 * t1666;
-    const cdyn_real t1748 = t1747 - t366 * t1664;
-    const cdyn_real t1749 = t1748 - t368 * t1663;
-    Minv[601] = -t1749;
-    Minv[1193] = -t1749;
-    const cdyn_real t1750 = t370 * t1749 - t371 * t1741;
-    const cdyn_real t1751 = t1750 + t373 * t1734;
-    const cdyn_real t1752 = t1751 - t375 * t1728;
-    const cdyn_real t1753 = t1752 + t377 * t1678;
-    const cdyn_real t1754 = t1753 + t379 * t1673;
-    const cdyn_real t1755 = t1754 + t381 * t1669;
-    const cdyn_real t1756 = t1755 + t383 * t1666;
-    const cdyn_real t1757 = t1756 + t385 * t1664;
-    const cdyn_real t1758 = t1757 + t387 * t1663;
-    Minv[639] = t1758;
-    Minv[1194] = t1758;
-    const cdyn_real t1759 = t389 * t1758 - t390 * t1749;
-    const cdyn_real t1760 = t1759 + t392 * t1741;
-    const cdyn_real t1761 = t1760 - t394 * t1734;
-    const cdyn_real t1762 = t1761 + t396 * t1728;
-    const cdyn_real t1763 = t1762 - t398 * t1678;
-    const cdyn_real t1764 = t1763 - t400 * t1673;
-    const cdyn_real t1765 = t1764 - t402 * t1669;
-    const cdyn_real t1766 = t1765 - t404 * t1666;
-    const cdyn_real t1767 = t1766 - t406 * t1664;
-    const cdyn_real t1768 = t1767 - t408 * t1663;
-    Minv[677] = -t1768;
-    Minv[1195] = -t1768;
-    const cdyn_real t1769 = t410 * t1635 - t154 * t1678;
-    const cdyn_real t1770 = t1769 - t156 * t1673;
-    const cdyn_real t1771 = t1770 - t158 * t1669;
-    const cdyn_real t1772 = t1771 - t160 * t1666;
-    const cdyn_real t1773 = t1772 - t162 * t1664;
-    const cdyn_real t1774 = t1773 - t164 * t1663;
-    Minv[715] = -t1774;
-    Minv[1196] = -t1774;
-    const cdyn_real t1775 = t417 * t1620 - t140 * t1774;
-    const cdyn_real t1776 = t1775 - t142 * t1678;
-    const cdyn_real t1777 = t1776 - t144 * t1673;
-    const cdyn_real t1778 = t1777 - t146 * t1669;
-    const cdyn_real t1779 = t1778 - t148 * t1666;
-    const cdyn_real t1780 = t1779 - t150 * t1664;
-    const cdyn_real t1781 = t1780 - t152 * t1663;
-    Minv[753] = -t1781;
-    Minv[1197] = -t1781;
-    const cdyn_real t1782 = t124 * t1781 + t126 * t1774;
-    const cdyn_real t1783 = t1782 + t128 * t1678;
-    const cdyn_real t1784 = t1783 + t130 * t1673;
-    const cdyn_real t1785 = t1784 + t132 * t1669;
-    const cdyn_real t1786 = t1785 + t134 * t1666;
-    const cdyn_real t1787 = t1786 + t136 * t1664;
-    const cdyn_real t1788 = t1787 + t138 * t1663;
-    Minv[791] = t1788;
-    Minv[1198] = t1788;
-    const cdyn_real t1789 = t106 * t1788 - t108 * t1781;
-    const cdyn_real t1790 = t1789 - t110 * t1774;
-    const cdyn_real t1791 = t1790 - t112 * t1678;
-    const cdyn_real t1792 = t1791 - t114 * t1673;
-    const cdyn_real t1793 = t1792 - t116 * t1669;
-    const cdyn_real t1794 = t1793 - t118 * t1666;
-    const cdyn_real t1795 = t1794 - t120 * t1664;
-    const cdyn_real t1796 = t1795 - t122 * t1663;
-    Minv[829] = -t1796;
-    Minv[1199] = -t1796;
-    const cdyn_real t1797 = t86 * t1796 - t88 * t1788;
-    const cdyn_real t1798 = t1797 + t90 * t1781;
-    const cdyn_real t1799 = t1798 + t92 * t1774;
-    const cdyn_real t1800 = t1799 + t94 * t1678;
-    const cdyn_real t1801 = t1800 + t96 * t1673;
-    const cdyn_real t1802 = t1801 + t98 * t1669;
-    const cdyn_real t1803 = t1802 + t100 * t1666;
-    const cdyn_real t1804 = t1803 + t102 * t1664;
-    const cdyn_real t1805 = t1804 + t104 * t1663;
-    Minv[867] = t1805;
-    Minv[1200] = t1805;
-    const cdyn_real t1806 = t64 * t1805 - t66 * t1796;
-    const cdyn_real t1807 = t1806 + t68 * t1788;
-    const cdyn_real t1808 = t1807 - t70 * t1781;
-    const cdyn_real t1809 = t1808 - t72 * t1774;
-    const cdyn_real t1810 = t1809 - t74 * t1678;
-    const cdyn_real t1811 = t1810 - t76 * t1673;
-    const cdyn_real t1812 = t1811 - t78 * t1669;
-    const cdyn_real t1813 = t1812 - t80 * t1666;
-    const cdyn_real t1814 = t1813 - t82 * t1664;
-    const cdyn_real t1815 = t1814 - t84 * t1663;
-    Minv[905] = -t1815;
-    Minv[1201] = -t1815;
-    const cdyn_real t1816 = t40 * t1815 - t42 * t1805;
-    const cdyn_real t1817 = t1816 + t44 * t1796;
-    const cdyn_real t1818 = t1817 - t46 * t1788;
-    const cdyn_real t1819 = t1818 + t48 * t1781;
-    const cdyn_real t1820 = t1819 + t50 * t1774;
-    const cdyn_real t1821 = t1820 + t52 * t1678;
-    const cdyn_real t1822 = t1821 + t54 * t1673;
-    const cdyn_real t1823 = t1822 + t56 * t1669;
-    const cdyn_real t1824 = t1823 + t58 * t1666;
-    const cdyn_real t1825 = t1824 + t60 * t1664;
-    const cdyn_real t1826 = t1825 + t62 * t1663;
-    Minv[943] = t1826;
-    Minv[1202] = t1826;
-    const cdyn_real t1827 = t1 * t1826 - t5 * t1815;
-    const cdyn_real t1828 = t1827 + t8 * t1805;
-    const cdyn_real t1829 = t1828 - t11 * t1796;
-    const cdyn_real t1830 = t1829 + t14 * t1788;
-    const cdyn_real t1831 = t1830 - t17 * t1781;
-    const cdyn_real t1832 = t1831 - t20 * t1774;
-    const cdyn_real t1833 = t1832 - t23 * t1678;
-    const cdyn_real t1834 = t1833 - t26 * t1673;
-    const cdyn_real t1835 = t1834 - t29 * t1669;
-    const cdyn_real t1836 = t1835 - t32 * t1666;
-    const cdyn_real t1837 = t1836 - t35 * t1664;
-    const cdyn_real t1838 = t1837 - t38 * t1663;
-    Minv[981] = -t1838;
-    Minv[1203] = -t1838;
-    const cdyn_real t1839 = t2 * t1838 - t0 * t1826;
-    const cdyn_real t1840 = t1839 + t4 * t1815;
-    const cdyn_real t1841 = t1840 - t7 * t1805;
-    const cdyn_real t1842 = t1841 + t10 * t1796;
-    const cdyn_real t1843 = t1842 - t13 * t1788;
-    const cdyn_real t1844 = t1843 + t16 * t1781;
-    const cdyn_real t1845 = t1844 + t19 * t1774;
-    const cdyn_real t1846 = t1845 + t22 * t1678;
-    const cdyn_real t1847 = t1846 + t25 * t1673;
-    const cdyn_real t1848 = t1847 + t28 * t1669;
-    const cdyn_real t1849 = t1848 + t31 * t1666;
-    const cdyn_real t1850 = t1849 + t34 * t1664;
-    const cdyn_real t1851 = t1850 + t37 * t1663;
-    Minv[1019] = t1851;
-    Minv[1204] = t1851;
-    const cdyn_real t1852 = t510 * t1851 - t509 * t1838;
-    const cdyn_real t1853 = t1852 + t512 * t1826;
-    const cdyn_real t1854 = t1853 - t514 * t1815;
-    const cdyn_real t1855 = t1854 + t516 * t1805;
-    const cdyn_real t1856 = t1855 - t518 * t1796;
-    const cdyn_real t1857 = t1856 + t520 * t1788;
-    const cdyn_real t1858 = t1857 - t522 * t1781;
-    const cdyn_real t1859 = t1858 - t524 * t1774;
-    const cdyn_real t1860 = t1859 - t526 * t1678;
-    const cdyn_real t1861 = t1860 - t528 * t1673;
-    const cdyn_real t1862 = t1861 - t530 * t1669;
-    const cdyn_real t1863 = t1862 - t532 * t1666;
-    const cdyn_real t1864 = t1863 - t534 * t1664;
-    const cdyn_real t1865 = t1864 - t536 * t1663;
-    Minv[1057] = -t1865;
-    Minv[1205] = -t1865;
-    const cdyn_real t1866 = t842 * t1781 + t841 * t1774;
-    const cdyn_real t1867 = t1866 + t844 * t1678;
-    const cdyn_real t1868 = t1867 + t846 * t1673;
-    const cdyn_real t1869 = t1868 + t848 * t1669;
-    const cdyn_real t1870 = t1869 + t850 * t1666;
-    const cdyn_real t1871 = t1870 + t852 * t1664;
-    const cdyn_real t1872 = t1871 + t854 * t1663;
-    Minv[1095] = t1872;
-    Minv[1206] = t1872;
-    const cdyn_real t1873 = t1090 * t1872 - t1089 * t1781;
-    const cdyn_real t1874 = t1873 - t1092 * t1774;
-    const cdyn_real t1875 = t1874 - t1094 * t1678;
-    const cdyn_real t1876 = t1875 - t1096 * t1673;
-    const cdyn_real t1877 = t1876 - t1098 * t1669;
-    const cdyn_real t1878 = t1877 - t1100 * t1666;
-    const cdyn_real t1879 = t1878 - t1102 * t1664;
-    const cdyn_real t1880 = t1879 - t1104 * t1663;
-    Minv[1133] = -t1880;
-    Minv[1207] = -t1880;
-    const cdyn_real t1881 = t1609 * t1619 - t1356 * t1781;
-    const cdyn_real t1882 = t1881 - t1355 * t1774;
-    const cdyn_real t1883 = t1882 - t1358 * t1678;
-    const cdyn_real t1884 = t1883 - t1360 * t1673;
-    const cdyn_real t1885 = t1884 - t1362 * t1669;
-    const cdyn_real t1886 = t1885 - t1364 * t1666;
-    const cdyn_real t1887 = t1886 - t1366 * t1664;
-    const cdyn_real t1888 = t1887 - t1368 * t1663;
-    Minv[1171] = -t1888;
-    Minv[1208] = -t1888;
-    const cdyn_real t1889 = d->Dinv[31];
-    const cdyn_real t1890 = t1889 + t1619 * t1888;
-    const cdyn_real t1891 = t1890 + t1618 * t1781;
-    const cdyn_real t1892 = t1891 + t1621 * t1774;
-    const cdyn_real t1893 = t1892 + t1623 * t1678;
-    const cdyn_real t1894 = t1893 + t1625 * t1673;
-    const cdyn_real t1895 = t1894 + t1627 * t1669;
-    const cdyn_real t1896 = t1895 + t1629 * t1666;
-    const cdyn_real t1897 = t1896 + t1631 * t1664;
-    const cdyn_real t1898 = t1897 + t1633 * t1663;
-    Minv[1209] = t1898;
-}
-
-/* Columns 32..36 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 1845 mul, 1675 add, 0 div, 0 sqrt, 0 sin/cos */
-static void humanoid__minv_3(const humanoid_data *d, cdyn_real *Minv)
-{
-    const cdyn_real t0 = d->L[290];
-    const cdyn_real t1 = d->L[279];
-    const cdyn_real t2 = d->L[289];
-    /* column 32 */
-    const cdyn_real t3 = t0 - t1 * t2;
-    const cdyn_real t4 = d->L[291];
-    const cdyn_real t5 = d->L[280];
-    const cdyn_real t6 = t4 - t5 * t2;
-    const cdyn_real t7 = d->L[292];
-    const cdyn_real t8 = d->L[281];
-    const cdyn_real t9 = t7 - t8 * t2;
-    const cdyn_real t10 = d->L[293];
-    const cdyn_real t11 = d->L[282];
-    const cdyn_real t12 = t10 - t11 * t2;
-    const cdyn_real t13 = d->L[294];
-    const cdyn_real t14 = d->L[283];
-    const cdyn_real t15 = t13 - t14 * t2;
-    const cdyn_real t16 = d->L[295];
-    const cdyn_real t17 = d->L[284];
-    const cdyn_real t18 = t16 - t17 * t2;
-    const cdyn_real t19 = d->L[296];
-    const cdyn_real t20 = d->L[285];
-    const cdyn_real t21 = t19 - t20 * t2;
-    const cdyn_real t22 = d->L[297];
-    const cdyn_real t23 = d->L[286];
-    const cdyn_real t24 = t22 - t23 * t2;
-    const cdyn_real t25 = d->L[298];
-    const cdyn_real t26 = d->L[287];
-    const cdyn_real t27 = t25 - t26 * t2;
-    const cdyn_real t28 = d->L[270];
-    const cdyn_real t29 = t6 - t28 * t3;
-    const cdyn_real t30 = d->L[271];
-    const cdyn_real t31 = t9 - t30 * t3;
-    const cdyn_real t32 = d->L[272];
-    const cdyn_real t33 = t12 - t32 * t3;
-    const cdyn_real t34 = d->L[273];
-    const cdyn_real t35 = t15 - t34 * t3;
-    const cdyn_real t36 = d->L[274];
-    const cdyn_real t37 = t18 - t36 * t3;
-    const cdyn_real t38 = d->L[275];
-    const cdyn_real t39 = t21 - t38 * t3;
-    const cdyn_real t40 = d->L[276];
-    const cdyn_real t41 = t24 - t40 * t3;
-    const cdyn_real t42 = d->L[277];
-    const cdyn_real t43 = t27 - t42 * t3;
-    const cdyn_real t44 = d->L[143];
-    const cdyn_real t45 = t31 - t44 * t29;
-    const cdyn_real t46 = d->L[144];
-    const cdyn_real t47 = t33 - t46 * t29;
-    const cdyn_real t48 = d->L[145];
-    const cdyn_real t49 = t35 - t48 * t29;
-    const cdyn_real t50 = d->L[146];
-    const cdyn_real t51 = t37 - t50 * t29;
-    const cdyn_real t52 = d->L[147];
-    const cdyn_real t53 = t39 - t52 * t29;
-    const cdyn_real t54 = d->L[148];
-    const cdyn_real t55 = t41 - t54 * t29;
-    const cdyn_real t56 = d->L[149];
-    const cdyn_real t57 = t43 - t56 * t29;
-    const cdyn_real t58 = d->L[136];
-    const cdyn_real t59 = t47 - t58 * t45;
-    const cdyn_real t60 = d->L[137];
-    const cdyn_real t61 = t49 - t60 * t45;
-    const cdyn_real t62 = d->L[138];
-    const cdyn_real t63 = t51 - t62 * t45;
-    const cdyn_real t64 = d->L[139];
-    const cdyn_real t65 = t53 - t64 * t45;
-    const cdyn_real t66 = d->L[140];
-    const cdyn_real t67 = t55 - t66 * t45;
-    const cdyn_real t68 = d->L[141];
-    const cdyn_real t69 = t57 - t68 * t45;
-    const cdyn_real t70 = d->L[16];
-    const cdyn_real t71 = t61 - t70 * t59;
-    const cdyn_real t72 = d->L[17];
-    const cdyn_real t73 = t63 - t72 * t59;
-    const cdyn_real t74 = d->L[18];
-    const cdyn_real t75 = t65 - t74 * t59;
-    const cdyn_real t76 = d->L[19];
-    const cdyn_real t77 = t67 - t76 * t59;
-    const cdyn_real t78 = d->L[20];
-    const cdyn_real t79 = t69 - t78 * t59;
-    const cdyn_real t80 = d->L[11];
-    const cdyn_real t81 = t73 - t80 * t71;
-    const cdyn_real t82 = d->L[12];
-    const cdyn_real t83 = t75 - t82 * t71;
-    const cdyn_real t84 = d->L[13];
-    const cdyn_real t85 = t77 - t84 * t71;
-    const cdyn_real t86 = d->L[14];
-    const cdyn_real t87 = t79 - t86 * t71;
-    const cdyn_real t88 = d->L[7];
-    const cdyn_real t89 = t83 - t88 * t81;
-    const cdyn_real t90 = d->L[8];
-    const cdyn_real t91 = t85 - t90 * t81;
-    const cdyn_real t92 = d->L[9];
-    const cdyn_real t93 = t87 - t92 * t81;
-    const cdyn_real t94 = d->L[4];
-    const cdyn_real t95 = t91 - t94 * t89;
-    const cdyn_real t96 = d->L[5];
-    const cdyn_real t97 = t93 - t96 * t89;
-    const cdyn_real t98 = d->L[2];
-    const cdyn_real t99 = t97 - t98 * t95;
-    const cdyn_real t100 = d->Dinv[0];
-    const cdyn_real t101 = t100 * t99;
-    Minv[32] = -t101;
-    Minv[1216] = -t101;
-    const cdyn_real t102 = d->Dinv[1];
-    const cdyn_real t103 = t102 * t95 - t98 * t101;
-    Minv[70] = -t103;
-    Minv[1217] = -t103;
-    const cdyn_real t104 = d->Dinv[2];
-    const cdyn_real t105 = t104 * t89 - t94 * t103;
-    const cdyn_real t106 = t105 - t96 * t101;
-    Minv[108] = -t106;
-    Minv[1218] = -t106;
-    const cdyn_real t107 = d->Dinv[3];
-    const cdyn_real t108 = t107 * t81 - t88 * t106;
-    const cdyn_real t109 = t108 - t90 * t103;
-    const cdyn_real t110 = t109 - t92 * t101;
-    Minv[146] = -t110;
-    Minv[1219] = -t110;
-    const cdyn_real t111 = d->Dinv[4];
-    const cdyn_real t112 = t111 * t71 - t80 * t110;
-    const cdyn_real t113 = t112 - t82 * t106;
-    const cdyn_real t114 = t113 - t84 * t103;
-    const cdyn_real t115 = t114 - t86 * t101;
-    Minv[184] = -t115;
-    Minv[1220] = -t115;
-    const cdyn_real t116 = d->Dinv[5];
-    const cdyn_real t117 = t116 * t59 - t70 * t115;
-    const cdyn_real t118 = t117 - t72 * t110;
-    const cdyn_real t119 = t118 - t74 * t106;
-    const cdyn_real t120 = t119 - t76 * t103;
-    const cdyn_real t121 = t120 - t78 * t101;
-    Minv[222] = -t121;
-    Minv[1221] = -t121;
-    const cdyn_real t122 = d->L[22];
-    const cdyn_real t123 = d->L[23];
-    const cdyn_real t124 = t122 * t121 + t123 * t115;
-    const cdyn_real t125 = d->L[24];
-    const cdyn_real t126 = t124 + t125 * t110;
-    const cdyn_real t127 = d->L[25];
-    const cdyn_real t128 = t126 + t127 * t106;
-    const cdyn_real t129 = d->L[26];
-    const cdyn_real t130 = t128 + t129 * t103;
-    const cdyn_real t131 = d->L[27];
-    const cdyn_real t132 = t130 + t131 * t101;
-    Minv[260] = t132;
-    Minv[1222] = t132;
-    const cdyn_real t133 = d->L[29];
-    const cdyn_real t134 = d->L[30];
-    const cdyn_real t135 = t133 * t132 - t134 * t121;
-    const cdyn_real t136 = d->L[31];
-    const cdyn_real t137 = t135 - t136 * t115;
-    const cdyn_real t138 = d->L[32];
-    const cdyn_real t139 = t137 - t138 * t110;
-    const cdyn_real t140 = d->L[33];
-    const cdyn_real t141 = t139 - t140 * t106;
-    const cdyn_real t142 = d->L[34];
-    const cdyn_real t143 = t141 - t142 * t103;
-    const cdyn_real t144 = d->L[35];
-    const cdyn_real t145 = t143 - t144 * t101;
-    Minv[298] = -t145;
-    Minv[1223] = -t145;
-    const cdyn_real t146 = d->L[37];
-    const cdyn_real t147 = d->L[38];
-    const cdyn_real t148 = t146 * t145 - t147 * t132;
-    const cdyn_real t149 = d->L[39];
-    const cdyn_real t150 = t148 + t149 * t121;
-    const cdyn_real t151 = d->L[40];
-    const cdyn_real t152 = t150 + t151 * t115;
-    const cdyn_real t153 = d->L[41];
-    const cdyn_real t154 = t152 + t153 * t110;
-    const cdyn_real t155 = d->L[42];
-    const cdyn_real t156 = t154 + t155 * t106;
-    const cdyn_real t157 = d->L[43];
-    const cdyn_real t158 = t156 + t157 * t103;
-    const cdyn_real t159 = d->L[44];
-    const cdyn_real t160 = t158 + t159 * t101;
-    Minv[336] = t160;
-    Minv[1224] = t160;
-    const cdyn_real t161 = d->L[46];
-    const cdyn_real t162 = d->L[47];
-    const cdyn_real t163 = t161 * t160 - t162 * t145;
-    const cdyn_real t164 = d->L[48];
-    const cdyn_real t165 = t163 + t164 * t132;
-    const cdyn_real t166 = d->L[49];
-    const cdyn_real t167 = t165 - t166 * t121;
-    const cdyn_real t168 = d->L[50];
-    const cdyn_real t169 = t167 - t168 * t115;
-    const cdyn_real t170 = d->L[51];
-    const cdyn_real t171 = t169 - t170 * t110;
-    const cdyn_real t172 = d->L[52];
-    const cdyn_real t173 = t171 - t172 * t106;
-    const cdyn_real t174 = d->L[53];
-    const cdyn_real t175 = t173 - t174 * t103;
-    const cdyn_real t176 = d->L[54];
-    const cdyn_real t177 = t175 - t176 * t101;
-    Minv[374] = -t177;
-    Minv[1225] = -t177;
-    const cdyn_real t178 = d->L[56];
-    const cdyn_real t179 = d->L[57];
-    const cdyn_real t180 = t178 * t177 - t179 * t160;
-    const cdyn_real t181 = d->L[58];
-    const cdyn_real t182 = t180 + t181 * t145;
-    const cdyn_real t183 = d->L[59];
-    const cdyn_real t184 = t182 - t183 * t132;
-    const cdyn_real t185 = d->L[60];
-    const cdyn_real t186 = t184 + t185 * t121;
-    const cdyn_real t187 = d->L[61];
-    const cdyn_real t188 = t186 + t187 * t115;
-    const cdyn_real t189 = d->L[62];
-    const cdyn_real t190 = t188 + t189 * t110;
-    const cdyn_real t191 = d->L[63];
-    const cdyn_real t192 = t190 + t191 * t106;
-    const cdyn_real t193 = d->L[64];
-    const cdyn_real t194 = t192 + t193 * t103;
-    const cdyn_real t195 = d->L[65];
-    const cdyn_real t196 = t194 + t195 * t101;
-    Minv[412] = t196;
-    Minv[1226] = t196;
-    const cdyn_real t197 = d->L[67];
-    const cdyn_real t198 = d->L[68];
-    const cdyn_real t199 = t197 * t196 - t198 * t177;
-    const cdyn_real t200 = d->L[69];
-    const cdyn_real t201 = t199 + t200 * t160;
-    const cdyn_real t202 = d->L[70];
-    const cdyn_real t203 = t201 - t202 * t145;
-    const cdyn_real t204 = d->L[71];
-    const cdyn_real t205 = t203 + t204 * t132;
-    const cdyn_real t206 = d->L[72];
-    const cdyn_real t207 = t205 - t206 * t121;
-    const cdyn_real t208 = d->L[73];
-    const cdyn_real t209 = t207 - t208 * t115;
-    const cdyn_real t210 = d->L[74];
-    const cdyn_real t211 = t209 - t210 * t110;
-    const cdyn_real t212 = d->L[75];
-    const cdyn_real t213 = t211 - t212 * t106;
-    const cdyn_real t214 = d->L[76];
-    const cdyn_real t215 = t213 - t214 * t103;
-    const cdyn_real t216 = d->L[77];
-    const cdyn_real t217 = t215 - t216 * t101;
-    Minv[450] = -t217;
-    Minv[1227] = -t217;
-    const cdyn_real t218 = d->L[79];
-    const cdyn_real t219 = d->L[80];
-    const cdyn_real t220 = t218 * t121 + t219 * t115;
-    const cdyn_real t221 = d->L[81];
-    const cdyn_real t222 = t220 + t221 * t110;
-    const cdyn_real t223 = d->L[82];
-    const cdyn_real t224 = t222 + t223 * t106;
-    const cdyn_real t225 = d->L[83];
-    const cdyn_real t226 = t224 + t225 * t103;
-    const cdyn_real t227 = d->L[84];
-    const cdyn_real t228 = t226 + t227 * t101;
-    Minv[488] = t228;
-    Minv[1228] = t228;
-    const cdyn_real t229 = d->L[86];
-    const cdyn_real t230 = d->L[87];
-    const cdyn_real t231 = t229 * t228 - t230 * t121;
-    const cdyn_real t232 = d->L[88];
-    const cdyn_real t233 = t231 - t232 * t115;
-    const cdyn_real t234 = d->L[89];
-    const cdyn_real t235 = t233 - t234 * t110;
-    const cdyn_real t236 = d->L[90];
-    const cdyn_real t237 = t235 - t236 * t106;
-    const cdyn_real t238 = d->L[91];
-    const cdyn_real t239 = t237 - t238 * t103;
-    const cdyn_real t240 = d->L[92];
-    const cdyn_real t241 = t239 - t240 * t101;
-    Minv[526] = -t241;
-    Minv[1229] = -t241;
-    const cdyn_real t242 = d->L[94];
-    const cdyn_real t243 = d->L[95];
-    const cdyn_real t244 = t242 * t241 - t243 * t228;
-    const cdyn_real t245 = d->L[96];
-    const cdyn_real t246 = t244 + t245 * t121;
-    const cdyn_real t247 = d->L[97];
-    const cdyn_real t248 = t246 + t247 * t115;
-    const cdyn_real t249 = d->L[98];
-    const cdyn_real t250 = t248 + t249 * t110;
-    const cdyn_real t251 = d->L[99];
-    const cdyn_real t252 = t250 + t251 * t106;
-    const cdyn_real t253 = d->L[100];
-    const cdyn_real t254 = t252 + t253 * t103;
-    const cdyn_real t255 = d->L[101];
-    const cdyn_real t256 = t254 + t255 * t101;
-    Minv[564] = t256;
-    Minv[1230] = t256;
-    const cdyn_real t257 = d->L[103];
-    const cdyn_real t258 = d->L[104];
-    const cdyn_real t259 = t257 * t256 - t258 * t241;
-    const cdyn_real t260 = d->L[105];
-    const cdyn_real t261 = t259 + t260 * t228;
-    const cdyn_real t262 = d->L[106];
-    const cdyn_real t263 = t261 - t262 * t121;
-    const cdyn_real t264 = d->L[107];
-    const cdyn_real t265 = t263 - t264 * t115;
-    const cdyn_real t266 = d->L[108];
-    const cdyn_real t267 = t265 - t266 * t110;
-    const cdyn_real t268 = d->L[109];
-    const cdyn_real t269 = t267 - t268 * t106;
-    const cdyn_real t270 = d->L[110];
-    const cdyn_real t271 = t269 - t270 * t103;
-    const cdyn_real t272 = d->L[111];
-    const cdyn_real t273 = t271 - t272 * t101;
-    Minv[602] = -t273;
-    Minv[1231] = -t273;
-    const cdyn_real t274 = d->L[113];
-    const cdyn_real t275 = d->L[114];
-    const cdyn_real t276 = t274 * t273 - t275 * t256;
-    const cdyn_real t277 = d->L[115];
-    const cdyn_real t278 = t276 + t277 * t241;
-    const cdyn_real t279 = d->L[116];
-    const cdyn_real t280 = t278 - t279 * t228;
-    const cdyn_real t281 = d->L[117];
-    const cdyn_real t282 = t280 + t281 * t121;
-    const cdyn_real t283 = d->L[118];
-    const cdyn_real t284 = t282 + t283 * t115;
-    const cdyn_real t285 = d->L[119];
-    const cdyn_real t286 = t284 + t285 * t110;
-    const cdyn_real t287 = d->L[120];
-    const cdyn_real t288 = t286 + t287 * t106;
-    const cdyn_real t289 = d->L[121];
-    const cdyn_real t290 = t288 + t289 * t103;
-    const cdyn_real t291 = d->L[122];
-    const cdyn_real t292 = t290 + t291 * t101;
-    Minv[640] = t292;
-    Minv[1232] = t292;
-    const cdyn_real t293 = d->L[124];
-    const cdyn_real t294 = d->L[125];
-    const cdyn_real t295 = t293 * t292 - t294 * t273;
-    const cdyn_real t296 = d->L[126];
-    const cdyn_real t297 = t295 + t296 * t256;
-    const cdyn_real t298 = d->L[127];
-    const cdyn_real t299 = t297 - t298 * t241;
-    const cdyn_real t300 = d->L[128];
-    const cdyn_real t301 = t299 + t300 * t228;
-    const cdyn_real t302 = d->L[129];
-    const cdyn_real t303 = t301 - t302 * t121;
-    const cdyn_real t304 = d->L[130];
-    const cdyn_real t305 = t303 - t304 * t115;
-    const cdyn_real t306 = d->L[131];
-    const cdyn_real t307 = t305 - t306 * t110;
-    const cdyn_real t308 = d->L[132];
-    const cdyn_real t309 = t307 - t308 * t106;
-    const cdyn_real t310 = d->L[133];
-    const cdyn_real t311 = t309 - t310 * t103;
-    const cdyn_real t312 = d->L[134];
-    const cdyn_real t313 = t311 - t312 * t101;
-    Minv[678] = -t313;
-    Minv[1233] = -t313;
-    const cdyn_real t314 = d->Dinv[18];
-    const cdyn_real t315 = t314 * t45 - t58 * t121;
-    const cdyn_real t316 = t315 - t60 * t115;
-    const cdyn_real t317 = t316 - t62 * t110;
-    const cdyn_real t318 = t317 - t64 * t106;
-    const cdyn_real t319 = t318 - t66 * t103;
-    const cdyn_real t320 = t319 - t68 * t101;
-    Minv[716] = -t320;
-    Minv[1234] = -t320;
-    const cdyn_real t321 = d->Dinv[19];
-    const cdyn_real t322 = t321 * t29 - t44 * t320;
-    const cdyn_real t323 = t322 - t46 * t121;
-    const cdyn_real t324 = t323 - t48 * t115;
-    const cdyn_real t325 = t324 - t50 * t110;
-    const cdyn_real t326 = t325 - t52 * t106;
-    const cdyn_real t327 = t326 - t54 * t103;
-    const cdyn_real t328 = t327 - t56 * t101;
-    Minv[754] = -t328;
-    Minv[1235] = -t328;
-    const cdyn_real t329 = d->L[151];
-    const cdyn_real t330 = d->L[152];
-    const cdyn_real t331 = t329 * t328 + t330 * t320;
-    const cdyn_real t332 = d->L[153];
-    const cdyn_real t333 = t331 + t332 * t121;
-    const cdyn_real t334 = d->L[154];
-    const cdyn_real t335 = t333 + t334 * t115;
-    const cdyn_real t336 = d->L[155];
-    const cdyn_real t337 = t335 + t336 * t110;
-    const cdyn_real t338 = d->L[156];
-    const cdyn_real t339 = t337 + t338 * t106;
-    const cdyn_real t340 = d->L[157];
-    const cdyn_real t341 = t339 + t340 * t103;
-    const cdyn_real t342 = d->L[158];
-    const cdyn_real t343 = t341 + t342 * t101;
-    Minv[792] = t343;
-    Minv[1236] = t343;
-    const cdyn_real t344 = d->L[160];
-    const cdyn_real t345 = d->L[161];
-    const cdyn_real t346 = t344 * t343 - t345 * t328;
-    const cdyn_real t347 = d->L[162];
-    const cdyn_real t348 = t346 - t347 * t320;
-    const cdyn_real t349 = d->L[163];
-    const cdyn_real t350 = t348 - t349 * t121;
-    const cdyn_real t351 = d->L[164];
-    const cdyn_real t352 = t350 - t351 * t115;
-    const cdyn_real t353 = d->L[165];
-    const cdyn_real t354 = t352 - t353 * t110;
-    const cdyn_real t355 = d->L[166];
-    const cdyn_real t356 = t354 - t355 * t106;
-    const cdyn_real t357 = d->L[167];
-    const cdyn_real t358 = t356 - t357 * t103;
-    const cdyn_real t359 = d->L[168];
-    const cdyn_real t360 = t358 - t359 * t101;
-    Minv[830] = -t360;
-    Minv[1237] = -t360;
-    const cdyn_real t361 = d->L[170];
-    const cdyn_real t362 = d->L[171];
-    const cdyn_real t363 = t361 * t360 - t362 * t343;
-    const cdyn_real t364 = d->L[172];
-    const cdyn_real t365 = t363 + t364 * t328;
-    const cdyn_real t366 = d->L[173];
-    const cdyn_real t367 = t365 + t366 * t320;
-    const cdyn_real t368 = d->L[174];
-    const cdyn_real t369 = t367 + t368 * t121;
-    const cdyn_real t370 = d->L[175];
-    const cdyn_real t371 = t369 + t370 * t115;
-    const cdyn_real t372 = d->L[176];
-    const cdyn_real t373 = t371 + t372 * t110;
-    const cdyn_real t374 = d->L[177];
-    const cdyn_real t375 = t373 + t374 * t106;
-    const cdyn_real t376 = d->L[178];
-    const cdyn_real t377 = t375 + t376 * t103;
-    const cdyn_real t378 = d->L[179];
-    const cdyn_real t379 = t377 + t378 * t101;
-    Minv[868] = t379;
-    Minv[1238] = t379;
-    const cdyn_real t380 = d->L[181];
-    const cdyn_real t381 = d->L[182];
-    const cdyn_real t382 = t380 * t379 - t381 * t360;
-    const cdyn_real t383 = d->L[183];
-    const cdyn_real t384 = t382 + t383 * t343;
-    const cdyn_real t385 = d->L[184];
-    const cdyn_real t386 = t384 - t385 * t328;
-    const cdyn_real t387 = d->L[185];
-    const cdyn_real t388 = t386 - t387 * t320;
-    const cdyn_real t389 = d->L[186];
-    const cdyn_real t390 = t388 - t389 * t121;
-    const cdyn_real t391 = d->L[187];
-    const cdyn_real t392 = t390 - t391 * t115;
-    const cdyn_real t393 = d->L[188];
-    const cdyn_real t394 = t392 - t393 * t110;
-    const cdyn_real t395 = d->L[189];
-    const cdyn_real t396 = t394 - t395 * t106;
-    const cdyn_real t397 = d->L[190];
-    const cdyn_real t398 = t396 - t397 * t103;
-    const cdyn_real t399 = d->L[191];
-    const cdyn_real t400 = t398 - t399 * t101;
-    Minv[906] = -t400;
-    Minv[1239] = -t400;
-    const cdyn_real t401 = d->L[193];
-    const cdyn_real t402 = d->L[194];
-    const cdyn_real t403 = t401 * t400 - t402 * t379;
-    const cdyn_real t404 = d->L[195];
-    const cdyn_real t405 = t403 + t404 * t360;
-    const cdyn_real t406 = d->L[196];
-    const cdyn_real t407 = t405 - t406 * t343;
-    const cdyn_real t408 = d->L[197];
-    const cdyn_real t409 = t407 + t408 * t328;
-    const cdyn_real t410 = d->L[198];
-    const cdyn_real t411 = t409 + t410 * t320;
-    const cdyn_real t412 = d->L[199];
-    const cdyn_real t413 = t411 + t412 * t121;
-    const cdyn_real t414 = d->L[200];
-    const cdyn_real t415 = t413 + t414 * t115;
-    const cdyn_real t416 = d->L[201];
-    const cdyn_real t417 = t415 + t416 * t110;
-    const cdyn_real t418 = d->L[202];
-    const cdyn_real t419 = t417 + t418 * t106;
-    const cdyn_real t420 = d->L[203];
-    const cdyn_real t421 = t419 + t420 * t103;
-    const cdyn_real t422 = d->L[204];
-    const cdyn_real t423 = t421 + t422 * t101;
-    Minv[944] = t423;
-    Minv[1240] = t423;
-    const cdyn_real t424 = d->L[206];
-    const cdyn_real t425 = d->L[207];
-    const cdyn_real t426 = t424 * t423 - t425 * t400;
-    const cdyn_real t427 = d->L[208];
-    const cdyn_real t428 = t426 + t427 * t379;
-    const cdyn_real t429 = d->L[209];
-    const cdyn_real t430 = t428 - t429 * t360;
-    const cdyn_real t431 = d->L[210];
-    const cdyn_real t432 = t430 + t431 * t343;
-    const cdyn_real t433 = d->L[211];
-    const cdyn_real t434 = t432 - t433 * t328;
-    const cdyn_real t435 = d->L[212];
-    const cdyn_real t436 = t434 - t435 * t320;
-    const cdyn_real t437 = d->L[213];
-    const cdyn_real t438 = t436 - t437 * t121;
-    const cdyn_real t439 = d->L[214];
-    const cdyn_real t440 = t438 - t439 * t115;
-    const cdyn_real t441 = d->L[215];
-    const cdyn_real t442 = t440 - t441 * t110;
-    const cdyn_real t443 = d->L[216];
-    const cdyn_real t444 = t442 - t443 * t106;
-    const cdyn_real t445 = d->L[217];
-    const cdyn_real t446 = t444 - t445 * t103;
-    const cdyn_real t447 = d->L[218];
-    const cdyn_real t448 = t446 - t447 * t101;
-    Minv[982] = -t448;
-    Minv[1241] = -t448;
-    const cdyn_real t449 = d->L[220];
-    const cdyn_real t450 = d->L[221];
-    const cdyn_real t451 = t449 * t448 - t450 * t423;
-    const cdyn_real t452 = d->L[222];
-    const cdyn_real t453 = t451 + t452 * t400;
-    const cdyn_real t454 = d->L[223];
-    const cdyn_real t455 = t453 - t454 * t379;
-    const cdyn_real t456 = d->L[224];
-    const cdyn_real t457 = t455 + t456 * t360;
-    const cdyn_real t458 = d->L[225];
-    const cdyn_real t459 = t457 - t458 * t343;
-    const cdyn_real t460 = d->L[226];
-    const cdyn_real t461 = t459 + t460 * t328;
-    const cdyn_real t462 = d->L[227];
-    const cdyn_real t463 = t461 + t462 * t320;
-    const cdyn_real t464 = d->L[228];
-    const cdyn_real t465 = t463 + t464 * t121;
-    const cdyn_real t466 = d->L[229];
-    const cdyn_real t467 = t465 + t466 * t115;
-    const cdyn_real t468 = d->L[230];
-    const cdyn_real t469 = t467 + t468 * t110;
-    const cdyn_real t470 = d->L[231];
-    const cdyn_real t471 = t469 + t470 * t106;
-    const cdyn_real t472 = d->L[232];
-    const cdyn_real t473 = t471 + t472 * t103;
-    const cdyn_real t474 = d->L[233];
-    const cdyn_real t475 = t473 + t474 * t101;
-    Minv[1020] = t475;
-    Minv[1242] = t475;
-    const cdyn_real t476 = d->L[235];
-    const cdyn_real t477 = d->L[236];
-    const cdyn_real t478 = t476 * t475 - t477 * t448;
-    const cdyn_real t479 = d->L[237];
-    const cdyn_real t480 = t478 + t479 * t423;
-    const cdyn_real t481 = d->L[238];
-    const cdyn_real t482 = t480 - t481 * t400;
-    const cdyn_real t483 = d->L[239];
-    const cdyn_real t484 = t482 + t483 * t379;
-    const cdyn_real t485 = d->L[240];
-    const cdyn_real t486 = t484 - t485 * t360;
-    const cdyn_real t487 = d->L[241];
-    const cdyn_real t488 = t486 + t487 * t343;
-    const cdyn_real t489 = d->L[242];
-    const cdyn_real t490 = t488 - t489 * t328;
-    const cdyn_real t491 = d->L[243];
-    const cdyn_real t492 = t490 - t491 * t320;
-    const cdyn_real t493 = d->L[244];
-    const cdyn_real t494 = t492 - t493 * t121;
-    const cdyn_real t495 = d->L[245];
-    const cdyn_real t496 = t494 - t495 * t115;
-    const cdyn_real t497 = d->L[246];
-    const cdyn_real t498 = t496 - t497 * t110;
-    const cdyn_real t499 = d->L[247];
-    const cdyn_real t500 = t498 - t499 * t106;
-    const cdyn_real t501 = d->L[248];
-    const cdyn_real t502 = t500 - t501 * t103;
-    const cdyn_real t503 = d->L[249];
-    const cdyn_real t504 = t502 - t503 * t101;
-    Minv[1058] = -t504;
-    Minv[1243] = -t504;
-    const cdyn_real t505 = d->L[251];
-    const cdyn_real t506 = d->L[252];
-    const cdyn_real t507 = t505 * t328 + t506 * t320;
-    const cdyn_real t508 = d->L[253];
-    const cdyn_real t509 = t507 + t508 * t121;
-    const cdyn_real t510 = d->L[254];
-    const cdyn_real t511 = t509 + t510 * t115;
-    const cdyn_real t512 = d->L[255];
-    const cdyn_real t513 = t511 + t512 * t110;
-    const cdyn_real t514 = d->L[256];
-    const cdyn_real t515 = t513 + t514 * t106;
-    const cdyn_real t516 = d->L[257];
-    const cdyn_real t517 = t515 + t516 * t103;
-    const cdyn_real t518 = d->L[258];
-    const cdyn_real t519 = t517 + t518 * t101;
-    Minv[1096] = t519;
-    Minv[1244] = t519;
-    const cdyn_real t520 = d->L[260];
-    const cdyn_real t521 = d->L[261];
-    const cdyn_real t522 = t520 * t519 - t521 * t328;
-    const cdyn_real t523 = d->L[262];
-    const cdyn_real t524 = t522 - t523 * t320;
-    const cdyn_real t525 = d->L[263];
-    const cdyn_real t526 = t524 - t525 * t121;
-    const cdyn_real t527 = d->L[264];
-    const cdyn_real t528 = t526 - t527 * t115;
-    const cdyn_real t529 = d->L[265];
-    const cdyn_real t530 = t528 - t529 * t110;
-    const cdyn_real t531 = d->L[266];
-    const cdyn_real t532 = t530 - t531 * t106;
-    const cdyn_real t533 = d->L[267];
-    const cdyn_real t534 = t532 - t533 * t103;
-    const cdyn_real t535 = d->L[268];
-    const cdyn_real t536 = t534 - t535 * t101;
-    Minv[1134] = -t536;
-    Minv[1245] = -t536;
-    const cdyn_real t537 = d->Dinv[30];
-    const cdyn_real t538 = t537 * t3 - t28 * t328;
-    const cdyn_real t539 = t538 - t30 * t320;
-    const cdyn_real t540 = t539 - t32 * t121;
-    const cdyn_real t541 = t540 - t34 * t115;
-    const cdyn_real t542 = t541 - t36 * t110;
-    const cdyn_real t543 = t542 - t38 * t106;
-    const cdyn_real t544 = t543 - t40 * t103;
-    const cdyn_real t545 = t544 - t42 * t101;
-    Minv[1172] = -t545;
-    Minv[1246] = -t545;
-    const cdyn_real t546 = d->Dinv[31];
-    const cdyn_real t547 = t546 * t2 - t1 * t545;
-    const cdyn_real t548 = t547 - t5 * t328;
-    const cdyn_real t549 = t548 - t8 * t320;
-    const cdyn_real t550 = t549 - t11 * t121;
-    const cdyn_real t551 = t550 - t14 * t115;
-    const cdyn_real t552 = t551 - t17 * t110;
-    const cdyn_real t553 = t552 - t20 * t106;
-    const cdyn_real t554 = t553 - t23 * t103;
-    const cdyn_real t555 = t554 - t26 * t101;
-    Minv[1210] = -t555;
-    Minv[1247] = -t555;
-    const cdyn_real t556 = d->Dinv[32];
-    const cdyn_real t557 = t556 + t2 * t555;
-    const cdyn_real t558 = t557 + t0 * t545;
-    const cdyn_real t559 = t558 + t4 * t328;
-    const cdyn_real t560 = t559 + t7 * t320;
-    const cdyn_real t561 = t560 + t10 * t121;
-    const cdyn_real t562 = t561 + t13 * t115;
-    const cdyn_real t563 = t562 + t16 * t110;
-    const cdyn_real t564 = t563 + t19 * t106;
-    const cdyn_real t565 = t564 + t22 * t103;
-    const cdyn_real t566 = t565 + t25 * t101;
-    Minv[1248] = t566;
-    const cdyn_real t567 = d->L[301];
-    const cdyn_real t568 = d->L[300];
-    /* column 33 */
-    const cdyn_real t569 = t567 - t2 * t568;
-    const cdyn_real t570 = d->L[302];
-    const cdyn_real t571 = t570 - t0 * t568;
-    const cdyn_real t572 = d->L[303];
-    const cdyn_real t573 = t572 - t4 * t568;
-    const cdyn_real t574 = d->L[304];
-    const cdyn_real t575 = t574 - t7 * t568;
-    const cdyn_real t576 = d->L[305];
-    const cdyn_real t577 = t576 - t10 * t568;
-    const cdyn_real t578 = d->L[306];
-    const cdyn_real t579 = t578 - t13 * t568;
-    const cdyn_real t580 = d->L[307];
-    const cdyn_real t581 = t580 - t16 * t568;
-    const cdyn_real t582 = d->L[308];
-    const cdyn_real t583 = t582 - t19 * t568;
-    const cdyn_real t584 = d->L[309];
-    const cdyn_real t585 = t584 - t22 * t568;
-    const cdyn_real t586 = d->L[310];
-    const cdyn_real t587 = t586 - t25 * t568;
-    const cdyn_real t588 = t571 - t1 * t569;
-    const cdyn_real t589 = t573 - t5 * t569;
-    const cdyn_real t590 = t575 - t8 * t569;
-    const cdyn_real t591 = t577 - t11 * t569;
-    const cdyn_real t592 = t579 - t14 * t569;
-    const cdyn_real t593 = t581 - t17 * t569;
-    const cdyn_real t594 = t583 - t20 * t569;
-    const cdyn_real t595 = t585 - t23 * t569;
-    const cdyn_real t596 = t587 - t26 * t569;
-    const cdyn_real t597 = t589 - t28 * t588;
-    const cdyn_real t598 = t590 - t30 * t588;
-    const cdyn_real t599 = t591 - t32 * t588;
-    const cdyn_real t600 = t592 - t34 * t588;
-    const cdyn_real t601 = t593 - t36 * t588;
-    const cdyn_real t602 = t594 - t38 * t588;
-    const cdyn_real t603 = t595 - t40 * t588;
-    const cdyn_real t604 = t596 - t42 * t588;
-    const cdyn_real t605 = t598 - t44 * t597;
-    const cdyn_real t606 = t599 - t46 * t597;
-    const cdyn_real t607 = t600 - t48 * t597;
-    const cdyn_real t608 = t601 - t50 * t597;
-    const cdyn_real t609 = t602 - t52 * t597;
-    const cdyn_real t610 = t603 - t54 * t597;
-    const cdyn_real t611 = t604 - t56 * t597;
-    const cdyn_real t612 = t606 - t58 * t605;
-    const cdyn_real t613 = t607 - t60 * t605;
-    const cdyn_real t614 = t608 - t62 * t605;
-    const cdyn_real t615 = t609 - t64 * t605;
-    const cdyn_real t616 = t610 - t66 * t605;
-    const cdyn_real t617 = t611 - t68 * t605;
-    const cdyn_real t618 = t613 - t70 * t612;
-    const cdyn_real t619 = t614 - t72 * t612;
-    const cdyn_real t620 = t615 - t74 * t612;
-    const cdyn_real t621 = t616 - t76 * t612;
-    const cdyn_real t622 = t617 - t78 * t612;
-    const cdyn_real t623 = t619 - t80 * t618;
-    const cdyn_real t624 = t620 - t82 * t618;
-    const cdyn_real t625 = t621 - t84 * t618;
-    const cdyn_real t626 = t622 - t86 * t618;
-    const cdyn_real t627 = t624 - t88 * t623;
-    const cdyn_real t628 = t625 - t90 * t623;
-    const cdyn_real t629 = t626 - t92 * t623;
-    const cdyn_real t630 = t628 - t94 * t627;
-    const cdyn_real t631 = t629 - t96 * t627;
-    const cdyn_real t632 = t631 - t98 * t630;
-    const cdyn_real t633 = t100 * t632;
-    Minv[33] = -t633;
-    Minv[1254] = -t633;
-    const cdyn_real t634 = t102 * t630 - t98 * t633;
-    Minv[71] = -t634;
-    Minv[1255] = -t634;
-    const cdyn_real t635 = t104 * t627 - t94 * t634;
-    const cdyn_real t636 = t635 - t96 * t633;
-    Minv[109] = -t636;
-    Minv[1256] = -t636;
-    const cdyn_real t637 = t107 * t623 - t88 * t636;
-    const cdyn_real t638 = t637 - t90 * t634;
-    const cdyn_real t639 = t638 - t92 * t633;
-    Minv[147] = -t639;
-    Minv[1257] = -t639;
-    const cdyn_real t640 = t111 * t618 - t80 * t639;
-    const cdyn_real t641 = t640 - t82 * t636;
-    const cdyn_real t642 = t641 - t84 * t634;
-    const cdyn_real t643 = t642 - t86 * t633;
-    Minv[185] = -t643;
-    Minv[1258] = -t643;
-    const cdyn_real t644 = t116 * t612 - t70 * t643;
-    const cdyn_real t645 = t644 - t72 * t639;
-    const cdyn_real t646 = t645 - t74 * t636;
-    const cdyn_real t647 = t646 - t76 * t634;
-    const cdyn_real t648 = t647 - t78 * t633;
-    Minv[223] = -t648;
-    Minv[1259] = -t648;
-    const cdyn_real t649 = t122 * t648 + t123 * t643;
-    const cdyn_real t650 = t649 + t125 * t639;
-    const cdyn_real t651 = t650 + t127 * t636;
-    const cdyn_real t652 = t651 + t129 * t634;
-    const cdyn_real t653 = t652 + t131 * t633;
-    Minv[261] = t653;
-    Minv[1260] = t653;
-    const cdyn_real t654 = t133 * t653 - t134 * t648;
-    const cdyn_real t655 = t654 - t136 * t643;
-    const cdyn_real t656 = t655 - t138 * t639;
-    const cdyn_real t657 = t656 - t140 * t636;
-    const cdyn_real t658 = t657 - t142 * t634;
-    const cdyn_real t659 = t658 - t144 * t633;
-    Minv[299] = -t659;
-    Minv[1261] = -t659;
-    const cdyn_real t660 = t146 * t659 - t147 * t653;
-    const cdyn_real t661 = t660 + t149 * t648;
-    const cdyn_real t662 = t661 + t151 * t643;
-    const cdyn_real t663 = t662 + t153 * t639;
-    const cdyn_real t664 = t663 + t155 * t636;
-    const cdyn_real t665 = t664 + t157 * t634;
-    const cdyn_real t666 = t665 + t159 * t633;
-    Minv[337] = t666;
-    Minv[1262] = t666;
-    const cdyn_real t667 = t161 * t666 - t162 * t659;
-    const cdyn_real t668 = t667 + t164 * t653;
-    const cdyn_real t669 = t668 - t166 * t648;
-    const cdyn_real t670 = t669 - t168 * t643;
-    const cdyn_real t671 = t670 - t170 * t639;
-    const cdyn_real t672 = t671 - t172 * t636;
-    const cdyn_real t673 = t672 - t174 * t634;
-    const cdyn_real t674 = t673 - t176 * t633;
-    Minv[375] = -t674;
-    Minv[1263] = -t674;
-    const cdyn_real t675 = t178 * t674 - t179 * t666;
-    const cdyn_real t676 = t675 + t181 * t659;
-    const cdyn_real t677 = t676 - t183 * t653;
-    const cdyn_real t678 = t677 + t185 * t648;
-    const cdyn_real t679 = t678 + t187 * t643;
-    const cdyn_real t680 = t679 + t189 * t639;
-    const cdyn_real t681 = t680 + t191 * t636;
-    const cdyn_real t682 = t681 + t193 * t634;
-    const cdyn_real t683 = t682 + t195 * t633;
-    Minv[413] = t683;
-    Minv[1264] = t683;
-    const cdyn_real t684 = t197 * t683 - t198 * t674;
-    const cdyn_real t685 = t684 + t200 * t666;
-    const cdyn_real t686 = t685 - t202 * t659;
-    const cdyn_real t687 = t686 + t204 * t653;
-    const cdyn_real t688 = t687 - t206 * t648;
-    const cdyn_real t689 = t688 - t208 * t643;
-    const cdyn_real t690 = t689 - t210 * t639;
-    const cdyn_real t691 = t690 - t212 * t636;
-    const cdyn_real t692 = t691 - t214 * t634;
-    const cdyn_real t693 = t692 - t216 * t633;
-    Minv[451] = -t693;
-    Minv[1265] = -t693;
-    const cdyn_real t694 = t218 * t648 + t219 * t643;
-    const cdyn_real t695 = t694 + t221 * t639;
-    const cdyn_real t696 = t695 + t223 * t636;
-    const cdyn_real t697 = t696 + t225 * t634;
-    const cdyn_real t698 = t697 + t227 * t633;
-    Minv[489] = t698;
-    Minv[1266] = t698;
-    const cdyn_real t699 = t229 * t698 - t230 * t648;
-    const cdyn_real t700 = t699 - t232 * t643;
-    const cdyn_real t701 = t700 - t234 * t639;
-    const cdyn_real t702 = t701 - t236 * t636;
-    const cdyn_real t703 = t702 - t238 * t634;
-    const cdyn_real t704 = t703 - t240 * t633;
-    Minv[527] = -t704;
-    Minv[1267] = -t704;
-    const cdyn_real t705 = t242 * t704 - t243 * t698;
-    const cdyn_real t706 = t705 + t245 * t648;
-    const cdyn_real t707 = t706 + t247 * t643;
-    const cdyn_real t708 = t707 + t249 * t639;
-    const cdyn_real t709 = t708 + t251 * t636;
-    const cdyn_real t710 = t709 + t253 * t634;
-    const cdyn_real t711 = t710 + t255 * t633;
-    Minv[565] = t711;
-    Minv[1268] = t711;
-    const cdyn_real t712 = t257 * t711 - t258 * t704;
-    const cdyn_real t713 = t712 + t260 * t698;
-    const cdyn_real t714 = t713 - t262 * t648;
-    const cdyn_real t715 = t714 - t264 * t643;
-    const cdyn_real t716 = t715 - t266 * t639;
-    const cdyn_real t717 = t716 - t268 * t636;
-    const cdyn_real t718 = t717 - t270 * t634;
-    const cdyn_real t719 = t718 - t272 * t633;
-    Minv[603] = -t719;
-    Minv[1269] = -t719;
-    const cdyn_real t720 = t274 * t719 - t275 * t711;
-    const cdyn_real t721 = t720 + t277 * t704;
-    const cdyn_real t722 = t721 - t279 * t698;
-    const cdyn_real t723 = t722 + t281 * t648;
-    const cdyn_real t724 = t723 + t283 * t643;
-    const cdyn_real t725 = t724 + t285 * t639;
-    const cdyn_real t726 = t725 + t287 * t636;
-    const cdyn_real t727 = t726 + t289 * t634;
-    const cdyn_real t728 = t727 + t291 * t633;
-    Minv[641] = t728;
-    Minv[1270] = t728;
-    const cdyn_real t729 = t293 * t728 - t294 * t719;
-    const cdyn_real t730 = t729 + t296 * t711;
-    const cdyn_real t731 = t730 - t298 * t704;
-    const cdyn_real t732 = t731 + t300 * t698;
-    const cdyn_real t733 = t732 - t302 * t648;
-    const cdyn_real t734 = t733 - t304 * t643;
-    const cdyn_real t735 = t734 - t306 * t639;
-    const cdyn_real t736 = t735 - t308 * t636;
-    const cdyn_real t737 = t736 - t310 * t634;
-    const cdyn_real t738 = t737 - t312 * t633;
-    Minv[679] = -t738;
-    Minv[1271] = -t738;
-    const cdyn_real t739 = t314 * t605 - t58 * t648;
-    const cdyn_real t740 = t739 - t60 * t643;
-    const cdyn_real t741 = t740 - t62 * t639;
-    const cdyn_real t742 = t741 - t64 * t636;
-    const cdyn_real t743 = t742 - t66 * t634;
-    const cdyn_real t744 = t743 - t68 * t633;
-    Minv[717] = -t744;
-    Minv[1272] = -t744;
-    const cdyn_real t745 = t321 * t597 - t44 * t744;
-    const cdyn_real t746 = t745 - t46 * t648;
-    const cdyn_real t747 = t746 - t48 * t643;
-    const cdyn_real t748 = t747 - t50 * t639;
-    const cdyn_real t749 = t748 - t52 * t636;
-    const cdyn_real t750 = t749 - t54 * t634;
-    const cdyn_real t751 = t750 - t56 * t633;
-    Minv[755] = -t751;
-    Minv[1273] = -t751;
-    const cdyn_real t752 = t329 * t751 + t330 * t744;
-    const cdyn_real t753 = t752 + t332 * t648;
-    const cdyn_real t754 = t753 + t334 * t643;
-    const cdyn_real t755 = t754 + t336 * t639;
-    const cdyn_real t756 = t755 + t338 * t636;
-    const cdyn_real t757 = t756 + t340 * t634;
-    const cdyn_real t758 = t757 + t342 * t633;
-    Minv[793] = t758;
-    Minv[1274] = t758;
-    const cdyn_real t759 = t344 * t758 - t345 * t751;
-    const cdyn_real t760 = t759 - t347 * t744;
-    const cdyn_real t761 = t760 - t349 * t648;
-    const cdyn_real t762 = t761 - t351 * t643;
-    const cdyn_real t763 = t762 - t353 * t639;
-    const cdyn_real t764 = t763 - t355 * t636;
-    const cdyn_real t765 = t764 - t357 * t634;
-    const cdyn_real t766 = t765 - t359 * t633;
-    Minv[831] = -t766;
-    Minv[1275] = -t766;
-    const cdyn_real t767 = t361 * t766 - t362 * t758;
-    const cdyn_real t768 = t767 + t364 * t751;
-    const cdyn_real t769 = t768 + t366 * t744;
-    const cdyn_real t770 = t769 + t368 * t648;
-    const cdyn_real t771 = t770 + t370 * t643;
-    const cdyn_real t772 = t771 + t372 * t639;
-    const cdyn_real t773 = t772 + t374 * t636;
-    const cdyn_real t774 = t773 + t376 * t634;
-    const cdyn_real t775 = t774 + t378 * t633;
-    Minv[869] = t775;
-    Minv[1276] = t775;
-    const cdyn_real t776 = t380 * t775 - t381 * t766;
-    const cdyn_real t777 = t776 + t383 * t758;
-    const cdyn_real t778 = t777 - t385 * t751;
-    const cdyn_real t779 = t778 - t387 * t744;
-    const cdyn_real t780 = t779 - t389 * t648;
-    const cdyn_real t781 = t780 - t391 * t643;
-    const cdyn_real t782 = t781 - t393 * t639;
-    const cdyn_real t783 = t782 - t395 * t636;
-    const cdyn_real t784 = t783 - t397 * t634;
-    const cdyn_real t785 = t784 - t399 * t633;
-    Minv[907] = -t785;
-    Minv[1277] = -t785;
-    const cdyn_real t786 = t401 * t785 - t402 * t775;
-    const cdyn_real t787 = t786 + t404 * t766;
-    const cdyn_real t788 = t787 - t406 * t758;
-    const cdyn_real t789 = t788 + t408 * t751;
-    const cdyn_real t790 = t789 + t410 * t744;
-    const cdyn_real t791 = t790 + t412 * t648;
-    const cdyn_real t792 = t791 + t414 * t643;
-    const cdyn_real t793 = t792 + t416 * t639;
-    const cdyn_real t794 = t793 + t418 * t636;
-    const cdyn_real t795 = t794 + t420 * t634;
-    const cdyn_real t796 = t795 + t422 * t633;
-    Minv[945] = t796;
-    Minv[1278] = t796;
-    const cdyn_real t797 = t424 * t796 - t425 * t785;
-    const cdyn_real t798 = t797 + t427 * t775;
-    const cdyn_real t799 = t798 - t429 * t766;
-    const cdyn_real t800 = t799 + t431 * t758;
-    const cdyn_real t801 = t800 - t433 * t751;
-    const cdyn_real t802 = t801 - t435 * t744;
-    const cdyn_real t803 = t802 - t437 * t648;
-    const cdyn_real t804 = t803 - t439 * t643;
-    const cdyn_real t805 = t804 - t441 * t639;
-    const cdyn_real t806 = t805 - t443 * t636;
-    const cdyn_real t807 = t806 - t445 * t634;
-    const cdyn_real t808 = t807 - t447 * t633;
-    Minv[983] = -t808;
-    Minv[1279] = -t808;
-    const cdyn_real t809 = t449 * t808 - t450 * t796;
-    const cdyn_real t810 = t809 + t452 * t785;
-    const cdyn_real t811 = t810 - t454 * t775;
-    const cdyn_real t812 = t811 + t456 * t766;
-    const cdyn_real t813 = t812 - t458 * t758;
-    const cdyn_real t814 = t813 + t460 * t751;
-    const cdyn_real t815 = t814 + t462 * t744;
-    const cdyn_real t816 = t815 + t464 * t648;
-    const cdyn_real t817 = t816 + t466 * t643;
-    const cdyn_real t818 = t817 + t468 * t639;
-    const cdyn_real t819 = t818 + t470 * t636;
-    const cdyn_real t820 = t819 + t472 * t634;
-    const cdyn_real t821 = t820 + t474 * t633;
-    Minv[1021] = t821;
-    Minv[1280] = t821;
-    const cdyn_real t822 = t476 * t821 - t477 * t808;
-    const cdyn_real t823 = t822 + t479 * t796;
-    const cdyn_real t824 = t823 - t481 * t785;
-    const cdyn_real t825 = t824 + t483 * t775;
-    const cdyn_real t826 = t825 - t485 * t766;
-    const cdyn_real t827 = t826 + t487 * t758;
-    const cdyn_real t828 = t827 - t489 * t751;
-    const cdyn_real t829 = t828 - t491 * t744;
-    const cdyn_real t830 = t829 - t493 * t648;
-    const cdyn_real t831 = t830 - t495 * t643;
-    const cdyn_real t832 = t831 - t497 * t639;
-    const cdyn_real t833 = t832 - t499 * t636;
-    const cdyn_real t834 = t833 - t501 * t634;
-    const cdyn_real t835 = t834 - t503 * t633;
-    Minv[1059] = -t835;
-    Minv[1281] = -t835;
-    const cdyn_real t836 = t505 * t751 + t506 * t744;
-    const cdyn_real t837 = t836 + t508 * t648;
-    const cdyn_real t838 = t837 + t510 * t643;
-    const cdyn_real t839 = t838 + t512 * t639;
-    const cdyn_real t840 = t839 + t514 * t636;
-    const cdyn_real t841 = t840 + t516 * t634;
-    const cdyn_real t842 = t841 + t518 * t633;
-    Minv[1097] = t842;
-    Minv[1282] = t842;
-    const cdyn_real t843 = t520 * t842 - t521 * t751;
-    const cdyn_real t844 = t843 - t523 * t744;
-    const cdyn_real t845 = t844 - t525 * t648;
-    const cdyn_real t846 = t845 - t527 * t643;
-    const cdyn_real t847 = t846 - t529 * t639;
-    const cdyn_real t848 = t847 - t531 * t636;
-    const cdyn_real t849 = t848 - t533 * t634;
-    const cdyn_real t850 = t849 - t535 * t633;
-    Minv[1135] = -t850;
-    Minv[1283] = -t850;
-    const cdyn_real t851 = t537 * t588 - t28 * t751;
-    const cdyn_real t852 = t851 - t30 * t744;
-    const cdyn_real t853 = t852 - t32 * t648;
-    const cdyn_real t854 = t853 - t34 * t643;
-    const cdyn_real t855 = t854 - t36 * t639;
-    const cdyn_real t856 = t855 - t38 * t636;
-    const cdyn_real t857 = t856 - t40 * t634;
-    const cdyn_real t858 = t857 - t42 * t633;
-    Minv[1173] = -t858;
-    Minv[1284] = -t858;
-    const cdyn_real t859 = t546 * t569 - t1 * t858;
-    const cdyn_real t860 = t859 - t5 * t751;
-    const cdyn_real t861 = t860 - t8 * t744;
-    const cdyn_real t862 = t861 - t11 * t648;
-    const cdyn_real t863 = t862 - t14 * t643;
-    const cdyn_real t864 = t863 - t17 * t639;
-    const cdyn_real t865 = t864 - t20 * t636;
-    const cdyn_real t866 = t865 - t23 * t634;
-    const cdyn_real t867 = t866 - t26 * t633;
-    Minv[1211] = -t867;
-    Minv[1285] = -t867;
-    const cdyn_real t868 = t556 * t568 - t2 * t867;
-    const cdyn_real t869 = t868 - t0 * t858;
-    const cdyn_real t870 = t869 - t4 * t751;
-    const cdyn_real t871 = t870 - t7 * t744;
-    const cdyn_real t872 = t871 - t10 * t648;
-    const cdyn_real t873 = t872 - t13 * t643;
-    const cdyn_real t874 = t873 - t16 * t639;
-    const cdyn_real t875 = t874 - t19 * t636;
-    const cdyn_real t876 = t875 - t22 * t634;
-    const cdyn_real t877 = t876 - t25 * t633;
-    Minv[1249] = -t877;
-    Minv[1286] = -t877;
-    const cdyn_real t878 = d->Dinv[33];
-    const cdyn_real t879 = t878 + t568 * t877;
-    const cdyn_real t880 = t879 + t567 * t867;
-    const cdyn_real t881 = t880 + t570 * t858;
-    const cdyn_real t882 = t881 + t572 * t751;
-    const cdyn_real t883 = t882 + t574 * t744;
-    const cdyn_real t884 = t883 + t576 * t648;
-    const cdyn_real t885 = t884 + t578 * t643;
-    const cdyn_real t886 = t885 + t580 * t639;
-    const cdyn_real t887 = t886 + t582 * t636;
-    const cdyn_real t888 = t887 + t584 * t634;
-    const cdyn_real t889 = t888 + t586 * t633;
-    Minv[1287] = t889;
-    const cdyn_real t890 = d->L[313];
-    const cdyn_real t891 = d->L[312];
-    /* column 34 */
-    const cdyn_real t892 = t890 - t568 * t891;
-    const cdyn_real t893 = d->L[314];
-    const cdyn_real t894 = t893 - t567 * t891;
-    const cdyn_real t895 = d->L[315];
-    const cdyn_real t896 = t895 - t570 * t891;
-    const cdyn_real t897 = d->L[316];
-    const cdyn_real t898 = t897 - t572 * t891;
-    const cdyn_real t899 = d->L[317];
-    const cdyn_real t900 = t899 - t574 * t891;
-    const cdyn_real t901 = d->L[318];
-    const cdyn_real t902 = t901 - t576 * t891;
-    const cdyn_real t903 = d->L[319];
-    const cdyn_real t904 = t903 - t578 * t891;
-    const cdyn_real t905 = d->L[320];
-    const cdyn_real t906 = t905 - t580 * t891;
-    const cdyn_real t907 = d->L[321];
-    const cdyn_real t908 = t907 - t582 * t891;
-    const cdyn_real t909 = d->L[322];
-    const cdyn_real t910 = t909 - t584 * t891;
-    const cdyn_real t911 = d->L[323];
-    const cdyn_real t912 = t911 - t586 * t891;
-    const cdyn_real t913 = t894 - t2 * t892;
-    const cdyn_real t914 = t896 - t0 * t892;
-    const cdyn_real t915 = t898 - t4 * t892;
-    const cdyn_real t916 = t900 - t7 * t892;
-    const cdyn_real t917 = t902 - t10 * t892;
-    const cdyn_real t918 = t904 - t13 * t892;
-    const cdyn_real t919 = t906 - t16 * t892;
-    const cdyn_real t920 = t908 - t19 * t892;
-    const cdyn_real t921 = t910 - t22 * t892;
-    const cdyn_real t922 = t912 - t25 * t892;
-    const cdyn_real t923 = t914 - t1 * t913;
-    const cdyn_real t924 = t915 - t5 * t913;
-    const cdyn_real t925 = t916 - t8 * t913;
-    const cdyn_real t926 = t917 - t11 * t913;
-    const cdyn_real t927 = t918 - t14 * t913;
-    const cdyn_real t928 = t919 - t17 * t913;
-    const cdyn_real t929 = t920 - t20 * t913;
-    const cdyn_real t930 = t921 - t23 * t913;
-    const cdyn_real t931 = t922 - t26 * t913;
-    const cdyn_real t932 = t924 - t28 * t923;
-    const cdyn_real t933 = t925 - t30 * t923;
-    const cdyn_real t934 = t926 - t32 * t923;
-    const cdyn_real t935 = t927 - t34 * t923;
-    const cdyn_real t936 = t928 - t36 * t923;
-    const cdyn_real t937 = t929 - t38 * t923;
-    const cdyn_real t938 = t930 - t40 * t923;
-    const cdyn_real t939 = t931 - t42 * t923;
-    const cdyn_real t940 = t933 - t44 * t932;
-    const cdyn_real t941 = t934 - t46 * t932;
-    const cdyn_real t942 = t935 - t48 * t932;
-    const cdyn_real t943 = t936 - t50 * t932;
-    const cdyn_real t944 = t937 - t52 * t932;
-    const cdyn_real t945 = t938 - t54 * t932;
-    const cdyn_real t946 = t939 - t56 * t932;
-    const cdyn_real t947 = t941 - t58 * t940;
-    const cdyn_real t948 = t942 - t60 * t940;
-    const cdyn_real t949 = t943 - t62 * t940;
-    const cdyn_real t950 = t944 - t64 * t940;
-    const cdyn_real t951 = t945 - t66 * t940;
-    const cdyn_real t952 = t946 - t68 * t940;
-    const cdyn_real t953 = t948 - t70 * t947;
-    const cdyn_real t954 = t949 - t72 * t947;
-    const cdyn_real t955 = t950 - t74 * t947;
-    const cdyn_real t956 = t951 - t76 * t947;
-    const cdyn_real t957 = t952 - t78 * t947;
-    const cdyn_real t958 = t954 - t80 * t953;
-    const cdyn_real t959 = t955 - t82 * t953;
-    const cdyn_real t960 = t956 - t84 * t953;
-    const cdyn_real t961 = t957 - t86 * t953;
-    const cdyn_real t962 = t959 - t88 * t958;
-    const cdyn_real t963 = t960 - t90 * t958;
-    const cdyn_real t964 = t961 - t92 * t958;
-    const cdyn_real t965 = t963 - t94 * t962;
-    const cdyn_real t966 = t964 - t96 * t962;
-    const cdyn_real t967 = t966 - t98 * t965;
-    const cdyn_real t968 = t100 * t967;
-    Minv[34] = -t968;
-    Minv[1292] = -t968;
-    const cdyn_real t969 = t102 * t965 - t98 * t968;
-    Minv[72] = -t969;
-    Minv[1293] = -t969;
-    const cdyn_real t970 = t104 * t962 - t94 * t969;
-    const cdyn_real t971 = t970 - t96 * t968;
-    Minv[110] = -t971;
-    Minv[1294] = -t971;
-    const cdyn_real t972 = t107 * t958 - t88 * t971;
-    const cdyn_real t973 = t972 - t90 * t969;
-    const cdyn_real t974 = t973 - t92 * t968;
-    Minv[148] = -t974;
-    Minv[1295] = -t974;
-    const cdyn_real t975 = t111 * t953 - t80 * t974;
-    const cdyn_real t976 = t975 - t82 * t971;
-    const cdyn_real t977 = t976 - t84 * t969;
-    const cdyn_real t978 = t977 - t86 * t968;
-    Minv[186] = -t978;
-    Minv[1296] = -t978;
-    const cdyn_real t979 = t116 * t947 - t70 * t978;
-    const cdyn_real t980 = t979 - t72 * t974;
-    const cdyn_real t981 = t980 - t74 * t971;
-    const cdyn_real t982 = t981 - t76 * t969;
-    const cdyn_real t983 = t982 - t78 * t968;
-    Minv[224] = -t983;
-    Minv[1297] = -t983;
-    const cdyn_real t984 = t122 * t983 + t123 * t978;
-    const cdyn_real t985 = t984 + t125 * t974;
-    const cdyn_real t986 = t985 + t127 * t971;
-    const cdyn_real t987 = t986 + t129 * t969;
-    const cdyn_real t988 = t987 + t131 * t968;
-    Minv[262] = t988;
-    Minv[1298] = t988;
-    const cdyn_real t989 = t133 * t988 - t134 * t983;
-    const cdyn_real t990 = t989 - t136 * t978;
-    const cdyn_real t991 = t990 - t138 * t974;
-    const cdyn_real t992 = t991 - t140 * t971;
-    const cdyn_real t993 = t992 - t142 * t969;
-    const cdyn_real t994 = t993 - t144 * t968;
-    Minv[300] = -t994;
-    Minv[1299] = -t994;
-    const cdyn_real t995 = t146 * t994 - t147 * t988;
-    const cdyn_real t996 = t995 + t149 * t983;
-    const cdyn_real t997 = t996 + t151 * t978;
-    const cdyn_real t998 = t997 + t153 * t974;
-    const cdyn_real t999 = t998 + t155 * t971;
-    const cdyn_real t1000 = t999 + t157 * t969;
-    const cdyn_real t1001 = t1000 + t159 * t968;
-    Minv[338] = t1001;
-    Minv[1300] = t1001;
-    const cdyn_real t1002 = t161 * t1001 - t162 * t994;
-    const cdyn_real t1003 = t1002 + t164 * t988;
-    const cdyn_real t1004 = t1003 - t166 * t983;
-    const cdyn_real t1005 = t1004 - t168 * t978;
-    const cdyn_real t1006 = t1005 - t170 * t974;
-    const cdyn_real t1007 = t1006 - t172 * t971;
-    const cdyn_real t1008 = t1007 - t174 * t969;
-    const cdyn_real t1009 = t1008 - t176 * t968;
-    Minv[376] = -t1009;
-    Minv[1301] = -t1009;
-    const cdyn_real t1010 = t178 * t1009 - t179 * t1001;
-    const cdyn_real t1011 = t1010 + t181 * t994;
-    const cdyn_real t1012 = t1011 - t183 * t988;
-    const cdyn_real t1013 = t1012 + t185 * t983;
-    const cdyn_real t1014 = t1013 + t187 * t978;
-    const cdyn_real t1015 = t1014 + t189 * t974;
-    const cdyn_real t1016 = t1015 + t191 * t971;
-    const cdyn_real t1017 = t1016 + t193 * t969;
-    const cdyn_real t1018 = t1017 + t195 * t968;
-    Minv[414] = t1018;
-    Minv[1302] = t1018;
-    const cdyn_real t1019 = t197 * t1018 - t198 * t1009;
-    const cdyn_real t1020 = t1019 + t200 * t1001;
-    const cdyn_real t1021 = t1020 - t202 * t994;
-    const cdyn_real t1022 = t1021 + t204 * t988;
-    const cdyn_real t1023 = t1022 - t206 * t983;
-    const cdyn_real t1024 = t1023 - t208 * t978;
-    const cdyn_real t1025 = t1024 - t210 * t974;
-    const cdyn_real t1026 = t1025 - t212 * t971;
-    const cdyn_real t1027 = t1026 - t214 * t969;
-    const cdyn_real t1028 = t1027 - t216 * t968;
-    Minv[452] = -t1028;
-    Minv[1303] = -t1028;
-    const cdyn_real t1029 = t218 * t983 + t219 * t978;
-    const cdyn_real t1030 = t1029 + t221 * t974;
-    const cdyn_real t1031 = t1030 + t223 * t971;
-    const cdyn_real t1032 = t1031 + t225 * t969;
-    const cdyn_real t1033 = t1032 + t227 * t968;
-    Minv[490] = t1033;
-    Minv[1304] = t1033;
-    const cdyn_real t1034 = t229 * t1033 - t230 * t983;
-    const cdyn_real t1035 = t1034 - t232 * t978;
-    const cdyn_real t1036 = t1035 - t234 * t974;
-    const cdyn_real t1037 = t1036 - t236 * t971;
-    const cdyn_real t1038 = t1037 - t238 * t969;
-    const cdyn_real t1039 = t1038 - t240 * t968;
-    Minv[528] = -t1039;
-    Minv[1305] = -t1039;
-    const cdyn_real t1040 = t242 * t1039 - t243 * t1033;
-    const cdyn_real t1041 = t1040 + t245 * t983;
-    const cdyn_real t1042 = t1041 + t247 * t978;
-    const cdyn_real t1043 = t1042 + t249 * t974;
-    const cdyn_real t1044 = t1043 + t251 * t971;
-    const cdyn_real t1045 = t1044 + t253 * t969;
-    const cdyn_real t1046 = t1045 + t255 * t968;
-    Minv[566] = t1046;
-    Minv[1306] = t1046;
-    const cdyn_real t1047 = t257 * t1046 - t258 * t1039;
-    const cdyn_real t1048 = t1047 + t260 * t1033;
-    const cdyn_real t1049 = t1048 - t262 * t983;
-    const cdyn_real t1050 = t1049 - t264 * t978;
-    const cdyn_real t1051 = t1050 - t266 * t974;
-    const cdyn_real t1052 = t1051 - t268 * t971;
-    const cdyn_real t1053 = t1052 - t270 * t969;
-    const cdyn_real t1054 = t1053 - t272 * t968;
-    Minv[604] = -t1054;
-    Minv[1307] = -t1054;
-    const cdyn_real t1055 = t274 * t1054 - t275 * t1046;
-    const cdyn_real t1056 = t1055 + t277 * t1039;
-    const cdyn_real t1057 = t1056 - t279 * t1033;
-    const cdyn_real t1058 = t1057 + t281 * t983;
-    const cdyn_real t1059 = t1058 + t283 * t978;
-    const cdyn_real t1060 = t1059 + t285 * t974;
-    const cdyn_real t1061 = t1060 + t287 * t971;
-    const cdyn_real t1062 = t1061 + t289 * t969;
-    const cdyn_real t1063 = t1062 + t291 * t968;
-    Minv[642] = t1063;
-    Minv[1308] = t1063;
-    const cdyn_real t1064 = t293 * t1063 - t294 * t1054;
-    const cdyn_real t1065 = t1064 + t296 * t1046;
-    const cdyn_real t1066 = t1065 - t298 * t1039;
-    const cdyn_real t1067 = t1066 + t300 * t1033;
-    const cdyn_real t1068 = t1067 - t302 * t983;
-    const cdyn_real t1069 = t1068 - t304 * t978;
-    const cdyn_real t1070 = t1069 - t306 * t974;
-    const cdyn_real t1071 = t1070 - t308 * t971;
-    const cdyn_real t1072 = t1071 - t310 * t969;
-    const cdyn_real t1073 = t1072 - t312 * t968;
-    Minv[680] = -t1073;
-    Minv[1309] = -t1073;
-    const cdyn_real t1074 = t314 * t940 - t58 * t983;
-    const cdyn_real t1075 = t1074 - t60 * t978;
-    const cdyn_real t1076 = t1075 - t62 * t974;
-    const cdyn_real t1077 = t1076 - t64 * t971;
-    const cdyn_real t1078 = t1077 - t66 * t969;
-    const cdyn_real t1079 = t1078 - t68 * t968;
-    Minv[718] = -t1079;
-    Minv[1310] = -t1079;
-    const cdyn_real t1080 = t321 * t932 - t44 * t1079;
-    const cdyn_real t1081 = t1080 - t46 * t983;
-    const cdyn_real t1082 = t1081 - t48 * t978;
-    const cdyn_real t1083 = t1082 - t50 * t974;
-    const cdyn_real t1084 = t1083 - t52 * t971;
-    const cdyn_real t1085 = t1084 - t54 * t969;
-    const cdyn_real t1086 = t1085 - t56 * t968;
-    Minv[756] = -t1086;
-    Minv[1311] = -t1086;
-    const cdyn_real t1087 = t329 * t1086 + t330 * t1079;
-    const cdyn_real t1088 = t1087 + t332 * t983;
-    const cdyn_real t1089 = t1088 + t334 * t978;
-    const cdyn_real t1090 = t1089 + t336 * t974;
-    const cdyn_real t1091 = t1090 + t338 * t971;
-    const cdyn_real t1092 = t1091 + t340 * t969;
-    const cdyn_real t1093 = t1092 + t342 * t968;
-    Minv[794] = t1093;
-    Minv[1312] = t1093;
-    const cdyn_real t1094 = t344 * t1093 - t345 * t1086;
-    const cdyn_real t1095 = t1094 - t347 * t1079;
-    const cdyn_real t1096 = t1095 - t349 * t983;
-    const cdyn_real t1097 = t1096 - t351 * t978;
-    const cdyn_real t1098 = t1097 - t353 * t974;
-    const cdyn_real t1099 = t1098 - t355 * t971;
-    const cdyn_real t1100 = t1099 - t357 * t969;
-    const cdyn_real t1101 = t1100 - t359 * t968;
-    Minv[832] = -t1101;
-    Minv[1313] = -t1101;
-    const cdyn_real t1102 = t361 * t1101 - t362 * t1093;
-    const cdyn_real t1103 = t1102 + t364 * t1086;
-    const cdyn_real t1104 = t1103 + t366 * t1079;
-    const cdyn_real t1105 = t1104 + t368 * t983;
-    const cdyn_real t1106 = t1105 + t370 * t978;
-    const cdyn_real t1107 = t1106 + t372 * t974;
-    const cdyn_real t1108 = t1107 + t374 * t971;
-    const cdyn_real t1109 = t1108 + t376 * t969;
-    const cdyn_real t1110 = t1109 + t378 * t968;
-    Minv[870] = t1110;
-    Minv[1314] = t1110;
-    const cdyn_real t1111 = t380 * t1110 - t381 * t1101;
-    const cdyn_real t1112 = t1111 + t383 * t1093;
-    const cdyn_real t1113 = t1112 - t385 * t1086;
-    const cdyn_real t1114 = t1113 - t387 * t1079;
-    const cdyn_real t1115 = t1114 - t389 * t983;
-    const cdyn_real t1116 = t1115 - t391 * t978;
-    const cdyn_real t1117 = t1116 - t393 * t974;
-    const cdyn_real t1118 = t1117 - t395 * t971;
-    const cdyn_real t1119 = t1118 - t397 * t969;
-    const cdyn_real t1120 = t1119 - t399 * t968;
-    Minv[908] = -t1120;
-    Minv[1315] = -t1120;
-    const cdyn_real t1121 = t401 * t1120 - t402 * t1110;
-    const cdyn_real t1122 = t1121 + t404 * t1101;
-    const cdyn_real t1123 = t1122 - t406 * t1093;
-    const cdyn_real t1124 = t1123 + t408 * t1086;
-    const cdyn_real t1125 = t1124 + t410 * t1079;
-    const cdyn_real t1126 = t1125 + t412 * t983;
-    const cdyn_real t1127 = t1126 + t414 * t978;
-    const cdyn_real t1128 = t1127 + t416 * t974;
-    const cdyn_real t1129 = t1128 + t418 * t971;
-    const cdyn_real t1130 = t1129 + t420 * t969;
-    const cdyn_real t1131 = t1130 + t422 * t968;
-    Minv[946] = t1131;
-    Minv[1316] = t1131;
-    const cdyn_real t1132 = t424 * t1131 - t425 * t1120;
-    const cdyn_real t1133 = t1132 + t427 * t1110;
-    const cdyn_real t1134 = t1133 - t429 * t1101;
-    const cdyn_real t1135 = t1134 + t431 * t1093;
-    const cdyn_real t1136 = t1135 - t433 * t1086;
-    const cdyn_real t1137 = t1136 - t435 * t1079;
-    const cdyn_real t1138 = t1137 - t437 * t983;
-    const cdyn_real t1139 = t1138 - t439 * t978;
-    const cdyn_real t1140 = t1139 - t441 * t974;
-    const cdyn_real t1141 = t1140 - t443 * t971;
-    const cdyn_real t1142 = t1141 - t445 * t969;
-    const cdyn_real t1143 = t1142 - t447 * t968;
-    Minv[984] = -t1143;
-    Minv[1317] = -t1143;
-    const cdyn_real t1144 = t449 * t1143 - t450 * t1131;
-    const cdyn_real t1145 = t1144 + t452 * t1120;
-    const cdyn_real t1146 = t1145 - t454 * t1110;
-    const cdyn_real t1147 = t1146 + t456 * t1101;
-    const cdyn_real t1148 = t1147 - t458 * t1093;
-    const cdyn_real t1149 = t1148 + t460 * t1086;
-    const cdyn_real t1150 = t1149 + t462 * t1079;
-    const cdyn_real t1151 = t1150 + t464 * t983;
-    const cdyn_real t1152 = t1151 + t466 * t978;
-    const cdyn_real t1153 = t1152 + t468 * t974;
-    const cdyn_real t1154 = t1153 + t470 * t971;
-    const cdyn_real t1155 = t1154 + t472 * t969;
-    const cdyn_real t1156 = t1155 + t474 * t968;
-    Minv[1022] = t1156;
-    Minv[1318] = t1156;
-    const cdyn_real t1157 = t476 * t1156 - t477 * t1143;
-    const cdyn_real t1158 = t1157 + t479 * t1131;
-    const cdyn_real t1159 = t1158 - t481 * t1120;
-    const cdyn_real t1160 = t1159 + t483 * t1110;
-    const cdyn_real t1161 = t1160 - t485 * t1101;
-    const cdyn_real t1162 = t1161 + t487 * t1093;
-    const cdyn_real t1163 = t1162 - t489 * t1086;
-    const cdyn_real t1164 = t1163 - t491 * t1079;
-    const cdyn_real t1165 = t1164 - t493 * t983;
-    const cdyn_real t1166 = t1165 - t495 * t978;
-    const cdyn_real t1167 = t1166 - t497 * t974;
-    const cdyn_real t1168 = t1167 - t499 * t971;
-    const cdyn_real t1169 = t1168 - t501 * t969;
-    const cdyn_real t1170 = t1169 - t503 * t968;
-    Minv[1060] = -t1170;
-    Minv[1319] = -t1170;
-    const cdyn_real t1171 = t505 * t1086 + t506 * t1079;
-    const cdyn_real t1172 = t1171 + t508 * t983;
-    const cdyn_real t1173 = t1172 + t510 * t978;
-    const cdyn_real t1174 = t1173 + t512 * t974;
-    const cdyn_real t1175 = t1174 + t514 * t971;
-    const cdyn_real t1176 = t1175 + t516 * t969;
-    const cdyn_real t1177 = t1176 + t518 * t968;
-    Minv[1098] = t1177;
-    Minv[1320] = t1177;
-    const cdyn_real t1178 = t520 * t1177 - t521 * t1086;
-    const cdyn_real t1179 = t1178 - t523 * t1079;
-    const cdyn_real t1180 = t1179 - t525 * t983;
-    const cdyn_real t1181 = t1180 - t527 * t978;
-    const cdyn_real t1182 = t1181 - t529 * t974;
-    const cdyn_real t1183 = t1182 - t531 * t971;
-    const cdyn_real t1184 = t1183 - t533 * t969;
-    const cdyn_real t1185 = t1184 - t535 * t968;
-    Minv[1136] = -t1185;
-    Minv[1321] = -t1185;
-    const cdyn_real t1186 = t537 * t923 - t28 * t1086;
-    const cdyn_real t1187 = t1186 - t30 * t1079;
-    const cdyn_real t1188 = t1187 - t32 * t983;
-    const cdyn_real t1189 = t1188 - t34 * t978;
-    const cdyn_real t1190 = t1189 - t36 * t974;
-    const cdyn_real t1191 = t1190 - t38 * t971;
-    const cdyn_real t1192 = t1191 - t40 * t969;
-    const cdyn_real t1193 = t1192 - t42 * t968;
-    Minv[1174] = -t1193;
-    Minv[1322] = -t1193;
-    const cdyn_real t1194 = t546 * t913 - t1 * t1193;
-    const cdyn_real t1195 = t1194 - t5 * t1086;
-    const cdyn_real t1196 = t1195 - t8 * t1079;
-    const cdyn_real t1197 = t1196 - t11 * t983;
-    const cdyn_real t1198 = t1197 - t14 * t978;
-    const cdyn_real t1199 = t1198 - t17 * t974;
-    const cdyn_real t1200 = t1199 - t20 * t971;
-    const cdyn_real t1201 = t1200 - t23 * t969;
-    const cdyn_real t1202 = t1201 - t26 * t968;
-    Minv[1212] = -t1202;
-    Minv[1323] = -t1202;
-    const cdyn_real t1203 = t556 * t892 - t2 * t1202;
-    const cdyn_real t1204 = t1203 - t0 * t1193;
-    const cdyn_real t1205 = t1204 - t4 * t1086;
-    const cdyn_real t1206 = t1205 - t7 * t1079;
-    const cdyn_real t1207 = t1206 - t10 * t983;
-    const cdyn_real t1208 = t1207 - t13 * t978;
-    const cdyn_real t1209 = t1208 - t16 * t974;
-    const cdyn_real t1210 = t1209 - t19 * t971;
-    const cdyn_real t1211 = t1210 - t22 * t969;
-    const cdyn_real t1212 = t1211 - t25 * t968;
-    Minv[1250] = -t1212;
-    Minv[1324] = -t1212;
-    const cdyn_real t1213 = t878 * t891 - t568 * t1212;
-    const cdyn_real t1214 = t1213 - t567 * t1202;
-    const cdyn_real t1215 = t1214 - t570 * t1193;
-    const cdyn_real t1216 = t1215 - t572 * t1086;
-    const cdyn_real t1217 = t1216 - t574 * t1079;
-    const cdyn_real t1218 = t1217 - t576 * t983;
-    const cdyn_real t1219 = t1218 - t578 * t978;
-    const cdyn_real t1220 = t1219 - t580 * t974;
-    const cdyn_real t1221 = t1220 - t582 * t971;
-    const cdyn_real t1222 = t1221 - t584 * t969;
-    const cdyn_real t1223 = t1222 - t586 * t968;
-    Minv[1288] = -t1223;
-    Minv[1325] = -t1223;
-    const cdyn_real t1224 = d->Dinv[34];
-    const cdyn_real t1225 = t1224 + t891 * t1223;
-    const cdyn_real t1226 = t1225 + t890 * t1212;
-    const cdyn_real t1227 = t1226 + t893 * t1202;
-    const cdyn_real t1228 = t1227 + t895 * t1193;
-    const cdyn_real t1229 = t1228 + t897 * t1086;
-    const cdyn_real t1230 = t1229 + t899 * t1079;
-    const cdyn_real t1231 = t1230 + t901 * t983;
-    const cdyn_real t1232 = t1231 + t903 * t978;
-    const cdyn_real t1233 = t1232 + t905 * t974;
-    const cdyn_real t1234 = t1233 + t907 * t971;
-    const cdyn_real t1235 = t1234 + t909 * t969;
-    const cdyn_real t1236 = t1235 + t911 * t968;
-    Minv[1326] = t1236;
-    const cdyn_real t1237 = d->L[326];
-    const cdyn_real t1238 = d->L[325];
-    /* column 35 */
-    const cdyn_real t1239 = t1237 - t891 * t1238;
-    const cdyn_real t1240 = d->L[327];
-    const cdyn_real t1241 = t1240 - t890 * t1238;
-    const cdyn_real t1242 = d->L[328];
-    const cdyn_real t1243 = t1242 - t893 * t1238;
-    const cdyn_real t1244 = d->L[329];
-    const cdyn_real t1245 = t1244 - t895 * t1238;
-    const cdyn_real t1246 = d->L[330];
-    const cdyn_real t1247 = t1246 - t897 * t1238;
-    const cdyn_real t1248 = d->L[331];
-    const cdyn_real t1249 = t1248 - t899 * t1238;
-    const cdyn_real t1250 = d->L[332];
-    const cdyn_real t1251 = t1250 - t901 * t1238;
-    const cdyn_real t1252 = d->L[333];
-    const cdyn_real t1253 = t1252 - t903 * t1238;
-    const cdyn_real t1254 = d->L[334];
-    const cdyn_real t1255 = t1254 - t905 * t1238;
-    const cdyn_real t1256 = d->L[335];
-    const cdyn_real t1257 = t1256 - t907 * t1238;
-    const cdyn_real t1258 = d->L[336];
-    const cdyn_real t1259 = t1258 - t909 * t1238;
-    const cdyn_real t1260 = d->L[337];
-    const cdyn_real t1261 = t1260 - t911 * t1238;
-    const cdyn_real t1262 = t1241 - t568 * t1239;
-    const cdyn_real t1263 = t1243 - t567 * t1239;
-    const cdyn_real t1264 = t1245 - t570 * t1239;
-    const cdyn_real t1265 = t1247 - t572 * t1239;
-    const cdyn_real t1266 = t1249 - t574 * t1239;
-    const cdyn_real t1267 = t1251 - t576 * t1239;
-    const cdyn_real t1268 = t1253 - t578 * t1239;
-    const cdyn_real t1269 = t1255 - t580 * t1239;
-    const cdyn_real t1270 = t1257 - t582 * t1239;
-    const cdyn_real t1271 = t1259 - t584 * t1239;
-    const cdyn_real t1272 = t1261 - t586 * t1239;
-    const cdyn_real t1273 = t1263 - t2 * t1262;
-    const cdyn_real t1274 = t1264 - t0 * t1262;
-    const cdyn_real t1275 = t1265 - t4 * t1262;
-    const cdyn_real t1276 = t1266 - t7 * t1262;
-    const cdyn_real t1277 = t1267 - t10 * t1262;
-    const cdyn_real t1278 = t1268 - t13 * t1262;
-    const cdyn_real t1279 = t1269 - t16 * t1262;
-    const cdyn_real t1280 = t1270 - t19 * t1262;
-    const cdyn_real t1281 = t1271 - t22 * t1262;
-    const cdyn_real t1282 = t1272 - t25 * t1262;
-    const cdyn_real t1283 = t1274 - t1 * t1273;
-    const cdyn_real t1284 = t1275 - t5 * t1273;
-    const cdyn_real t1285 = t1276 - t8 * t1273;
-    const cdyn_real t1286 = t1277 - t11 * t1273;
-    const cdyn_real t1287 = t1278 - t14 * t1273;
-    const cdyn_real t1288 = t1279 - t17 * t1273;
-    const cdyn_real t1289 = t1280 - t20 * t1273;
-    const cdyn_real t1290 = t1281 - t23 * t1273;
-    const cdyn_real t1291 = t1282 - t26 * t1273;
-    const cdyn_real t1292 = t1284 - t28 * t1283;
-    const cdyn_real t1293 = t1285 - t30 * t1283;
-    const cdyn_real t1294 = t1286 - t32 * t1283;
-    const cdyn_real t1295 = t1287 - t34 * t1283;
-    const cdyn_real t1296 = t1288 - t36 * t1283;
-    const cdyn_real t1297 = t1289 - t38 * t1283;
-    const cdyn_real t1298 = t1290 - t40 * t1283;
-    const cdyn_real t1299 = t1291 - t42 * t1283;
-    const cdyn_real t1300 = t1293 - t44 * t1292;
-    const cdyn_real t1301 = t1294 - t46 * t1292;
-    const cdyn_real t1302 = t1295 - t48 * t1292;
-    const cdyn_real t1303 = t1296 - t50 * t1292;
-    const cdyn_real t1304 = t1297 - t52 * t1292;
-    const cdyn_real t1305 = t1298 - t54 * t1292;
-    const cdyn_real t1306 = t1299 - t56 * t1292;
-    const cdyn_real t1307 = t1301 - t58 * t1300;
-    const cdyn_real t1308 = t1302 - t60 * t1300;
-    const cdyn_real t1309 = t1303 - t62 * t1300;
-    const cdyn_real t1310 = t1304 - t64 * t1300;
-    const cdyn_real t1311 = t1305 - t66 * t1300;
-    const cdyn_real t1312 = t1306 - t68 * t1300;
-    const cdyn_real t1313 = t1308 - t70 * t1307;
-    const cdyn_real t1314 = t1309 - t72 * t1307;
-    const cdyn_real t1315 = t1310 - t74 * t1307;
-    const cdyn_real t1316 = t1311 - t76 * t1307;
-    const cdyn_real t1317 = t1312 - t78 * t1307;
-    const cdyn_real t1318 = t1314 - t80 * t1313;
-    const cdyn_real t1319 = t1315 - t82 * t1313;
-    const cdyn_real t1320 = t1316 - t84 * t1313;
-    const cdyn_real t1321 = t1317 - t86 * t1313;
-    const cdyn_real t1322 = t1319 - t88 * t1318;
-    const cdyn_real t1323 = t1320 - t90 * t1318;
-    const cdyn_real t1324 = t1321 - t92 * t1318;
-    const cdyn_real t1325 = t1323 - t94 * t1322;
-    const cdyn_real t1326 = t1324 - t96 * t1322;
-    const cdyn_real t1327 = t1326 - t98 * t1325;
-    const cdyn_real t1328 = t100 * t1327;
-    Minv[35] = -t1328;
-    Minv[1330] = -t1328;
-    const cdyn_real t1329 = t102 * t1325 - t98 * t1328;
-    Minv[73] = -t1329;
-    Minv[1331] = -t1329;
-    const cdyn_real t1330 = t104 * t1322 - t94 * t1329;
-    const cdyn_real t1331 = t1330 - t96 * t1328;
-    Minv[111] = -t1331;
-    Minv[1332] = -t1331;
-    const cdyn_real t1332 = t107 * t1318 - t88 * t1331;
-    const cdyn_real t1333 = t1332 - t90 * t1329;
-    const cdyn_real t1334 = t1333 - t92 * t1328;
-    Minv[149] = -t1334;
-    Minv[1333] = -t1334;
-    const cdyn_real t1335 = t111 * t1313 - t80 * t1334;
-    const cdyn_real t1336 = t1335 - t82 * t1331;
-    const cdyn_real t1337 = t1336 - t84 * t1329;
-    const cdyn_real t1338 = t1337 - t86 * t1328;
-    Minv[187] = -t1338;
-    Minv[1334] = -t1338;
-    const cdyn_real t1339 = t116 * t1307 - t70 * t1338;
-    const cdyn_real t1340 = t1339 - t72 * t1334;
-    const cdyn_real t1341 = t1340 - t74 * t1331;
-    const cdyn_real t1342 = t1341 - t76 * t1329;
-    const cdyn_real t1343 = t1342 - t78 * t1328;
-    Minv[225] = -t1343;
-    Minv[1335] = -t1343;
-    const cdyn_real t1344 = t122 * t1343 + t123 * t1338;
-    const cdyn_real t1345 = t1344 + t125 * t1334;
-    const cdyn_real t1346 = t1345 + t127 * t1331;
-    const cdyn_real t1347 = t1346 + t129 * t1329;
-    const cdyn_real t1348 = t1347 + t131 * t1328;
-    Minv[263] = t1348;
-    Minv[1336] = t1348;
-    const cdyn_real t1349 = t133 * t1348 - t134 * t1343;
-    const cdyn_real t1350 = t1349 - t136 * t1338;
-    const cdyn_real t1351 = t1350 - t138 * t1334;
-    const cdyn_real t1352 = t1351 - t140 * t1331;
-    const cdyn_real t1353 = t1352 - t142 * t1329;
-    const cdyn_real t1354 = t1353 - t144 * t1328;
-    Minv[301] = -t1354;
-    Minv[1337] = -t1354;
-    const cdyn_real t1355 = t146 * t1354 - t147 * t1348;
-    const cdyn_real t1356 = t1355 + t149 * t1343;
-    const cdyn_real t1357 = t1356 + t151 * t1338;
-    const cdyn_real t1358 = t1357 + t153 * t1334;
-    const cdyn_real t1359 = t1358 + t155 * t1331;
-    const cdyn_real t1360 = t1359 + t157 * t1329;
-    const cdyn_real t1361 = t1360 + t159 * t1328;
-    Minv[339] = t1361;
-    Minv[1338] = t1361;
-    const cdyn_real t1362 = t161 * t1361 - t162 * t1354;
-    const cdyn_real t1363 = t1362 + t164 * t1348;
-    const cdyn_real t1364 = t1363 - t166 * t1343;
-    const cdyn_real t1365 = t1364 - t168 * t1338;
-    const cdyn_real t1366 = t1365 - t170 * t1334;
-    const cdyn_real t1367 = t1366 - t172 * t1331;
-    const cdyn_real t1368 = t1367 - t174 * t1329;
-    const cdyn_real t1369 = t1368 - t176 * t1328;
-    Minv[377] = -t1369;
-    Minv[1339] = -t1369;
-    const cdyn_real t1370 = t178 * t1369 - t179 * t1361;
-    const cdyn_real t1371 = t1370 + t181 * t1354;
-    const cdyn_real t1372 = t1371 - t183 * t1348;
-    const cdyn_real t1373 = t1372 + t185 * t1343;
-    const cdyn_real t1374 = t1373 + t187 * t1338;
-    const cdyn_real t1375 = t1374 + t189 * t1334;
-    const cdyn_real t1376 = t1375 + t191 * t1331;
-    const cdyn_real t1377 = t1376 + t193 * t1329;
-    const cdyn_real t1378 = t1377 + t195 * t1328;
-    Minv[415] = t1378;
-    Minv[1340] = t1378;
-    const cdyn_real t1379 = t197 * t1378 - t198 * t1369;
-    const cdyn_real t1380 = t1379 + t200 * t1361;
-    const cdyn_real t1381 = t1380 - t202 * t1354;
-    const cdyn_real t1382 = t1381 + t204 * t1348;
-    const cdyn_real t1383 = t1382 - t206 * t1343;
-    const cdyn_real t1384 = t1383 - t208 * t1338;
-    const cdyn_real t1385 = t1384 - t210 * t1334;
-    const cdyn_real t1386 = t1385 - t212 * t1331;
-    const cdyn_real t1387 = t1386 - t214 * t1329;
-    const cdyn_real t1388 = t1387 - t216 * t1328;
-    Minv[453] = -t1388;
-    Minv[1341] = -t1388;
-    const cdyn_real t1389 = t218 * t1343 + t219 * t1338;
-    const cdyn_real t1390 = t1389 + t221 * t1334;
-    const cdyn_real t1391 = t1390 + t223 * t1331;
-    const cdyn_real t1392 = t1391 + t225 * t1329;
-    const cdyn_real t1393 = t1392 + t227 * t1328;
-    Minv[491] = t1393;
-    Minv[1342] = t1393;
-    const cdyn_real t1394 = t229 * t1393 - t230 * t1343;
-    const cdyn_real t1395 = t1394 - t232 * t1338;
-    const cdyn_real t1396 = t1395 - t234 * t1334;
-    const cdyn_real t1397 = t1396 - t236 * t1331;
-    const cdyn_real t1398 = t1397 - t238 * t1329;
-    const cdyn_real t1399 = t1398 - t240 * t1328;
-    Minv[529] = -t1399;
-    Minv[1343] = -t1399;
-    const cdyn_real t1400 = t242 * t1399 - t243 * t1393;
-    const cdyn_real t1401 = t1400 + t245 * t1343;
-    const cdyn_real t1402 = t1401 + t247 * t1338;
-    const cdyn_real t1403 = t1402 + t249 * t1334;
-    const cdyn_real t1404 = t1403 + t251 * t1331;
-    const cdyn_real t1405 = t1404 + t253 * t1329;
-    const cdyn_real t1406 = t1405 + t255 * t1328;
-    Minv[567] = t1406;
-    Minv[1344] = t1406;
-    const cdyn_real t1407 = t257 * t1406 - t258 * t1399;
-    const cdyn_real t1408 = t1407 + t260 * t1393;
-    const cdyn_real t1409 = t1408 - t262 * t1343;
-    const cdyn_real t1410 = t1409 - t264 * t1338;
-    const cdyn_real t1411 = t1410 - t266 * t1334;
-    const cdyn_real t1412 = t1411 - t268 * t1331;
-    const cdyn_real t1413 = t1412 - t270 * t1329;
-    const cdyn_real t1414 = t1413 - t272 * t1328;
-    Minv[605] = -t1414;
-    Minv[1345] = -t1414;
-    const cdyn_real t1415 = t274 * t1414 - t275 * t1406;
-    const cdyn_real t1416 = t1415 + t277 * t1399;
-    const cdyn_real t1417 = t1416 - t279 * t1393;
-    const cdyn_real t1418 = t1417 + t281 * t1343;
-    const cdyn_real t1419 = t1418 + t283 * t1338;
-    const cdyn_real t1420 = t1419 + t285 * t1334;
-    const cdyn_real t1421 = t1420 + t287 * t1331;
-    const cdyn_real t1422 = t1421 + t289 * t1329;
-    const cdyn_real t1423 = t1422 + t291 * t1328;
-    Minv[643] = t1423;
-    Minv[1346] = t1423;
-    const cdyn_real t1424 = t293 * t1423 - t294 * t1414;
-    const cdyn_real t1425 = t1424 + t296 * t1406;
-    const cdyn_real t1426 = t1425 - t298 * t1399;
-    const cdyn_real t1427 = t1426 + t300 * t1393;
-    const cdyn_real t1428 = t1427 - t302 * t1343;
-    const cdyn_real t1429 = t1428 - t304 * t1338;
-    const cdyn_real t1430 = t1429 - t306 * t1334;
-    const cdyn_real t1431 = t1430 - t308 * t1331;
-    const cdyn_real t1432 = t1431 - t310 * t1329;
-    const cdyn_real t1433 = t1432 - t312 * t1328;
-    Minv[681] = -t1433;
-    Minv[1347] = -t1433;
-    const cdyn_real t1434 = t314 * t1300 - t58 * t1343;
-    const cdyn_real t1435 = t1434 - t60 * t1338;
-    const cdyn_real t1436 = t1435 - t62 * t1334;
-    const cdyn_real t1437 = t1436 - t64 * t1331;
-    const cdyn_real t1438 = t1437 - t66 * t1329;
-    const cdyn_real t1439 = t1438 - t68 * t1328;
-    Minv[719] = -t1439;
-    Minv[1348] = -t1439;
-    const cdyn_real t1440 = t321 * t1292 - t44 * t1439;
-    const cdyn_real t1441 = t1440 - t46 * t1343;
-    const cdyn_real t1442 = t1441 - t48 * t1338;
-    const cdyn_real t1443 = t1442 - t50 * t1334;
-    const cdyn_real t1444 = t1443 - t52 * t1331;
-    const cdyn_real t1445 = t1444 - t54 * t1329;
-    const cdyn_real t1446 = t1445 - t56 * t1328;
-    Minv[757] = -t1446;
-    Minv[1349] = -t1446;
-    const cdyn_real t1447 = t329 * t1446 + t330 * t1439;
-    const cdyn_real t1448 = t1447 + t332 * t1343;
-    const cdyn_real t1449 = t1448 + t334 * t1338;
-    const cdyn_real t1450 = t1449 + t336 * t1334;
-    const cdyn_real t1451 = t1450 + t338 * t1331;
-    const cdyn_real t1452 = t1451 + t340 * t1329;
-    const cdyn_real t1453 = t1452 + t342 * t1328;
-    Minv[795] = t1453;
-    Minv[1350] = t1453;
-    const cdyn_real t1454 = t344 * t1453 - t345 * t1446;
-    const cdyn_real t1455 = t1454 - t347 * t1439;
-    const cdyn_real t1456 = t1455 - t349 * t1343;
-    const cdyn_real t1457 = t1456 - t351 * t1338;
-    const cdyn_real t1458 = t1457 - t353 * t1334;
-    const cdyn_real t1459 = t1458 - t355 * t1331;
-    const cdyn_real t1460 = t1459 - t357 * t1329;
-    const cdyn_real t1461 = t1460 - t359 * t1328;
-    Minv[833] = -t1461;
-    Minv[1351] = -t1461;
-    const cdyn_real t1462 = t361 * t1461 - t362 * t1453;
-    const cdyn_real t1463 = t1462 + t364 * t1446;
-    const cdyn_real t1464 = t1463 + t366 * t1439;
-    const cdyn_real t1465 = t1464 + t368 * t1343;
-    const cdyn_real t1466 = t1465 + t370 * t1338;
-    const cdyn_real t1467 = t1466 + t372 * t1334;
-    const cdyn_real t1468 = t1467 + t374 * t1331;
-    const cdyn_real t1469 = t1468 + t376 * t1329;
-    const cdyn_real t1470 = t1469 + t378 * t1328;
-    Minv[871] = t1470;
-    Minv[1352] = t1470;
-    const cdyn_real t1471 = t380 * t1470 - t381 * t1461;
-    const cdyn_real t1472 = t1471 + t383 * t1453;
-    const cdyn_real t1473 = t1472 - t385 * t1446;
-    const cdyn_real t1474 = t1473 - t387 * t1439;
-    const cdyn_real t1475 = t1474 - t389 * t1343;
-    const cdyn_real t1476 = t1475 - t391 * t1338;
-    const cdyn_real t1477 = t1476 - t393 * t1334;
-    const cdyn_real t1478 = t1477 - t395 * t1331;
-    const cdyn_real t1479 = t1478 - t397 * t1329;
-    const cdyn_real t1480 = t1479 - t399 * t1328;
-    Minv[909] = -t1480;
-    Minv[1353] = -t1480;
-    const cdyn_real t1481 = t401 * t1480 - t402 * t1470;
-    const cdyn_real t1482 = t1481 + t404 * t1461;
-    const cdyn_real t1483 = t1482 - t406 * t1453;
-    const cdyn_real t1484 = t1483 + t408 * t1446;
-    const cdyn_real t1485 = t1484 + t410 * t1439;
-    const cdyn_real t1486 = t1485 + t412 * t1343;
-    const cdyn_real t1487 = t1486 + t414 * t1338;
-    const cdyn_real t1488 = t1487 + t416 * t1334;
-    const cdyn_real t1489 = t1488 + t418 * t1331;
-    const cdyn_real t1490 = t1489 + t420 * t1329;
-    const cdyn_real t1491 = t1490 + t422 * t1328;
-    Minv[947] = t1491;
-    Minv[1354] = t1491;
-    const cdyn_real t1492 = t424 * t1491 - t425 * t1480;
-    const cdyn_real t1493 = t1492 + t427 * t1470;
-    const cdyn_real t1494 = t1493 - t429 * t1461;
-    const cdyn_real t1495 = t1494 + t431 * t1453;
-    const cdyn_real t1496 = t1495 - t433 * t1446;
-    const cdyn_real t1497 = t1496 - t435 * t1439;
-    const cdyn_real t1498 = t1497 - t437 * t1343;
-    const cdyn_real t1499 = t1498 - t439 * t1338;
-    const cdyn_real t1500 = t1499 - t441 * t1334;
-    const cdyn_real t1501 = t1500 - t443 * t1331;
-    const cdyn_real t1502 = t1501 - t445 * t1329;
-    const cdyn_real t1503 = t1502 - t447 * t1328;
-    Minv[985] = -t1503;
-    Minv[1355] = -t1503;
-    const cdyn_real t1504 = t449 * t1503 - t450 * t1491;
-    const cdyn_real t1505 = t1504 + t452 * t1480;
-    const cdyn_real t1506 = t1505 - t454 * t1470;
-    const cdyn_real t1507 = t1506 + t456 * t1461;
-    const cdyn_real t1508 = t1507 - t458 * t1453;
-    const cdyn_real t1509 = t1508 + t460 * t1446;
-    const cdyn_real t1510 = t1509 + t462 * t1439;
-    const cdyn_real t1511 = t1510 + t464 * t1343;
-    const cdyn_real t1512 = t1511 + t466 * t1338;
-    const cdyn_real t1513 = t1512 + t468 * t1334;
-    const cdyn_real t1514 = t1513 + t470 * t1331;
-    const cdyn_real t1515 = t1514 + t472 * t1329;
-    const cdyn_real t1516 = t1515 + t474 * t1328;
-    Minv[1023] = t1516;
-    Minv[1356] = t1516;
-    const cdyn_real t1517 = t476 * t1516 - t477 * t1503;
-    const cdyn_real t1518 = t1517 + t479 * t1491;
-    const cdyn_real t1519 = t1518 - t481 * t1480;
-    const cdyn_real t1520 = t1519 + t483 * t1470;
-    const cdyn_real t1521 = t1520 - t485 * t1461;
-    const cdyn_real t1522 = t1521 + t487 * t1453;
-    const cdyn_real t1523 = t1522 - t489 * t1446;
-    const cdyn_real t1524 = t1523 - t491 * t1439;
-    const cdyn_real t1525 = t1524 - t493 * t1343;
-    const cdyn_real t1526 = t1525 - t495 * t1338;
-    const cdyn_real t1527 = t1526 - t497 * t1334;
-    const cdyn_real t1528 = t1527 - t499 * t1331;
-    const cdyn_real t1529 = t1528 - t501 * t1329;
-    const cdyn_real t1530 = t1529 - t503 * t1328;
-    Minv[1061] = -t1530;
-    Minv[1357] = -t1530;
-    const cdyn_real t1531 = t505 * t1446 + t506 * t1439;
-    const cdyn_real t1532 = t1531 + t508 * t1343;
-    const cdyn_real t1533 = t1532 + t510 * t1338;
-    const cdyn_real t1534 = t1533 + t512 * t1334;
-    const cdyn_real t1535 = t1534 + t514 * t1331;
-    const cdyn_real t1536 = t1535 + t516 * t1329;
-    const cdyn_real t1537 = t1536 + t518 * t1328;
-    Minv[1099] = t1537;
-    Minv[1358] = t1537;
-    const cdyn_real t1538 = t520 * t1537 - t521 * t1446;
-    const cdyn_real t1539 = t1538 - t523 * t1439;
-    const cdyn_real t1540 = t1539 - t525 * t1343;
-    const cdyn_real t1541 = t1540 - t527 * t1338;
-    const cdyn_real t1542 = t1541 - t529 * t1334;
-    const cdyn_real t1543 = t1542 - t531 * t1331;
-    const cdyn_real t1544 = t1543 - t533 * t1329;
-    const cdyn_real t1545 = t1544 - t535 * t1328;
-    Minv[1137] = -t1545;
-    Minv[1359] = -t1545;
-    const cdyn_real t1546 = t537 * t1283 - t28 * t1446;
-    const cdyn_real t1547 = t1546 - t30 * t1439;
-    const cdyn_real t1548 = t1547 - t32 * t1343;
-    const cdyn_real t1549 = t1548 - t34 * t1338;
-    const cdyn_real t1550 = t1549 - t36 * t1334;
-    const cdyn_real t1551 = t1550 - t38 * t1331;
-    const cdyn_real t1552 = t1551 - t40 * t1329;
-    const cdyn_real t1553 = t1552 - t42 * t1328;
-    Minv[1175] = -t1553;
-    Minv[1360] = -t1553;
-    const cdyn_real t1554 = t546 * t1273 - t1 * t1553;
-    const cdyn_real t1555 = t1554 - t5 * t1446;
-    const cdyn_real t1556 = t1555 - t8 * t1439;
-    const cdyn_real t1557 = t1556 - t11 * t1343;
-    const cdyn_real t1558 = t1557 - t14 * t1338;
-    const cdyn_real t1559 = t1558 - t17 * t1334;
-    const cdyn_real t1560 = t1559 - t20 * t1331;
-    const cdyn_real t1561 = t1560 - t23 * t1329;
-    const cdyn_real t1562 = t1561 - t26 * t1328;
-    Minv[1213] = -t1562;
-    Minv[1361] = -t1562;
-    const cdyn_real t1563 = t556 * t1262 - t2 * t1562;
-    const cdyn_real t1564 = t1563 - t0 * t1553;
-    const cdyn_real t1565 = t1564 - t4 * t1446;
-    const cdyn_real t1566 = t1565 - t7 * t1439;
-    const cdyn_real t1567 = t1566 - t10 * t1343;
-    const cdyn_real t1568 = t1567 - t13 * t1338;
-    const cdyn_real t1569 = t1568 - t16 * t1334;
-    const cdyn_real t1570 = t1569 - t19 * t1331;
-    const cdyn_real t1571 = t1570 - t22 * t1329;
-    const cdyn_real t1572 = t1571 - t25 * t1328;
-    Minv[1251] = -t1572;
-    Minv[1362] = -t1572;
-    const cdyn_real t1573 = t878 * t1239 - t568 * t1572;
-    const cdyn_real t1574 = t1573 - t567 * t1562;
-    const cdyn_real t1575 = t1574 - t570 * t1553;
-    const cdyn_real t1576 = t1575 - t572 * t1446;
-    const cdyn_real t1577 = t1576 - t574 * t1439;
-    const cdyn_real t1578 = t1577 - t576 * t1343;
-    const cdyn_real t1579 = t1578 - t578 * t1338;
-    const cdyn_real t1580 = t1579 - t580 * t1334;
-    const cdyn_real t1581 = t1580 - t582 * t1331;
-    const cdyn_real t1582 = t1581 - t584 * t1329;
-    const cdyn_real t1583 = t1582 - t586 * t1328;
-    Minv[1289] = -t1583;
-    Minv[1363] = -t1583;
-    const cdyn_real t1584 = t1224 * t1238 - t891 * t1583;
-    const cdyn_real t1585 = t1584 - t890 * t1572;
-    const cdyn_real t1586 = t1585 - t893 * t1562;
-    const cdyn_real t1587 = t1586 - t895 * t1553;
-    const cdyn_real t1588 = t1587 - t897 * t1446;
-    const cdyn_real t1589 = t1588 - t899 * t1439;
-    const cdyn_real t1590 = t1589 - t901 * t1343;
-    const cdyn_real t1591 = t1590 - t903 * t1338;
-    const cdyn_real t1592 = t1591 - t905 * t1334;
-    const cdyn_real t1593 = t1592 - t907 * t1331;
-    const cdyn_real t1594 = t1593 - t909 * t1329;
-    const cdyn_real t1595 = t1594 - t911 * t1328;
-    Minv[1327] = -t1595;
-    Minv[1364] = -t1595;
-    const cdyn_real t1596 = d->Dinv[35];
-    const cdyn_real t1597 = t1596 + t1238 * t1595;
-    const cdyn_real t1598 = t1597 + t1237 * t1583;
-    const cdyn_real t1599 = t1598 + t1240 * t1572;
-    const cdyn_real t1600 = t1599 + t1242 * t1562;
-    const cdyn_real t1601 = t1600 + t1244 * t1553;
-    const cdyn_real t1602 = t1601 + t1246 * t1446;
-    const cdyn_real t1603 = t1602 + t1248 * t1439;
-    const cdyn_real t1604 = t1603 + t1250 * t1343;
-    const cdyn_real t1605 = t1604 + t1252 * t1338;
-    const cdyn_real t1606 = t1605 + t1254 * t1334;
-    const cdyn_real t1607 = t1606 + t1256 * t1331;
-    const cdyn_real t1608 = t1607 + t1258 * t1329;
-    const cdyn_real t1609 = t1608 + t1260 * t1328;
-    Minv[1365] = t1609;
-    const cdyn_real t1610 = d->L[340];
-    const cdyn_real t1611 = d->L[339];
-    /* column 36 */
-    const cdyn_real t1612 = t1610 - t1238 * t1611;
-    const cdyn_real t1613 = d->L[341];
-    const cdyn_real t1614 = t1613 - t1237 * t1611;
-    const cdyn_real t1615 = d->L[342];
-    const cdyn_real t1616 = t1615 - t1240 * t1611;
-    const cdyn_real t1617 = d->L[343];
-    const cdyn_real t1618 = t1617 - t1242 * t1611;
-    const cdyn_real t1619 = d->L[344];
-    const cdyn_real t1620 = t1619 - t1244 * t1611;
-    const cdyn_real t1621 = d->L[345];
-    const cdyn_real t1622 = t1621 - t1246 * t1611;
-    const cdyn_real t1623 = d->L[346];
-    const cdyn_real t1624 = t1623 - t1248 * t1611;
-    const cdyn_real t1625 = d->L[347];
-    const cdyn_real t1626 = t1625 - t1250 * t1611;
-    const cdyn_real t1627 = d->L[348];
-    const cdyn_real t1628 = t1627 - t1252 * t1611;
-    const cdyn_real t1629 = d->L[349];
-    const cdyn_real t1630 = t1629 - t1254 * t1611;
-    const cdyn_real t1631 = d->L[350];
-    const cdyn_real t1632 = t1631 - t1256 * t1611;
-    const cdyn_real t1633 = d->L[351];
-    const cdyn_real t1634 = t1633 - t1258 * t1611;
-    const cdyn_real t1635 = d->L[352];
-    const cdyn_real t1636 = t1635 - t1260 * t1611;
-    const cdyn_real t1637 = t1614 - t891 * t1612;
-    const cdyn_real t1638 = t1616 - t890 * t1612;
-    const cdyn_real t1639 = t1618 - t893 * t1612;
-    const cdyn_real t1640 = t1620 - t895 * t1612;
-    const cdyn_real t1641 = t1622 - t897 * t1612;
-    const cdyn_real t1642 = t1624 - t899 * t1612;
-    const cdyn_real t1643 = t1626 - t901 * t1612;
-    const cdyn_real t1644 = t1628 - t903 * t1612;
-    const cdyn_real t1645 = t1630 - t905 * t1612;
-    const cdyn_real t1646 = t1632 - t907 * t1612;
-    const cdyn_real t1647 = t1634 - t909 * t1612;
-    const cdyn_real t1648 = t1636 - t911 * t1612;
-    const cdyn_real t1649 = t1638 - t568 * t1637;
-    const cdyn_real t1650 = t1639 - t567 * t1637;
-    const cdyn_real t1651 = t1640 - t570 * t1637;
-    const cdyn_real t1652 = t1641 - t572 * t1637;
-    const cdyn_real t1653 = t1642 - t574 * t1637;
-    const cdyn_real t1654 = t1643 - t576 * t1637;
-    const cdyn_real t1655 = t1644 - t578 * t1637;
-    const cdyn_real t1656 = t1645 - t580 * t1637;
-    const cdyn_real t1657 = t1646 - t582 * t1637;
-    const cdyn_real t1658 = t1647 - t584 * t1637;
-    const cdyn_real t1659 = t1648 - t586 * t1637;
-    const cdyn_real t1660 = t1650 - t2 * t1649;
-    const cdyn_real t1661 = t1651 - t0 * t1649;
-    const cdyn_real t1662 = t1652 - t4 * t1649;
-    const cdyn_real t1663 = t1653 - t7 * t1649;
-    const cdyn_real t1664 = t1654 - t10 * t1649;
-    const cdyn_real t1665 = t1655 - t13 * t1649;
-    const cdyn_real t1666 = t1656 - t16 * t1649;
-    const cdyn_real t1667 = t1657 - t19 * t1649;
-    const cdyn_real t1668 = t1658 - t22 * t1649;
-    const cdyn_real t1669 = t1659 - t25 * t1649;
-    const cdyn_real t1670 = t1661 - t1 * t1660;
-    const cdyn_real t1671 = t1662 - t5 * t1660;
-    const cdyn_real t1672 = t1663 - t8 * t1660;
-    const cdyn_real t1673 = t1664 - t11 * t1660;
-    const cdyn_real t1674 = t1665 - t14 * t1660;
-    const cdyn_real t1675 = t1666 - t17 * t1660;
-    const cdyn_real t1676 = t1667 - t20 * t1660;
-    const cdyn_real t1677 = t1668 - t23 * t1660;
-    const cdyn_real t1678 = t1669 - t26 * t1660;
-    const cdyn_real t1679 = t1671 - t28 * t1670;
-    const cdyn_real t1680 = t1672 - t30 * t1670;
-    const cdyn_real t1681 = t1673 - t32 * t1670;
-    const cdyn_real t1682 = t1674 - t34 * t1670;
-    const cdyn_real t1683 = t1675 - t36 * t1670;
-    const cdyn_real t1684 = t1676 - t38 * t1670;
-    const cdyn_real t1685 = t1677 - t40 * t1670;
-    const cdyn_real t1686 = t1678 - t42 * t1670;
-    const cdyn_real t1687 = t1680 - t44 * t1679;
-    const cdyn_real t1688 = t1681 - t46 * t1679;
-    const cdyn_real t1689 = t1682 - t48 * t1679;
-    const cdyn_real t1690 = t1683 - t50 * t1679;
-    const cdyn_real t1691 = t1684 - t52 * t1679;
-    const cdyn_real t1692 = t1685 - t54 * t1679;
-    const cdyn_real t1693 = t1686 - t56 * t1679;
-    const cdyn_real t1694 = t1688 - t58 * t1687;
-    const cdyn_real t1695 = t1689 - t60 * t1687;
-    const cdyn_real t1696 = t1690 - t62 * t1687;
-    const cdyn_real t1697 = t1691 - t64 * t1687;
-    const cdyn_real t1698 = t1692 - t66 * t1687;
-    const cdyn_real t1699 = t1693 - t68 * t1687;
-    const cdyn_real t1700 = t1695 - t70 * t1694;
-    const cdyn_real t1701 = t1696 - t72 * t1694;
-    const cdyn_real t1702 = t1697 - t74 * t1694;
-    const cdyn_real t1703 = t1698 - t76 * t1694;
-    const cdyn_real t1704 = t1699 - t78 * t1694;
-    const cdyn_real t1705 = t1701 - t80 * t1700;
-    const cdyn_real t1706 = t1702 - t82 * t1700;
-    const cdyn_real t1707 = t1703 - t84 * t1700;
-    const cdyn_real t1708 = t1704 - t86 * t1700;
-    const cdyn_real t1709 = t1706 - t88 * t1705;
-    const cdyn_real t1710 = t1707 - t90 * t1705;
-    const cdyn_real t1711 = t1708 - t92 * t1705;
-    const cdyn_real t1712 = t1710 - t94 * t1709;
-    const cdyn_real t1713 = t1711 - t96 * t1709;
-    const cdyn_real t1714 = t1713 - t98 * t1712;
-    const cdyn_real t1715 = t100 * t1714;
-    Minv[36] = -t1715;
-    Minv[1368] = -t1715;
-    const cdyn_real t1716 = t102 * t1712 - t98 * t1715;
-    Minv[74] = -t1716;
-    Minv[1369] = -t1716;
-    const cdyn_real t1717 = t104 * t1709 - t94 * t1716;
-    const cdyn_real t1718 = t1717 - t96 * t1715;
-    Minv[112] = -t1718;
-    Minv[1370] = -t1718;
-    const cdyn_real t1719 = t107 * t1705 - t88 * t1718;
-    const cdyn_real t1720 = t1719 - t90 * t1716;
-    const cdyn_real t1721 = t1720 - t92 * t1715;
-    Minv[150] = -t1721;
-    Minv[1371] = -t1721;
-    const cdyn_real t1722 = t111 * t1700 - t80 * t1721;
-    const cdyn_real t1723 = t1722 - t82 * t1718;
-    const cdyn_real t1724 = t1723 - t84 * t1716;
-    const cdyn_real t1725 = t1724 - t86 * t1715;
-    Minv[188] = -t1725;
-    Minv[1372] = -t1725;
-    const cdyn_real t1726 = t116 * t1694 - t70 * t1725;
-    const cdyn_real t1727 = t1726 - t72 * t1721;
-    const cdyn_real t1728 = t1727 - t74 * t1718;
-    const cdyn_real t1729 = t1728 - t76 * t1716;
-    const cdyn_real t1730 = t1729 - t78 * t1715;
-    Minv[226] = -t1730;
-    Minv[1373] = -t1730;
-    const cdyn_real t1731 = t122 * t1730 + t123 * t1725;
-    const cdyn_real t1732 = t1731 + t125 * t1721;
-    const cdyn_real t1733 = t1732 + t127 * t1718;
-    const cdyn_real t1734 = t1733 + t129 * t1716;
-    const cdyn_real t1735 = t1734 + t131 * t1715;
-    Minv[264] = t1735;
-    Minv[1374] = t1735;
-    const cdyn_real t1736 = t133 * t1735 - t134 * t1730;
-    const cdyn_real t1737 = t1736 - t136 * t1725;
-    const cdyn_real t1738 = t1737 - t138 * t1721;
-    const cdyn_real t1739 = t1738 - t140 * t1718;
-    const cdyn_real t1740 = t1739 - t142 * t1716;
-    const cdyn_real t1741 = t1740 - t144 * t1715;
-    Minv[302] = -t1741;
-    Minv[1375] = -t1741;
-    const cdyn_real t1742 = t146 * t1741 - t147 * t1735;
-    const cdyn_real t1743 = t1742 + t149 * t1730;
-    const cdyn_real t1744 = t1743 + t151 * t1725;
-    const cdyn_real t1745 = t1744 + t153 * t1721;
-    const cdyn_real t1746 = t1745 + t155 * t1718;
-    const cdyn_real t1747 = t1746 + t157 * t1716;
-    const cdyn_real t1748 = t1747 + t159 * t1715;
-    Minv[340] = t1748;
-    Minv[1376] = t1748;
-    const cdyn_real t1749 = t161 * t1748 - t162 * t1741;
-    const cdyn_real t1750 = t1749 + t164 * t1735;
-    const cdyn_real t1751 = t1750 - t166 * t1730;
-    const cdyn_real t1752 = t1751 - t168 * t1725;
-    const cdyn_real t1753 = t1752 - t170 * t1721;
-    const cdyn_real t1754 = t1753 - t172 * t1718;
-    const cdyn_real t1755 = t1754 - t174 * t1716;
-    const cdyn_real t1756 = t1755 - t176 * t1715;
-    Minv[378] = -t1756;
-    Minv[1377] = -t1756;
-    const cdyn_real t1757 = t178 * t1756 - t179 * t1748;
-    const cdyn_real t1758 = t1757 + t181 * t1741;
-    const cdyn_real t1759 = t1758 - t183 * t1735;
-    const cdyn_real t1760 = t1759 + t185 * t1730;
-    const cdyn_real t1761 = t1760 + t187 * t1725;
-    const cdyn_real t1762 = t1761 + t189 * t1721;
-    const cdyn_real t1763 = t1762 + t191 * t1718;
-    const cdyn_real t1764 = t1763 + t193 * t1716;
-    const cdyn_real t1765 = t1764 + t195 * t1715;
-    Minv[416] = t1765;
-    Minv[1378] = t1765;
-    const cdyn_real t1766 = t197 * t1765 - t198 * t1756;
-    const cdyn_real t1767 = t1766 + t200 * t1748;
-    const cdyn_real t1768 = t1767 - t202 * t1741;
-    const cdyn_real t1769 = t1768 + t204 * t1735;
-    const cdyn_real t1770 = t1769 - t206 * t1730;
-    const cdyn_real t1771 = t1770 - t208 * t1725;
-    const cdyn_real t1772 = t1771 - t210 * t1721;
-    const cdyn_real t1773 = t1772 - t212 * t1718;
-    const cdyn_real t1774 = t1773 - t214 * t1716;
-    const cdyn_real t1775 = t1774 - t216 * t1715;
-    Minv[454] = -t1775;
-    Minv[1379] = -t1775;
-    const cdyn_real t1776 = t218 * t1730 + t219 * t1725;
-    const cdyn_real t1777 = t1776 + t221 * t1721;
-    const cdyn_real t1778 = t1777 + t223 * t1718;
-    const cdyn_real t1779 = t1778 + t225 * t1716;
-    const cdyn_real t1780 = t1779 + t227 * t1715;
-    Minv[492] = t1780;
-    Minv[1380] = t1780;
-    const cdyn_real t1781 = t229 * t1780 - t230 * t1730;
-    const cdyn_real t1782 = t1781 - t232 * t1725;
-    const cdyn_real t1783 = t1782 - t234 * t1721;
-    const cdyn_real t1784 = t1783 - t236 * t1718;
-    const cdyn_real t1785 = t1784 - t238 * t1716;
-    const cdyn_real t1786 = t1785 - t240 * t1715;
-    Minv[530] = -t1786;
-    Minv[1381] = -t1786;
-    const cdyn_real t1787 = t242 * t1786 - t243 * t1780;
-    const cdyn_real t1788 = t1787 + t245 * t1730;
-    const cdyn_real t1789 = t1788 + t247 * t1725;
-    const cdyn_real t1790 = t1789 + t249 * t1721;
-    const cdyn_real t1791 = t1790 + t251 * t1718;
-    const cdyn_real t1792 = t1791 + t253 * t1716;
-    const cdyn_real t1793 = t1792 + t255 * t1715;
-    Minv[568] = t1793;
-    Minv[1382] = t1793;
-    const cdyn_real t1794 = t257 * t1793 - t258 * t1786;
-    const cdyn_real t1795 = t1794 + t260 * t1780;
-    const cdyn_real t1796 = t1795 - t262 * t1730;
-    const cdyn_real t1797 = t1796 - t264 * t1725;
-    const cdyn_real t1798 = t1797 - t266 * t1721;
-    const cdyn_real t1799 = t1798 - t268 * t1718;
-    const cdyn_real t1800 = t1799 - t270 * t1716;
-    const cdyn_real t1801 = t1800 - t272 * t1715;
-    Minv[606] = -t1801;
-    Minv[1383] = -t1801;
-    const cdyn_real t1802 = t274 * t1801 - t275 * t1793;
-    const cdyn_real t1803 = t1802 + t277 * t1786;
-    const cdyn_real t1804 = t1803 - t279 * t1780;
-    const cdyn_real t1805 = t1804 + t281 * t1730;
-    const cdyn_real t1806 = t1805 + t283 * t1725;
-    const cdyn_real t1807 = t1806 + t285 * t1721;
-    const cdyn_real t1808 = t1807 + t287 * t1718;
-    const cdyn_real t1809 = t1808 + t289 * t1716;
-    const cdyn_real t1810 = t1809 + t291 * t1715;
-    Minv[644] = t1810;
-    Minv[1384] = t1810;
-    const cdyn_real t1811 = t293 * t1810 - t294 * t1801;
-    const cdyn_real t1812 = t1811 + t296 * t1793;
-    const cdyn_real t1813 = t1812 - t298 * t1786;
-    const cdyn_real t1814 = t1813 + t300 * t1780;
-    const cdyn_real t1815 = t1814 - t302 * t1730;
-    const cdyn_real t1816 = t1815 - t304 * t1725;
-    const cdyn_real t1817 = t1816 - t306 * t1721;
-    const cdyn_real t1818 = t1817 - t308 * t1718;
-    const cdyn_real t1819 = t1818 - t310 * t1716;
-    const cdyn_real t1820 = t1819 - t312 * t1715;
-    Minv[682] = -t1820;
-    Minv[1385] = -t1820;
-    const cdyn_real t1821 = t314 * t1687 - t58 * t1730;
-    const cdyn_real t1822 = t1821 - t60 * t1725;
-    const cdyn_real t1823 = t1822 - t62 * t1721;
-    const cdyn_real t1824 = t1823 - t64 * t1718;
-    const cdyn_real t1825 = t1824 - t66 * t1716;
-    const cdyn_real t1826 = t1825 - t68 * t1715;
-    Minv[720] = -t1826;
-    Minv[1386] = -t1826;
-    const cdyn_real t1827 = t321 * t1679 - t44 * t1826;
-    const cdyn_real t1828 = t1827 - t46 * t1730;
-    const cdyn_real t1829 = t1828 - t48 * t1725;
-    const cdyn_real t1830 = t1829 - t50 * t1721;
-    const cdyn_real t1831 = t1830 - t52 * t1718;
-    const cdyn_real t1832 = t1831 - t54 * t1716;
-    const cdyn_real t1833 = t1832 - t56 * t1715;
-    Minv[758] = -t1833;
-    Minv[1387] = -t1833;
-    const cdyn_real t1834 = t329 * t1833 + t330 * t1826;
-    const cdyn_real t1835 = t1834 + t332 * t1730;
-    const cdyn_real t1836 = t1835 + t334 * t1725;
-    const cdyn_real t1837 = t1836 + t336 * t1721;
-    const cdyn_real t1838 = t1837 + t338 * t1718;
-    const cdyn_real t1839 = t1838 + t340 * t1716;
-    const cdyn_real t1840 = t1839 + t342 * t1715;
-    Minv[796] = t1840;
-    Minv[1388] = t1840;
-    const cdyn_real t1841 = t344 * t1840 - t345 * t1833;
-    const cdyn_real t1842 = t1841 - t347 * t1826;
-    const cdyn_real t1843 = t1842 - t349 * t1730;
-    const cdyn_real t1844 = t1843 - t351 * t1725;
-    const cdyn_real t1845 = t1844 - t353 * t1721;
-    const cdyn_real t1846 = t1845 - t355 * t1718;
-    const cdyn_real t1847 = t1846 - t357 * t1716;
-    const cdyn_real t1848 = t1847 - t359 * t1715;
-    Minv[834] = -t1848;
-    Minv[1389] = -t1848;
-    const cdyn_real t1849 = t361 * t1848 - t362 * t1840;
-    const cdyn_real t1850 = t1849 + t364 * t1833;
-    const cdyn_real t1851 = t1850 + t366 * t1826;
-    const cdyn_real t1852 = t1851 + t368 * t1730;
-    const cdyn_real t1853 = t1852 + t370 * t1725;
-    const cdyn_real t1854 = t1853 + t372 * t1721;
-    const cdyn_real t1855 = t1854 + t374 * t1718;
-    const cdyn_real t1856 = t1855 + t376 * t1716;
-    const cdyn_real t1857 = t1856 + t378 * t1715;
-    Minv[872] = t1857;
-    Minv[1390] = t1857;
-    const cdyn_real t1858 = t380 * t1857 - t381 * t1848;
-    const cdyn_real t1859 = t1858 + t383 * t1840;
-    const cdyn_real t1860 = t1859 - t385 * t1833;
-    const cdyn_real t1861 = t1860 - t387 * t1826;
-    const cdyn_real t1862 = t1861 - t389 * t1730;
-    const cdyn_real t1863 = t1862 - t391 * t1725;
-    const cdyn_real t1864 = t1863 - t393 * t1721;
-    const cdyn_real t1865 = t1864 - t395 * t1718;
-    const cdyn_real t1866 = t1865 - t397 * t1716;
-    const cdyn_real t1867 = t1866 - t399 * t1715;
-    Minv[910] = -t1867;
-    Minv[1391] = -t1867;
-    const cdyn_real t1868 = t401 * t1867 - t402 * t1857;
-    const cdyn_real t1869 = t1868 + t404 * t1848;
-    const cdyn_real t1870 = t1869 - t406 * t1840;
-    const cdyn_real t1871 = t1870 + t408 * t1833;
-    const cdyn_real t1872 = t1871 + t410 * t1826;
-    const cdyn_real t1873 = t1872 + t412 * t1730;
-    const cdyn_real t1874 = t1873 + t414 * t1725;
-    const cdyn_real t1875 = t1874 + t416 * t1721;
-    const cdyn_real t1876 = t1875 + t418 * t1718;
-    const cdyn_real t1877 = t1876 + t420 * t1716;
-    const cdyn_real t1878 = t1877 + t422 * t1715;
-    Minv[948] = t1878;
-    Minv[1392] = t1878;
-    const cdyn_real t1879 = t424 * t1878 - t425 * t1867;
-    const cdyn_real t1880 = t1879 + t427 * t1857;
-    const cdyn_real t1881 = t1880 - t429 * t1848;
-    const cdyn_real t1882 = t1881 + t431 * t1840;
-    const cdyn_real t1883 = t1882 - t433 * t1833;
-    const cdyn_real t1884 = t1883 - t435 * t1826;
-    const cdyn_real t1885 = t1884 - t437 * t1730;
-    const cdyn_real t1886 = t1885 - t439 * t1725;
-    const cdyn_real t1887 = t1886 - t441 * t1721;
-    const cdyn_real t1888 = t1887 - t443 * t1718;
-    const cdyn_real t1889 = t1888 - t445 * t1716;
-    const cdyn_real t1890 = t1889 - t447 * t1715;
-    Minv[986] = -t1890;
-    Minv[1393] = -t1890;
-    const cdyn_real t1891 = t449 * t1890 - t450 * t1878;
-    const cdyn_real t1892 = t1891 + t452 * t1867;
-    const cdyn_real t1893 = t1892 - t454 * t1857;
-    const cdyn_real t1894 = t1893 + t456 * t1848;
-    const cdyn_real t1895 = t1894 - t458 * t1840;
-    const cdyn_real t1896 = t1895 + t460 * t1833;
-    const cdyn_real t1897 = t1896 + t462 * t1826;
-    const cdyn_real t1898 = t1897 + t464 * t1730;
-    const cdyn_real t1899 = t1898 + t466 * t1725;
-    const cdyn_real t1900 = t1899 + t468 * t1721;
-    const cdyn_real t1901 = t1900 + t470 * t1718;
-    const cdyn_real t1902 = t1901 + t472 * t1716;
-    const cdyn_real t1903 = t1902 + t474 * t1715;
-    Minv[1024] = t1903;
-    Minv[1394] = t1903;
-    const cdyn_real t1904 = t476 * t1903 - t477 * t1890;
-    const cdyn_real t1905 = t1904 + t479 * t1878;
-    const cdyn_real t1906 = t1905 - t481 * t1867;
-    const cdyn_real t1907 = t1906 + t483 * t1857;
-    const cdyn_real t1908 = t1907 - t485 * t1848;
-    const cdyn_real t1909 = t1908 + t487 * t1840;
-    const cdyn_real t1910 = t1909 - t489 * t1833;
-    const cdyn_real t1911 = t1910 - t491 * t1826;
-    const cdyn_real t1912 = t1911 - t493 * t1730;
-    const cdyn_real t1913 = t1912 - t495 * t1725;
-    const cdyn_real t1914 = t1913 - t497 * t1721;
-    const cdyn_real t1915 = t1914 - t499 * t1718;
-    const cdyn_real t1916 = t1915 - t501 * t1716;
-    const cdyn_real t1917 = t1916 - t503 * t1715;
-    Minv[1062] = -t1917;
-    Minv[1395] = -t1917;
-    const cdyn_real t1918 = t505 * t1833 + t506 * t1826;
-    const cdyn_real t1919 = t1918 + t508 * t1730;
-    const cdyn_real t1920 = t1919 + t510 * t1725;
-    const cdyn_real t1921 = t1920 + t512 * t1721;
-    const cdyn_real t1922 = t1921 + t514 * t1718;
-    const cdyn_real t1923 = t1922 + t516 * t1716;
-    const cdyn_real t1924 = t1923 + t518 * t1715;
-    Minv[1100] = t1924;
-    Minv[1396] = t1924;
-    const cdyn_real t1925 = t520 * t1924 - t521 * t1833;
-    const cdyn_real t1926 = t1925 - t523 * t1826;
-    const cdyn_real t1927 = t1926 - t525 * t1730;
-    const cdyn_real t1928 = t1927 - t527 * t1725;
-    const cdyn_real t1929 = t1928 - t529 * t1721;
-    const cdyn_real t1930 = t1929 - t531 * t1718;
-    const cdyn_real t1931 = t1930 - t533 * t1716;
-    const cdyn_real t1932 = t1931 - t535 * t1715;
-    Minv[1138] = -t1932;
-    Minv[1397] = -t1932;
-    const cdyn_real t1933 = t537 * t1670 - t28 * t1833;
-    const cdyn_real t1934 = t1933 - t30 * t1826;
-    const cdyn_real t1935 = t1934 - t32 * t1730;
-    const cdyn_real t1936 = t1935 - t34 * t1725;
-    const cdyn_real t1937 = t1936 - t36 * t1721;
-    const cdyn_real t1938 = t1937 - t38 * t1718;
-    const cdyn_real t1939 = t1938 - t40 * t1716;
-    const cdyn_real t1940 = t1939 - t42 * t1715;
-    Minv[1176] = -t1940;
-    Minv[1398] = -t1940;
-    const cdyn_real t1941 = t546 * t1660 - t1 * t1940;
-    const cdyn_real t1942 = t1941 - t5 * t1833;
-    const cdyn_real t1943 = t1942 - t8 * t1826;
-    const cdyn_real t1944 = t1943 - t11 * t1730;
-    const cdyn_real t1945 = t1944 - t14 * t1725;
-    const cdyn_real t1946 = t1945 - t17 * t1721;
-    const cdyn_real t1947 = t1946 - t20 * t1718;
-    const cdyn_real t1948 = t1947 - t23 * t1716;
-    const cdyn_real t1949 = t1948 - t26 * t1715;
-    Minv[1214] = -t1949;
-    Minv[1399] = -t1949;
-    const cdyn_real t1950 = t556 * t1649 - t2 * t1949;
-    const cdyn_real t1951 = t1950 - t0 * t1940;
-    const cdyn_real t1952 = t1951 - t4 * t1833;
-    const cdyn_real t1953 = t1952 - t7 * t1826;
-    const cdyn_real t1954 = t1953 - t10 * t1730;
-    const cdyn_real t1955 = t1954 - t13 * t1725;
-    const cdyn_real t1956 = t1955 - t16 * t1721;
-    const cdyn_real t1957 = t1956 - t19 * t1718;
-    const cdyn_real t1958 = t1957 - t22 * t1716;
-    const cdyn_real t1959 = t1958 - t25 * t1715;
-    Minv[1252] = -t1959;
-    Minv[1400] = -t1959;
-    const cdyn_real t1960 = t878 * t1637 - t568 * t1959;
-    const cdyn_real t1961 = t1960 - t567 * t1949;
-    const cdyn_real t1962 = t1961 - t570 * t1940;
-    const cdyn_real t1963 = t1962 - t572 * t1833;
-    const cdyn_real t1964 = t1963 - t574 * t1826;
-    const cdyn_real t1965 = t1964 - t576 * t1730;
-    const cdyn_real t1966 = t1965 - t578 * t1725;
-    const cdyn_real t1967 = t1966 - t580 * t1721;
-    const cdyn_real t1968 = t1967 - t582 * t1718;
-    const cdyn_real t1969 = t1968 - t584 * t1716;
-    const cdyn_real t1970 = t1969 - t586 * t1715;
-    Minv[1290] = -t1970;
-    Minv[1401] = -t1970;
-    const cdyn_real t1971 = t1224 * t1612 - t891 * t1970;
-    const cdyn_real t1972 = t1971 - t890 * t1959;
-    const cdyn_real t1973 = t1972 - t893 * t1949;
-    const cdyn_real t1974 = t1973 - t895 * t1940;
-    const cdyn_real t1975 = t1974 - t897 * t1833;
-    const cdyn_real t1976 = t1975 - t899 * t1826;
-    const cdyn_real t1977 = t1976 - t901 * t1730;
-    const cdyn_real t1978 = t1977 - t903 * t1725;
-    const cdyn_real t1979 = t1978 - t905 * t1721;
-    const cdyn_real t1980 = t1979 - t907 * t1718;
-    const cdyn_real t1981 = t1980 - t909 * t1716;
-    const cdyn_real t1982 = t1981 - t911 * t1715;
-    Minv[1328] = -t1982;
-    Minv[1402] = -t1982;
-    const cdyn_real t1983 = t1596 * t1611 - t1238 * t1982;
-    const cdyn_real t1984 = t1983 - t1237 * t1970;
-    const cdyn_real t1985 = t1984 - t1240 * t1959;
-    const cdyn_real t1986 = t1985 - t1242 * t1949;
-    const cdyn_real t1987 = t1986 - t1244 * t1940;
-    const cdyn_real t1988 = t1987 - t1246 * t1833;
-    const cdyn_real t1989 = t1988 - t1248 * t1826;
-    const cdyn_real t1990 = t1989 - t1250 * t1730;
-    const cdyn_real t1991 = t1990 - t1252 * t1725;
-    const cdyn_real t1992 = t1991 - t1254 * t1721;
-    const cdyn_real t1993 = t1992 - t1256 * t1718;
-    const cdyn_real t1994 = t1993 - t1258 * t1716;
-    const cdyn_real t1995 = t1994 - t1260 * t1715;
-    Minv[1366] = -t1995;
-    Minv[1403] = -t1995;
-    const cdyn_real t1996 = d->Dinv[36];
-    const cdyn_real t1997 = t1996 + t1611 * t1995;
-    const cdyn_real t1998 = t1997 + t1610 * t1982;
-    const cdyn_real t1999 = t1998 + t1613 * t1970;
-    const cdyn_real t2000 = t1999 + t1615 * t1959;
-    const cdyn_real t2001 = t2000 + t1617 * t1949;
-    const cdyn_real t2002 = t2001 + t1619 * t1940;
-    const cdyn_real t2003 = t2002 + t1621 * t1833;
-    const cdyn_real t2004 = t2003 + t1623 * t1826;
-    const cdyn_real t2005 = t2004 + t1625 * t1730;
-    const cdyn_real t2006 = t2005 + t1627 * t1725;
-    const cdyn_real t2007 = t2006 + t1629 * t1721;
-    const cdyn_real t2008 = t2007 + t1631 * t1718;
-    const cdyn_real t2009 = t2008 + t1633 * t1716;
-    const cdyn_real t2010 = t2009 + t1635 * t1715;
-    Minv[1404] = t2010;
-}
-
-/* Columns 37..37 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 451 mul, 414 add, 0 div, 0 sqrt, 0 sin/cos */
-static void humanoid__minv_4(const humanoid_data *d, cdyn_real *Minv)
-{
-    const cdyn_real t0 = d->L[355];
-    const cdyn_real t1 = d->L[339];
-    const cdyn_real t2 = d->L[354];
-    /* column 37 */
-    const cdyn_real t3 = t0 - t1 * t2;
-    const cdyn_real t4 = d->L[356];
-    const cdyn_real t5 = d->L[340];
-    const cdyn_real t6 = t4 - t5 * t2;
-    const cdyn_real t7 = d->L[357];
-    const cdyn_real t8 = d->L[341];
-    const cdyn_real t9 = t7 - t8 * t2;
-    const cdyn_real t10 = d->L[358];
-    const cdyn_real t11 = d->L[342];
-    const cdyn_real t12 = t10 - t11 * t2;
-    const cdyn_real t13 = d->L[359];
-    const cdyn_real t14 = d->L[343];
-    const cdyn_real t15 = t13 - t14 * t2;
-    const cdyn_real t16 = d->L[360];
-    const cdyn_real t17 = d->L[344];
-    const cdyn_real t18 = t16 - t17 * t2;
-    const cdyn_real t19 = d->L[361];
-    const cdyn_real t20 = d->L[345];
-    const cdyn_real t21 = t19 - t20 * t2;
-    const cdyn_real t22 = d->L[362];
-    const cdyn_real t23 = d->L[346];
-    const cdyn_real t24 = t22 - t23 * t2;
-    const cdyn_real t25 = d->L[363];
-    const cdyn_real t26 = d->L[347];
-    const cdyn_real t27 = t25 - t26 * t2;
-    const cdyn_real t28 = d->L[364];
-    const cdyn_real t29 = d->L[348];
-    const cdyn_real t30 = t28 - t29 * t2;
-    const cdyn_real t31 = d->L[365];
-    const cdyn_real t32 = d->L[349];
-    const cdyn_real t33 = t31 - t32 * t2;
-    const cdyn_real t34 = d->L[366];
-    const cdyn_real t35 = d->L[350];
-    const cdyn_real t36 = t34 - t35 * t2;
-    const cdyn_real t37 = d->L[367];
-    const cdyn_real t38 = d->L[351];
-    const cdyn_real t39 = t37 - t38 * t2;
-    const cdyn_real t40 = d->L[368];
-    const cdyn_real t41 = d->L[352];
-    const cdyn_real t42 = t40 - t41 * t2;
-    const cdyn_real t43 = d->L[325];
-    const cdyn_real t44 = t6 - t43 * t3;
-    const cdyn_real t45 = d->L[326];
-    const cdyn_real t46 = t9 - t45 * t3;
-    const cdyn_real t47 = d->L[327];
-    const cdyn_real t48 = t12 - t47 * t3;
-    const cdyn_real t49 = d->L[328];
-    const cdyn_real t50 = t15 - t49 * t3;
-    const cdyn_real t51 = d->L[329];
-    const cdyn_real t52 = t18 - t51 * t3;
-    const cdyn_real t53 = d->L[330];
-    const cdyn_real t54 = t21 - t53 * t3;
-    const cdyn_real t55 = d->L[331];
-    const cdyn_real t56 = t24 - t55 * t3;
-    const cdyn_real t57 = d->L[332];
-    const cdyn_real t58 = t27 - t57 * t3;
-    const cdyn_real t59 = d->L[333];
-    const cdyn_real t60 = t30 - t59 * t3;
-    const cdyn_real t61 = d->L[334];
-    const cdyn_real t62 = t33 - t61 * t3;
-    const cdyn_real t63 = d->L[335];
-    const cdyn_real t64 = t36 - t63 * t3;
-    const cdyn_real t65 = d->L[336];
-    const cdyn_real t66 = t39 - t65 * t3;
-    const cdyn_real t67 = d->L[337];
-    const cdyn_real t68 = t42 - t67 * t3;
-    const cdyn_real t69 = d->L[312];
-    const cdyn_real t70 = t46 - t69 * t44;
-    const cdyn_real t71 = d->L[313];
-    const cdyn_real t72 = t48 - t71 * t44;
-    const cdyn_real t73 = d->L[314];
-    const cdyn_real t74 = t50 - t73 * t44;
-    const cdyn_real t75 = d->L[315];
-    const cdyn_real t76 = t52 - t75 * t44;
-    const cdyn_real t77 = d->L[316];
-    const cdyn_real t78 = t54 - t77 * t44;
-    const cdyn_real t79 = d->L[317];
-    const cdyn_real t80 = t56 - t79 * t44;
-    const cdyn_real t81 = d->L[318];
-    const cdyn_real t82 = t58 - t81 * t44;
-    const cdyn_real t83 = d->L[319];
-    const cdyn_real t84 = t60 - t83 * t44;
-    const cdyn_real t85 = d->L[320];
-    const cdyn_real t86 = t62 - t85 * t44;
-    const cdyn_real t87 = d->L[321];
-    const cdyn_real t88 = t64 - t87 * t44;
-    const cdyn_real t89 = d->L[322];
-    const cdyn_real t90 = t66 - t89 * t44;
-    const cdyn_real t91 = d->L[323];
-    const cdyn_real t92 = t68 - t91 * t44;
-    const cdyn_real t93 = d->L[300];
-    const cdyn_real t94 = t72 - t93 * t70;
-    const cdyn_real t95 = d->L[301];
-    const cdyn_real t96 = t74 - t95 * t70;
-    const cdyn_real t97 = d->L[302];
-    const cdyn_real t98 = t76 - t97 * t70;
-    const cdyn_real t99 = d->L[303];
-    const cdyn_real t100 = t78 - t99 * t70;
-    const cdyn_real t101 = d->L[304];
-    const cdyn_real t102 = t80 - t101 * t70;
-    const cdyn_real t103 = d->L[305];
-    const cdyn_real t104 = t82 - t103 * t70;
-    const cdyn_real t105 = d->L[306];
-    const cdyn_real t106 = t84 - t105 * t70;
-    const cdyn_real t107 = d->L[307];
-    const cdyn_real t108 = t86 - t107 * t70;
-    const cdyn_real t109 = d->L[308];
-    const cdyn_real t110 = t88 - t109 * t70;
-    const cdyn_real t111 = d->L[309];
-    const cdyn_real t112 = t90 - t111 * t70;
-    const cdyn_real t113 = d->L[310];
-    const cdyn_real t114 = t92 - t113 * t70;
-    const cdyn_real t115 = d->L[289];
-    const cdyn_real t116 = t96 - t115 * t94;
-    const cdyn_real t117 = d->L[290];
-    const cdyn_real t118 = t98 - t117 * t94;
-    const cdyn_real t119 = d->L[291];
-    const cdyn_real t120 = t100 - t119 * t94;
-    const cdyn_real t121 = d->L[292];
-    const cdyn_real t122 = t102 - t121 * t94;
-    const cdyn_real t123 = d->L[293];
-    const cdyn_real t124 = t104 - t123 * t94;
-    const cdyn_real t125 = d->L[294];
-    const cdyn_real t126 = t106 - t125 * t94;
-    const cdyn_real t127 = d->L[295];
-    const cdyn_real t128 = t108 - t127 * t94;
-    const cdyn_real t129 = d->L[296];
-    const cdyn_real t130 = t110 - t129 * t94;
-    const cdyn_real t131 = d->L[297];
-    const cdyn_real t132 = t112 - t131 * t94;
-    const cdyn_real t133 = d->L[298];
-    const cdyn_real t134 = t114 - t133 * t94;
-    const cdyn_real t135 = d->L[279];
-    const cdyn_real t136 = t118 - t135 * t116;
-    const cdyn_real t137 = d->L[280];
-    const cdyn_real t138 = t120 - t137 * t116;
-    const cdyn_real t139 = d->L[281];
-    const cdyn_real t140 = t122 - t139 * t116;
-    const cdyn_real t141 = d->L[282];
-    const cdyn_real t142 = t124 - t141 * t116;
-    const cdyn_real t143 = d->L[283];
-    const cdyn_real t144 = t126 - t143 * t116;
-    const cdyn_real t145 = d->L[284];
-    const cdyn_real t146 = t128 - t145 * t116;
-    const cdyn_real t147 = d->L[285];
-    const cdyn_real t148 = t130 - t147 * t116;
-    const cdyn_real t149 = d->L[286];
-    const cdyn_real t150 = t132 - t149 * t116;
-    const cdyn_real t151 = d->L[287];
-    const cdyn_real t152 = t134 - t151 * t116;
-    const cdyn_real t153 = d->L[270];
-    const cdyn_real t154 = t138 - t153 * t136;
-    const cdyn_real t155 = d->L[271];
-    const cdyn_real t156 = t140 - t155 * t136;
-    const cdyn_real t157 = d->L[272];
-    const cdyn_real t158 = t142 - t157 * t136;
-    const cdyn_real t159 = d->L[273];
-    const cdyn_real t160 = t144 - t159 * t136;
-    const cdyn_real t161 = d->L[274];
-    const cdyn_real t162 = t146 - t161 * t136;
-    const cdyn_real t163 = d->L[275];
-    const cdyn_real t164 = t148 - t163 * t136;
-    const cdyn_real t165 = d->L[276];
-    const cdyn_real t166 = t150 - t165 * t136;
-    const cdyn_real t167 = d->L[277];
-    const cdyn_real t168 = t152 - t167 * t136;
-    const cdyn_real t169 = d->L[143];
-    const cdyn_real t170 = t156 - t169 * t154;
-    const cdyn_real t171 = d->L[144];
-    const cdyn_real t172 = t158 - t171 * t154;
-    const cdyn_real t173 = d->L[145];
-    const cdyn_real t174 = t160 - t173 * t154;
-    const cdyn_real t175 = d->L[146];
-    const cdyn_real t176 = t162 - t175 * t154;
-    const cdyn_real t177 = d->L[147];
-    const cdyn_real t178 = t164 - t177 * t154;
-    const cdyn_real t179 = d->L[148];
-    const cdyn_real t180 = t166 - t179 * t154;
-    const cdyn_real t181 = d->L[149];
-    const cdyn_real t182 = t168 - t181 * t154;
-    const cdyn_real t183 = d->L[136];
-    const cdyn_real t184 = t172 - t183 * t170;
-    const cdyn_real t185 = d->L[137];
-    const cdyn_real t186 = t174 - t185 * t170;
-    const cdyn_real t187 = d->L[138];
-    const cdyn_real t188 = t176 - t187 * t170;
-    const cdyn_real t189 = d->L[139];
-    const cdyn_real t190 = t178 - t189 * t170;
-    const cdyn_real t191 = d->L[140];
-    const cdyn_real t192 = t180 - t191 * t170;
-    const cdyn_real t193 = d->L[141];
-    const cdyn_real t194 = t182 - t193 * t170;
-    const cdyn_real t195 = d->L[16];
-    const cdyn_real t196 = t186 - t195 * t184;
-    const cdyn_real t197 = d->L[17];
-    const cdyn_real t198 = t188 - t197 * t184;
-    const cdyn_real t199 = d->L[18];
-    const cdyn_real t200 = t190 - t199 * t184;
-    const cdyn_real t201 = d->L[19];
-    const cdyn_real t202 = t192 - t201 * t184;
-    const cdyn_real t203 = d->L[20];
-    const cdyn_real t204 = t194 - t203 * t184;
-    const cdyn_real t205 = d->L[11];
-    const cdyn_real t206 = t198 - t205 * t196;
-    const cdyn_real t207 = d->L[12];
-    const cdyn_real t208 = t200 - t207 * t196;
-    const cdyn_real t209 = d->L[13];
-    const cdyn_real t210 = t202 - t209 * t196;
-    const cdyn_real t211 = d->L[14];
-    const cdyn_real t212 = t204 - t211 * t196;
-    const cdyn_real t213 = d->L[7];
-    const cdyn_real t214 = t208 - t213 * t206;
-    const cdyn_real t215 = d->L[8];
-    const cdyn_real t216 = t210 - t215 * t206;
-    const cdyn_real t217 = d->L[9];
-    const cdyn_real t218 = t212 - t217 * t206;
-    const cdyn_real t219 = d->L[4];
-    const cdyn_real t220 = t216 - t219 * t214;
-    const cdyn_real t221 = d->L[5];
-    const cdyn_real t222 = t218 - t221 * t214;
-    const cdyn_real t223 = d->L[2];
-    const cdyn_real t224 = t222 - t223 * t220;
-    const cdyn_real t225 = d->Dinv[0];
-    const cdyn_real t226 = t225 * t224;
-    Minv[37] = -t226;
-    Minv[1406] = -t226;
-    const cdyn_real t227 = d->Dinv[1];
-    const cdyn_real t228 = t227 * t220 - t223 * t226;
-    Minv[75] = -t228;
-    Minv[1407] = -t228;
-    const cdyn_real t229 = d->Dinv[2];
-    const cdyn_real t230 = t229 * t214 - t219 * t228;
-    const cdyn_real t231 = t230 - t221 * t226;
-    Minv[113] = -t231;
-    Minv[1408] = -t231;
-    const cdyn_real t232 = d->Dinv[3];
-    const cdyn_real t233 = t232 * t206 - t213 * t231;
-    const cdyn_real t234 = t233 - t215 * t228;
-    const cdyn_real t235 = t234 - t217 * t226;
-    Minv[151] = -t235;
-    Minv[1409] = -t235;
-    const cdyn_real t236 = d->Dinv[4];
-    const cdyn_real t237 = t236 * t196 - t205 * t235;
-    const cdyn_real t238 = t237 - t207 * t231;
-    const cdyn_real t239 = t238 - t209 * t228;
-    const cdyn_real t240 = t239 - t211 * t226;
-    Minv[189] = -t240;
-    Minv[1410] = -t240;
-    const cdyn_real t241 = d->Dinv[5];
-    const cdyn_real t242 = t241 * t184 - t195 * t240;
-    const cdyn_real t243 = t242 - t197 * t235;
-    const cdyn_real t244 = t243 - t199 * t231;
-    const cdyn_real t245 = t244 - t201 * t228;
-    const cdyn_real t246 = t245 - t203 * t226;
-    Minv[227] = -t246;
-    Minv[1411] = -t246;
-    const cdyn_real t247 = d->L[22];
-    const cdyn_real t248 = d->L[23];
-    const cdyn_real t249 = t247 * t246 + t248 * t240;
-    const cdyn_real t250 = d->L[24];
-    const cdyn_real t251 = t249 + t250 * t235;
-    const cdyn_real t252 = d->L[25];
-    const cdyn_real t253 = t251 + t252 * t231;
-    const cdyn_real t254 = d->L[26];
-    const cdyn_real t255 = t253 + t254 * t228;
-    const cdyn_real t256 = d->L[27];
-    const cdyn_real t257 = t255 + t256 * t226;
-    Minv[265] = t257;
-    Minv[1412] = t257;
-    const cdyn_real t258 = d->L[29];
-    const cdyn_real t259 = d->L[30];
-    const cdyn_real t260 = t258 * t257 - t259 * t246;
-    const cdyn_real t261 = d->L[31];
-    const cdyn_real t262 = t260 - t261 * t240;
-    const cdyn_real t263 = d->L[32];
-    const cdyn_real t264 = t262 - t263 * t235;
-    const cdyn_real t265 = d->L[33];
-    const cdyn_real t266 = t264 - t265 * t231;
-    const cdyn_real t267 = d->L[34];
-    const cdyn_real t268 = t266 - t267 * t228;
-    const cdyn_real t269 = d->L[35];
-    const cdyn_real t270 = t268 - t269 * t226;
-    Minv[303] = -t270;
-    Minv[1413] = -t270;
-    const cdyn_real t271 = d->L[37];
-    const cdyn_real t272 = d->L[38];
-    const cdyn_real t273 = t271 * t270 - t272 * t257;
-    const cdyn_real t274 = d->L[39];
-    const cdyn_real t275 = t273 + t274 * t246;
-    const cdyn_real t276 = d->L[40];
-    const cdyn_real t277 = t275 + t276 * t240;
-    const cdyn_real t278 = d->L[41];
-    const cdyn_real t279 = t277 + t278 * t235;
-    const cdyn_real t280 = d->L[42];
-    const cdyn_real t281 = t279 + t280 * t231;
-    const cdyn_real t282 = d->L[43];
-    const cdyn_real t283 = t281 + t282 * t228;
-    const cdyn_real t284 = d->L[44];
-    const cdyn_real t285 = t283 + t284 * t226;
-    Minv[341] = t285;
-    Minv[1414] = t285;
-    const cdyn_real t286 = d->L[46];
-    const cdyn_real t287 = d->L[47];
-    const cdyn_real t288 = t286 * t285 - t287 * t270;
-    const cdyn_real t289 = d->L[48];
-    const cdyn_real t290 = t288 + t289 * t257;
-    const cdyn_real t291 = d->L[49];
-    const cdyn_real t292 = t290 - t291 * t246;
-    const cdyn_real t293 = d->L[50];
-    const cdyn_real t294 = t292 - t293 * t240;
-    const cdyn_real t295 = d->L[51];
-    const cdyn_real t296 = t294 - t295 * t235;
-    const cdyn_real t297 = d->L[52];
-    const cdyn_real t298 = t296 - t297 * t231;
-    const cdyn_real t299 = d->L[53];
-    const cdyn_real t300 = t298 - t299 * t228;
-    const cdyn_real t301 = d->L[54];
-    const cdyn_real t302 = t300 - t301 * t226;
-    Minv[379] = -t302;
-    Minv[1415] = -t302;
-    const cdyn_real t303 = d->L[56];
-    const cdyn_real t304 = d->L[57];
-    const cdyn_real t305 = t303 * t302 - t304 * t285;
-    const cdyn_real t306 = d->L[58];
-    const cdyn_real t307 = t305 + t306 * t270;
-    const cdyn_real t308 = d->L[59];
-    const cdyn_real t309 = t307 - t308 * t257;
-    const cdyn_real t310 = d->L[60];
-    const cdyn_real t311 = t309 + t310 * t246;
-    const cdyn_real t312 = d->L[61];
-    const cdyn_real t313 = t311 + t312 * t240;
-    const cdyn_real t314 = d->L[62];
-    const cdyn_real t315 = t313 + t314 * t235;
-    const cdyn_real t316 = d->L[63];
-    const cdyn_real t317 = t315 + t316 * t231;
-    const cdyn_real t318 = d->L[64];
-    const cdyn_real t319 = t317 + t318 * t228;
-    const cdyn_real t320 = d->L[65];
-    const cdyn_real t321 = t319 + t320 * t226;
-    Minv[417] = t321;
-    Minv[1416] = t321;
-    const cdyn_real t322 = d->L[67];
-    const cdyn_real t323 = d->L[68];
-    const cdyn_real t324 = t322 * t321 - t323 * t302;
-    const cdyn_real t325 = d->L[69];
-    const cdyn_real t326 = t324 + t325 * t285;
-    const cdyn_real t327 = d->L[70];
-    const cdyn_real t328 = t326 - t327 * t270;
-    const cdyn_real t329 = d->L[71];
-    const cdyn_real t330 = t328 + t329 * t257;
-    const cdyn_real t331 = d->L[72];
-    const cdyn_real t332 = t330 - t331 * t246;
-    const cdyn_real t333 = d->L[73];
-    const cdyn_real t334 = t332 - t333 * t240;
-    const cdyn_real t335 = d->L[74];
-    const cdyn_real t336 = t334 - t335 * t235;
-    const cdyn_real t337 = d->L[75];
-    const cdyn_real t338 = t336 - t337 * t231;
-    const cdyn_real t339 = d->L[76];
-    const cdyn_real t340 = t338 - t339 * t228;
-    const cdyn_real t341 = d->L[77];
-    const cdyn_real t342 = t340 - t341 * t226;
-    Minv[455] = -t342;
-    Minv[1417] = -t342;
-    const cdyn_real t343 = d->L[79];
-    const cdyn_real t344 = d->L[80];
-    const cdyn_real t345 = t343 * t246 + t344 * t240;
-    const cdyn_real t346 = d->L[81];
-    const cdyn_real t347 = t345 + t346 * t235;
-    const cdyn_real t348 = d->L[82];
-    const cdyn_real t349 = t347 + t348 * t231;
-    const cdyn_real t350 = d->L[83];
-    const cdyn_real t351 = t349 + t350 * t228;
-    const cdyn_real t352 = d->L[84];
-    const cdyn_real t353 = t351 + t352 * t226;
-    Minv[493] = t353;
-    Minv[1418] = t353;
-    const cdyn_real t354 = d->L[86];
-    const cdyn_real t355 = d->L[87];
-    const cdyn_real t356 = t354 * t353 - t355 * t246;
-    const cdyn_real t357 = d->L[88];
-    const cdyn_real t358 = t356 - t357 * t240;
-    const cdyn_real t359 = d->L[89];
-    const cdyn_real t360 = t358 - t359 * t235;
-    const cdyn_real t361 = d->L[90];
-    const cdyn_real t362 = t360 - t361 * t231;
-    const cdyn_real t363 = d->L[91];
-    const cdyn_real t364 = t362 - t363 * t228;
-    const cdyn_real t365 = d->L[92];
-    const cdyn_real t366 = t364 - t365 * t226;
-    Minv[531] = -t366;
-    Minv[1419] = -t366;
-    const cdyn_real t367 = d->L[94];
-    const cdyn_real t368 = d->L[95];
-    const cdyn_real t369 = t367 * t366 - t368 * t353;
-    const cdyn_real t370 = d->L[96];
-    const cdyn_real t371 = t369 + t370 * t246;
-    const cdyn_real t372 = d->L[97];
-    const cdyn_real t373 = t371 + t372 * t240;
-    const cdyn_real t374 = d->L[98];
-    const cdyn_real t375 = t373 + t374 * t235;
-    const cdyn_real t376 = d->L[99];
-    const cdyn_real t377 = t375 + t376 * t231;
-    const cdyn_real t378 = d->L[100];
-    const cdyn_real t379 = t377 + t378 * t228;
-    const cdyn_real t380 = d->L[101];
-    const cdyn_real t381 = t379 + t380 * t226;
-    Minv[569] = t381;
-    Minv[1420] = t381;
-    const cdyn_real t382 = d->L[103];
-    const cdyn_real t383 = d->L[104];
-    const cdyn_real t384 = t382 * t381 - t383 * t366;
-    const cdyn_real t385 = d->L[105];
-    const cdyn_real t386 = t384 + t385 * t353;
-    const cdyn_real t387 = d->L[106];
-    const cdyn_real t388 = t386 - t387 * t246;
-    const cdyn_real t389 = d->L[107];
-    const cdyn_real t390 = t388 - t389 * t240;
-    const cdyn_real t391 = d->L[108];
-    const cdyn_real t392 = t390 - t391 * t235;
-    const cdyn_real t393 = d->L[109];
-    const cdyn_real t394 = t392 - t393 * t231;
-    const cdyn_real t395 = d->L[110];
-    const cdyn_real t396 = t394 - t395 * t228;
-    const cdyn_real t397 = d->L[111];
-    const cdyn_real t398 = t396 - t397 * t226;
-    Minv[607] = -t398;
-    Minv[1421] = -t398;
-    const cdyn_real t399 = d->L[113];
-    const cdyn_real t400 = d->L[114];
-    const cdyn_real t401 = t399 * t398 - t400 * t381;
-    const cdyn_real t402 = d->L[115];
-    const cdyn_real t403 = t401 + t402 * t366;
-    const cdyn_real t404 = d->L[116];
-    const cdyn_real t405 = t403 - t404 * t353;
-    const cdyn_real t406 = d->L[117];
-    const cdyn_real t407 = t405 + t406 * t246;
-    const cdyn_real t408 = d->L[118];
-    const cdyn_real t409 = t407 + t408 * t240;
-    const cdyn_real t410 = d->L[119];
-    const cdyn_real t411 = t409 + t410 * t235;
-    const cdyn_real t412 = d->L[120];
-    const cdyn_real t413 = t411 + t412 * t231;
-    const cdyn_real t414 = d->L[121];
-    const cdyn_real t415 = t413 + t414 * t228;
-    const cdyn_real t416 = d->L[122];
-    const cdyn_real t417 = t415 + t416 * t226;
-    Minv[645] = t417;
-    Minv[1422] = t417;
-    const cdyn_real t418 = d->L[124];
-    const cdyn_real t419 = d->L[125];
-    const cdyn_real t420 = t418 * t417 - t419 * t398;
-    const cdyn_real t421 = d->L[126];
-    const cdyn_real t422 = t420 + t421 * t381;
-    const cdyn_real t423 = d->L[127];
-    const cdyn_real t424 = t422 - t423 * t366;
-    const cdyn_real t425 = d->L[128];
-    const cdyn_real t426 = t424 + t425 * t353;
-    const cdyn_real t427 = d->L[129];
-    const cdyn_real t428 = t426 - t427 * t246;
-    const cdyn_real t429 = d->L[130];
-    const cdyn_real t430 = t428 - t429 * t240;
-    const cdyn_real t431 = d->L[131];
-    const cdyn_real t432 = t430 - t431 * t235;
-    const cdyn_real t433 = d->L[132];
-    const cdyn_real t434 = t432 - t433 * t231;
-    const cdyn_real t435 = d->L[133];
-    const cdyn_real t436 = t434 - t435 * t228;
-    const cdyn_real t437 = d->L[134];
-    const cdyn_real t438 = t436 - t437 * t226;
-    Minv[683] = -t438;
-    Minv[1423] = -t438;
-    const cdyn_real t439 = d->Dinv[18];
-    const cdyn_real t440 = t439 * t170 - t183 * t246;
-    const cdyn_real t441 = t440 - t185 * t240;
-    const cdyn_real t442 = t441 - t187 * t235;
-    const cdyn_real t443 = t442 - t189 * t231;
-    const cdyn_real t444 = t443 - t191 * t228;
-    const cdyn_real t445 = t444 - t193 * t226;
-    Minv[721] = -t445;
-    Minv[1424] = -t445;
-    const cdyn_real t446 = d->Dinv[19];
-    const cdyn_real t447 = t446 * t154 - t169 * t445;
-    const cdyn_real t448 = t447 - t171 * t246;
-    const cdyn_real t449 = t448 - t173 * t240;
-    const cdyn_real t450 = t449 - t175 * t235;
-    const cdyn_real t451 = t450 - t177 * t231;
-    const cdyn_real t452 = t451 - t179 * t228;
-    const cdyn_real t453 = t452 - t181 * t226;
-    Minv[759] = -t453;
-    Minv[1425] = -t453;
-    const cdyn_real t454 = d->L[151];
-    const cdyn_real t455 = d->L[152];
-    const cdyn_real t456 = t454 * t453 + t455 * t445;
-    const cdyn_real t457 = d->L[153];
-    const cdyn_real t458 = t456 + t457 * t246;
-    const cdyn_real t459 = d->L[154];
-    const cdyn_real t460 = t458 + t459 * t240;
-    const cdyn_real t461 = d->L[155];
-    const cdyn_real t462 = t460 + t461 * t235;
-    const cdyn_real t463 = d->L[156];
-    const cdyn_real t464 = t462 + t463 * t231;
-    const cdyn_real t465 = d->L[157];
-    const cdyn_real t466 = t464 + t465 * t228;
-    const cdyn_real t467 = d->L[158];
-    const cdyn_real t468 = t466 + t467 * t226;
-    Minv[797] = t468;
-    Minv[1426] = t468;
-    const cdyn_real t469 = d->L[160];
-    const cdyn_real t470 = d->L[161];
-    const cdyn_real t471 = t469 * t468 - t470 * t453;
-    const cdyn_real t472 = d->L[162];
-    const cdyn_real t473 = t471 - t472 * t445;
-    const cdyn_real t474 = d->L[163];
-    const cdyn_real t475 = t473 - t474 * t246;
-    const cdyn_real t476 = d->L[164];
-    const cdyn_real t477 = t475 - t476 * t240;
-    const cdyn_real t478 = d->L[165];
-    const cdyn_real t479 = t477 - t478 * t235;
-    const cdyn_real t480 = d->L[166];
-    const cdyn_real t481 = t479 - t480 * t231;
-    const cdyn_real t482 = d->L[167];
-    const cdyn_real t483 = t481 - t482 * t228;
-    const cdyn_real t484 = d->L[168];
-    const cdyn_real t485 = t483 - t484 * t226;
-    Minv[835] = -t485;
-    Minv[1427] = -t485;
-    const cdyn_real t486 = d->L[170];
-    const cdyn_real t487 = d->L[171];
-    const cdyn_real t488 = t486 * t485 - t487 * t468;
-    const cdyn_real t489 = d->L[172];
-    const cdyn_real t490 = t488 + t489 * t453;
-    const cdyn_real t491 = d->L[173];
-    const cdyn_real t492 = t490 + t491 * t445;
-    const cdyn_real t493 = d->L[174];
-    const cdyn_real t494 = t492 + t493 * t246;
-    const cdyn_real t495 = d->L[175];
-    const cdyn_real t496 = t494 + t495 * t240;
-    const cdyn_real t497 = d->L[176];
-    const cdyn_real t498 = t496 + t497 * t235;
-    const cdyn_real t499 = d->L[177];
-    const cdyn_real t500 = t498 + t499 * t231;
-    const cdyn_real t501 = d->L[178];
-    const cdyn_real t502 = t500 + t501 * t228;
-    const cdyn_real t503 = d->L[179];
-    const cdyn_real t504 = t502 + t503 * t226;
-    Minv[873] = t504;
-    Minv[1428] = t504;
-    const cdyn_real t505 = d->L[181];
-    const cdyn_real t506 = d->L[182];
-    const cdyn_real t507 = t505 * t504 - t506 * t485;
-    const cdyn_real t508 = d->L[183];
-    const cdyn_real t509 = t507 + t508 * t468;
-    const cdyn_real t510 = d->L[184];
-    const cdyn_real t511 = t509 - t510 * t453;
-    const cdyn_real t512 = d->L[185];
-    const cdyn_real t513 = t511 - t512 * t445;
-    const cdyn_real t514 = d->L[186];
-    const cdyn_real t515 = t513 - t514 * t246;
-    const cdyn_real t516 = d->L[187];
-    const cdyn_real t517 = t515 - t516 * t240;
-    const cdyn_real t518 = d->L[188];
-    const cdyn_real t519 = t517 - t518 * t235;
-    const cdyn_real t520 = d->L[189];
-    const cdyn_real t521 = t519 - t520 * t231;
-    const cdyn_real t522 = d->L[190];
-    const cdyn_real t523 = t521 - t522 * t228;
-    const cdyn_real t524 = d->L[191];
-    const cdyn_real t525 = t523 - t524 * t226;
-    Minv[911] = -t525;
-    Minv[1429] = -t525;
-    const cdyn_real t526 = d->L[193];
-    const cdyn_real t527 = d->L[194];
-    const cdyn_real t528 = t526 * t525 - t527 * t504;
-    const cdyn_real t529 = d->L[195];
-    const cdyn_real t530 = t528 + t529 * t485;
-    const cdyn_real t531 = d->L[196];
-    const cdyn_real t532 = t530 - t531 * t468;
-    const cdyn_real t533 = d->L[197];
-    const cdyn_real t534 = t532 + t533 * t453;
-    const cdyn_real t535 = d->L[198];
-    const cdyn_real t536 = t534 + t535 * t445;
-    const cdyn_real t537 = d->L[199];
-    const cdyn_real t538 = t536 + t537 * t246;
-    const cdyn_real t539 = d->L[200];
-    const cdyn_real t540 = t538 + t539 * t240;
-    const cdyn_real t541 = d->L[201];
-    const cdyn_real t542 = t540 + t541 * t235;
-    const cdyn_real t543 = d->L[202];
-    const cdyn_real t544 = t542 + t543 * t231;
-    const cdyn_real t545 = d->L[203];
-    const cdyn_real t546 = t544 + t545 * t228;
-    const cdyn_real t547 = d->L[204];
-    const cdyn_real t548 = t546 + t547 * t226;
-    Minv[949] = t548;
-    Minv[1430] = t548;
-    const cdyn_real t549 = d->L[206];
-    const cdyn_real t550 = d->L[207];
-    const cdyn_real t551 = t549 * t548 - t550 * t525;
-    const cdyn_real t552 = d->L[208];
-    const cdyn_real t553 = t551 + t552 * t504;
-    const cdyn_real t554 = d->L[209];
-    const cdyn_real t555 = t553 - t554 * t485;
-    const cdyn_real t556 = d->L[210];
-    const cdyn_real t557 = t555 + t556 * t468;
-    const cdyn_real t558 = d->L[211];
-    const cdyn_real t559 = t557 - t558 * t453;
-    const cdyn_real t560 = d->L[212];
-    const cdyn_real t561 = t559 - t560 * t445;
-    const cdyn_real t562 = d->L[213];
-    const cdyn_real t563 = t561 - t562 * t246;
-    const cdyn_real t564 = d->L[214];
-    const cdyn_real t565 = t563 - t564 * t240;
-    const cdyn_real t566 = d->L[215];
-    const cdyn_real t567 = t565 - t566 * t235;
-    const cdyn_real t568 = d->L[216];
-    const cdyn_real t569 = t567 - t568 * t231;
-    const cdyn_real t570 = d->L[217];
-    const cdyn_real t571 = t569 - t570 * t228;
-    const cdyn_real t572 = d->L[218];
-    const cdyn_real t573 = t571 - t572 * t226;
-    Minv[987] = -t573;
-    Minv[1431] = -t573;
-    const cdyn_real t574 = d->L[220];
-    const cdyn_real t575 = d->L[221];
-    const cdyn_real t576 = t574 * t573 - t575 * t548;
-    const cdyn_real t577 = d->L[222];
-    const cdyn_real t578 = t576 + t577 * t525;
-    const cdyn_real t579 = d->L[223];
-    const cdyn_real t580 = t578 - t579 * t504;
-    const cdyn_real t581 = d->L[224];
-    const cdyn_real t582 = t580 + t581 * t485;
-    const cdyn_real t583 = d->L[225];
-    const cdyn_real t584 = t582 - t583 * t468;
-    const cdyn_real t585 = d->L[226];
-    const cdyn_real t586 = t584 + t585 * t453;
-    const cdyn_real t587 = d->L[227];
-    const cdyn_real t588 = t586 + t587 * t445;
-    const cdyn_real t589 = d->L[228];
-    const cdyn_real t590 = t588 + t589 * t246;
-    const cdyn_real t591 = d->L[229];
-    const cdyn_real t592 = t590 + t591 * t240;
-    const cdyn_real t593 = d->L[230];
-    const cdyn_real t594 = t592 + t593 * t235;
-    const cdyn_real t595 = d->L[231];
-    const cdyn_real t596 = t594 + t595 * t231;
-    const cdyn_real t597 = d->L[232];
-    const cdyn_real t598 = t596 + t597 * t228;
-    const cdyn_real t599 = d->L[233];
-    const cdyn_real t600 = t598 + t599 * t226;
-    Minv[1025] = t600;
-    Minv[1432] = t600;
-    const cdyn_real t601 = d->L[235];
-    const cdyn_real t602 = d->L[236];
-    const cdyn_real t603 = t601 * t600 - t602 * t573;
-    const cdyn_real t604 = d->L[237];
-    const cdyn_real t605 = t603 + t604 * t548;
-    const cdyn_real t606 = d->L[238];
-    const cdyn_real t607 = t605 - t606 * t525;
-    const cdyn_real t608 = d->L[239];
-    const cdyn_real t609 = t607 + t608 * t504;
-    const cdyn_real t610 = d->L[240];
-    const cdyn_real t611 = t609 - t610 * t485;
-    const cdyn_real t612 = d->L[241];
-    const cdyn_real t613 = t611 + t612 * t468;
-    const cdyn_real t614 = d->L[242];
-    const cdyn_real t615 = t613 - t614 * t453;
-    const cdyn_real t616 = d->L[243];
-    const cdyn_real t617 = t615 - t616 * t445;
-    const cdyn_real t618 = d->L[244];
-    const cdyn_real t619 = t617 - t618 * t246;
-    const cdyn_real t620 = d->L[245];
-    const cdyn_real t621 = t619 - t620 * t240;
-    const cdyn_real t622 = d->L[246];
-    const cdyn_real t623 = t621 - t622 * t235;
-    const cdyn_real t624 = d->L[247];
-    const cdyn_real t625 = t623 - t624 * t231;
-    const cdyn_real t626 = d->L[248];
-    const cdyn_real t627 = t625 - t626 * t228;
-    const cdyn_real t628 = d->L[249];
-    const cdyn_real t629 = t627 - t628 * t226;
-    Minv[1063] = -t629;
-    Minv[1433] = -t629;
-    const cdyn_real t630 = d->L[251];
-    const cdyn_real t631 = d->L[252];
-    const cdyn_real t632 = t630 * t453 + t631 * t445;
-    const cdyn_real t633 = d->L[253];
-    const cdyn_real t634 = t632 + t633 * t246;
-    const cdyn_real t635 = d->L[254];
-    const cdyn_real t636 = t634 + t635 * t240;
-    const cdyn_real t637 = d->L[255];
-    const cdyn_real t638 = t636 + t637 * t235;
-    const cdyn_real t639 = d->L[256];
-    const cdyn_real t640 = t638 + t639 * t231;
-    const cdyn_real t641 = d->L[257];
-    const cdyn_real t642 = t640 + t641 * t228;
-    const cdyn_real t643 = d->L[258];
-    const cdyn_real t644 = t642 + t643 * t226;
-    Minv[1101] = t644;
-    Minv[1434] = t644;
-    const cdyn_real t645 = d->L[260];
-    const cdyn_real t646 = d->L[261];
-    const cdyn_real t647 = t645 * t644 - t646 * t453;
-    const cdyn_real t648 = d->L[262];
-    const cdyn_real t649 = t647 - t648 * t445;
-    const cdyn_real t650 = d->L[263];
-    const cdyn_real t651 = t649 - t650 * t246;
-    const cdyn_real t652 = d->L[264];
-    const cdyn_real t653 = t651 - t652 * t240;
-    const cdyn_real t654 = d->L[265];
-    const cdyn_real t655 = t653 - t654 * t235;
-    const cdyn_real t656 = d->L[266];
-    const cdyn_real t657 = t655 - t656 * t231;
-    const cdyn_real t658 = d->L[267];
-    const cdyn_real t659 = t657 - t658 * t228;
-    const cdyn_real t660 = d->L[268];
-    const cdyn_real t661 = t659 - t660 * t226;
-    Minv[1139] = -t661;
-    Minv[1435] = -t661;
-    const cdyn_real t662 = d->Dinv[30];
-    const cdyn_real t663 = t662 * t136 - t153 * t453;
-    const cdyn_real t664 = t663 - t155 * t445;
-    const cdyn_real t665 = t664 - t157 * t246;
-    const cdyn_real t666 = t665 - t159 * t240;
-    const cdyn_real t667 = t666 - t161 * t235;
-    const cdyn_real t668 = t667 - t163 * t231;
-    const cdyn_real t669 = t668 - t165 * t228;
-    const cdyn_real t670 = t669 - t167 * t226;
-    Minv[1177] = -t670;
-    Minv[1436] = -t670;
-    const cdyn_real t671 = d->Dinv[31];
-    const cdyn_real t672 = t671 * t116 - t135 * t670;
-    const cdyn_real t673 = t672 - t137 * t453;
-    const cdyn_real t674 = t673 - t139 * t445;
-    const cdyn_real t675 = t674 - t141 * t246;
-    const cdyn_real t676 = t675 - t143 * t240;
-    const cdyn_real t677 = t676 - t145 * t235;
-    const cdyn_real t678 = t677 - t147 * t231;
-    const cdyn_real t679 = t678 - t149 * t228;
-    const cdyn_real t680 = t679 - t151 * t226;
-    Minv[1215] = -t680;
-    Minv[1437] = -t680;
-    const cdyn_real t681 = d->Dinv[32];
-    const cdyn_real t682 = t681 * t94 - t115 * t680;
-    const cdyn_real t683 = t682 - t117 * t670;
-    const cdyn_real t684 = t683 - t119 * t453;
-    const cdyn_real t685 = t684 - t121 * t445;
-    const cdyn_real t686 = t685 - t123 * t246;
-    const cdyn_real t687 = t686 - t125 * t240;
-    const cdyn_real t688 = t687 - t127 * t235;
-    const cdyn_real t689 = t688 - t129 * t231;
-    const cdyn_real t690 = t689 - t131 * t228;
-    const cdyn_real t691 = t690 - t133 * t226;
-    Minv[1253] = -t691;
-    Minv[1438] = -t691;
-    const cdyn_real t692 = d->Dinv[33];
-    const cdyn_real t693 = t692 * t70 - t93 * t691;
-    const cdyn_real t694 = t693 - t95 * t680;
-    const cdyn_real t695 = t694 - t97 * t670;
-    const cdyn_real t696 = t695 - t99 * t453;
-    const cdyn_real t697 = t696 - t101 * t445;
-    const cdyn_real t698 = t697 - t103 * t246;
-    const cdyn_real t699 = t698 - t105 * t240;
-    const cdyn_real t700 = t699 - t107 * t235;
-    const cdyn_real t701 = t700 - t109 * t231;
-    const cdyn_real t702 = t701 - t111 * t228;
-    const cdyn_real t703 = t702 - t113 * t226;
-    Minv[1291] = -t703;
-    Minv[1439] = -t703;
-    const cdyn_real t704 = d->Dinv[34];
-    const cdyn_real t705 = t704 * t44 - t69 * t703;
-    const cdyn_real t706 = t705 - t71 * t691;
-    const cdyn_real t707 = t706 - t73 * t680;
-    const cdyn_real t708 = t707 - t75 * t670;
-    const cdyn_real t709 = t708 - t77 * t453;
-    const cdyn_real t710 = t709 - t79 * t445;
-    const cdyn_real t711 = t710 - t81 * t246;
-    const cdyn_real t712 = t711 - t83 * t240;
-    const cdyn_real t713 = t712 - t85 * t235;
-    const cdyn_real t714 = t713 - t87 * t231;
-    const cdyn_real t715 = t714 - t89 * t228;
-    const cdyn_real t716 = t715 - t91 * t226;
-    Minv[1329] = -t716;
-    Minv[1440] = -t716;
-    const cdyn_real t717 = d->Dinv[35];
-    const cdyn_real t718 = t717 * t3 - t43 * t716;
-    const cdyn_real t719 = t718 - t45 * t703;
-    const cdyn_real t720 = t719 - t47 * t691;
-    const cdyn_real t721 = t720 - t49 * t680;
-    const cdyn_real t722 = t721 - t51 * t670;
-    const cdyn_real t723 = t722 - t53 * t453;
-    const cdyn_real t724 = t723 - t55 * t445;
-    const cdyn_real t725 = t724 - t57 * t246;
-    const cdyn_real t726 = t725 - t59 * t240;
-    const cdyn_real t727 = t726 - t61 * t235;
-    const cdyn_real t728 = t727 - t63 * t231;
-    const cdyn_real t729 = t728 - t65 * t228;
-    const cdyn_real t730 = t729 - t67 * t226;
-    Minv[1367] = -t730;
-    Minv[1441] = -t730;
-    const cdyn_real t731 = d->Dinv[36];
-    const cdyn_real t732 = t731 * t2 - t1 * t730;
-    const cdyn_real t733 = t732 - t5 * t716;
-    const cdyn_real t734 = t733 - t8 * t703;
-    const cdyn_real t735 = t734 - t11 * t691;
-    const cdyn_real t736 = t735 - t14 * t680;
-    const cdyn_real t737 = t736 - t17 * t670;
-    const cdyn_real t738 = t737 - t20 * t453;
-    const cdyn_real t739 = t738 - t23 * t445;
-    const cdyn_real t740 = t739 - t26 * t246;
-    const cdyn_real t741 = t740 - t29 * t240;
-    const cdyn_real t742 = t741 - t32 * t235;
-    const cdyn_real t743 = t742 - t35 * t231;
-    const cdyn_real t744 = t743 - t38 * t228;
-    const cdyn_real t745 = t744 - t41 * t226;
-    Minv[1405] = -t745;
-    Minv[1442] = -t745;
-    const cdyn_real t746 = d->Dinv[37];
-    const cdyn_real t747 = t746 + t2 * t745;
-    const cdyn_real t748 = t747 + t0 * t730;
-    const cdyn_real t749 = t748 + t4 * t716;
-    const cdyn_real t750 = t749 + t7 * t703;
-    const cdyn_real t751 = t750 + t10 * t691;
-    const cdyn_real t752 = t751 + t13 * t680;
-    const cdyn_real t753 = t752 + t16 * t670;
-    const cdyn_real t754 = t753 + t19 * t453;
-    const cdyn_real t755 = t754 + t22 * t445;
-    const cdyn_real t756 = t755 + t25 * t246;
-    const cdyn_real t757 = t756 + t28 * t240;
-    const cdyn_real t758 = t757 + t31 * t235;
-    const cdyn_real t759 = t758 + t34 * t231;
-    const cdyn_real t760 = t759 + t37 * t228;
-    const cdyn_real t761 = t760 + t40 * t226;
-    Minv[1443] = t761;
+    (void)d;
+    (void)Minv;
+    /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[14];
+        Minv[546] *= dinv;
+        Minv[547] *= dinv;
+        Minv[548] *= dinv;
+        Minv[549] *= dinv;
+        Minv[550] = 0;
+        Minv[551] = 0;
+        Minv[552] = 0;
+        Minv[553] = 0;
+        Minv[554] = 0;
+        Minv[555] = 0;
+        Minv[556] = 0;
+        Minv[557] = 0;
+        Minv[558] = 0;
+        Minv[559] = 0;
+        Minv[560] = 0;
+        Minv[561] = 0;
+        Minv[562] = 0;
+        Minv[563] = 0;
+        Minv[564] = 0;
+        Minv[565] = 0;
+        Minv[566] = 0;
+        Minv[567] = 0;
+        Minv[568] = 0;
+        Minv[569] = 0;
+    }
+    {
+        const cdyn_real l = d->L[94];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[508 + c];
+    }
+    {
+        const cdyn_real l = d->L[95];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[470 + c];
+    }
+    {
+        const cdyn_real l = d->L[96];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[204 + c];
+    }
+    {
+        const cdyn_real l = d->L[97];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[166 + c];
+    }
+    {
+        const cdyn_real l = d->L[98];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[128 + c];
+    }
+    {
+        const cdyn_real l = d->L[99];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[90 + c];
+    }
+    {
+        const cdyn_real l = d->L[100];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[52 + c];
+    }
+    {
+        const cdyn_real l = d->L[101];
+        for (int c = 0; c < 24; ++c)
+            Minv[546 + c] -= l * Minv[14 + c];
+    }
+    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[15];
+        Minv[585] *= dinv;
+        Minv[586] *= dinv;
+        Minv[587] *= dinv;
+        Minv[588] = 0;
+        Minv[589] = 0;
+        Minv[590] = 0;
+        Minv[591] = 0;
+        Minv[592] = 0;
+        Minv[593] = 0;
+        Minv[594] = 0;
+        Minv[595] = 0;
+        Minv[596] = 0;
+        Minv[597] = 0;
+        Minv[598] = 0;
+        Minv[599] = 0;
+        Minv[600] = 0;
+        Minv[601] = 0;
+        Minv[602] = 0;
+        Minv[603] = 0;
+        Minv[604] = 0;
+        Minv[605] = 0;
+        Minv[606] = 0;
+        Minv[607] = 0;
+    }
+    {
+        const cdyn_real l = d->L[103];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[547 + c];
+    }
+    {
+        const cdyn_real l = d->L[104];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[509 + c];
+    }
+    {
+        const cdyn_real l = d->L[105];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[471 + c];
+    }
+    {
+        const cdyn_real l = d->L[106];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[205 + c];
+    }
+    {
+        const cdyn_real l = d->L[107];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[167 + c];
+    }
+    {
+        const cdyn_real l = d->L[108];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[129 + c];
+    }
+    {
+        const cdyn_real l = d->L[109];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[91 + c];
+    }
+    {
+        const cdyn_real l = d->L[110];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[53 + c];
+    }
+    {
+        const cdyn_real l = d->L[111];
+        for (int c = 0; c < 23; ++c)
+            Minv[585 + c] -= l * Minv[15 + c];
+    }
+    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[16];
+        Minv[624] *= dinv;
+        Minv[625] *= dinv;
+        Minv[626] = 0;
+        Minv[627] = 0;
+        Minv[628] = 0;
+        Minv[629] = 0;
+        Minv[630] = 0;
+        Minv[631] = 0;
+        Minv[632] = 0;
+        Minv[633] = 0;
+        Minv[634] = 0;
+        Minv[635] = 0;
+        Minv[636] = 0;
+        Minv[637] = 0;
+        Minv[638] = 0;
+        Minv[639] = 0;
+        Minv[640] = 0;
+        Minv[641] = 0;
+        Minv[642] = 0;
+        Minv[643] = 0;
+        Minv[644] = 0;
+        Minv[645] = 0;
+    }
+    {
+        const cdyn_real l = d->L[113];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[586 + c];
+    }
+    {
+        const cdyn_real l = d->L[114];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[548 + c];
+    }
+    {
+        const cdyn_real l = d->L[115];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[510 + c];
+    }
+    {
+        const cdyn_real l = d->L[116];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[472 + c];
+    }
+    {
+        const cdyn_real l = d->L[117];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[206 + c];
+    }
+    {
+        const cdyn_real l = d->L[118];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[168 + c];
+    }
+    {
+        const cdyn_real l = d->L[119];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[130 + c];
+    }
+    {
+        const cdyn_real l = d->L[120];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[92 + c];
+    }
+    {
+        const cdyn_real l = d->L[121];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[54 + c];
+    }
+    {
+        const cdyn_real l = d->L[122];
+        for (int c = 0; c < 22; ++c)
+            Minv[624 + c] -= l * Minv[16 + c];
+    }
+    /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[17];
+        Minv[663] *= dinv;
+        Minv[664] = 0;
+        Minv[665] = 0;
+        Minv[666] = 0;
+        Minv[667] = 0;
+        Minv[668] = 0;
+        Minv[669] = 0;
+        Minv[670] = 0;
+        Minv[671] = 0;
+        Minv[672] = 0;
+        Minv[673] = 0;
+        Minv[674] = 0;
+        Minv[675] = 0;
+        Minv[676] = 0;
+        Minv[677] = 0;
+        Minv[678] = 0;
+        Minv[679] = 0;
+        Minv[680] = 0;
+        Minv[681] = 0;
+        Minv[682] = 0;
+        Minv[683] = 0;
+    }
+    {
+        const cdyn_real l = d->L[124];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[625 + c];
+    }
+    {
+        const cdyn_real l = d->L[125];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[587 + c];
+    }
+    {
+        const cdyn_real l = d->L[126];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[549 + c];
+    }
+    {
+        const cdyn_real l = d->L[127];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[511 + c];
+    }
+    {
+        const cdyn_real l = d->L[128];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[473 + c];
+    }
+    {
+        const cdyn_real l = d->L[129];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[207 + c];
+    }
+    {
+        const cdyn_real l = d->L[130];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[169 + c];
+    }
+    {
+        const cdyn_real l = d->L[131];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[131 + c];
+    }
+    {
+        const cdyn_real l = d->L[132];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[93 + c];
+    }
+    {
+        const cdyn_real l = d->L[133];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[55 + c];
+    }
+    {
+        const cdyn_real l = d->L[134];
+        for (int c = 0; c < 21; ++c)
+            Minv[663 + c] -= l * Minv[17 + c];
+    }
+    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[18];
+        Minv[702] *= dinv;
+        Minv[703] *= dinv;
+        Minv[704] *= dinv;
+        Minv[705] *= dinv;
+        Minv[706] *= dinv;
+        Minv[707] *= dinv;
+        Minv[708] *= dinv;
+        Minv[709] *= dinv;
+        Minv[710] *= dinv;
+        Minv[711] *= dinv;
+        Minv[712] *= dinv;
+        Minv[713] *= dinv;
+        Minv[714] *= dinv;
+        Minv[715] *= dinv;
+        Minv[716] *= dinv;
+        Minv[717] *= dinv;
+        Minv[718] *= dinv;
+        Minv[719] *= dinv;
+        Minv[720] *= dinv;
+        Minv[721] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[136];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[208 + c];
+    }
+    {
+        const cdyn_real l = d->L[137];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[170 + c];
+    }
+    {
+        const cdyn_real l = d->L[138];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[132 + c];
+    }
+    {
+        const cdyn_real l = d->L[139];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[94 + c];
+    }
+    {
+        const cdyn_real l = d->L[140];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[56 + c];
+    }
+    {
+        const cdyn_real l = d->L[141];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] -= l * Minv[18 + c];
+    }
+    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[19];
+        Minv[741] *= dinv;
+        Minv[742] *= dinv;
+        Minv[743] *= dinv;
+        Minv[744] *= dinv;
+        Minv[745] *= dinv;
+        Minv[746] *= dinv;
+        Minv[747] *= dinv;
+        Minv[748] *= dinv;
+        Minv[749] *= dinv;
+        Minv[750] *= dinv;
+        Minv[751] *= dinv;
+        Minv[752] *= dinv;
+        Minv[753] *= dinv;
+        Minv[754] *= dinv;
+        Minv[755] *= dinv;
+        Minv[756] *= dinv;
+        Minv[757] *= dinv;
+        Minv[758] *= dinv;
+        Minv[759] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[143];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[703 + c];
+    }
+    {
+        const cdyn_real l = d->L[144];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[209 + c];
+    }
+    {
+        const cdyn_real l = d->L[145];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[171 + c];
+    }
+    {
+        const cdyn_real l = d->L[146];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[133 + c];
+    }
+    {
+        const cdyn_real l = d->L[147];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[95 + c];
+    }
+    {
+        const cdyn_real l = d->L[148];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[57 + c];
+    }
+    {
+        const cdyn_real l = d->L[149];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] -= l * Minv[19 + c];
+    }
+    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[20];
+        Minv[780] *= dinv;
+        Minv[781] *= dinv;
+        Minv[782] *= dinv;
+        Minv[783] *= dinv;
+        Minv[784] *= dinv;
+        Minv[785] *= dinv;
+        Minv[786] *= dinv;
+        Minv[787] *= dinv;
+        Minv[788] = 0;
+        Minv[789] = 0;
+        Minv[790] = 0;
+        Minv[791] = 0;
+        Minv[792] = 0;
+        Minv[793] = 0;
+        Minv[794] = 0;
+        Minv[795] = 0;
+        Minv[796] = 0;
+        Minv[797] = 0;
+    }
+    {
+        const cdyn_real l = d->L[151];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[742 + c];
+    }
+    {
+        const cdyn_real l = d->L[152];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[704 + c];
+    }
+    {
+        const cdyn_real l = d->L[153];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[210 + c];
+    }
+    {
+        const cdyn_real l = d->L[154];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[172 + c];
+    }
+    {
+        const cdyn_real l = d->L[155];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[134 + c];
+    }
+    {
+        const cdyn_real l = d->L[156];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[157];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[58 + c];
+    }
+    {
+        const cdyn_real l = d->L[158];
+        for (int c = 0; c < 18; ++c)
+            Minv[780 + c] -= l * Minv[20 + c];
+    }
+    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[21];
+        Minv[819] *= dinv;
+        Minv[820] *= dinv;
+        Minv[821] *= dinv;
+        Minv[822] *= dinv;
+        Minv[823] *= dinv;
+        Minv[824] *= dinv;
+        Minv[825] *= dinv;
+        Minv[826] = 0;
+        Minv[827] = 0;
+        Minv[828] = 0;
+        Minv[829] = 0;
+        Minv[830] = 0;
+        Minv[831] = 0;
+        Minv[832] = 0;
+        Minv[833] = 0;
+        Minv[834] = 0;
+        Minv[835] = 0;
+    }
+    {
+        const cdyn_real l = d->L[160];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[781 + c];
+    }
+    {
+        const cdyn_real l = d->L[161];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[743 + c];
+    }
+    {
+        const cdyn_real l = d->L[162];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[705 + c];
+    }
+    {
+        const cdyn_real l = d->L[163];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[211 + c];
+    }
+    {
+        const cdyn_real l = d->L[164];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[173 + c];
+    }
+    {
+        const cdyn_real l = d->L[165];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[135 + c];
+    }
+    {
+        const cdyn_real l = d->L[166];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[97 + c];
+    }
+    {
+        const cdyn_real l = d->L[167];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[59 + c];
+    }
+    {
+        const cdyn_real l = d->L[168];
+        for (int c = 0; c < 17; ++c)
+            Minv[819 + c] -= l * Minv[21 + c];
+    }
+    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[22];
+        Minv[858] *= dinv;
+        Minv[859] *= dinv;
+        Minv[860] *= dinv;
+        Minv[861] *= dinv;
+        Minv[862] *= dinv;
+        Minv[863] *= dinv;
+        Minv[864] = 0;
+        Minv[865] = 0;
+        Minv[866] = 0;
+        Minv[867] = 0;
+        Minv[868] = 0;
+        Minv[869] = 0;
+        Minv[870] = 0;
+        Minv[871] = 0;
+        Minv[872] = 0;
+        Minv[873] = 0;
+    }
+    {
+        const cdyn_real l = d->L[170];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[820 + c];
+    }
+    {
+        const cdyn_real l = d->L[171];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[782 + c];
+    }
+    {
+        const cdyn_real l = d->L[172];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[744 + c];
+    }
+    {
+        const cdyn_real l = d->L[173];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[706 + c];
+    }
+    {
+        const cdyn_real l = d->L[174];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[212 + c];
+    }
+    {
+        const cdyn_real l = d->L[175];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[174 + c];
+    }
+    {
+        const cdyn_real l = d->L[176];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[136 + c];
+    }
+    {
+        const cdyn_real l = d->L[177];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[98 + c];
+    }
+    {
+        const cdyn_real l = d->L[178];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[60 + c];
+    }
+    {
+        const cdyn_real l = d->L[179];
+        for (int c = 0; c < 16; ++c)
+            Minv[858 + c] -= l * Minv[22 + c];
+    }
+    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[23];
+        Minv[897] *= dinv;
+        Minv[898] *= dinv;
+        Minv[899] *= dinv;
+        Minv[900] *= dinv;
+        Minv[901] *= dinv;
+        Minv[902] = 0;
+        Minv[903] = 0;
+        Minv[904] = 0;
+        Minv[905] = 0;
+        Minv[906] = 0;
+        Minv[907] = 0;
+        Minv[908] = 0;
+        Minv[909] = 0;
+        Minv[910] = 0;
+        Minv[911] = 0;
+    }
+    {
+        const cdyn_real l = d->L[181];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[859 + c];
+    }
+    {
+        const cdyn_real l = d->L[182];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[821 + c];
+    }
+    {
+        const cdyn_real l = d->L[183];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[783 + c];
+    }
+    {
+        const cdyn_real l = d->L[184];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[745 + c];
+    }
+    {
+        const cdyn_real l = d->L[185];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[707 + c];
+    }
+    {
+        const cdyn_real l = d->L[186];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[213 + c];
+    }
+    {
+        const cdyn_real l = d->L[187];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[175 + c];
+    }
+    {
+        const cdyn_real l = d->L[188];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[137 + c];
+    }
+    {
+        const cdyn_real l = d->L[189];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[99 + c];
+    }
+    {
+        const cdyn_real l = d->L[190];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[61 + c];
+    }
+    {
+        const cdyn_real l = d->L[191];
+        for (int c = 0; c < 15; ++c)
+            Minv[897 + c] -= l * Minv[23 + c];
+    }
+    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[24];
+        Minv[936] *= dinv;
+        Minv[937] *= dinv;
+        Minv[938] *= dinv;
+        Minv[939] *= dinv;
+        Minv[940] = 0;
+        Minv[941] = 0;
+        Minv[942] = 0;
+        Minv[943] = 0;
+        Minv[944] = 0;
+        Minv[945] = 0;
+        Minv[946] = 0;
+        Minv[947] = 0;
+        Minv[948] = 0;
+        Minv[949] = 0;
+    }
+    {
+        const cdyn_real l = d->L[193];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[898 + c];
+    }
+    {
+        const cdyn_real l = d->L[194];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[860 + c];
+    }
+    {
+        const cdyn_real l = d->L[195];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[822 + c];
+    }
+    {
+        const cdyn_real l = d->L[196];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[784 + c];
+    }
+    {
+        const cdyn_real l = d->L[197];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[746 + c];
+    }
+    {
+        const cdyn_real l = d->L[198];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[708 + c];
+    }
+    {
+        const cdyn_real l = d->L[199];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[214 + c];
+    }
+    {
+        const cdyn_real l = d->L[200];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[176 + c];
+    }
+    {
+        const cdyn_real l = d->L[201];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[138 + c];
+    }
+    {
+        const cdyn_real l = d->L[202];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[100 + c];
+    }
+    {
+        const cdyn_real l = d->L[203];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[62 + c];
+    }
+    {
+        const cdyn_real l = d->L[204];
+        for (int c = 0; c < 14; ++c)
+            Minv[936 + c] -= l * Minv[24 + c];
+    }
+    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[25];
+        Minv[975] *= dinv;
+        Minv[976] *= dinv;
+        Minv[977] *= dinv;
+        Minv[978] = 0;
+        Minv[979] = 0;
+        Minv[980] = 0;
+        Minv[981] = 0;
+        Minv[982] = 0;
+        Minv[983] = 0;
+        Minv[984] = 0;
+        Minv[985] = 0;
+        Minv[986] = 0;
+        Minv[987] = 0;
+    }
+    {
+        const cdyn_real l = d->L[206];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[937 + c];
+    }
+    {
+        const cdyn_real l = d->L[207];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[899 + c];
+    }
+    {
+        const cdyn_real l = d->L[208];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[861 + c];
+    }
+    {
+        const cdyn_real l = d->L[209];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[823 + c];
+    }
+    {
+        const cdyn_real l = d->L[210];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[785 + c];
+    }
+    {
+        const cdyn_real l = d->L[211];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[747 + c];
+    }
+    {
+        const cdyn_real l = d->L[212];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[709 + c];
+    }
+    {
+        const cdyn_real l = d->L[213];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[215 + c];
+    }
+    {
+        const cdyn_real l = d->L[214];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[177 + c];
+    }
+    {
+        const cdyn_real l = d->L[215];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[139 + c];
+    }
+    {
+        const cdyn_real l = d->L[216];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[101 + c];
+    }
+    {
+        const cdyn_real l = d->L[217];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[63 + c];
+    }
+    {
+        const cdyn_real l = d->L[218];
+        for (int c = 0; c < 13; ++c)
+            Minv[975 + c] -= l * Minv[25 + c];
+    }
+    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[26];
+        Minv[1014] *= dinv;
+        Minv[1015] *= dinv;
+        Minv[1016] = 0;
+        Minv[1017] = 0;
+        Minv[1018] = 0;
+        Minv[1019] = 0;
+        Minv[1020] = 0;
+        Minv[1021] = 0;
+        Minv[1022] = 0;
+        Minv[1023] = 0;
+        Minv[1024] = 0;
+        Minv[1025] = 0;
+    }
+    {
+        const cdyn_real l = d->L[220];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[976 + c];
+    }
+    {
+        const cdyn_real l = d->L[221];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[938 + c];
+    }
+    {
+        const cdyn_real l = d->L[222];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[900 + c];
+    }
+    {
+        const cdyn_real l = d->L[223];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[862 + c];
+    }
+    {
+        const cdyn_real l = d->L[224];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[824 + c];
+    }
+    {
+        const cdyn_real l = d->L[225];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[786 + c];
+    }
+    {
+        const cdyn_real l = d->L[226];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[748 + c];
+    }
+    {
+        const cdyn_real l = d->L[227];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[710 + c];
+    }
+    {
+        const cdyn_real l = d->L[228];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[216 + c];
+    }
+    {
+        const cdyn_real l = d->L[229];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[178 + c];
+    }
+    {
+        const cdyn_real l = d->L[230];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[140 + c];
+    }
+    {
+        const cdyn_real l = d->L[231];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[102 + c];
+    }
+    {
+        const cdyn_real l = d->L[232];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[64 + c];
+    }
+    {
+        const cdyn_real l = d->L[233];
+        for (int c = 0; c < 12; ++c)
+            Minv[1014 + c] -= l * Minv[26 + c];
+    }
+    /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[27];
+        Minv[1053] *= dinv;
+        Minv[1054] = 0;
+        Minv[1055] = 0;
+        Minv[1056] = 0;
+        Minv[1057] = 0;
+        Minv[1058] = 0;
+        Minv[1059] = 0;
+        Minv[1060] = 0;
+        Minv[1061] = 0;
+        Minv[1062] = 0;
+        Minv[1063] = 0;
+    }
+    {
+        const cdyn_real l = d->L[235];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[1015 + c];
+    }
+    {
+        const cdyn_real l = d->L[236];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[977 + c];
+    }
+    {
+        const cdyn_real l = d->L[237];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[939 + c];
+    }
+    {
+        const cdyn_real l = d->L[238];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[901 + c];
+    }
+    {
+        const cdyn_real l = d->L[239];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[863 + c];
+    }
+    {
+        const cdyn_real l = d->L[240];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[825 + c];
+    }
+    {
+        const cdyn_real l = d->L[241];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[787 + c];
+    }
+    {
+        const cdyn_real l = d->L[242];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[749 + c];
+    }
+    {
+        const cdyn_real l = d->L[243];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[711 + c];
+    }
+    {
+        const cdyn_real l = d->L[244];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[217 + c];
+    }
+    {
+        const cdyn_real l = d->L[245];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[179 + c];
+    }
+    {
+        const cdyn_real l = d->L[246];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[141 + c];
+    }
+    {
+        const cdyn_real l = d->L[247];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[103 + c];
+    }
+    {
+        const cdyn_real l = d->L[248];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[65 + c];
+    }
+    {
+        const cdyn_real l = d->L[249];
+        for (int c = 0; c < 11; ++c)
+            Minv[1053 + c] -= l * Minv[27 + c];
+    }
+    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[28];
+        Minv[1092] *= dinv;
+        Minv[1093] *= dinv;
+        Minv[1094] = 0;
+        Minv[1095] = 0;
+        Minv[1096] = 0;
+        Minv[1097] = 0;
+        Minv[1098] = 0;
+        Minv[1099] = 0;
+        Minv[1100] = 0;
+        Minv[1101] = 0;
+    }
+    {
+        const cdyn_real l = d->L[251];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[750 + c];
+    }
+    {
+        const cdyn_real l = d->L[252];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[712 + c];
+    }
+    {
+        const cdyn_real l = d->L[253];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[218 + c];
+    }
+    {
+        const cdyn_real l = d->L[254];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[180 + c];
+    }
+    {
+        const cdyn_real l = d->L[255];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[142 + c];
+    }
+    {
+        const cdyn_real l = d->L[256];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[104 + c];
+    }
+    {
+        const cdyn_real l = d->L[257];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[66 + c];
+    }
+    {
+        const cdyn_real l = d->L[258];
+        for (int c = 0; c < 10; ++c)
+            Minv[1092 + c] -= l * Minv[28 + c];
+    }
+    /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[29];
+        Minv[1131] *= dinv;
+        Minv[1132] = 0;
+        Minv[1133] = 0;
+        Minv[1134] = 0;
+        Minv[1135] = 0;
+        Minv[1136] = 0;
+        Minv[1137] = 0;
+        Minv[1138] = 0;
+        Minv[1139] = 0;
+    }
+    {
+        const cdyn_real l = d->L[260];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[1093 + c];
+    }
+    {
+        const cdyn_real l = d->L[261];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[751 + c];
+    }
+    {
+        const cdyn_real l = d->L[262];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[713 + c];
+    }
+    {
+        const cdyn_real l = d->L[263];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[219 + c];
+    }
+    {
+        const cdyn_real l = d->L[264];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[181 + c];
+    }
+    {
+        const cdyn_real l = d->L[265];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[143 + c];
+    }
+    {
+        const cdyn_real l = d->L[266];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[105 + c];
+    }
+    {
+        const cdyn_real l = d->L[267];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[67 + c];
+    }
+    {
+        const cdyn_real l = d->L[268];
+        for (int c = 0; c < 9; ++c)
+            Minv[1131 + c] -= l * Minv[29 + c];
+    }
+    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[30];
+        Minv[1170] *= dinv;
+        Minv[1171] *= dinv;
+        Minv[1172] *= dinv;
+        Minv[1173] *= dinv;
+        Minv[1174] *= dinv;
+        Minv[1175] *= dinv;
+        Minv[1176] *= dinv;
+        Minv[1177] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[270];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[752 + c];
+    }
+    {
+        const cdyn_real l = d->L[271];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[714 + c];
+    }
+    {
+        const cdyn_real l = d->L[272];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[220 + c];
+    }
+    {
+        const cdyn_real l = d->L[273];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[182 + c];
+    }
+    {
+        const cdyn_real l = d->L[274];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[144 + c];
+    }
+    {
+        const cdyn_real l = d->L[275];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[106 + c];
+    }
+    {
+        const cdyn_real l = d->L[276];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[68 + c];
+    }
+    {
+        const cdyn_real l = d->L[277];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] -= l * Minv[30 + c];
+    }
+    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[31];
+        Minv[1209] *= dinv;
+        Minv[1210] *= dinv;
+        Minv[1211] *= dinv;
+        Minv[1212] *= dinv;
+        Minv[1213] *= dinv;
+        Minv[1214] *= dinv;
+        Minv[1215] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[279];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[1171 + c];
+    }
+    {
+        const cdyn_real l = d->L[280];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[753 + c];
+    }
+    {
+        const cdyn_real l = d->L[281];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[715 + c];
+    }
+    {
+        const cdyn_real l = d->L[282];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[221 + c];
+    }
+    {
+        const cdyn_real l = d->L[283];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[183 + c];
+    }
+    {
+        const cdyn_real l = d->L[284];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[145 + c];
+    }
+    {
+        const cdyn_real l = d->L[285];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[107 + c];
+    }
+    {
+        const cdyn_real l = d->L[286];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[69 + c];
+    }
+    {
+        const cdyn_real l = d->L[287];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] -= l * Minv[31 + c];
+    }
+    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[32];
+        Minv[1248] *= dinv;
+        Minv[1249] *= dinv;
+        Minv[1250] *= dinv;
+        Minv[1251] *= dinv;
+        Minv[1252] *= dinv;
+        Minv[1253] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[289];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[1210 + c];
+    }
+    {
+        const cdyn_real l = d->L[290];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[1172 + c];
+    }
+    {
+        const cdyn_real l = d->L[291];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[754 + c];
+    }
+    {
+        const cdyn_real l = d->L[292];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[716 + c];
+    }
+    {
+        const cdyn_real l = d->L[293];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[222 + c];
+    }
+    {
+        const cdyn_real l = d->L[294];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[184 + c];
+    }
+    {
+        const cdyn_real l = d->L[295];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[146 + c];
+    }
+    {
+        const cdyn_real l = d->L[296];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[108 + c];
+    }
+    {
+        const cdyn_real l = d->L[297];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[70 + c];
+    }
+    {
+        const cdyn_real l = d->L[298];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] -= l * Minv[32 + c];
+    }
+    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[33];
+        Minv[1287] *= dinv;
+        Minv[1288] *= dinv;
+        Minv[1289] *= dinv;
+        Minv[1290] *= dinv;
+        Minv[1291] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[300];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[1249 + c];
+    }
+    {
+        const cdyn_real l = d->L[301];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[1211 + c];
+    }
+    {
+        const cdyn_real l = d->L[302];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[1173 + c];
+    }
+    {
+        const cdyn_real l = d->L[303];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[755 + c];
+    }
+    {
+        const cdyn_real l = d->L[304];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[717 + c];
+    }
+    {
+        const cdyn_real l = d->L[305];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[223 + c];
+    }
+    {
+        const cdyn_real l = d->L[306];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[185 + c];
+    }
+    {
+        const cdyn_real l = d->L[307];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[147 + c];
+    }
+    {
+        const cdyn_real l = d->L[308];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[109 + c];
+    }
+    {
+        const cdyn_real l = d->L[309];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[71 + c];
+    }
+    {
+        const cdyn_real l = d->L[310];
+        for (int c = 0; c < 5; ++c)
+            Minv[1287 + c] -= l * Minv[33 + c];
+    }
+    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[34];
+        Minv[1326] *= dinv;
+        Minv[1327] *= dinv;
+        Minv[1328] *= dinv;
+        Minv[1329] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[312];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[1288 + c];
+    }
+    {
+        const cdyn_real l = d->L[313];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[1250 + c];
+    }
+    {
+        const cdyn_real l = d->L[314];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[1212 + c];
+    }
+    {
+        const cdyn_real l = d->L[315];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[1174 + c];
+    }
+    {
+        const cdyn_real l = d->L[316];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[756 + c];
+    }
+    {
+        const cdyn_real l = d->L[317];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[718 + c];
+    }
+    {
+        const cdyn_real l = d->L[318];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[224 + c];
+    }
+    {
+        const cdyn_real l = d->L[319];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[186 + c];
+    }
+    {
+        const cdyn_real l = d->L[320];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[148 + c];
+    }
+    {
+        const cdyn_real l = d->L[321];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[110 + c];
+    }
+    {
+        const cdyn_real l = d->L[322];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[72 + c];
+    }
+    {
+        const cdyn_real l = d->L[323];
+        for (int c = 0; c < 4; ++c)
+            Minv[1326 + c] -= l * Minv[34 + c];
+    }
+    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[35];
+        Minv[1365] *= dinv;
+        Minv[1366] *= dinv;
+        Minv[1367] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[325];
+        Minv[1365] -= l * Minv[1327];
+        Minv[1366] -= l * Minv[1328];
+        Minv[1367] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[326];
+        Minv[1365] -= l * Minv[1289];
+        Minv[1366] -= l * Minv[1290];
+        Minv[1367] -= l * Minv[1291];
+    }
+    {
+        const cdyn_real l = d->L[327];
+        Minv[1365] -= l * Minv[1251];
+        Minv[1366] -= l * Minv[1252];
+        Minv[1367] -= l * Minv[1253];
+    }
+    {
+        const cdyn_real l = d->L[328];
+        Minv[1365] -= l * Minv[1213];
+        Minv[1366] -= l * Minv[1214];
+        Minv[1367] -= l * Minv[1215];
+    }
+    {
+        const cdyn_real l = d->L[329];
+        Minv[1365] -= l * Minv[1175];
+        Minv[1366] -= l * Minv[1176];
+        Minv[1367] -= l * Minv[1177];
+    }
+    {
+        const cdyn_real l = d->L[330];
+        Minv[1365] -= l * Minv[757];
+        Minv[1366] -= l * Minv[758];
+        Minv[1367] -= l * Minv[759];
+    }
+    {
+        const cdyn_real l = d->L[331];
+        Minv[1365] -= l * Minv[719];
+        Minv[1366] -= l * Minv[720];
+        Minv[1367] -= l * Minv[721];
+    }
+    {
+        const cdyn_real l = d->L[332];
+        Minv[1365] -= l * Minv[225];
+        Minv[1366] -= l * Minv[226];
+        Minv[1367] -= l * Minv[227];
+    }
+    {
+        const cdyn_real l = d->L[333];
+        Minv[1365] -= l * Minv[187];
+        Minv[1366] -= l * Minv[188];
+        Minv[1367] -= l * Minv[189];
+    }
+    {
+        const cdyn_real l = d->L[334];
+        Minv[1365] -= l * Minv[149];
+        Minv[1366] -= l * Minv[150];
+        Minv[1367] -= l * Minv[151];
+    }
+    {
+        const cdyn_real l = d->L[335];
+        Minv[1365] -= l * Minv[111];
+        Minv[1366] -= l * Minv[112];
+        Minv[1367] -= l * Minv[113];
+    }
+    {
+        const cdyn_real l = d->L[336];
+        Minv[1365] -= l * Minv[73];
+        Minv[1366] -= l * Minv[74];
+        Minv[1367] -= l * Minv[75];
+    }
+    {
+        const cdyn_real l = d->L[337];
+        Minv[1365] -= l * Minv[35];
+        Minv[1366] -= l * Minv[36];
+        Minv[1367] -= l * Minv[37];
+    }
+    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[36];
+        Minv[1404] *= dinv;
+        Minv[1405] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[339];
+        Minv[1404] -= l * Minv[1366];
+        Minv[1405] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[340];
+        Minv[1404] -= l * Minv[1328];
+        Minv[1405] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[341];
+        Minv[1404] -= l * Minv[1290];
+        Minv[1405] -= l * Minv[1291];
+    }
+    {
+        const cdyn_real l = d->L[342];
+        Minv[1404] -= l * Minv[1252];
+        Minv[1405] -= l * Minv[1253];
+    }
+    {
+        const cdyn_real l = d->L[343];
+        Minv[1404] -= l * Minv[1214];
+        Minv[1405] -= l * Minv[1215];
+    }
+    {
+        const cdyn_real l = d->L[344];
+        Minv[1404] -= l * Minv[1176];
+        Minv[1405] -= l * Minv[1177];
+    }
+    {
+        const cdyn_real l = d->L[345];
+        Minv[1404] -= l * Minv[758];
+        Minv[1405] -= l * Minv[759];
+    }
+    {
+        const cdyn_real l = d->L[346];
+        Minv[1404] -= l * Minv[720];
+        Minv[1405] -= l * Minv[721];
+    }
+    {
+        const cdyn_real l = d->L[347];
+        Minv[1404] -= l * Minv[226];
+        Minv[1405] -= l * Minv[227];
+    }
+    {
+        const cdyn_real l = d->L[348];
+        Minv[1404] -= l * Minv[188];
+        Minv[1405] -= l * Minv[189];
+    }
+    {
+        const cdyn_real l = d->L[349];
+        Minv[1404] -= l * Minv[150];
+        Minv[1405] -= l * Minv[151];
+    }
+    {
+        const cdyn_real l = d->L[350];
+        Minv[1404] -= l * Minv[112];
+        Minv[1405] -= l * Minv[113];
+    }
+    {
+        const cdyn_real l = d->L[351];
+        Minv[1404] -= l * Minv[74];
+        Minv[1405] -= l * Minv[75];
+    }
+    {
+        const cdyn_real l = d->L[352];
+        Minv[1404] -= l * Minv[36];
+        Minv[1405] -= l * Minv[37];
+    }
+    /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[37];
+        Minv[1443] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[354];
+        Minv[1443] -= l * Minv[1405];
+    }
+    {
+        const cdyn_real l = d->L[355];
+        Minv[1443] -= l * Minv[1367];
+    }
+    {
+        const cdyn_real l = d->L[356];
+        Minv[1443] -= l * Minv[1329];
+    }
+    {
+        const cdyn_real l = d->L[357];
+        Minv[1443] -= l * Minv[1291];
+    }
+    {
+        const cdyn_real l = d->L[358];
+        Minv[1443] -= l * Minv[1253];
+    }
+    {
+        const cdyn_real l = d->L[359];
+        Minv[1443] -= l * Minv[1215];
+    }
+    {
+        const cdyn_real l = d->L[360];
+        Minv[1443] -= l * Minv[1177];
+    }
+    {
+        const cdyn_real l = d->L[361];
+        Minv[1443] -= l * Minv[759];
+    }
+    {
+        const cdyn_real l = d->L[362];
+        Minv[1443] -= l * Minv[721];
+    }
+    {
+        const cdyn_real l = d->L[363];
+        Minv[1443] -= l * Minv[227];
+    }
+    {
+        const cdyn_real l = d->L[364];
+        Minv[1443] -= l * Minv[189];
+    }
+    {
+        const cdyn_real l = d->L[365];
+        Minv[1443] -= l * Minv[151];
+    }
+    {
+        const cdyn_real l = d->L[366];
+        Minv[1443] -= l * Minv[113];
+    }
+    {
+        const cdyn_real l = d->L[367];
+        Minv[1443] -= l * Minv[75];
+    }
+    {
+        const cdyn_real l = d->L[368];
+        Minv[1443] -= l * Minv[37];
+    }
+    /* the lower triangle */
+    Minv[38] = Minv[1];
+    Minv[76] = Minv[2];
+    Minv[114] = Minv[3];
+    Minv[152] = Minv[4];
+    Minv[190] = Minv[5];
+    Minv[228] = Minv[6];
+    Minv[266] = Minv[7];
+    Minv[304] = Minv[8];
+    Minv[342] = Minv[9];
+    Minv[380] = Minv[10];
+    Minv[418] = Minv[11];
+    Minv[456] = Minv[12];
+    Minv[494] = Minv[13];
+    Minv[532] = Minv[14];
+    Minv[570] = Minv[15];
+    Minv[608] = Minv[16];
+    Minv[646] = Minv[17];
+    Minv[684] = Minv[18];
+    Minv[722] = Minv[19];
+    Minv[760] = Minv[20];
+    Minv[798] = Minv[21];
+    Minv[836] = Minv[22];
+    Minv[874] = Minv[23];
+    Minv[912] = Minv[24];
+    Minv[950] = Minv[25];
+    Minv[988] = Minv[26];
+    Minv[1026] = Minv[27];
+    Minv[1064] = Minv[28];
+    Minv[1102] = Minv[29];
+    Minv[1140] = Minv[30];
+    Minv[1178] = Minv[31];
+    Minv[1216] = Minv[32];
+    Minv[1254] = Minv[33];
+    Minv[1292] = Minv[34];
+    Minv[1330] = Minv[35];
+    Minv[1368] = Minv[36];
+    Minv[1406] = Minv[37];
+    Minv[77] = Minv[40];
+    Minv[115] = Minv[41];
+    Minv[153] = Minv[42];
+    Minv[191] = Minv[43];
+    Minv[229] = Minv[44];
+    Minv[267] = Minv[45];
+    Minv[305] = Minv[46];
+    Minv[343] = Minv[47];
+    Minv[381] = Minv[48];
+    Minv[419] = Minv[49];
+    Minv[457] = Minv[50];
+    Minv[495] = Minv[51];
+    Minv[533] = Minv[52];
+    Minv[571] = Minv[53];
+    Minv[609] = Minv[54];
+    Minv[647] = Minv[55];
+    Minv[685] = Minv[56];
+    Minv[723] = Minv[57];
+    Minv[761] = Minv[58];
+    Minv[799] = Minv[59];
+    Minv[837] = Minv[60];
+    Minv[875] = Minv[61];
+    Minv[913] = Minv[62];
+    Minv[951] = Minv[63];
+    Minv[989] = Minv[64];
+    Minv[1027] = Minv[65];
+    Minv[1065] = Minv[66];
+    Minv[1103] = Minv[67];
+    Minv[1141] = Minv[68];
+    Minv[1179] = Minv[69];
+    Minv[1217] = Minv[70];
+    Minv[1255] = Minv[71];
+    Minv[1293] = Minv[72];
+    Minv[1331] = Minv[73];
+    Minv[1369] = Minv[74];
+    Minv[1407] = Minv[75];
+    Minv[116] = Minv[79];
+    Minv[154] = Minv[80];
+    Minv[192] = Minv[81];
+    Minv[230] = Minv[82];
+    Minv[268] = Minv[83];
+    Minv[306] = Minv[84];
+    Minv[344] = Minv[85];
+    Minv[382] = Minv[86];
+    Minv[420] = Minv[87];
+    Minv[458] = Minv[88];
+    Minv[496] = Minv[89];
+    Minv[534] = Minv[90];
+    Minv[572] = Minv[91];
+    Minv[610] = Minv[92];
+    Minv[648] = Minv[93];
+    Minv[686] = Minv[94];
+    Minv[724] = Minv[95];
+    Minv[762] = Minv[96];
+    Minv[800] = Minv[97];
+    Minv[838] = Minv[98];
+    Minv[876] = Minv[99];
+    Minv[914] = Minv[100];
+    Minv[952] = Minv[101];
+    Minv[990] = Minv[102];
+    Minv[1028] = Minv[103];
+    Minv[1066] = Minv[104];
+    Minv[1104] = Minv[105];
+    Minv[1142] = Minv[106];
+    Minv[1180] = Minv[107];
+    Minv[1218] = Minv[108];
+    Minv[1256] = Minv[109];
+    Minv[1294] = Minv[110];
+    Minv[1332] = Minv[111];
+    Minv[1370] = Minv[112];
+    Minv[1408] = Minv[113];
+    Minv[155] = Minv[118];
+    Minv[193] = Minv[119];
+    Minv[231] = Minv[120];
+    Minv[269] = Minv[121];
+    Minv[307] = Minv[122];
+    Minv[345] = Minv[123];
+    Minv[383] = Minv[124];
+    Minv[421] = Minv[125];
+    Minv[459] = Minv[126];
+    Minv[497] = Minv[127];
+    Minv[535] = Minv[128];
+    Minv[573] = Minv[129];
+    Minv[611] = Minv[130];
+    Minv[649] = Minv[131];
+    Minv[687] = Minv[132];
+    Minv[725] = Minv[133];
+    Minv[763] = Minv[134];
+    Minv[801] = Minv[135];
+    Minv[839] = Minv[136];
+    Minv[877] = Minv[137];
+    Minv[915] = Minv[138];
+    Minv[953] = Minv[139];
+    Minv[991] = Minv[140];
+    Minv[1029] = Minv[141];
+    Minv[1067] = Minv[142];
+    Minv[1105] = Minv[143];
+    Minv[1143] = Minv[144];
+    Minv[1181] = Minv[145];
+    Minv[1219] = Minv[146];
+    Minv[1257] = Minv[147];
+    Minv[1295] = Minv[148];
+    Minv[1333] = Minv[149];
+    Minv[1371] = Minv[150];
+    Minv[1409] = Minv[151];
+    Minv[194] = Minv[157];
+    Minv[232] = Minv[158];
+    Minv[270] = Minv[159];
+    Minv[308] = Minv[160];
+    Minv[346] = Minv[161];
+    Minv[384] = Minv[162];
+    Minv[422] = Minv[163];
+    Minv[460] = Minv[164];
+    Minv[498] = Minv[165];
+    Minv[536] = Minv[166];
+    Minv[574] = Minv[167];
+    Minv[612] = Minv[168];
+    Minv[650] = Minv[169];
+    Minv[688] = Minv[170];
+    Minv[726] = Minv[171];
+    Minv[764] = Minv[172];
+    Minv[802] = Minv[173];
+    Minv[840] = Minv[174];
+    Minv[878] = Minv[175];
+    Minv[916] = Minv[176];
+    Minv[954] = Minv[177];
+    Minv[992] = Minv[178];
+    Minv[1030] = Minv[179];
+    Minv[1068] = Minv[180];
+    Minv[1106] = Minv[181];
+    Minv[1144] = Minv[182];
+    Minv[1182] = Minv[183];
+    Minv[1220] = Minv[184];
+    Minv[1258] = Minv[185];
+    Minv[1296] = Minv[186];
+    Minv[1334] = Minv[187];
+    Minv[1372] = Minv[188];
+    Minv[1410] = Minv[189];
+    Minv[233] = Minv[196];
+    Minv[271] = Minv[197];
+    Minv[309] = Minv[198];
+    Minv[347] = Minv[199];
+    Minv[385] = Minv[200];
+    Minv[423] = Minv[201];
+    Minv[461] = Minv[202];
+    Minv[499] = Minv[203];
+    Minv[537] = Minv[204];
+    Minv[575] = Minv[205];
+    Minv[613] = Minv[206];
+    Minv[651] = Minv[207];
+    Minv[689] = Minv[208];
+    Minv[727] = Minv[209];
+    Minv[765] = Minv[210];
+    Minv[803] = Minv[211];
+    Minv[841] = Minv[212];
+    Minv[879] = Minv[213];
+    Minv[917] = Minv[214];
+    Minv[955] = Minv[215];
+    Minv[993] = Minv[216];
+    Minv[1031] = Minv[217];
+    Minv[1069] = Minv[218];
+    Minv[1107] = Minv[219];
+    Minv[1145] = Minv[220];
+    Minv[1183] = Minv[221];
+    Minv[1221] = Minv[222];
+    Minv[1259] = Minv[223];
+    Minv[1297] = Minv[224];
+    Minv[1335] = Minv[225];
+    Minv[1373] = Minv[226];
+    Minv[1411] = Minv[227];
+    Minv[272] = Minv[235];
+    Minv[310] = Minv[236];
+    Minv[348] = Minv[237];
+    Minv[386] = Minv[238];
+    Minv[424] = Minv[239];
+    Minv[462] = Minv[240];
+    Minv[500] = Minv[241];
+    Minv[538] = Minv[242];
+    Minv[576] = Minv[243];
+    Minv[614] = Minv[244];
+    Minv[652] = Minv[245];
+    Minv[690] = Minv[246];
+    Minv[728] = Minv[247];
+    Minv[766] = Minv[248];
+    Minv[804] = Minv[249];
+    Minv[842] = Minv[250];
+    Minv[880] = Minv[251];
+    Minv[918] = Minv[252];
+    Minv[956] = Minv[253];
+    Minv[994] = Minv[254];
+    Minv[1032] = Minv[255];
+    Minv[1070] = Minv[256];
+    Minv[1108] = Minv[257];
+    Minv[1146] = Minv[258];
+    Minv[1184] = Minv[259];
+    Minv[1222] = Minv[260];
+    Minv[1260] = Minv[261];
+    Minv[1298] = Minv[262];
+    Minv[1336] = Minv[263];
+    Minv[1374] = Minv[264];
+    Minv[1412] = Minv[265];
+    Minv[311] = Minv[274];
+    Minv[349] = Minv[275];
+    Minv[387] = Minv[276];
+    Minv[425] = Minv[277];
+    Minv[463] = Minv[278];
+    Minv[501] = Minv[279];
+    Minv[539] = Minv[280];
+    Minv[577] = Minv[281];
+    Minv[615] = Minv[282];
+    Minv[653] = Minv[283];
+    Minv[691] = Minv[284];
+    Minv[729] = Minv[285];
+    Minv[767] = Minv[286];
+    Minv[805] = Minv[287];
+    Minv[843] = Minv[288];
+    Minv[881] = Minv[289];
+    Minv[919] = Minv[290];
+    Minv[957] = Minv[291];
+    Minv[995] = Minv[292];
+    Minv[1033] = Minv[293];
+    Minv[1071] = Minv[294];
+    Minv[1109] = Minv[295];
+    Minv[1147] = Minv[296];
+    Minv[1185] = Minv[297];
+    Minv[1223] = Minv[298];
+    Minv[1261] = Minv[299];
+    Minv[1299] = Minv[300];
+    Minv[1337] = Minv[301];
+    Minv[1375] = Minv[302];
+    Minv[1413] = Minv[303];
+    Minv[350] = Minv[313];
+    Minv[388] = Minv[314];
+    Minv[426] = Minv[315];
+    Minv[464] = Minv[316];
+    Minv[502] = Minv[317];
+    Minv[540] = Minv[318];
+    Minv[578] = Minv[319];
+    Minv[616] = Minv[320];
+    Minv[654] = Minv[321];
+    Minv[692] = Minv[322];
+    Minv[730] = Minv[323];
+    Minv[768] = Minv[324];
+    Minv[806] = Minv[325];
+    Minv[844] = Minv[326];
+    Minv[882] = Minv[327];
+    Minv[920] = Minv[328];
+    Minv[958] = Minv[329];
+    Minv[996] = Minv[330];
+    Minv[1034] = Minv[331];
+    Minv[1072] = Minv[332];
+    Minv[1110] = Minv[333];
+    Minv[1148] = Minv[334];
+    Minv[1186] = Minv[335];
+    Minv[1224] = Minv[336];
+    Minv[1262] = Minv[337];
+    Minv[1300] = Minv[338];
+    Minv[1338] = Minv[339];
+    Minv[1376] = Minv[340];
+    Minv[1414] = Minv[341];
+    Minv[389] = Minv[352];
+    Minv[427] = Minv[353];
+    Minv[465] = Minv[354];
+    Minv[503] = Minv[355];
+    Minv[541] = Minv[356];
+    Minv[579] = Minv[357];
+    Minv[617] = Minv[358];
+    Minv[655] = Minv[359];
+    Minv[693] = Minv[360];
+    Minv[731] = Minv[361];
+    Minv[769] = Minv[362];
+    Minv[807] = Minv[363];
+    Minv[845] = Minv[364];
+    Minv[883] = Minv[365];
+    Minv[921] = Minv[366];
+    Minv[959] = Minv[367];
+    Minv[997] = Minv[368];
+    Minv[1035] = Minv[369];
+    Minv[1073] = Minv[370];
+    Minv[1111] = Minv[371];
+    Minv[1149] = Minv[372];
+    Minv[1187] = Minv[373];
+    Minv[1225] = Minv[374];
+    Minv[1263] = Minv[375];
+    Minv[1301] = Minv[376];
+    Minv[1339] = Minv[377];
+    Minv[1377] = Minv[378];
+    Minv[1415] = Minv[379];
+    Minv[428] = Minv[391];
+    Minv[466] = Minv[392];
+    Minv[504] = Minv[393];
+    Minv[542] = Minv[394];
+    Minv[580] = Minv[395];
+    Minv[618] = Minv[396];
+    Minv[656] = Minv[397];
+    Minv[694] = Minv[398];
+    Minv[732] = Minv[399];
+    Minv[770] = Minv[400];
+    Minv[808] = Minv[401];
+    Minv[846] = Minv[402];
+    Minv[884] = Minv[403];
+    Minv[922] = Minv[404];
+    Minv[960] = Minv[405];
+    Minv[998] = Minv[406];
+    Minv[1036] = Minv[407];
+    Minv[1074] = Minv[408];
+    Minv[1112] = Minv[409];
+    Minv[1150] = Minv[410];
+    Minv[1188] = Minv[411];
+    Minv[1226] = Minv[412];
+    Minv[1264] = Minv[413];
+    Minv[1302] = Minv[414];
+    Minv[1340] = Minv[415];
+    Minv[1378] = Minv[416];
+    Minv[1416] = Minv[417];
+    Minv[467] = Minv[430];
+    Minv[505] = Minv[431];
+    Minv[543] = Minv[432];
+    Minv[581] = Minv[433];
+    Minv[619] = Minv[434];
+    Minv[657] = Minv[435];
+    Minv[695] = Minv[436];
+    Minv[733] = Minv[437];
+    Minv[771] = Minv[438];
+    Minv[809] = Minv[439];
+    Minv[847] = Minv[440];
+    Minv[885] = Minv[441];
+    Minv[923] = Minv[442];
+    Minv[961] = Minv[443];
+    Minv[999] = Minv[444];
+    Minv[1037] = Minv[445];
+    Minv[1075] = Minv[446];
+    Minv[1113] = Minv[447];
+    Minv[1151] = Minv[448];
+    Minv[1189] = Minv[449];
+    Minv[1227] = Minv[450];
+    Minv[1265] = Minv[451];
+    Minv[1303] = Minv[452];
+    Minv[1341] = Minv[453];
+    Minv[1379] = Minv[454];
+    Minv[1417] = Minv[455];
+    Minv[506] = Minv[469];
+    Minv[544] = Minv[470];
+    Minv[582] = Minv[471];
+    Minv[620] = Minv[472];
+    Minv[658] = Minv[473];
+    Minv[696] = Minv[474];
+    Minv[734] = Minv[475];
+    Minv[772] = Minv[476];
+    Minv[810] = Minv[477];
+    Minv[848] = Minv[478];
+    Minv[886] = Minv[479];
+    Minv[924] = Minv[480];
+    Minv[962] = Minv[481];
+    Minv[1000] = Minv[482];
+    Minv[1038] = Minv[483];
+    Minv[1076] = Minv[484];
+    Minv[1114] = Minv[485];
+    Minv[1152] = Minv[486];
+    Minv[1190] = Minv[487];
+    Minv[1228] = Minv[488];
+    Minv[1266] = Minv[489];
+    Minv[1304] = Minv[490];
+    Minv[1342] = Minv[491];
+    Minv[1380] = Minv[492];
+    Minv[1418] = Minv[493];
+    Minv[545] = Minv[508];
+    Minv[583] = Minv[509];
+    Minv[621] = Minv[510];
+    Minv[659] = Minv[511];
+    Minv[697] = Minv[512];
+    Minv[735] = Minv[513];
+    Minv[773] = Minv[514];
+    Minv[811] = Minv[515];
+    Minv[849] = Minv[516];
+    Minv[887] = Minv[517];
+    Minv[925] = Minv[518];
+    Minv[963] = Minv[519];
+    Minv[1001] = Minv[520];
+    Minv[1039] = Minv[521];
+    Minv[1077] = Minv[522];
+    Minv[1115] = Minv[523];
+    Minv[1153] = Minv[524];
+    Minv[1191] = Minv[525];
+    Minv[1229] = Minv[526];
+    Minv[1267] = Minv[527];
+    Minv[1305] = Minv[528];
+    Minv[1343] = Minv[529];
+    Minv[1381] = Minv[530];
+    Minv[1419] = Minv[531];
+    Minv[584] = Minv[547];
+    Minv[622] = Minv[548];
+    Minv[660] = Minv[549];
+    Minv[698] = Minv[550];
+    Minv[736] = Minv[551];
+    Minv[774] = Minv[552];
+    Minv[812] = Minv[553];
+    Minv[850] = Minv[554];
+    Minv[888] = Minv[555];
+    Minv[926] = Minv[556];
+    Minv[964] = Minv[557];
+    Minv[1002] = Minv[558];
+    Minv[1040] = Minv[559];
+    Minv[1078] = Minv[560];
+    Minv[1116] = Minv[561];
+    Minv[1154] = Minv[562];
+    Minv[1192] = Minv[563];
+    Minv[1230] = Minv[564];
+    Minv[1268] = Minv[565];
+    Minv[1306] = Minv[566];
+    Minv[1344] = Minv[567];
+    Minv[1382] = Minv[568];
+    Minv[1420] = Minv[569];
+    Minv[623] = Minv[586];
+    Minv[661] = Minv[587];
+    Minv[699] = Minv[588];
+    Minv[737] = Minv[589];
+    Minv[775] = Minv[590];
+    Minv[813] = Minv[591];
+    Minv[851] = Minv[592];
+    Minv[889] = Minv[593];
+    Minv[927] = Minv[594];
+    Minv[965] = Minv[595];
+    Minv[1003] = Minv[596];
+    Minv[1041] = Minv[597];
+    Minv[1079] = Minv[598];
+    Minv[1117] = Minv[599];
+    Minv[1155] = Minv[600];
+    Minv[1193] = Minv[601];
+    Minv[1231] = Minv[602];
+    Minv[1269] = Minv[603];
+    Minv[1307] = Minv[604];
+    Minv[1345] = Minv[605];
+    Minv[1383] = Minv[606];
+    Minv[1421] = Minv[607];
+    Minv[662] = Minv[625];
+    Minv[700] = Minv[626];
+    Minv[738] = Minv[627];
+    Minv[776] = Minv[628];
+    Minv[814] = Minv[629];
+    Minv[852] = Minv[630];
+    Minv[890] = Minv[631];
+    Minv[928] = Minv[632];
+    Minv[966] = Minv[633];
+    Minv[1004] = Minv[634];
+    Minv[1042] = Minv[635];
+    Minv[1080] = Minv[636];
+    Minv[1118] = Minv[637];
+    Minv[1156] = Minv[638];
+    Minv[1194] = Minv[639];
+    Minv[1232] = Minv[640];
+    Minv[1270] = Minv[641];
+    Minv[1308] = Minv[642];
+    Minv[1346] = Minv[643];
+    Minv[1384] = Minv[644];
+    Minv[1422] = Minv[645];
+    Minv[701] = Minv[664];
+    Minv[739] = Minv[665];
+    Minv[777] = Minv[666];
+    Minv[815] = Minv[667];
+    Minv[853] = Minv[668];
+    Minv[891] = Minv[669];
+    Minv[929] = Minv[670];
+    Minv[967] = Minv[671];
+    Minv[1005] = Minv[672];
+    Minv[1043] = Minv[673];
+    Minv[1081] = Minv[674];
+    Minv[1119] = Minv[675];
+    Minv[1157] = Minv[676];
+    Minv[1195] = Minv[677];
+    Minv[1233] = Minv[678];
+    Minv[1271] = Minv[679];
+    Minv[1309] = Minv[680];
+    Minv[1347] = Minv[681];
+    Minv[1385] = Minv[682];
+    Minv[1423] = Minv[683];
+    Minv[740] = Minv[703];
+    Minv[778] = Minv[704];
+    Minv[816] = Minv[705];
+    Minv[854] = Minv[706];
+    Minv[892] = Minv[707];
+    Minv[930] = Minv[708];
+    Minv[968] = Minv[709];
+    Minv[1006] = Minv[710];
+    Minv[1044] = Minv[711];
+    Minv[1082] = Minv[712];
+    Minv[1120] = Minv[713];
+    Minv[1158] = Minv[714];
+    Minv[1196] = Minv[715];
+    Minv[1234] = Minv[716];
+    Minv[1272] = Minv[717];
+    Minv[1310] = Minv[718];
+    Minv[1348] = Minv[719];
+    Minv[1386] = Minv[720];
+    Minv[1424] = Minv[721];
+    Minv[779] = Minv[742];
+    Minv[817] = Minv[743];
+    Minv[855] = Minv[744];
+    Minv[893] = Minv[745];
+    Minv[931] = Minv[746];
+    Minv[969] = Minv[747];
+    Minv[1007] = Minv[748];
+    Minv[1045] = Minv[749];
+    Minv[1083] = Minv[750];
+    Minv[1121] = Minv[751];
+    Minv[1159] = Minv[752];
+    Minv[1197] = Minv[753];
+    Minv[1235] = Minv[754];
+    Minv[1273] = Minv[755];
+    Minv[1311] = Minv[756];
+    Minv[1349] = Minv[757];
+    Minv[1387] = Minv[758];
+    Minv[1425] = Minv[759];
+    Minv[818] = Minv[781];
+    Minv[856] = Minv[782];
+    Minv[894] = Minv[783];
+    Minv[932] = Minv[784];
+    Minv[970] = Minv[785];
+    Minv[1008] = Minv[786];
+    Minv[1046] = Minv[787];
+    Minv[1084] = Minv[788];
+    Minv[1122] = Minv[789];
+    Minv[1160] = Minv[790];
+    Minv[1198] = Minv[791];
+    Minv[1236] = Minv[792];
+    Minv[1274] = Minv[793];
+    Minv[1312] = Minv[794];
+    Minv[1350] = Minv[795];
+    Minv[1388] = Minv[796];
+    Minv[1426] = Minv[797];
+    Minv[857] = Minv[820];
+    Minv[895] = Minv[821];
+    Minv[933] = Minv[822];
+    Minv[971] = Minv[823];
+    Minv[1009] = Minv[824];
+    Minv[1047] = Minv[825];
+    Minv[1085] = Minv[826];
+    Minv[1123] = Minv[827];
+    Minv[1161] = Minv[828];
+    Minv[1199] = Minv[829];
+    Minv[1237] = Minv[830];
+    Minv[1275] = Minv[831];
+    Minv[1313] = Minv[832];
+    Minv[1351] = Minv[833];
+    Minv[1389] = Minv[834];
+    Minv[1427] = Minv[835];
+    Minv[896] = Minv[859];
+    Minv[934] = Minv[860];
+    Minv[972] = Minv[861];
+    Minv[1010] = Minv[862];
+    Minv[1048] = Minv[863];
+    Minv[1086] = Minv[864];
+    Minv[1124] = Minv[865];
+    Minv[1162] = Minv[866];
+    Minv[1200] = Minv[867];
+    Minv[1238] = Minv[868];
+    Minv[1276] = Minv[869];
+    Minv[1314] = Minv[870];
+    Minv[1352] = Minv[871];
+    Minv[1390] = Minv[872];
+    Minv[1428] = Minv[873];
+    Minv[935] = Minv[898];
+    Minv[973] = Minv[899];
+    Minv[1011] = Minv[900];
+    Minv[1049] = Minv[901];
+    Minv[1087] = Minv[902];
+    Minv[1125] = Minv[903];
+    Minv[1163] = Minv[904];
+    Minv[1201] = Minv[905];
+    Minv[1239] = Minv[906];
+    Minv[1277] = Minv[907];
+    Minv[1315] = Minv[908];
+    Minv[1353] = Minv[909];
+    Minv[1391] = Minv[910];
+    Minv[1429] = Minv[911];
+    Minv[974] = Minv[937];
+    Minv[1012] = Minv[938];
+    Minv[1050] = Minv[939];
+    Minv[1088] = Minv[940];
+    Minv[1126] = Minv[941];
+    Minv[1164] = Minv[942];
+    Minv[1202] = Minv[943];
+    Minv[1240] = Minv[944];
+    Minv[1278] = Minv[945];
+    Minv[1316] = Minv[946];
+    Minv[1354] = Minv[947];
+    Minv[1392] = Minv[948];
+    Minv[1430] = Minv[949];
+    Minv[1013] = Minv[976];
+    Minv[1051] = Minv[977];
+    Minv[1089] = Minv[978];
+    Minv[1127] = Minv[979];
+    Minv[1165] = Minv[980];
+    Minv[1203] = Minv[981];
+    Minv[1241] = Minv[982];
+    Minv[1279] = Minv[983];
+    Minv[1317] = Minv[984];
+    Minv[1355] = Minv[985];
+    Minv[1393] = Minv[986];
+    Minv[1431] = Minv[987];
+    Minv[1052] = Minv[1015];
+    Minv[1090] = Minv[1016];
+    Minv[1128] = Minv[1017];
+    Minv[1166] = Minv[1018];
+    Minv[1204] = Minv[1019];
+    Minv[1242] = Minv[1020];
+    Minv[1280] = Minv[1021];
+    Minv[1318] = Minv[1022];
+    Minv[1356] = Minv[1023];
+    Minv[1394] = Minv[1024];
+    Minv[1432] = Minv[1025];
+    Minv[1091] = Minv[1054];
+    Minv[1129] = Minv[1055];
+    Minv[1167] = Minv[1056];
+    Minv[1205] = Minv[1057];
+    Minv[1243] = Minv[1058];
+    Minv[1281] = Minv[1059];
+    Minv[1319] = Minv[1060];
+    Minv[1357] = Minv[1061];
+    Minv[1395] = Minv[1062];
+    Minv[1433] = Minv[1063];
+    Minv[1130] = Minv[1093];
+    Minv[1168] = Minv[1094];
+    Minv[1206] = Minv[1095];
+    Minv[1244] = Minv[1096];
+    Minv[1282] = Minv[1097];
+    Minv[1320] = Minv[1098];
+    Minv[1358] = Minv[1099];
+    Minv[1396] = Minv[1100];
+    Minv[1434] = Minv[1101];
+    Minv[1169] = Minv[1132];
+    Minv[1207] = Minv[1133];
+    Minv[1245] = Minv[1134];
+    Minv[1283] = Minv[1135];
+    Minv[1321] = Minv[1136];
+    Minv[1359] = Minv[1137];
+    Minv[1397] = Minv[1138];
+    Minv[1435] = Minv[1139];
+    Minv[1208] = Minv[1171];
+    Minv[1246] = Minv[1172];
+    Minv[1284] = Minv[1173];
+    Minv[1322] = Minv[1174];
+    Minv[1360] = Minv[1175];
+    Minv[1398] = Minv[1176];
+    Minv[1436] = Minv[1177];
+    Minv[1247] = Minv[1210];
+    Minv[1285] = Minv[1211];
+    Minv[1323] = Minv[1212];
+    Minv[1361] = Minv[1213];
+    Minv[1399] = Minv[1214];
+    Minv[1437] = Minv[1215];
+    Minv[1286] = Minv[1249];
+    Minv[1324] = Minv[1250];
+    Minv[1362] = Minv[1251];
+    Minv[1400] = Minv[1252];
+    Minv[1438] = Minv[1253];
+    Minv[1325] = Minv[1288];
+    Minv[1363] = Minv[1289];
+    Minv[1401] = Minv[1290];
+    Minv[1439] = Minv[1291];
+    Minv[1364] = Minv[1327];
+    Minv[1402] = Minv[1328];
+    Minv[1440] = Minv[1329];
+    Minv[1403] = Minv[1366];
+    Minv[1441] = Minv[1367];
+    Minv[1442] = Minv[1405];
 }
 
 /* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */
@@ -32812,9 +28122,6 @@ int humanoid_minv(humanoid_data *d, const cdyn_real *q, cdyn_real *Minv)
         return -1;
     humanoid__minv_0(d, Minv);
     humanoid__minv_1(d, Minv);
-    humanoid__minv_2(d, Minv);
-    humanoid__minv_3(d, Minv);
-    humanoid__minv_4(d, Minv);
     return 0;
 }
 

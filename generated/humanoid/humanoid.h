@@ -71,7 +71,7 @@ typedef struct {
     cdyn_real oMf_R[39][9];   /* world rotation of each frame */
     cdyn_real oMf_p[39][3];   /* world position of each frame */
     cdyn_real M[369];       /* M on the tree pattern (HUMANOID_NNZ), by humanoid_crba */
-    cdyn_real L[369];       /* LTL factor, same positions (diagonal unused), by humanoid_ltl */
+    cdyn_real L[369];       /* LTL factor, same positions (D on the diagonal), by humanoid_ltl */
     cdyn_real D[38];        /* its diagonal */
     cdyn_real Dinv[38];     /* 1 / D */
 } humanoid_data;

@@ -6208,21 +6208,26 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[108] = CDYN_R(0.00048614399999999999);
 }
 
-/* Featherstone's LTDL (2005), rows k = nv-1 .. 0: for each ancestor i of k,
- * a = M(k,i) / D_k, M(i,j) -= a M(k,j) for the ancestors j of i, L(k,i) = a.
- * Fill-in never leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
+ * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
+ * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
+ * leaves the tree pattern; 1/D_k is computed once per DoF.
  * 474 mul, 375 add, 18 div, 0 sqrt, 0 sin/cos */
 int quadruped12_ltl(quadruped12_data *d)
 {
     int k;
     const cdyn_real t0 = d->M[36];
     d->D[8] = t0;
+    d->L[36] = t0;
     const cdyn_real t1 = d->M[60];
     d->D[11] = t1;
+    d->L[60] = t1;
     const cdyn_real t2 = d->M[84];
     d->D[14] = t2;
+    d->L[84] = t2;
     const cdyn_real t3 = d->M[108];
     d->D[17] = t3;
+    d->L[108] = t3;
     /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
     const cdyn_real t4 = 1 / t3;
     d->Dinv[17] = t4;
@@ -6232,6 +6237,7 @@ int quadruped12_ltl(quadruped12_data *d)
     const cdyn_real t7 = d->M[100];
     const cdyn_real t8 = t7 - t5 * t6;
     d->D[16] = t8;
+    d->L[100] = t8;
     const cdyn_real t9 = d->M[101];
     const cdyn_real t10 = d->M[110];
     const cdyn_real t11 = t9 - t10 * t6;
@@ -6330,6 +6336,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[101] = t94;
     const cdyn_real t95 = t32 - t11 * t94;
     d->D[15] = t95;
+    d->L[93] = t95;
     const cdyn_real t96 = t34 - t14 * t94;
     const cdyn_real t97 = t36 - t17 * t94;
     const cdyn_real t98 = t38 - t20 * t94;
@@ -6414,6 +6421,7 @@ int quadruped12_ltl(quadruped12_data *d)
     const cdyn_real t160 = d->M[76];
     const cdyn_real t161 = t160 - t158 * t159;
     d->D[13] = t161;
+    d->L[76] = t161;
     const cdyn_real t162 = d->M[77];
     const cdyn_real t163 = d->M[86];
     const cdyn_real t164 = t162 - t163 * t159;
@@ -6491,6 +6499,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[77] = t226;
     const cdyn_real t227 = t185 - t164 * t226;
     d->D[12] = t227;
+    d->L[69] = t227;
     const cdyn_real t228 = t187 - t167 * t226;
     const cdyn_real t229 = t189 - t170 * t226;
     const cdyn_real t230 = t191 - t173 * t226;
@@ -6575,6 +6584,7 @@ int quadruped12_ltl(quadruped12_data *d)
     const cdyn_real t292 = d->M[52];
     const cdyn_real t293 = t292 - t290 * t291;
     d->D[10] = t293;
+    d->L[52] = t293;
     const cdyn_real t294 = d->M[53];
     const cdyn_real t295 = d->M[62];
     const cdyn_real t296 = t294 - t295 * t291;
@@ -6652,6 +6662,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[53] = t358;
     const cdyn_real t359 = t317 - t296 * t358;
     d->D[9] = t359;
+    d->L[45] = t359;
     const cdyn_real t360 = t319 - t299 * t358;
     const cdyn_real t361 = t321 - t302 * t358;
     const cdyn_real t362 = t323 - t305 * t358;
@@ -6736,6 +6747,7 @@ int quadruped12_ltl(quadruped12_data *d)
     const cdyn_real t424 = d->M[28];
     const cdyn_real t425 = t424 - t422 * t423;
     d->D[7] = t425;
+    d->L[28] = t425;
     const cdyn_real t426 = d->M[29];
     const cdyn_real t427 = d->M[38];
     const cdyn_real t428 = t426 - t427 * t423;
@@ -6813,6 +6825,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[29] = t490;
     const cdyn_real t491 = t449 - t428 * t490;
     d->D[6] = t491;
+    d->L[21] = t491;
     const cdyn_real t492 = t451 - t431 * t490;
     const cdyn_real t493 = t453 - t434 * t490;
     const cdyn_real t494 = t455 - t437 * t490;
@@ -6859,6 +6872,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[22] = t526;
     const cdyn_real t527 = t499 - t492 * t526;
     d->D[5] = t527;
+    d->L[15] = t527;
     const cdyn_real t528 = t500 - t493 * t526;
     const cdyn_real t529 = t501 - t494 * t526;
     const cdyn_real t530 = t502 - t495 * t526;
@@ -6896,6 +6910,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[16] = t554;
     const cdyn_real t555 = t534 - t528 * t554;
     d->D[4] = t555;
+    d->L[10] = t555;
     const cdyn_real t556 = t535 - t529 * t554;
     const cdyn_real t557 = t536 - t530 * t554;
     const cdyn_real t558 = t537 - t531 * t554;
@@ -6925,6 +6940,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[11] = t575;
     const cdyn_real t576 = t561 - t556 * t575;
     d->D[3] = t576;
+    d->L[6] = t576;
     const cdyn_real t577 = t562 - t557 * t575;
     const cdyn_real t578 = t563 - t558 * t575;
     const cdyn_real t579 = t564 - t559 * t575;
@@ -6947,6 +6963,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[7] = t590;
     const cdyn_real t591 = t581 - t577 * t590;
     d->D[2] = t591;
+    d->L[3] = t591;
     const cdyn_real t592 = t582 - t578 * t590;
     const cdyn_real t593 = t583 - t579 * t590;
     const cdyn_real t594 = t578 * t589;
@@ -6963,6 +6980,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[4] = t600;
     const cdyn_real t601 = t595 - t592 * t600;
     d->D[1] = t601;
+    d->L[1] = t601;
     const cdyn_real t602 = t596 - t593 * t600;
     const cdyn_real t603 = t593 * t599;
     d->L[5] = t603;
@@ -6974,6 +6992,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->L[2] = t606;
     const cdyn_real t607 = t604 - t602 * t606;
     d->D[0] = t607;
+    d->L[0] = t607;
     /* row 0 (joint root_joint): ancestors none */
     const cdyn_real t608 = 1 / t607;
     d->Dinv[0] = t608;
@@ -7811,1462 +7830,1541 @@ void quadruped12_ltl_factor(const quadruped12_data *d, cdyn_real *L, cdyn_real *
     }
 }
 
-/* Columns 0..17 of M^-1 = L^-1 D^-1 L^-T, from the factor in d: unit columns
- * solved with their zeros folded, one triangle computed and stored twice.
- * 1128 mul, 975 add, 0 div, 0 sqrt, 0 sin/cos */
+/* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
+ * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
+ * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * 1146 mul, 1128 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 {
-    const cdyn_real t0 = d->Dinv[0];
-    Minv[0] = t0;
-    const cdyn_real t1 = d->L[2];
-    /* column 0 */
-    const cdyn_real t2 = t0 * t1;
-    Minv[1] = -t2;
-    Minv[18] = -t2;
-    const cdyn_real t3 = d->Dinv[1];
-    /* column 1 */
-    const cdyn_real t4 = t3 + t1 * t2;
-    Minv[19] = t4;
-    const cdyn_real t5 = d->L[5];
-    const cdyn_real t6 = d->L[4];
-    /* column 2 */
-    const cdyn_real t7 = t5 - t1 * t6;
-    const cdyn_real t8 = t0 * t7;
-    Minv[2] = -t8;
-    Minv[36] = -t8;
-    const cdyn_real t9 = t3 * t6 - t1 * t8;
-    Minv[20] = -t9;
-    Minv[37] = -t9;
-    const cdyn_real t10 = d->Dinv[2];
-    const cdyn_real t11 = t10 + t6 * t9;
-    const cdyn_real t12 = t11 + t5 * t8;
-    Minv[38] = t12;
-    const cdyn_real t13 = d->L[8];
-    const cdyn_real t14 = d->L[7];
-    /* column 3 */
-    const cdyn_real t15 = t13 - t6 * t14;
-    const cdyn_real t16 = d->L[9];
-    const cdyn_real t17 = t16 - t5 * t14;
-    const cdyn_real t18 = t17 - t1 * t15;
-    const cdyn_real t19 = t0 * t18;
-    Minv[3] = -t19;
-    Minv[54] = -t19;
-    const cdyn_real t20 = t3 * t15 - t1 * t19;
-    Minv[21] = -t20;
-    Minv[55] = -t20;
-    const cdyn_real t21 = t10 * t14 - t6 * t20;
-    const cdyn_real t22 = t21 - t5 * t19;
-    Minv[39] = -t22;
-    Minv[56] = -t22;
-    const cdyn_real t23 = d->Dinv[3];
-    const cdyn_real t24 = t23 + t14 * t22;
-    const cdyn_real t25 = t24 + t13 * t20;
-    const cdyn_real t26 = t25 + t16 * t19;
-    Minv[57] = t26;
-    const cdyn_real t27 = d->L[12];
-    const cdyn_real t28 = d->L[11];
-    /* column 4 */
-    const cdyn_real t29 = t27 - t14 * t28;
-    const cdyn_real t30 = d->L[13];
-    const cdyn_real t31 = t30 - t13 * t28;
-    const cdyn_real t32 = d->L[14];
-    const cdyn_real t33 = t32 - t16 * t28;
-    const cdyn_real t34 = t31 - t6 * t29;
-    const cdyn_real t35 = t33 - t5 * t29;
-    const cdyn_real t36 = t35 - t1 * t34;
-    const cdyn_real t37 = t0 * t36;
-    Minv[4] = -t37;
-    Minv[72] = -t37;
-    const cdyn_real t38 = t3 * t34 - t1 * t37;
-    Minv[22] = -t38;
-    Minv[73] = -t38;
-    const cdyn_real t39 = t10 * t29 - t6 * t38;
-    const cdyn_real t40 = t39 - t5 * t37;
-    Minv[40] = -t40;
-    Minv[74] = -t40;
-    const cdyn_real t41 = t23 * t28 - t14 * t40;
-    const cdyn_real t42 = t41 - t13 * t38;
-    const cdyn_real t43 = t42 - t16 * t37;
-    Minv[58] = -t43;
-    Minv[75] = -t43;
-    const cdyn_real t44 = d->Dinv[4];
-    const cdyn_real t45 = t44 + t28 * t43;
-    const cdyn_real t46 = t45 + t27 * t40;
-    const cdyn_real t47 = t46 + t30 * t38;
-    const cdyn_real t48 = t47 + t32 * t37;
-    Minv[76] = t48;
-    const cdyn_real t49 = d->L[17];
-    const cdyn_real t50 = d->L[16];
-    /* column 5 */
-    const cdyn_real t51 = t49 - t28 * t50;
-    const cdyn_real t52 = d->L[18];
-    const cdyn_real t53 = t52 - t27 * t50;
-    const cdyn_real t54 = d->L[19];
-    const cdyn_real t55 = t54 - t30 * t50;
-    const cdyn_real t56 = d->L[20];
-    const cdyn_real t57 = t56 - t32 * t50;
-    const cdyn_real t58 = t53 - t14 * t51;
-    const cdyn_real t59 = t55 - t13 * t51;
-    const cdyn_real t60 = t57 - t16 * t51;
-    const cdyn_real t61 = t59 - t6 * t58;
-    const cdyn_real t62 = t60 - t5 * t58;
-    const cdyn_real t63 = t62 - t1 * t61;
-    const cdyn_real t64 = t0 * t63;
-    Minv[5] = -t64;
-    Minv[90] = -t64;
-    const cdyn_real t65 = t3 * t61 - t1 * t64;
-    Minv[23] = -t65;
-    Minv[91] = -t65;
-    const cdyn_real t66 = t10 * t58 - t6 * t65;
-    const cdyn_real t67 = t66 - t5 * t64;
-    Minv[41] = -t67;
-    Minv[92] = -t67;
-    const cdyn_real t68 = t23 * t51 - t14 * t67;
-    const cdyn_real t69 = t68 - t13 * t65;
-    const cdyn_real t70 = t69 - t16 * t64;
-    Minv[59] = -t70;
-    Minv[93] = -t70;
-    const cdyn_real t71 = t44 * t50 - t28 * t70;
-    const cdyn_real t72 = t71 - t27 * t67;
-    const cdyn_real t73 = t72 - t30 * t65;
-    const cdyn_real t74 = t73 - t32 * t64;
-    Minv[77] = -t74;
-    Minv[94] = -t74;
-    const cdyn_real t75 = d->Dinv[5];
-    const cdyn_real t76 = t75 + t50 * t74;
-    const cdyn_real t77 = t76 + t49 * t70;
-    const cdyn_real t78 = t77 + t52 * t67;
-    const cdyn_real t79 = t78 + t54 * t65;
-    const cdyn_real t80 = t79 + t56 * t64;
-    Minv[95] = t80;
-    const cdyn_real t81 = d->L[23];
-    const cdyn_real t82 = d->L[22];
-    /* column 6 */
-    const cdyn_real t83 = t81 - t50 * t82;
-    const cdyn_real t84 = d->L[24];
-    const cdyn_real t85 = t84 - t49 * t82;
-    const cdyn_real t86 = d->L[25];
-    const cdyn_real t87 = t86 - t52 * t82;
-    const cdyn_real t88 = d->L[26];
-    const cdyn_real t89 = t88 - t54 * t82;
-    const cdyn_real t90 = d->L[27];
-    const cdyn_real t91 = t90 - t56 * t82;
-    const cdyn_real t92 = t85 - t28 * t83;
-    const cdyn_real t93 = t87 - t27 * t83;
-    const cdyn_real t94 = t89 - t30 * t83;
-    const cdyn_real t95 = t91 - t32 * t83;
-    const cdyn_real t96 = t93 - t14 * t92;
-    const cdyn_real t97 = t94 - t13 * t92;
-    const cdyn_real t98 = t95 - t16 * t92;
-    const cdyn_real t99 = t97 - t6 * t96;
-    const cdyn_real t100 = t98 - t5 * t96;
-    const cdyn_real t101 = t100 - t1 * t99;
-    const cdyn_real t102 = t0 * t101;
-    Minv[6] = -t102;
-    Minv[108] = -t102;
-    const cdyn_real t103 = t3 * t99 - t1 * t102;
-    Minv[24] = -t103;
-    Minv[109] = -t103;
-    const cdyn_real t104 = t10 * t96 - t6 * t103;
-    const cdyn_real t105 = t104 - t5 * t102;
-    Minv[42] = -t105;
-    Minv[110] = -t105;
-    const cdyn_real t106 = t23 * t92 - t14 * t105;
-    const cdyn_real t107 = t106 - t13 * t103;
-    const cdyn_real t108 = t107 - t16 * t102;
-    Minv[60] = -t108;
-    Minv[111] = -t108;
-    const cdyn_real t109 = t44 * t83 - t28 * t108;
-    const cdyn_real t110 = t109 - t27 * t105;
-    const cdyn_real t111 = t110 - t30 * t103;
-    const cdyn_real t112 = t111 - t32 * t102;
-    Minv[78] = -t112;
-    Minv[112] = -t112;
-    const cdyn_real t113 = t75 * t82 - t50 * t112;
-    const cdyn_real t114 = t113 - t49 * t108;
-    const cdyn_real t115 = t114 - t52 * t105;
-    const cdyn_real t116 = t115 - t54 * t103;
-    const cdyn_real t117 = t116 - t56 * t102;
-    Minv[96] = -t117;
-    Minv[113] = -t117;
-    const cdyn_real t118 = d->Dinv[6];
-    const cdyn_real t119 = t118 + t82 * t117;
-    const cdyn_real t120 = t119 + t81 * t112;
-    const cdyn_real t121 = t120 + t84 * t108;
-    const cdyn_real t122 = t121 + t86 * t105;
-    const cdyn_real t123 = t122 + t88 * t103;
-    const cdyn_real t124 = t123 + t90 * t102;
-    Minv[114] = t124;
-    const cdyn_real t125 = d->L[30];
-    const cdyn_real t126 = d->L[29];
-    /* column 7 */
-    const cdyn_real t127 = t125 - t82 * t126;
-    const cdyn_real t128 = d->L[31];
-    const cdyn_real t129 = t128 - t81 * t126;
-    const cdyn_real t130 = d->L[32];
-    const cdyn_real t131 = t130 - t84 * t126;
-    const cdyn_real t132 = d->L[33];
-    const cdyn_real t133 = t132 - t86 * t126;
-    const cdyn_real t134 = d->L[34];
-    const cdyn_real t135 = t134 - t88 * t126;
-    const cdyn_real t136 = d->L[35];
-    const cdyn_real t137 = t136 - t90 * t126;
-    const cdyn_real t138 = t129 - t50 * t127;
-    const cdyn_real t139 = t131 - t49 * t127;
-    const cdyn_real t140 = t133 - t52 * t127;
-    const cdyn_real t141 = t135 - t54 * t127;
-    const cdyn_real t142 = t137 - t56 * t127;
-    const cdyn_real t143 = t139 - t28 * t138;
-    const cdyn_real t144 = t140 - t27 * t138;
-    const cdyn_real t145 = t141 - t30 * t138;
-    const cdyn_real t146 = t142 - t32 * t138;
-    const cdyn_real t147 = t144 - t14 * t143;
-    const cdyn_real t148 = t145 - t13 * t143;
-    const cdyn_real t149 = t146 - t16 * t143;
-    const cdyn_real t150 = t148 - t6 * t147;
-    const cdyn_real t151 = t149 - t5 * t147;
-    const cdyn_real t152 = t151 - t1 * t150;
-    const cdyn_real t153 = t0 * t152;
-    Minv[7] = -t153;
-    Minv[126] = -t153;
-    const cdyn_real t154 = t3 * t150 - t1 * t153;
-    Minv[25] = -t154;
-    Minv[127] = -t154;
-    const cdyn_real t155 = t10 * t147 - t6 * t154;
-    const cdyn_real t156 = t155 - t5 * t153;
-    Minv[43] = -t156;
-    Minv[128] = -t156;
-    const cdyn_real t157 = t23 * t143 - t14 * t156;
-    const cdyn_real t158 = t157 - t13 * t154;
-    const cdyn_real t159 = t158 - t16 * t153;
-    Minv[61] = -t159;
-    Minv[129] = -t159;
-    const cdyn_real t160 = t44 * t138 - t28 * t159;
-    const cdyn_real t161 = t160 - t27 * t156;
-    const cdyn_real t162 = t161 - t30 * t154;
-    const cdyn_real t163 = t162 - t32 * t153;
-    Minv[79] = -t163;
-    Minv[130] = -t163;
-    const cdyn_real t164 = t75 * t127 - t50 * t163;
-    const cdyn_real t165 = t164 - t49 * t159;
-    const cdyn_real t166 = t165 - t52 * t156;
-    const cdyn_real t167 = t166 - t54 * t154;
-    const cdyn_real t168 = t167 - t56 * t153;
-    Minv[97] = -t168;
-    Minv[131] = -t168;
-    const cdyn_real t169 = t118 * t126 - t82 * t168;
-    const cdyn_real t170 = t169 - t81 * t163;
-    const cdyn_real t171 = t170 - t84 * t159;
-    const cdyn_real t172 = t171 - t86 * t156;
-    const cdyn_real t173 = t172 - t88 * t154;
-    const cdyn_real t174 = t173 - t90 * t153;
-    Minv[115] = -t174;
-    Minv[132] = -t174;
-    const cdyn_real t175 = d->Dinv[7];
-    const cdyn_real t176 = t175 + t126 * t174;
-    const cdyn_real t177 = t176 + t125 * t168;
-    const cdyn_real t178 = t177 + t128 * t163;
-    const cdyn_real t179 = t178 + t130 * t159;
-    const cdyn_real t180 = t179 + t132 * t156;
-    const cdyn_real t181 = t180 + t134 * t154;
-    const cdyn_real t182 = t181 + t136 * t153;
-    Minv[133] = t182;
-    const cdyn_real t183 = d->L[38];
-    const cdyn_real t184 = d->L[37];
-    /* column 8 */
-    const cdyn_real t185 = t183 - t126 * t184;
-    const cdyn_real t186 = d->L[39];
-    const cdyn_real t187 = t186 - t125 * t184;
-    const cdyn_real t188 = d->L[40];
-    const cdyn_real t189 = t188 - t128 * t184;
-    const cdyn_real t190 = d->L[41];
-    const cdyn_real t191 = t190 - t130 * t184;
-    const cdyn_real t192 = d->L[42];
-    const cdyn_real t193 = t192 - t132 * t184;
-    const cdyn_real t194 = d->L[43];
-    const cdyn_real t195 = t194 - t134 * t184;
-    const cdyn_real t196 = d->L[44];
-    const cdyn_real t197 = t196 - t136 * t184;
-    const cdyn_real t198 = t187 - t82 * t185;
-    const cdyn_real t199 = t189 - t81 * t185;
-    const cdyn_real t200 = t191 - t84 * t185;
-    const cdyn_real t201 = t193 - t86 * t185;
-    const cdyn_real t202 = t195 - t88 * t185;
-    const cdyn_real t203 = t197 - t90 * t185;
-    const cdyn_real t204 = t199 - t50 * t198;
-    const cdyn_real t205 = t200 - t49 * t198;
-    const cdyn_real t206 = t201 - t52 * t198;
-    const cdyn_real t207 = t202 - t54 * t198;
-    const cdyn_real t208 = t203 - t56 * t198;
-    const cdyn_real t209 = t205 - t28 * t204;
-    const cdyn_real t210 = t206 - t27 * t204;
-    const cdyn_real t211 = t207 - t30 * t204;
-    const cdyn_real t212 = t208 - t32 * t204;
-    const cdyn_real t213 = t210 - t14 * t209;
-    const cdyn_real t214 = t211 - t13 * t209;
-    const cdyn_real t215 = t212 - t16 * t209;
-    const cdyn_real t216 = t214 - t6 * t213;
-    const cdyn_real t217 = t215 - t5 * t213;
-    const cdyn_real t218 = t217 - t1 * t216;
-    const cdyn_real t219 = t0 * t218;
-    Minv[8] = -t219;
-    Minv[144] = -t219;
-    const cdyn_real t220 = t3 * t216 - t1 * t219;
-    Minv[26] = -t220;
-    Minv[145] = -t220;
-    const cdyn_real t221 = t10 * t213 - t6 * t220;
-    const cdyn_real t222 = t221 - t5 * t219;
-    Minv[44] = -t222;
-    Minv[146] = -t222;
-    const cdyn_real t223 = t23 * t209 - t14 * t222;
-    const cdyn_real t224 = t223 - t13 * t220;
-    const cdyn_real t225 = t224 - t16 * t219;
-    Minv[62] = -t225;
-    Minv[147] = -t225;
-    const cdyn_real t226 = t44 * t204 - t28 * t225;
-    const cdyn_real t227 = t226 - t27 * t222;
-    const cdyn_real t228 = t227 - t30 * t220;
-    const cdyn_real t229 = t228 - t32 * t219;
-    Minv[80] = -t229;
-    Minv[148] = -t229;
-    const cdyn_real t230 = t75 * t198 - t50 * t229;
-    const cdyn_real t231 = t230 - t49 * t225;
-    const cdyn_real t232 = t231 - t52 * t222;
-    const cdyn_real t233 = t232 - t54 * t220;
-    const cdyn_real t234 = t233 - t56 * t219;
-    Minv[98] = -t234;
-    Minv[149] = -t234;
-    const cdyn_real t235 = t118 * t185 - t82 * t234;
-    const cdyn_real t236 = t235 - t81 * t229;
-    const cdyn_real t237 = t236 - t84 * t225;
-    const cdyn_real t238 = t237 - t86 * t222;
-    const cdyn_real t239 = t238 - t88 * t220;
-    const cdyn_real t240 = t239 - t90 * t219;
-    Minv[116] = -t240;
-    Minv[150] = -t240;
-    const cdyn_real t241 = t175 * t184 - t126 * t240;
-    const cdyn_real t242 = t241 - t125 * t234;
-    const cdyn_real t243 = t242 - t128 * t229;
-    const cdyn_real t244 = t243 - t130 * t225;
-    const cdyn_real t245 = t244 - t132 * t222;
-    const cdyn_real t246 = t245 - t134 * t220;
-    const cdyn_real t247 = t246 - t136 * t219;
-    Minv[134] = -t247;
-    Minv[151] = -t247;
-    const cdyn_real t248 = d->Dinv[8];
-    const cdyn_real t249 = t248 + t184 * t247;
-    const cdyn_real t250 = t249 + t183 * t240;
-    const cdyn_real t251 = t250 + t186 * t234;
-    const cdyn_real t252 = t251 + t188 * t229;
-    const cdyn_real t253 = t252 + t190 * t225;
-    const cdyn_real t254 = t253 + t192 * t222;
-    const cdyn_real t255 = t254 + t194 * t220;
-    const cdyn_real t256 = t255 + t196 * t219;
-    Minv[152] = t256;
-    const cdyn_real t257 = d->L[47];
-    const cdyn_real t258 = d->L[46];
-    /* column 9 */
-    const cdyn_real t259 = t257 - t50 * t258;
-    const cdyn_real t260 = d->L[48];
-    const cdyn_real t261 = t260 - t49 * t258;
-    const cdyn_real t262 = d->L[49];
-    const cdyn_real t263 = t262 - t52 * t258;
-    const cdyn_real t264 = d->L[50];
-    const cdyn_real t265 = t264 - t54 * t258;
-    const cdyn_real t266 = d->L[51];
-    const cdyn_real t267 = t266 - t56 * t258;
-    const cdyn_real t268 = t261 - t28 * t259;
-    const cdyn_real t269 = t263 - t27 * t259;
-    const cdyn_real t270 = t265 - t30 * t259;
-    const cdyn_real t271 = t267 - t32 * t259;
-    const cdyn_real t272 = t269 - t14 * t268;
-    const cdyn_real t273 = t270 - t13 * t268;
-    const cdyn_real t274 = t271 - t16 * t268;
-    const cdyn_real t275 = t273 - t6 * t272;
-    const cdyn_real t276 = t274 - t5 * t272;
-    const cdyn_real t277 = t276 - t1 * t275;
-    const cdyn_real t278 = t0 * t277;
-    Minv[9] = -t278;
-    Minv[162] = -t278;
-    const cdyn_real t279 = t3 * t275 - t1 * t278;
-    Minv[27] = -t279;
-    Minv[163] = -t279;
-    const cdyn_real t280 = t10 * t272 - t6 * t279;
-    const cdyn_real t281 = t280 - t5 * t278;
-    Minv[45] = -t281;
-    Minv[164] = -t281;
-    const cdyn_real t282 = t23 * t268 - t14 * t281;
-    const cdyn_real t283 = t282 - t13 * t279;
-    const cdyn_real t284 = t283 - t16 * t278;
-    Minv[63] = -t284;
-    Minv[165] = -t284;
-    const cdyn_real t285 = t44 * t259 - t28 * t284;
-    const cdyn_real t286 = t285 - t27 * t281;
-    const cdyn_real t287 = t286 - t30 * t279;
-    const cdyn_real t288 = t287 - t32 * t278;
-    Minv[81] = -t288;
-    Minv[166] = -t288;
-    const cdyn_real t289 = t75 * t258 - t50 * t288;
-    const cdyn_real t290 = t289 - t49 * t284;
-    const cdyn_real t291 = t290 - t52 * t281;
-    const cdyn_real t292 = t291 - t54 * t279;
-    const cdyn_real t293 = t292 - t56 * t278;
-    Minv[99] = -t293;
-    Minv[167] = -t293;
-    const cdyn_real t294 = t82 * t293 + t81 * t288;
-    const cdyn_real t295 = t294 + t84 * t284;
-    const cdyn_real t296 = t295 + t86 * t281;
-    const cdyn_real t297 = t296 + t88 * t279;
-    const cdyn_real t298 = t297 + t90 * t278;
-    Minv[117] = t298;
-    Minv[168] = t298;
-    const cdyn_real t299 = t126 * t298 - t125 * t293;
-    const cdyn_real t300 = t299 - t128 * t288;
-    const cdyn_real t301 = t300 - t130 * t284;
-    const cdyn_real t302 = t301 - t132 * t281;
-    const cdyn_real t303 = t302 - t134 * t279;
-    const cdyn_real t304 = t303 - t136 * t278;
-    Minv[135] = -t304;
-    Minv[169] = -t304;
-    const cdyn_real t305 = t184 * t304 - t183 * t298;
-    const cdyn_real t306 = t305 + t186 * t293;
-    const cdyn_real t307 = t306 + t188 * t288;
-    const cdyn_real t308 = t307 + t190 * t284;
-    const cdyn_real t309 = t308 + t192 * t281;
-    const cdyn_real t310 = t309 + t194 * t279;
-    const cdyn_real t311 = t310 + t196 * t278;
-    Minv[153] = t311;
-    Minv[170] = t311;
-    const cdyn_real t312 = d->Dinv[9];
-    const cdyn_real t313 = t312 + t258 * t293;
-    const cdyn_real t314 = t313 + t257 * t288;
-    const cdyn_real t315 = t314 + t260 * t284;
-    const cdyn_real t316 = t315 + t262 * t281;
-    const cdyn_real t317 = t316 + t264 * t279;
-    const cdyn_real t318 = t317 + t266 * t278;
-    Minv[171] = t318;
-    const cdyn_real t319 = d->L[54];
-    const cdyn_real t320 = d->L[53];
-    /* column 10 */
-    const cdyn_real t321 = t319 - t258 * t320;
-    const cdyn_real t322 = d->L[55];
-    const cdyn_real t323 = t322 - t257 * t320;
-    const cdyn_real t324 = d->L[56];
-    const cdyn_real t325 = t324 - t260 * t320;
-    const cdyn_real t326 = d->L[57];
-    const cdyn_real t327 = t326 - t262 * t320;
-    const cdyn_real t328 = d->L[58];
-    const cdyn_real t329 = t328 - t264 * t320;
-    const cdyn_real t330 = d->L[59];
-    const cdyn_real t331 = t330 - t266 * t320;
-    const cdyn_real t332 = t323 - t50 * t321;
-    const cdyn_real t333 = t325 - t49 * t321;
-    const cdyn_real t334 = t327 - t52 * t321;
-    const cdyn_real t335 = t329 - t54 * t321;
-    const cdyn_real t336 = t331 - t56 * t321;
-    const cdyn_real t337 = t333 - t28 * t332;
-    const cdyn_real t338 = t334 - t27 * t332;
-    const cdyn_real t339 = t335 - t30 * t332;
-    const cdyn_real t340 = t336 - t32 * t332;
-    const cdyn_real t341 = t338 - t14 * t337;
-    const cdyn_real t342 = t339 - t13 * t337;
-    const cdyn_real t343 = t340 - t16 * t337;
-    const cdyn_real t344 = t342 - t6 * t341;
-    const cdyn_real t345 = t343 - t5 * t341;
-    const cdyn_real t346 = t345 - t1 * t344;
-    const cdyn_real t347 = t0 * t346;
-    Minv[10] = -t347;
-    Minv[180] = -t347;
-    const cdyn_real t348 = t3 * t344 - t1 * t347;
-    Minv[28] = -t348;
-    Minv[181] = -t348;
-    const cdyn_real t349 = t10 * t341 - t6 * t348;
-    const cdyn_real t350 = t349 - t5 * t347;
-    Minv[46] = -t350;
-    Minv[182] = -t350;
-    const cdyn_real t351 = t23 * t337 - t14 * t350;
-    const cdyn_real t352 = t351 - t13 * t348;
-    const cdyn_real t353 = t352 - t16 * t347;
-    Minv[64] = -t353;
-    Minv[183] = -t353;
-    const cdyn_real t354 = t44 * t332 - t28 * t353;
-    const cdyn_real t355 = t354 - t27 * t350;
-    const cdyn_real t356 = t355 - t30 * t348;
-    const cdyn_real t357 = t356 - t32 * t347;
-    Minv[82] = -t357;
-    Minv[184] = -t357;
-    const cdyn_real t358 = t75 * t321 - t50 * t357;
-    const cdyn_real t359 = t358 - t49 * t353;
-    const cdyn_real t360 = t359 - t52 * t350;
-    const cdyn_real t361 = t360 - t54 * t348;
-    const cdyn_real t362 = t361 - t56 * t347;
-    Minv[100] = -t362;
-    Minv[185] = -t362;
-    const cdyn_real t363 = t82 * t362 + t81 * t357;
-    const cdyn_real t364 = t363 + t84 * t353;
-    const cdyn_real t365 = t364 + t86 * t350;
-    const cdyn_real t366 = t365 + t88 * t348;
-    const cdyn_real t367 = t366 + t90 * t347;
-    Minv[118] = t367;
-    Minv[186] = t367;
-    const cdyn_real t368 = t126 * t367 - t125 * t362;
-    const cdyn_real t369 = t368 - t128 * t357;
-    const cdyn_real t370 = t369 - t130 * t353;
-    const cdyn_real t371 = t370 - t132 * t350;
-    const cdyn_real t372 = t371 - t134 * t348;
-    const cdyn_real t373 = t372 - t136 * t347;
-    Minv[136] = -t373;
-    Minv[187] = -t373;
-    const cdyn_real t374 = t184 * t373 - t183 * t367;
-    const cdyn_real t375 = t374 + t186 * t362;
-    const cdyn_real t376 = t375 + t188 * t357;
-    const cdyn_real t377 = t376 + t190 * t353;
-    const cdyn_real t378 = t377 + t192 * t350;
-    const cdyn_real t379 = t378 + t194 * t348;
-    const cdyn_real t380 = t379 + t196 * t347;
-    Minv[154] = t380;
-    Minv[188] = t380;
-    const cdyn_real t381 = t312 * t320 - t258 * t362;
-    const cdyn_real t382 = t381 - t257 * t357;
-    const cdyn_real t383 = t382 - t260 * t353;
-    const cdyn_real t384 = t383 - t262 * t350;
-    const cdyn_real t385 = t384 - t264 * t348;
-    const cdyn_real t386 = t385 - t266 * t347;
-    Minv[172] = -t386;
-    Minv[189] = -t386;
-    const cdyn_real t387 = d->Dinv[10];
-    const cdyn_real t388 = t387 + t320 * t386;
-    const cdyn_real t389 = t388 + t319 * t362;
-    const cdyn_real t390 = t389 + t322 * t357;
-    const cdyn_real t391 = t390 + t324 * t353;
-    const cdyn_real t392 = t391 + t326 * t350;
-    const cdyn_real t393 = t392 + t328 * t348;
-    const cdyn_real t394 = t393 + t330 * t347;
-    Minv[190] = t394;
-    const cdyn_real t395 = d->L[62];
-    const cdyn_real t396 = d->L[61];
-    /* column 11 */
-    const cdyn_real t397 = t395 - t320 * t396;
-    const cdyn_real t398 = d->L[63];
-    const cdyn_real t399 = t398 - t319 * t396;
-    const cdyn_real t400 = d->L[64];
-    const cdyn_real t401 = t400 - t322 * t396;
-    const cdyn_real t402 = d->L[65];
-    const cdyn_real t403 = t402 - t324 * t396;
-    const cdyn_real t404 = d->L[66];
-    const cdyn_real t405 = t404 - t326 * t396;
-    const cdyn_real t406 = d->L[67];
-    const cdyn_real t407 = t406 - t328 * t396;
-    const cdyn_real t408 = d->L[68];
-    const cdyn_real t409 = t408 - t330 * t396;
-    const cdyn_real t410 = t399 - t258 * t397;
-    const cdyn_real t411 = t401 - t257 * t397;
-    const cdyn_real t412 = t403 - t260 * t397;
-    const cdyn_real t413 = t405 - t262 * t397;
-    const cdyn_real t414 = t407 - t264 * t397;
-    const cdyn_real t415 = t409 - t266 * t397;
-    const cdyn_real t416 = t411 - t50 * t410;
-    const cdyn_real t417 = t412 - t49 * t410;
-    const cdyn_real t418 = t413 - t52 * t410;
-    const cdyn_real t419 = t414 - t54 * t410;
-    const cdyn_real t420 = t415 - t56 * t410;
-    const cdyn_real t421 = t417 - t28 * t416;
-    const cdyn_real t422 = t418 - t27 * t416;
-    const cdyn_real t423 = t419 - t30 * t416;
-    const cdyn_real t424 = t420 - t32 * t416;
-    const cdyn_real t425 = t422 - t14 * t421;
-    const cdyn_real t426 = t423 - t13 * t421;
-    const cdyn_real t427 = t424 - t16 * t421;
-    const cdyn_real t428 = t426 - t6 * t425;
-    const cdyn_real t429 = t427 - t5 * t425;
-    const cdyn_real t430 = t429 - t1 * t428;
-    const cdyn_real t431 = t0 * t430;
-    Minv[11] = -t431;
-    Minv[198] = -t431;
-    const cdyn_real t432 = t3 * t428 - t1 * t431;
-    Minv[29] = -t432;
-    Minv[199] = -t432;
-    const cdyn_real t433 = t10 * t425 - t6 * t432;
-    const cdyn_real t434 = t433 - t5 * t431;
-    Minv[47] = -t434;
-    Minv[200] = -t434;
-    const cdyn_real t435 = t23 * t421 - t14 * t434;
-    const cdyn_real t436 = t435 - t13 * t432;
-    const cdyn_real t437 = t436 - t16 * t431;
-    Minv[65] = -t437;
-    Minv[201] = -t437;
-    const cdyn_real t438 = t44 * t416 - t28 * t437;
-    const cdyn_real t439 = t438 - t27 * t434;
-    const cdyn_real t440 = t439 - t30 * t432;
-    const cdyn_real t441 = t440 - t32 * t431;
-    Minv[83] = -t441;
-    Minv[202] = -t441;
-    const cdyn_real t442 = t75 * t410 - t50 * t441;
-    const cdyn_real t443 = t442 - t49 * t437;
-    const cdyn_real t444 = t443 - t52 * t434;
-    const cdyn_real t445 = t444 - t54 * t432;
-    const cdyn_real t446 = t445 - t56 * t431;
-    Minv[101] = -t446;
-    Minv[203] = -t446;
-    const cdyn_real t447 = t82 * t446 + t81 * t441;
-    const cdyn_real t448 = t447 + t84 * t437;
-    const cdyn_real t449 = t448 + t86 * t434;
-    const cdyn_real t450 = t449 + t88 * t432;
-    const cdyn_real t451 = t450 + t90 * t431;
-    Minv[119] = t451;
-    Minv[204] = t451;
-    const cdyn_real t452 = t126 * t451 - t125 * t446;
-    const cdyn_real t453 = t452 - t128 * t441;
-    const cdyn_real t454 = t453 - t130 * t437;
-    const cdyn_real t455 = t454 - t132 * t434;
-    const cdyn_real t456 = t455 - t134 * t432;
-    const cdyn_real t457 = t456 - t136 * t431;
-    Minv[137] = -t457;
-    Minv[205] = -t457;
-    const cdyn_real t458 = t184 * t457 - t183 * t451;
-    const cdyn_real t459 = t458 + t186 * t446;
-    const cdyn_real t460 = t459 + t188 * t441;
-    const cdyn_real t461 = t460 + t190 * t437;
-    const cdyn_real t462 = t461 + t192 * t434;
-    const cdyn_real t463 = t462 + t194 * t432;
-    const cdyn_real t464 = t463 + t196 * t431;
-    Minv[155] = t464;
-    Minv[206] = t464;
-    const cdyn_real t465 = t312 * t397 - t258 * t446;
-    const cdyn_real t466 = t465 - t257 * t441;
-    const cdyn_real t467 = t466 - t260 * t437;
-    const cdyn_real t468 = t467 - t262 * t434;
-    const cdyn_real t469 = t468 - t264 * t432;
-    const cdyn_real t470 = t469 - t266 * t431;
-    Minv[173] = -t470;
-    Minv[207] = -t470;
-    const cdyn_real t471 = t387 * t396 - t320 * t470;
-    const cdyn_real t472 = t471 - t319 * t446;
-    const cdyn_real t473 = t472 - t322 * t441;
-    const cdyn_real t474 = t473 - t324 * t437;
-    const cdyn_real t475 = t474 - t326 * t434;
-    const cdyn_real t476 = t475 - t328 * t432;
-    const cdyn_real t477 = t476 - t330 * t431;
-    Minv[191] = -t477;
-    Minv[208] = -t477;
-    const cdyn_real t478 = d->Dinv[11];
-    const cdyn_real t479 = t478 + t396 * t477;
-    const cdyn_real t480 = t479 + t395 * t470;
-    const cdyn_real t481 = t480 + t398 * t446;
-    const cdyn_real t482 = t481 + t400 * t441;
-    const cdyn_real t483 = t482 + t402 * t437;
-    const cdyn_real t484 = t483 + t404 * t434;
-    const cdyn_real t485 = t484 + t406 * t432;
-    const cdyn_real t486 = t485 + t408 * t431;
-    Minv[209] = t486;
-    const cdyn_real t487 = d->L[71];
-    const cdyn_real t488 = d->L[70];
-    /* column 12 */
-    const cdyn_real t489 = t487 - t50 * t488;
-    const cdyn_real t490 = d->L[72];
-    const cdyn_real t491 = t490 - t49 * t488;
-    const cdyn_real t492 = d->L[73];
-    const cdyn_real t493 = t492 - t52 * t488;
-    const cdyn_real t494 = d->L[74];
-    const cdyn_real t495 = t494 - t54 * t488;
-    const cdyn_real t496 = d->L[75];
-    const cdyn_real t497 = t496 - t56 * t488;
-    const cdyn_real t498 = t491 - t28 * t489;
-    const cdyn_real t499 = t493 - t27 * t489;
-    const cdyn_real t500 = t495 - t30 * t489;
-    const cdyn_real t501 = t497 - t32 * t489;
-    const cdyn_real t502 = t499 - t14 * t498;
-    const cdyn_real t503 = t500 - t13 * t498;
-    const cdyn_real t504 = t501 - t16 * t498;
-    const cdyn_real t505 = t503 - t6 * t502;
-    const cdyn_real t506 = t504 - t5 * t502;
-    const cdyn_real t507 = t506 - t1 * t505;
-    const cdyn_real t508 = t0 * t507;
-    Minv[12] = -t508;
-    Minv[216] = -t508;
-    const cdyn_real t509 = t3 * t505 - t1 * t508;
-    Minv[30] = -t509;
-    Minv[217] = -t509;
-    const cdyn_real t510 = t10 * t502 - t6 * t509;
-    const cdyn_real t511 = t510 - t5 * t508;
-    Minv[48] = -t511;
-    Minv[218] = -t511;
-    const cdyn_real t512 = t23 * t498 - t14 * t511;
-    const cdyn_real t513 = t512 - t13 * t509;
-    const cdyn_real t514 = t513 - t16 * t508;
-    Minv[66] = -t514;
-    Minv[219] = -t514;
-    const cdyn_real t515 = t44 * t489 - t28 * t514;
-    const cdyn_real t516 = t515 - t27 * t511;
-    const cdyn_real t517 = t516 - t30 * t509;
-    const cdyn_real t518 = t517 - t32 * t508;
-    Minv[84] = -t518;
-    Minv[220] = -t518;
-    const cdyn_real t519 = t75 * t488 - t50 * t518;
-    const cdyn_real t520 = t519 - t49 * t514;
-    const cdyn_real t521 = t520 - t52 * t511;
-    const cdyn_real t522 = t521 - t54 * t509;
-    const cdyn_real t523 = t522 - t56 * t508;
-    Minv[102] = -t523;
-    Minv[221] = -t523;
-    const cdyn_real t524 = t82 * t523 + t81 * t518;
-    const cdyn_real t525 = t524 + t84 * t514;
-    const cdyn_real t526 = t525 + t86 * t511;
-    const cdyn_real t527 = t526 + t88 * t509;
-    const cdyn_real t528 = t527 + t90 * t508;
-    Minv[120] = t528;
-    Minv[222] = t528;
-    const cdyn_real t529 = t126 * t528 - t125 * t523;
-    const cdyn_real t530 = t529 - t128 * t518;
-    const cdyn_real t531 = t530 - t130 * t514;
-    const cdyn_real t532 = t531 - t132 * t511;
-    const cdyn_real t533 = t532 - t134 * t509;
-    const cdyn_real t534 = t533 - t136 * t508;
-    Minv[138] = -t534;
-    Minv[223] = -t534;
-    const cdyn_real t535 = t184 * t534 - t183 * t528;
-    const cdyn_real t536 = t535 + t186 * t523;
-    const cdyn_real t537 = t536 + t188 * t518;
-    const cdyn_real t538 = t537 + t190 * t514;
-    const cdyn_real t539 = t538 + t192 * t511;
-    const cdyn_real t540 = t539 + t194 * t509;
-    const cdyn_real t541 = t540 + t196 * t508;
-    Minv[156] = t541;
-    Minv[224] = t541;
-    const cdyn_real t542 = t258 * t523 + t257 * t518;
-    const cdyn_real t543 = t542 + t260 * t514;
-    const cdyn_real t544 = t543 + t262 * t511;
-    const cdyn_real t545 = t544 + t264 * t509;
-    const cdyn_real t546 = t545 + t266 * t508;
-    Minv[174] = t546;
-    Minv[225] = t546;
-    const cdyn_real t547 = t320 * t546 - t319 * t523;
-    const cdyn_real t548 = t547 - t322 * t518;
-    const cdyn_real t549 = t548 - t324 * t514;
-    const cdyn_real t550 = t549 - t326 * t511;
-    const cdyn_real t551 = t550 - t328 * t509;
-    const cdyn_real t552 = t551 - t330 * t508;
-    Minv[192] = -t552;
-    Minv[226] = -t552;
-    const cdyn_real t553 = t396 * t552 - t395 * t546;
-    const cdyn_real t554 = t553 + t398 * t523;
-    const cdyn_real t555 = t554 + t400 * t518;
-    const cdyn_real t556 = t555 + t402 * t514;
-    const cdyn_real t557 = t556 + t404 * t511;
-    const cdyn_real t558 = t557 + t406 * t509;
-    const cdyn_real t559 = t558 + t408 * t508;
-    Minv[210] = t559;
-    Minv[227] = t559;
-    const cdyn_real t560 = d->Dinv[12];
-    const cdyn_real t561 = t560 + t488 * t523;
-    const cdyn_real t562 = t561 + t487 * t518;
-    const cdyn_real t563 = t562 + t490 * t514;
-    const cdyn_real t564 = t563 + t492 * t511;
-    const cdyn_real t565 = t564 + t494 * t509;
-    const cdyn_real t566 = t565 + t496 * t508;
-    Minv[228] = t566;
-    const cdyn_real t567 = d->L[78];
-    const cdyn_real t568 = d->L[77];
-    /* column 13 */
-    const cdyn_real t569 = t567 - t488 * t568;
-    const cdyn_real t570 = d->L[79];
-    const cdyn_real t571 = t570 - t487 * t568;
-    const cdyn_real t572 = d->L[80];
-    const cdyn_real t573 = t572 - t490 * t568;
-    const cdyn_real t574 = d->L[81];
-    const cdyn_real t575 = t574 - t492 * t568;
-    const cdyn_real t576 = d->L[82];
-    const cdyn_real t577 = t576 - t494 * t568;
-    const cdyn_real t578 = d->L[83];
-    const cdyn_real t579 = t578 - t496 * t568;
-    const cdyn_real t580 = t571 - t50 * t569;
-    const cdyn_real t581 = t573 - t49 * t569;
-    const cdyn_real t582 = t575 - t52 * t569;
-    const cdyn_real t583 = t577 - t54 * t569;
-    const cdyn_real t584 = t579 - t56 * t569;
-    const cdyn_real t585 = t581 - t28 * t580;
-    const cdyn_real t586 = t582 - t27 * t580;
-    const cdyn_real t587 = t583 - t30 * t580;
-    const cdyn_real t588 = t584 - t32 * t580;
-    const cdyn_real t589 = t586 - t14 * t585;
-    const cdyn_real t590 = t587 - t13 * t585;
-    const cdyn_real t591 = t588 - t16 * t585;
-    const cdyn_real t592 = t590 - t6 * t589;
-    const cdyn_real t593 = t591 - t5 * t589;
-    const cdyn_real t594 = t593 - t1 * t592;
-    const cdyn_real t595 = t0 * t594;
-    Minv[13] = -t595;
-    Minv[234] = -t595;
-    const cdyn_real t596 = t3 * t592 - t1 * t595;
-    Minv[31] = -t596;
-    Minv[235] = -t596;
-    const cdyn_real t597 = t10 * t589 - t6 * t596;
-    const cdyn_real t598 = t597 - t5 * t595;
-    Minv[49] = -t598;
-    Minv[236] = -t598;
-    const cdyn_real t599 = t23 * t585 - t14 * t598;
-    const cdyn_real t600 = t599 - t13 * t596;
-    const cdyn_real t601 = t600 - t16 * t595;
-    Minv[67] = -t601;
-    Minv[237] = -t601;
-    const cdyn_real t602 = t44 * t580 - t28 * t601;
-    const cdyn_real t603 = t602 - t27 * t598;
-    const cdyn_real t604 = t603 - t30 * t596;
-    const cdyn_real t605 = t604 - t32 * t595;
-    Minv[85] = -t605;
-    Minv[238] = -t605;
-    const cdyn_real t606 = t75 * t569 - t50 * t605;
-    const cdyn_real t607 = t606 - t49 * t601;
-    const cdyn_real t608 = t607 - t52 * t598;
-    const cdyn_real t609 = t608 - t54 * t596;
-    const cdyn_real t610 = t609 - t56 * t595;
-    Minv[103] = -t610;
-    Minv[239] = -t610;
-    const cdyn_real t611 = t82 * t610 + t81 * t605;
-    const cdyn_real t612 = t611 + t84 * t601;
-    const cdyn_real t613 = t612 + t86 * t598;
-    const cdyn_real t614 = t613 + t88 * t596;
-    const cdyn_real t615 = t614 + t90 * t595;
-    Minv[121] = t615;
-    Minv[240] = t615;
-    const cdyn_real t616 = t126 * t615 - t125 * t610;
-    const cdyn_real t617 = t616 - t128 * t605;
-    const cdyn_real t618 = t617 - t130 * t601;
-    const cdyn_real t619 = t618 - t132 * t598;
-    const cdyn_real t620 = t619 - t134 * t596;
-    const cdyn_real t621 = t620 - t136 * t595;
-    Minv[139] = -t621;
-    Minv[241] = -t621;
-    const cdyn_real t622 = t184 * t621 - t183 * t615;
-    const cdyn_real t623 = t622 + t186 * t610;
-    const cdyn_real t624 = t623 + t188 * t605;
-    const cdyn_real t625 = t624 + t190 * t601;
-    const cdyn_real t626 = t625 + t192 * t598;
-    const cdyn_real t627 = t626 + t194 * t596;
-    const cdyn_real t628 = t627 + t196 * t595;
-    Minv[157] = t628;
-    Minv[242] = t628;
-    const cdyn_real t629 = t258 * t610 + t257 * t605;
-    const cdyn_real t630 = t629 + t260 * t601;
-    const cdyn_real t631 = t630 + t262 * t598;
-    const cdyn_real t632 = t631 + t264 * t596;
-    const cdyn_real t633 = t632 + t266 * t595;
-    Minv[175] = t633;
-    Minv[243] = t633;
-    const cdyn_real t634 = t320 * t633 - t319 * t610;
-    const cdyn_real t635 = t634 - t322 * t605;
-    const cdyn_real t636 = t635 - t324 * t601;
-    const cdyn_real t637 = t636 - t326 * t598;
-    const cdyn_real t638 = t637 - t328 * t596;
-    const cdyn_real t639 = t638 - t330 * t595;
-    Minv[193] = -t639;
-    Minv[244] = -t639;
-    const cdyn_real t640 = t396 * t639 - t395 * t633;
-    const cdyn_real t641 = t640 + t398 * t610;
-    const cdyn_real t642 = t641 + t400 * t605;
-    const cdyn_real t643 = t642 + t402 * t601;
-    const cdyn_real t644 = t643 + t404 * t598;
-    const cdyn_real t645 = t644 + t406 * t596;
-    const cdyn_real t646 = t645 + t408 * t595;
-    Minv[211] = t646;
-    Minv[245] = t646;
-    const cdyn_real t647 = t560 * t568 - t488 * t610;
-    const cdyn_real t648 = t647 - t487 * t605;
-    const cdyn_real t649 = t648 - t490 * t601;
-    const cdyn_real t650 = t649 - t492 * t598;
-    const cdyn_real t651 = t650 - t494 * t596;
-    const cdyn_real t652 = t651 - t496 * t595;
-    Minv[229] = -t652;
-    Minv[246] = -t652;
-    const cdyn_real t653 = d->Dinv[13];
-    const cdyn_real t654 = t653 + t568 * t652;
-    const cdyn_real t655 = t654 + t567 * t610;
-    const cdyn_real t656 = t655 + t570 * t605;
-    const cdyn_real t657 = t656 + t572 * t601;
-    const cdyn_real t658 = t657 + t574 * t598;
-    const cdyn_real t659 = t658 + t576 * t596;
-    const cdyn_real t660 = t659 + t578 * t595;
-    Minv[247] = t660;
-    const cdyn_real t661 = d->L[86];
-    const cdyn_real t662 = d->L[85];
-    /* column 14 */
-    const cdyn_real t663 = t661 - t568 * t662;
-    const cdyn_real t664 = d->L[87];
-    const cdyn_real t665 = t664 - t567 * t662;
-    const cdyn_real t666 = d->L[88];
-    const cdyn_real t667 = t666 - t570 * t662;
-    const cdyn_real t668 = d->L[89];
-    const cdyn_real t669 = t668 - t572 * t662;
-    const cdyn_real t670 = d->L[90];
-    const cdyn_real t671 = t670 - t574 * t662;
-    const cdyn_real t672 = d->L[91];
-    const cdyn_real t673 = t672 - t576 * t662;
-    const cdyn_real t674 = d->L[92];
-    const cdyn_real t675 = t674 - t578 * t662;
-    const cdyn_real t676 = t665 - t488 * t663;
-    const cdyn_real t677 = t667 - t487 * t663;
-    const cdyn_real t678 = t669 - t490 * t663;
-    const cdyn_real t679 = t671 - t492 * t663;
-    const cdyn_real t680 = t673 - t494 * t663;
-    const cdyn_real t681 = t675 - t496 * t663;
-    const cdyn_real t682 = t677 - t50 * t676;
-    const cdyn_real t683 = t678 - t49 * t676;
-    const cdyn_real t684 = t679 - t52 * t676;
-    const cdyn_real t685 = t680 - t54 * t676;
-    const cdyn_real t686 = t681 - t56 * t676;
-    const cdyn_real t687 = t683 - t28 * t682;
-    const cdyn_real t688 = t684 - t27 * t682;
-    const cdyn_real t689 = t685 - t30 * t682;
-    const cdyn_real t690 = t686 - t32 * t682;
-    const cdyn_real t691 = t688 - t14 * t687;
-    const cdyn_real t692 = t689 - t13 * t687;
-    const cdyn_real t693 = t690 - t16 * t687;
-    const cdyn_real t694 = t692 - t6 * t691;
-    const cdyn_real t695 = t693 - t5 * t691;
-    const cdyn_real t696 = t695 - t1 * t694;
-    const cdyn_real t697 = t0 * t696;
-    Minv[14] = -t697;
-    Minv[252] = -t697;
-    const cdyn_real t698 = t3 * t694 - t1 * t697;
-    Minv[32] = -t698;
-    Minv[253] = -t698;
-    const cdyn_real t699 = t10 * t691 - t6 * t698;
-    const cdyn_real t700 = t699 - t5 * t697;
-    Minv[50] = -t700;
-    Minv[254] = -t700;
-    const cdyn_real t701 = t23 * t687 - t14 * t700;
-    const cdyn_real t702 = t701 - t13 * t698;
-    const cdyn_real t703 = t702 - t16 * t697;
-    Minv[68] = -t703;
-    Minv[255] = -t703;
-    const cdyn_real t704 = t44 * t682 - t28 * t703;
-    const cdyn_real t705 = t704 - t27 * t700;
-    const cdyn_real t706 = t705 - t30 * t698;
-    const cdyn_real t707 = t706 - t32 * t697;
-    Minv[86] = -t707;
-    Minv[256] = -t707;
-    const cdyn_real t708 = t75 * t676 - t50 * t707;
-    const cdyn_real t709 = t708 - t49 * t703;
-    const cdyn_real t710 = t709 - t52 * t700;
-    const cdyn_real t711 = t710 - t54 * t698;
-    const cdyn_real t712 = t711 - t56 * t697;
-    Minv[104] = -t712;
-    Minv[257] = -t712;
-    const cdyn_real t713 = t82 * t712 + t81 * t707;
-    const cdyn_real t714 = t713 + t84 * t703;
-    const cdyn_real t715 = t714 + t86 * t700;
-    const cdyn_real t716 = t715 + t88 * t698;
-    const cdyn_real t717 = t716 + t90 * t697;
-    Minv[122] = t717;
-    Minv[258] = t717;
-    const cdyn_real t718 = t126 * t717 - t125 * t712;
-    const cdyn_real t719 = t718 - t128 * t707;
-    const cdyn_real t720 = t719 - t130 * t703;
-    const cdyn_real t721 = t720 - t132 * t700;
-    const cdyn_real t722 = t721 - t134 * t698;
-    const cdyn_real t723 = t722 - t136 * t697;
-    Minv[140] = -t723;
-    Minv[259] = -t723;
-    const cdyn_real t724 = t184 * t723 - t183 * t717;
-    const cdyn_real t725 = t724 + t186 * t712;
-    const cdyn_real t726 = t725 + t188 * t707;
-    const cdyn_real t727 = t726 + t190 * t703;
-    const cdyn_real t728 = t727 + t192 * t700;
-    const cdyn_real t729 = t728 + t194 * t698;
-    const cdyn_real t730 = t729 + t196 * t697;
-    Minv[158] = t730;
-    Minv[260] = t730;
-    const cdyn_real t731 = t258 * t712 + t257 * t707;
-    const cdyn_real t732 = t731 + t260 * t703;
-    const cdyn_real t733 = t732 + t262 * t700;
-    const cdyn_real t734 = t733 + t264 * t698;
-    const cdyn_real t735 = t734 + t266 * t697;
-    Minv[176] = t735;
-    Minv[261] = t735;
-    const cdyn_real t736 = t320 * t735 - t319 * t712;
-    const cdyn_real t737 = t736 - t322 * t707;
-    const cdyn_real t738 = t737 - t324 * t703;
-    const cdyn_real t739 = t738 - t326 * t700;
-    const cdyn_real t740 = t739 - t328 * t698;
-    const cdyn_real t741 = t740 - t330 * t697;
-    Minv[194] = -t741;
-    Minv[262] = -t741;
-    const cdyn_real t742 = t396 * t741 - t395 * t735;
-    const cdyn_real t743 = t742 + t398 * t712;
-    const cdyn_real t744 = t743 + t400 * t707;
-    const cdyn_real t745 = t744 + t402 * t703;
-    const cdyn_real t746 = t745 + t404 * t700;
-    const cdyn_real t747 = t746 + t406 * t698;
-    const cdyn_real t748 = t747 + t408 * t697;
-    Minv[212] = t748;
-    Minv[263] = t748;
-    const cdyn_real t749 = t560 * t663 - t488 * t712;
-    const cdyn_real t750 = t749 - t487 * t707;
-    const cdyn_real t751 = t750 - t490 * t703;
-    const cdyn_real t752 = t751 - t492 * t700;
-    const cdyn_real t753 = t752 - t494 * t698;
-    const cdyn_real t754 = t753 - t496 * t697;
-    Minv[230] = -t754;
-    Minv[264] = -t754;
-    const cdyn_real t755 = t653 * t662 - t568 * t754;
-    const cdyn_real t756 = t755 - t567 * t712;
-    const cdyn_real t757 = t756 - t570 * t707;
-    const cdyn_real t758 = t757 - t572 * t703;
-    const cdyn_real t759 = t758 - t574 * t700;
-    const cdyn_real t760 = t759 - t576 * t698;
-    const cdyn_real t761 = t760 - t578 * t697;
-    Minv[248] = -t761;
-    Minv[265] = -t761;
-    const cdyn_real t762 = d->Dinv[14];
-    const cdyn_real t763 = t762 + t662 * t761;
-    const cdyn_real t764 = t763 + t661 * t754;
-    const cdyn_real t765 = t764 + t664 * t712;
-    const cdyn_real t766 = t765 + t666 * t707;
-    const cdyn_real t767 = t766 + t668 * t703;
-    const cdyn_real t768 = t767 + t670 * t700;
-    const cdyn_real t769 = t768 + t672 * t698;
-    const cdyn_real t770 = t769 + t674 * t697;
-    Minv[266] = t770;
-    const cdyn_real t771 = d->L[95];
-    const cdyn_real t772 = d->L[94];
-    /* column 15 */
-    const cdyn_real t773 = t771 - t50 * t772;
-    const cdyn_real t774 = d->L[96];
-    const cdyn_real t775 = t774 - t49 * t772;
-    const cdyn_real t776 = d->L[97];
-    const cdyn_real t777 = t776 - t52 * t772;
-    const cdyn_real t778 = d->L[98];
-    const cdyn_real t779 = t778 - t54 * t772;
-    const cdyn_real t780 = d->L[99];
-    const cdyn_real t781 = t780 - t56 * t772;
-    const cdyn_real t782 = t775 - t28 * t773;
-    const cdyn_real t783 = t777 - t27 * t773;
-    const cdyn_real t784 = t779 - t30 * t773;
-    const cdyn_real t785 = t781 - t32 * t773;
-    const cdyn_real t786 = t783 - t14 * t782;
-    const cdyn_real t787 = t784 - t13 * t782;
-    const cdyn_real t788 = t785 - t16 * t782;
-    const cdyn_real t789 = t787 - t6 * t786;
-    const cdyn_real t790 = t788 - t5 * t786;
-    const cdyn_real t791 = t790 - t1 * t789;
-    const cdyn_real t792 = t0 * t791;
-    Minv[15] = -t792;
-    Minv[270] = -t792;
-    const cdyn_real t793 = t3 * t789 - t1 * t792;
-    Minv[33] = -t793;
-    Minv[271] = -t793;
-    const cdyn_real t794 = t10 * t786 - t6 * t793;
-    const cdyn_real t795 = t794 - t5 * t792;
-    Minv[51] = -t795;
-    Minv[272] = -t795;
-    const cdyn_real t796 = t23 * t782 - t14 * t795;
-    const cdyn_real t797 = t796 - t13 * t793;
-    const cdyn_real t798 = t797 - t16 * t792;
-    Minv[69] = -t798;
-    Minv[273] = -t798;
-    const cdyn_real t799 = t44 * t773 - t28 * t798;
-    const cdyn_real t800 = t799 - t27 * t795;
-    const cdyn_real t801 = t800 - t30 * t793;
-    const cdyn_real t802 = t801 - t32 * t792;
-    Minv[87] = -t802;
-    Minv[274] = -t802;
-    const cdyn_real t803 = t75 * t772 - t50 * t802;
-    const cdyn_real t804 = t803 - t49 * t798;
-    const cdyn_real t805 = t804 - t52 * t795;
-    const cdyn_real t806 = t805 - t54 * t793;
-    const cdyn_real t807 = t806 - t56 * t792;
-    Minv[105] = -t807;
-    Minv[275] = -t807;
-    const cdyn_real t808 = t82 * t807 + t81 * t802;
-    const cdyn_real t809 = t808 + t84 * t798;
-    const cdyn_real t810 = t809 + t86 * t795;
-    const cdyn_real t811 = t810 + t88 * t793;
-    const cdyn_real t812 = t811 + t90 * t792;
-    Minv[123] = t812;
-    Minv[276] = t812;
-    const cdyn_real t813 = t126 * t812 - t125 * t807;
-    const cdyn_real t814 = t813 - t128 * t802;
-    const cdyn_real t815 = t814 - t130 * t798;
-    const cdyn_real t816 = t815 - t132 * t795;
-    const cdyn_real t817 = t816 - t134 * t793;
-    const cdyn_real t818 = t817 - t136 * t792;
-    Minv[141] = -t818;
-    Minv[277] = -t818;
-    const cdyn_real t819 = t184 * t818 - t183 * t812;
-    const cdyn_real t820 = t819 + t186 * t807;
-    const cdyn_real t821 = t820 + t188 * t802;
-    const cdyn_real t822 = t821 + t190 * t798;
-    const cdyn_real t823 = t822 + t192 * t795;
-    const cdyn_real t824 = t823 + t194 * t793;
-    const cdyn_real t825 = t824 + t196 * t792;
-    Minv[159] = t825;
-    Minv[278] = t825;
-    const cdyn_real t826 = t258 * t807 + t257 * t802;
-    const cdyn_real t827 = t826 + t260 * t798;
-    const cdyn_real t828 = t827 + t262 * t795;
-    const cdyn_real t829 = t828 + t264 * t793;
-    const cdyn_real t830 = t829 + t266 * t792;
-    Minv[177] = t830;
-    Minv[279] = t830;
-    const cdyn_real t831 = t320 * t830 - t319 * t807;
-    const cdyn_real t832 = t831 - t322 * t802;
-    const cdyn_real t833 = t832 - t324 * t798;
-    const cdyn_real t834 = t833 - t326 * t795;
-    const cdyn_real t835 = t834 - t328 * t793;
-    const cdyn_real t836 = t835 - t330 * t792;
-    Minv[195] = -t836;
-    Minv[280] = -t836;
-    const cdyn_real t837 = t396 * t836 - t395 * t830;
-    const cdyn_real t838 = t837 + t398 * t807;
-    const cdyn_real t839 = t838 + t400 * t802;
-    const cdyn_real t840 = t839 + t402 * t798;
-    const cdyn_real t841 = t840 + t404 * t795;
-    const cdyn_real t842 = t841 + t406 * t793;
-    const cdyn_real t843 = t842 + t408 * t792;
-    Minv[213] = t843;
-    Minv[281] = t843;
-    const cdyn_real t844 = t488 * t807 + t487 * t802;
-    const cdyn_real t845 = t844 + t490 * t798;
-    const cdyn_real t846 = t845 + t492 * t795;
-    const cdyn_real t847 = t846 + t494 * t793;
-    const cdyn_real t848 = t847 + t496 * t792;
-    Minv[231] = t848;
-    Minv[282] = t848;
-    const cdyn_real t849 = t568 * t848 - t567 * t807;
-    const cdyn_real t850 = t849 - t570 * t802;
-    const cdyn_real t851 = t850 - t572 * t798;
-    const cdyn_real t852 = t851 - t574 * t795;
-    const cdyn_real t853 = t852 - t576 * t793;
-    const cdyn_real t854 = t853 - t578 * t792;
-    Minv[249] = -t854;
-    Minv[283] = -t854;
-    const cdyn_real t855 = t662 * t854 - t661 * t848;
-    const cdyn_real t856 = t855 + t664 * t807;
-    const cdyn_real t857 = t856 + t666 * t802;
-    const cdyn_real t858 = t857 + t668 * t798;
-    const cdyn_real t859 = t858 + t670 * t795;
-    const cdyn_real t860 = t859 + t672 * t793;
-    const cdyn_real t861 = t860 + t674 * t792;
-    Minv[267] = t861;
-    Minv[284] = t861;
-    const cdyn_real t862 = d->Dinv[15];
-    const cdyn_real t863 = t862 + t772 * t807;
-    const cdyn_real t864 = t863 + t771 * t802;
-    const cdyn_real t865 = t864 + t774 * t798;
-    const cdyn_real t866 = t865 + t776 * t795;
-    const cdyn_real t867 = t866 + t778 * t793;
-    const cdyn_real t868 = t867 + t780 * t792;
-    Minv[285] = t868;
-    const cdyn_real t869 = d->L[102];
-    const cdyn_real t870 = d->L[101];
-    /* column 16 */
-    const cdyn_real t871 = t869 - t772 * t870;
-    const cdyn_real t872 = d->L[103];
-    const cdyn_real t873 = t872 - t771 * t870;
-    const cdyn_real t874 = d->L[104];
-    const cdyn_real t875 = t874 - t774 * t870;
-    const cdyn_real t876 = d->L[105];
-    const cdyn_real t877 = t876 - t776 * t870;
-    const cdyn_real t878 = d->L[106];
-    const cdyn_real t879 = t878 - t778 * t870;
-    const cdyn_real t880 = d->L[107];
-    const cdyn_real t881 = t880 - t780 * t870;
-    const cdyn_real t882 = t873 - t50 * t871;
-    const cdyn_real t883 = t875 - t49 * t871;
-    const cdyn_real t884 = t877 - t52 * t871;
-    const cdyn_real t885 = t879 - t54 * t871;
-    const cdyn_real t886 = t881 - t56 * t871;
-    const cdyn_real t887 = t883 - t28 * t882;
-    const cdyn_real t888 = t884 - t27 * t882;
-    const cdyn_real t889 = t885 - t30 * t882;
-    const cdyn_real t890 = t886 - t32 * t882;
-    const cdyn_real t891 = t888 - t14 * t887;
-    const cdyn_real t892 = t889 - t13 * t887;
-    const cdyn_real t893 = t890 - t16 * t887;
-    const cdyn_real t894 = t892 - t6 * t891;
-    const cdyn_real t895 = t893 - t5 * t891;
-    const cdyn_real t896 = t895 - t1 * t894;
-    const cdyn_real t897 = t0 * t896;
-    Minv[16] = -t897;
-    Minv[288] = -t897;
-    const cdyn_real t898 = t3 * t894 - t1 * t897;
-    Minv[34] = -t898;
-    Minv[289] = -t898;
-    const cdyn_real t899 = t10 * t891 - t6 * t898;
-    const cdyn_real t900 = t899 - t5 * t897;
-    Minv[52] = -t900;
-    Minv[290] = -t900;
-    const cdyn_real t901 = t23 * t887 - t14 * t900;
-    const cdyn_real t902 = t901 - t13 * t898;
-    const cdyn_real t903 = t902 - t16 * t897;
-    Minv[70] = -t903;
-    Minv[291] = -t903;
-    const cdyn_real t904 = t44 * t882 - t28 * t903;
-    const cdyn_real t905 = t904 - t27 * t900;
-    const cdyn_real t906 = t905 - t30 * t898;
-    const cdyn_real t907 = t906 - t32 * t897;
-    Minv[88] = -t907;
-    Minv[292] = -t907;
-    const cdyn_real t908 = t75 * t871 - t50 * t907;
-    const cdyn_real t909 = t908 - t49 * t903;
-    const cdyn_real t910 = t909 - t52 * t900;
-    const cdyn_real t911 = t910 - t54 * t898;
-    const cdyn_real t912 = t911 - t56 * t897;
-    Minv[106] = -t912;
-    Minv[293] = -t912;
-    const cdyn_real t913 = t82 * t912 + t81 * t907;
-    const cdyn_real t914 = t913 + t84 * t903;
-    const cdyn_real t915 = t914 + t86 * t900;
-    const cdyn_real t916 = t915 + t88 * t898;
-    const cdyn_real t917 = t916 + t90 * t897;
-    Minv[124] = t917;
-    Minv[294] = t917;
-    const cdyn_real t918 = t126 * t917 - t125 * t912;
-    const cdyn_real t919 = t918 - t128 * t907;
-    const cdyn_real t920 = t919 - t130 * t903;
-    const cdyn_real t921 = t920 - t132 * t900;
-    const cdyn_real t922 = t921 - t134 * t898;
-    const cdyn_real t923 = t922 - t136 * t897;
-    Minv[142] = -t923;
-    Minv[295] = -t923;
-    const cdyn_real t924 = t184 * t923 - t183 * t917;
-    const cdyn_real t925 = t924 + t186 * t912;
-    const cdyn_real t926 = t925 + t188 * t907;
-    const cdyn_real t927 = t926 + t190 * t903;
-    const cdyn_real t928 = t927 + t192 * t900;
-    const cdyn_real t929 = t928 + t194 * t898;
-    const cdyn_real t930 = t929 + t196 * t897;
-    Minv[160] = t930;
-    Minv[296] = t930;
-    const cdyn_real t931 = t258 * t912 + t257 * t907;
-    const cdyn_real t932 = t931 + t260 * t903;
-    const cdyn_real t933 = t932 + t262 * t900;
-    const cdyn_real t934 = t933 + t264 * t898;
-    const cdyn_real t935 = t934 + t266 * t897;
-    Minv[178] = t935;
-    Minv[297] = t935;
-    const cdyn_real t936 = t320 * t935 - t319 * t912;
-    const cdyn_real t937 = t936 - t322 * t907;
-    const cdyn_real t938 = t937 - t324 * t903;
-    const cdyn_real t939 = t938 - t326 * t900;
-    const cdyn_real t940 = t939 - t328 * t898;
-    const cdyn_real t941 = t940 - t330 * t897;
-    Minv[196] = -t941;
-    Minv[298] = -t941;
-    const cdyn_real t942 = t396 * t941 - t395 * t935;
-    const cdyn_real t943 = t942 + t398 * t912;
-    const cdyn_real t944 = t943 + t400 * t907;
-    const cdyn_real t945 = t944 + t402 * t903;
-    const cdyn_real t946 = t945 + t404 * t900;
-    const cdyn_real t947 = t946 + t406 * t898;
-    const cdyn_real t948 = t947 + t408 * t897;
-    Minv[214] = t948;
-    Minv[299] = t948;
-    const cdyn_real t949 = t488 * t912 + t487 * t907;
-    const cdyn_real t950 = t949 + t490 * t903;
-    const cdyn_real t951 = t950 + t492 * t900;
-    const cdyn_real t952 = t951 + t494 * t898;
-    const cdyn_real t953 = t952 + t496 * t897;
-    Minv[232] = t953;
-    Minv[300] = t953;
-    const cdyn_real t954 = t568 * t953 - t567 * t912;
-    const cdyn_real t955 = t954 - t570 * t907;
-    const cdyn_real t956 = t955 - t572 * t903;
-    const cdyn_real t957 = t956 - t574 * t900;
-    const cdyn_real t958 = t957 - t576 * t898;
-    const cdyn_real t959 = t958 - t578 * t897;
-    Minv[250] = -t959;
-    Minv[301] = -t959;
-    const cdyn_real t960 = t662 * t959 - t661 * t953;
-    const cdyn_real t961 = t960 + t664 * t912;
-    const cdyn_real t962 = t961 + t666 * t907;
-    const cdyn_real t963 = t962 + t668 * t903;
-    const cdyn_real t964 = t963 + t670 * t900;
-    const cdyn_real t965 = t964 + t672 * t898;
-    const cdyn_real t966 = t965 + t674 * t897;
-    Minv[268] = t966;
-    Minv[302] = t966;
-    const cdyn_real t967 = t862 * t870 - t772 * t912;
-    const cdyn_real t968 = t967 - t771 * t907;
-    const cdyn_real t969 = t968 - t774 * t903;
-    const cdyn_real t970 = t969 - t776 * t900;
-    const cdyn_real t971 = t970 - t778 * t898;
-    const cdyn_real t972 = t971 - t780 * t897;
-    Minv[286] = -t972;
-    Minv[303] = -t972;
-    const cdyn_real t973 = d->Dinv[16];
-    const cdyn_real t974 = t973 + t870 * t972;
-    const cdyn_real t975 = t974 + t869 * t912;
-    const cdyn_real t976 = t975 + t872 * t907;
-    const cdyn_real t977 = t976 + t874 * t903;
-    const cdyn_real t978 = t977 + t876 * t900;
-    const cdyn_real t979 = t978 + t878 * t898;
-    const cdyn_real t980 = t979 + t880 * t897;
-    Minv[304] = t980;
-    const cdyn_real t981 = d->L[110];
-    const cdyn_real t982 = d->L[109];
-    /* column 17 */
-    const cdyn_real t983 = t981 - t870 * t982;
-    const cdyn_real t984 = d->L[111];
-    const cdyn_real t985 = t984 - t869 * t982;
-    const cdyn_real t986 = d->L[112];
-    const cdyn_real t987 = t986 - t872 * t982;
-    const cdyn_real t988 = d->L[113];
-    const cdyn_real t989 = t988 - t874 * t982;
-    const cdyn_real t990 = d->L[114];
-    const cdyn_real t991 = t990 - t876 * t982;
-    const cdyn_real t992 = d->L[115];
-    const cdyn_real t993 = t992 - t878 * t982;
-    const cdyn_real t994 = d->L[116];
-    const cdyn_real t995 = t994 - t880 * t982;
-    const cdyn_real t996 = t985 - t772 * t983;
-    const cdyn_real t997 = t987 - t771 * t983;
-    const cdyn_real t998 = t989 - t774 * t983;
-    const cdyn_real t999 = t991 - t776 * t983;
-    const cdyn_real t1000 = t993 - t778 * t983;
-    const cdyn_real t1001 = t995 - t780 * t983;
-    const cdyn_real t1002 = t997 - t50 * t996;
-    const cdyn_real t1003 = t998 - t49 * t996;
-    const cdyn_real t1004 = t999 - t52 * t996;
-    const cdyn_real t1005 = t1000 - t54 * t996;
-    const cdyn_real t1006 = t1001 - t56 * t996;
-    const cdyn_real t1007 = t1003 - t28 * t1002;
-    const cdyn_real t1008 = t1004 - t27 * t1002;
-    const cdyn_real t1009 = t1005 - t30 * t1002;
-    const cdyn_real t1010 = t1006 - t32 * t1002;
-    const cdyn_real t1011 = t1008 - t14 * t1007;
-    const cdyn_real t1012 = t1009 - t13 * t1007;
-    const cdyn_real t1013 = t1010 - t16 * t1007;
-    const cdyn_real t1014 = t1012 - t6 * t1011;
-    const cdyn_real t1015 = t1013 - t5 * t1011;
-    const cdyn_real t1016 = t1015 - t1 * t1014;
-    const cdyn_real t1017 = t0 * t1016;
-    Minv[17] = -t1017;
-    Minv[306] = -t1017;
-    const cdyn_real t1018 = t3 * t1014 - t1 * t1017;
-    Minv[35] = -t1018;
-    Minv[307] = -t1018;
-    const cdyn_real t1019 = t10 * t1011 - t6 * t1018;
-    const cdyn_real t1020 = t1019 - t5 * t1017;
-    Minv[53] = -t1020;
-    Minv[308] = -t1020;
-    const cdyn_real t1021 = t23 * t1007 - t14 * t1020;
-    const cdyn_real t1022 = t1021 - t13 * t1018;
-    const cdyn_real t1023 = t1022 - t16 * t1017;
-    Minv[71] = -t1023;
-    Minv[309] = -t1023;
-    const cdyn_real t1024 = t44 * t1002 - t28 * t1023;
-    const cdyn_real t1025 = t1024 - t27 * t1020;
-    const cdyn_real t1026 = t1025 - t30 * t1018;
-    const cdyn_real t1027 = t1026 - t32 * t1017;
-    Minv[89] = -t1027;
-    Minv[310] = -t1027;
-    const cdyn_real t1028 = t75 * t996 - t50 * t1027;
-    const cdyn_real t1029 = t1028 - t49 * t1023;
-    const cdyn_real t1030 = t1029 - t52 * t1020;
-    const cdyn_real t1031 = t1030 - t54 * t1018;
-    const cdyn_real t1032 = t1031 - t56 * t1017;
-    Minv[107] = -t1032;
-    Minv[311] = -t1032;
-    const cdyn_real t1033 = t82 * t1032 + t81 * t1027;
-    const cdyn_real t1034 = t1033 + t84 * t1023;
-    const cdyn_real t1035 = t1034 + t86 * t1020;
-    const cdyn_real t1036 = t1035 + t88 * t1018;
-    const cdyn_real t1037 = t1036 + t90 * t1017;
-    Minv[125] = t1037;
-    Minv[312] = t1037;
-    const cdyn_real t1038 = t126 * t1037 - t125 * t1032;
-    const cdyn_real t1039 = t1038 - t128 * t1027;
-    const cdyn_real t1040 = t1039 - t130 * t1023;
-    const cdyn_real t1041 = t1040 - t132 * t1020;
-    const cdyn_real t1042 = t1041 - t134 * t1018;
-    const cdyn_real t1043 = t1042 - t136 * t1017;
-    Minv[143] = -t1043;
-    Minv[313] = -t1043;
-    const cdyn_real t1044 = t184 * t1043 - t183 * t1037;
-    const cdyn_real t1045 = t1044 + t186 * t1032;
-    const cdyn_real t1046 = t1045 + t188 * t1027;
-    const cdyn_real t1047 = t1046 + t190 * t1023;
-    const cdyn_real t1048 = t1047 + t192 * t1020;
-    const cdyn_real t1049 = t1048 + t194 * t1018;
-    const cdyn_real t1050 = t1049 + t196 * t1017;
-    Minv[161] = t1050;
-    Minv[314] = t1050;
-    const cdyn_real t1051 = t258 * t1032 + t257 * t1027;
-    const cdyn_real t1052 = t1051 + t260 * t1023;
-    const cdyn_real t1053 = t1052 + t262 * t1020;
-    const cdyn_real t1054 = t1053 + t264 * t1018;
-    const cdyn_real t1055 = t1054 + t266 * t1017;
-    Minv[179] = t1055;
-    Minv[315] = t1055;
-    const cdyn_real t1056 = t320 * t1055 - t319 * t1032;
-    const cdyn_real t1057 = t1056 - t322 * t1027;
-    const cdyn_real t1058 = t1057 - t324 * t1023;
-    const cdyn_real t1059 = t1058 - t326 * t1020;
-    const cdyn_real t1060 = t1059 - t328 * t1018;
-    const cdyn_real t1061 = t1060 - t330 * t1017;
-    Minv[197] = -t1061;
-    Minv[316] = -t1061;
-    const cdyn_real t1062 = t396 * t1061 - t395 * t1055;
-    const cdyn_real t1063 = t1062 + t398 * t1032;
-    const cdyn_real t1064 = t1063 + t400 * t1027;
-    const cdyn_real t1065 = t1064 + t402 * t1023;
-    const cdyn_real t1066 = t1065 + t404 * t1020;
-    const cdyn_real t1067 = t1066 + t406 * t1018;
-    const cdyn_real t1068 = t1067 + t408 * t1017;
-    Minv[215] = t1068;
-    Minv[317] = t1068;
-    const cdyn_real t1069 = t488 * t1032 + t487 * t1027;
-    const cdyn_real t1070 = t1069 + t490 * t1023;
-    const cdyn_real t1071 = t1070 + t492 * t1020;
-    const cdyn_real t1072 = t1071 + t494 * t1018;
-    const cdyn_real t1073 = t1072 + t496 * t1017;
-    Minv[233] = t1073;
-    Minv[318] = t1073;
-    const cdyn_real t1074 = t568 * t1073 - t567 * t1032;
-    const cdyn_real t1075 = t1074 - t570 * t1027;
-    const cdyn_real t1076 = t1075 - t572 * t1023;
-    const cdyn_real t1077 = t1076 - t574 * t1020;
-    const cdyn_real t1078 = t1077 - t576 * t1018;
-    const cdyn_real t1079 = t1078 - t578 * t1017;
-    Minv[251] = -t1079;
-    Minv[319] = -t1079;
-    const cdyn_real t1080 = t662 * t1079 - t661 * t1073;
-    const cdyn_real t1081 = t1080 + t664 * t1032;
-    const cdyn_real t1082 = t1081 + t666 * t1027;
-    const cdyn_real t1083 = t1082 + t668 * t1023;
-    const cdyn_real t1084 = t1083 + t670 * t1020;
-    const cdyn_real t1085 = t1084 + t672 * t1018;
-    const cdyn_real t1086 = t1085 + t674 * t1017;
-    Minv[269] = t1086;
-    Minv[320] = t1086;
-    const cdyn_real t1087 = t862 * t983 - t772 * t1032;
-    const cdyn_real t1088 = t1087 - t771 * t1027;
-    const cdyn_real t1089 = t1088 - t774 * t1023;
-    const cdyn_real t1090 = t1089 - t776 * t1020;
-    const cdyn_real t1091 = t1090 - t778 * t1018;
-    const cdyn_real t1092 = t1091 - t780 * t1017;
-    Minv[287] = -t1092;
-    Minv[321] = -t1092;
-    const cdyn_real t1093 = t973 * t982 - t870 * t1092;
-    const cdyn_real t1094 = t1093 - t869 * t1032;
-    const cdyn_real t1095 = t1094 - t872 * t1027;
-    const cdyn_real t1096 = t1095 - t874 * t1023;
-    const cdyn_real t1097 = t1096 - t876 * t1020;
-    const cdyn_real t1098 = t1097 - t878 * t1018;
-    const cdyn_real t1099 = t1098 - t880 * t1017;
-    Minv[305] = -t1099;
-    Minv[322] = -t1099;
-    const cdyn_real t1100 = d->Dinv[17];
-    const cdyn_real t1101 = t1100 + t982 * t1099;
-    const cdyn_real t1102 = t1101 + t981 * t1092;
-    const cdyn_real t1103 = t1102 + t984 * t1032;
-    const cdyn_real t1104 = t1103 + t986 * t1027;
-    const cdyn_real t1105 = t1104 + t988 * t1023;
-    const cdyn_real t1106 = t1105 + t990 * t1020;
-    const cdyn_real t1107 = t1106 + t992 * t1018;
-    const cdyn_real t1108 = t1107 + t994 * t1017;
-    Minv[323] = t1108;
+    (void)d;
+    (void)Minv;
+    /* Y = L^-T starts as the identity on each row's descendants */
+    Minv[0] = 1;
+    Minv[1] = 0;
+    Minv[2] = 0;
+    Minv[3] = 0;
+    Minv[4] = 0;
+    Minv[5] = 0;
+    Minv[6] = 0;
+    Minv[7] = 0;
+    Minv[8] = 0;
+    Minv[9] = 0;
+    Minv[10] = 0;
+    Minv[11] = 0;
+    Minv[12] = 0;
+    Minv[13] = 0;
+    Minv[14] = 0;
+    Minv[15] = 0;
+    Minv[16] = 0;
+    Minv[17] = 0;
+    Minv[19] = 1;
+    Minv[20] = 0;
+    Minv[21] = 0;
+    Minv[22] = 0;
+    Minv[23] = 0;
+    Minv[24] = 0;
+    Minv[25] = 0;
+    Minv[26] = 0;
+    Minv[27] = 0;
+    Minv[28] = 0;
+    Minv[29] = 0;
+    Minv[30] = 0;
+    Minv[31] = 0;
+    Minv[32] = 0;
+    Minv[33] = 0;
+    Minv[34] = 0;
+    Minv[35] = 0;
+    Minv[38] = 1;
+    Minv[39] = 0;
+    Minv[40] = 0;
+    Minv[41] = 0;
+    Minv[42] = 0;
+    Minv[43] = 0;
+    Minv[44] = 0;
+    Minv[45] = 0;
+    Minv[46] = 0;
+    Minv[47] = 0;
+    Minv[48] = 0;
+    Minv[49] = 0;
+    Minv[50] = 0;
+    Minv[51] = 0;
+    Minv[52] = 0;
+    Minv[53] = 0;
+    Minv[57] = 1;
+    Minv[58] = 0;
+    Minv[59] = 0;
+    Minv[60] = 0;
+    Minv[61] = 0;
+    Minv[62] = 0;
+    Minv[63] = 0;
+    Minv[64] = 0;
+    Minv[65] = 0;
+    Minv[66] = 0;
+    Minv[67] = 0;
+    Minv[68] = 0;
+    Minv[69] = 0;
+    Minv[70] = 0;
+    Minv[71] = 0;
+    Minv[76] = 1;
+    Minv[77] = 0;
+    Minv[78] = 0;
+    Minv[79] = 0;
+    Minv[80] = 0;
+    Minv[81] = 0;
+    Minv[82] = 0;
+    Minv[83] = 0;
+    Minv[84] = 0;
+    Minv[85] = 0;
+    Minv[86] = 0;
+    Minv[87] = 0;
+    Minv[88] = 0;
+    Minv[89] = 0;
+    Minv[95] = 1;
+    Minv[96] = 0;
+    Minv[97] = 0;
+    Minv[98] = 0;
+    Minv[99] = 0;
+    Minv[100] = 0;
+    Minv[101] = 0;
+    Minv[102] = 0;
+    Minv[103] = 0;
+    Minv[104] = 0;
+    Minv[105] = 0;
+    Minv[106] = 0;
+    Minv[107] = 0;
+    Minv[114] = 1;
+    Minv[115] = 0;
+    Minv[116] = 0;
+    Minv[133] = 1;
+    Minv[134] = 0;
+    Minv[152] = 1;
+    Minv[171] = 1;
+    Minv[172] = 0;
+    Minv[173] = 0;
+    Minv[190] = 1;
+    Minv[191] = 0;
+    Minv[209] = 1;
+    Minv[228] = 1;
+    Minv[229] = 0;
+    Minv[230] = 0;
+    Minv[247] = 1;
+    Minv[248] = 0;
+    Minv[266] = 1;
+    Minv[285] = 1;
+    Minv[286] = 0;
+    Minv[287] = 0;
+    Minv[304] = 1;
+    Minv[305] = 0;
+    Minv[323] = 1;
+    /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[109];
+        Minv[305] -= l;
+    }
+    {
+        const cdyn_real l = d->L[110];
+        Minv[287] -= l;
+    }
+    {
+        const cdyn_real l = d->L[111];
+        Minv[107] -= l;
+    }
+    {
+        const cdyn_real l = d->L[112];
+        Minv[89] -= l;
+    }
+    {
+        const cdyn_real l = d->L[113];
+        Minv[71] -= l;
+    }
+    {
+        const cdyn_real l = d->L[114];
+        Minv[53] -= l;
+    }
+    {
+        const cdyn_real l = d->L[115];
+        Minv[35] -= l;
+    }
+    {
+        const cdyn_real l = d->L[116];
+        Minv[17] -= l;
+    }
+    /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[101];
+        Minv[286] -= l;
+        Minv[287] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[102];
+        Minv[106] -= l;
+        Minv[107] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[103];
+        Minv[88] -= l;
+        Minv[89] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[104];
+        Minv[70] -= l;
+        Minv[71] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[105];
+        Minv[52] -= l;
+        Minv[53] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[106];
+        Minv[34] -= l;
+        Minv[35] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[107];
+        Minv[16] -= l;
+        Minv[17] -= l * Minv[305];
+    }
+    /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[94];
+        Minv[105] -= l;
+        Minv[106] -= l * Minv[286];
+        Minv[107] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[95];
+        Minv[87] -= l;
+        Minv[88] -= l * Minv[286];
+        Minv[89] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[96];
+        Minv[69] -= l;
+        Minv[70] -= l * Minv[286];
+        Minv[71] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[97];
+        Minv[51] -= l;
+        Minv[52] -= l * Minv[286];
+        Minv[53] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[98];
+        Minv[33] -= l;
+        Minv[34] -= l * Minv[286];
+        Minv[35] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[99];
+        Minv[15] -= l;
+        Minv[16] -= l * Minv[286];
+        Minv[17] -= l * Minv[287];
+    }
+    /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[85];
+        Minv[248] -= l;
+    }
+    {
+        const cdyn_real l = d->L[86];
+        Minv[230] -= l;
+    }
+    {
+        const cdyn_real l = d->L[87];
+        Minv[104] -= l;
+    }
+    {
+        const cdyn_real l = d->L[88];
+        Minv[86] -= l;
+    }
+    {
+        const cdyn_real l = d->L[89];
+        Minv[68] -= l;
+    }
+    {
+        const cdyn_real l = d->L[90];
+        Minv[50] -= l;
+    }
+    {
+        const cdyn_real l = d->L[91];
+        Minv[32] -= l;
+    }
+    {
+        const cdyn_real l = d->L[92];
+        Minv[14] -= l;
+    }
+    /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[77];
+        Minv[229] -= l;
+        Minv[230] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[78];
+        Minv[103] -= l;
+        Minv[104] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[79];
+        Minv[85] -= l;
+        Minv[86] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[80];
+        Minv[67] -= l;
+        Minv[68] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[81];
+        Minv[49] -= l;
+        Minv[50] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[82];
+        Minv[31] -= l;
+        Minv[32] -= l * Minv[248];
+    }
+    {
+        const cdyn_real l = d->L[83];
+        Minv[13] -= l;
+        Minv[14] -= l * Minv[248];
+    }
+    /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[70];
+        Minv[102] -= l;
+        Minv[103] -= l * Minv[229];
+        Minv[104] -= l * Minv[230];
+    }
+    {
+        const cdyn_real l = d->L[71];
+        Minv[84] -= l;
+        Minv[85] -= l * Minv[229];
+        Minv[86] -= l * Minv[230];
+    }
+    {
+        const cdyn_real l = d->L[72];
+        Minv[66] -= l;
+        Minv[67] -= l * Minv[229];
+        Minv[68] -= l * Minv[230];
+    }
+    {
+        const cdyn_real l = d->L[73];
+        Minv[48] -= l;
+        Minv[49] -= l * Minv[229];
+        Minv[50] -= l * Minv[230];
+    }
+    {
+        const cdyn_real l = d->L[74];
+        Minv[30] -= l;
+        Minv[31] -= l * Minv[229];
+        Minv[32] -= l * Minv[230];
+    }
+    {
+        const cdyn_real l = d->L[75];
+        Minv[12] -= l;
+        Minv[13] -= l * Minv[229];
+        Minv[14] -= l * Minv[230];
+    }
+    /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[61];
+        Minv[191] -= l;
+    }
+    {
+        const cdyn_real l = d->L[62];
+        Minv[173] -= l;
+    }
+    {
+        const cdyn_real l = d->L[63];
+        Minv[101] -= l;
+    }
+    {
+        const cdyn_real l = d->L[64];
+        Minv[83] -= l;
+    }
+    {
+        const cdyn_real l = d->L[65];
+        Minv[65] -= l;
+    }
+    {
+        const cdyn_real l = d->L[66];
+        Minv[47] -= l;
+    }
+    {
+        const cdyn_real l = d->L[67];
+        Minv[29] -= l;
+    }
+    {
+        const cdyn_real l = d->L[68];
+        Minv[11] -= l;
+    }
+    /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[53];
+        Minv[172] -= l;
+        Minv[173] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[54];
+        Minv[100] -= l;
+        Minv[101] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[55];
+        Minv[82] -= l;
+        Minv[83] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[56];
+        Minv[64] -= l;
+        Minv[65] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[57];
+        Minv[46] -= l;
+        Minv[47] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[58];
+        Minv[28] -= l;
+        Minv[29] -= l * Minv[191];
+    }
+    {
+        const cdyn_real l = d->L[59];
+        Minv[10] -= l;
+        Minv[11] -= l * Minv[191];
+    }
+    /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[46];
+        Minv[99] -= l;
+        Minv[100] -= l * Minv[172];
+        Minv[101] -= l * Minv[173];
+    }
+    {
+        const cdyn_real l = d->L[47];
+        Minv[81] -= l;
+        Minv[82] -= l * Minv[172];
+        Minv[83] -= l * Minv[173];
+    }
+    {
+        const cdyn_real l = d->L[48];
+        Minv[63] -= l;
+        Minv[64] -= l * Minv[172];
+        Minv[65] -= l * Minv[173];
+    }
+    {
+        const cdyn_real l = d->L[49];
+        Minv[45] -= l;
+        Minv[46] -= l * Minv[172];
+        Minv[47] -= l * Minv[173];
+    }
+    {
+        const cdyn_real l = d->L[50];
+        Minv[27] -= l;
+        Minv[28] -= l * Minv[172];
+        Minv[29] -= l * Minv[173];
+    }
+    {
+        const cdyn_real l = d->L[51];
+        Minv[9] -= l;
+        Minv[10] -= l * Minv[172];
+        Minv[11] -= l * Minv[173];
+    }
+    /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[37];
+        Minv[134] -= l;
+    }
+    {
+        const cdyn_real l = d->L[38];
+        Minv[116] -= l;
+    }
+    {
+        const cdyn_real l = d->L[39];
+        Minv[98] -= l;
+    }
+    {
+        const cdyn_real l = d->L[40];
+        Minv[80] -= l;
+    }
+    {
+        const cdyn_real l = d->L[41];
+        Minv[62] -= l;
+    }
+    {
+        const cdyn_real l = d->L[42];
+        Minv[44] -= l;
+    }
+    {
+        const cdyn_real l = d->L[43];
+        Minv[26] -= l;
+    }
+    {
+        const cdyn_real l = d->L[44];
+        Minv[8] -= l;
+    }
+    /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[29];
+        Minv[115] -= l;
+        Minv[116] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[30];
+        Minv[97] -= l;
+        Minv[98] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[31];
+        Minv[79] -= l;
+        Minv[80] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[32];
+        Minv[61] -= l;
+        Minv[62] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[33];
+        Minv[43] -= l;
+        Minv[44] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[34];
+        Minv[25] -= l;
+        Minv[26] -= l * Minv[134];
+    }
+    {
+        const cdyn_real l = d->L[35];
+        Minv[7] -= l;
+        Minv[8] -= l * Minv[134];
+    }
+    /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[22];
+        Minv[96] -= l;
+        Minv[97] -= l * Minv[115];
+        Minv[98] -= l * Minv[116];
+    }
+    {
+        const cdyn_real l = d->L[23];
+        Minv[78] -= l;
+        Minv[79] -= l * Minv[115];
+        Minv[80] -= l * Minv[116];
+    }
+    {
+        const cdyn_real l = d->L[24];
+        Minv[60] -= l;
+        Minv[61] -= l * Minv[115];
+        Minv[62] -= l * Minv[116];
+    }
+    {
+        const cdyn_real l = d->L[25];
+        Minv[42] -= l;
+        Minv[43] -= l * Minv[115];
+        Minv[44] -= l * Minv[116];
+    }
+    {
+        const cdyn_real l = d->L[26];
+        Minv[24] -= l;
+        Minv[25] -= l * Minv[115];
+        Minv[26] -= l * Minv[116];
+    }
+    {
+        const cdyn_real l = d->L[27];
+        Minv[6] -= l;
+        Minv[7] -= l * Minv[115];
+        Minv[8] -= l * Minv[116];
+    }
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[16];
+        Minv[77] -= l;
+        for (int c = 0; c < 12; ++c)
+            Minv[78 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        Minv[59] -= l;
+        for (int c = 0; c < 12; ++c)
+            Minv[60 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        Minv[41] -= l;
+        for (int c = 0; c < 12; ++c)
+            Minv[42 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        Minv[23] -= l;
+        for (int c = 0; c < 12; ++c)
+            Minv[24 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        Minv[5] -= l;
+        for (int c = 0; c < 12; ++c)
+            Minv[6 + c] -= l * Minv[96 + c];
+    }
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real l = d->L[11];
+        Minv[58] -= l;
+        for (int c = 0; c < 13; ++c)
+            Minv[59 + c] -= l * Minv[77 + c];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        Minv[40] -= l;
+        for (int c = 0; c < 13; ++c)
+            Minv[41 + c] -= l * Minv[77 + c];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        Minv[22] -= l;
+        for (int c = 0; c < 13; ++c)
+            Minv[23 + c] -= l * Minv[77 + c];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        Minv[4] -= l;
+        for (int c = 0; c < 13; ++c)
+            Minv[5 + c] -= l * Minv[77 + c];
+    }
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real l = d->L[7];
+        Minv[39] -= l;
+        for (int c = 0; c < 14; ++c)
+            Minv[40 + c] -= l * Minv[58 + c];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        Minv[21] -= l;
+        for (int c = 0; c < 14; ++c)
+            Minv[22 + c] -= l * Minv[58 + c];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        Minv[3] -= l;
+        for (int c = 0; c < 14; ++c)
+            Minv[4 + c] -= l * Minv[58 + c];
+    }
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real l = d->L[4];
+        Minv[20] -= l;
+        for (int c = 0; c < 15; ++c)
+            Minv[21 + c] -= l * Minv[39 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        Minv[2] -= l;
+        for (int c = 0; c < 15; ++c)
+            Minv[3 + c] -= l * Minv[39 + c];
+    }
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real l = d->L[2];
+        Minv[1] -= l;
+        for (int c = 0; c < 16; ++c)
+            Minv[2 + c] -= l * Minv[20 + c];
+    }
+    /* row 0 (joint root_joint): ancestors none */
+    {
+        const cdyn_real dinv = d->Dinv[0];
+        Minv[0] *= dinv;
+        Minv[1] *= dinv;
+        Minv[2] *= dinv;
+        Minv[3] *= dinv;
+        Minv[4] *= dinv;
+        Minv[5] *= dinv;
+        Minv[6] *= dinv;
+        Minv[7] *= dinv;
+        Minv[8] *= dinv;
+        Minv[9] *= dinv;
+        Minv[10] *= dinv;
+        Minv[11] *= dinv;
+        Minv[12] *= dinv;
+        Minv[13] *= dinv;
+        Minv[14] *= dinv;
+        Minv[15] *= dinv;
+        Minv[16] *= dinv;
+        Minv[17] *= dinv;
+    }
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real dinv = d->Dinv[1];
+        Minv[19] *= dinv;
+        Minv[20] *= dinv;
+        Minv[21] *= dinv;
+        Minv[22] *= dinv;
+        Minv[23] *= dinv;
+        Minv[24] *= dinv;
+        Minv[25] *= dinv;
+        Minv[26] *= dinv;
+        Minv[27] *= dinv;
+        Minv[28] *= dinv;
+        Minv[29] *= dinv;
+        Minv[30] *= dinv;
+        Minv[31] *= dinv;
+        Minv[32] *= dinv;
+        Minv[33] *= dinv;
+        Minv[34] *= dinv;
+        Minv[35] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[2];
+        for (int c = 0; c < 17; ++c)
+            Minv[19 + c] -= l * Minv[1 + c];
+    }
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[2];
+        Minv[38] *= dinv;
+        Minv[39] *= dinv;
+        Minv[40] *= dinv;
+        Minv[41] *= dinv;
+        Minv[42] *= dinv;
+        Minv[43] *= dinv;
+        Minv[44] *= dinv;
+        Minv[45] *= dinv;
+        Minv[46] *= dinv;
+        Minv[47] *= dinv;
+        Minv[48] *= dinv;
+        Minv[49] *= dinv;
+        Minv[50] *= dinv;
+        Minv[51] *= dinv;
+        Minv[52] *= dinv;
+        Minv[53] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[4];
+        for (int c = 0; c < 16; ++c)
+            Minv[38 + c] -= l * Minv[20 + c];
+    }
+    {
+        const cdyn_real l = d->L[5];
+        for (int c = 0; c < 16; ++c)
+            Minv[38 + c] -= l * Minv[2 + c];
+    }
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[3];
+        Minv[57] *= dinv;
+        Minv[58] *= dinv;
+        Minv[59] *= dinv;
+        Minv[60] *= dinv;
+        Minv[61] *= dinv;
+        Minv[62] *= dinv;
+        Minv[63] *= dinv;
+        Minv[64] *= dinv;
+        Minv[65] *= dinv;
+        Minv[66] *= dinv;
+        Minv[67] *= dinv;
+        Minv[68] *= dinv;
+        Minv[69] *= dinv;
+        Minv[70] *= dinv;
+        Minv[71] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[7];
+        for (int c = 0; c < 15; ++c)
+            Minv[57 + c] -= l * Minv[39 + c];
+    }
+    {
+        const cdyn_real l = d->L[8];
+        for (int c = 0; c < 15; ++c)
+            Minv[57 + c] -= l * Minv[21 + c];
+    }
+    {
+        const cdyn_real l = d->L[9];
+        for (int c = 0; c < 15; ++c)
+            Minv[57 + c] -= l * Minv[3 + c];
+    }
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[4];
+        Minv[76] *= dinv;
+        Minv[77] *= dinv;
+        Minv[78] *= dinv;
+        Minv[79] *= dinv;
+        Minv[80] *= dinv;
+        Minv[81] *= dinv;
+        Minv[82] *= dinv;
+        Minv[83] *= dinv;
+        Minv[84] *= dinv;
+        Minv[85] *= dinv;
+        Minv[86] *= dinv;
+        Minv[87] *= dinv;
+        Minv[88] *= dinv;
+        Minv[89] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[11];
+        for (int c = 0; c < 14; ++c)
+            Minv[76 + c] -= l * Minv[58 + c];
+    }
+    {
+        const cdyn_real l = d->L[12];
+        for (int c = 0; c < 14; ++c)
+            Minv[76 + c] -= l * Minv[40 + c];
+    }
+    {
+        const cdyn_real l = d->L[13];
+        for (int c = 0; c < 14; ++c)
+            Minv[76 + c] -= l * Minv[22 + c];
+    }
+    {
+        const cdyn_real l = d->L[14];
+        for (int c = 0; c < 14; ++c)
+            Minv[76 + c] -= l * Minv[4 + c];
+    }
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[5];
+        Minv[95] *= dinv;
+        Minv[96] *= dinv;
+        Minv[97] *= dinv;
+        Minv[98] *= dinv;
+        Minv[99] *= dinv;
+        Minv[100] *= dinv;
+        Minv[101] *= dinv;
+        Minv[102] *= dinv;
+        Minv[103] *= dinv;
+        Minv[104] *= dinv;
+        Minv[105] *= dinv;
+        Minv[106] *= dinv;
+        Minv[107] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[16];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] -= l * Minv[77 + c];
+    }
+    {
+        const cdyn_real l = d->L[17];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] -= l * Minv[59 + c];
+    }
+    {
+        const cdyn_real l = d->L[18];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] -= l * Minv[41 + c];
+    }
+    {
+        const cdyn_real l = d->L[19];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] -= l * Minv[23 + c];
+    }
+    {
+        const cdyn_real l = d->L[20];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] -= l * Minv[5 + c];
+    }
+    /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[6];
+        Minv[114] *= dinv;
+        Minv[115] *= dinv;
+        Minv[116] *= dinv;
+        Minv[117] = 0;
+        Minv[118] = 0;
+        Minv[119] = 0;
+        Minv[120] = 0;
+        Minv[121] = 0;
+        Minv[122] = 0;
+        Minv[123] = 0;
+        Minv[124] = 0;
+        Minv[125] = 0;
+    }
+    {
+        const cdyn_real l = d->L[22];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[96 + c];
+    }
+    {
+        const cdyn_real l = d->L[23];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[78 + c];
+    }
+    {
+        const cdyn_real l = d->L[24];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[60 + c];
+    }
+    {
+        const cdyn_real l = d->L[25];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[42 + c];
+    }
+    {
+        const cdyn_real l = d->L[26];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[24 + c];
+    }
+    {
+        const cdyn_real l = d->L[27];
+        for (int c = 0; c < 12; ++c)
+            Minv[114 + c] -= l * Minv[6 + c];
+    }
+    /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[7];
+        Minv[133] *= dinv;
+        Minv[134] *= dinv;
+        Minv[135] = 0;
+        Minv[136] = 0;
+        Minv[137] = 0;
+        Minv[138] = 0;
+        Minv[139] = 0;
+        Minv[140] = 0;
+        Minv[141] = 0;
+        Minv[142] = 0;
+        Minv[143] = 0;
+    }
+    {
+        const cdyn_real l = d->L[29];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[115 + c];
+    }
+    {
+        const cdyn_real l = d->L[30];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[97 + c];
+    }
+    {
+        const cdyn_real l = d->L[31];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[79 + c];
+    }
+    {
+        const cdyn_real l = d->L[32];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[61 + c];
+    }
+    {
+        const cdyn_real l = d->L[33];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[43 + c];
+    }
+    {
+        const cdyn_real l = d->L[34];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[25 + c];
+    }
+    {
+        const cdyn_real l = d->L[35];
+        for (int c = 0; c < 11; ++c)
+            Minv[133 + c] -= l * Minv[7 + c];
+    }
+    /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[8];
+        Minv[152] *= dinv;
+        Minv[153] = 0;
+        Minv[154] = 0;
+        Minv[155] = 0;
+        Minv[156] = 0;
+        Minv[157] = 0;
+        Minv[158] = 0;
+        Minv[159] = 0;
+        Minv[160] = 0;
+        Minv[161] = 0;
+    }
+    {
+        const cdyn_real l = d->L[37];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[134 + c];
+    }
+    {
+        const cdyn_real l = d->L[38];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[116 + c];
+    }
+    {
+        const cdyn_real l = d->L[39];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[98 + c];
+    }
+    {
+        const cdyn_real l = d->L[40];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[80 + c];
+    }
+    {
+        const cdyn_real l = d->L[41];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[62 + c];
+    }
+    {
+        const cdyn_real l = d->L[42];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[44 + c];
+    }
+    {
+        const cdyn_real l = d->L[43];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[26 + c];
+    }
+    {
+        const cdyn_real l = d->L[44];
+        for (int c = 0; c < 10; ++c)
+            Minv[152 + c] -= l * Minv[8 + c];
+    }
+    /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[9];
+        Minv[171] *= dinv;
+        Minv[172] *= dinv;
+        Minv[173] *= dinv;
+        Minv[174] = 0;
+        Minv[175] = 0;
+        Minv[176] = 0;
+        Minv[177] = 0;
+        Minv[178] = 0;
+        Minv[179] = 0;
+    }
+    {
+        const cdyn_real l = d->L[46];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[99 + c];
+    }
+    {
+        const cdyn_real l = d->L[47];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[81 + c];
+    }
+    {
+        const cdyn_real l = d->L[48];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[63 + c];
+    }
+    {
+        const cdyn_real l = d->L[49];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[45 + c];
+    }
+    {
+        const cdyn_real l = d->L[50];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[27 + c];
+    }
+    {
+        const cdyn_real l = d->L[51];
+        for (int c = 0; c < 9; ++c)
+            Minv[171 + c] -= l * Minv[9 + c];
+    }
+    /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[10];
+        Minv[190] *= dinv;
+        Minv[191] *= dinv;
+        Minv[192] = 0;
+        Minv[193] = 0;
+        Minv[194] = 0;
+        Minv[195] = 0;
+        Minv[196] = 0;
+        Minv[197] = 0;
+    }
+    {
+        const cdyn_real l = d->L[53];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[172 + c];
+    }
+    {
+        const cdyn_real l = d->L[54];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[100 + c];
+    }
+    {
+        const cdyn_real l = d->L[55];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[82 + c];
+    }
+    {
+        const cdyn_real l = d->L[56];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[64 + c];
+    }
+    {
+        const cdyn_real l = d->L[57];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[46 + c];
+    }
+    {
+        const cdyn_real l = d->L[58];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[28 + c];
+    }
+    {
+        const cdyn_real l = d->L[59];
+        for (int c = 0; c < 8; ++c)
+            Minv[190 + c] -= l * Minv[10 + c];
+    }
+    /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[11];
+        Minv[209] *= dinv;
+        Minv[210] = 0;
+        Minv[211] = 0;
+        Minv[212] = 0;
+        Minv[213] = 0;
+        Minv[214] = 0;
+        Minv[215] = 0;
+    }
+    {
+        const cdyn_real l = d->L[61];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[191 + c];
+    }
+    {
+        const cdyn_real l = d->L[62];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[173 + c];
+    }
+    {
+        const cdyn_real l = d->L[63];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[101 + c];
+    }
+    {
+        const cdyn_real l = d->L[64];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[83 + c];
+    }
+    {
+        const cdyn_real l = d->L[65];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[65 + c];
+    }
+    {
+        const cdyn_real l = d->L[66];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[47 + c];
+    }
+    {
+        const cdyn_real l = d->L[67];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[29 + c];
+    }
+    {
+        const cdyn_real l = d->L[68];
+        for (int c = 0; c < 7; ++c)
+            Minv[209 + c] -= l * Minv[11 + c];
+    }
+    /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[12];
+        Minv[228] *= dinv;
+        Minv[229] *= dinv;
+        Minv[230] *= dinv;
+        Minv[231] = 0;
+        Minv[232] = 0;
+        Minv[233] = 0;
+    }
+    {
+        const cdyn_real l = d->L[70];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[102 + c];
+    }
+    {
+        const cdyn_real l = d->L[71];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[84 + c];
+    }
+    {
+        const cdyn_real l = d->L[72];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[66 + c];
+    }
+    {
+        const cdyn_real l = d->L[73];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[48 + c];
+    }
+    {
+        const cdyn_real l = d->L[74];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[30 + c];
+    }
+    {
+        const cdyn_real l = d->L[75];
+        for (int c = 0; c < 6; ++c)
+            Minv[228 + c] -= l * Minv[12 + c];
+    }
+    /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[13];
+        Minv[247] *= dinv;
+        Minv[248] *= dinv;
+        Minv[249] = 0;
+        Minv[250] = 0;
+        Minv[251] = 0;
+    }
+    {
+        const cdyn_real l = d->L[77];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[229 + c];
+    }
+    {
+        const cdyn_real l = d->L[78];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[103 + c];
+    }
+    {
+        const cdyn_real l = d->L[79];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[85 + c];
+    }
+    {
+        const cdyn_real l = d->L[80];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[67 + c];
+    }
+    {
+        const cdyn_real l = d->L[81];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[49 + c];
+    }
+    {
+        const cdyn_real l = d->L[82];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[31 + c];
+    }
+    {
+        const cdyn_real l = d->L[83];
+        for (int c = 0; c < 5; ++c)
+            Minv[247 + c] -= l * Minv[13 + c];
+    }
+    /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[14];
+        Minv[266] *= dinv;
+        Minv[267] = 0;
+        Minv[268] = 0;
+        Minv[269] = 0;
+    }
+    {
+        const cdyn_real l = d->L[85];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[248 + c];
+    }
+    {
+        const cdyn_real l = d->L[86];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[230 + c];
+    }
+    {
+        const cdyn_real l = d->L[87];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[104 + c];
+    }
+    {
+        const cdyn_real l = d->L[88];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[86 + c];
+    }
+    {
+        const cdyn_real l = d->L[89];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[68 + c];
+    }
+    {
+        const cdyn_real l = d->L[90];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[50 + c];
+    }
+    {
+        const cdyn_real l = d->L[91];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[32 + c];
+    }
+    {
+        const cdyn_real l = d->L[92];
+        for (int c = 0; c < 4; ++c)
+            Minv[266 + c] -= l * Minv[14 + c];
+    }
+    /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[15];
+        Minv[285] *= dinv;
+        Minv[286] *= dinv;
+        Minv[287] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[94];
+        Minv[285] -= l * Minv[105];
+        Minv[286] -= l * Minv[106];
+        Minv[287] -= l * Minv[107];
+    }
+    {
+        const cdyn_real l = d->L[95];
+        Minv[285] -= l * Minv[87];
+        Minv[286] -= l * Minv[88];
+        Minv[287] -= l * Minv[89];
+    }
+    {
+        const cdyn_real l = d->L[96];
+        Minv[285] -= l * Minv[69];
+        Minv[286] -= l * Minv[70];
+        Minv[287] -= l * Minv[71];
+    }
+    {
+        const cdyn_real l = d->L[97];
+        Minv[285] -= l * Minv[51];
+        Minv[286] -= l * Minv[52];
+        Minv[287] -= l * Minv[53];
+    }
+    {
+        const cdyn_real l = d->L[98];
+        Minv[285] -= l * Minv[33];
+        Minv[286] -= l * Minv[34];
+        Minv[287] -= l * Minv[35];
+    }
+    {
+        const cdyn_real l = d->L[99];
+        Minv[285] -= l * Minv[15];
+        Minv[286] -= l * Minv[16];
+        Minv[287] -= l * Minv[17];
+    }
+    /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[16];
+        Minv[304] *= dinv;
+        Minv[305] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[101];
+        Minv[304] -= l * Minv[286];
+        Minv[305] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[102];
+        Minv[304] -= l * Minv[106];
+        Minv[305] -= l * Minv[107];
+    }
+    {
+        const cdyn_real l = d->L[103];
+        Minv[304] -= l * Minv[88];
+        Minv[305] -= l * Minv[89];
+    }
+    {
+        const cdyn_real l = d->L[104];
+        Minv[304] -= l * Minv[70];
+        Minv[305] -= l * Minv[71];
+    }
+    {
+        const cdyn_real l = d->L[105];
+        Minv[304] -= l * Minv[52];
+        Minv[305] -= l * Minv[53];
+    }
+    {
+        const cdyn_real l = d->L[106];
+        Minv[304] -= l * Minv[34];
+        Minv[305] -= l * Minv[35];
+    }
+    {
+        const cdyn_real l = d->L[107];
+        Minv[304] -= l * Minv[16];
+        Minv[305] -= l * Minv[17];
+    }
+    /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
+    {
+        const cdyn_real dinv = d->Dinv[17];
+        Minv[323] *= dinv;
+    }
+    {
+        const cdyn_real l = d->L[109];
+        Minv[323] -= l * Minv[305];
+    }
+    {
+        const cdyn_real l = d->L[110];
+        Minv[323] -= l * Minv[287];
+    }
+    {
+        const cdyn_real l = d->L[111];
+        Minv[323] -= l * Minv[107];
+    }
+    {
+        const cdyn_real l = d->L[112];
+        Minv[323] -= l * Minv[89];
+    }
+    {
+        const cdyn_real l = d->L[113];
+        Minv[323] -= l * Minv[71];
+    }
+    {
+        const cdyn_real l = d->L[114];
+        Minv[323] -= l * Minv[53];
+    }
+    {
+        const cdyn_real l = d->L[115];
+        Minv[323] -= l * Minv[35];
+    }
+    {
+        const cdyn_real l = d->L[116];
+        Minv[323] -= l * Minv[17];
+    }
+    /* the lower triangle */
+    Minv[18] = Minv[1];
+    Minv[36] = Minv[2];
+    Minv[54] = Minv[3];
+    Minv[72] = Minv[4];
+    Minv[90] = Minv[5];
+    Minv[108] = Minv[6];
+    Minv[126] = Minv[7];
+    Minv[144] = Minv[8];
+    Minv[162] = Minv[9];
+    Minv[180] = Minv[10];
+    Minv[198] = Minv[11];
+    Minv[216] = Minv[12];
+    Minv[234] = Minv[13];
+    Minv[252] = Minv[14];
+    Minv[270] = Minv[15];
+    Minv[288] = Minv[16];
+    Minv[306] = Minv[17];
+    Minv[37] = Minv[20];
+    Minv[55] = Minv[21];
+    Minv[73] = Minv[22];
+    Minv[91] = Minv[23];
+    Minv[109] = Minv[24];
+    Minv[127] = Minv[25];
+    Minv[145] = Minv[26];
+    Minv[163] = Minv[27];
+    Minv[181] = Minv[28];
+    Minv[199] = Minv[29];
+    Minv[217] = Minv[30];
+    Minv[235] = Minv[31];
+    Minv[253] = Minv[32];
+    Minv[271] = Minv[33];
+    Minv[289] = Minv[34];
+    Minv[307] = Minv[35];
+    Minv[56] = Minv[39];
+    Minv[74] = Minv[40];
+    Minv[92] = Minv[41];
+    Minv[110] = Minv[42];
+    Minv[128] = Minv[43];
+    Minv[146] = Minv[44];
+    Minv[164] = Minv[45];
+    Minv[182] = Minv[46];
+    Minv[200] = Minv[47];
+    Minv[218] = Minv[48];
+    Minv[236] = Minv[49];
+    Minv[254] = Minv[50];
+    Minv[272] = Minv[51];
+    Minv[290] = Minv[52];
+    Minv[308] = Minv[53];
+    Minv[75] = Minv[58];
+    Minv[93] = Minv[59];
+    Minv[111] = Minv[60];
+    Minv[129] = Minv[61];
+    Minv[147] = Minv[62];
+    Minv[165] = Minv[63];
+    Minv[183] = Minv[64];
+    Minv[201] = Minv[65];
+    Minv[219] = Minv[66];
+    Minv[237] = Minv[67];
+    Minv[255] = Minv[68];
+    Minv[273] = Minv[69];
+    Minv[291] = Minv[70];
+    Minv[309] = Minv[71];
+    Minv[94] = Minv[77];
+    Minv[112] = Minv[78];
+    Minv[130] = Minv[79];
+    Minv[148] = Minv[80];
+    Minv[166] = Minv[81];
+    Minv[184] = Minv[82];
+    Minv[202] = Minv[83];
+    Minv[220] = Minv[84];
+    Minv[238] = Minv[85];
+    Minv[256] = Minv[86];
+    Minv[274] = Minv[87];
+    Minv[292] = Minv[88];
+    Minv[310] = Minv[89];
+    Minv[113] = Minv[96];
+    Minv[131] = Minv[97];
+    Minv[149] = Minv[98];
+    Minv[167] = Minv[99];
+    Minv[185] = Minv[100];
+    Minv[203] = Minv[101];
+    Minv[221] = Minv[102];
+    Minv[239] = Minv[103];
+    Minv[257] = Minv[104];
+    Minv[275] = Minv[105];
+    Minv[293] = Minv[106];
+    Minv[311] = Minv[107];
+    Minv[132] = Minv[115];
+    Minv[150] = Minv[116];
+    Minv[168] = Minv[117];
+    Minv[186] = Minv[118];
+    Minv[204] = Minv[119];
+    Minv[222] = Minv[120];
+    Minv[240] = Minv[121];
+    Minv[258] = Minv[122];
+    Minv[276] = Minv[123];
+    Minv[294] = Minv[124];
+    Minv[312] = Minv[125];
+    Minv[151] = Minv[134];
+    Minv[169] = Minv[135];
+    Minv[187] = Minv[136];
+    Minv[205] = Minv[137];
+    Minv[223] = Minv[138];
+    Minv[241] = Minv[139];
+    Minv[259] = Minv[140];
+    Minv[277] = Minv[141];
+    Minv[295] = Minv[142];
+    Minv[313] = Minv[143];
+    Minv[170] = Minv[153];
+    Minv[188] = Minv[154];
+    Minv[206] = Minv[155];
+    Minv[224] = Minv[156];
+    Minv[242] = Minv[157];
+    Minv[260] = Minv[158];
+    Minv[278] = Minv[159];
+    Minv[296] = Minv[160];
+    Minv[314] = Minv[161];
+    Minv[189] = Minv[172];
+    Minv[207] = Minv[173];
+    Minv[225] = Minv[174];
+    Minv[243] = Minv[175];
+    Minv[261] = Minv[176];
+    Minv[279] = Minv[177];
+    Minv[297] = Minv[178];
+    Minv[315] = Minv[179];
+    Minv[208] = Minv[191];
+    Minv[226] = Minv[192];
+    Minv[244] = Minv[193];
+    Minv[262] = Minv[194];
+    Minv[280] = Minv[195];
+    Minv[298] = Minv[196];
+    Minv[316] = Minv[197];
+    Minv[227] = Minv[210];
+    Minv[245] = Minv[211];
+    Minv[263] = Minv[212];
+    Minv[281] = Minv[213];
+    Minv[299] = Minv[214];
+    Minv[317] = Minv[215];
+    Minv[246] = Minv[229];
+    Minv[264] = Minv[230];
+    Minv[282] = Minv[231];
+    Minv[300] = Minv[232];
+    Minv[318] = Minv[233];
+    Minv[265] = Minv[248];
+    Minv[283] = Minv[249];
+    Minv[301] = Minv[250];
+    Minv[319] = Minv[251];
+    Minv[284] = Minv[267];
+    Minv[302] = Minv[268];
+    Minv[320] = Minv[269];
+    Minv[303] = Minv[286];
+    Minv[321] = Minv[287];
+    Minv[322] = Minv[305];
 }
 
 /* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */

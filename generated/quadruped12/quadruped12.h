@@ -50,7 +50,7 @@ typedef struct {
     cdyn_real oMf_R[18][9];   /* world rotation of each frame */
     cdyn_real oMf_p[18][3];   /* world position of each frame */
     cdyn_real M[117];       /* M on the tree pattern (QUADRUPED12_NNZ), by quadruped12_crba */
-    cdyn_real L[117];       /* LTL factor, same positions (diagonal unused), by quadruped12_ltl */
+    cdyn_real L[117];       /* LTL factor, same positions (D on the diagonal), by quadruped12_ltl */
     cdyn_real D[18];        /* its diagonal */
     cdyn_real Dinv[18];     /* 1 / D */
 } quadruped12_data;
