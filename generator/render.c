@@ -231,7 +231,7 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
         n++;
     }
     for (i = 0; i < 1 && b >= 0 && n < max; i++) {
-        if (run_program(t, NULL, NULL, b, 0, &e, NULL) != 0)
+        if (run_program(t, NULL, NULL, b, 1, &e, NULL) != 0)
             return -1;
         counts[n].algorithm = "jacobian";
         counts[n].mul = e.c.mul;
@@ -440,19 +440,22 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
         if (t->frames[f].body >= 0)
             used[t->frames[f].body] = 1;
     for (b = 0; b < t->nbodies; b++) {
-        tpl_value *d, *lwa;
+        tpl_value *d, *lwa, *local;
         if (!used[b])
             continue;
         lwa = algorithm_value(t, NULL, NULL, b, 0, "    ");
-        if (!lwa) {
+        local = algorithm_value(t, NULL, NULL, b, 1, "    ");
+        if (!lwa || !local) {
+            tpl_free(lwa);
+            tpl_free(local);
             tpl_free(list);
             free(used);
             return -1;
         }
         d = tpl_dict();
         set_int(d, "index", b);
-        set_int(d, "last_dof", t->bodies[b].idx_v + t->bodies[b].nv - 1);
         tpl_dict_set(d, "lwa", lwa);
+        tpl_dict_set(d, "local", local);
         tpl_list_push(list, d);
     }
     free(used);

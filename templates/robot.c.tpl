@@ -56,8 +56,8 @@ int {{ name }}_frame_placement(const {{ name }}_data *d, int frame, cdyn_real R[
 }
 
 {% for j in jacobians %}
-/* Jacobian columns of a frame on body {{ j.index }} (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns of a frame on body {{ j.index }}, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * {{ j.lwa.ops }} */
 static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -68,32 +68,21 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
     (void)fp;
 {{ j.lwa.body }}}
 
-{% endfor %}
-{% if jacobians %}
-/* Expanded parent array: the DoFs supporting DoF k are k, dof_parent[k], ... */
-static const int {{ name }}__dof_parent[{{ nv_alloc }}] = { {{ dof_parent }} };
-
-/* LOCAL from LOCAL_WORLD_ALIGNED: each supporting column [v; w] becomes [R^T v; R^T w],
- * R the frame's world rotation. */
-static void {{ name }}__jacobian_to_local(const {{ name }}_data *d, int frame, int dof, cdyn_real *J)
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * {{ j.local.ops }} */
+static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
 {
-    const cdyn_real *R = d->oMf_R[frame];
-    int k, r;
-    for (k = dof; k >= 0; k = {{ name }}__dof_parent[k]) {
-        cdyn_real c[6];
-        for (r = 0; r < 6; ++r)
-            c[r] = J[r * {{ NAME }}_NV + k];
-        for (r = 0; r < 3; ++r) {
-            J[r * {{ NAME }}_NV + k] = R[r] * c[0] + R[3 + r] * c[1] + R[6 + r] * c[2];
-            J[(3 + r) * {{ NAME }}_NV + k] = R[r] * c[3] + R[3 + r] * c[4] + R[6 + r] * c[5];
-        }
-    }
-}
+    const cdyn_real *fR = {{ name }}__frame_R[frame], *fp = {{ name }}__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+{{ j.local.body }}}
 
-{% endif %}
+{% endfor %}
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
- * origin, in world axes (one function per body, with the kinematics of that branch only),
- * turned into frame axes for LOCAL; the other columns are zero. */
+ * origin (one function per body and reference, with the kinematics of that branch only);
+ * the other columns are zero. */
 int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
@@ -108,9 +97,10 @@ int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame,
     switch ({{ name }}__frame_body[frame]) {
 {% for j in jacobians %}
     case {{ j.index }}:
-        {{ name }}__jacobian_{{ j.index }}(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            {{ name }}__jacobian_to_local(d, frame, {{ j.last_dof }}, J);
+            {{ name }}__jacobian_local_{{ j.index }}(d, q, frame, J);
+        else
+            {{ name }}__jacobian_{{ j.index }}(d, q, frame, J);
         break;
 {% endfor %}
     default:

@@ -371,8 +371,8 @@ int arm7_frame_placement(const arm7_data *d, int frame, cdyn_real R[9], cdyn_rea
     return 0;
 }
 
-/* Jacobian columns of a frame on body 0 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 16 mul, 9 add, 0 div, 0 sqrt, 2 sin/cos */
 static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -425,8 +425,64 @@ static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 1 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 22 mul, 12 add, 0 div, 0 sqrt, 2 sin/cos */
+static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = fR[6];
+    d->oMf_R[frame][6] = t3;
+    J[21] = t3;
+    const cdyn_real t4 = fR[7];
+    d->oMf_R[frame][7] = t4;
+    J[28] = t4;
+    const cdyn_real t5 = fR[8];
+    d->oMf_R[frame][8] = t5;
+    J[35] = t5;
+    const cdyn_real t6 = fR[3];
+    const cdyn_real t7 = fR[0];
+    const cdyn_real t8 = t1 * t6 - t2 * t7;
+    d->oMf_R[frame][0] = -t8;
+    const cdyn_real t9 = fR[4];
+    const cdyn_real t10 = fR[1];
+    const cdyn_real t11 = t1 * t9 - t2 * t10;
+    d->oMf_R[frame][1] = -t11;
+    const cdyn_real t12 = fR[5];
+    const cdyn_real t13 = fR[2];
+    const cdyn_real t14 = t1 * t12 - t2 * t13;
+    d->oMf_R[frame][2] = -t14;
+    const cdyn_real t15 = t2 * t6 + t1 * t7;
+    d->oMf_R[frame][3] = t15;
+    const cdyn_real t16 = t2 * t9 + t1 * t10;
+    d->oMf_R[frame][4] = t16;
+    const cdyn_real t17 = t2 * t12 + t1 * t13;
+    d->oMf_R[frame][5] = t17;
+    const cdyn_real t18 = fp[1];
+    const cdyn_real t19 = fp[0];
+    const cdyn_real t20 = t1 * t18 - t2 * t19;
+    d->oMf_p[frame][0] = -t20;
+    const cdyn_real t21 = t2 * t18 + t1 * t19;
+    d->oMf_p[frame][1] = t21;
+    const cdyn_real t22 = fp[2];
+    const cdyn_real t23 = t22 + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t23;
+    const cdyn_real t24 = t15 * t20 - t8 * t21;
+    J[0] = -t24;
+    const cdyn_real t25 = t16 * t20 - t11 * t21;
+    J[7] = -t25;
+    const cdyn_real t26 = t17 * t20 - t14 * t21;
+    J[14] = -t26;
+}
+
+/* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 40 mul, 23 add, 0 div, 0 sqrt, 4 sin/cos */
 static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -508,8 +564,102 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 2 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 61 mul, 35 add, 0 div, 0 sqrt, 4 sin/cos */
+static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = fR[3];
+    const cdyn_real t11 = fR[0];
+    const cdyn_real t12 = t7 * t10 - t6 * t11;
+    const cdyn_real t13 = fR[6];
+    const cdyn_real t14 = t1 * t13 + t12;
+    d->oMf_R[frame][0] = -t14;
+    const cdyn_real t15 = fR[4];
+    const cdyn_real t16 = fR[1];
+    const cdyn_real t17 = t7 * t15 - t6 * t16;
+    const cdyn_real t18 = fR[7];
+    const cdyn_real t19 = t1 * t18 + t17;
+    d->oMf_R[frame][1] = -t19;
+    const cdyn_real t20 = fR[5];
+    const cdyn_real t21 = fR[2];
+    const cdyn_real t22 = t7 * t20 - t6 * t21;
+    const cdyn_real t23 = fR[8];
+    const cdyn_real t24 = t1 * t23 + t22;
+    d->oMf_R[frame][2] = -t24;
+    const cdyn_real t25 = t9 * t10 - t8 * t11;
+    const cdyn_real t26 = t2 * t13 - t25;
+    d->oMf_R[frame][3] = t26;
+    const cdyn_real t27 = t9 * t15 - t8 * t16;
+    const cdyn_real t28 = t2 * t18 - t27;
+    d->oMf_R[frame][4] = t28;
+    const cdyn_real t29 = t9 * t20 - t8 * t21;
+    const cdyn_real t30 = t2 * t23 - t29;
+    d->oMf_R[frame][5] = t30;
+    const cdyn_real t31 = t5 * t10 + t4 * t11;
+    d->oMf_R[frame][6] = -t31;
+    J[21] = -t31;
+    const cdyn_real t32 = t5 * t15 + t4 * t16;
+    d->oMf_R[frame][7] = -t32;
+    J[28] = -t32;
+    const cdyn_real t33 = t5 * t20 + t4 * t21;
+    d->oMf_R[frame][8] = -t33;
+    J[35] = -t33;
+    const cdyn_real t34 = fp[1];
+    const cdyn_real t35 = fp[0];
+    const cdyn_real t36 = t7 * t34 - t6 * t35;
+    const cdyn_real t37 = fp[2];
+    const cdyn_real t38 = t1 * t37 + t36;
+    d->oMf_p[frame][0] = -t38;
+    const cdyn_real t39 = t9 * t34 - t8 * t35;
+    const cdyn_real t40 = t2 * t37 - t39;
+    d->oMf_p[frame][1] = t40;
+    const cdyn_real t41 = t5 * t34 + t4 * t35;
+    const cdyn_real t42 = t41 - CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = -t42;
+    const cdyn_real t43 = t42 + CDYN_R(0.33300000000000002);
+    const cdyn_real t44 = t2 * t43;
+    const cdyn_real t45 = t1 * t43;
+    const cdyn_real t46 = t2 * t38 - t1 * t40;
+    const cdyn_real t47 = t26 * t45 - t14 * t44;
+    const cdyn_real t48 = t31 * t46 + t47;
+    J[1] = -t48;
+    const cdyn_real t49 = t28 * t45 - t19 * t44;
+    const cdyn_real t50 = t32 * t46 + t49;
+    J[8] = -t50;
+    const cdyn_real t51 = t30 * t45 - t24 * t44;
+    const cdyn_real t52 = t33 * t46 + t51;
+    J[15] = -t52;
+    const cdyn_real t53 = t2 * t26 + t1 * t14;
+    J[22] = t53;
+    const cdyn_real t54 = t2 * t28 + t1 * t19;
+    J[29] = t54;
+    const cdyn_real t55 = t2 * t30 + t1 * t24;
+    J[36] = t55;
+    const cdyn_real t56 = t26 * t38 - t14 * t40;
+    J[0] = -t56;
+    const cdyn_real t57 = t28 * t38 - t19 * t40;
+    J[7] = -t57;
+    const cdyn_real t58 = t30 * t38 - t24 * t40;
+    J[14] = -t58;
+}
+
+/* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 63 mul, 40 add, 0 div, 0 sqrt, 6 sin/cos */
 static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -621,8 +771,144 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 3 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 102 mul, 64 add, 0 div, 0 sqrt, 6 sin/cos */
+static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = q[2];
+    const cdyn_real t11 = CDYN_SIN(t10);
+    const cdyn_real t12 = CDYN_COS(t10);
+    const cdyn_real t13 = t1 * t11 - t6 * t12;
+    const cdyn_real t14 = t1 * t12 + t6 * t11;
+    const cdyn_real t15 = t2 * t11 + t8 * t12;
+    const cdyn_real t16 = t2 * t12 - t8 * t11;
+    const cdyn_real t17 = t4 * t12;
+    const cdyn_real t18 = t4 * t11;
+    const cdyn_real t19 = t7 * CDYN_R(0.316);
+    const cdyn_real t20 = t9 * CDYN_R(0.316);
+    const cdyn_real t21 = t5 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t22 = fR[3];
+    const cdyn_real t23 = fR[0];
+    const cdyn_real t24 = t14 * t22 + t13 * t23;
+    const cdyn_real t25 = fR[6];
+    const cdyn_real t26 = t7 * t25 - t24;
+    d->oMf_R[frame][0] = t26;
+    const cdyn_real t27 = fR[4];
+    const cdyn_real t28 = fR[1];
+    const cdyn_real t29 = t14 * t27 + t13 * t28;
+    const cdyn_real t30 = fR[7];
+    const cdyn_real t31 = t7 * t30 - t29;
+    d->oMf_R[frame][1] = t31;
+    const cdyn_real t32 = fR[5];
+    const cdyn_real t33 = fR[2];
+    const cdyn_real t34 = t14 * t32 + t13 * t33;
+    const cdyn_real t35 = fR[8];
+    const cdyn_real t36 = t7 * t35 - t34;
+    d->oMf_R[frame][2] = t36;
+    const cdyn_real t37 = t16 * t22 + t15 * t23;
+    const cdyn_real t38 = t9 * t25 + t37;
+    d->oMf_R[frame][3] = t38;
+    const cdyn_real t39 = t16 * t27 + t15 * t28;
+    const cdyn_real t40 = t9 * t30 + t39;
+    d->oMf_R[frame][4] = t40;
+    const cdyn_real t41 = t16 * t32 + t15 * t33;
+    const cdyn_real t42 = t9 * t35 + t41;
+    d->oMf_R[frame][5] = t42;
+    const cdyn_real t43 = t18 * t22 - t17 * t23;
+    const cdyn_real t44 = t5 * t25 + t43;
+    d->oMf_R[frame][6] = t44;
+    J[21] = t44;
+    const cdyn_real t45 = t18 * t27 - t17 * t28;
+    const cdyn_real t46 = t5 * t30 + t45;
+    d->oMf_R[frame][7] = t46;
+    J[28] = t46;
+    const cdyn_real t47 = t18 * t32 - t17 * t33;
+    const cdyn_real t48 = t5 * t35 + t47;
+    d->oMf_R[frame][8] = t48;
+    J[35] = t48;
+    const cdyn_real t49 = fp[1];
+    const cdyn_real t50 = fp[0];
+    const cdyn_real t51 = t14 * t49 + t13 * t50;
+    const cdyn_real t52 = fp[2];
+    const cdyn_real t53 = t7 * t52 - t51;
+    const cdyn_real t54 = t16 * t49 + t15 * t50;
+    const cdyn_real t55 = t9 * t52 + t54;
+    const cdyn_real t56 = t18 * t49 - t17 * t50;
+    const cdyn_real t57 = t5 * t52 + t56;
+    const cdyn_real t58 = t19 + t53;
+    d->oMf_p[frame][0] = t58;
+    const cdyn_real t59 = t20 + t55;
+    d->oMf_p[frame][1] = t59;
+    const cdyn_real t60 = t21 + t57;
+    d->oMf_p[frame][2] = t60;
+    const cdyn_real t61 = t19 - t58;
+    const cdyn_real t62 = t20 - t59;
+    const cdyn_real t63 = t21 - t60;
+    const cdyn_real t64 = t5 * t62 - t9 * t63;
+    const cdyn_real t65 = t7 * t63 - t5 * t61;
+    const cdyn_real t66 = t9 * t61 - t7 * t62;
+    const cdyn_real t67 = t38 * t65 + t26 * t64;
+    const cdyn_real t68 = t44 * t66 + t67;
+    J[2] = t68;
+    const cdyn_real t69 = t40 * t65 + t31 * t64;
+    const cdyn_real t70 = t46 * t66 + t69;
+    J[9] = t70;
+    const cdyn_real t71 = t42 * t65 + t36 * t64;
+    const cdyn_real t72 = t48 * t66 + t71;
+    J[16] = t72;
+    const cdyn_real t73 = t9 * t38 + t7 * t26;
+    const cdyn_real t74 = t5 * t44 + t73;
+    J[23] = t74;
+    const cdyn_real t75 = t9 * t40 + t7 * t31;
+    const cdyn_real t76 = t5 * t46 + t75;
+    J[30] = t76;
+    const cdyn_real t77 = t9 * t42 + t7 * t36;
+    const cdyn_real t78 = t5 * t48 + t77;
+    J[37] = t78;
+    const cdyn_real t79 = t60 - CDYN_R(0.33300000000000002);
+    const cdyn_real t80 = t2 * t79;
+    const cdyn_real t81 = t1 * t79;
+    const cdyn_real t82 = t2 * t58 + t1 * t59;
+    const cdyn_real t83 = t38 * t81 + t26 * t80;
+    const cdyn_real t84 = t44 * t82 - t83;
+    J[1] = -t84;
+    const cdyn_real t85 = t40 * t81 + t31 * t80;
+    const cdyn_real t86 = t46 * t82 - t85;
+    J[8] = -t86;
+    const cdyn_real t87 = t42 * t81 + t36 * t80;
+    const cdyn_real t88 = t48 * t82 - t87;
+    J[15] = -t88;
+    const cdyn_real t89 = t2 * t38 - t1 * t26;
+    J[22] = t89;
+    const cdyn_real t90 = t2 * t40 - t1 * t31;
+    J[29] = t90;
+    const cdyn_real t91 = t2 * t42 - t1 * t36;
+    J[36] = t91;
+    const cdyn_real t92 = t38 * t58 - t26 * t59;
+    J[0] = t92;
+    const cdyn_real t93 = t40 * t58 - t31 * t59;
+    J[7] = t93;
+    const cdyn_real t94 = t42 * t58 - t36 * t59;
+    J[14] = t94;
+}
+
+/* Jacobian columns of a frame on body 3, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 84 mul, 55 add, 0 div, 0 sqrt, 8 sin/cos */
 static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -758,8 +1044,180 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 4 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 141 mul, 91 add, 0 div, 0 sqrt, 8 sin/cos */
+static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = q[2];
+    const cdyn_real t11 = CDYN_SIN(t10);
+    const cdyn_real t12 = CDYN_COS(t10);
+    const cdyn_real t13 = t1 * t11 - t6 * t12;
+    const cdyn_real t14 = t1 * t12 + t6 * t11;
+    const cdyn_real t15 = t2 * t11 + t8 * t12;
+    const cdyn_real t16 = t2 * t12 - t8 * t11;
+    const cdyn_real t17 = t4 * t12;
+    const cdyn_real t18 = t4 * t11;
+    const cdyn_real t19 = t7 * CDYN_R(0.316);
+    const cdyn_real t20 = t9 * CDYN_R(0.316);
+    const cdyn_real t21 = t5 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t22 = q[3];
+    const cdyn_real t23 = CDYN_SIN(t22);
+    const cdyn_real t24 = CDYN_COS(t22);
+    const cdyn_real t25 = t7 * t23 - t13 * t24;
+    const cdyn_real t26 = t7 * t24 + t13 * t23;
+    const cdyn_real t27 = t9 * t23 + t15 * t24;
+    const cdyn_real t28 = t9 * t24 - t15 * t23;
+    const cdyn_real t29 = t5 * t23 - t17 * t24;
+    const cdyn_real t30 = t5 * t24 + t17 * t23;
+    const cdyn_real t31 = t19 - t13 * CDYN_R(0.082500000000000004);
+    const cdyn_real t32 = t20 + t15 * CDYN_R(0.082500000000000004);
+    const cdyn_real t33 = t21 - t17 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = fR[3];
+    const cdyn_real t35 = fR[0];
+    const cdyn_real t36 = t26 * t34 + t25 * t35;
+    const cdyn_real t37 = fR[6];
+    const cdyn_real t38 = t14 * t37 + t36;
+    d->oMf_R[frame][0] = t38;
+    const cdyn_real t39 = fR[4];
+    const cdyn_real t40 = fR[1];
+    const cdyn_real t41 = t26 * t39 + t25 * t40;
+    const cdyn_real t42 = fR[7];
+    const cdyn_real t43 = t14 * t42 + t41;
+    d->oMf_R[frame][1] = t43;
+    const cdyn_real t44 = fR[5];
+    const cdyn_real t45 = fR[2];
+    const cdyn_real t46 = t26 * t44 + t25 * t45;
+    const cdyn_real t47 = fR[8];
+    const cdyn_real t48 = t14 * t47 + t46;
+    d->oMf_R[frame][2] = t48;
+    const cdyn_real t49 = t28 * t34 + t27 * t35;
+    const cdyn_real t50 = t16 * t37 - t49;
+    d->oMf_R[frame][3] = -t50;
+    const cdyn_real t51 = t28 * t39 + t27 * t40;
+    const cdyn_real t52 = t16 * t42 - t51;
+    d->oMf_R[frame][4] = -t52;
+    const cdyn_real t53 = t28 * t44 + t27 * t45;
+    const cdyn_real t54 = t16 * t47 - t53;
+    d->oMf_R[frame][5] = -t54;
+    const cdyn_real t55 = t30 * t34 + t29 * t35;
+    const cdyn_real t56 = t18 * t37 - t55;
+    d->oMf_R[frame][6] = -t56;
+    J[21] = -t56;
+    const cdyn_real t57 = t30 * t39 + t29 * t40;
+    const cdyn_real t58 = t18 * t42 - t57;
+    d->oMf_R[frame][7] = -t58;
+    J[28] = -t58;
+    const cdyn_real t59 = t30 * t44 + t29 * t45;
+    const cdyn_real t60 = t18 * t47 - t59;
+    d->oMf_R[frame][8] = -t60;
+    J[35] = -t60;
+    const cdyn_real t61 = fp[1];
+    const cdyn_real t62 = fp[0];
+    const cdyn_real t63 = t26 * t61 + t25 * t62;
+    const cdyn_real t64 = fp[2];
+    const cdyn_real t65 = t14 * t64 + t63;
+    const cdyn_real t66 = t28 * t61 + t27 * t62;
+    const cdyn_real t67 = t16 * t64 - t66;
+    const cdyn_real t68 = t30 * t61 + t29 * t62;
+    const cdyn_real t69 = t18 * t64 - t68;
+    const cdyn_real t70 = t31 + t65;
+    d->oMf_p[frame][0] = t70;
+    const cdyn_real t71 = t32 - t67;
+    d->oMf_p[frame][1] = t71;
+    const cdyn_real t72 = t33 - t69;
+    d->oMf_p[frame][2] = t72;
+    const cdyn_real t73 = t31 - t70;
+    const cdyn_real t74 = t32 - t71;
+    const cdyn_real t75 = t33 - t72;
+    const cdyn_real t76 = t18 * t74 - t16 * t75;
+    const cdyn_real t77 = t14 * t75 + t18 * t73;
+    const cdyn_real t78 = t16 * t73 + t14 * t74;
+    const cdyn_real t79 = t50 * t77 + t38 * t76;
+    const cdyn_real t80 = t56 * t78 - t79;
+    J[3] = t80;
+    const cdyn_real t81 = t52 * t77 + t43 * t76;
+    const cdyn_real t82 = t58 * t78 - t81;
+    J[10] = t82;
+    const cdyn_real t83 = t54 * t77 + t48 * t76;
+    const cdyn_real t84 = t60 * t78 - t83;
+    J[17] = t84;
+    const cdyn_real t85 = t16 * t50 + t14 * t38;
+    const cdyn_real t86 = t18 * t56 + t85;
+    J[24] = t86;
+    const cdyn_real t87 = t16 * t52 + t14 * t43;
+    const cdyn_real t88 = t18 * t58 + t87;
+    J[31] = t88;
+    const cdyn_real t89 = t16 * t54 + t14 * t48;
+    const cdyn_real t90 = t18 * t60 + t89;
+    J[38] = t90;
+    const cdyn_real t91 = t19 - t70;
+    const cdyn_real t92 = t20 - t71;
+    const cdyn_real t93 = t21 - t72;
+    const cdyn_real t94 = t5 * t92 - t9 * t93;
+    const cdyn_real t95 = t7 * t93 - t5 * t91;
+    const cdyn_real t96 = t9 * t91 - t7 * t92;
+    const cdyn_real t97 = t50 * t95 - t38 * t94;
+    const cdyn_real t98 = t56 * t96 + t97;
+    J[2] = -t98;
+    const cdyn_real t99 = t52 * t95 - t43 * t94;
+    const cdyn_real t100 = t58 * t96 + t99;
+    J[9] = -t100;
+    const cdyn_real t101 = t54 * t95 - t48 * t94;
+    const cdyn_real t102 = t60 * t96 + t101;
+    J[16] = -t102;
+    const cdyn_real t103 = t9 * t50 - t7 * t38;
+    const cdyn_real t104 = t5 * t56 + t103;
+    J[23] = -t104;
+    const cdyn_real t105 = t9 * t52 - t7 * t43;
+    const cdyn_real t106 = t5 * t58 + t105;
+    J[30] = -t106;
+    const cdyn_real t107 = t9 * t54 - t7 * t48;
+    const cdyn_real t108 = t5 * t60 + t107;
+    J[37] = -t108;
+    const cdyn_real t109 = t72 - CDYN_R(0.33300000000000002);
+    const cdyn_real t110 = t2 * t109;
+    const cdyn_real t111 = t1 * t109;
+    const cdyn_real t112 = t2 * t70 + t1 * t71;
+    const cdyn_real t113 = t50 * t111 - t38 * t110;
+    const cdyn_real t114 = t56 * t112 - t113;
+    J[1] = t114;
+    const cdyn_real t115 = t52 * t111 - t43 * t110;
+    const cdyn_real t116 = t58 * t112 - t115;
+    J[8] = t116;
+    const cdyn_real t117 = t54 * t111 - t48 * t110;
+    const cdyn_real t118 = t60 * t112 - t117;
+    J[15] = t118;
+    const cdyn_real t119 = t2 * t50 + t1 * t38;
+    J[22] = -t119;
+    const cdyn_real t120 = t2 * t52 + t1 * t43;
+    J[29] = -t120;
+    const cdyn_real t121 = t2 * t54 + t1 * t48;
+    J[36] = -t121;
+    const cdyn_real t122 = t50 * t70 + t38 * t71;
+    J[0] = -t122;
+    const cdyn_real t123 = t52 * t70 + t43 * t71;
+    J[7] = -t123;
+    const cdyn_real t124 = t54 * t70 + t48 * t71;
+    J[14] = -t124;
+}
+
+/* Jacobian columns of a frame on body 4, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 108 mul, 73 add, 0 div, 0 sqrt, 10 sin/cos */
 static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -922,8 +1380,219 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 5 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 183 mul, 121 add, 0 div, 0 sqrt, 10 sin/cos */
+static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = q[2];
+    const cdyn_real t11 = CDYN_SIN(t10);
+    const cdyn_real t12 = CDYN_COS(t10);
+    const cdyn_real t13 = t1 * t11 - t6 * t12;
+    const cdyn_real t14 = t1 * t12 + t6 * t11;
+    const cdyn_real t15 = t2 * t11 + t8 * t12;
+    const cdyn_real t16 = t2 * t12 - t8 * t11;
+    const cdyn_real t17 = t4 * t12;
+    const cdyn_real t18 = t4 * t11;
+    const cdyn_real t19 = t7 * CDYN_R(0.316);
+    const cdyn_real t20 = t9 * CDYN_R(0.316);
+    const cdyn_real t21 = t5 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t22 = q[3];
+    const cdyn_real t23 = CDYN_SIN(t22);
+    const cdyn_real t24 = CDYN_COS(t22);
+    const cdyn_real t25 = t7 * t23 - t13 * t24;
+    const cdyn_real t26 = t7 * t24 + t13 * t23;
+    const cdyn_real t27 = t9 * t23 + t15 * t24;
+    const cdyn_real t28 = t9 * t24 - t15 * t23;
+    const cdyn_real t29 = t5 * t23 - t17 * t24;
+    const cdyn_real t30 = t5 * t24 + t17 * t23;
+    const cdyn_real t31 = t19 - t13 * CDYN_R(0.082500000000000004);
+    const cdyn_real t32 = t20 + t15 * CDYN_R(0.082500000000000004);
+    const cdyn_real t33 = t21 - t17 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = q[4];
+    const cdyn_real t35 = CDYN_SIN(t34);
+    const cdyn_real t36 = CDYN_COS(t34);
+    const cdyn_real t37 = t14 * t35 - t25 * t36;
+    const cdyn_real t38 = t14 * t36 + t25 * t35;
+    const cdyn_real t39 = t16 * t35 + t27 * t36;
+    const cdyn_real t40 = t16 * t36 - t27 * t35;
+    const cdyn_real t41 = t18 * t35 + t29 * t36;
+    const cdyn_real t42 = t18 * t36 - t29 * t35;
+    const cdyn_real t43 = t26 * CDYN_R(0.38400000000000001) - t25 * CDYN_R(0.082500000000000004);
+    const cdyn_real t44 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
+    const cdyn_real t46 = t31 + t43;
+    const cdyn_real t47 = t32 + t44;
+    const cdyn_real t48 = t33 + t45;
+    const cdyn_real t49 = fR[3];
+    const cdyn_real t50 = fR[0];
+    const cdyn_real t51 = t38 * t49 + t37 * t50;
+    const cdyn_real t52 = fR[6];
+    const cdyn_real t53 = t26 * t52 - t51;
+    d->oMf_R[frame][0] = t53;
+    const cdyn_real t54 = fR[4];
+    const cdyn_real t55 = fR[1];
+    const cdyn_real t56 = t38 * t54 + t37 * t55;
+    const cdyn_real t57 = fR[7];
+    const cdyn_real t58 = t26 * t57 - t56;
+    d->oMf_R[frame][1] = t58;
+    const cdyn_real t59 = fR[5];
+    const cdyn_real t60 = fR[2];
+    const cdyn_real t61 = t38 * t59 + t37 * t60;
+    const cdyn_real t62 = fR[8];
+    const cdyn_real t63 = t26 * t62 - t61;
+    d->oMf_R[frame][2] = t63;
+    const cdyn_real t64 = t40 * t49 + t39 * t50;
+    const cdyn_real t65 = t28 * t52 + t64;
+    d->oMf_R[frame][3] = t65;
+    const cdyn_real t66 = t40 * t54 + t39 * t55;
+    const cdyn_real t67 = t28 * t57 + t66;
+    d->oMf_R[frame][4] = t67;
+    const cdyn_real t68 = t40 * t59 + t39 * t60;
+    const cdyn_real t69 = t28 * t62 + t68;
+    d->oMf_R[frame][5] = t69;
+    const cdyn_real t70 = t42 * t49 + t41 * t50;
+    const cdyn_real t71 = t30 * t52 + t70;
+    d->oMf_R[frame][6] = t71;
+    J[21] = t71;
+    const cdyn_real t72 = t42 * t54 + t41 * t55;
+    const cdyn_real t73 = t30 * t57 + t72;
+    d->oMf_R[frame][7] = t73;
+    J[28] = t73;
+    const cdyn_real t74 = t42 * t59 + t41 * t60;
+    const cdyn_real t75 = t30 * t62 + t74;
+    d->oMf_R[frame][8] = t75;
+    J[35] = t75;
+    const cdyn_real t76 = fp[1];
+    const cdyn_real t77 = fp[0];
+    const cdyn_real t78 = t38 * t76 + t37 * t77;
+    const cdyn_real t79 = fp[2];
+    const cdyn_real t80 = t26 * t79 - t78;
+    const cdyn_real t81 = t40 * t76 + t39 * t77;
+    const cdyn_real t82 = t28 * t79 + t81;
+    const cdyn_real t83 = t42 * t76 + t41 * t77;
+    const cdyn_real t84 = t30 * t79 + t83;
+    const cdyn_real t85 = t46 + t80;
+    d->oMf_p[frame][0] = t85;
+    const cdyn_real t86 = t47 + t82;
+    d->oMf_p[frame][1] = t86;
+    const cdyn_real t87 = t48 + t84;
+    d->oMf_p[frame][2] = t87;
+    const cdyn_real t88 = t46 - t85;
+    const cdyn_real t89 = t47 - t86;
+    const cdyn_real t90 = t48 - t87;
+    const cdyn_real t91 = t30 * t89 - t28 * t90;
+    const cdyn_real t92 = t26 * t90 - t30 * t88;
+    const cdyn_real t93 = t28 * t88 - t26 * t89;
+    const cdyn_real t94 = t65 * t92 + t53 * t91;
+    const cdyn_real t95 = t71 * t93 + t94;
+    J[4] = t95;
+    const cdyn_real t96 = t67 * t92 + t58 * t91;
+    const cdyn_real t97 = t73 * t93 + t96;
+    J[11] = t97;
+    const cdyn_real t98 = t69 * t92 + t63 * t91;
+    const cdyn_real t99 = t75 * t93 + t98;
+    J[18] = t99;
+    const cdyn_real t100 = t28 * t65 + t26 * t53;
+    const cdyn_real t101 = t30 * t71 + t100;
+    J[25] = t101;
+    const cdyn_real t102 = t28 * t67 + t26 * t58;
+    const cdyn_real t103 = t30 * t73 + t102;
+    J[32] = t103;
+    const cdyn_real t104 = t28 * t69 + t26 * t63;
+    const cdyn_real t105 = t30 * t75 + t104;
+    J[39] = t105;
+    const cdyn_real t106 = t31 - t85;
+    const cdyn_real t107 = t32 - t86;
+    const cdyn_real t108 = t33 - t87;
+    const cdyn_real t109 = t18 * t107 - t16 * t108;
+    const cdyn_real t110 = t14 * t108 + t18 * t106;
+    const cdyn_real t111 = t16 * t106 + t14 * t107;
+    const cdyn_real t112 = t65 * t110 - t53 * t109;
+    const cdyn_real t113 = t71 * t111 - t112;
+    J[3] = -t113;
+    const cdyn_real t114 = t67 * t110 - t58 * t109;
+    const cdyn_real t115 = t73 * t111 - t114;
+    J[10] = -t115;
+    const cdyn_real t116 = t69 * t110 - t63 * t109;
+    const cdyn_real t117 = t75 * t111 - t116;
+    J[17] = -t117;
+    const cdyn_real t118 = t16 * t65 - t14 * t53;
+    const cdyn_real t119 = t18 * t71 + t118;
+    J[24] = -t119;
+    const cdyn_real t120 = t16 * t67 - t14 * t58;
+    const cdyn_real t121 = t18 * t73 + t120;
+    J[31] = -t121;
+    const cdyn_real t122 = t16 * t69 - t14 * t63;
+    const cdyn_real t123 = t18 * t75 + t122;
+    J[38] = -t123;
+    const cdyn_real t124 = t19 - t85;
+    const cdyn_real t125 = t20 - t86;
+    const cdyn_real t126 = t21 - t87;
+    const cdyn_real t127 = t5 * t125 - t9 * t126;
+    const cdyn_real t128 = t7 * t126 - t5 * t124;
+    const cdyn_real t129 = t9 * t124 - t7 * t125;
+    const cdyn_real t130 = t65 * t128 + t53 * t127;
+    const cdyn_real t131 = t71 * t129 + t130;
+    J[2] = t131;
+    const cdyn_real t132 = t67 * t128 + t58 * t127;
+    const cdyn_real t133 = t73 * t129 + t132;
+    J[9] = t133;
+    const cdyn_real t134 = t69 * t128 + t63 * t127;
+    const cdyn_real t135 = t75 * t129 + t134;
+    J[16] = t135;
+    const cdyn_real t136 = t9 * t65 + t7 * t53;
+    const cdyn_real t137 = t5 * t71 + t136;
+    J[23] = t137;
+    const cdyn_real t138 = t9 * t67 + t7 * t58;
+    const cdyn_real t139 = t5 * t73 + t138;
+    J[30] = t139;
+    const cdyn_real t140 = t9 * t69 + t7 * t63;
+    const cdyn_real t141 = t5 * t75 + t140;
+    J[37] = t141;
+    const cdyn_real t142 = t87 - CDYN_R(0.33300000000000002);
+    const cdyn_real t143 = t2 * t142;
+    const cdyn_real t144 = t1 * t142;
+    const cdyn_real t145 = t2 * t85 + t1 * t86;
+    const cdyn_real t146 = t65 * t144 + t53 * t143;
+    const cdyn_real t147 = t71 * t145 - t146;
+    J[1] = -t147;
+    const cdyn_real t148 = t67 * t144 + t58 * t143;
+    const cdyn_real t149 = t73 * t145 - t148;
+    J[8] = -t149;
+    const cdyn_real t150 = t69 * t144 + t63 * t143;
+    const cdyn_real t151 = t75 * t145 - t150;
+    J[15] = -t151;
+    const cdyn_real t152 = t2 * t65 - t1 * t53;
+    J[22] = t152;
+    const cdyn_real t153 = t2 * t67 - t1 * t58;
+    J[29] = t153;
+    const cdyn_real t154 = t2 * t69 - t1 * t63;
+    J[36] = t154;
+    const cdyn_real t155 = t65 * t85 - t53 * t86;
+    J[0] = t155;
+    const cdyn_real t156 = t67 * t85 - t58 * t86;
+    J[7] = t156;
+    const cdyn_real t157 = t69 * t85 - t63 * t86;
+    J[14] = t157;
+}
+
+/* Jacobian columns of a frame on body 5, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 126 mul, 82 add, 0 div, 0 sqrt, 12 sin/cos */
 static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -1104,8 +1773,249 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Jacobian columns of a frame on body 6 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 219 mul, 142 add, 0 div, 0 sqrt, 12 sin/cos */
+static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = q[2];
+    const cdyn_real t11 = CDYN_SIN(t10);
+    const cdyn_real t12 = CDYN_COS(t10);
+    const cdyn_real t13 = t1 * t11 - t6 * t12;
+    const cdyn_real t14 = t1 * t12 + t6 * t11;
+    const cdyn_real t15 = t2 * t11 + t8 * t12;
+    const cdyn_real t16 = t2 * t12 - t8 * t11;
+    const cdyn_real t17 = t4 * t12;
+    const cdyn_real t18 = t4 * t11;
+    const cdyn_real t19 = t7 * CDYN_R(0.316);
+    const cdyn_real t20 = t9 * CDYN_R(0.316);
+    const cdyn_real t21 = t5 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t22 = q[3];
+    const cdyn_real t23 = CDYN_SIN(t22);
+    const cdyn_real t24 = CDYN_COS(t22);
+    const cdyn_real t25 = t7 * t23 - t13 * t24;
+    const cdyn_real t26 = t7 * t24 + t13 * t23;
+    const cdyn_real t27 = t9 * t23 + t15 * t24;
+    const cdyn_real t28 = t9 * t24 - t15 * t23;
+    const cdyn_real t29 = t5 * t23 - t17 * t24;
+    const cdyn_real t30 = t5 * t24 + t17 * t23;
+    const cdyn_real t31 = t19 - t13 * CDYN_R(0.082500000000000004);
+    const cdyn_real t32 = t20 + t15 * CDYN_R(0.082500000000000004);
+    const cdyn_real t33 = t21 - t17 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = q[4];
+    const cdyn_real t35 = CDYN_SIN(t34);
+    const cdyn_real t36 = CDYN_COS(t34);
+    const cdyn_real t37 = t14 * t35 - t25 * t36;
+    const cdyn_real t38 = t14 * t36 + t25 * t35;
+    const cdyn_real t39 = t16 * t35 + t27 * t36;
+    const cdyn_real t40 = t16 * t36 - t27 * t35;
+    const cdyn_real t41 = t18 * t35 + t29 * t36;
+    const cdyn_real t42 = t18 * t36 - t29 * t35;
+    const cdyn_real t43 = t26 * CDYN_R(0.38400000000000001) - t25 * CDYN_R(0.082500000000000004);
+    const cdyn_real t44 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
+    const cdyn_real t46 = t31 + t43;
+    const cdyn_real t47 = t32 + t44;
+    const cdyn_real t48 = t33 + t45;
+    const cdyn_real t49 = q[5];
+    const cdyn_real t50 = CDYN_SIN(t49);
+    const cdyn_real t51 = CDYN_COS(t49);
+    const cdyn_real t52 = t26 * t50 - t37 * t51;
+    const cdyn_real t53 = t26 * t51 + t37 * t50;
+    const cdyn_real t54 = t28 * t50 + t39 * t51;
+    const cdyn_real t55 = t28 * t51 - t39 * t50;
+    const cdyn_real t56 = t30 * t50 + t41 * t51;
+    const cdyn_real t57 = t30 * t51 - t41 * t50;
+    const cdyn_real t58 = fR[3];
+    const cdyn_real t59 = fR[0];
+    const cdyn_real t60 = t53 * t58 + t52 * t59;
+    const cdyn_real t61 = fR[6];
+    const cdyn_real t62 = t38 * t61 + t60;
+    d->oMf_R[frame][0] = t62;
+    const cdyn_real t63 = fR[4];
+    const cdyn_real t64 = fR[1];
+    const cdyn_real t65 = t53 * t63 + t52 * t64;
+    const cdyn_real t66 = fR[7];
+    const cdyn_real t67 = t38 * t66 + t65;
+    d->oMf_R[frame][1] = t67;
+    const cdyn_real t68 = fR[5];
+    const cdyn_real t69 = fR[2];
+    const cdyn_real t70 = t53 * t68 + t52 * t69;
+    const cdyn_real t71 = fR[8];
+    const cdyn_real t72 = t38 * t71 + t70;
+    d->oMf_R[frame][2] = t72;
+    const cdyn_real t73 = t55 * t58 + t54 * t59;
+    const cdyn_real t74 = t40 * t61 - t73;
+    d->oMf_R[frame][3] = -t74;
+    const cdyn_real t75 = t55 * t63 + t54 * t64;
+    const cdyn_real t76 = t40 * t66 - t75;
+    d->oMf_R[frame][4] = -t76;
+    const cdyn_real t77 = t55 * t68 + t54 * t69;
+    const cdyn_real t78 = t40 * t71 - t77;
+    d->oMf_R[frame][5] = -t78;
+    const cdyn_real t79 = t57 * t58 + t56 * t59;
+    const cdyn_real t80 = t42 * t61 - t79;
+    d->oMf_R[frame][6] = -t80;
+    J[21] = -t80;
+    const cdyn_real t81 = t57 * t63 + t56 * t64;
+    const cdyn_real t82 = t42 * t66 - t81;
+    d->oMf_R[frame][7] = -t82;
+    J[28] = -t82;
+    const cdyn_real t83 = t57 * t68 + t56 * t69;
+    const cdyn_real t84 = t42 * t71 - t83;
+    d->oMf_R[frame][8] = -t84;
+    J[35] = -t84;
+    const cdyn_real t85 = fp[1];
+    const cdyn_real t86 = fp[0];
+    const cdyn_real t87 = t53 * t85 + t52 * t86;
+    const cdyn_real t88 = fp[2];
+    const cdyn_real t89 = t38 * t88 + t87;
+    const cdyn_real t90 = t55 * t85 + t54 * t86;
+    const cdyn_real t91 = t40 * t88 - t90;
+    const cdyn_real t92 = t57 * t85 + t56 * t86;
+    const cdyn_real t93 = t42 * t88 - t92;
+    const cdyn_real t94 = t46 + t89;
+    d->oMf_p[frame][0] = t94;
+    const cdyn_real t95 = t47 - t91;
+    d->oMf_p[frame][1] = t95;
+    const cdyn_real t96 = t48 - t93;
+    d->oMf_p[frame][2] = t96;
+    const cdyn_real t97 = t46 - t94;
+    const cdyn_real t98 = t47 - t95;
+    const cdyn_real t99 = t48 - t96;
+    const cdyn_real t100 = t42 * t98 - t40 * t99;
+    const cdyn_real t101 = t38 * t99 + t42 * t97;
+    const cdyn_real t102 = t40 * t97 + t38 * t98;
+    const cdyn_real t103 = t74 * t101 + t62 * t100;
+    const cdyn_real t104 = t80 * t102 - t103;
+    J[5] = t104;
+    const cdyn_real t105 = t76 * t101 + t67 * t100;
+    const cdyn_real t106 = t82 * t102 - t105;
+    J[12] = t106;
+    const cdyn_real t107 = t78 * t101 + t72 * t100;
+    const cdyn_real t108 = t84 * t102 - t107;
+    J[19] = t108;
+    const cdyn_real t109 = t40 * t74 + t38 * t62;
+    const cdyn_real t110 = t42 * t80 + t109;
+    J[26] = t110;
+    const cdyn_real t111 = t40 * t76 + t38 * t67;
+    const cdyn_real t112 = t42 * t82 + t111;
+    J[33] = t112;
+    const cdyn_real t113 = t40 * t78 + t38 * t72;
+    const cdyn_real t114 = t42 * t84 + t113;
+    J[40] = t114;
+    const cdyn_real t115 = t30 * t98 - t28 * t99;
+    const cdyn_real t116 = t26 * t99 - t30 * t97;
+    const cdyn_real t117 = t28 * t97 - t26 * t98;
+    const cdyn_real t118 = t74 * t116 - t62 * t115;
+    const cdyn_real t119 = t80 * t117 + t118;
+    J[4] = -t119;
+    const cdyn_real t120 = t76 * t116 - t67 * t115;
+    const cdyn_real t121 = t82 * t117 + t120;
+    J[11] = -t121;
+    const cdyn_real t122 = t78 * t116 - t72 * t115;
+    const cdyn_real t123 = t84 * t117 + t122;
+    J[18] = -t123;
+    const cdyn_real t124 = t28 * t74 - t26 * t62;
+    const cdyn_real t125 = t30 * t80 + t124;
+    J[25] = -t125;
+    const cdyn_real t126 = t28 * t76 - t26 * t67;
+    const cdyn_real t127 = t30 * t82 + t126;
+    J[32] = -t127;
+    const cdyn_real t128 = t28 * t78 - t26 * t72;
+    const cdyn_real t129 = t30 * t84 + t128;
+    J[39] = -t129;
+    const cdyn_real t130 = t31 - t94;
+    const cdyn_real t131 = t32 - t95;
+    const cdyn_real t132 = t33 - t96;
+    const cdyn_real t133 = t18 * t131 - t16 * t132;
+    const cdyn_real t134 = t14 * t132 + t18 * t130;
+    const cdyn_real t135 = t16 * t130 + t14 * t131;
+    const cdyn_real t136 = t74 * t134 + t62 * t133;
+    const cdyn_real t137 = t80 * t135 - t136;
+    J[3] = t137;
+    const cdyn_real t138 = t76 * t134 + t67 * t133;
+    const cdyn_real t139 = t82 * t135 - t138;
+    J[10] = t139;
+    const cdyn_real t140 = t78 * t134 + t72 * t133;
+    const cdyn_real t141 = t84 * t135 - t140;
+    J[17] = t141;
+    const cdyn_real t142 = t16 * t74 + t14 * t62;
+    const cdyn_real t143 = t18 * t80 + t142;
+    J[24] = t143;
+    const cdyn_real t144 = t16 * t76 + t14 * t67;
+    const cdyn_real t145 = t18 * t82 + t144;
+    J[31] = t145;
+    const cdyn_real t146 = t16 * t78 + t14 * t72;
+    const cdyn_real t147 = t18 * t84 + t146;
+    J[38] = t147;
+    const cdyn_real t148 = t19 - t94;
+    const cdyn_real t149 = t20 - t95;
+    const cdyn_real t150 = t21 - t96;
+    const cdyn_real t151 = t5 * t149 - t9 * t150;
+    const cdyn_real t152 = t7 * t150 - t5 * t148;
+    const cdyn_real t153 = t9 * t148 - t7 * t149;
+    const cdyn_real t154 = t74 * t152 - t62 * t151;
+    const cdyn_real t155 = t80 * t153 + t154;
+    J[2] = -t155;
+    const cdyn_real t156 = t76 * t152 - t67 * t151;
+    const cdyn_real t157 = t82 * t153 + t156;
+    J[9] = -t157;
+    const cdyn_real t158 = t78 * t152 - t72 * t151;
+    const cdyn_real t159 = t84 * t153 + t158;
+    J[16] = -t159;
+    const cdyn_real t160 = t9 * t74 - t7 * t62;
+    const cdyn_real t161 = t5 * t80 + t160;
+    J[23] = -t161;
+    const cdyn_real t162 = t9 * t76 - t7 * t67;
+    const cdyn_real t163 = t5 * t82 + t162;
+    J[30] = -t163;
+    const cdyn_real t164 = t9 * t78 - t7 * t72;
+    const cdyn_real t165 = t5 * t84 + t164;
+    J[37] = -t165;
+    const cdyn_real t166 = t96 - CDYN_R(0.33300000000000002);
+    const cdyn_real t167 = t2 * t166;
+    const cdyn_real t168 = t1 * t166;
+    const cdyn_real t169 = t2 * t94 + t1 * t95;
+    const cdyn_real t170 = t74 * t168 - t62 * t167;
+    const cdyn_real t171 = t80 * t169 - t170;
+    J[1] = t171;
+    const cdyn_real t172 = t76 * t168 - t67 * t167;
+    const cdyn_real t173 = t82 * t169 - t172;
+    J[8] = t173;
+    const cdyn_real t174 = t78 * t168 - t72 * t167;
+    const cdyn_real t175 = t84 * t169 - t174;
+    J[15] = t175;
+    const cdyn_real t176 = t2 * t74 + t1 * t62;
+    J[22] = -t176;
+    const cdyn_real t177 = t2 * t76 + t1 * t67;
+    J[29] = -t177;
+    const cdyn_real t178 = t2 * t78 + t1 * t72;
+    J[36] = -t178;
+    const cdyn_real t179 = t74 * t94 + t62 * t95;
+    J[0] = -t179;
+    const cdyn_real t180 = t76 * t94 + t67 * t95;
+    J[7] = -t180;
+    const cdyn_real t181 = t78 * t94 + t72 * t95;
+    J[14] = -t181;
+}
+
+/* Jacobian columns of a frame on body 6, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 147 mul, 97 add, 0 div, 0 sqrt, 14 sin/cos */
 static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -1310,29 +2220,286 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     J[35] = 1;
 }
 
-/* Expanded parent array: the DoFs supporting DoF k are k, dof_parent[k], ... */
-static const int arm7__dof_parent[7] = { -1, 0, 1, 2, 3, 4, 5 };
-
-/* LOCAL from LOCAL_WORLD_ALIGNED: each supporting column [v; w] becomes [R^T v; R^T w],
- * R the frame's world rotation. */
-static void arm7__jacobian_to_local(const arm7_data *d, int frame, int dof, cdyn_real *J)
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 258 mul, 169 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
 {
-    const cdyn_real *R = d->oMf_R[frame];
-    int k, r;
-    for (k = dof; k >= 0; k = arm7__dof_parent[k]) {
-        cdyn_real c[6];
-        for (r = 0; r < 6; ++r)
-            c[r] = J[r * ARM7_NV + k];
-        for (r = 0; r < 3; ++r) {
-            J[r * ARM7_NV + k] = R[r] * c[0] + R[3 + r] * c[1] + R[6 + r] * c[2];
-            J[(3 + r) * ARM7_NV + k] = R[r] * c[3] + R[3 + r] * c[4] + R[6 + r] * c[5];
-        }
-    }
+    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t2 * t5;
+    const cdyn_real t7 = t2 * t4;
+    const cdyn_real t8 = t1 * t5;
+    const cdyn_real t9 = t1 * t4;
+    const cdyn_real t10 = q[2];
+    const cdyn_real t11 = CDYN_SIN(t10);
+    const cdyn_real t12 = CDYN_COS(t10);
+    const cdyn_real t13 = t1 * t11 - t6 * t12;
+    const cdyn_real t14 = t1 * t12 + t6 * t11;
+    const cdyn_real t15 = t2 * t11 + t8 * t12;
+    const cdyn_real t16 = t2 * t12 - t8 * t11;
+    const cdyn_real t17 = t4 * t12;
+    const cdyn_real t18 = t4 * t11;
+    const cdyn_real t19 = t7 * CDYN_R(0.316);
+    const cdyn_real t20 = t9 * CDYN_R(0.316);
+    const cdyn_real t21 = t5 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t22 = q[3];
+    const cdyn_real t23 = CDYN_SIN(t22);
+    const cdyn_real t24 = CDYN_COS(t22);
+    const cdyn_real t25 = t7 * t23 - t13 * t24;
+    const cdyn_real t26 = t7 * t24 + t13 * t23;
+    const cdyn_real t27 = t9 * t23 + t15 * t24;
+    const cdyn_real t28 = t9 * t24 - t15 * t23;
+    const cdyn_real t29 = t5 * t23 - t17 * t24;
+    const cdyn_real t30 = t5 * t24 + t17 * t23;
+    const cdyn_real t31 = t19 - t13 * CDYN_R(0.082500000000000004);
+    const cdyn_real t32 = t20 + t15 * CDYN_R(0.082500000000000004);
+    const cdyn_real t33 = t21 - t17 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = q[4];
+    const cdyn_real t35 = CDYN_SIN(t34);
+    const cdyn_real t36 = CDYN_COS(t34);
+    const cdyn_real t37 = t14 * t35 - t25 * t36;
+    const cdyn_real t38 = t14 * t36 + t25 * t35;
+    const cdyn_real t39 = t16 * t35 + t27 * t36;
+    const cdyn_real t40 = t16 * t36 - t27 * t35;
+    const cdyn_real t41 = t18 * t35 + t29 * t36;
+    const cdyn_real t42 = t18 * t36 - t29 * t35;
+    const cdyn_real t43 = t26 * CDYN_R(0.38400000000000001) - t25 * CDYN_R(0.082500000000000004);
+    const cdyn_real t44 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
+    const cdyn_real t46 = t31 + t43;
+    const cdyn_real t47 = t32 + t44;
+    const cdyn_real t48 = t33 + t45;
+    const cdyn_real t49 = q[5];
+    const cdyn_real t50 = CDYN_SIN(t49);
+    const cdyn_real t51 = CDYN_COS(t49);
+    const cdyn_real t52 = t26 * t50 - t37 * t51;
+    const cdyn_real t53 = t26 * t51 + t37 * t50;
+    const cdyn_real t54 = t28 * t50 + t39 * t51;
+    const cdyn_real t55 = t28 * t51 - t39 * t50;
+    const cdyn_real t56 = t30 * t50 + t41 * t51;
+    const cdyn_real t57 = t30 * t51 - t41 * t50;
+    const cdyn_real t58 = q[6];
+    const cdyn_real t59 = CDYN_SIN(t58);
+    const cdyn_real t60 = CDYN_COS(t58);
+    const cdyn_real t61 = t38 * t59 + t52 * t60;
+    const cdyn_real t62 = t38 * t60 - t52 * t59;
+    const cdyn_real t63 = t40 * t59 - t54 * t60;
+    const cdyn_real t64 = t40 * t60 + t54 * t59;
+    const cdyn_real t65 = t42 * t59 - t56 * t60;
+    const cdyn_real t66 = t42 * t60 + t56 * t59;
+    const cdyn_real t67 = t46 + t52 * CDYN_R(0.087999999999999995);
+    const cdyn_real t68 = t47 + t54 * CDYN_R(0.087999999999999995);
+    const cdyn_real t69 = t48 + t56 * CDYN_R(0.087999999999999995);
+    const cdyn_real t70 = fR[3];
+    const cdyn_real t71 = fR[0];
+    const cdyn_real t72 = t62 * t70 + t61 * t71;
+    const cdyn_real t73 = fR[6];
+    const cdyn_real t74 = t53 * t73 - t72;
+    d->oMf_R[frame][0] = -t74;
+    const cdyn_real t75 = fR[4];
+    const cdyn_real t76 = fR[1];
+    const cdyn_real t77 = t62 * t75 + t61 * t76;
+    const cdyn_real t78 = fR[7];
+    const cdyn_real t79 = t53 * t78 - t77;
+    d->oMf_R[frame][1] = -t79;
+    const cdyn_real t80 = fR[5];
+    const cdyn_real t81 = fR[2];
+    const cdyn_real t82 = t62 * t80 + t61 * t81;
+    const cdyn_real t83 = fR[8];
+    const cdyn_real t84 = t53 * t83 - t82;
+    d->oMf_R[frame][2] = -t84;
+    const cdyn_real t85 = t64 * t70 + t63 * t71;
+    const cdyn_real t86 = t55 * t73 + t85;
+    d->oMf_R[frame][3] = -t86;
+    const cdyn_real t87 = t64 * t75 + t63 * t76;
+    const cdyn_real t88 = t55 * t78 + t87;
+    d->oMf_R[frame][4] = -t88;
+    const cdyn_real t89 = t64 * t80 + t63 * t81;
+    const cdyn_real t90 = t55 * t83 + t89;
+    d->oMf_R[frame][5] = -t90;
+    const cdyn_real t91 = t66 * t70 + t65 * t71;
+    const cdyn_real t92 = t57 * t73 + t91;
+    d->oMf_R[frame][6] = -t92;
+    J[21] = -t92;
+    const cdyn_real t93 = t66 * t75 + t65 * t76;
+    const cdyn_real t94 = t57 * t78 + t93;
+    d->oMf_R[frame][7] = -t94;
+    J[28] = -t94;
+    const cdyn_real t95 = t66 * t80 + t65 * t81;
+    const cdyn_real t96 = t57 * t83 + t95;
+    d->oMf_R[frame][8] = -t96;
+    J[35] = -t96;
+    const cdyn_real t97 = fp[1];
+    const cdyn_real t98 = fp[0];
+    const cdyn_real t99 = t62 * t97 + t61 * t98;
+    const cdyn_real t100 = fp[2];
+    const cdyn_real t101 = t53 * t100 - t99;
+    const cdyn_real t102 = t64 * t97 + t63 * t98;
+    const cdyn_real t103 = t55 * t100 + t102;
+    const cdyn_real t104 = t66 * t97 + t65 * t98;
+    const cdyn_real t105 = t57 * t100 + t104;
+    const cdyn_real t106 = t67 - t101;
+    d->oMf_p[frame][0] = t106;
+    const cdyn_real t107 = t68 - t103;
+    d->oMf_p[frame][1] = t107;
+    const cdyn_real t108 = t69 - t105;
+    d->oMf_p[frame][2] = t108;
+    const cdyn_real t109 = t67 - t106;
+    const cdyn_real t110 = t68 - t107;
+    const cdyn_real t111 = t69 - t108;
+    const cdyn_real t112 = t57 * t110 - t55 * t111;
+    const cdyn_real t113 = t53 * t111 - t57 * t109;
+    const cdyn_real t114 = t55 * t109 - t53 * t110;
+    const cdyn_real t115 = t86 * t113 + t74 * t112;
+    const cdyn_real t116 = t92 * t114 + t115;
+    J[6] = t116;
+    const cdyn_real t117 = t88 * t113 + t79 * t112;
+    const cdyn_real t118 = t94 * t114 + t117;
+    J[13] = t118;
+    const cdyn_real t119 = t90 * t113 + t84 * t112;
+    const cdyn_real t120 = t96 * t114 + t119;
+    J[20] = t120;
+    const cdyn_real t121 = t55 * t86 + t53 * t74;
+    const cdyn_real t122 = t57 * t92 + t121;
+    J[27] = t122;
+    const cdyn_real t123 = t55 * t88 + t53 * t79;
+    const cdyn_real t124 = t57 * t94 + t123;
+    J[34] = t124;
+    const cdyn_real t125 = t55 * t90 + t53 * t84;
+    const cdyn_real t126 = t57 * t96 + t125;
+    J[41] = t126;
+    const cdyn_real t127 = t46 - t106;
+    const cdyn_real t128 = t47 - t107;
+    const cdyn_real t129 = t48 - t108;
+    const cdyn_real t130 = t42 * t128 - t40 * t129;
+    const cdyn_real t131 = t38 * t129 + t42 * t127;
+    const cdyn_real t132 = t40 * t127 + t38 * t128;
+    const cdyn_real t133 = t86 * t131 - t74 * t130;
+    const cdyn_real t134 = t92 * t132 - t133;
+    J[5] = t134;
+    const cdyn_real t135 = t88 * t131 - t79 * t130;
+    const cdyn_real t136 = t94 * t132 - t135;
+    J[12] = t136;
+    const cdyn_real t137 = t90 * t131 - t84 * t130;
+    const cdyn_real t138 = t96 * t132 - t137;
+    J[19] = t138;
+    const cdyn_real t139 = t40 * t86 - t38 * t74;
+    const cdyn_real t140 = t42 * t92 + t139;
+    J[26] = t140;
+    const cdyn_real t141 = t40 * t88 - t38 * t79;
+    const cdyn_real t142 = t42 * t94 + t141;
+    J[33] = t142;
+    const cdyn_real t143 = t40 * t90 - t38 * t84;
+    const cdyn_real t144 = t42 * t96 + t143;
+    J[40] = t144;
+    const cdyn_real t145 = t30 * t128 - t28 * t129;
+    const cdyn_real t146 = t26 * t129 - t30 * t127;
+    const cdyn_real t147 = t28 * t127 - t26 * t128;
+    const cdyn_real t148 = t86 * t146 + t74 * t145;
+    const cdyn_real t149 = t92 * t147 + t148;
+    J[4] = -t149;
+    const cdyn_real t150 = t88 * t146 + t79 * t145;
+    const cdyn_real t151 = t94 * t147 + t150;
+    J[11] = -t151;
+    const cdyn_real t152 = t90 * t146 + t84 * t145;
+    const cdyn_real t153 = t96 * t147 + t152;
+    J[18] = -t153;
+    const cdyn_real t154 = t28 * t86 + t26 * t74;
+    const cdyn_real t155 = t30 * t92 + t154;
+    J[25] = -t155;
+    const cdyn_real t156 = t28 * t88 + t26 * t79;
+    const cdyn_real t157 = t30 * t94 + t156;
+    J[32] = -t157;
+    const cdyn_real t158 = t28 * t90 + t26 * t84;
+    const cdyn_real t159 = t30 * t96 + t158;
+    J[39] = -t159;
+    const cdyn_real t160 = t31 - t106;
+    const cdyn_real t161 = t32 - t107;
+    const cdyn_real t162 = t33 - t108;
+    const cdyn_real t163 = t18 * t161 - t16 * t162;
+    const cdyn_real t164 = t14 * t162 + t18 * t160;
+    const cdyn_real t165 = t16 * t160 + t14 * t161;
+    const cdyn_real t166 = t86 * t164 - t74 * t163;
+    const cdyn_real t167 = t92 * t165 - t166;
+    J[3] = t167;
+    const cdyn_real t168 = t88 * t164 - t79 * t163;
+    const cdyn_real t169 = t94 * t165 - t168;
+    J[10] = t169;
+    const cdyn_real t170 = t90 * t164 - t84 * t163;
+    const cdyn_real t171 = t96 * t165 - t170;
+    J[17] = t171;
+    const cdyn_real t172 = t16 * t86 - t14 * t74;
+    const cdyn_real t173 = t18 * t92 + t172;
+    J[24] = t173;
+    const cdyn_real t174 = t16 * t88 - t14 * t79;
+    const cdyn_real t175 = t18 * t94 + t174;
+    J[31] = t175;
+    const cdyn_real t176 = t16 * t90 - t14 * t84;
+    const cdyn_real t177 = t18 * t96 + t176;
+    J[38] = t177;
+    const cdyn_real t178 = t19 - t106;
+    const cdyn_real t179 = t20 - t107;
+    const cdyn_real t180 = t21 - t108;
+    const cdyn_real t181 = t5 * t179 - t9 * t180;
+    const cdyn_real t182 = t7 * t180 - t5 * t178;
+    const cdyn_real t183 = t9 * t178 - t7 * t179;
+    const cdyn_real t184 = t86 * t182 + t74 * t181;
+    const cdyn_real t185 = t92 * t183 + t184;
+    J[2] = -t185;
+    const cdyn_real t186 = t88 * t182 + t79 * t181;
+    const cdyn_real t187 = t94 * t183 + t186;
+    J[9] = -t187;
+    const cdyn_real t188 = t90 * t182 + t84 * t181;
+    const cdyn_real t189 = t96 * t183 + t188;
+    J[16] = -t189;
+    const cdyn_real t190 = t9 * t86 + t7 * t74;
+    const cdyn_real t191 = t5 * t92 + t190;
+    J[23] = -t191;
+    const cdyn_real t192 = t9 * t88 + t7 * t79;
+    const cdyn_real t193 = t5 * t94 + t192;
+    J[30] = -t193;
+    const cdyn_real t194 = t9 * t90 + t7 * t84;
+    const cdyn_real t195 = t5 * t96 + t194;
+    J[37] = -t195;
+    const cdyn_real t196 = t108 - CDYN_R(0.33300000000000002);
+    const cdyn_real t197 = t2 * t196;
+    const cdyn_real t198 = t1 * t196;
+    const cdyn_real t199 = t2 * t106 + t1 * t107;
+    const cdyn_real t200 = t86 * t198 + t74 * t197;
+    const cdyn_real t201 = t92 * t199 - t200;
+    J[1] = t201;
+    const cdyn_real t202 = t88 * t198 + t79 * t197;
+    const cdyn_real t203 = t94 * t199 - t202;
+    J[8] = t203;
+    const cdyn_real t204 = t90 * t198 + t84 * t197;
+    const cdyn_real t205 = t96 * t199 - t204;
+    J[15] = t205;
+    const cdyn_real t206 = t2 * t86 - t1 * t74;
+    J[22] = -t206;
+    const cdyn_real t207 = t2 * t88 - t1 * t79;
+    J[29] = -t207;
+    const cdyn_real t208 = t2 * t90 - t1 * t84;
+    J[36] = -t208;
+    const cdyn_real t209 = t86 * t106 - t74 * t107;
+    J[0] = -t209;
+    const cdyn_real t210 = t88 * t106 - t79 * t107;
+    J[7] = -t210;
+    const cdyn_real t211 = t90 * t106 - t84 * t107;
+    J[14] = -t211;
 }
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
- * origin, in world axes (one function per body, with the kinematics of that branch only),
- * turned into frame axes for LOCAL; the other columns are zero. */
+ * origin (one function per body and reference, with the kinematics of that branch only);
+ * the other columns are zero. */
 int arm7_frame_jacobian(arm7_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
@@ -1345,39 +2512,46 @@ int arm7_frame_jacobian(arm7_data *d, const cdyn_real *q, int frame, cdyn_refere
         J[k] = 0;
     switch (arm7__frame_body[frame]) {
     case 0:
-        arm7__jacobian_0(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 0, J);
+            arm7__jacobian_local_0(d, q, frame, J);
+        else
+            arm7__jacobian_0(d, q, frame, J);
         break;
     case 1:
-        arm7__jacobian_1(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 1, J);
+            arm7__jacobian_local_1(d, q, frame, J);
+        else
+            arm7__jacobian_1(d, q, frame, J);
         break;
     case 2:
-        arm7__jacobian_2(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 2, J);
+            arm7__jacobian_local_2(d, q, frame, J);
+        else
+            arm7__jacobian_2(d, q, frame, J);
         break;
     case 3:
-        arm7__jacobian_3(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 3, J);
+            arm7__jacobian_local_3(d, q, frame, J);
+        else
+            arm7__jacobian_3(d, q, frame, J);
         break;
     case 4:
-        arm7__jacobian_4(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 4, J);
+            arm7__jacobian_local_4(d, q, frame, J);
+        else
+            arm7__jacobian_4(d, q, frame, J);
         break;
     case 5:
-        arm7__jacobian_5(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 5, J);
+            arm7__jacobian_local_5(d, q, frame, J);
+        else
+            arm7__jacobian_5(d, q, frame, J);
         break;
     case 6:
-        arm7__jacobian_6(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            arm7__jacobian_to_local(d, frame, 6, J);
+            arm7__jacobian_local_6(d, q, frame, J);
+        else
+            arm7__jacobian_6(d, q, frame, J);
         break;
     default:
         break;   /* a frame fixed to the world does not move */

@@ -193,8 +193,8 @@ int fourbar_frame_placement(const fourbar_data *d, int frame, cdyn_real R[9], cd
     return 0;
 }
 
-/* Jacobian columns of a frame on body 0 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 16 mul, 8 add, 0 div, 0 sqrt, 2 sin/cos */
 static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -246,8 +246,63 @@ static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
     J[15] = 1;
 }
 
-/* Jacobian columns of a frame on body 1 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 22 mul, 11 add, 0 div, 0 sqrt, 2 sin/cos */
+static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = fR[6];
+    d->oMf_R[frame][6] = t3;
+    J[9] = t3;
+    const cdyn_real t4 = fR[7];
+    d->oMf_R[frame][7] = t4;
+    J[12] = t4;
+    const cdyn_real t5 = fR[8];
+    d->oMf_R[frame][8] = t5;
+    J[15] = t5;
+    const cdyn_real t6 = fp[2];
+    d->oMf_p[frame][2] = t6;
+    const cdyn_real t7 = fR[3];
+    const cdyn_real t8 = fR[0];
+    const cdyn_real t9 = t2 * t7 + t1 * t8;
+    d->oMf_R[frame][0] = -t9;
+    const cdyn_real t10 = fR[4];
+    const cdyn_real t11 = fR[1];
+    const cdyn_real t12 = t2 * t10 + t1 * t11;
+    d->oMf_R[frame][1] = -t12;
+    const cdyn_real t13 = fR[5];
+    const cdyn_real t14 = fR[2];
+    const cdyn_real t15 = t2 * t13 + t1 * t14;
+    d->oMf_R[frame][2] = -t15;
+    const cdyn_real t16 = t1 * t7 - t2 * t8;
+    d->oMf_R[frame][3] = -t16;
+    const cdyn_real t17 = t1 * t10 - t2 * t11;
+    d->oMf_R[frame][4] = -t17;
+    const cdyn_real t18 = t1 * t13 - t2 * t14;
+    d->oMf_R[frame][5] = -t18;
+    const cdyn_real t19 = fp[1];
+    const cdyn_real t20 = fp[0];
+    const cdyn_real t21 = t2 * t19 + t1 * t20;
+    d->oMf_p[frame][0] = -t21;
+    const cdyn_real t22 = t1 * t19 - t2 * t20;
+    d->oMf_p[frame][1] = -t22;
+    const cdyn_real t23 = t16 * t21 - t9 * t22;
+    J[0] = t23;
+    const cdyn_real t24 = t17 * t21 - t12 * t22;
+    J[3] = t24;
+    const cdyn_real t25 = t18 * t21 - t15 * t22;
+    J[6] = t25;
+}
+
+/* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 26 mul, 16 add, 0 div, 0 sqrt, 4 sin/cos */
 static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -318,8 +373,85 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     J[15] = 1;
 }
 
-/* Jacobian columns of a frame on body 2 (LOCAL_WORLD_ALIGNED): the kinematics of
- * its branch only, from q; the frame's world placement is left in d.
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 38 mul, 22 add, 0 div, 0 sqrt, 4 sin/cos */
+static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[0];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = q[1];
+    const cdyn_real t4 = CDYN_SIN(t3);
+    const cdyn_real t5 = CDYN_COS(t3);
+    const cdyn_real t6 = t4 * CDYN_R(0.934937490231322) + t5 * CDYN_R(0.35481247069396638);
+    const cdyn_real t7 = t5 * CDYN_R(0.934937490231322) - t4 * CDYN_R(0.35481247069396638);
+    const cdyn_real t8 = t2 * t7 - t1 * t6;
+    const cdyn_real t9 = t2 * t6 + t1 * t7;
+    const cdyn_real t10 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t11 = t2 * CDYN_R(0.10000000000000001);
+    const cdyn_real t12 = fR[6];
+    d->oMf_R[frame][6] = t12;
+    J[10] = t12;
+    J[9] = t12;
+    const cdyn_real t13 = fR[7];
+    d->oMf_R[frame][7] = t13;
+    J[13] = t13;
+    J[12] = t13;
+    const cdyn_real t14 = fR[8];
+    d->oMf_R[frame][8] = t14;
+    J[16] = t14;
+    J[15] = t14;
+    const cdyn_real t15 = fp[2];
+    d->oMf_p[frame][2] = t15;
+    const cdyn_real t16 = fR[3];
+    const cdyn_real t17 = fR[0];
+    const cdyn_real t18 = t9 * t16 - t8 * t17;
+    d->oMf_R[frame][0] = -t18;
+    const cdyn_real t19 = fR[4];
+    const cdyn_real t20 = fR[1];
+    const cdyn_real t21 = t9 * t19 - t8 * t20;
+    d->oMf_R[frame][1] = -t21;
+    const cdyn_real t22 = fR[5];
+    const cdyn_real t23 = fR[2];
+    const cdyn_real t24 = t9 * t22 - t8 * t23;
+    d->oMf_R[frame][2] = -t24;
+    const cdyn_real t25 = t8 * t16 + t9 * t17;
+    d->oMf_R[frame][3] = t25;
+    const cdyn_real t26 = t8 * t19 + t9 * t20;
+    d->oMf_R[frame][4] = t26;
+    const cdyn_real t27 = t8 * t22 + t9 * t23;
+    d->oMf_R[frame][5] = t27;
+    const cdyn_real t28 = fp[1];
+    const cdyn_real t29 = fp[0];
+    const cdyn_real t30 = t9 * t28 - t8 * t29;
+    const cdyn_real t31 = t8 * t28 + t9 * t29;
+    const cdyn_real t32 = t10 + t30;
+    d->oMf_p[frame][0] = -t32;
+    const cdyn_real t33 = t11 + t31;
+    d->oMf_p[frame][1] = t33;
+    const cdyn_real t34 = t10 - t32;
+    const cdyn_real t35 = t11 - t33;
+    const cdyn_real t36 = t25 * t34 - t18 * t35;
+    J[1] = t36;
+    const cdyn_real t37 = t26 * t34 - t21 * t35;
+    J[4] = t37;
+    const cdyn_real t38 = t27 * t34 - t24 * t35;
+    J[7] = t38;
+    const cdyn_real t39 = t25 * t32 - t18 * t33;
+    J[0] = -t39;
+    const cdyn_real t40 = t26 * t32 - t21 * t33;
+    J[3] = -t40;
+    const cdyn_real t41 = t27 * t32 - t24 * t33;
+    J[6] = -t41;
+}
+
+/* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
+ * branch only, from q; the frame's world placement is left in d.
  * 20 mul, 12 add, 0 div, 0 sqrt, 2 sin/cos */
 static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -375,29 +507,68 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     J[17] = 1;
 }
 
-/* Expanded parent array: the DoFs supporting DoF k are k, dof_parent[k], ... */
-static const int fourbar__dof_parent[3] = { -1, 0, -1 };
-
-/* LOCAL from LOCAL_WORLD_ALIGNED: each supporting column [v; w] becomes [R^T v; R^T w],
- * R the frame's world rotation. */
-static void fourbar__jacobian_to_local(const fourbar_data *d, int frame, int dof, cdyn_real *J)
+/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+ * 26 mul, 15 add, 0 div, 0 sqrt, 2 sin/cos */
+static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
 {
-    const cdyn_real *R = d->oMf_R[frame];
-    int k, r;
-    for (k = dof; k >= 0; k = fourbar__dof_parent[k]) {
-        cdyn_real c[6];
-        for (r = 0; r < 6; ++r)
-            c[r] = J[r * FOURBAR_NV + k];
-        for (r = 0; r < 3; ++r) {
-            J[r * FOURBAR_NV + k] = R[r] * c[0] + R[3 + r] * c[1] + R[6 + r] * c[2];
-            J[(3 + r) * FOURBAR_NV + k] = R[r] * c[3] + R[3 + r] * c[4] + R[6 + r] * c[5];
-        }
-    }
+    const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    (void)q;
+    (void)fR;
+    (void)fp;
+    const cdyn_real t0 = q[2];
+    const cdyn_real t1 = CDYN_SIN(t0);
+    const cdyn_real t2 = CDYN_COS(t0);
+    const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) + t2 * CDYN_R(0.33132813721084725);
+    const cdyn_real t4 = t2 * CDYN_R(0.94351558836745775) - t1 * CDYN_R(0.33132813721084725);
+    const cdyn_real t5 = fR[6];
+    d->oMf_R[frame][6] = t5;
+    J[11] = t5;
+    const cdyn_real t6 = fR[7];
+    d->oMf_R[frame][7] = t6;
+    J[14] = t6;
+    const cdyn_real t7 = fR[8];
+    d->oMf_R[frame][8] = t7;
+    J[17] = t7;
+    const cdyn_real t8 = fp[2];
+    d->oMf_p[frame][2] = t8;
+    const cdyn_real t9 = fR[3];
+    const cdyn_real t10 = fR[0];
+    const cdyn_real t11 = t4 * t9 + t3 * t10;
+    d->oMf_R[frame][0] = -t11;
+    const cdyn_real t12 = fR[4];
+    const cdyn_real t13 = fR[1];
+    const cdyn_real t14 = t4 * t12 + t3 * t13;
+    d->oMf_R[frame][1] = -t14;
+    const cdyn_real t15 = fR[5];
+    const cdyn_real t16 = fR[2];
+    const cdyn_real t17 = t4 * t15 + t3 * t16;
+    d->oMf_R[frame][2] = -t17;
+    const cdyn_real t18 = t3 * t9 - t4 * t10;
+    d->oMf_R[frame][3] = -t18;
+    const cdyn_real t19 = t3 * t12 - t4 * t13;
+    d->oMf_R[frame][4] = -t19;
+    const cdyn_real t20 = t3 * t15 - t4 * t16;
+    d->oMf_R[frame][5] = -t20;
+    const cdyn_real t21 = fp[1];
+    const cdyn_real t22 = fp[0];
+    const cdyn_real t23 = t4 * t21 + t3 * t22;
+    const cdyn_real t24 = t3 * t21 - t4 * t22;
+    d->oMf_p[frame][1] = -t24;
+    const cdyn_real t25 = t23 - CDYN_R(0.29999999999999999);
+    d->oMf_p[frame][0] = -t25;
+    const cdyn_real t26 = t25 + CDYN_R(0.29999999999999999);
+    const cdyn_real t27 = t18 * t26 - t11 * t24;
+    J[2] = t27;
+    const cdyn_real t28 = t19 * t26 - t14 * t24;
+    J[5] = t28;
+    const cdyn_real t29 = t20 * t26 - t17 * t24;
+    J[8] = t29;
 }
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
- * origin, in world axes (one function per body, with the kinematics of that branch only),
- * turned into frame axes for LOCAL; the other columns are zero. */
+ * origin (one function per body and reference, with the kinematics of that branch only);
+ * the other columns are zero. */
 int fourbar_frame_jacobian(fourbar_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
@@ -410,19 +581,22 @@ int fourbar_frame_jacobian(fourbar_data *d, const cdyn_real *q, int frame, cdyn_
         J[k] = 0;
     switch (fourbar__frame_body[frame]) {
     case 0:
-        fourbar__jacobian_0(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            fourbar__jacobian_to_local(d, frame, 0, J);
+            fourbar__jacobian_local_0(d, q, frame, J);
+        else
+            fourbar__jacobian_0(d, q, frame, J);
         break;
     case 1:
-        fourbar__jacobian_1(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            fourbar__jacobian_to_local(d, frame, 1, J);
+            fourbar__jacobian_local_1(d, q, frame, J);
+        else
+            fourbar__jacobian_1(d, q, frame, J);
         break;
     case 2:
-        fourbar__jacobian_2(d, q, frame, J);
         if (ref == CDYN_LOCAL)
-            fourbar__jacobian_to_local(d, frame, 2, J);
+            fourbar__jacobian_local_2(d, q, frame, J);
+        else
+            fourbar__jacobian_2(d, q, frame, J);
         break;
     default:
         break;   /* a frame fixed to the world does not move */

@@ -525,8 +525,9 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
 }
 
 static const char jacobian_note[] =
-    "jacobian: an end frame on the deepest body, LOCAL; both codes compute the kinematics of\n"
-    "that frame's branch only; its op count is cdyngen --summary's (world-aligned columns).";
+    "jacobian: LOCAL, of the frame named in the robot's heading (an end frame on the deepest\n"
+    "body unless tests/bench.cmake names one); both codes compute the kinematics of that\n"
+    "frame's branch only; its op count is of the same LOCAL columns.";
 
 static int run_all(const bench_options *o)
 {

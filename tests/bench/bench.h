@@ -30,7 +30,7 @@ typedef cdyn_real (*bench_loop)(void *d, const bench_inputs *in, cdyn_real *out,
 #define BENCH_MAX_COUNTS 16
 typedef struct { const char *algorithm; long mul, add; } bench_op_count;
 typedef struct {
-    const char *jacobian_frame; /* a frame on the deepest body, whose Jacobian is counted */
+    const char *jacobian_frame; /* the frame whose Jacobian is timed and counted */
     int ncounts;
     bench_op_count counts[BENCH_MAX_COUNTS];
 } bench_ops;

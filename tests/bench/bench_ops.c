@@ -1,13 +1,17 @@
 /* bench_ops — build-time helper of the benchmark: writes a C file with the emitted
  * operation counts of a robot (render_op_counts) and the frame whose Jacobian is counted.
  *
- *   bench_ops ROBOT.urdf OUT.c NAME [--floating-base]
+ *   bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame FRAME]
+ *
+ * The Jacobian is of FRAME when given, else of the frame render_op_counts counts.
  *
  * A separate program so that the benchmark itself links only the -O3 runtime, not the
  * generator library (which brings the project's cdyn_runtime). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "emit.h"
+#include "expr.h"
 #include "render.h"
 #include "tree.h"
 #include "urdf.h"
@@ -29,11 +33,38 @@ static int counted_jacobian_frame(const kin_tree *t)
     return frame;
 }
 
-static int write_ops(FILE *out, const kin_tree *t, const char *name, const char *urdf)
+/* The "jacobian" count for another frame's body: the same program render_op_counts counts. */
+static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, int n)
+{
+    expr_prog *p = expr_new();
+    expr_counts c;
+    int i;
+    if (!p)
+        return -1;
+    emit_jacobian(p, t, t->frames[frame].body, 1);
+    expr_count(p, &c);
+    i = expr_failed(p) ? -1 : 0;
+    expr_free(p);
+    for (; i >= 0 && i < n; i++)
+        if (strcmp(counts[i].algorithm, "jacobian") == 0) {
+            counts[i].mul = c.mul;
+            counts[i].add = c.add;
+            return 0;
+        }
+    return -1;
+}
+
+static int write_ops(FILE *out, const kin_tree *t, const char *name, const char *urdf,
+                     const char *frame_wanted)
 {
     emit_count counts[BENCH_MAX_COUNTS];
     int i, n = render_op_counts(t, counts, BENCH_MAX_COUNTS);
-    int frame = counted_jacobian_frame(t);
+    int frame = frame_wanted ? tree_find_frame(t, frame_wanted) : counted_jacobian_frame(t);
+    if (frame_wanted && (frame < 0 || t->frames[frame].body < 0 ||
+                         recount_jacobian(t, frame, counts, n) != 0)) {
+        fprintf(stderr, "bench_ops: no moving frame \"%s\"\n", frame_wanted);
+        return -1;
+    }
     char *frame_name = frame >= 0 ? render_string_text(t->frames[frame].name) : NULL;
     char *banner = render_comment_text(urdf);
     if (n < 0 || !frame_name || !banner) {
@@ -61,11 +92,22 @@ int main(int argc, char **argv)
     tree_options opt = {0};
     FILE *out;
     int rc;
-    if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "--floating-base") != 0)) {
-        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base]\n");
+    const char *frame = NULL;
+    int a;
+    if (argc < 4) {
+        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame F]\n");
         return 2;
     }
-    opt.floating_base = argc == 5;
+    for (a = 4; a < argc; a++) {
+        if (strcmp(argv[a], "--floating-base") == 0) {
+            opt.floating_base = 1;
+        } else if (strcmp(argv[a], "--frame") == 0 && a + 1 < argc) {
+            frame = argv[++a];
+        } else {
+            fprintf(stderr, "bench_ops: unknown argument \"%s\"\n", argv[a]);
+            return 2;
+        }
+    }
     if (urdf_parse_file(argv[1], &u, err, sizeof err) != 0) {
         fprintf(stderr, "bench_ops: %s\n", err);
         return 1;
@@ -77,7 +119,7 @@ int main(int argc, char **argv)
         return 1;
     }
     out = fopen(argv[2], "w");
-    rc = out ? write_ops(out, &t, argv[3], argv[1]) : -1;
+    rc = out ? write_ops(out, &t, argv[3], argv[1], frame) : -1;
     if (out && fclose(out) != 0)
         rc = -1;
     tree_free(&t);
