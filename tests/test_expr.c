@@ -258,6 +258,28 @@ START_TEST(inputs_read_at_first_use)
 }
 END_TEST
 
+/* The sin/cos of inputs come out in batches: the first brings the next ones forward (libm
+ * calls clobber every vector register; see TRIG_BATCH in expr.c). */
+START_TEST(trig_calls_batched)
+{
+    expr_prog *p = expr_new();
+    ex q0 = ex_input(p, "q[0]"), q1, s0, c0;
+    char *text;
+    s0 = ex_sin(p, q0);
+    c0 = ex_cos(p, q0);
+    expr_store(p, "y[0]", ex_mul(p, s0, c0));
+    q1 = ex_input(p, "q[1]");
+    expr_store(p, "y[1]", ex_sin(p, q1));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[0];\nconst cdyn_real t1 = CDYN_SIN(t0);\n"
+                           "const cdyn_real t2 = CDYN_COS(t0);\nconst cdyn_real t3 = q[1];\n"
+                           "const cdyn_real t4 = CDYN_SIN(t3);\ny[1] = t4;\n"
+                           "const cdyn_real t5 = t1 * t2;\ny[0] = t5;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 static const double round_trip_values[] = {
     0.1, -0.1, 1.0 / 3.0, 2.0, -7.0, 1e-300, -4.9406564584124654e-324, 1.7976931348623157e308,
     0.023599999999999999, 9.81, 123456789.0, 1e22, 3.141592653589793, 6.02214076e23,
@@ -357,6 +379,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, op_counting);
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, inputs_read_at_first_use);
+    tcase_add_test(tc, trig_calls_batched);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));
     tcase_add_test(tc, constant_short_forms);

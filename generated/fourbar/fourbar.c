@@ -59,43 +59,43 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMf_R[1][1] = -t2;
     d->oMf_R[1][3] = t2;
     const cdyn_real t3 = q[1];
-    /* -- body 0 crank <- world, joint crank_joint: revolute +z -- */
     const cdyn_real t4 = CDYN_SIN(t3);
     const cdyn_real t5 = CDYN_COS(t3);
-    const cdyn_real t6 = t4 * CDYN_R(0.934937490231322) + t5 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t5 * CDYN_R(0.934937490231322) - t4 * CDYN_R(0.35481247069396638);
+    const cdyn_real t6 = q[2];
+    const cdyn_real t7 = CDYN_SIN(t6);
+    const cdyn_real t8 = CDYN_COS(t6);
+    /* -- body 0 crank <- world, joint crank_joint: revolute +z -- */
+    const cdyn_real t9 = t4 * CDYN_R(0.934937490231322) + t5 * CDYN_R(0.35481247069396638);
+    const cdyn_real t10 = t5 * CDYN_R(0.934937490231322) - t4 * CDYN_R(0.35481247069396638);
     /* -- body 1 coupler <- crank, joint coupler_joint: revolute +z -- */
-    const cdyn_real t8 = t2 * t7 - t1 * t6;
-    d->oMb_R[1][0] = t8;
-    d->oMb_R[1][4] = t8;
-    d->oMf_R[2][0] = t8;
-    d->oMf_R[2][4] = t8;
-    d->oMf_R[3][0] = t8;
-    d->oMf_R[3][4] = t8;
-    const cdyn_real t9 = t2 * t6 + t1 * t7;
-    d->oMb_R[1][1] = -t9;
-    d->oMb_R[1][3] = t9;
-    d->oMf_R[2][1] = -t9;
-    d->oMf_R[2][3] = t9;
-    d->oMf_R[3][1] = -t9;
-    d->oMf_R[3][3] = t9;
-    const cdyn_real t10 = t1 * CDYN_R(0.10000000000000001);
-    d->oMb_p[1][0] = -t10;
-    d->oMf_p[2][0] = -t10;
-    const cdyn_real t11 = t2 * CDYN_R(0.10000000000000001);
-    d->oMb_p[1][1] = t11;
-    d->oMf_p[2][1] = t11;
-    const cdyn_real t12 = q[2];
-    const cdyn_real t13 = CDYN_SIN(t12);
-    const cdyn_real t14 = CDYN_COS(t12);
-    const cdyn_real t15 = t13 * CDYN_R(0.94351558836745775) + t14 * CDYN_R(0.33132813721084725);
+    const cdyn_real t11 = t2 * t10 - t1 * t9;
+    d->oMb_R[1][0] = t11;
+    d->oMb_R[1][4] = t11;
+    d->oMf_R[2][0] = t11;
+    d->oMf_R[2][4] = t11;
+    d->oMf_R[3][0] = t11;
+    d->oMf_R[3][4] = t11;
+    const cdyn_real t12 = t2 * t9 + t1 * t10;
+    d->oMb_R[1][1] = -t12;
+    d->oMb_R[1][3] = t12;
+    d->oMf_R[2][1] = -t12;
+    d->oMf_R[2][3] = t12;
+    d->oMf_R[3][1] = -t12;
+    d->oMf_R[3][3] = t12;
+    const cdyn_real t13 = t1 * CDYN_R(0.10000000000000001);
+    d->oMb_p[1][0] = -t13;
+    d->oMf_p[2][0] = -t13;
+    const cdyn_real t14 = t2 * CDYN_R(0.10000000000000001);
+    d->oMb_p[1][1] = t14;
+    d->oMf_p[2][1] = t14;
+    const cdyn_real t15 = t7 * CDYN_R(0.94351558836745775) + t8 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][0] = -t15;
     d->oMb_R[2][4] = -t15;
     d->oMf_R[4][0] = -t15;
     d->oMf_R[4][4] = -t15;
     d->oMf_R[5][0] = -t15;
     d->oMf_R[5][4] = -t15;
-    const cdyn_real t16 = t14 * CDYN_R(0.94351558836745775) - t13 * CDYN_R(0.33132813721084725);
+    const cdyn_real t16 = t8 * CDYN_R(0.94351558836745775) - t7 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][1] = -t16;
     d->oMb_R[2][3] = t16;
     d->oMf_R[4][1] = -t16;
@@ -103,9 +103,9 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMf_R[5][1] = -t16;
     d->oMf_R[5][3] = t16;
     /* frames */
-    const cdyn_real t17 = t10 - t8 * CDYN_R(0.25);
+    const cdyn_real t17 = t13 - t11 * CDYN_R(0.25);
     d->oMf_p[3][0] = -t17;
-    const cdyn_real t18 = t11 + t9 * CDYN_R(0.25);
+    const cdyn_real t18 = t14 + t12 * CDYN_R(0.25);
     d->oMf_p[3][1] = t18;
     const cdyn_real t19 = t16 * CDYN_R(0.20000000000000001);
     d->oMf_p[5][1] = t19;
@@ -621,8 +621,8 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     /* -- body 0 crank <- world, joint crank_joint: revolute +z -- */
     const cdyn_real t1 = t0 * CDYN_R(0.050000000000000003);
     const cdyn_real t2 = t0 * CDYN_R(2.8080000000000002e-05) + t1 * CDYN_R(0.0016199999999999999);
-    const cdyn_real t3 = q[1];
     /* -- body 1 coupler <- crank, joint coupler_joint: revolute +z -- */
+    const cdyn_real t3 = q[1];
     const cdyn_real t4 = CDYN_SIN(t3);
     const cdyn_real t5 = CDYN_COS(t3);
     const cdyn_real t6 = t4 * CDYN_R(0.934937490231322) + t5 * CDYN_R(0.35481247069396638);
@@ -665,9 +665,9 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     (void)q;
     (void)v;
     (void)h;
-    const cdyn_real t0 = q[1];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* -- body 1 coupler <- crank, joint coupler_joint: revolute +z -- */
+    const cdyn_real t0 = q[1];
     const cdyn_real t1 = CDYN_SIN(t0);
     const cdyn_real t2 = CDYN_COS(t0);
     const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) + t2 * CDYN_R(0.35481247069396638);
@@ -895,8 +895,8 @@ void fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const 
     (void)v;
     (void)tau;
     (void)ddq;
-    const cdyn_real t0 = q[1];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    const cdyn_real t0 = q[1];
     const cdyn_real t1 = CDYN_SIN(t0);
     const cdyn_real t2 = CDYN_COS(t0);
     const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) + t2 * CDYN_R(0.35481247069396638);
