@@ -61,8 +61,11 @@ void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local);
 /* rnea: tau = RNEA(q, v, a). Passing NULL for v or a makes it zero (nle, gravity). */
 void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
                const char *out);
-/* crba: stores the full M (NV x NV, "M[...]") and the pattern into d->M. */
+/* crba: M on the tree pattern into d->M. */
 void emit_crba(expr_prog *p, const kin_tree *t);
+/* crba_dense: the full M (NV x NV, "M[...]") from d->M, its structural zeros left alone
+ * (the generated function fills M with zeros first, in one vectorised loop). */
+void emit_crba_dense(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text working in place on d->L, which must first hold a copy of d->M (emit_ltl_text,

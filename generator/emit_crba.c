@@ -62,19 +62,28 @@ static void crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
 
 void emit_crba(expr_prog *p, const kin_tree *t)
 {
-    int nnz = emit_ltl_nnz(t), i, j;
+    int nnz = emit_ltl_nnz(t), i;
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
     if (!H)
         return;
     crba_pattern(p, t, H);
-    for (i = 0; i < t->nv; i++)
-        for (j = 0; j < t->nv; j++) {
-            int k = emit_ltl_index(t, i >= j ? i : j, i >= j ? j : i);
-            expr_storef(p, k >= 0 ? H[k] : ex_const(0.0), "M[%d]", i * t->nv + j);
-        }
     for (i = 0; i < nnz; i++)
         expr_storef(p, H[i], "d->M[%d]", i);
     free(H);
+}
+
+void emit_crba_dense(expr_prog *p, const kin_tree *t)
+{
+    int i, j;
+    for (i = 0; i < t->nv; i++) {
+        expr_storef(p, ex_inputf(p, "d->M[%d]", emit_ltl_index(t, i, i)), "M[%d]",
+                    i * t->nv + i);
+        for (j = t->dof_parent[i]; j >= 0; j = t->dof_parent[j]) {
+            ex m = ex_inputf(p, "d->M[%d]", emit_ltl_index(t, i, j));
+            expr_storef(p, m, "M[%d]", i * t->nv + j);
+            expr_storef(p, m, "M[%d]", j * t->nv + i);
+        }
+    }
 }
 
 /* "row 5 (joint knee): ancestors 4 3", comment-safe (malloc'd, NULL on oom). */

@@ -177,7 +177,8 @@ static const struct {
     text_fn text;       /* C text */
 } algorithms[] = {
     {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
-    {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL}, {"ltl", NULL, ltl_text},
+    {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL},
+    {"crba_dense", emit_crba_dense, NULL}, {"ltl", NULL, ltl_text},
     {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
     {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
     {"factor_D", build_factor_D, NULL},
@@ -216,8 +217,9 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
     int i, n = 0, b = deepest_frame_body(t);
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
-        if (strncmp(algorithms[i].name, "factor_", 7) == 0)
-            continue;
+        if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
+            strcmp(algorithms[i].name, "crba_dense") == 0)
+            continue;                       /* copies, no arithmetic */
         if (run_program(t, algorithms[i].build, algorithms[i].text, 0, 0, &e, NULL) != 0)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)

@@ -143,16 +143,24 @@ void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g)
     (void)g;
 {{ gravity.body }}}
 
-/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
- * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
- * Structural zeros of M are stored as zeros; the tree pattern also goes to d->M.
+/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
+ * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
+ * ancestors gives M(j, i) = S_j^T F.
  * {{ crba.ops }} */
-void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
+static void {{ name }}__crba_pattern({{ name }}_data *d, const cdyn_real *q)
 {
     (void)d;
     (void)q;
-    (void)M;
 {{ crba.body }}}
+
+/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
+{
+    int k;
+    {{ name }}__crba_pattern(d, q);
+    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k)
+        M[k] = 0;
+{{ crba_dense.body }}}
 
 /* Featherstone's LTDL (2005){% if ltl_in_place %} in place on d->L, a copy of M's pattern{% endif %}. Rows k = nv-1 .. 0:
  * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
@@ -201,10 +209,10 @@ static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *
 {{ c.body }}}
 
 {% endfor %}
-/* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */
+/* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
-    {{ name }}_crba(d, q, Minv);
+    {{ name }}__crba_pattern(d, q);
     if ({{ name }}_ltl(d) != 0)
         return -1;
 {% for c in minv_chunks %}

@@ -3605,15 +3605,14 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     g[0] = t105;
 }
 
-/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
- * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
- * Structural zeros of M are stored as zeros; the tree pattern also goes to d->M.
+/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
+ * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
+ * ancestors gives M(j, i) = S_j^T F.
  * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
-void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
+static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
 {
     (void)d;
     (void)q;
-    (void)M;
     const cdyn_real t0 = q[1];
     const cdyn_real t1 = CDYN_SIN(t0);
     const cdyn_real t2 = CDYN_COS(t0);
@@ -3638,16 +3637,12 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t20 = t19 * CDYN_R(0.087999999999999995);
     const cdyn_real t21 = t16 * CDYN_R(0.00054835910640823205) - t17 * CDYN_R(0.001672482661783778);
     const cdyn_real t22 = t17 * CDYN_R(0.00054835910640823205) + t16 * CDYN_R(0.001672482661783778);
-    M[41] = -t22;
-    M[47] = -t22;
     d->M[22] = -t22;
     const cdyn_real t23 = t20 + CDYN_R(0.0049096519673609458);
     const cdyn_real t24 = t14 * t18;
     const cdyn_real t25 = t13 * t18;
     const cdyn_real t26 = t13 * t23 + t14 * t21;
     const cdyn_real t27 = t14 * t23 - t13 * t21;
-    M[34] = -t27;
-    M[46] = -t27;
     d->M[23] = -t27;
     const cdyn_real t28 = t10 * t19 - t11 * t24;
     const cdyn_real t29 = t11 * t19 + t10 * t24;
@@ -3658,8 +3653,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t34 = t29 * CDYN_R(0.38400000000000001) - t32;
     const cdyn_real t35 = t27 - t30;
     const cdyn_real t36 = t31 + t33;
-    M[27] = -t36;
-    M[45] = -t36;
     d->M[24] = -t36;
     const cdyn_real t37 = t7 * t25 + t8 * t28;
     const cdyn_real t38 = t8 * t25 - t7 * t28;
@@ -3667,8 +3660,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t40 = t8 * t35 - t7 * t34;
     const cdyn_real t41 = t36 + t38 * CDYN_R(0.082500000000000004);
     const cdyn_real t42 = t30 + t40;
-    M[20] = -t42;
-    M[44] = -t42;
     d->M[25] = -t42;
     const cdyn_real t43 = t4 * t29 + t5 * t37;
     const cdyn_real t44 = t5 * t29 - t4 * t37;
@@ -3676,12 +3667,8 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t46 = t5 * t41 + t4 * t39;
     const cdyn_real t47 = t44 * CDYN_R(0.316) - t45;
     const cdyn_real t48 = t43 * CDYN_R(0.316) + t46;
-    M[13] = t48;
-    M[43] = t48;
     d->M[26] = t48;
     const cdyn_real t49 = t2 * t42 + t1 * t47;
-    M[6] = -t49;
-    M[42] = -t49;
     d->M[27] = -t49;
     const cdyn_real t50 = t16 * t16;
     const cdyn_real t51 = t16 * t17;
@@ -3708,15 +3695,12 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t72 = t65 + CDYN_R(0.01056776613310695);
     const cdyn_real t73 = t22 + CDYN_R(9.3569097314604994e-05);
     const cdyn_real t74 = t66 - CDYN_R(0.011794560230238949);
-    M[40] = -t74;
     d->M[15] = -t74;
     /* -- body 5 link6 <- link5, joint joint6: revolute +z, composite inertia, M columns of its DoFs -- */
     const cdyn_real t75 = t13 * t67 - t14 * CDYN_R(0.068832705568999994);
     const cdyn_real t76 = t14 * t67 + t13 * CDYN_R(0.068832705568999994);
     const cdyn_real t77 = t13 * t73 - t14 * t71;
     const cdyn_real t78 = t14 * t73 + t13 * t71;
-    M[33] = t78;
-    M[39] = t78;
     d->M[16] = t78;
     const cdyn_real t79 = t11 * t75;
     const cdyn_real t80 = t10 * t75;
@@ -3727,8 +3711,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t85 = t80 * CDYN_R(0.38400000000000001) - t83;
     const cdyn_real t86 = t78 + t81;
     const cdyn_real t87 = t82 - t84;
-    M[26] = t87;
-    M[38] = t87;
     d->M[17] = t87;
     const cdyn_real t88 = t7 * t76 + t8 * t79;
     const cdyn_real t89 = t8 * t76 - t7 * t79;
@@ -3736,8 +3718,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t91 = t8 * t86 + t7 * t85;
     const cdyn_real t92 = t87 + t89 * CDYN_R(0.082500000000000004);
     const cdyn_real t93 = t81 - t91;
-    M[19] = -t93;
-    M[37] = -t93;
     d->M[18] = -t93;
     const cdyn_real t94 = t4 * t80 - t5 * t88;
     const cdyn_real t95 = t5 * t80 + t4 * t88;
@@ -3745,12 +3725,8 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t97 = t5 * t92 + t4 * t90;
     const cdyn_real t98 = t95 * CDYN_R(0.316) + t96;
     const cdyn_real t99 = t94 * CDYN_R(0.316) - t97;
-    M[12] = t99;
-    M[36] = t99;
     d->M[19] = t99;
     const cdyn_real t100 = t2 * t93 + t1 * t98;
-    M[5] = -t100;
-    M[35] = -t100;
     d->M[20] = -t100;
     const cdyn_real t101 = t13 * t13;
     const cdyn_real t102 = t13 * t14;
@@ -3771,7 +3747,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t117 = t74 - CDYN_R(0.031460372325260388);
     const cdyn_real t118 = t78 - CDYN_R(0.0021640520520981297);
     const cdyn_real t119 = t109 + CDYN_R(0.010869510762828563);
-    M[32] = t119;
     d->M[10] = t119;
     /* -- body 4 link5 <- link4, joint joint5: revolute +z, composite inertia, M columns of its DoFs -- */
     const cdyn_real t120 = t10 * t111 - t11 * t112;
@@ -3783,8 +3758,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t126 = t122 - t124;
     const cdyn_real t127 = t119 - t123;
     const cdyn_real t128 = t120 * CDYN_R(0.38400000000000001) + t125;
-    M[25] = t128;
-    M[31] = t128;
     d->M[11] = t128;
     const cdyn_real t129 = t8 * t120;
     const cdyn_real t130 = t7 * t120;
@@ -3792,8 +3765,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t132 = t8 * t127 - t7 * t126;
     const cdyn_real t133 = t128 - t130 * CDYN_R(0.082500000000000004);
     const cdyn_real t134 = t123 + t132;
-    M[18] = t134;
-    M[30] = t134;
     d->M[12] = t134;
     const cdyn_real t135 = t4 * t121 + t5 * t129;
     const cdyn_real t136 = t5 * t121 - t4 * t129;
@@ -3801,12 +3772,8 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t138 = t5 * t133 + t4 * t131;
     const cdyn_real t139 = t136 * CDYN_R(0.316) - t137;
     const cdyn_real t140 = t135 * CDYN_R(0.316) + t138;
-    M[11] = -t140;
-    M[29] = -t140;
     d->M[13] = -t140;
     const cdyn_real t141 = t2 * t134 + t1 * t139;
-    M[4] = t141;
-    M[28] = t141;
     d->M[14] = t141;
     const cdyn_real t142 = t10 * t10;
     const cdyn_real t143 = t10 * t11;
@@ -3843,7 +3810,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t174 = t166 - CDYN_R(0.032399430424451321);
     const cdyn_real t175 = t128 - CDYN_R(0.0016444875773692705);
     const cdyn_real t176 = t167 - CDYN_R(0.077586149052539605);
-    M[24] = -t176;
     d->M[6] = -t176;
     /* -- body 3 link4 <- link3, joint joint4: revolute +z, composite inertia, M columns of its DoFs -- */
     const cdyn_real t177 = t7 * t168 + t8 * t169;
@@ -3851,8 +3817,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t179 = t178 * CDYN_R(0.082500000000000004);
     const cdyn_real t180 = t7 * t175 + t8 * t173;
     const cdyn_real t181 = t8 * t175 - t7 * t173;
-    M[17] = t181;
-    M[23] = t181;
     d->M[7] = t181;
     const cdyn_real t182 = t176 - t179;
     const cdyn_real t183 = t5 * t177;
@@ -3861,12 +3825,8 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t186 = t5 * t182 - t4 * t180;
     const cdyn_real t187 = t184 * CDYN_R(0.316) - t185;
     const cdyn_real t188 = t183 * CDYN_R(0.316) - t186;
-    M[10] = -t188;
-    M[22] = -t188;
     d->M[8] = -t188;
     const cdyn_real t189 = t2 * t181 - t1 * t187;
-    M[3] = t189;
-    M[21] = t189;
     d->M[9] = t189;
     const cdyn_real t190 = t7 * t7;
     const cdyn_real t191 = t7 * t8;
@@ -3895,7 +3855,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t214 = t206 - CDYN_R(0.052878381999606108);
     const cdyn_real t215 = t181 + CDYN_R(0.0043772571218395843);
     const cdyn_real t216 = t207 - CDYN_R(0.018249202292520111);
-    M[16] = -t216;
     d->M[3] = -t216;
     /* -- body 2 link3 <- link2, joint joint3: revolute +z, composite inertia, M columns of its DoFs -- */
     const cdyn_real t217 = t4 * t208 + t5 * t209;
@@ -3904,12 +3863,8 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t220 = t5 * t215 - t4 * t213;
     const cdyn_real t221 = t218 * CDYN_R(0.316) - t219;
     const cdyn_real t222 = t217 * CDYN_R(0.316) + t220;
-    M[9] = -t222;
-    M[15] = -t222;
     d->M[4] = -t222;
     const cdyn_real t223 = t2 * t216 - t1 * t221;
-    M[2] = -t223;
-    M[14] = -t223;
     d->M[5] = -t223;
     const cdyn_real t224 = t4 * t4;
     const cdyn_real t225 = t4 * t5;
@@ -3933,12 +3888,9 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t243 = t238 + CDYN_R(0.028124284712194955);
     const cdyn_real t244 = t222 + CDYN_R(0.0007689361029463999);
     const cdyn_real t245 = t239 - CDYN_R(0.026534991901690206);
-    M[8] = -t245;
     d->M[1] = -t245;
     /* -- body 1 link2 <- link1, joint joint2: revolute +z, composite inertia, M columns of its DoFs -- */
     const cdyn_real t246 = t2 * t244 + t1 * t242;
-    M[1] = -t246;
-    M[7] = -t246;
     d->M[2] = -t246;
     const cdyn_real t247 = t1 * t1;
     const cdyn_real t248 = t1 * t2;
@@ -3947,11 +3899,95 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t251 = t241 * t249 + t247 * t250;
     const cdyn_real t252 = t243 + t251;
     const cdyn_real t253 = t252 + CDYN_R(0.0092131637772112241);
-    M[0] = t253;
     d->M[0] = t253;
     /* -- body 0 link1 <- world, joint joint1: revolute +z, composite inertia, M columns of its DoFs -- */
-    M[48] = CDYN_R(0.0049096519673609458);
     d->M[21] = CDYN_R(0.0049096519673609458);
+}
+
+/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
+{
+    int k;
+    arm7__crba_pattern(d, q);
+    for (k = 0; k < ARM7_NV * ARM7_NV; ++k)
+        M[k] = 0;
+    const cdyn_real t0 = d->M[0];
+    M[0] = t0;
+    const cdyn_real t1 = d->M[1];
+    M[8] = t1;
+    const cdyn_real t2 = d->M[2];
+    M[7] = t2;
+    M[1] = t2;
+    const cdyn_real t3 = d->M[3];
+    M[16] = t3;
+    const cdyn_real t4 = d->M[4];
+    M[15] = t4;
+    M[9] = t4;
+    const cdyn_real t5 = d->M[5];
+    M[14] = t5;
+    M[2] = t5;
+    const cdyn_real t6 = d->M[6];
+    M[24] = t6;
+    const cdyn_real t7 = d->M[7];
+    M[23] = t7;
+    M[17] = t7;
+    const cdyn_real t8 = d->M[8];
+    M[22] = t8;
+    M[10] = t8;
+    const cdyn_real t9 = d->M[9];
+    M[21] = t9;
+    M[3] = t9;
+    const cdyn_real t10 = d->M[10];
+    M[32] = t10;
+    const cdyn_real t11 = d->M[11];
+    M[31] = t11;
+    M[25] = t11;
+    const cdyn_real t12 = d->M[12];
+    M[30] = t12;
+    M[18] = t12;
+    const cdyn_real t13 = d->M[13];
+    M[29] = t13;
+    M[11] = t13;
+    const cdyn_real t14 = d->M[14];
+    M[28] = t14;
+    M[4] = t14;
+    const cdyn_real t15 = d->M[15];
+    M[40] = t15;
+    const cdyn_real t16 = d->M[16];
+    M[39] = t16;
+    M[33] = t16;
+    const cdyn_real t17 = d->M[17];
+    M[38] = t17;
+    M[26] = t17;
+    const cdyn_real t18 = d->M[18];
+    M[37] = t18;
+    M[19] = t18;
+    const cdyn_real t19 = d->M[19];
+    M[36] = t19;
+    M[12] = t19;
+    const cdyn_real t20 = d->M[20];
+    M[35] = t20;
+    M[5] = t20;
+    const cdyn_real t21 = d->M[21];
+    M[48] = t21;
+    const cdyn_real t22 = d->M[22];
+    M[47] = t22;
+    M[41] = t22;
+    const cdyn_real t23 = d->M[23];
+    M[46] = t23;
+    M[34] = t23;
+    const cdyn_real t24 = d->M[24];
+    M[45] = t24;
+    M[27] = t24;
+    const cdyn_real t25 = d->M[25];
+    M[44] = t25;
+    M[20] = t25;
+    const cdyn_real t26 = d->M[26];
+    M[43] = t26;
+    M[13] = t26;
+    const cdyn_real t27 = d->M[27];
+    M[42] = t27;
+    M[6] = t27;
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
@@ -4653,10 +4689,10 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
     Minv[47] = Minv[41];
 }
 
-/* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */
+/* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
-    arm7_crba(d, q, Minv);
+    arm7__crba_pattern(d, q);
     if (arm7_ltl(d) != 0)
         return -1;
     arm7__minv_0(d, Minv);

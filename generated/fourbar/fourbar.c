@@ -706,15 +706,14 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     g[2] = 0;
 }
 
-/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
- * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
- * Structural zeros of M are stored as zeros; the tree pattern also goes to d->M.
+/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
+ * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
+ * ancestors gives M(j, i) = S_j^T F.
  * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
-void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
+static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
 {
     (void)d;
     (void)q;
-    (void)M;
     const cdyn_real t0 = q[1];
     const cdyn_real t1 = CDYN_SIN(t0);
     const cdyn_real t2 = CDYN_COS(t0);
@@ -723,23 +722,32 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t4 = t3 * CDYN_R(0.010125);
     const cdyn_real t5 = t4 * CDYN_R(0.10000000000000001);
     const cdyn_real t6 = t5 + CDYN_R(0.0016902);
-    M[1] = t6;
-    M[3] = t6;
     d->M[2] = t6;
     const cdyn_real t7 = t5 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
     const cdyn_real t8 = t7 + CDYN_R(0.0016902);
     const cdyn_real t9 = t8 + CDYN_R(0.00010908000000000002);
-    M[0] = t9;
     d->M[0] = t9;
     /* -- body 0 crank <- world, joint crank_joint: revolute +z, composite inertia, M columns of its DoFs -- */
-    M[2] = 0;
-    M[4] = CDYN_R(0.0016902);
-    M[5] = 0;
-    M[6] = 0;
-    M[7] = 0;
-    M[8] = CDYN_R(0.00086616000000000015);
     d->M[1] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
+}
+
+/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
+{
+    int k;
+    fourbar__crba_pattern(d, q);
+    for (k = 0; k < FOURBAR_NV * FOURBAR_NV; ++k)
+        M[k] = 0;
+    const cdyn_real t0 = d->M[0];
+    M[0] = t0;
+    const cdyn_real t1 = d->M[1];
+    M[4] = t1;
+    const cdyn_real t2 = d->M[2];
+    M[3] = t2;
+    M[1] = t2;
+    const cdyn_real t3 = d->M[3];
+    M[8] = t3;
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
@@ -872,10 +880,10 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
     Minv[7] = Minv[5];
 }
 
-/* M^-1: CRBA (with Minv as the scratch for M), LTDL, then the columns. */
+/* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
-    fourbar_crba(d, q, Minv);
+    fourbar__crba_pattern(d, q);
     if (fourbar_ltl(d) != 0)
         return -1;
     fourbar__minv_0(d, Minv);
