@@ -197,10 +197,9 @@ done:
 /* ---- LTDL and M^-1 as in-place C text ----
  * Their inner updates run along contiguous stretches: row i of the packed pattern (i, then
  * its ancestors) lines up with the tail of any descendant's row, and DoFs are numbered depth
- * first, so a DoF's descendants are the DoFs right after it. Written as in-place statements
- * on consecutive indices, a compiler's straight-line vectorizer packs them into SIMD
- * operations, which SSA temporaries would hide from it. No value is known to fold here: M is
- * read from d. */
+ * first, so a DoF's descendants are the DoFs right after it. Each stretch is one in-place
+ * vector update (axpy_text) that compilers turn into SIMD operations, which SSA temporaries
+ * would hide from them. No value is known to fold here: M is read from d. */
 
 /* Ancestors of DoF i, itself included: the length of its row in the pattern. */
 static int dof_chain(const kin_tree *t, int i)

@@ -729,7 +729,7 @@ typedef struct {
     int *first;         /* first store of each node, chained through nextst */
     int *nextst;
     int *base;          /* inputs and stores: index of the array they name (see base_ids) */
-    char *loaded;       /* inputs already read */
+    char *loaded;       /* inputs: 0 unread, 1 read, 2 read and stored */
     char *base_flushed; /* per array: written to, so all its inputs are read */
     int ntmp;
 } emitter;
@@ -768,8 +768,8 @@ static int base_ids(emitter *e)
 
 static void emit_stores_of(emitter *e, int node);
 
-/* Reads input i, then does the stores of its value. */
-static void load_input(emitter *e, int i)
+/* Reads input i (loaded[i] = 1: read, its stores not done yet). */
+static void read_input(emitter *e, int i)
 {
     if (e->loaded[i])
         return;
@@ -777,7 +777,16 @@ static void load_input(emitter *e, int i)
     e->tmp[i] = e->ntmp++;
     ebuf_printf(e->out, "%sconst cdyn_real t%d = %s;\n", e->indent, e->tmp[i],
                 e->p->nodes[i].name);
-    emit_stores_of(e, i);
+}
+
+/* Reads input i, then does the stores of its value (loaded[i] = 2). */
+static void load_input(emitter *e, int i)
+{
+    read_input(e, i);
+    if (e->loaded[i] == 1) {
+        e->loaded[i] = 2;
+        emit_stores_of(e, i);
+    }
 }
 
 /* Inputs are read just before their first use, which keeps a compiler's live ranges short
@@ -802,12 +811,13 @@ static void emit_store(emitter *e, int s)
 {
     const expr_prog *p = e->p;
     int b = e->base[p->nnodes + s];
-    if (!e->base_flushed[b]) {       /* the first store to this array */
-        int i;
+    if (!e->base_flushed[b]) {       /* the first store to this array: read all of it */
+        int i, pass;
         e->base_flushed[b] = 1;
-        for (i = 0; i < p->nnodes; i++)
-            if (e->live[i] && p->nodes[i].op == OP_INPUT && e->base[i] == b)
-                load_input(e, i);
+        for (pass = 0; pass < 2; pass++) /* the stores of those values only after */
+            for (i = 0; i < p->nnodes; i++)
+                if (e->live[i] && p->nodes[i].op == OP_INPUT && e->base[i] == b)
+                    (pass == 0 ? read_input : load_input)(e, i);
     }
     ebuf_printf(e->out, "%s%s = ", e->indent, p->stores[s].target);
     print_ref(e->out, p->stores[s].value, &e->pr);

@@ -49,7 +49,8 @@ void expr_free(expr_prog *p);
 int expr_failed(const expr_prog *p);
 
 ex ex_const(double c);
-/* A named input, read once at the top of the emitted code; the same name gives the same node. */
+/* A named input, read once, just before its first use (or before the first store to its
+ * array); the same name gives the same node. */
 ex ex_input(expr_prog *p, const char *name);
 ex ex_inputf(expr_prog *p, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -258,6 +258,25 @@ START_TEST(inputs_read_at_first_use)
 }
 END_TEST
 
+/* A rotation of x in place: every x is read before any is written, even when a read value
+ * is itself what gets stored. */
+START_TEST(in_place_rotation)
+{
+    expr_prog *p = expr_new();
+    ex x0 = ex_input(p, "x[0]"), x1 = ex_input(p, "x[1]"), x2 = ex_input(p, "x[2]");
+    char *text;
+    expr_store(p, "x[1]", x0);
+    expr_store(p, "x[2]", x1);
+    expr_store(p, "x[0]", x2);
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "const cdyn_real t0 = x[0];\nconst cdyn_real t1 = x[1];\n"
+                           "const cdyn_real t2 = x[2];\n"
+                           "x[2] = t1;\nx[0] = t2;\nx[1] = t0;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 /* The sin/cos of inputs come out in batches: the first brings the next ones forward (libm
  * calls clobber every vector register; see TRIG_BATCH in expr.c). */
 START_TEST(trig_calls_batched)
@@ -380,6 +399,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, inputs_read_at_first_use);
     tcase_add_test(tc, trig_calls_batched);
+    tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));
     tcase_add_test(tc, constant_short_forms);

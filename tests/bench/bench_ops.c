@@ -60,11 +60,14 @@ static int write_ops(FILE *out, const kin_tree *t, const char *name, const char 
     emit_count counts[BENCH_MAX_COUNTS];
     int i, n = render_op_counts(t, counts, BENCH_MAX_COUNTS);
     int frame = frame_wanted ? tree_find_frame(t, frame_wanted) : counted_jacobian_frame(t);
-    if (frame_wanted && (frame < 0 || t->frames[frame].body < 0 ||
-                         recount_jacobian(t, frame, counts, n) != 0)) {
+    if (n < 0)
+        return -1;
+    if (frame_wanted && (frame < 0 || t->frames[frame].body < 0)) {
         fprintf(stderr, "bench_ops: no moving frame \"%s\"\n", frame_wanted);
         return -1;
     }
+    if (frame_wanted && recount_jacobian(t, frame, counts, n) != 0)
+        return -1;
     char *frame_name = frame >= 0 ? render_string_text(t->frames[frame].name) : NULL;
     char *banner = render_comment_text(urdf);
     if (n < 0 || !frame_name || !banner) {
