@@ -9,7 +9,8 @@
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
  * q = [cos, sin], gravity in the world frame. Every function is re-entrant: all state lives
  * in the caller's arm7_data; nothing allocates. An output array must not overlap an
- * input array or d (as with memcpy); x of arm7_ltl_solve is in and out by design. */
+ * input array or d (as with memcpy), except where a parameter says so: x of
+ * arm7_ltl_solve, q_next of arm7_integrate. */
 
 #define ARM7_NQ 7
 #define ARM7_NV 7
