@@ -67,13 +67,19 @@ endif()
 
 # ---- random robots ----
 set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
+# and the big seeds (random_robot.h): deep forests whose LTDL takes the in-place form
+set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
   add_executable(random_urdf_tool random_urdf_tool.c random_robot.c)
   target_link_libraries(random_urdf_tool PRIVATE m)
   set(rnd_names "")
   set(rnd_libs "")
   math(EXPR last "${CDYN_RANDOM_SEEDS} - 1")
+  set(rnd_seeds "")
   foreach(seed RANGE ${last})
+    list(APPEND rnd_seeds ${seed})
+  endforeach()
+  foreach(seed ${rnd_seeds} ${CDYN_RANDOM_BIG_SEEDS})
     set(n random${seed})
     set(base ${CMAKE_CURRENT_BINARY_DIR}/random/${n})
     add_custom_command(OUTPUT ${base}.urdf ${base}.args

@@ -12,11 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RR_MAX_MOVING 40
-#define RR_MAX_LINKS 200
+#define RR_MAX_MOVING 40       /* ordinary seeds */
+#define RR_MAX_BIG_MOVING 90   /* big seeds: at most RR_MAX_TIPS chains of RR_BIG_CHAIN_MAX */
+#define RR_MAX_LINKS 400
 #define RR_NAME_LEN 128
 #define RR_PI 3.14159265358979323846
 #define RR_MAX_TIPS 6
+#define RR_BIG_CHAIN_MIN 8
+#define RR_BIG_CHAIN_MAX 15
+#define RR_BIG_MIN_PRODUCTS 1000   /* the generator's LTL_IN_PLACE_MIN_MUL (emit_crba.c) */
 
 /* ------------------------------------------------------------------ PRNG --- */
 
@@ -58,6 +62,16 @@ static int rr_chance(rr_rng *g, double p)
 static double rr_sign(rr_rng *g)
 {
     return rr_chance(g, 0.5) ? 1.0 : -1.0;
+}
+
+static void rr_shuffle(rr_rng *g, int *a, int n)
+{
+    int i;
+    for (i = n - 1; i > 0; --i) {
+        int j = rr_int(g, 0, i), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
 }
 
 /* ------------------------------------------------------------ the model --- */
@@ -102,17 +116,21 @@ typedef struct {
 } rr_link;
 
 typedef enum {
-    RR_CHAIN, RR_STAR, RR_RANDOM_TREE, RR_MULTI_CHAIN, RR_BINARY, RR_CATERPILLAR, RR_NSHAPES
+    RR_CHAIN, RR_STAR, RR_RANDOM_TREE, RR_MULTI_CHAIN, RR_BINARY, RR_CATERPILLAR,
+    RR_FOREST               /* big seeds only: chains of given lengths from the root */
 } rr_shape;
+#define RR_NSHAPES RR_FOREST   /* the shapes ordinary seeds draw from */
 
 typedef struct {
     rr_rng rng;
     rr_link link[RR_MAX_LINKS];
     int nlinks;
-    int moving[RR_MAX_MOVING + 1]; /* moving[0] = root, then links with moving joints */
+    int moving[RR_MAX_BIG_MOVING + 1]; /* moving[0] = root, then links with moving joints */
     int nbodies;
-    int tip[RR_MAX_TIPS];          /* chain ends for the multi-chain and caterpillar shapes */
+    int tip[RR_MAX_TIPS];          /* chain ends for the multi-chain, caterpillar and forest */
     int ntips;
+    int chain_len[RR_MAX_TIPS];    /* forest: moving joints per chain, chain after chain */
+    unsigned char planar[RR_MAX_BIG_MOVING + 1]; /* big seeds: moving joints made planar */
     int order[2 * RR_MAX_LINKS];   /* print order: k >= 0 link k, k < 0 joint of link -k */
     int norder;
     /* flavour of this robot */
@@ -459,6 +477,10 @@ static int rr_pick_parent(rr_robot *r, int i, int *tip_slot)
         if (rr_chance(g, 0.5))
             *tip_slot = 0;              /* grow the spine, else hang a leg off it */
         return r->tip[0];
+    case RR_FOREST:
+        for (*tip_slot = 0; i > r->chain_len[*tip_slot]; ++*tip_slot)
+            i -= r->chain_len[*tip_slot];
+        return r->tip[*tip_slot];
     default:
         return r->moving[rr_int(g, 0, r->nbodies - 1)];
     }
@@ -491,7 +513,7 @@ static rr_type rr_pick_type(rr_robot *r, int i, int mount)
     /* a free joint in the middle of the tree, never straight on a world-fixed root */
     if (i == r->floating_at && (rr_body_of(r, mount) != 0 || r->floating_base))
         return RR_FLOATING;
-    if (i == r->planar_at)
+    if (i == r->planar_at || r->planar[i])
         return RR_PLANAR;
     u = rr_unit(g);
     return u < 0.5 ? RR_REVOLUTE : u < 0.7 ? RR_CONTINUOUS : RR_PRISMATIC;
@@ -510,7 +532,7 @@ static int rr_pick_size(rr_rng *g)
     return RR_MAX_MOVING;
 }
 
-static void rr_pick_flavour(rr_robot *r)
+static void rr_pick_shape(rr_robot *r)
 {
     rr_rng *g = &r->rng;
     int i;
@@ -528,10 +550,92 @@ static void rr_pick_flavour(rr_robot *r)
     r->length = 0.4 * (r->nmoving > 8 ? sqrt(8.0 / r->nmoving) : 1.0);
     r->floating_at = r->nmoving >= 2 && rr_chance(g, 0.08) ? rr_int(g, 2, r->nmoving) : -1;
     r->planar_at = rr_chance(g, 0.1) ? rr_int(g, 1, r->nmoving) : -1;
+}
+
+/* Names: how many odd ones, which collision stem, which plain style. */
+static void rr_pick_names(rr_robot *r)
+{
+    rr_rng *g = &r->rng;
     r->odd_rate = rr_chance(g, 0.75) ? rr_range(g, 0.1, 0.6) : 0.0;
     r->collide_stem = rr_chance(g, 0.4) ? rr_int(g, 0, 3) : -1;
     r->collide_k = rr_int(g, 0, 9);
     r->name_style = rr_int(g, 0, 3);
+}
+
+/* Products of the LTDL factorisation of one chain of n 1-DoF joints on a fixed root: the
+ * generator's count (emit_ltl_in_place), sum over DoFs k at depth d of the ancestors i at
+ * depth j < d of 1 + j. */
+static int rr_chain_products(int n)
+{
+    return n * (n - 1) / 2 + (n - 1) * n * (n + 1) / 6;
+}
+
+/* Big seeds: a forest of deep chains straight on the root (several root DoFs), drawn until
+ * the factorisation has more than RR_BIG_MIN_PRODUCTS products even if every joint were
+ * 1-DoF on a fixed base, so that the generator always takes its in-place LTDL. Variant 0:
+ * fixed base, 1-DoF joints; 1: fixed base, planar joints and a floating joint in the
+ * middle of chains, a planar one below the floating one; 2: free-flyer root, a planar
+ * joint mid-chain. Masses and lengths follow the ordinary rules (never extreme). */
+static void rr_pick_big_shape(rr_robot *r, int variant)
+{
+    rr_rng *g = &r->rng;
+    int i, c, products = 0, order[RR_MAX_TIPS], start[RR_MAX_TIPS], longest = 0;
+    r->floating_base = variant == 2;
+    r->extreme = 0;
+    r->shape = RR_FOREST;
+    r->ntips = rr_int(g, 3, 4);
+    for (c = 0; c < r->ntips; ++c) {
+        r->chain_len[c] = rr_int(g, RR_BIG_CHAIN_MIN, RR_BIG_CHAIN_MAX);
+        products += rr_chain_products(r->chain_len[c]);
+    }
+    while (products <= RR_BIG_MIN_PRODUCTS) {
+        if (r->ntips < RR_MAX_TIPS) {
+            c = r->ntips++;
+            r->chain_len[c] = rr_int(g, RR_BIG_CHAIN_MIN, RR_BIG_CHAIN_MAX);
+        } else {        /* lengthen the shortest chain */
+            for (c = 0, i = 1; i < r->ntips; ++i)
+                if (r->chain_len[i] < r->chain_len[c])
+                    c = i;
+            products -= rr_chain_products(r->chain_len[c]++);
+        }
+        products += rr_chain_products(r->chain_len[c]);
+    }
+    r->nmoving = 0;
+    for (c = 0; c < r->ntips; ++c) {
+        r->tip[c] = 0;
+        start[c] = r->nmoving;  /* joint start[c] + d is at depth d in chain c */
+        r->nmoving += r->chain_len[c];
+        if (r->chain_len[c] > longest)
+            longest = r->chain_len[c];
+        order[c] = c;
+    }
+    r->mass_span = rr_range(g, 0.0, 4.0);
+    r->mass_lo = rr_range(g, -3.0, log10(50.0) - r->mass_span);
+    r->length = 0.4 * sqrt(8.0 / longest);
+    r->floating_at = r->planar_at = -1;
+    rr_shuffle(g, order, r->ntips);
+    if (variant == 1) {
+        int nplanar = rr_int(g, 2, r->ntips - 1), len;
+        for (c = 0; c < nplanar; ++c) {
+            len = r->chain_len[order[c]];
+            r->planar[start[order[c]] + rr_int(g, 2, len - 1)] = 1;
+        }
+        len = r->chain_len[order[nplanar]];
+        i = rr_int(g, 3, len - 3);
+        r->floating_at = start[order[nplanar]] + i;
+        r->planar[start[order[nplanar]] + rr_int(g, i + 1, len - 1)] = 1;
+    } else if (variant == 2) {
+        r->planar[start[order[0]] + rr_int(g, 2, r->chain_len[order[0]] - 1)] = 1;
+    }
+}
+
+static void rr_pick_flavour(rr_robot *r, unsigned seed)
+{
+    if (seed - RANDOM_ROBOT_BIG_FIRST < RANDOM_ROBOT_BIG_COUNT)
+        rr_pick_big_shape(r, (int)(seed - RANDOM_ROBOT_BIG_FIRST));
+    else
+        rr_pick_shape(r);
+    rr_pick_names(r);
 }
 
 /* Sensor frames and brackets: fixed leaves, sometimes two deep, mostly massless. */
@@ -630,16 +734,6 @@ static void rr_repair_mass(rr_robot *r)
 
 /* ---------------------------------------------------------- print order --- */
 
-static void rr_shuffle(rr_rng *g, int *a, int n)
-{
-    int i;
-    for (i = n - 1; i > 0; --i) {
-        int j = rr_int(g, 0, i), t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
 /* Links then joints, each link followed by its joint, or all shuffled: URDF does not
  * care and neither may the parser. */
 static void rr_pick_order(rr_robot *r)
@@ -663,7 +757,7 @@ static void rr_build(rr_robot *r, unsigned seed)
     int i, slot, parent, mount, l;
     memset(r, 0, sizeof *r);
     r->rng.state = 0x6364796e67656e00ULL ^ (uint64_t)seed;   /* "cdyngen\0" */
-    rr_pick_flavour(r);
+    rr_pick_flavour(r, seed);
     rr_new_link(r, -1, RR_FIXED, 0.5);
     r->moving[r->nbodies++] = 0;
     for (i = 1; i <= r->nmoving; ++i) {

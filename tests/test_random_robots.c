@@ -369,6 +369,37 @@ START_TEST(seeds_roam_the_promised_space)
 }
 END_TEST
 
+/* The big seeds are what random_robot.h says: 3 or more chains straight on the root (the
+ * free-flyer's body for seed 1002) with more than 1000 products in the LTDL (the
+ * generator's in-place threshold, counted as emit_ltl_in_place does), planar and free
+ * joints where promised. */
+START_TEST(big_seed_is_a_deep_forest)
+{
+    unsigned seed = (unsigned)_i;
+    urdf_model u;
+    kin_tree t;
+    int floating, b, k, i, j, chains = 0, planar = 0, free_joints = 0;
+    long products = 0;
+    free(load_random(seed, &u, &t, &floating));
+    for (b = 0; b < t.nbodies; ++b) {
+        chains += t.bodies[b].parent == (t.floating ? 0 : -1);
+        planar += t.bodies[b].kind == TREE_PLANAR;
+        free_joints += t.bodies[b].kind == TREE_FREEFLYER && b != 0;
+    }
+    for (k = 0; k < t.nv; ++k)
+        for (i = t.dof_parent[k]; i >= 0; i = t.dof_parent[i])
+            for (products++, j = i; j >= 0; j = t.dof_parent[j])
+                products++;
+    ck_assert_int_ge(chains, 3);
+    ck_assert_int_gt(products, 1000);
+    ck_assert_int_eq(floating, seed == RANDOM_ROBOT_BIG_FIRST + 2);
+    ck_assert_int_eq(planar > 0, seed != RANDOM_ROBOT_BIG_FIRST);
+    ck_assert_int_eq(free_joints, seed == RANDOM_ROBOT_BIG_FIRST + 1);
+    tree_free(&t);
+    urdf_free(&u);
+}
+END_TEST
+
 /* Outside the extreme seeds, masses stay in 1e-3..50 kg within four decades per robot. */
 START_TEST(ordinary_seeds_keep_masses_sane)
 {
@@ -410,6 +441,12 @@ static Suite *robots_suite(void)
     tcase_add_loop_test(random, ordinary_seeds_keep_masses_sane, 0, NSEEDS);
     tcase_add_test(random, neighbouring_seeds_differ);
     tcase_add_test(random, seeds_roam_the_promised_space);
+    tcase_add_loop_test(random, random_robot_builds_with_its_booked_size, RANDOM_ROBOT_BIG_FIRST,
+                        RANDOM_ROBOT_BIG_FIRST + RANDOM_ROBOT_BIG_COUNT);
+    tcase_add_loop_test(random, ordinary_seeds_keep_masses_sane, RANDOM_ROBOT_BIG_FIRST,
+                        RANDOM_ROBOT_BIG_FIRST + RANDOM_ROBOT_BIG_COUNT);
+    tcase_add_loop_test(random, big_seed_is_a_deep_forest, RANDOM_ROBOT_BIG_FIRST,
+                        RANDOM_ROBOT_BIG_FIRST + RANDOM_ROBOT_BIG_COUNT);
     suite_add_tcase(s, sample);
     suite_add_tcase(s, random);
     return s;
