@@ -13,7 +13,17 @@ set(BENCH_OUT ${CMAKE_CURRENT_BINARY_DIR}/bench_files)   # not bench/: that is t
 # a separate build folder with -DCDYN_BENCH_MARCH=x86-64-v3 (AVX2).
 set(CDYN_BENCH_MARCH native CACHE STRING "-march= of the benchmark's code")
 set(BENCH_COPTS -O3 -march=${CDYN_BENCH_MARCH} -DNDEBUG)
+# Both sides build as the generated CMakeLists.txt builds them for a user: C99 with the
+# compiler's extensions (-std=gnu99), where gcc contracts a*b + c into fused multiply-adds.
+# The project's own -std=c99 turns that off in gcc (not in clang): configure with
+# -DCDYN_BENCH_GNU_EXTENSIONS=OFF to measure that way.
+option(CDYN_BENCH_GNU_EXTENSIONS "benchmark with -std=gnu99, as users build" ON)
 string(REPLACE ";" " " BENCH_FLAGS_TEXT "${BENCH_COPTS}")
+if(CDYN_BENCH_GNU_EXTENSIONS)
+  string(APPEND BENCH_FLAGS_TEXT " -std=gnu99")
+else()
+  string(APPEND BENCH_FLAGS_TEXT " -std=c99")
+endif()
 
 # name|urdf|cdyngen option|Jacobian frame (default: an end frame on the deepest body)
 set(BENCH_ROBOTS
@@ -39,6 +49,7 @@ endif()
 add_library(bench_runtime STATIC EXCLUDE_FROM_ALL ${CDYN_RUNTIME_SOURCES})
 target_include_directories(bench_runtime PUBLIC ${CMAKE_SOURCE_DIR}/runtime)
 target_compile_options(bench_runtime PRIVATE ${BENCH_COPTS})
+set_target_properties(bench_runtime PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})
 target_link_libraries(bench_runtime PUBLIC m)
 
 # Build-time helper: the emitted op counts of a robot as a C table.
@@ -73,6 +84,7 @@ function(bench_robot name urdf frame)
     ${CMAKE_CURRENT_SOURCE_DIR} ${BENCH_SRC} ${gen})
   # no debug information: it only slows the -O3 build of straight-line code
   target_compile_options(bench_gen_${name} PRIVATE ${BENCH_COPTS} -g0)
+  set_target_properties(bench_gen_${name} PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})
 endfunction()
 
 set(bench_names "")
@@ -106,6 +118,7 @@ configure_file(${BENCH_OUT}/registry.c.tmp ${BENCH_OUT}/registry.c COPYONLY)
 add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_OUT}/registry.c)
 target_include_directories(bench PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(bench PRIVATE ${BENCH_COPTS})
+set_target_properties(bench PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})
 target_compile_definitions(bench PRIVATE BENCH_FLAGS="${BENCH_FLAGS_TEXT}")
 foreach(n ${bench_names})
   target_link_libraries(bench PRIVATE bench_gen_${n})
