@@ -23,7 +23,8 @@ function(cdyn_generated_library name urdf args_file)
   target_link_libraries(gen_${name} PUBLIC cdyn_runtime)
   # Correctness, not speed, is tested here: unoptimised builds of straight-line code are
   # ten times quicker to compile (talos: 5 s at -O0, 74 s at -O2). bench/ times -O3 builds.
-  target_compile_options(gen_${name} PRIVATE -O0)
+  # Every robot's code must also build without a warning (-Wall -Wextra -Wpedantic).
+  target_compile_options(gen_${name} PRIVATE -O0 -Werror)
 endfunction()
 
 # cdyn_registry(FILE NAMES...) writes a C table of the adapters.
