@@ -327,7 +327,10 @@ static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *in
 static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent,
                          expr_counts *c)
 {
-    int nv = t->nv, j, col, end = dof_subtree_end(t, i);
+    int nv = t->nv, j, col, end = dof_subtree_end(t, i), root = i, tree_end;
+    while (t->dof_parent[root] >= 0)
+        root = t->dof_parent[root];
+    tree_end = dof_subtree_end(t, root);   /* M^-1 is zero across the trees of a forest */
     row_comment_text(out, indent, t, i);
     ebuf_printf(out, "%s{\n%s    const cdyn_real dinv = d->Dinv[%d];\n", indent, indent, i);
     for (col = i; col < end; col++)
@@ -339,7 +342,8 @@ static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent
     for (j = t->dof_parent[i]; j >= 0; j = t->dof_parent[j]) {
         ebuf_printf(out, "%s{\n%s    const cdyn_real l = d->L[%d];\n", indent, indent,
                     emit_ltl_index(t, i, j));
-        axpy_text(out, "        ", "Minv", i * nv + i, "l", "Minv", j * nv + i, nv - i, c);
+        axpy_text(out, "        ", "Minv", i * nv + i, "l", "Minv", j * nv + i, tree_end - i,
+                  c);
         ebuf_printf(out, "%s}\n", indent);
     }
 }

@@ -836,7 +836,7 @@ void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 6 mul, 3 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 5 mul, 2 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 {
     (void)d;
@@ -867,7 +867,6 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
     {
         const cdyn_real l = d->L[2];
         Minv[4] -= l * Minv[1];
-        Minv[5] -= l * Minv[2];
     }
     /* row 2 (joint rocker_joint): ancestors none */
     {
