@@ -9,6 +9,7 @@
 typedef struct {
     const char *name;
     size_t data_size;           /* sizeof(NAME_data) */
+    size_t generic_data_bytes;  /* NAME_GENERIC_DATA_BYTES */
     int nq, nv, nframes;
     const char *const *frame_names;   /* (nframes) URDF link names, in frame-id order */
     void (*fk)(void *d, const cdyn_real *q);

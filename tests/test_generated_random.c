@@ -61,6 +61,7 @@ static void setup(fixture *fx, int robot)
     fx->extreme = random_robot_is_extreme(seed) == 1;
     fx->rng = 2463534242u + seed;
     bytes = cdyn_data_size(fx->m);
+    ck_assert_uint_eq(fx->g->generic_data_bytes, bytes);   /* the static size is exact */
     nv2 = (size_t)(fx->g->nv * fx->g->nv + 6 * fx->g->nv + 1);
     fx->d = malloc(fx->g->data_size);
     fx->gwork = malloc(bytes);

@@ -13,6 +13,18 @@ typedef struct cdyn_data cdyn_data;   /* defined below; fields point into the bu
 /* Bytes of workspace a cdyn_data needs for this model; 0 if the model is inconsistent
  * (a parent after its child, an index out of range, DoFs not in depth-first order). */
 size_t cdyn_data_size(const cdyn_model *m);
+/* The same as a constant expression of the model's sizes, for a static buffer (nnz: the
+ * DoF pairs (k, j) with j = k or an ancestor of k). A generated R_model.h defines
+ * R_GENERIC_DATA_BYTES with it. Reals, then ints, then slack to align any buffer. */
+#define CDYN__DATA_REALS(nbodies, nv, nframes) \
+    ((size_t)(nv) * 6 + (size_t)(nbodies) * (9 + 3 + 9 + 3) + (size_t)(nframes) * (9 + 3) \
+     + (size_t)(nbodies) * (6 * 5 + 36 + 10) + (size_t)(nv) * (6 + 6 + 1) \
+     + 3 * (size_t)(nv) * (size_t)(nv))
+#define CDYN__DATA_INTS(nbodies, nv, nnz) \
+    (3 * (size_t)(nv) + (size_t)(nbodies) + 1 + (size_t)(nnz))
+#define CDYN_DATA_BYTES(nbodies, nv, nframes, nnz) \
+    (CDYN__DATA_REALS(nbodies, nv, nframes) * sizeof(cdyn_real) \
+     + CDYN__DATA_INTS(nbodies, nv, nnz) * sizeof(int) + sizeof(cdyn_real) - 1)
 /* Carves the workspace out of buf (aligned for cdyn_real); CDYN_E_SIZE if too small,
  * CDYN_E_ARG for an inconsistent model. */
 cdyn_status cdyn_data_init(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes);

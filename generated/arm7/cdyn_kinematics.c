@@ -15,22 +15,11 @@ static size_t cdyn__count_anc(const cdyn_model *m)
     return n;
 }
 
+/* The layout cdyn_data_init carves: S; liR lip oR op; ofR ofp; v a f c pA, IA, Ic; U Dfac u;
+ * M LD LinvT (reals), then S_pick axis_index anc_start anc subtree_end (ints). */
 static size_t cdyn__count_reals(const cdyn_model *m)
 {
-    const size_t nb = (size_t)m->nbodies, nv = (size_t)m->nv, nf = (size_t)m->nframes;
-    return nv * 6                       /* S */
-         + nb * (9 + 3 + 9 + 3)         /* liR lip oR op */
-         + nf * (9 + 3)                 /* ofR ofp */
-         + nb * (6 * 5 + 36 + 10)       /* v a f c pA, IA, Ic */
-         + nv * (6 + 6 + 1)             /* U Dfac u */
-         + 3 * nv * nv;                 /* M LD LinvT */
-}
-
-static size_t cdyn__count_ints(const cdyn_model *m)
-{
-    /* S_pick axis_index anc_start anc subtree_end */
-    return (size_t)m->nv + (size_t)m->nbodies + (size_t)m->nv + 1 + cdyn__count_anc(m)
-         + (size_t)m->nv;
+    return CDYN__DATA_REALS(m->nbodies, m->nv, m->nframes);
 }
 
 /* Depth-first DoF order: each DoF's parent is the previous DoF or one of its ancestors,
@@ -75,8 +64,7 @@ size_t cdyn_data_size(const cdyn_model *m)
         return 0;
     /* reals first, then ints (whose alignment divides a cdyn_real's); the slack lets
      * cdyn_data_init align an arbitrary buffer */
-    return cdyn__count_reals(m) * sizeof(cdyn_real) + cdyn__count_ints(m) * sizeof(int)
-         + sizeof(cdyn_real) - 1;
+    return CDYN_DATA_BYTES(m->nbodies, m->nv, m->nframes, cdyn__count_anc(m));
 }
 
 static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)

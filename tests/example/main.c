@@ -10,7 +10,7 @@ int main(void)
     arm7_data d;                         /* the whole workspace, on the stack: no heap */
     cdyn_real q0[ARM7_NQ], q[ARM7_NQ], dq[ARM7_NV], v[ARM7_NV], tau[ARM7_NV];
     cdyn_real ddq[ARM7_NV], ddq_generic[ARM7_NV];
-    static unsigned char work[1 << 16];  /* the generic runtime's workspace */
+    static unsigned char work[ARM7_GENERIC_DATA_BYTES];  /* the generic runtime's workspace */
     cdyn_data gd;
     int i, mismatch = 0;
 
@@ -23,8 +23,7 @@ int main(void)
     arm7_integrate(q0, dq, 1.0, q);
     arm7_aba(&d, q, v, tau, ddq);        /* ddq = M(q)^-1 (tau - c(q, v) - g(q)) */
 
-    if (cdyn_data_size(&arm7_model) > sizeof work ||
-        cdyn_data_init(&gd, &arm7_model, work, sizeof work) != CDYN_OK)
+    if (cdyn_data_init(&gd, &arm7_model, work, sizeof work) != CDYN_OK)
         return 2;
     cdyn_aba(&arm7_model, &gd, q, v, tau, ddq_generic);
     for (i = 0; i < ARM7_NV; i++) {
