@@ -87,7 +87,7 @@ void {{ name }}_ltl_solve(const {{ name }}_data *d, cdyn_real *x);
  *  @d [in]; @L [out] ({{ NAME }}_NV x {{ NAME }}_NV, unit lower) or NULL; @D [out] ({{ NAME }}_NV) or NULL. */
 void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D);
 
-/** {{ name }}_minv — M(q)^-1, full symmetric; runs {{ name }}_crba and {{ name }}_ltl (d keeps M and its factor).
+/** {{ name }}_minv — M(q)^-1, full symmetric; runs the CRBA and {{ name }}_ltl (d keeps M on the tree pattern and its factor).
  *  @q [in] ({{ NAME }}_NQ); @Minv [out] ({{ NAME }}_NV x {{ NAME }}_NV). Returns 0, or -1 on a non-positive pivot. */
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv);
 

@@ -94,7 +94,7 @@ void arm7_ltl_solve(const arm7_data *d, cdyn_real *x);
  *  @d [in]; @L [out] (ARM7_NV x ARM7_NV, unit lower) or NULL; @D [out] (ARM7_NV) or NULL. */
 void arm7_ltl_factor(const arm7_data *d, cdyn_real *L, cdyn_real *D);
 
-/** arm7_minv — M(q)^-1, full symmetric; runs arm7_crba and arm7_ltl (d keeps M and its factor).
+/** arm7_minv — M(q)^-1, full symmetric; runs the CRBA and arm7_ltl (d keeps M on the tree pattern and its factor).
  *  @q [in] (ARM7_NQ); @Minv [out] (ARM7_NV x ARM7_NV). Returns 0, or -1 on a non-positive pivot. */
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv);
 

@@ -90,7 +90,7 @@ void fourbar_ltl_solve(const fourbar_data *d, cdyn_real *x);
  *  @d [in]; @L [out] (FOURBAR_NV x FOURBAR_NV, unit lower) or NULL; @D [out] (FOURBAR_NV) or NULL. */
 void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D);
 
-/** fourbar_minv — M(q)^-1, full symmetric; runs fourbar_crba and fourbar_ltl (d keeps M and its factor).
+/** fourbar_minv — M(q)^-1, full symmetric; runs the CRBA and fourbar_ltl (d keeps M on the tree pattern and its factor).
  *  @q [in] (FOURBAR_NQ); @Minv [out] (FOURBAR_NV x FOURBAR_NV). Returns 0, or -1 on a non-positive pivot. */
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv);
 

@@ -123,7 +123,7 @@ void humanoid_ltl_solve(const humanoid_data *d, cdyn_real *x);
  *  @d [in]; @L [out] (HUMANOID_NV x HUMANOID_NV, unit lower) or NULL; @D [out] (HUMANOID_NV) or NULL. */
 void humanoid_ltl_factor(const humanoid_data *d, cdyn_real *L, cdyn_real *D);
 
-/** humanoid_minv — M(q)^-1, full symmetric; runs humanoid_crba and humanoid_ltl (d keeps M and its factor).
+/** humanoid_minv — M(q)^-1, full symmetric; runs the CRBA and humanoid_ltl (d keeps M on the tree pattern and its factor).
  *  @q [in] (HUMANOID_NQ); @Minv [out] (HUMANOID_NV x HUMANOID_NV). Returns 0, or -1 on a non-positive pivot. */
 int humanoid_minv(humanoid_data *d, const cdyn_real *q, cdyn_real *Minv);
 

@@ -102,7 +102,7 @@ void quadruped12_ltl_solve(const quadruped12_data *d, cdyn_real *x);
  *  @d [in]; @L [out] (QUADRUPED12_NV x QUADRUPED12_NV, unit lower) or NULL; @D [out] (QUADRUPED12_NV) or NULL. */
 void quadruped12_ltl_factor(const quadruped12_data *d, cdyn_real *L, cdyn_real *D);
 
-/** quadruped12_minv — M(q)^-1, full symmetric; runs quadruped12_crba and quadruped12_ltl (d keeps M and its factor).
+/** quadruped12_minv — M(q)^-1, full symmetric; runs the CRBA and quadruped12_ltl (d keeps M on the tree pattern and its factor).
  *  @q [in] (QUADRUPED12_NQ); @Minv [out] (QUADRUPED12_NV x QUADRUPED12_NV). Returns 0, or -1 on a non-positive pivot. */
 int quadruped12_minv(quadruped12_data *d, const cdyn_real *q, cdyn_real *Minv);
 
