@@ -69,10 +69,10 @@ void emit_crba_dense(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text working in place on d->L, which must first hold a copy of d->M (emit_ltl_text,
- * counting its operations into c). */
+ * counting its operations into c; it returns 1 and writes nothing for a small factor). */
 void emit_ltl(expr_prog *p, const kin_tree *t);
 int emit_ltl_in_place(const kin_tree *t);
-void emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
 void emit_ltl_solve(expr_prog *p, const kin_tree *t);
 /* minv: C text computing M^-1 into Minv (both triangles) from the factor in d, in

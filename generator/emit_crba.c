@@ -219,8 +219,9 @@ static int dof_subtree_end(const kin_tree *t, int i)
     return end;
 }
 
-/* dst[d0 + c] -= s * src[s0 + c] for c = 0 .. n-1. From AXPY_LOOP_MIN on, a loop with
- * constant bounds: both gcc and clang vectorize it, where gcc turns the same statements
+/* dst[d0 + c] -= s * src[s0 + c] for c = 0 .. n-1, inside a block opened at `indent`.
+ * From AXPY_LOOP_MIN on, a loop with constant bounds: both gcc and clang vectorize it,
+ * where gcc turns the same statements
  * written out into scalar registers and spills them (humanoid ltl: 1.19 us written out,
  * 0.50 us as loops). It is a vector operation on one stretch, not a loop over the tree. */
 #define AXPY_LOOP_MIN 4
@@ -234,11 +235,12 @@ static void axpy_text(ebuf *out, const char *indent, const char *dst, int d0, co
 {
     int k;
     if (n >= AXPY_LOOP_MIN)
-        ebuf_printf(out, "%sfor (int c = 0; c < %d; ++c)\n%s    %s[%d + c] -= %s * %s[%d + c];\n",
+        ebuf_printf(out, "%s    for (int c = 0; c < %d; ++c)\n%s        %s[%d + c] -= %s * %s[%d + c];\n",
                     indent, n, indent, dst, d0, s, src, s0);
     else
         for (k = 0; k < n; k++)
-            ebuf_printf(out, "%s%s[%d] -= %s * %s[%d];\n", indent, dst, d0 + k, s, src, s0 + k);
+            ebuf_printf(out, "%s    %s[%d] -= %s * %s[%d];\n", indent, dst, d0 + k, s, src,
+                        s0 + k);
     c->mul += n;
     c->add += n;
 }
@@ -254,9 +256,11 @@ static void row_comment_text(ebuf *out, const char *indent, const kin_tree *t, i
     free(text);
 }
 
-void emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
+int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int k, i;
+    if (!emit_ltl_in_place(t))
+        return 1;
     memset(c, 0, sizeof *c);
     for (k = t->nv - 1; k >= 0; k--) {
         int kk = emit_ltl_index(t, k, k);
@@ -269,11 +273,12 @@ void emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts
             ebuf_printf(out, "%s{\n%s    const cdyn_real a = d->L[%d] * d->Dinv[%d];\n", indent,
                         indent, ki, k);
             c->mul++;
-            axpy_text(out, "        ", "d->L", emit_ltl_index(t, i, i), "a", "d->L", ki,
+            axpy_text(out, indent, "d->L", emit_ltl_index(t, i, i), "a", "d->L", ki,
                       dof_chain(t, i), c);
             ebuf_printf(out, "%s    d->L[%d] = a;\n%s}\n", indent, ki, indent);
         }
     }
+    return 0;
 }
 
 int emit_ltl_in_place(const kin_tree *t)
@@ -316,7 +321,7 @@ static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *in
                     emit_ltl_index(t, i, j));
         ebuf_printf(out, "%s    Minv[%d] -= l;\n", indent, j * nv + i);
         c->add++;
-        axpy_text(out, "        ", "Minv", j * nv + i + 1, "l", "Minv", i * nv + i + 1,
+        axpy_text(out, indent, "Minv", j * nv + i + 1, "l", "Minv", i * nv + i + 1,
                   end - i - 1, c);
         ebuf_printf(out, "%s}\n", indent);
     }
@@ -342,7 +347,7 @@ static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent
     for (j = t->dof_parent[i]; j >= 0; j = t->dof_parent[j]) {
         ebuf_printf(out, "%s{\n%s    const cdyn_real l = d->L[%d];\n", indent, indent,
                     emit_ltl_index(t, i, j));
-        axpy_text(out, "        ", "Minv", i * nv + i, "l", "Minv", j * nv + i, tree_end - i,
+        axpy_text(out, indent, "Minv", i * nv + i, "l", "Minv", j * nv + i, tree_end - i,
                   c);
         ebuf_printf(out, "%s}\n", indent);
     }

@@ -731,7 +731,9 @@ typedef struct {
     int *base;          /* inputs and stores: index of the array they name (see base_ids) */
     char *loaded;       /* inputs: 0 unread, 1 read, 2 read and stored */
     char *base_flushed; /* per array: written to, so all its inputs are read */
+    char *emitted;      /* operation nodes already printed */
     int ntmp;
+    int ci;             /* next comment to print */
 } emitter;
 
 /* The array an input or store target names: the text before '[' ("d->M" of "d->M[3]"). */
@@ -847,32 +849,43 @@ static int is_trig_of_input(const expr_prog *p, int i)
            p->nodes[n->a.node].op == OP_INPUT;
 }
 
-static void hoist_trig(emitter *e, int from, char *hoisted, expr_counts *c)
+/* Prints operation node i as a temporary, its operands read first (the pending comments
+ * between those reads and it when `comments`), then its stores. */
+static void emit_node(emitter *e, int i, expr_counts *c, int comments)
 {
-    const expr_prog *p = e->p;
+    const expr_node *n = &e->p->nodes[i];
+    load_operands(e, n->a);
+    if (n->op < OP_SQRT)
+        load_operands(e, n->b);
+    if (comments)
+        flush_comments(e->p, e->out, e->indent, &e->ci, i);
+    e->tmp[i] = e->ntmp++;
+    count_node(n, c);
+    ebuf_printf(e->out, "%sconst cdyn_real t%d = ", e->indent, e->tmp[i]);
+    print_node(e->out, n, &e->pr);
+    ebuf_puts(e->out, ";\n");
+    emit_stores_of(e, i);
+    e->emitted[i] = 1;
+}
+
+/* Node `from` and the next TRIG_BATCH - 1 sin/cos of inputs after it. */
+static void emit_trig_batch(emitter *e, int from, expr_counts *c)
+{
     int i, n = 0;
-    for (i = from; i < p->nnodes && n < TRIG_BATCH; i++) {
-        const expr_node *nd = &p->nodes[i];
-        if (!e->live[i] || hoisted[i] || !is_trig_of_input(p, i))
-            continue;
-        load_operands(e, nd->a);
-        e->tmp[i] = e->ntmp++;
-        count_node(nd, c);
-        ebuf_printf(e->out, "%sconst cdyn_real t%d = ", e->indent, e->tmp[i]);
-        print_node(e->out, nd, &e->pr);
-        ebuf_puts(e->out, ";\n");
-        emit_stores_of(e, i);
-        hoisted[i] = 1;
-        n++;
-    }
+    flush_comments(e->p, e->out, e->indent, &e->ci, from);
+    for (i = from; i < e->p->nnodes && n < TRIG_BATCH; i++)
+        if (e->live[i] && !e->emitted[i] && is_trig_of_input(e->p, i)) {
+            emit_node(e, i, c, 0);
+            n++;
+        }
 }
 
 /* Stores grouped by node so emission is linear: first[node] chains store indices. */
 int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
 {
     char *live, *inl = NULL;
-    int *tmp, *first, *nextst, *base, i, ci = 0;
-    char *loaded, *base_flushed, *hoisted;
+    int *tmp, *first, *nextst, *base, i;
+    char *loaded, *base_flushed, *emitted;
     expr_counts c;
     emitter e;
     memset(&c, 0, sizeof c);
@@ -885,7 +898,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     base = malloc(((size_t)p->nnodes + (size_t)p->nstores + 1) * sizeof *base);
     loaded = calloc((size_t)p->nnodes + 1, 1);
     base_flushed = calloc((size_t)p->nnodes + (size_t)p->nstores + 1, 1);
-    hoisted = calloc((size_t)p->nnodes + 1, 1);
+    emitted = calloc((size_t)p->nnodes + 1, 1);
     if (live)
         inl = find_inlined(p, live);
     e.p = p;
@@ -901,11 +914,13 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     e.base = base;
     e.loaded = loaded;
     e.base_flushed = base_flushed;
+    e.emitted = emitted;
     e.ntmp = 0;
+    e.ci = 0;
     if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
-        !hoisted || base_ids(&e) != 0) {
+        !emitted || base_ids(&e) != 0) {
         free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-        free(base_flushed); free(hoisted);
+        free(base_flushed); free(emitted);
         p->failed = 1;
         return -1;
     }
@@ -920,39 +935,25 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     }
     for (i = 0; i < p->nnodes; i++) {
         const expr_node *n = &p->nodes[i];
-        if (!live[i] || hoisted[i])
+        if (!live[i] || emitted[i])
             continue;
         if (n->op == OP_INPUT) {
             if (first[i] >= 0)          /* a stored input goes out where it was made */
                 load_input(&e, i);
-            continue;
+        } else if (inl[i]) {
+            count_node(n, &c);          /* printed inside the sum that uses it */
+        } else if (is_trig_of_input(p, i)) {
+            emit_trig_batch(&e, i, &c);
+        } else {
+            emit_node(&e, i, &c, 1);
         }
-        if (inl[i]) {
-            count_node(n, &c);
-            continue;
-        }
-        if (is_trig_of_input(p, i)) {
-            flush_comments(p, out, indent, &ci, i);
-            hoist_trig(&e, i, hoisted, &c);
-            continue;
-        }
-        load_operands(&e, n->a);
-        if (n->op < OP_SQRT)
-            load_operands(&e, n->b);
-        flush_comments(p, out, indent, &ci, i);
-        tmp[i] = e.ntmp++;
-        count_node(n, &c);
-        ebuf_printf(out, "%sconst cdyn_real t%d = ", indent, tmp[i]);
-        print_node(out, n, &e.pr);
-        ebuf_puts(out, ";\n");
-        emit_stores_of(&e, i);
     }
-    flush_comments(p, out, indent, &ci, p->nnodes);
+    flush_comments(p, out, indent, &e.ci, p->nnodes);
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
     free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-    free(base_flushed); free(hoisted);
+    free(base_flushed); free(emitted);
     if (counts)
         *counts = c;
     return out->oom ? -1 : 0;

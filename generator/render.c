@@ -62,33 +62,17 @@ static void build_rnea(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", "
 static void build_nle(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", NULL, "h"); }
 static void build_gravity(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, NULL, NULL, "g"); }
 
-/* C text written directly (emit_crba.c): the in-place LTDL, and M^-1 as all its steps. */
-typedef void (*text_fn)(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+/* C text written directly (emit_crba.c): the in-place LTDL, and M^-1 as all its steps.
+ * Returns 1 when the algorithm's expr program is to be used instead. */
+typedef int (*text_fn)(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 
-static void ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
-{
-    expr_prog *p;
-    if (emit_ltl_in_place(t)) {
-        emit_ltl_text(t, out, indent, c);
-        return;
-    }
-    p = expr_new();
-    if (!p) {
-        out->oom = 1;
-        return;
-    }
-    emit_ltl(p, t);
-    if (expr_failed(p) || expr_emit(p, out, indent, c) != 0)
-        out->oom = 1;
-    expr_free(p);
-}
-
-static void minv_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
+static int minv_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int s;
     memset(c, 0, sizeof *c);
     for (s = 0; s < emit_minv_nsteps(t); s++)
         emit_minv_step(t, s, out, indent, c);
+    return 0;
 }
 
 /* L (dense, unit lower) and D out of d: copies, zeros written explicitly. */
@@ -115,12 +99,19 @@ typedef struct {
     expr_counts c;
 } emitted;
 
+/* 0 done, 1 declined (e untouched), -1 out of memory. */
 static int run_text(const kin_tree *t, text_fn text, emitted *e, const char *indent)
 {
     ebuf b = {0, 0, 0, 0};
-    memset(e, 0, sizeof *e);
+    expr_counts c;
+    memset(&c, 0, sizeof c);
     ebuf_puts(&b, "");
-    text(t, &b, indent ? indent : "", &e->c);
+    if (text(t, &b, indent ? indent : "", &c) != 0) {
+        ebuf_free(&b);
+        return 1;
+    }
+    memset(e, 0, sizeof *e);
+    e->c = c;
     e->body = ebuf_take(&b);
     if (!e->body)
         return -1;
@@ -136,9 +127,10 @@ static int run_program(const kin_tree *t, build_fn build, text_fn text, int body
 {
     expr_prog *p;
     ebuf b = {0, 0, 0, 0};
-    int rc = 0;
-    if (text)
-        return run_text(t, text, e, indent);
+    int rc = text ? run_text(t, text, e, indent) : 1;
+    if (rc != 1)
+        return rc;
+    rc = 0;
     memset(e, 0, sizeof *e);
     p = expr_new();
     if (!p)
@@ -173,12 +165,12 @@ static char *ops_text(const expr_counts *c)
 
 static const struct {
     const char *name;
-    build_fn build;     /* an expr program, or */
-    text_fn text;       /* C text */
+    build_fn build;     /* an expr program */
+    text_fn text;       /* or C text, when it does not decline */
 } algorithms[] = {
     {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
     {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL},
-    {"crba_dense", emit_crba_dense, NULL}, {"ltl", NULL, ltl_text},
+    {"crba_dense", emit_crba_dense, NULL}, {"ltl", emit_ltl, emit_ltl_text},
     {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
     {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
     {"factor_D", build_factor_D, NULL},
