@@ -204,6 +204,25 @@ static void add_counts(expr_counts *c, const emit_count *done, int n, const char
         }
 }
 
+static void set_count(emit_count *out, const char *algorithm, const expr_counts *c)
+{
+    out->algorithm = algorithm;
+    out->mul = c->mul;
+    out->add = c->add;
+    out->div = c->div;
+    out->sqrt = c->sqrt;
+    out->sincos = c->sincos;
+}
+
+int render_jacobian_count(const kin_tree *t, int body, emit_count *count)
+{
+    emitted e;
+    if (run_program(t, NULL, NULL, body, 1, &e, NULL) != 0)
+        return -1;
+    set_count(count, "jacobian", &e.c);
+    return 0;
+}
+
 int render_op_counts(const kin_tree *t, emit_count *counts, int max)
 {
     int i, n = 0, b = deepest_frame_body(t);
@@ -216,23 +235,11 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)
             add_counts(&e.c, counts, n, "crba", "ltl");
-        counts[n].algorithm = algorithms[i].name;
-        counts[n].mul = e.c.mul;
-        counts[n].add = e.c.add;
-        counts[n].div = e.c.div;
-        counts[n].sqrt = e.c.sqrt;
-        counts[n].sincos = e.c.sincos;
-        n++;
+        set_count(&counts[n++], algorithms[i].name, &e.c);
     }
-    for (i = 0; i < 1 && b >= 0 && n < max; i++) {
-        if (run_program(t, NULL, NULL, b, 1, &e, NULL) != 0)
+    if (b >= 0 && n < max) {
+        if (render_jacobian_count(t, b, &counts[n]) != 0)
             return -1;
-        counts[n].algorithm = "jacobian";
-        counts[n].mul = e.c.mul;
-        counts[n].add = e.c.add;
-        counts[n].div = e.c.div;
-        counts[n].sqrt = e.c.sqrt;
-        counts[n].sincos = e.c.sincos;
         n++;
     }
     return n;

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "emit.h"
-#include "expr.h"
 #include "render.h"
 #include "tree.h"
 #include "urdf.h"
@@ -33,24 +31,13 @@ static int counted_jacobian_frame(const kin_tree *t)
     return frame;
 }
 
-/* The "jacobian" count for another frame's body: the same program render_op_counts counts. */
+/* The "jacobian" count for another frame's body. */
 static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, int n)
 {
-    expr_prog *p = expr_new();
-    expr_counts c;
     int i;
-    if (!p)
-        return -1;
-    emit_jacobian(p, t, t->frames[frame].body, 1);
-    expr_count(p, &c);
-    i = expr_failed(p) ? -1 : 0;
-    expr_free(p);
-    for (; i >= 0 && i < n; i++)
-        if (strcmp(counts[i].algorithm, "jacobian") == 0) {
-            counts[i].mul = c.mul;
-            counts[i].add = c.add;
-            return 0;
-        }
+    for (i = 0; i < n; i++)
+        if (strcmp(counts[i].algorithm, "jacobian") == 0)
+            return render_jacobian_count(t, t->frames[frame].body, &counts[i]);
     return -1;
 }
 
