@@ -58,9 +58,19 @@ void emit_fk(expr_prog *p, const kin_tree *t);
  * local = 1: LOCAL, 0: LOCAL_WORLD_ALIGNED. Inputs q and the frame's placement in its body
  * (fR[9], fp[3]); the frame's world placement goes to d->oMf_*[frame] on the way. */
 void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local);
+/* The forward step of body i (parents first): X[i] = its placement in the parent, v[i] and
+ * a[i] its velocity and acceleration (gravity as the base's upward acceleration); NULL
+ * vname/aname are zero. The same nodes RNEA builds, so programs that need both share them. */
+void emit_rnea_forward_body(expr_prog *p, const kin_tree *t, int i, const char *vname,
+                            const char *aname, splace *X, smot *v, smot *a);
+/* World column of motion S of a body at world placement oj, seen at the world point pf:
+ * [R S_lin + w x (pf - p); w], w = R S_ang. */
+smot emit_world_column(expr_prog *p, splace oj, smot s, sv3 pf);
 /* rnea: tau = RNEA(q, v, a). Passing NULL for v or a makes it zero (nle, gravity). */
 void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
                const char *out);
+/* M on the tree pattern as handles H[emit_ltl_index(t, i, j)] (composite inertias carried up). */
+void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
 /* crba: M on the tree pattern into d->M. */
 void emit_crba(expr_prog *p, const kin_tree *t);
 /* crba_dense: the full M (NV x NV, "M[...]") from d->M, its structural zeros left alone
@@ -83,6 +93,31 @@ void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
                     expr_counts *c);
 /* aba: ddq = ABA(q, v, tau). */
 void emit_aba(expr_prog *p, const kin_tree *t);
+/* ---- constraints (emit_constraint.c; the set is t->constraints) ----
+ * R_data fields: d->Jc[nnz_J] compact J (tree_constraint_index), d->B (same pattern),
+ * d->gamma[nc], d->nle[nv], d->zd[nv], d->r[nc], d->Gl[nc*nc] / d->GD / d->GDinv the factor
+ * of G + mu I, d->con_a_*[c] / d->con_b_*[c] the frames' world placements, d->ref_*[c]. */
+/* M pattern, nle, compact J, gamma and placements (inputs q, v); _kin: M, J, placements. */
+void emit_constraint_terms(expr_prog *p, const kin_tree *t);
+void emit_constraint_terms_kin(expr_prog *p, const kin_tree *t);
+/* The dense J (output "J", NC x NV; only support entries stored) and gamma (output "gamma"). */
+void emit_constraint_jacobian(expr_prog *p, const kin_tree *t);
+void emit_constraint_drift(expr_prog *p, const kin_tree *t);
+/* B = D^-1 L^-T J^T and the L^T D L of G + mu I (input mu) from d->L, d->Dinv, d->Jc. */
+void emit_kkt_factor(expr_prog *p, const kin_tree *t);
+/* G + mu I (output "G", NC x NV full) from the same route. */
+void emit_delassus(expr_prog *p, const kin_tree *t);
+/* x <- (G + mu I)^-1 x with the factor in d. */
+void emit_kkt_solve(expr_prog *p, const kin_tree *t);
+/* d->zd and d->r from tau, astar; d->r from v_before, restitution (impact). */
+void emit_prox_rhs(expr_prog *p, const kin_tree *t);
+void emit_impulse_rhs(expr_prog *p, const kin_tree *t);
+/* astar = -Kp e - Kd J v (inputs Kp, Kd per constraint, v, placements in d). */
+void emit_baumgarte(expr_prog *p, const kin_tree *t);
+/* ddq = L^-1 (d->zd + B lambda); v_after = v_before + L^-1 B impulse. */
+void emit_prox_ddq(expr_prog *p, const kin_tree *t);
+void emit_impulse_velocity(expr_prog *p, const kin_tree *t);
+
 /* neutral: q. */
 void emit_neutral(expr_prog *p, const kin_tree *t);
 /* integrate: plain C text, q, v, dt -> q_next (q_next may be q). Planar and free-flyer

@@ -19,7 +19,7 @@ static sinertia inertia_to_parent(expr_prog *p, const kin_tree *t, int body, spl
 /* M on the tree pattern (compact, emit_ltl_index order) as handles.
  * Composite inertias Yc_i = I_i + sum over children X_c Yc_c (compact 10-number form);
  * F = Yc_i S_i, carried up the ancestors: M(j, i) = S_j^T X F. */
-static void crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
+void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
 {
     int n = t->nbodies, i, j, a, b;
     splace *X = malloc((size_t)(n > 0 ? n : 1) * sizeof *X);
@@ -66,7 +66,7 @@ void emit_crba(expr_prog *p, const kin_tree *t)
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
     if (!H)
         return;
-    crba_pattern(p, t, H);
+    emit_crba_pattern(p, t, H);
     for (i = 0; i < nnz; i++)
         expr_storef(p, H[i], "d->M[%d]", i);
     free(H);

@@ -39,7 +39,7 @@ void emit_fk(expr_prog *p, const kin_tree *t)
 
 /* Column for motion S of body j, seen at the frame origin pf, in world axes:
  * w = R_j S_ang, v = R_j S_lin + w x (pf - p_j). */
-static smot world_column(expr_prog *p, splace oj, smot s, sv3 pf)
+smot emit_world_column(expr_prog *p, splace oj, smot s, sv3 pf)
 {
     sv3 sl, sa, w, v;
     smot c;
@@ -94,7 +94,7 @@ void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local)
         smot S[6];
         int n = emit_joint_subspace(t, j, S);
         for (k = 0; k < n; k++) {
-            smot c = world_column(p, o[j], S[k], f.p);
+            smot c = emit_world_column(p, o[j], S[k], f.p);
             int col = t->bodies[j].idx_v + k;
             if (local) {
                 sv3 l = {{c.v[0], c.v[1], c.v[2]}}, a = {{c.v[3], c.v[4], c.v[5]}};

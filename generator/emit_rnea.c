@@ -20,6 +20,24 @@ static void emit_backward(expr_prog *p, const kin_tree *t, int i, const splace *
     if (parent >= 0)
         f[parent] = smot_add(p, f[parent], sforce_act(p, X[i], f[i]));
 }
+
+void emit_rnea_forward_body(expr_prog *p, const kin_tree *t, int i, const char *vname,
+                            const char *aname, splace *X, smot *v, smot *a)
+{
+    int parent = t->bodies[i].parent;
+    smot vj = emit_joint_motion(p, t, i, vname);
+    smot aj = emit_joint_motion(p, t, i, aname);
+    X[i] = emit_joint_placement(p, t, i);
+    if (parent < 0) {
+        v[i] = vj;
+        a[i] = smot_add(p, smot_act_inv(p, X[i], emit_base_acceleration(t)), aj);
+    } else {
+        v[i] = smot_add(p, smot_act_inv(p, X[i], v[parent]), vj);
+        a[i] = smot_add(p, smot_act_inv(p, X[i], a[parent]), aj);
+        a[i] = smot_add(p, a[i], smot_cross(p, v[i], vj));
+    }
+}
+
 void emit_rnea(expr_prog *p, const kin_tree *t, const char *vname, const char *aname,
                const char *out)
 {
@@ -28,7 +46,6 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *vname, const char *a
     smot *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     smot *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
     smot *f = malloc((size_t)(n > 0 ? n : 1) * sizeof *f);
-    smot a0 = emit_base_acceleration(t);
     if (!X || !v || !a || !f) {
         expr_comment(p, "out of memory");
         goto done;
@@ -36,19 +53,8 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *vname, const char *a
     expr_section(p, "each subtree: velocities, accelerations and body forces down, joint forces up");
     for (i = 0; i < n; i++) {
         int j;
-        int parent = t->bodies[i].parent;
-        smot vj = emit_joint_motion(p, t, i, vname);
-        smot aj = emit_joint_motion(p, t, i, aname);
         emit_body_comment(p, t, i, NULL);
-        X[i] = emit_joint_placement(p, t, i);
-        if (parent < 0) {
-            v[i] = vj;
-            a[i] = smot_add(p, smot_act_inv(p, X[i], a0), aj);
-        } else {
-            v[i] = smot_add(p, smot_act_inv(p, X[i], v[parent]), vj);
-            a[i] = smot_add(p, smot_act_inv(p, X[i], a[parent]), aj);
-            a[i] = smot_add(p, a[i], smot_cross(p, v[i], vj));
-        }
+        emit_rnea_forward_body(p, t, i, vname, aname, X, v, a);
         f[i] = emit_body_force(p, t, i, a[i], v[i]);
         /* every subtree that ends at body i is complete: its joint forces go up */
         for (j = i; j >= 0 && j + t->subtree[j] - 1 == i; j = t->bodies[j].parent)

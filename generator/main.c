@@ -5,6 +5,7 @@
 #include <string.h>
 #include "urdf.h"
 #include "tree.h"
+#include "constraints.h"
 #include "validate.h"
 #include "render.h"
 #include "output.h"
@@ -15,8 +16,7 @@
 #define MAX_CONSTRAINTS 64
 
 typedef struct {
-    const char *frame_a, *frame_b;  /* frame_b NULL for a contact */
-    int dim;                        /* 3 or 6 */
+    constraint_spec spec;           /* frame_b NULL for a contact */
     char text[512];                 /* the argument, split in place */
 } constraint_arg;
 
@@ -40,8 +40,9 @@ static const char usage_text[] =
     "  --name NAME          C prefix of every emitted name (default: the URDF file name)\n"
     "  --floating-base      add a free-flyer joint between the world and the root link\n"
     "  --scalar TYPE        double (default) or float\n"
-    "  --contact FRAME:3d|6d   a contact on a link frame (checked; solved in a later release)\n"
-    "  --loop A:B:3d|6d     a loop closure between two link frames (checked, likewise)\n"
+    "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n"
+    "                       6d: its placement); the constrained solvers are emitted for the set\n"
+    "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n"
     "  --summary            print what was understood: joints, frames, sizes, sparsity, op counts\n"
     "  --help, --version\n";
 
@@ -63,35 +64,6 @@ static int is_c_identifier(const char *s)
               *c == '_'))
             return 0;
     return 1;
-}
-
-/* FRAME:3d, or A:B:3d for a loop; the dimension is after the last ':'. */
-static int parse_constraint(constraint_arg *c, const char *arg, int is_loop)
-{
-    char *dim, *mid;
-    if (strlen(arg) >= sizeof c->text)
-        return -1;
-    strcpy(c->text, arg);
-    dim = strrchr(c->text, ':');
-    if (!dim)
-        return -1;
-    *dim++ = '\0';
-    if (strcmp(dim, "3d") == 0 || strcmp(dim, "3D") == 0)
-        c->dim = 3;
-    else if (strcmp(dim, "6d") == 0 || strcmp(dim, "6D") == 0)
-        c->dim = 6;
-    else
-        return -1;
-    c->frame_a = c->text;
-    c->frame_b = NULL;
-    if (is_loop) {
-        mid = strchr(c->text, ':');
-        if (!mid)
-            return -1;
-        *mid = '\0';
-        c->frame_b = mid + 1;
-    }
-    return c->frame_a[0] && (!is_loop || c->frame_b[0]) ? 0 : -1;
 }
 
 static int parse_args(int argc, char **argv, cli_options *o)
@@ -132,7 +104,8 @@ static int parse_args(int argc, char **argv, cli_options *o)
                 return usage_error("%s needs an argument", a);
             if (o->nconstraints == MAX_CONSTRAINTS)
                 return usage_error("%s: too many constraints", a);
-            if (parse_constraint(&o->constraints[o->nconstraints], argv[++i], is_loop) < 0)
+            constraint_arg *c = &o->constraints[o->nconstraints];
+            if (constraint_spec_parse(&c->spec, argv[++i], is_loop, c->text, sizeof c->text) < 0)
                 return usage_error(is_loop ? "--loop \"%s\": expected FRAME_A:FRAME_B:3d|6d"
                                            : "--contact \"%s\": expected FRAME:3d|6d", argv[i]);
             o->nconstraints++;
@@ -153,29 +126,17 @@ static int parse_args(int argc, char **argv, cli_options *o)
     return 0;
 }
 
-/* Every named frame must exist, and a loop must join two different bodies. */
-static int check_constraints(const cli_options *o, const kin_tree *t)
+/* The constraint set on the tree (constraints.c checks every frame). */
+static int add_constraints(const cli_options *o, kin_tree *t)
 {
+    constraint_spec specs[MAX_CONSTRAINTS];
+    char err[1024];
     int i;
-    for (i = 0; i < o->nconstraints; i++) {
-        const constraint_arg *c = &o->constraints[i];
-        int a = tree_find_frame(t, c->frame_a), b = c->frame_b ? tree_find_frame(t, c->frame_b) : 0;
-        const char *missing = a < 0 ? c->frame_a : b < 0 ? c->frame_b : NULL;
-        if (missing) {
-            fprintf(stderr, "cdyngen: %s: no link named \"%s\" for %s\n", o->urdf, missing,
-                    c->frame_b ? "--loop" : "--contact");
-            return EXIT_INPUT;
-        }
-        if (c->frame_b && t->frames[a].body == t->frames[b].body) {
-            fprintf(stderr, "cdyngen: %s: --loop %s:%s joins two frames of the same rigid body\n",
-                    o->urdf, c->frame_a, c->frame_b);
-            return EXIT_INPUT;
-        }
-        if (!c->frame_b && t->frames[a].body < 0) {
-            fprintf(stderr, "cdyngen: %s: --contact %s: the frame is fixed to the world\n",
-                    o->urdf, c->frame_a);
-            return EXIT_INPUT;
-        }
+    for (i = 0; i < o->nconstraints; i++)
+        specs[i] = o->constraints[i].spec;
+    if (tree_add_constraints(t, specs, o->nconstraints, o->urdf, err, sizeof err) != 0) {
+        fprintf(stderr, "cdyngen: %s\n", err);
+        return EXIT_INPUT;
     }
     return 0;
 }
@@ -220,6 +181,32 @@ static void axis_text(const tree_body *b, char *s, size_t n)
         snprintf(s, n, "(%.6g %.6g %.6g)", b->axis[0], b->axis[1], b->axis[2]);
 }
 
+/* Each constraint's rows and support, and the nonzeros of the KKT factor. */
+static void print_constraints(const kin_tree *t)
+{
+    long nnz_G = t->nconstraints ? tree_constraint_factor_pattern(t, NULL) : 0;
+    int i, k;
+    if (t->nconstraints == 0)
+        return;
+    printf("constraints: %d, dimension %d (rows of J and lambda)\n", t->nconstraints, t->nc);
+    for (i = 0; i < t->nconstraints; i++) {
+        const tree_constraint *c = &t->constraints[i];
+        if (c->is_loop)
+            printf("  loop %dD %s - %s", c->dim, t->frames[c->frame_a].name,
+                   t->frames[c->frame_b].name);
+        else
+            printf("  contact %dD %s", c->dim, t->frames[c->frame_a].name);
+        printf(", rows %d..%d, supported by %d DoFs:", c->row, c->row + c->dim - 1, c->nsupport);
+        for (k = 0; k < c->nsupport; k++)
+            printf(" %d", c->support[k]);
+        printf("\n");
+    }
+    printf("KKT factor of [[-mu I, J], [J^T, M]] (constraints first) nonzeros: %ld "
+           "(M's factor %d, J block %d, constraint block %ld of %d)\n",
+           (long)t->nnz_L + t->nnz_J + nnz_G, t->nnz_L, t->nnz_J, nnz_G, t->nc * (t->nc + 1) / 2);
+    printf("solvers: prox_ltl, delassus, impulse\n");
+}
+
 static void print_summary(const cli_options *o, const kin_tree *t)
 {
     emit_count counts[32];
@@ -244,13 +231,7 @@ static void print_summary(const cli_options *o, const kin_tree *t)
     for (i = 0; i < t->nframes; i++)
         printf("  %-40s on %s\n", t->frames[i].name,
                t->frames[i].body < 0 ? "world" : t->bodies[t->frames[i].body].joint_name);
-    for (i = 0; i < o->nconstraints; i++) {
-        const constraint_arg *c = &o->constraints[i];
-        if (c->frame_b)
-            printf("loop %dD %s - %s\n", c->dim, c->frame_a, c->frame_b);
-        else
-            printf("contact %dD %s\n", c->dim, c->frame_a);
-    }
+    print_constraints(t);
     n = render_op_counts(t, counts, (int)(sizeof counts / sizeof counts[0]));
     if (n > 0) {
         printf("emitted operations:\n  %-16s %8s %8s %6s %6s %7s\n", "algorithm", "mul", "add",
@@ -285,17 +266,26 @@ static int collect_files(const render_output *r, output_file **files)
 
 static int generate(const cli_options *o, const kin_tree *t)
 {
-    char err[1024], name[128], opts[256];
+    char err[1024], name[128], opts[4096];
     render_options ro;
     render_output r;
     output_file *files;
-    int n, rc;
+    int n, rc, i;
     if (o->name)
         snprintf(name, sizeof name, "%s", o->name);
     else
         default_name(o->urdf, name, sizeof name);
     snprintf(opts, sizeof opts, "--name %s%s --scalar %s", name,
              o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double");
+    for (i = 0; i < o->nconstraints; i++) {
+        const constraint_spec *c = &o->constraints[i].spec;
+        size_t len = strlen(opts);
+        if (c->frame_b)
+            snprintf(opts + len, sizeof opts - len, " --loop %s:%s:%dd", c->frame_a, c->frame_b,
+                     c->dim);
+        else
+            snprintf(opts + len, sizeof opts - len, " --contact %s:%dd", c->frame_a, c->dim);
+    }
     memset(&ro, 0, sizeof ro);
     ro.name = name;
     ro.urdf_file = base_name(o->urdf);
@@ -341,7 +331,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cdyngen: %s\n", err);
         rc = EXIT_INPUT;
     } else {
-        rc = check_constraints(&o, &t);
+        rc = add_constraints(&o, &t);
     }
     if (rc == 0 && o.summary)
         print_summary(&o, &t);

@@ -177,6 +177,33 @@ static const struct {
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
+/* Emitted only for a robot generated with constraints (emit_constraint.c). */
+static const struct {
+    const char *name;
+    build_fn build;
+} constrained[] = {
+    {"con_terms", emit_constraint_terms}, {"con_terms_kin", emit_constraint_terms_kin},
+    {"con_jacobian", emit_constraint_jacobian}, {"con_drift", emit_constraint_drift},
+    {"kkt_factor", emit_kkt_factor}, {"delassus", emit_delassus},
+    {"kkt_solve", emit_kkt_solve}, {"prox_rhs", emit_prox_rhs},
+    {"impulse_rhs", emit_impulse_rhs}, {"baumgarte", emit_baumgarte},
+    {"prox_ddq", emit_prox_ddq}, {"impulse_velocity", emit_impulse_velocity},
+};
+#define NCONSTRAINED ((int)(sizeof constrained / sizeof constrained[0]))
+
+/* The public constrained functions as sums of their parts: name, then (part, times) pairs;
+ * the solvers counted with three proximal iterations (what the benchmark times), each
+ * iteration also forming r + mu lambda (nc products and sums). */
+#define PROX_ITERATIONS 3
+static const struct {
+    const char *name;
+    const char *parts[6];
+} constrained_totals[] = {
+    {"prox_ltl", {"con_terms", "ltl", "kkt_factor", "prox_rhs", "prox_ddq", NULL}},
+    {"delassus", {"con_terms_kin", "ltl", "delassus", NULL}},
+    {"impulse", {"con_terms_kin", "ltl", "kkt_factor", "impulse_rhs", "impulse_velocity", NULL}},
+};
+
 /* The deepest body carrying a frame: the most expensive frame Jacobian. */
 static int deepest_frame_body(const kin_tree *t)
 {
@@ -223,9 +250,59 @@ int render_jacobian_count(const kin_tree *t, int body, emit_count *count)
     return 0;
 }
 
+static void add_count(emit_count *to, const emit_count *c, long times)
+{
+    to->mul += times * c->mul;
+    to->add += times * c->add;
+    to->div += times * c->div;
+    to->sqrt += times * c->sqrt;
+    to->sincos += times * c->sincos;
+}
+
+static const emit_count *find_count(const emit_count *c, int n, const char *name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(c[i].algorithm, name) == 0)
+            return &c[i];
+    return NULL;
+}
+
+/* prox_ltl, delassus and impulse from their parts (constrained robots only). */
+static int constrained_counts(const kin_tree *t, const emit_count *done, int ndone,
+                              emit_count *counts, int max)
+{
+    emit_count parts[NCONSTRAINED];
+    const emit_count *solve;
+    int i, k, n = 0;
+    for (i = 0; i < NCONSTRAINED; i++) {
+        emitted e;
+        if (run_program(t, constrained[i].build, NULL, 0, 0, &e, NULL) != 0)
+            return -1;
+        set_count(&parts[i], constrained[i].name, &e.c);
+    }
+    solve = find_count(parts, NCONSTRAINED, "kkt_solve");
+    for (i = 0; i < (int)(sizeof constrained_totals / sizeof constrained_totals[0]) && n < max; i++) {
+        emit_count *c = &counts[n++];
+        memset(c, 0, sizeof *c);
+        c->algorithm = constrained_totals[i].name;
+        for (k = 0; constrained_totals[i].parts[k]; k++) {
+            const char *part = constrained_totals[i].parts[k];
+            const emit_count *pc = find_count(parts, NCONSTRAINED, part);
+            add_count(c, pc ? pc : find_count(done, ndone, part), 1);
+        }
+        if (strcmp(c->algorithm, "delassus") != 0) {
+            add_count(c, solve, PROX_ITERATIONS);
+            c->mul += (long)PROX_ITERATIONS * t->nc;
+            c->add += (long)PROX_ITERATIONS * t->nc;
+        }
+    }
+    return n;
+}
+
 int render_op_counts(const kin_tree *t, emit_count *counts, int max)
 {
-    int i, n = 0, b = deepest_frame_body(t);
+    int i, n = 0, b = deepest_frame_body(t), m;
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
         if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
@@ -241,6 +318,12 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
         if (render_jacobian_count(t, b, &counts[n]) != 0)
             return -1;
         n++;
+    }
+    if (t->nconstraints > 0) {
+        m = constrained_counts(t, counts, n, counts + n, max - n);
+        if (m < 0)
+            return -1;
+        n += m;
     }
     return n;
 }
@@ -464,6 +547,52 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
     return 0;
 }
 
+static tpl_value *constraint_list(const kin_tree *t, char **ids)
+{
+    tpl_value *list = tpl_list();
+    int i;
+    for (i = 0; i < t->nconstraints; i++) {
+        const tree_constraint *c = &t->constraints[i];
+        tpl_value *d = tpl_dict();
+        char text[600];
+        if (c->is_loop)
+            snprintf(text, sizeof text, "loop %dd %.250s - %.250s", c->dim,
+                     t->frames[c->frame_a].name, t->frames[c->frame_b].name);
+        else
+            snprintf(text, sizeof text, "contact %dd %.250s", c->dim, t->frames[c->frame_a].name);
+        set_int(d, "index", i);
+        set_take(d, "comment", render_comment_text(text));
+        tpl_dict_set(d, "is_loop", tpl_bool(c->is_loop));
+        set_str(d, "frame_a", ids[c->frame_a]);
+        set_int(d, "frame_a_index", c->frame_a);
+        set_int(d, "frame_b_index", c->frame_b);
+        set_int(d, "dim", c->dim);
+        set_int(d, "row", c->row);
+        set_int(d, "nsupport", c->nsupport);
+        tpl_list_push(list, d);
+    }
+    return list;
+}
+
+/* The constrained functions' bodies and the set, when the robot has constraints. */
+static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
+{
+    int i;
+    set_int(ctx, "nc", t->nc);
+    set_int(ctx, "ncon", t->nconstraints);
+    set_int(ctx, "nnz_J", t->nnz_J);
+    tpl_dict_set(ctx, "constraints", constraint_list(t, ids));
+    if (t->nconstraints == 0)
+        return 0;
+    for (i = 0; i < NCONSTRAINED; i++) {
+        tpl_value *a = algorithm_value(t, constrained[i].build, NULL, 0, 0, "    ");
+        if (!a)
+            return -1;
+        tpl_dict_set(ctx, constrained[i].name, a);
+    }
+    return 0;
+}
+
 static tpl_value *build_context(const kin_tree *t, const render_options *o, char **ids)
 {
     tpl_value *ctx = tpl_dict();
@@ -506,7 +635,8 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         }
         tpl_dict_set(ctx, algorithms[i].name, a);
     }
-    if (jacobians_value(t, ctx) != 0 || minv_chunks_value(t, ctx) != 0) {
+    if (jacobians_value(t, ctx) != 0 || minv_chunks_value(t, ctx) != 0 ||
+        constraints_value(t, ids, ctx) != 0) {
         tpl_free(ctx);
         return NULL;
     }

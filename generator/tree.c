@@ -543,6 +543,13 @@ void tree_free(kin_tree *t)
     }
     for (i = 0; i < t->nframes; i++)
         free(t->frames[i].name);
+    for (i = 0; i < t->nconstraints; i++) {
+        free(t->constraints[i].support);
+        free(t->constraints[i].dof_pos);
+    }
+    free(t->constraints);
+    t->constraints = NULL;
+    t->nconstraints = 0;
     free(t->bodies);
     free(t->frames);
     free(t->name);

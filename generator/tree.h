@@ -36,6 +36,19 @@ typedef struct {
     double R[9], p[3];      /* link frame in the body frame */
 } tree_frame;
 
+/* A constraint of the set chosen at generation time (constraints.c). */
+typedef struct {
+    int frame_a;            /* the constrained frame */
+    int frame_b;            /* a loop's other frame; -1 for a contact (the world) */
+    int is_loop;
+    int dim;                /* 3 or 6 */
+    int row;                /* its first row in the stacked lambda */
+    int *support;           /* the DoFs that move A or B (both chains to the root), ascending */
+    int nsupport;
+    int *dof_pos;           /* (nv) position of each DoF in support, -1 outside */
+    int offset;             /* its block (dim x nsupport, row-major) in the compact J and B */
+} tree_constraint;
+
 typedef struct {
     char *name;             /* robot name from the URDF */
     tree_body *bodies;      /* in joint order: parent < child */
@@ -53,6 +66,11 @@ typedef struct {
     int max_depth;
     int nnz_M;              /* nonzeros of M (full symmetric) */
     int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
+    /* constraints (constraints.c; none unless tree_add_constraints was called) */
+    tree_constraint *constraints;
+    int nconstraints;
+    int nc;                 /* total dimension: rows of J, entries of lambda */
+    int nnz_J;              /* entries of the compact J (each row on its constraint's support) */
 } kin_tree;
 
 typedef struct {

@@ -36,3 +36,11 @@ const cdyn_model {{ name }}_model = {
     {{ name }}__bodies, {{ name }}__frames, {{ name }}__dof_parent, {{ name }}__dof_body,
     { {{ gravity_vector }} }
 };
+{% if constraints %}
+
+const cdyn_constraint {{ name }}_constraints[{{ ncon }}] = {
+{% for c in constraints %}
+    { {{ c.frame_a_index }}, {{ c.frame_b_index }}, {{ c.dim }} }{% if not loop.last %},{% endif %}  /* {{ c.comment }} */
+{% endfor %}
+};
+{% endif %}

@@ -13,4 +13,13 @@ extern const cdyn_model {{ name }}_model;
  * cdyn_data_size(&{{ name }}_model)). */
 #define {{ NAME }}_GENERIC_DATA_BYTES CDYN_DATA_BYTES({{ nbodies }}, {{ nv }}, {{ nframes }}, {{ nnz }})
 
+{% if constraints %}
+/* The constraint set {{ name }}.c was generated for, for the generic solvers
+ * (cdyn_constraint_data_init(&cd, &{{ name }}_model, {{ name }}_constraints, {{ NAME }}_NCONSTRAINTS, ...)),
+ * and the bytes of workspace they need, as a constant. */
+#define {{ NAME }}_NCONSTRAINTS {{ ncon }}
+extern const cdyn_constraint {{ name }}_constraints[{{ ncon }}];
+#define {{ NAME }}_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES({{ nv }}, {{ ncon }}, {{ nc }})
+
+{% endif %}
 #endif

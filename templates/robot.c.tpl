@@ -249,3 +249,217 @@ void {{ name }}_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, 
     (void)dt;
     (void)q_next;
 {{ integrate_body }}}
+{% if constraints %}
+
+/* ==== constrained dynamics: {{ ncon }} constraints, {{ nc }} rows ==== */
+
+static const cdyn_real {{ name }}__no_gains[{{ ncon }}] = { 0 };
+
+/* M on the tree pattern (CRBA), nle (RNEA with a = 0), J on the supports, gamma and the
+ * constraint frames' placements, in one pass: joint transforms and sin/cos are shared.
+ * {{ con_terms.ops }} */
+static void {{ name }}__constraint_terms({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v)
+{
+    (void)q;
+    (void)v;
+{{ con_terms.body }}}
+
+/* M on the tree pattern, J on the supports and the frames' placements (no velocities).
+ * {{ con_terms_kin.ops }} */
+static void {{ name }}__constraint_terms_kin({{ name }}_data *d, const cdyn_real *q)
+{
+    (void)q;
+{{ con_terms_kin.body }}}
+
+/* {{ con_jacobian.ops }} */
+void {{ name }}_constraint_jacobian({{ name }}_data *d, const cdyn_real *q, cdyn_real *J)
+{
+    int k;
+    (void)d;
+    (void)q;
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        J[k] = 0;
+{{ con_jacobian.body }}}
+
+/* {{ con_drift.ops }} */
+void {{ name }}_constraint_drift({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma)
+{
+    (void)d;
+    (void)q;
+    (void)v;
+{{ con_drift.body }}}
+
+void {{ name }}_constraint_capture({{ name }}_data *d, const cdyn_real *q)
+{
+    int k;
+    {{ name }}_fk(d, q);
+    for (k = 0; k < 9; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_R[{{ c.index }}][k] = d->oMf_R[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+    for (k = 0; k < 3; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_p[{{ c.index }}][k] = d->oMf_p[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+}
+
+/* The constraint columns of the KKT factor, B = D^-1 L^-T J^T (each row on its support),
+ * and the L^T D L of G + mu I = B^T D B + mu I, Featherstone's order on its fill pattern.
+ * Returns 0, or -1 on a non-positive pivot.
+ * {{ kkt_factor.ops }} */
+static int {{ name }}__kkt_factor({{ name }}_data *d, cdyn_real mu)
+{
+    int k;
+    (void)mu;
+{{ kkt_factor.body }}    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(d->GD[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* x <- (G + mu I)^-1 x with that factor: one proximal iteration's solve.
+ * {{ kkt_solve.ops }} */
+static void {{ name }}__kkt_solve(const {{ name }}_data *d, cdyn_real *x)
+{
+{{ kkt_solve.body }}}
+
+/* G + mu I, the same route, into G (full).
+ * {{ delassus.ops }} */
+static void {{ name }}__delassus(const {{ name }}_data *d, cdyn_real mu, cdyn_real *G)
+{
+    (void)mu;
+{{ delassus.body }}}
+
+/* z = L^-T (tau - nle), d->zd = D^-1 z, d->r = a* - gamma - B^T z.
+ * {{ prox_rhs.ops }} */
+static void {{ name }}__prox_rhs({{ name }}_data *d, const cdyn_real *tau, const cdyn_real *astar)
+{
+{{ prox_rhs.body }}}
+
+/* d->r = -(1 + restitution) J v_before.
+ * {{ impulse_rhs.ops }} */
+static void {{ name }}__impulse_rhs({{ name }}_data *d, const cdyn_real *v_before, cdyn_real restitution)
+{
+    (void)restitution;
+{{ impulse_rhs.body }}}
+
+/* Baumgarte: a* = -Kp e - Kd J v per constraint.
+ * {{ baumgarte.ops }} */
+static void {{ name }}__baumgarte(const {{ name }}_data *d, const cdyn_real *v, const cdyn_real *Kp,
+    const cdyn_real *Kd, cdyn_real *astar)
+{
+{{ baumgarte.body }}}
+
+/* ddq = L^-1 (D^-1 z + B lambda).
+ * {{ prox_ddq.ops }} */
+static void {{ name }}__prox_ddq(const {{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+{
+{{ prox_ddq.body }}}
+
+/* v_after = v_before + L^-1 B impulse.
+ * {{ impulse_velocity.ops }} */
+static void {{ name }}__impulse_velocity(const {{ name }}_data *d, const cdyn_real *impulse,
+    const cdyn_real *v_before, cdyn_real *v_after)
+{
+{{ impulse_velocity.body }}}
+
+static int {{ name }}__settings_ok(const cdyn_prox_settings *s)
+{
+    return s && s->mu > 0 && s->max_iter >= 1;
+}
+
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int {{ name }}__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
+}
+
+/* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
+ * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
+ * come from the change of lambda. Stops when every positive tolerance is met. */
+static int {{ name }}__prox_iterate({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    cdyn_real x[{{ NAME }}_NC];
+    int it, k;
+    if (!s->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        cdyn_real dual = 0;
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            x[k] = d->r[k] + s->mu * lambda[k];
+        {{ name }}__kkt_solve(d, x);
+        for (k = 0; k < {{ NAME }}_NC; ++k) {
+            const cdyn_real e = x[k] - lambda[k], a = e < 0 ? -e : e;
+            if (!(a <= dual))
+                dual = a;          /* keeps a NaN */
+            lambda[k] = x[k];
+        }
+        d->dual_residual = dual;
+        d->primal_residual = s->mu * dual;
+        if (it >= s->max_iter)
+            return it;
+        if (use_tol && (!(s->abs_tol > 0) || d->primal_residual <= s->abs_tol) &&
+            (!(s->rel_tol > 0) || dual <= s->rel_tol))
+            return it;
+    }
+}
+
+int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms(d, q, v);
+    if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    if (settings->Kp || settings->Kd)
+        {{ name }}__baumgarte(d, v, settings->Kp ? settings->Kp : {{ name }}__no_gains,
+                   settings->Kd ? settings->Kd : {{ name }}__no_gains, astar);
+    else
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            astar[k] = 0;
+    {{ name }}__prox_rhs(d, tau, astar);
+    it = {{ name }}__prox_iterate(d, settings, lambda);
+    {{ name }}__prox_ddq(d, lambda, ddq);
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+}
+
+int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    {{ name }}__constraint_terms_kin(d, q);
+    if ({{ name }}_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__delassus(d, mu, G);
+    return 0;
+}
+
+int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
+                cdyn_real *impulse)
+{
+    int it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms_kin(d, q);
+    if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__impulse_rhs(d, v_before, restitution);
+    it = {{ name }}__prox_iterate(d, settings, impulse);
+    {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
+    return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+}
+{% endif %}

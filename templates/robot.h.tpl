@@ -3,6 +3,9 @@
 #define {{ NAME }}_H
 
 #include "cdyn_config.h"
+{% if constraints %}
+#include "cdyn_prox.h"
+{% endif %}
 
 /* Robot "{{ robot }}": {{ nbodies }} moving bodies, {{ nframes }} frames{% if floating %}, free-flyer root{% endif %}.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
@@ -19,6 +22,20 @@
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define {{ NAME }}_NNZ {{ nnz }}
 
+{% if constraints %}
+/* The constraint set chosen at generation time: {{ ncon }} constraints, {{ nc }} rows of J and
+ * lambda, stacked in this order (lambda's rows per constraint: force (3d) or
+ * [force; torque] (6d) applied on the robot at frame A, in A's axes):
+{% for c in constraints %}
+ *   {{ c.index }}: {{ c.comment }}, rows {{ c.row }}.., supported by {{ c.nsupport }} DoFs
+{% endfor %}
+ */
+#define {{ NAME }}_NC {{ nc }}
+#define {{ NAME }}_NCONSTRAINTS {{ ncon }}
+/* Entries of the compact J (each row on its constraint's support). */
+#define {{ NAME }}_NNZ_J {{ nnz_J }}
+
+{% endif %}
 /* Frame ids: one per URDF link. */
 enum {{ name }}_frame {
 {% for f in frames %}
@@ -39,6 +56,26 @@ typedef struct {
     cdyn_real L[{{ nnz_alloc }}];       /* LTL factor, same positions (D on the diagonal), by {{ name }}_ltl */
     cdyn_real D[{{ nv_alloc }}];        /* its diagonal */
     cdyn_real Dinv[{{ nv_alloc }}];     /* 1 / D */
+{% if constraints %}
+    /* constrained dynamics */
+    cdyn_real ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or {{ name }}_constraint_capture */
+    cdyn_real ref_p[{{ ncon }}][3];   /* [in] each contact's reference world position */
+    cdyn_real primal_residual;  /* ||J ddq + gamma - a*||_inf after the last solve */
+    cdyn_real dual_residual;    /* ||lambda_k - lambda_k-1||_inf after the last solve */
+    cdyn_real nle[{{ nv }}];          /* c(q, v) + g(q) */
+    cdyn_real Jc[{{ nnz_J }}];        /* J, each row on its constraint's support */
+    cdyn_real B[{{ nnz_J }}];         /* D^-1 L^-T J^T, the same pattern */
+    cdyn_real gamma[{{ nc }}];        /* constraint drift */
+    cdyn_real zd[{{ nv }}];           /* D^-1 L^-T (tau - nle) */
+    cdyn_real r[{{ nc }}];            /* a* - gamma - J M^-1 (tau - nle) */
+    cdyn_real Gl[{{ nc }} * {{ nc }}];     /* L^T D L of G + mu I: L below the diagonal */
+    cdyn_real GD[{{ nc }}];           /* its D */
+    cdyn_real GDinv[{{ nc }}];        /* 1 / D */
+    cdyn_real con_a_R[{{ ncon }}][9]; /* world placement of each constraint's frame A */
+    cdyn_real con_a_p[{{ ncon }}][3];
+    cdyn_real con_b_R[{{ ncon }}][9]; /* of a loop's frame B (unused for contacts) */
+    cdyn_real con_b_p[{{ ncon }}][3];
+{% endif %}
 } {{ name }}_data;
 
 /** {{ name }}_fk — forward kinematics: world placements of every body and frame, into d.
@@ -104,4 +141,49 @@ void {{ name }}_neutral(cdyn_real *q);
  *  @dt [in]; @q_next [out] ({{ NAME }}_NQ), may be q. */
 void {{ name }}_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
 
+{% if constraints %}
+/* ---- constrained dynamics, for the set above ----
+ * Conventions (Pinocchio's contacts, LOCAL): 3d constrains the classical linear acceleration
+ * of frame A's origin, 6d A's spatial acceleration, in A's axes; a loop the same relative to
+ * frame B (differences taken in the world, expressed in A's axes). M ddq + nle = tau + J^T lambda,
+ * J ddq + gamma = a*, a* = -Kp e - Kd J v per constraint (e: A's position error in A's axes
+ * and, 6d, the small-angle rotation error sin(angle) axis, from ref_R/ref_p for a contact,
+ * from frame B for a loop). The solvers return the number of proximal iterations (>= 1), or
+ * CDYN_E_ARG (bad settings), CDYN_E_SINGULAR (a non-positive pivot), CDYN_E_NONFINITE (a NaN
+ * or infinity reached the result). */
+
+/** {{ name }}_constraint_jacobian — the stacked J ({{ NAME }}_NC x {{ NAME }}_NV), zero outside the supports.
+ *  @q [in] ({{ NAME }}_NQ); @J [out]. */
+void {{ name }}_constraint_jacobian({{ name }}_data *d, const cdyn_real *q, cdyn_real *J);
+
+/** {{ name }}_constraint_drift — gamma, the constraint acceleration at ddq = 0 (no gravity).
+ *  @q [in] ({{ NAME }}_NQ); @v [in] ({{ NAME }}_NV); @gamma [out] ({{ NAME }}_NC). */
+void {{ name }}_constraint_drift({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma);
+
+/** {{ name }}_constraint_capture — every contact's reference placement := its frame's world
+ *  placement at q (touchdown). @q [in] ({{ NAME }}_NQ). */
+void {{ name }}_constraint_capture({{ name }}_data *d, const cdyn_real *q);
+
+/** {{ name }}_prox_ltl — constrained forward dynamics by proxLTL: the sparse L^T D L factor of
+ *  [[-mu I, J], [J^T, M]] (constraints first), then proximal iterations
+ *  (G + mu I) lambda_k+1 = a* - gamma - J M^-1 (tau - nle) + mu lambda_k.
+ *  @settings [in]; @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq [out] ({{ NAME }}_NV);
+ *  @lambda [in,out] ({{ NAME }}_NC; read when settings->warm_start). Leaves the residuals in d. */
+int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** {{ name }}_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+ *  @q [in] ({{ NAME }}_NQ); @mu [in]; @G [out] ({{ NAME }}_NC x {{ NAME }}_NC). Returns 0, or
+ *  CDYN_E_SINGULAR. */
+int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** {{ name }}_impulse — impact: M (v_after - v_before) = J^T impulse with
+ *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.
+ *  @settings [in] (gains unused); @q [in]; @v_before [in] ({{ NAME }}_NV); @restitution [in] (0..1);
+ *  @v_after [out] ({{ NAME }}_NV); @impulse [in,out] ({{ NAME }}_NC). Returns as {{ name }}_prox_ltl. */
+int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
+                cdyn_real *impulse);
+
+{% endif %}
 #endif

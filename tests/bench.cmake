@@ -25,11 +25,20 @@ else()
   string(APPEND BENCH_FLAGS_TEXT " -std=c99")
 endif()
 
-# name|urdf|cdyngen option|Jacobian frame (default: an end frame on the deepest body)
+# name|urdf|cdyngen options|Jacobian frame (default: an end frame on the deepest body).
+# Entries with constraints time the constrained solvers only: seed 001's Table I cases
+# (arm H3, H6; quadruped F3x2, F3x4; humanoid F6x2, F6x2 + H6x2) and the reference's.
+set(R ${CMAKE_SOURCE_DIR}/robots)
 set(BENCH_ROBOTS
-    "arm7|${CMAKE_SOURCE_DIR}/robots/arm7.urdf|"
-    "quadruped12|${CMAKE_SOURCE_DIR}/robots/quadruped12.urdf|--floating-base"
-    "humanoid|${CMAKE_SOURCE_DIR}/robots/humanoid.urdf|--floating-base")
+    "arm7|${R}/arm7.urdf|"
+    "quadruped12|${R}/quadruped12.urdf|--floating-base"
+    "humanoid|${R}/humanoid.urdf|--floating-base"
+    "arm7_H3|${R}/arm7.urdf|--contact tool:3d"
+    "arm7_H6|${R}/arm7.urdf|--contact tool:6d"
+    "quadruped12_F3x2|${R}/quadruped12.urdf|--floating-base --contact lf_foot:3d --contact rf_foot:3d"
+    "quadruped12_F3x4|${R}/quadruped12.urdf|--floating-base --contact lf_foot:3d --contact rf_foot:3d --contact lh_foot:3d --contact rh_foot:3d"
+    "humanoid_F6x2|${R}/humanoid.urdf|--floating-base --contact left_sole:6d --contact right_sole:6d"
+    "humanoid_F6x2_H6x2|${R}/humanoid.urdf|--floating-base --contact left_sole:6d --contact right_sole:6d --contact left_hand:6d --contact right_hand:6d")
 # the robots Pinocchio's published timings are for (../shared/reference/README.md). Their
 # Jacobian is timed here for the first contact frame of the reference files (Pinocchio's
 # table does not name its frame): for iiwa and solo12 that is the deepest frame anyway; for
@@ -38,7 +47,13 @@ if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
   list(APPEND BENCH_ROBOTS
     "iiwa|${CDYN_SHARED_DIR}/reference/urdf/iiwa.urdf||lbr_iiwa_link_7"
     "solo12|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base|FL_FOOT"
-    "talos_full_v2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base|left_sole_link")
+    "talos_full_v2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base|left_sole_link"
+    "iiwa_H3|${CDYN_SHARED_DIR}/reference/urdf/iiwa.urdf|--contact lbr_iiwa_link_7:3d|lbr_iiwa_link_7"
+    "iiwa_H6|${CDYN_SHARED_DIR}/reference/urdf/iiwa.urdf|--contact lbr_iiwa_link_7:6d|lbr_iiwa_link_7"
+    "solo12_F3x2|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d|FL_FOOT"
+    "solo12_F3x4|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d|FL_FOOT"
+    "talos_F6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d|left_sole_link"
+    "talos_F6x2_H6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_base_link:6d --contact gripper_right_base_link:6d|left_sole_link")
 endif()
 
 # The generic runtime built like the generated code; the project's cdyn_runtime keeps its
@@ -103,6 +118,7 @@ foreach(entry ${BENCH_ROBOTS})
   if(len GREATER 3)
     list(GET parts 3 frame)
   endif()
+  separate_arguments(option UNIX_COMMAND "${option}")
   bench_robot(${n} ${urdf} "${frame}" ${option})
   list(APPEND bench_names ${n})
   get_filename_component(urdf_file ${urdf} NAME)

@@ -66,13 +66,42 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_reference.c)
   set_tests_properties(test_generated_reference PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
+# ---- reference contact cases: ROBOT__CASE, the sets of ../shared/reference/README.md ----
+set(CDYN_REF_CONTACT_CASES
+  "iiwa H6 iiwa.urdf --contact lbr_iiwa_link_7:6d"
+  "iiwa H3 iiwa.urdf --contact lbr_iiwa_link_7:3d"
+  "solo12 F3x2 solo12.urdf --floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d"
+  "solo12 F3x4 solo12.urdf --floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d"
+  "talos_full_v2 F6x2 talos_full_v2.urdf --floating-base --contact left_sole_link:6d --contact right_sole_link:6d"
+  "talos_full_v2 F6x2_redundant talos_full_v2.urdf --floating-base --contact left_sole_link:6d --contact left_sole_link:6d --contact right_sole_link:6d"
+  "talos_full_v2 F6x2_H6x2 talos_full_v2.urdf --floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_base_link:6d --contact gripper_right_base_link:6d")
+set(con_names "")
+set(con_libs "")
+if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
+  foreach(line ${CDYN_REF_CONTACT_CASES})
+    separate_arguments(args UNIX_COMMAND "${line}")
+    list(POP_FRONT args robot case file)
+    set(n ${robot}__${case})
+    cdyn_generated_library(${n} ${CDYN_SHARED_DIR}/reference/urdf/${file} "" ${args})
+    list(APPEND con_names ${n})
+    list(APPEND con_libs gen_${n})
+  endforeach()
+endif()
+cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_contact.c ${con_names})
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_constrained.c AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/dense.c)
+  cdyn_add_check_test(test_generated_constrained test_generated_constrained.c reference.c dense.c
+    ${CMAKE_CURRENT_BINARY_DIR}/registry_contact.c)
+  target_link_libraries(test_generated_constrained PRIVATE ${con_libs})
+  set_tests_properties(test_generated_constrained PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
 # ---- random robots ----
 set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
 # and the big seeds (random_robot.h): deep forests whose LTDL takes the in-place form
 set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
   add_executable(random_urdf_tool random_urdf_tool.c random_robot.c)
-  target_link_libraries(random_urdf_tool PRIVATE m)
+  target_link_libraries(random_urdf_tool PRIVATE cdyngen_core m)
   set(rnd_names "")
   set(rnd_libs "")
   math(EXPR last "${CDYN_RANDOM_SEEDS} - 1")

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "cdyn_config.h"
+#include "cdyn_prox.h"
 
 typedef struct {
     const char *name;
@@ -30,6 +31,21 @@ typedef struct {
     void (*neutral)(cdyn_real *q);
     void (*integrate)(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
     const void *model;          /* the generic runtime's table: const cdyn_model * */
+    /* the constraint set generated with the robot; nc = 0 and NULLs without one */
+    int nc, nconstraints;
+    const void *constraints;    /* const cdyn_constraint * (nconstraints), for the generic side */
+    size_t generic_constraint_bytes;
+    void (*constraint_jacobian)(void *d, const cdyn_real *q, cdyn_real *J);
+    void (*constraint_drift)(void *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma);
+    void (*constraint_capture)(void *d, const cdyn_real *q);
+    int (*prox_ltl)(void *d, const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
+                    const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+    int (*delassus)(void *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+    int (*impulse)(void *d, const cdyn_prox_settings *s, const cdyn_real *q,
+                   const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
+                   cdyn_real *impulse);
+    /* the residuals the last solve left in the workspace */
+    void (*residuals)(const void *d, cdyn_real *primal, cdyn_real *dual);
 } generated_api;
 
 #endif

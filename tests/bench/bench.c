@@ -56,7 +56,8 @@
 enum { GENERATED = 0, GENERIC = 1 };
 static const char *const side_names[2] = {"generated", "generic"};
 static const char *const algo_names[BENCH_NALGOS] = {
-    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "ltl", "minv", "aba"
+    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "ltl", "minv", "aba", "prox_ltl",
+    "delassus", "impulse"
 };
 
 /* ---- the generic side's loops (the generated side's are in bench_adapter.c.in) ---- */
@@ -111,9 +112,29 @@ static cdyn_real generic_aba(void *d, const bench_inputs *in, cdyn_real *out, lo
     BENCH_CALLS(cdyn_aba(MODEL(d), d, BENCH_Q, BENCH_V, BENCH_TAU, out), BENCH_VECTOR_OUT);
 }
 
+#define CDATA ((cdyn_constraint_data *)in->constraint_data)
+static const cdyn_prox_settings prox3 = BENCH_PROX_SETTINGS;
+
+static cdyn_real generic_prox_ltl(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_prox_ltl(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                              out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static cdyn_real generic_delassus(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_delassus(MODEL(d), d, CDATA, BENCH_Q, prox3.mu, out), BENCH_DELASSUS_OUT);
+}
+
+static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_impulse(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, CDYN_R(0.5), out,
+                             out + in->nv), BENCH_SOLVE_OUT);
+}
+
 static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
-    generic_ltl, generic_minv, generic_aba
+    generic_ltl, generic_minv, generic_aba, generic_prox_ltl, generic_delassus, generic_impulse
 };
 
 /* ---- options ---- */
@@ -217,6 +238,8 @@ typedef struct {
     void *data[2];              /* per side: the NAME_data, the cdyn_data */
     cdyn_data generic;
     void *generic_buf;
+    cdyn_constraint_data constraints;   /* the generic side's, when the robot has a set */
+    void *constraint_buf;
     cdyn_real *out[2];          /* per side: room for the largest output */
 } bench_ctx;
 
@@ -263,6 +286,7 @@ static void ctx_free(bench_ctx *c)
     free(c->pool);
     free(c->data[GENERATED]);
     free(c->generic_buf);
+    free(c->constraint_buf);
     free(c->out[GENERATED]);
     free(c->out[GENERIC]);
 }
@@ -271,7 +295,8 @@ static int ctx_init(bench_ctx *c, const bench_robot *r)
 {
     const generated_api *api = r->api;
     const size_t nq = (size_t)api->nq, nv = (size_t)api->nv;
-    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv);
+    const size_t nc = (size_t)api->nc;
+    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nc * nc + nc;
     size_t generic_bytes;
     memset(c, 0, sizeof *c);
     c->robot = r;
@@ -286,6 +311,18 @@ static int ctx_init(bench_ctx *c, const bench_robot *r)
     c->in.nq = api->nq;
     c->in.nv = api->nv;
     c->in.frame = frame_id(r, c->model);
+    c->in.nc = api->nc;
+    if (api->nc > 0) {
+        c->constraint_buf = malloc(api->generic_constraint_bytes);
+        if (!c->constraint_buf ||
+            cdyn_constraint_data_init(&c->constraints, c->model, api->constraints,
+                                      api->nconstraints, c->constraint_buf,
+                                      api->generic_constraint_bytes) != CDYN_OK) {
+            ctx_free(c);
+            return -1;
+        }
+        c->in.constraint_data = &c->constraints;
+    }
     if (!c->pool || !c->data[GENERATED] || !c->generic_buf || !c->out[GENERATED] ||
         !c->out[GENERIC] || generic_bytes == 0 || c->in.frame < 0 ||
         cdyn_data_init(&c->generic, c->model, c->generic_buf, generic_bytes) != CDYN_OK) {
@@ -325,6 +362,8 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_JACOBIAN: return BENCH_JACOBIAN_OUT;
     case BENCH_CRBA: case BENCH_MINV: return BENCH_MATRIX_OUT;
     case BENCH_LTL: return in->nv;    /* D, compared through ltl_factor */
+    case BENCH_PROX_LTL: case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
+    case BENCH_DELASSUS: return BENCH_DELASSUS_OUT;
     default: return BENCH_VECTOR_OUT;
     }
 }
@@ -507,9 +546,13 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
                 r->api->name, r->ops->jacobian_frame);
         return -1;
     }
-    printf("%s (%s, nq %d, nv %d; Jacobian of \"%s\", LOCAL)\n", r->api->name, r->urdf,
-           r->api->nq, r->api->nv, r->ops->jacobian_frame);
-    for (algo = 0; algo < BENCH_NALGOS; algo++) {
+    printf("%s (%s, nq %d, nv %d; Jacobian of \"%s\", LOCAL%s)\n", r->api->name, r->urdf,
+           r->api->nq, r->api->nv, r->ops->jacobian_frame,
+           r->api->nc ? "; constrained solvers only" : "");
+    /* a robot generated with a constraint set is timed on its solvers only: its
+     * unconstrained code is the same as the robot's own entry */
+    for (algo = r->api->nc ? BENCH_FIRST_CONSTRAINED : 0;
+         algo < (r->api->nc ? BENCH_NALGOS : BENCH_FIRST_CONSTRAINED); algo++) {
         double us[2], diff = disagreement(&c, algo);
         if (measure(&c, algo, o, us) != 0) {
             ctx_free(&c);

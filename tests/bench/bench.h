@@ -11,15 +11,24 @@
 /* The timed algorithms, in table order. */
 typedef enum {
     BENCH_FK, BENCH_JACOBIAN, BENCH_RNEA, BENCH_NLE, BENCH_GRAVITY, BENCH_CRBA, BENCH_LTL,
-    BENCH_MINV, BENCH_ABA, BENCH_NALGOS
+    BENCH_MINV, BENCH_ABA,
+    BENCH_PROX_LTL, BENCH_DELASSUS, BENCH_IMPULSE,    /* robots generated with constraints */
+    BENCH_NALGOS
 } bench_algo;
+#define BENCH_FIRST_CONSTRAINED BENCH_PROX_LTL
 
 /* The state pool: BENCH_POOL rows of nq (q) or nv (v, a, tau) values. */
 typedef struct {
     const cdyn_real *q, *v, *a, *tau;
     int nq, nv;
     int frame;                  /* the frame whose Jacobian and placement are timed */
+    int nc;                     /* constraint rows (0 without constraints) */
+    void *constraint_data;      /* the generic side's cdyn_constraint_data */
 } bench_inputs;
+
+/* The constrained solvers are timed with exactly three proximal iterations at mu = 1e-6,
+ * from lambda = 0, as Pinocchio's harness does (ProximalSettings(0, 1e-6, 3)). */
+#define BENCH_PROX_SETTINGS { CDYN_R(1e-6), 3, CDYN_R(0), CDYN_R(0), 0, 0, 0 }
 
 /* n calls of one algorithm on states cycled through the pool, outputs into out; returns
  * the sum of one output entry per call (so no call can be optimised away). d is the side's
@@ -27,7 +36,7 @@ typedef struct {
 typedef cdyn_real (*bench_loop)(void *d, const bench_inputs *in, cdyn_real *out, long n);
 
 /* Emitted operation counts from render_op_counts, written by bench_ops at build time. */
-#define BENCH_MAX_COUNTS 16
+#define BENCH_MAX_COUNTS 24
 typedef struct { const char *algorithm; long mul, add; } bench_op_count;
 typedef struct {
     const char *jacobian_frame; /* the frame whose Jacobian is timed and counted */

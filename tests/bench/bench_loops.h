@@ -32,5 +32,7 @@
 #define BENCH_VECTOR_OUT (in->nv)
 #define BENCH_MATRIX_OUT ((long)in->nv * in->nv)
 #define BENCH_LTL_OUT 1                          /* the status; the factor stays in d */
+#define BENCH_SOLVE_OUT (in->nv + in->nc)        /* ddq (or v_after), then lambda */
+#define BENCH_DELASSUS_OUT ((long)in->nc * in->nc)
 
 #endif

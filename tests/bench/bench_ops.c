@@ -12,6 +12,7 @@
 #include <string.h>
 #include "render.h"
 #include "tree.h"
+#include "constraints.h"
 #include "urdf.h"
 #include "bench.h"
 
@@ -83,9 +84,11 @@ int main(int argc, char **argv)
     FILE *out;
     int rc;
     const char *frame = NULL;
-    int a;
+    constraint_spec specs[64];
+    char texts[64][512];
+    int a, ncon = 0;
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame F]\n");
+        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame F] [--contact C]... [--loop L]...\n");
         return 2;
     }
     for (a = 4; a < argc; a++) {
@@ -93,6 +96,16 @@ int main(int argc, char **argv)
             opt.floating_base = 1;
         } else if (strcmp(argv[a], "--frame") == 0 && a + 1 < argc) {
             frame = argv[++a];
+        } else if ((strcmp(argv[a], "--contact") == 0 || strcmp(argv[a], "--loop") == 0) &&
+                   a + 1 < argc && ncon < 64) {
+            int is_loop = strcmp(argv[a], "--loop") == 0;
+            if (constraint_spec_parse(&specs[ncon], argv[a + 1], is_loop, texts[ncon],
+                                      sizeof texts[ncon]) != 0) {
+                fprintf(stderr, "bench_ops: bad constraint \"%s\"\n", argv[a + 1]);
+                return 2;
+            }
+            ncon++;
+            a++;
         } else {
             fprintf(stderr, "bench_ops: unknown argument \"%s\"\n", argv[a]);
             return 2;
@@ -104,6 +117,10 @@ int main(int argc, char **argv)
     }
     rc = tree_build(&u, &opt, &t, err, sizeof err);
     urdf_free(&u);
+    if (rc == 0 && ncon > 0 && tree_add_constraints(&t, specs, ncon, argv[1], err, sizeof err) != 0) {
+        tree_free(&t);
+        rc = -1;
+    }
     if (rc != 0) {
         fprintf(stderr, "bench_ops: %s\n", err);
         return 1;
