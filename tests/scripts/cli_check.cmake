@@ -3,6 +3,8 @@
 #               an existing output folder exactly as it was.
 #  MODE=order:  `cdyngen --summary` lists each reference robot's joints in Pinocchio's order.
 #  MODE=usage:  bad usage exits 2, --help and --version exit 0.
+#  MODE=constraints: --summary prints each constraint's rows, support and the KKT factor's
+#               nonzeros; a bad constraint exits 1 with a message naming it, output untouched.
 # cmake -DCDYNGEN=... -DTESTS=<tests dir> -DSHARED=<shared dir> -DWORK=<dir> -DMODE=... -P cli_check.cmake
 function(run out_rc out_text)
   execute_process(COMMAND ${CDYNGEN} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
@@ -93,6 +95,59 @@ elseif(MODE STREQUAL "usage")
     message(FATAL_ERROR "unknown contact frame: exit ${rc}: ${text}")
   endif()
   message(STATUS "usage errors exit 2, unknown frames exit 1")
+elseif(MODE STREQUAL "constraints")
+  set(quad ${TESTS}/../robots/quadruped12.urdf)
+  run(rc text ${quad} --floating-base --summary --contact lf_foot:3d --contact rf_foot:6d
+      --loop lf_foot:rh_foot:3d)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "constraints --summary: exit ${rc}: ${text}")
+  endif()
+  # the base's 6 DoFs and the leg's 3 support a foot; a loop is supported by both legs
+  foreach(want "constraints: 3, dimension 12"
+               "contact 3D lf_foot, rows 0..2, supported by 9 DoFs: 0 1 2 3 4 5 6 7 8\n"
+               "contact 6D rf_foot, rows 3..8, supported by 9 DoFs: 0 1 2 3 4 5 12 13 14\n"
+               "loop 3D lf_foot - rh_foot, rows 9..11, supported by 12 DoFs: 0 1 2 3 4 5 6 7 8 15 16 17\n"
+               "KKT factor of" "solvers: prox_ltl, delassus, impulse" "prox_ltl ")
+    string(FIND "${text}" "${want}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "constraints --summary lacks \"${want}\": ${text}")
+    endif()
+  endforeach()
+  set(out ${WORK}/out)
+  foreach(case "--contact;no_such_link:3d;no link named \"no_such_link\""
+               "--contact;imu:6d;on the same rigid body"
+               "--loop;lf_foot:lf_shank:3d;both frames are on the same rigid body"
+               "--loop;lf_foot:missing:6d;no link named \"missing\"")
+    list(GET case 0 opt)
+    list(GET case 1 arg)
+    list(GET case 2 why)
+    if(arg STREQUAL "imu:6d")
+      # the arm's base link is fixed to the world: nothing a contact there holds can move
+      set(robot ${TESTS}/../robots/arm7.urdf)
+      set(arg base:6d)
+      set(why "the frame is fixed to the world")
+      set(extra "")
+    else()
+      set(robot ${quad})
+      set(extra --floating-base)
+    endif()
+    file(REMOVE_RECURSE ${out})
+    file(WRITE ${out}/keep.txt "untouched\n")
+    run(rc text ${robot} ${extra} -o ${out} ${opt} ${arg})
+    string(FIND "${text}" "${why}" at)
+    if(NOT rc EQUAL 1 OR at LESS 0 OR NOT text MATCHES "^cdyngen: ")
+      message(FATAL_ERROR "${opt} ${arg}: exit ${rc}, expected 1 with \"${why}\": ${text}")
+    endif()
+    file(GLOB left RELATIVE ${out} ${out}/*)
+    if(NOT left STREQUAL "keep.txt")
+      message(FATAL_ERROR "${opt} ${arg}: the output folder changed: ${left}")
+    endif()
+  endforeach()
+  run(rc text ${quad} --summary --contact lf_foot:4d)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "--contact lf_foot:4d: exit ${rc}, expected 2: ${text}")
+  endif()
+  message(STATUS "constraint sets summarised; bad constraints rejected, output untouched")
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()
