@@ -2,4 +2,4 @@
 # CDYN_SHARED_DIR has none), and invariants on hand-written and seeded random robots.
 cdyn_add_check_test(test_generic_reference test_generic_reference.c reference.c)
 set_tests_properties(test_generic_reference PROPERTIES SKIP_RETURN_CODE 77)
-cdyn_add_check_test(test_generic_invariants test_generic_invariants.c random_robot.c)
+cdyn_add_check_test(test_generic_invariants test_generic_invariants.c random_robot.c dense.c)

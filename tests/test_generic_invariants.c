@@ -25,6 +25,7 @@
 
 #include "cdyn.h"
 #include "model_table.h"
+#include "dense.h"
 #include "random_robot.h"
 #include "tree.h"
 #include "urdf.h"
@@ -261,41 +262,6 @@ static double max_diff(const cdyn_real *x, const cdyn_real *y, int n)
     return e;
 }
 
-/* A = G G^T (G lower, row-major); 0, or -1 at a non-positive pivot. */
-static int dense_cholesky(const cdyn_real *A, double *G, int n)
-{
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j <= i; ++j) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; ++k)
-                s -= G[i * n + k] * G[j * n + k];
-            if (i == j) {
-                if (!(s > 0))
-                    return -1;
-                G[i * n + i] = sqrt(s);
-            } else {
-                G[i * n + j] = s / G[j * n + j];
-            }
-        }
-    return 0;
-}
-
-static void dense_cholesky_solve(const double *G, int n, const cdyn_real *b, cdyn_real *x)
-{
-    for (int i = 0; i < n; ++i) {
-        double s = b[i];
-        for (int k = 0; k < i; ++k)
-            s -= G[i * n + k] * x[k];
-        x[i] = s / G[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; --i) {
-        double s = x[i];
-        for (int k = i + 1; k < n; ++k)
-            s -= G[k * n + i] * x[k];
-        x[i] = s / G[i * n + i];
-    }
-}
-
 /* ---- the checks ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -449,7 +415,7 @@ static void check_solves(fixture *fx, rng *g)
     ck_assert_int_eq(dense_cholesky(fx->M, fx->G, nv), 0);
     ck_assert_int_eq(cdyn_ltl(m, &fx->d), CDYN_OK);
     random_vector(g, fx->x, nv);
-    dense_cholesky_solve(fx->G, nv, fx->x, fx->y);
+    dense_cholesky_solve_factored(fx->G, nv, fx->x, fx->y);
     ck_assert_int_eq(cdyn_ltl_solve(m, &fx->d, fx->x), CDYN_OK);
     double e = max_diff(fx->x, fx->y, nv), scale = 1 + max_abs(fx->y, nv);
     FAIL_IF(e > fx->cond_tol * scale, fx, "|ltl_solve - dense solve| = %.3g (|x| %.3g)", e, scale);

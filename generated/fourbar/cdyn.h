@@ -7,6 +7,7 @@
 #define CDYN_H
 
 #include "cdyn_model.h"
+#include "cdyn_prox.h"
 
 typedef struct cdyn_data cdyn_data;   /* defined below; fields point into the buffer */
 
@@ -66,6 +67,112 @@ cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
 cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q);
 cdyn_status cdyn_integrate(const cdyn_model *m, const cdyn_real *q, const cdyn_real *v,
                            cdyn_real dt, cdyn_real *q_next);
+
+/* ---- constrained dynamics (cdyn_constrained.c) ----------------------------------------
+ * A constraint set given at run time. Conventions (Pinocchio's RigidConstraintModel, LOCAL):
+ *  - a contact (frame_b = -1) holds frame A against the world: 3d constrains the classical
+ *    linear acceleration of A's origin, 6d A's spatial acceleration, both in A's axes;
+ *  - a loop (frame_b >= 0) holds A's origin (3d) or A's whole placement (6d) on frame B's:
+ *    J v = R_A^T (v_A - v_B) for 3d (the velocities of the two origins, in world axes),
+ *    J v = X_A^-1 (V_A - V_B) for 6d (spatial velocities differenced in the world);
+ *  - gamma = the constraint acceleration at ddq = 0 (no gravity): for a contact A's
+ *    classical (3d) or spatial (6d) acceleration in LOCAL; for a loop the same difference
+ *    as J v, of accelerations taken in the world, expressed in A's axes;
+ *  - lambda, stacked in set order (3 or 6 rows each), is the force (3d) or [force; torque]
+ *    (6d) applied on the robot at A, in A's axes: M ddq + nle = tau + J^T lambda;
+ *  - Baumgarte: a* = -Kp e - Kd (J v) per constraint, e the position error in A's axes
+ *    (3d: R_A^T (p_A - p_ref); 6d: that and, for the rotation R_e = R_ref^T R_A, the
+ *    small-angle vector vee(R_e - R_e^T) / 2 = sin(angle) axis, which needs no libm
+ *    beyond sqrt/sin/cos); the reference is ref_R/ref_p for a contact (set them, or
+ *    cdyn_constraint_capture), frame B's placement for a loop. */
+typedef struct {
+    int frame_a;            /* frame index in the model */
+    int frame_b;            /* -1: a contact with the world; else the other frame of a loop */
+    int dim;                /* 3 or 6 */
+} cdyn_constraint;
+
+/* The workspace of one constraint set; fields point into the caller's buffer. */
+typedef struct cdyn_constraint_data {
+    const cdyn_model *model;
+    const cdyn_constraint *set;
+    int n, nc;              /* constraints, rows */
+    int *row;               /* (n) first row of each constraint */
+    int *nsupport;          /* (n) DoFs supporting each constraint (both chains of a loop) */
+    int *support;           /* (n x nv) those DoFs, ascending (closed under dof_parent) */
+    cdyn_real *ref_R;       /* (n x 9) reference rotation of each contact, world */
+    cdyn_real *ref_p;       /* (n x 3) reference position of each contact, world */
+    cdyn_real *aR, *ap;     /* (n x 9, n x 3) frame A's world placement */
+    cdyn_real *bR, *bp;     /* (n x 9, n x 3) frame B's (the identity for a contact) */
+    cdyn_real *J;           /* (nc x nv) J, nonzero on each row's support only */
+    cdyn_real *B;           /* (nc x nv) D^-1 L^-T J^T, transposed, on the same supports */
+    cdyn_real *gamma;       /* (nc) drift */
+    cdyn_real *astar;       /* (nc) Baumgarte's desired constraint acceleration */
+    cdyn_real *r;           /* (nc) right-hand side of the proximal iterations */
+    cdyn_real *x;           /* (nc) one iteration's solve */
+    cdyn_real *Gl;          /* (nc x nc) L^T D L of G + mu I: L strictly below the diagonal */
+    cdyn_real *GD;          /* (nc) its D */
+    cdyn_real *nle;         /* (nv) nonlinear effects */
+    cdyn_real *zd;          /* (nv) D^-1 L^-T (tau - nle) */
+    cdyn_real primal_residual, dual_residual;
+} cdyn_constraint_data;
+
+/* The workspace bytes as a constant expression of the model's nv and the set's number of
+ * constraints n and rows nc (a generated R_model.h defines R_GENERIC_CONSTRAINT_BYTES). */
+#define CDYN__CONSTRAINT_REALS(nv, n, nc) \
+    ((size_t)(n) * 36 + 2 * (size_t)(nc) * (size_t)(nv) + 5 * (size_t)(nc) \
+     + (size_t)(nc) * (size_t)(nc) + 2 * (size_t)(nv))
+#define CDYN__CONSTRAINT_INTS(nv, n) (2 * (size_t)(n) + (size_t)(n) * (size_t)(nv))
+#define CDYN_CONSTRAINT_DATA_BYTES(nv, n, nc) \
+    (CDYN__CONSTRAINT_REALS(nv, n, nc) * sizeof(cdyn_real) \
+     + CDYN__CONSTRAINT_INTS(nv, n) * sizeof(int) + sizeof(cdyn_real) - 1)
+
+/* Bytes of workspace for the set (n constraints); 0 if a constraint is invalid (frame out
+ * of range, dim not 3 or 6, a contact on a world-fixed frame, a loop within one body). */
+size_t cdyn_constraint_data_size(const cdyn_model *m, const cdyn_constraint *set, int n);
+/* Carves cd out of buf; the set is referenced, not copied. Reference placements start as
+ * the identity at the origin. CDYN_E_SIZE if too small, CDYN_E_ARG for an invalid set. */
+cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
+                                      const cdyn_constraint *set, int n, void *buf,
+                                      size_t bytes);
+/* The total dimension of the set (sum of dims). */
+int cdyn_constraint_dim(const cdyn_constraint_data *cd);
+/* Sets every contact's reference placement to its frame's current world placement at q
+ * (e.g. at touchdown). */
+cdyn_status cdyn_constraint_capture(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                    const cdyn_real *q);
+/* Stacked constraint Jacobian J (nc x nv, row-major) and drift gamma (nc). */
+cdyn_status cdyn_constraint_jacobian(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                     const cdyn_real *q, cdyn_real *J);
+cdyn_status cdyn_constraint_drift(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                  const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma);
+/* Constrained forward dynamics by proxLTL (Carpentier, Budhiraja, Mansard 2021): M = L^T D L,
+ * then B = D^-1 L^-T J^T on each constraint's support and G + mu I = B^T D B + mu I (the
+ * constraint block of the sparse factor of [[-mu I, J], [J^T, M]], constraints first),
+ * factorised once; proximal iterations on lambda; ddq = L^-1 (D^-1 L^-T (tau - nle) + B lambda).
+ * lambda (nc) is in (warm start) and out; ddq (nv) out. Returns the number of iterations
+ * done (>= 1), or a negative cdyn_status: CDYN_E_SINGULAR for a non-positive pivot,
+ * CDYN_E_NONFINITE when a NaN or infinity reached ddq or lambda. The last primal and dual
+ * residuals are left in cd (cdyn_constraint_residuals). */
+int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                  const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                  const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+/* G = J M^-1 J^T + mu I (nc x nc), from the same factorisation (M^-1 is never formed). */
+cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                          const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+/* Impact: M (v_after - v_before) = J^T impulse with J v_after = -restitution J v_before,
+ * by the same factorisation and proximal iterations (Baumgarte gains unused). Returns the
+ * iterations, or a negative cdyn_status as cdyn_prox_ltl. */
+int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                 const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
+                 cdyn_real *impulse);
+/* The last solve's primal residual ||J ddq + gamma - a*||_inf (impulse: ||J v_after +
+ * restitution J v_before||_inf) and dual residual ||lambda_k - lambda_{k-1}||_inf. */
+void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal,
+                               cdyn_real *dual);
+/* Reference placement of constraint k (a contact), world rotation (row-major) and position. */
+cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const cdyn_real R[9],
+                                          const cdyn_real p[3]);
 
 /* The workspace; fields are the runtime's own, shapes in comments. Rotations are
  * row-major 3x3, 6x6 matrices row-major, spatial vectors [linear; angular]. */

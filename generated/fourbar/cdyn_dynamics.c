@@ -107,7 +107,7 @@ static const int *cdyn__ancestors(const cdyn_data *d, int k, int *len)
 
 /* Body placements, then each body's inertia and each DoF's motion column J_k = oX_i S_k,
  * all in world axes. */
-static void cdyn__crba_world(const cdyn_model *m, cdyn_data *d, const cdyn_real *q)
+void cdyn__crba_world(const cdyn_model *m, cdyn_data *d, const cdyn_real *q)
 {
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];

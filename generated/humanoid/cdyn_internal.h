@@ -13,6 +13,9 @@
 void cdyn__joint_placement(const cdyn_model *m, cdyn_data *d, int i, const cdyn_real *q);
 /* Body i's world placement d->oR / d->op from its parent's and d->liR / d->lip. */
 void cdyn__body_in_world(const cdyn_model *m, cdyn_data *d, int i);
+/* Every body's placements (joint and world), composite inertia seed d->Ic and each DoF's
+ * motion column in world axes about the world origin, d->U (CRBA's first pass). */
+void cdyn__crba_world(const cdyn_model *m, cdyn_data *d, const cdyn_real *q);
 
 /* S_k^T x for DoF k and a 6-vector x (a force, or a column of a 6x6). */
 static inline cdyn_real cdyn__S_dot(const cdyn_data *d, int k, const cdyn_real x[6])

@@ -55,7 +55,8 @@ typedef enum {
     CDYN_OK = 0,
     CDYN_E_ARG = -1,            /* null pointer, bad index or mismatched model/data */
     CDYN_E_SIZE = -2,           /* workspace too small */
-    CDYN_E_SINGULAR = -3        /* a non-positive pivot (M not positive definite) */
+    CDYN_E_SINGULAR = -3,       /* a non-positive pivot (M not positive definite) */
+    CDYN_E_NONFINITE = -4       /* a NaN or infinity in an input reached the result */
 } cdyn_status;
 
 const char *cdyn_strerror(cdyn_status s);

@@ -1,5 +1,6 @@
 /* main.c — the README's worked example: forward dynamics of the sample arm with the
- * generated code, cross-checked against the generic runtime on the same model. */
+ * generated code, then with its tool held by a 6d contact (generated/arm7 was made with
+ * --contact tool:6d), each cross-checked against the generic runtime on the same model. */
 #include <math.h>
 #include <stdio.h>
 #include "arm7.h"
@@ -9,7 +10,11 @@ int main(void)
 {
     arm7_data d;                         /* the whole workspace, on the stack: no heap */
     cdyn_real q0[ARM7_NQ], q[ARM7_NQ], dq[ARM7_NV], v[ARM7_NV], tau[ARM7_NV];
-    cdyn_real ddq[ARM7_NV], ddq_generic[ARM7_NV];
+    cdyn_real ddq[ARM7_NV], ddq_generic[ARM7_NV], lambda[ARM7_NC], lambda_generic[ARM7_NC];
+    static unsigned char cwork[ARM7_GENERIC_CONSTRAINT_BYTES];  /* its constraint workspace */
+    cdyn_constraint_data cd;
+    cdyn_prox_settings settings = CDYN_PROX_SETTINGS_DEFAULT;    /* mu 1e-6, up to 100 iterations */
+    int iterations;
     static unsigned char work[ARM7_GENERIC_DATA_BYTES];  /* the generic runtime's workspace */
     cdyn_data gd;
     int i, mismatch = 0;
@@ -29,6 +34,21 @@ int main(void)
     for (i = 0; i < ARM7_NV; i++) {
         printf("ddq[%d] = %+.9f   (generic %+.9f)\n", i, ddq[i], ddq_generic[i]);
         if (!(fabs(ddq[i] - ddq_generic[i]) <= 1e-9 * (1 + fabs(ddq_generic[i]))))
+            mismatch = 1;
+    }
+
+    /* the tool clamped to the world: constrained accelerations and the contact wrench */
+    iterations = arm7_prox_ltl(&d, &settings, q, v, tau, ddq, lambda);
+    if (iterations < 0 || cdyn_constraint_data_init(&cd, &arm7_model, arm7_constraints,
+                                                    ARM7_NCONSTRAINTS, cwork, sizeof cwork) != CDYN_OK)
+        return 3;
+    if (cdyn_prox_ltl(&arm7_model, &gd, &cd, &settings, q, v, tau, ddq_generic, lambda_generic) < 0)
+        return 3;
+    printf("contact: %d proximal iterations, primal residual %.1e\n", iterations,
+           (double)d.primal_residual);
+    for (i = 0; i < ARM7_NC; i++) {
+        printf("lambda[%d] = %+.9f   (generic %+.9f)\n", i, lambda[i], lambda_generic[i]);
+        if (!(fabs(lambda[i] - lambda_generic[i]) <= 1e-9 * (1 + fabs(lambda_generic[i]))))
             mismatch = 1;
     }
     return mismatch;

@@ -1,0 +1,29 @@
+/* cdyn_prox.h — the settings and status shared by every proximal constrained-dynamics
+ * solver, generated (R_prox_ltl, R_impulse) and generic (cdyn_prox_ltl, cdyn_impulse).
+ *
+ * One proximal iteration solves (G + mu I) lambda_{k+1} = a* - gamma - J ddq_free + mu lambda_k,
+ * G = J M^-1 J^T the Delassus matrix, lambda the wrench the environment (or frame B of a
+ * loop) applies on the robot: M ddq + nle = tau + J^T lambda. From lambda_0 = 0 the
+ * iterates converge to the minimum-norm multiplier when the constraints are redundant,
+ * and ddq to the least-squares solution when they are inconsistent. */
+#ifndef CDYN_PROX_H
+#define CDYN_PROX_H
+
+#include "cdyn_model.h"
+
+typedef struct {
+    cdyn_real mu;           /* proximal damping added to G (Pinocchio's ProximalSettings::mu), > 0 */
+    int max_iter;           /* at most this many iterations, >= 1 */
+    cdyn_real abs_tol;      /* primal: stop when ||J ddq + gamma - a*||_inf <= abs_tol (0: not a criterion) */
+    cdyn_real rel_tol;      /* dual: stop when ||lambda_{k+1} - lambda_k||_inf <= rel_tol (0: not a criterion) */
+    const cdyn_real *Kp;    /* (number of constraints) Baumgarte stiffness of each constraint, or NULL (0) */
+    const cdyn_real *Kd;    /* (number of constraints) Baumgarte damping, or NULL (0) */
+    int warm_start;         /* 1: start from the lambda passed in; 0: from lambda_0 = 0 */
+} cdyn_prox_settings;
+
+/* A solver stops after an iteration when every tolerance that is > 0 is met; with
+ * abs_tol = rel_tol = 0 it does exactly max_iter iterations, as Pinocchio's constraintDynamics
+ * with accuracy 0. mu 1e-6 is a good default in double (Pinocchio's), larger in float. */
+#define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-6), 100, CDYN_R(1e-10), CDYN_R(0), 0, 0, 0 }
+
+#endif
