@@ -97,7 +97,7 @@ int dense_sym_eigen(const double *A, int n, double *w, double *V)
             for (int q = p + 1; q < n; ++q)
                 off += B[p * n + q] * B[p * n + q];
         }
-        if (off <= 1e-34 * diag || off == 0) {
+        if (off <= 1e-30 * diag || off == 0) {    /* off-diagonal ~1e-15 of the diagonal */
             rc = 0;
             break;
         }
