@@ -2,3 +2,4 @@
 # J M^-1 J^T solves and physics (impacts, a simulated four-bar), on the sample robots and
 # seeded random robots with random contact and loop sets.
 cdyn_add_check_test(test_generic_constrained test_generic_constrained.c random_robot.c dense.c)
+

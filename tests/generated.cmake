@@ -95,6 +95,12 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_constrained.c AND EXISTS ${
   set_tests_properties(test_generated_constrained PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
+# ---- the sample four-bar with its loop, simulated for a second beside the generic runtime ----
+cdyn_generated_library(fourbar_loop ${CMAKE_SOURCE_DIR}/robots/fourbar.urdf ""
+  --loop coupler_tip:rocker_tip:3d)
+cdyn_add_check_test(test_fourbar_simulation test_fourbar_simulation.c)
+target_link_libraries(test_fourbar_simulation PRIVATE gen_fourbar_loop)
+
 # ---- random robots ----
 set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
 # and the big seeds (random_robot.h): deep forests whose LTDL takes the in-place form

@@ -15,8 +15,6 @@
  *  - impacts: M (v+ - v-) = J^T impulse, J v+ = -e J v-, kinetic energy not increased;
  *  - warm start: from a converged lambda, one iteration meets the tolerance;
  *  - delassus = the dense J M^-1 J^T + mu I;
- *  - a four-bar simulated for 1 s with the loop held by proxLTL, with and without
- *    Baumgarte stabilisation;
  *  - bad sets, small buffers, NaN inputs and bad settings are refused.
  * on the sample robots and 40 seeded random robots (tests/random_robot.h) with random
  * sets of contacts and loops (3d and 6d, loops to world-fixed frames too).
@@ -27,6 +25,8 @@
  *    with h = 1e-3: truncation ~h^4 |f^(5)| (velocities ~1 rad/s, <1e-10) and rounding
  *    eps |f| / h (~1e-13); both far below 1e-7, which any error in gamma exceeds;
  *  - algebraic identities (equation of motion, impulse momentum): 1e-9 of the terms' scale;
+ *  - the constraints held after convergence (full-rank sets): J ddq + gamma = a* and
+ *    J v+ = -e J v- to 1e-9 of the terms (the solve's residual is cond(G + mu I) eps);
  *  - converged against dense: 1e-8 for ddq, J^T lambda and lambda. States are used when
  *    the nonzero spectrum of J M^-1 J^T lies within 1e6 of its largest eigenvalue and the
  *    zero one below 1e-12 of it (rank well defined); then rounding moves lambda by
@@ -50,6 +50,7 @@
 #define FD_STEP 1e-3
 #define ALG_TOL 1e-9
 #define DENSE_TOL 1e-8
+#define HOLD_TOL 1e-9
 #define NSEEDS 40
 #define NSTATES 4
 #define MAXCON 4
@@ -436,7 +437,7 @@ static int check_against_dense(fixture *fx, int state)
         for (int i = 0; i < nc; ++i)
             b[i] += gamma[i];
         const double scale = 1 + max_abs(gamma, nc) + max_abs(fx->J, nc * nv) * max_abs(ddq, nv);
-        ck_assert_msg(max_abs(b, nc) <= DENSE_TOL * scale, "%s state %d: |J ddq + gamma| = %.3g",
+        ck_assert_msg(max_abs(b, nc) <= HOLD_TOL * scale, "%s state %d: |J ddq + gamma| = %.3g",
                       fx->what, state, max_abs(b, nc));
     }
     return 1;
@@ -486,7 +487,7 @@ static void check_impulse(fixture *fx, int state, double e)
     dense_mul(fx->J, nc, nv, fx->v, t);
     for (int i = 0; i < nc; ++i)
         r[i] += e * t[i];
-    ck_assert_msg(max_abs(r, nc) <= DENSE_TOL * (1 + max_abs(t, nc)),
+    ck_assert_msg(max_abs(r, nc) <= HOLD_TOL * (1 + max_abs(t, nc)),
                   "%s state %d: |J v+ + e J v-| = %.3g", fx->what, state, max_abs(r, nc));
 }
 
@@ -565,7 +566,7 @@ static void check_baumgarte(fixture *fx, int state)
         }
         const double scale = 1 + max_abs(astar, c->dim) + max_abs(gamma + row, c->dim)
                            + max_abs(fx->J, nc * nv) * max_abs(fx->ddq, nv);
-        ck_assert_msg(max_diff(lhs + row, astar, c->dim) <= DENSE_TOL * scale,
+        ck_assert_msg(max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
                       "%s state %d constraint %d: |J ddq + gamma - a*| = %.3g", fx->what, state,
                       k, max_diff(lhs + row, astar, c->dim));
     }
@@ -720,73 +721,6 @@ START_TEST(test_coverage)
 }
 END_TEST
 
-/* ---- a simulation: the four-bar's loop held by proxLTL ---- */
-
-/* The four-bar from its assembled pose, crank driven by its initial speed only, 1 s at
- * dt = 1 ms (semi-implicit Euler): the largest gap between the two tips of the cut pin.
- * Without stabilisation the integrator's error accumulates in the gap (measured: it climbs
- * to 1.36e-4 m by 0.4 s and stays); Baumgarte's a* = -Kp e - Kd J v pulls it back (Kp =
- * 1e4, Kd = 200: critically damped at 100 rad/s, 0.1 rad per step; measured at most
- * 3.6e-5 m, 1.4e-5 m at the end). */
-static double fourbar_gap(int stabilise)
-{
-    model_table mt;
-    fixture fx;
-    cdyn_constraint set[1];
-    const double dt = 1e-3, Kp[1] = { 1e4 }, Kd[1] = { 200 };
-    double gap = 0, RA[9], pA[3], RB[9], pB[3], nz[3];
-    load_sample("fourbar.urdf", 0, &mt);
-    set[0].frame_a = frame_named(&mt.model, "coupler_tip");
-    set[0].frame_b = frame_named(&mt.model, "rocker_tip");
-    set[0].dim = 3;
-    fixture_open(&fx, &mt.model, "fourbar", set, 1);
-    ck_assert_int_eq(fx.nv, 3);
-    ck_assert_int_eq(cdyn_neutral(fx.m, fx.q), CDYN_OK);
-    /* a velocity the loop allows: the null space of J's two in-plane rows */
-    ck_assert_int_eq(cdyn_constraint_jacobian(fx.m, &fx.d, &fx.cd, fx.q, fx.J), CDYN_OK);
-    cross(nz, fx.J, fx.J + 3);
-    const double scale = 3 / fabs(nz[0]);   /* the crank at 3 rad/s */
-    for (int k = 0; k < 3; ++k) {
-        fx.v[k] = nz[k] * scale;
-        fx.tau[k] = 0;
-    }
-    cdyn_prox_settings st = settings(1e-8, 20);
-    if (stabilise) {
-        st.Kp = Kp;
-        st.Kd = Kd;
-    }
-    for (int step = 0; step < 1000; ++step) {
-        ck_assert_int_eq(cdyn_prox_ltl(fx.m, &fx.d, &fx.cd, &st, fx.q, fx.v, fx.tau, fx.ddq,
-                                       fx.lambda), 20);
-        for (int k = 0; k < 3; ++k)
-            fx.v[k] += dt * fx.ddq[k];
-        ck_assert_int_eq(cdyn_integrate(fx.m, fx.q, fx.v, dt, fx.q), CDYN_OK);
-        frame_world(&fx, fx.q, set[0].frame_a, fx.H, RA, pA);
-        frame_world(&fx, fx.q, set[0].frame_b, fx.H, RB, pB);
-        const double g = sqrt((pA[0] - pB[0]) * (pA[0] - pB[0]) + (pA[1] - pB[1]) * (pA[1] - pB[1])
-                              + (pA[2] - pB[2]) * (pA[2] - pB[2]));
-        if (!(g <= gap))
-            gap = g;
-    }
-    fixture_close(&fx);
-    model_table_free(&mt);
-    return gap;
-}
-
-START_TEST(test_fourbar_simulation)
-{
-    const double free_gap = fourbar_gap(0), held_gap = fourbar_gap(1);
-    printf("fourbar, 1 s at 1 ms: largest pin gap %.3g m without Baumgarte, %.3g m with\n",
-           free_gap, held_gap);
-    /* bars of 0.1-0.3 m; bounds at about 1.7-4 times what was measured (see fourbar_gap):
-     * a wrong gamma or J would open the pin by millimetres within the second */
-    ck_assert_msg(free_gap < 5e-4, "unstabilised gap %.3g m", free_gap);
-    ck_assert_msg(held_gap < 6e-5, "stabilised gap %.3g m", held_gap);
-    ck_assert_msg(held_gap < 0.5 * free_gap, "Baumgarte did not help: %.3g vs %.3g", held_gap,
-                  free_gap);
-}
-END_TEST
-
 /* ---- the API refuses what it cannot do ---- */
 
 START_TEST(test_bad_input)
@@ -895,7 +829,6 @@ int main(void)
     tcase_add_loop_test(tc, test_sample_sets, 0, NSAMPLES);
     tcase_add_loop_test(tc, test_random_sets, 0, NSEEDS);
     tcase_add_test(tc, test_coverage);
-    tcase_add_test(tc, test_fourbar_simulation);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
