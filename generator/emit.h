@@ -17,6 +17,8 @@
 #include "symspatial.h"
 #include "tree.h"
 
+struct stash;
+
 /* ---- shared joint models (emit_joint.c) ---- */
 
 /* Parent-to-body placement at q: the constant joint placement times the joint transform. */
@@ -93,6 +95,39 @@ void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
                     expr_counts *c);
 /* aba: ddq = ABA(q, v, tau). */
 void emit_aba(expr_prog *p, const kin_tree *t);
+
+/* ---- ABA's passes, shared with the constrained solvers (emit_aba.c) ---- */
+
+/* Symmetric n x n (n <= 6) factorised as L D L^T, L unit lower; one division per pivot. */
+typedef struct {
+    int n;
+    ex L[6][6], dinv[6];
+} sym_ldl;
+
+/* A body's quantities in ABA, in its own frame. */
+typedef struct {
+    splace X;               /* placement in the parent */
+    smot v, c, pA, U[6];    /* velocity, v x S qd, bias force, U = IA S */
+    sabi IA;                /* articulated inertia */
+    int nv;
+    smot S[6];
+    ex u[6];                /* tau - S^T pA */
+    ex Dinv[6][6];          /* (S^T IA S)^-1 when the joint has a parent */
+    sym_ldl ldl;            /* multi-DoF root: solved, not inverted */
+} aba_body;
+
+/* x <- A^-1 x for a factorised A. */
+void emit_ldl_solve(expr_prog *p, const sym_ldl *f, ex *x);
+/* Pass 1 (root to leaves): X, v, c, S, IA = I and pA = v x* I v of every body. */
+void emit_aba_pass1(expr_prog *p, const kin_tree *t, aba_body *B);
+/* Pass 2 (leaves to root): U, u, D, each body's articulated inertia and bias handed to its
+ * parent (tau read as "tau[k]"). */
+void emit_aba_pass2(expr_prog *p, const kin_tree *t, aba_body *B);
+/* Pass 3 (root to leaves): ddq = D^-1 (u - U^T a') stored as "ddq[k]", acc[i] each body's
+ * acceleration (gravity as the base's upward acceleration). */
+void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc);
+/* Stashes (or loads back) what pass 3 reads: X, c, U, and D^-1 or the root's factor. */
+void emit_aba_stash(struct stash *s, const kin_tree *t, aba_body *B);
 /* ---- constraints (emit_constraint.c; the set is t->constraints) ----
  * R_data fields: d->Jc[nnz_J] compact J (tree_constraint_index), d->B (same pattern),
  * d->gamma[nc], d->nle[nv], d->zd[nv], d->r[nc], d->Gl[nc*nc] / d->GD / d->GDinv the factor
@@ -105,6 +140,9 @@ void emit_constraint_jacobian(expr_prog *p, const kin_tree *t);
 void emit_constraint_drift(expr_prog *p, const kin_tree *t);
 /* B = D^-1 L^-T J^T and the L^T D L of G + mu I (input mu) from d->L, d->Dinv, d->Jc. */
 void emit_kkt_factor(expr_prog *p, const kin_tree *t);
+/* The L^T D L of G + mu I given as handles (lower triangle of an nc x nc array, destroyed)
+ * into d->Gl, d->GD, d->GDinv, on the factor's fill pattern; -1 when out of memory. */
+int emit_delassus_factor(expr_prog *p, const kin_tree *t, ex *G);
 /* G + mu I (output "G", NC x NV full) from the same route. */
 void emit_delassus(expr_prog *p, const kin_tree *t);
 /* x <- (G + mu I)^-1 x with the factor in d. */
@@ -114,9 +152,57 @@ void emit_prox_rhs(expr_prog *p, const kin_tree *t);
 void emit_impulse_rhs(expr_prog *p, const kin_tree *t);
 /* astar = -Kp e - Kd J v (inputs Kp, Kd per constraint, v, placements in d). */
 void emit_baumgarte(expr_prog *p, const kin_tree *t);
+/* A constraint's position error (6 or 3 entries) for frame A's world placement against a
+ * reference; the contact ci's reference placement d->ref_*[ci]. */
+void emit_constraint_error(expr_prog *p, const tree_constraint *c, splace A, splace ref, ex *e);
+splace emit_constraint_reference(expr_prog *p, int ci);
 /* ddq = L^-1 (d->zd + B lambda); v_after = v_before + L^-1 B impulse. */
 void emit_prox_ddq(expr_prog *p, const kin_tree *t);
 void emit_impulse_velocity(expr_prog *p, const kin_tree *t);
+
+/* ---- contacts seen from their bodies (emit_contact.c) ---- */
+
+int emit_contact_body(const kin_tree *t, const tree_constraint *c);
+/* 1 if the set is all contacts (what constrainedABA and proxPV take). */
+int emit_contacts_only(const kin_tree *t);
+/* carries[b] = 1 for the bodies on a contact body's chain to the root. */
+void emit_contact_carriers(const kin_tree *t, unsigned char *carries);
+/* The contact's rows K a of a body acceleration a (dim entries). */
+void emit_contact_rows(expr_prog *p, const kin_tree *t, const tree_constraint *c, smot a, ex *rows);
+/* K^T y: the force on the body of the multiplier y (dim entries). */
+smot emit_contact_force(expr_prog *p, const kin_tree *t, const tree_constraint *c, const ex *y);
+/* rho K^T K, as an articulated inertia to add to the body's. */
+sabi emit_contact_inertia(expr_prog *p, const kin_tree *t, const tree_constraint *c, ex rho);
+/* kappa (dim entries): the rows are K a_b + kappa, a_b ABA's acceleration; g_body the
+ * gravity vector in the body's axes, v_body its velocity. */
+void emit_contact_bias(expr_prog *p, const kin_tree *t, const tree_constraint *c, sv3 g_body,
+                       smot v_body, ex *kappa);
+/* Gravity in each body's axes from pass 1's placements. */
+void emit_body_gravity(expr_prog *p, const kin_tree *t, const aba_body *B, sv3 *g);
+/* astar = -Kp e - Kd J v for a contact set (inputs q, v, Kp, Kd, d->ref_*). */
+void emit_contact_baumgarte(expr_prog *p, const kin_tree *t);
+
+/* ---- constrainedABA, proxPV, proxLTLs (emit_caba.c, emit_pv.c, emit_ltls.c) ---- */
+
+/* constrainedABA. caba_setup (inputs q, v, tau, rho = 1/mu, astar): ABA's passes 1 and 2
+ * with rho K^T K in each contact body's inertia and the constant part of the penalty
+ * force in its bias; stashes into d->caba what the iterations reuse, d->u (tau - S^T pA at
+ * lambda = 0) and d->u0 (the same, the DoFs that carry a contact), d->kap (kappa - a*).
+ * caba_delta (input lambda): d->u = d->u0 + the multiplier's part, up the carrying bodies.
+ * caba_forward: pass 3, ddq and d->r = J ddq + gamma - a*. */
+void emit_caba_setup(expr_prog *p, const kin_tree *t);
+void emit_caba_delta(expr_prog *p, const kin_tree *t);
+void emit_caba_forward(expr_prog *p, const kin_tree *t);
+int emit_caba_stash_size(const kin_tree *t);
+
+/* proxPV. pv_setup (inputs q, v, tau, mu, astar): ABA's passes 1 and 2, the constraint
+ * force maps KA carried down to the root, G + mu I = sum over joints of (S^T KA)^T D^-1
+ * (S^T KA) + mu I factorised (emit_delassus_factor) and d->r = a* - gamma - J M^-1 (tau -
+ * nle), the proximal iterations' right-hand side; stashes into d->pv what pv_forward reads.
+ * pv_forward (input lambda): pass 3 with the constraint forces, ddq. */
+void emit_pv_setup(expr_prog *p, const kin_tree *t);
+void emit_pv_forward(expr_prog *p, const kin_tree *t);
+int emit_pv_stash_size(const kin_tree *t);
 
 /* neutral: q. */
 void emit_neutral(expr_prog *p, const kin_tree *t);

@@ -2,12 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "emit.h"
-
-/* Symmetric n x n (n <= 6) factorised as L D L^T, L unit lower; one division per pivot. */
-typedef struct {
-    int n;
-    ex L[6][6], dinv[6];
-} sym_ldl;
+#include "stash.h"
 
 static void ldl_factor(expr_prog *p, int n, ex A[6][6], sym_ldl *f)
 {
@@ -30,7 +25,7 @@ static void ldl_factor(expr_prog *p, int n, ex A[6][6], sym_ldl *f)
     }
 }
 
-static void ldl_solve(expr_prog *p, const sym_ldl *f, ex *x)
+void emit_ldl_solve(expr_prog *p, const sym_ldl *f, ex *x)
 {
     int i, k, n = f->n;
     for (i = 0; i < n; i++)
@@ -51,7 +46,7 @@ static void ldl_inverse(expr_prog *p, const sym_ldl *f, ex Ainv[6][6])
         ex x[6];
         for (i = 0; i < n; i++)
             x[i] = ex_const(i == j ? 1.0 : 0.0);
-        ldl_solve(p, f, x);
+        emit_ldl_solve(p, f, x);
         for (i = 0; i < n; i++)
             Ainv[i][j] = x[i];
     }
@@ -60,18 +55,7 @@ static void ldl_inverse(expr_prog *p, const sym_ldl *f, ex Ainv[6][6])
             Ainv[j][i] = Ainv[i][j];
 }
 
-typedef struct {
-    splace X;
-    smot v, c, pA, U[6];
-    sabi IA;
-    int nv;
-    smot S[6];
-    ex u[6];
-    ex Dinv[6][6];          /* when the joint has a parent */
-    sym_ldl ldl;            /* multi-DoF root: solved, not inverted */
-} aba_body;
-
-static void pass1(expr_prog *p, const kin_tree *t, aba_body *B)
+void emit_aba_pass1(expr_prog *p, const kin_tree *t, aba_body *B)
 {
     int i;
     expr_section(p, "pass 1 (root to leaves): velocities, bias accelerations and forces");
@@ -158,7 +142,7 @@ static sabi articulated_to_parent(expr_prog *p, const kin_tree *t, int body, spl
     return sabi_act(p, X, ia);
 }
 
-static void pass2(expr_prog *p, const kin_tree *t, aba_body *B)
+void emit_aba_pass2(expr_prog *p, const kin_tree *t, aba_body *B)
 {
     int i, a, c;
     expr_section(p, "pass 2 (leaves to root): articulated inertias and bias forces");
@@ -194,7 +178,7 @@ static void pass2(expr_prog *p, const kin_tree *t, aba_body *B)
     }
 }
 
-static void pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc)
+void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc)
 {
     smot a0 = emit_base_acceleration(t);
     int i, a, c;
@@ -209,7 +193,7 @@ static void pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc)
         if (parent < 0) {
             for (a = 0; a < n; a++)
                 qdd[a] = r[a];
-            ldl_solve(p, &b->ldl, qdd);
+            emit_ldl_solve(p, &b->ldl, qdd);
         } else {
             for (a = 0; a < n; a++) {
                 qdd[a] = ex_const(0.0);
@@ -231,10 +215,33 @@ void emit_aba(expr_prog *p, const kin_tree *t)
     aba_body *B = malloc((size_t)n * sizeof *B);
     smot *acc = malloc((size_t)n * sizeof *acc);
     if (B && acc) {
-        pass1(p, t, B);
-        pass2(p, t, B);
-        pass3(p, t, B, acc);
+        emit_aba_pass1(p, t, B);
+        emit_aba_pass2(p, t, B);
+        emit_aba_pass3(p, t, B, acc);
     }
     free(B);
     free(acc);
+}
+
+void emit_aba_stash(stash *s, const kin_tree *t, aba_body *B)
+{
+    int i, a, c;
+    for (i = 0; i < t->nbodies; i++) {
+        aba_body *b = &B[i];
+        b->X = stash_splace(s, b->X);
+        b->c = stash_smot(s, b->c);
+        for (a = 0; a < b->nv; a++)
+            b->U[a] = stash_smot(s, b->U[a]);
+        if (t->bodies[i].parent < 0) {
+            for (a = 0; a < b->nv; a++) {
+                b->ldl.dinv[a] = stash_ex(s, b->ldl.dinv[a]);
+                for (c = 0; c < a; c++)
+                    b->ldl.L[a][c] = stash_ex(s, b->ldl.L[a][c]);
+            }
+            continue;
+        }
+        for (a = 0; a < b->nv; a++)
+            for (c = a; c < b->nv; c++)
+                b->Dinv[a][c] = b->Dinv[c][a] = stash_ex(s, b->Dinv[a][c]);
+    }
 }

@@ -394,6 +394,17 @@ static unsigned char *factor_pattern(const kin_tree *t)
     return pat;
 }
 
+int emit_delassus_factor(expr_prog *p, const kin_tree *t, ex *G)
+{
+    unsigned char *pat = factor_pattern(t);
+    if (!pat)
+        return -1;
+    expr_section(p, "L^T D L of G + mu I (the constraint block of the KKT factor, negated)");
+    block_factor(p, t, pat, G);
+    free(pat);
+    return 0;
+}
+
 void emit_kkt_factor(expr_prog *p, const kin_tree *t)
 {
     unsigned char *pat = factor_pattern(t);
@@ -504,32 +515,45 @@ void emit_impulse_rhs(expr_prog *p, const kin_tree *t)
         expr_storef(p, ex_mul(p, s, constraint_velocity(p, t, r, "v_before")), "d->r[%d]", r);
 }
 
-/* Position error of constraint c in A's axes (3d: R_A^T (p_A - p_ref); 6d also the
- * small-angle rotation vee(R_e - R_e^T) / 2, R_e = R_ref^T R_A), the reference being the
- * contact's d->ref_* or the loop's frame B. */
-static void position_error(expr_prog *p, int ci, const tree_constraint *c, ex *e)
+static splace placement_input(expr_prog *p, const char *field, int ci)
 {
-    const char *ref = c->is_loop ? "con_b" : "ref";
-    sm3 RA, RR, Re;
-    sv3 pa, pr, d;
+    splace x;
     int k;
-    for (k = 0; k < 9; k++) {
-        RA.m[k] = ex_inputf(p, "d->con_a_R[%d][%d]", ci, k);
-        RR.m[k] = ex_inputf(p, "d->%s_R[%d][%d]", ref, ci, k);
-    }
-    for (k = 0; k < 3; k++) {
-        pa.v[k] = ex_inputf(p, "d->con_a_p[%d][%d]", ci, k);
-        pr.v[k] = ex_inputf(p, "d->%s_p[%d][%d]", ref, ci, k);
-    }
-    d = sm3_apply_t(p, RA, sv3_sub(p, pa, pr));
+    for (k = 0; k < 9; k++)
+        x.R.m[k] = ex_inputf(p, "d->%s_R[%d][%d]", field, ci, k);
+    for (k = 0; k < 3; k++)
+        x.p.v[k] = ex_inputf(p, "d->%s_p[%d][%d]", field, ci, k);
+    return x;
+}
+
+splace emit_constraint_reference(expr_prog *p, int ci)
+{
+    return placement_input(p, "ref", ci);
+}
+
+/* Position error of a constraint in A's axes: 3d R_A^T (p_A - p_ref); 6d also the
+ * small-angle rotation vee(R_e - R_e^T) / 2, R_e = R_ref^T R_A. */
+void emit_constraint_error(expr_prog *p, const tree_constraint *c, splace A, splace ref, ex *e)
+{
+    sm3 Re;
+    sv3 d = sm3_apply_t(p, A.R, sv3_sub(p, A.p, ref.p));
+    int k;
     for (k = 0; k < 3; k++)
         e[k] = d.v[k];
     if (c->dim < 6)
         return;
-    Re = sm3_mul(p, sm3_transpose(RR), RA);
+    Re = sm3_mul(p, sm3_transpose(ref.R), A.R);
     e[3] = ex_mul(p, ex_const(0.5), ex_sub(p, Re.m[7], Re.m[5]));
     e[4] = ex_mul(p, ex_const(0.5), ex_sub(p, Re.m[2], Re.m[6]));
     e[5] = ex_mul(p, ex_const(0.5), ex_sub(p, Re.m[3], Re.m[1]));
+}
+
+/* The error from the placements in d: the contact's d->ref_* or the loop's frame B. */
+static void position_error(expr_prog *p, int ci, const tree_constraint *c, ex *e)
+{
+    emit_constraint_error(p, c, placement_input(p, "con_a", ci),
+                          c->is_loop ? placement_input(p, "con_b", ci)
+                                     : emit_constraint_reference(p, ci), e);
 }
 
 /* Baumgarte: a* = -Kp e - Kd J v per constraint (Kp, Kd: arrays of the generated function). */

@@ -181,27 +181,42 @@ static const struct {
 static const struct {
     const char *name;
     build_fn build;
+    int contacts_only;  /* constrainedABA and proxPV: a set without loops */
 } constrained[] = {
-    {"con_terms", emit_constraint_terms}, {"con_terms_kin", emit_constraint_terms_kin},
-    {"con_jacobian", emit_constraint_jacobian}, {"con_drift", emit_constraint_drift},
-    {"kkt_factor", emit_kkt_factor}, {"delassus", emit_delassus},
-    {"kkt_solve", emit_kkt_solve}, {"prox_rhs", emit_prox_rhs},
-    {"impulse_rhs", emit_impulse_rhs}, {"baumgarte", emit_baumgarte},
-    {"prox_ddq", emit_prox_ddq}, {"impulse_velocity", emit_impulse_velocity},
+    {"con_terms", emit_constraint_terms, 0}, {"con_terms_kin", emit_constraint_terms_kin, 0},
+    {"con_jacobian", emit_constraint_jacobian, 0}, {"con_drift", emit_constraint_drift, 0},
+    {"kkt_factor", emit_kkt_factor, 0}, {"delassus", emit_delassus, 0},
+    {"kkt_solve", emit_kkt_solve, 0}, {"prox_rhs", emit_prox_rhs, 0},
+    {"impulse_rhs", emit_impulse_rhs, 0}, {"baumgarte", emit_baumgarte, 0},
+    {"prox_ddq", emit_prox_ddq, 0}, {"impulse_velocity", emit_impulse_velocity, 0},
+    {"contact_baumgarte", emit_contact_baumgarte, 1},
+    {"caba_setup", emit_caba_setup, 1}, {"caba_delta", emit_caba_delta, 1},
+    {"caba_forward", emit_caba_forward, 1},
+    {"pv_setup", emit_pv_setup, 1}, {"pv_forward", emit_pv_forward, 1},
 };
 #define NCONSTRAINED ((int)(sizeof constrained / sizeof constrained[0]))
 
-/* The public constrained functions as sums of their parts: name, then (part, times) pairs;
- * the solvers counted with three proximal iterations (what the benchmark times), each
- * iteration also forming r + mu lambda (nc products and sums). */
+/* The public constrained functions as sums of their parts, (part, times); the solvers
+ * counted with three proximal iterations (what the benchmark times), each iteration also
+ * updating lambda (nc products and sums). */
 #define PROX_ITERATIONS 3
+typedef struct {
+    const char *part;
+    int times;
+} part_times;
 static const struct {
     const char *name;
-    const char *parts[6];
+    int contacts_only, iterates;
+    part_times parts[6];
 } constrained_totals[] = {
-    {"prox_ltl", {"con_terms", "ltl", "kkt_factor", "prox_rhs", "prox_ddq", NULL}},
-    {"delassus", {"con_terms_kin", "ltl", "delassus", NULL}},
-    {"impulse", {"con_terms_kin", "ltl", "kkt_factor", "impulse_rhs", "impulse_velocity", NULL}},
+    {"prox_ltl", 0, 1, {{"con_terms", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"prox_rhs", 1},
+                        {"prox_ddq", 1}, {"kkt_solve", PROX_ITERATIONS}}},
+    {"constrained_aba", 1, 1, {{"caba_setup", 1}, {"caba_forward", PROX_ITERATIONS},
+                               {"caba_delta", PROX_ITERATIONS - 1}}},
+    {"prox_pv", 1, 1, {{"pv_setup", 1}, {"kkt_solve", PROX_ITERATIONS}, {"pv_forward", 1}}},
+    {"delassus", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
+    {"impulse", 0, 1, {{"con_terms_kin", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"impulse_rhs", 1},
+                       {"impulse_velocity", 1}, {"kkt_solve", PROX_ITERATIONS}}},
 };
 
 /* The deepest body carrying a frame: the most expensive frame Jacobian. */
@@ -268,34 +283,36 @@ static const emit_count *find_count(const emit_count *c, int n, const char *name
     return NULL;
 }
 
-/* prox_ltl, delassus and impulse from their parts (constrained robots only). */
+/* The public constrained functions from their parts (constrained robots only). */
 static int constrained_counts(const kin_tree *t, const emit_count *done, int ndone,
                               emit_count *counts, int max)
 {
     emit_count parts[NCONSTRAINED];
-    const emit_count *solve;
     int i, k, n = 0;
     for (i = 0; i < NCONSTRAINED; i++) {
         emitted e;
-        if (run_program(t, constrained[i].build, NULL, 0, 0, &e, NULL) != 0)
+        memset(&e, 0, sizeof e);
+        if (!(constrained[i].contacts_only && !emit_contacts_only(t)) &&
+            run_program(t, constrained[i].build, NULL, 0, 0, &e, NULL) != 0)
             return -1;
         set_count(&parts[i], constrained[i].name, &e.c);
     }
-    solve = find_count(parts, NCONSTRAINED, "kkt_solve");
     for (i = 0; i < (int)(sizeof constrained_totals / sizeof constrained_totals[0]) && n < max; i++) {
-        emit_count *c = &counts[n++];
+        emit_count *c = &counts[n];
+        if (constrained_totals[i].contacts_only && !emit_contacts_only(t))
+            continue;
         memset(c, 0, sizeof *c);
         c->algorithm = constrained_totals[i].name;
-        for (k = 0; constrained_totals[i].parts[k]; k++) {
-            const char *part = constrained_totals[i].parts[k];
-            const emit_count *pc = find_count(parts, NCONSTRAINED, part);
-            add_count(c, pc ? pc : find_count(done, ndone, part), 1);
+        for (k = 0; k < 6 && constrained_totals[i].parts[k].part; k++) {
+            const part_times *pt = &constrained_totals[i].parts[k];
+            const emit_count *pc = find_count(parts, NCONSTRAINED, pt->part);
+            add_count(c, pc ? pc : find_count(done, ndone, pt->part), pt->times);
         }
-        if (strcmp(c->algorithm, "delassus") != 0) {
-            add_count(c, solve, PROX_ITERATIONS);
+        if (constrained_totals[i].iterates) {
             c->mul += (long)PROX_ITERATIONS * t->nc;
             c->add += (long)PROX_ITERATIONS * t->nc;
         }
+        n++;
     }
     return n;
 }
@@ -582,10 +599,24 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
     set_int(ctx, "ncon", t->nconstraints);
     set_int(ctx, "nnz_J", t->nnz_J);
     tpl_dict_set(ctx, "constraints", constraint_list(t, ids));
+    tpl_dict_set(ctx, "contacts_only", tpl_bool(emit_contacts_only(t)));
     if (t->nconstraints == 0)
         return 0;
+    if (emit_contacts_only(t)) {
+        int n = emit_caba_stash_size(t);
+        if (n < 0)
+            return -1;
+        set_int(ctx, "caba_nstash", n > 0 ? n : 1);
+        n = emit_pv_stash_size(t);
+        if (n < 0)
+            return -1;
+        set_int(ctx, "pv_nstash", n > 0 ? n : 1);
+    }
     for (i = 0; i < NCONSTRAINED; i++) {
-        tpl_value *a = algorithm_value(t, constrained[i].build, NULL, 0, 0, "    ");
+        tpl_value *a;
+        if (constrained[i].contacts_only && !emit_contacts_only(t))
+            continue;
+        a = algorithm_value(t, constrained[i].build, NULL, 0, 0, "    ");
         if (!a)
             return -1;
         tpl_dict_set(ctx, constrained[i].name, a);

@@ -438,6 +438,145 @@ int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, 
     return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
 }
 
+{% if contacts_only %}
+/* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
+ * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
+ * 1 when the iterations stop. */
+static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    const cdyn_real rho = 1 / s->mu;
+    cdyn_real primal = 0;
+    int k;
+    for (k = 0; k < {{ NAME }}_NC; ++k) {
+        const cdyn_real r = d->r[k], a = r < 0 ? -r : r;
+        if (!(a <= primal))
+            primal = a;            /* keeps a NaN */
+        lambda[k] -= rho * r;
+    }
+    d->primal_residual = primal;
+    d->dual_residual = rho * primal;
+    if (it >= s->max_iter)
+        return 1;
+    return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
+           (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
+}
+
+/* a* = -Kp e - Kd J v per contact, from q and v alone.
+ * {{ contact_baumgarte.ops }} */
+static void {{ name }}__contact_baumgarte(const {{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *Kp, const cdyn_real *Kd, cdyn_real *astar)
+{
+    (void)d;
+    (void)q;
+    (void)v;
+    (void)Kp;
+    (void)Kd;
+{{ contact_baumgarte.body }}}
+
+/* a* of the settings: Baumgarte's, or 0 without gains. */
+static void {{ name }}__contact_astar(const {{ name }}_data *d, const cdyn_prox_settings *s, const cdyn_real *q,
+    const cdyn_real *v, cdyn_real *astar)
+{
+    int k;
+    if (s->Kp || s->Kd) {
+        {{ name }}__contact_baumgarte(d, q, v, s->Kp ? s->Kp : {{ name }}__no_gains,
+                               s->Kd ? s->Kd : {{ name }}__no_gains, astar);
+        return;
+    }
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        astar[k] = 0;
+}
+
+/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias.
+ * {{ caba_setup.ops }} */
+static void {{ name }}__caba_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar)
+{
+    (void)q;
+    (void)v;
+    (void)tau;
+    (void)rho;
+    (void)astar;
+{{ caba_setup.body }}}
+
+/* d->u = d->u0 - S^T (the multiplier's part of the bias forces), up the carrying bodies.
+ * {{ caba_delta.ops }} */
+static void {{ name }}__caba_delta({{ name }}_data *d, const cdyn_real *lambda)
+{
+    (void)lambda;
+{{ caba_delta.body }}}
+
+/* Pass 3: ddq, and d->r = J ddq + gamma - a*.
+ * {{ caba_forward.ops }} */
+static void {{ name }}__caba_forward({{ name }}_data *d, cdyn_real *ddq)
+{
+{{ caba_forward.body }}}
+
+int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__contact_astar(d, settings, q, v, astar);
+    {{ name }}__caba_setup(d, q, v, tau, 1 / settings->mu, astar);
+    if (settings->warm_start)
+        {{ name }}__caba_delta(d, lambda);
+    else
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        {{ name }}__caba_forward(d, ddq);
+        if ({{ name }}__alm_update(d, settings, lambda, it))
+            break;
+        {{ name }}__caba_delta(d, lambda);
+    }
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+}
+
+/* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
+ * d->Gl, d->GD, d->GDinv, and d->r. Returns 0, or -1 on a non-positive pivot.
+ * {{ pv_setup.ops }} */
+static int {{ name }}__pv_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *tau, cdyn_real mu, const cdyn_real *astar)
+{
+    int k;
+    (void)q;
+    (void)v;
+    (void)tau;
+    (void)mu;
+    (void)astar;
+{{ pv_setup.body }}    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(d->GD[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* The last sweep: ddq with the multipliers' forces.
+ * {{ pv_forward.ops }} */
+static void {{ name }}__pv_forward(const {{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+{
+    (void)lambda;
+{{ pv_forward.body }}}
+
+int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__contact_astar(d, settings, q, v, astar);
+    if ({{ name }}__pv_setup(d, q, v, tau, settings->mu, astar) != 0)
+        return CDYN_E_SINGULAR;
+    it = {{ name }}__prox_iterate(d, settings, lambda);
+    {{ name }}__pv_forward(d, lambda, ddq);
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+}
+{% endif %}
+
 int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
 {
     {{ name }}__constraint_terms_kin(d, q);

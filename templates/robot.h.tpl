@@ -34,6 +34,14 @@
 #define {{ NAME }}_NCONSTRAINTS {{ ncon }}
 /* Entries of the compact J (each row on its constraint's support). */
 #define {{ NAME }}_NNZ_J {{ nnz_J }}
+{% if contacts_only %}
+/* Solvers generated for this set: prox_ltl, constrained_aba, prox_pv. */
+#define {{ NAME }}_HAS_CONSTRAINED_ABA 1
+#define {{ NAME }}_HAS_PROX_PV 1
+{% else %}
+/* Solvers generated for this set: prox_ltl (constrained_aba and prox_pv take
+ * contacts only, and the set has a loop). */
+{% endif %}
 
 {% endif %}
 /* Frame ids: one per URDF link. */
@@ -75,6 +83,15 @@ typedef struct {
     cdyn_real con_a_p[{{ ncon }}][3];
     cdyn_real con_b_R[{{ ncon }}][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[{{ ncon }}][3];
+{% if contacts_only %}
+    /* constrainedABA: what its set-up hands to the iterations */
+    cdyn_real caba[{{ caba_nstash }}];     /* placements, U, D^-1 (penalised inertias) */
+    cdyn_real u[{{ nv }}];            /* tau - S^T pA at the current lambda */
+    cdyn_real u0[{{ nv }}];           /* the same at lambda = 0 */
+    cdyn_real kap[{{ nc }}];          /* kappa - a*: the rows are K a + kappa - a* */
+    /* proxPV: what its set-up hands to the last pass */
+    cdyn_real pv[{{ pv_nstash }}];       /* placements, U, D^-1, u, S^T KA */
+{% endif %}
 {% endif %}
 } {{ name }}_data;
 
@@ -172,6 +189,25 @@ void {{ name }}_constraint_capture({{ name }}_data *d, const cdyn_real *q);
 int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
+{% if contacts_only %}
+/** {{ name }}_constrained_aba — the same problem by constrainedABA (Sathya and Carpentier): the
+ *  articulated-body algorithm with each contact's proximal penalty 1/mu folded into the
+ *  inertia of the body that carries it; O(nv) per iteration. Every iteration gives exactly
+ *  the proximal iterate of {{ name }}_prox_ltl; the 1/mu-scaled inertias cost digits (about
+ *  1e-10 relative at mu = 1e-6). Arguments and return as {{ name }}_prox_ltl. Contacts only:
+ *  not generated for a set with a loop. */
+int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** {{ name }}_prox_pv — the same problem by proxPV (Popov-Vereshchagin with proximal
+ *  iterations): ABA's sweeps carry each subtree's constraint force map to the root, where
+ *  G + mu I is assembled and factorised (O(nv + nc^2 depth + nc^3)); the iterations are
+ *  small solves, and one last sweep gives ddq. Arguments and return as {{ name }}_prox_ltl.
+ *  Contacts only: not generated for a set with a loop. */
+int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+{% endif %}
 /** {{ name }}_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
  *  @q [in] ({{ NAME }}_NQ); @mu [in]; @G [out] ({{ NAME }}_NC x {{ NAME }}_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */

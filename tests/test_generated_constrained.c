@@ -32,6 +32,7 @@
 
 #define KIN_TOL 1e-10
 #define PROX3_TOL 1e-9
+#define CABA_PROX3_TOL 1e-8
 #define CONVERGED_TOL 1e-8
 #define MINNORM_ABS 1e-6
 #define GENERIC_TOL 1e-10
@@ -180,6 +181,68 @@ static void check_prox3(fixture *fx, int s)
                          g->name, s);
 }
 
+typedef int (*solver_fn)(void *d, const cdyn_prox_settings *s, const cdyn_real *q,
+                         const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
+                         cdyn_real *lambda);
+
+typedef struct {
+    const char *name;
+    solver_fn fn;
+    double prox3_tol;
+} solver;
+
+/* The solvers generated for this set beside prox_ltl (NULL entries: not generated). */
+static int solvers(const fixture *fx, solver *out)
+{
+    int n = 0;
+    if (fx->g->constrained_aba) {
+        out[n].name = "constrained_aba";
+        out[n].fn = fx->g->constrained_aba;
+        out[n++].prox3_tol = CABA_PROX3_TOL;
+    }
+    if (fx->g->prox_pv) {
+        out[n].name = "prox_pv";
+        out[n].fn = fx->g->prox_pv;
+        out[n++].prox3_tol = PROX3_TOL;
+    }
+    return n;
+}
+
+static double rel_err(const double *x, const double *ref, int n)
+{
+    double scale = 0, err = 0;
+    int k;
+    for (k = 0; k < n; k++) {
+        if (fabs(ref[k]) > scale)
+            scale = fabs(ref[k]);
+        if (fabs(x[k] - ref[k]) > err)
+            err = fabs(x[k] - ref[k]);
+    }
+    return err / (1 + scale);
+}
+
+/* Every other solver, three iterations: ddq_prox3 (constrainedABA also ddq_cABA_prox3). */
+static void check_solvers_prox3(fixture *fx, int s)
+{
+    const generated_api *g = fx->g;
+    int nv = g->nv, nc = g->nc, i, ns;
+    const double *q = rec(fx, s, "q", g->nq), *v = rec(fx, s, "v", nv);
+    const double *tau = rec(fx, s, "tau", nv);
+    double *ddq = fx->x, *lambda = fx->x + nv;
+    cdyn_prox_settings st = settings(1e-6, 3);
+    solver sv[4];
+    ns = solvers(fx, sv);
+    for (i = 0; i < ns; i++) {
+        ck_assert_int_eq(sv[i].fn(fx->d, &st, q, v, tau, ddq, lambda), 3);
+        fprintf(stderr, "%s %s state %d: ddq_prox3 %.3g cABA %.3g lambda %.3g\n", g->name, sv[i].name, s,
+                rel_err(ddq, rec(fx, s, "ddq_prox3", nv), nv),
+                rel_err(ddq, rec(fx, s, "ddq_cABA_prox3", nv), nv),
+                rel_err(lambda, rec(fx, s, fx->redundant ? "lambda_minnorm" : "lambda_prox3", nc), nc));
+        assert_vec_close(ddq, rec(fx, s, "ddq_prox3", nv), nv, sv[i].prox3_tol,
+                         "%s state %d %s ddq_prox3", g->name, s, sv[i].name);
+    }
+}
+
 /* J^T lambda (nv) into out. */
 static void jt_lambda(const fixture *fx, const double *J, const double *lambda, double *out)
 {
@@ -295,6 +358,7 @@ START_TEST(generated_constrained_matches_reference)
     for (s = 0; s < 4; s++) {
         check_kinematics(&fx, s);
         check_prox3(&fx, s);
+        check_solvers_prox3(&fx, s);
         check_converged(&fx, s);
         check_delassus(&fx, s);
     }
