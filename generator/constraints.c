@@ -177,10 +177,51 @@ static int supports_meet(const tree_constraint *a, const tree_constraint *b)
 
 /* G's pattern, then the fill of Featherstone's order (row k = nc-1 .. 0 eliminated onto
  * the rows i < k it touches: (i, j) for j <= i both in row k's pattern). */
+/* Featherstone's fill of an n x n lower pattern, eliminated from the last row up. */
+static long symbolic_fill(unsigned char *pat, int n)
+{
+    long nnz = 0;
+    int i, j, k;
+    for (k = n - 1; k >= 0; k--)
+        for (i = 0; i < k; i++)
+            if (pat[k * n + i])
+                for (j = 0; j <= i; j++)
+                    if (pat[k * n + j])
+                        pat[i * n + j] = 1;
+    for (i = 0; i < n; i++)
+        for (j = 0; j <= i; j++)
+            nnz += pat[i * n + j];
+    return nnz;
+}
+
+long tree_augmented_pattern(const kin_tree *t, unsigned char *pattern)
+{
+    int nv = t->nv, i, j, k;
+    long nnz;
+    unsigned char *pat = pattern ? pattern : calloc((size_t)(nv > 0 ? nv * nv : 1), 1);
+    if (!pat)
+        return -1;
+    for (i = 0; i < nv * nv; i++)
+        pat[i] = 0;
+    for (i = 0; i < nv; i++)
+        for (j = i; j >= 0; j = t->dof_parent[j])
+            pat[i * nv + j] = 1;
+    for (k = 0; k < t->nconstraints; k++) {
+        const tree_constraint *c = &t->constraints[k];
+        for (i = 0; i < c->nsupport; i++)
+            for (j = 0; j <= i; j++)
+                pat[c->support[i] * nv + c->support[j]] = 1;   /* support is ascending */
+    }
+    nnz = symbolic_fill(pat, nv);
+    if (!pattern)
+        free(pat);
+    return nnz;
+}
+
 long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern)
 {
-    int nc = t->nc, i, j, k;
-    long nnz = 0;
+    int nc = t->nc, i, j;
+    long nnz;
     unsigned char *pat = pattern ? pattern : calloc((size_t)(nc > 0 ? nc * nc : 1), 1);
     if (!pat)
         return -1;
@@ -189,15 +230,7 @@ long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern)
             pat[i * nc + j] = (unsigned char)supports_meet(
                 &t->constraints[tree_constraint_of_row(t, i)],
                 &t->constraints[tree_constraint_of_row(t, j)]);
-    for (k = nc - 1; k >= 0; k--)
-        for (i = 0; i < k; i++)
-            if (pat[k * nc + i])
-                for (j = 0; j <= i; j++)
-                    if (pat[k * nc + j])
-                        pat[i * nc + j] = 1;
-    for (i = 0; i < nc; i++)
-        for (j = 0; j <= i; j++)
-            nnz += pat[i * nc + j];
+    nnz = symbolic_fill(pat, nc);
     if (!pattern)
         free(pat);
     return nnz;

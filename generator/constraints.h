@@ -40,5 +40,11 @@ int tree_constraint_of_row(const kin_tree *t, int row);
  * (nc x nc, row-major, lower triangle and diagonal) byte pattern; returns its nonzeros, or
  * -1 when out of memory. pattern may be NULL to count only. */
 long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern);
+/* The same for M + rho J^T J (proxLTLs), nv x nv: M's tree pattern, every pair of DoFs of
+ * one constraint's support, and the fill of its L^T D L. A contact's support is one chain
+ * to the root, whose pairs the tree pattern has already: the pattern is M's. A loop's two
+ * chains couple DoFs of different branches, and eliminating them fills in towards the
+ * root. Returns the nonzeros (lower triangle and diagonal), -1 when out of memory. */
+long tree_augmented_pattern(const kin_tree *t, unsigned char *pattern);
 
 #endif

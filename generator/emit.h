@@ -140,6 +140,19 @@ void emit_constraint_jacobian(expr_prog *p, const kin_tree *t);
 void emit_constraint_drift(expr_prog *p, const kin_tree *t);
 /* B = D^-1 L^-T J^T and the L^T D L of G + mu I (input mu) from d->L, d->Dinv, d->Jc. */
 void emit_kkt_factor(expr_prog *p, const kin_tree *t);
+/* A symmetric n x n matrix's L^T D L by Featherstone's order (rows n-1 .. 0) on its fill
+ * pattern (n x n bytes, lower triangle), stored as d->L[slot], d->D[k], d->Dinv[k]; slot
+ * index[k * n + i], or k * n + i when index is NULL. */
+typedef struct {
+    int n;
+    const unsigned char *pat;
+    const int *index;
+    const char *L, *D, *Dinv;
+} dense_factor;
+/* A (lower triangle of an n x n array of handles, destroyed) factorised into d. */
+void emit_dense_factor(expr_prog *p, const dense_factor *f, ex *A);
+/* x <- A^-1 x from the stored factor. */
+void emit_dense_solve(expr_prog *p, const dense_factor *f, ex *x);
 /* The L^T D L of G + mu I given as handles (lower triangle of an nc x nc array, destroyed)
  * into d->Gl, d->GD, d->GDinv, on the factor's fill pattern; -1 when out of memory. */
 int emit_delassus_factor(expr_prog *p, const kin_tree *t, ex *G);
@@ -203,6 +216,15 @@ int emit_caba_stash_size(const kin_tree *t);
 void emit_pv_setup(expr_prog *p, const kin_tree *t);
 void emit_pv_forward(expr_prog *p, const kin_tree *t);
 int emit_pv_stash_size(const kin_tree *t);
+
+/* proxLTLs. ltls_factor (inputs d->M, d->Jc, rho): M + rho J^T J's L^T D L into d->Lmu
+ * (emit_ltls_nnz entries), d->Dmu, d->Dmuinv. ltls_rhs (inputs tau, astar, rho, d->nle,
+ * d->gamma): d->ltls_b, d->ltls_c, d->ltls_rc. ltls_iterate (input lambda): ddq and
+ * d->r = J ddq + gamma - a*. */
+void emit_ltls_factor(expr_prog *p, const kin_tree *t);
+void emit_ltls_rhs(expr_prog *p, const kin_tree *t);
+void emit_ltls_iterate(expr_prog *p, const kin_tree *t);
+int emit_ltls_nnz(const kin_tree *t);
 
 /* neutral: q. */
 void emit_neutral(expr_prog *p, const kin_tree *t);

@@ -362,26 +362,58 @@ done:
     return G;
 }
 
-/* Featherstone's L^T D L of the dense block on its fill pattern: rows k = nc-1 .. 0. */
-static void block_factor(expr_prog *p, const kin_tree *t, const unsigned char *pat, ex *A)
+/* The slot of (k, i) in the stored factor: the compact index, or k * n + i. */
+static int slot(const dense_factor *f, int k, int i)
 {
-    int nc = t->nc, k, i, j;
-    for (k = nc - 1; k >= 0; k--) {
-        ex dinv = ex_div(p, ex_const(1.0), A[k * nc + k]);
-        expr_storef(p, A[k * nc + k], "d->GD[%d]", k);
-        expr_storef(p, dinv, "d->GDinv[%d]", k);
+    return f->index ? f->index[k * f->n + i] : k * f->n + i;
+}
+
+void emit_dense_factor(expr_prog *p, const dense_factor *f, ex *A)
+{
+    int n = f->n, k, i, j;
+    for (k = n - 1; k >= 0; k--) {
+        ex dinv = ex_div(p, ex_const(1.0), A[k * n + k]);
+        expr_storef(p, A[k * n + k], "d->%s[%d]", f->D, k);
+        expr_storef(p, dinv, "d->%s[%d]", f->Dinv, k);
         for (i = k - 1; i >= 0; i--) {    /* row k's entries left of i still unscaled */
             ex a;
-            if (!pat[k * nc + i])
+            if (!f->pat[k * n + i])
                 continue;
-            a = ex_mul(p, A[k * nc + i], dinv);
+            a = ex_mul(p, A[k * n + i], dinv);
             for (j = 0; j <= i; j++)
-                if (pat[k * nc + j])
-                    A[i * nc + j] = ex_sub(p, A[i * nc + j], ex_mul(p, a, A[k * nc + j]));
-            A[k * nc + i] = a;
-            expr_storef(p, a, "d->Gl[%d]", k * nc + i);
+                if (f->pat[k * n + j])
+                    A[i * n + j] = ex_sub(p, A[i * n + j], ex_mul(p, a, A[k * n + j]));
+            A[k * n + i] = a;
+            expr_storef(p, a, "d->%s[%d]", f->L, slot(f, k, i));
         }
     }
+}
+
+void emit_dense_solve(expr_prog *p, const dense_factor *f, ex *x)
+{
+    int n = f->n, i, j;
+    for (i = n - 1; i >= 0; i--)
+        for (j = 0; j < i; j++)
+            if (f->pat[i * n + j])
+                x[j] = ex_sub(p, x[j], ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[i]));
+    for (i = 0; i < n; i++)
+        x[i] = ex_mul(p, x[i], ex_inputf(p, "d->%s[%d]", f->Dinv, i));
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (f->pat[i * n + j])
+                x[i] = ex_sub(p, x[i], ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[j]));
+}
+
+static dense_factor delassus_factor(const kin_tree *t, const unsigned char *pat)
+{
+    dense_factor f;
+    f.n = t->nc;
+    f.pat = pat;
+    f.index = NULL;
+    f.L = "Gl";
+    f.D = "GD";
+    f.Dinv = "GDinv";
+    return f;
 }
 
 static unsigned char *factor_pattern(const kin_tree *t)
@@ -399,8 +431,9 @@ int emit_delassus_factor(expr_prog *p, const kin_tree *t, ex *G)
     unsigned char *pat = factor_pattern(t);
     if (!pat)
         return -1;
+    dense_factor f = delassus_factor(t, pat);
     expr_section(p, "L^T D L of G + mu I (the constraint block of the KKT factor, negated)");
-    block_factor(p, t, pat, G);
+    emit_dense_factor(p, &f, G);
     free(pat);
     return 0;
 }
@@ -410,8 +443,9 @@ void emit_kkt_factor(expr_prog *p, const kin_tree *t)
     unsigned char *pat = factor_pattern(t);
     ex *G = pat ? delassus(p, t, 1) : NULL;
     if (G) {
+        dense_factor f = delassus_factor(t, pat);
         expr_section(p, "L^T D L of G + mu I (the constraint block of the KKT factor, negated)");
-        block_factor(p, t, pat, G);
+        emit_dense_factor(p, &f, G);
     } else {
         expr_comment(p, "out of memory");
     }
@@ -441,26 +475,17 @@ void emit_kkt_solve(expr_prog *p, const kin_tree *t)
 {
     unsigned char *pat = factor_pattern(t);
     ex *x = malloc((size_t)(t->nc > 0 ? t->nc : 1) * sizeof *x);
-    int nc = t->nc, i, j;
-    if (!pat || !x) {
+    int i;
+    if (pat && x) {
+        dense_factor f = delassus_factor(t, pat);
+        for (i = 0; i < t->nc; i++)
+            x[i] = ex_inputf(p, "x[%d]", i);
+        emit_dense_solve(p, &f, x);
+        for (i = 0; i < t->nc; i++)
+            expr_storef(p, x[i], "x[%d]", i);
+    } else {
         expr_comment(p, "out of memory");
-        goto done;
     }
-    for (i = 0; i < nc; i++)
-        x[i] = ex_inputf(p, "x[%d]", i);
-    for (i = nc - 1; i >= 0; i--)
-        for (j = 0; j < i; j++)
-            if (pat[i * nc + j])
-                x[j] = ex_sub(p, x[j], ex_mul(p, ex_inputf(p, "d->Gl[%d]", i * nc + j), x[i]));
-    for (i = 0; i < nc; i++)
-        x[i] = ex_mul(p, x[i], ex_inputf(p, "d->GDinv[%d]", i));
-    for (i = 0; i < nc; i++)
-        for (j = 0; j < i; j++)
-            if (pat[i * nc + j])
-                x[i] = ex_sub(p, x[i], ex_mul(p, ex_inputf(p, "d->Gl[%d]", i * nc + j), x[j]));
-    for (i = 0; i < nc; i++)
-        expr_storef(p, x[i], "x[%d]", i);
-done:
     free(pat);
     free(x);
 }

@@ -193,6 +193,8 @@ static const struct {
     {"caba_setup", emit_caba_setup, 1}, {"caba_delta", emit_caba_delta, 1},
     {"caba_forward", emit_caba_forward, 1},
     {"pv_setup", emit_pv_setup, 1}, {"pv_forward", emit_pv_forward, 1},
+    {"ltls_factor", emit_ltls_factor, 0}, {"ltls_rhs", emit_ltls_rhs, 0},
+    {"ltls_iterate", emit_ltls_iterate, 0},
 };
 #define NCONSTRAINED ((int)(sizeof constrained / sizeof constrained[0]))
 
@@ -214,6 +216,8 @@ static const struct {
     {"constrained_aba", 1, 1, {{"caba_setup", 1}, {"caba_forward", PROX_ITERATIONS},
                                {"caba_delta", PROX_ITERATIONS - 1}}},
     {"prox_pv", 1, 1, {{"pv_setup", 1}, {"kkt_solve", PROX_ITERATIONS}, {"pv_forward", 1}}},
+    {"prox_ltls", 0, 1, {{"con_terms", 1}, {"ltls_factor", 1}, {"ltls_rhs", 1},
+                         {"ltls_iterate", PROX_ITERATIONS}}},
     {"delassus", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
     {"impulse", 0, 1, {{"con_terms_kin", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"impulse_rhs", 1},
                        {"impulse_velocity", 1}, {"kkt_solve", PROX_ITERATIONS}}},
@@ -602,6 +606,12 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
     tpl_dict_set(ctx, "contacts_only", tpl_bool(emit_contacts_only(t)));
     if (t->nconstraints == 0)
         return 0;
+    {
+        int n = emit_ltls_nnz(t);
+        if (n < 0)
+            return -1;
+        set_int(ctx, "ltls_nnz", n > 0 ? n : 1);
+    }
     if (emit_contacts_only(t)) {
         int n = emit_caba_stash_size(t);
         if (n < 0)

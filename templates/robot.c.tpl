@@ -438,7 +438,6 @@ int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, 
     return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
 }
 
-{% if contacts_only %}
 /* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
  * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
  * 1 when the iterations stop. */
@@ -461,6 +460,61 @@ static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *
     return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
            (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
 }
+
+/* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
+ * {{ ltls_factor.ops }} */
+static int {{ name }}__ltls_factor({{ name }}_data *d, cdyn_real rho)
+{
+    int k;
+    (void)rho;
+{{ ltls_factor.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
+        if (!(d->Dmu[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* tau - nle, gamma - a* and rho (gamma - a*).
+ * {{ ltls_rhs.ops }} */
+static void {{ name }}__ltls_rhs({{ name }}_data *d, const cdyn_real *tau, const cdyn_real *astar, cdyn_real rho)
+{
+    (void)rho;
+{{ ltls_rhs.body }}}
+
+/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
+ * d->r = J ddq + gamma - a*.
+ * {{ ltls_iterate.ops }} */
+static void {{ name }}__ltls_iterate({{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+{
+{{ ltls_iterate.body }}}
+
+int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms(d, q, v);
+    if ({{ name }}__ltls_factor(d, 1 / settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    if (settings->Kp || settings->Kd)
+        {{ name }}__baumgarte(d, v, settings->Kp ? settings->Kp : {{ name }}__no_gains,
+                   settings->Kd ? settings->Kd : {{ name }}__no_gains, astar);
+    else
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            astar[k] = 0;
+    {{ name }}__ltls_rhs(d, tau, astar, 1 / settings->mu);
+    if (!settings->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        {{ name }}__ltls_iterate(d, lambda, ddq);
+        if ({{ name }}__alm_update(d, settings, lambda, it))
+            break;
+    }
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+}
+{% if contacts_only %}
 
 /* a* = -Kp e - Kd J v per contact, from q and v alone.
  * {{ contact_baumgarte.ops }} */

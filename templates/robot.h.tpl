@@ -35,12 +35,12 @@
 /* Entries of the compact J (each row on its constraint's support). */
 #define {{ NAME }}_NNZ_J {{ nnz_J }}
 {% if contacts_only %}
-/* Solvers generated for this set: prox_ltl, constrained_aba, prox_pv. */
+/* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
 #define {{ NAME }}_HAS_CONSTRAINED_ABA 1
 #define {{ NAME }}_HAS_PROX_PV 1
 {% else %}
-/* Solvers generated for this set: prox_ltl (constrained_aba and prox_pv take
- * contacts only, and the set has a loop). */
+/* Solvers generated for this set: prox_ltl, prox_ltls (constrained_aba and prox_pv
+ * take contacts only, and the set has a loop). */
 {% endif %}
 
 {% endif %}
@@ -83,6 +83,13 @@ typedef struct {
     cdyn_real con_a_p[{{ ncon }}][3];
     cdyn_real con_b_R[{{ ncon }}][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[{{ ncon }}][3];
+    /* proxLTLs */
+    cdyn_real Lmu[{{ ltls_nnz }}];       /* L^T D L of M + rho J^T J: L, on its pattern */
+    cdyn_real Dmu[{{ nv }}];          /* its D */
+    cdyn_real Dmuinv[{{ nv }}];       /* 1 / D */
+    cdyn_real ltls_b[{{ nv }}];       /* tau - nle */
+    cdyn_real ltls_c[{{ nc }}];       /* gamma - a* */
+    cdyn_real ltls_rc[{{ nc }}];      /* rho (gamma - a*) */
 {% if contacts_only %}
     /* constrainedABA: what its set-up hands to the iterations */
     cdyn_real caba[{{ caba_nstash }}];     /* placements, U, D^-1 (penalised inertias) */
@@ -187,6 +194,15 @@ void {{ name }}_constraint_capture({{ name }}_data *d, const cdyn_real *q);
  *  @settings [in]; @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq [out] ({{ NAME }}_NV);
  *  @lambda [in,out] ({{ NAME }}_NC; read when settings->warm_start). Leaves the residuals in d. */
 int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** {{ name }}_prox_ltls — the same problem by proxLTLs (Sathya and Carpentier, eq. 10): the
+ *  augmented Lagrangian on M + J^T J / mu, factorised once by the sparse L^T D L (for
+ *  contacts on M's own tree pattern; a loop adds the fill its two chains cause), one solve
+ *  per iteration. Every iteration gives exactly the proximal iterate of {{ name }}_prox_ltl;
+ *  the 1/mu-scaled matrix costs digits as constrained_aba's does. Arguments and return as
+ *  {{ name }}_prox_ltl. */
+int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 {% if contacts_only %}

@@ -46,6 +46,8 @@ typedef struct {
                    cdyn_real *impulse);
     /* the residuals the last solve left in the workspace */
     void (*residuals)(const void *d, cdyn_real *primal, cdyn_real *dual);
+    int (*prox_ltls)(void *d, const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
+                     const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
     /* the solvers generated for contact sets only (NULL for a set with a loop) */
     int (*constrained_aba)(void *d, const cdyn_prox_settings *s, const cdyn_real *q,
                            const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,

@@ -195,6 +195,9 @@ typedef struct {
 static int solvers(const fixture *fx, solver *out)
 {
     int n = 0;
+    out[n].name = "prox_ltls";
+    out[n].fn = fx->g->prox_ltls;
+    out[n++].prox3_tol = CABA_PROX3_TOL;
     if (fx->g->constrained_aba) {
         out[n].name = "constrained_aba";
         out[n].fn = fx->g->constrained_aba;
