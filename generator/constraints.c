@@ -235,3 +235,12 @@ long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern)
         free(pat);
     return nnz;
 }
+
+int tree_contacts_only(const kin_tree *t)
+{
+    int k;
+    for (k = 0; k < t->nconstraints; k++)
+        if (t->constraints[k].is_loop)
+            return 0;
+    return t->nconstraints > 0;
+}

@@ -45,6 +45,8 @@ long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern);
  * to the root, whose pairs the tree pattern has already: the pattern is M's. A loop's two
  * chains couple DoFs of different branches, and eliminating them fills in towards the
  * root. Returns the nonzeros (lower triangle and diagonal), -1 when out of memory. */
+/* 1 if the set is not empty and all contacts (what constrainedABA and proxPV take). */
+int tree_contacts_only(const kin_tree *t);
 long tree_augmented_pattern(const kin_tree *t, unsigned char *pattern);
 
 #endif

@@ -176,8 +176,6 @@ void emit_impulse_velocity(expr_prog *p, const kin_tree *t);
 /* ---- contacts seen from their bodies (emit_contact.c) ---- */
 
 int emit_contact_body(const kin_tree *t, const tree_constraint *c);
-/* 1 if the set is all contacts (what constrainedABA and proxPV take). */
-int emit_contacts_only(const kin_tree *t);
 /* carries[b] = 1 for the bodies on a contact body's chain to the root. */
 void emit_contact_carriers(const kin_tree *t, unsigned char *carries);
 /* The contact's rows K a of a body acceleration a (dim entries). */

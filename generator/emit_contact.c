@@ -82,15 +82,6 @@ void emit_body_gravity(expr_prog *p, const kin_tree *t, const aba_body *B, sv3 *
     }
 }
 
-int emit_contacts_only(const kin_tree *t)
-{
-    int k;
-    for (k = 0; k < t->nconstraints; k++)
-        if (t->constraints[k].is_loop)
-            return 0;
-    return t->nconstraints > 0;
-}
-
 void emit_contact_carriers(const kin_tree *t, unsigned char *carries)
 {
     int k, b;

@@ -7,6 +7,11 @@
 #include "tree.h"
 #include "constraints.h"
 #include "validate.h"
+
+/* Why a set with a loop gets proxLTL and proxLTLs only. */
+#define LOOP_NOTE "constrained_aba and prox_pv are not generated: they eliminate the tree " \
+    "from the leaves, which takes constraints between a body and the world (contacts); a " \
+    "loop ties two branches together"
 #include "render.h"
 #include "output.h"
 #include "embedded.h"
@@ -204,7 +209,12 @@ static void print_constraints(const kin_tree *t)
     printf("KKT factor of [[-mu I, J], [J^T, M]] (constraints first) nonzeros: %ld "
            "(M's factor %d, J block %d, constraint block %ld of %d)\n",
            (long)t->nnz_L + t->nnz_J + nnz_G, t->nnz_L, t->nnz_J, nnz_G, t->nc * (t->nc + 1) / 2);
-    printf("solvers: prox_ltl, delassus, impulse\n");
+    printf("M + J^T J / mu factor (proxLTLs) nonzeros: %ld (M's factor %d)\n",
+           tree_augmented_pattern(t, NULL), t->nnz_L);
+    printf("solvers: prox_ltl, prox_ltls%s, delassus, impulse\n",
+           tree_contacts_only(t) ? ", constrained_aba, prox_pv" : "");
+    if (!tree_contacts_only(t))
+        printf("  (%s)\n", LOOP_NOTE);
 }
 
 static void print_summary(const cli_options *o, const kin_tree *t)
@@ -335,6 +345,8 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && o.summary)
         print_summary(&o, &t);
+    if (rc == 0 && o.out_dir && t.nconstraints > 0 && !tree_contacts_only(&t) && !o.summary)
+        fprintf(stderr, "cdyngen: note: %s\n", LOOP_NOTE);
     if (rc == 0 && o.out_dir)
         rc = generate(&o, &t);
     tree_free(&t);

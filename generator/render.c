@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints.h"
 #include "embedded.h"
 #include "emit.h"
 #include "expr.h"
@@ -296,14 +297,14 @@ static int constrained_counts(const kin_tree *t, const emit_count *done, int ndo
     for (i = 0; i < NCONSTRAINED; i++) {
         emitted e;
         memset(&e, 0, sizeof e);
-        if (!(constrained[i].contacts_only && !emit_contacts_only(t)) &&
+        if (!(constrained[i].contacts_only && !tree_contacts_only(t)) &&
             run_program(t, constrained[i].build, NULL, 0, 0, &e, NULL) != 0)
             return -1;
         set_count(&parts[i], constrained[i].name, &e.c);
     }
     for (i = 0; i < (int)(sizeof constrained_totals / sizeof constrained_totals[0]) && n < max; i++) {
         emit_count *c = &counts[n];
-        if (constrained_totals[i].contacts_only && !emit_contacts_only(t))
+        if (constrained_totals[i].contacts_only && !tree_contacts_only(t))
             continue;
         memset(c, 0, sizeof *c);
         c->algorithm = constrained_totals[i].name;
@@ -603,7 +604,7 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
     set_int(ctx, "ncon", t->nconstraints);
     set_int(ctx, "nnz_J", t->nnz_J);
     tpl_dict_set(ctx, "constraints", constraint_list(t, ids));
-    tpl_dict_set(ctx, "contacts_only", tpl_bool(emit_contacts_only(t)));
+    tpl_dict_set(ctx, "contacts_only", tpl_bool(tree_contacts_only(t)));
     if (t->nconstraints == 0)
         return 0;
     {
@@ -612,7 +613,7 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
             return -1;
         set_int(ctx, "ltls_nnz", n > 0 ? n : 1);
     }
-    if (emit_contacts_only(t)) {
+    if (tree_contacts_only(t)) {
         int n = emit_caba_stash_size(t);
         if (n < 0)
             return -1;
@@ -624,7 +625,7 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
     }
     for (i = 0; i < NCONSTRAINED; i++) {
         tpl_value *a;
-        if (constrained[i].contacts_only && !emit_contacts_only(t))
+        if (constrained[i].contacts_only && !tree_contacts_only(t))
             continue;
         a = algorithm_value(t, constrained[i].build, NULL, 0, 0, "    ");
         if (!a)
