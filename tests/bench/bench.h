@@ -12,7 +12,9 @@
 typedef enum {
     BENCH_FK, BENCH_JACOBIAN, BENCH_RNEA, BENCH_NLE, BENCH_GRAVITY, BENCH_CRBA, BENCH_LTL,
     BENCH_MINV, BENCH_ABA,
-    BENCH_PROX_LTL, BENCH_DELASSUS, BENCH_IMPULSE,    /* robots generated with constraints */
+    /* robots generated with constraints; constrained_aba and prox_pv for contact sets */
+    BENCH_PROX_LTL, BENCH_PROX_LTLS, BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_DELASSUS,
+    BENCH_IMPULSE,
     BENCH_NALGOS
 } bench_algo;
 #define BENCH_FIRST_CONSTRAINED BENCH_PROX_LTL
