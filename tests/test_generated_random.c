@@ -2,7 +2,8 @@
  * every joint type, skewed axes, fixed chains, massless links, odd names, floating bases)
  * equals the generic runtime on random states, for every generated function, and satisfies
  * RNEA(q, v, ABA(q, v, tau)) = tau on its own; for the robots generated with a random
- * contact/loop set, the constrained solvers (J, gamma, delassus, prox_ltl, impulse) too.
+ * contact/loop set, the constrained solvers (J, gamma, delassus, prox_ltl, prox_ltls,
+ * constrained_aba and prox_pv for contact sets, impulse) too.
  *
  * Tolerance: 1e-10 relative to each quantity's size. Both sides evaluate the same model in
  * double with different operation orders, so they differ by a few ulps times the condition
@@ -20,6 +21,7 @@
 
 #define TOL 1e-10
 #define STATES 5
+#define PENALTY_GROWTH 1e3
 
 extern const generated_api *const generated_robots[];
 
@@ -197,6 +199,53 @@ static void check_frames(fixture *fx, int s)
     }
 }
 
+static int solver_runs;     /* solvers beside proxLTL checked, across tests */
+
+typedef int (*generic_solver)(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                              const cdyn_prox_settings *s, const cdyn_real *q,
+                              const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
+                              cdyn_real *lambda);
+
+/* proxLTLs, and for contact sets constrainedABA and proxPV: the same three iterates as the
+ * generated proxLTL in A (ddq, lambda), and generated = generic. Their tolerance is
+ * solve_tol times PENALTY_GROWTH for the two that factorise M + J^T J / mu (the penalty
+ * 1/mu = 100 multiplies rounding by up to ||J||^2 / (mu lambda_min(M)): 55 times
+ * solve_tol is the worst measured over these seeds, random26 with its 1e3 rad/s^2). */
+static void check_other_solvers(fixture *fx, int s, cdyn_constraint_data *cd,
+                                const cdyn_prox_settings *st, const double *A, double *B)
+{
+    const generated_api *g = fx->g;
+    const struct {
+        const char *name;
+        int (*fn)(void *, const cdyn_prox_settings *, const cdyn_real *, const cdyn_real *,
+                  const cdyn_real *, cdyn_real *, cdyn_real *);
+        generic_solver generic;
+        double growth;
+    } solvers[3] = {
+        {"prox_ltls", g->prox_ltls, cdyn_prox_ltls, PENALTY_GROWTH},
+        {"constrained_aba", g->constrained_aba, cdyn_constrained_aba, PENALTY_GROWTH},
+        {"prox_pv", g->prox_pv, cdyn_prox_pv, 1},
+    };
+    int nv = g->nv, nc = g->nc, i;
+    double *C = B + nv + nc;
+    for (i = 0; i < 3; i++) {
+        double tol = fx->solve_tol * solvers[i].growth;
+        if (!solvers[i].fn)
+            continue;
+        ck_assert_int_eq(solvers[i].fn(fx->d, st, fx->q, fx->v, fx->tau, B, B + nv), 3);
+        assert_vec_close(B, A, nv, tol, "%s state %d %s ddq = prox_ltl's", g->name, s,
+                         solvers[i].name);
+        assert_vec_close(B + nv, A + nv, nc, tol, "%s state %d %s lambda = prox_ltl's", g->name,
+                         s, solvers[i].name);
+        ck_assert_int_eq(solvers[i].generic(fx->m, &fx->gd, cd, st, fx->q, fx->v, fx->tau, C,
+                                            C + nv), 3);
+        assert_vec_close(C, B, nv, tol, "%s state %d %s generic ddq", g->name, s, solvers[i].name);
+        assert_vec_close(C + nv, B + nv, nc, tol, "%s state %d %s generic lambda", g->name, s,
+                         solvers[i].name);
+        solver_runs++;
+    }
+}
+
 /* The constraint set generated with the robot (random_urdf_tool adds one to about two
  * seeds in three) against the generic runtime on the same set: J, gamma, G + mu I, three
  * proximal iterations and an impact. mu = 1e-2 keeps cond(G + mu I) moderate on the
@@ -216,7 +265,7 @@ static int check_constraints(fixture *fx, int s)
         return 0;
     work = malloc(bytes);
     A = malloc((size_t)(nc * nc + nc * nv + nv + nc) * sizeof *A);
-    B = malloc((size_t)(nc * nc + nc * nv + nv + nc) * sizeof *B);
+    B = malloc((size_t)(nc * nc + nc * nv + 2 * (nv + nc)) * sizeof *B);
     ck_assert(work && A && B);
     ck_assert_uint_eq(cdyn_constraint_data_size(fx->m, g->constraints, g->nconstraints), bytes);
     ck_assert_int_eq(cdyn_constraint_data_init(&cd, fx->m, g->constraints, g->nconstraints, work,
@@ -234,6 +283,7 @@ static int check_constraints(fixture *fx, int s)
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->gd, &cd, &st, fx->q, fx->v, fx->tau, B, B + nv), 3);
     assert_vec_close(A, B, nv, fx->solve_tol, "%s state %d prox_ltl ddq", r, s);
     assert_vec_close(A + nv, B + nv, nc, fx->solve_tol, "%s state %d prox_ltl lambda", r, s);
+    check_other_solvers(fx, s, &cd, &st, A, B);
     ck_assert_int_eq(g->impulse(fx->d, &st, fx->q, fx->v, 0.5, A, A + nv), 3);
     ck_assert_int_eq(cdyn_impulse(fx->m, &fx->gd, &cd, &st, fx->q, fx->v, 0.5, B, B + nv), 3);
     assert_vec_close(A, B, nv, fx->solve_tol, "%s state %d impulse v+", r, s);
@@ -282,9 +332,9 @@ int main(void)
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     /* the constrained part must not silently check nothing */
-    printf("test_generated_random: %d of %d robots with a constraint set\n", constrained_robots,
-           nrobots());
-    if (constrained_robots == 0)
+    printf("test_generated_random: %d of %d robots with a constraint set, %d runs of the other "
+           "solvers\n", constrained_robots, nrobots(), solver_runs);
+    if (constrained_robots == 0 || solver_runs < 2 * constrained_robots * STATES)
         failed = 1;
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
