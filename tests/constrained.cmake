@@ -3,3 +3,4 @@
 # seeded random robots with random contact and loop sets.
 cdyn_add_check_test(test_generic_constrained test_generic_constrained.c random_robot.c dense.c)
 
+cdyn_add_check_test(test_generic_solvers test_generic_solvers.c random_robot.c dense.c)
