@@ -214,6 +214,8 @@ int emit_caba_stash_size(const kin_tree *t);
 void emit_pv_setup(expr_prog *p, const kin_tree *t);
 void emit_pv_forward(expr_prog *p, const kin_tree *t);
 int emit_pv_stash_size(const kin_tree *t);
+/* G + mu I (output "G", full) by proxPV's sweeps (inputs q, mu). */
+void emit_pv_delassus(expr_prog *p, const kin_tree *t);
 
 /* proxLTLs. ltls_factor (inputs d->M, d->Jc, rho): M + rho J^T J's L^T D L into d->Lmu
  * (emit_ltls_nnz entries), d->Dmu, d->Dmuinv. ltls_rhs (inputs tau, astar, rho, d->nle,

@@ -1,8 +1,8 @@
 /* emit_ltls.c — proxLTLs (Sathya and Carpentier, eq. 10): the augmented Lagrangian on
  * M_mu = M + rho J^T J, rho = 1/mu, in joint space.
  *
- * Each iteration solves M_mu ddq = tau - nle + J^T (lambda_k - rho (gamma - a*)) and sets
- * lambda_k+1 = lambda_k - rho (J ddq + gamma - a*): the proximal iterate of proxLTL, with
+ * Each iteration solves M_mu ddq = tau - nle + J^T (lambda_k - rho (gamma - a*)) (and refines
+ * that once against M and J apart) and sets lambda_k+1 = lambda_k - rho (J ddq + gamma - a*): the proximal iterate of proxLTL, with
  * M ddq + nle = tau + J^T lambda_k+1. M_mu is factorised once, by Featherstone's L^T D L on
  * tree_augmented_pattern: for contacts M's own tree pattern (J^T J only couples DoFs of one
  * chain); a loop couples its two chains, and the factor fills in where their elimination
@@ -116,43 +116,85 @@ void emit_ltls_rhs(expr_prog *p, const kin_tree *t)
     }
 }
 
-/* One primal step: ddq = M_mu^-1 (b + J^T (lambda - rho c)), d->r = J ddq + c. */
+/* x += J^T y (y: nc handles). */
+static void add_jt(expr_prog *p, const kin_tree *t, const ex *y, ex *x)
+{
+    int ci, r, k;
+    for (ci = 0; ci < t->nconstraints; ci++) {
+        const tree_constraint *c = &t->constraints[ci];
+        for (r = 0; r < c->dim; r++)
+            for (k = 0; k < c->nsupport; k++)
+                x[c->support[k]] = ex_add(p, x[c->support[k]],
+                                          ex_mul(p, J_at(p, c, r, k), y[c->row + r]));
+    }
+}
+
+/* y = J x + base (base: the input array "d->ltls_c", or none). */
+static void times_j(expr_prog *p, const kin_tree *t, const ex *x, int with_c, ex *y)
+{
+    int ci, r, k;
+    for (ci = 0; ci < t->nconstraints; ci++) {
+        const tree_constraint *c = &t->constraints[ci];
+        for (r = 0; r < c->dim; r++) {
+            ex e = with_c ? ex_inputf(p, "d->ltls_c[%d]", c->row + r) : ex_const(0.0);
+            for (k = 0; k < c->nsupport; k++)
+                e = ex_add(p, e, ex_mul(p, J_at(p, c, r, k), x[c->support[k]]));
+            y[c->row + r] = e;
+        }
+    }
+}
+
+/* One primal step, refined once: x = M_mu^-1 (b + J^T (lambda - rho c)) and lambda' =
+ * lambda - rho (J x + c); then the residual of M x + nle = tau + J^T lambda', formed with M
+ * and J apart, is solved again and added: forming M + rho J^T J rounds M's entries by
+ * ~eps rho ||J||^2, which loses digits where J does not see (1e-4 relative on random
+ * robots' gram-scale links), and one refinement step recovers them. ddq and d->r =
+ * J ddq + c, with which lambda_k+1 = lambda - rho d->r. */
 void emit_ltls_iterate(expr_prog *p, const kin_tree *t)
 {
     augmented a;
-    ex *x = malloc((size_t)(t->nv > 0 ? t->nv : 1) * sizeof *x);
-    int i, ci, r, k;
-    if (!x || augmented_open(t, &a) != 0) {
+    ex *x = malloc((size_t)(t->nv > 0 ? t->nv : 1) * 2 * sizeof *x);
+    ex *y = malloc((size_t)(t->nc > 0 ? t->nc : 1) * sizeof *y);
+    ex rho = ex_input(p, "rho");
+    int i, j, r, nv = t->nv;
+    if (!x || !y || augmented_open(t, &a) != 0) {
         expr_comment(p, "out of memory");
         goto done;
     }
-    for (i = 0; i < t->nv; i++)
-        x[i] = ex_inputf(p, "d->ltls_b[%d]", i);
-    for (ci = 0; ci < t->nconstraints; ci++) {
-        const tree_constraint *c = &t->constraints[ci];
-        for (r = 0; r < c->dim; r++) {
-            ex y = ex_sub(p, ex_inputf(p, "lambda[%d]", c->row + r),
-                          ex_inputf(p, "d->ltls_rc[%d]", c->row + r));
-            for (k = 0; k < c->nsupport; k++)
-                x[c->support[k]] = ex_add(p, x[c->support[k]], ex_mul(p, J_at(p, c, r, k), y));
-        }
-    }
     {
         dense_factor f = factor_of(t, &a);
+        ex *res = x + nv;
+        for (i = 0; i < nv; i++)
+            x[i] = ex_inputf(p, "d->ltls_b[%d]", i);
+        for (r = 0; r < t->nc; r++)
+            y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_inputf(p, "d->ltls_rc[%d]", r));
+        add_jt(p, t, y, x);
         emit_dense_solve(p, &f, x);
-    }
-    for (i = 0; i < t->nv; i++)
-        expr_storef(p, x[i], "ddq[%d]", i);
-    for (ci = 0; ci < t->nconstraints; ci++) {
-        const tree_constraint *c = &t->constraints[ci];
-        for (r = 0; r < c->dim; r++) {
-            ex e = ex_inputf(p, "d->ltls_c[%d]", c->row + r);
-            for (k = 0; k < c->nsupport; k++)
-                e = ex_add(p, e, ex_mul(p, J_at(p, c, r, k), x[c->support[k]]));
-            expr_storef(p, e, "d->r[%d]", c->row + r);
+        expr_section(p, "one step of refinement against M and J apart");
+        times_j(p, t, x, 1, y);
+        for (r = 0; r < t->nc; r++)
+            y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_mul(p, rho, y[r]));
+        for (i = 0; i < nv; i++)
+            res[i] = ex_inputf(p, "d->ltls_b[%d]", i);
+        for (i = 0; i < nv; i++)
+            for (j = i; j >= 0; j = t->dof_parent[j]) {
+                ex m = ex_inputf(p, "d->M[%d]", emit_ltl_index(t, i, j));
+                res[i] = ex_sub(p, res[i], ex_mul(p, m, x[j]));
+                if (j != i)
+                    res[j] = ex_sub(p, res[j], ex_mul(p, m, x[i]));
+            }
+        add_jt(p, t, y, res);
+        emit_dense_solve(p, &f, res);
+        for (i = 0; i < nv; i++) {
+            x[i] = ex_add(p, x[i], res[i]);
+            expr_storef(p, x[i], "ddq[%d]", i);
         }
+        times_j(p, t, x, 1, y);
+        for (r = 0; r < t->nc; r++)
+            expr_storef(p, y[r], "d->r[%d]", r);
     }
 done:
     augmented_close(&a);
     free(x);
+    free(y);
 }

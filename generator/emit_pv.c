@@ -231,3 +231,28 @@ int emit_pv_stash_size(const kin_tree *t)
     expr_free(p);
     return n;
 }
+
+/* G + mu I (output "G", full) by the same sweeps: the Delassus matrix's articulated route,
+ * O(n + m^2 d), which needs no M and no factor of it. */
+void emit_pv_delassus(expr_prog *p, const kin_tree *t)
+{
+    pv_work w;
+    stash s = stash_begin(p, "pv", 1);      /* loads nobody reads: nothing is stored */
+    int r, c, nc = t->nc;
+    if (work_alloc(t, &w) != 0) {
+        expr_comment(p, "out of memory");
+        work_free(&w);
+        return;
+    }
+    setup_passes(p, t, &w, &s);
+    for (r = 0; r < nc; r++)
+        for (c = 0; c <= r; c++) {
+            ex g = w.G[r * nc + c];
+            if (r == c)
+                g = ex_add(p, g, ex_input(p, "mu"));
+            expr_storef(p, g, "G[%d]", r * nc + c);
+            if (r != c)
+                expr_storef(p, g, "G[%d]", c * nc + r);
+        }
+    work_free(&w);
+}

@@ -194,6 +194,7 @@ static const struct {
     {"caba_setup", emit_caba_setup, 1}, {"caba_delta", emit_caba_delta, 1},
     {"caba_forward", emit_caba_forward, 1},
     {"pv_setup", emit_pv_setup, 1}, {"pv_forward", emit_pv_forward, 1},
+    {"pv_delassus", emit_pv_delassus, 1},
     {"ltls_factor", emit_ltls_factor, 0}, {"ltls_rhs", emit_ltls_rhs, 0},
     {"ltls_iterate", emit_ltls_iterate, 0},
 };
@@ -220,6 +221,7 @@ static const struct {
     {"prox_ltls", 0, 1, {{"con_terms", 1}, {"ltls_factor", 1}, {"ltls_rhs", 1},
                          {"ltls_iterate", PROX_ITERATIONS}}},
     {"delassus", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
+    {"delassus_articulated", 1, 0, {{"pv_delassus", 1}}},
     {"impulse", 0, 1, {{"con_terms_kin", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"impulse_rhs", 1},
                        {"impulse_velocity", 1}, {"kkt_solve", PROX_ITERATIONS}}},
 };
@@ -596,6 +598,29 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
     return list;
 }
 
+static long program_ops(const kin_tree *t, build_fn build, text_fn text)
+{
+    emitted e;
+    if (run_program(t, build, text, 0, 0, &e, NULL) != 0)
+        return -1;
+    return e.c.mul + e.c.add + e.c.div + e.c.sqrt + e.c.sincos;
+}
+
+/* R_delassus's route: 1 for the articulated sweeps when they emit fewer operations than
+ * M, its factor and B^T D B (measured faster where they are: README), 0 otherwise, -1 on
+ * oom. The operation counts go to ops[2] (factorisation, articulated). */
+static int delassus_route(const kin_tree *t, long ops[2])
+{
+    long kin = program_ops(t, emit_constraint_terms_kin, NULL);
+    long ltl = program_ops(t, emit_ltl, emit_ltl_text);
+    long via_factor = program_ops(t, emit_delassus, NULL);
+    ops[0] = kin + ltl + via_factor;
+    ops[1] = tree_contacts_only(t) ? program_ops(t, emit_pv_delassus, NULL) : 0;
+    if (kin < 0 || ltl < 0 || via_factor < 0 || ops[1] < 0)
+        return -1;
+    return tree_contacts_only(t) && ops[1] < ops[0];
+}
+
 /* The constrained functions' bodies and the set, when the robot has constraints. */
 static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
 {
@@ -622,6 +647,15 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
         if (n < 0)
             return -1;
         set_int(ctx, "pv_nstash", n > 0 ? n : 1);
+    }
+    {
+        long ops[2];
+        int route = delassus_route(t, ops);
+        if (route < 0)
+            return -1;
+        tpl_dict_set(ctx, "delassus_articulated", tpl_bool(route));
+        set_int(ctx, "delassus_ops_factor", (int)ops[0]);
+        set_int(ctx, "delassus_ops_articulated", (int)ops[1]);
     }
     for (i = 0; i < NCONSTRAINED; i++) {
         tpl_value *a;

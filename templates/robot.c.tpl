@@ -481,10 +481,11 @@ static void {{ name }}__ltls_rhs({{ name }}_data *d, const cdyn_real *tau, const
 {{ ltls_rhs.body }}}
 
 /* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
- * d->r = J ddq + gamma - a*.
+ * refined once against M and J apart; d->r = J ddq + gamma - a*.
  * {{ ltls_iterate.ops }} */
-static void {{ name }}__ltls_iterate({{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+static void {{ name }}__ltls_iterate({{ name }}_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
 {
+    (void)rho;
 {{ ltls_iterate.body }}}
 
 int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -508,7 +509,7 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
         for (k = 0; k < {{ NAME }}_NC; ++k)
             lambda[k] = 0;
     for (it = 1;; ++it) {
-        {{ name }}__ltls_iterate(d, lambda, ddq);
+        {{ name }}__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
         if ({{ name }}__alm_update(d, settings, lambda, it))
             break;
     }
@@ -631,13 +632,43 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
 }
 {% endif %}
 
-int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{% if contacts_only %}
+/* {{ pv_delassus.ops }} */
+static void {{ name }}__pv_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    (void)d;
+    (void)q;
+    (void)mu;
+{{ pv_delassus.body }}}
+
+int {{ name }}_delassus_articulated({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    int k;
+    {{ name }}__pv_delassus(d, q, mu, G);
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(G[k * {{ NAME }}_NC + k] > 0))
+            return CDYN_E_SINGULAR;
+    return 0;
+}
+
+{% endif %}
+/* The route: {% if delassus_articulated %}articulated sweeps{% else %}M's factor and B^T D B{% endif %} ({{ delassus_ops_factor }} operations by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}). */
+int {{ name }}_delassus_factorised({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
 {
     {{ name }}__constraint_terms_kin(d, q);
     if ({{ name }}_ltl(d) != 0)
         return CDYN_E_SINGULAR;
     {{ name }}__delassus(d, mu, G);
     return 0;
+}
+
+int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+{% if delassus_articulated %}
+    return {{ name }}_delassus_articulated(d, q, mu, G);
+{% else %}
+    return {{ name }}_delassus_factorised(d, q, mu, G);
+{% endif %}
 }
 
 int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,

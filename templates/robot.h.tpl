@@ -224,10 +224,23 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 {% endif %}
-/** {{ name }}_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+/** {{ name }}_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
+ *  fewer operations for this robot and set: {% if delassus_articulated %}the articulated sweeps of {{ name }}_delassus_articulated{% else %}M's sparse factor and B^T D B, B = D^-1 L^-T J^T{% endif %}
+ *  ({{ delassus_ops_factor }} operations by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}).
  *  @q [in] ({{ NAME }}_NQ); @mu [in]; @G [out] ({{ NAME }}_NC x {{ NAME }}_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** {{ name }}_delassus_factorised — the same G + mu I from M's sparse factor: B = D^-1 L^-T J^T
+ *  on each support, G = B^T D B. Arguments and return as {{ name }}_delassus. */
+int {{ name }}_delassus_factorised({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+{% if contacts_only %}
+
+/** {{ name }}_delassus_articulated — the same G + mu I by proxPV's sweeps: ABA's articulated
+ *  inertias and each subtree's constraint force map carried to the root, O(nv + nc^2 depth),
+ *  no M and no factor of it. Arguments and return as {{ name }}_delassus. */
+int {{ name }}_delassus_articulated({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+{% endif %}
 
 /** {{ name }}_impulse — impact: M (v_after - v_before) = J^T impulse with
  *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.

@@ -27,7 +27,8 @@ endif()
 
 # name|urdf|cdyngen options|Jacobian frame (default: an end frame on the deepest body).
 # Entries with constraints time the constrained solvers only: seed 001's Table I cases
-# (arm H3, H6; quadruped F3x2, F3x4; humanoid F6x2, F6x2 + H6x2) and the reference's.
+# (arm H3, H6; quadruped F3x2, F3x4; humanoid F6x2, F6x2 + H6x2), the reference's, and
+# talos with six 3d fingertips beside its feet (the paper's Atlas with hands).
 set(R ${CMAKE_SOURCE_DIR}/robots)
 set(BENCH_ROBOTS
     "arm7|${R}/arm7.urdf|"
@@ -53,7 +54,9 @@ if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
     "solo12_F3x2|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d|FL_FOOT"
     "solo12_F3x4|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d|FL_FOOT"
     "talos_F6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d|left_sole_link"
-    "talos_F6x2_H6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_base_link:6d --contact gripper_right_base_link:6d|left_sole_link")
+    "talos_F6x2_H6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_base_link:6d --contact gripper_right_base_link:6d|left_sole_link"
+    # the largest robot we have with two 6d feet and 3d fingertips, as seed 001's Atlas with hands
+    "talos_F6x2_T3x6|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_fingertip_1_link:3d --contact gripper_left_fingertip_2_link:3d --contact gripper_left_fingertip_3_link:3d --contact gripper_right_fingertip_1_link:3d --contact gripper_right_fingertip_2_link:3d --contact gripper_right_fingertip_3_link:3d|left_sole_link")
 endif()
 
 # The generic runtime built like the generated code; the project's cdyn_runtime keeps its

@@ -107,12 +107,32 @@ elseif(MODE STREQUAL "constraints")
                "contact 3D lf_foot, rows 0..2, supported by 9 DoFs: 0 1 2 3 4 5 6 7 8\n"
                "contact 6D rf_foot, rows 3..8, supported by 9 DoFs: 0 1 2 3 4 5 12 13 14\n"
                "loop 3D lf_foot - rh_foot, rows 9..11, supported by 12 DoFs: 0 1 2 3 4 5 6 7 8 15 16 17\n"
-               "KKT factor of" "solvers: prox_ltl, delassus, impulse" "prox_ltl ")
+               "KKT factor of" "solvers: prox_ltl, prox_ltls, delassus, impulse"
+               "constrained_aba and prox_pv are not generated" "(proxLTLs) nonzeros: "
+               "prox_ltl " "prox_ltls ")
     string(FIND "${text}" "${want}" at)
     if(at LESS 0)
       message(FATAL_ERROR "constraints --summary lacks \"${want}\": ${text}")
     endif()
   endforeach()
+  # the loop couples two legs: proxLTLs' factor fills in beyond M's
+  string(REGEX MATCH "\\(proxLTLs\\) nonzeros: ([0-9]+) \\(M's factor ([0-9]+)\\)" m "${text}")
+  if(NOT m OR NOT CMAKE_MATCH_1 GREATER CMAKE_MATCH_2)
+    message(FATAL_ERROR "a loop's proxLTLs factor should fill in beyond M's: ${m}")
+  endif()
+  # a contact set gets all four solvers, and proxLTLs' factor is M's own (no fill)
+  run(rc text ${quad} --floating-base --summary --contact lf_foot:3d --contact rf_foot:6d)
+  foreach(want "solvers: prox_ltl, prox_ltls, constrained_aba, prox_pv, delassus, impulse"
+               "constrained_aba " "prox_pv " "delassus_articulated ")
+    string(FIND "${text}" "${want}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "contact set --summary lacks \"${want}\": ${text}")
+    endif()
+  endforeach()
+  string(REGEX MATCH "\\(proxLTLs\\) nonzeros: ([0-9]+) \\(M's factor ([0-9]+)\\)" m "${text}")
+  if(NOT m OR NOT CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "a contact set's proxLTLs factor should be M's: ${m}")
+  endif()
   set(out ${WORK}/out)
   foreach(case "--contact;no_such_link:3d;no link named \"no_such_link\""
                "--contact;imu:6d;on the same rigid body"
