@@ -29,6 +29,9 @@
 #define ARM7_NCONSTRAINTS 1
 /* Entries of the compact J (each row on its constraint's support). */
 #define ARM7_NNZ_J 42
+/* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
+#define ARM7_HAS_CONSTRAINED_ABA 1
+#define ARM7_HAS_PROX_PV 1
 
 /* Frame ids: one per URDF link. */
 enum arm7_frame {
@@ -75,6 +78,20 @@ typedef struct {
     cdyn_real con_a_p[1][3];
     cdyn_real con_b_R[1][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[1][3];
+    /* proxLTLs */
+    cdyn_real Lmu[21];       /* L^T D L of M + rho J^T J: L, on its pattern */
+    cdyn_real Dmu[7];          /* its D */
+    cdyn_real Dmuinv[7];       /* 1 / D */
+    cdyn_real ltls_b[7];       /* tau - nle */
+    cdyn_real ltls_c[6];       /* gamma - a* */
+    cdyn_real ltls_rc[6];      /* rho (gamma - a*) */
+    /* constrainedABA: what its set-up hands to the iterations */
+    cdyn_real caba[91];     /* placements, U, D^-1 (penalised inertias) */
+    cdyn_real u[7];            /* tau - S^T pA at the current lambda */
+    cdyn_real u0[7];           /* the same at lambda = 0 */
+    cdyn_real kap[6];          /* kappa - a*: the rows are K a + kappa - a* */
+    /* proxPV: what its set-up hands to the last pass */
+    cdyn_real pv[131];       /* placements, U, D^-1, u, S^T KA */
 } arm7_data;
 
 /** arm7_fk — forward kinematics: world placements of every body and frame, into d.
@@ -170,10 +187,46 @@ void arm7_constraint_capture(arm7_data *d, const cdyn_real *q);
 int arm7_prox_ltl(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
-/** arm7_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+/** arm7_prox_ltls — the same problem by proxLTLs (Sathya and Carpentier, eq. 10): the
+ *  augmented Lagrangian on M + J^T J / mu, factorised once by the sparse L^T D L (for
+ *  contacts on M's own tree pattern; a loop adds the fill its two chains cause), one solve
+ *  per iteration. Every iteration gives exactly the proximal iterate of arm7_prox_ltl;
+ *  the 1/mu-scaled matrix costs digits as constrained_aba's does. Arguments and return as
+ *  arm7_prox_ltl. */
+int arm7_prox_ltls(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** arm7_constrained_aba — the same problem by constrainedABA (Sathya and Carpentier): the
+ *  articulated-body algorithm with each contact's proximal penalty 1/mu folded into the
+ *  inertia of the body that carries it; O(nv) per iteration. Every iteration gives exactly
+ *  the proximal iterate of arm7_prox_ltl; the 1/mu-scaled inertias cost digits (about
+ *  1e-10 relative at mu = 1e-6). Arguments and return as arm7_prox_ltl. Contacts only:
+ *  not generated for a set with a loop. */
+int arm7_constrained_aba(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** arm7_prox_pv — the same problem by proxPV (Popov-Vereshchagin with proximal
+ *  iterations): ABA's sweeps carry each subtree's constraint force map to the root, where
+ *  G + mu I is assembled and factorised (O(nv + nc^2 depth + nc^3)); the iterations are
+ *  small solves, and one last sweep gives ddq. Arguments and return as arm7_prox_ltl.
+ *  Contacts only: not generated for a set with a loop. */
+int arm7_prox_pv(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** arm7_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
+ *  fewer operations for this robot and set: the articulated sweeps of arm7_delassus_articulated *  (1520 operations by the factor, 1518 by the sweeps).
  *  @q [in] (ARM7_NQ); @mu [in]; @G [out] (ARM7_NC x ARM7_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int arm7_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** arm7_delassus_factorised — the same G + mu I from M's sparse factor: B = D^-1 L^-T J^T
+ *  on each support, G = B^T D B. Arguments and return as arm7_delassus. */
+int arm7_delassus_factorised(arm7_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** arm7_delassus_articulated — the same G + mu I by proxPV's sweeps: ABA's articulated
+ *  inertias and each subtree's constraint force map carried to the root, O(nv + nc^2 depth),
+ *  no M and no factor of it. Arguments and return as arm7_delassus. */
+int arm7_delassus_articulated(arm7_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
 
 /** arm7_impulse — impact: M (v_after - v_before) = J^T impulse with
  *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.

@@ -333,7 +333,7 @@ static int cdyn__ldl_small(cdyn_real *A, int n)
 }
 
 /* x <- A^-1 x with the factor of cdyn__ldl_small. */
-static void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x)
+void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x)
 {
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < i; ++k)
@@ -346,8 +346,8 @@ static void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x)
 }
 
 /* Pass 1, root to leaves: v_i, c_i = v_i x S qd_i, IA_i = I_i, pA_i = v_i x* I_i v_i. */
-static void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                                 const cdyn_real *v)
+void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                          const cdyn_real *v)
 {
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
@@ -370,7 +370,7 @@ static void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_r
 }
 
 /* Y = U D^-1 for body b's joint (n columns of 6), D factored in Dfac. */
-static void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6])
+void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6])
 {
     const int k0 = b->idx_v, n = b->nv;
     const cdyn_real *U = d->U + 6 * k0, *F = d->Dfac + 6 * k0;
@@ -417,7 +417,7 @@ static void cdyn__aba_to_parent(const cdyn_model *m, cdyn_data *d, int i)
 }
 
 /* Pass 2, leaves to root: U = IA S, D = S^T U (factored), u = tau - S^T pA. */
-static cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, const cdyn_real *tau)
+cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, const cdyn_real *tau)
 {
     for (int i = m->nbodies - 1; i >= 0; --i) {
         const cdyn_body *b = &m->bodies[i];
@@ -446,7 +446,7 @@ static cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, cons
 }
 
 /* Pass 3, root to leaves: a' = X a_parent + c, qdd = D^-1 (u - U^T a'), a = a' + S qdd. */
-static void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq)
+void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq)
 {
     const cdyn_real a_base[6] = { -m->gravity[0], -m->gravity[1], -m->gravity[2], 0, 0, 0 };
     for (int i = 0; i < m->nbodies; ++i) {

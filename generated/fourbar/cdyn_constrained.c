@@ -26,8 +26,8 @@ static int cdyn__constraint_ok(const cdyn_model *m, const cdyn_constraint *c)
 static int cdyn__set_rows(const cdyn_model *m, const cdyn_constraint *set, int n)
 {
     int nc = 0;
-    if (!m || !set || n < 1 || m->nv < 1 || !m->frames)
-        return -1;
+    if (!m || !set || n < 1 || m->nv < 1 || !m->frames || m->nbodies > m->nv)
+        return -1;                          /* nbodies <= nv bounds the per-body workspace */
     for (int k = 0; k < n; ++k) {
         if (!cdyn__constraint_ok(m, &set[k]))
             return -1;
@@ -65,6 +65,27 @@ static void cdyn__init_support(const cdyn_model *m, cdyn_constraint_data *cd, in
             s[n++] = dof;
     }
     cd->nsupport[k] = n;
+}
+
+/* The bodies supporting some constraint (both chains of a loop), ascending into
+ * cd->sbody: flags first, then compacted in place (entry p <= i is written after flag i
+ * is read). */
+static void cdyn__init_support_bodies(const cdyn_model *m, cdyn_constraint_data *cd)
+{
+    int *flag = cd->sbody;
+    for (int i = 0; i < m->nbodies; ++i)
+        flag[i] = 0;
+    for (int k = 0; k < cd->n; ++k) {
+        const int f[2] = { cd->set[k].frame_a, cd->set[k].frame_b };
+        for (int side = 0; side < 2; ++side)
+            for (int b = f[side] < 0 ? -1 : m->frames[f[side]].body; b >= 0;
+                 b = m->bodies[b].parent)
+                flag[b] = 1;
+    }
+    cd->nsbody = 0;
+    for (int i = 0; i < m->nbodies; ++i)
+        if (flag[i])
+            cd->sbody[cd->nsbody++] = i;
 }
 
 static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
@@ -109,9 +130,16 @@ cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model
     cd->GD = cdyn__carve(&next, unc);
     cd->nle = cdyn__carve(&next, nv);
     cd->zd = cdyn__carve(&next, nv);
+    cd->kappa = cdyn__carve(&next, unc);
+    cd->u0 = cdyn__carve(&next, nv);
+    cd->dp = cdyn__carve(&next, 6 * nv);
+    cd->KA = cdyn__carve(&next, 6 * unc * nv);
+    cd->SKA = cdyn__carve(&next, unc * nv);
+    cd->Mmu = cdyn__carve(&next, nv * nv);
     cd->row = (int *)next;
     cd->nsupport = cd->row + n;
     cd->support = cd->nsupport + n;
+    cd->sbody = cd->support + un * nv;
     cd->primal_residual = cd->dual_residual = 0;
     for (int k = 0, row = 0; k < n; row += set[k].dim, ++k) {
         cd->row[k] = row;
@@ -119,6 +147,7 @@ cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model
         cd->bR[9 * k] = cd->bR[9 * k + 4] = cd->bR[9 * k + 8] = 1;
         cdyn__init_support(m, cd, k);
     }
+    cdyn__init_support_bodies(m, cd);
     return CDYN_OK;
 }
 
@@ -148,8 +177,8 @@ cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const
     return CDYN_OK;
 }
 
-static cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d,
-                               const cdyn_constraint_data *cd)
+cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d,
+                           const cdyn_constraint_data *cd)
 {
     return m && d && cd && d->model == m && cd->model == m ? CDYN_OK : CDYN_E_ARG;
 }
@@ -177,7 +206,7 @@ static void cdyn__frame_world(const cdyn_model *m, const cdyn_data *d, int f, cd
 }
 
 /* Every constraint frame's world placement, after the bodies'. */
-static void cdyn__placements(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
+void cdyn__placements(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
 {
     for (int k = 0; k < cd->n; ++k) {
         cdyn__frame_world(m, d, cd->set[k].frame_a, cd->aR + 9 * k, cd->ap + 3 * k);
@@ -209,7 +238,7 @@ static void cdyn__add_chain(const cdyn_model *m, const cdyn_data *d, cdyn_constr
 }
 
 /* J v = R_A^T (v_A - v_B): 6d spatial velocities both at A's origin, 3d each frame's origin. */
-static void cdyn__jacobian(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
+void cdyn__jacobian(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
 {
     const int nv = m->nv;
     for (int k = 0; k < cd->n; ++k) {
@@ -254,7 +283,7 @@ static void cdyn__classical(cdyn_real res[3], const cdyn_real v[6], const cdyn_r
 /* gamma: 6d a_A - X_{A<-B} a_B; 3d the classical acceleration of A's origin minus B's (in
  * world axes) seen in A's axes. A contact's B is the world, a_B = a0, which removes
  * gravity from A's. Needs RNEA's d->v, d->a at ddq = 0 and the placements. */
-static void cdyn__drift(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
+void cdyn__drift(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd)
 {
     const cdyn_real a0[6] = { -m->gravity[0], -m->gravity[1], -m->gravity[2], 0, 0, 0 };
     for (int k = 0; k < cd->n; ++k) {
@@ -287,7 +316,7 @@ static void cdyn__drift(const cdyn_model *m, const cdyn_data *d, cdyn_constraint
 }
 
 /* Body placements in the world from the joint placements RNEA left in d. */
-static void cdyn__bodies_in_world(const cdyn_model *m, cdyn_data *d)
+void cdyn__bodies_in_world(const cdyn_model *m, cdyn_data *d)
 {
     for (int i = 0; i < m->nbodies; ++i)
         cdyn__body_in_world(m, d, i);
@@ -327,7 +356,7 @@ static void cdyn__kkt_columns(const cdyn_model *m, const cdyn_data *d, cdyn_cons
 }
 
 /* The constraint owning row r. */
-static int cdyn__constraint_of_row(const cdyn_constraint_data *cd, int r)
+int cdyn__constraint_of_row(const cdyn_constraint_data *cd, int r)
 {
     int k = cd->n - 1;
     while (k > 0 && cd->row[k] > r)
@@ -355,42 +384,50 @@ static void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d,
     }
 }
 
-/* Featherstone's L^T D L of Gl in place, rows k = nc-1 .. 0 (zeros skipped: the fill
- * pattern of the generated factor). Returns 0, or -1 on a non-positive pivot. */
-static int cdyn__block_factor(cdyn_constraint_data *cd)
+/* Featherstone's L^T D L of the n x n A in place (lower triangle read), rows k = n-1 .. 0,
+ * exact zeros skipped (the fill pattern of the generated factor; a tree's pattern does
+ * not fill). D stays on the diagonal, L strictly below. Returns 0, or -1 on a
+ * non-positive pivot. */
+int cdyn__ltdl_dense(cdyn_real *A, int n)
 {
-    const int nc = cd->nc;
-    cdyn_real *A = cd->Gl;
-    for (int k = nc - 1; k >= 0; --k) {
-        if (!(A[k * nc + k] > 0))
+    for (int k = n - 1; k >= 0; --k) {
+        if (!(A[k * n + k] > 0))
             return -1;
-        const cdyn_real dinv = 1 / A[k * nc + k];
-        cd->GD[k] = A[k * nc + k];
+        const cdyn_real dinv = 1 / A[k * n + k];
         for (int i = k - 1; i >= 0; --i) {      /* row k left of i is still unscaled */
-            if (A[k * nc + i] == 0)
+            if (A[k * n + i] == 0)
                 continue;
-            const cdyn_real a = A[k * nc + i] * dinv;
+            const cdyn_real a = A[k * n + i] * dinv;
             for (int j = 0; j <= i; ++j)
-                A[i * nc + j] -= a * A[k * nc + j];
-            A[k * nc + i] = a;
+                A[i * n + j] -= a * A[k * n + j];
+            A[k * n + i] = a;
         }
     }
     return 0;
 }
 
-/* x <- (G + mu I)^-1 x = Lc^-1 Dc^-1 Lc^-T x. */
-static void cdyn__kkt_solve(const cdyn_constraint_data *cd, cdyn_real *x)
+/* x <- A^-1 x = L^-1 D^-1 L^-T x with the factor of cdyn__ltdl_dense. */
+void cdyn__ltdl_dense_solve(const cdyn_real *A, int n, cdyn_real *x)
+{
+    for (int i = n - 1; i >= 0; --i)
+        for (int j = 0; j < i; ++j)
+            x[j] -= A[i * n + j] * x[i];
+    for (int i = 0; i < n; ++i)
+        x[i] /= A[i * n + i];
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j)
+            x[i] -= A[i * n + j] * x[j];
+}
+
+/* The L^T D L of G + mu I in Gl, its D also in GD. */
+int cdyn__block_factor(cdyn_constraint_data *cd)
 {
     const int nc = cd->nc;
-    const cdyn_real *L = cd->Gl;
-    for (int i = nc - 1; i >= 0; --i)
-        for (int j = 0; j < i; ++j)
-            x[j] -= L[i * nc + j] * x[i];
-    for (int i = 0; i < nc; ++i)
-        x[i] /= cd->GD[i];
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < i; ++j)
-            x[i] -= L[i * nc + j] * x[j];
+    if (cdyn__ltdl_dense(cd->Gl, nc) != 0)
+        return -1;
+    for (int k = 0; k < nc; ++k)
+        cd->GD[k] = cd->Gl[k * nc + k];
+    return 0;
 }
 
 /* crba (world columns, M), its LTL, placements and J: what every solve shares. */
@@ -411,8 +448,8 @@ static cdyn_status cdyn__kinematics(const cdyn_model *m, cdyn_data *d, cdyn_cons
 /* ---- right-hand sides, iterations, results ------------------------------------------ */
 
 /* (J x)[r] on row r's support. */
-static cdyn_real cdyn__row_times(const cdyn_model *m, const cdyn_constraint_data *cd, int r,
-                                 const cdyn_real *x)
+cdyn_real cdyn__row_times(const cdyn_model *m, const cdyn_constraint_data *cd, int r,
+                          const cdyn_real *x)
 {
     const int k = cdyn__constraint_of_row(cd, r), *s = cd->support + k * m->nv;
     const cdyn_real *J = cd->J + r * m->nv;
@@ -444,23 +481,32 @@ static void cdyn__position_error(const cdyn_constraint_data *cd, int k, cdyn_rea
     e[5] = CDYN_R(0.5) * (Re[3] - Re[1]);
 }
 
-/* Baumgarte: a* = -Kp e - Kd J v per constraint (no gains: a* = 0). */
-static void cdyn__baumgarte(const cdyn_model *m, cdyn_constraint_data *cd,
-                            const cdyn_prox_settings *s, const cdyn_real *v)
+/* Baumgarte for constraint k: a* = -Kp e - Kd jv, jv its rows of J v (no gains: a* = 0). */
+void cdyn__baumgarte_one(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int k,
+                         const cdyn_real jv[6])
+{
+    const cdyn_real kp = s->Kp ? s->Kp[k] : 0, kd = s->Kd ? s->Kd[k] : 0;
+    cdyn_real e[6], *astar = cd->astar + cd->row[k];
+    if (!s->Kp && !s->Kd) {
+        for (int r = 0; r < cd->set[k].dim; ++r)
+            astar[r] = 0;
+        return;
+    }
+    cdyn__position_error(cd, k, e);
+    for (int r = 0; r < cd->set[k].dim; ++r)
+        astar[r] = -(kp * e[r] + kd * jv[r]);
+}
+
+/* Baumgarte for the set, J v from cd->J (computed only with gains). */
+void cdyn__baumgarte(const cdyn_model *m, cdyn_constraint_data *cd, const cdyn_prox_settings *s,
+                     const cdyn_real *v)
 {
     for (int k = 0; k < cd->n; ++k) {
-        const cdyn_real kp = s->Kp ? s->Kp[k] : 0, kd = s->Kd ? s->Kd[k] : 0;
-        cdyn_real e[6];
-        if (!s->Kp && !s->Kd) {
+        cdyn_real jv[6] = { 0, 0, 0, 0, 0, 0 };
+        if (s->Kp || s->Kd)
             for (int r = 0; r < cd->set[k].dim; ++r)
-                cd->astar[cd->row[k] + r] = 0;
-            continue;
-        }
-        cdyn__position_error(cd, k, e);
-        for (int r = 0; r < cd->set[k].dim; ++r) {
-            const int row = cd->row[k] + r;
-            cd->astar[row] = -(kp * e[r] + kd * cdyn__row_times(m, cd, row, v));
-        }
+                jv[r] = cdyn__row_times(m, cd, cd->row[k] + r, v);
+        cdyn__baumgarte_one(cd, s, k, jv);
     }
 }
 
@@ -514,13 +560,14 @@ static void cdyn__back_substitute(const cdyn_model *m, const cdyn_data *d,
     }
 }
 
-static int cdyn__settings_ok(const cdyn_prox_settings *s)
+/* mu > 0 and at least one iteration. */
+int cdyn__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
 /* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int cdyn__finite(const cdyn_real *x, int n)
+int cdyn__finite(const cdyn_real *x, int n)
 {
     cdyn_real s = 0;
     for (int k = 0; k < n; ++k)
@@ -528,13 +575,26 @@ static int cdyn__finite(const cdyn_real *x, int n)
     return s == 0;
 }
 
-/* Proximal iterations on lambda from cd->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
- * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
- * come from the change of lambda. Stops when every positive tolerance is met. */
-static int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
-                              cdyn_real *lambda)
+/* Every solver's bookkeeping after iteration `it` with ||lambda_k+1 - lambda_k||_inf = dual:
+ * the primal residual G lambda_k+1 - r of the proximal step equals mu (lambda_k -
+ * lambda_k+1), so both residuals come from the change of lambda. 1 when it stops: after
+ * max_iter, or when every positive tolerance is met. */
+int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it,
+                    cdyn_real dual)
 {
     const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    cd->dual_residual = dual;
+    cd->primal_residual = s->mu * dual;
+    if (it >= s->max_iter)
+        return 1;
+    return use_tol && (!(s->abs_tol > 0) || cd->primal_residual <= s->abs_tol)
+           && (!(s->rel_tol > 0) || dual <= s->rel_tol);
+}
+
+/* Proximal iterations on lambda from cd->r: (G + mu I) lambda_k+1 = r + mu lambda_k. */
+int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
+                       cdyn_real *lambda)
+{
     cdyn_real *x = cd->x;
     if (!s->warm_start)
         for (int k = 0; k < cd->nc; ++k)
@@ -543,19 +603,14 @@ static int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings
         cdyn_real dual = 0;
         for (int k = 0; k < cd->nc; ++k)
             x[k] = cd->r[k] + s->mu * lambda[k];
-        cdyn__kkt_solve(cd, x);
+        cdyn__ltdl_dense_solve(cd->Gl, cd->nc, x);
         for (int k = 0; k < cd->nc; ++k) {
             const cdyn_real e = x[k] - lambda[k], a = e < 0 ? -e : e;
             if (!(a <= dual))
                 dual = a;                       /* keeps a NaN */
             lambda[k] = x[k];
         }
-        cd->dual_residual = dual;
-        cd->primal_residual = s->mu * dual;
-        if (it >= s->max_iter)
-            return it;
-        if (use_tol && (!(s->abs_tol > 0) || cd->primal_residual <= s->abs_tol)
-            && (!(s->rel_tol > 0) || dual <= s->rel_tol))
+        if (cdyn__prox_stop(cd, s, it, dual))
             return it;
     }
 }
@@ -565,7 +620,7 @@ static int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings
 cdyn_status cdyn_constraint_capture(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                                     const cdyn_real *q)
 {
-    if (cdyn__check(m, d, cd) || !q)
+    if (cdyn__check_cd(m, d, cd) || !q)
         return CDYN_E_ARG;
     cdyn_status st = cdyn_fk(m, d, q);
     if (st != CDYN_OK)
@@ -585,7 +640,7 @@ cdyn_status cdyn_constraint_capture(const cdyn_model *m, cdyn_data *d, cdyn_cons
 cdyn_status cdyn_constraint_jacobian(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                                      const cdyn_real *q, cdyn_real *J)
 {
-    if (cdyn__check(m, d, cd) || !q || !J)
+    if (cdyn__check_cd(m, d, cd) || !q || !J)
         return CDYN_E_ARG;
     cdyn__crba_world(m, d, q);
     cdyn__placements(m, d, cd);
@@ -598,7 +653,7 @@ cdyn_status cdyn_constraint_jacobian(const cdyn_model *m, cdyn_data *d, cdyn_con
 cdyn_status cdyn_constraint_drift(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                                   const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma)
 {
-    if (cdyn__check(m, d, cd) || !q || !v || !gamma)
+    if (cdyn__check_cd(m, d, cd) || !q || !v || !gamma)
         return CDYN_E_ARG;
     cdyn_status st = cdyn_nle(m, d, q, v, cd->nle);
     if (st != CDYN_OK)
@@ -615,7 +670,7 @@ int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
-    if (cdyn__check(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v || !tau || !ddq
+    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v || !tau || !ddq
         || !lambda)
         return CDYN_E_ARG;
     cdyn_status st = cdyn_nle(m, d, q, v, cd->nle);   /* leaves d->v, d->a at ddq = 0 */
@@ -637,7 +692,7 @@ int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
 cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                           const cdyn_real *q, cdyn_real mu, cdyn_real *G)
 {
-    if (cdyn__check(m, d, cd) || !q || !G)
+    if (cdyn__check_cd(m, d, cd) || !q || !G)
         return CDYN_E_ARG;
     cdyn_status st = cdyn__kinematics(m, d, cd, q);
     if (st != CDYN_OK)
@@ -655,7 +710,7 @@ int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                  const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                  cdyn_real *impulse)
 {
-    if (cdyn__check(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v_before || !v_after
+    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v_before || !v_after
         || !impulse)
         return CDYN_E_ARG;
     cdyn_status st = cdyn__kinematics(m, d, cd, q);

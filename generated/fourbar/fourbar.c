@@ -1557,14 +1557,14 @@ static void fourbar__impulse_rhs(fourbar_data *d, const cdyn_real *v_before, cdy
 static void fourbar__baumgarte(const fourbar_data *d, const cdyn_real *v, const cdyn_real *Kp,
     const cdyn_real *Kd, cdyn_real *astar)
 {
-    const cdyn_real t0 = d->con_a_p[0][0];
-    const cdyn_real t1 = d->con_b_p[0][0];
+    const cdyn_real t0 = d->con_b_p[0][0];
+    const cdyn_real t1 = d->con_a_p[0][0];
     const cdyn_real t2 = t0 - t1;
-    const cdyn_real t3 = d->con_a_p[0][1];
-    const cdyn_real t4 = d->con_b_p[0][1];
+    const cdyn_real t3 = d->con_b_p[0][1];
+    const cdyn_real t4 = d->con_a_p[0][1];
     const cdyn_real t5 = t3 - t4;
-    const cdyn_real t6 = d->con_a_p[0][2];
-    const cdyn_real t7 = d->con_b_p[0][2];
+    const cdyn_real t6 = d->con_b_p[0][2];
+    const cdyn_real t7 = d->con_a_p[0][2];
     const cdyn_real t8 = t6 - t7;
     const cdyn_real t9 = d->con_a_R[0][3];
     const cdyn_real t10 = d->con_a_R[0][0];
@@ -1591,21 +1591,21 @@ static void fourbar__baumgarte(const fourbar_data *d, const cdyn_real *v, const 
     const cdyn_real t31 = t28 + t29 * t30;
     const cdyn_real t32 = Kd[0];
     const cdyn_real t33 = Kp[0];
-    const cdyn_real t34 = t32 * t31 + t33 * t13;
+    const cdyn_real t34 = t32 * t31 - t33 * t13;
     astar[0] = -t34;
     const cdyn_real t35 = d->Jc[3];
     const cdyn_real t36 = d->Jc[4];
     const cdyn_real t37 = t24 * t35 + t26 * t36;
     const cdyn_real t38 = d->Jc[5];
     const cdyn_real t39 = t37 + t29 * t38;
-    const cdyn_real t40 = t32 * t39 + t33 * t18;
+    const cdyn_real t40 = t32 * t39 - t33 * t18;
     astar[1] = -t40;
     const cdyn_real t41 = d->Jc[6];
     const cdyn_real t42 = d->Jc[7];
     const cdyn_real t43 = t24 * t41 + t26 * t42;
     const cdyn_real t44 = d->Jc[8];
     const cdyn_real t45 = t43 + t29 * t44;
-    const cdyn_real t46 = t32 * t45 + t33 * t23;
+    const cdyn_real t46 = t32 * t45 - t33 * t23;
     astar[2] = -t46;
 }
 
@@ -1749,13 +1749,284 @@ int fourbar_prox_ltl(fourbar_data *d, const cdyn_prox_settings *settings, const 
     return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? it : CDYN_E_NONFINITE;
 }
 
-int fourbar_delassus(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+/* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
+ * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
+ * 1 when the iterations stop. */
+static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    const cdyn_real rho = 1 / s->mu;
+    cdyn_real primal = 0;
+    int k;
+    for (k = 0; k < FOURBAR_NC; ++k) {
+        const cdyn_real r = d->r[k], a = r < 0 ? -r : r;
+        if (!(a <= primal))
+            primal = a;            /* keeps a NaN */
+        lambda[k] -= rho * r;
+    }
+    d->primal_residual = primal;
+    d->dual_residual = rho * primal;
+    if (it >= s->max_iter)
+        return 1;
+    return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
+           (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
+}
+
+/* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
+ * 31 mul, 20 add, 3 div, 0 sqrt, 0 sin/cos */
+static int fourbar__ltls_factor(fourbar_data *d, cdyn_real rho)
+{
+    int k;
+    (void)rho;
+    const cdyn_real t0 = d->Jc[0];
+    const cdyn_real t1 = d->Jc[3];
+    /* M + rho J^T J on each support */
+    const cdyn_real t2 = t0 * t0 + t1 * t1;
+    const cdyn_real t3 = d->Jc[6];
+    const cdyn_real t4 = t2 + t3 * t3;
+    const cdyn_real t5 = d->M[0];
+    const cdyn_real t6 = rho;
+    const cdyn_real t7 = t5 + t6 * t4;
+    const cdyn_real t8 = d->Jc[1];
+    const cdyn_real t9 = d->Jc[4];
+    const cdyn_real t10 = t0 * t8 + t1 * t9;
+    const cdyn_real t11 = d->Jc[7];
+    const cdyn_real t12 = t10 + t3 * t11;
+    const cdyn_real t13 = d->M[2];
+    const cdyn_real t14 = t13 + t6 * t12;
+    const cdyn_real t15 = t8 * t8 + t9 * t9;
+    const cdyn_real t16 = t15 + t11 * t11;
+    const cdyn_real t17 = d->M[1];
+    const cdyn_real t18 = t17 + t6 * t16;
+    const cdyn_real t19 = d->Jc[2];
+    const cdyn_real t20 = d->Jc[5];
+    const cdyn_real t21 = t0 * t19 + t1 * t20;
+    const cdyn_real t22 = d->Jc[8];
+    const cdyn_real t23 = t21 + t3 * t22;
+    const cdyn_real t24 = t6 * t23;
+    const cdyn_real t25 = t8 * t19 + t9 * t20;
+    const cdyn_real t26 = t25 + t11 * t22;
+    const cdyn_real t27 = t6 * t26;
+    const cdyn_real t28 = t19 * t19 + t20 * t20;
+    const cdyn_real t29 = t28 + t22 * t22;
+    const cdyn_real t30 = d->M[3];
+    const cdyn_real t31 = t30 + t6 * t29;
+    d->Dmu[2] = t31;
+    /* L^T D L of M + rho J^T J on its pattern */
+    const cdyn_real t32 = 1 / t31;
+    d->Dmuinv[2] = t32;
+    const cdyn_real t33 = t27 * t32;
+    d->Lmu[2] = t33;
+    const cdyn_real t34 = t14 - t24 * t33;
+    const cdyn_real t35 = t18 - t27 * t33;
+    d->Dmu[1] = t35;
+    const cdyn_real t36 = t24 * t32;
+    d->Lmu[1] = t36;
+    const cdyn_real t37 = t7 - t24 * t36;
+    const cdyn_real t38 = 1 / t35;
+    d->Dmuinv[1] = t38;
+    const cdyn_real t39 = t34 * t38;
+    d->Lmu[0] = t39;
+    const cdyn_real t40 = t37 - t34 * t39;
+    d->Dmu[0] = t40;
+    const cdyn_real t41 = 1 / t40;
+    d->Dmuinv[0] = t41;
+    for (k = 0; k < FOURBAR_NV; ++k)
+        if (!(d->Dmu[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* tau - nle, gamma - a* and rho (gamma - a*).
+ * 3 mul, 6 add, 0 div, 0 sqrt, 0 sin/cos */
+static void fourbar__ltls_rhs(fourbar_data *d, const cdyn_real *tau, const cdyn_real *astar, cdyn_real rho)
+{
+    (void)rho;
+    const cdyn_real t0 = d->nle[0];
+    const cdyn_real t1 = tau[0];
+    const cdyn_real t2 = t0 - t1;
+    d->ltls_b[0] = -t2;
+    const cdyn_real t3 = d->nle[1];
+    const cdyn_real t4 = tau[1];
+    const cdyn_real t5 = t3 - t4;
+    d->ltls_b[1] = -t5;
+    const cdyn_real t6 = d->nle[2];
+    const cdyn_real t7 = tau[2];
+    const cdyn_real t8 = t6 - t7;
+    d->ltls_b[2] = -t8;
+    const cdyn_real t9 = astar[0];
+    const cdyn_real t10 = d->gamma[0];
+    const cdyn_real t11 = t9 - t10;
+    d->ltls_c[0] = -t11;
+    const cdyn_real t12 = rho;
+    const cdyn_real t13 = t12 * t11;
+    d->ltls_rc[0] = -t13;
+    const cdyn_real t14 = astar[1];
+    const cdyn_real t15 = d->gamma[1];
+    const cdyn_real t16 = t14 - t15;
+    d->ltls_c[1] = -t16;
+    const cdyn_real t17 = t12 * t16;
+    d->ltls_rc[1] = -t17;
+    const cdyn_real t18 = astar[2];
+    const cdyn_real t19 = d->gamma[2];
+    const cdyn_real t20 = t18 - t19;
+    d->ltls_c[2] = -t20;
+    const cdyn_real t21 = t12 * t20;
+    d->ltls_rc[2] = -t21;
+}
+
+/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
+ * refined once against M and J apart; d->r = J ddq + gamma - a*.
+ * 62 mul, 62 add, 0 div, 0 sqrt, 0 sin/cos */
+static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
+{
+    (void)rho;
+    const cdyn_real t0 = d->ltls_rc[0];
+    const cdyn_real t1 = lambda[0];
+    const cdyn_real t2 = t0 - t1;
+    const cdyn_real t3 = d->ltls_rc[1];
+    const cdyn_real t4 = lambda[1];
+    const cdyn_real t5 = t3 - t4;
+    const cdyn_real t6 = d->ltls_rc[2];
+    const cdyn_real t7 = lambda[2];
+    const cdyn_real t8 = t6 - t7;
+    const cdyn_real t9 = d->ltls_b[0];
+    const cdyn_real t10 = d->Jc[0];
+    const cdyn_real t11 = t9 - t2 * t10;
+    const cdyn_real t12 = d->ltls_b[1];
+    const cdyn_real t13 = d->Jc[1];
+    const cdyn_real t14 = t12 - t2 * t13;
+    const cdyn_real t15 = d->ltls_b[2];
+    const cdyn_real t16 = d->Jc[2];
+    const cdyn_real t17 = t15 - t2 * t16;
+    const cdyn_real t18 = d->Jc[3];
+    const cdyn_real t19 = t11 - t5 * t18;
+    const cdyn_real t20 = d->Jc[4];
+    const cdyn_real t21 = t14 - t5 * t20;
+    const cdyn_real t22 = d->Jc[5];
+    const cdyn_real t23 = t17 - t5 * t22;
+    const cdyn_real t24 = d->Jc[6];
+    const cdyn_real t25 = t19 - t8 * t24;
+    const cdyn_real t26 = d->Jc[7];
+    const cdyn_real t27 = t21 - t8 * t26;
+    const cdyn_real t28 = d->Jc[8];
+    const cdyn_real t29 = t23 - t8 * t28;
+    const cdyn_real t30 = d->Lmu[1];
+    const cdyn_real t31 = t25 - t29 * t30;
+    const cdyn_real t32 = d->Lmu[2];
+    const cdyn_real t33 = t27 - t29 * t32;
+    const cdyn_real t34 = d->Lmu[0];
+    const cdyn_real t35 = t31 - t33 * t34;
+    const cdyn_real t36 = d->Dmuinv[0];
+    const cdyn_real t37 = t35 * t36;
+    const cdyn_real t38 = d->Dmuinv[1];
+    const cdyn_real t39 = t33 * t38 - t34 * t37;
+    const cdyn_real t40 = d->Dmuinv[2];
+    const cdyn_real t41 = t29 * t40 - t30 * t37;
+    const cdyn_real t42 = t41 - t32 * t39;
+    const cdyn_real t43 = d->ltls_c[0];
+    /* one step of refinement against M and J apart */
+    const cdyn_real t44 = t43 + t10 * t37;
+    const cdyn_real t45 = t44 + t13 * t39;
+    const cdyn_real t46 = t45 + t16 * t42;
+    const cdyn_real t47 = d->ltls_c[1];
+    const cdyn_real t48 = t47 + t18 * t37;
+    const cdyn_real t49 = t48 + t20 * t39;
+    const cdyn_real t50 = t49 + t22 * t42;
+    const cdyn_real t51 = d->ltls_c[2];
+    const cdyn_real t52 = t51 + t24 * t37;
+    const cdyn_real t53 = t52 + t26 * t39;
+    const cdyn_real t54 = t53 + t28 * t42;
+    const cdyn_real t55 = rho;
+    const cdyn_real t56 = t1 - t55 * t46;
+    const cdyn_real t57 = t4 - t55 * t50;
+    const cdyn_real t58 = t7 - t55 * t54;
+    const cdyn_real t59 = d->M[0];
+    const cdyn_real t60 = t9 - t37 * t59;
+    const cdyn_real t61 = d->M[1];
+    const cdyn_real t62 = t12 - t39 * t61;
+    const cdyn_real t63 = d->M[2];
+    const cdyn_real t64 = t62 - t37 * t63;
+    const cdyn_real t65 = t60 - t39 * t63;
+    const cdyn_real t66 = d->M[3];
+    const cdyn_real t67 = t15 - t42 * t66;
+    const cdyn_real t68 = t65 + t10 * t56;
+    const cdyn_real t69 = t64 + t13 * t56;
+    const cdyn_real t70 = t67 + t16 * t56;
+    const cdyn_real t71 = t68 + t18 * t57;
+    const cdyn_real t72 = t69 + t20 * t57;
+    const cdyn_real t73 = t70 + t22 * t57;
+    const cdyn_real t74 = t71 + t24 * t58;
+    const cdyn_real t75 = t72 + t26 * t58;
+    const cdyn_real t76 = t73 + t28 * t58;
+    const cdyn_real t77 = t74 - t30 * t76;
+    const cdyn_real t78 = t75 - t32 * t76;
+    const cdyn_real t79 = t77 - t34 * t78;
+    const cdyn_real t80 = t36 * t79;
+    const cdyn_real t81 = t38 * t78 - t34 * t80;
+    const cdyn_real t82 = t40 * t76 - t30 * t80;
+    const cdyn_real t83 = t82 - t32 * t81;
+    const cdyn_real t84 = t37 + t80;
+    ddq[0] = t84;
+    const cdyn_real t85 = t39 + t81;
+    ddq[1] = t85;
+    const cdyn_real t86 = t42 + t83;
+    ddq[2] = t86;
+    const cdyn_real t87 = t43 + t10 * t84;
+    const cdyn_real t88 = t87 + t13 * t85;
+    const cdyn_real t89 = t88 + t16 * t86;
+    d->r[0] = t89;
+    const cdyn_real t90 = t47 + t18 * t84;
+    const cdyn_real t91 = t90 + t20 * t85;
+    const cdyn_real t92 = t91 + t22 * t86;
+    d->r[1] = t92;
+    const cdyn_real t93 = t51 + t24 * t84;
+    const cdyn_real t94 = t93 + t26 * t85;
+    const cdyn_real t95 = t94 + t28 * t86;
+    d->r[2] = t95;
+}
+
+int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[FOURBAR_NC];
+    int k, it;
+    if (!fourbar__settings_ok(settings))
+        return CDYN_E_ARG;
+    fourbar__constraint_terms(d, q, v);
+    if (fourbar__ltls_factor(d, 1 / settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    if (settings->Kp || settings->Kd)
+        fourbar__baumgarte(d, v, settings->Kp ? settings->Kp : fourbar__no_gains,
+                   settings->Kd ? settings->Kd : fourbar__no_gains, astar);
+    else
+        for (k = 0; k < FOURBAR_NC; ++k)
+            astar[k] = 0;
+    fourbar__ltls_rhs(d, tau, astar, 1 / settings->mu);
+    if (!settings->warm_start)
+        for (k = 0; k < FOURBAR_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        fourbar__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
+        if (fourbar__alm_update(d, settings, lambda, it))
+            break;
+    }
+    return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? it : CDYN_E_NONFINITE;
+}
+
+/* The route: M's factor and B^T D B (115 operations by the factor). */
+int fourbar_delassus_factorised(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
 {
     fourbar__constraint_terms_kin(d, q);
     if (fourbar_ltl(d) != 0)
         return CDYN_E_SINGULAR;
     fourbar__delassus(d, mu, G);
     return 0;
+}
+
+int fourbar_delassus(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    return fourbar_delassus_factorised(d, q, mu, G);
 }
 
 int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,

@@ -29,6 +29,8 @@
 #define FOURBAR_NCONSTRAINTS 1
 /* Entries of the compact J (each row on its constraint's support). */
 #define FOURBAR_NNZ_J 9
+/* Solvers generated for this set: prox_ltl, prox_ltls (constrained_aba and prox_pv
+ * take contacts only, and the set has a loop). */
 
 /* Frame ids: one per URDF link. */
 enum fourbar_frame {
@@ -71,6 +73,13 @@ typedef struct {
     cdyn_real con_a_p[1][3];
     cdyn_real con_b_R[1][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[1][3];
+    /* proxLTLs */
+    cdyn_real Lmu[3];       /* L^T D L of M + rho J^T J: L, on its pattern */
+    cdyn_real Dmu[3];          /* its D */
+    cdyn_real Dmuinv[3];       /* 1 / D */
+    cdyn_real ltls_b[3];       /* tau - nle */
+    cdyn_real ltls_c[3];       /* gamma - a* */
+    cdyn_real ltls_rc[3];      /* rho (gamma - a*) */
 } fourbar_data;
 
 /** fourbar_fk — forward kinematics: world placements of every body and frame, into d.
@@ -166,10 +175,24 @@ void fourbar_constraint_capture(fourbar_data *d, const cdyn_real *q);
 int fourbar_prox_ltl(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
-/** fourbar_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+/** fourbar_prox_ltls — the same problem by proxLTLs (Sathya and Carpentier, eq. 10): the
+ *  augmented Lagrangian on M + J^T J / mu, factorised once by the sparse L^T D L (for
+ *  contacts on M's own tree pattern; a loop adds the fill its two chains cause), one solve
+ *  per iteration. Every iteration gives exactly the proximal iterate of fourbar_prox_ltl;
+ *  the 1/mu-scaled matrix costs digits as constrained_aba's does. Arguments and return as
+ *  fourbar_prox_ltl. */
+int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** fourbar_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
+ *  fewer operations for this robot and set: M's sparse factor and B^T D B, B = D^-1 L^-T J^T *  (115 operations by the factor).
  *  @q [in] (FOURBAR_NQ); @mu [in]; @G [out] (FOURBAR_NC x FOURBAR_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int fourbar_delassus(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** fourbar_delassus_factorised — the same G + mu I from M's sparse factor: B = D^-1 L^-T J^T
+ *  on each support, G = B^T D B. Arguments and return as fourbar_delassus. */
+int fourbar_delassus_factorised(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
 
 /** fourbar_impulse — impact: M (v_after - v_before) = J^T impulse with
  *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.

@@ -30,6 +30,9 @@
 #define HUMANOID_NCONSTRAINTS 2
 /* Entries of the compact J (each row on its constraint's support). */
 #define HUMANOID_NNZ_J 144
+/* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
+#define HUMANOID_HAS_CONSTRAINED_ABA 1
+#define HUMANOID_HAS_PROX_PV 1
 
 /* Frame ids: one per URDF link. */
 enum humanoid_frame {
@@ -105,6 +108,20 @@ typedef struct {
     cdyn_real con_a_p[2][3];
     cdyn_real con_b_R[2][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[2][3];
+    /* proxLTLs */
+    cdyn_real Lmu[331];       /* L^T D L of M + rho J^T J: L, on its pattern */
+    cdyn_real Dmu[38];          /* its D */
+    cdyn_real Dmuinv[38];       /* 1 / D */
+    cdyn_real ltls_b[38];       /* tau - nle */
+    cdyn_real ltls_c[12];       /* gamma - a* */
+    cdyn_real ltls_rc[12];      /* rho (gamma - a*) */
+    /* constrainedABA: what its set-up hands to the iterations */
+    cdyn_real caba[499];     /* placements, U, D^-1 (penalised inertias) */
+    cdyn_real u[38];            /* tau - S^T pA at the current lambda */
+    cdyn_real u0[38];           /* the same at lambda = 0 */
+    cdyn_real kap[12];          /* kappa - a*: the rows are K a + kappa - a* */
+    /* proxPV: what its set-up hands to the last pass */
+    cdyn_real pv[661];       /* placements, U, D^-1, u, S^T KA */
 } humanoid_data;
 
 /** humanoid_fk — forward kinematics: world placements of every body and frame, into d.
@@ -200,10 +217,46 @@ void humanoid_constraint_capture(humanoid_data *d, const cdyn_real *q);
 int humanoid_prox_ltl(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
-/** humanoid_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+/** humanoid_prox_ltls — the same problem by proxLTLs (Sathya and Carpentier, eq. 10): the
+ *  augmented Lagrangian on M + J^T J / mu, factorised once by the sparse L^T D L (for
+ *  contacts on M's own tree pattern; a loop adds the fill its two chains cause), one solve
+ *  per iteration. Every iteration gives exactly the proximal iterate of humanoid_prox_ltl;
+ *  the 1/mu-scaled matrix costs digits as constrained_aba's does. Arguments and return as
+ *  humanoid_prox_ltl. */
+int humanoid_prox_ltls(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** humanoid_constrained_aba — the same problem by constrainedABA (Sathya and Carpentier): the
+ *  articulated-body algorithm with each contact's proximal penalty 1/mu folded into the
+ *  inertia of the body that carries it; O(nv) per iteration. Every iteration gives exactly
+ *  the proximal iterate of humanoid_prox_ltl; the 1/mu-scaled inertias cost digits (about
+ *  1e-10 relative at mu = 1e-6). Arguments and return as humanoid_prox_ltl. Contacts only:
+ *  not generated for a set with a loop. */
+int humanoid_constrained_aba(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** humanoid_prox_pv — the same problem by proxPV (Popov-Vereshchagin with proximal
+ *  iterations): ABA's sweeps carry each subtree's constraint force map to the root, where
+ *  G + mu I is assembled and factorised (O(nv + nc^2 depth + nc^3)); the iterations are
+ *  small solves, and one last sweep gives ddq. Arguments and return as humanoid_prox_ltl.
+ *  Contacts only: not generated for a set with a loop. */
+int humanoid_prox_pv(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** humanoid_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
+ *  fewer operations for this robot and set: the articulated sweeps of humanoid_delassus_articulated *  (11032 operations by the factor, 6298 by the sweeps).
  *  @q [in] (HUMANOID_NQ); @mu [in]; @G [out] (HUMANOID_NC x HUMANOID_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int humanoid_delassus(humanoid_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** humanoid_delassus_factorised — the same G + mu I from M's sparse factor: B = D^-1 L^-T J^T
+ *  on each support, G = B^T D B. Arguments and return as humanoid_delassus. */
+int humanoid_delassus_factorised(humanoid_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** humanoid_delassus_articulated — the same G + mu I by proxPV's sweeps: ABA's articulated
+ *  inertias and each subtree's constraint force map carried to the root, O(nv + nc^2 depth),
+ *  no M and no factor of it. Arguments and return as humanoid_delassus. */
+int humanoid_delassus_articulated(humanoid_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
 
 /** humanoid_impulse — impact: M (v_after - v_before) = J^T impulse with
  *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.

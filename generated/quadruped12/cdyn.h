@@ -113,6 +113,18 @@ typedef struct cdyn_constraint_data {
     cdyn_real *GD;          /* (nc) its D */
     cdyn_real *nle;         /* (nv) nonlinear effects */
     cdyn_real *zd;          /* (nv) D^-1 L^-T (tau - nle) */
+    /* the other solvers' (cdyn_solvers.c); "per body" arrays hold nv >= nbodies entries */
+    cdyn_real *kappa;       /* (nc) constrained_aba, prox_pv: each contact's constraint
+                             * acceleration minus K a_b (a_b its body's ABA acceleration) */
+    cdyn_real *u0;          /* (nv) constrained_aba: ABA's u = tau - S^T pA at lambda = 0;
+                             * prox_ltls: tau - nle - J^T (gamma - a*) / mu */
+    cdyn_real *dp;          /* (nv x 6) constrained_aba: per body, the change of pA by lambda */
+    cdyn_real *KA;          /* (nv x nc x 6) prox_pv: per body, the force on its subtree per
+                             * unit lambda, one 6-vector per row */
+    cdyn_real *SKA;         /* (nv x nc) prox_pv: S^T KA per DoF */
+    cdyn_real *Mmu;         /* (nv x nv) prox_ltls: L^T D L of M + J^T J / mu (dense) */
+    int *sbody;             /* (nv) the bodies supporting some constraint, ascending */
+    int nsbody;             /* how many */
     cdyn_real primal_residual, dual_residual;
 } cdyn_constraint_data;
 
@@ -120,8 +132,10 @@ typedef struct cdyn_constraint_data {
  * constraints n and rows nc (a generated R_model.h defines R_GENERIC_CONSTRAINT_BYTES). */
 #define CDYN__CONSTRAINT_REALS(nv, n, nc) \
     ((size_t)(n) * 36 + 2 * (size_t)(nc) * (size_t)(nv) + 5 * (size_t)(nc) \
-     + (size_t)(nc) * (size_t)(nc) + 2 * (size_t)(nv))
-#define CDYN__CONSTRAINT_INTS(nv, n) (2 * (size_t)(n) + (size_t)(n) * (size_t)(nv))
+     + (size_t)(nc) * (size_t)(nc) + 2 * (size_t)(nv) \
+     + (size_t)(nc) + 7 * (size_t)(nv) + 7 * (size_t)(nc) * (size_t)(nv) \
+     + (size_t)(nv) * (size_t)(nv))
+#define CDYN__CONSTRAINT_INTS(nv, n) (2 * (size_t)(n) + (size_t)(n) * (size_t)(nv) + (size_t)(nv))
 #define CDYN_CONSTRAINT_DATA_BYTES(nv, n, nc) \
     (CDYN__CONSTRAINT_REALS(nv, n, nc) * sizeof(cdyn_real) \
      + CDYN__CONSTRAINT_INTS(nv, n) * sizeof(int) + sizeof(cdyn_real) - 1)
@@ -156,6 +170,50 @@ cdyn_status cdyn_constraint_drift(const cdyn_model *m, cdyn_data *d, cdyn_constr
 int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+/* Three more solvers of the same iterates, lambda_0 = 0 (or the lambda passed in, with
+ * warm_start), (G + mu I) lambda_k+1 = a* - gamma - J M^-1 (tau - nle) + mu lambda_k, each
+ * leaving ddq with M ddq + nle = tau + J^T lambda for the final lambda, the same return
+ * values, residuals and stopping rule as cdyn_prox_ltl (CDYN_E_ARG also for bad settings),
+ * so they differ from it by rounding only. With rho = 1/mu, one proximal step is one step
+ * of the augmented Lagrangian method (ALM):
+ *   (M + rho J^T J) ddq = tau - nle + J^T (lambda_k - rho (gamma - a*)),
+ *   lambda_k+1 = lambda_k - rho (J ddq + gamma - a*)
+ * whose primal residual ||J ddq + gamma - a*||_inf is mu times the change of lambda. The
+ * multiplier step cancels the frame accelerations in r and multiplies their rounding by
+ * rho (1e6 at the default mu): the ALM solvers (prox_ltls, constrained_aba) lose up to
+ * ~eps rho |J ddq| / |lambda| relative (measured against cdyn_prox_ltl on the sample
+ * robots: 4e-13 and 3e-9; up to 2e-7 and 1e-6 on links of grams accelerating at 1e5),
+ * and their dual residual has a floor of about eps rho |J ddq| (stop them on abs_tol, the
+ * primal residual, rather than rel_tol). Use a larger mu in float.
+ *
+ * cdyn_prox_ltls: the ALM in joint space (Carpentier et al. 2021, eq. 10): M + rho J^T J
+ * factorised once as a dense L^T D L skipping exact zeros (a contact keeps M's tree
+ * pattern; a loop couples its two chains), then per iteration a solve and one step of
+ * iterative refinement against M and J apart (2 solves and M times a vector, O(nv^2)):
+ * forming M + rho J^T J rounds away M's small entries, which costs up to eps rho ||J||^2 /
+ * lambda_min(M) relative without it. Any set. */
+int cdyn_prox_ltls(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+/* cdyn_constrained_aba: the ALM in body coordinates, O(nv) per iteration: ABA with each
+ * contact's penalty rho K^T K folded into its body's articulated inertia (K the rows of
+ * the motion transform from the body to the contact frame: a point mass rho at the frame
+ * origin, plus rho I3 on the rotation for 6d), articulated once; each iteration then
+ * updates only the bias forces of the bodies supporting a contact and reruns ABA's last
+ * pass. Contacts only: a set with a loop (frame_b >= 0), whose penalty would couple two
+ * branches, returns CDYN_E_ARG (use cdyn_prox_ltls or cdyn_prox_ltl). */
+int cdyn_constrained_aba(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                         const cdyn_prox_settings *settings, const cdyn_real *q,
+                         const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
+                         cdyn_real *lambda);
+/* cdyn_prox_pv: Popov-Vereshchagin with proximal iterations: ABA's first two passes
+ * unchanged, carrying per body the map KA from lambda to the force on its subtree, which
+ * accumulates G = J M^-1 J^T and the free constraint acceleration without forming M; then
+ * cdyn_prox_ltl's factorisation of G + mu I and iterations, and ABA's last pass once with
+ * the final lambda. Contacts only: CDYN_E_ARG for a set with a loop. */
+int cdyn_prox_pv(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                 const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                 const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 /* G = J M^-1 J^T + mu I (nc x nc), from the same factorisation (M^-1 is never formed). */
 cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                           const cdyn_real *q, cdyn_real mu, cdyn_real *G);

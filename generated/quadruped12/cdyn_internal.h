@@ -17,6 +17,64 @@ void cdyn__body_in_world(const cdyn_model *m, cdyn_data *d, int i);
  * motion column in world axes about the world origin, d->U (CRBA's first pass). */
 void cdyn__crba_world(const cdyn_model *m, cdyn_data *d, const cdyn_real *q);
 
+/* ABA's passes (cdyn_dynamics.c), for the constrained solvers that modify what flows
+ * between them. Pass 1: joint placements, v, c = v x S qd, IA = I, pA = v x* I v. */
+void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                          const cdyn_real *v);
+/* Pass 2, leaves to root: U = IA S, D = S^T U (factored in Dfac), u = tau - S^T pA, and
+ * each body's IA, pA handed to its parent (IA left articulated as Ia = IA - U D^-1 U^T).
+ * CDYN_E_SINGULAR on a non-positive pivot. */
+cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, const cdyn_real *tau);
+/* Pass 3, root to leaves: a' = X a_parent + c, qdd = D^-1 (u - U^T a'), a = a' + S qdd
+ * (a in d->a, gravity entering as the base acceleration [-g; 0]). */
+void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq);
+/* Y = U D^-1 for body b's joint, one column of 6 per DoF. */
+void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6]);
+/* x <- D^-1 x for a joint's n x n D factored in Dfac (row stride 6). */
+void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x);
+
+/* Constraint sets (cdyn_constrained.c). CDYN_E_ARG unless m, d, cd belong together. */
+cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d,
+                           const cdyn_constraint_data *cd);
+/* mu > 0 and max_iter >= 1. */
+int cdyn__settings_ok(const cdyn_prox_settings *s);
+/* 1 if every x[k] is finite. */
+int cdyn__finite(const cdyn_real *x, int n);
+/* Body world placements (d->oR, d->op) from the joint placements in d. */
+void cdyn__bodies_in_world(const cdyn_model *m, cdyn_data *d);
+/* Every constraint frame's world placement (cd->aR, ap, bR, bp), after the bodies'. */
+void cdyn__placements(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd);
+/* cd->J on each row's support, from d->U's world columns (cdyn__crba_world) and the
+ * placements. */
+void cdyn__jacobian(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd);
+/* cd->gamma from RNEA's d->v, d->a at ddq = 0 (cdyn_nle) and the placements. */
+void cdyn__drift(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd);
+/* cd->astar for the set, J v from cd->J; or for constraint k alone, given its rows of J v
+ * (the placements needed either way). */
+void cdyn__baumgarte(const cdyn_model *m, cdyn_constraint_data *cd, const cdyn_prox_settings *s,
+                     const cdyn_real *v);
+void cdyn__baumgarte_one(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int k,
+                         const cdyn_real jv[6]);
+/* The constraint owning row r, and (J x)[r] on its support. */
+int cdyn__constraint_of_row(const cdyn_constraint_data *cd, int r);
+cdyn_real cdyn__row_times(const cdyn_model *m, const cdyn_constraint_data *cd, int r,
+                          const cdyn_real *x);
+/* Featherstone's L^T D L of a dense symmetric n x n A in place, rows n-1 .. 0, exact zeros
+ * skipped (D on the diagonal, L strictly below); -1 on a non-positive pivot. The solve
+ * gives x <- A^-1 x. */
+int cdyn__ltdl_dense(cdyn_real *A, int n);
+void cdyn__ltdl_dense_solve(const cdyn_real *A, int n, cdyn_real *x);
+/* That factor of G + mu I given in cd->Gl (lower triangle); -1 on a non-positive pivot. */
+int cdyn__block_factor(cdyn_constraint_data *cd);
+/* Proximal iterations from cd->r with the factor of cdyn__block_factor; returns the
+ * iterations done. */
+int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
+                       cdyn_real *lambda);
+/* Records iteration `it`'s residuals from dual = ||lambda_k+1 - lambda_k||_inf (primal =
+ * mu dual); 1 when the iterations stop (max_iter, or every positive tolerance met). */
+int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it,
+                    cdyn_real dual);
+
 /* S_k^T x for DoF k and a 6-vector x (a force, or a column of a 6x6). */
 static inline cdyn_real cdyn__S_dot(const cdyn_data *d, int k, const cdyn_real x[6])
 {

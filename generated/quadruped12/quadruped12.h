@@ -32,6 +32,9 @@
 #define QUADRUPED12_NCONSTRAINTS 4
 /* Entries of the compact J (each row on its constraint's support). */
 #define QUADRUPED12_NNZ_J 108
+/* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
+#define QUADRUPED12_HAS_CONSTRAINED_ABA 1
+#define QUADRUPED12_HAS_PROX_PV 1
 
 /* Frame ids: one per URDF link. */
 enum quadruped12_frame {
@@ -86,6 +89,20 @@ typedef struct {
     cdyn_real con_a_p[4][3];
     cdyn_real con_b_R[4][9]; /* of a loop's frame B (unused for contacts) */
     cdyn_real con_b_p[4][3];
+    /* proxLTLs */
+    cdyn_real Lmu[99];       /* L^T D L of M + rho J^T J: L, on its pattern */
+    cdyn_real Dmu[18];          /* its D */
+    cdyn_real Dmuinv[18];       /* 1 / D */
+    cdyn_real ltls_b[18];       /* tau - nle */
+    cdyn_real ltls_c[12];       /* gamma - a* */
+    cdyn_real ltls_rc[12];      /* rho (gamma - a*) */
+    /* constrainedABA: what its set-up hands to the iterations */
+    cdyn_real caba[217];     /* placements, U, D^-1 (penalised inertias) */
+    cdyn_real u[18];            /* tau - S^T pA at the current lambda */
+    cdyn_real u0[18];           /* the same at lambda = 0 */
+    cdyn_real kap[12];          /* kappa - a*: the rows are K a + kappa - a* */
+    /* proxPV: what its set-up hands to the last pass */
+    cdyn_real pv[315];       /* placements, U, D^-1, u, S^T KA */
 } quadruped12_data;
 
 /** quadruped12_fk — forward kinematics: world placements of every body and frame, into d.
@@ -181,10 +198,46 @@ void quadruped12_constraint_capture(quadruped12_data *d, const cdyn_real *q);
 int quadruped12_prox_ltl(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
-/** quadruped12_delassus — G = J M^-1 J^T + mu I from the same factorisation (M^-1 is never formed).
+/** quadruped12_prox_ltls — the same problem by proxLTLs (Sathya and Carpentier, eq. 10): the
+ *  augmented Lagrangian on M + J^T J / mu, factorised once by the sparse L^T D L (for
+ *  contacts on M's own tree pattern; a loop adds the fill its two chains cause), one solve
+ *  per iteration. Every iteration gives exactly the proximal iterate of quadruped12_prox_ltl;
+ *  the 1/mu-scaled matrix costs digits as constrained_aba's does. Arguments and return as
+ *  quadruped12_prox_ltl. */
+int quadruped12_prox_ltls(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** quadruped12_constrained_aba — the same problem by constrainedABA (Sathya and Carpentier): the
+ *  articulated-body algorithm with each contact's proximal penalty 1/mu folded into the
+ *  inertia of the body that carries it; O(nv) per iteration. Every iteration gives exactly
+ *  the proximal iterate of quadruped12_prox_ltl; the 1/mu-scaled inertias cost digits (about
+ *  1e-10 relative at mu = 1e-6). Arguments and return as quadruped12_prox_ltl. Contacts only:
+ *  not generated for a set with a loop. */
+int quadruped12_constrained_aba(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** quadruped12_prox_pv — the same problem by proxPV (Popov-Vereshchagin with proximal
+ *  iterations): ABA's sweeps carry each subtree's constraint force map to the root, where
+ *  G + mu I is assembled and factorised (O(nv + nc^2 depth + nc^3)); the iterations are
+ *  small solves, and one last sweep gives ddq. Arguments and return as quadruped12_prox_ltl.
+ *  Contacts only: not generated for a set with a loop. */
+int quadruped12_prox_pv(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** quadruped12_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
+ *  fewer operations for this robot and set: the articulated sweeps of quadruped12_delassus_articulated *  (4673 operations by the factor, 3593 by the sweeps).
  *  @q [in] (QUADRUPED12_NQ); @mu [in]; @G [out] (QUADRUPED12_NC x QUADRUPED12_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int quadruped12_delassus(quadruped12_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** quadruped12_delassus_factorised — the same G + mu I from M's sparse factor: B = D^-1 L^-T J^T
+ *  on each support, G = B^T D B. Arguments and return as quadruped12_delassus. */
+int quadruped12_delassus_factorised(quadruped12_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
+
+/** quadruped12_delassus_articulated — the same G + mu I by proxPV's sweeps: ABA's articulated
+ *  inertias and each subtree's constraint force map carried to the root, O(nv + nc^2 depth),
+ *  no M and no factor of it. Arguments and return as quadruped12_delassus. */
+int quadruped12_delassus_articulated(quadruped12_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);
 
 /** quadruped12_impulse — impact: M (v_after - v_before) = J^T impulse with
  *  J v_after = -restitution J v_before, by the same factorisation and proximal iterations.
