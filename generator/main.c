@@ -244,10 +244,10 @@ static void print_summary(const cli_options *o, const kin_tree *t)
     print_constraints(t);
     n = render_op_counts(t, counts, (int)(sizeof counts / sizeof counts[0]));
     if (n > 0) {
-        printf("emitted operations:\n  %-16s %8s %8s %6s %6s %7s\n", "algorithm", "mul", "add",
+        printf("emitted operations:\n  %-21s %8s %8s %6s %6s %7s\n", "algorithm", "mul", "add",
                "div", "sqrt", "sincos");
         for (i = 0; i < n; i++)
-            printf("  %-16s %8ld %8ld %6ld %6ld %7ld\n", counts[i].algorithm, counts[i].mul,
+            printf("  %-21s %8ld %8ld %6ld %6ld %7ld\n", counts[i].algorithm, counts[i].mul,
                    counts[i].add, counts[i].div, counts[i].sqrt, counts[i].sincos);
     }
 }

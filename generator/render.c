@@ -220,7 +220,7 @@ static const struct {
     {"prox_pv", 1, 1, {{"pv_setup", 1}, {"kkt_solve", PROX_ITERATIONS}, {"pv_forward", 1}}},
     {"prox_ltls", 0, 1, {{"con_terms", 1}, {"ltls_factor", 1}, {"ltls_rhs", 1},
                          {"ltls_iterate", PROX_ITERATIONS}}},
-    {"delassus", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
+    {"delassus_factorised", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
     {"delassus_articulated", 1, 0, {{"pv_delassus", 1}}},
     {"impulse", 0, 1, {{"con_terms_kin", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"impulse_rhs", 1},
                        {"impulse_velocity", 1}, {"kkt_solve", PROX_ITERATIONS}}},
@@ -321,6 +321,14 @@ static int constrained_counts(const kin_tree *t, const emit_count *done, int ndo
         }
         n++;
     }
+    /* R_delassus is whichever route emits fewer operations (delassus_route) */
+    for (i = 0; i < n && n < max; i++)
+        if (strcmp(counts[i].algorithm, "delassus_factorised") == 0) {
+            const emit_count *a = find_count(counts, n, "delassus_articulated");
+            counts[n] = a && a->mul + a->add < counts[i].mul + counts[i].add ? *a : counts[i];
+            counts[n++].algorithm = "delassus";
+            break;
+        }
     return n;
 }
 

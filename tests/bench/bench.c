@@ -57,7 +57,8 @@ enum { GENERATED = 0, GENERIC = 1 };
 static const char *const side_names[2] = {"generated", "generic"};
 static const char *const algo_names[BENCH_NALGOS] = {
     "fk", "jacobian", "rnea", "nle", "gravity", "crba", "ltl", "minv", "aba", "prox_ltl",
-    "prox_ltls", "constrained_aba", "prox_pv", "delassus", "impulse"
+    "prox_ltls", "constrained_aba", "prox_pv", "delassus", "delassus_factorised",
+    "delassus_articulated", "impulse"
 };
 
 /* ---- the generic side's loops (the generated side's are in bench_adapter.c.in) ---- */
@@ -154,7 +155,9 @@ static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out
 static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
     generic_ltl, generic_minv, generic_aba, generic_prox_ltl, generic_prox_ltls,
-    generic_constrained_aba, generic_prox_pv, generic_delassus, generic_impulse
+    generic_constrained_aba, generic_prox_pv, generic_delassus,
+    generic_delassus, generic_delassus,     /* the generic runtime has one route */
+    generic_impulse
 };
 
 /* ---- options ---- */
@@ -382,8 +385,10 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_JACOBIAN: return BENCH_JACOBIAN_OUT;
     case BENCH_CRBA: case BENCH_MINV: return BENCH_MATRIX_OUT;
     case BENCH_LTL: return in->nv;    /* D, compared through ltl_factor */
-    case BENCH_PROX_LTL: case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
-    case BENCH_DELASSUS: return BENCH_DELASSUS_OUT;
+    case BENCH_PROX_LTL: case BENCH_PROX_LTLS: case BENCH_CONSTRAINED_ABA: case BENCH_PROX_PV:
+    case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
+    case BENCH_DELASSUS: case BENCH_DELASSUS_FACTORISED: case BENCH_DELASSUS_ARTICULATED:
+        return BENCH_DELASSUS_OUT;
     default: return BENCH_VECTOR_OUT;
     }
 }

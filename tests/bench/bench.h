@@ -14,7 +14,7 @@ typedef enum {
     BENCH_MINV, BENCH_ABA,
     /* robots generated with constraints; constrained_aba and prox_pv for contact sets */
     BENCH_PROX_LTL, BENCH_PROX_LTLS, BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_DELASSUS,
-    BENCH_IMPULSE,
+    BENCH_DELASSUS_FACTORISED, BENCH_DELASSUS_ARTICULATED, BENCH_IMPULSE,
     BENCH_NALGOS
 } bench_algo;
 #define BENCH_FIRST_CONSTRAINED BENCH_PROX_LTL
