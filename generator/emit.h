@@ -124,8 +124,10 @@ void emit_aba_pass1(expr_prog *p, const kin_tree *t, aba_body *B);
  * parent (tau read as "tau[k]"). */
 void emit_aba_pass2(expr_prog *p, const kin_tree *t, aba_body *B);
 /* Pass 3 (root to leaves): ddq = D^-1 (u - U^T a') stored as "ddq[k]", acc[i] each body's
- * acceleration (gravity as the base's upward acceleration). */
-void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc);
+ * acceleration (gravity as the base's upward acceleration). With a mask, only the bodies
+ * it marks: their parents are marked too, or have acc[parent] set by the caller. */
+void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc,
+                    const unsigned char *only);
 /* Stashes (or loads back) what pass 3 reads: X, c, U, and D^-1 or the root's factor. */
 void emit_aba_stash(struct stash *s, const kin_tree *t, aba_body *B);
 /* ---- constraints (emit_constraint.c; the set is t->constraints) ----
@@ -198,13 +200,18 @@ void emit_contact_baumgarte(expr_prog *p, const kin_tree *t);
 /* constrainedABA. caba_setup (inputs q, v, tau, rho = 1/mu, astar): ABA's passes 1 and 2
  * with rho K^T K in each contact body's inertia and the constant part of the penalty
  * force in its bias; stashes into d->caba what the iterations reuse, d->u (tau - S^T pA at
- * lambda = 0) and d->u0 (the same, the DoFs that carry a contact), d->kap (kappa - a*).
+ * lambda = 0) and d->u0 (the same, the DoFs that carry a contact), d->kap (kappa - a*),
+ * and goes on into caba_forward at lambda = 0 (the first iteration).
  * caba_delta (input lambda): d->u = d->u0 + the multiplier's part, up the carrying bodies.
- * caba_forward: pass 3, ddq and d->r = J ddq + gamma - a*. */
+ * caba_forward: pass 3 of the carrying bodies, their ddq, d->r = J ddq + gamma - a*, and
+ * into d->caba_acc the accelerations of those with other children (emit_caba_branches
+ * of them, 6 values each). caba_rest: pass 3 of every other body, their ddq. */
 void emit_caba_setup(expr_prog *p, const kin_tree *t);
 void emit_caba_delta(expr_prog *p, const kin_tree *t);
 void emit_caba_forward(expr_prog *p, const kin_tree *t);
+void emit_caba_rest(expr_prog *p, const kin_tree *t);
 int emit_caba_stash_size(const kin_tree *t);
+int emit_caba_branches(const kin_tree *t);
 
 /* proxPV. pv_setup (inputs q, v, tau, mu, astar): ABA's passes 1 and 2, the constraint
  * force maps KA carried down to the root, G + mu I = sum over joints of (S^T KA)^T D^-1

@@ -178,7 +178,8 @@ void emit_aba_pass2(expr_prog *p, const kin_tree *t, aba_body *B)
     }
 }
 
-void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc)
+void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc,
+                    const unsigned char *only)
 {
     smot a0 = emit_base_acceleration(t);
     int i, a, c;
@@ -186,8 +187,11 @@ void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc)
     for (i = 0; i < t->nbodies; i++) {
         aba_body *b = &B[i];
         int parent = t->bodies[i].parent, n = b->nv;
-        smot ai = smot_add(p, smot_act_inv(p, b->X, parent < 0 ? a0 : acc[parent]), b->c);
+        smot ai;
         ex r[6], qdd[6];
+        if (only && !only[i])
+            continue;
+        ai = smot_add(p, smot_act_inv(p, b->X, parent < 0 ? a0 : acc[parent]), b->c);
         for (a = 0; a < n; a++)
             r[a] = ex_sub(p, b->u[a], smot_dot(p, b->U[a], ai));
         if (parent < 0) {
@@ -217,7 +221,7 @@ void emit_aba(expr_prog *p, const kin_tree *t)
     if (B && acc) {
         emit_aba_pass1(p, t, B);
         emit_aba_pass2(p, t, B);
-        emit_aba_pass3(p, t, B, acc);
+        emit_aba_pass3(p, t, B, acc, NULL);
     }
     free(B);
     free(acc);

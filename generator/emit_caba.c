@@ -9,7 +9,10 @@
  * Between iterations only lambda changes, and only through the bias forces of the bodies
  * that carry a contact: the set-up does ABA's passes 1 and 2 once (at lambda = 0), each
  * iteration propagates the multiplier's part of those bias forces up the carrying bodies
- * (caba_delta) and runs pass 3 (caba_forward). */
+ * (caba_delta) and runs pass 3 over them alone (caba_forward): the residuals, hence the
+ * multiplier updates and the stopping test, read nothing else. Once the multipliers are
+ * final, caba_rest runs pass 3 over the other bodies, from the accelerations of the
+ * carrying bodies they hang from. */
 #include <stdlib.h>
 #include "emit.h"
 #include "stash.h"
@@ -19,7 +22,24 @@ typedef struct {
     sv3 *g;
     smot *acc;
     unsigned char *carries;
+    ex *kap;                /* nc: kappa - a*, computed (set-up) or loaded from d->kap */
+    int *slot;              /* d->caba_acc slot of a carrying body with non-carrying children */
 } caba_work;
+
+/* The carrying bodies whose acceleration a non-carrying child needs after the iterations:
+ * slot k of d->caba_acc (6 values) for the k-th, -1 for the others. Returns their count. */
+static int branch_slots(const kin_tree *t, const unsigned char *carries, int *slot)
+{
+    int i, n = 0;
+    for (i = 0; i < t->nbodies; i++)
+        slot[i] = -1;
+    for (i = 0; i < t->nbodies; i++) {
+        int parent = t->bodies[i].parent;
+        if (!carries[i] && parent >= 0 && carries[parent] && slot[parent] < 0)
+            slot[parent] = n++;
+    }
+    return n;
+}
 
 static int work_alloc(const kin_tree *t, caba_work *w)
 {
@@ -28,8 +48,11 @@ static int work_alloc(const kin_tree *t, caba_work *w)
     w->g = malloc(n * sizeof *w->g);
     w->acc = malloc(n * sizeof *w->acc);
     w->carries = malloc(n);
-    if (w->B && w->g && w->acc && w->carries) {
+    w->slot = malloc(n * sizeof *w->slot);
+    w->kap = malloc((size_t)(t->nc > 0 ? t->nc : 1) * sizeof *w->kap);
+    if (w->B && w->g && w->acc && w->carries && w->slot && w->kap) {
         emit_contact_carriers(t, w->carries);
+        branch_slots(t, w->carries, w->slot);
         return 0;
     }
     return -1;
@@ -41,6 +64,8 @@ static void work_free(caba_work *w)
     free(w->g);
     free(w->acc);
     free(w->carries);
+    free(w->slot);
+    free(w->kap);
 }
 
 /* Passes 1 and 2 with the penalty at lambda = 0, then the stash (stored or loaded). */
@@ -59,8 +84,10 @@ static void augmented_passes(expr_prog *p, const kin_tree *t, caba_work *w, stas
         emit_contact_bias(p, t, c, w->g[emit_contact_body(t, c)], b->v, kap);
         for (r = 0; r < c->dim; r++) {
             kap[r] = ex_sub(p, kap[r], ex_inputf(p, "astar[%d]", c->row + r));
-            if (!s->load)
-                expr_storef(p, kap[r], "d->kap[%d]", c->row + r);
+            if (s->load)
+                w->kap[c->row + r] = ex_inputf(p, "d->kap[%d]", c->row + r);
+            else
+                expr_storef(p, w->kap[c->row + r] = kap[r], "d->kap[%d]", c->row + r);
             y[r] = ex_mul(p, rho, kap[r]);
         }
         b->IA = sabi_add(p, b->IA, emit_contact_inertia(p, t, c, rho));
@@ -94,9 +121,13 @@ static void run(expr_prog *p, const kin_tree *t, int load,
     work_free(&w);
 }
 
+static void forward(expr_prog *p, const kin_tree *t, caba_work *w);
+
+/* The set-up goes on into the first iteration's pass 3 (lambda = 0) while ABA's values are
+ * still at hand, rather than loading them back. */
 void emit_caba_setup(expr_prog *p, const kin_tree *t)
 {
-    run(p, t, 0, NULL);
+    run(p, t, 0, forward);
 }
 
 /* The multiplier's part of the bias forces, up the carrying bodies: dp = -sum K^T lambda
@@ -144,28 +175,68 @@ void emit_caba_delta(expr_prog *p, const kin_tree *t)
     run(p, t, 1, delta);
 }
 
-/* Pass 3 from the stash and d->u, then r = K a + (kappa - a*) per contact row. */
-static void forward(expr_prog *p, const kin_tree *t, caba_work *w)
+static void u_from_workspace(expr_prog *p, const kin_tree *t, caba_work *w)
 {
-    int i, a, ci, r;
+    int i, a;
     for (i = 0; i < t->nbodies; i++)
         for (a = 0; a < w->B[i].nv; a++)
             w->B[i].u[a] = ex_inputf(p, "d->u[%d]", t->bodies[i].idx_v + a);
-    emit_aba_pass3(p, t, w->B, w->acc);
+}
+
+/* Pass 3 of the carrying bodies alone (the residuals depend on nothing else), their ddq,
+ * d->r = K a + (kappa - a*) per contact row, and the accelerations caba_rest starts from. */
+static void forward(expr_prog *p, const kin_tree *t, caba_work *w)
+{
+    int i, k, ci, r;
+    emit_aba_pass3(p, t, w->B, w->acc, w->carries);
     expr_section(p, "constraint residuals r = J ddq + gamma - a*");
     for (ci = 0; ci < t->nconstraints; ci++) {
         const tree_constraint *c = &t->constraints[ci];
         ex rows[6];
         emit_contact_rows(p, t, c, w->acc[emit_contact_body(t, c)], rows);
         for (r = 0; r < c->dim; r++)
-            expr_storef(p, ex_add(p, rows[r], ex_inputf(p, "d->kap[%d]", c->row + r)),
-                        "d->r[%d]", c->row + r);
+            expr_storef(p, ex_add(p, rows[r], w->kap[c->row + r]), "d->r[%d]", c->row + r);
     }
+    for (i = 0; i < t->nbodies; i++)
+        for (k = 0; k < 6 && w->slot[i] >= 0; k++)
+            expr_storef(p, w->acc[i].v[k], "d->caba_acc[%d]", 6 * w->slot[i] + k);
+}
+
+static void forward_from_workspace(expr_prog *p, const kin_tree *t, caba_work *w)
+{
+    u_from_workspace(p, t, w);
+    forward(p, t, w);
 }
 
 void emit_caba_forward(expr_prog *p, const kin_tree *t)
 {
-    run(p, t, 1, forward);
+    run(p, t, 1, forward_from_workspace);
+}
+
+/* Pass 3 of the bodies that carry no contact, once the multipliers are final. */
+static void rest(expr_prog *p, const kin_tree *t, caba_work *w)
+{
+    int i, k;
+    for (i = 0; i < t->nbodies; i++) {
+        w->carries[i] = !w->carries[i];
+        for (k = 0; k < 6 && w->slot[i] >= 0; k++)
+            w->acc[i].v[k] = ex_inputf(p, "d->caba_acc[%d]", 6 * w->slot[i] + k);
+    }
+    u_from_workspace(p, t, w);
+    emit_aba_pass3(p, t, w->B, w->acc, w->carries);
+}
+
+void emit_caba_rest(expr_prog *p, const kin_tree *t)
+{
+    run(p, t, 1, rest);
+}
+
+int emit_caba_branches(const kin_tree *t)
+{
+    caba_work w;
+    int n = work_alloc(t, &w) == 0 ? branch_slots(t, w.carries, w.slot) : -1;
+    work_free(&w);
+    return n;
 }
 
 int emit_caba_stash_size(const kin_tree *t)

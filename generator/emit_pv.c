@@ -199,7 +199,7 @@ static void run(expr_prog *p, const kin_tree *t, int load)
                                              ex_mul(p, w.w[k * nc + r],
                                                     ex_inputf(p, "lambda[%d]", r)));
             }
-        emit_aba_pass3(p, t, w.B, w.acc);
+        emit_aba_pass3(p, t, w.B, w.acc, NULL);
     }
     work_free(&w);
 }

@@ -192,7 +192,7 @@ static const struct {
     {"prox_ddq", emit_prox_ddq, 0}, {"impulse_velocity", emit_impulse_velocity, 0},
     {"contact_baumgarte", emit_contact_baumgarte, 1},
     {"caba_setup", emit_caba_setup, 1}, {"caba_delta", emit_caba_delta, 1},
-    {"caba_forward", emit_caba_forward, 1},
+    {"caba_forward", emit_caba_forward, 1}, {"caba_rest", emit_caba_rest, 1},
     {"pv_setup", emit_pv_setup, 1}, {"pv_forward", emit_pv_forward, 1},
     {"pv_delassus", emit_pv_delassus, 1},
     {"ltls_factor", emit_ltls_factor, 0}, {"ltls_rhs", emit_ltls_rhs, 0},
@@ -215,8 +215,8 @@ static const struct {
 } constrained_totals[] = {
     {"prox_ltl", 0, 1, {{"con_terms", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"prox_rhs", 1},
                         {"prox_ddq", 1}, {"kkt_solve", PROX_ITERATIONS}}},
-    {"constrained_aba", 1, 1, {{"caba_setup", 1}, {"caba_forward", PROX_ITERATIONS},
-                               {"caba_delta", PROX_ITERATIONS - 1}}},
+    {"constrained_aba", 1, 1, {{"caba_setup", 1}, {"caba_forward", PROX_ITERATIONS - 1},
+                               {"caba_delta", PROX_ITERATIONS - 1}, {"caba_rest", 1}}},
     {"prox_pv", 1, 1, {{"pv_setup", 1}, {"kkt_solve", PROX_ITERATIONS}, {"pv_forward", 1}}},
     {"prox_ltls", 0, 1, {{"con_terms", 1}, {"ltls_factor", 1}, {"ltls_rhs", 1},
                          {"ltls_iterate", PROX_ITERATIONS}}},
@@ -651,6 +651,10 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
         if (n < 0)
             return -1;
         set_int(ctx, "caba_nstash", n > 0 ? n : 1);
+        n = emit_caba_branches(t);
+        if (n < 0)
+            return -1;
+        set_int(ctx, "caba_nacc", n > 0 ? 6 * n : 1);
         n = emit_pv_stash_size(t);
         if (n < 0)
             return -1;

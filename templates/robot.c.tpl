@@ -543,16 +543,18 @@ static void {{ name }}__contact_astar(const {{ name }}_data *d, const cdyn_prox_
         astar[k] = 0;
 }
 
-/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias.
+/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
+ * then the first iteration's pass 3 (lambda = 0) as caba_forward does it.
  * {{ caba_setup.ops }} */
 static void {{ name }}__caba_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
-    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar)
+    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
 {
     (void)q;
     (void)v;
     (void)tau;
     (void)rho;
     (void)astar;
+    (void)ddq;
 {{ caba_setup.body }}}
 
 /* d->u = d->u0 - S^T (the multiplier's part of the bias forces), up the carrying bodies.
@@ -562,11 +564,20 @@ static void {{ name }}__caba_delta({{ name }}_data *d, const cdyn_real *lambda)
     (void)lambda;
 {{ caba_delta.body }}}
 
-/* Pass 3: ddq, and d->r = J ddq + gamma - a*.
+/* Pass 3 of the bodies that carry a contact: their ddq, and d->r = J ddq + gamma - a*.
  * {{ caba_forward.ops }} */
 static void {{ name }}__caba_forward({{ name }}_data *d, cdyn_real *ddq)
 {
+    (void)ddq;
 {{ caba_forward.body }}}
+
+/* Pass 3 of the other bodies, from d->caba_acc: the rest of ddq.
+ * {{ caba_rest.ops }} */
+static void {{ name }}__caba_rest(const {{ name }}_data *d, cdyn_real *ddq)
+{
+    (void)d;
+    (void)ddq;
+{{ caba_rest.body }}}
 
 int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
@@ -576,18 +587,21 @@ int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *set
     if (!{{ name }}__settings_ok(settings))
         return CDYN_E_ARG;
     {{ name }}__contact_astar(d, settings, q, v, astar);
-    {{ name }}__caba_setup(d, q, v, tau, 1 / settings->mu, astar);
-    if (settings->warm_start)
+    {{ name }}__caba_setup(d, q, v, tau, 1 / settings->mu, astar, ddq);
+    if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
         {{ name }}__caba_delta(d, lambda);
-    else
+        {{ name }}__caba_forward(d, ddq);
+    } else {
         for (k = 0; k < {{ NAME }}_NC; ++k)
             lambda[k] = 0;
+    }
     for (it = 1;; ++it) {
-        {{ name }}__caba_forward(d, ddq);
         if ({{ name }}__alm_update(d, settings, lambda, it))
             break;
         {{ name }}__caba_delta(d, lambda);
+        {{ name }}__caba_forward(d, ddq);
     }
+    {{ name }}__caba_rest(d, ddq);
     return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
 }
 

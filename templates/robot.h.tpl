@@ -96,6 +96,7 @@ typedef struct {
     cdyn_real u[{{ nv }}];            /* tau - S^T pA at the current lambda */
     cdyn_real u0[{{ nv }}];           /* the same at lambda = 0 */
     cdyn_real kap[{{ nc }}];          /* kappa - a*: the rows are K a + kappa - a* */
+    cdyn_real caba_acc[{{ caba_nacc }}];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[{{ pv_nstash }}];       /* placements, U, D^-1, u, S^T KA */
 {% endif %}

@@ -10532,16 +10532,18 @@ static void arm7__contact_astar(const arm7_data *d, const cdyn_prox_settings *s,
         astar[k] = 0;
 }
 
-/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias.
- * 821 mul, 706 add, 7 div, 0 sqrt, 14 sin/cos */
+/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
+ * then the first iteration's pass 3 (lambda = 0) as caba_forward does it.
+ * 924 mul, 808 add, 7 div, 0 sqrt, 14 sin/cos */
 static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
-    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar)
+    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
 {
     (void)q;
     (void)v;
     (void)tau;
     (void)rho;
     (void)astar;
+    (void)ddq;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     const cdyn_real t0 = q[0];
     const cdyn_real t1 = CDYN_SIN(t0);
@@ -11542,6 +11544,131 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     d->u0[0] = -t877;
     const cdyn_real t878 = 1 / t871;
     d->caba[9] = -t878;
+    /* pass 3 (root to leaves): accelerations */
+    const cdyn_real t879 = t877 - t867 * CDYN_R(9.8100000000000005);
+    const cdyn_real t880 = t878 * t879;
+    ddq[0] = t880;
+    const cdyn_real t881 = t21 + t4 * t880;
+    const cdyn_real t882 = t22 - t5 * t880;
+    const cdyn_real t883 = t882 * CDYN_R(0.0007689361029463999) - t815 * t881;
+    const cdyn_real t884 = t233 * t819 + t232 * t817;
+    const cdyn_real t885 = t883 - t884;
+    const cdyn_real t886 = t831 + t885;
+    const cdyn_real t887 = t832 * t886;
+    ddq[1] = -t887;
+    const cdyn_real t888 = t881 * CDYN_R(0.316);
+    const cdyn_real t889 = t232 + t887 * CDYN_R(0.316);
+    const cdyn_real t890 = t7 * t887 + t8 * t881;
+    const cdyn_real t891 = t8 * t887 - t7 * t881;
+    const cdyn_real t892 = t7 * t888 - t8 * t889;
+    const cdyn_real t893 = t8 * t888 + t7 * t889;
+    const cdyn_real t894 = t52 + t892;
+    const cdyn_real t895 = t53 - t893;
+    const cdyn_real t896 = t54 - t890;
+    const cdyn_real t897 = t55 + t891;
+    const cdyn_real t898 = t705 * t897 - t703 * t896;
+    const cdyn_real t899 = t706 * t882 + t898;
+    const cdyn_real t900 = t710 * t895 + t708 * t894;
+    const cdyn_real t901 = t233 * t694 - t900;
+    const cdyn_real t902 = t899 + t901;
+    const cdyn_real t903 = t725 - t902;
+    const cdyn_real t904 = t726 * t903;
+    ddq[2] = -t904;
+    const cdyn_real t905 = t882 + t904;
+    const cdyn_real t906 = t895 + t905 * CDYN_R(0.082500000000000004);
+    const cdyn_real t907 = t233 + t897 * CDYN_R(0.082500000000000004);
+    const cdyn_real t908 = t10 * t905 - t11 * t896;
+    const cdyn_real t909 = t11 * t905 + t10 * t896;
+    const cdyn_real t910 = t10 * t907 + t11 * t894;
+    const cdyn_real t911 = t11 * t907 - t10 * t894;
+    const cdyn_real t912 = t87 - t910;
+    const cdyn_real t913 = t88 + t911;
+    const cdyn_real t914 = t89 - t908;
+    const cdyn_real t915 = t90 + t909;
+    const cdyn_real t916 = t588 * t915 - t586 * t914;
+    const cdyn_real t917 = t589 * t897 + t916;
+    const cdyn_real t918 = t593 * t913 - t591 * t912;
+    const cdyn_real t919 = t570 * t906 - t918;
+    const cdyn_real t920 = t917 - t919;
+    const cdyn_real t921 = t611 - t920;
+    const cdyn_real t922 = t612 * t921;
+    ddq[3] = t922;
+    const cdyn_real t923 = t897 + t922;
+    const cdyn_real t924 = t914 * CDYN_R(0.38400000000000001) - t915 * CDYN_R(0.082500000000000004);
+    const cdyn_real t925 = t912 + t923 * CDYN_R(0.38400000000000001);
+    const cdyn_real t926 = t913 - t923 * CDYN_R(0.082500000000000004);
+    const cdyn_real t927 = t906 + t924;
+    const cdyn_real t928 = t116 * t923 - t117 * t914;
+    const cdyn_real t929 = t117 * t923 + t116 * t914;
+    const cdyn_real t930 = t116 * t927 + t117 * t925;
+    const cdyn_real t931 = t117 * t927 - t116 * t925;
+    const cdyn_real t932 = t134 - t930;
+    const cdyn_real t933 = t135 + t931;
+    const cdyn_real t934 = t136 - t928;
+    const cdyn_real t935 = t137 + t929;
+    const cdyn_real t936 = t935 * CDYN_R(0.0021640520520981297) - t461 * t934;
+    const cdyn_real t937 = t462 * t915 + t936;
+    const cdyn_real t938 = t465 * t933 - t463 * t932;
+    const cdyn_real t939 = t452 * t926 - t938;
+    const cdyn_real t940 = t937 - t939;
+    const cdyn_real t941 = t478 - t940;
+    const cdyn_real t942 = t479 * t941;
+    ddq[4] = -t942;
+    const cdyn_real t943 = t915 + t942;
+    const cdyn_real t944 = t119 * t943 - t120 * t934;
+    const cdyn_real t945 = t120 * t943 + t119 * t934;
+    const cdyn_real t946 = t119 * t926 + t120 * t932;
+    const cdyn_real t947 = t120 * t926 - t119 * t932;
+    const cdyn_real t948 = t168 - t946;
+    const cdyn_real t949 = t169 + t947;
+    const cdyn_real t950 = t170 - t944;
+    const cdyn_real t951 = t171 + t945;
+    const cdyn_real t952 = t359 * t951 - t357 * t950;
+    const cdyn_real t953 = t360 * t935 + t952;
+    const cdyn_real t954 = t364 * t949 - t362 * t948;
+    const cdyn_real t955 = t340 * t933 + t954;
+    const cdyn_real t956 = t953 + t955;
+    const cdyn_real t957 = t380 - t956;
+    const cdyn_real t958 = t381 * t957;
+    ddq[5] = t958;
+    const cdyn_real t959 = t935 + t958;
+    const cdyn_real t960 = t949 + t959 * CDYN_R(0.087999999999999995);
+    const cdyn_real t961 = t933 + t951 * CDYN_R(0.087999999999999995);
+    const cdyn_real t962 = t122 * t959 + t123 * t950;
+    const cdyn_real t963 = t123 * t959 - t122 * t950;
+    const cdyn_real t964 = t122 * t961 - t123 * t948;
+    const cdyn_real t965 = t123 * t961 + t122 * t948;
+    const cdyn_real t966 = t204 - t964;
+    const cdyn_real t967 = t205 + t965;
+    const cdyn_real t968 = t206 - t962;
+    const cdyn_real t969 = t207 + t963;
+    const cdyn_real t970 = t969 * CDYN_R(0.00054835910640823205) - t968 * CDYN_R(0.001672482661783778);
+    const cdyn_real t971 = t264 * t951 - t970;
+    const cdyn_real t972 = t967 * CDYN_R(0.0077354848739999999) - t966 * CDYN_R(0.0031274395439999996);
+    const cdyn_real t973 = t971 + t972;
+    const cdyn_real t974 = t279 + t973;
+    const cdyn_real t975 = t280 * t974;
+    ddq[6] = -t975;
+    const cdyn_real t976 = t951 - t975;
+    /* constraint residuals r = J ddq + gamma - a* */
+    const cdyn_real t977 = t966 - t969 * CDYN_R(0.2104);
+    const cdyn_real t978 = t967 + t968 * CDYN_R(0.2104);
+    const cdyn_real t979 = t969 * CDYN_R(0.70710678118654746) + t968 * CDYN_R(0.70710678118654757);
+    const cdyn_real t980 = t969 * CDYN_R(0.70710678118654757) - t968 * CDYN_R(0.70710678118654746);
+    const cdyn_real t981 = t978 * CDYN_R(0.70710678118654746) + t977 * CDYN_R(0.70710678118654757);
+    const cdyn_real t982 = t978 * CDYN_R(0.70710678118654757) - t977 * CDYN_R(0.70710678118654746);
+    const cdyn_real t983 = t247 + t981;
+    d->r[0] = -t983;
+    const cdyn_real t984 = t251 + t982;
+    d->r[1] = t984;
+    const cdyn_real t985 = t254 - t960;
+    d->r[2] = t985;
+    const cdyn_real t986 = t255 + t979;
+    d->r[3] = -t986;
+    const cdyn_real t987 = t257 - t980;
+    d->r[4] = -t987;
+    const cdyn_real t988 = t259 - t976;
+    d->r[5] = -t988;
 }
 
 /* d->u = d->u0 - S^T (the multiplier's part of the bias forces), up the carrying bodies.
@@ -11712,10 +11839,11 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     d->u[0] = -t144;
 }
 
-/* Pass 3: ddq, and d->r = J ddq + gamma - a*.
+/* Pass 3 of the bodies that carry a contact: their ddq, and d->r = J ddq + gamma - a*.
  * 105 mul, 102 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
 {
+    (void)ddq;
     const cdyn_real t0 = d->u[0];
     const cdyn_real t1 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
@@ -11918,23 +12046,32 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     const cdyn_real t190 = t187 * CDYN_R(0.70710678118654746) - t186 * CDYN_R(0.70710678118654757);
     const cdyn_real t191 = t187 * CDYN_R(0.70710678118654757) + t186 * CDYN_R(0.70710678118654746);
     const cdyn_real t192 = d->kap[0];
-    const cdyn_real t193 = t190 - t192;
-    d->r[0] = -t193;
+    const cdyn_real t193 = t192 - t190;
+    d->r[0] = t193;
     const cdyn_real t194 = d->kap[1];
-    const cdyn_real t195 = t191 + t194;
+    const cdyn_real t195 = t194 + t191;
     d->r[1] = t195;
     const cdyn_real t196 = d->kap[2];
-    const cdyn_real t197 = t158 - t196;
-    d->r[2] = -t197;
+    const cdyn_real t197 = t196 - t158;
+    d->r[2] = t197;
     const cdyn_real t198 = d->kap[3];
-    const cdyn_real t199 = t188 - t198;
-    d->r[3] = -t199;
+    const cdyn_real t199 = t198 - t188;
+    d->r[3] = t199;
     const cdyn_real t200 = d->kap[4];
-    const cdyn_real t201 = t189 + t200;
+    const cdyn_real t201 = t200 + t189;
     d->r[4] = t201;
     const cdyn_real t202 = d->kap[5];
-    const cdyn_real t203 = t185 - t202;
-    d->r[5] = -t203;
+    const cdyn_real t203 = t202 - t185;
+    d->r[5] = t203;
+}
+
+/* Pass 3 of the other bodies, from d->caba_acc: the rest of ddq.
+ * 0 mul, 0 add, 0 div, 0 sqrt, 0 sin/cos */
+static void arm7__caba_rest(const arm7_data *d, cdyn_real *ddq)
+{
+    (void)d;
+    (void)ddq;
+    /* pass 3 (root to leaves): accelerations */
 }
 
 int arm7_constrained_aba(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -11945,18 +12082,21 @@ int arm7_constrained_aba(arm7_data *d, const cdyn_prox_settings *settings, const
     if (!arm7__settings_ok(settings))
         return CDYN_E_ARG;
     arm7__contact_astar(d, settings, q, v, astar);
-    arm7__caba_setup(d, q, v, tau, 1 / settings->mu, astar);
-    if (settings->warm_start)
+    arm7__caba_setup(d, q, v, tau, 1 / settings->mu, astar, ddq);
+    if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
         arm7__caba_delta(d, lambda);
-    else
+        arm7__caba_forward(d, ddq);
+    } else {
         for (k = 0; k < ARM7_NC; ++k)
             lambda[k] = 0;
+    }
     for (it = 1;; ++it) {
-        arm7__caba_forward(d, ddq);
         if (arm7__alm_update(d, settings, lambda, it))
             break;
         arm7__caba_delta(d, lambda);
+        arm7__caba_forward(d, ddq);
     }
+    arm7__caba_rest(d, ddq);
     return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? it : CDYN_E_NONFINITE;
 }
 

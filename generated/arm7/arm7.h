@@ -90,6 +90,7 @@ typedef struct {
     cdyn_real u[7];            /* tau - S^T pA at the current lambda */
     cdyn_real u0[7];           /* the same at lambda = 0 */
     cdyn_real kap[6];          /* kappa - a*: the rows are K a + kappa - a* */
+    cdyn_real caba_acc[1];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[131];       /* placements, U, D^-1, u, S^T KA */
 } arm7_data;

@@ -120,6 +120,7 @@ typedef struct {
     cdyn_real u[38];            /* tau - S^T pA at the current lambda */
     cdyn_real u0[38];           /* the same at lambda = 0 */
     cdyn_real kap[12];          /* kappa - a*: the rows are K a + kappa - a* */
+    cdyn_real caba_acc[6];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[661];       /* placements, U, D^-1, u, S^T KA */
 } humanoid_data;

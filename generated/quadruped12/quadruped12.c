@@ -28170,16 +28170,18 @@ static void quadruped12__contact_astar(const quadruped12_data *d, const cdyn_pro
         astar[k] = 0;
 }
 
-/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias.
- * 1602 mul, 1359 add, 15 div, 0 sqrt, 24 sin/cos */
+/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
+ * then the first iteration's pass 3 (lambda = 0) as caba_forward does it.
+ * 1836 mul, 1608 add, 15 div, 0 sqrt, 24 sin/cos */
 static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
-    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar)
+    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
 {
     (void)q;
     (void)v;
     (void)tau;
     (void)rho;
     (void)astar;
+    (void)ddq;
     const cdyn_real t0 = q[0];
     d->caba[9] = t0;
     const cdyn_real t1 = q[1];
@@ -30270,6 +30272,304 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1807 = t1805 - t1787 * t1806;
     const cdyn_real t1808 = 1 / t1807;
     d->caba[63] = t1808;
+    /* pass 3 (root to leaves): accelerations */
+    const cdyn_real t1809 = t440 * t1672 + t439 * t1671;
+    const cdyn_real t1810 = t441 * t1673 + t1809;
+    const cdyn_real t1811 = t1707 - t1810;
+    const cdyn_real t1812 = t440 * t1674 + t439 * t1672;
+    const cdyn_real t1813 = t441 * t1675 + t1812;
+    const cdyn_real t1814 = t1709 - t1813;
+    const cdyn_real t1815 = t440 * t1675 + t439 * t1673;
+    const cdyn_real t1816 = t441 * t1676 + t1815;
+    const cdyn_real t1817 = t1711 + t1816;
+    const cdyn_real t1818 = t440 * t1686 + t439 * t1683;
+    const cdyn_real t1819 = t441 * t1689 + t1818;
+    const cdyn_real t1820 = t1713 - t1819;
+    const cdyn_real t1821 = t440 * t1687 + t439 * t1684;
+    const cdyn_real t1822 = t441 * t1690 - t1821;
+    const cdyn_real t1823 = t1715 + t1822;
+    const cdyn_real t1824 = t440 * t1688 - t439 * t1685;
+    const cdyn_real t1825 = t441 * t1691 - t1824;
+    const cdyn_real t1826 = t1717 + t1825;
+    const cdyn_real t1827 = t1814 - t1719 * t1811;
+    const cdyn_real t1828 = t1817 + t1720 * t1811;
+    const cdyn_real t1829 = t1828 + t1729 * t1827;
+    const cdyn_real t1830 = t1820 - t1721 * t1811;
+    const cdyn_real t1831 = t1830 - t1732 * t1827;
+    const cdyn_real t1832 = t1831 + t1748 * t1829;
+    const cdyn_real t1833 = t1823 - t1722 * t1811;
+    const cdyn_real t1834 = t1833 - t1735 * t1827;
+    const cdyn_real t1835 = t1834 - t1753 * t1829;
+    const cdyn_real t1836 = t1835 + t1772 * t1832;
+    const cdyn_real t1837 = t1826 + t1723 * t1811;
+    const cdyn_real t1838 = t1837 - t1738 * t1827;
+    const cdyn_real t1839 = t1838 - t1758 * t1829;
+    const cdyn_real t1840 = t1839 + t1779 * t1832;
+    const cdyn_real t1841 = t1840 + t1797 * t1836;
+    const cdyn_real t1842 = t1808 * t1841;
+    ddq[5] = t1842;
+    const cdyn_real t1843 = t1788 * t1836 + t1797 * t1842;
+    ddq[4] = t1843;
+    const cdyn_real t1844 = t1765 * t1832 + t1772 * t1843;
+    const cdyn_real t1845 = t1844 + t1779 * t1842;
+    ddq[3] = t1845;
+    const cdyn_real t1846 = t1743 * t1829 + t1748 * t1845;
+    const cdyn_real t1847 = t1846 - t1753 * t1843;
+    const cdyn_real t1848 = t1847 - t1758 * t1842;
+    ddq[2] = t1848;
+    const cdyn_real t1849 = t1726 * t1827 + t1729 * t1848;
+    const cdyn_real t1850 = t1849 - t1732 * t1845;
+    const cdyn_real t1851 = t1850 - t1735 * t1843;
+    const cdyn_real t1852 = t1851 - t1738 * t1842;
+    ddq[1] = t1852;
+    const cdyn_real t1853 = t1718 * t1811 - t1719 * t1852;
+    const cdyn_real t1854 = t1853 + t1720 * t1848;
+    const cdyn_real t1855 = t1854 - t1721 * t1845;
+    const cdyn_real t1856 = t1855 - t1722 * t1843;
+    const cdyn_real t1857 = t1856 + t1723 * t1842;
+    ddq[0] = t1857;
+    const cdyn_real t1858 = t439 + t1857;
+    const cdyn_real t1859 = t440 + t1852;
+    const cdyn_real t1860 = t441 - t1848;
+    const cdyn_real t1861 = t1842 * CDYN_R(0.049000000000000002);
+    const cdyn_real t1862 = t1842 * CDYN_R(0.19);
+    const cdyn_real t1863 = t1845 * CDYN_R(0.049000000000000002);
+    const cdyn_real t1864 = t1843 * CDYN_R(0.19);
+    const cdyn_real t1865 = t1863 - t1864;
+    const cdyn_real t1866 = t1858 - t1861;
+    const cdyn_real t1867 = t1859 + t1862;
+    const cdyn_real t1868 = t1860 - t1865;
+    const cdyn_real t1869 = t50 * t1842 + t51 * t1843;
+    const cdyn_real t1870 = t51 * t1842 - t50 * t1843;
+    const cdyn_real t1871 = t50 * t1868 - t51 * t1867;
+    const cdyn_real t1872 = t51 * t1868 + t50 * t1867;
+    const cdyn_real t1873 = t75 - t1871;
+    const cdyn_real t1874 = t76 + t1872;
+    const cdyn_real t1875 = t77 + t1869;
+    const cdyn_real t1876 = t78 - t1870;
+    const cdyn_real t1877 = t1875 * CDYN_R(5.8e-05) + t1550 * t1845;
+    const cdyn_real t1878 = t1551 * t1876 - t1877;
+    const cdyn_real t1879 = t1531 * t1873 + t1537 * t1866;
+    const cdyn_real t1880 = t1554 * t1874 + t1879;
+    const cdyn_real t1881 = t1878 - t1880;
+    const cdyn_real t1882 = t1568 + t1881;
+    const cdyn_real t1883 = t1569 * t1882;
+    ddq[6] = t1883;
+    const cdyn_real t1884 = t1845 + t1883;
+    const cdyn_real t1885 = t1866 + t1876 * CDYN_R(0.062);
+    const cdyn_real t1886 = t1874 - t1884 * CDYN_R(0.062);
+    const cdyn_real t1887 = t53 * t1876 - t54 * t1884;
+    const cdyn_real t1888 = t54 * t1876 + t53 * t1884;
+    const cdyn_real t1889 = t53 * t1886 - t54 * t1885;
+    const cdyn_real t1890 = t54 * t1886 + t53 * t1885;
+    const cdyn_real t1891 = t103 - t1889;
+    const cdyn_real t1892 = t104 + t1890;
+    const cdyn_real t1893 = t105 - t1887;
+    const cdyn_real t1894 = t106 + t1888;
+    const cdyn_real t1895 = t1449 * t1875 + t1893 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t1896 = t1894 * CDYN_R(0.00020438000000000002) - t1895;
+    const cdyn_real t1897 = t1439 * t1892 + t1451 * t1891;
+    const cdyn_real t1898 = t1896 + t1897;
+    const cdyn_real t1899 = t1466 + t1898;
+    const cdyn_real t1900 = t1467 * t1899;
+    ddq[7] = -t1900;
+    const cdyn_real t1901 = t1875 + t1900;
+    const cdyn_real t1902 = t1891 - t1901 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1903 = t1873 + t1893 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1904 = t56 * t1894 - t57 * t1893;
+    const cdyn_real t1905 = t56 * t1892 - t57 * t1902;
+    const cdyn_real t1906 = t57 * t1892 + t56 * t1902;
+    const cdyn_real t1907 = t135 - t1905;
+    const cdyn_real t1908 = t136 + t1906;
+    const cdyn_real t1909 = t137 - t1904;
+    const cdyn_real t1910 = t486 * t1901 - t487 * t1907;
+    const cdyn_real t1911 = t1418 - t1910;
+    const cdyn_real t1912 = t558 * t1911;
+    ddq[8] = -t1912;
+    const cdyn_real t1913 = t1901 + t1912;
+    const cdyn_real t1914 = t1863 + t1864;
+    const cdyn_real t1915 = t1859 - t1862;
+    const cdyn_real t1916 = t1860 - t1914;
+    const cdyn_real t1917 = t59 * t1842 + t60 * t1843;
+    const cdyn_real t1918 = t60 * t1842 - t59 * t1843;
+    const cdyn_real t1919 = t59 * t1916 - t60 * t1915;
+    const cdyn_real t1920 = t60 * t1916 + t59 * t1915;
+    const cdyn_real t1921 = t163 - t1919;
+    const cdyn_real t1922 = t164 + t1920;
+    const cdyn_real t1923 = t165 + t1917;
+    const cdyn_real t1924 = t166 - t1918;
+    const cdyn_real t1925 = t1923 * CDYN_R(5.8e-05) + t1261 * t1845;
+    const cdyn_real t1926 = t1262 * t1924 - t1925;
+    const cdyn_real t1927 = t1242 * t1921 + t1248 * t1866;
+    const cdyn_real t1928 = t1265 * t1922 + t1927;
+    const cdyn_real t1929 = t1926 - t1928;
+    const cdyn_real t1930 = t1279 + t1929;
+    const cdyn_real t1931 = t1280 * t1930;
+    ddq[9] = t1931;
+    const cdyn_real t1932 = t1845 + t1931;
+    const cdyn_real t1933 = t1866 + t1924 * CDYN_R(0.062);
+    const cdyn_real t1934 = t1922 - t1932 * CDYN_R(0.062);
+    const cdyn_real t1935 = t184 * t1924 - t185 * t1932;
+    const cdyn_real t1936 = t185 * t1924 + t184 * t1932;
+    const cdyn_real t1937 = t184 * t1934 - t185 * t1933;
+    const cdyn_real t1938 = t185 * t1934 + t184 * t1933;
+    const cdyn_real t1939 = t203 - t1937;
+    const cdyn_real t1940 = t204 + t1938;
+    const cdyn_real t1941 = t205 - t1935;
+    const cdyn_real t1942 = t206 + t1936;
+    const cdyn_real t1943 = t1160 * t1923 + t1941 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t1944 = t1942 * CDYN_R(0.00020438000000000002) - t1943;
+    const cdyn_real t1945 = t1150 * t1940 + t1162 * t1939;
+    const cdyn_real t1946 = t1944 + t1945;
+    const cdyn_real t1947 = t1177 + t1946;
+    const cdyn_real t1948 = t1178 * t1947;
+    ddq[10] = -t1948;
+    const cdyn_real t1949 = t1923 + t1948;
+    const cdyn_real t1950 = t1939 - t1949 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1951 = t1921 + t1941 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1952 = t187 * t1942 - t188 * t1941;
+    const cdyn_real t1953 = t187 * t1940 - t188 * t1950;
+    const cdyn_real t1954 = t188 * t1940 + t187 * t1950;
+    const cdyn_real t1955 = t235 - t1953;
+    const cdyn_real t1956 = t236 + t1954;
+    const cdyn_real t1957 = t237 - t1952;
+    const cdyn_real t1958 = t486 * t1949 - t487 * t1955;
+    const cdyn_real t1959 = t1129 - t1958;
+    const cdyn_real t1960 = t558 * t1959;
+    ddq[11] = -t1960;
+    const cdyn_real t1961 = t1949 + t1960;
+    const cdyn_real t1962 = t1858 + t1861;
+    const cdyn_real t1963 = t1860 + t1914;
+    const cdyn_real t1964 = t190 * t1842 + t191 * t1843;
+    const cdyn_real t1965 = t191 * t1842 - t190 * t1843;
+    const cdyn_real t1966 = t190 * t1963 - t191 * t1867;
+    const cdyn_real t1967 = t191 * t1963 + t190 * t1867;
+    const cdyn_real t1968 = t262 - t1966;
+    const cdyn_real t1969 = t263 + t1967;
+    const cdyn_real t1970 = t264 + t1964;
+    const cdyn_real t1971 = t265 - t1965;
+    const cdyn_real t1972 = t1970 * CDYN_R(5.8e-05) - t972 * t1845;
+    const cdyn_real t1973 = t973 * t1971 + t1972;
+    const cdyn_real t1974 = t953 * t1968 - t959 * t1962;
+    const cdyn_real t1975 = t976 * t1969 - t1974;
+    const cdyn_real t1976 = t1973 + t1975;
+    const cdyn_real t1977 = t990 - t1976;
+    const cdyn_real t1978 = t991 * t1977;
+    ddq[12] = -t1978;
+    const cdyn_real t1979 = t1845 - t1978;
+    const cdyn_real t1980 = t1962 - t1971 * CDYN_R(0.062);
+    const cdyn_real t1981 = t1969 + t1979 * CDYN_R(0.062);
+    const cdyn_real t1982 = t193 * t1971 - t194 * t1979;
+    const cdyn_real t1983 = t194 * t1971 + t193 * t1979;
+    const cdyn_real t1984 = t193 * t1981 - t194 * t1980;
+    const cdyn_real t1985 = t194 * t1981 + t193 * t1980;
+    const cdyn_real t1986 = t290 - t1984;
+    const cdyn_real t1987 = t291 + t1985;
+    const cdyn_real t1988 = t292 - t1982;
+    const cdyn_real t1989 = t293 + t1983;
+    const cdyn_real t1990 = t871 * t1970 - t1988 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t1991 = t1989 * CDYN_R(0.00020438000000000002) + t1990;
+    const cdyn_real t1992 = t861 * t1987 + t873 * t1986;
+    const cdyn_real t1993 = t1991 - t1992;
+    const cdyn_real t1994 = t888 - t1993;
+    const cdyn_real t1995 = t889 * t1994;
+    ddq[13] = -t1995;
+    const cdyn_real t1996 = t1970 + t1995;
+    const cdyn_real t1997 = t1986 - t1996 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1998 = t1968 + t1988 * CDYN_R(0.20899999999999999);
+    const cdyn_real t1999 = t315 * t1989 - t316 * t1988;
+    const cdyn_real t2000 = t315 * t1987 - t316 * t1997;
+    const cdyn_real t2001 = t316 * t1987 + t315 * t1997;
+    const cdyn_real t2002 = t334 - t2000;
+    const cdyn_real t2003 = t335 + t2001;
+    const cdyn_real t2004 = t336 - t1999;
+    const cdyn_real t2005 = t486 * t1996 - t487 * t2002;
+    const cdyn_real t2006 = t840 - t2005;
+    const cdyn_real t2007 = t558 * t2006;
+    ddq[14] = -t2007;
+    const cdyn_real t2008 = t1996 + t2007;
+    const cdyn_real t2009 = t1860 + t1865;
+    const cdyn_real t2010 = t318 * t1842 + t319 * t1843;
+    const cdyn_real t2011 = t319 * t1842 - t318 * t1843;
+    const cdyn_real t2012 = t318 * t2009 - t319 * t1915;
+    const cdyn_real t2013 = t319 * t2009 + t318 * t1915;
+    const cdyn_real t2014 = t360 - t2012;
+    const cdyn_real t2015 = t361 + t2013;
+    const cdyn_real t2016 = t362 + t2010;
+    const cdyn_real t2017 = t363 - t2011;
+    const cdyn_real t2018 = t2016 * CDYN_R(5.8e-05) - t698 * t1845;
+    const cdyn_real t2019 = t699 * t2017 + t2018;
+    const cdyn_real t2020 = t678 * t2014 - t684 * t1962;
+    const cdyn_real t2021 = t702 * t2015 - t2020;
+    const cdyn_real t2022 = t2019 + t2021;
+    const cdyn_real t2023 = t716 - t2022;
+    const cdyn_real t2024 = t717 * t2023;
+    ddq[15] = -t2024;
+    const cdyn_real t2025 = t1845 - t2024;
+    const cdyn_real t2026 = t1962 - t2017 * CDYN_R(0.062);
+    const cdyn_real t2027 = t2015 + t2025 * CDYN_R(0.062);
+    const cdyn_real t2028 = t321 * t2017 - t322 * t2025;
+    const cdyn_real t2029 = t322 * t2017 + t321 * t2025;
+    const cdyn_real t2030 = t321 * t2027 - t322 * t2026;
+    const cdyn_real t2031 = t322 * t2027 + t321 * t2026;
+    const cdyn_real t2032 = t388 - t2030;
+    const cdyn_real t2033 = t389 + t2031;
+    const cdyn_real t2034 = t390 - t2028;
+    const cdyn_real t2035 = t391 + t2029;
+    const cdyn_real t2036 = t596 * t2016 - t2034 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t2037 = t2035 * CDYN_R(0.00020438000000000002) + t2036;
+    const cdyn_real t2038 = t584 * t2033 + t598 * t2032;
+    const cdyn_real t2039 = t2037 - t2038;
+    const cdyn_real t2040 = t613 - t2039;
+    const cdyn_real t2041 = t614 * t2040;
+    ddq[16] = -t2041;
+    const cdyn_real t2042 = t2016 + t2041;
+    const cdyn_real t2043 = t2032 - t2042 * CDYN_R(0.20899999999999999);
+    const cdyn_real t2044 = t2014 + t2034 * CDYN_R(0.20899999999999999);
+    const cdyn_real t2045 = t324 * t2035 - t325 * t2034;
+    const cdyn_real t2046 = t324 * t2033 - t325 * t2043;
+    const cdyn_real t2047 = t325 * t2033 + t324 * t2043;
+    const cdyn_real t2048 = t420 - t2046;
+    const cdyn_real t2049 = t421 + t2047;
+    const cdyn_real t2050 = t422 - t2045;
+    const cdyn_real t2051 = t486 * t2042 - t487 * t2048;
+    const cdyn_real t2052 = t557 - t2051;
+    const cdyn_real t2053 = t558 * t2052;
+    ddq[17] = -t2053;
+    const cdyn_real t2054 = t2042 + t2053;
+    /* constraint residuals r = J ddq + gamma - a* */
+    const cdyn_real t2055 = t1907 - t1913 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2056 = t1903 + t1909 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2057 = t475 + t2055;
+    d->r[0] = t2057;
+    const cdyn_real t2058 = t479 + t2056;
+    d->r[1] = t2058;
+    const cdyn_real t2059 = t482 - t1908;
+    d->r[2] = t2059;
+    const cdyn_real t2060 = t2002 - t2008 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2061 = t1998 + t2004 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2062 = t502 + t2060;
+    d->r[3] = t2062;
+    const cdyn_real t2063 = t505 + t2061;
+    d->r[4] = t2063;
+    const cdyn_real t2064 = t508 - t2003;
+    d->r[5] = t2064;
+    const cdyn_real t2065 = t1955 - t1961 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2066 = t1951 + t1957 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2067 = t523 + t2065;
+    d->r[6] = t2067;
+    const cdyn_real t2068 = t526 + t2066;
+    d->r[7] = t2068;
+    const cdyn_real t2069 = t529 - t1956;
+    d->r[8] = t2069;
+    const cdyn_real t2070 = t2048 - t2054 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2071 = t2044 + t2050 * CDYN_R(0.19500000000000001);
+    const cdyn_real t2072 = t544 + t2070;
+    d->r[9] = t2072;
+    const cdyn_real t2073 = t547 + t2071;
+    d->r[10] = t2073;
+    const cdyn_real t2074 = t550 - t2049;
+    d->r[11] = t2074;
 }
 
 /* d->u = d->u0 - S^T (the multiplier's part of the bias forces), up the carrying bodies.
@@ -30622,10 +30922,11 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     d->u[5] = t309;
 }
 
-/* Pass 3: ddq, and d->r = J ddq + gamma - a*.
+/* Pass 3 of the bodies that carry a contact: their ddq, and d->r = J ddq + gamma - a*.
  * 237 mul, 249 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
 {
+    (void)ddq;
     const cdyn_real t0 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     const cdyn_real t1 = t0 * CDYN_R(9.8100000000000005);
@@ -31102,47 +31403,56 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     const cdyn_real t453 = t182 - t194 * CDYN_R(0.19500000000000001);
     const cdyn_real t454 = t173 + t186 * CDYN_R(0.19500000000000001);
     const cdyn_real t455 = d->kap[0];
-    const cdyn_real t456 = t453 + t455;
+    const cdyn_real t456 = t455 + t453;
     d->r[0] = t456;
     const cdyn_real t457 = d->kap[1];
-    const cdyn_real t458 = t454 + t457;
+    const cdyn_real t458 = t457 + t454;
     d->r[1] = t458;
     const cdyn_real t459 = d->kap[2];
-    const cdyn_real t460 = t184 + t459;
+    const cdyn_real t460 = t459 + t184;
     d->r[2] = t460;
     const cdyn_real t461 = t355 - t367 * CDYN_R(0.19500000000000001);
     const cdyn_real t462 = t346 + t359 * CDYN_R(0.19500000000000001);
     const cdyn_real t463 = d->kap[3];
-    const cdyn_real t464 = t461 + t463;
+    const cdyn_real t464 = t463 + t461;
     d->r[3] = t464;
     const cdyn_real t465 = d->kap[4];
-    const cdyn_real t466 = t462 + t465;
+    const cdyn_real t466 = t465 + t462;
     d->r[4] = t466;
     const cdyn_real t467 = d->kap[5];
-    const cdyn_real t468 = t357 + t467;
+    const cdyn_real t468 = t467 + t357;
     d->r[5] = t468;
     const cdyn_real t469 = t269 - t281 * CDYN_R(0.19500000000000001);
     const cdyn_real t470 = t260 + t273 * CDYN_R(0.19500000000000001);
     const cdyn_real t471 = d->kap[6];
-    const cdyn_real t472 = t469 + t471;
+    const cdyn_real t472 = t471 + t469;
     d->r[6] = t472;
     const cdyn_real t473 = d->kap[7];
-    const cdyn_real t474 = t470 + t473;
+    const cdyn_real t474 = t473 + t470;
     d->r[7] = t474;
     const cdyn_real t475 = d->kap[8];
-    const cdyn_real t476 = t271 + t475;
+    const cdyn_real t476 = t475 + t271;
     d->r[8] = t476;
     const cdyn_real t477 = t440 - t452 * CDYN_R(0.19500000000000001);
     const cdyn_real t478 = t431 + t444 * CDYN_R(0.19500000000000001);
     const cdyn_real t479 = d->kap[9];
-    const cdyn_real t480 = t477 + t479;
+    const cdyn_real t480 = t479 + t477;
     d->r[9] = t480;
     const cdyn_real t481 = d->kap[10];
-    const cdyn_real t482 = t478 + t481;
+    const cdyn_real t482 = t481 + t478;
     d->r[10] = t482;
     const cdyn_real t483 = d->kap[11];
-    const cdyn_real t484 = t442 + t483;
+    const cdyn_real t484 = t483 + t442;
     d->r[11] = t484;
+}
+
+/* Pass 3 of the other bodies, from d->caba_acc: the rest of ddq.
+ * 0 mul, 0 add, 0 div, 0 sqrt, 0 sin/cos */
+static void quadruped12__caba_rest(const quadruped12_data *d, cdyn_real *ddq)
+{
+    (void)d;
+    (void)ddq;
+    /* pass 3 (root to leaves): accelerations */
 }
 
 int quadruped12_constrained_aba(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -31153,18 +31463,21 @@ int quadruped12_constrained_aba(quadruped12_data *d, const cdyn_prox_settings *s
     if (!quadruped12__settings_ok(settings))
         return CDYN_E_ARG;
     quadruped12__contact_astar(d, settings, q, v, astar);
-    quadruped12__caba_setup(d, q, v, tau, 1 / settings->mu, astar);
-    if (settings->warm_start)
+    quadruped12__caba_setup(d, q, v, tau, 1 / settings->mu, astar, ddq);
+    if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
         quadruped12__caba_delta(d, lambda);
-    else
+        quadruped12__caba_forward(d, ddq);
+    } else {
         for (k = 0; k < QUADRUPED12_NC; ++k)
             lambda[k] = 0;
+    }
     for (it = 1;; ++it) {
-        quadruped12__caba_forward(d, ddq);
         if (quadruped12__alm_update(d, settings, lambda, it))
             break;
         quadruped12__caba_delta(d, lambda);
+        quadruped12__caba_forward(d, ddq);
     }
+    quadruped12__caba_rest(d, ddq);
     return quadruped12__finite(ddq, QUADRUPED12_NV) && quadruped12__finite(lambda, QUADRUPED12_NC) ? it : CDYN_E_NONFINITE;
 }
 

@@ -101,6 +101,7 @@ typedef struct {
     cdyn_real u[18];            /* tau - S^T pA at the current lambda */
     cdyn_real u0[18];           /* the same at lambda = 0 */
     cdyn_real kap[12];          /* kappa - a*: the rows are K a + kappa - a* */
+    cdyn_real caba_acc[1];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[315];       /* placements, U, D^-1, u, S^T KA */
 } quadruped12_data;
