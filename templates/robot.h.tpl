@@ -226,8 +226,8 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
 
 {% endif %}
 /** {{ name }}_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
- *  fewer operations for this robot and set: {% if delassus_articulated %}the articulated sweeps of {{ name }}_delassus_articulated{% else %}M's sparse factor and B^T D B, B = D^-1 L^-T J^T{% endif %}
- *  ({{ delassus_ops_factor }} operations by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}).
+ *  fewer operations for this robot and set ({{ delassus_ops_factor }} by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}):
+ *  {% if delassus_articulated %}the articulated sweeps of {{ name }}_delassus_articulated{% else %}M's sparse factor and B^T D B, B = D^-1 L^-T J^T{% endif %}.
  *  @q [in] ({{ NAME }}_NQ); @mu [in]; @G [out] ({{ NAME }}_NC x {{ NAME }}_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

@@ -215,7 +215,8 @@ int arm7_prox_pv(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 /** arm7_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
- *  fewer operations for this robot and set: the articulated sweeps of arm7_delassus_articulated *  (1520 operations by the factor, 1518 by the sweeps).
+ *  fewer operations for this robot and set (1520 by the factor, 1518 by the sweeps):
+ *  the articulated sweeps of arm7_delassus_articulated.
  *  @q [in] (ARM7_NQ); @mu [in]; @G [out] (ARM7_NC x ARM7_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int arm7_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

@@ -185,7 +185,8 @@ int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 /** fourbar_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
- *  fewer operations for this robot and set: M's sparse factor and B^T D B, B = D^-1 L^-T J^T *  (115 operations by the factor).
+ *  fewer operations for this robot and set (115 by the factor):
+ *  M's sparse factor and B^T D B, B = D^-1 L^-T J^T.
  *  @q [in] (FOURBAR_NQ); @mu [in]; @G [out] (FOURBAR_NC x FOURBAR_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int fourbar_delassus(fourbar_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

@@ -245,7 +245,8 @@ int humanoid_prox_pv(humanoid_data *d, const cdyn_prox_settings *settings, const
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 /** humanoid_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
- *  fewer operations for this robot and set: the articulated sweeps of humanoid_delassus_articulated *  (11032 operations by the factor, 6298 by the sweeps).
+ *  fewer operations for this robot and set (11032 by the factor, 6298 by the sweeps):
+ *  the articulated sweeps of humanoid_delassus_articulated.
  *  @q [in] (HUMANOID_NQ); @mu [in]; @G [out] (HUMANOID_NC x HUMANOID_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int humanoid_delassus(humanoid_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

@@ -226,7 +226,8 @@ int quadruped12_prox_pv(quadruped12_data *d, const cdyn_prox_settings *settings,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 /** quadruped12_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
- *  fewer operations for this robot and set: the articulated sweeps of quadruped12_delassus_articulated *  (4673 operations by the factor, 3593 by the sweeps).
+ *  fewer operations for this robot and set (4673 by the factor, 3593 by the sweeps):
+ *  the articulated sweeps of quadruped12_delassus_articulated.
  *  @q [in] (QUADRUPED12_NQ); @mu [in]; @G [out] (QUADRUPED12_NC x QUADRUPED12_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int quadruped12_delassus(quadruped12_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

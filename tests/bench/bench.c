@@ -543,7 +543,7 @@ static void print_header(FILE *f, const bench_options *o, int markdown)
     fprintf(f, "method:   median of %ld batches of %ld calls after a warm-up batch, generated and\n"
                "          generic batches alternating; %d random states on the manifold, cycled\n",
             o->batches, o->calls, BENCH_POOL);
-    fprintf(f, "\n%-14s %-15s %13s %11s %9s %16s %10s\n", "robot", "algorithm", "generated us",
+    fprintf(f, "\n%-14s %-20s %13s %11s %9s %16s %10s\n", "robot", "algorithm", "generated us",
             "generic us", "speed-up", "emitted mul/add", "rel diff");
 }
 
@@ -566,11 +566,73 @@ static void print_row(FILE *f, const bench_ctx *c, int algo, const double us[2],
         fprintf(f, "| %s | %s | %s | %s | %.2f× | %s |\n", c->robot->api->name,
                 algo_names[algo], gen, ref, us[GENERIC] / us[GENERATED], ops);
     else
-        fprintf(f, "%-14s %-15s %13s %11s %8.2fx %16s %10.1e%s\n", "", algo_names[algo], gen,
+        fprintf(f, "%-14s %-20s %13s %11s %8.2fx %16s %10.1e%s\n", "", algo_names[algo], gen,
                 ref, us[GENERIC] / us[GENERATED], ops, diff, diff > flag_above(algo) ? " DIFFERENT" : "");
 }
 
-static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *md)
+/* Seed 001's Table I: one row per constraint set, the four solvers side by side. */
+#define TABLE1_ROWS 64
+static const int table1_algos[4] = {BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_PROX_LTLS,
+                                    BENCH_PROX_LTL};
+typedef struct {
+    const bench_robot *robot;
+    double us[4][2];            /* per table1_algos, generated and generic; 0: not emitted */
+} table1_row;
+
+static void table1_record(table1_row *row, int algo, const double us[2])
+{
+    int k;
+    for (k = 0; k < 4; k++)
+        if (table1_algos[k] == algo) {
+            row->us[k][GENERATED] = us[GENERATED];
+            row->us[k][GENERIC] = us[GENERIC];
+        }
+}
+
+static void table1_cell(FILE *f, double us, const char *sep)
+{
+    char cell[32];
+    if (us > 0)
+        format_us(cell, sizeof cell, us);
+    else
+        snprintf(cell, sizeof cell, "-");
+    fprintf(f, "%s%8s", sep, cell);
+}
+
+/* Generated µs of the four solvers, then their generic µs, and the fastest generated. */
+static void table1_print(FILE *f, const table1_row *rows, int n, int markdown)
+{
+    static const char *names[4] = {"cABA", "PV", "LTLs", "LTL"};
+    const char *sep = markdown ? " | " : " ";
+    int i, k, side;
+    if (n == 0)
+        return;
+    fprintf(f, "\nTable I layout (seed 001): three proximal iterations, mu = 1e-6; µs, "
+               "generated | generic\n\n");
+    fprintf(f, markdown ? "| set | nv | m" : "%-20s %3s %3s", "set", "nv", "m");
+    for (side = 0; side < 2; side++)
+        for (k = 0; k < 4; k++)
+            fprintf(f, "%s%8s", sep, names[k]);
+    fprintf(f, "%s%s\n", sep, markdown ? "fastest |" : "fastest");
+    if (markdown)
+        fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (i = 0; i < n; i++) {
+        const table1_row *r = &rows[i];
+        int best = 0;
+        fprintf(f, markdown ? "| %s | %d | %d" : "%-20s %3d %3d", r->robot->api->name,
+                r->robot->api->nv, r->robot->api->nc);
+        for (side = 0; side < 2; side++)
+            for (k = 0; k < 4; k++)
+                table1_cell(f, r->us[k][side], sep);
+        for (k = 1; k < 4; k++)
+            if (r->us[k][GENERATED] > 0 && r->us[k][GENERATED] < r->us[best][GENERATED])
+                best = k;
+        fprintf(f, "%s%s%s\n", sep, names[best], markdown ? " |" : "");
+    }
+}
+
+static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *md,
+                           table1_row *row)
 {
     bench_ctx c;
     int algo;
@@ -597,6 +659,8 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
         print_row(stdout, &c, algo, us, diff, 0);
         if (md)
             print_row(md, &c, algo, us, diff, 1);
+        if (row)
+            table1_record(row, algo, us);
         fflush(stdout);
     }
     ctx_free(&c);
@@ -611,8 +675,9 @@ static const char jacobian_note[] =
 static int run_all(const bench_options *o)
 {
     const bench_robot *r;
+    static table1_row table1[TABLE1_ROWS];
     FILE *md = NULL;
-    int rc = 0;
+    int rc = 0, n1 = 0;
     if (o->markdown && !(md = fopen(o->markdown, "w"))) {
         fprintf(stderr, "bench: cannot write %s\n", o->markdown);
         return 1;
@@ -620,9 +685,21 @@ static int run_all(const bench_options *o)
     print_header(stdout, o, 0);
     if (md)
         print_header(md, o, 1);
-    for (r = bench_robots; r->api && rc == 0; r++)
-        if (selected(o, r))
-            rc = bench_robot_run(r, o, md);
+    for (r = bench_robots; r->api && rc == 0; r++) {
+        table1_row *row = r->api->nc && n1 < TABLE1_ROWS ? &table1[n1++] : NULL;
+        if (!selected(o, r)) {
+            n1 -= row != NULL;
+            continue;
+        }
+        if (row) {
+            memset(row, 0, sizeof *row);
+            row->robot = r;
+        }
+        rc = bench_robot_run(r, o, md, row);
+    }
+    table1_print(stdout, table1, n1, 0);
+    if (md)
+        table1_print(md, table1, n1, 1);
     printf("\n%s\n", jacobian_note);
     if (md)
         fprintf(md, "\n%s\n", jacobian_note);
