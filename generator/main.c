@@ -14,6 +14,7 @@
     "loop ties two branches together"
 #include "render.h"
 #include "output.h"
+#include "prefix.h"
 #include "embedded.h"
 
 #define EXIT_INPUT 1
@@ -27,6 +28,7 @@ typedef struct {
 
 typedef struct {
     const char *urdf, *out_dir, *name;
+    char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
     int floating_base, scalar_float, summary;
     constraint_arg constraints[MAX_CONSTRAINTS];
     int ncontacts, nconstraints;
@@ -42,7 +44,8 @@ static const char usage_text[] =
     "table for the generic runtime (NAME_model.c), the runtime sources and a CMakeLists.txt.\n"
     "\n"
     "  -o, --output DIR     output folder (created if missing; written all or nothing)\n"
-    "  --name NAME          C prefix of every emitted name (default: the URDF file name)\n"
+    "  --name NAME          C prefix of every emitted name (default: the URDF file name);\n"
+    "                       not cdyn or cdyn_*, a C header's or a CMake target's name\n"
     "  --floating-base      add a free-flyer joint between the world and the root link\n"
     "  --scalar TYPE        double (default) or float\n"
     "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n"
@@ -59,16 +62,23 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-static int is_c_identifier(const char *s)
+/* The prefix from --name or the file name, checked before anything is read or written. */
+static int check_prefix(cli_options *o)
 {
-    const char *c;
-    if (!s[0] || (s[0] >= '0' && s[0] <= '9'))
-        return 0;
-    for (c = s; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '_'))
-            return 0;
-    return 1;
+    const char *why;
+    if (!o->name) {
+        prefix_from_path(o->urdf, o->default_name, sizeof o->default_name);
+        o->name = o->default_name;
+        if ((why = prefix_problem(o->name)) != NULL) {
+            fprintf(stderr, "cdyngen: the prefix \"%s\" taken from the file name %s; choose "
+                            "another with --name\n", o->name, why);
+            return EXIT_USAGE;
+        }
+    } else if ((why = prefix_problem(o->name)) != NULL) {
+        fprintf(stderr, "cdyngen: --name \"%s\" %s\n", o->name, why);
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, cli_options *o)
@@ -92,8 +102,6 @@ static int parse_args(int argc, char **argv, cli_options *o)
             if (!has_value)
                 return usage_error("%s needs a name", a);
             o->name = argv[++i];
-            if (!is_c_identifier(o->name))
-                return usage_error("--name \"%s\" is not a C identifier", o->name);
         } else if (strcmp(a, "--floating-base") == 0) {
             o->floating_base = 1;
         } else if (strcmp(a, "--scalar") == 0) {
@@ -128,7 +136,7 @@ static int parse_args(int argc, char **argv, cli_options *o)
         return usage_error("%s", "no URDF file given");
     if (!o->out_dir && !o->summary)
         return usage_error("%s", "no output folder given (-o DIR), and no --summary");
-    return 0;
+    return check_prefix(o);
 }
 
 /* The constraint set on the tree (constraints.c checks every frame). */
@@ -144,24 +152,6 @@ static int add_constraints(const cli_options *o, kin_tree *t)
         return EXIT_INPUT;
     }
     return 0;
-}
-
-/* The default prefix: the URDF file name without folder and extension, as a C identifier. */
-static void default_name(const char *path, char *name, size_t n)
-{
-    const char *base = strrchr(path, '/');
-    size_t i, k = 0;
-    base = base ? base + 1 : path;
-    if (base[0] >= '0' && base[0] <= '9' && k + 1 < n)
-        name[k++] = '_';
-    for (i = 0; base[i] && base[i] != '.' && k + 1 < n; i++) {
-        char c = base[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        name[k++] = ok ? c : '_';
-    }
-    name[k] = '\0';
-    if (k == 0)
-        snprintf(name, n, "robot");
 }
 
 static const char *base_name(const char *path)
@@ -281,10 +271,7 @@ static int generate(const cli_options *o, const kin_tree *t)
     render_output r;
     output_file *files;
     int n, rc, i;
-    if (o->name)
-        snprintf(name, sizeof name, "%s", o->name);
-    else
-        default_name(o->urdf, name, sizeof name);
+    snprintf(name, sizeof name, "%s", o->name);
     snprintf(opts, sizeof opts, "--name %s%s --scalar %s", name,
              o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double");
     for (i = 0; i < o->nconstraints; i++) {

@@ -3,6 +3,10 @@
 #               an existing output folder exactly as it was.
 #  MODE=order:  `cdyngen --summary` lists each reference robot's joints in Pinocchio's order.
 #  MODE=usage:  bad usage exits 2, --help and --version exit 0.
+#  MODE=prefix: every prefix that would collide (the runtime's cdyn* files and names, C's
+#               reserved names and standard headers, CMake's own targets), given with --name
+#               or taken from the file name, exits 2 naming it, the output folder untouched;
+#               a leading digit gets "robot_".
 #  MODE=constraints: --summary prints each constraint's rows, support and the KKT factor's
 #               nonzeros; a bad constraint exits 1 with a message naming it, output untouched.
 # cmake -DCDYNGEN=... -DTESTS=<tests dir> -DSHARED=<shared dir> -DWORK=<dir> -DMODE=... -P cli_check.cmake
@@ -95,6 +99,46 @@ elseif(MODE STREQUAL "usage")
     message(FATAL_ERROR "unknown contact frame: exit ${rc}: ${text}")
   endif()
   message(STATUS "usage errors exit 2, unknown frames exit 1")
+elseif(MODE STREQUAL "prefix")
+  set(arm ${TESTS}/../robots/arm7.urdf)
+  set(out ${WORK}/out)
+  function(expect_refused what)
+    file(REMOVE_RECURSE ${out})
+    file(WRITE ${out}/keep.txt "untouched\n")
+    run(rc text ${ARGN} -o ${out})
+    if(NOT rc EQUAL 2 OR NOT text MATCHES "^cdyngen: .*\"${what}\" ")
+      message(FATAL_ERROR "prefix ${what}: exit ${rc}, expected 2 naming it: ${text}")
+    endif()
+    file(GLOB left RELATIVE ${out} ${out}/*)
+    if(NOT left STREQUAL "keep.txt")
+      message(FATAL_ERROR "prefix ${what}: the output folder changed: ${left}")
+    endif()
+  endfunction()
+  string(REPEAT "a" 65 long)
+  foreach(name cdyn CDYN Cdyn cdyn_spatial cdyn_model cdyn_config cdyn_x all ALL clean help
+               install test package package_source edit_cache rebuild_cache ZERO_CHECK
+               ALL_BUILD cmake_check_build_system _x _Arm __arm math stdio string float
+               ${long} 3d "a-b")
+    expect_refused(${name} ${arm} --name ${name})
+  endforeach()
+  foreach(file cdyn all math)
+    configure_file(${arm} ${WORK}/${file}.urdf COPYONLY)
+    expect_refused(${file} ${WORK}/${file}.urdf)
+  endforeach()
+  # accepted: names that only begin like a reserved one, and a file name with a leading digit
+  configure_file(${arm} ${WORK}/2link.urdf COPYONLY)
+  foreach(args "${arm};--name;cdynamics" "${arm};--name;alls" "${arm};--name;mathx"
+               "${WORK}/2link.urdf")
+    file(REMOVE_RECURSE ${out})
+    run(rc text ${args} -o ${out})
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "'cdyngen ${args}': exit ${rc}: ${text}")
+    endif()
+  endforeach()
+  if(NOT EXISTS ${out}/robot_2link.h OR NOT EXISTS ${out}/robot_2link.c)
+    message(FATAL_ERROR "2link.urdf: expected robot_2link.[ch]")
+  endif()
+  message(STATUS "colliding prefixes refused, output untouched")
 elseif(MODE STREQUAL "constraints")
   set(quad ${TESTS}/../robots/quadruped12.urdf)
   run(rc text ${quad} --floating-base --summary --contact lf_foot:3d --contact rf_foot:6d
