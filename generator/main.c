@@ -29,7 +29,7 @@ typedef struct {
 typedef struct {
     const char *urdf, *out_dir, *name;
     char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
-    int floating_base, scalar_float, summary;
+    int floating_base, scalar_float, summary, force;
     constraint_arg constraints[MAX_CONSTRAINTS];
     int ncontacts, nconstraints;
 } cli_options;
@@ -37,13 +37,15 @@ typedef struct {
 static const char usage_text[] =
     "usage: cdyngen ROBOT.urdf -o DIR [--name NAME] [--floating-base]\n"
     "               [--scalar double|float] [--contact FRAME:3d|6d]...\n"
-    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--summary] [--help] [--version]\n"
+    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--summary] [--force] [--help]\n"
+    "               [--version]\n"
     "\n"
     "Writes robot-specific, loop-unrolled C for the robot's rigid-body dynamics into DIR:\n"
     "NAME.h, NAME.c (FK, frame Jacobians, RNEA, CRBA, sparse LTL, M^-1, ABA), the model\n"
     "table for the generic runtime (NAME_model.c), the runtime sources and a CMakeLists.txt.\n"
     "\n"
     "  -o, --output DIR     output folder (created if missing; written all or nothing)\n"
+    "  --force              replace files in DIR that cdyngen did not write\n"
     "  --name NAME          C prefix of every emitted name (default: the URDF file name);\n"
     "                       not cdyn or cdyn_*, a C header's or a CMake target's name\n"
     "  --floating-base      add a free-flyer joint between the world and the root link\n"
@@ -102,6 +104,8 @@ static int parse_args(int argc, char **argv, cli_options *o)
             if (!has_value)
                 return usage_error("%s needs a name", a);
             o->name = argv[++i];
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
         } else if (strcmp(a, "--floating-base") == 0) {
             o->floating_base = 1;
         } else if (strcmp(a, "--scalar") == 0) {
@@ -293,7 +297,7 @@ static int generate(const cli_options *o, const kin_tree *t)
         return EXIT_INPUT;
     }
     n = collect_files(&r, &files);
-    rc = n < 0 ? -1 : output_write_all(o->out_dir, files, n, err, sizeof err);
+    rc = n < 0 ? -1 : output_write_all(o->out_dir, files, n, o->force, err, sizeof err);
     if (n < 0)
         snprintf(err, sizeof err, "out of memory");
     if (rc < 0)
