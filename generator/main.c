@@ -1,5 +1,6 @@
 /* main.c — the cdyngen command line: parse, build the tree, validate, render, write.
  * Exit codes: 0 success, 1 bad input (URDF, frames), 2 bad usage. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +57,36 @@ static const char usage_text[] =
     "  --summary            print what was understood: joints, frames, sizes, sparsity, op counts\n"
     "  --help, --version\n";
 
+/* "cdyngen: " and the message on stderr, control characters escaped: a name or path from
+ * the input cannot start a line of its own or drive the terminal. */
+static void report(const char *fmt, ...)
+{
+    char msg[2048];
+    const unsigned char *c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs("cdyngen: ", stderr);
+    for (c = (const unsigned char *)msg; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", stderr);
+        else if (*c == '\r')
+            fputs("\\r", stderr);
+        else if (*c == '\t')
+            fputs("\\t", stderr);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+    }
+    fputc('\n', stderr);
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "cdyngen: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(run 'cdyngen --help' for usage)\n");
+    report(fmt, arg);
+    fputs("(run 'cdyngen --help' for usage)\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -72,12 +98,12 @@ static int check_prefix(cli_options *o)
         prefix_from_path(o->urdf, o->default_name, sizeof o->default_name);
         o->name = o->default_name;
         if ((why = prefix_problem(o->name)) != NULL) {
-            fprintf(stderr, "cdyngen: the prefix \"%s\" taken from the file name %s; choose "
-                            "another with --name\n", o->name, why);
+            report("the prefix \"%s\" taken from the file name %s; choose another with --name",
+                   o->name, why);
             return EXIT_USAGE;
         }
     } else if ((why = prefix_problem(o->name)) != NULL) {
-        fprintf(stderr, "cdyngen: --name \"%s\" %s\n", o->name, why);
+        report("--name \"%s\" %s", o->name, why);
         return EXIT_USAGE;
     }
     return 0;
@@ -152,7 +178,7 @@ static int add_constraints(const cli_options *o, kin_tree *t)
     for (i = 0; i < o->nconstraints; i++)
         specs[i] = o->constraints[i].spec;
     if (tree_add_constraints(t, specs, o->nconstraints, o->urdf, err, sizeof err) != 0) {
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
         return EXIT_INPUT;
     }
     return 0;
@@ -293,7 +319,7 @@ static int generate(const cli_options *o, const kin_tree *t)
     ro.options = opts;
     ro.scalar_float = o->scalar_float;
     if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
         return EXIT_INPUT;
     }
     n = collect_files(&r, &files);
@@ -301,7 +327,7 @@ static int generate(const cli_options *o, const kin_tree *t)
     if (n < 0)
         snprintf(err, sizeof err, "out of memory");
     if (rc < 0)
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
     free(files);
     render_output_free(&r);
     return rc < 0 ? EXIT_INPUT : 0;
@@ -318,18 +344,18 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (urdf_parse_file(o.urdf, &u, err, sizeof err) < 0) {
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
         return EXIT_INPUT;
     }
     topt.floating_base = o.floating_base;
     rc = tree_build(&u, &topt, &t, err, sizeof err);
     urdf_free(&u);
     if (rc < 0) {
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
         return EXIT_INPUT;
     }
     if (validate_inertia(&t, o.urdf, err, sizeof err) < 0) {
-        fprintf(stderr, "cdyngen: %s\n", err);
+        report("%s", err);
         rc = EXIT_INPUT;
     } else {
         rc = add_constraints(&o, &t);
@@ -337,7 +363,7 @@ int main(int argc, char **argv)
     if (rc == 0 && o.summary)
         print_summary(&o, &t);
     if (rc == 0 && o.out_dir && t.nconstraints > 0 && !tree_contacts_only(&t) && !o.summary)
-        fprintf(stderr, "cdyngen: note: %s\n", LOOP_NOTE);
+        report("note: %s", LOOP_NOTE);
     if (rc == 0 && o.out_dir)
         rc = generate(&o, &t);
     tree_free(&t);

@@ -23,6 +23,9 @@
 #define URDF_MAX_NAME_BYTES 255
 #define URDF_MAX_ELEMENTS 100000
 #define URDF_AXIS_EPS 1e-12
+/* The heaviest body accepted, kg: far above any machine (a ship is ~1e8 kg), far below
+ * where m l^2 w^2 overflows even in float (3e38) for lengths and rates up to 1e3. */
+#define URDF_MAX_MASS 1e12
 #define URDF_PSD_RTOL 1e-12      /* smallest principal moment >= -tol * trace */
 #define URDF_TRIANGLE_RTOL 1e-9  /* I1 + I2 >= I3 - tol * trace */
 
@@ -365,6 +368,9 @@ static int read_inertial(const report *r, const xmlNode *inertial, urdf_link *l)
         return -1;
     if (l->mass < 0)
         return fail(r, mass, "negative mass %g", l->mass);
+    if (l->mass > URDF_MAX_MASS)
+        return fail(r, mass, "mass %g kg is beyond what the dynamics can carry without "
+                             "overflow (at most %g kg)", l->mass, URDF_MAX_MASS);
     if (inertia == NULL)
         return fail(r, inertial, "missing <inertia>");
     for (i = 0; i < 6; i++)
@@ -445,7 +451,12 @@ static int read_axis(const report *r, const xmlNode *joint, urdf_joint *j)
         return 0;
     if (read_numbers(r, n, "xyz", j->axis, 3, 1))
         return -1;
-    norm = sqrt(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1] + j->axis[2] * j->axis[2]);
+    /* scaled by its largest component first, so that no square overflows or underflows */
+    norm = fmax(fabs(j->axis[0]), fmax(fabs(j->axis[1]), fabs(j->axis[2])));
+    if (norm > URDF_AXIS_EPS) {
+        j->axis[0] /= norm, j->axis[1] /= norm, j->axis[2] /= norm;
+        norm = sqrt(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1] + j->axis[2] * j->axis[2]);
+    }
     if (norm <= URDF_AXIS_EPS) {
         if (joint_has_axis(j->type))
             return fail(r, n, "axis is zero");

@@ -69,6 +69,7 @@ static const rejection rejections[] = {
     {"bad_self_loop.urdf", 5, "joint \"j\"", "cycle"},
     {"bad_two_roots.urdf", 5, "link \"floating_island\"", "second root"},
     {"bad_zero_axis.urdf", 8, "<axis>", "axis is zero (in joint \"j\")"},
+    {"bad_mass_huge.urdf", 15, "<mass>", "mass 1e+308 kg is beyond what the dynamics can carry"},
     {"bad_nan.urdf", 6, "<origin>", "xyz \"0 NaN 0\" is not finite (in joint \"j\")"},
     {"bad_inf.urdf", 5, "<mass>", "value \"inf\" is not finite (in link \"base\")"},
     {"bad_overflow.urdf", 8, "<limit>", "lower \"-1e999\" is not finite"},
@@ -257,6 +258,18 @@ START_TEST(test_joint_types_joints)
     ck_assert_str_eq(j->mimic_joint, "spin");
     ck_assert_double_eq(j->mimic_multiplier, 1);
     ck_assert_double_eq(j->mimic_offset, 0);
+    urdf_free(&m);
+}
+END_TEST
+
+START_TEST(test_axis_scale)
+{
+    const double r = 0.70710678118654752440;
+    urdf_model m;
+    parse_ok("ok_axis_scale.urdf", &m);
+    ck_assert_int_eq(m.njoints, 2);
+    assert_axis(&m.joints[0], r, r, 0);
+    assert_axis(&m.joints[1], 0, -0.6, 0.8);
     urdf_free(&m);
 }
 END_TEST
@@ -536,6 +549,7 @@ static Suite *urdf_suite(void)
     tc = tcase_create("valid");
     tcase_add_test(tc, test_joint_types_links);
     tcase_add_test(tc, test_joint_types_joints);
+    tcase_add_test(tc, test_axis_scale);
     tcase_add_test(tc, test_odd_names);
     tcase_add_test(tc, test_joint_type_names);
     suite_add_tcase(s, tc);
