@@ -828,6 +828,13 @@ static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
         xmlFreeDoc(doc);
         doc = NULL;
     }
+    if (doc != NULL && xmlGetIntSubset(doc) != NULL) {
+        /* without its DTD, attribute look-ups (xmlGetNoNsProp) see only what the file
+         * writes on each element, never an <!ATTLIST> default */
+        xmlDtdPtr dtd = xmlGetIntSubset(doc);
+        xmlUnlinkNode((xmlNodePtr)dtd);
+        xmlFreeDtd(dtd);
+    }
     xmlFreeParserCtxt(ctxt);
     xmlResetLastError();
     return doc;
