@@ -325,20 +325,26 @@ static int joint_kind(urdf_joint_type type, tree_joint_kind *kind)
     return 0;
 }
 
-static int walk(builder *b, int link, int body, const placement *link_in_body);
+/* A joint waiting on the walk's stack: its parent body and its frame in that body. */
+typedef struct {
+    int joint, body;
+    placement joint_in_body;
+} pending_joint;
 
 /* A moving joint: a new body whose frame is the joint frame (the child link frame, except for
- * a planar joint off +z, whose frame is turned so its plane is xy). */
+ * a planar joint off +z, whose frame is turned so its plane is xy). Returns the body, and the
+ * child link's placement in it. */
 static int add_moving_joint(builder *b, const urdf_joint *j, tree_joint_kind kind, int body,
-                            const placement *joint_in_body)
+                            const placement *joint_in_body, placement *child_in_body)
 {
-    placement x = *joint_in_body, child_in_body = identity_placement();
+    placement x = *joint_in_body;
     int k;
+    *child_in_body = identity_placement();
     if (kind == TREE_PLANAR && !(fabs(j->axis[2] - 1.0) < AXIS_TOL)) {
         placement turn = identity_placement();
         rotation_z_to(turn.R, j->axis);
         x = compose(joint_in_body, &turn);
-        mat3_transpose(child_in_body.R, turn.R);
+        mat3_transpose(child_in_body->R, turn.R);
     }
     k = add_body(b, j->name, b->u->links[j->child].name, j->line, kind, body, &x);
     if (k < 0)
@@ -351,11 +357,13 @@ static int add_moving_joint(builder *b, const urdf_joint *j, tree_joint_kind kin
         b->t->bodies[k].lower = j->lower;
         b->t->bodies[k].upper = j->upper;
     }
-    return walk(b, j->child, k, &child_in_body);
+    return k;
 }
 
-/* Places `link` (and, recursively, its subtree) in body `body` at `link_in_body`. */
-static int walk(builder *b, int link, int body, const placement *link_in_body)
+/* Places `link` in body `body` at `link_in_body` and stacks its child joints, the first
+ * child on top. */
+static void place_link(builder *b, int link, int body, const placement *link_in_body,
+                       pending_joint *stack, int *top)
 {
     tree_frame *f = &b->t->frames[link];
     int c;
@@ -364,14 +372,79 @@ static int walk(builder *b, int link, int body, const placement *link_in_body)
     memcpy(f->p, link_in_body->p, sizeof f->p);
     if (body >= 0)
         lump_link(&b->lump[body], &b->u->links[link], link_in_body);
-    for (c = 0; c < b->nchildren[link]; c++) {
+    for (c = b->nchildren[link] - 1; c >= 0; c--) {
         const urdf_joint *j = &b->u->joints[b->children[link][c]];
-        placement origin = origin_placement(&j->origin), x = compose(link_in_body, &origin);
+        placement origin = origin_placement(&j->origin);
+        pending_joint *e = &stack[(*top)++];
+        e->joint = b->children[link][c];
+        e->body = body;
+        e->joint_in_body = compose(link_in_body, &origin);
+    }
+}
+
+/* Depth first from the root link, children in Pinocchio's order, with a stack of its own
+ * (one entry per joint at most): a chain as deep as the URDF allows cannot overflow the C
+ * stack. Bodies are numbered in the order they are reached. */
+static int walk(builder *b, int root_body)
+{
+    pending_joint *stack = malloc((size_t)(b->u->njoints > 0 ? b->u->njoints : 1) * sizeof *stack);
+    placement id = identity_placement();
+    int top = 0;
+    if (!stack)
+        return fail(b, 0, "", "out of memory");
+    place_link(b, b->u->root, root_body, &id, stack, &top);
+    while (top > 0) {
+        pending_joint e = stack[--top];
+        const urdf_joint *j = &b->u->joints[e.joint];
         tree_joint_kind kind;
-        int rc = joint_kind(j->type, &kind) ? add_moving_joint(b, j, kind, body, &x)
-                                            : walk(b, j->child, body, &x);
-        if (rc < 0)
-            return -1;
+        placement child_in_body;
+        int body = e.body;
+        if (joint_kind(j->type, &kind)) {
+            body = add_moving_joint(b, j, kind, e.body, &e.joint_in_body, &child_in_body);
+            if (body < 0) {
+                free(stack);
+                return -1;
+            }
+        } else {
+            child_in_body = e.joint_in_body;
+        }
+        place_link(b, j->child, body, &child_in_body, stack, &top);
+    }
+    free(stack);
+    return 0;
+}
+
+/* The limits of tree.h, on the bodies as the walk numbered them (parents first). */
+static int check_limits(builder *b)
+{
+    const kin_tree *t = b->t;
+    double work = 0.0, worst = -1.0;
+    int *path = malloc((size_t)(t->nbodies > 0 ? t->nbodies : 1) * sizeof *path);
+    int i, a, deepest = 0;
+    if (!path)
+        return fail(b, 0, "", "out of memory");
+    if (t->nv > TREE_MAX_DOFS) {
+        const tree_body *last = &t->bodies[t->nbodies - 1];
+        free(path);
+        return fail(b, last->line, last->joint_name, "the robot has %d DoFs, this joint's the last; "
+                    "cdyngen generates at most %d", t->nv, TREE_MAX_DOFS);
+    }
+    for (i = 0; i < t->nbodies; i++) {
+        int parent = t->bodies[i].parent;
+        path[i] = (parent < 0 ? 0 : path[parent]) + t->bodies[i].nv;
+        for (a = 0; a < t->bodies[i].nv; a++)
+            work += (double)(path[i] - a) * (double)(path[i] - a);
+        if (path[i] > worst) {
+            worst = path[i];
+            deepest = i;
+        }
+    }
+    free(path);
+    if (work > TREE_MAX_CHAIN_WORK) {
+        const tree_body *d = &t->bodies[deepest];
+        return fail(b, d->line, d->joint_name, "a chain of %d DoFs ends here, and the chains' "
+                    "dense factorisation would emit %.3g operations; cdyngen generates at most "
+                    "%.3g (one chain of 143 DoFs)", (int)worst, work, TREE_MAX_CHAIN_WORK);
     }
     return 0;
 }
@@ -499,7 +572,7 @@ static int build(builder *b)
         if (root_body < 0)
             return fail(b, 0, "root_joint", "out of memory");
     }
-    if (walk(b, u->root, root_body, &id) < 0)
+    if (walk(b, root_body) < 0 || check_limits(b) < 0)
         return -1;
     for (i = 0; i < t->nbodies; i++) {
         finish_inertia(&t->bodies[i], &b->lump[i]);

@@ -77,6 +77,14 @@ typedef struct {
     int floating_base;      /* add a free-flyer between world and the root link */
 } tree_options;
 
+/* What cdyngen generates at most, checked as soon as the bodies are known (before anything
+ * is sized by them): DoFs, and the work of the chains, sum over DoFs of (the DoFs from the
+ * root to it)^2, which the dense factorisation of a chain emits (one chain of 143 DoFs is
+ * 0.98e6; talos, 50 DoFs, is 6.6e3). Both bound generation time (seconds), memory and output
+ * (~100 MB), and keep every count in an int. */
+#define TREE_MAX_DOFS 1024
+#define TREE_MAX_CHAIN_WORK 1e6
+
 /* Builds the tree. On failure (e.g. a joint whose subtree has no inertia about its
  * motion, which makes M singular) returns -1 with "file:line: joint "name": reason". */
 int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out,

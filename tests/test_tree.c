@@ -296,6 +296,72 @@ START_TEST(singular_tree_is_rejected_naming_the_joint)
 }
 END_TEST
 
+/* A URDF of n joints of `type`: a chain (each on the last link) or a star (all on the
+ * first), written into a heap buffer the caller frees. */
+static char *many_joints(int n, const char *type, int chain)
+{
+    size_t cap = (size_t)n * 400 + 512, k = 0;
+    char *s = malloc(cap);
+    int i;
+    ck_assert_ptr_nonnull(s);
+    k += (size_t)snprintf(s + k, cap - k, "<robot name=\"many\">" LINK("l0", "1"));
+    for (i = 1; i <= n; i++)
+        k += (size_t)snprintf(s + k, cap - k,
+                              "<link name=\"l%d\"><inertial><mass value=\"1\"/><inertia "
+                              "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
+                              "</inertial></link><joint name=\"j%d\" type=\"%s\"><parent "
+                              "link=\"l%d\"/><child link=\"l%d\"/><axis xyz=\"0 0 1\"/>"
+                              "</joint>", i, i, type, chain ? i - 1 : 0, i);
+    snprintf(s + k, cap - k, "</robot>");
+    return s;
+}
+
+/* tree_build's verdict on a text: 0, or -1 with the message in err. */
+static int try_build(const char *urdf, char *err, size_t errlen)
+{
+    urdf_model u;
+    kin_tree t;
+    tree_options opt = {0};
+    int rc;
+    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, errlen) == 0,
+                  "%s", err);
+    rc = tree_build(&u, &opt, &t, err, errlen);
+    if (rc == 0)
+        tree_free(&t);
+    urdf_free(&u);
+    return rc;
+}
+
+START_TEST(deep_fixed_chain_is_walked_without_recursion)
+{
+    char err[1024];
+    char *urdf = many_joints(30000, "fixed", 1);  /* recursion overflowed at ~12,000 */
+    ck_assert_msg(try_build(urdf, err, sizeof err) == 0, "%s", err);
+    free(urdf);
+}
+END_TEST
+
+START_TEST(limits_are_checked_naming_the_joint)
+{
+    char err[1024];
+    char *urdf = many_joints(143, "continuous", 1);   /* work 984,984: accepted */
+    ck_assert_msg(try_build(urdf, err, sizeof err) == 0, "%s", err);
+    free(urdf);
+    urdf = many_joints(144, "continuous", 1);         /* work 1,005,720: refused */
+    ck_assert_int_eq(try_build(urdf, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "joint \"j144\": a chain of 144 DoFs ends here") != NULL, "%s", err);
+    free(urdf);
+    urdf = many_joints(TREE_MAX_DOFS, "continuous", 0);
+    ck_assert_msg(try_build(urdf, err, sizeof err) == 0, "%s", err);
+    free(urdf);
+    urdf = many_joints(TREE_MAX_DOFS + 1, "continuous", 0);
+    ck_assert_int_eq(try_build(urdf, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "the robot has 1025 DoFs") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "mem.urdf:") == err, "%s", err);
+    free(urdf);
+}
+END_TEST
+
 static Suite *tree_suite(void)
 {
     Suite *s = suite_create("tree");
@@ -308,6 +374,8 @@ static Suite *tree_suite(void)
     tcase_add_test(small, fixed_joint_lumps_inertia_and_keeps_frame);
     tcase_add_test(small, planar_and_general_axes);
     tcase_add_test(small, singular_tree_is_rejected_naming_the_joint);
+    tcase_add_test(small, deep_fixed_chain_is_walked_without_recursion);
+    tcase_add_test(small, limits_are_checked_naming_the_joint);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, small);
     return s;
