@@ -795,6 +795,13 @@ static void on_unparsed_entity_decl(void *data, const xmlChar *name, const xmlCh
     on_entity_decl(data, name, 0, public_id, system_id, NULL);
 }
 
+/* libxml2's generic messages (encoding errors) would reach stderr raw; the structured error
+ * handler already reports the first error with its line. */
+static void ignore_generic_error(void *data, const char *fmt, ...)
+{
+    (void)data, (void)fmt;
+}
+
 static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
 {
     const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
@@ -810,6 +817,7 @@ static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
         report_line(r, 0, "out of memory");
         return NULL;
     }
+    xmlSetGenericErrorFunc(NULL, ignore_generic_error);
     ctxt->_private = &w;
     ctxt->sax->serror = on_xml_error;
     ctxt->sax->entityDecl = on_entity_decl;
@@ -837,6 +845,7 @@ static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
     }
     xmlFreeParserCtxt(ctxt);
     xmlResetLastError();
+    xmlSetGenericErrorFunc(NULL, NULL);
     return doc;
 }
 

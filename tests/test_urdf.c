@@ -91,6 +91,7 @@ static const rejection rejections[] = {
     {"bad_massless_inertia.urdf", 7, "<inertia>", "mass is 0 but the inertia is not zero"},
     {"bad_unknown_type.urdf", 5, "joint \"knee\"", "unknown type \"twisty\""},
     {"bad_missing_type.urdf", 5, "joint \"knee\"", "missing type"},
+    {"bad_encoding.urdf", 1, "malformed XML", "encoder error"},
     {"bad_attlist_default.urdf", 10, "joint \"knee\"", "missing type"},
     {"bad_limit_order.urdf", 8, "<limit>", "lower 1.5 is above upper -1.5 (in joint \"knee\")"},
     {"bad_mimic_unknown.urdf", 8, "<mimic>", "unknown joint \"thumb\" (in joint \"finger\")"},
