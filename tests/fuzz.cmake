@@ -5,7 +5,7 @@
 set(FUZZ_SECONDS 60 CACHE STRING "seconds the fuzz_urdf test runs the fuzzer")
 find_program(FUZZ_CLANG NAMES clang clang-14 clang-15 clang-16)
 set(fuzz_ok FALSE)
-if(FUZZ_CLANG)
+if(FUZZ_CLANG AND NOT CDYN_SANITIZE)     # a sanitized build is fuzzed by its parent build
   set(probe ${CMAKE_CURRENT_BINARY_DIR}/fuzz_probe.c)
   file(WRITE ${probe} "#include <stddef.h>\n#include <stdint.h>\n"
     "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n")

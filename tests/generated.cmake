@@ -104,7 +104,7 @@ target_link_libraries(test_fourbar_simulation PRIVATE gen_fourbar_loop)
 # ---- random robots ----
 set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
 # and the big seeds (random_robot.h): deep forests whose LTDL takes the in-place form
-set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002)
+set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002 CACHE STRING "seeds of the big random robots")
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
   add_executable(random_urdf_tool random_urdf_tool.c random_robot.c)
   target_link_libraries(random_urdf_tool PRIVATE cdyngen_core m)

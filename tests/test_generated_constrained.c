@@ -467,8 +467,8 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("generated_constrained");
-    TCase *tc = tcase_create("cases");
+    Suite *s;
+    TCase *tc;
     SRunner *sr;
     int failed;
     if (nrobots() == 0) {
@@ -476,6 +476,8 @@ int main(void)
                CDYN_SHARED_DIR);
         return SKIP_RETURN_CODE;
     }
+    s = suite_create("generated_constrained");
+    tc = tcase_create("cases");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, generated_constrained_matches_reference, 0, nrobots());
     suite_add_tcase(s, tc);
