@@ -101,7 +101,7 @@ void emit_aba(expr_prog *p, const kin_tree *t);
 /* Symmetric n x n (n <= 6) factorised as L D L^T, L unit lower; one division per pivot. */
 typedef struct {
     int n;
-    ex L[6][6], dinv[6];
+    ex L[6][6], d[6], dinv[6];
 } sym_ldl;
 
 /* A body's quantities in ABA, in its own frame. */
@@ -128,6 +128,9 @@ void emit_aba_pass2(expr_prog *p, const kin_tree *t, aba_body *B);
  * it marks: their parents are marked too, or have acc[parent] set by the caller. */
 void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc,
                     const unsigned char *only);
+/* Stores each DoF's pivot (D of a 1-DoF joint, the LDL pivots of a multi-DoF one, after
+ * pass 2) as "array[k]", so the caller can check them at run time. */
+void emit_aba_pivots(expr_prog *p, const kin_tree *t, const aba_body *B, const char *array);
 /* Stashes (or loads back) what pass 3 reads: X, c, U, and D^-1 or the root's factor. */
 void emit_aba_stash(struct stash *s, const kin_tree *t, aba_body *B);
 /* ---- constraints (emit_constraint.c; the set is t->constraints) ----

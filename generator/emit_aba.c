@@ -13,7 +13,7 @@ static void ldl_factor(expr_prog *p, int n, ex A[6][6], sym_ldl *f)
         ex s = A[j][j];
         for (k = 0; k < j; k++)
             s = ex_sub(p, s, ex_mul(p, ex_mul(p, f->L[j][k], f->L[j][k]), d[k]));
-        d[j] = s;
+        d[j] = f->d[j] = s;
         f->dinv[j] = ex_div(p, ex_const(1.0), s);
         f->L[j][j] = ex_const(1.0);
         for (i = j + 1; i < n; i++) {
@@ -213,6 +213,15 @@ void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc,
     }
 }
 
+void emit_aba_pivots(expr_prog *p, const kin_tree *t, const aba_body *B, const char *array)
+{
+    int i, a;
+    for (i = 0; i < t->nbodies; i++)
+        for (a = 0; a < B[i].nv; a++)
+            expr_storef(p, B[i].ldl.d[a], "%s[%d]", array, t->bodies[i].idx_v + a);
+}
+
+/* The pivots go to d->aba_D, checked by R_aba after the passes (see robot.c.tpl). */
 void emit_aba(expr_prog *p, const kin_tree *t)
 {
     int n = t->nbodies > 0 ? t->nbodies : 1;
@@ -221,6 +230,7 @@ void emit_aba(expr_prog *p, const kin_tree *t)
     if (B && acc) {
         emit_aba_pass1(p, t, B);
         emit_aba_pass2(p, t, B);
+        emit_aba_pivots(p, t, B, "d->aba_D");
         emit_aba_pass3(p, t, B, acc, NULL);
     }
     free(B);

@@ -566,15 +566,6 @@ int cdyn__settings_ok(const cdyn_prox_settings *s)
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-int cdyn__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    for (int k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
-}
-
 /* Every solver's bookkeeping after iteration `it` with ||lambda_k+1 - lambda_k||_inf = dual:
  * the primal residual G lambda_k+1 - r of the proximal step equals mu (lambda_k -
  * lambda_k+1), so both residuals come from the change of lambda. 1 when it stops: after

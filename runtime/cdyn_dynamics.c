@@ -469,6 +469,15 @@ void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq)
     }
 }
 
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+int cdyn__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    for (int k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
+}
+
 cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
                      const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq)
 {
@@ -479,5 +488,5 @@ cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
     if (s != CDYN_OK)
         return s;
     cdyn__aba_accelerations(m, d, ddq);
-    return CDYN_OK;
+    return cdyn__finite(ddq, m->nv) ? CDYN_OK : CDYN_E_NONFINITE;
 }

@@ -176,7 +176,7 @@ int {{ name }}_ltl({{ name }}_data *d)
 {% endif %}
 {{ ltl.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
         if (!(d->D[k] > 0))
-            return -1;
+            return CDYN_E_SINGULAR;
     return 0;
 }
 
@@ -212,29 +212,47 @@ static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
+    int status;
     {{ name }}__crba_pattern(d, q);
-    if ({{ name }}_ltl(d) != 0)
-        return -1;
+    status = {{ name }}_ltl(d);
+    if (status != 0)
+        return status;
 {% for c in minv_chunks %}
     {{ name }}__minv_{{ c.index }}(d, Minv);
 {% endfor %}
     return 0;
 }
 
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int {{ name }}__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
+}
+
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
  * accelerations from a_world = -g. A free-flyer root's 6x6 D is solved by an unrolled LDL^T.
+ * The pivots are kept and checked after the passes, so the straight-line code has no branch.
  * {{ aba.ops }} */
-void {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq)
 {
+    int k;
     (void)d;
     (void)q;
     (void)v;
     (void)tau;
     (void)ddq;
-{{ aba.body }}}
+{{ aba.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
+        if (!(d->aba_D[k] > 0))
+            return CDYN_E_SINGULAR;
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
+}
 
 void {{ name }}_neutral(cdyn_real *q)
 {
@@ -372,16 +390,6 @@ static void {{ name }}__impulse_velocity(const {{ name }}_data *d, const cdyn_re
 static int {{ name }}__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
-}
-
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int {{ name }}__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
 }
 
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The

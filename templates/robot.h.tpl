@@ -3,6 +3,7 @@
 #define {{ NAME }}_H
 
 #include "cdyn_config.h"
+#include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 {% if constraints %}
 #include "cdyn_prox.h"
 {% endif %}
@@ -64,6 +65,7 @@ typedef struct {
     cdyn_real L[{{ nnz_alloc }}];       /* LTL factor, same positions (D on the diagonal), by {{ name }}_ltl */
     cdyn_real D[{{ nv_alloc }}];        /* its diagonal */
     cdyn_real Dinv[{{ nv_alloc }}];     /* 1 / D */
+    cdyn_real aba_D[{{ nv_alloc }}];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by {{ name }}_aba */
 {% if constraints %}
     /* constrained dynamics */
     cdyn_real ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or {{ name }}_constraint_capture */
@@ -138,7 +140,7 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** {{ name }}_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  {{ name }}_crba); L unit lower triangular on the tree pattern.
- *  @d [in,out]. Returns 0, or -1 on a non-positive pivot. */
+ *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
 int {{ name }}_ltl({{ name }}_data *d);
 
 /** {{ name }}_ltl_solve — x <- M^-1 x with the factor of the last {{ name }}_ltl.
@@ -150,12 +152,15 @@ void {{ name }}_ltl_solve(const {{ name }}_data *d, cdyn_real *x);
 void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D);
 
 /** {{ name }}_minv — M(q)^-1, full symmetric; runs the CRBA and {{ name }}_ltl (d keeps M on the tree pattern and its factor).
- *  @q [in] ({{ NAME }}_NQ); @Minv [out] ({{ NAME }}_NV x {{ NAME }}_NV). Returns 0, or -1 on a non-positive pivot. */
+ *  @q [in] ({{ NAME }}_NQ); @Minv [out] ({{ NAME }}_NV x {{ NAME }}_NV). Returns 0, or CDYN_E_SINGULAR as {{ name }}_ltl. */
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** {{ name }}_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
- *  @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq [out] ({{ NAME }}_NV). */
-void {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+ *  @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq [out] ({{ NAME }}_NV).
+ *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
+ *  then not to be used. The generic cdyn_aba returns the same. */
+int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
 /** {{ name }}_neutral — the neutral configuration.  @q [out] ({{ NAME }}_NQ). */

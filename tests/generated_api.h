@@ -26,8 +26,8 @@ typedef struct {
     void (*ltl_solve)(const void *d, cdyn_real *x);
     void (*ltl_factor)(const void *d, cdyn_real *L, cdyn_real *D);
     int (*minv)(void *d, const cdyn_real *q, cdyn_real *Minv);
-    void (*aba)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
-                cdyn_real *ddq);
+    int (*aba)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+               cdyn_real *ddq);
     void (*neutral)(cdyn_real *q);
     void (*integrate)(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
     const void *model;          /* the generic runtime's table: const cdyn_model * */

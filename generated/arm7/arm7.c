@@ -4162,7 +4162,7 @@ int arm7_ltl(arm7_data *d)
     d->Dinv[0] = t111;
     for (k = 0; k < ARM7_NV; ++k)
         if (!(d->D[k] > 0))
-            return -1;
+            return CDYN_E_SINGULAR;
     return 0;
 }
 
@@ -4693,21 +4693,35 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
+    int status;
     arm7__crba_pattern(d, q);
-    if (arm7_ltl(d) != 0)
-        return -1;
+    status = arm7_ltl(d);
+    if (status != 0)
+        return status;
     arm7__minv_0(d, Minv);
     return 0;
+}
+
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int arm7__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
 }
 
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
  * accelerations from a_world = -g. A free-flyer root's 6x6 D is solved by an unrolled LDL^T.
+ * The pivots are kept and checked after the passes, so the straight-line code has no branch.
  * 847 mul, 739 add, 6 div, 0 sqrt, 12 sin/cos */
-void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq)
 {
+    int k;
     (void)d;
     (void)q;
     (void)v;
@@ -5007,6 +5021,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t288 = t277 * CDYN_R(0.087999999999999995) - CDYN_R(0.01056776613310695);
     const cdyn_real t289 = t272 * CDYN_R(0.087999999999999995) - CDYN_R(9.3569097314604994e-05);
     const cdyn_real t290 = t282 - CDYN_R(0.011794560230238949);
+    d->aba_D[5] = -t290;
     const cdyn_real t291 = t263 * CDYN_R(0.087999999999999995) + CDYN_R(0.017527158935000002);
     const cdyn_real t292 = t273 - CDYN_R(0.023526756935);
     const cdyn_real t293 = t275 - CDYN_R(0.017527158935000002);
@@ -5110,6 +5125,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t390 = t374 + CDYN_R(0.039427570958035521);
     const cdyn_real t391 = t376 - CDYN_R(0.0046002455175631054);
     const cdyn_real t392 = t375 - CDYN_R(0.010869510762828563);
+    d->aba_D[4] = -t392;
     const cdyn_real t393 = t383 + CDYN_R(0.050343472489999999);
     const cdyn_real t394 = t385 + CDYN_R(0.047121686401999999);
     const cdyn_real t395 = t386 + CDYN_R(0.014653732538);
@@ -5238,6 +5254,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t517 = t490 * CDYN_R(0.082500000000000004) - CDYN_R(0.032399430424451321);
     const cdyn_real t518 = t507 + CDYN_R(0.0016444875773692705);
     const cdyn_real t519 = t510 + CDYN_R(0.077586149052539605);
+    d->aba_D[3] = t519;
     const cdyn_real t520 = t466 * CDYN_R(0.082500000000000004) - CDYN_R(0.098502069329999997);
     const cdyn_real t521 = t496 - CDYN_R(0.37464440800499998);
     const cdyn_real t522 = t497 - CDYN_R(0.098502069329999997);
@@ -5356,6 +5373,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t634 = t620 * CDYN_R(0.082500000000000004) + CDYN_R(0.052878381999606108);
     const cdyn_real t635 = t626 + CDYN_R(0.0043772571218395843);
     const cdyn_real t636 = t628 - CDYN_R(0.018249202292520111);
+    d->aba_D[2] = -t636;
     const cdyn_real t637 = t599 * CDYN_R(0.082500000000000004) + CDYN_R(0.21470862320799999);
     const cdyn_real t638 = t622 + CDYN_R(0.12672916420800001);
     const cdyn_real t639 = t616 - CDYN_R(0.21470862320799999);
@@ -5465,6 +5483,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t742 = t736 - CDYN_R(0.0085035116240215498);
     const cdyn_real t743 = t739 - CDYN_R(0.010261101821008169);
     const cdyn_real t744 = t741 + CDYN_R(0.026534991901690206);
+    d->aba_D[1] = t744;
     const cdyn_real t745 = t732 - CDYN_R(0.018579714719999998);
     const cdyn_real t746 = t733 + CDYN_R(0.0022610063699999997);
     const cdyn_real t747 = t734 - CDYN_R(0.002031994566);
@@ -5510,6 +5529,7 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t786 = t779 * t785 - t778 * t784;
     const cdyn_real t787 = t770 - t786;
     const cdyn_real t788 = t783 - CDYN_R(0.0092131637772112241);
+    d->aba_D[0] = -t788;
     const cdyn_real t789 = t8 * t777 - t7 * t776;
     const cdyn_real t790 = t5 - t789;
     const cdyn_real t791 = tau[0];
@@ -5622,6 +5642,11 @@ void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_r
     const cdyn_real t890 = t230 + t889;
     const cdyn_real t891 = t890 * CDYN_R(203.68042513969147);
     ddq[6] = -t891;
+    d->aba_D[6] = CDYN_R(0.0049096519673609458);
+    for (k = 0; k < ARM7_NV; ++k)
+        if (!(d->aba_D[k] > 0))
+            return CDYN_E_SINGULAR;
+    return arm7__finite(ddq, ARM7_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
 void arm7_neutral(cdyn_real *q)
@@ -9298,16 +9323,6 @@ static void arm7__impulse_velocity(const arm7_data *d, const cdyn_real *impulse,
 static int arm7__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
-}
-
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int arm7__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
 }
 
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The

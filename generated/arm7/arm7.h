@@ -4,6 +4,7 @@
 #define ARM7_H
 
 #include "cdyn_config.h"
+#include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
 /* Robot "arm7": 7 moving bodies, 10 frames.
@@ -61,6 +62,7 @@ typedef struct {
     cdyn_real L[28];       /* LTL factor, same positions (D on the diagonal), by arm7_ltl */
     cdyn_real D[7];        /* its diagonal */
     cdyn_real Dinv[7];     /* 1 / D */
+    cdyn_real aba_D[7];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by arm7_aba */
     /* constrained dynamics */
     cdyn_real ref_R[1][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or arm7_constraint_capture */
     cdyn_real ref_p[1][3];   /* [in] each contact's reference world position */
@@ -131,7 +133,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** arm7_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  arm7_crba); L unit lower triangular on the tree pattern.
- *  @d [in,out]. Returns 0, or -1 on a non-positive pivot. */
+ *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
 int arm7_ltl(arm7_data *d);
 
 /** arm7_ltl_solve — x <- M^-1 x with the factor of the last arm7_ltl.
@@ -143,12 +145,15 @@ void arm7_ltl_solve(const arm7_data *d, cdyn_real *x);
 void arm7_ltl_factor(const arm7_data *d, cdyn_real *L, cdyn_real *D);
 
 /** arm7_minv — M(q)^-1, full symmetric; runs the CRBA and arm7_ltl (d keeps M on the tree pattern and its factor).
- *  @q [in] (ARM7_NQ); @Minv [out] (ARM7_NV x ARM7_NV). Returns 0, or -1 on a non-positive pivot. */
+ *  @q [in] (ARM7_NQ); @Minv [out] (ARM7_NV x ARM7_NV). Returns 0, or CDYN_E_SINGULAR as arm7_ltl. */
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** arm7_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
- *  @q [in] (ARM7_NQ); @v, @tau [in] (ARM7_NV); @ddq [out] (ARM7_NV). */
-void arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+ *  @q [in] (ARM7_NQ); @v, @tau [in] (ARM7_NV); @ddq [out] (ARM7_NV).
+ *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
+ *  then not to be used. The generic cdyn_aba returns the same. */
+int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
 /** arm7_neutral — the neutral configuration.  @q [out] (ARM7_NQ). */

@@ -783,7 +783,7 @@ int fourbar_ltl(fourbar_data *d)
     d->Dinv[0] = t8;
     for (k = 0; k < FOURBAR_NV; ++k)
         if (!(d->D[k] > 0))
-            return -1;
+            return CDYN_E_SINGULAR;
     return 0;
 }
 
@@ -883,21 +883,35 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
+    int status;
     fourbar__crba_pattern(d, q);
-    if (fourbar_ltl(d) != 0)
-        return -1;
+    status = fourbar_ltl(d);
+    if (status != 0)
+        return status;
     fourbar__minv_0(d, Minv);
     return 0;
+}
+
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int fourbar__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
 }
 
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
  * accelerations from a_world = -g. A free-flyer root's 6x6 D is solved by an unrolled LDL^T.
+ * The pivots are kept and checked after the passes, so the straight-line code has no branch.
  * 36 mul, 17 add, 1 div, 0 sqrt, 2 sin/cos */
-void fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq)
 {
+    int k;
     (void)d;
     (void)q;
     (void)v;
@@ -935,6 +949,7 @@ void fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const 
     const cdyn_real t26 = t3 * t25 + t4 * t24;
     const cdyn_real t27 = t26 * CDYN_R(0.10000000000000001);
     const cdyn_real t28 = t27 * CDYN_R(0.10000000000000001) + CDYN_R(0.00010908000000000002);
+    d->aba_D[0] = t28;
     const cdyn_real t29 = t3 * t22 - t4 * t19;
     const cdyn_real t30 = t23 + t29 * CDYN_R(0.10000000000000001);
     const cdyn_real t31 = tau[0];
@@ -953,6 +968,12 @@ void fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const 
     const cdyn_real t40 = tau[2];
     const cdyn_real t41 = t40 * CDYN_R(1154.5211046457928);
     ddq[2] = t41;
+    d->aba_D[1] = CDYN_R(0.0016902);
+    d->aba_D[2] = CDYN_R(0.00086616000000000015);
+    for (k = 0; k < FOURBAR_NV; ++k)
+        if (!(d->aba_D[k] > 0))
+            return CDYN_E_SINGULAR;
+    return fourbar__finite(ddq, FOURBAR_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
 void fourbar_neutral(cdyn_real *q)
@@ -1684,16 +1705,6 @@ static void fourbar__impulse_velocity(const fourbar_data *d, const cdyn_real *im
 static int fourbar__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
-}
-
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int fourbar__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
 }
 
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The

@@ -4,6 +4,7 @@
 #define FOURBAR_H
 
 #include "cdyn_config.h"
+#include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
 /* Robot "fourbar": 3 moving bodies, 6 frames.
@@ -56,6 +57,7 @@ typedef struct {
     cdyn_real L[4];       /* LTL factor, same positions (D on the diagonal), by fourbar_ltl */
     cdyn_real D[3];        /* its diagonal */
     cdyn_real Dinv[3];     /* 1 / D */
+    cdyn_real aba_D[3];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by fourbar_aba */
     /* constrained dynamics */
     cdyn_real ref_R[1][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or fourbar_constraint_capture */
     cdyn_real ref_p[1][3];   /* [in] each contact's reference world position */
@@ -118,7 +120,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** fourbar_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  fourbar_crba); L unit lower triangular on the tree pattern.
- *  @d [in,out]. Returns 0, or -1 on a non-positive pivot. */
+ *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
 int fourbar_ltl(fourbar_data *d);
 
 /** fourbar_ltl_solve — x <- M^-1 x with the factor of the last fourbar_ltl.
@@ -130,12 +132,15 @@ void fourbar_ltl_solve(const fourbar_data *d, cdyn_real *x);
 void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D);
 
 /** fourbar_minv — M(q)^-1, full symmetric; runs the CRBA and fourbar_ltl (d keeps M on the tree pattern and its factor).
- *  @q [in] (FOURBAR_NQ); @Minv [out] (FOURBAR_NV x FOURBAR_NV). Returns 0, or -1 on a non-positive pivot. */
+ *  @q [in] (FOURBAR_NQ); @Minv [out] (FOURBAR_NV x FOURBAR_NV). Returns 0, or CDYN_E_SINGULAR as fourbar_ltl. */
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** fourbar_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
- *  @q [in] (FOURBAR_NQ); @v, @tau [in] (FOURBAR_NV); @ddq [out] (FOURBAR_NV). */
-void fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+ *  @q [in] (FOURBAR_NQ); @v, @tau [in] (FOURBAR_NV); @ddq [out] (FOURBAR_NV).
+ *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
+ *  then not to be used. The generic cdyn_aba returns the same. */
+int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
 /** fourbar_neutral — the neutral configuration.  @q [out] (FOURBAR_NQ). */

@@ -30170,7 +30170,7 @@ int humanoid_ltl(humanoid_data *d)
     d->Dinv[0] = 1 / d->L[0];
     for (k = 0; k < HUMANOID_NV; ++k)
         if (!(d->D[k] > 0))
-            return -1;
+            return CDYN_E_SINGULAR;
     return 0;
 }
 
@@ -38678,22 +38678,36 @@ static void humanoid__minv_1(const humanoid_data *d, cdyn_real *Minv)
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int humanoid_minv(humanoid_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
+    int status;
     humanoid__crba_pattern(d, q);
-    if (humanoid_ltl(d) != 0)
-        return -1;
+    status = humanoid_ltl(d);
+    if (status != 0)
+        return status;
     humanoid__minv_0(d, Minv);
     humanoid__minv_1(d, Minv);
     return 0;
+}
+
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int humanoid__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
 }
 
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
  * accelerations from a_world = -g. A free-flyer root's 6x6 D is solved by an unrolled LDL^T.
+ * The pivots are kept and checked after the passes, so the straight-line code has no branch.
  * 3917 mul, 3259 add, 33 div, 0 sqrt, 64 sin/cos */
-void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq)
 {
+    int k;
     (void)d;
     (void)q;
     (void)v;
@@ -39611,6 +39625,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t906 = t875 + CDYN_R(0.34160000000000001);
     const cdyn_real t907 = t876 - CDYN_R(0.34160000000000001);
     const cdyn_real t908 = t891 - CDYN_R(0.002611953494);
+    d->aba_D[36] = -t908;
     const cdyn_real t909 = t898 - CDYN_R(0.002275443494);
     const cdyn_real t910 = t905 + CDYN_R(0.00041238199999999998);
     const cdyn_real t911 = t889 + CDYN_R(0.02338252);
@@ -39703,6 +39718,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t997 = t978 + CDYN_R(0.021350000000000001);
     const cdyn_real t998 = t979 - CDYN_R(0.021350000000000001);
     const cdyn_real t999 = t984 - CDYN_R(1.9215000000000002e-05);
+    d->aba_D[35] = -t999;
     const cdyn_real t1000 = t985 + CDYN_R(1.9215000000000002e-05);
     const cdyn_real t1001 = t763 * t967 - t764 * t966;
     const cdyn_real t1002 = t764 * t967 + t763 * t966;
@@ -39778,6 +39794,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1071 = t1054 - CDYN_R(0.021350000000000001);
     const cdyn_real t1072 = t1063 + CDYN_R(1.9215000000000002e-05);
     const cdyn_real t1073 = t1062 + CDYN_R(1.9215000000000002e-05);
+    d->aba_D[34] = t1073;
     const cdyn_real t1074 = t760 * t1044 - t761 * t1042;
     const cdyn_real t1075 = t761 * t1044 + t760 * t1042;
     const cdyn_real t1076 = t760 * t1046 - t761 * t1039;
@@ -39868,6 +39885,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1160 = t1097 - CDYN_R(1.1339999999999999);
     const cdyn_real t1161 = t1152 + CDYN_R(0.0236433834046);
     const cdyn_real t1162 = t1157 + CDYN_R(0.0231503634046);
+    d->aba_D[33] = t1162;
     const cdyn_real t1163 = t1146 + CDYN_R(0.14019641999999999);
     const cdyn_real t1164 = t1147 + CDYN_R(0.14019641999999999);
     const cdyn_real t1165 = t757 * t1116 - t758 * t1115;
@@ -39959,6 +39977,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1250 = t1244 + CDYN_R(0.056725079345280004);
     const cdyn_real t1251 = t1236 * CDYN_R(0.28316000000000002) + CDYN_R(0.055511759345280007);
     const cdyn_real t1252 = t1227 + CDYN_R(0.0034172500000000001);
+    d->aba_D[32] = t1252;
     const cdyn_real t1253 = t1236 + CDYN_R(0.27904111200000004);
     const cdyn_real t1254 = t1241 + CDYN_R(0.27904111200000004);
     const cdyn_real t1255 = t665 * t1210 - t666 * t1208;
@@ -40056,6 +40075,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1346 = t1325 + CDYN_R(0.094850000000000004);
     const cdyn_real t1347 = t1283 - CDYN_R(0.094850000000000004);
     const cdyn_real t1348 = t1332 + CDYN_R(8.5364999999999993e-05);
+    d->aba_D[31] = t1348;
     const cdyn_real t1349 = t1333 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t1350 = t662 * t1312 - t663 * t1311;
     const cdyn_real t1351 = t663 * t1312 + t662 * t1311;
@@ -40130,6 +40150,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1419 = t1403 + CDYN_R(0.094850000000000004);
     const cdyn_real t1420 = t1404 - CDYN_R(0.094850000000000004);
     const cdyn_real t1421 = t1411 + CDYN_R(8.5364999999999993e-05);
+    d->aba_D[30] = t1421;
     const cdyn_real t1422 = t1412 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t1423 = t659 * t1393 - t660 * t1392;
     const cdyn_real t1424 = t660 * t1393 + t659 * t1392;
@@ -40278,6 +40299,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1565 = t1557 - CDYN_R(0.14574000000000001);
     const cdyn_real t1566 = t1562 - CDYN_R(0.000131166);
     const cdyn_real t1567 = t1561 + CDYN_R(0.000131166);
+    d->aba_D[28] = t1567;
     const cdyn_real t1568 = t556 * t1547 - t557 * t1551;
     const cdyn_real t1569 = t557 * t1547 + t556 * t1551;
     const cdyn_real t1570 = t556 * t1549 - t557 * t1548;
@@ -40415,6 +40437,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1700 = t1669 + CDYN_R(0.34160000000000001);
     const cdyn_real t1701 = t1670 - CDYN_R(0.34160000000000001);
     const cdyn_real t1702 = t1685 - CDYN_R(0.002611953494);
+    d->aba_D[26] = -t1702;
     const cdyn_real t1703 = t1692 - CDYN_R(0.002275443494);
     const cdyn_real t1704 = t1699 + CDYN_R(0.00041238199999999998);
     const cdyn_real t1705 = t1683 + CDYN_R(0.02338252);
@@ -40507,6 +40530,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1791 = t1772 + CDYN_R(0.021350000000000001);
     const cdyn_real t1792 = t1773 - CDYN_R(0.021350000000000001);
     const cdyn_real t1793 = t1778 - CDYN_R(1.9215000000000002e-05);
+    d->aba_D[25] = -t1793;
     const cdyn_real t1794 = t1779 + CDYN_R(1.9215000000000002e-05);
     const cdyn_real t1795 = t547 * t1761 - t548 * t1760;
     const cdyn_real t1796 = t548 * t1761 + t547 * t1760;
@@ -40582,6 +40606,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1865 = t1848 - CDYN_R(0.021350000000000001);
     const cdyn_real t1866 = t1857 + CDYN_R(1.9215000000000002e-05);
     const cdyn_real t1867 = t1856 + CDYN_R(1.9215000000000002e-05);
+    d->aba_D[24] = t1867;
     const cdyn_real t1868 = t456 * t1838 - t457 * t1836;
     const cdyn_real t1869 = t457 * t1838 + t456 * t1836;
     const cdyn_real t1870 = t456 * t1840 - t457 * t1833;
@@ -40672,6 +40697,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t1954 = t1891 - CDYN_R(1.1339999999999999);
     const cdyn_real t1955 = t1946 + CDYN_R(0.0236433834046);
     const cdyn_real t1956 = t1951 + CDYN_R(0.0231503634046);
+    d->aba_D[23] = t1956;
     const cdyn_real t1957 = t1940 + CDYN_R(0.14019641999999999);
     const cdyn_real t1958 = t1941 + CDYN_R(0.14019641999999999);
     const cdyn_real t1959 = t453 * t1910 - t454 * t1909;
@@ -40763,6 +40789,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2044 = t2038 + CDYN_R(0.056725079345280004);
     const cdyn_real t2045 = t2030 * CDYN_R(0.28316000000000002) + CDYN_R(0.055511759345280007);
     const cdyn_real t2046 = t2021 + CDYN_R(0.0034172500000000001);
+    d->aba_D[22] = t2046;
     const cdyn_real t2047 = t2030 + CDYN_R(0.27904111200000004);
     const cdyn_real t2048 = t2035 + CDYN_R(0.27904111200000004);
     const cdyn_real t2049 = t450 * t2004 - t451 * t2002;
@@ -40860,6 +40887,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2140 = t2119 + CDYN_R(0.094850000000000004);
     const cdyn_real t2141 = t2077 - CDYN_R(0.094850000000000004);
     const cdyn_real t2142 = t2126 + CDYN_R(8.5364999999999993e-05);
+    d->aba_D[21] = t2142;
     const cdyn_real t2143 = t2127 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t2144 = t447 * t2106 - t448 * t2105;
     const cdyn_real t2145 = t448 * t2106 + t447 * t2105;
@@ -40934,6 +40962,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2213 = t2197 + CDYN_R(0.094850000000000004);
     const cdyn_real t2214 = t2198 - CDYN_R(0.094850000000000004);
     const cdyn_real t2215 = t2205 + CDYN_R(8.5364999999999993e-05);
+    d->aba_D[20] = t2215;
     const cdyn_real t2216 = t2206 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t2217 = t349 * t2187 - t350 * t2186;
     const cdyn_real t2218 = t350 * t2187 + t349 * t2186;
@@ -41044,6 +41073,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2322 = t1635 + t2307;
     const cdyn_real t2323 = t1517 + t2311;
     const cdyn_real t2324 = t1636 + t2288 * CDYN_R(0.17158000000000001);
+    d->aba_D[19] = t2324;
     const cdyn_real t2325 = t1518 + t2312;
     const cdyn_real t2326 = t1526 + t2314;
     const cdyn_real t2327 = t1637 + t2297;
@@ -41166,6 +41196,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2443 = t2437 + CDYN_R(0.28672933561109998);
     const cdyn_real t2444 = t2429 * CDYN_R(0.21661) + CDYN_R(0.24079763561109999);
     const cdyn_real t2445 = t2415 + CDYN_R(0.117476);
+    d->aba_D[18] = t2445;
     const cdyn_real t2446 = t2429 + CDYN_R(1.36131779);
     const cdyn_real t2447 = t2434 - CDYN_R(1.36131779);
     const cdyn_real t2448 = t343 * t2396 - t344 * t2394;
@@ -41329,6 +41360,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2604 = t2593 + CDYN_R(0.02877);
     const cdyn_real t2605 = t2594 - CDYN_R(0.02877);
     const cdyn_real t2606 = t2597 - CDYN_R(2.5893000000000001e-05);
+    d->aba_D[16] = -t2606;
     const cdyn_real t2607 = t2598 + CDYN_R(2.5893000000000001e-05);
     const cdyn_real t2608 = t241 * t2583 - t242 * t2587;
     const cdyn_real t2609 = t242 * t2583 + t241 * t2587;
@@ -41417,6 +41449,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2691 = t2661 - CDYN_R(3.0310000000000001);
     const cdyn_real t2692 = t2686 + CDYN_R(0.15219507014240002);
     const cdyn_real t2693 = t2677 * CDYN_R(0.43624000000000002) + CDYN_R(0.15045077014240002);
+    d->aba_D[15] = t2693;
     const cdyn_real t2694 = t2668 + CDYN_R(0.0061195299999999998);
     const cdyn_real t2695 = t2677 + CDYN_R(0.58959012);
     const cdyn_real t2696 = t2683 + CDYN_R(0.58959012);
@@ -41529,6 +41562,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2802 = t2766 - CDYN_R(9.3172800000000002);
     const cdyn_real t2803 = t2797 + CDYN_R(0.46301108927955192);
     const cdyn_real t2804 = t2788 * CDYN_R(0.42437999999999998) + CDYN_R(0.46301108927955192);
+    d->aba_D[14] = t2804;
     const cdyn_real t2805 = t2774 + CDYN_R(0.037254299999999997);
     const cdyn_real t2806 = t2788 + CDYN_R(1.6191569183999999);
     const cdyn_real t2807 = t2794 + CDYN_R(1.6191569183999999);
@@ -41627,6 +41661,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2899 = t2833 + CDYN_R(0.29736000000000001);
     const cdyn_real t2900 = t2877 - CDYN_R(0.29736000000000001);
     const cdyn_real t2901 = t2886 + CDYN_R(0.000267624);
+    d->aba_D[13] = t2901;
     const cdyn_real t2902 = t2885 + CDYN_R(0.000267624);
     const cdyn_real t2903 = t232 * t2866 - t233 * t2864;
     const cdyn_real t2904 = t233 * t2866 + t232 * t2864;
@@ -41702,6 +41737,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t2973 = t2957 - CDYN_R(0.29736000000000001);
     const cdyn_real t2974 = t2964 + CDYN_R(0.000267624);
     const cdyn_real t2975 = t2965 + CDYN_R(0.000267624);
+    d->aba_D[12] = t2975;
     const cdyn_real t2976 = t141 * t2946 - t142 * t2945;
     const cdyn_real t2977 = t142 * t2946 + t141 * t2945;
     const cdyn_real t2978 = t141 * t2948 - t142 * t2941;
@@ -41843,6 +41879,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3112 = t3101 + CDYN_R(0.02877);
     const cdyn_real t3113 = t3102 - CDYN_R(0.02877);
     const cdyn_real t3114 = t3105 - CDYN_R(2.5893000000000001e-05);
+    d->aba_D[10] = -t3114;
     const cdyn_real t3115 = t3106 + CDYN_R(2.5893000000000001e-05);
     const cdyn_real t3116 = t135 * t3091 - t136 * t3095;
     const cdyn_real t3117 = t136 * t3091 + t135 * t3095;
@@ -41931,6 +41968,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3199 = t3169 - CDYN_R(3.0310000000000001);
     const cdyn_real t3200 = t3194 + CDYN_R(0.15219507014240002);
     const cdyn_real t3201 = t3185 * CDYN_R(0.43624000000000002) + CDYN_R(0.15045077014240002);
+    d->aba_D[9] = t3201;
     const cdyn_real t3202 = t3176 + CDYN_R(0.0061195299999999998);
     const cdyn_real t3203 = t3185 + CDYN_R(0.58959012);
     const cdyn_real t3204 = t3191 + CDYN_R(0.58959012);
@@ -42043,6 +42081,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3310 = t3274 - CDYN_R(9.3172800000000002);
     const cdyn_real t3311 = t3305 + CDYN_R(0.46301108927955192);
     const cdyn_real t3312 = t3296 * CDYN_R(0.42437999999999998) + CDYN_R(0.46301108927955192);
+    d->aba_D[8] = t3312;
     const cdyn_real t3313 = t3282 + CDYN_R(0.037254299999999997);
     const cdyn_real t3314 = t3296 + CDYN_R(1.6191569183999999);
     const cdyn_real t3315 = t3302 + CDYN_R(1.6191569183999999);
@@ -42141,6 +42180,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3407 = t3341 + CDYN_R(0.29736000000000001);
     const cdyn_real t3408 = t3385 - CDYN_R(0.29736000000000001);
     const cdyn_real t3409 = t3394 + CDYN_R(0.000267624);
+    d->aba_D[7] = t3409;
     const cdyn_real t3410 = t3393 + CDYN_R(0.000267624);
     const cdyn_real t3411 = t36 * t3374 - t37 * t3372;
     const cdyn_real t3412 = t37 * t3374 + t36 * t3372;
@@ -42216,6 +42256,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3481 = t3465 - CDYN_R(0.29736000000000001);
     const cdyn_real t3482 = t3472 + CDYN_R(0.000267624);
     const cdyn_real t3483 = t3473 + CDYN_R(0.000267624);
+    d->aba_D[6] = t3483;
     const cdyn_real t3484 = t33 * t3454 - t34 * t3453;
     const cdyn_real t3485 = t34 * t3454 + t33 * t3453;
     const cdyn_real t3486 = t33 * t3456 - t34 * t3449;
@@ -42297,6 +42338,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3561 = t3531 * t3542 - t3551 * CDYN_R(0.089999999999999997);
     const cdyn_real t3562 = t3546 * CDYN_R(0.089999999999999997) + t3552 * CDYN_R(0.089999999999999997);
     const cdyn_real t3563 = t3055 + t3537;
+    d->aba_D[0] = t3563;
     const cdyn_real t3564 = t3056 - t3539;
     const cdyn_real t3565 = t3057 + t3540;
     const cdyn_real t3566 = t3058 + t3538;
@@ -42350,6 +42392,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3613 = t3577 * t3608;
     const cdyn_real t3614 = t3609 * t3609;
     const cdyn_real t3615 = t3566 - t3563 * t3614;
+    d->aba_D[1] = t3615;
     const cdyn_real t3616 = 1 / t3615;
     const cdyn_real t3617 = t3609 * t3610;
     const cdyn_real t3618 = t3567 - t3563 * t3617;
@@ -42367,6 +42410,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3630 = t3568 + t3563 * t3629;
     const cdyn_real t3631 = t3619 * t3619;
     const cdyn_real t3632 = t3630 + t3615 * t3631;
+    d->aba_D[2] = -t3632;
     const cdyn_real t3633 = 1 / t3632;
     const cdyn_real t3634 = t3610 * t3611;
     const cdyn_real t3635 = t3581 + t3563 * t3634;
@@ -42389,6 +42433,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3652 = t3650 - t3615 * t3651;
     const cdyn_real t3653 = t3638 * t3638;
     const cdyn_real t3654 = t3652 + t3632 * t3653;
+    d->aba_D[3] = t3654;
     const cdyn_real t3655 = 1 / t3654;
     const cdyn_real t3656 = t3611 * t3612;
     const cdyn_real t3657 = t3570 + t3563 * t3656;
@@ -42412,6 +42457,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3675 = t3673 + t3632 * t3674;
     const cdyn_real t3676 = t3662 * t3662;
     const cdyn_real t3677 = t3675 - t3654 * t3676;
+    d->aba_D[4] = t3677;
     const cdyn_real t3678 = 1 / t3677;
     const cdyn_real t3679 = t3612 * t3613;
     const cdyn_real t3680 = t3573 - t3563 * t3679;
@@ -42432,6 +42478,7 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t3695 = t3693 - t3654 * t3694;
     const cdyn_real t3696 = t3687 * t3687;
     const cdyn_real t3697 = t3695 - t3677 * t3696;
+    d->aba_D[5] = t3697;
     const cdyn_real t3698 = 1 / t3697;
     /* pass 3 (root to leaves): accelerations */
     const cdyn_real t3699 = t5 * CDYN_R(9.8100000000000005);
@@ -43014,6 +43061,15 @@ void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cons
     const cdyn_real t4239 = t862 + t4238;
     const cdyn_real t4240 = t4239 * CDYN_R(28103.047129091061);
     ddq[37] = t4240;
+    d->aba_D[11] = CDYN_R(0.0021022257500000006);
+    d->aba_D[17] = CDYN_R(0.0021022257500000006);
+    d->aba_D[27] = CDYN_R(3.5583330000000004e-05);
+    d->aba_D[29] = CDYN_R(0.098044775824233987);
+    d->aba_D[37] = CDYN_R(3.5583330000000004e-05);
+    for (k = 0; k < HUMANOID_NV; ++k)
+        if (!(d->aba_D[k] > 0))
+            return CDYN_E_SINGULAR;
+    return humanoid__finite(ddq, HUMANOID_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
 void humanoid_neutral(cdyn_real *q)
@@ -59598,16 +59654,6 @@ static void humanoid__impulse_velocity(const humanoid_data *d, const cdyn_real *
 static int humanoid__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
-}
-
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int humanoid__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
 }
 
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The

@@ -4,6 +4,7 @@
 #define HUMANOID_H
 
 #include "cdyn_config.h"
+#include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
 /* Robot "humanoid": 33 moving bodies, 39 frames, free-flyer root.
@@ -91,6 +92,7 @@ typedef struct {
     cdyn_real L[369];       /* LTL factor, same positions (D on the diagonal), by humanoid_ltl */
     cdyn_real D[38];        /* its diagonal */
     cdyn_real Dinv[38];     /* 1 / D */
+    cdyn_real aba_D[38];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by humanoid_aba */
     /* constrained dynamics */
     cdyn_real ref_R[2][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or humanoid_constraint_capture */
     cdyn_real ref_p[2][3];   /* [in] each contact's reference world position */
@@ -161,7 +163,7 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** humanoid_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  humanoid_crba); L unit lower triangular on the tree pattern.
- *  @d [in,out]. Returns 0, or -1 on a non-positive pivot. */
+ *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
 int humanoid_ltl(humanoid_data *d);
 
 /** humanoid_ltl_solve — x <- M^-1 x with the factor of the last humanoid_ltl.
@@ -173,12 +175,15 @@ void humanoid_ltl_solve(const humanoid_data *d, cdyn_real *x);
 void humanoid_ltl_factor(const humanoid_data *d, cdyn_real *L, cdyn_real *D);
 
 /** humanoid_minv — M(q)^-1, full symmetric; runs the CRBA and humanoid_ltl (d keeps M on the tree pattern and its factor).
- *  @q [in] (HUMANOID_NQ); @Minv [out] (HUMANOID_NV x HUMANOID_NV). Returns 0, or -1 on a non-positive pivot. */
+ *  @q [in] (HUMANOID_NQ); @Minv [out] (HUMANOID_NV x HUMANOID_NV). Returns 0, or CDYN_E_SINGULAR as humanoid_ltl. */
 int humanoid_minv(humanoid_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** humanoid_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
- *  @q [in] (HUMANOID_NQ); @v, @tau [in] (HUMANOID_NV); @ddq [out] (HUMANOID_NV). */
-void humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+ *  @q [in] (HUMANOID_NQ); @v, @tau [in] (HUMANOID_NV); @ddq [out] (HUMANOID_NV).
+ *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
+ *  then not to be used. The generic cdyn_aba returns the same. */
+int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
 /** humanoid_neutral — the neutral configuration.  @q [out] (HUMANOID_NQ). */

@@ -60,7 +60,9 @@ cdyn_status cdyn_ltl_solve(const cdyn_model *m, const cdyn_data *d, cdyn_real *x
 cdyn_status cdyn_ltl_factor(const cdyn_model *m, const cdyn_data *d, cdyn_real *L, cdyn_real *D);
 /* M^-1 (nv x nv) at q: crba, ltl, then the unit columns solved. */
 cdyn_status cdyn_minv(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *Minv);
-/* Forward dynamics ddq = M^-1 (tau - c - g) by the articulated-body algorithm. */
+/* Forward dynamics ddq = M^-1 (tau - c - g) by the articulated-body algorithm.
+ * CDYN_E_SINGULAR when a pivot S^T IA S is not positive (NaN included), CDYN_E_NONFINITE when
+ * a NaN or infinity reached ddq. */
 cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
                      const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq);
 /* The neutral configuration, and q (+) v dt on the configuration manifold

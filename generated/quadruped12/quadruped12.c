@@ -10153,7 +10153,7 @@ int quadruped12_ltl(quadruped12_data *d)
     d->Dinv[0] = t608;
     for (k = 0; k < QUADRUPED12_NV; ++k)
         if (!(d->D[k] > 0))
-            return -1;
+            return CDYN_E_SINGULAR;
     return 0;
 }
 
@@ -12525,21 +12525,35 @@ static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
 int quadruped12_minv(quadruped12_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
+    int status;
     quadruped12__crba_pattern(d, q);
-    if (quadruped12_ltl(d) != 0)
-        return -1;
+    status = quadruped12_ltl(d);
+    if (status != 0)
+        return status;
     quadruped12__minv_0(d, Minv);
     return 0;
+}
+
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int quadruped12__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
 }
 
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
  * accelerations from a_world = -g. A free-flyer root's 6x6 D is solved by an unrolled LDL^T.
+ * The pivots are kept and checked after the passes, so the straight-line code has no branch.
  * 1701 mul, 1459 add, 14 div, 0 sqrt, 24 sin/cos */
-void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq)
 {
+    int k;
     (void)d;
     (void)q;
     (void)v;
@@ -12988,6 +13002,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t437 = t433 - CDYN_R(0.0023989039999999999);
     const cdyn_real t438 = t434 + CDYN_R(1.2999999999999999e-05);
     const cdyn_real t439 = t428 * CDYN_R(0.20899999999999999) + CDYN_R(0.0023565999999999999);
+    d->aba_D[16] = t439;
     const cdyn_real t440 = t424 + CDYN_R(0.0006823039999999999);
     const cdyn_real t441 = t428 + CDYN_R(0.01268);
     const cdyn_real t442 = t431 + CDYN_R(0.01268);
@@ -13090,6 +13105,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t538 = t504 + CDYN_R(0.54000000000000004);
     const cdyn_real t539 = t503 - CDYN_R(0.54000000000000004);
     const cdyn_real t540 = t532 - CDYN_R(0.00108084);
+    d->aba_D[15] = -t540;
     const cdyn_real t541 = t535 + CDYN_R(4.4999999999999998e-07);
     const cdyn_real t542 = t537 + CDYN_R(0.0011438399999999999);
     const cdyn_real t543 = t528 - CDYN_R(0.019439999999999999);
@@ -13265,6 +13281,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t711 = t707 - CDYN_R(0.0023989039999999999);
     const cdyn_real t712 = t708 + CDYN_R(1.2999999999999999e-05);
     const cdyn_real t713 = t702 * CDYN_R(0.20899999999999999) + CDYN_R(0.0023565999999999999);
+    d->aba_D[13] = t713;
     const cdyn_real t714 = t698 + CDYN_R(0.0006823039999999999);
     const cdyn_real t715 = t702 + CDYN_R(0.01268);
     const cdyn_real t716 = t705 + CDYN_R(0.01268);
@@ -13367,6 +13384,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t812 = t778 + CDYN_R(0.54000000000000004);
     const cdyn_real t813 = t777 - CDYN_R(0.54000000000000004);
     const cdyn_real t814 = t806 - CDYN_R(0.00108084);
+    d->aba_D[12] = -t814;
     const cdyn_real t815 = t809 + CDYN_R(4.4999999999999998e-07);
     const cdyn_real t816 = t811 + CDYN_R(0.0011438399999999999);
     const cdyn_real t817 = t802 - CDYN_R(0.019439999999999999);
@@ -13557,6 +13575,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1000 = t996 - CDYN_R(0.0023989039999999999);
     const cdyn_real t1001 = t997 + CDYN_R(1.2999999999999999e-05);
     const cdyn_real t1002 = t991 * CDYN_R(0.20899999999999999) + CDYN_R(0.0023565999999999999);
+    d->aba_D[10] = t1002;
     const cdyn_real t1003 = t987 + CDYN_R(0.0006823039999999999);
     const cdyn_real t1004 = t991 + CDYN_R(0.01268);
     const cdyn_real t1005 = t994 + CDYN_R(0.01268);
@@ -13659,6 +13678,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1101 = t1067 + CDYN_R(0.54000000000000004);
     const cdyn_real t1102 = t1066 - CDYN_R(0.54000000000000004);
     const cdyn_real t1103 = t1095 - CDYN_R(0.00108084);
+    d->aba_D[9] = -t1103;
     const cdyn_real t1104 = t1098 + CDYN_R(4.4999999999999998e-07);
     const cdyn_real t1105 = t1100 + CDYN_R(0.0011438399999999999);
     const cdyn_real t1106 = t1091 - CDYN_R(0.019439999999999999);
@@ -13849,6 +13869,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1289 = t1285 - CDYN_R(0.0023989039999999999);
     const cdyn_real t1290 = t1286 + CDYN_R(1.2999999999999999e-05);
     const cdyn_real t1291 = t1280 * CDYN_R(0.20899999999999999) + CDYN_R(0.0023565999999999999);
+    d->aba_D[7] = t1291;
     const cdyn_real t1292 = t1276 + CDYN_R(0.0006823039999999999);
     const cdyn_real t1293 = t1280 + CDYN_R(0.01268);
     const cdyn_real t1294 = t1283 + CDYN_R(0.01268);
@@ -13951,6 +13972,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1390 = t1356 + CDYN_R(0.54000000000000004);
     const cdyn_real t1391 = t1355 - CDYN_R(0.54000000000000004);
     const cdyn_real t1392 = t1384 - CDYN_R(0.00108084);
+    d->aba_D[6] = -t1392;
     const cdyn_real t1393 = t1387 + CDYN_R(4.4999999999999998e-07);
     const cdyn_real t1394 = t1389 + CDYN_R(0.0011438399999999999);
     const cdyn_real t1395 = t1380 - CDYN_R(0.019439999999999999);
@@ -14073,6 +14095,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1511 = t1475 + t1496 * CDYN_R(2.0);
     const cdyn_real t1512 = t1510 + t1511;
     const cdyn_real t1513 = t1224 + t1417;
+    d->aba_D[0] = t1513;
     const cdyn_real t1514 = t1225 + t1469;
     const cdyn_real t1515 = t1226 + t1470;
     const cdyn_real t1516 = t1227 + t1466;
@@ -14128,6 +14151,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1565 = t1527 * t1560;
     const cdyn_real t1566 = t1561 * t1561;
     const cdyn_real t1567 = t1516 - t1513 * t1566;
+    d->aba_D[1] = t1567;
     const cdyn_real t1568 = 1 / t1567;
     const cdyn_real t1569 = t1561 * t1562;
     const cdyn_real t1570 = t1517 + t1513 * t1569;
@@ -14145,6 +14169,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1582 = t1518 + t1513 * t1581;
     const cdyn_real t1583 = t1571 * t1571;
     const cdyn_real t1584 = t1582 + t1567 * t1583;
+    d->aba_D[2] = -t1584;
     const cdyn_real t1585 = 1 / t1584;
     const cdyn_real t1586 = t1562 * t1563;
     const cdyn_real t1587 = t1531 + t1513 * t1586;
@@ -14167,6 +14192,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1604 = t1602 + t1567 * t1603;
     const cdyn_real t1605 = t1590 * t1590;
     const cdyn_real t1606 = t1604 - t1584 * t1605;
+    d->aba_D[3] = -t1606;
     const cdyn_real t1607 = 1 / t1606;
     const cdyn_real t1608 = t1563 * t1564;
     const cdyn_real t1609 = t1520 - t1513 * t1608;
@@ -14190,6 +14216,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1627 = t1625 - t1584 * t1626;
     const cdyn_real t1628 = t1614 * t1614;
     const cdyn_real t1629 = t1627 - t1606 * t1628;
+    d->aba_D[4] = -t1629;
     const cdyn_real t1630 = 1 / t1629;
     const cdyn_real t1631 = t1564 * t1565;
     const cdyn_real t1632 = t1523 - t1513 * t1631;
@@ -14210,6 +14237,7 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1647 = t1645 + t1606 * t1646;
     const cdyn_real t1648 = t1639 * t1639;
     const cdyn_real t1649 = t1647 + t1629 * t1648;
+    d->aba_D[5] = t1649;
     const cdyn_real t1650 = 1 / t1649;
     /* pass 3 (root to leaves): accelerations */
     const cdyn_real t1651 = t5 * CDYN_R(9.8100000000000005);
@@ -14455,6 +14483,14 @@ void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t1874 = t408 - t1873;
     const cdyn_real t1875 = t1874 * CDYN_R(2057.0036861506055);
     ddq[17] = -t1875;
+    d->aba_D[8] = CDYN_R(0.00048614399999999999);
+    d->aba_D[11] = CDYN_R(0.00048614399999999999);
+    d->aba_D[14] = CDYN_R(0.00048614399999999999);
+    d->aba_D[17] = CDYN_R(0.00048614399999999999);
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        if (!(d->aba_D[k] > 0))
+            return CDYN_E_SINGULAR;
+    return quadruped12__finite(ddq, QUADRUPED12_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
 void quadruped12_neutral(cdyn_real *q)
@@ -24550,16 +24586,6 @@ static void quadruped12__impulse_velocity(const quadruped12_data *d, const cdyn_
 static int quadruped12__settings_ok(const cdyn_prox_settings *s)
 {
     return s && s->mu > 0 && s->max_iter >= 1;
-}
-
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int quadruped12__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
 }
 
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The

@@ -4,6 +4,7 @@
 #define QUADRUPED12_H
 
 #include "cdyn_config.h"
+#include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
 /* Robot "quadruped12": 13 moving bodies, 18 frames, free-flyer root.
@@ -72,6 +73,7 @@ typedef struct {
     cdyn_real L[117];       /* LTL factor, same positions (D on the diagonal), by quadruped12_ltl */
     cdyn_real D[18];        /* its diagonal */
     cdyn_real Dinv[18];     /* 1 / D */
+    cdyn_real aba_D[18];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by quadruped12_aba */
     /* constrained dynamics */
     cdyn_real ref_R[4][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or quadruped12_constraint_capture */
     cdyn_real ref_p[4][3];   /* [in] each contact's reference world position */
@@ -142,7 +144,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** quadruped12_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  quadruped12_crba); L unit lower triangular on the tree pattern.
- *  @d [in,out]. Returns 0, or -1 on a non-positive pivot. */
+ *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
 int quadruped12_ltl(quadruped12_data *d);
 
 /** quadruped12_ltl_solve — x <- M^-1 x with the factor of the last quadruped12_ltl.
@@ -154,12 +156,15 @@ void quadruped12_ltl_solve(const quadruped12_data *d, cdyn_real *x);
 void quadruped12_ltl_factor(const quadruped12_data *d, cdyn_real *L, cdyn_real *D);
 
 /** quadruped12_minv — M(q)^-1, full symmetric; runs the CRBA and quadruped12_ltl (d keeps M on the tree pattern and its factor).
- *  @q [in] (QUADRUPED12_NQ); @Minv [out] (QUADRUPED12_NV x QUADRUPED12_NV). Returns 0, or -1 on a non-positive pivot. */
+ *  @q [in] (QUADRUPED12_NQ); @Minv [out] (QUADRUPED12_NV x QUADRUPED12_NV). Returns 0, or CDYN_E_SINGULAR as quadruped12_ltl. */
 int quadruped12_minv(quadruped12_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** quadruped12_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
- *  @q [in] (QUADRUPED12_NQ); @v, @tau [in] (QUADRUPED12_NV); @ddq [out] (QUADRUPED12_NV). */
-void quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+ *  @q [in] (QUADRUPED12_NQ); @v, @tau [in] (QUADRUPED12_NV); @ddq [out] (QUADRUPED12_NV).
+ *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
+ *  then not to be used. The generic cdyn_aba returns the same. */
+int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
 /** quadruped12_neutral — the neutral configuration.  @q [out] (QUADRUPED12_NQ). */

@@ -26,7 +26,8 @@ int main(void)
         tau[i] = 1.0;
     }
     arm7_integrate(q0, dq, 1.0, q);
-    arm7_aba(&d, q, v, tau, ddq);        /* ddq = M(q)^-1 (tau - c(q, v) - g(q)) */
+    if (arm7_aba(&d, q, v, tau, ddq) != 0)   /* ddq = M(q)^-1 (tau - c(q, v) - g(q)) */
+        return 2;
 
     if (cdyn_data_init(&gd, &arm7_model, work, sizeof work) != CDYN_OK)
         return 2;
