@@ -8,6 +8,7 @@
 #include "tree.h"
 #include "constraints.h"
 #include "validate.h"
+#include "scalar_range.h"
 
 /* Why a set with a loop gets proxLTL and proxLTLs only. */
 #define LOOP_NOTE "constrained_aba and prox_pv are not generated: they eliminate the tree " \
@@ -21,6 +22,7 @@
 #define EXIT_INPUT 1
 #define EXIT_USAGE 2
 #define MAX_CONSTRAINTS 64
+#define MAX_OUTPUT_BYTES (128 << 20)
 
 typedef struct {
     constraint_spec spec;           /* frame_b NULL for a contact */
@@ -294,6 +296,31 @@ static int collect_files(const render_output *r, output_file **files)
     return i;
 }
 
+/* What is written must compile as it is and stay a size a compiler and a firmware image
+ * can take: every printed constant representable in the scalar, and at most
+ * MAX_OUTPUT_BYTES in all. The DoF and chain-work limits checked after the tree walk
+ * bound the rendering's time and memory; this bounds what reaches the disk. */
+static int check_rendered(const cli_options *o, const kin_tree *t, const render_output *r,
+                          char *err, size_t len)
+{
+    size_t bytes = 0;
+    int i;
+    for (i = 0; i < r->nfiles; i++) {
+        if (scalar_range_check_text(t, o->scalar_float, o->urdf, r->files[i].content, err,
+                                    len) < 0)
+            return -1;
+        bytes += strlen(r->files[i].content);
+    }
+    if (bytes > MAX_OUTPUT_BYTES) {
+        snprintf(err, len, "%s: robot with %d DoFs: the generated code would be %lu MiB, more "
+                 "than the %d MiB cdyngen writes; split the robot or generate fewer "
+                 "constraints", o->urdf, t->nv, (unsigned long)(bytes >> 20),
+                 MAX_OUTPUT_BYTES >> 20);
+        return -1;
+    }
+    return 0;
+}
+
 static int generate(const cli_options *o, const kin_tree *t)
 {
     char err[1024], name[128], opts[4096];
@@ -320,6 +347,11 @@ static int generate(const cli_options *o, const kin_tree *t)
     ro.scalar_float = o->scalar_float;
     if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
         report("%s", err);
+        return EXIT_INPUT;
+    }
+    if (check_rendered(o, t, &r, err, sizeof err) < 0) {
+        report("%s", err);
+        render_output_free(&r);
         return EXIT_INPUT;
     }
     n = collect_files(&r, &files);
@@ -354,7 +386,8 @@ int main(int argc, char **argv)
         report("%s", err);
         return EXIT_INPUT;
     }
-    if (validate_inertia(&t, o.urdf, err, sizeof err) < 0) {
+    if (scalar_range_check_tree(&t, o.scalar_float, o.urdf, err, sizeof err) < 0 ||
+        validate_inertia(&t, o.urdf, err, sizeof err) < 0) {
         report("%s", err);
         rc = EXIT_INPUT;
     } else {

@@ -561,9 +561,11 @@ static int build(builder *b)
     if (!t->name || !t->frames || build_children(b) < 0)
         return fail(b, 0, "", "out of memory");
     t->nframes = u->nlinks;
-    for (i = 0; i < u->nlinks; i++)
+    for (i = 0; i < u->nlinks; i++) {
+        t->frames[i].line = u->links[i].line;
         if (!(t->frames[i].name = text_dup(u->links[i].name)))
             return fail(b, 0, "", "out of memory");
+    }
     t->gravity[2] = -9.81;
     t->floating = b->opt && b->opt->floating_base;
     if (t->floating) {

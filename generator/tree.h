@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     char *name;             /* URDF link name */
+    int line;               /* line of the URDF link */
     int body;               /* -1 = world (links fixed to a fixed-base root) */
     double R[9], p[3];      /* link frame in the body frame */
 } tree_frame;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "render.h"
+#include "scalar_range.h"
 #include "tree.h"
 #include "urdf.h"
 
@@ -355,6 +356,68 @@ START_TEST(deterministic_output)
 }
 END_TEST
 
+static int text_check(const kin_tree *t, int scalar_float, const char *text, char *err)
+{
+    return scalar_range_check_text(t, scalar_float, "test.urdf", text, err, 512);
+}
+
+/* Every CDYN_R constant of the output is a normal number of its scalar: the pendulum's
+ * rendered files pass in both; hand-written literals just outside each range, infinity and
+ * NaN are refused, laid at the body of the comment before them; and a body inertia of
+ * 1e-310 set behind the tree check's back (a subnormal pivot, and its 1 / D folds to
+ * infinity) is caught in the real output, naming the joint. */
+START_TEST(constants_outside_the_scalar_are_refused)
+{
+    static const struct {
+        const char *literal;
+        int bad_in_double, bad_in_float;
+    } cases[] = {
+        {"CDYN_R(1e-50)", 0, 1}, {"CDYN_R(-2e38)", 0, 0}, {"CDYN_R(3.5e38)", 0, 1},
+        {"CDYN_R(1.2e-38)", 0, 0}, {"CDYN_R(2e-308)", 1, 1}, {"CDYN_R(-1e-310)", 1, 1},
+        {"CDYN_R(inf)", 1, 1}, {"CDYN_R(-inf)", 1, 1}, {"CDYN_R(nan)", 1, 1},
+        {"CDYN_R(1e308)", 0, 1}, {"CDYN_R(0.5)", 0, 0},
+    };
+    kin_tree t;
+    render_output out;
+    char err[512], text[256];
+    int i, f;
+    build_tree(pendulum_urdf, 0, &t);
+    for (f = 0; f < 2; f++) {
+        render(&t, "pendulum", f, &out);
+        for (i = 0; i < out.nfiles; i++)
+            ck_assert_msg(text_check(&t, f, out.files[i].content, err) == 0, "%s", err);
+        render_output_free(&out);
+    }
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++)
+        for (f = 0; f < 2; f++) {
+            int bad = f ? cases[i].bad_in_float : cases[i].bad_in_double;
+            snprintf(text, sizeof text,
+                     "#define CDYN_R(x) (x)\n/* -- body 0 arm <- world, joint hinge -- */\n"
+                     "t0 = %s * q[0];\n", cases[i].literal);
+            err[0] = 0;
+            ck_assert_msg(text_check(&t, f, text, err) == -bad, "%s in %s", cases[i].literal,
+                          f ? "float" : "double");
+            if (bad)
+                ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\"") &&
+                              strstr(err, f ? "float" : "double"), "%s", err);
+        }
+    t.bodies[0].mass = 0;
+    for (i = 0; i < 3; i++)
+        t.bodies[0].com[i] = 0;
+    for (i = 0; i < 6; i++)
+        t.bodies[0].inertia[i] = i == 0 || i == 3 || i == 5 ? 1e-310 : 0;
+    render(&t, "pendulum", 0, &out);
+    ck_assert_ptr_nonnull(strstr(file_text(&out, "pendulum.c"), "CDYN_R(inf)"));
+    ck_assert_int_eq(text_check(&t, 0, file_text(&out, "pendulum.c"), err), -1);
+    ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\": the generated code folds") &&
+                  strstr(err, "double cannot hold"), "%s", err);
+    ck_assert_int_eq(scalar_range_check_tree(&t, 0, "test.urdf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\": inertia 1e-310"), "%s", err);
+    render_output_free(&out);
+    tree_free(&t);
+}
+END_TEST
+
 static Suite *emit_suite(void)
 {
     Suite *s = suite_create("emit");
@@ -366,6 +429,7 @@ static Suite *emit_suite(void)
     tcase_add_test(tc, names_are_sanitised);
     tcase_add_loop_test(tc, rendered_files_compile, 0, 16);
     tcase_add_test(tc, deterministic_output);
+    tcase_add_test(tc, constants_outside_the_scalar_are_refused);
     suite_add_tcase(s, tc);
     return s;
 }
