@@ -1,8 +1,13 @@
-# A libFuzzer run over parse -> tree -> validate -> render (tests/fuzz/fuzz_urdf.c), built
-# with clang's fuzzer, ASan and UBSan beside the normal build, seeded with tests/urdf/ and
-# robots/. CTest runs it for FUZZ_SECONDS (60 by default) and fails on any finding; it is
-# skipped where clang or its fuzzer runtime is missing.
+# Two libFuzzer targets, built with clang's fuzzer, ASan and UBSan beside the normal build;
+# CTest runs each and fails on any finding; both are skipped where clang or its fuzzer
+# runtime is missing.
+# - fuzz_urdf (tests/fuzz/fuzz_urdf.c): parse -> tree -> validate -> render, seeded with
+#   tests/urdf/ and robots/, for FUZZ_SECONDS (60 by default).
+# - fuzz_generated (tests/fuzz/fuzz_generated.c): the committed generated code of arm7,
+#   quadruped12 and fourbar, with one copy of the runtime, fed raw bytes as q, v, tau and
+#   solver settings, for FUZZ_GENERATED_SECONDS (30 by default).
 set(FUZZ_SECONDS 60 CACHE STRING "seconds the fuzz_urdf test runs the fuzzer")
+set(FUZZ_GENERATED_SECONDS 30 CACHE STRING "seconds the fuzz_generated test runs the fuzzer")
 find_program(FUZZ_CLANG NAMES clang clang-14 clang-15 clang-16)
 set(fuzz_ok FALSE)
 if(FUZZ_CLANG AND NOT CDYN_SANITIZE)     # a sanitized build is fuzzed by its parent build
@@ -43,7 +48,32 @@ if(fuzz_ok)
   add_test(NAME fuzz_urdf COMMAND sh -c
     "mkdir -p corpus && ${fuzzer} -max_total_time=${FUZZ_SECONDS} -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 corpus ${CMAKE_CURRENT_SOURCE_DIR}/urdf ${CMAKE_SOURCE_DIR}/robots"
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+
+  # each generated folder's copy of the runtime is the project's runtime/ (the golden
+  # tests compare them), so -I runtime comes first and runtime/ is linked once
+  set(gen ${CMAKE_SOURCE_DIR}/generated)
+  set(robots arm7 quadruped12 fourbar)
+  set(gen_includes -I${CMAKE_SOURCE_DIR}/runtime)
+  set(gen_sources "")
+  foreach(r ${robots})
+    list(APPEND gen_includes -I${gen}/${r})
+    list(APPEND gen_sources ${gen}/${r}/${r}.c ${gen}/${r}/${r}_model.c)
+  endforeach()
+  set(gen_fuzzer ${CMAKE_CURRENT_BINARY_DIR}/fuzz_generated)
+  add_custom_command(OUTPUT ${gen_fuzzer}
+    COMMAND ${FUZZ_CLANG} -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined
+            -fno-sanitize-recover=undefined ${gen_includes}
+            ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_generated.c ${gen_sources}
+            ${CDYN_RUNTIME_SOURCES} -lm -o ${gen_fuzzer}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_generated.c ${gen_sources} cdyn_runtime
+    COMMENT "Building the generated-code fuzzer (clang, ASan, UBSan)" VERBATIM)
+  add_custom_target(fuzz_generated_build ALL DEPENDS ${gen_fuzzer})
+  add_test(NAME fuzz_generated COMMAND sh -c
+    "mkdir -p corpus_generated && ${gen_fuzzer} -max_total_time=${FUZZ_GENERATED_SECONDS} -max_len=1024 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 corpus_generated"
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 else()
-  add_test(NAME fuzz_urdf COMMAND ${CMAKE_COMMAND} -E echo
-    "SKIP: clang with -fsanitize=fuzzer not available")
+  foreach(t fuzz_urdf fuzz_generated)
+    add_test(NAME ${t} COMMAND ${CMAKE_COMMAND} -E echo
+      "SKIP: clang with -fsanitize=fuzzer not available")
+  endforeach()
 endif()
