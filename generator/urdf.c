@@ -772,6 +772,9 @@ static void on_xml_error(void *data, xmlErrorPtr e)
     for (c = w->xml_error; *c != '\0'; c++) /* and may break it over lines */
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    /* its advice on lifting a limit is for programmers, not for the user */
+    if ((c = strstr(w->xml_error, " use XML_PARSE_HUGE")) != NULL)
+        *c = '\0';
 }
 
 /* Any entity declaration stops the parser before it can be expanded. */
