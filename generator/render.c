@@ -1,4 +1,5 @@
 /* render.c — builds every algorithm's expr program, emits it, and fills the templates. */
+#include "name_table.h"
 #include "render.h"
 
 #include <stdio.h>
@@ -452,42 +453,47 @@ oom:
     return -1;
 }
 
-/* Unique upper-case identifiers for the frame enum: "a-b" -> A_B, collisions get _2, _3. */
+/* Unique upper-case identifiers for the frame enum: "a-b" -> A_B, collisions get the
+ * smallest free suffix _2, _3, ... Hash tables keep it linear in the frames (up to 100,000
+ * fixed links): `taken` holds every identifier given, `last` each clashing base's latest
+ * suffix, from which the search resumes (every smaller one is taken already). */
 static char **frame_idents(const kin_tree *t)
 {
-    char **id = calloc((size_t)(t->nframes > 0 ? t->nframes : 1), sizeof *id);
-    int f, g;
-    if (!id)
-        return NULL;
-    for (f = 0; f < t->nframes; f++) {
-        char *base = render_ident_text(t->frames[f].name, 1);
-        int k = 1, clash;
-        if (!base)
-            goto oom;
-        id[f] = base;
-        do {
-            clash = 0;
-            for (g = 0; g < f && !clash; g++)
-                clash = strcmp(id[g], id[f]) == 0;
-            if (clash) {
-                char *n = malloc(strlen(base) + 16);
-                if (!n)
-                    goto oom;
-                sprintf(n, "%s_%d", base, ++k);
-                if (id[f] != base)
-                    free(id[f]);
-                id[f] = n;
-            }
-        } while (clash);
-        if (id[f] != base)
-            free(base);
+    const int n = t->nframes > 0 ? t->nframes : 1;
+    char **id = calloc((size_t)n, sizeof *id), **base = calloc((size_t)n, sizeof *base);
+    name_table taken = {0, 0, 0}, last = {0, 0, 0};
+    int f, ok = id && base && name_table_init(&taken, n) == 0 && name_table_init(&last, n) == 0;
+    for (f = 0; ok && f < t->nframes; f++) {
+        int k;
+        ok = (base[f] = render_ident_text(t->frames[f].name, 1)) != NULL;
+        if (!ok || name_table_insert(&taken, base[f], f) < 0) {
+            id[f] = base[f];
+            continue;
+        }
+        k = name_table_find(&last, base[f]);
+        ok = (id[f] = malloc(strlen(base[f]) + 16)) != NULL;
+        for (k = k < 2 ? 2 : k + 1; ok; k++) {
+            sprintf(id[f], "%s_%d", base[f], k);
+            if (name_table_insert(&taken, id[f], f) < 0)
+                break;
+        }
+        if (ok)
+            name_table_set(&last, base[f], k);
+    }
+    name_table_free(&taken);
+    name_table_free(&last);
+    for (f = 0; id && base && f < t->nframes; f++) {
+        if (id[f] != base[f])
+            free(ok ? base[f] : id[f]);
+        if (!ok)
+            free(base[f]);
+    }
+    free(base);
+    if (!ok) {
+        free(id);
+        id = NULL;
     }
     return id;
-oom:
-    for (g = 0; g < t->nframes; g++)
-        free(id[g]);
-    free(id);
-    return NULL;
 }
 
 static tpl_value *frames_value(const kin_tree *t, char **ids)

@@ -4,6 +4,7 @@
  * entity declaration stops the parser before an entity can be expanded. Sizes are
  * bounded. Every rejection is one line "file:line: element "name": reason"; when the
  * offending element carries no name it reads "file:line: <element>: reason". */
+#include "name_table.h"
 #include "urdf.h"
 #include "text.h"
 
@@ -203,65 +204,6 @@ static int read_origin(const report *r, const xmlNode *parent, urdf_origin *o)
     return 0;
 }
 
-/* ---------------------------------------------------------------- name look-up */
-
-/* Open addressing over (name, index); the arrays own the strings. */
-typedef struct {
-    const char **keys;
-    int *values;
-    size_t mask;
-} name_table;
-
-static unsigned long hash_name(const char *s)
-{
-    unsigned long h = 2166136261ul; /* FNV-1a */
-    while (*s != '\0')
-        h = (h ^ (unsigned char)*s++) * 16777619ul;
-    return h;
-}
-
-static int table_init(name_table *t, int n)
-{
-    size_t cap = 16;
-    while (cap < 2 * (size_t)n)
-        cap *= 2;
-    t->keys = calloc(cap, sizeof *t->keys);
-    t->values = calloc(cap, sizeof *t->values);
-    t->mask = cap - 1;
-    return t->keys != NULL && t->values != NULL ? 0 : -1;
-}
-
-static void table_free(name_table *t)
-{
-    free(t->keys);
-    free(t->values);
-}
-
-static size_t table_slot(const name_table *t, const char *key)
-{
-    size_t i = hash_name(key) & t->mask;
-    while (t->keys[i] != NULL && strcmp(t->keys[i], key) != 0)
-        i = (i + 1) & t->mask;
-    return i;
-}
-
-static int table_find(const name_table *t, const char *key)
-{
-    size_t i = table_slot(t, key);
-    return t->keys[i] != NULL ? t->values[i] : -1;
-}
-
-/* Inserts key -> value; returns the earlier value when the key is already there. */
-static int table_insert(name_table *t, const char *key, int value)
-{
-    size_t i = table_slot(t, key);
-    if (t->keys[i] != NULL)
-        return t->values[i];
-    t->keys[i] = key;
-    t->values[i] = value;
-    return -1;
-}
-
 /* ---------------------------------------------------------------- inertia checks */
 
 /* Eigenvalues of a symmetric 3x3 matrix with entries of order one, ascending
@@ -429,7 +371,7 @@ static int read_link_ref(const report *r, const xmlNode *joint, const char *tag,
         return fail(r, joint, "missing <%s>", tag);
     if (read_name(r, n, "link", &name))
         return -1;
-    *index = table_find(links, name);
+    *index = name_table_find(links, name);
     if (*index < 0)
         fail(r, n, "unknown link \"%s\"", name);
     free(name);
@@ -566,7 +508,7 @@ static int allocate(robot_parse *p, const xmlNode *robot)
     p->joint_nodes = calloc((size_t)m->njoints + 1, sizeof *p->joint_nodes);
     p->parent_joint = malloc((size_t)m->nlinks * sizeof *p->parent_joint);
     if (!m->links || !m->joints || !p->link_nodes || !p->joint_nodes || !p->parent_joint ||
-        table_init(&p->links, m->nlinks) || table_init(&p->joints, m->njoints))
+        name_table_init(&p->links, m->nlinks) || name_table_init(&p->joints, m->njoints))
         return fail(p->r, robot, "out of memory");
     memset(p->parent_joint, -1, (size_t)m->nlinks * sizeof *p->parent_joint);
     collect_children(robot, "link", p->link_nodes);
@@ -581,7 +523,7 @@ static int read_links(robot_parse *p)
         urdf_link *l = &p->m->links[i];
         if (read_link(p->r, p->link_nodes[i], l))
             return -1;
-        first = table_insert(&p->links, l->name, i);
+        first = name_table_insert(&p->links, l->name, i);
         if (first >= 0)
             return fail(p->r, p->link_nodes[i], "duplicate link name (first at line %d)",
                         p->m->links[first].line);
@@ -596,7 +538,7 @@ static int read_joints(robot_parse *p)
         urdf_joint *j = &p->m->joints[i];
         if (read_joint(p->r, p->joint_nodes[i], &p->links, p->m, i, p->parent_joint, j))
             return -1;
-        first = table_insert(&p->joints, j->name, i);
+        first = name_table_insert(&p->joints, j->name, i);
         if (first >= 0)
             return fail(p->r, p->joint_nodes[i], "duplicate joint name (first at line %d)",
                         p->m->joints[first].line);
@@ -611,7 +553,7 @@ static int check_mimics(robot_parse *p)
         const urdf_joint *j = &p->m->joints[i];
         if (!j->has_mimic)
             continue;
-        target = table_find(&p->joints, j->mimic_joint);
+        target = name_table_find(&p->joints, j->mimic_joint);
         if (target < 0 || target == i)
             return fail(p->r, first_child(p->joint_nodes[i], "mimic"),
                         target < 0 ? "unknown joint \"%s\"" : "joint \"%s\" mimics itself",
@@ -726,7 +668,7 @@ static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
     if (status == 0)
         status = check_physical_inertias(&p);
     free(p.link_nodes), free(p.joint_nodes), free(p.parent_joint);
-    table_free(&p.links), table_free(&p.joints);
+    name_table_free(&p.links), name_table_free(&p.joints);
     return status;
 }
 

@@ -260,6 +260,35 @@ START_TEST(sincos_once_per_joint)
 }
 END_TEST
 
+/* Clashing frame ids get the smallest free suffix, even when a name is itself a suffixed
+ * form of another: p-q, p.q -> P_Q, P_Q_2; p_q_2 -> P_Q_2_2; p:q -> P_Q_3 (not P_Q_2). */
+START_TEST(clashing_frame_ids_get_the_smallest_free_suffix)
+{
+    static const char urdf[] =
+        "<robot name=\"clash\"><link name=\"base\">" INERTIAL("1") "</link>"
+        "<link name=\"p-q\"/><link name=\"p.q\"/><link name=\"p_q_2\"/><link name=\"p:q\"/>"
+        "<joint name=\"f1\" type=\"fixed\"><parent link=\"base\"/><child link=\"p-q\"/></joint>"
+        "<joint name=\"f2\" type=\"fixed\"><parent link=\"p-q\"/><child link=\"p.q\"/></joint>"
+        "<joint name=\"f3\" type=\"fixed\"><parent link=\"p.q\"/><child link=\"p_q_2\"/></joint>"
+        "<joint name=\"f4\" type=\"fixed\"><parent link=\"p_q_2\"/><child link=\"p:q\"/></joint>"
+        "</robot>";
+    static const char *const expected[] = {
+        "CLASH_FRAME_P_Q = 1,  /* p-q */", "CLASH_FRAME_P_Q_2 = 2,  /* p.q */",
+        "CLASH_FRAME_P_Q_2_2 = 3,  /* p_q_2 */", "CLASH_FRAME_P_Q_3 = 4  /* p:q */"};
+    kin_tree t;
+    render_output out;
+    const char *h;
+    size_t i;
+    build_tree(urdf, 0, &t);
+    render(&t, "clash", 0, &out);
+    h = file_text(&out, "clash.h");
+    for (i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        ck_assert_msg(strstr(h, expected[i]) != NULL, "missing \"%s\"", expected[i]);
+    render_output_free(&out);
+    tree_free(&t);
+}
+END_TEST
+
 /* Frame ids: upper case, unique, and comments and strings that cannot break out. */
 START_TEST(names_are_sanitised)
 {
@@ -427,6 +456,7 @@ static Suite *emit_suite(void)
     tcase_add_loop_test(tc, no_trivial_products, 0, 2);
     tcase_add_test(tc, sincos_once_per_joint);
     tcase_add_test(tc, names_are_sanitised);
+    tcase_add_test(tc, clashing_frame_ids_get_the_smallest_free_suffix);
     tcase_add_loop_test(tc, rendered_files_compile, 0, 16);
     tcase_add_test(tc, deterministic_output);
     tcase_add_test(tc, constants_outside_the_scalar_are_refused);
