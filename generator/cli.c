@@ -1,0 +1,160 @@
+/* cli.c — the parts of the command line every cdyngen command shares. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "scalar_range.h"
+#include "urdf.h"
+#include "validate.h"
+
+/* Control characters escaped: a name or path from the input cannot start a line of its own
+ * or drive the terminal. */
+void cli_report(const char *fmt, ...)
+{
+    char msg[2048];
+    const unsigned char *c;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs("cdyngen: ", stderr);
+    for (c = (const unsigned char *)msg; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", stderr);
+        else if (*c == '\r')
+            fputs("\\r", stderr);
+        else if (*c == '\t')
+            fputs("\\t", stderr);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+    }
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+    cli_report(fmt, arg);
+    fputs("(run 'cdyngen --help' for usage)\n", stderr);
+    return EXIT_USAGE;
+}
+
+int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
+{
+    const char *a = argv[*i];
+    const int has_value = *i + 1 < argc;
+    if (strcmp(a, "--name") == 0) {
+        if (!has_value)
+            return cli_usage_error("%s needs a name", a);
+        o->name = argv[++*i];
+    } else if (strcmp(a, "--floating-base") == 0) {
+        o->floating_base = 1;
+    } else if (strcmp(a, "--scalar") == 0) {
+        if (!has_value)
+            return cli_usage_error("%s needs double or float", a);
+        a = argv[++*i];
+        if (strcmp(a, "float") != 0 && strcmp(a, "double") != 0)
+            return cli_usage_error("--scalar \"%s\": expected double or float", a);
+        o->scalar_float = strcmp(a, "float") == 0;
+    } else if (strcmp(a, "--contact") == 0 || strcmp(a, "--loop") == 0) {
+        const int is_loop = strcmp(a, "--loop") == 0;
+        constraint_arg *c = &o->constraints[o->nconstraints];
+        if (!has_value)
+            return cli_usage_error("%s needs an argument", a);
+        if (o->nconstraints == CLI_MAX_CONSTRAINTS)
+            return cli_usage_error("%s: too many constraints", a);
+        if (constraint_spec_parse(&c->spec, argv[++*i], is_loop, c->text, sizeof c->text) < 0)
+            return cli_usage_error(is_loop ? "--loop \"%s\": expected FRAME_A:FRAME_B:3d|6d"
+                                           : "--contact \"%s\": expected FRAME:3d|6d", argv[*i]);
+        o->nconstraints++;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int cli_check_prefix(robot_options *o)
+{
+    const char *why;
+    if (!o->name) {
+        prefix_from_path(o->urdf, o->default_name, sizeof o->default_name);
+        o->name = o->default_name;
+        if ((why = prefix_problem(o->name)) != NULL) {
+            cli_report("the prefix \"%s\" taken from the file name %s; choose another with --name",
+                   o->name, why);
+            return EXIT_USAGE;
+        }
+    } else if ((why = prefix_problem(o->name)) != NULL) {
+        cli_report("--name \"%s\" %s", o->name, why);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The constraint set on the tree (constraints.c checks every frame). */
+static int add_constraints(const robot_options *o, kin_tree *t)
+{
+    constraint_spec specs[CLI_MAX_CONSTRAINTS];
+    char err[1024];
+    int i;
+    for (i = 0; i < o->nconstraints; i++)
+        specs[i] = o->constraints[i].spec;
+    if (tree_add_constraints(t, specs, o->nconstraints, o->urdf, err, sizeof err) != 0) {
+        cli_report("%s", err);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+int cli_load_robot(const robot_options *o, kin_tree *t)
+{
+    urdf_model u;
+    tree_options topt;
+    char err[1024];
+    int rc;
+    if (urdf_parse_file(o->urdf, &u, err, sizeof err) < 0) {
+        cli_report("%s", err);
+        return EXIT_INPUT;
+    }
+    memset(&topt, 0, sizeof topt);
+    topt.floating_base = o->floating_base;
+    rc = tree_build(&u, &topt, t, err, sizeof err);
+    urdf_free(&u);
+    if (rc < 0) {
+        cli_report("%s", err);
+        return EXIT_INPUT;
+    }
+    if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) < 0 ||
+        validate_inertia(t, o->urdf, err, sizeof err) < 0) {
+        cli_report("%s", err);
+        rc = EXIT_INPUT;
+    } else {
+        rc = add_constraints(o, t);
+    }
+    if (rc != 0)
+        tree_free(t);
+    return rc;
+}
+
+void cli_options_text(const robot_options *o, char *buf, size_t len)
+{
+    int i;
+    snprintf(buf, len, "--name %s%s --scalar %s", o->name,
+             o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double");
+    for (i = 0; i < o->nconstraints; i++) {
+        const constraint_spec *c = &o->constraints[i].spec;
+        size_t n = strlen(buf);
+        if (c->frame_b)
+            snprintf(buf + n, len - n, " --loop %s:%s:%dd", c->frame_a, c->frame_b, c->dim);
+        else
+            snprintf(buf + n, len - n, " --contact %s:%dd", c->frame_a, c->dim);
+    }
+}
+
+const char *cli_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
