@@ -1,9 +1,12 @@
 /* main.c — the cdyngen command line: `cdyngen ROBOT.urdf -o DIR` parses, builds the tree,
- * validates, renders and writes; `--summary` prints what it understood.
+ * validates, renders and writes; `--summary` prints what it understood. The commands
+ * `cdyngen bench` (bench_cmd.c) and `cdyngen report` (report_cmd.c) have files of their own.
  * Exit codes: 0 success, 1 bad input (URDF, frames), 2 bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_cmd.h"
+#include "report_cmd.h"
 #include "cli.h"
 #include "generate.h"
 #include "summary.h"
@@ -19,6 +22,8 @@ static const char usage_text[] =
     "               [--scalar double|float] [--contact FRAME:3d|6d]...\n"
     "               [--loop FRAME_A:FRAME_B:3d|6d]... [--summary] [--force] [--help]\n"
     "               [--version]\n"
+    "       cdyngen bench ROBOT.urdf [options]   (cdyngen bench --help)\n"
+    "       cdyngen report ROBOT.urdf [options] -o FILE.html   (cdyngen report --help)\n"
     "\n"
     "Writes robot-specific, loop-unrolled C for the robot's rigid-body dynamics into DIR:\n"
     "NAME.h, NAME.c (FK, frame Jacobians, RNEA, CRBA, sparse LTL, M^-1, ABA), the model\n"
@@ -72,7 +77,12 @@ int main(int argc, char **argv)
 {
     cli_options o;
     kin_tree t;
-    int rc = parse_args(argc, argv, &o);
+    int rc;
+    if (argc > 1 && strcmp(argv[1], "bench") == 0)
+        return bench_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return report_main(argc - 1, argv + 1);
+    rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc;
     if ((rc = cli_load_robot(&o.robot, &t)) != 0)

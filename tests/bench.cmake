@@ -7,7 +7,7 @@
 # The biggest robots' generated code is large (talos_full_v2: ~60k lines of straight-line C;
 # the emitter's output size varies): building it all at -O3 takes about a minute on 2 cores.
 
-set(BENCH_SRC ${CMAKE_CURRENT_SOURCE_DIR}/bench)
+set(BENCH_SRC ${CDYN_HARNESS})        # the harness, shared with `cdyngen bench`
 set(BENCH_OUT ${CMAKE_CURRENT_BINARY_DIR}/bench_files)   # not bench/: that is the program
 # Valgrind (3.19) cannot run AVX-512 code: for callgrind counts on such a machine, configure
 # a separate build folder with -DCDYN_BENCH_MARCH=x86-64-v3 (AVX2).
@@ -71,7 +71,7 @@ set_target_properties(bench_runtime PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXT
 target_link_libraries(bench_runtime PUBLIC m)
 
 # Build-time helper: the emitted op counts of a robot as a C table.
-add_executable(bench_ops EXCLUDE_FROM_ALL ${BENCH_SRC}/bench_ops.c)
+add_executable(bench_ops EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_ops.c)
 target_include_directories(bench_ops PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(bench_ops PRIVATE cdyngen_core)
 
@@ -94,7 +94,7 @@ function(bench_robot name urdf frame)
     DEPENDS bench_ops ${urdf} COMMENT "op counts of ${name}" VERBATIM)
   set(NAME ${name})
   string(TOUPPER ${name} NAME_UPPER)
-  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/generated_adapter.c.in ${own}/${name}_api.c @ONLY)
+  configure_file(${BENCH_SRC}/generated_adapter.c.in ${own}/${name}_api.c @ONLY)
   configure_file(${BENCH_SRC}/bench_adapter.c.in ${own}/${name}_loops.c @ONLY)
   add_library(bench_gen_${name} STATIC EXCLUDE_FROM_ALL ${gen}/${name}.c ${gen}/${name}_model.c
     ${own}/${name}_api.c ${own}/${name}_loops.c ${own}/${name}_ops.c)
@@ -134,7 +134,8 @@ string(APPEND bench_registry "const bench_robot bench_robots[] = {\n${bench_entr
 file(WRITE ${BENCH_OUT}/registry.c.tmp "${bench_registry}")
 configure_file(${BENCH_OUT}/registry.c.tmp ${BENCH_OUT}/registry.c COPYONLY)
 
-add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_OUT}/registry.c)
+add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_SRC}/bench_report.c
+  ${BENCH_OUT}/registry.c)
 target_include_directories(bench PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(bench PRIVATE ${BENCH_COPTS})
 set_target_properties(bench PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})

@@ -4,7 +4,7 @@ set(cli_time_limit 60)
 if(CDYN_SANITIZE)
   set(cli_time_limit 300)
 endif()
-foreach(mode reject order usage prefix output constraints hostile)
+foreach(mode reject order usage prefix output constraints hostile bench)
   add_test(NAME cli_${mode} COMMAND ${CMAKE_COMMAND} -DCDYNGEN=$<TARGET_FILE:cdyngen>
     -DTIME_LIMIT=${cli_time_limit}
     -DTESTS=${CMAKE_CURRENT_SOURCE_DIR} -DSHARED=${CDYN_SHARED_DIR}

@@ -14,11 +14,11 @@ function(cdyn_generated_library name urdf args_file)
     DEPENDS cdyngen ${urdf} ${args_file} COMMENT "cdyngen ${name}" VERBATIM)
   set(NAME ${name})
   string(TOUPPER ${name} NAME_UPPER)
-  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/generated_adapter.c.in ${dir}/${name}_adapter.c @ONLY)
+  configure_file(${CDYN_HARNESS}/generated_adapter.c.in ${dir}/${name}_adapter.c @ONLY)
   add_library(gen_${name} STATIC ${dir}/${name}.c ${dir}/${name}_model.c ${dir}/${name}_adapter.c)
   # the project's runtime headers, not the copies in the output folder
   target_include_directories(gen_${name} PRIVATE ${CMAKE_SOURCE_DIR}/runtime
-    ${CMAKE_CURRENT_SOURCE_DIR})
+    ${CMAKE_CURRENT_SOURCE_DIR} ${CDYN_HARNESS})
   target_include_directories(gen_${name} PUBLIC ${dir})
   target_link_libraries(gen_${name} PUBLIC cdyn_runtime)
   # Correctness, not speed, is tested here: unoptimised builds of straight-line code are

@@ -10,68 +10,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render.h"
-#include "tree.h"
+#include "bench_files.h"
 #include "constraints.h"
+#include "tree.h"
 #include "urdf.h"
-#include "bench.h"
-
-/* The same body as render_op_counts' "jacobian": the first of the deepest bodies carrying a
- * frame; of its frames, the last one (an end frame: tool, foot, sole). */
-static int counted_jacobian_frame(const kin_tree *t)
-{
-    int f, best = -1, frame = -1;
-    for (f = 0; f < t->nframes; f++) {
-        int b = t->frames[f].body;
-        if (b >= 0 && (best < 0 || t->depth[b] > t->depth[best]))
-            best = b;
-    }
-    for (f = 0; f < t->nframes; f++)
-        if (t->frames[f].body == best)
-            frame = f;
-    return frame;
-}
-
-/* The "jacobian" count for another frame's body. */
-static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (strcmp(counts[i].algorithm, "jacobian") == 0)
-            return render_jacobian_count(t, t->frames[frame].body, &counts[i]);
-    return -1;
-}
 
 static int write_ops(FILE *out, const kin_tree *t, const char *name, const char *urdf,
                      const char *frame_wanted)
 {
-    emit_count counts[BENCH_MAX_COUNTS];
-    int i, n = render_op_counts(t, counts, BENCH_MAX_COUNTS);
-    int frame = frame_wanted ? tree_find_frame(t, frame_wanted) : counted_jacobian_frame(t);
-    if (n < 0)
-        return -1;
-    if (frame_wanted && (frame < 0 || t->frames[frame].body < 0)) {
-        fprintf(stderr, "bench_ops: no moving frame \"%s\"\n", frame_wanted);
+    char err[512];
+    char *text = bench_ops_text(t, name, urdf, frame_wanted, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "bench_ops: %s\n", err);
         return -1;
     }
-    if (frame_wanted && recount_jacobian(t, frame, counts, n) != 0)
-        return -1;
-    char *frame_name = frame >= 0 ? render_string_text(t->frames[frame].name) : NULL;
-    char *banner = render_comment_text(urdf);
-    if (n < 0 || !frame_name || !banner) {
-        free(frame_name);
-        free(banner);
-        return -1;
-    }
-    fprintf(out, "/* Emitted op counts of %s, written by bench_ops at build time. */\n", banner);
-    fprintf(out, "#include \"bench.h\"\n\nconst bench_ops %s_bench_ops = {\n", name);
-    fprintf(out, "    \"%s\", %d, {\n", frame_name, n);
-    for (i = 0; i < n; i++)
-        fprintf(out, "        {\"%s\", %ld, %ld},\n", counts[i].algorithm, counts[i].mul,
-                counts[i].add);
-    fprintf(out, "    }\n};\n");
-    free(frame_name);
-    free(banner);
+    fputs(text, out);
+    free(text);
     return 0;
 }
 

@@ -51,6 +51,7 @@ typedef struct {
     const bench_loop *loops;    /* (BENCH_NALGOS) generated code, from bench_adapter.c.in */
     const bench_ops *ops;
     const char *urdf;           /* file name, for the report */
+    const long *code_bytes;     /* (BENCH_NALGOS) bytes of machine code, -1 unknown; or NULL */
 } bench_robot;
 
 extern const bench_robot bench_robots[];   /* written by CMake; ends with a zeroed entry */

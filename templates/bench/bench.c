@@ -5,6 +5,8 @@
  *   cmake --build BUILD --target bench
  *   BUILD/tests/bench [--robot NAME]... [--batches N] [--calls N] [--markdown FILE] [--list]
  * or `cmake --build BUILD --target bench_run` (writes BUILD/tests/bench.md too).
+ * `cdyngen bench ROBOT.urdf` builds this same program for one robot with the user's
+ * compiler, and passes --algorithms, --csv, --json and --svg (bench_report.c).
  *
  * Method: the generated code, the generic runtime and these loops are all compiled
  * -O3 -march=native -DNDEBUG. Per robot, 64 random states on the manifold
@@ -37,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench_loops.h"
+#include "bench_report.h"
 #include "cdyn.h"
 
 #define BENCH_STR_(x) #x
@@ -50,7 +53,8 @@
 #define BENCH_COMPILER "unknown compiler"
 #endif
 #ifndef BENCH_FLAGS
-#define BENCH_FLAGS "?"
+extern const char bench_flags[];    /* written beside the registry by cdyngen bench */
+#define BENCH_FLAGS bench_flags
 #endif
 
 enum { GENERATED = 0, GENERIC = 1 };
@@ -169,15 +173,20 @@ typedef struct {
     int nrobots;
     long batches, calls;
     const char *markdown;       /* file for the Markdown table, or NULL */
+    const char *csv, *json, *svg;   /* the rows as files (bench_report.h), or NULL */
+    int algorithms[BENCH_NALGOS];   /* --algorithms: 1 for each one asked for */
+    int algorithms_given;
     int list, help;
     const char *one_robot, *one_algo, *one_side;   /* --callgrind-one */
 } bench_options;
 
 static const char usage_text[] =
-    "usage: bench [--robot NAME]... [--batches N] [--calls N] [--markdown FILE] [--list]\n"
-    "             [--help]\n"
+    "usage: bench [--robot NAME]... [--batches N] [--calls N] [--algorithms LIST]\n"
+    "             [--markdown FILE] [--csv FILE] [--json FILE] [--svg FILE] [--list] [--help]\n"
     "       bench --callgrind-one ROBOT ALGORITHM generated|generic [--calls N]\n"
     "Times the generated code against the generic runtime (median of N batches of M calls).\n"
+    "--algorithms fk,aba,...: those only, for every robot (default: a robot generated with\n"
+    "constraints times its solvers, any other its unconstrained algorithms).\n"
     "--callgrind-one runs exactly M calls inside bench_measured_calls, for valgrind's\n"
     "callgrind --toggle-collect=bench_measured_calls (instructions per call).\n";
 
@@ -189,6 +198,39 @@ static int positive(const char *s, long *out)
         return -1;
     *out = x;
     return 0;
+}
+
+static int find_index(const char *const *names, int n, const char *name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* "fk,aba,prox_ltl": each a name of algo_names; -1 on an unknown one or an empty list. */
+static int parse_algorithms(const char *list, bench_options *o)
+{
+    char name[64];
+    const char *p = list;
+    memset(o->algorithms, 0, sizeof o->algorithms);
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int algo;
+        if (len == 0 || len >= sizeof name)
+            return -1;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        if ((algo = find_index(algo_names, BENCH_NALGOS, name)) < 0) {
+            fprintf(stderr, "bench: unknown algorithm \"%s\"\n", name);
+            return -1;
+        }
+        o->algorithms[algo] = 1;
+        p += len + (p[len] == ',');
+    }
+    o->algorithms_given = 1;
+    return list[0] == '\0' ? -1 : 0;
 }
 
 static int parse_options(int argc, char **argv, bench_options *o)
@@ -208,6 +250,14 @@ static int parse_options(int argc, char **argv, bench_options *o)
             i++;
         else if (strcmp(a, "--markdown") == 0 && has1)
             o->markdown = argv[++i];
+        else if (strcmp(a, "--csv") == 0 && has1)
+            o->csv = argv[++i];
+        else if (strcmp(a, "--json") == 0 && has1)
+            o->json = argv[++i];
+        else if (strcmp(a, "--svg") == 0 && has1)
+            o->svg = argv[++i];
+        else if (strcmp(a, "--algorithms") == 0 && has1 && parse_algorithms(argv[i + 1], o) == 0)
+            i++;
         else if (strcmp(a, "--list") == 0)
             o->list = 1;
         else if (strcmp(a, "--help") == 0)
@@ -238,15 +288,6 @@ static int selected(const bench_options *o, const bench_robot *r)
         if (strcmp(o->robots[i], r->api->name) == 0)
             return 1;
     return o->nrobots == 0;
-}
-
-static int find_index(const char *const *names, int n, const char *name)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return -1;
 }
 
 /* ---- one robot's inputs and workspaces ---- */
@@ -449,30 +490,34 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *x, long n)
+static bench_time summarise(double *x, long n)
 {
+    bench_time t;
     qsort(x, (size_t)n, sizeof *x, compare_doubles);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    t.median = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    t.min = x[0];
+    t.max = x[n - 1];
+    return t;
 }
 
-/* Median microseconds per call of each side, batches alternating between the sides. */
-static int measure(bench_ctx *c, int algo, const bench_options *o, double us[2])
+/* Microseconds per call of each side over the batches, alternating between the sides. */
+static int measure(bench_ctx *c, int algo, const bench_options *o, bench_time t[2])
 {
-    double *t = malloc(2 * (size_t)o->batches * sizeof *t);
+    double *x = malloc(2 * (size_t)o->batches * sizeof *x);
     long b;
     int k;
-    if (!t)
+    if (!x)
         return -1;
     time_batch(c, GENERATED, algo, o->calls, 0);      /* warm-up */
     time_batch(c, GENERIC, algo, o->calls, 0);
     for (b = 0; b < o->batches; b++)
         for (k = 0; k < 2; k++) {
             int side = (int)((b + k) % 2);
-            t[side * o->batches + b] = time_batch(c, side, algo, o->calls, (int)b);
+            x[side * o->batches + b] = time_batch(c, side, algo, o->calls, (int)b);
         }
-    us[GENERATED] = median(t, o->batches);
-    us[GENERIC] = median(t + o->batches, o->batches);
-    free(t);
+    t[GENERATED] = summarise(x, o->batches);
+    t[GENERIC] = summarise(x + o->batches, o->batches);
+    free(x);
     return 0;
 }
 
@@ -488,13 +533,22 @@ static const bench_op_count *op_count(const bench_ops *ops, const char *algorith
 }
 
 /* "mul/add" as render_op_counts (cdyngen --summary) gives them. */
-static void format_ops(char *buf, size_t len, const bench_ops *ops, int algo)
+static void format_ops(char *buf, size_t len, const bench_row *r)
 {
-    const bench_op_count *c = op_count(ops, algo_names[algo]);
-    if (c)
-        snprintf(buf, len, "%ld/%ld", c->mul, c->add);
+    if (r->mul >= 0)
+        snprintf(buf, len, "%ld/%ld", r->mul, r->add);
     else
         snprintf(buf, len, "?");
+}
+
+static void format_bytes(char *buf, size_t len, long bytes)
+{
+    if (bytes < 0)
+        snprintf(buf, len, "?");
+    else if (bytes < 10000)
+        snprintf(buf, len, "%ld B", bytes);
+    else
+        snprintf(buf, len, "%.0f KB", (double)bytes / 1024);
 }
 
 /* Three significant digits, never an exponent. */
@@ -524,16 +578,14 @@ static void cpu_model(char *buf, size_t len)
         fclose(f);
 }
 
-static void print_header(FILE *f, const bench_options *o, int markdown)
+static void print_header(FILE *f, const bench_options *o, const char *cpu, int markdown)
 {
-    char cpu[256];
-    cpu_model(cpu, sizeof cpu);
     if (markdown) {
         fprintf(f, "CPU: %s; %s, `%s`; median of %ld batches of %ld calls, generated and "
                 "generic batches alternating in one run.\n\n", cpu, BENCH_COMPILER, BENCH_FLAGS,
                 o->batches, o->calls);
-        fprintf(f, "| robot | algorithm | generated µs | generic µs | speed-up | emitted mul/add |\n"
-                   "|---|---|---:|---:|---:|---:|\n");
+        fprintf(f, "| robot | algorithm | generated µs | generic µs | speed-up | emitted mul/add "
+                   "| code |\n|---|---|---:|---:|---:|---:|---:|\n");
         return;
     }
     fprintf(f, "cdyngen benchmark: generated code vs the generic runtime, same inputs, one run\n");
@@ -543,8 +595,9 @@ static void print_header(FILE *f, const bench_options *o, int markdown)
     fprintf(f, "method:   median of %ld batches of %ld calls after a warm-up batch, generated and\n"
                "          generic batches alternating; %d random states on the manifold, cycled\n",
             o->batches, o->calls, BENCH_POOL);
-    fprintf(f, "\n%-14s %-20s %13s %11s %9s %16s %10s\n", "robot", "algorithm", "generated us",
-            "generic us", "speed-up", "emitted mul/add", "rel diff");
+    fprintf(f, "\n%-14s %-20s %10s %17s %10s %9s %15s %8s %8s\n", "robot", "algorithm",
+            "generated", "(min-max) us", "generic", "speed-up", "emitted mul/add", "code",
+            "rel diff");
 }
 
 /* How far generated and generic may differ before the row is flagged: rounding, except
@@ -555,19 +608,23 @@ static double flag_above(int algo)
     return algo == BENCH_PROX_LTLS || algo == BENCH_CONSTRAINED_ABA ? 1e-7 : 1e-9;
 }
 
-static void print_row(FILE *f, const bench_ctx *c, int algo, const double us[2], double diff,
-                      int markdown)
+static void print_row(FILE *f, const bench_row *r, int algo, int markdown)
 {
-    char gen[32], ref[32], ops[48];
-    format_us(gen, sizeof gen, us[GENERATED]);
-    format_us(ref, sizeof ref, us[GENERIC]);
-    format_ops(ops, sizeof ops, c->robot->ops, algo);
+    char gen[32], lo[32], hi[32], range[72], ref[32], ops[48], code[32];
+    format_us(gen, sizeof gen, r->generated.median);
+    format_us(lo, sizeof lo, r->generated.min);
+    format_us(hi, sizeof hi, r->generated.max);
+    snprintf(range, sizeof range, "(%s-%s)", lo, hi);
+    format_us(ref, sizeof ref, r->generic.median);
+    format_ops(ops, sizeof ops, r);
+    format_bytes(code, sizeof code, r->code_bytes);
     if (markdown)
-        fprintf(f, "| %s | %s | %s | %s | %.2f× | %s |\n", c->robot->api->name,
-                algo_names[algo], gen, ref, us[GENERIC] / us[GENERATED], ops);
+        fprintf(f, "| %s | %s | %s | %s | %.2f× | %s | %s |\n", r->robot, r->algorithm, gen, ref,
+                r->generic.median / r->generated.median, ops, code);
     else
-        fprintf(f, "%-14s %-20s %13s %11s %8.2fx %16s %10.1e%s\n", "", algo_names[algo], gen,
-                ref, us[GENERIC] / us[GENERATED], ops, diff, diff > flag_above(algo) ? " DIFFERENT" : "");
+        fprintf(f, "%-14s %-20s %10s %17s %10s %8.2fx %15s %8s %8.1e%s\n", "", r->algorithm, gen,
+                range, ref, r->generic.median / r->generated.median, ops, code, r->rel_diff,
+                r->rel_diff > flag_above(algo) ? " DIFFERENT" : "");
 }
 
 /* Seed 001's Table I: one row per constraint set, the four solvers side by side. */
@@ -579,13 +636,13 @@ typedef struct {
     double us[4][2];            /* per table1_algos, generated and generic; 0: not emitted */
 } table1_row;
 
-static void table1_record(table1_row *row, int algo, const double us[2])
+static void table1_record(table1_row *row, int algo, const bench_row *r)
 {
     int k;
     for (k = 0; k < 4; k++)
         if (table1_algos[k] == algo) {
-            row->us[k][GENERATED] = us[GENERATED];
-            row->us[k][GENERIC] = us[GENERIC];
+            row->us[k][GENERATED] = r->generated.median;
+            row->us[k][GENERIC] = r->generic.median;
         }
 }
 
@@ -631,8 +688,43 @@ static void table1_print(FILE *f, const table1_row *rows, int n, int markdown)
     }
 }
 
+/* Every row measured in this run, for the CSV, JSON and SVG files. */
+#define MAX_ROWS 1024
+typedef struct {
+    bench_row rows[MAX_ROWS];
+    int n;
+} bench_rows;
+
+/* Whether algo is timed for r: --algorithms, where it was generated; else a robot
+ * generated with a constraint set on its solvers only (its unconstrained code is the same
+ * as the robot's own entry), any other on its unconstrained algorithms. */
+static int timed(const bench_options *o, const bench_robot *r, int algo)
+{
+    if (!r->loops[algo])
+        return 0;               /* not generated for this robot (no set, or a loop) */
+    if (o->algorithms_given)
+        return o->algorithms[algo];
+    return (algo >= BENCH_FIRST_CONSTRAINED) == (r->api->nc > 0);
+}
+
+static bench_row make_row(const bench_ctx *c, int algo, const bench_time t[2], double diff)
+{
+    const bench_robot *r = c->robot;
+    const bench_op_count *ops = op_count(r->ops, algo_names[algo]);
+    bench_row row;
+    row.robot = r->api->name;
+    row.algorithm = algo_names[algo];
+    row.generated = t[GENERATED];
+    row.generic = t[GENERIC];
+    row.mul = ops ? ops->mul : -1;
+    row.add = ops ? ops->add : -1;
+    row.code_bytes = r->code_bytes ? r->code_bytes[algo] : -1;
+    row.rel_diff = diff;
+    return row;
+}
+
 static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *md,
-                           table1_row *row)
+                           table1_row *table1, bench_rows *rows)
 {
     bench_ctx c;
     int algo;
@@ -643,27 +735,47 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
     }
     printf("%s (%s, nq %d, nv %d; Jacobian of \"%s\", LOCAL%s)\n", r->api->name, r->urdf,
            r->api->nq, r->api->nv, r->ops->jacobian_frame,
-           r->api->nc ? "; constrained solvers only" : "");
-    /* a robot generated with a constraint set is timed on its solvers only: its
-     * unconstrained code is the same as the robot's own entry */
-    for (algo = r->api->nc ? BENCH_FIRST_CONSTRAINED : 0;
-         algo < (r->api->nc ? BENCH_NALGOS : BENCH_FIRST_CONSTRAINED); algo++) {
-        double us[2], diff;
-        if (!r->loops[algo])
-            continue;           /* not generated for this set (a loop) */
+           r->api->nc && !o->algorithms_given ? "; constrained solvers only" : "");
+    for (algo = 0; algo < BENCH_NALGOS; algo++) {
+        bench_time t[2];
+        bench_row row;
+        double diff;
+        if (!timed(o, r, algo))
+            continue;
         diff = disagreement(&c, algo);
-        if (measure(&c, algo, o, us) != 0) {
+        if (measure(&c, algo, o, t) != 0) {
             ctx_free(&c);
             return -1;
         }
-        print_row(stdout, &c, algo, us, diff, 0);
+        row = make_row(&c, algo, t, diff);
+        print_row(stdout, &row, algo, 0);
         if (md)
-            print_row(md, &c, algo, us, diff, 1);
-        if (row)
-            table1_record(row, algo, us);
+            print_row(md, &row, algo, 1);
+        if (table1)
+            table1_record(table1, algo, &row);
+        if (rows->n < MAX_ROWS)
+            rows->rows[rows->n++] = row;
         fflush(stdout);
     }
     ctx_free(&c);
+    return 0;
+}
+
+/* The rows as the files asked for; 0, or -1 naming the one that failed. */
+static int write_row_files(const bench_options *o, const char *cpu, const bench_rows *rows)
+{
+    const bench_setup s = {cpu, BENCH_COMPILER, BENCH_FLAGS, o->batches, o->calls};
+    const struct {
+        const char *path;
+        int (*write)(const char *, const bench_setup *, const bench_row *, int);
+    } files[3] = {{o->csv, bench_write_csv}, {o->json, bench_write_json},
+                  {o->svg, bench_write_svg}};
+    int k;
+    for (k = 0; k < 3; k++)
+        if (files[k].path && files[k].write(files[k].path, &s, rows->rows, rows->n) != 0) {
+            fprintf(stderr, "bench: cannot write %s\n", files[k].path);
+            return -1;
+        }
     return 0;
 }
 
@@ -676,15 +788,18 @@ static int run_all(const bench_options *o)
 {
     const bench_robot *r;
     static table1_row table1[TABLE1_ROWS];
+    static bench_rows rows;
+    char cpu[256];
     FILE *md = NULL;
     int rc = 0, n1 = 0;
     if (o->markdown && !(md = fopen(o->markdown, "w"))) {
         fprintf(stderr, "bench: cannot write %s\n", o->markdown);
         return 1;
     }
-    print_header(stdout, o, 0);
+    cpu_model(cpu, sizeof cpu);
+    print_header(stdout, o, cpu, 0);
     if (md)
-        print_header(md, o, 1);
+        print_header(md, o, cpu, 1);
     for (r = bench_robots; r->api && rc == 0; r++) {
         table1_row *row = r->api->nc && n1 < TABLE1_ROWS ? &table1[n1++] : NULL;
         if (!selected(o, r)) {
@@ -695,7 +810,7 @@ static int run_all(const bench_options *o)
             memset(row, 0, sizeof *row);
             row->robot = r;
         }
-        rc = bench_robot_run(r, o, md, row);
+        rc = bench_robot_run(r, o, md, row, &rows);
     }
     table1_print(stdout, table1, n1, 0);
     if (md)
@@ -706,6 +821,8 @@ static int run_all(const bench_options *o)
     printf("checksum: %.17g\n", (double)sink);
     if (md && fclose(md) != 0)
         rc = -1;
+    if (rc == 0)
+        rc = write_row_files(o, cpu, &rows);
     return rc ? 1 : 0;
 }
 

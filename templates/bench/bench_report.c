@@ -1,0 +1,294 @@
+/* bench_report.c — the benchmark's rows as CSV, JSON and an SVG bar chart. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "bench_report.h"
+
+typedef void (*bench_writer)(FILE *f, const bench_setup *s, const bench_row *rows, int n);
+
+/* The whole file or none: written beside the target, renamed over it at the end. */
+static int write_file(const char *path, bench_writer w, const bench_setup *s,
+                      const bench_row *rows, int n)
+{
+    char tmp[4096];
+    FILE *f;
+    int ok;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return -1;
+    if (!(f = fopen(tmp, "w")))
+        return -1;
+    w(f, s, rows, n);
+    ok = !ferror(f);
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- CSV ---- */
+
+/* A field quoted when it holds a comma, quote or line break (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_long(FILE *f, long x)
+{
+    if (x >= 0)
+        fprintf(f, ",%ld", x);
+    else
+        fputs(",", f);          /* unknown: empty */
+}
+
+static void csv_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n)
+{
+    int i;
+    (void)s;
+    fputs("robot,algorithm,generated_us,generated_min_us,generated_max_us,generic_us,"
+          "generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff\n", f);
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        csv_field(f, r->robot);
+        fputc(',', f);
+        csv_field(f, r->algorithm);
+        fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g", r->generated.median, r->generated.min,
+                r->generated.max, r->generic.median, r->generic.min, r->generic.max,
+                r->generic.median / r->generated.median);
+        csv_long(f, r->mul);
+        csv_long(f, r->add);
+        csv_long(f, r->code_bytes);
+        fprintf(f, ",%.3g\n", r->rel_diff);
+    }
+}
+
+int bench_write_csv(const char *path, const bench_setup *s, const bench_row *rows, int n)
+{
+    return write_file(path, csv_rows, s, rows, n);
+}
+
+/* ---- JSON ---- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_long(FILE *f, const char *key, long x)
+{
+    if (x >= 0)
+        fprintf(f, ", \"%s\": %ld", key, x);
+    else
+        fprintf(f, ", \"%s\": null", key);
+}
+
+static void json_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n)
+{
+    int i;
+    fputs("{\n  \"cpu\": ", f);
+    json_string(f, s->cpu);
+    fputs(",\n  \"compiler\": ", f);
+    json_string(f, s->compiler);
+    fputs(",\n  \"flags\": ", f);
+    json_string(f, s->flags);
+    fprintf(f, ",\n  \"batches\": %ld,\n  \"calls\": %ld,\n  \"rows\": [", s->batches, s->calls);
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fputs(i ? ",\n    {\"robot\": " : "\n    {\"robot\": ", f);
+        json_string(f, r->robot);
+        fputs(", \"algorithm\": ", f);
+        json_string(f, r->algorithm);
+        fprintf(f, ", \"generated_us\": %.6g, \"generated_min_us\": %.6g, "
+                "\"generated_max_us\": %.6g, \"generic_us\": %.6g, \"generic_min_us\": %.6g, "
+                "\"generic_max_us\": %.6g, \"speedup\": %.4g", r->generated.median,
+                r->generated.min, r->generated.max, r->generic.median, r->generic.min,
+                r->generic.max, r->generic.median / r->generated.median);
+        json_long(f, "mul", r->mul);
+        json_long(f, "add", r->add);
+        json_long(f, "code_bytes", r->code_bytes);
+        fprintf(f, ", \"rel_diff\": %.3g}", r->rel_diff);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+int bench_write_json(const char *path, const bench_setup *s, const bench_row *rows, int n)
+{
+    return write_file(path, json_rows, s, rows, n);
+}
+
+/* ---- SVG ---- */
+
+enum {
+    SVG_WIDTH = 960, SVG_LABEL_X = 180, SVG_PLOT_END = 860, SVG_TOP = 112,
+    SVG_BAR = 13, SVG_GROUP = 38
+};
+#define SVG_GENERATED "#1f6fb4"
+#define SVG_GENERIC "#b0b0b0"
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            if ((unsigned char)*s >= 0x20)
+                fputc(*s, f);
+        }
+    }
+}
+
+/* The log scale's ends: whole decades around every time drawn. */
+static void decades(const bench_row *rows, int n, double *lo, double *hi)
+{
+    double a = 1e300, b = 0;
+    int i;
+    for (i = 0; i < n; i++) {
+        const double x[4] = {rows[i].generated.min, rows[i].generated.max, rows[i].generic.min,
+                             rows[i].generic.max};
+        int k;
+        for (k = 0; k < 4; k++)
+            if (x[k] > 0) {
+                a = x[k] < a ? x[k] : a;
+                b = x[k] > b ? x[k] : b;
+            }
+    }
+    if (!(b > 0))
+        a = b = 1;
+    *lo = pow(10, floor(log10(a)));
+    *hi = pow(10, ceil(log10(b)));
+    if (*hi <= *lo)
+        *hi = *lo * 10;
+}
+
+static double svg_x(double us, double lo, double hi)
+{
+    double t = (log10(us) - log10(lo)) / (log10(hi) - log10(lo));
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return SVG_LABEL_X + t * (SVG_PLOT_END - SVG_LABEL_X);
+}
+
+/* Decade lines labelled in µs, with fainter 2x and 5x lines between. */
+static void svg_axis(FILE *f, double lo, double hi, int bottom)
+{
+    double d;
+    for (d = lo; d <= hi * 1.0001; d *= 10) {
+        const double minor[2] = {2 * d, 5 * d};
+        double x = svg_x(d, lo, hi);
+        int k;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n", x,
+                SVG_TOP - 6, x, bottom);
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%g µs</text>\n",
+                x, bottom + 16, d);
+        for (k = 0; k < 2 && d < hi; k++)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
+                    svg_x(minor[k], lo, hi), SVG_TOP - 6, svg_x(minor[k], lo, hi), bottom);
+    }
+}
+
+/* One bar from the axis to the median, a whisker from min to max, the median printed. */
+static void svg_bar(FILE *f, const bench_time *t, int y, const char *colour, double lo,
+                    double hi)
+{
+    double x = svg_x(t->median, lo, hi);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+            SVG_LABEL_X, y, x - SVG_LABEL_X, SVG_BAR, colour);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>\n",
+            svg_x(t->min, lo, hi), y + SVG_BAR / 2, svg_x(t->max, lo, hi), y + SVG_BAR / 2);
+    fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%.3g</text>\n", x + 4, y + SVG_BAR - 2,
+            t->median);
+}
+
+/* "arm7" when every row is of one robot, "arm7, humanoid" otherwise. */
+static void robot_names(FILE *f, const bench_row *rows, int n)
+{
+    int i, j;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i && strcmp(rows[j].robot, rows[i].robot) != 0; j++)
+            ;
+        if (j == i) {
+            if (i > 0)
+                fputs(", ", f);
+            xml_text(f, rows[i].robot);
+        }
+    }
+}
+
+static void svg_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n)
+{
+    const int bottom = SVG_TOP + n * SVG_GROUP, height = bottom + 30;
+    int one_robot = 1, i;
+    double lo, hi;
+    for (i = 1; i < n; i++)
+        one_robot = one_robot && strcmp(rows[i].robot, rows[0].robot) == 0;
+    decades(rows, n, &lo, &hi);
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<style>.title{font-size:16px;font-weight:bold}.sub{fill:#444}.tick{fill:#555;"
+            "font-size:11px}.value{font-size:10px;fill:#222}.speed{font-weight:bold}</style>\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", SVG_WIDTH, height,
+            SVG_WIDTH, height);
+    fputs("<text x=\"12\" y=\"24\" class=\"title\">cdyngen bench: ", f);
+    robot_names(f, rows, n);
+    fputs(", generated code vs the generic runtime (µs per call, log scale)</text>\n", f);
+    fputs("<text x=\"12\" y=\"44\" class=\"sub\">", f);
+    xml_text(f, s->compiler);
+    fputs(" ", f);
+    xml_text(f, s->flags);
+    fputs("</text>\n<text x=\"12\" y=\"62\" class=\"sub\">", f);
+    xml_text(f, s->cpu);
+    fprintf(f, "; median of %ld batches of %ld calls, whiskers min to max</text>\n", s->batches,
+            s->calls);
+    fprintf(f, "<rect x=\"12\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+            "<text x=\"28\" y=\"84\">generated</text>"
+            "<rect x=\"110\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+            "<text x=\"126\" y=\"84\">generic runtime</text>"
+            "<text x=\"%d\" y=\"%d\" class=\"speed\">speed-up</text>\n", SVG_GENERATED,
+            SVG_GENERIC, SVG_PLOT_END + 28, SVG_TOP - 12);
+    svg_axis(f, lo, hi, bottom);
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        const int y = SVG_TOP + i * SVG_GROUP;
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", SVG_LABEL_X - 8, y + SVG_BAR + 4);
+        if (!one_robot) {
+            xml_text(f, r->robot);
+            fputs(" ", f);
+        }
+        xml_text(f, r->algorithm);
+        fputs("</text>\n", f);
+        svg_bar(f, &r->generated, y, SVG_GENERATED, lo, hi);
+        svg_bar(f, &r->generic, y + SVG_BAR + 1, SVG_GENERIC, lo, hi);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"speed\">%.2f×</text>\n", SVG_PLOT_END + 36,
+                y + SVG_BAR + 4, r->generic.median / r->generated.median);
+    }
+    fputs("</svg>\n", f);
+}
+
+int bench_write_svg(const char *path, const bench_setup *s, const bench_row *rows, int n)
+{
+    return write_file(path, svg_rows, s, rows, n);
+}
