@@ -53,15 +53,18 @@ static int fail(builder *b, int line, const char *joint, const char *fmt, ...)
 
 /* ---- 3x3 algebra on row-major arrays ---- */
 
-static double snap(double x)
+/* Counts the entries it changes into *snapped (kin_tree.nsnapped, for `cdyngen report`). */
+static double snap(double x, int *snapped)
 {
+    double s = x;
     if (fabs(x) < SNAP_TOL)
-        return 0.0;
-    if (fabs(x - 1.0) < SNAP_TOL)
-        return 1.0;
-    if (fabs(x + 1.0) < SNAP_TOL)
-        return -1.0;
-    return x;
+        s = 0.0;
+    else if (fabs(x - 1.0) < SNAP_TOL)
+        s = 1.0;
+    else if (fabs(x + 1.0) < SNAP_TOL)
+        s = -1.0;
+    *snapped += s != x;
+    return s;
 }
 
 static void mat3_mul(double out[9], const double a[9], const double b[9])
@@ -92,7 +95,7 @@ static void mat3_transpose(double out[9], const double a[9])
 }
 
 /* R = Rz(yaw) Ry(pitch) Rx(roll), as the URDF specification defines rpy. */
-static void rpy_to_matrix(double R[9], const double rpy[3])
+static void rpy_to_matrix(double R[9], const double rpy[3], int *snapped)
 {
     double cr = cos(rpy[0]), sr = sin(rpy[0]);
     double cp = cos(rpy[1]), sp = sin(rpy[1]);
@@ -102,19 +105,19 @@ static void rpy_to_matrix(double R[9], const double rpy[3])
                    -sp,     cp * sr,                cp * cr};
     int i;
     for (i = 0; i < 9; i++)
-        R[i] = snap(m[i]);
+        R[i] = snap(m[i], snapped);
 }
 
-static placement origin_placement(const urdf_origin *o)
+static placement origin_placement(const urdf_origin *o, int *snapped)
 {
     placement x;
-    rpy_to_matrix(x.R, o->rpy);
+    rpy_to_matrix(x.R, o->rpy, snapped);
     memcpy(x.p, o->xyz, sizeof x.p);
     return x;
 }
 
 /* a * b: b expressed in a's frame composed onto a. */
-static placement compose(const placement *a, const placement *b)
+static placement compose(const placement *a, const placement *b, int *snapped)
 {
     placement x;
     int i;
@@ -122,9 +125,9 @@ static placement compose(const placement *a, const placement *b)
     mat3_vec(x.p, a->R, b->p);
     for (i = 0; i < 3; i++) {
         x.p[i] += a->p[i];
-        x.R[3 * i] = snap(x.R[3 * i]);
-        x.R[3 * i + 1] = snap(x.R[3 * i + 1]);
-        x.R[3 * i + 2] = snap(x.R[3 * i + 2]);
+        x.R[3 * i] = snap(x.R[3 * i], snapped);
+        x.R[3 * i + 1] = snap(x.R[3 * i + 1], snapped);
+        x.R[3 * i + 2] = snap(x.R[3 * i + 2], snapped);
     }
     return x;
 }
@@ -136,7 +139,7 @@ static placement identity_placement(void)
 }
 
 /* A rotation taking +z onto the unit vector a (used to put a planar joint's plane in xy). */
-static void rotation_z_to(double R[9], const double a[3])
+static void rotation_z_to(double R[9], const double a[3], int *snapped)
 {
     double ex[3] = {1, 0, 0}, x[3], y[3], n;
     int i;
@@ -155,18 +158,18 @@ static void rotation_z_to(double R[9], const double a[3])
     y[1] = a[2] * x[0] - a[0] * x[2];
     y[2] = a[0] * x[1] - a[1] * x[0];
     for (i = 0; i < 3; i++) {
-        R[3 * i] = snap(x[i]);
-        R[3 * i + 1] = snap(y[i]);
-        R[3 * i + 2] = snap(a[i]);
+        R[3 * i] = snap(x[i], snapped);
+        R[3 * i + 1] = snap(y[i], snapped);
+        R[3 * i + 2] = snap(a[i], snapped);
     }
 }
 
 /* ---- inertia lumping ---- */
 
 /* Adds a link's inertial (given in the link frame) to a body, the link placed at x. */
-static void lump_link(lumped_inertia *acc, const urdf_link *l, const placement *x)
+static void lump_link(lumped_inertia *acc, const urdf_link *l, const placement *x, int *snapped)
 {
-    placement in = origin_placement(&l->inertial_origin), c = compose(x, &in);
+    placement in = origin_placement(&l->inertial_origin, snapped), c = compose(x, &in, snapped);
     double Ic[9] = {l->ixx, l->ixy, l->ixz, l->ixy, l->iyy, l->iyz, l->ixz, l->iyz, l->izz};
     double Rt[9], tmp[9], cc;
     int i, j;
@@ -342,8 +345,8 @@ static int add_moving_joint(builder *b, const urdf_joint *j, tree_joint_kind kin
     *child_in_body = identity_placement();
     if (kind == TREE_PLANAR && !(fabs(j->axis[2] - 1.0) < AXIS_TOL)) {
         placement turn = identity_placement();
-        rotation_z_to(turn.R, j->axis);
-        x = compose(joint_in_body, &turn);
+        rotation_z_to(turn.R, j->axis, &b->t->nsnapped);
+        x = compose(joint_in_body, &turn, &b->t->nsnapped);
         mat3_transpose(child_in_body->R, turn.R);
     }
     k = add_body(b, j->name, b->u->links[j->child].name, j->line, kind, body, &x);
@@ -371,14 +374,14 @@ static void place_link(builder *b, int link, int body, const placement *link_in_
     memcpy(f->R, link_in_body->R, sizeof f->R);
     memcpy(f->p, link_in_body->p, sizeof f->p);
     if (body >= 0)
-        lump_link(&b->lump[body], &b->u->links[link], link_in_body);
+        lump_link(&b->lump[body], &b->u->links[link], link_in_body, &b->t->nsnapped);
     for (c = b->nchildren[link] - 1; c >= 0; c--) {
         const urdf_joint *j = &b->u->joints[b->children[link][c]];
-        placement origin = origin_placement(&j->origin);
+        placement origin = origin_placement(&j->origin, &b->t->nsnapped);
         pending_joint *e = &stack[(*top)++];
         e->joint = b->children[link][c];
         e->body = body;
-        e->joint_in_body = compose(link_in_body, &origin);
+        e->joint_in_body = compose(link_in_body, &origin, &b->t->nsnapped);
     }
 }
 
@@ -563,6 +566,7 @@ static int build(builder *b)
     t->nframes = u->nlinks;
     for (i = 0; i < u->nlinks; i++) {
         t->frames[i].line = u->links[i].line;
+        t->frames[i].has_inertial = u->links[i].has_inertial;
         if (!(t->frames[i].name = text_dup(u->links[i].name)))
             return fail(b, 0, "", "out of memory");
     }

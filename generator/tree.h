@@ -34,6 +34,7 @@ typedef struct {
     char *name;             /* URDF link name */
     int line;               /* line of the URDF link */
     int body;               /* -1 = world (links fixed to a fixed-base root) */
+    int has_inertial;       /* the URDF link has an <inertial> (lumped into the body) */
     double R[9], p[3];      /* link frame in the body frame */
 } tree_frame;
 
@@ -67,6 +68,7 @@ typedef struct {
     int max_depth;
     int nnz_M;              /* nonzeros of M (full symmetric) */
     int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
+    int nsnapped;           /* rotation entries made exact 0 or +-1 (within 1e-9, tree.c) */
     /* constraints (constraints.c; none unless tree_add_constraints was called) */
     tree_constraint *constraints;
     int nconstraints;
