@@ -15,7 +15,8 @@
 #  MODE=bench: `cdyngen bench` on the sample arm with few batches, with and without a
 #               contact: CSV and JSON that parse, one row per algorithm asked for, positive
 #               times; a bad --cc, bad --cflags or unknown algorithm exits 3, 3 or 2 with
-#               the reason; no temporary folder is left in $TMPDIR.
+#               the reason; no temporary folder is left in $TMPDIR, also after SIGINT or
+#               SIGTERM in the middle of compiling.
 #  MODE=hostile: robots built to exhaust the generator, written here: a 13,000-link fixed
 #               chain (once a stack overflow) is generated; a 13,000-DoF chain, a 3,000-joint
 #               star and a 200-DoF chain are refused naming the limit, and a forest inside
@@ -408,6 +409,27 @@ elseif(MODE STREQUAL "bench")
   bench(3 "compiling failed on .*-fno-such-flag" ${arm} --cflags "-O1 -fno-such-flag")
   bench(2 "unknown algorithm \"warp\"" ${arm} --algorithms rnea,warp)
   bench(2 "prox_ltl needs constraints" ${arm} --algorithms prox_ltl)
+  # Ctrl-C and SIGTERM in the middle of compiling the humanoid (about 20 s): nothing left
+  # in TMPDIR (the compiler's own temporaries go there too), no compiler still running
+  find_program(TIMEOUT timeout)
+  if(TIMEOUT)
+    foreach(sig INT TERM)
+      execute_process(COMMAND ${TIMEOUT} -s ${sig} 3 ${CMAKE_COMMAND} -E env TMPDIR=${tmp}
+        ${CDYNGEN} bench ${TESTS}/../robots/humanoid.urdf --floating-base
+        WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+      execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 2)
+      file(GLOB left ${tmp}/*)
+      if(NOT rc EQUAL 124 OR left)
+        message(FATAL_ERROR "SIG${sig} while compiling: exit ${rc}, left: ${left}")
+      endif()
+      execute_process(COMMAND sh -c "ps -eo args | grep -v grep | grep -c '${tmp}/cdyngen-bench'"
+        OUTPUT_VARIABLE n)
+      string(STRIP "${n}" n)
+      if(NOT n EQUAL 0)
+        message(FATAL_ERROR "SIG${sig} while compiling: ${n} compilers still running")
+      endif()
+    endforeach()
+  endif()
   message(STATUS "bench: rows, files and errors as documented, no temporary folder left")
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
