@@ -572,6 +572,12 @@ static int build(builder *b)
     }
     t->gravity[2] = -9.81;
     t->floating = b->opt && b->opt->floating_base;
+    for (i = 0; t->floating && i < u->njoints; i++)
+        if (u->joints[i].type == URDF_FLOATING && u->joints[i].parent == u->root)
+            return fail(b, u->joints[i].line, u->joints[i].name, "the file already has a "
+                        "floating root joint (from link \"%s\"), and --floating-base would add a "
+                        "second free-flyer above it: leave --floating-base out",
+                        u->links[u->root].name);
     if (t->floating) {
         root_body = add_body(b, "root_joint", u->links[u->root].name, u->links[u->root].line,
                              TREE_FREEFLYER, -1, &id);

@@ -794,6 +794,64 @@ static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
     return doc;
 }
 
+/* ---------------------------------------------------------------- xacro */
+
+/* A xacro macro (<xacro:property>, <xacro:include>, ...), with or without its namespace
+ * declared (libxml2 keeps an undeclared prefix in the name). */
+static int is_xacro_element(const xmlNode *n)
+{
+    const char *name = (const char *)n->name;
+    return (n->ns && n->ns->prefix && strcmp((const char *)n->ns->prefix, "xacro") == 0) ||
+           strncmp(name, "xacro:", 6) == 0;
+}
+
+static const char *attribute_text(const xmlAttr *a)
+{
+    return a->children && a->children->content ? (const char *)a->children->content : "";
+}
+
+/* The first attribute holding a xacro substitution (${...} or $(...)), or NULL. */
+static const xmlAttr *xacro_attribute(const xmlNode *n)
+{
+    const xmlAttr *a;
+    for (a = n->properties; a; a = a->next)
+        if (strstr(attribute_text(a), "${") || strstr(attribute_text(a), "$("))
+            return a;
+    return NULL;
+}
+
+/* A xacro file is not a URDF yet: say so, and how to expand it, rather than report the
+ * first macro or ${...} value as a missing name or a bad number. Depth-first, without
+ * recursion (libxml2 bounds the depth, but the walk need not rely on it). */
+static int refuse_xacro(const report *r, const xmlNode *root)
+{
+    const xmlNode *n = root;
+    while (n) {
+        const xmlAttr *a = n->type == XML_ELEMENT_NODE ? xacro_attribute(n) : NULL;
+        if (n->type == XML_ELEMENT_NODE && (is_xacro_element(n) || a)) {
+            char what[160];
+            if (is_xacro_element(n))
+                snprintf(what, sizeof what, "<%s%s>", n->ns ? "xacro:" : "",
+                         (const char *)n->name);
+            else
+                snprintf(what, sizeof what, "<%s> %s \"%.64s\"", (const char *)n->name,
+                         (const char *)a->name, attribute_text(a));
+            report_line(r, node_line(n), "%s: this is a xacro file, with macros still to "
+                        "expand; expand it first (xacro %s > robot.urdf, from ROS's xacro "
+                        "package) and give cdyngen the result", what, r->file);
+            return -1;
+        }
+        if (n->children)
+            n = n->children;
+        else {
+            while (n && n != root && !n->next)
+                n = n->parent;
+            n = n && n != root ? n->next : NULL;
+        }
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- public API */
 
 int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model *out,
@@ -821,8 +879,10 @@ int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model 
     if (doc == NULL)
         return -1;
     out->file = text_dup(r.file);
-    status = out->file != NULL ? read_robot(&r, xmlDocGetRootElement(doc), out)
-                               : (report_line(&r, 0, "out of memory"), -1);
+    status = out->file == NULL ? (report_line(&r, 0, "out of memory"), -1)
+                               : refuse_xacro(&r, xmlDocGetRootElement(doc));
+    if (status == 0)
+        status = read_robot(&r, xmlDocGetRootElement(doc), out);
     xmlFreeDoc(doc);
     if (status != 0)
         urdf_free(out);
