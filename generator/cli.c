@@ -51,6 +51,8 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
         o->name = argv[++*i];
     } else if (strcmp(a, "--floating-base") == 0) {
         o->floating_base = 1;
+    } else if (strcmp(a, "--strict") == 0) {
+        o->strict = 1;
     } else if (strcmp(a, "--scalar") == 0) {
         if (!has_value)
             return cli_usage_error("%s needs double or float", a);
@@ -116,6 +118,14 @@ int cli_load_robot(const robot_options *o, kin_tree *t)
     int rc;
     if (urdf_parse_file(o->urdf, &u, err, sizeof err) < 0) {
         cli_report("%s", err);
+        return EXIT_INPUT;
+    }
+    for (rc = 0; rc < u.nwarnings; rc++)
+        cli_report("%s", u.warnings[rc]);
+    if (o->strict && u.nwarnings > 0) {
+        cli_report("%s: %d warning%s, and --strict makes them errors", o->urdf, u.nwarnings,
+                   u.nwarnings > 1 ? "s" : "");
+        urdf_free(&u);
         return EXIT_INPUT;
     }
     memset(&topt, 0, sizeof topt);

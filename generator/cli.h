@@ -22,6 +22,7 @@ typedef struct {
     const char *urdf, *name;
     char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
     int floating_base, scalar_float;
+    int strict;                         /* --strict: warnings are errors */
     constraint_arg constraints[CLI_MAX_CONSTRAINTS];
     int nconstraints;
 } robot_options;
@@ -34,7 +35,8 @@ typedef struct {
     "  --scalar TYPE        double (default) or float\n" \
     "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n" \
     "                       6d: its placement); the constrained solvers are emitted for the set\n" \
-    "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n"
+    "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n" \
+    "  --strict             treat warnings about the URDF as errors\n"
 
 /* "cdyngen: " and the message on stderr, one line, control characters escaped. */
 void cli_report(const char *fmt, ...)

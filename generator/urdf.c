@@ -97,15 +97,12 @@ static const xmlNode *owner_of(const xmlNode *n)
 }
 
 /* Writes "file:line: label: reason[ (in owner)]" and returns -1. */
-static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
+static int vfail(const report *r, const xmlNode *n, const char *fmt, va_list ap)
 {
     char label[URDF_MAX_NAME_BYTES + 64], owner[URDF_MAX_NAME_BYTES + 64] = "";
     char reason[512];
     const xmlNode *o = owner_of(n);
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
     element_label(label, sizeof label, n);
     if (o != NULL) {
         char olabel[sizeof owner - 8];
@@ -114,6 +111,39 @@ static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
     }
     report_line(r, node_line(n), "%s: %s%s", label, reason, owner);
     return -1;
+}
+
+static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(r, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Adds "file:line: label: warning: reason[ (in owner)]" to m's warnings: something the
+ * dynamics do not need, said instead of refusing the file. 0, or -1 out of memory. */
+static int warn(const report *r, urdf_model *m, const xmlNode *n, const char *fmt, ...)
+{
+    char text[1024], format[256];
+    report into;
+    char **grown = realloc(m->warnings, (size_t)(m->nwarnings + 1) * sizeof *grown);
+    va_list ap;
+    if (!grown)
+        return fail(r, n, "out of memory");
+    m->warnings = grown;
+    into.file = r->file;
+    into.err = text;
+    into.errlen = sizeof text;
+    snprintf(format, sizeof format, "warning: %s", fmt);
+    va_start(ap, fmt);
+    vfail(&into, n, format, ap);
+    va_end(ap);
+    if (!(m->warnings[m->nwarnings] = text_dup(text)))
+        return fail(r, n, "out of memory");
+    m->nwarnings++;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- small helpers */
@@ -554,10 +584,14 @@ static int check_mimics(robot_parse *p)
         if (!j->has_mimic)
             continue;
         target = name_table_find(&p->joints, j->mimic_joint);
-        if (target < 0 || target == i)
+        if (target == i)
             return fail(p->r, first_child(p->joint_nodes[i], "mimic"),
-                        target < 0 ? "unknown joint \"%s\"" : "joint \"%s\" mimics itself",
-                        j->mimic_joint);
+                        "joint \"%s\" mimics itself", j->mimic_joint);
+        /* cdyngen treats a mimic joint as independent, so a dangling one changes nothing */
+        if (target < 0 && warn(p->r, p->m, first_child(p->joint_nodes[i], "mimic"),
+                               "unknown joint \"%s\"; the mimic is ignored (cdyngen treats "
+                               "every mimic joint as independent)", j->mimic_joint) != 0)
+            return -1;
     }
     return 0;
 }
@@ -820,10 +854,11 @@ static const xmlAttr *xacro_attribute(const xmlNode *n)
     return NULL;
 }
 
-/* A xacro file is not a URDF yet: say so, and how to expand it, rather than report the
- * first macro or ${...} value as a missing name or a bad number. Depth-first, without
- * recursion (libxml2 bounds the depth, but the walk need not rely on it). */
-static int refuse_xacro(const report *r, const xmlNode *root)
+/* A xacro file is not a URDF yet: say so, naming its first macro or ${...} value, and how
+ * to expand it, rather than report a missing name or a bad number. Depth-first, without
+ * recursion (libxml2 bounds the depth, but the walk need not rely on it). Returns -1 when
+ * it replaced the message, 0 when the file shows no sign of xacro. */
+static int explain_xacro(const report *r, const xmlNode *root)
 {
     const xmlNode *n = root;
     while (n) {
@@ -879,10 +914,12 @@ int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model 
     if (doc == NULL)
         return -1;
     out->file = text_dup(r.file);
-    status = out->file == NULL ? (report_line(&r, 0, "out of memory"), -1)
-                               : refuse_xacro(&r, xmlDocGetRootElement(doc));
-    if (status == 0)
-        status = read_robot(&r, xmlDocGetRootElement(doc), out);
+    status = out->file != NULL ? read_robot(&r, xmlDocGetRootElement(doc), out)
+                               : (report_line(&r, 0, "out of memory"), -1);
+    /* a refused file that is a xacro file gets that said instead (leftover xacro elements
+     * in a file that reads well are ignored, as ROS tools do) */
+    if (status != 0 && out->file != NULL)
+        explain_xacro(&r, xmlDocGetRootElement(doc));
     xmlFreeDoc(doc);
     if (status != 0)
         urdf_free(out);
@@ -959,6 +996,9 @@ void urdf_free(urdf_model *m)
         free(m->joints[i].name);
         free(m->joints[i].mimic_joint);
     }
+    for (i = 0; i < m->nwarnings; i++)
+        free(m->warnings[i]);
+    free(m->warnings);
     free(m->links);
     free(m->joints);
     free(m->name);

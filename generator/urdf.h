@@ -48,6 +48,8 @@ typedef struct {
     urdf_joint *joints;     /* in file order */
     int njoints;
     int root;               /* the one link that is no joint's child */
+    char **warnings;        /* "file:line: element: warning: ...", in file order */
+    int nwarnings;
 } urdf_model;
 
 /* Parses and validates `path`. On failure returns -1, leaves *out empty and writes one

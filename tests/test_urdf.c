@@ -94,7 +94,6 @@ static const rejection rejections[] = {
     {"bad_encoding.urdf", 1, "malformed XML", "encoder error"},
     {"bad_attlist_default.urdf", 10, "joint \"knee\"", "missing type"},
     {"bad_limit_order.urdf", 8, "<limit>", "lower 1.5 is above upper -1.5 (in joint \"knee\")"},
-    {"bad_mimic_unknown.urdf", 8, "<mimic>", "unknown joint \"thumb\" (in joint \"finger\")"},
     {"bad_mimic_self.urdf", 8, "<mimic>", "mimics itself"},
     {"bad_entity_expansion.urdf", 3, "<!ENTITY>", "entity \"lol\" declared"},
     {"bad_external_entity.urdf", 4, "<!ENTITY>", "entity \"x\" declared"},
@@ -312,6 +311,22 @@ START_TEST(test_joint_type_names)
     ck_assert_str_eq(urdf_joint_type_name(URDF_FIXED), "fixed");
     ck_assert_str_eq(urdf_joint_type_name(URDF_FLOATING), "floating");
     ck_assert_str_eq(urdf_joint_type_name(URDF_PLANAR), "planar");
+}
+END_TEST
+
+/* A dangling mimic is a warning, not a refusal: mimic joints are independent here. */
+START_TEST(test_dangling_mimic_warns)
+{
+    urdf_model m;
+    char err[512];
+    ck_assert_int_eq(urdf_parse_file(URDF_DIR "warn_mimic_unknown.urdf", &m, err, sizeof err), 0);
+    ck_assert_int_eq(m.nwarnings, 1);
+    ck_assert_msg(strstr(m.warnings[0], "warn_mimic_unknown.urdf:14: <mimic>: warning: unknown "
+                                        "joint \"thumb\"") != NULL, "%s", m.warnings[0]);
+    ck_assert_msg(strstr(m.warnings[0], "(in joint \"finger\")") != NULL, "%s", m.warnings[0]);
+    ck_assert_int_eq(m.njoints, 1);
+    urdf_free(&m);
+    ck_assert_int_eq(m.nwarnings, 0);
 }
 END_TEST
 
@@ -557,6 +572,7 @@ static Suite *urdf_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
+    tcase_add_test(tc, test_dangling_mimic_warns);
     tcase_add_test(tc, test_memory_uses_given_name);
     tcase_add_test(tc, test_no_state_between_calls);
     tcase_add_test(tc, test_small_error_buffer);
