@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "elf_symbols.h"
 #include "embedded.h"
+#include "expr.h"
 #include "generate.h"
 #include "render.h"
 
@@ -145,11 +146,8 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
             return rc;
         if (rc == 1)
             continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage_error("bench: unknown option \"%s\"", argv[i]);
-        if (o->robot.urdf)
-            return cli_usage_error("bench: unexpected argument \"%s\"", argv[i]);
-        o->robot.urdf = argv[i];
+        if ((rc = cli_positional(&o->robot, argv[i], "bench: ")) != 0)
+            return rc;
     }
     if (!o->robot.urdf)
         return cli_usage_error("%s", "bench: no URDF file given");
@@ -278,33 +276,28 @@ static void measure_code(const char *object, const char *name, long bytes[NALGOR
 static int write_registry(const bench_options *o, const char *dir, const long *bytes)
 {
     const char *n = o->robot.name;
-    char flags[2048], *flags_c, *urdf_c, line[64];
-    char *text;
-    size_t len;
+    char flags[2048], *flags_c, *urdf_c, *text = NULL;
+    ebuf b = {0, 0, 0, 0};
     int k, rc;
     snprintf(flags, sizeof flags, "-std=gnu99 -DNDEBUG %s", o->cflags);
     flags_c = render_string_text(flags);
     urdf_c = render_string_text(cli_base_name(o->robot.urdf));
-    len = 1024 + 3 * strlen(n) + 24 * NALGORITHMS + (flags_c ? strlen(flags_c) : 0) +
-          (urdf_c ? strlen(urdf_c) : 0);
-    text = flags_c && urdf_c ? malloc(len) : NULL;
-    if (text) {
-        snprintf(text, len, "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
-                 "extern const generated_api %s_api;\n"
-                 "extern const bench_loop %s_bench_loops[BENCH_NALGOS];\n"
-                 "extern const bench_ops %s_bench_ops;\n"
-                 "static const long code_bytes[BENCH_NALGOS] = {", n, n, n);
-        for (k = 0; k < NALGORITHMS; k++) {
-            snprintf(line, sizeof line, "%s%ld", k ? ", " : "", bytes[k]);
-            strcat(text, line);
-        }
-        snprintf(text + strlen(text), len - strlen(text),
-                 "};\nconst bench_robot bench_robots[] = {\n"
-                 "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes},\n"
-                 "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n", n, n, n, urdf_c,
-                 flags_c);
+    if (flags_c && urdf_c) {
+        ebuf_printf(&b, "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
+                    "extern const generated_api %s_api;\n"
+                    "extern const bench_loop %s_bench_loops[BENCH_NALGOS];\n"
+                    "extern const bench_ops %s_bench_ops;\n"
+                    "static const long code_bytes[BENCH_NALGOS] = {", n, n, n);
+        for (k = 0; k < NALGORITHMS; k++)
+            ebuf_printf(&b, "%s%ld", k ? ", " : "", bytes[k]);
+        ebuf_printf(&b, "};\nconst bench_robot bench_robots[] = {\n"
+                    "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes},\n"
+                    "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n", n, n, n,
+                    urdf_c, flags_c);
+        text = b.oom ? NULL : ebuf_take(&b);
     }
     rc = write_text(dir, "registry.c", text);
+    ebuf_free(&b);
     free(text);
     free(flags_c);
     free(urdf_c);
@@ -401,13 +394,10 @@ static int build_failed(const build *b, int k, const char *what)
 /* The compiler runs at all: a missing one is named before any long compile. */
 static int check_compiler(const bench_options *o, build *b)
 {
-    char *rest[2] = {"--version", NULL}, *argv[MAX_FLAGS + 8];
+    char *argv[3] = {(char *)o->cc, "--version", NULL};
     bench_job job;
     char log[BENCH_PATH_LEN + 16];
     snprintf(log, sizeof log, "%s/version.log", b->dir);
-    argv[0] = (char *)o->cc;
-    argv[1] = rest[0];
-    argv[2] = NULL;
     job.argv = argv;
     job.label = o->cc;
     job.log = log;
@@ -427,17 +417,44 @@ static int parallel_jobs(void)
     return n < 1 ? 1 : n > 8 ? 8 : (int)n;
 }
 
+/* A job linking every object so far into dir/bench: cc FLAGS objects... -o bench -lm. */
+static void add_link(const bench_options *o, build *b)
+{
+    const int k = b->njobs++;
+    char *rest[MAX_JOBS + 4];
+    int n = 0, j;
+    for (j = 0; j < k; j++)
+        rest[n++] = b->obj[j];
+    snprintf(b->exe, sizeof b->exe, "%s/bench", b->dir);
+    rest[n++] = "-o";
+    rest[n++] = b->exe;
+    rest[n++] = "-lm";
+    rest[n] = NULL;
+    compiler_argv(o, b, b->argv[k], rest);
+    snprintf(b->log[k], sizeof b->log[k], "%s/link.log", b->dir);
+    b->jobs[k].argv = b->argv[k];
+    b->jobs[k].label = "the link";
+    b->jobs[k].log = b->log[k];
+}
+
+/* The job just added, alone: 0, or EXIT_BUILD (reported). */
+static int run_last(build *b, const char *what)
+{
+    const int k = b->njobs - 1, rc = bench_run_jobs(&b->jobs[k], 1, 1, 0);
+    return rc == -1 ? 0 : build_failed(b, rc == -2 ? -2 : k, what);
+}
+
 /* Everything compiled, the registry with the code sizes, linked into dir/bench. */
 static int compile_and_link(const bench_options *o, build *b)
 {
-    const int progress = isatty(STDERR_FILENO);
-    long bytes[NALGORITHMS];
     const int robot_object = 0;         /* plan_compiles puts NAME.c first */
-    int k, rc;
+    long bytes[NALGORITHMS];
+    int rc;
     plan_compiles(o, b);
     fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc,
             o->cflags);
-    if ((rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), progress)) != -1)
+    rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), isatty(STDERR_FILENO));
+    if (rc != -1)
         return build_failed(b, rc, "compiling");
     measure_code(b->obj[robot_object], o->robot.name, bytes);
     if (write_registry(o, b->dir, bytes) != 0) {
@@ -445,28 +462,10 @@ static int compile_and_link(const bench_options *o, build *b)
         return EXIT_BUILD;
     }
     add_compile(o, b, b->dir, "registry.c");
-    if ((rc = bench_run_jobs(&b->jobs[b->njobs - 1], 1, 1, 0)) != -1)
-        return build_failed(b, rc == -2 ? -2 : b->njobs - 1, "compiling");
-    {   /* link: cc FLAGS objects... -o bench -lm */
-        const int k_link = b->njobs++;
-        char *link_argv[MAX_JOBS + 4];
-        int n = 0;
-        for (k = 0; k < k_link; k++)
-            link_argv[n++] = b->obj[k];
-        snprintf(b->exe, sizeof b->exe, "%s/bench", b->dir);
-        link_argv[n++] = "-o";
-        link_argv[n++] = b->exe;
-        link_argv[n++] = "-lm";
-        link_argv[n] = NULL;
-        compiler_argv(o, b, b->argv[k_link], link_argv);
-        snprintf(b->log[k_link], sizeof b->log[k_link], "%s/link.log", b->dir);
-        b->jobs[k_link].argv = b->argv[k_link];
-        b->jobs[k_link].label = "the link";
-        b->jobs[k_link].log = b->log[k_link];
-        if ((rc = bench_run_jobs(&b->jobs[k_link], 1, 1, 0)) != -1)
-            return build_failed(b, rc == -2 ? -2 : k_link, "linking");
-    }
-    return 0;
+    if ((rc = run_last(b, "compiling")) != 0)
+        return rc;
+    add_link(o, b);
+    return run_last(b, "linking");
 }
 
 /* The harness, with the terminal: its table is the command's output. */

@@ -77,6 +77,37 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
     return 1;
 }
 
+int cli_output_option(int argc, char **argv, int *i, const char **out, int *force,
+                      const char *what)
+{
+    char msg[128];
+    if (strcmp(argv[*i], "--force") == 0) {
+        *force = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "-o") != 0 && strcmp(argv[*i], "--output") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        snprintf(msg, sizeof msg, "%s needs %s", argv[*i], what);
+        return cli_usage_error("%s", msg);
+    }
+    *out = argv[++*i];
+    return 1;
+}
+
+int cli_positional(robot_options *o, const char *a, const char *command)
+{
+    const int option = a[0] == '-' && a[1] != '\0';
+    char msg[1024];
+    if (option || o->urdf) {
+        snprintf(msg, sizeof msg, "%s%s \"%s\"", command,
+                 option ? "unknown option" : "unexpected argument", a);
+        return cli_usage_error("%s", msg);
+    }
+    o->urdf = a;
+    return 0;
+}
+
 int cli_check_prefix(robot_options *o)
 {
     const char *why;

@@ -50,6 +50,13 @@ int cli_usage_error(const char *fmt, const char *arg);
 /* argv[*i] as a generation option: 1 when it is one (*i moved past its value), 0 when it is
  * not, EXIT_USAGE (reported) when its value is bad or missing. */
 int cli_robot_option(int argc, char **argv, int *i, robot_options *o);
+/* argv[*i] as -o/--output VALUE (`what` names the value: "a folder") or --force: 1 when it
+ * is one of them, 0 when not, EXIT_USAGE (reported) when the value is missing. */
+int cli_output_option(int argc, char **argv, int *i, const char **out, int *force,
+                      const char *what);
+/* Any other argument a of `command` ("" or "bench: "): the URDF the first time; an unknown
+ * option or a second file is EXIT_USAGE (reported). */
+int cli_positional(robot_options *o, const char *a, const char *command);
 /* The prefix from --name or the file name, checked before anything is read or written:
  * 0, or EXIT_USAGE (reported). */
 int cli_check_prefix(robot_options *o);

@@ -50,20 +50,14 @@ static int parse_args(int argc, char **argv, cli_options *o)
         } else if ((rc = cli_robot_option(argc, argv, &i, &o->robot)) != 0) {
             if (rc != 1)
                 return rc;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("%s needs a folder", a);
-            o->out_dir = argv[++i];
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
+        } else if ((rc = cli_output_option(argc, argv, &i, &o->out_dir, &o->force,
+                                           "a folder")) != 0) {
+            if (rc != 1)
+                return rc;
         } else if (strcmp(a, "--summary") == 0) {
             o->summary = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("unknown option \"%s\"", a);
-        } else if (!o->robot.urdf) {
-            o->robot.urdf = a;
-        } else {
-            return cli_usage_error("unexpected argument \"%s\"", a);
+        } else if ((rc = cli_positional(&o->robot, a, "")) != 0) {
+            return rc;
         }
     }
     if (!o->robot.urdf)

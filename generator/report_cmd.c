@@ -42,18 +42,12 @@ static int parse_report_args(int argc, char **argv, report_options *o)
         } else if ((rc = cli_robot_option(argc, argv, &i, &o->robot)) != 0) {
             if (rc != 1)
                 return rc;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("%s needs a file name", a);
-            o->out = argv[++i];
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("report: unknown option \"%s\"", a);
-        } else if (!o->robot.urdf) {
-            o->robot.urdf = a;
-        } else {
-            return cli_usage_error("report: unexpected argument \"%s\"", a);
+        } else if ((rc = cli_output_option(argc, argv, &i, &o->out, &o->force,
+                                           "a file name")) != 0) {
+            if (rc != 1)
+                return rc;
+        } else if ((rc = cli_positional(&o->robot, a, "report: ")) != 0) {
+            return rc;
         }
     }
     if (!o->robot.urdf)
