@@ -331,8 +331,8 @@ static tpl_value *special_items(const kin_tree *t)
     }
     fact_axes(&b, t, names);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
-    ebuf_printf(&b, "<b>%d</b> rotation entries of the joint and link placements were within "
-                "10<sup>&minus;9</sup> of 0 or &plusmn;1 and were made exact (URDFs write right "
+    ebuf_printf(&b, "<b>%d</b> angles and joint axes of the joint and link placements were within "
+                "10<sup>&minus;9</sup> rad of a right angle and were made exact (URDFs write right "
                 "angles as rounded decimals), so the products they enter fold away", t->nsnapped);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
     fact_merged(&b, t, names);

@@ -12,13 +12,17 @@
 #include "tree.h"
 #include "text.h"
 
-/* Rotation entries this close to 0 or +-1 are made exact: URDFs write right angles as
- * rounded decimals (iiwa's 1.57079632679 leaves 4.9e-12), and exact permutations let the
- * emitter drop whole products (iiwa's ABA: 1170 -> 669 multiplications). An entry of 1e-9
- * is a 1e-9 rad rotation: no URDF means it, and the model moves by less than that. */
-#define SNAP_TOL 1e-9
-/* An axis this close to +-x, +-y, +-z (per component) is specialised. */
-#define AXIS_TOL 1e-12
+/* Angles this close to a multiple of pi/2 are made that multiple, and joint axes this close
+ * (in angle) to +-x, +-y, +-z are made that axis: URDFs write right angles as rounded
+ * decimals (iiwa's 1.57079632679 is 4.9e-12 short), and exact 0 and +-1 entries let the
+ * emitter drop whole products (iiwa's ABA: 1170 -> 669 multiplications). The angles are
+ * snapped, never the entries of a rotation one at a time, so every rotation stays orthogonal
+ * to rounding: a genuine 4e-10 entry (an rpy of 0.27931 5.4949e-05 -0.00019159) is kept.
+ * 1e-9 rad moves a point 1 m away by 1 nm. */
+#define ANGLE_TOL 1e-9
+/* Composing two rotations leaves rounding (a few ulp) where the exact product is 0 or +-1;
+ * those entries are cleaned to the exact value, which moves nothing beyond rounding. */
+#define ROUNDING_TOL 1e-15
 
 typedef struct {
     double R[9], p[3];
@@ -53,18 +57,35 @@ static int fail(builder *b, int line, const char *joint, const char *fmt, ...)
 
 /* ---- 3x3 algebra on row-major arrays ---- */
 
-/* Counts the entries it changes into *snapped (kin_tree.nsnapped, for `cdyngen report`). */
-static double snap(double x, int *snapped)
+/* An entry within rounding of 0 or +-1 made exact (see ROUNDING_TOL). */
+static double clean(double x)
 {
-    double s = x;
-    if (fabs(x) < SNAP_TOL)
-        s = 0.0;
-    else if (fabs(x - 1.0) < SNAP_TOL)
-        s = 1.0;
-    else if (fabs(x + 1.0) < SNAP_TOL)
-        s = -1.0;
-    *snapped += s != x;
-    return s;
+    if (fabs(x) < ROUNDING_TOL)
+        return 0.0;
+    if (fabs(x - 1.0) < ROUNDING_TOL)
+        return 1.0;
+    if (fabs(x + 1.0) < ROUNDING_TOL)
+        return -1.0;
+    return x;
+}
+
+/* cos and sin of an angle, exact when the angle is within ANGLE_TOL of a multiple of pi/2
+ * (counted into *snapped: kin_tree.nsnapped, for `cdyngen report` and --summary). */
+static void snapped_cos_sin(double angle, double *c, double *s, int *snapped)
+{
+    static const double cos4[4] = {1, 0, -1, 0}, sin4[4] = {0, 1, 0, -1};
+    const double half_pi = 1.57079632679489661923;
+    double k = floor(angle / half_pi + 0.5);
+    if (fabs(angle - k * half_pi) < ANGLE_TOL && fabs(k) < 1e9) {
+        int quarter = (int)fmod(k, 4.0);
+        quarter = quarter < 0 ? quarter + 4 : quarter;
+        *c = cos4[quarter];
+        *s = sin4[quarter];
+        *snapped += angle != 0.0;
+        return;
+    }
+    *c = cos(angle);
+    *s = sin(angle);
 }
 
 static void mat3_mul(double out[9], const double a[9], const double b[9])
@@ -97,15 +118,13 @@ static void mat3_transpose(double out[9], const double a[9])
 /* R = Rz(yaw) Ry(pitch) Rx(roll), as the URDF specification defines rpy. */
 static void rpy_to_matrix(double R[9], const double rpy[3], int *snapped)
 {
-    double cr = cos(rpy[0]), sr = sin(rpy[0]);
-    double cp = cos(rpy[1]), sp = sin(rpy[1]);
-    double cy = cos(rpy[2]), sy = sin(rpy[2]);
-    double m[9] = {cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
-                   sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
-                   -sp,     cp * sr,                cp * cr};
-    int i;
-    for (i = 0; i < 9; i++)
-        R[i] = snap(m[i], snapped);
+    double cr, sr, cp, sp, cy, sy;
+    snapped_cos_sin(rpy[0], &cr, &sr, snapped);
+    snapped_cos_sin(rpy[1], &cp, &sp, snapped);
+    snapped_cos_sin(rpy[2], &cy, &sy, snapped);
+    R[0] = cy * cp, R[1] = cy * sp * sr - sy * cr, R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp, R[4] = sy * sp * sr + cy * cr, R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp,     R[7] = cp * sr,                R[8] = cp * cr;
 }
 
 static placement origin_placement(const urdf_origin *o, int *snapped)
@@ -117,18 +136,16 @@ static placement origin_placement(const urdf_origin *o, int *snapped)
 }
 
 /* a * b: b expressed in a's frame composed onto a. */
-static placement compose(const placement *a, const placement *b, int *snapped)
+static placement compose(const placement *a, const placement *b)
 {
     placement x;
     int i;
     mat3_mul(x.R, a->R, b->R);
     mat3_vec(x.p, a->R, b->p);
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 3; i++)
         x.p[i] += a->p[i];
-        x.R[3 * i] = snap(x.R[3 * i], snapped);
-        x.R[3 * i + 1] = snap(x.R[3 * i + 1], snapped);
-        x.R[3 * i + 2] = snap(x.R[3 * i + 2], snapped);
-    }
+    for (i = 0; i < 9; i++)
+        x.R[i] = clean(x.R[i]);
     return x;
 }
 
@@ -139,7 +156,7 @@ static placement identity_placement(void)
 }
 
 /* A rotation taking +z onto the unit vector a (used to put a planar joint's plane in xy). */
-static void rotation_z_to(double R[9], const double a[3], int *snapped)
+static void rotation_z_to(double R[9], const double a[3])
 {
     double ex[3] = {1, 0, 0}, x[3], y[3], n;
     int i;
@@ -158,9 +175,9 @@ static void rotation_z_to(double R[9], const double a[3], int *snapped)
     y[1] = a[2] * x[0] - a[0] * x[2];
     y[2] = a[0] * x[1] - a[1] * x[0];
     for (i = 0; i < 3; i++) {
-        R[3 * i] = snap(x[i], snapped);
-        R[3 * i + 1] = snap(y[i], snapped);
-        R[3 * i + 2] = snap(a[i], snapped);
+        R[3 * i] = clean(x[i]);
+        R[3 * i + 1] = clean(y[i]);
+        R[3 * i + 2] = a[i];
     }
 }
 
@@ -169,7 +186,7 @@ static void rotation_z_to(double R[9], const double a[3], int *snapped)
 /* Adds a link's inertial (given in the link frame) to a body, the link placed at x. */
 static void lump_link(lumped_inertia *acc, const urdf_link *l, const placement *x, int *snapped)
 {
-    placement in = origin_placement(&l->inertial_origin, snapped), c = compose(x, &in, snapped);
+    placement in = origin_placement(&l->inertial_origin, snapped), c = compose(x, &in);
     double Ic[9] = {l->ixx, l->ixy, l->ixz, l->ixy, l->iyy, l->iyz, l->ixz, l->iyz, l->izz};
     double Rt[9], tmp[9], cc;
     int i, j;
@@ -249,7 +266,8 @@ static int check_body_inertia(builder *b, const tree_body *body)
 
 /* ---- joints ---- */
 
-static void set_axis(tree_body *body, const double axis[3])
+/* Counts an axis it changes into *snapped. */
+static void set_axis(tree_body *body, const double axis[3], int *snapped)
 {
     int k;
     memcpy(body->axis, axis, sizeof body->axis);
@@ -257,10 +275,11 @@ static void set_axis(tree_body *body, const double axis[3])
     body->axis_sign = 1;
     for (k = 0; k < 3; k++) {
         int o1 = (k + 1) % 3, o2 = (k + 2) % 3;
-        if (fabs(axis[o1]) < AXIS_TOL && fabs(axis[o2]) < AXIS_TOL &&
-            fabs(fabs(axis[k]) - 1.0) < AXIS_TOL) {
+        if (fabs(axis[o1]) < ANGLE_TOL && fabs(axis[o2]) < ANGLE_TOL &&
+            fabs(fabs(axis[k]) - 1.0) < ANGLE_TOL) {
             body->axis_index = k;
             body->axis_sign = axis[k] > 0 ? 1 : -1;
+            *snapped += axis[o1] != 0.0 || axis[o2] != 0.0 || fabs(axis[k]) != 1.0;
             body->axis[o1] = body->axis[o2] = 0.0;
             body->axis[k] = body->axis_sign;
         }
@@ -343,19 +362,20 @@ static int add_moving_joint(builder *b, const urdf_joint *j, tree_joint_kind kin
     placement x = *joint_in_body;
     int k;
     *child_in_body = identity_placement();
-    if (kind == TREE_PLANAR && !(fabs(j->axis[2] - 1.0) < AXIS_TOL)) {
+    if (kind == TREE_PLANAR &&
+        !(fabs(j->axis[0]) < ANGLE_TOL && fabs(j->axis[1]) < ANGLE_TOL && j->axis[2] > 0)) {
         placement turn = identity_placement();
-        rotation_z_to(turn.R, j->axis, &b->t->nsnapped);
-        x = compose(joint_in_body, &turn, &b->t->nsnapped);
+        rotation_z_to(turn.R, j->axis);
+        x = compose(joint_in_body, &turn);
         mat3_transpose(child_in_body->R, turn.R);
     }
     k = add_body(b, j->name, b->u->links[j->child].name, j->line, kind, body, &x);
     if (k < 0)
         return fail(b, j->line, j->name, "out of memory");
     if (kind == TREE_REVOLUTE || kind == TREE_REVOLUTE_UNBOUNDED || kind == TREE_PRISMATIC)
-        set_axis(&b->t->bodies[k], j->axis);
+        set_axis(&b->t->bodies[k], j->axis, &b->t->nsnapped);
     if (kind == TREE_PLANAR)
-        set_axis(&b->t->bodies[k], (const double[3]){0, 0, 1});
+        set_axis(&b->t->bodies[k], (const double[3]){0, 0, 1}, &b->t->nsnapped);
     if (j->has_limit && b->t->bodies[k].nq == 1) {
         b->t->bodies[k].lower = j->lower;
         b->t->bodies[k].upper = j->upper;
@@ -381,7 +401,7 @@ static void place_link(builder *b, int link, int body, const placement *link_in_
         pending_joint *e = &stack[(*top)++];
         e->joint = b->children[link][c];
         e->body = body;
-        e->joint_in_body = compose(link_in_body, &origin, &b->t->nsnapped);
+        e->joint_in_body = compose(link_in_body, &origin);
     }
 }
 

@@ -68,7 +68,7 @@ typedef struct {
     int max_depth;
     int nnz_M;              /* nonzeros of M (full symmetric) */
     int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
-    int nsnapped;           /* rotation entries made exact 0 or +-1 (within 1e-9, tree.c) */
+    int nsnapped;           /* angles and axes made exact right angles (within 1e-9 rad, tree.c) */
     /* constraints (constraints.c; none unless tree_add_constraints was called) */
     tree_constraint *constraints;
     int nconstraints;
