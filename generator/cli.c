@@ -141,7 +141,25 @@ static int add_constraints(const robot_options *o, kin_tree *t)
     return 0;
 }
 
-int cli_load_robot(const robot_options *o, kin_tree *t)
+static void print_lines(const text_list *l)
+{
+    int i;
+    for (i = 0; i < l->n; i++)
+        cli_report("%s", l->items[i]);
+}
+
+/* Warnings are what the dynamics do not need; --strict makes them errors. */
+static int strict_refuses(const robot_options *o, int nwarnings)
+{
+    if (!o->strict || nwarnings == 0)
+        return 0;
+    cli_report("%s: %d warning%s, and --strict makes them errors", o->urdf, nwarnings,
+               nwarnings > 1 ? "s" : "");
+    return 1;
+}
+
+/* Parses the URDF and builds the tree, printing warnings and notes as they come. */
+static int build_tree(const robot_options *o, kin_tree *t)
 {
     urdf_model u;
     tree_options topt;
@@ -151,22 +169,30 @@ int cli_load_robot(const robot_options *o, kin_tree *t)
         cli_report("%s", err);
         return EXIT_INPUT;
     }
-    for (rc = 0; rc < u.nwarnings; rc++)
-        cli_report("%s", u.warnings[rc]);
-    if (o->strict && u.nwarnings > 0) {
-        cli_report("%s: %d warning%s, and --strict makes them errors", o->urdf, u.nwarnings,
-                   u.nwarnings > 1 ? "s" : "");
-        urdf_free(&u);
-        return EXIT_INPUT;
-    }
+    print_lines(&u.warnings);
     memset(&topt, 0, sizeof topt);
     topt.floating_base = o->floating_base;
     rc = tree_build(&u, &topt, t, err, sizeof err);
-    urdf_free(&u);
     if (rc < 0) {
         cli_report("%s", err);
-        return EXIT_INPUT;
+    } else {
+        print_lines(&t->notes);
+        print_lines(&t->warnings);
+        if (strict_refuses(o, u.warnings.n + t->warnings.n)) {
+            tree_free(t);
+            rc = -1;
+        }
     }
+    urdf_free(&u);
+    return rc < 0 ? EXIT_INPUT : 0;
+}
+
+int cli_load_robot(const robot_options *o, kin_tree *t)
+{
+    char err[1024];
+    int rc = build_tree(o, t);
+    if (rc != 0)
+        return rc;
     if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) < 0 ||
         validate_inertia(t, o->urdf, err, sizeof err) < 0) {
         cli_report("%s", err);

@@ -11,3 +11,25 @@ char *text_dup(const char *s)
         memcpy(c, s, n);
     return c;
 }
+
+int text_list_add(text_list *l, const char *line)
+{
+    char **grown = realloc(l->items, (size_t)(l->n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    l->items = grown;
+    if (!(l->items[l->n] = text_dup(line)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+void text_list_free(text_list *l)
+{
+    int i;
+    for (i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}

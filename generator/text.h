@@ -5,4 +5,14 @@
 /* A malloc'd copy of s, or NULL when out of memory (strdup is POSIX, not C99). */
 char *text_dup(const char *s);
 
+/* A growable list of malloc'd lines (warnings, notes), in the order they were added. */
+typedef struct {
+    char **items;
+    int n;
+} text_list;
+
+/* Appends a copy of line; 0, or -1 when out of memory (the list is unchanged). */
+int text_list_add(text_list *l, const char *line);
+void text_list_free(text_list *l);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tree.h"
+#include "inertia_check.h"
 #include "text.h"
 
 /* Angles this close to a multiple of pi/2 are made that multiple, and joint axes this close
@@ -226,42 +227,6 @@ static void finish_inertia(tree_body *body, const lumped_inertia *acc)
     body->inertia[3] = I[4];
     body->inertia[4] = 0.5 * (I[5] + I[7]);
     body->inertia[5] = I[8];
-}
-
-/* A rigid body's inertia about its com is I = tr(S) 1 - S with S = sum m r r^T positive
- * semi-definite; so S = tr(I)/2 1 - I must be PSD (the triangle inequality on the principal
- * moments), and I itself PSD. Checked on lumped bodies, because real URDFs carry links
- * whose own inertia is not physical (hyq's 1e-6 "footprint") but whose body is. All
- * principal minors of a 3x3 symmetric matrix >= 0 <=> PSD; tol is relative to tr(I). */
-static int psd3(const double a[6], double scale)
-{
-    const double tol = 1e-9;
-    double xx = a[0], xy = a[1], xz = a[2], yy = a[3], yz = a[4], zz = a[5];
-    double s2 = scale * scale, s3 = s2 * scale;
-    double det = xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
-    return xx >= -tol * scale && yy >= -tol * scale && zz >= -tol * scale &&
-           xx * yy - xy * xy >= -tol * s2 && xx * zz - xz * xz >= -tol * s2 &&
-           yy * zz - yz * yz >= -tol * s2 && det >= -tol * s3;
-}
-
-static int check_body_inertia(builder *b, const tree_body *body)
-{
-    const double *I = body->inertia;
-    double tr = I[0] + I[3] + I[5], half = 0.5 * tr;
-    double second[6] = {half - I[0], -I[1], -I[2], half - I[3], -I[4], half - I[5]};
-    if (body->mass == 0.0 && tr != 0.0)
-        return fail(b, body->line, body->joint_name,
-                    "the links it carries have rotational inertia but no mass (link \"%s\")",
-                    body->link_name);
-    if (!psd3(I, tr))
-        return fail(b, body->line, body->joint_name,
-                    "the inertia of the links it carries is not positive semi-definite "
-                    "(link \"%s\")", body->link_name);
-    if (!psd3(second, tr))
-        return fail(b, body->line, body->joint_name,
-                    "the inertia of the links it carries violates the triangle inequality "
-                    "(link \"%s\"): no rigid body has these principal moments", body->link_name);
-    return 0;
 }
 
 /* ---- joints ---- */
@@ -606,11 +571,10 @@ static int build(builder *b)
     }
     if (walk(b, root_body) < 0 || check_limits(b) < 0)
         return -1;
-    for (i = 0; i < t->nbodies; i++) {
+    for (i = 0; i < t->nbodies; i++)
         finish_inertia(&t->bodies[i], &b->lump[i]);
-        if (check_body_inertia(b, &t->bodies[i]) < 0)
-            return -1;
-    }
+    if (inertia_check(u, t, b->err, b->errlen) < 0)
+        return -1;
     if (build_sparsity(t) < 0)
         return fail(b, 0, "", "out of memory");
     return 0;
@@ -662,5 +626,7 @@ void tree_free(kin_tree *t)
     free(t->dof_body);
     free(t->depth);
     free(t->subtree);
+    text_list_free(&t->warnings);
+    text_list_free(&t->notes);
     memset(t, 0, sizeof *t);
 }

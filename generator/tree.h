@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "urdf.h"
+#include "text.h"
 
 typedef enum {
     TREE_REVOLUTE, TREE_REVOLUTE_UNBOUNDED, TREE_PRISMATIC, TREE_PLANAR, TREE_FREEFLYER
@@ -69,6 +70,8 @@ typedef struct {
     int nnz_M;              /* nonzeros of M (full symmetric) */
     int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
     int nsnapped;           /* angles and axes made exact right angles (within 1e-9 rad, tree.c) */
+    text_list warnings;     /* "file:line: link "name": warning: ..." (inertia_check.c) */
+    text_list notes;        /* "file:line: link "name": note: ...": what was ignored */
     /* constraints (constraints.c; none unless tree_add_constraints was called) */
     tree_constraint *constraints;
     int nconstraints;

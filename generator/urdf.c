@@ -27,8 +27,6 @@
 /* The heaviest body accepted, kg: far above any machine (a ship is ~1e8 kg), far below
  * where m l^2 w^2 overflows even in float (3e38) for lengths and rates up to 1e3. */
 #define URDF_MAX_MASS 1e12
-#define URDF_PSD_RTOL 1e-12      /* smallest principal moment >= -tol * trace */
-#define URDF_TRIANGLE_RTOL 1e-9  /* I1 + I2 >= I3 - tol * trace */
 
 /* ---------------------------------------------------------------- error reporting */
 
@@ -128,11 +126,7 @@ static int warn(const report *r, urdf_model *m, const xmlNode *n, const char *fm
 {
     char text[1024], format[256];
     report into;
-    char **grown = realloc(m->warnings, (size_t)(m->nwarnings + 1) * sizeof *grown);
     va_list ap;
-    if (!grown)
-        return fail(r, n, "out of memory");
-    m->warnings = grown;
     into.file = r->file;
     into.err = text;
     into.errlen = sizeof text;
@@ -140,9 +134,8 @@ static int warn(const report *r, urdf_model *m, const xmlNode *n, const char *fm
     va_start(ap, fmt);
     vfail(&into, n, format, ap);
     va_end(ap);
-    if (!(m->warnings[m->nwarnings] = text_dup(text)))
+    if (text_list_add(&m->warnings, text) < 0)
         return fail(r, n, "out of memory");
-    m->nwarnings++;
     return 0;
 }
 
@@ -234,91 +227,6 @@ static int read_origin(const report *r, const xmlNode *parent, urdf_origin *o)
     return 0;
 }
 
-/* ---------------------------------------------------------------- inertia checks */
-
-/* Eigenvalues of a symmetric 3x3 matrix with entries of order one, ascending
- * (Smith 1961, closed form). */
-static void unit_symmetric_eigenvalues(const double a[6], double lambda[3])
-{
-    /* a = xx xy xz yy yz zz */
-    double off = a[1] * a[1] + a[2] * a[2] + a[4] * a[4];
-    double q = (a[0] + a[3] + a[5]) / 3.0, p, b[6], r, phi, t;
-    if (off == 0.0) {
-        lambda[0] = a[0], lambda[1] = a[3], lambda[2] = a[5];
-    } else {
-        p = sqrt(((a[0] - q) * (a[0] - q) + (a[3] - q) * (a[3] - q) +
-                  (a[5] - q) * (a[5] - q) + 2.0 * off) / 6.0);
-        b[0] = (a[0] - q) / p, b[1] = a[1] / p, b[2] = a[2] / p;
-        b[3] = (a[3] - q) / p, b[4] = a[4] / p, b[5] = (a[5] - q) / p;
-        r = 0.5 * (b[0] * (b[3] * b[5] - b[4] * b[4]) - b[1] * (b[1] * b[5] - b[4] * b[2]) +
-                   b[2] * (b[1] * b[4] - b[3] * b[2]));
-        r = r < -1.0 ? -1.0 : r > 1.0 ? 1.0 : r;
-        phi = acos(r) / 3.0;
-        lambda[2] = q + 2.0 * p * cos(phi);
-        lambda[0] = q + 2.0 * p * cos(phi + 2.0943951023931954923); /* + 2 pi / 3 */
-        lambda[1] = 3.0 * q - lambda[0] - lambda[2];
-    }
-    /* sort ascending (the diagonal branch is unsorted) */
-    if (lambda[0] > lambda[1]) t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
-    if (lambda[1] > lambda[2]) t = lambda[1], lambda[1] = lambda[2], lambda[2] = t;
-    if (lambda[0] > lambda[1]) t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
-}
-
-/* The same for any finite entries: scaled to order one so squares neither overflow
- * nor underflow. */
-static void symmetric_eigenvalues(const double a[6], double lambda[3])
-{
-    double scale = 0, unit[6];
-    int i;
-    for (i = 0; i < 6; i++)
-        scale = fabs(a[i]) > scale ? fabs(a[i]) : scale;
-    if (scale == 0) {
-        lambda[0] = lambda[1] = lambda[2] = 0;
-        return;
-    }
-    for (i = 0; i < 6; i++)
-        unit[i] = a[i] / scale;
-    unit_symmetric_eigenvalues(unit, lambda);
-    for (i = 0; i < 3; i++)
-        lambda[i] *= scale;
-}
-
-/* Checked for every link as it is read. */
-static int check_inertia_psd(const report *r, const xmlNode *n, const urdf_link *l)
-{
-    const double a[6] = {l->ixx, l->ixy, l->ixz, l->iyy, l->iyz, l->izz};
-    double lambda[3];
-    if (l->ixx < 0 || l->iyy < 0 || l->izz < 0)
-        return fail(r, n, "negative diagonal (ixx %g, iyy %g, izz %g)", l->ixx, l->iyy, l->izz);
-    symmetric_eigenvalues(a, lambda);
-    if (lambda[0] < -URDF_PSD_RTOL * (l->ixx + l->iyy + l->izz))
-        return fail(r, n, "not positive semi-definite (smallest principal moment %g)",
-                    lambda[0]);
-    return 0;
-}
-
-/* Physical consistency is a property of a rigid body, so it is checked for links that a
- * moving joint carries. The root and links on fixed joints are only parts of a body (the
- * tree stage lumps them), and real robots give them placeholders: iiwa's link_0 has mass 0
- * and an inertia, hyq's base_link and feet a rank-one 1e-6 dummy. */
-static int check_inertia_physical(const report *r, const xmlNode *n, const urdf_link *l)
-{
-    const double a[6] = {l->ixx, l->ixy, l->ixz, l->iyy, l->iyz, l->izz};
-    double lambda[3], trace = l->ixx + l->iyy + l->izz;
-    int i;
-    if (l->mass == 0.0) {
-        for (i = 0; i < 6; i++)
-            if (a[i] != 0.0)
-                return fail(r, n, "mass is 0 but the inertia is not zero");
-        return 0;
-    }
-    symmetric_eigenvalues(a, lambda);
-    if (lambda[0] + lambda[1] < lambda[2] - URDF_TRIANGLE_RTOL * trace)
-        return fail(r, n, "principal moments %.10g, %.10g, %.10g violate the triangle inequality",
-                    lambda[0], lambda[1], lambda[2]);
-    return 0;
-}
-
 /* ---------------------------------------------------------------- links */
 
 static int read_inertial(const report *r, const xmlNode *inertial, urdf_link *l)
@@ -348,7 +256,7 @@ static int read_inertial(const report *r, const xmlNode *inertial, urdf_link *l)
     for (i = 0; i < 6; i++)
         if (read_numbers(r, inertia, names[i], fields[i], 1, 1))
             return -1;
-    return check_inertia_psd(r, inertia, l);
+    return 0;
 }
 
 static int read_link(const report *r, const xmlNode *n, urdf_link *l)
@@ -659,20 +567,6 @@ static int check_acyclic(robot_parse *p)
     return 0;
 }
 
-static int check_physical_inertias(robot_parse *p)
-{
-    const urdf_model *m = p->m;
-    int i;
-    for (i = 0; i < m->nlinks; i++) {
-        const xmlNode *inertial = first_child(p->link_nodes[i], "inertial");
-        int j = p->parent_joint[i];
-        if (inertial != NULL && j >= 0 && m->joints[j].type != URDF_FIXED &&
-            check_inertia_physical(p->r, first_child(inertial, "inertia"), &m->links[i]))
-            return -1;
-    }
-    return 0;
-}
-
 static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
 {
     robot_parse p;
@@ -699,8 +593,6 @@ static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
         status = find_root(&p);
     if (status == 0)
         status = check_acyclic(&p);
-    if (status == 0)
-        status = check_physical_inertias(&p);
     free(p.link_nodes), free(p.joint_nodes), free(p.parent_joint);
     name_table_free(&p.links), name_table_free(&p.joints);
     return status;
@@ -996,9 +888,7 @@ void urdf_free(urdf_model *m)
         free(m->joints[i].name);
         free(m->joints[i].mimic_joint);
     }
-    for (i = 0; i < m->nwarnings; i++)
-        free(m->warnings[i]);
-    free(m->warnings);
+    text_list_free(&m->warnings);
     free(m->links);
     free(m->joints);
     free(m->name);

@@ -1,10 +1,13 @@
 /* urdf.h — stage 1: a URDF file parsed and validated into plain structs.
  *
  * Nothing here knows about dynamics: it records what the file says, checks that it
- * is a well-formed tree with physically valid inertias, and rejects anything else
+ * is a well-formed tree with finite numbers and non-negative masses (whether the inertias
+ * are usable depends on how links are lumped: inertia_check.c), and rejects anything else
  * with "file:line: element "name": what is wrong" in a caller buffer. */
 #ifndef CDYNGEN_URDF_H
 #define CDYNGEN_URDF_H
+
+#include "text.h"
 
 #include <stddef.h>
 
@@ -48,8 +51,7 @@ typedef struct {
     urdf_joint *joints;     /* in file order */
     int njoints;
     int root;               /* the one link that is no joint's child */
-    char **warnings;        /* "file:line: element: warning: ...", in file order */
-    int nwarnings;
+    text_list warnings;     /* "file:line: element: warning: ...", in file order */
 } urdf_model;
 
 /* Parses and validates `path`. On failure returns -1, leaves *out empty and writes one

@@ -126,6 +126,19 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
     list(APPEND rnd_names ${n})
     list(APPEND rnd_libs gen_${n})
   endforeach()
+  # and the accepted files of the real-URDF corpus (tests/urdf): noise, warnings, notes,
+  # small angles, odd names, held to the same checks (ok_joint_types is a parser test)
+  set(CDYN_CORPUS_ROBOTS "ok_inertia_noise:" "warn_triangle:" "warn_massless_inertia:"
+      "note_world_sensor:" "ok_small_angles:--floating-base"
+      "ok_odd_names:" "ok_axis_scale:" "warn_mimic_unknown:")
+  foreach(entry ${CDYN_CORPUS_ROBOTS})
+    string(REPLACE ":" ";" parts "${entry}")
+    list(GET parts 0 file)
+    list(GET parts 1 extra)
+    cdyn_generated_library(corpus_${file} ${CMAKE_CURRENT_SOURCE_DIR}/urdf/${file}.urdf "" ${extra})
+    list(APPEND rnd_names corpus_${file})
+    list(APPEND rnd_libs gen_corpus_${file})
+  endforeach()
   cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_random.c ${rnd_names})
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_random.c)
     cdyn_add_check_test(test_generated_random test_generated_random.c random_robot.c

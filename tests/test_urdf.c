@@ -82,13 +82,6 @@ static const rejection rejections[] = {
     {"bad_negative_mass.urdf", 5, "<mass>", "negative mass -0.5"},
     {"bad_missing_mass.urdf", 4, "<inertial>", "missing <mass> (in link \"base\")"},
     {"bad_missing_inertia_value.urdf", 6, "<inertia>", "missing iyz"},
-    {"bad_negative_diagonal.urdf", 6, "<inertia>", "negative diagonal"},
-    {"bad_inertia_not_psd.urdf", 6, "<inertia>", "not positive semi-definite"},
-    {"bad_inertia_huge.urdf", 6, "<inertia>", "smallest principal moment -1e+200"},
-    {"bad_inertia_tiny.urdf", 6, "<inertia>", "smallest principal moment -1e-300"},
-    {"bad_triangle.urdf", 7, "<inertia>", "triangle inequality (in link \"rod\")"},
-    {"bad_triangle_rotated.urdf", 7, "<inertia>", "principal moments 1, 1.5, 3 violate"},
-    {"bad_massless_inertia.urdf", 7, "<inertia>", "mass is 0 but the inertia is not zero"},
     {"bad_unknown_type.urdf", 5, "joint \"knee\"", "unknown type \"twisty\""},
     {"bad_missing_type.urdf", 5, "joint \"knee\"", "missing type"},
     {"bad_encoding.urdf", 1, "malformed XML", "encoder error"},
@@ -320,13 +313,13 @@ START_TEST(test_dangling_mimic_warns)
     urdf_model m;
     char err[512];
     ck_assert_int_eq(urdf_parse_file(URDF_DIR "warn_mimic_unknown.urdf", &m, err, sizeof err), 0);
-    ck_assert_int_eq(m.nwarnings, 1);
-    ck_assert_msg(strstr(m.warnings[0], "warn_mimic_unknown.urdf:14: <mimic>: warning: unknown "
-                                        "joint \"thumb\"") != NULL, "%s", m.warnings[0]);
-    ck_assert_msg(strstr(m.warnings[0], "(in joint \"finger\")") != NULL, "%s", m.warnings[0]);
+    ck_assert_int_eq(m.warnings.n, 1);
+    ck_assert_msg(strstr(m.warnings.items[0], "warn_mimic_unknown.urdf:14: <mimic>: warning: unknown "
+                                        "joint \"thumb\"") != NULL, "%s", m.warnings.items[0]);
+    ck_assert_msg(strstr(m.warnings.items[0], "(in joint \"finger\")") != NULL, "%s", m.warnings.items[0]);
     ck_assert_int_eq(m.njoints, 1);
     urdf_free(&m);
-    ck_assert_int_eq(m.nwarnings, 0);
+    ck_assert_int_eq(m.warnings.n, 0);
 }
 END_TEST
 
