@@ -50,3 +50,32 @@ foreach(entry "arm7 arm7 --contact tool:6d" "arm7_f arm7 --scalar float --contac
       ${dir}/driver)
   message(STATUS "${run_output}")
 endforeach()
+
+# Names that would break out of a Python string: FRAME_NAMES must be the URDF's link names
+# (UTF-8, quotes, a backslash, a newline, triple quotes). The module imports without its
+# library, which it loads on first use.
+file(WRITE ${WORK}/quotes.urdf [==[<?xml version="1.0" encoding="UTF-8"?>
+<robot name="quotes">
+  <link name="base\&quot;&quot;&quot;&#10;import os"/>
+  <link name="arm'''\x41 {}%s">
+    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="base\&quot;&quot;&quot;&#10;import os"/>
+    <child link="arm'''\x41 {}%s"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+</robot>
+]==])
+foreach(urdf ${SRC}/tests/urdf/ok_odd_names.urdf ${WORK}/quotes.urdf)
+  get_filename_component(stem ${urdf} NAME_WE)
+  run("cdyngen ${stem}" ${CDYNGEN} ${urdf} -o ${WORK}/names_${stem} --name names --python)
+  run("FRAME_NAMES of ${stem}" ${python} -c "import sys, xml.etree.ElementTree as ET
+sys.path.insert(0, sys.argv[1])
+import names
+links = [l.get('name') for l in ET.parse(sys.argv[2]).getroot().iter('link')]
+assert sorted(names.FRAME_NAMES) == sorted(links), (names.FRAME_NAMES, links)
+assert all(names.FRAME_NAMES[i] == n for n, i in names.FRAMES.items())
+print(len(links), 'frame names as in the URDF')" ${WORK}/names_${stem} ${urdf})
+  message(STATUS "${stem}: ${run_output}")
+endforeach()
