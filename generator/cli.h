@@ -23,6 +23,7 @@ typedef struct {
     char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
     int floating_base, scalar_float;
     int strict;                         /* --strict: warnings are errors */
+    int python;                         /* --python: also NAME.py (cdyngen -o only) */
     constraint_arg constraints[CLI_MAX_CONSTRAINTS];
     int nconstraints;
 } robot_options;

@@ -69,6 +69,7 @@ int generate_robot(const robot_options *o, const kin_tree *t, const char *out_di
     ro.urdf_file = cli_base_name(o->urdf);
     ro.options = opts;
     ro.scalar_float = o->scalar_float;
+    ro.python = o->python;
     if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
         cli_report("%s", err);
         return EXIT_INPUT;

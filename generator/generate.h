@@ -10,7 +10,7 @@
 #define GENERATE_MAX_OUTPUT_BYTES (128 << 20)
 
 /* Renders t, checks every constant and the total size, and writes the files (robot, model
- * table, runtime, CMakeLists.txt) into out_dir all or nothing (output.h). Returns 0, or
+ * table, runtime, CMakeLists.txt, the Python module with o->python) into out_dir all or nothing (output.h). Returns 0, or
  * EXIT_INPUT with the reason reported. */
 int generate_robot(const robot_options *o, const kin_tree *t, const char *out_dir, int force);
 

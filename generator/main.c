@@ -20,8 +20,8 @@ typedef struct {
 static const char usage_text[] =
     "usage: cdyngen ROBOT.urdf -o DIR [--name NAME] [--floating-base]\n"
     "               [--scalar double|float] [--contact FRAME:3d|6d]...\n"
-    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--strict] [--summary] [--force] [--help]\n"
-    "               [--version]\n"
+    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--strict] [--python] [--summary] [--force]\n"
+    "               [--help] [--version]\n"
     "       cdyngen bench ROBOT.urdf [options]   (cdyngen bench --help)\n"
     "       cdyngen report ROBOT.urdf [options] -o FILE.html   (cdyngen report --help)\n"
     "\n"
@@ -32,6 +32,8 @@ static const char usage_text[] =
     "  -o, --output DIR     output folder (created if missing; written all or nothing)\n"
     "  --force              replace files in DIR that cdyngen did not write\n"
     CLI_ROBOT_OPTIONS_HELP
+    "  --python             also write NAME.py, a ctypes module over the shared library the\n"
+    "                       CMakeLists.txt builds with -DBUILD_SHARED_LIBS=ON (numpy arrays)\n"
     "  --summary            print what was understood: joints, frames, sizes, sparsity, op counts\n"
     "  --help, --version\n";
 
@@ -56,6 +58,8 @@ static int parse_args(int argc, char **argv, cli_options *o)
                 return rc;
         } else if (strcmp(a, "--summary") == 0) {
             o->summary = 1;
+        } else if (strcmp(a, "--python") == 0) {
+            o->robot.python = 1;        /* what -o writes: not a generation option of bench */
         } else if ((rc = cli_positional(&o->robot, a, "")) != 0) {
             return rc;
         }

@@ -187,14 +187,19 @@ static int check_target(const char *dir, const char *name, int force, char *err,
 
 /* ---- staging ---- */
 
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
 /* In a comment of the file's language: an HTML page (cdyngen report) must begin with
  * markup, or a browser shows the line and renders in quirks mode. */
 static const char *marker_line(const char *name)
 {
-    size_t n = strlen(name);
-    if (n >= 5 && strcmp(name + n - 5, ".html") == 0)
+    if (ends_with(name, ".html"))
         return "<!-- " OUTPUT_MARKER ": a later run replaces this file. -->\n";
-    return n >= 4 && strcmp(name + n - 4, ".txt") == 0
+    return ends_with(name, ".txt") || ends_with(name, ".py")
                ? "# " OUTPUT_MARKER ": a later run replaces this file.\n"
                : "/* " OUTPUT_MARKER ": a later run replaces this file. */\n";
 }

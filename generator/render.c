@@ -39,6 +39,20 @@ char *render_string_text(const char *s)
     return ebuf_take(&b);
 }
 
+char *render_python_bytes_text(const char *s)
+{
+    ebuf b = {0, 0, 0, 0};
+    const unsigned char *c;
+    ebuf_puts(&b, "");
+    for (c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\' || *c < 0x20 || *c >= 0x7f)
+            ebuf_printf(&b, "\\x%02x", *c);
+        else
+            ebuf_printf(&b, "%c", *c);
+    }
+    return ebuf_take(&b);
+}
+
 char *render_ident_text(const char *s, int upper)
 {
     size_t n = strlen(s), i;
@@ -506,6 +520,7 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
         set_int(d, "index", f);
         set_str(d, "ident", ids[f]);
         set_take(d, "string", render_string_text(fr->name));
+        set_take(d, "python_bytes", render_python_bytes_text(fr->name));
         set_take(d, "comment", render_comment_text(fr->name));
         set_int(d, "body", fr->body);
         set_take(d, "R", number_list(fr->R, 9));
@@ -786,8 +801,9 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
     static const char *const files[][2] = {
         {"robot.h.tpl", "%s.h"}, {"robot.c.tpl", "%s.c"}, {"model.h.tpl", "%s_model.h"},
         {"model.c.tpl", "%s_model.c"}, {"CMakeLists.txt.tpl", "CMakeLists.txt"},
+        {"robot.py.tpl", "%s.py"},
     };
-    const int nfiles = (int)(sizeof files / sizeof files[0]);
+    const int nfiles = (int)(sizeof files / sizeof files[0]) - !o->python;  /* .py last */
     char **ids;
     tpl_value *ctx;
     int i, rc = 0;

@@ -17,9 +17,11 @@ typedef struct {
     const char *urdf_file;     /* file name only, for the banner */
     const char *options;       /* e.g. "--floating-base --scalar float", for the banner */
     int scalar_float;
+    int python;                /* also NAME.py, the ctypes module (--python) */
 } render_options;
 
-/* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c and CMakeLists.txt.
+/* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt and, with o->python,
+ * NAME.py.
  * Returns 0, or -1 with a message in err (and *out empty). */
 int render_robot(const kin_tree *t, const render_options *o, render_output *out,
                  char *err, size_t errlen);
@@ -34,9 +36,12 @@ int render_jacobian_count(const kin_tree *t, int body, emit_count *count);
 /* Helpers shared with tests: C-safe text from arbitrary bytes (malloc'd, NULL on oom).
  * comment: no "*" "/" pair, no "??", printable ASCII only (other bytes as \xNN);
  * string: the contents of a C string literal ('"', '\\', '?' and non-printables escaped);
+ * python_bytes: the contents of a Python bytes literal b"..." (printable ASCII as is; '"',
+ * '\\' and every other byte as \xNN);
  * ident: [A-Za-z0-9_] only, upper-cased when `upper`. */
 char *render_comment_text(const char *s);
 char *render_string_text(const char *s);
+char *render_python_bytes_text(const char *s);
 char *render_ident_text(const char *s, int upper);
 
 #endif

@@ -9,6 +9,10 @@
 #include "cdyn_model.h"
 #include "cdyn_prox.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cdyn_data cdyn_data;   /* defined below; fields point into the buffer */
 
 /* Bytes of workspace a cdyn_data needs for this model; 0 if the model is inconsistent
@@ -272,5 +276,9 @@ struct cdyn_data {
                          * ancestors only), D on the diagonal; the rest is unused */
     cdyn_real *LinvT;   /* (nv x nv) minv: (L^-1)^T; row a is used on a's subtree only */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

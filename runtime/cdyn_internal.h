@@ -9,6 +9,10 @@
 #include "cdyn.h"
 #include "cdyn_spatial.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The placement of body i in its parent, (R_i, p_i) * X_J(q), into d->liR / d->lip. */
 void cdyn__joint_placement(const cdyn_model *m, cdyn_data *d, int i, const cdyn_real *q);
 /* Body i's world placement d->oR / d->op from its parent's and d->liR / d->lip. */
@@ -140,5 +144,9 @@ static inline void cdyn__act_S(cdyn_real res[6], const cdyn_real R[9], const cdy
         cdyn_motion_act(res, R, p, s);
     }
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include "cdyn_config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CDYN_JOINT_REVOLUTE = 0,       /* nq 1, nv 1: rotation by q about axis */
     CDYN_JOINT_REVOLUTE_UNBOUNDED, /* nq 2 [cos q, sin q], nv 1: continuous joint about axis */
@@ -60,5 +64,9 @@ typedef enum {
 } cdyn_status;
 
 const char *cdyn_strerror(cdyn_status s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "cdyn.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const cdyn_model {{ name }}_model;
 
 /* Bytes of workspace cdyn_data_init needs for {{ name }}_model, as a constant, for a static
@@ -22,4 +26,8 @@ extern const cdyn_constraint {{ name }}_constraints[{{ ncon }}];
 #define {{ NAME }}_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES({{ nv }}, {{ ncon }}, {{ nc }})
 
 {% endif %}
+#ifdef __cplusplus
+}
+#endif
+
 #endif

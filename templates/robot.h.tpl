@@ -8,6 +8,10 @@
 #include "cdyn_prox.h"
 {% endif %}
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Robot "{{ robot }}": {{ nbodies }} moving bodies, {{ nframes }} frames{% if floating %}, free-flyer root{% endif %}.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
@@ -257,4 +261,8 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
                 cdyn_real *impulse);
 
 {% endif %}
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -7,6 +7,10 @@
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Robot "arm7": 7 moving bodies, 10 frames.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
@@ -243,5 +247,9 @@ int arm7_delassus_articulated(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
 int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

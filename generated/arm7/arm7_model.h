@@ -7,6 +7,10 @@
 
 #include "cdyn.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const cdyn_model arm7_model;
 
 /* Bytes of workspace cdyn_data_init needs for arm7_model, as a constant, for a static
@@ -20,5 +24,9 @@ extern const cdyn_model arm7_model;
 #define ARM7_NCONSTRAINTS 1
 extern const cdyn_constraint arm7_constraints[1];
 #define ARM7_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES(7, 1, 6)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

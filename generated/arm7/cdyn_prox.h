@@ -12,6 +12,10 @@
 
 #include "cdyn_model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     cdyn_real mu;           /* proximal damping added to G (Pinocchio's ProximalSettings::mu), > 0 */
     int max_iter;           /* at most this many iterations, >= 1 */
@@ -26,5 +30,9 @@ typedef struct {
  * abs_tol = rel_tol = 0 it does exactly max_iter iterations, as Pinocchio's constraintDynamics
  * with accuracy 0. mu 1e-6 is a good default in double (Pinocchio's), larger in float. */
 #define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-6), 100, CDYN_R(1e-10), CDYN_R(0), 0, 0, 0 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

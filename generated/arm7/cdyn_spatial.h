@@ -17,6 +17,10 @@
 
 #include "cdyn_config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* res = a x b */
 static inline void cdyn_cross3(cdyn_real res[3], const cdyn_real a[3], const cdyn_real b[3])
 {
@@ -188,5 +192,9 @@ void cdyn_inertia_to_mat6(cdyn_real I36[36], cdyn_real mass, const cdyn_real com
  * parent by (R, p). */
 void cdyn_mat6_add_act(cdyn_real acc[36], const cdyn_real R[9], const cdyn_real p[3],
                        const cdyn_real I36[36]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

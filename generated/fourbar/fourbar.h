@@ -7,6 +7,10 @@
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Robot "fourbar": 3 moving bodies, 6 frames.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
@@ -208,5 +212,9 @@ int fourbar_delassus_factorised(fourbar_data *d, const cdyn_real *q, cdyn_real m
 int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "cdyn.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const cdyn_model fourbar_model;
 
 /* Bytes of workspace cdyn_data_init needs for fourbar_model, as a constant, for a static
@@ -20,5 +24,9 @@ extern const cdyn_model fourbar_model;
 #define FOURBAR_NCONSTRAINTS 1
 extern const cdyn_constraint fourbar_constraints[1];
 #define FOURBAR_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES(3, 1, 3)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

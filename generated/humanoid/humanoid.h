@@ -7,6 +7,10 @@
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Robot "humanoid": 33 moving bodies, 39 frames, free-flyer root.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
@@ -273,5 +277,9 @@ int humanoid_delassus_articulated(humanoid_data *d, const cdyn_real *q, cdyn_rea
 int humanoid_impulse(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "cdyn.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const cdyn_model humanoid_model;
 
 /* Bytes of workspace cdyn_data_init needs for humanoid_model, as a constant, for a static
@@ -20,5 +24,9 @@ extern const cdyn_model humanoid_model;
 #define HUMANOID_NCONSTRAINTS 2
 extern const cdyn_constraint humanoid_constraints[2];
 #define HUMANOID_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES(38, 2, 12)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

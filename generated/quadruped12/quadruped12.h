@@ -7,6 +7,10 @@
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
 #include "cdyn_prox.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Robot "quadruped12": 13 moving bodies, 18 frames, free-flyer root.
  * Conventions (Pinocchio-compatible): spatial vectors [linear; angular], matrices row-major,
  * free-flyer q = [x y z qx qy qz qw] with v = [v; w] in the base frame, continuous joints
@@ -254,5 +258,9 @@ int quadruped12_delassus_articulated(quadruped12_data *d, const cdyn_real *q, cd
 int quadruped12_impulse(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "cdyn.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const cdyn_model quadruped12_model;
 
 /* Bytes of workspace cdyn_data_init needs for quadruped12_model, as a constant, for a static
@@ -20,5 +24,9 @@ extern const cdyn_model quadruped12_model;
 #define QUADRUPED12_NCONSTRAINTS 4
 extern const cdyn_constraint quadruped12_constraints[4];
 #define QUADRUPED12_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES(18, 4, 12)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -59,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro.urdf_file = "fuzz.urdf";
         ro.options = "";
         ro.scalar_float = scalar_float;
+        ro.python = 1;                  /* the Python module's template too */
         if (render_robot(&t, &ro, &out, err, sizeof err) == 0) {
             for (i = 0, rc = 0; i < out.nfiles && rc == 0; i++) {
                 rc = scalar_range_check_text(&t, scalar_float, "fuzz.urdf", out.files[i].content,

@@ -1,4 +1,5 @@
-# Regenerates every robot of generated/manifest.txt into WORK and compares it with
+# Regenerates every robot of generated/manifest.txt (with --python, so NAME.py is there to
+# read too) into WORK and compares it with
 # generated/ file by file (MODE=check), or writes it into generated/ (MODE=update).
 # cmake -DCDYNGEN=... -DSRC=<repo> -DWORK=<dir> -DMODE=check|update -P tests/scripts/golden_check.cmake
 file(STRINGS ${SRC}/generated/manifest.txt lines REGEX "^[^#]")
@@ -8,7 +9,7 @@ foreach(line ${lines})
   list(POP_FRONT args name urdf)
   set(out ${WORK}/${name})
   file(REMOVE_RECURSE ${out})
-  execute_process(COMMAND ${CDYNGEN} ${SRC}/${urdf} -o ${out} --name ${name} ${args}
+  execute_process(COMMAND ${CDYNGEN} ${SRC}/${urdf} -o ${out} --name ${name} --python ${args}
     RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "cdyngen failed on ${urdf}: ${err}")

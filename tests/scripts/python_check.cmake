@@ -1,0 +1,81 @@
+# The --python module: arm7 with its 6d tool contact in double and in float, and the
+# four-bar with its loop, each generated with --python, built with BUILD_SHARED_LIBS, and
+# checked by tests/python/check_module.py against the C driver tests/python/driver.c.
+# The interpreter is the first of PYTHONS that imports numpy (the one CMake found, then
+# Debian's /usr/bin/python3, then python3 on PATH); with none it prints "SKIP: ..." (the
+# test's SKIP_REGULAR_EXPRESSION).
+# cmake -DCDYNGEN=... -DSRC=<repo> -DWORK=<dir> -DCC=<c compiler> -DPYTHONS="a|b" -P python_check.cmake
+string(REPLACE "|" ";" PYTHONS "${PYTHONS}")
+set(python "")
+foreach(candidate ${PYTHONS})
+  execute_process(COMMAND ${candidate} -c "import numpy" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+  if(rc EQUAL 0)
+    set(python ${candidate})
+    break()
+  endif()
+endforeach()
+if(NOT python)
+  message(STATUS "SKIP: no python3 with numpy among ${PYTHONS} (apt-get install python3-numpy)")
+  return()
+endif()
+file(REMOVE_RECURSE ${WORK})
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+foreach(entry "arm7 arm7 --contact tool:6d" "arm7_f arm7 --scalar float --contact tool:6d"
+              "fourbar fourbar --loop coupler_tip:rocker_tip:3d")
+  separate_arguments(options UNIX_COMMAND "${entry}")
+  list(POP_FRONT options name urdf)
+  set(dir ${WORK}/${name})
+  run("cdyngen ${name}" ${CDYNGEN} ${SRC}/robots/${urdf}.urdf -o ${dir} --name ${name} --python
+      ${options})
+  run("configuring ${name}" ${CMAKE_COMMAND} -S ${dir} -B ${dir}/build -DBUILD_SHARED_LIBS=ON
+      -DCMAKE_C_COMPILER=${CC})
+  run("building ${name}" ${CMAKE_COMMAND} --build ${dir}/build)
+  string(TOUPPER ${name} upper)
+  set(def "")
+  if(options MATCHES "float")
+    set(def -DCDYN_FLOAT)
+  endif()
+  run("building the driver for ${name}" ${CC} -std=c99 ${def} -DROBOT=${name} "-DROBOT_H=\"${name}.h\""
+      -DROBOT_UPPER=${upper} -I${dir} ${SRC}/tests/python/driver.c -o ${dir}/driver
+      -L${dir}/build -l${name} -Wl,-rpath,${dir}/build -lm)
+  run("check_module.py on ${name}" ${python} ${SRC}/tests/python/check_module.py ${dir} ${name}
+      ${dir}/driver)
+  message(STATUS "${run_output}")
+endforeach()
+
+# Names that would break out of a Python string: FRAME_NAMES must be the URDF's link names
+# (UTF-8, quotes, a backslash, a newline, triple quotes). The module imports without its
+# library, which it loads on first use.
+file(WRITE ${WORK}/quotes.urdf [==[<?xml version="1.0" encoding="UTF-8"?>
+<robot name="quotes">
+  <link name="base\&quot;&quot;&quot;&#10;import os"/>
+  <link name="arm'''\x41 {}%s">
+    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="base\&quot;&quot;&quot;&#10;import os"/>
+    <child link="arm'''\x41 {}%s"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+</robot>
+]==])
+foreach(urdf ${SRC}/tests/urdf/ok_odd_names.urdf ${WORK}/quotes.urdf)
+  get_filename_component(stem ${urdf} NAME_WE)
+  run("cdyngen ${stem}" ${CDYNGEN} ${urdf} -o ${WORK}/names_${stem} --name names --python)
+  run("FRAME_NAMES of ${stem}" ${python} -c "import sys, xml.etree.ElementTree as ET
+sys.path.insert(0, sys.argv[1])
+import names
+links = [l.get('name') for l in ET.parse(sys.argv[2]).getroot().iter('link')]
+assert sorted(names.FRAME_NAMES) == sorted(links), (names.FRAME_NAMES, links)
+assert all(names.FRAME_NAMES[i] == n for n, i in names.FRAMES.items())
+print(len(links), 'frame names as in the URDF')" ${WORK}/names_${stem} ${urdf})
+  message(STATUS "${stem}: ${run_output}")
+endforeach()
