@@ -508,6 +508,13 @@ int bench_main(int argc, char **argv)
         return rc;
     if ((rc = cli_load_robot(&o.robot, &t)) != 0)
         return rc;
+    if (t.m_singular) {
+        /* the harness times ABA, LTL and M^-1 beside the generic runtime: they need M^-1 */
+        cli_report("bench: %s: M is singular, and the benchmark times the forward dynamics "
+                   "too; give the massless links an <inertial>", o.robot.urdf);
+        tree_free(&t);
+        return EXIT_INPUT;
+    }
     b = calloc(1, sizeof *b);
     rc = b ? choose_algorithms(&o, &t) : EXIT_INPUT;
     if (rc == 0 && b)

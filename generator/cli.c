@@ -53,6 +53,13 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
         o->floating_base = 1;
     } else if (strcmp(a, "--strict") == 0) {
         o->strict = 1;
+    } else if (strcmp(a, "--massless-links") == 0) {
+        if (!has_value)
+            return cli_usage_error("%s needs refuse or ignore", a);
+        a = argv[++*i];
+        if (strcmp(a, "refuse") != 0 && strcmp(a, "ignore") != 0)
+            return cli_usage_error("--massless-links \"%s\": expected refuse or ignore", a);
+        o->massless_ignore = strcmp(a, "ignore") == 0;
     } else if (strcmp(a, "--scalar") == 0) {
         if (!has_value)
             return cli_usage_error("%s needs double or float", a);
@@ -187,17 +194,48 @@ static int build_tree(const robot_options *o, kin_tree *t)
     return rc < 0 ? EXIT_INPUT : 0;
 }
 
+/* A singular M: refused, or with --massless-links ignore kept with a note (the forward
+ * dynamics are then left out, and constraints, whose solvers need them, refused). */
+static int check_inertia(const robot_options *o, kin_tree *t)
+{
+    char err[1024], why[512];
+    int body;
+    if (!o->massless_ignore) {
+        if (validate_inertia(t, o->urdf, err, sizeof err) == 0)
+            return 0;
+        cli_report("%s", err);
+        return EXIT_INPUT;
+    }
+    if ((body = validate_singular_body(t)) == -1)
+        return 0;
+    if (body < 0) {
+        cli_report("%s: out of memory", o->urdf);
+        return EXIT_INPUT;
+    }
+    validate_singular_text(t, body, why, sizeof why);
+    if (o->nconstraints > 0) {
+        cli_report("%s:%d: joint \"%s\": the constrained solvers need M^-1, and M is singular: "
+                   "%s", o->urdf, t->bodies[body].line, t->bodies[body].joint_name, why);
+        return EXIT_INPUT;
+    }
+    t->m_singular = 1;
+    t->singular_body = body;
+    cli_report("%s:%d: joint \"%s\": note: M is singular (%s); as --massless-links ignore asks, "
+               "ltl, ltl_solve, ltl_factor, minv and aba are left out", o->urdf,
+               t->bodies[body].line, t->bodies[body].joint_name, why);
+    return 0;
+}
+
 int cli_load_robot(const robot_options *o, kin_tree *t)
 {
     char err[1024];
     int rc = build_tree(o, t);
     if (rc != 0)
         return rc;
-    if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) < 0 ||
-        validate_inertia(t, o->urdf, err, sizeof err) < 0) {
+    if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) < 0) {
         cli_report("%s", err);
         rc = EXIT_INPUT;
-    } else {
+    } else if ((rc = check_inertia(o, t)) == 0) {
         rc = add_constraints(o, t);
     }
     if (rc != 0)
@@ -208,8 +246,9 @@ int cli_load_robot(const robot_options *o, kin_tree *t)
 void cli_options_text(const robot_options *o, char *buf, size_t len)
 {
     int i;
-    snprintf(buf, len, "--name %s%s --scalar %s", o->name,
-             o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double");
+    snprintf(buf, len, "--name %s%s --scalar %s%s", o->name,
+             o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double",
+             o->massless_ignore ? " --massless-links ignore" : "");
     for (i = 0; i < o->nconstraints; i++) {
         const constraint_spec *c = &o->constraints[i].spec;
         size_t n = strlen(buf);

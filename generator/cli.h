@@ -23,6 +23,7 @@ typedef struct {
     char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
     int floating_base, scalar_float;
     int strict;                         /* --strict: warnings are errors */
+    int massless_ignore;                /* --massless-links ignore: a singular M is accepted */
     int python;                         /* --python: also NAME.py (cdyngen -o only) */
     constraint_arg constraints[CLI_MAX_CONSTRAINTS];
     int nconstraints;
@@ -37,7 +38,10 @@ typedef struct {
     "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n" \
     "                       6d: its placement); the constrained solvers are emitted for the set\n" \
     "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n" \
-    "  --strict             treat warnings about the URDF as errors\n"
+    "  --strict             treat warnings about the URDF as errors\n" \
+    "  --massless-links refuse|ignore   when moving links carry no inertia, M is singular:\n" \
+    "                       refuse the robot (default), or emit only the kinematics and the\n" \
+    "                       inverse dynamics (no ltl, minv, aba, constrained solvers)\n"
 
 /* "cdyngen: " and the message on stderr, one line, control characters escaped. */
 void cli_report(const char *fmt, ...)

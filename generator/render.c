@@ -1,6 +1,7 @@
 /* render.c — builds every algorithm's expr program, emits it, and fills the templates. */
 #include "name_table.h"
 #include "render.h"
+#include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,18 @@ static const struct {
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
+/* The forward dynamics, left out when M is singular (--massless-links ignore). */
+static int left_out(const kin_tree *t, const char *algorithm)
+{
+    static const char *const need_minv[] = {"ltl", "ltl_solve", "minv", "aba", "factor_L",
+                                            "factor_D"};
+    size_t i;
+    for (i = 0; t->m_singular && i < sizeof need_minv / sizeof need_minv[0]; i++)
+        if (strcmp(algorithm, need_minv[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* Emitted only for a robot generated with constraints (emit_constraint.c). */
 static const struct {
     const char *name;
@@ -353,8 +366,8 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
         if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
-            strcmp(algorithms[i].name, "crba_dense") == 0)
-            continue;                       /* copies, no arithmetic */
+            strcmp(algorithms[i].name, "crba_dense") == 0 || left_out(t, algorithms[i].name))
+            continue;                       /* copies, no arithmetic; or not emitted */
         if (run_program(t, algorithms[i].build, algorithms[i].text, 0, 0, &e, NULL) != 0)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)
@@ -717,6 +730,12 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
     tpl_dict_set(ctx, "scalar_float", tpl_bool(o->scalar_float));
     tpl_dict_set(ctx, "floating", tpl_bool(t->floating));
     tpl_dict_set(ctx, "ltl_in_place", tpl_bool(emit_ltl_in_place(t)));
+    tpl_dict_set(ctx, "forward_dynamics", tpl_bool(!t->m_singular));
+    if (t->m_singular) {
+        char why[512];
+        validate_singular_text(t, t->singular_body, why, sizeof why);
+        set_take(ctx, "singular_reason", render_comment_text(why));
+    }
     set_int(ctx, "nq", t->nq);
     set_int(ctx, "nv", t->nv);
     set_int(ctx, "nbodies", t->nbodies);
@@ -734,8 +753,8 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
     for (i = 0; i < NALGORITHMS; i++) {
         int nested = strncmp(algorithms[i].name, "factor_", 7) == 0;
         tpl_value *a;
-        if (strcmp(algorithms[i].name, "minv") == 0)
-            continue;                        /* in chunks, below */
+        if (strcmp(algorithms[i].name, "minv") == 0 || left_out(t, algorithms[i].name))
+            continue;                        /* in chunks, below; or not emitted */
         a = algorithm_value(t, algorithms[i].build, algorithms[i].text, 0, 0,
                             nested ? "        " : "    ");
         if (!a) {
@@ -744,7 +763,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         }
         tpl_dict_set(ctx, algorithms[i].name, a);
     }
-    if (jacobians_value(t, ctx) != 0 || minv_chunks_value(t, ctx) != 0 ||
+    if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
         constraints_value(t, ids, ctx) != 0) {
         tpl_free(ctx);
         return NULL;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "render.h"
 #include "summary.h"
+#include "validate.h"
 
 const char *summary_kind_name(tree_joint_kind k)
 {
@@ -82,5 +83,11 @@ void summary_print(const robot_options *o, const kin_tree *t)
         for (i = 0; i < n; i++)
             printf("  %-21s %8ld %8ld %6ld %6ld %7ld\n", counts[i].algorithm, counts[i].mul,
                    counts[i].add, counts[i].div, counts[i].sqrt, counts[i].sincos);
+    }
+    if (t->m_singular) {
+        char why[512];
+        validate_singular_text(t, t->singular_body, why, sizeof why);
+        printf("left out (--massless-links ignore): ltl, ltl_solve, ltl_factor, minv, aba: "
+               "M is singular: %s\n", why);
     }
 }

@@ -70,6 +70,8 @@ typedef struct {
     int nnz_M;              /* nonzeros of M (full symmetric) */
     int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
     int nsnapped;           /* angles and axes made exact right angles (within 1e-9 rad, tree.c) */
+    int m_singular;         /* M is singular and --massless-links ignore accepted it: no forward dynamics */
+    int singular_body;      /* then the body whose joint makes it so (validate.c) */
     text_list warnings;     /* "file:line: link "name": warning: ..." (inertia_check.c) */
     text_list notes;        /* "file:line: link "name": note: ...": what was ignored */
     /* constraints (constraints.c; none unless tree_add_constraints was called) */

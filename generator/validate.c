@@ -41,20 +41,18 @@ static int diag_scale_check(const kin_tree *t, const double *M0, double *M)
     return -1;
 }
 
-int validate_inertia(const kin_tree *t, const char *file, char *err, size_t errlen)
+int validate_singular_body(const kin_tree *t)
 {
     model_table mt;
     size_t n = (size_t)t->nv, bytes;
     double *q = NULL, *M0 = NULL, *M = NULL;
     void *work = NULL;
     cdyn_data d;
-    int bad = -1, rc = -1;
+    int bad = -2;
     if (t->nv == 0)
-        return 0;
-    if (model_table_from_tree(t, &mt) < 0) {
-        snprintf(err, errlen, "%s: out of memory", file);
         return -1;
-    }
+    if (model_table_from_tree(t, &mt) < 0)
+        return -2;
     bytes = cdyn_data_size(&mt.model);
     q = malloc((size_t)t->nq * sizeof *q);
     M0 = malloc(n * n * sizeof *M0);
@@ -64,23 +62,37 @@ int validate_inertia(const kin_tree *t, const char *file, char *err, size_t errl
         cdyn_neutral(&mt.model, q) == CDYN_OK && cdyn_crba(&mt.model, &d, q, M0) == CDYN_OK) {
         memcpy(M, M0, n * n * sizeof *M);
         bad = diag_scale_check(t, M0, M);
-        rc = 0;
-    } else {
-        snprintf(err, errlen, "%s: out of memory", file);
-    }
-    if (rc == 0 && bad >= 0) {
-        const tree_body *b = &t->bodies[t->dof_body[bad]];
-        snprintf(err, errlen,
-                 "%s:%d: joint \"%s\": nothing with inertia moves with this joint beyond what "
-                 "its other joints move (its subtree has no mass or inertia about its motion), "
-                 "so the joint-space inertia matrix is singular; give a link in its subtree an "
-                 "<inertial>", file, b->line, b->joint_name);
-        rc = -1;
+        bad = bad >= 0 ? t->dof_body[bad] : -1;
     }
     free(q);
     free(M0);
     free(M);
     free(work);
     model_table_free(&mt);
-    return rc;
+    return bad;
+}
+
+void validate_singular_text(const kin_tree *t, int body, char *buf, size_t len)
+{
+    snprintf(buf, len, "nothing with inertia moves with joint \"%s\" beyond what its other "
+             "joints move (its subtree has no mass or inertia about its motion)",
+             t->bodies[body].joint_name);
+}
+
+int validate_inertia(const kin_tree *t, const char *file, char *err, size_t errlen)
+{
+    int bad = validate_singular_body(t);
+    if (bad == -2) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return -1;
+    }
+    if (bad < 0)
+        return 0;
+    snprintf(err, errlen,
+             "%s:%d: joint \"%s\": nothing with inertia moves with this joint beyond what "
+             "its other joints move (its subtree has no mass or inertia about its motion), "
+             "so the joint-space inertia matrix is singular; give a link in its subtree an "
+             "<inertial>, or generate the kinematics and inverse dynamics only with "
+             "--massless-links ignore", file, t->bodies[bad].line, t->bodies[bad].joint_name);
+    return -1;
 }

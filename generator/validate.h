@@ -10,5 +10,10 @@
  * descendants do not already account for. Returns 0, or -1 with
  * "file:line: joint "name": ..." in err. */
 int validate_inertia(const kin_tree *t, const char *file, char *err, size_t errlen);
+/* The body whose joint makes M singular (the first from the leaves), -1 when M is positive
+ * definite, -2 when out of memory. */
+int validate_singular_body(const kin_tree *t);
+/* Why M is singular, naming that body's joint, for a note or a header comment. */
+void validate_singular_text(const kin_tree *t, int body, char *buf, size_t len);
 
 #endif

@@ -162,6 +162,7 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
         M[k] = 0;
 {{ crba_dense.body }}}
 
+{% if forward_dynamics %}
 /* Featherstone's LTDL (2005){% if ltl_in_place %} in place on d->L, a copy of M's pattern{% endif %}. Rows k = nv-1 .. 0:
  * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
  * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
@@ -254,6 +255,7 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
     return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
+{% endif %}
 void {{ name }}_neutral(cdyn_real *q)
 {
     (void)q;

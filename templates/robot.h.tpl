@@ -24,6 +24,13 @@ extern "C" {
 #define {{ NAME }}_NV {{ nv }}
 #define {{ NAME }}_NFRAMES {{ nframes }}
 #define {{ NAME }}_NBODIES {{ nbodies }}
+{% if forward_dynamics %}
+/* M is invertible: the forward dynamics (ltl, ltl_solve, ltl_factor, minv, aba) exist. */
+#define {{ NAME }}_HAS_FORWARD_DYNAMICS 1
+{% else %}
+/* M is singular (--massless-links ignore): kinematics and inverse dynamics only. */
+#define {{ NAME }}_HAS_FORWARD_DYNAMICS 0
+{% endif %}
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define {{ NAME }}_NNZ {{ nnz }}
 
@@ -142,6 +149,7 @@ void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g);
  *  @d [out]; @q [in] ({{ NAME }}_NQ); @M [out] ({{ NAME }}_NV x {{ NAME }}_NV). */
 void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M);
 
+{% if forward_dynamics %}
 /** {{ name }}_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from
  *  {{ name }}_crba); L unit lower triangular on the tree pattern.
  *  @d [in,out]. Returns 0, or CDYN_E_SINGULAR on a pivot that is not positive (NaN included). */
@@ -167,6 +175,12 @@ int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv);
 int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+{% else %}
+/* Left out (--massless-links ignore): the forward dynamics {{ name }}_ltl, {{ name }}_ltl_solve,
+ * {{ name }}_ltl_factor, {{ name }}_minv and {{ name }}_aba, which need M^-1. M is singular:
+ * {{ singular_reason }}. */
+
+{% endif %}
 /** {{ name }}_neutral — the neutral configuration.  @q [out] ({{ NAME }}_NQ). */
 void {{ name }}_neutral(cdyn_real *q);
 

@@ -96,11 +96,13 @@ _PROTOTYPES = {
     "nle": (None, [_data_p, _real_p, _real_p, _real_p]),
     "gravity": (None, [_data_p, _real_p, _real_p]),
     "crba": (None, [_data_p, _real_p, _real_p]),
+{% if forward_dynamics %}
     "ltl": (_int, [_data_p]),
     "ltl_solve": (None, [_data_p, _real_p]),
     "ltl_factor": (None, [_data_p, _real_p, _real_p]),
     "minv": (_int, [_data_p, _real_p, _real_p]),
     "aba": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p]),
+{% endif %}
     "neutral": (None, [_real_p]),
     "integrate": (None, [_real_p, _real_p, _real, _real_p]),
 {% if constraints %}
@@ -265,6 +267,7 @@ def crba(q, data=None):
     return M
 
 
+{% if forward_dynamics %}
 def ltl(data):
     """Factorises the M of the last crba in data as L^T D L (StatusError on a pivot that is
     not positive)."""
@@ -301,6 +304,7 @@ def aba(q, v, tau, data=None):
     return ddq
 
 
+{% endif %}
 def neutral():
     """The neutral configuration, (NQ,)."""
     q = _out(NQ)

@@ -130,12 +130,12 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
   # small angles, odd names, held to the same checks (ok_joint_types is a parser test)
   set(CDYN_CORPUS_ROBOTS "ok_inertia_noise:" "warn_triangle:" "warn_massless_inertia:"
       "note_world_sensor:" "ok_small_angles:--floating-base"
-      "ok_odd_names:" "ok_axis_scale:" "warn_mimic_unknown:")
+      "ok_odd_names:" "ok_axis_scale:" "warn_mimic_unknown:"
+      "massless_fingers:--massless-links:ignore")
   foreach(entry ${CDYN_CORPUS_ROBOTS})
     string(REPLACE ":" ";" parts "${entry}")
-    list(GET parts 0 file)
-    list(GET parts 1 extra)
-    cdyn_generated_library(corpus_${file} ${CMAKE_CURRENT_SOURCE_DIR}/urdf/${file}.urdf "" ${extra})
+    list(POP_FRONT parts file)
+    cdyn_generated_library(corpus_${file} ${CMAKE_CURRENT_SOURCE_DIR}/urdf/${file}.urdf "" ${parts})
     list(APPEND rnd_names corpus_${file})
     list(APPEND rnd_libs gen_corpus_${file})
   endforeach()

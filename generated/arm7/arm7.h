@@ -23,6 +23,8 @@ extern "C" {
 #define ARM7_NV 7
 #define ARM7_NFRAMES 10
 #define ARM7_NBODIES 7
+/* M is invertible: the forward dynamics (ltl, ltl_solve, ltl_factor, minv, aba) exist. */
+#define ARM7_HAS_FORWARD_DYNAMICS 1
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define ARM7_NNZ 28
 

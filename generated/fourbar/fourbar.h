@@ -23,6 +23,8 @@ extern "C" {
 #define FOURBAR_NV 3
 #define FOURBAR_NFRAMES 6
 #define FOURBAR_NBODIES 3
+/* M is invertible: the forward dynamics (ltl, ltl_solve, ltl_factor, minv, aba) exist. */
+#define FOURBAR_HAS_FORWARD_DYNAMICS 1
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define FOURBAR_NNZ 4
 

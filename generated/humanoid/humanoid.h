@@ -23,6 +23,8 @@ extern "C" {
 #define HUMANOID_NV 38
 #define HUMANOID_NFRAMES 39
 #define HUMANOID_NBODIES 33
+/* M is invertible: the forward dynamics (ltl, ltl_solve, ltl_factor, minv, aba) exist. */
+#define HUMANOID_HAS_FORWARD_DYNAMICS 1
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define HUMANOID_NNZ 369
 

@@ -23,6 +23,8 @@ extern "C" {
 #define QUADRUPED12_NV 18
 #define QUADRUPED12_NFRAMES 18
 #define QUADRUPED12_NBODIES 13
+/* M is invertible: the forward dynamics (ltl, ltl_solve, ltl_factor, minv, aba) exist. */
+#define QUADRUPED12_HAS_FORWARD_DYNAMICS 1
 /* Nonzeros of M and of its LTL factor on the tree pattern (diagonal included). */
 #define QUADRUPED12_NNZ 117
 

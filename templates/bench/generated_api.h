@@ -22,6 +22,8 @@ typedef struct {
     void (*nle)(void *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h);
     void (*gravity)(void *d, const cdyn_real *q, cdyn_real *g);
     void (*crba)(void *d, const cdyn_real *q, cdyn_real *M);
+    /* the forward dynamics: NULL for a robot generated with --massless-links ignore whose M
+     * is singular */
     int (*ltl)(void *d);
     void (*ltl_solve)(const void *d, cdyn_real *x);
     void (*ltl_factor)(const void *d, cdyn_real *L, cdyn_real *D);
