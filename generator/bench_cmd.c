@@ -46,13 +46,15 @@ static const char *const harness_files[] = {"bench.c", "bench.h", "bench_loops.h
 typedef struct {
     robot_options robot;
     const char *cc, *cflags, *algorithms, *csv, *json, *svg;
+    const char *frame;          /* --frame: the Jacobian's frame (default: an end frame) */
     long batches;
     int asked[NALGORITHMS];     /* from --algorithms; all available ones without it */
 } bench_options;
 
 static const char usage_text[] =
     "usage: cdyngen bench ROBOT.urdf [generation options] [--cc CC] [--cflags \"FLAGS\"]\n"
-    "               [--algorithms LIST] [--batches N] [--csv FILE] [--json FILE] [--svg FILE]\n"
+    "               [--algorithms LIST] [--batches N] [--frame FRAME] [--csv FILE]\n"
+    "               [--json FILE] [--svg FILE]\n"
     "\n"
     "Generates the robot's code into a temporary folder, compiles it, the generic runtime\n"
     "and the benchmark harness with your compiler, and times every algorithm, generated\n"
@@ -65,6 +67,8 @@ static const char usage_text[] =
     "  --algorithms LIST    comma-separated, e.g. rnea,aba,prox_ltl (default: all the robot\n"
     "                       has; the constrained solvers need --contact or --loop)\n"
     "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
+    "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
+    "                       on the deepest body)\n"
     "  --csv, --json FILE   the rows for scripts (fields: README, cdyngen bench)\n"
     "  --svg FILE           the rows as a bar chart\n"
     "\n"
@@ -130,15 +134,15 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
     o->cflags = "-O3 -march=native";
     o->batches = 40;
     for (i = 1; i < argc; i++) {
-        const char **values[7] = {&o->cc, &o->cflags, &o->algorithms, &o->csv, &o->json,
-                                  &o->svg, &batches};
-        static const char *const names[7] = {"--cc", "--cflags", "--algorithms", "--csv",
-                                             "--json", "--svg", "--batches"};
+        const char **values[8] = {&o->cc, &o->cflags, &o->algorithms, &o->csv, &o->json,
+                                  &o->svg, &batches, &o->frame};
+        static const char *const names[8] = {"--cc", "--cflags", "--algorithms", "--csv",
+                                             "--json", "--svg", "--batches", "--frame"};
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
             exit(0);
         }
-        for (k = 0, rc = 0; k < 7 && rc == 0; k++)
+        for (k = 0, rc = 0; k < 8 && rc == 0; k++)
             rc = value_option(argc, argv, &i, names[k], values[k]);
         if (rc == 0)
             rc = cli_robot_option(argc, argv, &i, &o->robot);
@@ -220,7 +224,7 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
     rc = rc ? rc : write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_ops.c", name);
-    text = bench_ops_text(t, name, cli_base_name(o->robot.urdf), NULL, err, sizeof err);
+    text = bench_ops_text(t, name, cli_base_name(o->robot.urdf), o->frame, err, sizeof err);
     if (!text)
         cli_report("%s", err);
     else if (rc == 0 && (rc = write_text(dir, file, text)) != 0)
