@@ -786,6 +786,7 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
     static const char *const files[][2] = {
         {"robot.h.tpl", "%s.h"}, {"robot.c.tpl", "%s.c"}, {"model.h.tpl", "%s_model.h"},
         {"model.c.tpl", "%s_model.c"}, {"CMakeLists.txt.tpl", "CMakeLists.txt"},
+        {"cdyn_scalar.h.tpl", "cdyn_scalar.h"},
     };
     const int nfiles = (int)(sizeof files / sizeof files[0]);
     char **ids;

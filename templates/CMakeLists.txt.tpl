@@ -11,9 +11,7 @@ add_library({{ name }} STATIC
   ${ {{- NAME }}_RUNTIME_SOURCES})
 target_include_directories({{ name }} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 set_target_properties({{ name }} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON)
-{% if scalar_float %}
-target_compile_definitions({{ name }} PUBLIC CDYN_FLOAT)
-{% endif %}
+# The scalar type ({% if scalar_float %}float{% else %}double{% endif %}) is fixed by cdyn_scalar.h in this folder: no definition needed.
 find_library({{ NAME }}_LIBM m)
 if({{ NAME }}_LIBM)
   target_link_libraries({{ name }} PUBLIC ${ {{- NAME }}_LIBM})
