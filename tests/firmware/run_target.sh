@@ -43,20 +43,7 @@ done
 nm=$(echo "$cc" | sed 's/gcc$/nm/')
 size=$(echo "$cc" | sed 's/gcc$/size/')
 
-# What the robot's code takes from outside itself: libm's three functions and two of libc.
-"$nm" -u "$work/robot/"*.o | awk 'NF == 2 {print $2}' | sort -u > "$work/undefined.txt"
-"$nm" --defined-only "$work/robot/"*.o | awk 'NF == 3 {print $3}' | sort -u > "$work/defined.txt"
-allowed=$(printf '%s\n' $math memset memcpy | sort)
-extern=$(comm -23 "$work/undefined.txt" "$work/defined.txt")
-bad=$(printf '%s\n' $extern | grep -vxF "$allowed" | grep .)
-[ -z "$bad" ] || fail "the robot's code references $(echo $bad)"
-echo "symbols: the robot's code references only: $(echo $extern)"
-# And the whole image: no heap, no stdio, and in float no double-precision helper.
-forbid='^(malloc|calloc|realloc|free|_sbrk|_malloc_r|_free_r|printf|fprintf|sprintf|snprintf|puts|fputs|fwrite|fopen|_write|__sfvwrite_r|_vfprintf_r)$'
-[ $scalar = float ] && forbid="$forbid|^__aeabi_d|^__aeabi_[a-z0-9]*2d$|^__aeabi_d2|^(sin|cos|sqrt)$"
-bad=$("$nm" "$work/image.elf" | awk '{print $NF}' | grep -E "$forbid")
-[ -z "$bad" ] || fail "the image links $(echo $bad)"
-echo "symbols: the image has no heap, no stdio$([ $scalar = float ] && echo ', no double arithmetic')"
+"$here/check_symbols.sh" $scalar "$nm" "$work/image.elf" "$work/robot/"*.o || fail "symbol check"
 
 awk -v BUDGET="$budget" -f "$here/stack_check.awk" "$work/robot/"*.ci > "$work/stack.txt" \
     || { cat "$work/stack.txt"; fail "stack check"; }
