@@ -47,3 +47,11 @@ endforeach()
 add_test(NAME firmware_checks_fail COMMAND ${fw_dir}/checks_fail.sh ${CDYN_ARM_CC}
   ${CMAKE_CURRENT_BINARY_DIR}/firmware/checks_fail)
 set_tests_properties(firmware_checks_fail PROPERTIES SKIP_RETURN_CODE 77)
+
+# The README's firmware table from the last firmware runs (not a test: run `ctest -R
+# firmware_` first): cmake --build build --target firmware_table, writes
+# build/tests/firmware/table.md.
+add_custom_target(firmware_table
+  COMMAND ${fw_dir}/firmware_table.sh ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/firmware
+          ${CDYN_ARM_CC} > ${CMAKE_CURRENT_BINARY_DIR}/firmware/table.md
+  COMMENT "Firmware table: build/tests/firmware/table.md" VERBATIM)
