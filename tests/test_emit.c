@@ -240,12 +240,16 @@ START_TEST(sincos_once_per_joint)
         ck_assert_ptr_nonnull(end);
         functions++;
         for (kind = 0; kind < 2; kind++) {
-            const char *pat = kind ? "CDYN_COS(t" : "CDYN_SIN(t";
-            int args[64], n = 0, k;
+            const char *pat = kind ? "CDYN_COS(" : "CDYN_SIN(";
+            const char *args[64];
+            int n = 0, k;
+            /* the argument: a joint's named input (q_hinge) or a temporary (t3) */
             for (s = strstr(fn, pat); s && s < end; s = strstr(s + 1, pat)) {
-                int a = atoi(s + 10);
+                const char *a = s + 9;
+                size_t len = strcspn(a, ")");
                 for (k = 0; k < n; k++)
-                    ck_assert_msg(args[k] != a, "%s twice in %.40s", pat, head);
+                    ck_assert_msg(strncmp(args[k], a, len + 1) != 0, "%s%.*s) twice in %.40s",
+                                  pat, (int)len, a, head);
                 ck_assert_int_lt(n, 64);
                 args[n++] = a;
             }
@@ -421,7 +425,7 @@ START_TEST(constants_outside_the_scalar_are_refused)
         for (f = 0; f < 2; f++) {
             int bad = f ? cases[i].bad_in_float : cases[i].bad_in_double;
             snprintf(text, sizeof text,
-                     "#define CDYN_R(x) (x)\n/* -- body 0 arm <- world, joint hinge -- */\n"
+                     "#define CDYN_R(x) (x)\n/* body 0 \"hinge\" <- \"world\": revolute +z (link arm) */\n"
                      "t0 = %s * q[0];\n", cases[i].literal);
             err[0] = 0;
             ck_assert_msg(text_check(&t, f, text, err) == -bad, "%s in %s", cases[i].literal,
