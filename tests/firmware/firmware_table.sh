@@ -44,6 +44,10 @@ measure() {
         > "$tmp/$name.$core.totals"
 }
 
+# deepest FILE: the largest worst-case stack of the robot's functions (the runtime's are
+# not linked by a firmware that calls only generated functions)
+deepest() { awk '$4 != "-" && $4 + 0 > m {m = $4 + 0} END {print m + 0}' "$1"; }
+
 echo "| robot | code, all functions: M4F float -Os / -O2 | M7 double -Os / -O2 | \`sizeof(R_data)\` float / double | deepest stack float / double |"
 echo "| --- | --- | --- | --- | --- |"
 robots=$(grep -v '^#' "$src/generated/manifest.txt" | awk 'NF {print $1}')
@@ -51,8 +55,8 @@ for r in $robots; do
     measure "$r" m4f "$m4f" "$fw/$r/float"
     measure "$r" m7 "$m7" "$src/generated/$r"
     set -- $(cat "$tmp/$r.m4f.totals") $(cat "$tmp/$r.m7.totals")
-    sf=$(tail -1 "$fw/$r/m4f/stack.txt" | awk '{print $3}')
-    sd=$(tail -1 "$fw/$r/m7/stack.txt" | awk '{print $3}')
+    sf=$(deepest "$tmp/$r.m4f")
+    sd=$(deepest "$tmp/$r.m7")
     echo "| $r | $(kb $1) / $(kb $2) | $(kb $4) / $(kb $5) | $3 / $6 B | $sf / $sd B |"
 done
 for r in $robots; do
@@ -74,7 +78,7 @@ fit() {   # fit PART CORE FLASH_KB RAM_KB
     printf '| %s | %s | %s KB / %s KB |' "$1" "$([ $2 = m4f ] && echo 'M4F, float' || echo 'M7, double')" "$3" "$4"
     for r in $robots; do
         set -- "$1" "$2" "$3" "$4" $(cat "$tmp/$r.$2.totals")
-        stack=$(tail -1 "$fw/$r/$2/stack.txt" | awk '{print $3}')
+        stack=$(deepest "$tmp/$r.$2")
         aba=$(awk -v f="${r}_aba" '$1 == f {print $2}' "$tmp/$r.$2")
         printf ' %s |' "$(awk -v F=$(($3 * 1024)) -v R=$(($4 * 1024)) -v os=$5 -v o2=$6 \
             -v ram=$(($7 + stack)) -v aba="$aba" 'BEGIN {
