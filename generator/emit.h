@@ -46,8 +46,12 @@ smot emit_base_acceleration(const kin_tree *t);
 int emit_ltl_index(const kin_tree *t, int i, int j);
 int emit_ltl_nnz(const kin_tree *t);
 
-/* "-- body 3 thigh <- hip, joint knee: revolute +y[, what] --" as a comment in p. */
+/* The banner of a body's block, `body 3 "knee" <- "hip": revolute +y (link thigh)[, what]`,
+ * as a comment in p. */
 void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *what);
+/* Names the temporaries of the joint inputs q[], v[], a[] and tau[] after their joints
+ * (q_knee, v_knee; q_root_joint_qw): expr_name_input for every DoF of the tree. */
+void emit_name_joint_inputs(expr_prog *p, const kin_tree *t);
 /* A short description of a body's joint ("revolute +y", "free-flyer"). */
 const char *emit_joint_label(const tree_body *b, char *buf, size_t len);
 

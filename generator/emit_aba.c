@@ -61,7 +61,9 @@ void emit_aba_pass1(expr_prog *p, const kin_tree *t, aba_body *B)
     expr_section(p, "pass 1 (root to leaves): velocities, bias accelerations and forces");
     for (i = 0; i < t->nbodies; i++) {
         int parent = t->bodies[i].parent;
-        smot vj = emit_joint_motion(p, t, i, "v");
+        smot vj;
+        emit_body_comment(p, t, i, NULL);
+        vj = emit_joint_motion(p, t, i, "v");
         sinertia y = emit_body_inertia(t, i);
         aba_body *b = &B[i];
         b->X = emit_joint_placement(p, t, i);
@@ -191,6 +193,7 @@ void emit_aba_pass3(expr_prog *p, const kin_tree *t, aba_body *B, smot *acc,
         ex r[6], qdd[6];
         if (only && !only[i])
             continue;
+        emit_body_comment(p, t, i, NULL);
         ai = smot_add(p, smot_act_inv(p, b->X, parent < 0 ? a0 : acc[parent]), b->c);
         for (a = 0; a < n; a++)
             r[a] = ex_sub(p, b->u[a], smot_dot(p, b->U[a], ai));

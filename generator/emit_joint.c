@@ -207,9 +207,10 @@ void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *wh
 {
     const tree_body *b = &t->bodies[body];
     char label[96], text[1024];
-    snprintf(text, sizeof text, "-- body %d %.200s <- %.200s, joint %.200s: %s%s%s --", body,
-             b->link_name, b->parent < 0 ? "world" : t->bodies[b->parent].link_name,
-             b->joint_name, emit_joint_label(b, label, sizeof label), what ? ", " : "",
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
+    snprintf(text, sizeof text, "body %d \"%.200s\" <- \"%.200s\": %s (link %.200s)%s%s", body,
+             b->joint_name, b->parent < 0 ? "world" : t->bodies[b->parent].joint_name,
+             emit_joint_label(b, label, sizeof label), b->link_name, what ? ", " : "",
              what ? what : "");
     expr_comment(p, text);
 }

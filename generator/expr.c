@@ -15,6 +15,7 @@ typedef struct {
     expr_op op;
     ex a, b;            /* operands (b unused for unary ops) */
     char *name;         /* OP_INPUT only */
+    char *ident;        /* OP_INPUT only: the temporary's name (expr_name_input), or NULL: tN */
 } expr_node;
 
 typedef struct {
@@ -135,8 +136,10 @@ void expr_free(expr_prog *p)
     int i;
     if (!p)
         return;
-    for (i = 0; i < p->nnodes; i++)
+    for (i = 0; i < p->nnodes; i++) {
         free(p->nodes[i].name);
+        free(p->nodes[i].ident);
+    }
     for (i = 0; i < p->nstores; i++)
         free(p->stores[i].target);
     for (i = 0; i < p->ncomments; i++)
@@ -276,6 +279,7 @@ static ex make2(expr_prog *p, expr_op op, ex a, ex b, int neg)
     n.a = a;
     n.b = b;
     n.name = NULL;
+    n.ident = NULL;
     return intern(p, &n, neg);
 }
 
@@ -302,6 +306,31 @@ ex ex_input(expr_prog *p, const char *name)
     }
     strcpy(n.name, name);
     return intern(p, &n, 0);
+}
+
+void expr_name_input(expr_prog *p, const char *input, const char *ident)
+{
+    expr_node probe;
+    expr_node *n = NULL;
+    size_t k;
+    memset(&probe, 0, sizeof probe);
+    probe.op = OP_INPUT;
+    probe.name = (char *)input;
+    if (p->failed || p->tabcap == 0)
+        return;
+    k = (size_t)hash_node(&probe) & (p->tabcap - 1);
+    for (; p->table[k] >= 0 && !n; k = (k + 1) & (p->tabcap - 1))
+        if (node_equal(&p->nodes[p->table[k]], &probe))
+            n = &p->nodes[p->table[k]];
+    if (!n)
+        return;                         /* not read by this program */
+    free(n->ident);
+    n->ident = malloc(strlen(ident) + 1);
+    if (!n->ident) {
+        p->failed = 1;
+        return;
+    }
+    strcpy(n->ident, ident);
 }
 
 ex ex_inputf(expr_prog *p, const char *fmt, ...)
@@ -638,7 +667,10 @@ static void print_ref(ebuf *b, ex a, const printer *pr)
         print_node(b, &pr->p->nodes[a.node], pr);
         return;
     }
-    ebuf_printf(b, "%st%d", a.neg ? "-" : "", pr->tmp[a.node]);
+    if (pr->p->nodes[a.node].ident)
+        ebuf_printf(b, "%s%s", a.neg ? "-" : "", pr->p->nodes[a.node].ident);
+    else
+        ebuf_printf(b, "%st%d", a.neg ? "-" : "", pr->tmp[a.node]);
 }
 
 static void print_node(ebuf *b, const expr_node *n, const printer *pr)
@@ -773,12 +805,16 @@ static void emit_stores_of(emitter *e, int node);
 /* Reads input i (loaded[i] = 1: read, its stores not done yet). */
 static void read_input(emitter *e, int i)
 {
+    const expr_node *n = &e->p->nodes[i];
     if (e->loaded[i])
         return;
     e->loaded[i] = 1;
+    if (n->ident) {
+        ebuf_printf(e->out, "%sconst cdyn_real %s = %s;\n", e->indent, n->ident, n->name);
+        return;
+    }
     e->tmp[i] = e->ntmp++;
-    ebuf_printf(e->out, "%sconst cdyn_real t%d = %s;\n", e->indent, e->tmp[i],
-                e->p->nodes[i].name);
+    ebuf_printf(e->out, "%sconst cdyn_real t%d = %s;\n", e->indent, e->tmp[i], n->name);
 }
 
 /* Reads input i, then does the stores of its value (loaded[i] = 2). */

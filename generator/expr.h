@@ -73,6 +73,11 @@ ex ex_fms2(expr_prog *p, ex a, ex b, ex c, ex d);
 int ex_is_const(ex a, double c);   /* 1 if a is exactly the constant c */
 int ex_is_zero(ex a);
 
+/* Names the temporary an input is read into (`q_knee` for "q[7]") instead of tN, so that a
+ * reader finds a joint's coordinates; `ident` must be a C identifier unique in the emitted
+ * function. Changes no arithmetic; an input the program does not read is ignored. */
+void expr_name_input(expr_prog *p, const char *input, const char *ident);
+
 /* Output `target = value;` (target is C text such as "tau[2]" or "d->M[3]"). */
 void expr_store(expr_prog *p, const char *target, ex value);
 void expr_storef(expr_prog *p, ex value, const char *fmt, ...)

@@ -8,13 +8,26 @@
 #include "render.h"
 #include "scalar_range.h"
 
+/* A runtime file the folder ships: one under runtime/ that no rendered file replaces
+ * (cdyn_scalar.h is rendered, fixing the folder's scalar type). */
+static int shipped_runtime_file(const render_output *r, const char *path)
+{
+    int i;
+    if (strncmp(path, "runtime/", 8) != 0)
+        return 0;
+    for (i = 0; i < r->nfiles; i++)
+        if (strcmp(r->files[i].path, path + 8) == 0)
+            return 0;
+    return 1;
+}
+
 /* The runtime sources are shipped beside the generated code, so the folder builds alone. */
 static int collect_files(const render_output *r, output_file **files)
 {
     const embedded_file *e;
     int n = 0, i;
     for (e = embedded_files; e->path; e++)
-        n += strncmp(e->path, "runtime/", 8) == 0;
+        n += shipped_runtime_file(r, e->path);
     *files = calloc((size_t)(n + r->nfiles), sizeof **files);
     if (!*files)
         return -1;
@@ -23,7 +36,7 @@ static int collect_files(const render_output *r, output_file **files)
         (*files)[i].content = r->files[i].content;
     }
     for (e = embedded_files; e->path; e++)
-        if (strncmp(e->path, "runtime/", 8) == 0) {
+        if (shipped_runtime_file(r, e->path)) {
             (*files)[i].name = e->path + 8;
             (*files)[i++].content = e->text;
         }

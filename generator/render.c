@@ -3,6 +3,7 @@
 #include "render.h"
 #include "validate.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,8 @@ static int run_program(const kin_tree *t, build_fn build, text_fn text, int body
         build(p, t);
     else
         emit_jacobian(p, t, body, local);
+    if (indent)
+        emit_name_joint_inputs(p, t);
     if (expr_failed(p)) {
         rc = -1;
     } else if (indent) {
@@ -431,6 +434,48 @@ static char *int_list(const int *v, int n)
     return ebuf_take(&b);
 }
 
+/* Whether C text uses the identifier `name`: not as part of a longer one, a member name
+ * or in a comment. */
+static int uses_ident(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    const char *s = text;
+    while (*s) {
+        if (s[0] == '/' && s[1] == '*') {
+            const char *end = strstr(s + 2, "*/");
+            if (!end)
+                return 0;
+            s = end + 2;
+        } else if (isalpha((unsigned char)*s) || *s == '_') {
+            const char *w = s;
+            while (isalnum((unsigned char)*s) || *s == '_')
+                s++;
+            int member = (w - text >= 1 && w[-1] == '.') ||
+                         (w - text >= 2 && w[-2] == '-' && w[-1] == '>');   /* d->M, x.M */
+            if (!member && (size_t)(s - w) == n && memcmp(w, name, n) == 0)
+                return 1;
+        } else {
+            s++;
+        }
+    }
+    return 0;
+}
+
+/* uses.NAME: whether the body reads or writes the parameter NAME, so that a template casts
+ * to (void) only the parameters a function does not use (every NAME templates/robot.c.tpl
+ * asks about). */
+static tpl_value *uses_value(const char *body)
+{
+    static const char *const params[] = {"Kd", "Kp", "Minv", "a", "astar", "d", "ddq", "dt",
+                                         "fR", "fp", "g", "h", "lambda", "mu", "q", "q_next",
+                                         "restitution", "rho", "tau", "v", "x"};
+    tpl_value *u = tpl_dict();
+    size_t i;
+    for (i = 0; i < sizeof params / sizeof params[0]; i++)
+        tpl_dict_set(u, params[i], tpl_bool(body && uses_ident(body, params[i])));
+    return u;
+}
+
 static tpl_value *algorithm_value(const kin_tree *t, build_fn build, text_fn text, int body,
                                   int local, const char *indent)
 {
@@ -441,6 +486,7 @@ static tpl_value *algorithm_value(const kin_tree *t, build_fn build, text_fn tex
         tpl_free(d);
         return NULL;
     }
+    tpl_dict_set(d, "uses", uses_value(e.body));
     set_take(d, "body", e.body);
     set_take(d, "ops", ops_text(&e.c));
     return d;
@@ -469,6 +515,7 @@ static int minv_chunks_value(const kin_tree *t, tpl_value *ctx)
         }
         d = tpl_dict();
         set_int(d, "index", index++);
+        tpl_dict_set(d, "uses", uses_value(b.s));
         set_take(d, "body", ebuf_take(&b));
         set_take(d, "ops", ops_text(&c));
         tpl_list_push(list, d);
@@ -772,6 +819,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
     ebuf_puts(&helpers, "");
     emit_integrate_text(t, o->name, &integ, "    ");
     emit_integrate_helpers(t, o->name, &helpers);
+    tpl_dict_set(ctx, "integrate_uses", uses_value(integ.s));
     set_take(ctx, "integrate_body", ebuf_take(&integ));
     set_take(ctx, "integrate_helpers", ebuf_take(&helpers));
     return ctx;
@@ -820,6 +868,7 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
     static const char *const files[][2] = {
         {"robot.h.tpl", "%s.h"}, {"robot.c.tpl", "%s.c"}, {"model.h.tpl", "%s_model.h"},
         {"model.c.tpl", "%s_model.c"}, {"CMakeLists.txt.tpl", "CMakeLists.txt"},
+        {"cdyn_scalar.h.tpl", "cdyn_scalar.h"},
         {"robot.py.tpl", "%s.py"},
     };
     const int nfiles = (int)(sizeof files / sizeof files[0]) - !o->python;  /* .py last */

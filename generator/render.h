@@ -20,8 +20,8 @@ typedef struct {
     int python;                /* also NAME.py, the ctypes module (--python) */
 } render_options;
 
-/* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt and, with o->python,
- * NAME.py.
+/* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt, cdyn_scalar.h (which
+ * replaces the runtime's own: it fixes the folder's scalar type) and, with o->python, NAME.py.
  * Returns 0, or -1 with a message in err (and *out empty). */
 int render_robot(const kin_tree *t, const render_options *o, render_output *out,
                  char *err, size_t errlen);

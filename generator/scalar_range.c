@@ -100,10 +100,10 @@ static const char *find(const char *p, const char *needle)
     return NULL;
 }
 
-/* The body number of the last "-- body N " comment in text[0..end), or -1. */
+/* The body number of the last body banner, "/" "* body N ", in text[0..end), or -1. */
 static int body_before(const char *text, const char *end)
 {
-    static const char mark[] = "/* -- body ";
+    static const char mark[] = "/* body ";
     const char *p = text, *last = NULL;
     while ((p = find(p, mark)) != NULL && p < end) {
         last = p;

@@ -1,17 +1,22 @@
 /* cdyn_config.h — the scalar type shared by the runtime and generated code.
- * Define CDYN_FLOAT (e.g. -DCDYN_FLOAT) to build everything in single precision. */
+ * cdyn_scalar.h decides it: in a folder written by cdyngen, the scalar it was generated for;
+ * in runtime/ itself, float when the build defines CDYN_FLOAT, double otherwise.
+ * CDYN_SCALAR_FLOAT (1 or 0) lets a generated header refuse a runtime of the other type. */
 #ifndef CDYN_CONFIG_H
 #define CDYN_CONFIG_H
 
 #include <math.h>
+#include "cdyn_scalar.h"
 
 #ifdef CDYN_FLOAT
+#define CDYN_SCALAR_FLOAT 1
 typedef float cdyn_real;
 #define CDYN_R(x) ((float)(x))
 #define CDYN_SQRT(x) sqrtf(x)
 #define CDYN_SIN(x) sinf(x)
 #define CDYN_COS(x) cosf(x)
 #else
+#define CDYN_SCALAR_FLOAT 0
 typedef double cdyn_real;
 #define CDYN_R(x) (x)
 #define CDYN_SQRT(x) sqrt(x)

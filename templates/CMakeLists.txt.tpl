@@ -17,9 +17,7 @@ include(GNUInstallDirs)
 target_include_directories({{ name }} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/{{ name }}>)
 set_target_properties({{ name }} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON)
-{% if scalar_float %}
-target_compile_definitions({{ name }} PUBLIC CDYN_FLOAT)
-{% endif %}
+# The scalar type ({% if scalar_float %}float{% else %}double{% endif %}) is fixed by cdyn_scalar.h in this folder: no definition needed.
 # By name, not path, so the installed package links the consumer's own libm.
 find_library({{ NAME }}_LIBM m)
 if({{ NAME }}_LIBM)

@@ -4,6 +4,15 @@
 
 #include "cdyn_config.h"
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
+
+/* Generated with --scalar {% if scalar_float %}float{% else %}double{% endif %}: this folder's cdyn_scalar.h fixes cdyn_real to {% if scalar_float %}float{% else %}double{% endif %}. A
+ * cdyn_config.h of the other type (another folder's runtime first on the include path, or a
+ * robot of the other type included first) would silently change every array's meaning. */
+#define {{ NAME }}_SCALAR_FLOAT {% if scalar_float %}1{% else %}0{% endif %}
+
+#if CDYN_SCALAR_FLOAT != {{ NAME }}_SCALAR_FLOAT
+#error "{{ name }} was generated with --scalar {% if scalar_float %}float{% else %}double{% endif %}, and this build's cdyn_config.h is the other type: use the runtime files of its own folder"
+#endif
 {% if constraints %}
 #include "cdyn_prox.h"
 {% endif %}

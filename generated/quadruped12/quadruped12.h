@@ -5,6 +5,14 @@
 
 #include "cdyn_config.h"
 #include "cdyn_model.h"     /* cdyn_status: the codes the functions below return */
+
+/* Generated with --scalar double: this folder's cdyn_scalar.h fixes cdyn_real to double. A
+ * cdyn_config.h of the other type (another folder's runtime first on the include path, or a
+ * robot of the other type included first) would silently change every array's meaning. */
+#define QUADRUPED12_SCALAR_FLOAT 0
+#if CDYN_SCALAR_FLOAT != QUADRUPED12_SCALAR_FLOAT
+#error "quadruped12 was generated with --scalar double, and this build's cdyn_config.h is the other type: use the runtime files of its own folder"
+#endif
 #include "cdyn_prox.h"
 
 #ifdef __cplusplus

@@ -1,0 +1,57 @@
+# Every robot of generated/manifest.txt cross-compiled as firmware, checked (symbols, stack)
+# and run under QEMU, its results compared on the host with the double generic runtime
+# (tests/firmware/, issue 17):
+#   firmware_NAME_m4f  Cortex-M4F (MPS2 AN386), the robot generated with --scalar float
+#   firmware_NAME_m7   Cortex-M7 with a double FPU (MPS2 AN500), generated/NAME as it is
+# They skip (77) where arm-none-eabi-gcc or qemu-system-arm is missing.
+find_program(CDYN_ARM_CC arm-none-eabi-gcc)
+find_program(CDYN_QEMU_ARM qemu-system-arm)
+if(NOT CDYN_ARM_CC)
+  set(CDYN_ARM_CC arm-none-eabi-gcc)   # run_target.sh names it when it skips
+endif()
+if(NOT CDYN_QEMU_ARM)
+  set(CDYN_QEMU_ARM qemu-system-arm)
+endif()
+# Worst-case stack of any generated function's call path, in bytes (README, "Firmware"):
+# the deepest measured is 3.7 KB in float and 7.7 KB in double (humanoid prox_ltls).
+set(CDYN_FIRMWARE_STACK_BUDGET 8192)
+
+set(fw_dir ${CMAKE_CURRENT_SOURCE_DIR}/firmware)
+file(STRINGS ${CMAKE_SOURCE_DIR}/generated/manifest.txt fw_manifest REGEX "^[^#]")
+foreach(line ${fw_manifest})
+  separate_arguments(args UNIX_COMMAND "${line}")
+  list(POP_FRONT args name urdf)
+  string(REGEX MATCHALL "--(contact|loop)" ncon "${args}")
+  list(LENGTH ncon ncon)
+  # The host side, with the robot's double model table from generated/.
+  add_executable(fw_host_${name} ${fw_dir}/fw_host.c
+    ${CMAKE_SOURCE_DIR}/generated/${name}/${name}_model.c)
+  target_include_directories(fw_host_${name} PRIVATE ${CMAKE_SOURCE_DIR}/generated/${name})
+  target_link_libraries(fw_host_${name} PRIVATE cdyn_runtime m)
+  target_compile_definitions(fw_host_${name} PRIVATE FW_MODEL_HEADER="${name}_model.h"
+    FW_MODEL=${name}_model FW_CONSTRAINTS=${name}_constraints FW_NCONSTRAINTS=${ncon})
+  set(work ${CMAKE_CURRENT_BINARY_DIR}/firmware/${name})
+  string(REPLACE ";" " " opts "${args}")
+  set(run "${fw_dir}/run_target.sh")
+  set(tail "$<TARGET_FILE:fw_host_${name}> ${CDYN_ARM_CC} ${CDYN_QEMU_ARM} ${CDYN_FIRMWARE_STACK_BUDGET}")
+  add_test(NAME firmware_${name}_m4f COMMAND sh -c
+    "$<TARGET_FILE:cdyngen> ${CMAKE_SOURCE_DIR}/${urdf} ${opts} --name ${name} --scalar float -o ${work}/float --force > /dev/null && ${run} m4f ${work}/float ${name} ${work}/m4f ${tail}")
+  add_test(NAME firmware_${name}_m7 COMMAND sh -c
+    "${run} m7 ${CMAKE_SOURCE_DIR}/generated/${name} ${name} ${work}/m7 ${tail}")
+  set_tests_properties(firmware_${name}_m4f firmware_${name}_m7 PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 900)
+endforeach()
+
+# The checks themselves refuse what they are for: heap, stdio, double helpers in float,
+# recursion, a variable-length array, a path over the budget (tests/firmware/bad_firmware.c).
+add_test(NAME firmware_checks_fail COMMAND ${fw_dir}/checks_fail.sh ${CDYN_ARM_CC}
+  ${CMAKE_CURRENT_BINARY_DIR}/firmware/checks_fail)
+set_tests_properties(firmware_checks_fail PROPERTIES SKIP_RETURN_CODE 77)
+
+# The README's firmware table from the last firmware runs (not a test: run `ctest -R
+# firmware_` first): cmake --build build --target firmware_table, writes
+# build/tests/firmware/table.md.
+add_custom_target(firmware_table
+  COMMAND ${fw_dir}/firmware_table.sh ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/firmware
+          ${CDYN_ARM_CC} > ${CMAKE_CURRENT_BINARY_DIR}/firmware/table.md
+  COMMENT "Firmware table: build/tests/firmware/table.md" VERBATIM)
