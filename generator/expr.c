@@ -869,15 +869,10 @@ static void emit_stores_of(emitter *e, int node)
         emit_store(e, s);
 }
 
-/* sin/cos of a joint coordinate are calls into libm (sincos, once a compiler pairs them),
- * and a call clobbers every vector register: a compiler spills whatever is live across
- * it. So the first such call brings forward the next TRIG_BATCH - 1 of them (the next
- * joints, in emission order): one spill round per four joints instead of one per joint,
- * with few results held early. Measured with gcc 12 (bench, same run), RNEA in us:
- * one at a time arm7 0.17, quadruped12 0.33, humanoid 0.71; batches of 8 calls 0.13, 0.24,
- * 0.63; batches of 16 0.13, 0.25, 0.71. */
-#define TRIG_BATCH 8
-
+/* sin/cos of joint coordinates: a program's all at once, where the first is needed, by
+ * cdyn_sincos_n (runtime/cdyn_trig.h): one loop a compiler vectorises instead of a libm call
+ * per joint, each spilling every vector register. (Before, batches of 8 libm calls: RNEA
+ * 0.17 -> 0.13 us on arm7 against one call at a time.) */
 static int is_trig_of_input(const expr_prog *p, int i)
 {
     const expr_node *n = &p->nodes[i];
@@ -904,16 +899,49 @@ static void emit_node(emitter *e, int i, expr_counts *c, int comments)
     e->emitted[i] = 1;
 }
 
-/* Node `from` and the next TRIG_BATCH - 1 sin/cos of inputs after it. */
+/* Node `from` and every later live sin/cos of an input: the angles gathered once each into
+ * angle[], cdyn_sincos_n, and each node a temporary reading its result. */
 static void emit_trig_batch(emitter *e, int from, expr_counts *c)
 {
-    int i, n = 0;
-    flush_comments(e->p, e->out, e->indent, &e->ci, from);
-    for (i = from; i < e->p->nnodes && n < TRIG_BATCH; i++)
-        if (e->live[i] && !e->emitted[i] && is_trig_of_input(e->p, i)) {
-            emit_node(e, i, c, 0);
-            n++;
+    const expr_prog *p = e->p;
+    int *slot = malloc((size_t)p->nnodes * sizeof *slot);
+    int i, k, n = 0;
+    if (!slot) {
+        e->out->oom = 1;
+        return;
+    }
+    flush_comments(p, e->out, e->indent, &e->ci, from);
+    for (i = from; i < p->nnodes; i++) {    /* slot[i]: node i's angle, or -1 */
+        slot[i] = -1;
+        if (!e->live[i] || e->emitted[i] || !is_trig_of_input(p, i))
+            continue;
+        for (k = from; k < i && slot[i] < 0; k++)
+            if (slot[k] >= 0 && p->nodes[k].a.node == p->nodes[i].a.node)
+                slot[i] = slot[k];
+        if (slot[i] < 0) {
+            slot[i] = n++;
+            load_operands(e, p->nodes[i].a);
         }
+    }
+    ebuf_printf(e->out, "%scdyn_real angle[%d], sin_angle[%d], cos_angle[%d];\n", e->indent, n,
+                n, n);
+    for (i = from, k = 0; i < p->nnodes; i++)
+        if (slot[i] == k) {
+            ebuf_printf(e->out, "%sangle[%d] = ", e->indent, k++);
+            print_ref(e->out, p->nodes[i].a, &e->pr);
+            ebuf_puts(e->out, ";\n");
+        }
+    ebuf_printf(e->out, "%scdyn_sincos_n(angle, sin_angle, cos_angle, %d);\n", e->indent, n);
+    for (i = from; i < p->nnodes; i++)
+        if (slot[i] >= 0) {
+            e->tmp[i] = e->ntmp++;
+            count_node(&p->nodes[i], c);
+            ebuf_printf(e->out, "%sconst cdyn_real t%d = %s_angle[%d];\n", e->indent, e->tmp[i],
+                        p->nodes[i].op == OP_SIN ? "sin" : "cos", slot[i]);
+            emit_stores_of(e, i);
+            e->emitted[i] = 1;
+        }
+    free(slot);
 }
 
 /* Stores grouped by node so emission is linear: first[node] chains store indices. */

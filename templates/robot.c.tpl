@@ -7,6 +7,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "{{ name }}.h"
+#include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const {{ name }}_frame_names[{{ nframes_alloc }}] = {
 {% for f in frames %}

@@ -212,8 +212,8 @@ START_TEST(no_trivial_products)
 }
 END_TEST
 
-/* Counts "CDYN_SIN(tK)" / "CDYN_COS(tK)" per function; each argument at most once, and fk
- * needs exactly one sin and one cos per revolute joint. */
+/* Counts the angles each function hands to cdyn_sincos_n ("angle[k] = q_hinge;"): each
+ * argument at most once, and fk needs exactly one per revolute joint. */
 START_TEST(sincos_once_per_joint)
 {
     kin_tree t;
@@ -228,7 +228,6 @@ START_TEST(sincos_once_per_joint)
     c = file_text(&out, "aligned.c");
     for (fn = strstr(c, "\n{\n"); fn; fn = strstr(fn + 1, "\n{\n")) {
         const char *end = strstr(fn, "\n}\n"), *s;
-        int kind;
         const char *head = fn;
         while (head > c && head[-1] != '\n')
             head--;
@@ -240,17 +239,15 @@ START_TEST(sincos_once_per_joint)
         }
         ck_assert_ptr_nonnull(end);
         functions++;
-        for (kind = 0; kind < 2; kind++) {
-            const char *pat = kind ? "CDYN_COS(" : "CDYN_SIN(";
+        {
             const char *args[64];
             int n = 0, k;
-            /* the argument: a joint's named input (q_hinge) or a temporary (t3) */
-            for (s = strstr(fn, pat); s && s < end; s = strstr(s + 1, pat)) {
-                const char *a = s + 9;
-                size_t len = strcspn(a, ")");
+            for (s = strstr(fn, "    angle["); s && s < end; s = strstr(s + 1, "    angle[")) {
+                const char *a = strstr(s, "] = ") + 4;
+                size_t len = strcspn(a, ";");
                 for (k = 0; k < n; k++)
-                    ck_assert_msg(strncmp(args[k], a, len + 1) != 0, "%s%.*s) twice in %.40s",
-                                  pat, (int)len, a, head);
+                    ck_assert_msg(strncmp(args[k], a, len + 1) != 0, "angle %.*s twice in %.40s",
+                                  (int)len, a, head);
                 ck_assert_int_lt(n, 64);
                 args[n++] = a;
             }

@@ -61,6 +61,9 @@ static ex div_three(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, ex_neg
 static ex div_one(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, x, ex_const(-1.0)); }
 static ex div_nodes(expr_prog *p, ex x, ex z) { return ex_div(p, ex_neg(x), z); }
 static ex zero_div(expr_prog *p, ex x, ex z) { (void)x; return ex_div(p, ex_const(0.0), z); }
+/* sin and cos of one input, by the batched cdyn_sincos_n (cdyn_trig.h) */
+#define SINCOS_OF_T0 "cdyn_real angle[1], sin_angle[1], cos_angle[1];\nangle[0] = t0;\n" \
+    "cdyn_sincos_n(angle, sin_angle, cos_angle, 1);\n"
 static ex sin_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_sin(p, ex_neg(x)); }
 static ex cos_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_cos(p, ex_neg(x)); }
 static ex sqrt_x(expr_prog *p, ex x, ex z) { (void)z; return ex_sqrt(p, x); }
@@ -103,8 +106,8 @@ static const struct {
     {div_nodes, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
                 "const cdyn_real t2 = t0 / t1;\ny = -t2;\n"},
     {zero_div, "y = 0;\n"},
-    {sin_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SIN(t0);\ny = -t1;\n"},
-    {cos_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_COS(t0);\ny = t1;\n"},
+    {sin_neg, "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = sin_angle[0];\ny = -t1;\n"},
+    {cos_neg, "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = cos_angle[0];\ny = t1;\n"},
     {sqrt_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SQRT(t0);\ny = t1;\n"},
     {sin_const, "y = 1;\n"},
 };
@@ -277,9 +280,10 @@ START_TEST(in_place_rotation)
 }
 END_TEST
 
-/* The sin/cos of inputs come out in batches: the first brings the next ones forward (libm
- * calls clobber every vector register; see TRIG_BATCH in expr.c). */
-START_TEST(trig_calls_batched)
+/* The sin/cos of inputs come out all at once where the first is needed: each angle read
+ * once into angle[], one cdyn_sincos_n call (no libm call clobbering the vector registers
+ * per joint), then the results as temporaries. */
+START_TEST(trig_all_at_once)
 {
     expr_prog *p = expr_new();
     ex q0 = ex_input(p, "q[0]"), q1, s0, c0;
@@ -290,10 +294,13 @@ START_TEST(trig_calls_batched)
     q1 = ex_input(p, "q[1]");
     expr_store(p, "y[1]", ex_sin(p, q1));
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = q[0];\nconst cdyn_real t1 = CDYN_SIN(t0);\n"
-                           "const cdyn_real t2 = CDYN_COS(t0);\nconst cdyn_real t3 = q[1];\n"
-                           "const cdyn_real t4 = CDYN_SIN(t3);\ny[1] = t4;\n"
-                           "const cdyn_real t5 = t1 * t2;\ny[0] = t5;\n");
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[0];\nconst cdyn_real t1 = q[1];\n"
+                           "cdyn_real angle[2], sin_angle[2], cos_angle[2];\n"
+                           "angle[0] = t0;\nangle[1] = t1;\n"
+                           "cdyn_sincos_n(angle, sin_angle, cos_angle, 2);\n"
+                           "const cdyn_real t2 = sin_angle[0];\nconst cdyn_real t3 = cos_angle[0];\n"
+                           "const cdyn_real t4 = sin_angle[1];\ny[1] = t4;\n"
+                           "const cdyn_real t5 = t2 * t3;\ny[0] = t5;\n");
     free(text);
     expr_free(p);
 }
@@ -398,7 +405,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, op_counting);
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, inputs_read_at_first_use);
-    tcase_add_test(tc, trig_calls_batched);
+    tcase_add_test(tc, trig_all_at_once);
     tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));

@@ -8,6 +8,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "fourbar.h"
+#include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const fourbar_frame_names[6] = {
     "ground",
@@ -51,22 +52,27 @@ static const cdyn_real fourbar__frame_p[6][3] = {
 void fourbar_fk(fourbar_data *d, const cdyn_real *q)
 {
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
+    const cdyn_real q_coupler_joint = q[1];
+    const cdyn_real q_rocker_joint = q[2];
+    cdyn_real angle[3], sin_angle[3], cos_angle[3];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    angle[2] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
     d->oMb_R[0][0] = -t0;
     d->oMb_R[0][4] = -t0;
     d->oMf_R[1][0] = -t0;
     d->oMf_R[1][4] = -t0;
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
+    const cdyn_real t1 = cos_angle[0];
     d->oMb_R[0][1] = -t1;
     d->oMb_R[0][3] = t1;
     d->oMf_R[1][1] = -t1;
     d->oMf_R[1][3] = t1;
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
-    const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t4 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t5 = CDYN_COS(q_rocker_joint);
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
@@ -204,8 +210,11 @@ static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_crank_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
     d->oMf_R[frame][6] = t2;
     const cdyn_real t3 = fR[7];
@@ -253,8 +262,11 @@ static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_crank_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
     d->oMf_R[frame][6] = t2;
     J[9] = t2;
@@ -306,11 +318,15 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[2], sin_angle[2], cos_angle[2];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
@@ -374,11 +390,15 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[2], sin_angle[2], cos_angle[2];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
@@ -449,8 +469,11 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t0 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t1 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
     const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
     const cdyn_real t4 = fR[6];
@@ -502,8 +525,11 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t0 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t1 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
     const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
     const cdyn_real t4 = fR[6];
@@ -602,8 +628,11 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.0016199999999999999);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t2 = sin_angle[0];
+    const cdyn_real t3 = cos_angle[0];
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real v_crank_joint = v[0];
@@ -644,8 +673,11 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t0 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t1 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
     const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
     const cdyn_real v_crank_joint = v[0];
@@ -688,8 +720,11 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
 static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
 {
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t0 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t1 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
@@ -882,8 +917,11 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t0 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t1 = CDYN_COS(q_coupler_joint);
+    cdyn_real angle[1], sin_angle[1], cos_angle[1];
+    angle[0] = q_coupler_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
     const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
     const cdyn_real v_crank_joint = v[0];
@@ -975,14 +1013,19 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t4 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t5 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[3], sin_angle[3], cos_angle[3];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    angle[2] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
@@ -1093,14 +1136,19 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
 {
     /* M on the tree pattern (CRBA) */
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t4 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t5 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[3], sin_angle[3], cos_angle[3];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    angle[2] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real t8 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
@@ -1178,14 +1226,19 @@ void fourbar_constraint_jacobian(fourbar_data *d, const cdyn_real *q, cdyn_real 
     for (k = 0; k < FOURBAR_NC * FOURBAR_NV; ++k)
         J[k] = 0;
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t4 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t5 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[3], sin_angle[3], cos_angle[3];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    angle[2] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real t8 = t1 * t7 - t0 * t6;
@@ -1223,14 +1276,19 @@ void fourbar_constraint_drift(fourbar_data *d, const cdyn_real *q, const cdyn_re
 {
     (void)d;
     const cdyn_real q_crank_joint = q[0];
-    const cdyn_real t0 = CDYN_SIN(q_crank_joint);
-    const cdyn_real t1 = CDYN_COS(q_crank_joint);
     const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real t2 = CDYN_SIN(q_coupler_joint);
-    const cdyn_real t3 = CDYN_COS(q_coupler_joint);
     const cdyn_real q_rocker_joint = q[2];
-    const cdyn_real t4 = CDYN_SIN(q_rocker_joint);
-    const cdyn_real t5 = CDYN_COS(q_rocker_joint);
+    cdyn_real angle[3], sin_angle[3], cos_angle[3];
+    angle[0] = q_crank_joint;
+    angle[1] = q_coupler_joint;
+    angle[2] = q_rocker_joint;
+    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real v_crank_joint = v[0];
