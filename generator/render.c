@@ -434,45 +434,48 @@ static char *int_list(const int *v, int n)
     return ebuf_take(&b);
 }
 
-/* Whether C text uses the identifier `name`: not as part of a longer one, a member name
- * or in a comment. */
-static int uses_ident(const char *text, const char *name)
+/* The parameters templates/robot.c.tpl asks about (uses.NAME). */
+static const char *const use_params[] = {"Kd", "Kp", "Minv", "a", "astar", "d", "ddq", "dt",
+                                         "fR", "fp", "g", "h", "lambda", "mu", "q", "q_next",
+                                         "restitution", "rho", "tau", "v", "x"};
+#define NUSE_PARAMS ((int)(sizeof use_params / sizeof use_params[0]))
+
+/* Marks in used[] the parameters C text names: as identifiers of their own, not as member
+ * names (d->M) nor in comments. One pass over the text. */
+static void scan_uses(const char *text, char used[NUSE_PARAMS])
 {
-    size_t n = strlen(name);
     const char *s = text;
-    while (*s) {
+    while (s && *s) {
         if (s[0] == '/' && s[1] == '*') {
-            const char *end = strstr(s + 2, "*/");
-            if (!end)
-                return 0;
-            s = end + 2;
+            s = strstr(s + 2, "*/");
+            s = s ? s + 2 : NULL;
         } else if (isalpha((unsigned char)*s) || *s == '_') {
             const char *w = s;
+            int member = (w - text >= 1 && w[-1] == '.') ||
+                         (w - text >= 2 && w[-2] == '-' && w[-1] == '>');
+            int k;
             while (isalnum((unsigned char)*s) || *s == '_')
                 s++;
-            int member = (w - text >= 1 && w[-1] == '.') ||
-                         (w - text >= 2 && w[-2] == '-' && w[-1] == '>');   /* d->M, x.M */
-            if (!member && (size_t)(s - w) == n && memcmp(w, name, n) == 0)
-                return 1;
+            for (k = 0; k < NUSE_PARAMS && !member; k++)
+                if ((size_t)(s - w) == strlen(use_params[k]) && memcmp(w, use_params[k], (size_t)(s - w)) == 0)
+                    used[k] = 1;
         } else {
             s++;
         }
     }
-    return 0;
 }
 
 /* uses.NAME: whether the body reads or writes the parameter NAME, so that a template casts
- * to (void) only the parameters a function does not use (every NAME templates/robot.c.tpl
- * asks about). */
+ * to (void) only the parameters a function does not use. */
 static tpl_value *uses_value(const char *body)
 {
-    static const char *const params[] = {"Kd", "Kp", "Minv", "a", "astar", "d", "ddq", "dt",
-                                         "fR", "fp", "g", "h", "lambda", "mu", "q", "q_next",
-                                         "restitution", "rho", "tau", "v", "x"};
+    char used[NUSE_PARAMS];
     tpl_value *u = tpl_dict();
-    size_t i;
-    for (i = 0; i < sizeof params / sizeof params[0]; i++)
-        tpl_dict_set(u, params[i], tpl_bool(body && uses_ident(body, params[i])));
+    int k;
+    memset(used, 0, sizeof used);
+    scan_uses(body, used);
+    for (k = 0; k < NUSE_PARAMS; k++)
+        tpl_dict_set(u, use_params[k], tpl_bool(used[k]));
     return u;
 }
 

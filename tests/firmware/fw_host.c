@@ -87,6 +87,14 @@ static void make_states(const cdyn_model *m, int is_float, states *st)
     free(dq);
 }
 
+static void free_states(states *st)
+{
+    free(st->q);
+    free(st->v);
+    free(st->a);
+    free(st->tau);
+}
+
 static void write_array(FILE *f, const char *name, const double *x, int n, int is_float)
 {
     int s, k;
@@ -116,6 +124,7 @@ static int write_states(const cdyn_model *m, int is_float, const char *path)
     write_array(f, "fw_v", st.v, m->nv, is_float);
     write_array(f, "fw_a", st.a, m->nv, is_float);
     write_array(f, "fw_tau", st.tau, m->nv, is_float);
+    free_states(&st);
     return fclose(f) == 0 ? 0 : 2;
 }
 
@@ -149,6 +158,7 @@ typedef struct {
     const cdyn_model *m;
     cdyn_data d;
     cdyn_constraint_data cd;
+    void *work, *constraint_work;      /* the buffers d and cd are carved from */
     int nc, is_float;
     double growth, g_growth, g_size;   /* of M's factor; of G + mu I's; max|G| */
 } reference;
@@ -169,12 +179,15 @@ static void reference_init(reference *r, const cdyn_model *m, int is_float)
     r->m = m;
     r->is_float = is_float;
     r->nc = 0;
-    if (cdyn_data_init(&r->d, m, checked_malloc(bytes), bytes) != CDYN_OK)
+    r->work = checked_malloc(bytes);
+    r->constraint_work = NULL;
+    if (cdyn_data_init(&r->d, m, r->work, bytes) != CDYN_OK)
         exit(2);
 #if FW_NCONSTRAINTS > 0
     bytes = cdyn_constraint_data_size(m, FW_CONSTRAINTS, FW_NCONSTRAINTS);
+    r->constraint_work = checked_malloc(bytes);
     if (cdyn_constraint_data_init(&r->cd, m, FW_CONSTRAINTS, FW_NCONSTRAINTS,
-                                  checked_malloc(bytes), bytes) != CDYN_OK)
+                                  r->constraint_work, bytes) != CDYN_OK)
         exit(2);
     r->nc = cdyn_constraint_dim(&r->cd);
 #endif
@@ -394,13 +407,15 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
         }
         if (!(rs = stat_of(name))) {
             fprintf(stderr, "fw_host: unknown result \"%s\"\n", name);
-            return 1;
+            failed = 1;
+            break;
         }
         if (!strcmp(name, "fk") && ++s < NSTATES)
             reference_conditioning(&r, st.q + s * m->nq, st.v + s * m->nv, st.tau + s * m->nv);
         if (s >= NSTATES || (s < 0 && rs != &stats[0])) {
             fprintf(stderr, "fw_host: \"%s\" outside the %d states\n", name, NSTATES);
-            return 1;
+            failed = 1;
+            break;
         }
         q = st.q + (s < 0 ? 0 : s) * m->nq;
         v = st.v + (s < 0 ? 0 : s) * m->nv;
@@ -453,6 +468,12 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
     }
     if (out)
         fclose(out);
+    free_states(&st);
+    free(r.work);
+    free(r.constraint_work);
+    free(line);
+    free(x);
+    free(y);
     return failed;
 }
 
