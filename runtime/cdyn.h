@@ -171,8 +171,10 @@ cdyn_status cdyn_constraint_drift(const cdyn_model *m, cdyn_data *d, cdyn_constr
  * factorised once; proximal iterations on lambda; ddq = L^-1 (D^-1 L^-T (tau - nle) + B lambda).
  * lambda (nc) is in (warm start) and out; ddq (nv) out. Returns the number of iterations
  * done (>= 1), or a negative cdyn_status: CDYN_E_SINGULAR for a non-positive pivot,
- * CDYN_E_NONFINITE when a NaN or infinity reached ddq or lambda. The last primal and dual
- * residuals are left in cd (cdyn_constraint_residuals). */
+ * CDYN_E_NONFINITE when a NaN or infinity reached ddq or lambda, CDYN_E_NOT_CONVERGED when a
+ * positive abs_tol or rel_tol is not met after max_iter iterations (ddq and lambda hold the
+ * last iterate). The last primal and dual residuals are left in cd
+ * (cdyn_constraint_residuals). The other solvers return the same. */
 int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);

@@ -81,10 +81,14 @@ static cdyn_real cdyn__alm_step(cdyn_constraint_data *cd, cdyn_real *lambda, con
     return cdyn__max_change(lambda, cd->r, cd->nc);
 }
 
-static int cdyn__result(const cdyn_model *m, const cdyn_constraint_data *cd, int it,
-                        const cdyn_real *ddq, const cdyn_real *lambda)
+/* The iteration count, CDYN_E_NONFINITE, or CDYN_E_NOT_CONVERGED (the last iterate kept). */
+static int cdyn__result(const cdyn_model *m, const cdyn_constraint_data *cd,
+                        const cdyn_prox_settings *s, int it, const cdyn_real *ddq,
+                        const cdyn_real *lambda)
 {
-    return cdyn__finite(ddq, m->nv) && cdyn__finite(lambda, cd->nc) ? it : CDYN_E_NONFINITE;
+    if (!cdyn__finite(ddq, m->nv) || !cdyn__finite(lambda, cd->nc))
+        return CDYN_E_NONFINITE;
+    return cdyn__prox_missed(cd, s) ? CDYN_E_NOT_CONVERGED : it;
 }
 
 /* ---- proxLTLs: the ALM in joint space ----------------------------------------------- */
@@ -201,7 +205,7 @@ int cdyn_prox_ltls(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
     cdyn__ltls_rhs(m, cd, tau, rho);
     cdyn__start(cd, settings, lambda);
     const int it = cdyn__ltls_iterate(m, d, cd, settings, tau, rho, ddq, lambda);
-    return cdyn__result(m, cd, it, ddq, lambda);
+    return cdyn__result(m, cd, settings, it, ddq, lambda);
 }
 
 /* ---- contacts in body coordinates (constrained ABA, PV) ----------------------------- */
@@ -350,7 +354,7 @@ int cdyn_constrained_aba(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data
         if (cdyn__prox_stop(cd, settings, it, cdyn__alm_step(cd, lambda, cd->x, rho)))
             break;
     }
-    return cdyn__result(m, cd, it, ddq, lambda);
+    return cdyn__result(m, cd, settings, it, ddq, lambda);
 }
 
 /* ---- Popov-Vereshchagin with proximal iterations ------------------------------------ */
@@ -490,5 +494,5 @@ int cdyn_prox_pv(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                 d->u[k] += cd->SKA[k * cd->nc + c] * lambda[c];
     }
     cdyn__aba_accelerations(m, d, ddq);
-    return cdyn__result(m, cd, it, ddq, lambda);
+    return cdyn__result(m, cd, settings, it, ddq, lambda);
 }

@@ -494,6 +494,15 @@ static int {{ name }}__settings_ok(const cdyn_prox_settings *s)
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
+/* The iteration count, or CDYN_E_NOT_CONVERGED when a positive tolerance of s is not met
+ * by the last iterate (ddq and lambda keep it; the residuals are in d). */
+static int {{ name }}__result(const {{ name }}_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int missed = (s->abs_tol > 0 && !(d->primal_residual <= s->abs_tol)) ||
+                       (s->rel_tol > 0 && !(d->dual_residual <= s->rel_tol));
+    return missed ? CDYN_E_NOT_CONVERGED : it;
+}
+
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
  * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
  * come from the change of lambda. Stops when every positive tolerance is met. */
@@ -545,7 +554,7 @@ int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, 
     {{ name }}__prox_rhs(d, tau, astar);
     it = {{ name }}__prox_iterate(d, settings, lambda);
     {{ name }}__prox_ddq(d, lambda, ddq);
-    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
@@ -629,7 +638,7 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
         if ({{ name }}__alm_update(d, settings, lambda, it))
             break;
     }
-    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 {% if contacts_only %}
 
@@ -748,7 +757,7 @@ int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *set
         {{ name }}__caba_forward(d, ddq);
     }
     {{ name }}__caba_rest(d, ddq);
-    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
@@ -800,7 +809,7 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
         return CDYN_E_SINGULAR;
     it = {{ name }}__prox_iterate(d, settings, lambda);
     {{ name }}__pv_forward(d, lambda, ddq);
-    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 {% endif %}
 
@@ -862,6 +871,6 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     {{ name }}__impulse_rhs(d, v_before, restitution);
     it = {{ name }}__prox_iterate(d, settings, impulse);
     {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
-    return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? it : CDYN_E_NONFINITE;
+    return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 {% endif %}

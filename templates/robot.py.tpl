@@ -347,6 +347,10 @@ def constraint_capture(data, q):
                              _ptr(_input("constraint_capture", "q", q, (NQ,))))
 
 
+# CDYN_PROX_SETTINGS_DEFAULT's mu and abs_tol for this scalar (cdyn_prox.h)
+_MU, _ABS_TOL = {% if scalar_float %}1e-3, 1e-4{% else %}1e-6, 1e-10{% endif %}
+
+
 def _settings(function, mu, max_iter, abs_tol, rel_tol, Kp, Kd, warm_start):
     """cdyn_prox_settings, and the gain arrays it points to (kept alive by the caller)."""
     gains = [None if k is None else _input(function, n, k, (NCONSTRAINTS,))
@@ -358,7 +362,7 @@ def _settings(function, mu, max_iter, abs_tol, rel_tol, Kp, Kd, warm_start):
 
 
 def _solver(fn):
-    def solve(q, v, tau, lam=None, data=None, mu=1e-6, max_iter=100, abs_tol=1e-10,
+    def solve(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
               rel_tol=0.0, Kp=None, Kd=None):
         s, gains = _settings(fn, mu, max_iter, abs_tol, rel_tol, Kp, Kd, lam is not None)
         ddq = _out(NV)
@@ -401,8 +405,8 @@ delassus_articulated = _delassus("delassus_articulated")
 {% endif %}
 
 
-def impulse(q, v_before, restitution, impulse=None, data=None, mu=1e-6, max_iter=100,
-            abs_tol=1e-10, rel_tol=0.0):
+def impulse(q, v_before, restitution, impulse=None, data=None, mu=_MU, max_iter=100,
+            abs_tol=_ABS_TOL, rel_tol=0.0):
     """Impact: returns (v_after (NV,), impulse (NC,), iterations) with
     M (v_after - v_before) = J^T impulse, J v_after = -restitution J v_before."""
     s, _ = _settings("impulse", mu, max_iter, abs_tol, rel_tol, None, None, impulse is not None)

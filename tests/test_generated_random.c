@@ -222,6 +222,47 @@ typedef int (*generic_solver)(const cdyn_model *m, cdyn_data *d, cdyn_constraint
                               const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
                               cdyn_real *lambda);
 
+static int all_finite(const double *x, int n);
+
+static int not_converged_runs;  /* solver runs that reported CDYN_E_NOT_CONVERGED */
+
+/* A tolerance no iterate can meet (1e-300) in 2 iterations, unless it hits an exact zero:
+ * every solver, generated and generic, returns CDYN_E_NOT_CONVERGED exactly when its last
+ * primal residual is above the tolerance, and leaves that last iterate (finite). */
+static void check_not_converged(fixture *fx, cdyn_constraint_data *cd, double *B)
+{
+    const generated_api *g = fx->g;
+    const cdyn_prox_settings st = {1e-2, 2, 1e-300, 0, NULL, NULL, 0};
+    const int nv = g->nv, nc = g->nc;
+    cdyn_real primal, dual;
+    int i;
+    for (i = 0; i < 5; i++) {
+        int sg, sc;
+        if ((i == 2 || i == 3) && !g->constrained_aba)
+            continue;
+        sg = i == 0 ? g->prox_ltl(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : i == 1 ? g->prox_ltls(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : i == 2 ? g->constrained_aba(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : i == 3 ? g->prox_pv(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : g->impulse(fx->d, &st, fx->q, fx->v, 0.5, B, B + nv);
+        g->residuals(fx->d, &primal, &dual);
+        ck_assert_msg((sg == CDYN_E_NOT_CONVERGED) == (primal > st.abs_tol) && sg != 0 &&
+                      all_finite(B, nv + nc), "%s solver %d: status %d with primal residual %g "
+                      "at tolerance 1e-300", g->name, i, sg, primal);
+        not_converged_runs += sg == CDYN_E_NOT_CONVERGED;
+        sc = i == 0 ? cdyn_prox_ltl(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : i == 1 ? cdyn_prox_ltls(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : i == 2 ? cdyn_constrained_aba(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B,
+                                           B + nv)
+           : i == 3 ? cdyn_prox_pv(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+           : cdyn_impulse(fx->m, &fx->gd, cd, &st, fx->q, fx->v, 0.5, B, B + nv);
+        cdyn_constraint_residuals(cd, &primal, &dual);
+        ck_assert_msg((sc == CDYN_E_NOT_CONVERGED) == (primal > st.abs_tol) && sc != 0,
+                      "%s generic solver %d: status %d with primal residual %g at tolerance "
+                      "1e-300", g->name, i, sc, primal);
+    }
+}
+
 /* proxLTLs, and for contact sets constrainedABA and proxPV: the same three iterates as the
  * generated proxLTL in A (ddq, lambda), and generated = generic. Their tolerance is
  * solve_tol times PENALTY_GROWTH for the two that factorise M + J^T J / mu (the penalty
@@ -260,6 +301,7 @@ static void check_other_solvers(fixture *fx, int s, cdyn_constraint_data *cd,
                          solvers[i].name);
         solver_runs++;
     }
+    check_not_converged(fx, cd, B);
 }
 
 /* The constraint set generated with the robot (random_urdf_tool adds one to about two
@@ -417,8 +459,10 @@ int main(void)
     /* the constrained part must not silently check nothing: every set has proxLTLs beside
      * proxLTL in every state (contact sets also constrainedABA and proxPV) */
     printf("test_generated_random: %d of %d robots with a constraint set, %d runs of the other "
-           "solvers\n", constrained_robots, nrobots(), solver_runs);
-    if (constrained_robots == 0 || solver_runs < constrained_robots * STATES)
+           "solvers, %d reported not converged\n", constrained_robots, nrobots(), solver_runs,
+           not_converged_runs);
+    if (constrained_robots == 0 || solver_runs < constrained_robots * STATES ||
+        not_converged_runs < constrained_robots * STATES)
         failed = 1;
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -9431,6 +9431,15 @@ static int arm7__settings_ok(const cdyn_prox_settings *s)
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
+/* The iteration count, or CDYN_E_NOT_CONVERGED when a positive tolerance of s is not met
+ * by the last iterate (ddq and lambda keep it; the residuals are in d). */
+static int arm7__result(const arm7_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int missed = (s->abs_tol > 0 && !(d->primal_residual <= s->abs_tol)) ||
+                       (s->rel_tol > 0 && !(d->dual_residual <= s->rel_tol));
+    return missed ? CDYN_E_NOT_CONVERGED : it;
+}
+
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
  * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
  * come from the change of lambda. Stops when every positive tolerance is met. */
@@ -9482,7 +9491,7 @@ int arm7_prox_ltl(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_r
     arm7__prox_rhs(d, tau, astar);
     it = arm7__prox_iterate(d, settings, lambda);
     arm7__prox_ddq(d, lambda, ddq);
-    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? it : CDYN_E_NONFINITE;
+    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
@@ -10442,7 +10451,7 @@ int arm7_prox_ltls(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_
         if (arm7__alm_update(d, settings, lambda, it))
             break;
     }
-    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? it : CDYN_E_NONFINITE;
+    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* a* = -Kp e - Kd J v per contact, from q and v alone.
@@ -12249,7 +12258,7 @@ int arm7_constrained_aba(arm7_data *d, const cdyn_prox_settings *settings, const
         arm7__caba_forward(d, ddq);
     }
     arm7__caba_rest(d, ddq);
-    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? it : CDYN_E_NONFINITE;
+    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
@@ -14292,7 +14301,7 @@ int arm7_prox_pv(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
         return CDYN_E_SINGULAR;
     it = arm7__prox_iterate(d, settings, lambda);
     arm7__pv_forward(d, lambda, ddq);
-    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? it : CDYN_E_NONFINITE;
+    return arm7__finite(ddq, ARM7_NV) && arm7__finite(lambda, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* 835 mul, 665 add, 6 div, 0 sqrt, 12 sin/cos */
@@ -15196,5 +15205,5 @@ int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
     arm7__impulse_rhs(d, v_before, restitution);
     it = arm7__prox_iterate(d, settings, impulse);
     arm7__impulse_velocity(d, impulse, v_before, v_after);
-    return arm7__finite(v_after, ARM7_NV) && arm7__finite(impulse, ARM7_NC) ? it : CDYN_E_NONFINITE;
+    return arm7__finite(v_after, ARM7_NV) && arm7__finite(impulse, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }

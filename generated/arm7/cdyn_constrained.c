@@ -583,6 +583,12 @@ int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int i
            && (!(s->rel_tol > 0) || dual <= s->rel_tol);
 }
 
+int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *s)
+{
+    return (s->abs_tol > 0 && !(cd->primal_residual <= s->abs_tol)) ||
+           (s->rel_tol > 0 && !(cd->dual_residual <= s->rel_tol));
+}
+
 /* Proximal iterations on lambda from cd->r: (G + mu I) lambda_k+1 = r + mu lambda_k. */
 int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
                        cdyn_real *lambda)
@@ -678,7 +684,9 @@ int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
     cdyn__prox_rhs(m, d, cd, tau);
     const int it = cdyn__prox_iterate(cd, settings, lambda);
     cdyn__back_substitute(m, d, cd, cd->zd, lambda, ddq);
-    return cdyn__finite(ddq, m->nv) && cdyn__finite(lambda, cd->nc) ? it : CDYN_E_NONFINITE;
+    if (!cdyn__finite(ddq, m->nv) || !cdyn__finite(lambda, cd->nc))
+        return CDYN_E_NONFINITE;
+    return cdyn__prox_missed(cd, settings) ? CDYN_E_NOT_CONVERGED : it;
 }
 
 cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
@@ -717,6 +725,7 @@ int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
     cdyn__back_substitute(m, d, cd, NULL, impulse, v_after);
     for (int i = 0; i < m->nv; ++i)
         v_after[i] += v_before[i];
-    return cdyn__finite(v_after, m->nv) && cdyn__finite(impulse, cd->nc) ? it
-                                                                          : CDYN_E_NONFINITE;
+    if (!cdyn__finite(v_after, m->nv) || !cdyn__finite(impulse, cd->nc))
+        return CDYN_E_NONFINITE;
+    return cdyn__prox_missed(cd, settings) ? CDYN_E_NOT_CONVERGED : it;
 }

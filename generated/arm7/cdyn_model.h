@@ -61,7 +61,9 @@ typedef enum {
     CDYN_E_ARG = -1,            /* null pointer, bad index or mismatched model/data */
     CDYN_E_SIZE = -2,           /* workspace too small */
     CDYN_E_SINGULAR = -3,       /* a non-positive pivot (M not positive definite) */
-    CDYN_E_NONFINITE = -4       /* a NaN or infinity in an input reached the result */
+    CDYN_E_NONFINITE = -4,      /* a NaN or infinity in an input reached the result */
+    CDYN_E_NOT_CONVERGED = -5   /* a solver asked for a tolerance stopped at max_iter without
+                                 * meeting it: ddq and lambda hold its last iterate */
 } cdyn_status;
 
 const char *cdyn_strerror(cdyn_status s);

@@ -28,8 +28,15 @@ typedef struct {
 
 /* A solver stops after an iteration when every tolerance that is > 0 is met; with
  * abs_tol = rel_tol = 0 it does exactly max_iter iterations, as Pinocchio's constraintDynamics
- * with accuracy 0. mu 1e-6 is a good default in double (Pinocchio's), larger in float. */
+ * with accuracy 0. A tolerance still unmet after max_iter is CDYN_E_NOT_CONVERGED. mu 1e-6
+ * and abs_tol 1e-10 are good defaults in double (Pinocchio's); float resolves 6e-8 of a
+ * value, and 1/mu multiplies the augmented-Lagrangian solvers' rounding, so there the
+ * defaults are mu 1e-3 and abs_tol 1e-4. */
+#ifdef CDYN_FLOAT
+#define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-3), 100, CDYN_R(1e-4), CDYN_R(0), 0, 0, 0 }
+#else
 #define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-6), 100, CDYN_R(1e-10), CDYN_R(0), 0, 0, 0 }
+#endif
 
 #ifdef __cplusplus
 }

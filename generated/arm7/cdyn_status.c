@@ -10,6 +10,7 @@ const char *cdyn_strerror(cdyn_status s)
     case CDYN_E_SIZE: return "workspace too small";
     case CDYN_E_SINGULAR: return "non-positive pivot: the inertia matrix is not positive definite";
     case CDYN_E_NONFINITE: return "a NaN or infinity in the inputs reached the result";
+    case CDYN_E_NOT_CONVERGED: return "the solver stopped at max_iter without meeting its tolerances";
     }
     return "unknown status";
 }

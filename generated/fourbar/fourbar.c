@@ -1717,6 +1717,15 @@ static int fourbar__settings_ok(const cdyn_prox_settings *s)
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
+/* The iteration count, or CDYN_E_NOT_CONVERGED when a positive tolerance of s is not met
+ * by the last iterate (ddq and lambda keep it; the residuals are in d). */
+static int fourbar__result(const fourbar_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int missed = (s->abs_tol > 0 && !(d->primal_residual <= s->abs_tol)) ||
+                       (s->rel_tol > 0 && !(d->dual_residual <= s->rel_tol));
+    return missed ? CDYN_E_NOT_CONVERGED : it;
+}
+
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
  * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
  * come from the change of lambda. Stops when every positive tolerance is met. */
@@ -1768,7 +1777,7 @@ int fourbar_prox_ltl(fourbar_data *d, const cdyn_prox_settings *settings, const 
     fourbar__prox_rhs(d, tau, astar);
     it = fourbar__prox_iterate(d, settings, lambda);
     fourbar__prox_ddq(d, lambda, ddq);
-    return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? it : CDYN_E_NONFINITE;
+    return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
@@ -2030,7 +2039,7 @@ int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const
         if (fourbar__alm_update(d, settings, lambda, it))
             break;
     }
-    return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? it : CDYN_E_NONFINITE;
+    return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* The route: M's factor and B^T D B (115 operations by the factor). */
@@ -2061,5 +2070,5 @@ int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const c
     fourbar__impulse_rhs(d, v_before, restitution);
     it = fourbar__prox_iterate(d, settings, impulse);
     fourbar__impulse_velocity(d, impulse, v_before, v_after);
-    return fourbar__finite(v_after, FOURBAR_NV) && fourbar__finite(impulse, FOURBAR_NC) ? it : CDYN_E_NONFINITE;
+    return fourbar__finite(v_after, FOURBAR_NV) && fourbar__finite(impulse, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }

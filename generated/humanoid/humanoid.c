@@ -60228,6 +60228,15 @@ static int humanoid__settings_ok(const cdyn_prox_settings *s)
     return s && s->mu > 0 && s->max_iter >= 1;
 }
 
+/* The iteration count, or CDYN_E_NOT_CONVERGED when a positive tolerance of s is not met
+ * by the last iterate (ddq and lambda keep it; the residuals are in d). */
+static int humanoid__result(const humanoid_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int missed = (s->abs_tol > 0 && !(d->primal_residual <= s->abs_tol)) ||
+                       (s->rel_tol > 0 && !(d->dual_residual <= s->rel_tol));
+    return missed ? CDYN_E_NOT_CONVERGED : it;
+}
+
 /* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
  * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
  * come from the change of lambda. Stops when every positive tolerance is met. */
@@ -60279,7 +60288,7 @@ int humanoid_prox_ltl(humanoid_data *d, const cdyn_prox_settings *settings, cons
     humanoid__prox_rhs(d, tau, astar);
     it = humanoid__prox_iterate(d, settings, lambda);
     humanoid__prox_ddq(d, lambda, ddq);
-    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? it : CDYN_E_NONFINITE;
+    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
@@ -68338,7 +68347,7 @@ int humanoid_prox_ltls(humanoid_data *d, const cdyn_prox_settings *settings, con
         if (humanoid__alm_update(d, settings, lambda, it))
             break;
     }
-    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? it : CDYN_E_NONFINITE;
+    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* a* = -Kp e - Kd J v per contact, from q and v alone.
@@ -75113,7 +75122,7 @@ int humanoid_constrained_aba(humanoid_data *d, const cdyn_prox_settings *setting
         humanoid__caba_forward(d, ddq);
     }
     humanoid__caba_rest(d, ddq);
-    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? it : CDYN_E_NONFINITE;
+    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
@@ -83543,7 +83552,7 @@ int humanoid_prox_pv(humanoid_data *d, const cdyn_prox_settings *settings, const
         return CDYN_E_SINGULAR;
     it = humanoid__prox_iterate(d, settings, lambda);
     humanoid__pv_forward(d, lambda, ddq);
-    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? it : CDYN_E_NONFINITE;
+    return humanoid__finite(ddq, HUMANOID_NV) && humanoid__finite(lambda, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
 /* 3389 mul, 2812 add, 33 div, 0 sqrt, 64 sin/cos */
@@ -87311,5 +87320,5 @@ int humanoid_impulse(humanoid_data *d, const cdyn_prox_settings *settings, const
     humanoid__impulse_rhs(d, v_before, restitution);
     it = humanoid__prox_iterate(d, settings, impulse);
     humanoid__impulse_velocity(d, impulse, v_before, v_after);
-    return humanoid__finite(v_after, HUMANOID_NV) && humanoid__finite(impulse, HUMANOID_NC) ? it : CDYN_E_NONFINITE;
+    return humanoid__finite(v_after, HUMANOID_NV) && humanoid__finite(impulse, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }

@@ -216,7 +216,8 @@ void humanoid_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cd
  * and, 6d, the small-angle rotation error sin(angle) axis, from ref_R/ref_p for a contact,
  * from frame B for a loop). The solvers return the number of proximal iterations (>= 1), or
  * CDYN_E_ARG (bad settings), CDYN_E_SINGULAR (a non-positive pivot), CDYN_E_NONFINITE (a NaN
- * or infinity reached the result). */
+ * or infinity reached the result), or CDYN_E_NOT_CONVERGED (a positive abs_tol or rel_tol not
+ * met after max_iter iterations: ddq and lambda hold the last iterate, d the residuals). */
 
 /** humanoid_constraint_jacobian — the stacked J (HUMANOID_NC x HUMANOID_NV), zero outside the supports.
  *  @q [in] (HUMANOID_NQ); @J [out]. */

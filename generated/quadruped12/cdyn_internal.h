@@ -77,6 +77,8 @@ int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
                        cdyn_real *lambda);
 /* Records iteration `it`'s residuals from dual = ||lambda_k+1 - lambda_k||_inf (primal =
  * mu dual); 1 when the iterations stop (max_iter, or every positive tolerance met). */
+/* 1 when a positive tolerance of s is not met by the residuals in cd (NaN included). */
+int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *s);
 int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it,
                     cdyn_real dual);
 
