@@ -164,7 +164,8 @@ static void check_aba(int rc, const cdyn_real *ddq, int nv)
 
 /* The constrained solvers and R_impulse: CDYN_E_ARG exactly for bad settings; else the
  * iterations (1..max_iter, exactly max_iter without a positive tolerance) with finite
- * results, CDYN_E_SINGULAR, or CDYN_E_NONFINITE with some result not finite. */
+ * results, CDYN_E_NOT_CONVERGED (only with a positive tolerance; its last iterate finite),
+ * CDYN_E_SINGULAR, or CDYN_E_NONFINITE with some result not finite. */
 static void check_solver(int rc, const cdyn_prox_settings *s, const cdyn_real *x, int nx,
                          const cdyn_real *lambda, int nc)
 {
@@ -173,8 +174,10 @@ static void check_solver(int rc, const cdyn_prox_settings *s, const cdyn_real *x
         CHECK(rc == CDYN_E_ARG);
         return;
     }
-    CHECK(rc >= 1 || rc == CDYN_E_SINGULAR || rc == CDYN_E_NONFINITE);
+    CHECK(rc >= 1 || rc == CDYN_E_SINGULAR || rc == CDYN_E_NONFINITE ||
+          rc == CDYN_E_NOT_CONVERGED);
     CHECK(rc < 1 || (rc <= s->max_iter && finite));
+    CHECK(rc != CDYN_E_NOT_CONVERGED || ((s->abs_tol > 0 || s->rel_tol > 0) && finite));
     CHECK(rc < 1 || s->abs_tol > 0 || s->rel_tol > 0 || rc == s->max_iter);
     CHECK(rc != CDYN_E_NONFINITE || !finite);
 }
