@@ -4430,23 +4430,14 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    Minv[1] = 0;
-    Minv[2] = 0;
-    Minv[3] = 0;
-    Minv[4] = 0;
-    Minv[5] = 0;
-    Minv[6] = 0;
+    for (int c = 0; c < 6; ++c)
+        Minv[1 + c] = 0;
     Minv[8] = 1;
-    Minv[9] = 0;
-    Minv[10] = 0;
-    Minv[11] = 0;
-    Minv[12] = 0;
-    Minv[13] = 0;
+    for (int c = 0; c < 5; ++c)
+        Minv[9 + c] = 0;
     Minv[16] = 1;
-    Minv[17] = 0;
-    Minv[18] = 0;
-    Minv[19] = 0;
-    Minv[20] = 0;
+    for (int c = 0; c < 4; ++c)
+        Minv[17 + c] = 0;
     Minv[24] = 1;
     Minv[25] = 0;
     Minv[26] = 0;
@@ -4578,184 +4569,73 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
     /* row 0 (joint joint1): ancestors none */
     {
         const cdyn_real dinv = d->Dinv[0];
-        Minv[0] *= dinv;
-        Minv[1] *= dinv;
-        Minv[2] *= dinv;
-        Minv[3] *= dinv;
-        Minv[4] *= dinv;
-        Minv[5] *= dinv;
-        Minv[6] *= dinv;
+        for (int c = 0; c < 7; ++c)
+            Minv[0 + c] = Minv[0 + c] * dinv;
     }
     /* row 1 (joint joint2): ancestors 0 */
     {
         const cdyn_real dinv = d->Dinv[1];
-        Minv[8] *= dinv;
-        Minv[9] *= dinv;
-        Minv[10] *= dinv;
-        Minv[11] *= dinv;
-        Minv[12] *= dinv;
-        Minv[13] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[2];
+        const cdyn_real l0 = d->L[2];
         for (int c = 0; c < 6; ++c)
-            Minv[8 + c] -= l * Minv[1 + c];
+            Minv[8 + c] = Minv[8 + c] * dinv - l0 * Minv[1 + c];
     }
     /* row 2 (joint joint3): ancestors 1 0 */
     {
         const cdyn_real dinv = d->Dinv[2];
-        Minv[16] *= dinv;
-        Minv[17] *= dinv;
-        Minv[18] *= dinv;
-        Minv[19] *= dinv;
-        Minv[20] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[4];
+        const cdyn_real l0 = d->L[4];
+        const cdyn_real l1 = d->L[5];
         for (int c = 0; c < 5; ++c)
-            Minv[16 + c] -= l * Minv[9 + c];
-    }
-    {
-        const cdyn_real l = d->L[5];
-        for (int c = 0; c < 5; ++c)
-            Minv[16 + c] -= l * Minv[2 + c];
+            Minv[16 + c] = Minv[16 + c] * dinv - l0 * Minv[9 + c] - l1 * Minv[2 + c];
     }
     /* row 3 (joint joint4): ancestors 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[3];
-        Minv[24] *= dinv;
-        Minv[25] *= dinv;
-        Minv[26] *= dinv;
-        Minv[27] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[7];
+        const cdyn_real l0 = d->L[7];
+        const cdyn_real l1 = d->L[8];
+        const cdyn_real l2 = d->L[9];
         for (int c = 0; c < 4; ++c)
-            Minv[24 + c] -= l * Minv[17 + c];
-    }
-    {
-        const cdyn_real l = d->L[8];
-        for (int c = 0; c < 4; ++c)
-            Minv[24 + c] -= l * Minv[10 + c];
-    }
-    {
-        const cdyn_real l = d->L[9];
-        for (int c = 0; c < 4; ++c)
-            Minv[24 + c] -= l * Minv[3 + c];
+            Minv[24 + c] = Minv[24 + c] * dinv - l0 * Minv[17 + c] - l1 * Minv[10 + c] - l2 * Minv[3 + c];
     }
     /* row 4 (joint joint5): ancestors 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[4];
-        Minv[32] *= dinv;
-        Minv[33] *= dinv;
-        Minv[34] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[11];
-        Minv[32] -= l * Minv[25];
-        Minv[33] -= l * Minv[26];
-        Minv[34] -= l * Minv[27];
-    }
-    {
-        const cdyn_real l = d->L[12];
-        Minv[32] -= l * Minv[18];
-        Minv[33] -= l * Minv[19];
-        Minv[34] -= l * Minv[20];
-    }
-    {
-        const cdyn_real l = d->L[13];
-        Minv[32] -= l * Minv[11];
-        Minv[33] -= l * Minv[12];
-        Minv[34] -= l * Minv[13];
-    }
-    {
-        const cdyn_real l = d->L[14];
-        Minv[32] -= l * Minv[4];
-        Minv[33] -= l * Minv[5];
-        Minv[34] -= l * Minv[6];
+        const cdyn_real l0 = d->L[11];
+        const cdyn_real l1 = d->L[12];
+        const cdyn_real l2 = d->L[13];
+        const cdyn_real l3 = d->L[14];
+        Minv[32] = Minv[32] * dinv - l0 * Minv[25 + 0] - l1 * Minv[18 + 0] - l2 * Minv[11 + 0] - l3 * Minv[4 + 0];
+        Minv[33] = Minv[33] * dinv - l0 * Minv[25 + 1] - l1 * Minv[18 + 1] - l2 * Minv[11 + 1] - l3 * Minv[4 + 1];
+        Minv[34] = Minv[34] * dinv - l0 * Minv[25 + 2] - l1 * Minv[18 + 2] - l2 * Minv[11 + 2] - l3 * Minv[4 + 2];
     }
     /* row 5 (joint joint6): ancestors 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[5];
-        Minv[40] *= dinv;
-        Minv[41] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[16];
-        Minv[40] -= l * Minv[33];
-        Minv[41] -= l * Minv[34];
-    }
-    {
-        const cdyn_real l = d->L[17];
-        Minv[40] -= l * Minv[26];
-        Minv[41] -= l * Minv[27];
-    }
-    {
-        const cdyn_real l = d->L[18];
-        Minv[40] -= l * Minv[19];
-        Minv[41] -= l * Minv[20];
-    }
-    {
-        const cdyn_real l = d->L[19];
-        Minv[40] -= l * Minv[12];
-        Minv[41] -= l * Minv[13];
-    }
-    {
-        const cdyn_real l = d->L[20];
-        Minv[40] -= l * Minv[5];
-        Minv[41] -= l * Minv[6];
+        const cdyn_real l0 = d->L[16];
+        const cdyn_real l1 = d->L[17];
+        const cdyn_real l2 = d->L[18];
+        const cdyn_real l3 = d->L[19];
+        const cdyn_real l4 = d->L[20];
+        Minv[40] = Minv[40] * dinv - l0 * Minv[33 + 0] - l1 * Minv[26 + 0] - l2 * Minv[19 + 0] - l3 * Minv[12 + 0]
+                 - l4 * Minv[5 + 0];
+        Minv[41] = Minv[41] * dinv - l0 * Minv[33 + 1] - l1 * Minv[26 + 1] - l2 * Minv[19 + 1] - l3 * Minv[12 + 1]
+                 - l4 * Minv[5 + 1];
     }
     /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[6];
-        Minv[48] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[22];
-        Minv[48] -= l * Minv[41];
-    }
-    {
-        const cdyn_real l = d->L[23];
-        Minv[48] -= l * Minv[34];
-    }
-    {
-        const cdyn_real l = d->L[24];
-        Minv[48] -= l * Minv[27];
-    }
-    {
-        const cdyn_real l = d->L[25];
-        Minv[48] -= l * Minv[20];
-    }
-    {
-        const cdyn_real l = d->L[26];
-        Minv[48] -= l * Minv[13];
-    }
-    {
-        const cdyn_real l = d->L[27];
-        Minv[48] -= l * Minv[6];
+        const cdyn_real l0 = d->L[22];
+        const cdyn_real l1 = d->L[23];
+        const cdyn_real l2 = d->L[24];
+        const cdyn_real l3 = d->L[25];
+        const cdyn_real l4 = d->L[26];
+        const cdyn_real l5 = d->L[27];
+        Minv[48] = Minv[48] * dinv - l0 * Minv[41 + 0] - l1 * Minv[34 + 0] - l2 * Minv[27 + 0] - l3 * Minv[20 + 0]
+                 - l4 * Minv[13 + 0] - l5 * Minv[6 + 0];
     }
     /* the lower triangle */
-    Minv[7] = Minv[1];
-    Minv[14] = Minv[2];
-    Minv[21] = Minv[3];
-    Minv[28] = Minv[4];
-    Minv[35] = Minv[5];
-    Minv[42] = Minv[6];
-    Minv[15] = Minv[9];
-    Minv[22] = Minv[10];
-    Minv[29] = Minv[11];
-    Minv[36] = Minv[12];
-    Minv[43] = Minv[13];
-    Minv[23] = Minv[17];
-    Minv[30] = Minv[18];
-    Minv[37] = Minv[19];
-    Minv[44] = Minv[20];
-    Minv[31] = Minv[25];
-    Minv[38] = Minv[26];
-    Minv[45] = Minv[27];
-    Minv[39] = Minv[33];
-    Minv[46] = Minv[34];
-    Minv[47] = Minv[41];
+    for (int r = 1; r < 7; ++r)
+        for (int c = 0; c < r; ++c)
+            Minv[r * 7 + c] = Minv[c * 7 + r];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

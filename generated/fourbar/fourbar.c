@@ -857,29 +857,26 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
     /* row 0 (joint crank_joint): ancestors none */
     {
         const cdyn_real dinv = d->Dinv[0];
-        Minv[0] *= dinv;
-        Minv[1] *= dinv;
-        Minv[2] = 0;
+        Minv[0] = Minv[0] * dinv;
+        Minv[1] = Minv[1] * dinv;
     }
+    Minv[2] = 0;
     /* row 1 (joint coupler_joint): ancestors 0 */
     {
         const cdyn_real dinv = d->Dinv[1];
-        Minv[4] *= dinv;
-        Minv[5] = 0;
+        const cdyn_real l0 = d->L[2];
+        Minv[4] = Minv[4] * dinv - l0 * Minv[1 + 0];
     }
-    {
-        const cdyn_real l = d->L[2];
-        Minv[4] -= l * Minv[1];
-    }
+    Minv[5] = 0;
     /* row 2 (joint rocker_joint): ancestors none */
     {
         const cdyn_real dinv = d->Dinv[2];
-        Minv[8] *= dinv;
+        Minv[8] = Minv[8] * dinv;
     }
     /* the lower triangle */
-    Minv[3] = Minv[1];
-    Minv[6] = Minv[2];
-    Minv[7] = Minv[5];
+    for (int r = 1; r < 3; ++r)
+        for (int c = 0; c < r; ++c)
+            Minv[r * 3 + c] = Minv[c * 3 + r];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

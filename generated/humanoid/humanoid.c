@@ -33552,234 +33552,34 @@ void humanoid_ltl_factor(const humanoid_data *d, cdyn_real *L, cdyn_real *D)
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 4106 mul, 4192 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 4106 mul, 3996 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    Minv[1] = 0;
-    Minv[2] = 0;
-    Minv[3] = 0;
-    Minv[4] = 0;
-    Minv[5] = 0;
-    Minv[6] = 0;
-    Minv[7] = 0;
-    Minv[8] = 0;
-    Minv[9] = 0;
-    Minv[10] = 0;
-    Minv[11] = 0;
-    Minv[12] = 0;
-    Minv[13] = 0;
-    Minv[14] = 0;
-    Minv[15] = 0;
-    Minv[16] = 0;
-    Minv[17] = 0;
-    Minv[18] = 0;
-    Minv[19] = 0;
-    Minv[20] = 0;
-    Minv[21] = 0;
-    Minv[22] = 0;
-    Minv[23] = 0;
-    Minv[24] = 0;
-    Minv[25] = 0;
-    Minv[26] = 0;
-    Minv[27] = 0;
-    Minv[28] = 0;
-    Minv[29] = 0;
-    Minv[30] = 0;
-    Minv[31] = 0;
-    Minv[32] = 0;
-    Minv[33] = 0;
-    Minv[34] = 0;
-    Minv[35] = 0;
-    Minv[36] = 0;
-    Minv[37] = 0;
+    for (int c = 0; c < 37; ++c)
+        Minv[1 + c] = 0;
     Minv[39] = 1;
-    Minv[40] = 0;
-    Minv[41] = 0;
-    Minv[42] = 0;
-    Minv[43] = 0;
-    Minv[44] = 0;
-    Minv[45] = 0;
-    Minv[46] = 0;
-    Minv[47] = 0;
-    Minv[48] = 0;
-    Minv[49] = 0;
-    Minv[50] = 0;
-    Minv[51] = 0;
-    Minv[52] = 0;
-    Minv[53] = 0;
-    Minv[54] = 0;
-    Minv[55] = 0;
-    Minv[56] = 0;
-    Minv[57] = 0;
-    Minv[58] = 0;
-    Minv[59] = 0;
-    Minv[60] = 0;
-    Minv[61] = 0;
-    Minv[62] = 0;
-    Minv[63] = 0;
-    Minv[64] = 0;
-    Minv[65] = 0;
-    Minv[66] = 0;
-    Minv[67] = 0;
-    Minv[68] = 0;
-    Minv[69] = 0;
-    Minv[70] = 0;
-    Minv[71] = 0;
-    Minv[72] = 0;
-    Minv[73] = 0;
-    Minv[74] = 0;
-    Minv[75] = 0;
+    for (int c = 0; c < 36; ++c)
+        Minv[40 + c] = 0;
     Minv[78] = 1;
-    Minv[79] = 0;
-    Minv[80] = 0;
-    Minv[81] = 0;
-    Minv[82] = 0;
-    Minv[83] = 0;
-    Minv[84] = 0;
-    Minv[85] = 0;
-    Minv[86] = 0;
-    Minv[87] = 0;
-    Minv[88] = 0;
-    Minv[89] = 0;
-    Minv[90] = 0;
-    Minv[91] = 0;
-    Minv[92] = 0;
-    Minv[93] = 0;
-    Minv[94] = 0;
-    Minv[95] = 0;
-    Minv[96] = 0;
-    Minv[97] = 0;
-    Minv[98] = 0;
-    Minv[99] = 0;
-    Minv[100] = 0;
-    Minv[101] = 0;
-    Minv[102] = 0;
-    Minv[103] = 0;
-    Minv[104] = 0;
-    Minv[105] = 0;
-    Minv[106] = 0;
-    Minv[107] = 0;
-    Minv[108] = 0;
-    Minv[109] = 0;
-    Minv[110] = 0;
-    Minv[111] = 0;
-    Minv[112] = 0;
-    Minv[113] = 0;
+    for (int c = 0; c < 35; ++c)
+        Minv[79 + c] = 0;
     Minv[117] = 1;
-    Minv[118] = 0;
-    Minv[119] = 0;
-    Minv[120] = 0;
-    Minv[121] = 0;
-    Minv[122] = 0;
-    Minv[123] = 0;
-    Minv[124] = 0;
-    Minv[125] = 0;
-    Minv[126] = 0;
-    Minv[127] = 0;
-    Minv[128] = 0;
-    Minv[129] = 0;
-    Minv[130] = 0;
-    Minv[131] = 0;
-    Minv[132] = 0;
-    Minv[133] = 0;
-    Minv[134] = 0;
-    Minv[135] = 0;
-    Minv[136] = 0;
-    Minv[137] = 0;
-    Minv[138] = 0;
-    Minv[139] = 0;
-    Minv[140] = 0;
-    Minv[141] = 0;
-    Minv[142] = 0;
-    Minv[143] = 0;
-    Minv[144] = 0;
-    Minv[145] = 0;
-    Minv[146] = 0;
-    Minv[147] = 0;
-    Minv[148] = 0;
-    Minv[149] = 0;
-    Minv[150] = 0;
-    Minv[151] = 0;
+    for (int c = 0; c < 34; ++c)
+        Minv[118 + c] = 0;
     Minv[156] = 1;
-    Minv[157] = 0;
-    Minv[158] = 0;
-    Minv[159] = 0;
-    Minv[160] = 0;
-    Minv[161] = 0;
-    Minv[162] = 0;
-    Minv[163] = 0;
-    Minv[164] = 0;
-    Minv[165] = 0;
-    Minv[166] = 0;
-    Minv[167] = 0;
-    Minv[168] = 0;
-    Minv[169] = 0;
-    Minv[170] = 0;
-    Minv[171] = 0;
-    Minv[172] = 0;
-    Minv[173] = 0;
-    Minv[174] = 0;
-    Minv[175] = 0;
-    Minv[176] = 0;
-    Minv[177] = 0;
-    Minv[178] = 0;
-    Minv[179] = 0;
-    Minv[180] = 0;
-    Minv[181] = 0;
-    Minv[182] = 0;
-    Minv[183] = 0;
-    Minv[184] = 0;
-    Minv[185] = 0;
-    Minv[186] = 0;
-    Minv[187] = 0;
-    Minv[188] = 0;
-    Minv[189] = 0;
+    for (int c = 0; c < 33; ++c)
+        Minv[157 + c] = 0;
     Minv[195] = 1;
-    Minv[196] = 0;
-    Minv[197] = 0;
-    Minv[198] = 0;
-    Minv[199] = 0;
-    Minv[200] = 0;
-    Minv[201] = 0;
-    Minv[202] = 0;
-    Minv[203] = 0;
-    Minv[204] = 0;
-    Minv[205] = 0;
-    Minv[206] = 0;
-    Minv[207] = 0;
-    Minv[208] = 0;
-    Minv[209] = 0;
-    Minv[210] = 0;
-    Minv[211] = 0;
-    Minv[212] = 0;
-    Minv[213] = 0;
-    Minv[214] = 0;
-    Minv[215] = 0;
-    Minv[216] = 0;
-    Minv[217] = 0;
-    Minv[218] = 0;
-    Minv[219] = 0;
-    Minv[220] = 0;
-    Minv[221] = 0;
-    Minv[222] = 0;
-    Minv[223] = 0;
-    Minv[224] = 0;
-    Minv[225] = 0;
-    Minv[226] = 0;
-    Minv[227] = 0;
+    for (int c = 0; c < 32; ++c)
+        Minv[196 + c] = 0;
     Minv[234] = 1;
-    Minv[235] = 0;
-    Minv[236] = 0;
-    Minv[237] = 0;
-    Minv[238] = 0;
-    Minv[239] = 0;
+    for (int c = 0; c < 5; ++c)
+        Minv[235 + c] = 0;
     Minv[273] = 1;
-    Minv[274] = 0;
-    Minv[275] = 0;
-    Minv[276] = 0;
-    Minv[277] = 0;
+    for (int c = 0; c < 4; ++c)
+        Minv[274 + c] = 0;
     Minv[312] = 1;
     Minv[313] = 0;
     Minv[314] = 0;
@@ -33791,16 +33591,11 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     Minv[391] = 0;
     Minv[429] = 1;
     Minv[468] = 1;
-    Minv[469] = 0;
-    Minv[470] = 0;
-    Minv[471] = 0;
-    Minv[472] = 0;
-    Minv[473] = 0;
+    for (int c = 0; c < 5; ++c)
+        Minv[469 + c] = 0;
     Minv[507] = 1;
-    Minv[508] = 0;
-    Minv[509] = 0;
-    Minv[510] = 0;
-    Minv[511] = 0;
+    for (int c = 0; c < 4; ++c)
+        Minv[508 + c] = 0;
     Minv[546] = 1;
     Minv[547] = 0;
     Minv[548] = 0;
@@ -33812,70 +33607,23 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     Minv[625] = 0;
     Minv[663] = 1;
     Minv[702] = 1;
-    Minv[703] = 0;
-    Minv[704] = 0;
-    Minv[705] = 0;
-    Minv[706] = 0;
-    Minv[707] = 0;
-    Minv[708] = 0;
-    Minv[709] = 0;
-    Minv[710] = 0;
-    Minv[711] = 0;
-    Minv[712] = 0;
-    Minv[713] = 0;
-    Minv[714] = 0;
-    Minv[715] = 0;
-    Minv[716] = 0;
-    Minv[717] = 0;
-    Minv[718] = 0;
-    Minv[719] = 0;
-    Minv[720] = 0;
-    Minv[721] = 0;
+    for (int c = 0; c < 19; ++c)
+        Minv[703 + c] = 0;
     Minv[741] = 1;
-    Minv[742] = 0;
-    Minv[743] = 0;
-    Minv[744] = 0;
-    Minv[745] = 0;
-    Minv[746] = 0;
-    Minv[747] = 0;
-    Minv[748] = 0;
-    Minv[749] = 0;
-    Minv[750] = 0;
-    Minv[751] = 0;
-    Minv[752] = 0;
-    Minv[753] = 0;
-    Minv[754] = 0;
-    Minv[755] = 0;
-    Minv[756] = 0;
-    Minv[757] = 0;
-    Minv[758] = 0;
-    Minv[759] = 0;
+    for (int c = 0; c < 18; ++c)
+        Minv[742 + c] = 0;
     Minv[780] = 1;
-    Minv[781] = 0;
-    Minv[782] = 0;
-    Minv[783] = 0;
-    Minv[784] = 0;
-    Minv[785] = 0;
-    Minv[786] = 0;
-    Minv[787] = 0;
+    for (int c = 0; c < 7; ++c)
+        Minv[781 + c] = 0;
     Minv[819] = 1;
-    Minv[820] = 0;
-    Minv[821] = 0;
-    Minv[822] = 0;
-    Minv[823] = 0;
-    Minv[824] = 0;
-    Minv[825] = 0;
+    for (int c = 0; c < 6; ++c)
+        Minv[820 + c] = 0;
     Minv[858] = 1;
-    Minv[859] = 0;
-    Minv[860] = 0;
-    Minv[861] = 0;
-    Minv[862] = 0;
-    Minv[863] = 0;
+    for (int c = 0; c < 5; ++c)
+        Minv[859 + c] = 0;
     Minv[897] = 1;
-    Minv[898] = 0;
-    Minv[899] = 0;
-    Minv[900] = 0;
-    Minv[901] = 0;
+    for (int c = 0; c < 4; ++c)
+        Minv[898 + c] = 0;
     Minv[936] = 1;
     Minv[937] = 0;
     Minv[938] = 0;
@@ -33890,31 +33638,17 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     Minv[1093] = 0;
     Minv[1131] = 1;
     Minv[1170] = 1;
-    Minv[1171] = 0;
-    Minv[1172] = 0;
-    Minv[1173] = 0;
-    Minv[1174] = 0;
-    Minv[1175] = 0;
-    Minv[1176] = 0;
-    Minv[1177] = 0;
+    for (int c = 0; c < 7; ++c)
+        Minv[1171 + c] = 0;
     Minv[1209] = 1;
-    Minv[1210] = 0;
-    Minv[1211] = 0;
-    Minv[1212] = 0;
-    Minv[1213] = 0;
-    Minv[1214] = 0;
-    Minv[1215] = 0;
+    for (int c = 0; c < 6; ++c)
+        Minv[1210 + c] = 0;
     Minv[1248] = 1;
-    Minv[1249] = 0;
-    Minv[1250] = 0;
-    Minv[1251] = 0;
-    Minv[1252] = 0;
-    Minv[1253] = 0;
+    for (int c = 0; c < 5; ++c)
+        Minv[1249 + c] = 0;
     Minv[1287] = 1;
-    Minv[1288] = 0;
-    Minv[1289] = 0;
-    Minv[1290] = 0;
-    Minv[1291] = 0;
+    for (int c = 0; c < 4; ++c)
+        Minv[1288 + c] = 0;
     Minv[1326] = 1;
     Minv[1327] = 0;
     Minv[1328] = 0;
@@ -35813,3261 +35547,747 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     /* row 0 (joint root_joint): ancestors none */
     {
         const cdyn_real dinv = d->Dinv[0];
-        Minv[0] *= dinv;
-        Minv[1] *= dinv;
-        Minv[2] *= dinv;
-        Minv[3] *= dinv;
-        Minv[4] *= dinv;
-        Minv[5] *= dinv;
-        Minv[6] *= dinv;
-        Minv[7] *= dinv;
-        Minv[8] *= dinv;
-        Minv[9] *= dinv;
-        Minv[10] *= dinv;
-        Minv[11] *= dinv;
-        Minv[12] *= dinv;
-        Minv[13] *= dinv;
-        Minv[14] *= dinv;
-        Minv[15] *= dinv;
-        Minv[16] *= dinv;
-        Minv[17] *= dinv;
-        Minv[18] *= dinv;
-        Minv[19] *= dinv;
-        Minv[20] *= dinv;
-        Minv[21] *= dinv;
-        Minv[22] *= dinv;
-        Minv[23] *= dinv;
-        Minv[24] *= dinv;
-        Minv[25] *= dinv;
-        Minv[26] *= dinv;
-        Minv[27] *= dinv;
-        Minv[28] *= dinv;
-        Minv[29] *= dinv;
-        Minv[30] *= dinv;
-        Minv[31] *= dinv;
-        Minv[32] *= dinv;
-        Minv[33] *= dinv;
-        Minv[34] *= dinv;
-        Minv[35] *= dinv;
-        Minv[36] *= dinv;
-        Minv[37] *= dinv;
+        for (int c = 0; c < 38; ++c)
+            Minv[0 + c] = Minv[0 + c] * dinv;
     }
     /* row 1 (joint root_joint): ancestors 0 */
     {
         const cdyn_real dinv = d->Dinv[1];
-        Minv[39] *= dinv;
-        Minv[40] *= dinv;
-        Minv[41] *= dinv;
-        Minv[42] *= dinv;
-        Minv[43] *= dinv;
-        Minv[44] *= dinv;
-        Minv[45] *= dinv;
-        Minv[46] *= dinv;
-        Minv[47] *= dinv;
-        Minv[48] *= dinv;
-        Minv[49] *= dinv;
-        Minv[50] *= dinv;
-        Minv[51] *= dinv;
-        Minv[52] *= dinv;
-        Minv[53] *= dinv;
-        Minv[54] *= dinv;
-        Minv[55] *= dinv;
-        Minv[56] *= dinv;
-        Minv[57] *= dinv;
-        Minv[58] *= dinv;
-        Minv[59] *= dinv;
-        Minv[60] *= dinv;
-        Minv[61] *= dinv;
-        Minv[62] *= dinv;
-        Minv[63] *= dinv;
-        Minv[64] *= dinv;
-        Minv[65] *= dinv;
-        Minv[66] *= dinv;
-        Minv[67] *= dinv;
-        Minv[68] *= dinv;
-        Minv[69] *= dinv;
-        Minv[70] *= dinv;
-        Minv[71] *= dinv;
-        Minv[72] *= dinv;
-        Minv[73] *= dinv;
-        Minv[74] *= dinv;
-        Minv[75] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[2];
+        const cdyn_real l0 = d->L[2];
         for (int c = 0; c < 37; ++c)
-            Minv[39 + c] -= l * Minv[1 + c];
+            Minv[39 + c] = Minv[39 + c] * dinv - l0 * Minv[1 + c];
     }
     /* row 2 (joint root_joint): ancestors 1 0 */
     {
         const cdyn_real dinv = d->Dinv[2];
-        Minv[78] *= dinv;
-        Minv[79] *= dinv;
-        Minv[80] *= dinv;
-        Minv[81] *= dinv;
-        Minv[82] *= dinv;
-        Minv[83] *= dinv;
-        Minv[84] *= dinv;
-        Minv[85] *= dinv;
-        Minv[86] *= dinv;
-        Minv[87] *= dinv;
-        Minv[88] *= dinv;
-        Minv[89] *= dinv;
-        Minv[90] *= dinv;
-        Minv[91] *= dinv;
-        Minv[92] *= dinv;
-        Minv[93] *= dinv;
-        Minv[94] *= dinv;
-        Minv[95] *= dinv;
-        Minv[96] *= dinv;
-        Minv[97] *= dinv;
-        Minv[98] *= dinv;
-        Minv[99] *= dinv;
-        Minv[100] *= dinv;
-        Minv[101] *= dinv;
-        Minv[102] *= dinv;
-        Minv[103] *= dinv;
-        Minv[104] *= dinv;
-        Minv[105] *= dinv;
-        Minv[106] *= dinv;
-        Minv[107] *= dinv;
-        Minv[108] *= dinv;
-        Minv[109] *= dinv;
-        Minv[110] *= dinv;
-        Minv[111] *= dinv;
-        Minv[112] *= dinv;
-        Minv[113] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[4];
+        const cdyn_real l0 = d->L[4];
+        const cdyn_real l1 = d->L[5];
         for (int c = 0; c < 36; ++c)
-            Minv[78 + c] -= l * Minv[40 + c];
-    }
-    {
-        const cdyn_real l = d->L[5];
-        for (int c = 0; c < 36; ++c)
-            Minv[78 + c] -= l * Minv[2 + c];
+            Minv[78 + c] = Minv[78 + c] * dinv - l0 * Minv[40 + c] - l1 * Minv[2 + c];
     }
     /* row 3 (joint root_joint): ancestors 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[3];
-        Minv[117] *= dinv;
-        Minv[118] *= dinv;
-        Minv[119] *= dinv;
-        Minv[120] *= dinv;
-        Minv[121] *= dinv;
-        Minv[122] *= dinv;
-        Minv[123] *= dinv;
-        Minv[124] *= dinv;
-        Minv[125] *= dinv;
-        Minv[126] *= dinv;
-        Minv[127] *= dinv;
-        Minv[128] *= dinv;
-        Minv[129] *= dinv;
-        Minv[130] *= dinv;
-        Minv[131] *= dinv;
-        Minv[132] *= dinv;
-        Minv[133] *= dinv;
-        Minv[134] *= dinv;
-        Minv[135] *= dinv;
-        Minv[136] *= dinv;
-        Minv[137] *= dinv;
-        Minv[138] *= dinv;
-        Minv[139] *= dinv;
-        Minv[140] *= dinv;
-        Minv[141] *= dinv;
-        Minv[142] *= dinv;
-        Minv[143] *= dinv;
-        Minv[144] *= dinv;
-        Minv[145] *= dinv;
-        Minv[146] *= dinv;
-        Minv[147] *= dinv;
-        Minv[148] *= dinv;
-        Minv[149] *= dinv;
-        Minv[150] *= dinv;
-        Minv[151] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[7];
+        const cdyn_real l0 = d->L[7];
+        const cdyn_real l1 = d->L[8];
+        const cdyn_real l2 = d->L[9];
         for (int c = 0; c < 35; ++c)
-            Minv[117 + c] -= l * Minv[79 + c];
-    }
-    {
-        const cdyn_real l = d->L[8];
-        for (int c = 0; c < 35; ++c)
-            Minv[117 + c] -= l * Minv[41 + c];
-    }
-    {
-        const cdyn_real l = d->L[9];
-        for (int c = 0; c < 35; ++c)
-            Minv[117 + c] -= l * Minv[3 + c];
+            Minv[117 + c] = Minv[117 + c] * dinv - l0 * Minv[79 + c] - l1 * Minv[41 + c] - l2 * Minv[3 + c];
     }
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[4];
-        Minv[156] *= dinv;
-        Minv[157] *= dinv;
-        Minv[158] *= dinv;
-        Minv[159] *= dinv;
-        Minv[160] *= dinv;
-        Minv[161] *= dinv;
-        Minv[162] *= dinv;
-        Minv[163] *= dinv;
-        Minv[164] *= dinv;
-        Minv[165] *= dinv;
-        Minv[166] *= dinv;
-        Minv[167] *= dinv;
-        Minv[168] *= dinv;
-        Minv[169] *= dinv;
-        Minv[170] *= dinv;
-        Minv[171] *= dinv;
-        Minv[172] *= dinv;
-        Minv[173] *= dinv;
-        Minv[174] *= dinv;
-        Minv[175] *= dinv;
-        Minv[176] *= dinv;
-        Minv[177] *= dinv;
-        Minv[178] *= dinv;
-        Minv[179] *= dinv;
-        Minv[180] *= dinv;
-        Minv[181] *= dinv;
-        Minv[182] *= dinv;
-        Minv[183] *= dinv;
-        Minv[184] *= dinv;
-        Minv[185] *= dinv;
-        Minv[186] *= dinv;
-        Minv[187] *= dinv;
-        Minv[188] *= dinv;
-        Minv[189] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[11];
+        const cdyn_real l0 = d->L[11];
+        const cdyn_real l1 = d->L[12];
+        const cdyn_real l2 = d->L[13];
+        const cdyn_real l3 = d->L[14];
         for (int c = 0; c < 34; ++c)
-            Minv[156 + c] -= l * Minv[118 + c];
-    }
-    {
-        const cdyn_real l = d->L[12];
-        for (int c = 0; c < 34; ++c)
-            Minv[156 + c] -= l * Minv[80 + c];
-    }
-    {
-        const cdyn_real l = d->L[13];
-        for (int c = 0; c < 34; ++c)
-            Minv[156 + c] -= l * Minv[42 + c];
-    }
-    {
-        const cdyn_real l = d->L[14];
-        for (int c = 0; c < 34; ++c)
-            Minv[156 + c] -= l * Minv[4 + c];
+            Minv[156 + c] = Minv[156 + c] * dinv - l0 * Minv[118 + c] - l1 * Minv[80 + c] - l2 * Minv[42 + c] - l3 * Minv[4 + c];
     }
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[5];
-        Minv[195] *= dinv;
-        Minv[196] *= dinv;
-        Minv[197] *= dinv;
-        Minv[198] *= dinv;
-        Minv[199] *= dinv;
-        Minv[200] *= dinv;
-        Minv[201] *= dinv;
-        Minv[202] *= dinv;
-        Minv[203] *= dinv;
-        Minv[204] *= dinv;
-        Minv[205] *= dinv;
-        Minv[206] *= dinv;
-        Minv[207] *= dinv;
-        Minv[208] *= dinv;
-        Minv[209] *= dinv;
-        Minv[210] *= dinv;
-        Minv[211] *= dinv;
-        Minv[212] *= dinv;
-        Minv[213] *= dinv;
-        Minv[214] *= dinv;
-        Minv[215] *= dinv;
-        Minv[216] *= dinv;
-        Minv[217] *= dinv;
-        Minv[218] *= dinv;
-        Minv[219] *= dinv;
-        Minv[220] *= dinv;
-        Minv[221] *= dinv;
-        Minv[222] *= dinv;
-        Minv[223] *= dinv;
-        Minv[224] *= dinv;
-        Minv[225] *= dinv;
-        Minv[226] *= dinv;
-        Minv[227] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[16];
+        const cdyn_real l0 = d->L[16];
+        const cdyn_real l1 = d->L[17];
+        const cdyn_real l2 = d->L[18];
+        const cdyn_real l3 = d->L[19];
+        const cdyn_real l4 = d->L[20];
         for (int c = 0; c < 33; ++c)
-            Minv[195 + c] -= l * Minv[157 + c];
-    }
-    {
-        const cdyn_real l = d->L[17];
-        for (int c = 0; c < 33; ++c)
-            Minv[195 + c] -= l * Minv[119 + c];
-    }
-    {
-        const cdyn_real l = d->L[18];
-        for (int c = 0; c < 33; ++c)
-            Minv[195 + c] -= l * Minv[81 + c];
-    }
-    {
-        const cdyn_real l = d->L[19];
-        for (int c = 0; c < 33; ++c)
-            Minv[195 + c] -= l * Minv[43 + c];
-    }
-    {
-        const cdyn_real l = d->L[20];
-        for (int c = 0; c < 33; ++c)
-            Minv[195 + c] -= l * Minv[5 + c];
+            Minv[195 + c] = Minv[195 + c] * dinv - l0 * Minv[157 + c] - l1 * Minv[119 + c] - l2 * Minv[81 + c] - l3 * Minv[43 + c]
+                 - l4 * Minv[5 + c];
     }
     /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[6];
-        Minv[234] *= dinv;
-        Minv[235] *= dinv;
-        Minv[236] *= dinv;
-        Minv[237] *= dinv;
-        Minv[238] *= dinv;
-        Minv[239] *= dinv;
-        Minv[240] = 0;
-        Minv[241] = 0;
-        Minv[242] = 0;
-        Minv[243] = 0;
-        Minv[244] = 0;
-        Minv[245] = 0;
-        Minv[246] = 0;
-        Minv[247] = 0;
-        Minv[248] = 0;
-        Minv[249] = 0;
-        Minv[250] = 0;
-        Minv[251] = 0;
-        Minv[252] = 0;
-        Minv[253] = 0;
-        Minv[254] = 0;
-        Minv[255] = 0;
-        Minv[256] = 0;
-        Minv[257] = 0;
-        Minv[258] = 0;
-        Minv[259] = 0;
-        Minv[260] = 0;
-        Minv[261] = 0;
-        Minv[262] = 0;
-        Minv[263] = 0;
-        Minv[264] = 0;
-        Minv[265] = 0;
-    }
-    {
-        const cdyn_real l = d->L[22];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[196 + c];
-    }
-    {
-        const cdyn_real l = d->L[23];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[158 + c];
-    }
-    {
-        const cdyn_real l = d->L[24];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[120 + c];
-    }
-    {
-        const cdyn_real l = d->L[25];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[82 + c];
-    }
-    {
-        const cdyn_real l = d->L[26];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[44 + c];
-    }
-    {
-        const cdyn_real l = d->L[27];
-        for (int c = 0; c < 32; ++c)
-            Minv[234 + c] -= l * Minv[6 + c];
+        const cdyn_real l0 = d->L[22];
+        const cdyn_real l1 = d->L[23];
+        const cdyn_real l2 = d->L[24];
+        const cdyn_real l3 = d->L[25];
+        const cdyn_real l4 = d->L[26];
+        const cdyn_real l5 = d->L[27];
+        for (int c = 0; c < 6; ++c)
+            Minv[234 + c] = Minv[234 + c] * dinv - l0 * Minv[196 + c] - l1 * Minv[158 + c] - l2 * Minv[120 + c] - l3 * Minv[82 + c]
+                 - l4 * Minv[44 + c] - l5 * Minv[6 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[240 + c] = -l0 * Minv[202 + c] - l1 * Minv[164 + c] - l2 * Minv[126 + c] - l3 * Minv[88 + c]
+                 - l4 * Minv[50 + c] - l5 * Minv[12 + c];
     }
     /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[7];
-        Minv[273] *= dinv;
-        Minv[274] *= dinv;
-        Minv[275] *= dinv;
-        Minv[276] *= dinv;
-        Minv[277] *= dinv;
-        Minv[278] = 0;
-        Minv[279] = 0;
-        Minv[280] = 0;
-        Minv[281] = 0;
-        Minv[282] = 0;
-        Minv[283] = 0;
-        Minv[284] = 0;
-        Minv[285] = 0;
-        Minv[286] = 0;
-        Minv[287] = 0;
-        Minv[288] = 0;
-        Minv[289] = 0;
-        Minv[290] = 0;
-        Minv[291] = 0;
-        Minv[292] = 0;
-        Minv[293] = 0;
-        Minv[294] = 0;
-        Minv[295] = 0;
-        Minv[296] = 0;
-        Minv[297] = 0;
-        Minv[298] = 0;
-        Minv[299] = 0;
-        Minv[300] = 0;
-        Minv[301] = 0;
-        Minv[302] = 0;
-        Minv[303] = 0;
-    }
-    {
-        const cdyn_real l = d->L[29];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[235 + c];
-    }
-    {
-        const cdyn_real l = d->L[30];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[197 + c];
-    }
-    {
-        const cdyn_real l = d->L[31];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[159 + c];
-    }
-    {
-        const cdyn_real l = d->L[32];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[121 + c];
-    }
-    {
-        const cdyn_real l = d->L[33];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[83 + c];
-    }
-    {
-        const cdyn_real l = d->L[34];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[45 + c];
-    }
-    {
-        const cdyn_real l = d->L[35];
-        for (int c = 0; c < 31; ++c)
-            Minv[273 + c] -= l * Minv[7 + c];
+        const cdyn_real l0 = d->L[29];
+        const cdyn_real l1 = d->L[30];
+        const cdyn_real l2 = d->L[31];
+        const cdyn_real l3 = d->L[32];
+        const cdyn_real l4 = d->L[33];
+        const cdyn_real l5 = d->L[34];
+        const cdyn_real l6 = d->L[35];
+        for (int c = 0; c < 5; ++c)
+            Minv[273 + c] = Minv[273 + c] * dinv - l0 * Minv[235 + c] - l1 * Minv[197 + c] - l2 * Minv[159 + c] - l3 * Minv[121 + c]
+                 - l4 * Minv[83 + c] - l5 * Minv[45 + c] - l6 * Minv[7 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[278 + c] = -l0 * Minv[240 + c] - l1 * Minv[202 + c] - l2 * Minv[164 + c] - l3 * Minv[126 + c]
+                 - l4 * Minv[88 + c] - l5 * Minv[50 + c] - l6 * Minv[12 + c];
     }
     /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[8];
-        Minv[312] *= dinv;
-        Minv[313] *= dinv;
-        Minv[314] *= dinv;
-        Minv[315] *= dinv;
-        Minv[316] = 0;
-        Minv[317] = 0;
-        Minv[318] = 0;
-        Minv[319] = 0;
-        Minv[320] = 0;
-        Minv[321] = 0;
-        Minv[322] = 0;
-        Minv[323] = 0;
-        Minv[324] = 0;
-        Minv[325] = 0;
-        Minv[326] = 0;
-        Minv[327] = 0;
-        Minv[328] = 0;
-        Minv[329] = 0;
-        Minv[330] = 0;
-        Minv[331] = 0;
-        Minv[332] = 0;
-        Minv[333] = 0;
-        Minv[334] = 0;
-        Minv[335] = 0;
-        Minv[336] = 0;
-        Minv[337] = 0;
-        Minv[338] = 0;
-        Minv[339] = 0;
-        Minv[340] = 0;
-        Minv[341] = 0;
-    }
-    {
-        const cdyn_real l = d->L[37];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[274 + c];
-    }
-    {
-        const cdyn_real l = d->L[38];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[236 + c];
-    }
-    {
-        const cdyn_real l = d->L[39];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[198 + c];
-    }
-    {
-        const cdyn_real l = d->L[40];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[160 + c];
-    }
-    {
-        const cdyn_real l = d->L[41];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[122 + c];
-    }
-    {
-        const cdyn_real l = d->L[42];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[84 + c];
-    }
-    {
-        const cdyn_real l = d->L[43];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[46 + c];
-    }
-    {
-        const cdyn_real l = d->L[44];
-        for (int c = 0; c < 30; ++c)
-            Minv[312 + c] -= l * Minv[8 + c];
+        const cdyn_real l0 = d->L[37];
+        const cdyn_real l1 = d->L[38];
+        const cdyn_real l2 = d->L[39];
+        const cdyn_real l3 = d->L[40];
+        const cdyn_real l4 = d->L[41];
+        const cdyn_real l5 = d->L[42];
+        const cdyn_real l6 = d->L[43];
+        const cdyn_real l7 = d->L[44];
+        for (int c = 0; c < 4; ++c)
+            Minv[312 + c] = Minv[312 + c] * dinv - l0 * Minv[274 + c] - l1 * Minv[236 + c] - l2 * Minv[198 + c] - l3 * Minv[160 + c]
+                 - l4 * Minv[122 + c] - l5 * Minv[84 + c] - l6 * Minv[46 + c] - l7 * Minv[8 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[316 + c] = -l0 * Minv[278 + c] - l1 * Minv[240 + c] - l2 * Minv[202 + c] - l3 * Minv[164 + c]
+                 - l4 * Minv[126 + c] - l5 * Minv[88 + c] - l6 * Minv[50 + c] - l7 * Minv[12 + c];
     }
     /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[9];
-        Minv[351] *= dinv;
-        Minv[352] *= dinv;
-        Minv[353] *= dinv;
-        Minv[354] = 0;
-        Minv[355] = 0;
-        Minv[356] = 0;
-        Minv[357] = 0;
-        Minv[358] = 0;
-        Minv[359] = 0;
-        Minv[360] = 0;
-        Minv[361] = 0;
-        Minv[362] = 0;
-        Minv[363] = 0;
-        Minv[364] = 0;
-        Minv[365] = 0;
-        Minv[366] = 0;
-        Minv[367] = 0;
-        Minv[368] = 0;
-        Minv[369] = 0;
-        Minv[370] = 0;
-        Minv[371] = 0;
-        Minv[372] = 0;
-        Minv[373] = 0;
-        Minv[374] = 0;
-        Minv[375] = 0;
-        Minv[376] = 0;
-        Minv[377] = 0;
-        Minv[378] = 0;
-        Minv[379] = 0;
-    }
-    {
-        const cdyn_real l = d->L[46];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[313 + c];
-    }
-    {
-        const cdyn_real l = d->L[47];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[275 + c];
-    }
-    {
-        const cdyn_real l = d->L[48];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[237 + c];
-    }
-    {
-        const cdyn_real l = d->L[49];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[199 + c];
-    }
-    {
-        const cdyn_real l = d->L[50];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[161 + c];
-    }
-    {
-        const cdyn_real l = d->L[51];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[123 + c];
-    }
-    {
-        const cdyn_real l = d->L[52];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[85 + c];
-    }
-    {
-        const cdyn_real l = d->L[53];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[47 + c];
-    }
-    {
-        const cdyn_real l = d->L[54];
-        for (int c = 0; c < 29; ++c)
-            Minv[351 + c] -= l * Minv[9 + c];
+        const cdyn_real l0 = d->L[46];
+        const cdyn_real l1 = d->L[47];
+        const cdyn_real l2 = d->L[48];
+        const cdyn_real l3 = d->L[49];
+        const cdyn_real l4 = d->L[50];
+        const cdyn_real l5 = d->L[51];
+        const cdyn_real l6 = d->L[52];
+        const cdyn_real l7 = d->L[53];
+        const cdyn_real l8 = d->L[54];
+        Minv[351] = Minv[351] * dinv - l0 * Minv[313 + 0] - l1 * Minv[275 + 0] - l2 * Minv[237 + 0] - l3 * Minv[199 + 0]
+                 - l4 * Minv[161 + 0] - l5 * Minv[123 + 0] - l6 * Minv[85 + 0] - l7 * Minv[47 + 0]
+                 - l8 * Minv[9 + 0];
+        Minv[352] = Minv[352] * dinv - l0 * Minv[313 + 1] - l1 * Minv[275 + 1] - l2 * Minv[237 + 1] - l3 * Minv[199 + 1]
+                 - l4 * Minv[161 + 1] - l5 * Minv[123 + 1] - l6 * Minv[85 + 1] - l7 * Minv[47 + 1]
+                 - l8 * Minv[9 + 1];
+        Minv[353] = Minv[353] * dinv - l0 * Minv[313 + 2] - l1 * Minv[275 + 2] - l2 * Minv[237 + 2] - l3 * Minv[199 + 2]
+                 - l4 * Minv[161 + 2] - l5 * Minv[123 + 2] - l6 * Minv[85 + 2] - l7 * Minv[47 + 2]
+                 - l8 * Minv[9 + 2];
+        for (int c = 0; c < 26; ++c)
+            Minv[354 + c] = -l0 * Minv[316 + c] - l1 * Minv[278 + c] - l2 * Minv[240 + c] - l3 * Minv[202 + c]
+                 - l4 * Minv[164 + c] - l5 * Minv[126 + c] - l6 * Minv[88 + c] - l7 * Minv[50 + c]
+                 - l8 * Minv[12 + c];
     }
     /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[10];
-        Minv[390] *= dinv;
-        Minv[391] *= dinv;
-        Minv[392] = 0;
-        Minv[393] = 0;
-        Minv[394] = 0;
-        Minv[395] = 0;
-        Minv[396] = 0;
-        Minv[397] = 0;
-        Minv[398] = 0;
-        Minv[399] = 0;
-        Minv[400] = 0;
-        Minv[401] = 0;
-        Minv[402] = 0;
-        Minv[403] = 0;
-        Minv[404] = 0;
-        Minv[405] = 0;
-        Minv[406] = 0;
-        Minv[407] = 0;
-        Minv[408] = 0;
-        Minv[409] = 0;
-        Minv[410] = 0;
-        Minv[411] = 0;
-        Minv[412] = 0;
-        Minv[413] = 0;
-        Minv[414] = 0;
-        Minv[415] = 0;
-        Minv[416] = 0;
-        Minv[417] = 0;
-    }
-    {
-        const cdyn_real l = d->L[56];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[352 + c];
-    }
-    {
-        const cdyn_real l = d->L[57];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[314 + c];
-    }
-    {
-        const cdyn_real l = d->L[58];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[276 + c];
-    }
-    {
-        const cdyn_real l = d->L[59];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[238 + c];
-    }
-    {
-        const cdyn_real l = d->L[60];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[200 + c];
-    }
-    {
-        const cdyn_real l = d->L[61];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[162 + c];
-    }
-    {
-        const cdyn_real l = d->L[62];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[124 + c];
-    }
-    {
-        const cdyn_real l = d->L[63];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[86 + c];
-    }
-    {
-        const cdyn_real l = d->L[64];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[48 + c];
-    }
-    {
-        const cdyn_real l = d->L[65];
-        for (int c = 0; c < 28; ++c)
-            Minv[390 + c] -= l * Minv[10 + c];
+        const cdyn_real l0 = d->L[56];
+        const cdyn_real l1 = d->L[57];
+        const cdyn_real l2 = d->L[58];
+        const cdyn_real l3 = d->L[59];
+        const cdyn_real l4 = d->L[60];
+        const cdyn_real l5 = d->L[61];
+        const cdyn_real l6 = d->L[62];
+        const cdyn_real l7 = d->L[63];
+        const cdyn_real l8 = d->L[64];
+        const cdyn_real l9 = d->L[65];
+        Minv[390] = Minv[390] * dinv - l0 * Minv[352 + 0] - l1 * Minv[314 + 0] - l2 * Minv[276 + 0] - l3 * Minv[238 + 0]
+                 - l4 * Minv[200 + 0] - l5 * Minv[162 + 0] - l6 * Minv[124 + 0] - l7 * Minv[86 + 0]
+                 - l8 * Minv[48 + 0] - l9 * Minv[10 + 0];
+        Minv[391] = Minv[391] * dinv - l0 * Minv[352 + 1] - l1 * Minv[314 + 1] - l2 * Minv[276 + 1] - l3 * Minv[238 + 1]
+                 - l4 * Minv[200 + 1] - l5 * Minv[162 + 1] - l6 * Minv[124 + 1] - l7 * Minv[86 + 1]
+                 - l8 * Minv[48 + 1] - l9 * Minv[10 + 1];
+        for (int c = 0; c < 26; ++c)
+            Minv[392 + c] = -l0 * Minv[354 + c] - l1 * Minv[316 + c] - l2 * Minv[278 + c] - l3 * Minv[240 + c]
+                 - l4 * Minv[202 + c] - l5 * Minv[164 + c] - l6 * Minv[126 + c] - l7 * Minv[88 + c]
+                 - l8 * Minv[50 + c] - l9 * Minv[12 + c];
     }
     /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[11];
-        Minv[429] *= dinv;
-        Minv[430] = 0;
-        Minv[431] = 0;
-        Minv[432] = 0;
-        Minv[433] = 0;
-        Minv[434] = 0;
-        Minv[435] = 0;
-        Minv[436] = 0;
-        Minv[437] = 0;
-        Minv[438] = 0;
-        Minv[439] = 0;
-        Minv[440] = 0;
-        Minv[441] = 0;
-        Minv[442] = 0;
-        Minv[443] = 0;
-        Minv[444] = 0;
-        Minv[445] = 0;
-        Minv[446] = 0;
-        Minv[447] = 0;
-        Minv[448] = 0;
-        Minv[449] = 0;
-        Minv[450] = 0;
-        Minv[451] = 0;
-        Minv[452] = 0;
-        Minv[453] = 0;
-        Minv[454] = 0;
-        Minv[455] = 0;
-    }
-    {
-        const cdyn_real l = d->L[67];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[391 + c];
-    }
-    {
-        const cdyn_real l = d->L[68];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[353 + c];
-    }
-    {
-        const cdyn_real l = d->L[69];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[315 + c];
-    }
-    {
-        const cdyn_real l = d->L[70];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[277 + c];
-    }
-    {
-        const cdyn_real l = d->L[71];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[239 + c];
-    }
-    {
-        const cdyn_real l = d->L[72];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[201 + c];
-    }
-    {
-        const cdyn_real l = d->L[73];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[163 + c];
-    }
-    {
-        const cdyn_real l = d->L[74];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[125 + c];
-    }
-    {
-        const cdyn_real l = d->L[75];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[87 + c];
-    }
-    {
-        const cdyn_real l = d->L[76];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[49 + c];
-    }
-    {
-        const cdyn_real l = d->L[77];
-        for (int c = 0; c < 27; ++c)
-            Minv[429 + c] -= l * Minv[11 + c];
+        const cdyn_real l0 = d->L[67];
+        const cdyn_real l1 = d->L[68];
+        const cdyn_real l2 = d->L[69];
+        const cdyn_real l3 = d->L[70];
+        const cdyn_real l4 = d->L[71];
+        const cdyn_real l5 = d->L[72];
+        const cdyn_real l6 = d->L[73];
+        const cdyn_real l7 = d->L[74];
+        const cdyn_real l8 = d->L[75];
+        const cdyn_real l9 = d->L[76];
+        const cdyn_real l10 = d->L[77];
+        Minv[429] = Minv[429] * dinv - l0 * Minv[391 + 0] - l1 * Minv[353 + 0] - l2 * Minv[315 + 0] - l3 * Minv[277 + 0]
+                 - l4 * Minv[239 + 0] - l5 * Minv[201 + 0] - l6 * Minv[163 + 0] - l7 * Minv[125 + 0]
+                 - l8 * Minv[87 + 0] - l9 * Minv[49 + 0] - l10 * Minv[11 + 0];
+        for (int c = 0; c < 26; ++c)
+            Minv[430 + c] = -l0 * Minv[392 + c] - l1 * Minv[354 + c] - l2 * Minv[316 + c] - l3 * Minv[278 + c]
+                 - l4 * Minv[240 + c] - l5 * Minv[202 + c] - l6 * Minv[164 + c] - l7 * Minv[126 + c]
+                 - l8 * Minv[88 + c] - l9 * Minv[50 + c] - l10 * Minv[12 + c];
     }
     /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[12];
-        Minv[468] *= dinv;
-        Minv[469] *= dinv;
-        Minv[470] *= dinv;
-        Minv[471] *= dinv;
-        Minv[472] *= dinv;
-        Minv[473] *= dinv;
-        Minv[474] = 0;
-        Minv[475] = 0;
-        Minv[476] = 0;
-        Minv[477] = 0;
-        Minv[478] = 0;
-        Minv[479] = 0;
-        Minv[480] = 0;
-        Minv[481] = 0;
-        Minv[482] = 0;
-        Minv[483] = 0;
-        Minv[484] = 0;
-        Minv[485] = 0;
-        Minv[486] = 0;
-        Minv[487] = 0;
-        Minv[488] = 0;
-        Minv[489] = 0;
-        Minv[490] = 0;
-        Minv[491] = 0;
-        Minv[492] = 0;
-        Minv[493] = 0;
-    }
-    {
-        const cdyn_real l = d->L[79];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[202 + c];
-    }
-    {
-        const cdyn_real l = d->L[80];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[164 + c];
-    }
-    {
-        const cdyn_real l = d->L[81];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[126 + c];
-    }
-    {
-        const cdyn_real l = d->L[82];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[88 + c];
-    }
-    {
-        const cdyn_real l = d->L[83];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[50 + c];
-    }
-    {
-        const cdyn_real l = d->L[84];
-        for (int c = 0; c < 26; ++c)
-            Minv[468 + c] -= l * Minv[12 + c];
+        const cdyn_real l0 = d->L[79];
+        const cdyn_real l1 = d->L[80];
+        const cdyn_real l2 = d->L[81];
+        const cdyn_real l3 = d->L[82];
+        const cdyn_real l4 = d->L[83];
+        const cdyn_real l5 = d->L[84];
+        for (int c = 0; c < 6; ++c)
+            Minv[468 + c] = Minv[468 + c] * dinv - l0 * Minv[202 + c] - l1 * Minv[164 + c] - l2 * Minv[126 + c] - l3 * Minv[88 + c]
+                 - l4 * Minv[50 + c] - l5 * Minv[12 + c];
+        for (int c = 0; c < 20; ++c)
+            Minv[474 + c] = -l0 * Minv[208 + c] - l1 * Minv[170 + c] - l2 * Minv[132 + c] - l3 * Minv[94 + c]
+                 - l4 * Minv[56 + c] - l5 * Minv[18 + c];
     }
     /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[13];
-        Minv[507] *= dinv;
-        Minv[508] *= dinv;
-        Minv[509] *= dinv;
-        Minv[510] *= dinv;
-        Minv[511] *= dinv;
-        Minv[512] = 0;
-        Minv[513] = 0;
-        Minv[514] = 0;
-        Minv[515] = 0;
-        Minv[516] = 0;
-        Minv[517] = 0;
-        Minv[518] = 0;
-        Minv[519] = 0;
-        Minv[520] = 0;
-        Minv[521] = 0;
-        Minv[522] = 0;
-        Minv[523] = 0;
-        Minv[524] = 0;
-        Minv[525] = 0;
-        Minv[526] = 0;
-        Minv[527] = 0;
-        Minv[528] = 0;
-        Minv[529] = 0;
-        Minv[530] = 0;
-        Minv[531] = 0;
-    }
-    {
-        const cdyn_real l = d->L[86];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[469 + c];
-    }
-    {
-        const cdyn_real l = d->L[87];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[203 + c];
-    }
-    {
-        const cdyn_real l = d->L[88];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[165 + c];
-    }
-    {
-        const cdyn_real l = d->L[89];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[127 + c];
-    }
-    {
-        const cdyn_real l = d->L[90];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[89 + c];
-    }
-    {
-        const cdyn_real l = d->L[91];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[51 + c];
-    }
-    {
-        const cdyn_real l = d->L[92];
-        for (int c = 0; c < 25; ++c)
-            Minv[507 + c] -= l * Minv[13 + c];
+        const cdyn_real l0 = d->L[86];
+        const cdyn_real l1 = d->L[87];
+        const cdyn_real l2 = d->L[88];
+        const cdyn_real l3 = d->L[89];
+        const cdyn_real l4 = d->L[90];
+        const cdyn_real l5 = d->L[91];
+        const cdyn_real l6 = d->L[92];
+        for (int c = 0; c < 5; ++c)
+            Minv[507 + c] = Minv[507 + c] * dinv - l0 * Minv[469 + c] - l1 * Minv[203 + c] - l2 * Minv[165 + c] - l3 * Minv[127 + c]
+                 - l4 * Minv[89 + c] - l5 * Minv[51 + c] - l6 * Minv[13 + c];
+        for (int c = 0; c < 20; ++c)
+            Minv[512 + c] = -l0 * Minv[474 + c] - l1 * Minv[208 + c] - l2 * Minv[170 + c] - l3 * Minv[132 + c]
+                 - l4 * Minv[94 + c] - l5 * Minv[56 + c] - l6 * Minv[18 + c];
     }
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 1: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 3052 mul, 2928 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 3052 mul, 2752 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_1(const humanoid_data *d, cdyn_real *Minv)
 {
     /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[14];
-        Minv[546] *= dinv;
-        Minv[547] *= dinv;
-        Minv[548] *= dinv;
-        Minv[549] *= dinv;
-        Minv[550] = 0;
-        Minv[551] = 0;
-        Minv[552] = 0;
-        Minv[553] = 0;
-        Minv[554] = 0;
-        Minv[555] = 0;
-        Minv[556] = 0;
-        Minv[557] = 0;
-        Minv[558] = 0;
-        Minv[559] = 0;
-        Minv[560] = 0;
-        Minv[561] = 0;
-        Minv[562] = 0;
-        Minv[563] = 0;
-        Minv[564] = 0;
-        Minv[565] = 0;
-        Minv[566] = 0;
-        Minv[567] = 0;
-        Minv[568] = 0;
-        Minv[569] = 0;
-    }
-    {
-        const cdyn_real l = d->L[94];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[508 + c];
-    }
-    {
-        const cdyn_real l = d->L[95];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[470 + c];
-    }
-    {
-        const cdyn_real l = d->L[96];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[204 + c];
-    }
-    {
-        const cdyn_real l = d->L[97];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[166 + c];
-    }
-    {
-        const cdyn_real l = d->L[98];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[128 + c];
-    }
-    {
-        const cdyn_real l = d->L[99];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[90 + c];
-    }
-    {
-        const cdyn_real l = d->L[100];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[52 + c];
-    }
-    {
-        const cdyn_real l = d->L[101];
-        for (int c = 0; c < 24; ++c)
-            Minv[546 + c] -= l * Minv[14 + c];
+        const cdyn_real l0 = d->L[94];
+        const cdyn_real l1 = d->L[95];
+        const cdyn_real l2 = d->L[96];
+        const cdyn_real l3 = d->L[97];
+        const cdyn_real l4 = d->L[98];
+        const cdyn_real l5 = d->L[99];
+        const cdyn_real l6 = d->L[100];
+        const cdyn_real l7 = d->L[101];
+        for (int c = 0; c < 4; ++c)
+            Minv[546 + c] = Minv[546 + c] * dinv - l0 * Minv[508 + c] - l1 * Minv[470 + c] - l2 * Minv[204 + c] - l3 * Minv[166 + c]
+                 - l4 * Minv[128 + c] - l5 * Minv[90 + c] - l6 * Minv[52 + c] - l7 * Minv[14 + c];
+        for (int c = 0; c < 20; ++c)
+            Minv[550 + c] = -l0 * Minv[512 + c] - l1 * Minv[474 + c] - l2 * Minv[208 + c] - l3 * Minv[170 + c]
+                 - l4 * Minv[132 + c] - l5 * Minv[94 + c] - l6 * Minv[56 + c] - l7 * Minv[18 + c];
     }
     /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[15];
-        Minv[585] *= dinv;
-        Minv[586] *= dinv;
-        Minv[587] *= dinv;
-        Minv[588] = 0;
-        Minv[589] = 0;
-        Minv[590] = 0;
-        Minv[591] = 0;
-        Minv[592] = 0;
-        Minv[593] = 0;
-        Minv[594] = 0;
-        Minv[595] = 0;
-        Minv[596] = 0;
-        Minv[597] = 0;
-        Minv[598] = 0;
-        Minv[599] = 0;
-        Minv[600] = 0;
-        Minv[601] = 0;
-        Minv[602] = 0;
-        Minv[603] = 0;
-        Minv[604] = 0;
-        Minv[605] = 0;
-        Minv[606] = 0;
-        Minv[607] = 0;
-    }
-    {
-        const cdyn_real l = d->L[103];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[547 + c];
-    }
-    {
-        const cdyn_real l = d->L[104];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[509 + c];
-    }
-    {
-        const cdyn_real l = d->L[105];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[471 + c];
-    }
-    {
-        const cdyn_real l = d->L[106];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[205 + c];
-    }
-    {
-        const cdyn_real l = d->L[107];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[167 + c];
-    }
-    {
-        const cdyn_real l = d->L[108];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[129 + c];
-    }
-    {
-        const cdyn_real l = d->L[109];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[91 + c];
-    }
-    {
-        const cdyn_real l = d->L[110];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[53 + c];
-    }
-    {
-        const cdyn_real l = d->L[111];
-        for (int c = 0; c < 23; ++c)
-            Minv[585 + c] -= l * Minv[15 + c];
+        const cdyn_real l0 = d->L[103];
+        const cdyn_real l1 = d->L[104];
+        const cdyn_real l2 = d->L[105];
+        const cdyn_real l3 = d->L[106];
+        const cdyn_real l4 = d->L[107];
+        const cdyn_real l5 = d->L[108];
+        const cdyn_real l6 = d->L[109];
+        const cdyn_real l7 = d->L[110];
+        const cdyn_real l8 = d->L[111];
+        Minv[585] = Minv[585] * dinv - l0 * Minv[547 + 0] - l1 * Minv[509 + 0] - l2 * Minv[471 + 0] - l3 * Minv[205 + 0]
+                 - l4 * Minv[167 + 0] - l5 * Minv[129 + 0] - l6 * Minv[91 + 0] - l7 * Minv[53 + 0]
+                 - l8 * Minv[15 + 0];
+        Minv[586] = Minv[586] * dinv - l0 * Minv[547 + 1] - l1 * Minv[509 + 1] - l2 * Minv[471 + 1] - l3 * Minv[205 + 1]
+                 - l4 * Minv[167 + 1] - l5 * Minv[129 + 1] - l6 * Minv[91 + 1] - l7 * Minv[53 + 1]
+                 - l8 * Minv[15 + 1];
+        Minv[587] = Minv[587] * dinv - l0 * Minv[547 + 2] - l1 * Minv[509 + 2] - l2 * Minv[471 + 2] - l3 * Minv[205 + 2]
+                 - l4 * Minv[167 + 2] - l5 * Minv[129 + 2] - l6 * Minv[91 + 2] - l7 * Minv[53 + 2]
+                 - l8 * Minv[15 + 2];
+        for (int c = 0; c < 20; ++c)
+            Minv[588 + c] = -l0 * Minv[550 + c] - l1 * Minv[512 + c] - l2 * Minv[474 + c] - l3 * Minv[208 + c]
+                 - l4 * Minv[170 + c] - l5 * Minv[132 + c] - l6 * Minv[94 + c] - l7 * Minv[56 + c]
+                 - l8 * Minv[18 + c];
     }
     /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[16];
-        Minv[624] *= dinv;
-        Minv[625] *= dinv;
-        Minv[626] = 0;
-        Minv[627] = 0;
-        Minv[628] = 0;
-        Minv[629] = 0;
-        Minv[630] = 0;
-        Minv[631] = 0;
-        Minv[632] = 0;
-        Minv[633] = 0;
-        Minv[634] = 0;
-        Minv[635] = 0;
-        Minv[636] = 0;
-        Minv[637] = 0;
-        Minv[638] = 0;
-        Minv[639] = 0;
-        Minv[640] = 0;
-        Minv[641] = 0;
-        Minv[642] = 0;
-        Minv[643] = 0;
-        Minv[644] = 0;
-        Minv[645] = 0;
-    }
-    {
-        const cdyn_real l = d->L[113];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[586 + c];
-    }
-    {
-        const cdyn_real l = d->L[114];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[548 + c];
-    }
-    {
-        const cdyn_real l = d->L[115];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[510 + c];
-    }
-    {
-        const cdyn_real l = d->L[116];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[472 + c];
-    }
-    {
-        const cdyn_real l = d->L[117];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[206 + c];
-    }
-    {
-        const cdyn_real l = d->L[118];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[168 + c];
-    }
-    {
-        const cdyn_real l = d->L[119];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[130 + c];
-    }
-    {
-        const cdyn_real l = d->L[120];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[92 + c];
-    }
-    {
-        const cdyn_real l = d->L[121];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[54 + c];
-    }
-    {
-        const cdyn_real l = d->L[122];
-        for (int c = 0; c < 22; ++c)
-            Minv[624 + c] -= l * Minv[16 + c];
+        const cdyn_real l0 = d->L[113];
+        const cdyn_real l1 = d->L[114];
+        const cdyn_real l2 = d->L[115];
+        const cdyn_real l3 = d->L[116];
+        const cdyn_real l4 = d->L[117];
+        const cdyn_real l5 = d->L[118];
+        const cdyn_real l6 = d->L[119];
+        const cdyn_real l7 = d->L[120];
+        const cdyn_real l8 = d->L[121];
+        const cdyn_real l9 = d->L[122];
+        Minv[624] = Minv[624] * dinv - l0 * Minv[586 + 0] - l1 * Minv[548 + 0] - l2 * Minv[510 + 0] - l3 * Minv[472 + 0]
+                 - l4 * Minv[206 + 0] - l5 * Minv[168 + 0] - l6 * Minv[130 + 0] - l7 * Minv[92 + 0]
+                 - l8 * Minv[54 + 0] - l9 * Minv[16 + 0];
+        Minv[625] = Minv[625] * dinv - l0 * Minv[586 + 1] - l1 * Minv[548 + 1] - l2 * Minv[510 + 1] - l3 * Minv[472 + 1]
+                 - l4 * Minv[206 + 1] - l5 * Minv[168 + 1] - l6 * Minv[130 + 1] - l7 * Minv[92 + 1]
+                 - l8 * Minv[54 + 1] - l9 * Minv[16 + 1];
+        for (int c = 0; c < 20; ++c)
+            Minv[626 + c] = -l0 * Minv[588 + c] - l1 * Minv[550 + c] - l2 * Minv[512 + c] - l3 * Minv[474 + c]
+                 - l4 * Minv[208 + c] - l5 * Minv[170 + c] - l6 * Minv[132 + c] - l7 * Minv[94 + c]
+                 - l8 * Minv[56 + c] - l9 * Minv[18 + c];
     }
     /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[17];
-        Minv[663] *= dinv;
-        Minv[664] = 0;
-        Minv[665] = 0;
-        Minv[666] = 0;
-        Minv[667] = 0;
-        Minv[668] = 0;
-        Minv[669] = 0;
-        Minv[670] = 0;
-        Minv[671] = 0;
-        Minv[672] = 0;
-        Minv[673] = 0;
-        Minv[674] = 0;
-        Minv[675] = 0;
-        Minv[676] = 0;
-        Minv[677] = 0;
-        Minv[678] = 0;
-        Minv[679] = 0;
-        Minv[680] = 0;
-        Minv[681] = 0;
-        Minv[682] = 0;
-        Minv[683] = 0;
-    }
-    {
-        const cdyn_real l = d->L[124];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[625 + c];
-    }
-    {
-        const cdyn_real l = d->L[125];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[587 + c];
-    }
-    {
-        const cdyn_real l = d->L[126];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[549 + c];
-    }
-    {
-        const cdyn_real l = d->L[127];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[511 + c];
-    }
-    {
-        const cdyn_real l = d->L[128];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[473 + c];
-    }
-    {
-        const cdyn_real l = d->L[129];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[207 + c];
-    }
-    {
-        const cdyn_real l = d->L[130];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[169 + c];
-    }
-    {
-        const cdyn_real l = d->L[131];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[131 + c];
-    }
-    {
-        const cdyn_real l = d->L[132];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[93 + c];
-    }
-    {
-        const cdyn_real l = d->L[133];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[55 + c];
-    }
-    {
-        const cdyn_real l = d->L[134];
-        for (int c = 0; c < 21; ++c)
-            Minv[663 + c] -= l * Minv[17 + c];
+        const cdyn_real l0 = d->L[124];
+        const cdyn_real l1 = d->L[125];
+        const cdyn_real l2 = d->L[126];
+        const cdyn_real l3 = d->L[127];
+        const cdyn_real l4 = d->L[128];
+        const cdyn_real l5 = d->L[129];
+        const cdyn_real l6 = d->L[130];
+        const cdyn_real l7 = d->L[131];
+        const cdyn_real l8 = d->L[132];
+        const cdyn_real l9 = d->L[133];
+        const cdyn_real l10 = d->L[134];
+        Minv[663] = Minv[663] * dinv - l0 * Minv[625 + 0] - l1 * Minv[587 + 0] - l2 * Minv[549 + 0] - l3 * Minv[511 + 0]
+                 - l4 * Minv[473 + 0] - l5 * Minv[207 + 0] - l6 * Minv[169 + 0] - l7 * Minv[131 + 0]
+                 - l8 * Minv[93 + 0] - l9 * Minv[55 + 0] - l10 * Minv[17 + 0];
+        for (int c = 0; c < 20; ++c)
+            Minv[664 + c] = -l0 * Minv[626 + c] - l1 * Minv[588 + c] - l2 * Minv[550 + c] - l3 * Minv[512 + c]
+                 - l4 * Minv[474 + c] - l5 * Minv[208 + c] - l6 * Minv[170 + c] - l7 * Minv[132 + c]
+                 - l8 * Minv[94 + c] - l9 * Minv[56 + c] - l10 * Minv[18 + c];
     }
     /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[18];
-        Minv[702] *= dinv;
-        Minv[703] *= dinv;
-        Minv[704] *= dinv;
-        Minv[705] *= dinv;
-        Minv[706] *= dinv;
-        Minv[707] *= dinv;
-        Minv[708] *= dinv;
-        Minv[709] *= dinv;
-        Minv[710] *= dinv;
-        Minv[711] *= dinv;
-        Minv[712] *= dinv;
-        Minv[713] *= dinv;
-        Minv[714] *= dinv;
-        Minv[715] *= dinv;
-        Minv[716] *= dinv;
-        Minv[717] *= dinv;
-        Minv[718] *= dinv;
-        Minv[719] *= dinv;
-        Minv[720] *= dinv;
-        Minv[721] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[136];
+        const cdyn_real l0 = d->L[136];
+        const cdyn_real l1 = d->L[137];
+        const cdyn_real l2 = d->L[138];
+        const cdyn_real l3 = d->L[139];
+        const cdyn_real l4 = d->L[140];
+        const cdyn_real l5 = d->L[141];
         for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[208 + c];
-    }
-    {
-        const cdyn_real l = d->L[137];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[170 + c];
-    }
-    {
-        const cdyn_real l = d->L[138];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[132 + c];
-    }
-    {
-        const cdyn_real l = d->L[139];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[94 + c];
-    }
-    {
-        const cdyn_real l = d->L[140];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[56 + c];
-    }
-    {
-        const cdyn_real l = d->L[141];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] -= l * Minv[18 + c];
+            Minv[702 + c] = Minv[702 + c] * dinv - l0 * Minv[208 + c] - l1 * Minv[170 + c] - l2 * Minv[132 + c] - l3 * Minv[94 + c]
+                 - l4 * Minv[56 + c] - l5 * Minv[18 + c];
     }
     /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[19];
-        Minv[741] *= dinv;
-        Minv[742] *= dinv;
-        Minv[743] *= dinv;
-        Minv[744] *= dinv;
-        Minv[745] *= dinv;
-        Minv[746] *= dinv;
-        Minv[747] *= dinv;
-        Minv[748] *= dinv;
-        Minv[749] *= dinv;
-        Minv[750] *= dinv;
-        Minv[751] *= dinv;
-        Minv[752] *= dinv;
-        Minv[753] *= dinv;
-        Minv[754] *= dinv;
-        Minv[755] *= dinv;
-        Minv[756] *= dinv;
-        Minv[757] *= dinv;
-        Minv[758] *= dinv;
-        Minv[759] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[143];
+        const cdyn_real l0 = d->L[143];
+        const cdyn_real l1 = d->L[144];
+        const cdyn_real l2 = d->L[145];
+        const cdyn_real l3 = d->L[146];
+        const cdyn_real l4 = d->L[147];
+        const cdyn_real l5 = d->L[148];
+        const cdyn_real l6 = d->L[149];
         for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[703 + c];
-    }
-    {
-        const cdyn_real l = d->L[144];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[209 + c];
-    }
-    {
-        const cdyn_real l = d->L[145];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[171 + c];
-    }
-    {
-        const cdyn_real l = d->L[146];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[133 + c];
-    }
-    {
-        const cdyn_real l = d->L[147];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[95 + c];
-    }
-    {
-        const cdyn_real l = d->L[148];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[57 + c];
-    }
-    {
-        const cdyn_real l = d->L[149];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] -= l * Minv[19 + c];
+            Minv[741 + c] = Minv[741 + c] * dinv - l0 * Minv[703 + c] - l1 * Minv[209 + c] - l2 * Minv[171 + c] - l3 * Minv[133 + c]
+                 - l4 * Minv[95 + c] - l5 * Minv[57 + c] - l6 * Minv[19 + c];
     }
     /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[20];
-        Minv[780] *= dinv;
-        Minv[781] *= dinv;
-        Minv[782] *= dinv;
-        Minv[783] *= dinv;
-        Minv[784] *= dinv;
-        Minv[785] *= dinv;
-        Minv[786] *= dinv;
-        Minv[787] *= dinv;
-        Minv[788] = 0;
-        Minv[789] = 0;
-        Minv[790] = 0;
-        Minv[791] = 0;
-        Minv[792] = 0;
-        Minv[793] = 0;
-        Minv[794] = 0;
-        Minv[795] = 0;
-        Minv[796] = 0;
-        Minv[797] = 0;
-    }
-    {
-        const cdyn_real l = d->L[151];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[742 + c];
-    }
-    {
-        const cdyn_real l = d->L[152];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[704 + c];
-    }
-    {
-        const cdyn_real l = d->L[153];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[210 + c];
-    }
-    {
-        const cdyn_real l = d->L[154];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[172 + c];
-    }
-    {
-        const cdyn_real l = d->L[155];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[134 + c];
-    }
-    {
-        const cdyn_real l = d->L[156];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[96 + c];
-    }
-    {
-        const cdyn_real l = d->L[157];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[58 + c];
-    }
-    {
-        const cdyn_real l = d->L[158];
-        for (int c = 0; c < 18; ++c)
-            Minv[780 + c] -= l * Minv[20 + c];
+        const cdyn_real l0 = d->L[151];
+        const cdyn_real l1 = d->L[152];
+        const cdyn_real l2 = d->L[153];
+        const cdyn_real l3 = d->L[154];
+        const cdyn_real l4 = d->L[155];
+        const cdyn_real l5 = d->L[156];
+        const cdyn_real l6 = d->L[157];
+        const cdyn_real l7 = d->L[158];
+        for (int c = 0; c < 8; ++c)
+            Minv[780 + c] = Minv[780 + c] * dinv - l0 * Minv[742 + c] - l1 * Minv[704 + c] - l2 * Minv[210 + c] - l3 * Minv[172 + c]
+                 - l4 * Minv[134 + c] - l5 * Minv[96 + c] - l6 * Minv[58 + c] - l7 * Minv[20 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[788 + c] = -l0 * Minv[750 + c] - l1 * Minv[712 + c] - l2 * Minv[218 + c] - l3 * Minv[180 + c]
+                 - l4 * Minv[142 + c] - l5 * Minv[104 + c] - l6 * Minv[66 + c] - l7 * Minv[28 + c];
     }
     /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[21];
-        Minv[819] *= dinv;
-        Minv[820] *= dinv;
-        Minv[821] *= dinv;
-        Minv[822] *= dinv;
-        Minv[823] *= dinv;
-        Minv[824] *= dinv;
-        Minv[825] *= dinv;
-        Minv[826] = 0;
-        Minv[827] = 0;
-        Minv[828] = 0;
-        Minv[829] = 0;
-        Minv[830] = 0;
-        Minv[831] = 0;
-        Minv[832] = 0;
-        Minv[833] = 0;
-        Minv[834] = 0;
-        Minv[835] = 0;
-    }
-    {
-        const cdyn_real l = d->L[160];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[781 + c];
-    }
-    {
-        const cdyn_real l = d->L[161];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[743 + c];
-    }
-    {
-        const cdyn_real l = d->L[162];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[705 + c];
-    }
-    {
-        const cdyn_real l = d->L[163];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[211 + c];
-    }
-    {
-        const cdyn_real l = d->L[164];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[173 + c];
-    }
-    {
-        const cdyn_real l = d->L[165];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[135 + c];
-    }
-    {
-        const cdyn_real l = d->L[166];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[97 + c];
-    }
-    {
-        const cdyn_real l = d->L[167];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[59 + c];
-    }
-    {
-        const cdyn_real l = d->L[168];
-        for (int c = 0; c < 17; ++c)
-            Minv[819 + c] -= l * Minv[21 + c];
+        const cdyn_real l0 = d->L[160];
+        const cdyn_real l1 = d->L[161];
+        const cdyn_real l2 = d->L[162];
+        const cdyn_real l3 = d->L[163];
+        const cdyn_real l4 = d->L[164];
+        const cdyn_real l5 = d->L[165];
+        const cdyn_real l6 = d->L[166];
+        const cdyn_real l7 = d->L[167];
+        const cdyn_real l8 = d->L[168];
+        for (int c = 0; c < 7; ++c)
+            Minv[819 + c] = Minv[819 + c] * dinv - l0 * Minv[781 + c] - l1 * Minv[743 + c] - l2 * Minv[705 + c] - l3 * Minv[211 + c]
+                 - l4 * Minv[173 + c] - l5 * Minv[135 + c] - l6 * Minv[97 + c] - l7 * Minv[59 + c]
+                 - l8 * Minv[21 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[826 + c] = -l0 * Minv[788 + c] - l1 * Minv[750 + c] - l2 * Minv[712 + c] - l3 * Minv[218 + c]
+                 - l4 * Minv[180 + c] - l5 * Minv[142 + c] - l6 * Minv[104 + c] - l7 * Minv[66 + c]
+                 - l8 * Minv[28 + c];
     }
     /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[22];
-        Minv[858] *= dinv;
-        Minv[859] *= dinv;
-        Minv[860] *= dinv;
-        Minv[861] *= dinv;
-        Minv[862] *= dinv;
-        Minv[863] *= dinv;
-        Minv[864] = 0;
-        Minv[865] = 0;
-        Minv[866] = 0;
-        Minv[867] = 0;
-        Minv[868] = 0;
-        Minv[869] = 0;
-        Minv[870] = 0;
-        Minv[871] = 0;
-        Minv[872] = 0;
-        Minv[873] = 0;
-    }
-    {
-        const cdyn_real l = d->L[170];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[820 + c];
-    }
-    {
-        const cdyn_real l = d->L[171];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[782 + c];
-    }
-    {
-        const cdyn_real l = d->L[172];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[744 + c];
-    }
-    {
-        const cdyn_real l = d->L[173];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[706 + c];
-    }
-    {
-        const cdyn_real l = d->L[174];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[212 + c];
-    }
-    {
-        const cdyn_real l = d->L[175];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[174 + c];
-    }
-    {
-        const cdyn_real l = d->L[176];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[136 + c];
-    }
-    {
-        const cdyn_real l = d->L[177];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[98 + c];
-    }
-    {
-        const cdyn_real l = d->L[178];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[60 + c];
-    }
-    {
-        const cdyn_real l = d->L[179];
-        for (int c = 0; c < 16; ++c)
-            Minv[858 + c] -= l * Minv[22 + c];
+        const cdyn_real l0 = d->L[170];
+        const cdyn_real l1 = d->L[171];
+        const cdyn_real l2 = d->L[172];
+        const cdyn_real l3 = d->L[173];
+        const cdyn_real l4 = d->L[174];
+        const cdyn_real l5 = d->L[175];
+        const cdyn_real l6 = d->L[176];
+        const cdyn_real l7 = d->L[177];
+        const cdyn_real l8 = d->L[178];
+        const cdyn_real l9 = d->L[179];
+        for (int c = 0; c < 6; ++c)
+            Minv[858 + c] = Minv[858 + c] * dinv - l0 * Minv[820 + c] - l1 * Minv[782 + c] - l2 * Minv[744 + c] - l3 * Minv[706 + c]
+                 - l4 * Minv[212 + c] - l5 * Minv[174 + c] - l6 * Minv[136 + c] - l7 * Minv[98 + c]
+                 - l8 * Minv[60 + c] - l9 * Minv[22 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[864 + c] = -l0 * Minv[826 + c] - l1 * Minv[788 + c] - l2 * Minv[750 + c] - l3 * Minv[712 + c]
+                 - l4 * Minv[218 + c] - l5 * Minv[180 + c] - l6 * Minv[142 + c] - l7 * Minv[104 + c]
+                 - l8 * Minv[66 + c] - l9 * Minv[28 + c];
     }
     /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[23];
-        Minv[897] *= dinv;
-        Minv[898] *= dinv;
-        Minv[899] *= dinv;
-        Minv[900] *= dinv;
-        Minv[901] *= dinv;
-        Minv[902] = 0;
-        Minv[903] = 0;
-        Minv[904] = 0;
-        Minv[905] = 0;
-        Minv[906] = 0;
-        Minv[907] = 0;
-        Minv[908] = 0;
-        Minv[909] = 0;
-        Minv[910] = 0;
-        Minv[911] = 0;
-    }
-    {
-        const cdyn_real l = d->L[181];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[859 + c];
-    }
-    {
-        const cdyn_real l = d->L[182];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[821 + c];
-    }
-    {
-        const cdyn_real l = d->L[183];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[783 + c];
-    }
-    {
-        const cdyn_real l = d->L[184];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[745 + c];
-    }
-    {
-        const cdyn_real l = d->L[185];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[707 + c];
-    }
-    {
-        const cdyn_real l = d->L[186];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[213 + c];
-    }
-    {
-        const cdyn_real l = d->L[187];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[175 + c];
-    }
-    {
-        const cdyn_real l = d->L[188];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[137 + c];
-    }
-    {
-        const cdyn_real l = d->L[189];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[99 + c];
-    }
-    {
-        const cdyn_real l = d->L[190];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[61 + c];
-    }
-    {
-        const cdyn_real l = d->L[191];
-        for (int c = 0; c < 15; ++c)
-            Minv[897 + c] -= l * Minv[23 + c];
+        const cdyn_real l0 = d->L[181];
+        const cdyn_real l1 = d->L[182];
+        const cdyn_real l2 = d->L[183];
+        const cdyn_real l3 = d->L[184];
+        const cdyn_real l4 = d->L[185];
+        const cdyn_real l5 = d->L[186];
+        const cdyn_real l6 = d->L[187];
+        const cdyn_real l7 = d->L[188];
+        const cdyn_real l8 = d->L[189];
+        const cdyn_real l9 = d->L[190];
+        const cdyn_real l10 = d->L[191];
+        for (int c = 0; c < 5; ++c)
+            Minv[897 + c] = Minv[897 + c] * dinv - l0 * Minv[859 + c] - l1 * Minv[821 + c] - l2 * Minv[783 + c] - l3 * Minv[745 + c]
+                 - l4 * Minv[707 + c] - l5 * Minv[213 + c] - l6 * Minv[175 + c] - l7 * Minv[137 + c]
+                 - l8 * Minv[99 + c] - l9 * Minv[61 + c] - l10 * Minv[23 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[902 + c] = -l0 * Minv[864 + c] - l1 * Minv[826 + c] - l2 * Minv[788 + c] - l3 * Minv[750 + c]
+                 - l4 * Minv[712 + c] - l5 * Minv[218 + c] - l6 * Minv[180 + c] - l7 * Minv[142 + c]
+                 - l8 * Minv[104 + c] - l9 * Minv[66 + c] - l10 * Minv[28 + c];
     }
     /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[24];
-        Minv[936] *= dinv;
-        Minv[937] *= dinv;
-        Minv[938] *= dinv;
-        Minv[939] *= dinv;
-        Minv[940] = 0;
-        Minv[941] = 0;
-        Minv[942] = 0;
-        Minv[943] = 0;
-        Minv[944] = 0;
-        Minv[945] = 0;
-        Minv[946] = 0;
-        Minv[947] = 0;
-        Minv[948] = 0;
-        Minv[949] = 0;
-    }
-    {
-        const cdyn_real l = d->L[193];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[898 + c];
-    }
-    {
-        const cdyn_real l = d->L[194];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[860 + c];
-    }
-    {
-        const cdyn_real l = d->L[195];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[822 + c];
-    }
-    {
-        const cdyn_real l = d->L[196];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[784 + c];
-    }
-    {
-        const cdyn_real l = d->L[197];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[746 + c];
-    }
-    {
-        const cdyn_real l = d->L[198];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[708 + c];
-    }
-    {
-        const cdyn_real l = d->L[199];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[214 + c];
-    }
-    {
-        const cdyn_real l = d->L[200];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[176 + c];
-    }
-    {
-        const cdyn_real l = d->L[201];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[138 + c];
-    }
-    {
-        const cdyn_real l = d->L[202];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[100 + c];
-    }
-    {
-        const cdyn_real l = d->L[203];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[62 + c];
-    }
-    {
-        const cdyn_real l = d->L[204];
-        for (int c = 0; c < 14; ++c)
-            Minv[936 + c] -= l * Minv[24 + c];
+        const cdyn_real l0 = d->L[193];
+        const cdyn_real l1 = d->L[194];
+        const cdyn_real l2 = d->L[195];
+        const cdyn_real l3 = d->L[196];
+        const cdyn_real l4 = d->L[197];
+        const cdyn_real l5 = d->L[198];
+        const cdyn_real l6 = d->L[199];
+        const cdyn_real l7 = d->L[200];
+        const cdyn_real l8 = d->L[201];
+        const cdyn_real l9 = d->L[202];
+        const cdyn_real l10 = d->L[203];
+        const cdyn_real l11 = d->L[204];
+        for (int c = 0; c < 4; ++c)
+            Minv[936 + c] = Minv[936 + c] * dinv - l0 * Minv[898 + c] - l1 * Minv[860 + c] - l2 * Minv[822 + c] - l3 * Minv[784 + c]
+                 - l4 * Minv[746 + c] - l5 * Minv[708 + c] - l6 * Minv[214 + c] - l7 * Minv[176 + c]
+                 - l8 * Minv[138 + c] - l9 * Minv[100 + c] - l10 * Minv[62 + c] - l11 * Minv[24 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[940 + c] = -l0 * Minv[902 + c] - l1 * Minv[864 + c] - l2 * Minv[826 + c] - l3 * Minv[788 + c]
+                 - l4 * Minv[750 + c] - l5 * Minv[712 + c] - l6 * Minv[218 + c] - l7 * Minv[180 + c]
+                 - l8 * Minv[142 + c] - l9 * Minv[104 + c] - l10 * Minv[66 + c] - l11 * Minv[28 + c];
     }
     /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[25];
-        Minv[975] *= dinv;
-        Minv[976] *= dinv;
-        Minv[977] *= dinv;
-        Minv[978] = 0;
-        Minv[979] = 0;
-        Minv[980] = 0;
-        Minv[981] = 0;
-        Minv[982] = 0;
-        Minv[983] = 0;
-        Minv[984] = 0;
-        Minv[985] = 0;
-        Minv[986] = 0;
-        Minv[987] = 0;
-    }
-    {
-        const cdyn_real l = d->L[206];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[937 + c];
-    }
-    {
-        const cdyn_real l = d->L[207];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[899 + c];
-    }
-    {
-        const cdyn_real l = d->L[208];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[861 + c];
-    }
-    {
-        const cdyn_real l = d->L[209];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[823 + c];
-    }
-    {
-        const cdyn_real l = d->L[210];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[785 + c];
-    }
-    {
-        const cdyn_real l = d->L[211];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[747 + c];
-    }
-    {
-        const cdyn_real l = d->L[212];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[709 + c];
-    }
-    {
-        const cdyn_real l = d->L[213];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[215 + c];
-    }
-    {
-        const cdyn_real l = d->L[214];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[177 + c];
-    }
-    {
-        const cdyn_real l = d->L[215];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[139 + c];
-    }
-    {
-        const cdyn_real l = d->L[216];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[101 + c];
-    }
-    {
-        const cdyn_real l = d->L[217];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[63 + c];
-    }
-    {
-        const cdyn_real l = d->L[218];
-        for (int c = 0; c < 13; ++c)
-            Minv[975 + c] -= l * Minv[25 + c];
+        const cdyn_real l0 = d->L[206];
+        const cdyn_real l1 = d->L[207];
+        const cdyn_real l2 = d->L[208];
+        const cdyn_real l3 = d->L[209];
+        const cdyn_real l4 = d->L[210];
+        const cdyn_real l5 = d->L[211];
+        const cdyn_real l6 = d->L[212];
+        const cdyn_real l7 = d->L[213];
+        const cdyn_real l8 = d->L[214];
+        const cdyn_real l9 = d->L[215];
+        const cdyn_real l10 = d->L[216];
+        const cdyn_real l11 = d->L[217];
+        const cdyn_real l12 = d->L[218];
+        Minv[975] = Minv[975] * dinv - l0 * Minv[937 + 0] - l1 * Minv[899 + 0] - l2 * Minv[861 + 0] - l3 * Minv[823 + 0]
+                 - l4 * Minv[785 + 0] - l5 * Minv[747 + 0] - l6 * Minv[709 + 0] - l7 * Minv[215 + 0]
+                 - l8 * Minv[177 + 0] - l9 * Minv[139 + 0] - l10 * Minv[101 + 0] - l11 * Minv[63 + 0]
+                 - l12 * Minv[25 + 0];
+        Minv[976] = Minv[976] * dinv - l0 * Minv[937 + 1] - l1 * Minv[899 + 1] - l2 * Minv[861 + 1] - l3 * Minv[823 + 1]
+                 - l4 * Minv[785 + 1] - l5 * Minv[747 + 1] - l6 * Minv[709 + 1] - l7 * Minv[215 + 1]
+                 - l8 * Minv[177 + 1] - l9 * Minv[139 + 1] - l10 * Minv[101 + 1] - l11 * Minv[63 + 1]
+                 - l12 * Minv[25 + 1];
+        Minv[977] = Minv[977] * dinv - l0 * Minv[937 + 2] - l1 * Minv[899 + 2] - l2 * Minv[861 + 2] - l3 * Minv[823 + 2]
+                 - l4 * Minv[785 + 2] - l5 * Minv[747 + 2] - l6 * Minv[709 + 2] - l7 * Minv[215 + 2]
+                 - l8 * Minv[177 + 2] - l9 * Minv[139 + 2] - l10 * Minv[101 + 2] - l11 * Minv[63 + 2]
+                 - l12 * Minv[25 + 2];
+        for (int c = 0; c < 10; ++c)
+            Minv[978 + c] = -l0 * Minv[940 + c] - l1 * Minv[902 + c] - l2 * Minv[864 + c] - l3 * Minv[826 + c]
+                 - l4 * Minv[788 + c] - l5 * Minv[750 + c] - l6 * Minv[712 + c] - l7 * Minv[218 + c]
+                 - l8 * Minv[180 + c] - l9 * Minv[142 + c] - l10 * Minv[104 + c] - l11 * Minv[66 + c]
+                 - l12 * Minv[28 + c];
     }
     /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[26];
-        Minv[1014] *= dinv;
-        Minv[1015] *= dinv;
-        Minv[1016] = 0;
-        Minv[1017] = 0;
-        Minv[1018] = 0;
-        Minv[1019] = 0;
-        Minv[1020] = 0;
-        Minv[1021] = 0;
-        Minv[1022] = 0;
-        Minv[1023] = 0;
-        Minv[1024] = 0;
-        Minv[1025] = 0;
-    }
-    {
-        const cdyn_real l = d->L[220];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[976 + c];
-    }
-    {
-        const cdyn_real l = d->L[221];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[938 + c];
-    }
-    {
-        const cdyn_real l = d->L[222];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[900 + c];
-    }
-    {
-        const cdyn_real l = d->L[223];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[862 + c];
-    }
-    {
-        const cdyn_real l = d->L[224];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[824 + c];
-    }
-    {
-        const cdyn_real l = d->L[225];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[786 + c];
-    }
-    {
-        const cdyn_real l = d->L[226];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[748 + c];
-    }
-    {
-        const cdyn_real l = d->L[227];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[710 + c];
-    }
-    {
-        const cdyn_real l = d->L[228];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[216 + c];
-    }
-    {
-        const cdyn_real l = d->L[229];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[178 + c];
-    }
-    {
-        const cdyn_real l = d->L[230];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[140 + c];
-    }
-    {
-        const cdyn_real l = d->L[231];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[102 + c];
-    }
-    {
-        const cdyn_real l = d->L[232];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[64 + c];
-    }
-    {
-        const cdyn_real l = d->L[233];
-        for (int c = 0; c < 12; ++c)
-            Minv[1014 + c] -= l * Minv[26 + c];
+        const cdyn_real l0 = d->L[220];
+        const cdyn_real l1 = d->L[221];
+        const cdyn_real l2 = d->L[222];
+        const cdyn_real l3 = d->L[223];
+        const cdyn_real l4 = d->L[224];
+        const cdyn_real l5 = d->L[225];
+        const cdyn_real l6 = d->L[226];
+        const cdyn_real l7 = d->L[227];
+        const cdyn_real l8 = d->L[228];
+        const cdyn_real l9 = d->L[229];
+        const cdyn_real l10 = d->L[230];
+        const cdyn_real l11 = d->L[231];
+        const cdyn_real l12 = d->L[232];
+        const cdyn_real l13 = d->L[233];
+        Minv[1014] = Minv[1014] * dinv - l0 * Minv[976 + 0] - l1 * Minv[938 + 0] - l2 * Minv[900 + 0] - l3 * Minv[862 + 0]
+                 - l4 * Minv[824 + 0] - l5 * Minv[786 + 0] - l6 * Minv[748 + 0] - l7 * Minv[710 + 0]
+                 - l8 * Minv[216 + 0] - l9 * Minv[178 + 0] - l10 * Minv[140 + 0] - l11 * Minv[102 + 0]
+                 - l12 * Minv[64 + 0] - l13 * Minv[26 + 0];
+        Minv[1015] = Minv[1015] * dinv - l0 * Minv[976 + 1] - l1 * Minv[938 + 1] - l2 * Minv[900 + 1] - l3 * Minv[862 + 1]
+                 - l4 * Minv[824 + 1] - l5 * Minv[786 + 1] - l6 * Minv[748 + 1] - l7 * Minv[710 + 1]
+                 - l8 * Minv[216 + 1] - l9 * Minv[178 + 1] - l10 * Minv[140 + 1] - l11 * Minv[102 + 1]
+                 - l12 * Minv[64 + 1] - l13 * Minv[26 + 1];
+        for (int c = 0; c < 10; ++c)
+            Minv[1016 + c] = -l0 * Minv[978 + c] - l1 * Minv[940 + c] - l2 * Minv[902 + c] - l3 * Minv[864 + c]
+                 - l4 * Minv[826 + c] - l5 * Minv[788 + c] - l6 * Minv[750 + c] - l7 * Minv[712 + c]
+                 - l8 * Minv[218 + c] - l9 * Minv[180 + c] - l10 * Minv[142 + c] - l11 * Minv[104 + c]
+                 - l12 * Minv[66 + c] - l13 * Minv[28 + c];
     }
     /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[27];
-        Minv[1053] *= dinv;
-        Minv[1054] = 0;
-        Minv[1055] = 0;
-        Minv[1056] = 0;
-        Minv[1057] = 0;
-        Minv[1058] = 0;
-        Minv[1059] = 0;
-        Minv[1060] = 0;
-        Minv[1061] = 0;
-        Minv[1062] = 0;
-        Minv[1063] = 0;
-    }
-    {
-        const cdyn_real l = d->L[235];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[1015 + c];
-    }
-    {
-        const cdyn_real l = d->L[236];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[977 + c];
-    }
-    {
-        const cdyn_real l = d->L[237];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[939 + c];
-    }
-    {
-        const cdyn_real l = d->L[238];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[901 + c];
-    }
-    {
-        const cdyn_real l = d->L[239];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[863 + c];
-    }
-    {
-        const cdyn_real l = d->L[240];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[825 + c];
-    }
-    {
-        const cdyn_real l = d->L[241];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[787 + c];
-    }
-    {
-        const cdyn_real l = d->L[242];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[749 + c];
-    }
-    {
-        const cdyn_real l = d->L[243];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[711 + c];
-    }
-    {
-        const cdyn_real l = d->L[244];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[217 + c];
-    }
-    {
-        const cdyn_real l = d->L[245];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[179 + c];
-    }
-    {
-        const cdyn_real l = d->L[246];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[141 + c];
-    }
-    {
-        const cdyn_real l = d->L[247];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[103 + c];
-    }
-    {
-        const cdyn_real l = d->L[248];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[65 + c];
-    }
-    {
-        const cdyn_real l = d->L[249];
-        for (int c = 0; c < 11; ++c)
-            Minv[1053 + c] -= l * Minv[27 + c];
+        const cdyn_real l0 = d->L[235];
+        const cdyn_real l1 = d->L[236];
+        const cdyn_real l2 = d->L[237];
+        const cdyn_real l3 = d->L[238];
+        const cdyn_real l4 = d->L[239];
+        const cdyn_real l5 = d->L[240];
+        const cdyn_real l6 = d->L[241];
+        const cdyn_real l7 = d->L[242];
+        const cdyn_real l8 = d->L[243];
+        const cdyn_real l9 = d->L[244];
+        const cdyn_real l10 = d->L[245];
+        const cdyn_real l11 = d->L[246];
+        const cdyn_real l12 = d->L[247];
+        const cdyn_real l13 = d->L[248];
+        const cdyn_real l14 = d->L[249];
+        Minv[1053] = Minv[1053] * dinv - l0 * Minv[1015 + 0] - l1 * Minv[977 + 0] - l2 * Minv[939 + 0] - l3 * Minv[901 + 0]
+                 - l4 * Minv[863 + 0] - l5 * Minv[825 + 0] - l6 * Minv[787 + 0] - l7 * Minv[749 + 0]
+                 - l8 * Minv[711 + 0] - l9 * Minv[217 + 0] - l10 * Minv[179 + 0] - l11 * Minv[141 + 0]
+                 - l12 * Minv[103 + 0] - l13 * Minv[65 + 0] - l14 * Minv[27 + 0];
+        for (int c = 0; c < 10; ++c)
+            Minv[1054 + c] = -l0 * Minv[1016 + c] - l1 * Minv[978 + c] - l2 * Minv[940 + c] - l3 * Minv[902 + c]
+                 - l4 * Minv[864 + c] - l5 * Minv[826 + c] - l6 * Minv[788 + c] - l7 * Minv[750 + c]
+                 - l8 * Minv[712 + c] - l9 * Minv[218 + c] - l10 * Minv[180 + c] - l11 * Minv[142 + c]
+                 - l12 * Minv[104 + c] - l13 * Minv[66 + c] - l14 * Minv[28 + c];
     }
     /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[28];
-        Minv[1092] *= dinv;
-        Minv[1093] *= dinv;
-        Minv[1094] = 0;
-        Minv[1095] = 0;
-        Minv[1096] = 0;
-        Minv[1097] = 0;
-        Minv[1098] = 0;
-        Minv[1099] = 0;
-        Minv[1100] = 0;
-        Minv[1101] = 0;
-    }
-    {
-        const cdyn_real l = d->L[251];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[750 + c];
-    }
-    {
-        const cdyn_real l = d->L[252];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[712 + c];
-    }
-    {
-        const cdyn_real l = d->L[253];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[218 + c];
-    }
-    {
-        const cdyn_real l = d->L[254];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[180 + c];
-    }
-    {
-        const cdyn_real l = d->L[255];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[142 + c];
-    }
-    {
-        const cdyn_real l = d->L[256];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[104 + c];
-    }
-    {
-        const cdyn_real l = d->L[257];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[66 + c];
-    }
-    {
-        const cdyn_real l = d->L[258];
-        for (int c = 0; c < 10; ++c)
-            Minv[1092 + c] -= l * Minv[28 + c];
+        const cdyn_real l0 = d->L[251];
+        const cdyn_real l1 = d->L[252];
+        const cdyn_real l2 = d->L[253];
+        const cdyn_real l3 = d->L[254];
+        const cdyn_real l4 = d->L[255];
+        const cdyn_real l5 = d->L[256];
+        const cdyn_real l6 = d->L[257];
+        const cdyn_real l7 = d->L[258];
+        Minv[1092] = Minv[1092] * dinv - l0 * Minv[750 + 0] - l1 * Minv[712 + 0] - l2 * Minv[218 + 0] - l3 * Minv[180 + 0]
+                 - l4 * Minv[142 + 0] - l5 * Minv[104 + 0] - l6 * Minv[66 + 0] - l7 * Minv[28 + 0];
+        Minv[1093] = Minv[1093] * dinv - l0 * Minv[750 + 1] - l1 * Minv[712 + 1] - l2 * Minv[218 + 1] - l3 * Minv[180 + 1]
+                 - l4 * Minv[142 + 1] - l5 * Minv[104 + 1] - l6 * Minv[66 + 1] - l7 * Minv[28 + 1];
+        for (int c = 0; c < 8; ++c)
+            Minv[1094 + c] = -l0 * Minv[752 + c] - l1 * Minv[714 + c] - l2 * Minv[220 + c] - l3 * Minv[182 + c]
+                 - l4 * Minv[144 + c] - l5 * Minv[106 + c] - l6 * Minv[68 + c] - l7 * Minv[30 + c];
     }
     /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[29];
-        Minv[1131] *= dinv;
-        Minv[1132] = 0;
-        Minv[1133] = 0;
-        Minv[1134] = 0;
-        Minv[1135] = 0;
-        Minv[1136] = 0;
-        Minv[1137] = 0;
-        Minv[1138] = 0;
-        Minv[1139] = 0;
-    }
-    {
-        const cdyn_real l = d->L[260];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[1093 + c];
-    }
-    {
-        const cdyn_real l = d->L[261];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[751 + c];
-    }
-    {
-        const cdyn_real l = d->L[262];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[713 + c];
-    }
-    {
-        const cdyn_real l = d->L[263];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[219 + c];
-    }
-    {
-        const cdyn_real l = d->L[264];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[181 + c];
-    }
-    {
-        const cdyn_real l = d->L[265];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[143 + c];
-    }
-    {
-        const cdyn_real l = d->L[266];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[105 + c];
-    }
-    {
-        const cdyn_real l = d->L[267];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[67 + c];
-    }
-    {
-        const cdyn_real l = d->L[268];
-        for (int c = 0; c < 9; ++c)
-            Minv[1131 + c] -= l * Minv[29 + c];
+        const cdyn_real l0 = d->L[260];
+        const cdyn_real l1 = d->L[261];
+        const cdyn_real l2 = d->L[262];
+        const cdyn_real l3 = d->L[263];
+        const cdyn_real l4 = d->L[264];
+        const cdyn_real l5 = d->L[265];
+        const cdyn_real l6 = d->L[266];
+        const cdyn_real l7 = d->L[267];
+        const cdyn_real l8 = d->L[268];
+        Minv[1131] = Minv[1131] * dinv - l0 * Minv[1093 + 0] - l1 * Minv[751 + 0] - l2 * Minv[713 + 0] - l3 * Minv[219 + 0]
+                 - l4 * Minv[181 + 0] - l5 * Minv[143 + 0] - l6 * Minv[105 + 0] - l7 * Minv[67 + 0]
+                 - l8 * Minv[29 + 0];
+        for (int c = 0; c < 8; ++c)
+            Minv[1132 + c] = -l0 * Minv[1094 + c] - l1 * Minv[752 + c] - l2 * Minv[714 + c] - l3 * Minv[220 + c]
+                 - l4 * Minv[182 + c] - l5 * Minv[144 + c] - l6 * Minv[106 + c] - l7 * Minv[68 + c]
+                 - l8 * Minv[30 + c];
     }
     /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[30];
-        Minv[1170] *= dinv;
-        Minv[1171] *= dinv;
-        Minv[1172] *= dinv;
-        Minv[1173] *= dinv;
-        Minv[1174] *= dinv;
-        Minv[1175] *= dinv;
-        Minv[1176] *= dinv;
-        Minv[1177] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[270];
+        const cdyn_real l0 = d->L[270];
+        const cdyn_real l1 = d->L[271];
+        const cdyn_real l2 = d->L[272];
+        const cdyn_real l3 = d->L[273];
+        const cdyn_real l4 = d->L[274];
+        const cdyn_real l5 = d->L[275];
+        const cdyn_real l6 = d->L[276];
+        const cdyn_real l7 = d->L[277];
         for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[752 + c];
-    }
-    {
-        const cdyn_real l = d->L[271];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[714 + c];
-    }
-    {
-        const cdyn_real l = d->L[272];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[220 + c];
-    }
-    {
-        const cdyn_real l = d->L[273];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[182 + c];
-    }
-    {
-        const cdyn_real l = d->L[274];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[144 + c];
-    }
-    {
-        const cdyn_real l = d->L[275];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[106 + c];
-    }
-    {
-        const cdyn_real l = d->L[276];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[68 + c];
-    }
-    {
-        const cdyn_real l = d->L[277];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] -= l * Minv[30 + c];
+            Minv[1170 + c] = Minv[1170 + c] * dinv - l0 * Minv[752 + c] - l1 * Minv[714 + c] - l2 * Minv[220 + c] - l3 * Minv[182 + c]
+                 - l4 * Minv[144 + c] - l5 * Minv[106 + c] - l6 * Minv[68 + c] - l7 * Minv[30 + c];
     }
     /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[31];
-        Minv[1209] *= dinv;
-        Minv[1210] *= dinv;
-        Minv[1211] *= dinv;
-        Minv[1212] *= dinv;
-        Minv[1213] *= dinv;
-        Minv[1214] *= dinv;
-        Minv[1215] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[279];
+        const cdyn_real l0 = d->L[279];
+        const cdyn_real l1 = d->L[280];
+        const cdyn_real l2 = d->L[281];
+        const cdyn_real l3 = d->L[282];
+        const cdyn_real l4 = d->L[283];
+        const cdyn_real l5 = d->L[284];
+        const cdyn_real l6 = d->L[285];
+        const cdyn_real l7 = d->L[286];
+        const cdyn_real l8 = d->L[287];
         for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[1171 + c];
-    }
-    {
-        const cdyn_real l = d->L[280];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[753 + c];
-    }
-    {
-        const cdyn_real l = d->L[281];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[715 + c];
-    }
-    {
-        const cdyn_real l = d->L[282];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[221 + c];
-    }
-    {
-        const cdyn_real l = d->L[283];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[183 + c];
-    }
-    {
-        const cdyn_real l = d->L[284];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[145 + c];
-    }
-    {
-        const cdyn_real l = d->L[285];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[107 + c];
-    }
-    {
-        const cdyn_real l = d->L[286];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[69 + c];
-    }
-    {
-        const cdyn_real l = d->L[287];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] -= l * Minv[31 + c];
+            Minv[1209 + c] = Minv[1209 + c] * dinv - l0 * Minv[1171 + c] - l1 * Minv[753 + c] - l2 * Minv[715 + c] - l3 * Minv[221 + c]
+                 - l4 * Minv[183 + c] - l5 * Minv[145 + c] - l6 * Minv[107 + c] - l7 * Minv[69 + c]
+                 - l8 * Minv[31 + c];
     }
     /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[32];
-        Minv[1248] *= dinv;
-        Minv[1249] *= dinv;
-        Minv[1250] *= dinv;
-        Minv[1251] *= dinv;
-        Minv[1252] *= dinv;
-        Minv[1253] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[289];
+        const cdyn_real l0 = d->L[289];
+        const cdyn_real l1 = d->L[290];
+        const cdyn_real l2 = d->L[291];
+        const cdyn_real l3 = d->L[292];
+        const cdyn_real l4 = d->L[293];
+        const cdyn_real l5 = d->L[294];
+        const cdyn_real l6 = d->L[295];
+        const cdyn_real l7 = d->L[296];
+        const cdyn_real l8 = d->L[297];
+        const cdyn_real l9 = d->L[298];
         for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[1210 + c];
-    }
-    {
-        const cdyn_real l = d->L[290];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[1172 + c];
-    }
-    {
-        const cdyn_real l = d->L[291];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[754 + c];
-    }
-    {
-        const cdyn_real l = d->L[292];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[716 + c];
-    }
-    {
-        const cdyn_real l = d->L[293];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[222 + c];
-    }
-    {
-        const cdyn_real l = d->L[294];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[184 + c];
-    }
-    {
-        const cdyn_real l = d->L[295];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[146 + c];
-    }
-    {
-        const cdyn_real l = d->L[296];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[108 + c];
-    }
-    {
-        const cdyn_real l = d->L[297];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[70 + c];
-    }
-    {
-        const cdyn_real l = d->L[298];
-        for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] -= l * Minv[32 + c];
+            Minv[1248 + c] = Minv[1248 + c] * dinv - l0 * Minv[1210 + c] - l1 * Minv[1172 + c] - l2 * Minv[754 + c] - l3 * Minv[716 + c]
+                 - l4 * Minv[222 + c] - l5 * Minv[184 + c] - l6 * Minv[146 + c] - l7 * Minv[108 + c]
+                 - l8 * Minv[70 + c] - l9 * Minv[32 + c];
     }
     /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[33];
-        Minv[1287] *= dinv;
-        Minv[1288] *= dinv;
-        Minv[1289] *= dinv;
-        Minv[1290] *= dinv;
-        Minv[1291] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[300];
+        const cdyn_real l0 = d->L[300];
+        const cdyn_real l1 = d->L[301];
+        const cdyn_real l2 = d->L[302];
+        const cdyn_real l3 = d->L[303];
+        const cdyn_real l4 = d->L[304];
+        const cdyn_real l5 = d->L[305];
+        const cdyn_real l6 = d->L[306];
+        const cdyn_real l7 = d->L[307];
+        const cdyn_real l8 = d->L[308];
+        const cdyn_real l9 = d->L[309];
+        const cdyn_real l10 = d->L[310];
         for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[1249 + c];
-    }
-    {
-        const cdyn_real l = d->L[301];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[1211 + c];
-    }
-    {
-        const cdyn_real l = d->L[302];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[1173 + c];
-    }
-    {
-        const cdyn_real l = d->L[303];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[755 + c];
-    }
-    {
-        const cdyn_real l = d->L[304];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[717 + c];
-    }
-    {
-        const cdyn_real l = d->L[305];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[223 + c];
-    }
-    {
-        const cdyn_real l = d->L[306];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[185 + c];
-    }
-    {
-        const cdyn_real l = d->L[307];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[147 + c];
-    }
-    {
-        const cdyn_real l = d->L[308];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[109 + c];
-    }
-    {
-        const cdyn_real l = d->L[309];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[71 + c];
-    }
-    {
-        const cdyn_real l = d->L[310];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] -= l * Minv[33 + c];
+            Minv[1287 + c] = Minv[1287 + c] * dinv - l0 * Minv[1249 + c] - l1 * Minv[1211 + c] - l2 * Minv[1173 + c] - l3 * Minv[755 + c]
+                 - l4 * Minv[717 + c] - l5 * Minv[223 + c] - l6 * Minv[185 + c] - l7 * Minv[147 + c]
+                 - l8 * Minv[109 + c] - l9 * Minv[71 + c] - l10 * Minv[33 + c];
     }
     /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[34];
-        Minv[1326] *= dinv;
-        Minv[1327] *= dinv;
-        Minv[1328] *= dinv;
-        Minv[1329] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[312];
+        const cdyn_real l0 = d->L[312];
+        const cdyn_real l1 = d->L[313];
+        const cdyn_real l2 = d->L[314];
+        const cdyn_real l3 = d->L[315];
+        const cdyn_real l4 = d->L[316];
+        const cdyn_real l5 = d->L[317];
+        const cdyn_real l6 = d->L[318];
+        const cdyn_real l7 = d->L[319];
+        const cdyn_real l8 = d->L[320];
+        const cdyn_real l9 = d->L[321];
+        const cdyn_real l10 = d->L[322];
+        const cdyn_real l11 = d->L[323];
         for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[1288 + c];
-    }
-    {
-        const cdyn_real l = d->L[313];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[1250 + c];
-    }
-    {
-        const cdyn_real l = d->L[314];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[1212 + c];
-    }
-    {
-        const cdyn_real l = d->L[315];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[1174 + c];
-    }
-    {
-        const cdyn_real l = d->L[316];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[756 + c];
-    }
-    {
-        const cdyn_real l = d->L[317];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[718 + c];
-    }
-    {
-        const cdyn_real l = d->L[318];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[224 + c];
-    }
-    {
-        const cdyn_real l = d->L[319];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[186 + c];
-    }
-    {
-        const cdyn_real l = d->L[320];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[148 + c];
-    }
-    {
-        const cdyn_real l = d->L[321];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[110 + c];
-    }
-    {
-        const cdyn_real l = d->L[322];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[72 + c];
-    }
-    {
-        const cdyn_real l = d->L[323];
-        for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] -= l * Minv[34 + c];
+            Minv[1326 + c] = Minv[1326 + c] * dinv - l0 * Minv[1288 + c] - l1 * Minv[1250 + c] - l2 * Minv[1212 + c] - l3 * Minv[1174 + c]
+                 - l4 * Minv[756 + c] - l5 * Minv[718 + c] - l6 * Minv[224 + c] - l7 * Minv[186 + c]
+                 - l8 * Minv[148 + c] - l9 * Minv[110 + c] - l10 * Minv[72 + c] - l11 * Minv[34 + c];
     }
     /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[35];
-        Minv[1365] *= dinv;
-        Minv[1366] *= dinv;
-        Minv[1367] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[325];
-        Minv[1365] -= l * Minv[1327];
-        Minv[1366] -= l * Minv[1328];
-        Minv[1367] -= l * Minv[1329];
-    }
-    {
-        const cdyn_real l = d->L[326];
-        Minv[1365] -= l * Minv[1289];
-        Minv[1366] -= l * Minv[1290];
-        Minv[1367] -= l * Minv[1291];
-    }
-    {
-        const cdyn_real l = d->L[327];
-        Minv[1365] -= l * Minv[1251];
-        Minv[1366] -= l * Minv[1252];
-        Minv[1367] -= l * Minv[1253];
-    }
-    {
-        const cdyn_real l = d->L[328];
-        Minv[1365] -= l * Minv[1213];
-        Minv[1366] -= l * Minv[1214];
-        Minv[1367] -= l * Minv[1215];
-    }
-    {
-        const cdyn_real l = d->L[329];
-        Minv[1365] -= l * Minv[1175];
-        Minv[1366] -= l * Minv[1176];
-        Minv[1367] -= l * Minv[1177];
-    }
-    {
-        const cdyn_real l = d->L[330];
-        Minv[1365] -= l * Minv[757];
-        Minv[1366] -= l * Minv[758];
-        Minv[1367] -= l * Minv[759];
-    }
-    {
-        const cdyn_real l = d->L[331];
-        Minv[1365] -= l * Minv[719];
-        Minv[1366] -= l * Minv[720];
-        Minv[1367] -= l * Minv[721];
-    }
-    {
-        const cdyn_real l = d->L[332];
-        Minv[1365] -= l * Minv[225];
-        Minv[1366] -= l * Minv[226];
-        Minv[1367] -= l * Minv[227];
-    }
-    {
-        const cdyn_real l = d->L[333];
-        Minv[1365] -= l * Minv[187];
-        Minv[1366] -= l * Minv[188];
-        Minv[1367] -= l * Minv[189];
-    }
-    {
-        const cdyn_real l = d->L[334];
-        Minv[1365] -= l * Minv[149];
-        Minv[1366] -= l * Minv[150];
-        Minv[1367] -= l * Minv[151];
-    }
-    {
-        const cdyn_real l = d->L[335];
-        Minv[1365] -= l * Minv[111];
-        Minv[1366] -= l * Minv[112];
-        Minv[1367] -= l * Minv[113];
-    }
-    {
-        const cdyn_real l = d->L[336];
-        Minv[1365] -= l * Minv[73];
-        Minv[1366] -= l * Minv[74];
-        Minv[1367] -= l * Minv[75];
-    }
-    {
-        const cdyn_real l = d->L[337];
-        Minv[1365] -= l * Minv[35];
-        Minv[1366] -= l * Minv[36];
-        Minv[1367] -= l * Minv[37];
+        const cdyn_real l0 = d->L[325];
+        const cdyn_real l1 = d->L[326];
+        const cdyn_real l2 = d->L[327];
+        const cdyn_real l3 = d->L[328];
+        const cdyn_real l4 = d->L[329];
+        const cdyn_real l5 = d->L[330];
+        const cdyn_real l6 = d->L[331];
+        const cdyn_real l7 = d->L[332];
+        const cdyn_real l8 = d->L[333];
+        const cdyn_real l9 = d->L[334];
+        const cdyn_real l10 = d->L[335];
+        const cdyn_real l11 = d->L[336];
+        const cdyn_real l12 = d->L[337];
+        Minv[1365] = Minv[1365] * dinv - l0 * Minv[1327 + 0] - l1 * Minv[1289 + 0] - l2 * Minv[1251 + 0] - l3 * Minv[1213 + 0]
+                 - l4 * Minv[1175 + 0] - l5 * Minv[757 + 0] - l6 * Minv[719 + 0] - l7 * Minv[225 + 0]
+                 - l8 * Minv[187 + 0] - l9 * Minv[149 + 0] - l10 * Minv[111 + 0] - l11 * Minv[73 + 0]
+                 - l12 * Minv[35 + 0];
+        Minv[1366] = Minv[1366] * dinv - l0 * Minv[1327 + 1] - l1 * Minv[1289 + 1] - l2 * Minv[1251 + 1] - l3 * Minv[1213 + 1]
+                 - l4 * Minv[1175 + 1] - l5 * Minv[757 + 1] - l6 * Minv[719 + 1] - l7 * Minv[225 + 1]
+                 - l8 * Minv[187 + 1] - l9 * Minv[149 + 1] - l10 * Minv[111 + 1] - l11 * Minv[73 + 1]
+                 - l12 * Minv[35 + 1];
+        Minv[1367] = Minv[1367] * dinv - l0 * Minv[1327 + 2] - l1 * Minv[1289 + 2] - l2 * Minv[1251 + 2] - l3 * Minv[1213 + 2]
+                 - l4 * Minv[1175 + 2] - l5 * Minv[757 + 2] - l6 * Minv[719 + 2] - l7 * Minv[225 + 2]
+                 - l8 * Minv[187 + 2] - l9 * Minv[149 + 2] - l10 * Minv[111 + 2] - l11 * Minv[73 + 2]
+                 - l12 * Minv[35 + 2];
     }
     /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[36];
-        Minv[1404] *= dinv;
-        Minv[1405] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[339];
-        Minv[1404] -= l * Minv[1366];
-        Minv[1405] -= l * Minv[1367];
-    }
-    {
-        const cdyn_real l = d->L[340];
-        Minv[1404] -= l * Minv[1328];
-        Minv[1405] -= l * Minv[1329];
-    }
-    {
-        const cdyn_real l = d->L[341];
-        Minv[1404] -= l * Minv[1290];
-        Minv[1405] -= l * Minv[1291];
-    }
-    {
-        const cdyn_real l = d->L[342];
-        Minv[1404] -= l * Minv[1252];
-        Minv[1405] -= l * Minv[1253];
-    }
-    {
-        const cdyn_real l = d->L[343];
-        Minv[1404] -= l * Minv[1214];
-        Minv[1405] -= l * Minv[1215];
-    }
-    {
-        const cdyn_real l = d->L[344];
-        Minv[1404] -= l * Minv[1176];
-        Minv[1405] -= l * Minv[1177];
-    }
-    {
-        const cdyn_real l = d->L[345];
-        Minv[1404] -= l * Minv[758];
-        Minv[1405] -= l * Minv[759];
-    }
-    {
-        const cdyn_real l = d->L[346];
-        Minv[1404] -= l * Minv[720];
-        Minv[1405] -= l * Minv[721];
-    }
-    {
-        const cdyn_real l = d->L[347];
-        Minv[1404] -= l * Minv[226];
-        Minv[1405] -= l * Minv[227];
-    }
-    {
-        const cdyn_real l = d->L[348];
-        Minv[1404] -= l * Minv[188];
-        Minv[1405] -= l * Minv[189];
-    }
-    {
-        const cdyn_real l = d->L[349];
-        Minv[1404] -= l * Minv[150];
-        Minv[1405] -= l * Minv[151];
-    }
-    {
-        const cdyn_real l = d->L[350];
-        Minv[1404] -= l * Minv[112];
-        Minv[1405] -= l * Minv[113];
-    }
-    {
-        const cdyn_real l = d->L[351];
-        Minv[1404] -= l * Minv[74];
-        Minv[1405] -= l * Minv[75];
-    }
-    {
-        const cdyn_real l = d->L[352];
-        Minv[1404] -= l * Minv[36];
-        Minv[1405] -= l * Minv[37];
+        const cdyn_real l0 = d->L[339];
+        const cdyn_real l1 = d->L[340];
+        const cdyn_real l2 = d->L[341];
+        const cdyn_real l3 = d->L[342];
+        const cdyn_real l4 = d->L[343];
+        const cdyn_real l5 = d->L[344];
+        const cdyn_real l6 = d->L[345];
+        const cdyn_real l7 = d->L[346];
+        const cdyn_real l8 = d->L[347];
+        const cdyn_real l9 = d->L[348];
+        const cdyn_real l10 = d->L[349];
+        const cdyn_real l11 = d->L[350];
+        const cdyn_real l12 = d->L[351];
+        const cdyn_real l13 = d->L[352];
+        Minv[1404] = Minv[1404] * dinv - l0 * Minv[1366 + 0] - l1 * Minv[1328 + 0] - l2 * Minv[1290 + 0] - l3 * Minv[1252 + 0]
+                 - l4 * Minv[1214 + 0] - l5 * Minv[1176 + 0] - l6 * Minv[758 + 0] - l7 * Minv[720 + 0]
+                 - l8 * Minv[226 + 0] - l9 * Minv[188 + 0] - l10 * Minv[150 + 0] - l11 * Minv[112 + 0]
+                 - l12 * Minv[74 + 0] - l13 * Minv[36 + 0];
+        Minv[1405] = Minv[1405] * dinv - l0 * Minv[1366 + 1] - l1 * Minv[1328 + 1] - l2 * Minv[1290 + 1] - l3 * Minv[1252 + 1]
+                 - l4 * Minv[1214 + 1] - l5 * Minv[1176 + 1] - l6 * Minv[758 + 1] - l7 * Minv[720 + 1]
+                 - l8 * Minv[226 + 1] - l9 * Minv[188 + 1] - l10 * Minv[150 + 1] - l11 * Minv[112 + 1]
+                 - l12 * Minv[74 + 1] - l13 * Minv[36 + 1];
     }
     /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[37];
-        Minv[1443] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[354];
-        Minv[1443] -= l * Minv[1405];
-    }
-    {
-        const cdyn_real l = d->L[355];
-        Minv[1443] -= l * Minv[1367];
-    }
-    {
-        const cdyn_real l = d->L[356];
-        Minv[1443] -= l * Minv[1329];
-    }
-    {
-        const cdyn_real l = d->L[357];
-        Minv[1443] -= l * Minv[1291];
-    }
-    {
-        const cdyn_real l = d->L[358];
-        Minv[1443] -= l * Minv[1253];
-    }
-    {
-        const cdyn_real l = d->L[359];
-        Minv[1443] -= l * Minv[1215];
-    }
-    {
-        const cdyn_real l = d->L[360];
-        Minv[1443] -= l * Minv[1177];
-    }
-    {
-        const cdyn_real l = d->L[361];
-        Minv[1443] -= l * Minv[759];
-    }
-    {
-        const cdyn_real l = d->L[362];
-        Minv[1443] -= l * Minv[721];
-    }
-    {
-        const cdyn_real l = d->L[363];
-        Minv[1443] -= l * Minv[227];
-    }
-    {
-        const cdyn_real l = d->L[364];
-        Minv[1443] -= l * Minv[189];
-    }
-    {
-        const cdyn_real l = d->L[365];
-        Minv[1443] -= l * Minv[151];
-    }
-    {
-        const cdyn_real l = d->L[366];
-        Minv[1443] -= l * Minv[113];
-    }
-    {
-        const cdyn_real l = d->L[367];
-        Minv[1443] -= l * Minv[75];
-    }
-    {
-        const cdyn_real l = d->L[368];
-        Minv[1443] -= l * Minv[37];
+        const cdyn_real l0 = d->L[354];
+        const cdyn_real l1 = d->L[355];
+        const cdyn_real l2 = d->L[356];
+        const cdyn_real l3 = d->L[357];
+        const cdyn_real l4 = d->L[358];
+        const cdyn_real l5 = d->L[359];
+        const cdyn_real l6 = d->L[360];
+        const cdyn_real l7 = d->L[361];
+        const cdyn_real l8 = d->L[362];
+        const cdyn_real l9 = d->L[363];
+        const cdyn_real l10 = d->L[364];
+        const cdyn_real l11 = d->L[365];
+        const cdyn_real l12 = d->L[366];
+        const cdyn_real l13 = d->L[367];
+        const cdyn_real l14 = d->L[368];
+        Minv[1443] = Minv[1443] * dinv - l0 * Minv[1405 + 0] - l1 * Minv[1367 + 0] - l2 * Minv[1329 + 0] - l3 * Minv[1291 + 0]
+                 - l4 * Minv[1253 + 0] - l5 * Minv[1215 + 0] - l6 * Minv[1177 + 0] - l7 * Minv[759 + 0]
+                 - l8 * Minv[721 + 0] - l9 * Minv[227 + 0] - l10 * Minv[189 + 0] - l11 * Minv[151 + 0]
+                 - l12 * Minv[113 + 0] - l13 * Minv[75 + 0] - l14 * Minv[37 + 0];
     }
     /* the lower triangle */
-    Minv[38] = Minv[1];
-    Minv[76] = Minv[2];
-    Minv[114] = Minv[3];
-    Minv[152] = Minv[4];
-    Minv[190] = Minv[5];
-    Minv[228] = Minv[6];
-    Minv[266] = Minv[7];
-    Minv[304] = Minv[8];
-    Minv[342] = Minv[9];
-    Minv[380] = Minv[10];
-    Minv[418] = Minv[11];
-    Minv[456] = Minv[12];
-    Minv[494] = Minv[13];
-    Minv[532] = Minv[14];
-    Minv[570] = Minv[15];
-    Minv[608] = Minv[16];
-    Minv[646] = Minv[17];
-    Minv[684] = Minv[18];
-    Minv[722] = Minv[19];
-    Minv[760] = Minv[20];
-    Minv[798] = Minv[21];
-    Minv[836] = Minv[22];
-    Minv[874] = Minv[23];
-    Minv[912] = Minv[24];
-    Minv[950] = Minv[25];
-    Minv[988] = Minv[26];
-    Minv[1026] = Minv[27];
-    Minv[1064] = Minv[28];
-    Minv[1102] = Minv[29];
-    Minv[1140] = Minv[30];
-    Minv[1178] = Minv[31];
-    Minv[1216] = Minv[32];
-    Minv[1254] = Minv[33];
-    Minv[1292] = Minv[34];
-    Minv[1330] = Minv[35];
-    Minv[1368] = Minv[36];
-    Minv[1406] = Minv[37];
-    Minv[77] = Minv[40];
-    Minv[115] = Minv[41];
-    Minv[153] = Minv[42];
-    Minv[191] = Minv[43];
-    Minv[229] = Minv[44];
-    Minv[267] = Minv[45];
-    Minv[305] = Minv[46];
-    Minv[343] = Minv[47];
-    Minv[381] = Minv[48];
-    Minv[419] = Minv[49];
-    Minv[457] = Minv[50];
-    Minv[495] = Minv[51];
-    Minv[533] = Minv[52];
-    Minv[571] = Minv[53];
-    Minv[609] = Minv[54];
-    Minv[647] = Minv[55];
-    Minv[685] = Minv[56];
-    Minv[723] = Minv[57];
-    Minv[761] = Minv[58];
-    Minv[799] = Minv[59];
-    Minv[837] = Minv[60];
-    Minv[875] = Minv[61];
-    Minv[913] = Minv[62];
-    Minv[951] = Minv[63];
-    Minv[989] = Minv[64];
-    Minv[1027] = Minv[65];
-    Minv[1065] = Minv[66];
-    Minv[1103] = Minv[67];
-    Minv[1141] = Minv[68];
-    Minv[1179] = Minv[69];
-    Minv[1217] = Minv[70];
-    Minv[1255] = Minv[71];
-    Minv[1293] = Minv[72];
-    Minv[1331] = Minv[73];
-    Minv[1369] = Minv[74];
-    Minv[1407] = Minv[75];
-    Minv[116] = Minv[79];
-    Minv[154] = Minv[80];
-    Minv[192] = Minv[81];
-    Minv[230] = Minv[82];
-    Minv[268] = Minv[83];
-    Minv[306] = Minv[84];
-    Minv[344] = Minv[85];
-    Minv[382] = Minv[86];
-    Minv[420] = Minv[87];
-    Minv[458] = Minv[88];
-    Minv[496] = Minv[89];
-    Minv[534] = Minv[90];
-    Minv[572] = Minv[91];
-    Minv[610] = Minv[92];
-    Minv[648] = Minv[93];
-    Minv[686] = Minv[94];
-    Minv[724] = Minv[95];
-    Minv[762] = Minv[96];
-    Minv[800] = Minv[97];
-    Minv[838] = Minv[98];
-    Minv[876] = Minv[99];
-    Minv[914] = Minv[100];
-    Minv[952] = Minv[101];
-    Minv[990] = Minv[102];
-    Minv[1028] = Minv[103];
-    Minv[1066] = Minv[104];
-    Minv[1104] = Minv[105];
-    Minv[1142] = Minv[106];
-    Minv[1180] = Minv[107];
-    Minv[1218] = Minv[108];
-    Minv[1256] = Minv[109];
-    Minv[1294] = Minv[110];
-    Minv[1332] = Minv[111];
-    Minv[1370] = Minv[112];
-    Minv[1408] = Minv[113];
-    Minv[155] = Minv[118];
-    Minv[193] = Minv[119];
-    Minv[231] = Minv[120];
-    Minv[269] = Minv[121];
-    Minv[307] = Minv[122];
-    Minv[345] = Minv[123];
-    Minv[383] = Minv[124];
-    Minv[421] = Minv[125];
-    Minv[459] = Minv[126];
-    Minv[497] = Minv[127];
-    Minv[535] = Minv[128];
-    Minv[573] = Minv[129];
-    Minv[611] = Minv[130];
-    Minv[649] = Minv[131];
-    Minv[687] = Minv[132];
-    Minv[725] = Minv[133];
-    Minv[763] = Minv[134];
-    Minv[801] = Minv[135];
-    Minv[839] = Minv[136];
-    Minv[877] = Minv[137];
-    Minv[915] = Minv[138];
-    Minv[953] = Minv[139];
-    Minv[991] = Minv[140];
-    Minv[1029] = Minv[141];
-    Minv[1067] = Minv[142];
-    Minv[1105] = Minv[143];
-    Minv[1143] = Minv[144];
-    Minv[1181] = Minv[145];
-    Minv[1219] = Minv[146];
-    Minv[1257] = Minv[147];
-    Minv[1295] = Minv[148];
-    Minv[1333] = Minv[149];
-    Minv[1371] = Minv[150];
-    Minv[1409] = Minv[151];
-    Minv[194] = Minv[157];
-    Minv[232] = Minv[158];
-    Minv[270] = Minv[159];
-    Minv[308] = Minv[160];
-    Minv[346] = Minv[161];
-    Minv[384] = Minv[162];
-    Minv[422] = Minv[163];
-    Minv[460] = Minv[164];
-    Minv[498] = Minv[165];
-    Minv[536] = Minv[166];
-    Minv[574] = Minv[167];
-    Minv[612] = Minv[168];
-    Minv[650] = Minv[169];
-    Minv[688] = Minv[170];
-    Minv[726] = Minv[171];
-    Minv[764] = Minv[172];
-    Minv[802] = Minv[173];
-    Minv[840] = Minv[174];
-    Minv[878] = Minv[175];
-    Minv[916] = Minv[176];
-    Minv[954] = Minv[177];
-    Minv[992] = Minv[178];
-    Minv[1030] = Minv[179];
-    Minv[1068] = Minv[180];
-    Minv[1106] = Minv[181];
-    Minv[1144] = Minv[182];
-    Minv[1182] = Minv[183];
-    Minv[1220] = Minv[184];
-    Minv[1258] = Minv[185];
-    Minv[1296] = Minv[186];
-    Minv[1334] = Minv[187];
-    Minv[1372] = Minv[188];
-    Minv[1410] = Minv[189];
-    Minv[233] = Minv[196];
-    Minv[271] = Minv[197];
-    Minv[309] = Minv[198];
-    Minv[347] = Minv[199];
-    Minv[385] = Minv[200];
-    Minv[423] = Minv[201];
-    Minv[461] = Minv[202];
-    Minv[499] = Minv[203];
-    Minv[537] = Minv[204];
-    Minv[575] = Minv[205];
-    Minv[613] = Minv[206];
-    Minv[651] = Minv[207];
-    Minv[689] = Minv[208];
-    Minv[727] = Minv[209];
-    Minv[765] = Minv[210];
-    Minv[803] = Minv[211];
-    Minv[841] = Minv[212];
-    Minv[879] = Minv[213];
-    Minv[917] = Minv[214];
-    Minv[955] = Minv[215];
-    Minv[993] = Minv[216];
-    Minv[1031] = Minv[217];
-    Minv[1069] = Minv[218];
-    Minv[1107] = Minv[219];
-    Minv[1145] = Minv[220];
-    Minv[1183] = Minv[221];
-    Minv[1221] = Minv[222];
-    Minv[1259] = Minv[223];
-    Minv[1297] = Minv[224];
-    Minv[1335] = Minv[225];
-    Minv[1373] = Minv[226];
-    Minv[1411] = Minv[227];
-    Minv[272] = Minv[235];
-    Minv[310] = Minv[236];
-    Minv[348] = Minv[237];
-    Minv[386] = Minv[238];
-    Minv[424] = Minv[239];
-    Minv[462] = Minv[240];
-    Minv[500] = Minv[241];
-    Minv[538] = Minv[242];
-    Minv[576] = Minv[243];
-    Minv[614] = Minv[244];
-    Minv[652] = Minv[245];
-    Minv[690] = Minv[246];
-    Minv[728] = Minv[247];
-    Minv[766] = Minv[248];
-    Minv[804] = Minv[249];
-    Minv[842] = Minv[250];
-    Minv[880] = Minv[251];
-    Minv[918] = Minv[252];
-    Minv[956] = Minv[253];
-    Minv[994] = Minv[254];
-    Minv[1032] = Minv[255];
-    Minv[1070] = Minv[256];
-    Minv[1108] = Minv[257];
-    Minv[1146] = Minv[258];
-    Minv[1184] = Minv[259];
-    Minv[1222] = Minv[260];
-    Minv[1260] = Minv[261];
-    Minv[1298] = Minv[262];
-    Minv[1336] = Minv[263];
-    Minv[1374] = Minv[264];
-    Minv[1412] = Minv[265];
-    Minv[311] = Minv[274];
-    Minv[349] = Minv[275];
-    Minv[387] = Minv[276];
-    Minv[425] = Minv[277];
-    Minv[463] = Minv[278];
-    Minv[501] = Minv[279];
-    Minv[539] = Minv[280];
-    Minv[577] = Minv[281];
-    Minv[615] = Minv[282];
-    Minv[653] = Minv[283];
-    Minv[691] = Minv[284];
-    Minv[729] = Minv[285];
-    Minv[767] = Minv[286];
-    Minv[805] = Minv[287];
-    Minv[843] = Minv[288];
-    Minv[881] = Minv[289];
-    Minv[919] = Minv[290];
-    Minv[957] = Minv[291];
-    Minv[995] = Minv[292];
-    Minv[1033] = Minv[293];
-    Minv[1071] = Minv[294];
-    Minv[1109] = Minv[295];
-    Minv[1147] = Minv[296];
-    Minv[1185] = Minv[297];
-    Minv[1223] = Minv[298];
-    Minv[1261] = Minv[299];
-    Minv[1299] = Minv[300];
-    Minv[1337] = Minv[301];
-    Minv[1375] = Minv[302];
-    Minv[1413] = Minv[303];
-    Minv[350] = Minv[313];
-    Minv[388] = Minv[314];
-    Minv[426] = Minv[315];
-    Minv[464] = Minv[316];
-    Minv[502] = Minv[317];
-    Minv[540] = Minv[318];
-    Minv[578] = Minv[319];
-    Minv[616] = Minv[320];
-    Minv[654] = Minv[321];
-    Minv[692] = Minv[322];
-    Minv[730] = Minv[323];
-    Minv[768] = Minv[324];
-    Minv[806] = Minv[325];
-    Minv[844] = Minv[326];
-    Minv[882] = Minv[327];
-    Minv[920] = Minv[328];
-    Minv[958] = Minv[329];
-    Minv[996] = Minv[330];
-    Minv[1034] = Minv[331];
-    Minv[1072] = Minv[332];
-    Minv[1110] = Minv[333];
-    Minv[1148] = Minv[334];
-    Minv[1186] = Minv[335];
-    Minv[1224] = Minv[336];
-    Minv[1262] = Minv[337];
-    Minv[1300] = Minv[338];
-    Minv[1338] = Minv[339];
-    Minv[1376] = Minv[340];
-    Minv[1414] = Minv[341];
-    Minv[389] = Minv[352];
-    Minv[427] = Minv[353];
-    Minv[465] = Minv[354];
-    Minv[503] = Minv[355];
-    Minv[541] = Minv[356];
-    Minv[579] = Minv[357];
-    Minv[617] = Minv[358];
-    Minv[655] = Minv[359];
-    Minv[693] = Minv[360];
-    Minv[731] = Minv[361];
-    Minv[769] = Minv[362];
-    Minv[807] = Minv[363];
-    Minv[845] = Minv[364];
-    Minv[883] = Minv[365];
-    Minv[921] = Minv[366];
-    Minv[959] = Minv[367];
-    Minv[997] = Minv[368];
-    Minv[1035] = Minv[369];
-    Minv[1073] = Minv[370];
-    Minv[1111] = Minv[371];
-    Minv[1149] = Minv[372];
-    Minv[1187] = Minv[373];
-    Minv[1225] = Minv[374];
-    Minv[1263] = Minv[375];
-    Minv[1301] = Minv[376];
-    Minv[1339] = Minv[377];
-    Minv[1377] = Minv[378];
-    Minv[1415] = Minv[379];
-    Minv[428] = Minv[391];
-    Minv[466] = Minv[392];
-    Minv[504] = Minv[393];
-    Minv[542] = Minv[394];
-    Minv[580] = Minv[395];
-    Minv[618] = Minv[396];
-    Minv[656] = Minv[397];
-    Minv[694] = Minv[398];
-    Minv[732] = Minv[399];
-    Minv[770] = Minv[400];
-    Minv[808] = Minv[401];
-    Minv[846] = Minv[402];
-    Minv[884] = Minv[403];
-    Minv[922] = Minv[404];
-    Minv[960] = Minv[405];
-    Minv[998] = Minv[406];
-    Minv[1036] = Minv[407];
-    Minv[1074] = Minv[408];
-    Minv[1112] = Minv[409];
-    Minv[1150] = Minv[410];
-    Minv[1188] = Minv[411];
-    Minv[1226] = Minv[412];
-    Minv[1264] = Minv[413];
-    Minv[1302] = Minv[414];
-    Minv[1340] = Minv[415];
-    Minv[1378] = Minv[416];
-    Minv[1416] = Minv[417];
-    Minv[467] = Minv[430];
-    Minv[505] = Minv[431];
-    Minv[543] = Minv[432];
-    Minv[581] = Minv[433];
-    Minv[619] = Minv[434];
-    Minv[657] = Minv[435];
-    Minv[695] = Minv[436];
-    Minv[733] = Minv[437];
-    Minv[771] = Minv[438];
-    Minv[809] = Minv[439];
-    Minv[847] = Minv[440];
-    Minv[885] = Minv[441];
-    Minv[923] = Minv[442];
-    Minv[961] = Minv[443];
-    Minv[999] = Minv[444];
-    Minv[1037] = Minv[445];
-    Minv[1075] = Minv[446];
-    Minv[1113] = Minv[447];
-    Minv[1151] = Minv[448];
-    Minv[1189] = Minv[449];
-    Minv[1227] = Minv[450];
-    Minv[1265] = Minv[451];
-    Minv[1303] = Minv[452];
-    Minv[1341] = Minv[453];
-    Minv[1379] = Minv[454];
-    Minv[1417] = Minv[455];
-    Minv[506] = Minv[469];
-    Minv[544] = Minv[470];
-    Minv[582] = Minv[471];
-    Minv[620] = Minv[472];
-    Minv[658] = Minv[473];
-    Minv[696] = Minv[474];
-    Minv[734] = Minv[475];
-    Minv[772] = Minv[476];
-    Minv[810] = Minv[477];
-    Minv[848] = Minv[478];
-    Minv[886] = Minv[479];
-    Minv[924] = Minv[480];
-    Minv[962] = Minv[481];
-    Minv[1000] = Minv[482];
-    Minv[1038] = Minv[483];
-    Minv[1076] = Minv[484];
-    Minv[1114] = Minv[485];
-    Minv[1152] = Minv[486];
-    Minv[1190] = Minv[487];
-    Minv[1228] = Minv[488];
-    Minv[1266] = Minv[489];
-    Minv[1304] = Minv[490];
-    Minv[1342] = Minv[491];
-    Minv[1380] = Minv[492];
-    Minv[1418] = Minv[493];
-    Minv[545] = Minv[508];
-    Minv[583] = Minv[509];
-    Minv[621] = Minv[510];
-    Minv[659] = Minv[511];
-    Minv[697] = Minv[512];
-    Minv[735] = Minv[513];
-    Minv[773] = Minv[514];
-    Minv[811] = Minv[515];
-    Minv[849] = Minv[516];
-    Minv[887] = Minv[517];
-    Minv[925] = Minv[518];
-    Minv[963] = Minv[519];
-    Minv[1001] = Minv[520];
-    Minv[1039] = Minv[521];
-    Minv[1077] = Minv[522];
-    Minv[1115] = Minv[523];
-    Minv[1153] = Minv[524];
-    Minv[1191] = Minv[525];
-    Minv[1229] = Minv[526];
-    Minv[1267] = Minv[527];
-    Minv[1305] = Minv[528];
-    Minv[1343] = Minv[529];
-    Minv[1381] = Minv[530];
-    Minv[1419] = Minv[531];
-    Minv[584] = Minv[547];
-    Minv[622] = Minv[548];
-    Minv[660] = Minv[549];
-    Minv[698] = Minv[550];
-    Minv[736] = Minv[551];
-    Minv[774] = Minv[552];
-    Minv[812] = Minv[553];
-    Minv[850] = Minv[554];
-    Minv[888] = Minv[555];
-    Minv[926] = Minv[556];
-    Minv[964] = Minv[557];
-    Minv[1002] = Minv[558];
-    Minv[1040] = Minv[559];
-    Minv[1078] = Minv[560];
-    Minv[1116] = Minv[561];
-    Minv[1154] = Minv[562];
-    Minv[1192] = Minv[563];
-    Minv[1230] = Minv[564];
-    Minv[1268] = Minv[565];
-    Minv[1306] = Minv[566];
-    Minv[1344] = Minv[567];
-    Minv[1382] = Minv[568];
-    Minv[1420] = Minv[569];
-    Minv[623] = Minv[586];
-    Minv[661] = Minv[587];
-    Minv[699] = Minv[588];
-    Minv[737] = Minv[589];
-    Minv[775] = Minv[590];
-    Minv[813] = Minv[591];
-    Minv[851] = Minv[592];
-    Minv[889] = Minv[593];
-    Minv[927] = Minv[594];
-    Minv[965] = Minv[595];
-    Minv[1003] = Minv[596];
-    Minv[1041] = Minv[597];
-    Minv[1079] = Minv[598];
-    Minv[1117] = Minv[599];
-    Minv[1155] = Minv[600];
-    Minv[1193] = Minv[601];
-    Minv[1231] = Minv[602];
-    Minv[1269] = Minv[603];
-    Minv[1307] = Minv[604];
-    Minv[1345] = Minv[605];
-    Minv[1383] = Minv[606];
-    Minv[1421] = Minv[607];
-    Minv[662] = Minv[625];
-    Minv[700] = Minv[626];
-    Minv[738] = Minv[627];
-    Minv[776] = Minv[628];
-    Minv[814] = Minv[629];
-    Minv[852] = Minv[630];
-    Minv[890] = Minv[631];
-    Minv[928] = Minv[632];
-    Minv[966] = Minv[633];
-    Minv[1004] = Minv[634];
-    Minv[1042] = Minv[635];
-    Minv[1080] = Minv[636];
-    Minv[1118] = Minv[637];
-    Minv[1156] = Minv[638];
-    Minv[1194] = Minv[639];
-    Minv[1232] = Minv[640];
-    Minv[1270] = Minv[641];
-    Minv[1308] = Minv[642];
-    Minv[1346] = Minv[643];
-    Minv[1384] = Minv[644];
-    Minv[1422] = Minv[645];
-    Minv[701] = Minv[664];
-    Minv[739] = Minv[665];
-    Minv[777] = Minv[666];
-    Minv[815] = Minv[667];
-    Minv[853] = Minv[668];
-    Minv[891] = Minv[669];
-    Minv[929] = Minv[670];
-    Minv[967] = Minv[671];
-    Minv[1005] = Minv[672];
-    Minv[1043] = Minv[673];
-    Minv[1081] = Minv[674];
-    Minv[1119] = Minv[675];
-    Minv[1157] = Minv[676];
-    Minv[1195] = Minv[677];
-    Minv[1233] = Minv[678];
-    Minv[1271] = Minv[679];
-    Minv[1309] = Minv[680];
-    Minv[1347] = Minv[681];
-    Minv[1385] = Minv[682];
-    Minv[1423] = Minv[683];
-    Minv[740] = Minv[703];
-    Minv[778] = Minv[704];
-    Minv[816] = Minv[705];
-    Minv[854] = Minv[706];
-    Minv[892] = Minv[707];
-    Minv[930] = Minv[708];
-    Minv[968] = Minv[709];
-    Minv[1006] = Minv[710];
-    Minv[1044] = Minv[711];
-    Minv[1082] = Minv[712];
-    Minv[1120] = Minv[713];
-    Minv[1158] = Minv[714];
-    Minv[1196] = Minv[715];
-    Minv[1234] = Minv[716];
-    Minv[1272] = Minv[717];
-    Minv[1310] = Minv[718];
-    Minv[1348] = Minv[719];
-    Minv[1386] = Minv[720];
-    Minv[1424] = Minv[721];
-    Minv[779] = Minv[742];
-    Minv[817] = Minv[743];
-    Minv[855] = Minv[744];
-    Minv[893] = Minv[745];
-    Minv[931] = Minv[746];
-    Minv[969] = Minv[747];
-    Minv[1007] = Minv[748];
-    Minv[1045] = Minv[749];
-    Minv[1083] = Minv[750];
-    Minv[1121] = Minv[751];
-    Minv[1159] = Minv[752];
-    Minv[1197] = Minv[753];
-    Minv[1235] = Minv[754];
-    Minv[1273] = Minv[755];
-    Minv[1311] = Minv[756];
-    Minv[1349] = Minv[757];
-    Minv[1387] = Minv[758];
-    Minv[1425] = Minv[759];
-    Minv[818] = Minv[781];
-    Minv[856] = Minv[782];
-    Minv[894] = Minv[783];
-    Minv[932] = Minv[784];
-    Minv[970] = Minv[785];
-    Minv[1008] = Minv[786];
-    Minv[1046] = Minv[787];
-    Minv[1084] = Minv[788];
-    Minv[1122] = Minv[789];
-    Minv[1160] = Minv[790];
-    Minv[1198] = Minv[791];
-    Minv[1236] = Minv[792];
-    Minv[1274] = Minv[793];
-    Minv[1312] = Minv[794];
-    Minv[1350] = Minv[795];
-    Minv[1388] = Minv[796];
-    Minv[1426] = Minv[797];
-    Minv[857] = Minv[820];
-    Minv[895] = Minv[821];
-    Minv[933] = Minv[822];
-    Minv[971] = Minv[823];
-    Minv[1009] = Minv[824];
-    Minv[1047] = Minv[825];
-    Minv[1085] = Minv[826];
-    Minv[1123] = Minv[827];
-    Minv[1161] = Minv[828];
-    Minv[1199] = Minv[829];
-    Minv[1237] = Minv[830];
-    Minv[1275] = Minv[831];
-    Minv[1313] = Minv[832];
-    Minv[1351] = Minv[833];
-    Minv[1389] = Minv[834];
-    Minv[1427] = Minv[835];
-    Minv[896] = Minv[859];
-    Minv[934] = Minv[860];
-    Minv[972] = Minv[861];
-    Minv[1010] = Minv[862];
-    Minv[1048] = Minv[863];
-    Minv[1086] = Minv[864];
-    Minv[1124] = Minv[865];
-    Minv[1162] = Minv[866];
-    Minv[1200] = Minv[867];
-    Minv[1238] = Minv[868];
-    Minv[1276] = Minv[869];
-    Minv[1314] = Minv[870];
-    Minv[1352] = Minv[871];
-    Minv[1390] = Minv[872];
-    Minv[1428] = Minv[873];
-    Minv[935] = Minv[898];
-    Minv[973] = Minv[899];
-    Minv[1011] = Minv[900];
-    Minv[1049] = Minv[901];
-    Minv[1087] = Minv[902];
-    Minv[1125] = Minv[903];
-    Minv[1163] = Minv[904];
-    Minv[1201] = Minv[905];
-    Minv[1239] = Minv[906];
-    Minv[1277] = Minv[907];
-    Minv[1315] = Minv[908];
-    Minv[1353] = Minv[909];
-    Minv[1391] = Minv[910];
-    Minv[1429] = Minv[911];
-    Minv[974] = Minv[937];
-    Minv[1012] = Minv[938];
-    Minv[1050] = Minv[939];
-    Minv[1088] = Minv[940];
-    Minv[1126] = Minv[941];
-    Minv[1164] = Minv[942];
-    Minv[1202] = Minv[943];
-    Minv[1240] = Minv[944];
-    Minv[1278] = Minv[945];
-    Minv[1316] = Minv[946];
-    Minv[1354] = Minv[947];
-    Minv[1392] = Minv[948];
-    Minv[1430] = Minv[949];
-    Minv[1013] = Minv[976];
-    Minv[1051] = Minv[977];
-    Minv[1089] = Minv[978];
-    Minv[1127] = Minv[979];
-    Minv[1165] = Minv[980];
-    Minv[1203] = Minv[981];
-    Minv[1241] = Minv[982];
-    Minv[1279] = Minv[983];
-    Minv[1317] = Minv[984];
-    Minv[1355] = Minv[985];
-    Minv[1393] = Minv[986];
-    Minv[1431] = Minv[987];
-    Minv[1052] = Minv[1015];
-    Minv[1090] = Minv[1016];
-    Minv[1128] = Minv[1017];
-    Minv[1166] = Minv[1018];
-    Minv[1204] = Minv[1019];
-    Minv[1242] = Minv[1020];
-    Minv[1280] = Minv[1021];
-    Minv[1318] = Minv[1022];
-    Minv[1356] = Minv[1023];
-    Minv[1394] = Minv[1024];
-    Minv[1432] = Minv[1025];
-    Minv[1091] = Minv[1054];
-    Minv[1129] = Minv[1055];
-    Minv[1167] = Minv[1056];
-    Minv[1205] = Minv[1057];
-    Minv[1243] = Minv[1058];
-    Minv[1281] = Minv[1059];
-    Minv[1319] = Minv[1060];
-    Minv[1357] = Minv[1061];
-    Minv[1395] = Minv[1062];
-    Minv[1433] = Minv[1063];
-    Minv[1130] = Minv[1093];
-    Minv[1168] = Minv[1094];
-    Minv[1206] = Minv[1095];
-    Minv[1244] = Minv[1096];
-    Minv[1282] = Minv[1097];
-    Minv[1320] = Minv[1098];
-    Minv[1358] = Minv[1099];
-    Minv[1396] = Minv[1100];
-    Minv[1434] = Minv[1101];
-    Minv[1169] = Minv[1132];
-    Minv[1207] = Minv[1133];
-    Minv[1245] = Minv[1134];
-    Minv[1283] = Minv[1135];
-    Minv[1321] = Minv[1136];
-    Minv[1359] = Minv[1137];
-    Minv[1397] = Minv[1138];
-    Minv[1435] = Minv[1139];
-    Minv[1208] = Minv[1171];
-    Minv[1246] = Minv[1172];
-    Minv[1284] = Minv[1173];
-    Minv[1322] = Minv[1174];
-    Minv[1360] = Minv[1175];
-    Minv[1398] = Minv[1176];
-    Minv[1436] = Minv[1177];
-    Minv[1247] = Minv[1210];
-    Minv[1285] = Minv[1211];
-    Minv[1323] = Minv[1212];
-    Minv[1361] = Minv[1213];
-    Minv[1399] = Minv[1214];
-    Minv[1437] = Minv[1215];
-    Minv[1286] = Minv[1249];
-    Minv[1324] = Minv[1250];
-    Minv[1362] = Minv[1251];
-    Minv[1400] = Minv[1252];
-    Minv[1438] = Minv[1253];
-    Minv[1325] = Minv[1288];
-    Minv[1363] = Minv[1289];
-    Minv[1401] = Minv[1290];
-    Minv[1439] = Minv[1291];
-    Minv[1364] = Minv[1327];
-    Minv[1402] = Minv[1328];
-    Minv[1440] = Minv[1329];
-    Minv[1403] = Minv[1366];
-    Minv[1441] = Minv[1367];
-    Minv[1442] = Minv[1405];
+    for (int r = 1; r < 38; ++r)
+        for (int c = 0; c < r; ++c)
+            Minv[r * 38 + c] = Minv[c * 38 + r];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

@@ -11063,103 +11063,28 @@ void quadruped12_ltl_factor(const quadruped12_data *d, cdyn_real *L, cdyn_real *
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 1146 mul, 1128 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 1146 mul, 1074 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    Minv[1] = 0;
-    Minv[2] = 0;
-    Minv[3] = 0;
-    Minv[4] = 0;
-    Minv[5] = 0;
-    Minv[6] = 0;
-    Minv[7] = 0;
-    Minv[8] = 0;
-    Minv[9] = 0;
-    Minv[10] = 0;
-    Minv[11] = 0;
-    Minv[12] = 0;
-    Minv[13] = 0;
-    Minv[14] = 0;
-    Minv[15] = 0;
-    Minv[16] = 0;
-    Minv[17] = 0;
+    for (int c = 0; c < 17; ++c)
+        Minv[1 + c] = 0;
     Minv[19] = 1;
-    Minv[20] = 0;
-    Minv[21] = 0;
-    Minv[22] = 0;
-    Minv[23] = 0;
-    Minv[24] = 0;
-    Minv[25] = 0;
-    Minv[26] = 0;
-    Minv[27] = 0;
-    Minv[28] = 0;
-    Minv[29] = 0;
-    Minv[30] = 0;
-    Minv[31] = 0;
-    Minv[32] = 0;
-    Minv[33] = 0;
-    Minv[34] = 0;
-    Minv[35] = 0;
+    for (int c = 0; c < 16; ++c)
+        Minv[20 + c] = 0;
     Minv[38] = 1;
-    Minv[39] = 0;
-    Minv[40] = 0;
-    Minv[41] = 0;
-    Minv[42] = 0;
-    Minv[43] = 0;
-    Minv[44] = 0;
-    Minv[45] = 0;
-    Minv[46] = 0;
-    Minv[47] = 0;
-    Minv[48] = 0;
-    Minv[49] = 0;
-    Minv[50] = 0;
-    Minv[51] = 0;
-    Minv[52] = 0;
-    Minv[53] = 0;
+    for (int c = 0; c < 15; ++c)
+        Minv[39 + c] = 0;
     Minv[57] = 1;
-    Minv[58] = 0;
-    Minv[59] = 0;
-    Minv[60] = 0;
-    Minv[61] = 0;
-    Minv[62] = 0;
-    Minv[63] = 0;
-    Minv[64] = 0;
-    Minv[65] = 0;
-    Minv[66] = 0;
-    Minv[67] = 0;
-    Minv[68] = 0;
-    Minv[69] = 0;
-    Minv[70] = 0;
-    Minv[71] = 0;
+    for (int c = 0; c < 14; ++c)
+        Minv[58 + c] = 0;
     Minv[76] = 1;
-    Minv[77] = 0;
-    Minv[78] = 0;
-    Minv[79] = 0;
-    Minv[80] = 0;
-    Minv[81] = 0;
-    Minv[82] = 0;
-    Minv[83] = 0;
-    Minv[84] = 0;
-    Minv[85] = 0;
-    Minv[86] = 0;
-    Minv[87] = 0;
-    Minv[88] = 0;
-    Minv[89] = 0;
+    for (int c = 0; c < 13; ++c)
+        Minv[77 + c] = 0;
     Minv[95] = 1;
-    Minv[96] = 0;
-    Minv[97] = 0;
-    Minv[98] = 0;
-    Minv[99] = 0;
-    Minv[100] = 0;
-    Minv[101] = 0;
-    Minv[102] = 0;
-    Minv[103] = 0;
-    Minv[104] = 0;
-    Minv[105] = 0;
-    Minv[106] = 0;
-    Minv[107] = 0;
+    for (int c = 0; c < 12; ++c)
+        Minv[96 + c] = 0;
     Minv[114] = 1;
     Minv[115] = 0;
     Minv[116] = 0;
@@ -11706,893 +11631,275 @@ static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
     /* row 0 (joint root_joint): ancestors none */
     {
         const cdyn_real dinv = d->Dinv[0];
-        Minv[0] *= dinv;
-        Minv[1] *= dinv;
-        Minv[2] *= dinv;
-        Minv[3] *= dinv;
-        Minv[4] *= dinv;
-        Minv[5] *= dinv;
-        Minv[6] *= dinv;
-        Minv[7] *= dinv;
-        Minv[8] *= dinv;
-        Minv[9] *= dinv;
-        Minv[10] *= dinv;
-        Minv[11] *= dinv;
-        Minv[12] *= dinv;
-        Minv[13] *= dinv;
-        Minv[14] *= dinv;
-        Minv[15] *= dinv;
-        Minv[16] *= dinv;
-        Minv[17] *= dinv;
+        for (int c = 0; c < 18; ++c)
+            Minv[0 + c] = Minv[0 + c] * dinv;
     }
     /* row 1 (joint root_joint): ancestors 0 */
     {
         const cdyn_real dinv = d->Dinv[1];
-        Minv[19] *= dinv;
-        Minv[20] *= dinv;
-        Minv[21] *= dinv;
-        Minv[22] *= dinv;
-        Minv[23] *= dinv;
-        Minv[24] *= dinv;
-        Minv[25] *= dinv;
-        Minv[26] *= dinv;
-        Minv[27] *= dinv;
-        Minv[28] *= dinv;
-        Minv[29] *= dinv;
-        Minv[30] *= dinv;
-        Minv[31] *= dinv;
-        Minv[32] *= dinv;
-        Minv[33] *= dinv;
-        Minv[34] *= dinv;
-        Minv[35] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[2];
+        const cdyn_real l0 = d->L[2];
         for (int c = 0; c < 17; ++c)
-            Minv[19 + c] -= l * Minv[1 + c];
+            Minv[19 + c] = Minv[19 + c] * dinv - l0 * Minv[1 + c];
     }
     /* row 2 (joint root_joint): ancestors 1 0 */
     {
         const cdyn_real dinv = d->Dinv[2];
-        Minv[38] *= dinv;
-        Minv[39] *= dinv;
-        Minv[40] *= dinv;
-        Minv[41] *= dinv;
-        Minv[42] *= dinv;
-        Minv[43] *= dinv;
-        Minv[44] *= dinv;
-        Minv[45] *= dinv;
-        Minv[46] *= dinv;
-        Minv[47] *= dinv;
-        Minv[48] *= dinv;
-        Minv[49] *= dinv;
-        Minv[50] *= dinv;
-        Minv[51] *= dinv;
-        Minv[52] *= dinv;
-        Minv[53] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[4];
+        const cdyn_real l0 = d->L[4];
+        const cdyn_real l1 = d->L[5];
         for (int c = 0; c < 16; ++c)
-            Minv[38 + c] -= l * Minv[20 + c];
-    }
-    {
-        const cdyn_real l = d->L[5];
-        for (int c = 0; c < 16; ++c)
-            Minv[38 + c] -= l * Minv[2 + c];
+            Minv[38 + c] = Minv[38 + c] * dinv - l0 * Minv[20 + c] - l1 * Minv[2 + c];
     }
     /* row 3 (joint root_joint): ancestors 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[3];
-        Minv[57] *= dinv;
-        Minv[58] *= dinv;
-        Minv[59] *= dinv;
-        Minv[60] *= dinv;
-        Minv[61] *= dinv;
-        Minv[62] *= dinv;
-        Minv[63] *= dinv;
-        Minv[64] *= dinv;
-        Minv[65] *= dinv;
-        Minv[66] *= dinv;
-        Minv[67] *= dinv;
-        Minv[68] *= dinv;
-        Minv[69] *= dinv;
-        Minv[70] *= dinv;
-        Minv[71] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[7];
+        const cdyn_real l0 = d->L[7];
+        const cdyn_real l1 = d->L[8];
+        const cdyn_real l2 = d->L[9];
         for (int c = 0; c < 15; ++c)
-            Minv[57 + c] -= l * Minv[39 + c];
-    }
-    {
-        const cdyn_real l = d->L[8];
-        for (int c = 0; c < 15; ++c)
-            Minv[57 + c] -= l * Minv[21 + c];
-    }
-    {
-        const cdyn_real l = d->L[9];
-        for (int c = 0; c < 15; ++c)
-            Minv[57 + c] -= l * Minv[3 + c];
+            Minv[57 + c] = Minv[57 + c] * dinv - l0 * Minv[39 + c] - l1 * Minv[21 + c] - l2 * Minv[3 + c];
     }
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[4];
-        Minv[76] *= dinv;
-        Minv[77] *= dinv;
-        Minv[78] *= dinv;
-        Minv[79] *= dinv;
-        Minv[80] *= dinv;
-        Minv[81] *= dinv;
-        Minv[82] *= dinv;
-        Minv[83] *= dinv;
-        Minv[84] *= dinv;
-        Minv[85] *= dinv;
-        Minv[86] *= dinv;
-        Minv[87] *= dinv;
-        Minv[88] *= dinv;
-        Minv[89] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[11];
+        const cdyn_real l0 = d->L[11];
+        const cdyn_real l1 = d->L[12];
+        const cdyn_real l2 = d->L[13];
+        const cdyn_real l3 = d->L[14];
         for (int c = 0; c < 14; ++c)
-            Minv[76 + c] -= l * Minv[58 + c];
-    }
-    {
-        const cdyn_real l = d->L[12];
-        for (int c = 0; c < 14; ++c)
-            Minv[76 + c] -= l * Minv[40 + c];
-    }
-    {
-        const cdyn_real l = d->L[13];
-        for (int c = 0; c < 14; ++c)
-            Minv[76 + c] -= l * Minv[22 + c];
-    }
-    {
-        const cdyn_real l = d->L[14];
-        for (int c = 0; c < 14; ++c)
-            Minv[76 + c] -= l * Minv[4 + c];
+            Minv[76 + c] = Minv[76 + c] * dinv - l0 * Minv[58 + c] - l1 * Minv[40 + c] - l2 * Minv[22 + c] - l3 * Minv[4 + c];
     }
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[5];
-        Minv[95] *= dinv;
-        Minv[96] *= dinv;
-        Minv[97] *= dinv;
-        Minv[98] *= dinv;
-        Minv[99] *= dinv;
-        Minv[100] *= dinv;
-        Minv[101] *= dinv;
-        Minv[102] *= dinv;
-        Minv[103] *= dinv;
-        Minv[104] *= dinv;
-        Minv[105] *= dinv;
-        Minv[106] *= dinv;
-        Minv[107] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[16];
+        const cdyn_real l0 = d->L[16];
+        const cdyn_real l1 = d->L[17];
+        const cdyn_real l2 = d->L[18];
+        const cdyn_real l3 = d->L[19];
+        const cdyn_real l4 = d->L[20];
         for (int c = 0; c < 13; ++c)
-            Minv[95 + c] -= l * Minv[77 + c];
-    }
-    {
-        const cdyn_real l = d->L[17];
-        for (int c = 0; c < 13; ++c)
-            Minv[95 + c] -= l * Minv[59 + c];
-    }
-    {
-        const cdyn_real l = d->L[18];
-        for (int c = 0; c < 13; ++c)
-            Minv[95 + c] -= l * Minv[41 + c];
-    }
-    {
-        const cdyn_real l = d->L[19];
-        for (int c = 0; c < 13; ++c)
-            Minv[95 + c] -= l * Minv[23 + c];
-    }
-    {
-        const cdyn_real l = d->L[20];
-        for (int c = 0; c < 13; ++c)
-            Minv[95 + c] -= l * Minv[5 + c];
+            Minv[95 + c] = Minv[95 + c] * dinv - l0 * Minv[77 + c] - l1 * Minv[59 + c] - l2 * Minv[41 + c] - l3 * Minv[23 + c]
+                 - l4 * Minv[5 + c];
     }
     /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[6];
-        Minv[114] *= dinv;
-        Minv[115] *= dinv;
-        Minv[116] *= dinv;
-        Minv[117] = 0;
-        Minv[118] = 0;
-        Minv[119] = 0;
-        Minv[120] = 0;
-        Minv[121] = 0;
-        Minv[122] = 0;
-        Minv[123] = 0;
-        Minv[124] = 0;
-        Minv[125] = 0;
-    }
-    {
-        const cdyn_real l = d->L[22];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[96 + c];
-    }
-    {
-        const cdyn_real l = d->L[23];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[78 + c];
-    }
-    {
-        const cdyn_real l = d->L[24];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[60 + c];
-    }
-    {
-        const cdyn_real l = d->L[25];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[42 + c];
-    }
-    {
-        const cdyn_real l = d->L[26];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[24 + c];
-    }
-    {
-        const cdyn_real l = d->L[27];
-        for (int c = 0; c < 12; ++c)
-            Minv[114 + c] -= l * Minv[6 + c];
+        const cdyn_real l0 = d->L[22];
+        const cdyn_real l1 = d->L[23];
+        const cdyn_real l2 = d->L[24];
+        const cdyn_real l3 = d->L[25];
+        const cdyn_real l4 = d->L[26];
+        const cdyn_real l5 = d->L[27];
+        Minv[114] = Minv[114] * dinv - l0 * Minv[96 + 0] - l1 * Minv[78 + 0] - l2 * Minv[60 + 0] - l3 * Minv[42 + 0]
+                 - l4 * Minv[24 + 0] - l5 * Minv[6 + 0];
+        Minv[115] = Minv[115] * dinv - l0 * Minv[96 + 1] - l1 * Minv[78 + 1] - l2 * Minv[60 + 1] - l3 * Minv[42 + 1]
+                 - l4 * Minv[24 + 1] - l5 * Minv[6 + 1];
+        Minv[116] = Minv[116] * dinv - l0 * Minv[96 + 2] - l1 * Minv[78 + 2] - l2 * Minv[60 + 2] - l3 * Minv[42 + 2]
+                 - l4 * Minv[24 + 2] - l5 * Minv[6 + 2];
+        for (int c = 0; c < 9; ++c)
+            Minv[117 + c] = -l0 * Minv[99 + c] - l1 * Minv[81 + c] - l2 * Minv[63 + c] - l3 * Minv[45 + c]
+                 - l4 * Minv[27 + c] - l5 * Minv[9 + c];
     }
     /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[7];
-        Minv[133] *= dinv;
-        Minv[134] *= dinv;
-        Minv[135] = 0;
-        Minv[136] = 0;
-        Minv[137] = 0;
-        Minv[138] = 0;
-        Minv[139] = 0;
-        Minv[140] = 0;
-        Minv[141] = 0;
-        Minv[142] = 0;
-        Minv[143] = 0;
-    }
-    {
-        const cdyn_real l = d->L[29];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[115 + c];
-    }
-    {
-        const cdyn_real l = d->L[30];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[97 + c];
-    }
-    {
-        const cdyn_real l = d->L[31];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[79 + c];
-    }
-    {
-        const cdyn_real l = d->L[32];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[61 + c];
-    }
-    {
-        const cdyn_real l = d->L[33];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[43 + c];
-    }
-    {
-        const cdyn_real l = d->L[34];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[25 + c];
-    }
-    {
-        const cdyn_real l = d->L[35];
-        for (int c = 0; c < 11; ++c)
-            Minv[133 + c] -= l * Minv[7 + c];
+        const cdyn_real l0 = d->L[29];
+        const cdyn_real l1 = d->L[30];
+        const cdyn_real l2 = d->L[31];
+        const cdyn_real l3 = d->L[32];
+        const cdyn_real l4 = d->L[33];
+        const cdyn_real l5 = d->L[34];
+        const cdyn_real l6 = d->L[35];
+        Minv[133] = Minv[133] * dinv - l0 * Minv[115 + 0] - l1 * Minv[97 + 0] - l2 * Minv[79 + 0] - l3 * Minv[61 + 0]
+                 - l4 * Minv[43 + 0] - l5 * Minv[25 + 0] - l6 * Minv[7 + 0];
+        Minv[134] = Minv[134] * dinv - l0 * Minv[115 + 1] - l1 * Minv[97 + 1] - l2 * Minv[79 + 1] - l3 * Minv[61 + 1]
+                 - l4 * Minv[43 + 1] - l5 * Minv[25 + 1] - l6 * Minv[7 + 1];
+        for (int c = 0; c < 9; ++c)
+            Minv[135 + c] = -l0 * Minv[117 + c] - l1 * Minv[99 + c] - l2 * Minv[81 + c] - l3 * Minv[63 + c]
+                 - l4 * Minv[45 + c] - l5 * Minv[27 + c] - l6 * Minv[9 + c];
     }
     /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[8];
-        Minv[152] *= dinv;
-        Minv[153] = 0;
-        Minv[154] = 0;
-        Minv[155] = 0;
-        Minv[156] = 0;
-        Minv[157] = 0;
-        Minv[158] = 0;
-        Minv[159] = 0;
-        Minv[160] = 0;
-        Minv[161] = 0;
-    }
-    {
-        const cdyn_real l = d->L[37];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[134 + c];
-    }
-    {
-        const cdyn_real l = d->L[38];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[116 + c];
-    }
-    {
-        const cdyn_real l = d->L[39];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[98 + c];
-    }
-    {
-        const cdyn_real l = d->L[40];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[80 + c];
-    }
-    {
-        const cdyn_real l = d->L[41];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[62 + c];
-    }
-    {
-        const cdyn_real l = d->L[42];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[44 + c];
-    }
-    {
-        const cdyn_real l = d->L[43];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[26 + c];
-    }
-    {
-        const cdyn_real l = d->L[44];
-        for (int c = 0; c < 10; ++c)
-            Minv[152 + c] -= l * Minv[8 + c];
+        const cdyn_real l0 = d->L[37];
+        const cdyn_real l1 = d->L[38];
+        const cdyn_real l2 = d->L[39];
+        const cdyn_real l3 = d->L[40];
+        const cdyn_real l4 = d->L[41];
+        const cdyn_real l5 = d->L[42];
+        const cdyn_real l6 = d->L[43];
+        const cdyn_real l7 = d->L[44];
+        Minv[152] = Minv[152] * dinv - l0 * Minv[134 + 0] - l1 * Minv[116 + 0] - l2 * Minv[98 + 0] - l3 * Minv[80 + 0]
+                 - l4 * Minv[62 + 0] - l5 * Minv[44 + 0] - l6 * Minv[26 + 0] - l7 * Minv[8 + 0];
+        for (int c = 0; c < 9; ++c)
+            Minv[153 + c] = -l0 * Minv[135 + c] - l1 * Minv[117 + c] - l2 * Minv[99 + c] - l3 * Minv[81 + c]
+                 - l4 * Minv[63 + c] - l5 * Minv[45 + c] - l6 * Minv[27 + c] - l7 * Minv[9 + c];
     }
     /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[9];
-        Minv[171] *= dinv;
-        Minv[172] *= dinv;
-        Minv[173] *= dinv;
-        Minv[174] = 0;
-        Minv[175] = 0;
-        Minv[176] = 0;
-        Minv[177] = 0;
-        Minv[178] = 0;
-        Minv[179] = 0;
-    }
-    {
-        const cdyn_real l = d->L[46];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[99 + c];
-    }
-    {
-        const cdyn_real l = d->L[47];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[81 + c];
-    }
-    {
-        const cdyn_real l = d->L[48];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[63 + c];
-    }
-    {
-        const cdyn_real l = d->L[49];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[45 + c];
-    }
-    {
-        const cdyn_real l = d->L[50];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[27 + c];
-    }
-    {
-        const cdyn_real l = d->L[51];
-        for (int c = 0; c < 9; ++c)
-            Minv[171 + c] -= l * Minv[9 + c];
+        const cdyn_real l0 = d->L[46];
+        const cdyn_real l1 = d->L[47];
+        const cdyn_real l2 = d->L[48];
+        const cdyn_real l3 = d->L[49];
+        const cdyn_real l4 = d->L[50];
+        const cdyn_real l5 = d->L[51];
+        Minv[171] = Minv[171] * dinv - l0 * Minv[99 + 0] - l1 * Minv[81 + 0] - l2 * Minv[63 + 0] - l3 * Minv[45 + 0]
+                 - l4 * Minv[27 + 0] - l5 * Minv[9 + 0];
+        Minv[172] = Minv[172] * dinv - l0 * Minv[99 + 1] - l1 * Minv[81 + 1] - l2 * Minv[63 + 1] - l3 * Minv[45 + 1]
+                 - l4 * Minv[27 + 1] - l5 * Minv[9 + 1];
+        Minv[173] = Minv[173] * dinv - l0 * Minv[99 + 2] - l1 * Minv[81 + 2] - l2 * Minv[63 + 2] - l3 * Minv[45 + 2]
+                 - l4 * Minv[27 + 2] - l5 * Minv[9 + 2];
+        for (int c = 0; c < 6; ++c)
+            Minv[174 + c] = -l0 * Minv[102 + c] - l1 * Minv[84 + c] - l2 * Minv[66 + c] - l3 * Minv[48 + c]
+                 - l4 * Minv[30 + c] - l5 * Minv[12 + c];
     }
     /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[10];
-        Minv[190] *= dinv;
-        Minv[191] *= dinv;
-        Minv[192] = 0;
-        Minv[193] = 0;
-        Minv[194] = 0;
-        Minv[195] = 0;
-        Minv[196] = 0;
-        Minv[197] = 0;
-    }
-    {
-        const cdyn_real l = d->L[53];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[172 + c];
-    }
-    {
-        const cdyn_real l = d->L[54];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[100 + c];
-    }
-    {
-        const cdyn_real l = d->L[55];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[82 + c];
-    }
-    {
-        const cdyn_real l = d->L[56];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[64 + c];
-    }
-    {
-        const cdyn_real l = d->L[57];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[46 + c];
-    }
-    {
-        const cdyn_real l = d->L[58];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[28 + c];
-    }
-    {
-        const cdyn_real l = d->L[59];
-        for (int c = 0; c < 8; ++c)
-            Minv[190 + c] -= l * Minv[10 + c];
+        const cdyn_real l0 = d->L[53];
+        const cdyn_real l1 = d->L[54];
+        const cdyn_real l2 = d->L[55];
+        const cdyn_real l3 = d->L[56];
+        const cdyn_real l4 = d->L[57];
+        const cdyn_real l5 = d->L[58];
+        const cdyn_real l6 = d->L[59];
+        Minv[190] = Minv[190] * dinv - l0 * Minv[172 + 0] - l1 * Minv[100 + 0] - l2 * Minv[82 + 0] - l3 * Minv[64 + 0]
+                 - l4 * Minv[46 + 0] - l5 * Minv[28 + 0] - l6 * Minv[10 + 0];
+        Minv[191] = Minv[191] * dinv - l0 * Minv[172 + 1] - l1 * Minv[100 + 1] - l2 * Minv[82 + 1] - l3 * Minv[64 + 1]
+                 - l4 * Minv[46 + 1] - l5 * Minv[28 + 1] - l6 * Minv[10 + 1];
+        for (int c = 0; c < 6; ++c)
+            Minv[192 + c] = -l0 * Minv[174 + c] - l1 * Minv[102 + c] - l2 * Minv[84 + c] - l3 * Minv[66 + c]
+                 - l4 * Minv[48 + c] - l5 * Minv[30 + c] - l6 * Minv[12 + c];
     }
     /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[11];
-        Minv[209] *= dinv;
-        Minv[210] = 0;
-        Minv[211] = 0;
-        Minv[212] = 0;
-        Minv[213] = 0;
-        Minv[214] = 0;
-        Minv[215] = 0;
-    }
-    {
-        const cdyn_real l = d->L[61];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[191 + c];
-    }
-    {
-        const cdyn_real l = d->L[62];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[173 + c];
-    }
-    {
-        const cdyn_real l = d->L[63];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[101 + c];
-    }
-    {
-        const cdyn_real l = d->L[64];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[83 + c];
-    }
-    {
-        const cdyn_real l = d->L[65];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[65 + c];
-    }
-    {
-        const cdyn_real l = d->L[66];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[47 + c];
-    }
-    {
-        const cdyn_real l = d->L[67];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[29 + c];
-    }
-    {
-        const cdyn_real l = d->L[68];
-        for (int c = 0; c < 7; ++c)
-            Minv[209 + c] -= l * Minv[11 + c];
+        const cdyn_real l0 = d->L[61];
+        const cdyn_real l1 = d->L[62];
+        const cdyn_real l2 = d->L[63];
+        const cdyn_real l3 = d->L[64];
+        const cdyn_real l4 = d->L[65];
+        const cdyn_real l5 = d->L[66];
+        const cdyn_real l6 = d->L[67];
+        const cdyn_real l7 = d->L[68];
+        Minv[209] = Minv[209] * dinv - l0 * Minv[191 + 0] - l1 * Minv[173 + 0] - l2 * Minv[101 + 0] - l3 * Minv[83 + 0]
+                 - l4 * Minv[65 + 0] - l5 * Minv[47 + 0] - l6 * Minv[29 + 0] - l7 * Minv[11 + 0];
+        for (int c = 0; c < 6; ++c)
+            Minv[210 + c] = -l0 * Minv[192 + c] - l1 * Minv[174 + c] - l2 * Minv[102 + c] - l3 * Minv[84 + c]
+                 - l4 * Minv[66 + c] - l5 * Minv[48 + c] - l6 * Minv[30 + c] - l7 * Minv[12 + c];
     }
     /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[12];
-        Minv[228] *= dinv;
-        Minv[229] *= dinv;
-        Minv[230] *= dinv;
-        Minv[231] = 0;
-        Minv[232] = 0;
-        Minv[233] = 0;
-    }
-    {
-        const cdyn_real l = d->L[70];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[102 + c];
-    }
-    {
-        const cdyn_real l = d->L[71];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[84 + c];
-    }
-    {
-        const cdyn_real l = d->L[72];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[66 + c];
-    }
-    {
-        const cdyn_real l = d->L[73];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[48 + c];
-    }
-    {
-        const cdyn_real l = d->L[74];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[30 + c];
-    }
-    {
-        const cdyn_real l = d->L[75];
-        for (int c = 0; c < 6; ++c)
-            Minv[228 + c] -= l * Minv[12 + c];
+        const cdyn_real l0 = d->L[70];
+        const cdyn_real l1 = d->L[71];
+        const cdyn_real l2 = d->L[72];
+        const cdyn_real l3 = d->L[73];
+        const cdyn_real l4 = d->L[74];
+        const cdyn_real l5 = d->L[75];
+        Minv[228] = Minv[228] * dinv - l0 * Minv[102 + 0] - l1 * Minv[84 + 0] - l2 * Minv[66 + 0] - l3 * Minv[48 + 0]
+                 - l4 * Minv[30 + 0] - l5 * Minv[12 + 0];
+        Minv[229] = Minv[229] * dinv - l0 * Minv[102 + 1] - l1 * Minv[84 + 1] - l2 * Minv[66 + 1] - l3 * Minv[48 + 1]
+                 - l4 * Minv[30 + 1] - l5 * Minv[12 + 1];
+        Minv[230] = Minv[230] * dinv - l0 * Minv[102 + 2] - l1 * Minv[84 + 2] - l2 * Minv[66 + 2] - l3 * Minv[48 + 2]
+                 - l4 * Minv[30 + 2] - l5 * Minv[12 + 2];
+        Minv[231] = -l0 * Minv[105 + 0] - l1 * Minv[87 + 0] - l2 * Minv[69 + 0] - l3 * Minv[51 + 0]
+                 - l4 * Minv[33 + 0] - l5 * Minv[15 + 0];
+        Minv[232] = -l0 * Minv[105 + 1] - l1 * Minv[87 + 1] - l2 * Minv[69 + 1] - l3 * Minv[51 + 1]
+                 - l4 * Minv[33 + 1] - l5 * Minv[15 + 1];
+        Minv[233] = -l0 * Minv[105 + 2] - l1 * Minv[87 + 2] - l2 * Minv[69 + 2] - l3 * Minv[51 + 2]
+                 - l4 * Minv[33 + 2] - l5 * Minv[15 + 2];
     }
     /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[13];
-        Minv[247] *= dinv;
-        Minv[248] *= dinv;
-        Minv[249] = 0;
-        Minv[250] = 0;
-        Minv[251] = 0;
-    }
-    {
-        const cdyn_real l = d->L[77];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[229 + c];
-    }
-    {
-        const cdyn_real l = d->L[78];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[103 + c];
-    }
-    {
-        const cdyn_real l = d->L[79];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[85 + c];
-    }
-    {
-        const cdyn_real l = d->L[80];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[67 + c];
-    }
-    {
-        const cdyn_real l = d->L[81];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[49 + c];
-    }
-    {
-        const cdyn_real l = d->L[82];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[31 + c];
-    }
-    {
-        const cdyn_real l = d->L[83];
-        for (int c = 0; c < 5; ++c)
-            Minv[247 + c] -= l * Minv[13 + c];
+        const cdyn_real l0 = d->L[77];
+        const cdyn_real l1 = d->L[78];
+        const cdyn_real l2 = d->L[79];
+        const cdyn_real l3 = d->L[80];
+        const cdyn_real l4 = d->L[81];
+        const cdyn_real l5 = d->L[82];
+        const cdyn_real l6 = d->L[83];
+        Minv[247] = Minv[247] * dinv - l0 * Minv[229 + 0] - l1 * Minv[103 + 0] - l2 * Minv[85 + 0] - l3 * Minv[67 + 0]
+                 - l4 * Minv[49 + 0] - l5 * Minv[31 + 0] - l6 * Minv[13 + 0];
+        Minv[248] = Minv[248] * dinv - l0 * Minv[229 + 1] - l1 * Minv[103 + 1] - l2 * Minv[85 + 1] - l3 * Minv[67 + 1]
+                 - l4 * Minv[49 + 1] - l5 * Minv[31 + 1] - l6 * Minv[13 + 1];
+        Minv[249] = -l0 * Minv[231 + 0] - l1 * Minv[105 + 0] - l2 * Minv[87 + 0] - l3 * Minv[69 + 0]
+                 - l4 * Minv[51 + 0] - l5 * Minv[33 + 0] - l6 * Minv[15 + 0];
+        Minv[250] = -l0 * Minv[231 + 1] - l1 * Minv[105 + 1] - l2 * Minv[87 + 1] - l3 * Minv[69 + 1]
+                 - l4 * Minv[51 + 1] - l5 * Minv[33 + 1] - l6 * Minv[15 + 1];
+        Minv[251] = -l0 * Minv[231 + 2] - l1 * Minv[105 + 2] - l2 * Minv[87 + 2] - l3 * Minv[69 + 2]
+                 - l4 * Minv[51 + 2] - l5 * Minv[33 + 2] - l6 * Minv[15 + 2];
     }
     /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[14];
-        Minv[266] *= dinv;
-        Minv[267] = 0;
-        Minv[268] = 0;
-        Minv[269] = 0;
-    }
-    {
-        const cdyn_real l = d->L[85];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[248 + c];
-    }
-    {
-        const cdyn_real l = d->L[86];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[230 + c];
-    }
-    {
-        const cdyn_real l = d->L[87];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[104 + c];
-    }
-    {
-        const cdyn_real l = d->L[88];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[86 + c];
-    }
-    {
-        const cdyn_real l = d->L[89];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[68 + c];
-    }
-    {
-        const cdyn_real l = d->L[90];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[50 + c];
-    }
-    {
-        const cdyn_real l = d->L[91];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[32 + c];
-    }
-    {
-        const cdyn_real l = d->L[92];
-        for (int c = 0; c < 4; ++c)
-            Minv[266 + c] -= l * Minv[14 + c];
+        const cdyn_real l0 = d->L[85];
+        const cdyn_real l1 = d->L[86];
+        const cdyn_real l2 = d->L[87];
+        const cdyn_real l3 = d->L[88];
+        const cdyn_real l4 = d->L[89];
+        const cdyn_real l5 = d->L[90];
+        const cdyn_real l6 = d->L[91];
+        const cdyn_real l7 = d->L[92];
+        Minv[266] = Minv[266] * dinv - l0 * Minv[248 + 0] - l1 * Minv[230 + 0] - l2 * Minv[104 + 0] - l3 * Minv[86 + 0]
+                 - l4 * Minv[68 + 0] - l5 * Minv[50 + 0] - l6 * Minv[32 + 0] - l7 * Minv[14 + 0];
+        Minv[267] = -l0 * Minv[249 + 0] - l1 * Minv[231 + 0] - l2 * Minv[105 + 0] - l3 * Minv[87 + 0]
+                 - l4 * Minv[69 + 0] - l5 * Minv[51 + 0] - l6 * Minv[33 + 0] - l7 * Minv[15 + 0];
+        Minv[268] = -l0 * Minv[249 + 1] - l1 * Minv[231 + 1] - l2 * Minv[105 + 1] - l3 * Minv[87 + 1]
+                 - l4 * Minv[69 + 1] - l5 * Minv[51 + 1] - l6 * Minv[33 + 1] - l7 * Minv[15 + 1];
+        Minv[269] = -l0 * Minv[249 + 2] - l1 * Minv[231 + 2] - l2 * Minv[105 + 2] - l3 * Minv[87 + 2]
+                 - l4 * Minv[69 + 2] - l5 * Minv[51 + 2] - l6 * Minv[33 + 2] - l7 * Minv[15 + 2];
     }
     /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[15];
-        Minv[285] *= dinv;
-        Minv[286] *= dinv;
-        Minv[287] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[94];
-        Minv[285] -= l * Minv[105];
-        Minv[286] -= l * Minv[106];
-        Minv[287] -= l * Minv[107];
-    }
-    {
-        const cdyn_real l = d->L[95];
-        Minv[285] -= l * Minv[87];
-        Minv[286] -= l * Minv[88];
-        Minv[287] -= l * Minv[89];
-    }
-    {
-        const cdyn_real l = d->L[96];
-        Minv[285] -= l * Minv[69];
-        Minv[286] -= l * Minv[70];
-        Minv[287] -= l * Minv[71];
-    }
-    {
-        const cdyn_real l = d->L[97];
-        Minv[285] -= l * Minv[51];
-        Minv[286] -= l * Minv[52];
-        Minv[287] -= l * Minv[53];
-    }
-    {
-        const cdyn_real l = d->L[98];
-        Minv[285] -= l * Minv[33];
-        Minv[286] -= l * Minv[34];
-        Minv[287] -= l * Minv[35];
-    }
-    {
-        const cdyn_real l = d->L[99];
-        Minv[285] -= l * Minv[15];
-        Minv[286] -= l * Minv[16];
-        Minv[287] -= l * Minv[17];
+        const cdyn_real l0 = d->L[94];
+        const cdyn_real l1 = d->L[95];
+        const cdyn_real l2 = d->L[96];
+        const cdyn_real l3 = d->L[97];
+        const cdyn_real l4 = d->L[98];
+        const cdyn_real l5 = d->L[99];
+        Minv[285] = Minv[285] * dinv - l0 * Minv[105 + 0] - l1 * Minv[87 + 0] - l2 * Minv[69 + 0] - l3 * Minv[51 + 0]
+                 - l4 * Minv[33 + 0] - l5 * Minv[15 + 0];
+        Minv[286] = Minv[286] * dinv - l0 * Minv[105 + 1] - l1 * Minv[87 + 1] - l2 * Minv[69 + 1] - l3 * Minv[51 + 1]
+                 - l4 * Minv[33 + 1] - l5 * Minv[15 + 1];
+        Minv[287] = Minv[287] * dinv - l0 * Minv[105 + 2] - l1 * Minv[87 + 2] - l2 * Minv[69 + 2] - l3 * Minv[51 + 2]
+                 - l4 * Minv[33 + 2] - l5 * Minv[15 + 2];
     }
     /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[16];
-        Minv[304] *= dinv;
-        Minv[305] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[101];
-        Minv[304] -= l * Minv[286];
-        Minv[305] -= l * Minv[287];
-    }
-    {
-        const cdyn_real l = d->L[102];
-        Minv[304] -= l * Minv[106];
-        Minv[305] -= l * Minv[107];
-    }
-    {
-        const cdyn_real l = d->L[103];
-        Minv[304] -= l * Minv[88];
-        Minv[305] -= l * Minv[89];
-    }
-    {
-        const cdyn_real l = d->L[104];
-        Minv[304] -= l * Minv[70];
-        Minv[305] -= l * Minv[71];
-    }
-    {
-        const cdyn_real l = d->L[105];
-        Minv[304] -= l * Minv[52];
-        Minv[305] -= l * Minv[53];
-    }
-    {
-        const cdyn_real l = d->L[106];
-        Minv[304] -= l * Minv[34];
-        Minv[305] -= l * Minv[35];
-    }
-    {
-        const cdyn_real l = d->L[107];
-        Minv[304] -= l * Minv[16];
-        Minv[305] -= l * Minv[17];
+        const cdyn_real l0 = d->L[101];
+        const cdyn_real l1 = d->L[102];
+        const cdyn_real l2 = d->L[103];
+        const cdyn_real l3 = d->L[104];
+        const cdyn_real l4 = d->L[105];
+        const cdyn_real l5 = d->L[106];
+        const cdyn_real l6 = d->L[107];
+        Minv[304] = Minv[304] * dinv - l0 * Minv[286 + 0] - l1 * Minv[106 + 0] - l2 * Minv[88 + 0] - l3 * Minv[70 + 0]
+                 - l4 * Minv[52 + 0] - l5 * Minv[34 + 0] - l6 * Minv[16 + 0];
+        Minv[305] = Minv[305] * dinv - l0 * Minv[286 + 1] - l1 * Minv[106 + 1] - l2 * Minv[88 + 1] - l3 * Minv[70 + 1]
+                 - l4 * Minv[52 + 1] - l5 * Minv[34 + 1] - l6 * Minv[16 + 1];
     }
     /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
     {
         const cdyn_real dinv = d->Dinv[17];
-        Minv[323] *= dinv;
-    }
-    {
-        const cdyn_real l = d->L[109];
-        Minv[323] -= l * Minv[305];
-    }
-    {
-        const cdyn_real l = d->L[110];
-        Minv[323] -= l * Minv[287];
-    }
-    {
-        const cdyn_real l = d->L[111];
-        Minv[323] -= l * Minv[107];
-    }
-    {
-        const cdyn_real l = d->L[112];
-        Minv[323] -= l * Minv[89];
-    }
-    {
-        const cdyn_real l = d->L[113];
-        Minv[323] -= l * Minv[71];
-    }
-    {
-        const cdyn_real l = d->L[114];
-        Minv[323] -= l * Minv[53];
-    }
-    {
-        const cdyn_real l = d->L[115];
-        Minv[323] -= l * Minv[35];
-    }
-    {
-        const cdyn_real l = d->L[116];
-        Minv[323] -= l * Minv[17];
+        const cdyn_real l0 = d->L[109];
+        const cdyn_real l1 = d->L[110];
+        const cdyn_real l2 = d->L[111];
+        const cdyn_real l3 = d->L[112];
+        const cdyn_real l4 = d->L[113];
+        const cdyn_real l5 = d->L[114];
+        const cdyn_real l6 = d->L[115];
+        const cdyn_real l7 = d->L[116];
+        Minv[323] = Minv[323] * dinv - l0 * Minv[305 + 0] - l1 * Minv[287 + 0] - l2 * Minv[107 + 0] - l3 * Minv[89 + 0]
+                 - l4 * Minv[71 + 0] - l5 * Minv[53 + 0] - l6 * Minv[35 + 0] - l7 * Minv[17 + 0];
     }
     /* the lower triangle */
-    Minv[18] = Minv[1];
-    Minv[36] = Minv[2];
-    Minv[54] = Minv[3];
-    Minv[72] = Minv[4];
-    Minv[90] = Minv[5];
-    Minv[108] = Minv[6];
-    Minv[126] = Minv[7];
-    Minv[144] = Minv[8];
-    Minv[162] = Minv[9];
-    Minv[180] = Minv[10];
-    Minv[198] = Minv[11];
-    Minv[216] = Minv[12];
-    Minv[234] = Minv[13];
-    Minv[252] = Minv[14];
-    Minv[270] = Minv[15];
-    Minv[288] = Minv[16];
-    Minv[306] = Minv[17];
-    Minv[37] = Minv[20];
-    Minv[55] = Minv[21];
-    Minv[73] = Minv[22];
-    Minv[91] = Minv[23];
-    Minv[109] = Minv[24];
-    Minv[127] = Minv[25];
-    Minv[145] = Minv[26];
-    Minv[163] = Minv[27];
-    Minv[181] = Minv[28];
-    Minv[199] = Minv[29];
-    Minv[217] = Minv[30];
-    Minv[235] = Minv[31];
-    Minv[253] = Minv[32];
-    Minv[271] = Minv[33];
-    Minv[289] = Minv[34];
-    Minv[307] = Minv[35];
-    Minv[56] = Minv[39];
-    Minv[74] = Minv[40];
-    Minv[92] = Minv[41];
-    Minv[110] = Minv[42];
-    Minv[128] = Minv[43];
-    Minv[146] = Minv[44];
-    Minv[164] = Minv[45];
-    Minv[182] = Minv[46];
-    Minv[200] = Minv[47];
-    Minv[218] = Minv[48];
-    Minv[236] = Minv[49];
-    Minv[254] = Minv[50];
-    Minv[272] = Minv[51];
-    Minv[290] = Minv[52];
-    Minv[308] = Minv[53];
-    Minv[75] = Minv[58];
-    Minv[93] = Minv[59];
-    Minv[111] = Minv[60];
-    Minv[129] = Minv[61];
-    Minv[147] = Minv[62];
-    Minv[165] = Minv[63];
-    Minv[183] = Minv[64];
-    Minv[201] = Minv[65];
-    Minv[219] = Minv[66];
-    Minv[237] = Minv[67];
-    Minv[255] = Minv[68];
-    Minv[273] = Minv[69];
-    Minv[291] = Minv[70];
-    Minv[309] = Minv[71];
-    Minv[94] = Minv[77];
-    Minv[112] = Minv[78];
-    Minv[130] = Minv[79];
-    Minv[148] = Minv[80];
-    Minv[166] = Minv[81];
-    Minv[184] = Minv[82];
-    Minv[202] = Minv[83];
-    Minv[220] = Minv[84];
-    Minv[238] = Minv[85];
-    Minv[256] = Minv[86];
-    Minv[274] = Minv[87];
-    Minv[292] = Minv[88];
-    Minv[310] = Minv[89];
-    Minv[113] = Minv[96];
-    Minv[131] = Minv[97];
-    Minv[149] = Minv[98];
-    Minv[167] = Minv[99];
-    Minv[185] = Minv[100];
-    Minv[203] = Minv[101];
-    Minv[221] = Minv[102];
-    Minv[239] = Minv[103];
-    Minv[257] = Minv[104];
-    Minv[275] = Minv[105];
-    Minv[293] = Minv[106];
-    Minv[311] = Minv[107];
-    Minv[132] = Minv[115];
-    Minv[150] = Minv[116];
-    Minv[168] = Minv[117];
-    Minv[186] = Minv[118];
-    Minv[204] = Minv[119];
-    Minv[222] = Minv[120];
-    Minv[240] = Minv[121];
-    Minv[258] = Minv[122];
-    Minv[276] = Minv[123];
-    Minv[294] = Minv[124];
-    Minv[312] = Minv[125];
-    Minv[151] = Minv[134];
-    Minv[169] = Minv[135];
-    Minv[187] = Minv[136];
-    Minv[205] = Minv[137];
-    Minv[223] = Minv[138];
-    Minv[241] = Minv[139];
-    Minv[259] = Minv[140];
-    Minv[277] = Minv[141];
-    Minv[295] = Minv[142];
-    Minv[313] = Minv[143];
-    Minv[170] = Minv[153];
-    Minv[188] = Minv[154];
-    Minv[206] = Minv[155];
-    Minv[224] = Minv[156];
-    Minv[242] = Minv[157];
-    Minv[260] = Minv[158];
-    Minv[278] = Minv[159];
-    Minv[296] = Minv[160];
-    Minv[314] = Minv[161];
-    Minv[189] = Minv[172];
-    Minv[207] = Minv[173];
-    Minv[225] = Minv[174];
-    Minv[243] = Minv[175];
-    Minv[261] = Minv[176];
-    Minv[279] = Minv[177];
-    Minv[297] = Minv[178];
-    Minv[315] = Minv[179];
-    Minv[208] = Minv[191];
-    Minv[226] = Minv[192];
-    Minv[244] = Minv[193];
-    Minv[262] = Minv[194];
-    Minv[280] = Minv[195];
-    Minv[298] = Minv[196];
-    Minv[316] = Minv[197];
-    Minv[227] = Minv[210];
-    Minv[245] = Minv[211];
-    Minv[263] = Minv[212];
-    Minv[281] = Minv[213];
-    Minv[299] = Minv[214];
-    Minv[317] = Minv[215];
-    Minv[246] = Minv[229];
-    Minv[264] = Minv[230];
-    Minv[282] = Minv[231];
-    Minv[300] = Minv[232];
-    Minv[318] = Minv[233];
-    Minv[265] = Minv[248];
-    Minv[283] = Minv[249];
-    Minv[301] = Minv[250];
-    Minv[319] = Minv[251];
-    Minv[284] = Minv[267];
-    Minv[302] = Minv[268];
-    Minv[320] = Minv[269];
-    Minv[303] = Minv[286];
-    Minv[321] = Minv[287];
-    Minv[322] = Minv[305];
+    for (int r = 1; r < 18; ++r)
+        for (int c = 0; c < r; ++c)
+            Minv[r * 18 + c] = Minv[c * 18 + r];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
