@@ -373,14 +373,14 @@ static void forward_stretch_text(ebuf *out, const char *indent, const kin_tree *
         if (n >= AXPY_LOOP_MIN) {
             ebuf_printf(out, "%s    for (int c = 0; c < %d; ++c)\n%s        Minv[%d + c] = ",
                         indent, n, indent, i * nv + col);
-            snprintf(head, sizeof head, scaled ? "Minv[%d + c] * dinv" : "", i * nv + col);
+            snprintf(head, sizeof head, "Minv[%d + c] * dinv", i * nv + col);
             snprintf(at, sizeof at, "c");
         } else {
             ebuf_printf(out, "%s    Minv[%d] = ", indent, i * nv + col + k);
-            snprintf(head, sizeof head, scaled ? "Minv[%d] * dinv" : "", i * nv + col + k);
+            snprintf(head, sizeof head, "Minv[%d] * dinv", i * nv + col + k);
             snprintf(at, sizeof at, "%d", k);
         }
-        forward_terms_text(out, inner, t, i, col, head, at);
+        forward_terms_text(out, inner, t, i, col, scaled ? head : "", at);
     }
     c->mul += (long)n * (m + (scaled ? 1 : 0));
     c->add += (long)n * (scaled ? m : m - 1);

@@ -212,8 +212,9 @@ START_TEST(no_trivial_products)
 }
 END_TEST
 
-/* Counts the angles each function hands to cdyn_sincos_n ("angle[k] = q_hinge;"): each
- * argument at most once, and fk needs exactly one per revolute joint. */
+/* Counts the angles each function hands to cdyn_sincos_n ("angle[k] = q_hinge;", or a
+ * stretch "cdyn_sincos_n(q + 7, ..., 3)"): each at most once, and fk needs exactly one per
+ * revolute joint. */
 START_TEST(sincos_once_per_joint)
 {
     kin_tree t;
@@ -250,6 +251,24 @@ START_TEST(sincos_once_per_joint)
                                   (int)len, a, head);
                 ck_assert_int_lt(n, 64);
                 args[n++] = a;
+            }
+            {   /* plus the stretches read straight from q: disjoint, within q */
+                int seen[64] = {0}, first, count;
+                for (s = strstr(fn, "cdyn_sincos_n(q + "); s && s < end;
+                     s = strstr(s + 1, "cdyn_sincos_n(q + ")) {
+                    const char *last = strchr(s, ')');   /* the count: the last argument */
+                    first = atoi(s + strlen("cdyn_sincos_n(q + "));
+                    while (last[-1] != ' ')
+                        last--;
+                    count = atoi(last);
+                    ck_assert_int_ge(first, 0);
+                    ck_assert_int_le(first + count, 64);
+                    for (k = first; k < first + count; k++) {
+                        ck_assert_msg(!seen[k], "q[%d] twice in %.40s", k, head);
+                        seen[k] = 1;
+                        n++;
+                    }
+                }
             }
             ck_assert_int_le(n, nrev);
             if (strncmp(head, "void aligned_fk(", 16) == 0)

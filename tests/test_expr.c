@@ -280,9 +280,10 @@ START_TEST(in_place_rotation)
 }
 END_TEST
 
-/* The sin/cos of inputs come out all at once where the first is needed: each angle read
- * once into angle[], one cdyn_sincos_n call (no libm call clobbering the vector registers
- * per joint), then the results as temporaries. */
+/* The sin/cos of inputs come out all at once where the first is needed: one cdyn_sincos_n
+ * (no libm call clobbering the vector registers per joint), then the results as
+ * temporaries. Angles that are plain q[N] are read from q itself, one call per stretch of
+ * consecutive N; any other input goes through angle[] (SINCOS_OF_T0 above). */
 START_TEST(trig_all_at_once)
 {
     expr_prog *p = expr_new();
@@ -294,13 +295,36 @@ START_TEST(trig_all_at_once)
     q1 = ex_input(p, "q[1]");
     expr_store(p, "y[1]", ex_sin(p, q1));
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = q[0];\nconst cdyn_real t1 = q[1];\n"
-                           "cdyn_real angle[2], sin_angle[2], cos_angle[2];\n"
-                           "angle[0] = t0;\nangle[1] = t1;\n"
-                           "cdyn_sincos_n(angle, sin_angle, cos_angle, 2);\n"
-                           "const cdyn_real t2 = sin_angle[0];\nconst cdyn_real t3 = cos_angle[0];\n"
-                           "const cdyn_real t4 = sin_angle[1];\ny[1] = t4;\n"
-                           "const cdyn_real t5 = t2 * t3;\ny[0] = t5;\n");
+    ck_assert_str_eq(text, "cdyn_real sin_angle[2], cos_angle[2];\n"
+                           "cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);\n"
+                           "const cdyn_real t0 = sin_angle[0];\nconst cdyn_real t1 = cos_angle[0];\n"
+                           "const cdyn_real t2 = sin_angle[1];\ny[1] = t2;\n"
+                           "const cdyn_real t3 = t0 * t1;\ny[0] = t3;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+/* Slots follow the q index whatever the order of use; a gap starts another call; the same
+ * angle twice is one slot. */
+START_TEST(trig_q_stretches)
+{
+    expr_prog *p = expr_new();
+    char *text;
+    expr_store(p, "y[0]", ex_sin(p, ex_input(p, "q[5]")));
+    expr_store(p, "y[1]", ex_cos(p, ex_input(p, "q[3]")));
+    expr_store(p, "y[2]", ex_sin(p, ex_input(p, "q[9]")));
+    expr_store(p, "y[3]", ex_sin(p, ex_input(p, "q[4]")));
+    expr_store(p, "y[4]", ex_cos(p, ex_input(p, "q[5]")));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "cdyn_real sin_angle[4], cos_angle[4];\n"
+                           "cdyn_sincos_n(q + 3, sin_angle, cos_angle, 3);\n"
+                           "cdyn_sincos_n(q + 9, sin_angle + 3, cos_angle + 3, 1);\n"
+                           "const cdyn_real t0 = sin_angle[2];\ny[0] = t0;\n"
+                           "const cdyn_real t1 = cos_angle[0];\ny[1] = t1;\n"
+                           "const cdyn_real t2 = sin_angle[3];\ny[2] = t2;\n"
+                           "const cdyn_real t3 = sin_angle[1];\ny[3] = t3;\n"
+                           "const cdyn_real t4 = cos_angle[2];\ny[4] = t4;\n");
     free(text);
     expr_free(p);
 }
@@ -406,6 +430,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, inputs_read_at_first_use);
     tcase_add_test(tc, trig_all_at_once);
+    tcase_add_test(tc, trig_q_stretches);
     tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));

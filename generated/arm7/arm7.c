@@ -67,22 +67,8 @@ static const cdyn_real arm7__frame_p[10][3] = {
  * 95 mul, 53 add, 0 div, 0 sqrt, 14 sin/cos */
 void arm7_fk(arm7_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     d->oMb_R[0][1] = -t0;
     d->oMb_R[0][3] = t0;
@@ -390,10 +376,8 @@ static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_joint1;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
@@ -443,10 +427,8 @@ static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_joint1;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
@@ -500,12 +482,8 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    cdyn_real angle[2], sin_angle[2], cos_angle[2];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -583,12 +561,8 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    cdyn_real angle[2], sin_angle[2], cos_angle[2];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -679,14 +653,8 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -793,14 +761,8 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -932,16 +894,8 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    cdyn_real angle[4], sin_angle[4], cos_angle[4];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 4);
+    cdyn_real sin_angle[4], cos_angle[4];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -1071,16 +1025,8 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    cdyn_real angle[4], sin_angle[4], cos_angle[4];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 4);
+    cdyn_real sin_angle[4], cos_angle[4];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -1247,18 +1193,8 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    cdyn_real angle[5], sin_angle[5], cos_angle[5];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 5);
+    cdyn_real sin_angle[5], cos_angle[5];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -1414,18 +1350,8 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    cdyn_real angle[5], sin_angle[5], cos_angle[5];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 5);
+    cdyn_real sin_angle[5], cos_angle[5];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -1630,20 +1556,8 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -1816,20 +1730,8 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -2063,22 +1965,8 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     J[22] = -t0;
     const cdyn_real t1 = cos_angle[0];
@@ -2274,22 +2162,8 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -2630,20 +2504,8 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     const cdyn_real t5 = a_joint1 * CDYN_R(0.0091170000000000001) + t4;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
     const cdyn_real t8 = sin_angle[1];
@@ -3100,20 +2962,8 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t3 = v_joint1 * t0;
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t5 = sin_angle[0];
     const cdyn_real t6 = cos_angle[0];
     const cdyn_real t7 = sin_angle[1];
@@ -3545,20 +3395,8 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     (void)d;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -3679,20 +3517,8 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
  * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
 static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -4679,20 +4505,8 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t3 = v_joint1 * t0;
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t5 = sin_angle[0];
     const cdyn_real t6 = cos_angle[0];
     const cdyn_real t7 = sin_angle[1];
@@ -5662,22 +5476,8 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
 {
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -6619,22 +6419,8 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
 static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
 {
     /* M on the tree pattern (CRBA) */
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -7145,22 +6931,8 @@ void arm7_constraint_jacobian(arm7_data *d, const cdyn_real *q, cdyn_real *J)
     (void)d;
     for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
         J[k] = 0;
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -7384,20 +7156,8 @@ void arm7_constraint_jacobian(arm7_data *d, const cdyn_real *q, cdyn_real *J)
 void arm7_constraint_drift(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma)
 {
     (void)d;
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -10341,22 +10101,8 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
 {
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -10559,22 +10305,8 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
 {
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     d->caba[1] = -t0;
     d->caba[2] = t0;
@@ -12150,22 +11882,8 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     int k;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
-    const cdyn_real q_joint1 = q[0];
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[7], sin_angle[7], cos_angle[7];
-    angle[0] = q_joint1;
-    angle[1] = q_joint2;
-    angle[2] = q_joint3;
-    angle[3] = q_joint4;
-    angle[4] = q_joint5;
-    angle[5] = q_joint6;
-    angle[6] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 7);
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
     d->pv[1] = -t0;
     d->pv[2] = t0;
@@ -14190,20 +13908,8 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     (void)d;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
-    const cdyn_real q_joint2 = q[1];
-    const cdyn_real q_joint3 = q[2];
-    const cdyn_real q_joint4 = q[3];
-    const cdyn_real q_joint5 = q[4];
-    const cdyn_real q_joint6 = q[5];
-    const cdyn_real q_joint7 = q[6];
-    cdyn_real angle[6], sin_angle[6], cos_angle[6];
-    angle[0] = q_joint2;
-    angle[1] = q_joint3;
-    angle[2] = q_joint4;
-    angle[3] = q_joint5;
-    angle[4] = q_joint6;
-    angle[5] = q_joint7;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 6);
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];

@@ -51,14 +51,8 @@ static const cdyn_real fourbar__frame_p[6][3] = {
  * 18 mul, 9 add, 0 div, 0 sqrt, 6 sin/cos */
 void fourbar_fk(fourbar_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    angle[2] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     d->oMb_R[0][0] = -t0;
     d->oMb_R[0][4] = -t0;
@@ -209,10 +203,8 @@ static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_crank_joint = q[0];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_crank_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
@@ -261,10 +253,8 @@ static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_crank_joint = q[0];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_crank_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = fR[6];
@@ -317,12 +307,8 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[2], sin_angle[2], cos_angle[2];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -389,12 +375,8 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[2], sin_angle[2], cos_angle[2];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 2);
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -468,10 +450,8 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
@@ -524,10 +504,8 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
@@ -627,10 +605,8 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t0 = a_crank_joint * CDYN_R(0.050000000000000003);
     const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.0016199999999999999);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t2 = sin_angle[0];
     const cdyn_real t3 = cos_angle[0];
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
@@ -672,10 +648,8 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     (void)d;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
@@ -719,10 +693,8 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
  * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
 static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
@@ -913,10 +885,8 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     int k;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
-    const cdyn_real q_coupler_joint = q[1];
-    cdyn_real angle[1], sin_angle[1], cos_angle[1];
-    angle[0] = q_coupler_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 1);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
@@ -1009,14 +979,8 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
 {
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    angle[2] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -1132,14 +1096,8 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
 static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
 {
     /* M on the tree pattern (CRBA) */
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    angle[2] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -1222,14 +1180,8 @@ void fourbar_constraint_jacobian(fourbar_data *d, const cdyn_real *q, cdyn_real 
     (void)d;
     for (k = 0; k < FOURBAR_NC * FOURBAR_NV; ++k)
         J[k] = 0;
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    angle[2] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
@@ -1272,14 +1224,8 @@ void fourbar_constraint_jacobian(fourbar_data *d, const cdyn_real *q, cdyn_real 
 void fourbar_constraint_drift(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma)
 {
     (void)d;
-    const cdyn_real q_crank_joint = q[0];
-    const cdyn_real q_coupler_joint = q[1];
-    const cdyn_real q_rocker_joint = q[2];
-    cdyn_real angle[3], sin_angle[3], cos_angle[3];
-    angle[0] = q_crank_joint;
-    angle[1] = q_coupler_joint;
-    angle[2] = q_rocker_joint;
-    cdyn_sincos_n(angle, sin_angle, cos_angle, 3);
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];

@@ -14,7 +14,10 @@
  * Measured against libm over 4e6 angles up to |x| = 2e5: at most 2.2e-16 off in double
  * (one ulp of 1), 8.6e-8 in float (under one ulp). |x| above 1e5 (1e4 in float), where
  * the reduction would lose digits, is handed to libm after the loop; a NaN or an infinity
- * gives NaN, as libm does. */
+ * gives NaN, as libm does. The loop notes such an angle in `far` (a bitwise | of
+ * comparisons, which both compilers vectorise), so the libm loop is one branch, not one per
+ * angle: clang unrolls a short batch and kept a branch and two calls per angle, spilling
+ * around them (talos' leg Jacobian: 0.121 us, 0.109 with one branch). */
 #ifndef CDYN_TRIG_H
 #define CDYN_TRIG_H
 
@@ -29,7 +32,7 @@ extern "C" {
 #ifdef CDYN_FLOAT
 static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c, int n)
 {
-    int i;
+    int i, far = 0;
     for (i = 0; i < n; ++i) {
         const float shifted = x[i] * 0.636619772f + 12582912.0f;   /* 1.5 2^23 */
         const float k = shifted - 12582912.0f;
@@ -47,8 +50,9 @@ static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c,
         cw = (bits & 1) ? sr : cr;
         s[i] = (bits & 2) ? -sw : sw;
         c[i] = ((bits + 1) & 2) ? -cw : cw;
+        far |= (x[i] > 1e4f) | (x[i] < -1e4f);
     }
-    for (i = 0; i < n; ++i)
+    for (i = 0; far && i < n; ++i)
         if (x[i] > 1e4f || x[i] < -1e4f) {
             s[i] = CDYN_SIN(x[i]);
             c[i] = CDYN_COS(x[i]);
@@ -57,7 +61,7 @@ static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c,
 #else
 static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c, int n)
 {
-    int i;
+    int i, far = 0;
     for (i = 0; i < n; ++i) {
         const double shifted = x[i] * 0.63661977236758134308 + 6755399441055744.0;
         const double k = shifted - 6755399441055744.0;
@@ -77,8 +81,9 @@ static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c,
         cw = (bits & 1) ? sr : cr;
         s[i] = (bits & 2) ? -sw : sw;
         c[i] = ((bits + 1) & 2) ? -cw : cw;
+        far |= (x[i] > 1e5) | (x[i] < -1e5);
     }
-    for (i = 0; i < n; ++i)
+    for (i = 0; far && i < n; ++i)
         if (x[i] > 1e5 || x[i] < -1e5) {
             s[i] = CDYN_SIN(x[i]);
             c[i] = CDYN_COS(x[i]);
