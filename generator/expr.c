@@ -921,16 +921,13 @@ static int q_slots(const expr_prog *p, int *slot, int from, int n)
             free(q);
             return 0;
         }
-    for (i = from; i < p->nnodes; i++)
+    for (i = from; i < p->nnodes; i++)   /* q[] is by old slot: each node reads its own */
         if (slot[i] >= 0) {
             int rank = 0, me = q[slot[i]];
             for (k = 0; k < n; k++)
                 rank += q[k] < me;
-            slot[i] = -2 - rank;        /* marked renumbered until every node is done */
+            slot[i] = rank;
         }
-    for (i = from; i < p->nnodes; i++)
-        if (slot[i] <= -2)
-            slot[i] = -2 - slot[i];
     free(q);
     return 1;
 }
