@@ -70,44 +70,81 @@ static void chain_placements(expr_prog *p, const kin_tree *t, int body, splace *
         o[body] = splace_compose(p, o[i], o[body]);
 }
 
-/* Only the kinematics of the frame's branch: the placements of the supporting bodies from
- * q, the frame's (stored into d->oMf_*[frame]) from its offset in the body (inputs fR, fp). */
-void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local)
+/* The frame's offset in its body (inputs fR, fp). */
+static splace frame_offset(expr_prog *p)
+{
+    splace f;
+    int k;
+    for (k = 0; k < 9; k++)
+        f.R.m[k] = ex_inputf(p, "fR[%d]", k);
+    for (k = 0; k < 3; k++)
+        f.p.v[k] = ex_inputf(p, "fp[%d]", k);
+    return f;
+}
+
+static void store_frame(expr_prog *p, splace f)
+{
+    int k;
+    for (k = 0; k < 9; k++)
+        expr_storef(p, f.R.m[k], "d->oMf_R[frame][%d]", k);
+    for (k = 0; k < 3; k++)
+        expr_storef(p, f.p.v[k], "d->oMf_p[frame][%d]", k);
+}
+
+static void store_column(expr_prog *p, const kin_tree *t, smot c, int col)
+{
+    int i;
+    for (i = 0; i < 6; i++)
+        expr_storef(p, c.v[i], "J[%d]", i * t->nv + col);
+}
+
+/* LOCAL columns from the frame towards the root: with jMf the frame's placement in body j,
+ * j's column is X_f<-j S_j = jMf^-1 S_j, and pMf = pMj(q) jMf moves one body up. The last
+ * step (the root's joint placement) gives oMf, so no world placement of a body is needed,
+ * and each column costs one inverse motion transform instead of a world column (a cross
+ * product about the frame origin) rotated into the frame's axes. */
+static void local_jacobian(expr_prog *p, const kin_tree *t, int body)
+{
+    splace x = frame_offset(p);
+    int j, k;
+    for (j = body; j >= 0; j = t->bodies[j].parent) {
+        smot S[6];
+        int n = emit_joint_subspace(t, j, S);
+        for (k = 0; k < n; k++)
+            store_column(p, t, smot_act_inv(p, x, S[k]), t->bodies[j].idx_v + k);
+        x = splace_compose(p, emit_joint_placement(p, t, j), x);
+    }
+    store_frame(p, x);
+}
+
+/* LOCAL_WORLD_ALIGNED columns: the placements of the supporting bodies from q, each
+ * column in world axes about the frame's origin. */
+static void world_jacobian(expr_prog *p, const kin_tree *t, int body)
 {
     splace *o = malloc((size_t)(t->nbodies > 0 ? t->nbodies : 1) * sizeof *o), f;
-    int i, k, j;
+    int k, j;
     if (!o) {
         expr_comment(p, "out of memory");
         return;
     }
     chain_placements(p, t, body, o);
-    for (k = 0; k < 9; k++)
-        f.R.m[k] = ex_inputf(p, "fR[%d]", k);
-    for (k = 0; k < 3; k++)
-        f.p.v[k] = ex_inputf(p, "fp[%d]", k);
-    f = splace_compose(p, o[body], f);
-    for (k = 0; k < 9; k++)
-        expr_storef(p, f.R.m[k], "d->oMf_R[frame][%d]", k);
-    for (k = 0; k < 3; k++)
-        expr_storef(p, f.p.v[k], "d->oMf_p[frame][%d]", k);
+    f = splace_compose(p, o[body], frame_offset(p));
+    store_frame(p, f);
     for (j = body; j >= 0; j = t->bodies[j].parent) {
         smot S[6];
         int n = emit_joint_subspace(t, j, S);
-        for (k = 0; k < n; k++) {
-            smot c = emit_world_column(p, o[j], S[k], f.p);
-            int col = t->bodies[j].idx_v + k;
-            if (local) {
-                sv3 l = {{c.v[0], c.v[1], c.v[2]}}, a = {{c.v[3], c.v[4], c.v[5]}};
-                l = sm3_apply_t(p, f.R, l);
-                a = sm3_apply_t(p, f.R, a);
-                for (i = 0; i < 3; i++) {
-                    c.v[i] = l.v[i];
-                    c.v[3 + i] = a.v[i];
-                }
-            }
-            for (i = 0; i < 6; i++)
-                expr_storef(p, c.v[i], "J[%d]", i * t->nv + col);
-        }
+        for (k = 0; k < n; k++)
+            store_column(p, t, emit_world_column(p, o[j], S[k], f.p), t->bodies[j].idx_v + k);
     }
     free(o);
+}
+
+/* Only the kinematics of the frame's branch; the frame's world placement is stored into
+ * d->oMf_*[frame]. */
+void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local)
+{
+    if (local)
+        local_jacobian(p, t, body);
+    else
+        world_jacobian(p, t, body);
 }

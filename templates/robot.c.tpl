@@ -80,7 +80,9 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
 {% endif %}
 {{ j.lwa.body }}}
 
-/* The same columns in the frame's axes (LOCAL): [R^T v; R^T w], R the frame's world rotation.
+/* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
+ * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
+ * frame's world placement, left in d.
  * {{ j.local.ops }} */
 static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
