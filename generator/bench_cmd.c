@@ -224,7 +224,8 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
     rc = rc ? rc : write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_ops.c", name);
-    text = bench_ops_text(t, name, cli_base_name(o->robot.urdf), o->frame, err, sizeof err);
+    text = bench_ops_text(t, name, cli_base_name(o->robot.urdf), o->frame, !o->robot.size, err,
+                          sizeof err);
     if (!text)
         cli_report("%s", err);
     else if (rc == 0 && (rc = write_text(dir, file, text)) != 0)
@@ -285,7 +286,9 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
     int k, rc;
     snprintf(flags, sizeof flags, "-std=gnu99 -DNDEBUG %s", o->cflags);
     flags_c = render_string_text(flags);
-    urdf_c = render_string_text(cli_base_name(o->robot.urdf));
+    snprintf(flags, sizeof flags, "%s%s", cli_base_name(o->robot.urdf),
+             o->robot.size ? ", generated with --size" : "");   /* the robot's heading */
+    urdf_c = render_string_text(flags);
     if (flags_c && urdf_c) {
         ebuf_printf(&b, "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
                     "extern const generated_api %s_api;\n"
@@ -453,7 +456,7 @@ static int compile_and_link(const bench_options *o, build *b)
 {
     const int robot_object = 0;         /* plan_compiles puts NAME.c first */
     long bytes[NALGORITHMS];
-    int rc;
+    int rc, k;
     plan_compiles(o, b);
     fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc,
             o->cflags);
@@ -461,6 +464,8 @@ static int compile_and_link(const bench_options *o, build *b)
     if (rc != -1)
         return build_failed(b, rc, "compiling");
     measure_code(b->obj[robot_object], o->robot.name, bytes);
+    for (k = 0; o->robot.size && k < NALGORITHMS; k++)
+        bytes[k] = -1;      /* --size: the code that runs is the shared runtime's */
     if (write_registry(o, b->dir, bytes) != 0) {
         cli_report("cannot write into %s", b->dir);
         return EXIT_BUILD;

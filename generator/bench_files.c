@@ -65,10 +65,10 @@ static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, in
 }
 
 char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
-                     const char *frame_wanted, char *err, size_t errlen)
+                     const char *frame_wanted, int counted, char *err, size_t errlen)
 {
     emit_count counts[BENCH_MAX_COUNTS];
-    const int n = render_op_counts(t, counts, BENCH_MAX_COUNTS);
+    const int n = counted ? render_op_counts(t, counts, BENCH_MAX_COUNTS) : 0;
     const int frame = frame_wanted ? tree_find_frame(t, frame_wanted) : counted_jacobian_frame(t);
     char *frame_name, *banner;
     ebuf b = {0, 0, 0, 0};
@@ -78,7 +78,7 @@ char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
                  frame_wanted);
         return NULL;
     }
-    if (n < 0 || (frame_wanted && recount_jacobian(t, frame, counts, n) != 0)) {
+    if (n < 0 || (frame_wanted && counted && recount_jacobian(t, frame, counts, n) != 0)) {
         snprintf(err, errlen, "%s: cannot count the emitted operations", urdf);
         return NULL;
     }

@@ -13,9 +13,10 @@
 char *bench_fill(const char *text, const char *name);
 
 /* C text defining `const bench_ops NAME_bench_ops`: the emitted op counts of t (as
- * `cdyngen --summary` prints them) and the frame whose Jacobian is timed, frame_wanted or
- * else an end frame on the deepest body. malloc'd; NULL with err set on a bad frame. */
+ * `cdyngen --summary` prints them; none when !counted, for code generated with --size,
+ * which emits nothing) and the frame whose Jacobian is timed, frame_wanted or else an end
+ * frame on the deepest body. malloc'd; NULL with err set on a bad frame. */
 char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
-                     const char *frame_wanted, char *err, size_t errlen);
+                     const char *frame_wanted, int counted, char *err, size_t errlen);
 
 #endif

@@ -53,6 +53,8 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
         o->floating_base = 1;
     } else if (strcmp(a, "--strict") == 0) {
         o->strict = 1;
+    } else if (strcmp(a, "--size") == 0) {
+        o->size = 1;
     } else if (strcmp(a, "--massless-links") == 0) {
         if (!has_value)
             return cli_usage_error("%s needs refuse or ignore", a);
@@ -246,9 +248,9 @@ int cli_load_robot(const robot_options *o, kin_tree *t)
 void cli_options_text(const robot_options *o, char *buf, size_t len)
 {
     int i;
-    snprintf(buf, len, "--name %s%s --scalar %s%s", o->name,
+    snprintf(buf, len, "--name %s%s --scalar %s%s%s", o->name,
              o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double",
-             o->massless_ignore ? " --massless-links ignore" : "");
+             o->massless_ignore ? " --massless-links ignore" : "", o->size ? " --size" : "");
     for (i = 0; i < o->nconstraints; i++) {
         const constraint_spec *c = &o->constraints[i].spec;
         size_t n = strlen(buf);

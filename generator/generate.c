@@ -83,6 +83,7 @@ int generate_robot(const robot_options *o, const kin_tree *t, const char *out_di
     ro.options = opts;
     ro.scalar_float = o->scalar_float;
     ro.python = o->python;
+    ro.size = o->size;
     if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
         cli_report("%s", err);
         return EXIT_INPUT;

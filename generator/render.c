@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdyn.h"        /* CDYN__DATA_REALS and friends: the generic workspace's counts */
 #include "constraints.h"
 #include "embedded.h"
 #include "emit.h"
@@ -586,6 +587,7 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
         set_take(d, "python_bytes", render_python_bytes_text(fr->name));
         set_take(d, "comment", render_comment_text(fr->name));
         set_int(d, "body", fr->body);
+        set_int(d, "at_body_origin", tree_frame_at_body_origin(fr));
         set_take(d, "R", number_list(fr->R, 9));
         set_take(d, "p", number_list(fr->p, 3));
         tpl_list_push(list, d);
@@ -627,6 +629,28 @@ static tpl_value *bodies_value(const kin_tree *t)
 }
 
 /* One LOCAL_WORLD_ALIGNED column function per body that carries a frame. */
+/* The runs of columns a Jacobian of a frame on `body` leaves zero (the DoFs that do not
+ * support it), as [{start, count}]: its function clears them row by row. */
+static tpl_value *zero_runs_value(const kin_tree *t, int body)
+{
+    const int last = t->bodies[body].idx_v + t->bodies[body].nv - 1;
+    tpl_value *list = tpl_list();
+    int col = 0, start;
+    while (col < t->nv) {
+        for (; col < t->nv && tree_dof_supports(t, col, last); col++)
+            ;
+        for (start = col; col < t->nv && !tree_dof_supports(t, col, last); col++)
+            ;
+        if (col > start) {
+            tpl_value *run = tpl_dict();
+            set_int(run, "start", start);
+            set_int(run, "count", col - start);
+            tpl_list_push(list, run);
+        }
+    }
+    return list;
+}
+
 static int jacobians_value(const kin_tree *t, tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
@@ -654,6 +678,7 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
         }
         d = tpl_dict();
         set_int(d, "index", b);
+        tpl_dict_set(d, "zero_runs", zero_runs_value(t, b));
         tpl_dict_set(d, "lwa", lwa);
         tpl_dict_set(d, "local", local);
         tpl_list_push(list, d);
@@ -714,7 +739,7 @@ static int delassus_route(const kin_tree *t, long ops[2])
 }
 
 /* The constrained functions' bodies and the set, when the robot has constraints. */
-static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
+static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx, int size)
 {
     int i;
     set_int(ctx, "nc", t->nc);
@@ -724,6 +749,13 @@ static int constraints_value(const kin_tree *t, char **ids, tpl_value *ctx)
     tpl_dict_set(ctx, "contacts_only", tpl_bool(tree_contacts_only(t)));
     if (t->nconstraints == 0)
         return 0;
+    /* the generic workspace of the set (--size: NAME_data holds it; NAME.py mirrors it) */
+    set_int(ctx, "generic_constraint_reals",
+            (long)CDYN__CONSTRAINT_REALS(t->nv, t->nconstraints, t->nc));
+    set_int(ctx, "generic_constraint_ints",
+            (long)CDYN__CONSTRAINT_INTS(t->nv, t->nconstraints));
+    if (size)
+        return 0;           /* nothing emitted: the runtime solves */
     {
         int n = emit_ltls_nnz(t);
         if (n < 0)
@@ -800,6 +832,17 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
     set_take(ctx, "dof_body", int_list(t->dof_body, t->nv));
     tpl_dict_set(ctx, "frames", frames_value(t, ids));
     tpl_dict_set(ctx, "bodies", bodies_value(t));
+    /* the generic workspace (--size: NAME_data holds it; NAME.py mirrors it) */
+    set_int(ctx, "generic_reals", (long)CDYN__DATA_REALS(t->nbodies, t->nv, t->nframes));
+    set_int(ctx, "generic_ints", (long)CDYN__DATA_INTS(t->nbodies, t->nv, nnz));
+    tpl_dict_set(ctx, "size", tpl_bool(o->size));
+    if (o->size) {                          /* NAME.c calls the runtime: nothing is emitted */
+        if (constraints_value(t, ids, ctx, 1) != 0) {
+            tpl_free(ctx);
+            return NULL;
+        }
+        return ctx;
+    }
     for (i = 0; i < NALGORITHMS; i++) {
         int nested = strncmp(algorithms[i].name, "factor_", 7) == 0;
         tpl_value *a;
@@ -814,7 +857,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         tpl_dict_set(ctx, algorithms[i].name, a);
     }
     if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
-        constraints_value(t, ids, ctx) != 0) {
+        constraints_value(t, ids, ctx, 0) != 0) {
         tpl_free(ctx);
         return NULL;
     }
@@ -896,8 +939,11 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
         snprintf(err, errlen, "out of memory while emitting code");
         return -1;
     }
-    for (i = 0; i < nfiles && rc == 0; i++)
-        rc = render_file_from(files[i][0], files[i][1], o->name, ctx, out, err, errlen);
+    for (i = 0; i < nfiles && rc == 0; i++) {
+        const int size_c = o->size && strcmp(files[i][0], "robot.c.tpl") == 0;
+        rc = render_file_from(size_c ? "robot_size.c.tpl" : files[i][0], files[i][1], o->name,
+                              ctx, out, err, errlen);
+    }
     tpl_free(ctx);
     if (rc != 0)
         render_output_free(out);

@@ -18,10 +18,13 @@ typedef struct {
     const char *options;       /* e.g. "--floating-base --scalar float", for the banner */
     int scalar_float;
     int python;                /* also NAME.py, the ctypes module (--python) */
+    int size;                  /* --size: NAME.c calls the generic runtime (robot_size.c.tpl);
+                                * nothing is emitted */
 } render_options;
 
 /* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt, cdyn_scalar.h (which
  * replaces the runtime's own: it fixes the folder's scalar type) and, with o->python, NAME.py.
+ * With o->size, NAME.c is the runtime's callers (templates/robot_size.c.tpl).
  * Returns 0, or -1 with a message in err (and *out empty). */
 int render_robot(const kin_tree *t, const render_options *o, render_output *out,
                  char *err, size_t errlen);

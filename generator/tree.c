@@ -536,6 +536,18 @@ int tree_find_frame(const kin_tree *t, const char *name)
     return -1;
 }
 
+int tree_frame_at_body_origin(const tree_frame *f)
+{
+    static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int k;
+    if (f->body < 0)
+        return 0;
+    for (k = 0; k < 9; k++)
+        if (f->R[k] != identity[k])
+            return 0;
+    return f->p[0] == 0 && f->p[1] == 0 && f->p[2] == 0;
+}
+
 /* ---- entry points ---- */
 
 static int build(builder *b)

@@ -101,6 +101,8 @@ void tree_free(kin_tree *t);
 
 /* Index of the frame named `name`, or -1. */
 int tree_find_frame(const kin_tree *t, const char *name);
+/* 1 if the frame is its (moving) body's own frame: the identity placement in it. */
+int tree_frame_at_body_origin(const tree_frame *f);
 
 /* 1 if DoF j is DoF i or one of its ancestors (M(i,j) may be nonzero). */
 int tree_dof_supports(const kin_tree *t, int j, int i);

@@ -7,6 +7,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "{{ name }}.h"
+#include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const {{ name }}_frame_names[{{ nframes_alloc }}] = {
@@ -40,14 +41,19 @@ static const cdyn_real {{ name }}__frame_p[{{ nframes }}][3] = {
 };
 {% endif %}
 
-/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf.
+/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
+ * frame at its body's origin is a copy of the body's placement.
  * {{ fk.ops }} */
 void {{ name }}_fk({{ name }}_data *d, const cdyn_real *q)
 {
 {% if not fk.uses.q %}
     (void)q;
 {% endif %}
-{{ fk.body }}}
+{{ fk.body }}{% for f in frames %}{% if f.at_body_origin %}
+    memcpy(d->oMf_R[{{ f.index }}], d->oMb_R[{{ f.body }}], sizeof d->oMf_R[{{ f.index }}]);
+    memcpy(d->oMf_p[{{ f.index }}], d->oMb_p[{{ f.body }}], sizeof d->oMf_p[{{ f.index }}]);
+{% endif %}{% endfor %}
+}
 
 int {{ name }}_frame_placement(const {{ name }}_data *d, int frame, cdyn_real R[9], cdyn_real p[3])
 {
@@ -64,6 +70,8 @@ int {{ name }}_frame_placement(const {{ name }}_data *d, int frame, cdyn_real R[
 {% for j in jacobians %}
 /* Jacobian columns of a frame on body {{ j.index }}, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * {{ j.lwa.ops }} */
 static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -77,6 +85,13 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
 {% endif %}
 {% if not j.lwa.uses.fp %}
     (void)fp;
+{% endif %}
+{% if j.zero_runs %}
+    for (int r = 0; r < 6; ++r) {
+{% for z in j.zero_runs %}
+        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
+{% endfor %}
+    }
 {% endif %}
 {{ j.lwa.body }}}
 
@@ -97,12 +112,20 @@ static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const c
 {% if not j.local.uses.fp %}
     (void)fp;
 {% endif %}
+{% if j.zero_runs %}
+    for (int r = 0; r < 6; ++r) {
+{% for z in j.zero_runs %}
+        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
+{% endfor %}
+    }
+{% endif %}
 {{ j.local.body }}}
 
 {% endfor %}
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero. */
+ * the other columns are zero, written by the same function (a frame fixed to the world:
+ * all of J here). */
 int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
@@ -113,8 +136,6 @@ int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame,
 {% endif %}
     if (frame < 0 || frame >= {{ NAME }}_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    for (k = 0; k < 6 * {{ NAME }}_NV; ++k)
-        J[k] = 0;
 {% if jacobians %}
     switch ({{ name }}__frame_body[frame]) {
 {% for j in jacobians %}
@@ -123,12 +144,14 @@ int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame,
             {{ name }}__jacobian_local_{{ j.index }}(d, q, frame, J);
         else
             {{ name }}__jacobian_{{ j.index }}(d, q, frame, J);
-        break;
+        return 0;
 {% endfor %}
     default:
         break;   /* a frame fixed to the world does not move */
     }
 {% endif %}
+    for (k = 0; k < 6 * {{ NAME }}_NV; ++k)
+        J[k] = 0;
     return 0;
 }
 

@@ -16,6 +16,9 @@
 {% if constraints %}
 #include "cdyn_prox.h"
 {% endif %}
+{% if size %}
+#include "{{ name }}_model.h" /* --size: the functions below run the generic runtime (cdyn.h) over this table */
+{% endif %}
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +30,13 @@ extern "C" {
  * q = [cos, sin], gravity in the world frame. Every function is re-entrant: all state lives
  * in the caller's {{ name }}_data; nothing allocates. An output array must not overlap an
  * input array or d (as with memcpy), except where a parameter says so: x of
- * {{ name }}_ltl_solve, q_next of {{ name }}_integrate. */
+ * {{ name }}_ltl_solve, q_next of {{ name }}_integrate.{% if size %}
+
+ *
+ * Generated with --size: {{ name }}.c is no straight-line code but calls to the generic runtime
+ * (cdyn.h) over {{ name }}_model{% if constraints %} and {{ name }}_constraints{% endif %}, for firmware where code size matters more than
+ * time. The functions, arguments, results and status codes are those of the full form;
+ * {{ name }}_data differs (below).{% endif %} */
 
 #define {{ NAME }}_NQ {{ nq }}
 #define {{ NAME }}_NV {{ nv }}
@@ -75,6 +84,32 @@ enum {{ name }}_frame {
 /* URDF link names, indexed by frame id. */
 extern const char *const {{ name }}_frame_names[{{ nframes_alloc }}];
 
+{% if size %}
+/* Workspace; the caller allocates it (sizeof is a compile-time constant). Under --size it
+ * holds the generic runtime's workspaces as plain arrays, carved into a cdyn_data (and a
+ * cdyn_constraint_data) afresh by every call: it keeps no pointer, so it may be left
+ * uninitialised, copied or moved between calls (the M of {{ name }}_crba is still there for
+ * {{ name }}_ltl in a memcpy'd copy). The full form's fields oMb_R, oMb_p, oMf_R, oMf_p, M, L,
+ * D, Dinv and aba_D{% if constraints %} and the solvers' scratch (nle, Jc, B, gamma, ...){% endif %} do not exist here: read
+ * results through the functions ({{ name }}_frame_placement after {{ name }}_fk, the M of
+ * {{ name }}_crba, {{ name }}_ltl_factor{% if constraints %}, {{ name }}_constraint_jacobian{% endif %}). The functions taking a const
+ * {{ name }}_data read it without writing: on one that no other function has filled,
+ * {{ name }}_frame_placement returns -1{% if forward_dynamics %} and {{ name }}_ltl_solve and {{ name }}_ltl_factor leave
+ * their outputs as they are{% endif %}. */
+typedef struct {
+{% if constraints %}
+    cdyn_real ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or {{ name }}_constraint_capture */
+    cdyn_real ref_p[{{ ncon }}][3];   /* [in] each contact's reference world position */
+    cdyn_real primal_residual;  /* ||J ddq + gamma - a*||_inf after the last solve */
+    cdyn_real dual_residual;    /* ||lambda_k - lambda_k-1||_inf after the last solve */
+{% endif %}
+    /* the generic cdyn_data's buffer ({{ NAME }}_GENERIC_DATA_BYTES), never read directly */
+    cdyn_real work[({{ NAME }}_GENERIC_DATA_BYTES + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+{% if constraints %}
+    /* the generic cdyn_constraint_data's buffer ({{ NAME }}_GENERIC_CONSTRAINT_BYTES) */
+    cdyn_real cwork[({{ NAME }}_GENERIC_CONSTRAINT_BYTES + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+{% endif %}
+{% else %}
 /* Workspace; the caller allocates it (sizeof is a compile-time constant). */
 typedef struct {
     cdyn_real oMb_R[{{ nbodies_alloc }}][9];   /* world rotation of each body (row-major), by {{ name }}_fk */
@@ -121,6 +156,7 @@ typedef struct {
     cdyn_real caba_acc[{{ caba_nacc }}];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[{{ pv_nstash }}];       /* placements, U, D^-1, u, S^T KA */
+{% endif %}
 {% endif %}
 {% endif %}
 } {{ name }}_data;
@@ -178,7 +214,7 @@ int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv);
 
 /** {{ name }}_aba — forward dynamics ddq = M^-1 (tau - C v - g), articulated-body algorithm.
  *  @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq [out] ({{ NAME }}_NV).
- *  Returns 0, CDYN_E_SINGULAR when a pivot (d->aba_D) is not positive (a NaN or infinity in q
+ *  Returns 0, CDYN_E_SINGULAR when a pivot{% if not size %} (d->aba_D){% endif %} is not positive (a NaN or infinity in q
  *  or a degenerate inertia), or CDYN_E_NONFINITE when a NaN or infinity reached ddq; ddq is
  *  then not to be used. The generic cdyn_aba returns the same. */
 int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
@@ -258,9 +294,14 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 {% endif %}
+{% if size %}
+/** {{ name }}_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed). Under --size all three
+ *  routes below are cdyn_delassus: M's sparse factor and B^T D B, B = D^-1 L^-T J^T.
+{% else %}
 /** {{ name }}_delassus — G = J M^-1 J^T + mu I (M^-1 is never formed), by the route that emits
  *  fewer operations for this robot and set ({{ delassus_ops_factor }} by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}):
  *  {% if delassus_articulated %}the articulated sweeps of {{ name }}_delassus_articulated{% else %}M's sparse factor and B^T D B, B = D^-1 L^-T J^T{% endif %}.
+{% endif %}
  *  @q [in] ({{ NAME }}_NQ); @mu [in]; @G [out] ({{ NAME }}_NC x {{ NAME }}_NC). Returns 0, or
  *  CDYN_E_SINGULAR. */
 int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G);

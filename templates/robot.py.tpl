@@ -46,6 +46,30 @@ _real_p = ctypes.POINTER(_real)
 _int = ctypes.c_int
 
 
+{% if size %}
+def _workspace_reals(reals, ints):
+    """The reals of a cdyn_real array holding CDYN_DATA_BYTES-like bytes (runtime/cdyn.h)."""
+    size = ctypes.sizeof(_real)
+    nbytes = reals * size + ints * ctypes.sizeof(_int) + size - 1
+    return (nbytes + size - 1) // size
+
+
+class Data(ctypes.Structure):
+    """The workspace {{ name }}_data (--size): the caller-facing fields, then the generic
+    runtime's buffers, which only the C functions read (results come through them)."""
+    _fields_ = [
+{% if constraints %}
+        ("ref_R", _real * 9 * {{ ncon }}), ("ref_p", _real * 3 * {{ ncon }}),
+        ("primal_residual", _real), ("dual_residual", _real),
+{% endif %}
+        ("work", _real * _workspace_reals({{ generic_reals }}, {{ generic_ints }})),
+{% if constraints %}
+        ("cwork", _real * _workspace_reals({{ generic_constraint_reals }}, {{ generic_constraint_ints }})),
+{% endif %}
+    ]
+
+
+{% else %}
 class Data(ctypes.Structure):
     """The workspace {{ name }}_data, field for field (placements after fk, M, its factor...)."""
     _fields_ = [
@@ -71,6 +95,7 @@ class Data(ctypes.Structure):
     ]
 
 
+{% endif %}
 class _Settings(ctypes.Structure):
     """cdyn_prox_settings."""
     _fields_ = [("mu", _real), ("max_iter", _int), ("abs_tol", _real), ("rel_tol", _real),
@@ -214,8 +239,15 @@ def fk(q, data=None):
     frame; data keeps the bodies' and frames' placements."""
     d = _data("fk", data)
     _c("fk")(d, _ptr(_input("fk", "q", q, (NQ,))))
+{% if size %}
+    R, p = _out(NFRAMES, 3, 3), _out(NFRAMES, 3)
+    for f in range(NFRAMES):       # --size: no oMf_R in the workspace; read it through C
+        _c("frame_placement")(d, f, _ptr(R[f]), _ptr(p[f]))
+    return R, p
+{% else %}
     R = np.ctypeslib.as_array(d.oMf_R)[:NFRAMES].reshape(NFRAMES, 3, 3)
     return R.copy(), np.ctypeslib.as_array(d.oMf_p)[:NFRAMES].copy()
+{% endif %}
 
 
 def frame_placement(data, frame):

@@ -8,6 +8,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "arm7.h"
+#include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const arm7_frame_names[10] = {
@@ -63,7 +64,8 @@ static const cdyn_real arm7__frame_p[10][3] = {
     { CDYN_R(0), CDYN_R(0), CDYN_R(0.2104) }
 };
 
-/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf.
+/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
+ * frame at its body's origin is a copy of the body's placement.
  * 95 mul, 53 add, 0 div, 0 sqrt, 14 sin/cos */
 void arm7_fk(arm7_data *d, const cdyn_real *q)
 {
@@ -73,24 +75,15 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     d->oMb_R[0][1] = -t0;
     d->oMb_R[0][3] = t0;
     d->oMb_R[1][2] = -t0;
-    d->oMf_R[1][1] = -t0;
-    d->oMf_R[1][3] = t0;
-    d->oMf_R[2][2] = -t0;
     const cdyn_real t1 = cos_angle[0];
     d->oMb_R[0][0] = t1;
     d->oMb_R[0][4] = t1;
     d->oMb_R[1][5] = t1;
-    d->oMf_R[1][0] = t1;
-    d->oMf_R[1][4] = t1;
-    d->oMf_R[2][5] = t1;
     const cdyn_real t2 = sin_angle[1];
     d->oMb_R[1][6] = -t2;
-    d->oMf_R[2][6] = -t2;
     const cdyn_real t3 = cos_angle[1];
     d->oMb_R[1][7] = -t3;
     d->oMb_R[2][8] = t3;
-    d->oMf_R[2][7] = -t3;
-    d->oMf_R[3][8] = t3;
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = sin_angle[3];
@@ -104,196 +97,133 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     const cdyn_real t14 = t1 * t3;
     d->oMb_R[1][0] = t14;
-    d->oMf_R[2][0] = t14;
     const cdyn_real t15 = t1 * t2;
     d->oMb_R[1][1] = -t15;
     d->oMb_R[2][2] = t15;
-    d->oMf_R[2][1] = -t15;
-    d->oMf_R[3][2] = t15;
     const cdyn_real t16 = t0 * t3;
     d->oMb_R[1][3] = t16;
-    d->oMf_R[2][3] = t16;
     const cdyn_real t17 = t0 * t2;
     d->oMb_R[1][4] = -t17;
     d->oMb_R[2][5] = t17;
-    d->oMf_R[2][4] = -t17;
-    d->oMf_R[3][5] = t17;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     const cdyn_real t18 = t0 * t4 - t14 * t5;
     d->oMb_R[2][0] = -t18;
-    d->oMf_R[3][0] = -t18;
     const cdyn_real t19 = t0 * t5 + t14 * t4;
     d->oMb_R[2][1] = -t19;
     d->oMb_R[3][2] = t19;
-    d->oMf_R[3][1] = -t19;
-    d->oMf_R[4][2] = t19;
     const cdyn_real t20 = t1 * t4 + t16 * t5;
     d->oMb_R[2][3] = t20;
-    d->oMf_R[3][3] = t20;
     const cdyn_real t21 = t1 * t5 - t16 * t4;
     d->oMb_R[2][4] = t21;
     d->oMb_R[3][5] = -t21;
-    d->oMf_R[3][4] = t21;
-    d->oMf_R[4][5] = -t21;
     const cdyn_real t22 = t2 * t5;
     d->oMb_R[2][6] = -t22;
-    d->oMf_R[3][6] = -t22;
     const cdyn_real t23 = t2 * t4;
     d->oMb_R[2][7] = t23;
     d->oMb_R[3][8] = -t23;
-    d->oMf_R[3][7] = t23;
-    d->oMf_R[4][8] = -t23;
     const cdyn_real t24 = t15 * CDYN_R(0.316);
     d->oMb_p[2][0] = t24;
-    d->oMf_p[3][0] = t24;
     const cdyn_real t25 = t17 * CDYN_R(0.316);
     d->oMb_p[2][1] = t25;
-    d->oMf_p[3][1] = t25;
     const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
     d->oMb_p[2][2] = t26;
-    d->oMf_p[3][2] = t26;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
     const cdyn_real t27 = t15 * t6 - t18 * t7;
     d->oMb_R[3][0] = t27;
-    d->oMf_R[4][0] = t27;
     const cdyn_real t28 = t15 * t7 + t18 * t6;
     d->oMb_R[3][1] = t28;
     d->oMb_R[4][2] = t28;
-    d->oMf_R[4][1] = t28;
-    d->oMf_R[5][2] = t28;
     const cdyn_real t29 = t17 * t6 + t20 * t7;
     d->oMb_R[3][3] = t29;
-    d->oMf_R[4][3] = t29;
     const cdyn_real t30 = t17 * t7 - t20 * t6;
     d->oMb_R[3][4] = t30;
     d->oMb_R[4][5] = t30;
-    d->oMf_R[4][4] = t30;
-    d->oMf_R[5][5] = t30;
     const cdyn_real t31 = t3 * t6 - t22 * t7;
     d->oMb_R[3][6] = t31;
-    d->oMf_R[4][6] = t31;
     const cdyn_real t32 = t3 * t7 + t22 * t6;
     d->oMb_R[3][7] = t32;
     d->oMb_R[4][8] = t32;
-    d->oMf_R[4][7] = t32;
-    d->oMf_R[5][8] = t32;
     const cdyn_real t33 = t24 - t18 * CDYN_R(0.082500000000000004);
     d->oMb_p[3][0] = t33;
-    d->oMf_p[4][0] = t33;
     const cdyn_real t34 = t25 + t20 * CDYN_R(0.082500000000000004);
     d->oMb_p[3][1] = t34;
-    d->oMf_p[4][1] = t34;
     const cdyn_real t35 = t26 - t22 * CDYN_R(0.082500000000000004);
     d->oMb_p[3][2] = t35;
-    d->oMf_p[4][2] = t35;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
     const cdyn_real t36 = t19 * t8 - t27 * t9;
     d->oMb_R[4][0] = -t36;
-    d->oMf_R[5][0] = -t36;
     const cdyn_real t37 = t19 * t9 + t27 * t8;
     d->oMb_R[4][1] = -t37;
     d->oMb_R[5][2] = t37;
-    d->oMf_R[5][1] = -t37;
-    d->oMf_R[6][2] = t37;
     const cdyn_real t38 = t21 * t8 + t29 * t9;
     d->oMb_R[4][3] = t38;
-    d->oMf_R[5][3] = t38;
     const cdyn_real t39 = t21 * t9 - t29 * t8;
     d->oMb_R[4][4] = t39;
     d->oMb_R[5][5] = -t39;
-    d->oMf_R[5][4] = t39;
-    d->oMf_R[6][5] = -t39;
     const cdyn_real t40 = t23 * t8 + t31 * t9;
     d->oMb_R[4][6] = t40;
-    d->oMf_R[5][6] = t40;
     const cdyn_real t41 = t23 * t9 - t31 * t8;
     d->oMb_R[4][7] = t41;
     d->oMb_R[5][8] = -t41;
-    d->oMf_R[5][7] = t41;
-    d->oMf_R[6][8] = -t41;
     const cdyn_real t42 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
     const cdyn_real t43 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
     const cdyn_real t44 = t32 * CDYN_R(0.38400000000000001) - t31 * CDYN_R(0.082500000000000004);
     const cdyn_real t45 = t33 + t42;
     d->oMb_p[4][0] = t45;
     d->oMb_p[5][0] = t45;
-    d->oMf_p[5][0] = t45;
-    d->oMf_p[6][0] = t45;
     const cdyn_real t46 = t34 + t43;
     d->oMb_p[4][1] = t46;
     d->oMb_p[5][1] = t46;
-    d->oMf_p[5][1] = t46;
-    d->oMf_p[6][1] = t46;
     const cdyn_real t47 = t35 + t44;
     d->oMb_p[4][2] = t47;
     d->oMb_p[5][2] = t47;
-    d->oMf_p[5][2] = t47;
-    d->oMf_p[6][2] = t47;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     d->oMb_R[5][0] = t48;
-    d->oMf_R[6][0] = t48;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
     d->oMb_R[5][1] = t49;
     d->oMb_R[6][2] = -t49;
-    d->oMf_R[6][1] = t49;
-    d->oMf_R[7][2] = -t49;
     d->oMf_R[8][2] = -t49;
     d->oMf_R[9][2] = -t49;
     const cdyn_real t50 = t30 * t10 + t38 * t11;
     d->oMb_R[5][3] = t50;
-    d->oMf_R[6][3] = t50;
     const cdyn_real t51 = t30 * t11 - t38 * t10;
     d->oMb_R[5][4] = t51;
     d->oMb_R[6][5] = -t51;
-    d->oMf_R[6][4] = t51;
-    d->oMf_R[7][5] = -t51;
     d->oMf_R[8][5] = -t51;
     d->oMf_R[9][5] = -t51;
     const cdyn_real t52 = t32 * t10 + t40 * t11;
     d->oMb_R[5][6] = t52;
-    d->oMf_R[6][6] = t52;
     const cdyn_real t53 = t32 * t11 - t40 * t10;
     d->oMb_R[5][7] = t53;
     d->oMb_R[6][8] = -t53;
-    d->oMf_R[6][7] = t53;
-    d->oMf_R[7][8] = -t53;
     d->oMf_R[8][8] = -t53;
     d->oMf_R[9][8] = -t53;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
     const cdyn_real t54 = t37 * t12 + t48 * t13;
     d->oMb_R[6][0] = t54;
-    d->oMf_R[7][0] = t54;
     d->oMf_R[8][0] = t54;
     const cdyn_real t55 = t37 * t13 - t48 * t12;
     d->oMb_R[6][1] = t55;
-    d->oMf_R[7][1] = t55;
     d->oMf_R[8][1] = t55;
     const cdyn_real t56 = t39 * t12 - t50 * t13;
     d->oMb_R[6][3] = -t56;
-    d->oMf_R[7][3] = -t56;
     d->oMf_R[8][3] = -t56;
     const cdyn_real t57 = t39 * t13 + t50 * t12;
     d->oMb_R[6][4] = -t57;
-    d->oMf_R[7][4] = -t57;
     d->oMf_R[8][4] = -t57;
     const cdyn_real t58 = t41 * t12 - t52 * t13;
     d->oMb_R[6][6] = -t58;
-    d->oMf_R[7][6] = -t58;
     d->oMf_R[8][6] = -t58;
     const cdyn_real t59 = t41 * t13 + t52 * t12;
     d->oMb_R[6][7] = -t59;
-    d->oMf_R[7][7] = -t59;
     d->oMf_R[8][7] = -t59;
     const cdyn_real t60 = t45 + t48 * CDYN_R(0.087999999999999995);
     d->oMb_p[6][0] = t60;
-    d->oMf_p[7][0] = t60;
     const cdyn_real t61 = t46 + t50 * CDYN_R(0.087999999999999995);
     d->oMb_p[6][1] = t61;
-    d->oMf_p[7][1] = t61;
     const cdyn_real t62 = t47 + t52 * CDYN_R(0.087999999999999995);
     d->oMb_p[6][2] = t62;
-    d->oMf_p[7][2] = t62;
     /* frames */
     const cdyn_real t63 = t60 - t49 * CDYN_R(0.107);
     d->oMf_p[8][0] = t63;
@@ -343,18 +273,20 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     d->oMf_p[0][0] = 0;
     d->oMf_p[0][1] = 0;
     d->oMf_p[0][2] = 0;
-    d->oMf_R[1][2] = 0;
-    d->oMf_R[1][5] = 0;
-    d->oMf_R[1][6] = 0;
-    d->oMf_R[1][7] = 0;
-    d->oMf_R[1][8] = 1;
-    d->oMf_p[1][0] = 0;
-    d->oMf_p[1][1] = 0;
-    d->oMf_p[1][2] = CDYN_R(0.33300000000000002);
-    d->oMf_R[2][8] = 0;
-    d->oMf_p[2][0] = 0;
-    d->oMf_p[2][1] = 0;
-    d->oMf_p[2][2] = CDYN_R(0.33300000000000002);
+    memcpy(d->oMf_R[1], d->oMb_R[0], sizeof d->oMf_R[1]);
+    memcpy(d->oMf_p[1], d->oMb_p[0], sizeof d->oMf_p[1]);
+    memcpy(d->oMf_R[2], d->oMb_R[1], sizeof d->oMf_R[2]);
+    memcpy(d->oMf_p[2], d->oMb_p[1], sizeof d->oMf_p[2]);
+    memcpy(d->oMf_R[3], d->oMb_R[2], sizeof d->oMf_R[3]);
+    memcpy(d->oMf_p[3], d->oMb_p[2], sizeof d->oMf_p[3]);
+    memcpy(d->oMf_R[4], d->oMb_R[3], sizeof d->oMf_R[4]);
+    memcpy(d->oMf_p[4], d->oMb_p[3], sizeof d->oMf_p[4]);
+    memcpy(d->oMf_R[5], d->oMb_R[4], sizeof d->oMf_R[5]);
+    memcpy(d->oMf_p[5], d->oMb_p[4], sizeof d->oMf_p[5]);
+    memcpy(d->oMf_R[6], d->oMb_R[5], sizeof d->oMf_R[6]);
+    memcpy(d->oMf_p[6], d->oMb_p[5], sizeof d->oMf_p[6]);
+    memcpy(d->oMf_R[7], d->oMb_R[6], sizeof d->oMf_R[7]);
+    memcpy(d->oMf_p[7], d->oMb_p[6], sizeof d->oMf_p[7]);
 }
 
 int arm7_frame_placement(const arm7_data *d, int frame, cdyn_real R[9], cdyn_real p[3])
@@ -371,11 +303,16 @@ int arm7_frame_placement(const arm7_data *d, int frame, cdyn_real R[9], cdyn_rea
 
 /* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 16 mul, 9 add, 0 div, 0 sqrt, 2 sin/cos */
 static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
+    }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -429,6 +366,9 @@ static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[21] = t0;
     d->oMf_R[frame][6] = t0;
@@ -479,11 +419,16 @@ static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 40 mul, 23 add, 0 div, 0 sqrt, 4 sin/cos */
 static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+    }
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
@@ -565,6 +510,9 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[22] = t0;
     const cdyn_real t1 = fR[7];
@@ -634,11 +582,16 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 63 mul, 40 add, 0 div, 0 sqrt, 6 sin/cos */
 static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
+    }
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
@@ -749,6 +702,9 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[23] = t0;
     const cdyn_real t1 = fR[7];
@@ -838,11 +794,16 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 3, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 84 mul, 55 add, 0 div, 0 sqrt, 8 sin/cos */
 static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
+    }
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[0];
@@ -976,6 +937,9 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[24] = t0;
     const cdyn_real t1 = fR[7];
@@ -1085,11 +1049,16 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 4, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 108 mul, 73 add, 0 div, 0 sqrt, 10 sin/cos */
 static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
+    }
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[0];
@@ -1249,6 +1218,9 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[25] = t0;
     const cdyn_real t1 = fR[7];
@@ -1379,11 +1351,16 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 5, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 126 mul, 82 add, 0 div, 0 sqrt, 12 sin/cos */
 static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
+    }
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
@@ -1560,6 +1537,9 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[26] = t0;
     const cdyn_real t1 = fR[7];
@@ -1709,6 +1689,8 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Jacobian columns of a frame on body 6, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 147 mul, 97 add, 0 div, 0 sqrt, 14 sin/cos */
 static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
@@ -2082,61 +2064,62 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero. */
+ * the other columns are zero, written by the same function (a frame fixed to the world:
+ * all of J here). */
 int arm7_frame_jacobian(arm7_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
     int k;
     if (frame < 0 || frame >= ARM7_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    for (k = 0; k < 6 * ARM7_NV; ++k)
-        J[k] = 0;
     switch (arm7__frame_body[frame]) {
     case 0:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_0(d, q, frame, J);
         else
             arm7__jacobian_0(d, q, frame, J);
-        break;
+        return 0;
     case 1:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_1(d, q, frame, J);
         else
             arm7__jacobian_1(d, q, frame, J);
-        break;
+        return 0;
     case 2:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_2(d, q, frame, J);
         else
             arm7__jacobian_2(d, q, frame, J);
-        break;
+        return 0;
     case 3:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_3(d, q, frame, J);
         else
             arm7__jacobian_3(d, q, frame, J);
-        break;
+        return 0;
     case 4:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_4(d, q, frame, J);
         else
             arm7__jacobian_4(d, q, frame, J);
-        break;
+        return 0;
     case 5:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_5(d, q, frame, J);
         else
             arm7__jacobian_5(d, q, frame, J);
-        break;
+        return 0;
     case 6:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_6(d, q, frame, J);
         else
             arm7__jacobian_6(d, q, frame, J);
-        break;
+        return 0;
     default:
         break;   /* a frame fixed to the world does not move */
     }
+    for (k = 0; k < 6 * ARM7_NV; ++k)
+        J[k] = 0;
     return 0;
 }
 

@@ -8,6 +8,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "fourbar.h"
+#include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const fourbar_frame_names[6] = {
@@ -47,7 +48,8 @@ static const cdyn_real fourbar__frame_p[6][3] = {
     { CDYN_R(0.20000000000000001), CDYN_R(0), CDYN_R(0) }
 };
 
-/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf.
+/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
+ * frame at its body's origin is a copy of the body's placement.
  * 18 mul, 9 add, 0 div, 0 sqrt, 6 sin/cos */
 void fourbar_fk(fourbar_data *d, const cdyn_real *q)
 {
@@ -56,13 +58,9 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t0 = sin_angle[0];
     d->oMb_R[0][0] = -t0;
     d->oMb_R[0][4] = -t0;
-    d->oMf_R[1][0] = -t0;
-    d->oMf_R[1][4] = -t0;
     const cdyn_real t1 = cos_angle[0];
     d->oMb_R[0][1] = -t1;
     d->oMb_R[0][3] = t1;
-    d->oMf_R[1][1] = -t1;
-    d->oMf_R[1][3] = t1;
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
@@ -74,35 +72,25 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     d->oMb_R[1][0] = t8;
     d->oMb_R[1][4] = t8;
-    d->oMf_R[2][0] = t8;
-    d->oMf_R[2][4] = t8;
     d->oMf_R[3][0] = t8;
     d->oMf_R[3][4] = t8;
     const cdyn_real t9 = t1 * t6 + t0 * t7;
     d->oMb_R[1][1] = -t9;
     d->oMb_R[1][3] = t9;
-    d->oMf_R[2][1] = -t9;
-    d->oMf_R[2][3] = t9;
     d->oMf_R[3][1] = -t9;
     d->oMf_R[3][3] = t9;
     const cdyn_real t10 = t0 * CDYN_R(0.10000000000000001);
     d->oMb_p[1][0] = -t10;
-    d->oMf_p[2][0] = -t10;
     const cdyn_real t11 = t1 * CDYN_R(0.10000000000000001);
     d->oMb_p[1][1] = t11;
-    d->oMf_p[2][1] = t11;
     const cdyn_real t12 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][0] = -t12;
     d->oMb_R[2][4] = -t12;
-    d->oMf_R[4][0] = -t12;
-    d->oMf_R[4][4] = -t12;
     d->oMf_R[5][0] = -t12;
     d->oMf_R[5][4] = -t12;
     const cdyn_real t13 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][1] = -t13;
     d->oMb_R[2][3] = t13;
-    d->oMf_R[4][1] = -t13;
-    d->oMf_R[4][3] = t13;
     d->oMf_R[5][1] = -t13;
     d->oMf_R[5][3] = t13;
     /* frames */
@@ -148,40 +136,24 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMf_p[0][0] = 0;
     d->oMf_p[0][1] = 0;
     d->oMf_p[0][2] = 0;
-    d->oMf_R[1][2] = 0;
-    d->oMf_R[1][5] = 0;
-    d->oMf_R[1][6] = 0;
-    d->oMf_R[1][7] = 0;
-    d->oMf_R[1][8] = 1;
-    d->oMf_p[1][0] = 0;
-    d->oMf_p[1][1] = 0;
-    d->oMf_p[1][2] = 0;
-    d->oMf_R[2][2] = 0;
-    d->oMf_R[2][5] = 0;
-    d->oMf_R[2][6] = 0;
-    d->oMf_R[2][7] = 0;
-    d->oMf_R[2][8] = 1;
-    d->oMf_p[2][2] = 0;
     d->oMf_R[3][2] = 0;
     d->oMf_R[3][5] = 0;
     d->oMf_R[3][6] = 0;
     d->oMf_R[3][7] = 0;
     d->oMf_R[3][8] = 1;
     d->oMf_p[3][2] = 0;
-    d->oMf_R[4][2] = 0;
-    d->oMf_R[4][5] = 0;
-    d->oMf_R[4][6] = 0;
-    d->oMf_R[4][7] = 0;
-    d->oMf_R[4][8] = 1;
-    d->oMf_p[4][0] = CDYN_R(0.29999999999999999);
-    d->oMf_p[4][1] = 0;
-    d->oMf_p[4][2] = 0;
     d->oMf_R[5][2] = 0;
     d->oMf_R[5][5] = 0;
     d->oMf_R[5][6] = 0;
     d->oMf_R[5][7] = 0;
     d->oMf_R[5][8] = 1;
     d->oMf_p[5][2] = 0;
+    memcpy(d->oMf_R[1], d->oMb_R[0], sizeof d->oMf_R[1]);
+    memcpy(d->oMf_p[1], d->oMb_p[0], sizeof d->oMf_p[1]);
+    memcpy(d->oMf_R[2], d->oMb_R[1], sizeof d->oMf_R[2]);
+    memcpy(d->oMf_p[2], d->oMb_p[1], sizeof d->oMf_p[2]);
+    memcpy(d->oMf_R[4], d->oMb_R[2], sizeof d->oMf_R[4]);
+    memcpy(d->oMf_p[4], d->oMb_p[2], sizeof d->oMf_p[4]);
 }
 
 int fourbar_frame_placement(const fourbar_data *d, int frame, cdyn_real R[9], cdyn_real p[3])
@@ -198,11 +170,16 @@ int fourbar_frame_placement(const fourbar_data *d, int frame, cdyn_real R[9], cd
 
 /* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 16 mul, 8 add, 0 div, 0 sqrt, 2 sin/cos */
 static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
+    }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -255,6 +232,9 @@ static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[9] = t0;
     d->oMf_R[frame][6] = t0;
@@ -304,11 +284,16 @@ static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int f
 
 /* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 26 mul, 16 add, 0 div, 0 sqrt, 4 sin/cos */
 static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
+    }
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
@@ -379,6 +364,9 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[10] = t0;
     J[9] = t0;
@@ -450,11 +438,16 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
 
 /* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 20 mul, 12 add, 0 div, 0 sqrt, 2 sin/cos */
 static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
+    }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -511,6 +504,9 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     cdyn_real *J)
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[11] = t0;
     d->oMf_R[frame][6] = t0;
@@ -563,37 +559,38 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero. */
+ * the other columns are zero, written by the same function (a frame fixed to the world:
+ * all of J here). */
 int fourbar_frame_jacobian(fourbar_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
     int k;
     if (frame < 0 || frame >= FOURBAR_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    for (k = 0; k < 6 * FOURBAR_NV; ++k)
-        J[k] = 0;
     switch (fourbar__frame_body[frame]) {
     case 0:
         if (ref == CDYN_LOCAL)
             fourbar__jacobian_local_0(d, q, frame, J);
         else
             fourbar__jacobian_0(d, q, frame, J);
-        break;
+        return 0;
     case 1:
         if (ref == CDYN_LOCAL)
             fourbar__jacobian_local_1(d, q, frame, J);
         else
             fourbar__jacobian_1(d, q, frame, J);
-        break;
+        return 0;
     case 2:
         if (ref == CDYN_LOCAL)
             fourbar__jacobian_local_2(d, q, frame, J);
         else
             fourbar__jacobian_2(d, q, frame, J);
-        break;
+        return 0;
     default:
         break;   /* a frame fixed to the world does not move */
     }
+    for (k = 0; k < 6 * FOURBAR_NV; ++k)
+        J[k] = 0;
     return 0;
 }
 

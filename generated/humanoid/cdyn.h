@@ -32,8 +32,23 @@ size_t cdyn_data_size(const cdyn_model *m);
     (CDYN__DATA_REALS(nbodies, nv, nframes) * sizeof(cdyn_real) \
      + CDYN__DATA_INTS(nbodies, nv, nnz) * sizeof(int) + sizeof(cdyn_real) - 1)
 /* Carves the workspace out of buf (aligned for cdyn_real); CDYN_E_SIZE if too small,
- * CDYN_E_ARG for an inconsistent model. */
+ * CDYN_E_ARG for an inconsistent model. Zeroes it and fills its constant tables (each
+ * DoF's S column and the index tables below). On an error d refers to no model, and every
+ * function refuses it (as after the two below). */
 cdyn_status cdyn_data_init(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes);
+/* The same carving over a buffer that already holds a workspace of m, which may have been
+ * copied or moved since (d's pointers are the old address's; a cdyn_data is only pointers):
+ * refills the constant tables and keeps every result, so the M of a cdyn_crba before is
+ * there for cdyn_ltl after. Also the way to use a buffer whose bytes are unknown (never
+ * initialised): the results are then unknown until a function computes them, but every
+ * function is safe to call. What cdyn_data_init costs without the zeroing: O(nv depth). */
+cdyn_status cdyn_data_attach(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes);
+/* The carving alone, writing nothing into buf, for the functions that take a const
+ * cdyn_data (cdyn_frame_placement, cdyn_ltl_solve, cdyn_ltl_factor) on a const buffer.
+ * CDYN_OK when buf's ancestor lists, which those functions index by, are m's (it was
+ * initialised or attached for m, then maybe copied); otherwise CDYN_E_ARG and d refers to
+ * no model. O(nv depth) reads. */
+cdyn_status cdyn_data_view(cdyn_data *d, const cdyn_model *m, const void *buf, size_t bytes);
 
 /* Forward kinematics: world placements of every body and frame, kept in d. */
 cdyn_status cdyn_fk(const cdyn_model *m, cdyn_data *d, const cdyn_real *q);
@@ -155,6 +170,15 @@ size_t cdyn_constraint_data_size(const cdyn_model *m, const cdyn_constraint *set
 cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
                                       const cdyn_constraint *set, int n, void *buf,
                                       size_t bytes);
+/* As cdyn_data_attach, for a buffer that holds (or is to hold) cd's workspace for this set:
+ * the carving, and what depends on the set alone refilled (rows, supports, frame B of each
+ * contact at the world's origin, the zeros of J and B off the supports); the reference
+ * placements, every other real and cd's residual fields are left as they are. Nothing a
+ * solver reads survives from an earlier call but ref_R/ref_p, so a buffer of unknown bytes
+ * gives the results of cdyn_constraint_data_init once the references are set. */
+cdyn_status cdyn_constraint_data_attach(cdyn_constraint_data *cd, const cdyn_model *m,
+                                        const cdyn_constraint *set, int n, void *buf,
+                                        size_t bytes);
 /* The total dimension of the set (sum of dims). */
 int cdyn_constraint_dim(const cdyn_constraint_data *cd);
 /* Sets every contact's reference placement to its frame's current world placement at q

@@ -8,6 +8,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "humanoid.h"
+#include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const humanoid_frame_names[39] = {
@@ -179,19 +180,17 @@ static const cdyn_real humanoid__frame_p[39][3] = {
     { CDYN_R(0), CDYN_R(0), CDYN_R(-0.086650000000000005) }
 };
 
-/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf.
+/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
+ * frame at its body's origin is a copy of the body's placement.
  * 483 mul, 294 add, 0 div, 0 sqrt, 64 sin/cos */
 void humanoid_fk(humanoid_data *d, const cdyn_real *q)
 {
     const cdyn_real q_root_joint_x = q[0];
     d->oMb_p[0][0] = q_root_joint_x;
-    d->oMf_p[0][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
     d->oMb_p[0][1] = q_root_joint_y;
-    d->oMf_p[0][1] = q_root_joint_y;
     const cdyn_real q_root_joint_z = q[2];
     d->oMb_p[0][2] = q_root_joint_z;
-    d->oMf_p[0][2] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -208,12 +207,10 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     const cdyn_real t9 = t1 + t2;
     const cdyn_real t10 = t9 * CDYN_R(2.0) - 1;
     d->oMb_R[0][0] = -t10;
-    d->oMf_R[0][0] = -t10;
     d->oMf_R[1][0] = -t10;
     const cdyn_real t11 = t3 - t8;
     const cdyn_real t12 = t11 * CDYN_R(2.0);
     d->oMb_R[0][1] = t12;
-    d->oMf_R[0][1] = t12;
     d->oMf_R[1][1] = t12;
     const cdyn_real t13 = t4 + t7;
     const cdyn_real t14 = t13 * CDYN_R(2.0);
@@ -221,20 +218,14 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_R[1][2] = t14;
     d->oMb_R[7][2] = t14;
     d->oMb_R[13][2] = t14;
-    d->oMf_R[0][2] = t14;
     d->oMf_R[1][2] = t14;
-    d->oMf_R[2][2] = t14;
-    d->oMf_R[7][2] = t14;
-    d->oMf_R[23][2] = t14;
     const cdyn_real t15 = t3 + t8;
     const cdyn_real t16 = t15 * CDYN_R(2.0);
     d->oMb_R[0][3] = t16;
-    d->oMf_R[0][3] = t16;
     d->oMf_R[1][3] = t16;
     const cdyn_real t17 = t0 + t2;
     const cdyn_real t18 = t17 * CDYN_R(2.0) - 1;
     d->oMb_R[0][4] = -t18;
-    d->oMf_R[0][4] = -t18;
     d->oMf_R[1][4] = -t18;
     const cdyn_real t19 = t5 - t6;
     const cdyn_real t20 = t19 * CDYN_R(2.0);
@@ -242,20 +233,14 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_R[1][5] = t20;
     d->oMb_R[7][5] = t20;
     d->oMb_R[13][5] = t20;
-    d->oMf_R[0][5] = t20;
     d->oMf_R[1][5] = t20;
-    d->oMf_R[2][5] = t20;
-    d->oMf_R[7][5] = t20;
-    d->oMf_R[23][5] = t20;
     const cdyn_real t21 = t4 - t7;
     const cdyn_real t22 = t21 * CDYN_R(2.0);
     d->oMb_R[0][6] = t22;
-    d->oMf_R[0][6] = t22;
     d->oMf_R[1][6] = t22;
     const cdyn_real t23 = t5 + t6;
     const cdyn_real t24 = t23 * CDYN_R(2.0);
     d->oMb_R[0][7] = t24;
-    d->oMf_R[0][7] = t24;
     d->oMf_R[1][7] = t24;
     const cdyn_real t25 = t0 + t1;
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
@@ -263,11 +248,7 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_R[1][8] = -t26;
     d->oMb_R[7][8] = -t26;
     d->oMb_R[13][8] = -t26;
-    d->oMf_R[0][8] = -t26;
     d->oMf_R[1][8] = -t26;
-    d->oMf_R[2][8] = -t26;
-    d->oMf_R[7][8] = -t26;
-    d->oMf_R[23][8] = -t26;
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     cdyn_real sin_angle[32], cos_angle[32];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 32);
@@ -339,27 +320,18 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     const cdyn_real t91 = t12 * t27 - t10 * t28;
     d->oMb_R[1][0] = t91;
     d->oMb_R[2][0] = t91;
-    d->oMf_R[7][0] = t91;
-    d->oMf_R[8][0] = t91;
     const cdyn_real t92 = t12 * t28 + t10 * t27;
     d->oMb_R[1][1] = t92;
-    d->oMf_R[7][1] = t92;
     const cdyn_real t93 = t18 * t27 - t16 * t28;
     d->oMb_R[1][3] = -t93;
     d->oMb_R[2][3] = -t93;
-    d->oMf_R[7][3] = -t93;
-    d->oMf_R[8][3] = -t93;
     const cdyn_real t94 = t18 * t28 + t16 * t27;
     d->oMb_R[1][4] = -t94;
-    d->oMf_R[7][4] = -t94;
     const cdyn_real t95 = t24 * t27 + t22 * t28;
     d->oMb_R[1][6] = t95;
     d->oMb_R[2][6] = t95;
-    d->oMf_R[7][6] = t95;
-    d->oMf_R[8][6] = t95;
     const cdyn_real t96 = t24 * t28 - t22 * t27;
     d->oMb_R[1][7] = t96;
-    d->oMf_R[7][7] = t96;
     const cdyn_real t97 = t12 * CDYN_R(0.089999999999999997);
     const cdyn_real t98 = t18 * CDYN_R(0.089999999999999997);
     const cdyn_real t99 = t24 * CDYN_R(0.089999999999999997);
@@ -367,478 +339,310 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_p[1][0] = t100;
     d->oMb_p[2][0] = t100;
     d->oMb_p[3][0] = t100;
-    d->oMf_p[7][0] = t100;
-    d->oMf_p[8][0] = t100;
-    d->oMf_p[9][0] = t100;
     const cdyn_real t101 = q_root_joint_y - t98;
     d->oMb_p[1][1] = t101;
     d->oMb_p[2][1] = t101;
     d->oMb_p[3][1] = t101;
-    d->oMf_p[7][1] = t101;
-    d->oMf_p[8][1] = t101;
-    d->oMf_p[9][1] = t101;
     const cdyn_real t102 = q_root_joint_z + t99;
     d->oMb_p[1][2] = t102;
     d->oMb_p[2][2] = t102;
     d->oMb_p[3][2] = t102;
-    d->oMf_p[7][2] = t102;
-    d->oMf_p[8][2] = t102;
-    d->oMf_p[9][2] = t102;
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     const cdyn_real t103 = t14 * t29 + t92 * t30;
     d->oMb_R[2][1] = t103;
     d->oMb_R[3][1] = t103;
     d->oMb_R[4][1] = t103;
     d->oMb_R[5][1] = t103;
-    d->oMf_R[8][1] = t103;
-    d->oMf_R[9][1] = t103;
-    d->oMf_R[10][1] = t103;
-    d->oMf_R[11][1] = t103;
     const cdyn_real t104 = t14 * t30 - t92 * t29;
     d->oMb_R[2][2] = t104;
-    d->oMf_R[8][2] = t104;
     const cdyn_real t105 = t20 * t29 - t94 * t30;
     d->oMb_R[2][4] = t105;
     d->oMb_R[3][4] = t105;
     d->oMb_R[4][4] = t105;
     d->oMb_R[5][4] = t105;
-    d->oMf_R[8][4] = t105;
-    d->oMf_R[9][4] = t105;
-    d->oMf_R[10][4] = t105;
-    d->oMf_R[11][4] = t105;
     const cdyn_real t106 = t20 * t30 + t94 * t29;
     d->oMb_R[2][5] = t106;
-    d->oMf_R[8][5] = t106;
     const cdyn_real t107 = t26 * t29 - t96 * t30;
     d->oMb_R[2][7] = -t107;
     d->oMb_R[3][7] = -t107;
     d->oMb_R[4][7] = -t107;
     d->oMb_R[5][7] = -t107;
-    d->oMf_R[8][7] = -t107;
-    d->oMf_R[9][7] = -t107;
-    d->oMf_R[10][7] = -t107;
-    d->oMf_R[11][7] = -t107;
     const cdyn_real t108 = t26 * t30 + t96 * t29;
     d->oMb_R[2][8] = -t108;
-    d->oMf_R[8][8] = -t108;
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     const cdyn_real t109 = t104 * t31 - t91 * t32;
     d->oMb_R[3][0] = -t109;
-    d->oMf_R[9][0] = -t109;
     const cdyn_real t110 = t104 * t32 + t91 * t31;
     d->oMb_R[3][2] = t110;
-    d->oMf_R[9][2] = t110;
     const cdyn_real t111 = t106 * t31 + t93 * t32;
     d->oMb_R[3][3] = -t111;
-    d->oMf_R[9][3] = -t111;
     const cdyn_real t112 = t106 * t32 - t93 * t31;
     d->oMb_R[3][5] = t112;
-    d->oMf_R[9][5] = t112;
     const cdyn_real t113 = t108 * t31 + t95 * t32;
     d->oMb_R[3][6] = t113;
-    d->oMf_R[9][6] = t113;
     const cdyn_real t114 = t108 * t32 - t95 * t31;
     d->oMb_R[3][8] = -t114;
-    d->oMf_R[9][8] = -t114;
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank) */
     const cdyn_real t115 = t110 * t33 + t109 * t34;
     d->oMb_R[4][0] = -t115;
-    d->oMf_R[10][0] = -t115;
     const cdyn_real t116 = t110 * t34 - t109 * t33;
     d->oMb_R[4][2] = t116;
-    d->oMf_R[10][2] = t116;
     const cdyn_real t117 = t112 * t33 + t111 * t34;
     d->oMb_R[4][3] = -t117;
-    d->oMf_R[10][3] = -t117;
     const cdyn_real t118 = t112 * t34 - t111 * t33;
     d->oMb_R[4][5] = t118;
-    d->oMf_R[10][5] = t118;
     const cdyn_real t119 = t114 * t33 + t113 * t34;
     d->oMb_R[4][6] = t119;
-    d->oMf_R[10][6] = t119;
     const cdyn_real t120 = t114 * t34 - t113 * t33;
     d->oMb_R[4][8] = -t120;
-    d->oMf_R[10][8] = -t120;
     const cdyn_real t121 = t100 - t110 * CDYN_R(0.42437999999999998);
     d->oMb_p[4][0] = t121;
-    d->oMf_p[10][0] = t121;
     const cdyn_real t122 = t101 - t112 * CDYN_R(0.42437999999999998);
     d->oMb_p[4][1] = t122;
-    d->oMf_p[10][1] = t122;
     const cdyn_real t123 = t102 + t114 * CDYN_R(0.42437999999999998);
     d->oMb_p[4][2] = t123;
-    d->oMf_p[10][2] = t123;
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link) */
     const cdyn_real t124 = t116 * t35 + t115 * t36;
     d->oMb_R[5][0] = -t124;
     d->oMb_R[6][0] = -t124;
-    d->oMf_R[11][0] = -t124;
-    d->oMf_R[12][0] = -t124;
     d->oMf_R[13][0] = -t124;
     const cdyn_real t125 = t116 * t36 - t115 * t35;
     d->oMb_R[5][2] = t125;
-    d->oMf_R[11][2] = t125;
     const cdyn_real t126 = t118 * t35 + t117 * t36;
     d->oMb_R[5][3] = -t126;
     d->oMb_R[6][3] = -t126;
-    d->oMf_R[11][3] = -t126;
-    d->oMf_R[12][3] = -t126;
     d->oMf_R[13][3] = -t126;
     const cdyn_real t127 = t118 * t36 - t117 * t35;
     d->oMb_R[5][5] = t127;
-    d->oMf_R[11][5] = t127;
     const cdyn_real t128 = t120 * t35 + t119 * t36;
     d->oMb_R[5][6] = t128;
     d->oMb_R[6][6] = t128;
-    d->oMf_R[11][6] = t128;
-    d->oMf_R[12][6] = t128;
     d->oMf_R[13][6] = t128;
     const cdyn_real t129 = t120 * t36 - t119 * t35;
     d->oMb_R[5][8] = -t129;
-    d->oMf_R[11][8] = -t129;
     const cdyn_real t130 = t121 - t116 * CDYN_R(0.43624000000000002);
     d->oMb_p[5][0] = t130;
     d->oMb_p[6][0] = t130;
-    d->oMf_p[11][0] = t130;
-    d->oMf_p[12][0] = t130;
     const cdyn_real t131 = t122 - t118 * CDYN_R(0.43624000000000002);
     d->oMb_p[5][1] = t131;
     d->oMb_p[6][1] = t131;
-    d->oMf_p[11][1] = t131;
-    d->oMf_p[12][1] = t131;
     const cdyn_real t132 = t123 + t120 * CDYN_R(0.43624000000000002);
     d->oMb_p[5][2] = t132;
     d->oMb_p[6][2] = t132;
-    d->oMf_p[11][2] = t132;
-    d->oMf_p[12][2] = t132;
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     const cdyn_real t133 = t125 * t37 + t103 * t38;
     d->oMb_R[6][1] = t133;
-    d->oMf_R[12][1] = t133;
     d->oMf_R[13][1] = t133;
     const cdyn_real t134 = t125 * t38 - t103 * t37;
     d->oMb_R[6][2] = t134;
-    d->oMf_R[12][2] = t134;
     d->oMf_R[13][2] = t134;
     const cdyn_real t135 = t127 * t37 + t105 * t38;
     d->oMb_R[6][4] = t135;
-    d->oMf_R[12][4] = t135;
     d->oMf_R[13][4] = t135;
     const cdyn_real t136 = t127 * t38 - t105 * t37;
     d->oMb_R[6][5] = t136;
-    d->oMf_R[12][5] = t136;
     d->oMf_R[13][5] = t136;
     const cdyn_real t137 = t129 * t37 + t107 * t38;
     d->oMb_R[6][7] = -t137;
-    d->oMf_R[12][7] = -t137;
     d->oMf_R[13][7] = -t137;
     const cdyn_real t138 = t129 * t38 - t107 * t37;
     d->oMb_R[6][8] = -t138;
-    d->oMf_R[12][8] = -t138;
     d->oMf_R[13][8] = -t138;
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link) */
     const cdyn_real t139 = t12 * t39 - t10 * t40;
     d->oMb_R[7][0] = t139;
     d->oMb_R[8][0] = t139;
-    d->oMf_R[23][0] = t139;
-    d->oMf_R[24][0] = t139;
     const cdyn_real t140 = t12 * t40 + t10 * t39;
     d->oMb_R[7][1] = t140;
-    d->oMf_R[23][1] = t140;
     const cdyn_real t141 = t18 * t39 - t16 * t40;
     d->oMb_R[7][3] = -t141;
     d->oMb_R[8][3] = -t141;
-    d->oMf_R[23][3] = -t141;
-    d->oMf_R[24][3] = -t141;
     const cdyn_real t142 = t18 * t40 + t16 * t39;
     d->oMb_R[7][4] = -t142;
-    d->oMf_R[23][4] = -t142;
     const cdyn_real t143 = t24 * t39 + t22 * t40;
     d->oMb_R[7][6] = t143;
     d->oMb_R[8][6] = t143;
-    d->oMf_R[23][6] = t143;
-    d->oMf_R[24][6] = t143;
     const cdyn_real t144 = t24 * t40 - t22 * t39;
     d->oMb_R[7][7] = t144;
-    d->oMf_R[23][7] = t144;
     const cdyn_real t145 = q_root_joint_x - t97;
     d->oMb_p[7][0] = t145;
     d->oMb_p[8][0] = t145;
     d->oMb_p[9][0] = t145;
-    d->oMf_p[23][0] = t145;
-    d->oMf_p[24][0] = t145;
-    d->oMf_p[25][0] = t145;
     const cdyn_real t146 = q_root_joint_y + t98;
     d->oMb_p[7][1] = t146;
     d->oMb_p[8][1] = t146;
     d->oMb_p[9][1] = t146;
-    d->oMf_p[23][1] = t146;
-    d->oMf_p[24][1] = t146;
-    d->oMf_p[25][1] = t146;
     const cdyn_real t147 = q_root_joint_z - t99;
     d->oMb_p[7][2] = t147;
     d->oMb_p[8][2] = t147;
     d->oMb_p[9][2] = t147;
-    d->oMf_p[23][2] = t147;
-    d->oMf_p[24][2] = t147;
-    d->oMf_p[25][2] = t147;
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     const cdyn_real t148 = t14 * t41 + t140 * t42;
     d->oMb_R[8][1] = t148;
     d->oMb_R[9][1] = t148;
     d->oMb_R[10][1] = t148;
     d->oMb_R[11][1] = t148;
-    d->oMf_R[24][1] = t148;
-    d->oMf_R[25][1] = t148;
-    d->oMf_R[26][1] = t148;
-    d->oMf_R[27][1] = t148;
     const cdyn_real t149 = t14 * t42 - t140 * t41;
     d->oMb_R[8][2] = t149;
-    d->oMf_R[24][2] = t149;
     const cdyn_real t150 = t20 * t41 - t142 * t42;
     d->oMb_R[8][4] = t150;
     d->oMb_R[9][4] = t150;
     d->oMb_R[10][4] = t150;
     d->oMb_R[11][4] = t150;
-    d->oMf_R[24][4] = t150;
-    d->oMf_R[25][4] = t150;
-    d->oMf_R[26][4] = t150;
-    d->oMf_R[27][4] = t150;
     const cdyn_real t151 = t20 * t42 + t142 * t41;
     d->oMb_R[8][5] = t151;
-    d->oMf_R[24][5] = t151;
     const cdyn_real t152 = t26 * t41 - t144 * t42;
     d->oMb_R[8][7] = -t152;
     d->oMb_R[9][7] = -t152;
     d->oMb_R[10][7] = -t152;
     d->oMb_R[11][7] = -t152;
-    d->oMf_R[24][7] = -t152;
-    d->oMf_R[25][7] = -t152;
-    d->oMf_R[26][7] = -t152;
-    d->oMf_R[27][7] = -t152;
     const cdyn_real t153 = t26 * t42 + t144 * t41;
     d->oMb_R[8][8] = -t153;
-    d->oMf_R[24][8] = -t153;
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     const cdyn_real t154 = t149 * t43 - t139 * t44;
     d->oMb_R[9][0] = -t154;
-    d->oMf_R[25][0] = -t154;
     const cdyn_real t155 = t149 * t44 + t139 * t43;
     d->oMb_R[9][2] = t155;
-    d->oMf_R[25][2] = t155;
     const cdyn_real t156 = t151 * t43 + t141 * t44;
     d->oMb_R[9][3] = -t156;
-    d->oMf_R[25][3] = -t156;
     const cdyn_real t157 = t151 * t44 - t141 * t43;
     d->oMb_R[9][5] = t157;
-    d->oMf_R[25][5] = t157;
     const cdyn_real t158 = t153 * t43 + t143 * t44;
     d->oMb_R[9][6] = t158;
-    d->oMf_R[25][6] = t158;
     const cdyn_real t159 = t153 * t44 - t143 * t43;
     d->oMb_R[9][8] = -t159;
-    d->oMf_R[25][8] = -t159;
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
     const cdyn_real t160 = t155 * t45 + t154 * t46;
     d->oMb_R[10][0] = -t160;
-    d->oMf_R[26][0] = -t160;
     const cdyn_real t161 = t155 * t46 - t154 * t45;
     d->oMb_R[10][2] = t161;
-    d->oMf_R[26][2] = t161;
     const cdyn_real t162 = t157 * t45 + t156 * t46;
     d->oMb_R[10][3] = -t162;
-    d->oMf_R[26][3] = -t162;
     const cdyn_real t163 = t157 * t46 - t156 * t45;
     d->oMb_R[10][5] = t163;
-    d->oMf_R[26][5] = t163;
     const cdyn_real t164 = t159 * t45 + t158 * t46;
     d->oMb_R[10][6] = t164;
-    d->oMf_R[26][6] = t164;
     const cdyn_real t165 = t159 * t46 - t158 * t45;
     d->oMb_R[10][8] = -t165;
-    d->oMf_R[26][8] = -t165;
     const cdyn_real t166 = t145 - t155 * CDYN_R(0.42437999999999998);
     d->oMb_p[10][0] = t166;
-    d->oMf_p[26][0] = t166;
     const cdyn_real t167 = t146 - t157 * CDYN_R(0.42437999999999998);
     d->oMb_p[10][1] = t167;
-    d->oMf_p[26][1] = t167;
     const cdyn_real t168 = t147 + t159 * CDYN_R(0.42437999999999998);
     d->oMb_p[10][2] = t168;
-    d->oMf_p[26][2] = t168;
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link) */
     const cdyn_real t169 = t161 * t47 + t160 * t48;
     d->oMb_R[11][0] = -t169;
     d->oMb_R[12][0] = -t169;
-    d->oMf_R[27][0] = -t169;
-    d->oMf_R[28][0] = -t169;
     d->oMf_R[29][0] = -t169;
     const cdyn_real t170 = t161 * t48 - t160 * t47;
     d->oMb_R[11][2] = t170;
-    d->oMf_R[27][2] = t170;
     const cdyn_real t171 = t163 * t47 + t162 * t48;
     d->oMb_R[11][3] = -t171;
     d->oMb_R[12][3] = -t171;
-    d->oMf_R[27][3] = -t171;
-    d->oMf_R[28][3] = -t171;
     d->oMf_R[29][3] = -t171;
     const cdyn_real t172 = t163 * t48 - t162 * t47;
     d->oMb_R[11][5] = t172;
-    d->oMf_R[27][5] = t172;
     const cdyn_real t173 = t165 * t47 + t164 * t48;
     d->oMb_R[11][6] = t173;
     d->oMb_R[12][6] = t173;
-    d->oMf_R[27][6] = t173;
-    d->oMf_R[28][6] = t173;
     d->oMf_R[29][6] = t173;
     const cdyn_real t174 = t165 * t48 - t164 * t47;
     d->oMb_R[11][8] = -t174;
-    d->oMf_R[27][8] = -t174;
     const cdyn_real t175 = t166 - t161 * CDYN_R(0.43624000000000002);
     d->oMb_p[11][0] = t175;
     d->oMb_p[12][0] = t175;
-    d->oMf_p[27][0] = t175;
-    d->oMf_p[28][0] = t175;
     const cdyn_real t176 = t167 - t163 * CDYN_R(0.43624000000000002);
     d->oMb_p[11][1] = t176;
     d->oMb_p[12][1] = t176;
-    d->oMf_p[27][1] = t176;
-    d->oMf_p[28][1] = t176;
     const cdyn_real t177 = t168 + t165 * CDYN_R(0.43624000000000002);
     d->oMb_p[11][2] = t177;
     d->oMb_p[12][2] = t177;
-    d->oMf_p[27][2] = t177;
-    d->oMf_p[28][2] = t177;
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     const cdyn_real t178 = t170 * t49 + t148 * t50;
     d->oMb_R[12][1] = t178;
-    d->oMf_R[28][1] = t178;
     d->oMf_R[29][1] = t178;
     const cdyn_real t179 = t170 * t50 - t148 * t49;
     d->oMb_R[12][2] = t179;
-    d->oMf_R[28][2] = t179;
     d->oMf_R[29][2] = t179;
     const cdyn_real t180 = t172 * t49 + t150 * t50;
     d->oMb_R[12][4] = t180;
-    d->oMf_R[28][4] = t180;
     d->oMf_R[29][4] = t180;
     const cdyn_real t181 = t172 * t50 - t150 * t49;
     d->oMb_R[12][5] = t181;
-    d->oMf_R[28][5] = t181;
     d->oMf_R[29][5] = t181;
     const cdyn_real t182 = t174 * t49 + t152 * t50;
     d->oMb_R[12][7] = -t182;
-    d->oMf_R[28][7] = -t182;
     d->oMf_R[29][7] = -t182;
     const cdyn_real t183 = t174 * t50 - t152 * t49;
     d->oMb_R[12][8] = -t183;
-    d->oMf_R[28][8] = -t183;
     d->oMf_R[29][8] = -t183;
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen) */
     const cdyn_real t184 = t12 * t51 - t10 * t52;
     d->oMb_R[13][0] = t184;
-    d->oMf_R[2][0] = t184;
     const cdyn_real t185 = t12 * t52 + t10 * t51;
     d->oMb_R[13][1] = t185;
     d->oMb_R[14][1] = t185;
     d->oMb_R[15][1] = t185;
     d->oMb_R[25][1] = t185;
-    d->oMf_R[2][1] = t185;
-    d->oMf_R[3][1] = t185;
-    d->oMf_R[14][1] = t185;
-    d->oMf_R[30][1] = t185;
     const cdyn_real t186 = t18 * t51 - t16 * t52;
     d->oMb_R[13][3] = -t186;
-    d->oMf_R[2][3] = -t186;
     const cdyn_real t187 = t18 * t52 + t16 * t51;
     d->oMb_R[13][4] = -t187;
     d->oMb_R[14][4] = -t187;
     d->oMb_R[15][4] = -t187;
     d->oMb_R[25][4] = -t187;
-    d->oMf_R[2][4] = -t187;
-    d->oMf_R[3][4] = -t187;
-    d->oMf_R[14][4] = -t187;
-    d->oMf_R[30][4] = -t187;
     const cdyn_real t188 = t24 * t51 + t22 * t52;
     d->oMb_R[13][6] = t188;
-    d->oMf_R[2][6] = t188;
     const cdyn_real t189 = t24 * t52 - t22 * t51;
     d->oMb_R[13][7] = t189;
     d->oMb_R[14][7] = t189;
     d->oMb_R[15][7] = t189;
     d->oMb_R[25][7] = t189;
-    d->oMf_R[2][7] = t189;
-    d->oMf_R[3][7] = t189;
-    d->oMf_R[14][7] = t189;
-    d->oMf_R[30][7] = t189;
     const cdyn_real t190 = q_root_joint_x + t14 * CDYN_R(0.14645);
     d->oMb_p[13][0] = t190;
-    d->oMf_p[2][0] = t190;
     const cdyn_real t191 = q_root_joint_y + t20 * CDYN_R(0.14645);
     d->oMb_p[13][1] = t191;
-    d->oMf_p[2][1] = t191;
     const cdyn_real t192 = q_root_joint_z - t26 * CDYN_R(0.14645);
     d->oMb_p[13][2] = t192;
-    d->oMf_p[2][2] = t192;
     /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest) */
     const cdyn_real t193 = t14 * t53 - t184 * t54;
     d->oMb_R[14][0] = -t193;
-    d->oMf_R[3][0] = -t193;
     const cdyn_real t194 = t14 * t54 + t184 * t53;
     d->oMb_R[14][2] = t194;
     d->oMb_R[23][2] = t194;
-    d->oMf_R[3][2] = t194;
-    d->oMf_R[4][2] = t194;
     const cdyn_real t195 = t20 * t53 + t186 * t54;
     d->oMb_R[14][3] = -t195;
-    d->oMf_R[3][3] = -t195;
     const cdyn_real t196 = t20 * t54 - t186 * t53;
     d->oMb_R[14][5] = t196;
     d->oMb_R[23][5] = t196;
-    d->oMf_R[3][5] = t196;
-    d->oMf_R[4][5] = t196;
     const cdyn_real t197 = t26 * t53 + t188 * t54;
     d->oMb_R[14][6] = t197;
-    d->oMf_R[3][6] = t197;
     const cdyn_real t198 = t26 * t54 - t188 * t53;
     d->oMb_R[14][8] = -t198;
     d->oMb_R[23][8] = -t198;
-    d->oMf_R[3][8] = -t198;
-    d->oMf_R[4][8] = -t198;
     const cdyn_real t199 = t190 + t14 * CDYN_R(0.21661);
     d->oMb_p[14][0] = t199;
-    d->oMf_p[3][0] = t199;
     const cdyn_real t200 = t191 + t20 * CDYN_R(0.21661);
     d->oMb_p[14][1] = t200;
-    d->oMf_p[3][1] = t200;
     const cdyn_real t201 = t192 - t26 * CDYN_R(0.21661);
     d->oMb_p[14][2] = t201;
-    d->oMf_p[3][2] = t201;
     /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link) */
     const cdyn_real t202 = t194 * t55 + t193 * t56;
     d->oMb_R[15][0] = -t202;
     d->oMb_R[16][0] = -t202;
-    d->oMf_R[14][0] = -t202;
-    d->oMf_R[15][0] = -t202;
     const cdyn_real t203 = t194 * t56 - t193 * t55;
     d->oMb_R[15][2] = t203;
-    d->oMf_R[14][2] = t203;
     const cdyn_real t204 = t196 * t55 + t195 * t56;
     d->oMb_R[15][3] = -t204;
     d->oMb_R[16][3] = -t204;
-    d->oMf_R[14][3] = -t204;
-    d->oMf_R[15][3] = -t204;
     const cdyn_real t205 = t196 * t56 - t195 * t55;
     d->oMb_R[15][5] = t205;
-    d->oMf_R[14][5] = t205;
     const cdyn_real t206 = t198 * t55 + t197 * t56;
     d->oMb_R[15][6] = t206;
     d->oMb_R[16][6] = t206;
-    d->oMf_R[14][6] = t206;
-    d->oMf_R[15][6] = t206;
     const cdyn_real t207 = t198 * t56 - t197 * t55;
     d->oMb_R[15][8] = -t207;
-    d->oMf_R[14][8] = -t207;
     const cdyn_real t208 = t194 * CDYN_R(0.17158000000000001);
     const cdyn_real t209 = t185 * CDYN_R(0.17499999999999999);
     const cdyn_real t210 = t208 + t209;
@@ -852,231 +656,150 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_p[15][0] = t217;
     d->oMb_p[16][0] = t217;
     d->oMb_p[17][0] = t217;
-    d->oMf_p[14][0] = t217;
-    d->oMf_p[15][0] = t217;
-    d->oMf_p[16][0] = t217;
     const cdyn_real t218 = t200 + t213;
     d->oMb_p[15][1] = t218;
     d->oMb_p[16][1] = t218;
     d->oMb_p[17][1] = t218;
-    d->oMf_p[14][1] = t218;
-    d->oMf_p[15][1] = t218;
-    d->oMf_p[16][1] = t218;
     const cdyn_real t219 = t201 - t216;
     d->oMb_p[15][2] = t219;
     d->oMb_p[16][2] = t219;
     d->oMb_p[17][2] = t219;
-    d->oMf_p[14][2] = t219;
-    d->oMf_p[15][2] = t219;
-    d->oMf_p[16][2] = t219;
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     const cdyn_real t220 = t203 * t57 + t185 * t58;
     d->oMb_R[16][1] = t220;
-    d->oMf_R[15][1] = t220;
     const cdyn_real t221 = t203 * t58 - t185 * t57;
     d->oMb_R[16][2] = t221;
     d->oMb_R[17][2] = t221;
-    d->oMf_R[15][2] = t221;
-    d->oMf_R[16][2] = t221;
     const cdyn_real t222 = t205 * t57 - t187 * t58;
     d->oMb_R[16][4] = t222;
-    d->oMf_R[15][4] = t222;
     const cdyn_real t223 = t205 * t58 + t187 * t57;
     d->oMb_R[16][5] = t223;
     d->oMb_R[17][5] = t223;
-    d->oMf_R[15][5] = t223;
-    d->oMf_R[16][5] = t223;
     const cdyn_real t224 = t207 * t57 - t189 * t58;
     d->oMb_R[16][7] = -t224;
-    d->oMf_R[15][7] = -t224;
     const cdyn_real t225 = t207 * t58 + t189 * t57;
     d->oMb_R[16][8] = -t225;
     d->oMb_R[17][8] = -t225;
-    d->oMf_R[15][8] = -t225;
-    d->oMf_R[16][8] = -t225;
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     const cdyn_real t226 = t220 * t59 - t202 * t60;
     d->oMb_R[17][0] = t226;
-    d->oMf_R[16][0] = t226;
     const cdyn_real t227 = t220 * t60 + t202 * t59;
     d->oMb_R[17][1] = t227;
     d->oMb_R[18][1] = t227;
-    d->oMf_R[16][1] = t227;
-    d->oMf_R[17][1] = t227;
     const cdyn_real t228 = t222 * t59 - t204 * t60;
     d->oMb_R[17][3] = t228;
-    d->oMf_R[16][3] = t228;
     const cdyn_real t229 = t222 * t60 + t204 * t59;
     d->oMb_R[17][4] = t229;
     d->oMb_R[18][4] = t229;
-    d->oMf_R[16][4] = t229;
-    d->oMf_R[17][4] = t229;
     const cdyn_real t230 = t224 * t59 - t206 * t60;
     d->oMb_R[17][6] = -t230;
-    d->oMf_R[16][6] = -t230;
     const cdyn_real t231 = t224 * t60 + t206 * t59;
     d->oMb_R[17][7] = -t231;
     d->oMb_R[18][7] = -t231;
-    d->oMf_R[16][7] = -t231;
-    d->oMf_R[17][7] = -t231;
     /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm) */
     const cdyn_real t232 = t221 * t61 - t226 * t62;
     d->oMb_R[18][0] = -t232;
-    d->oMf_R[17][0] = -t232;
     const cdyn_real t233 = t221 * t62 + t226 * t61;
     d->oMb_R[18][2] = t233;
     d->oMb_R[19][2] = t233;
-    d->oMf_R[17][2] = t233;
-    d->oMf_R[18][2] = t233;
     const cdyn_real t234 = t223 * t61 - t228 * t62;
     d->oMb_R[18][3] = -t234;
-    d->oMf_R[17][3] = -t234;
     const cdyn_real t235 = t223 * t62 + t228 * t61;
     d->oMb_R[18][5] = t235;
     d->oMb_R[19][5] = t235;
-    d->oMf_R[17][5] = t235;
-    d->oMf_R[18][5] = t235;
     const cdyn_real t236 = t225 * t61 - t230 * t62;
     d->oMb_R[18][6] = t236;
-    d->oMf_R[17][6] = t236;
     const cdyn_real t237 = t225 * t62 + t230 * t61;
     d->oMb_R[18][8] = -t237;
     d->oMb_R[19][8] = -t237;
-    d->oMf_R[17][8] = -t237;
-    d->oMf_R[18][8] = -t237;
     const cdyn_real t238 = t217 - t221 * CDYN_R(0.28316000000000002);
     d->oMb_p[18][0] = t238;
-    d->oMf_p[17][0] = t238;
     const cdyn_real t239 = t218 - t223 * CDYN_R(0.28316000000000002);
     d->oMb_p[18][1] = t239;
-    d->oMf_p[17][1] = t239;
     const cdyn_real t240 = t219 + t225 * CDYN_R(0.28316000000000002);
     d->oMb_p[18][2] = t240;
-    d->oMf_p[17][2] = t240;
     /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link) */
     const cdyn_real t241 = t227 * t63 - t232 * t64;
     d->oMb_R[19][0] = t241;
-    d->oMf_R[18][0] = t241;
     const cdyn_real t242 = t227 * t64 + t232 * t63;
     d->oMb_R[19][1] = t242;
     d->oMb_R[20][1] = t242;
-    d->oMf_R[18][1] = t242;
-    d->oMf_R[19][1] = t242;
     const cdyn_real t243 = t229 * t63 - t234 * t64;
     d->oMb_R[19][3] = t243;
-    d->oMf_R[18][3] = t243;
     const cdyn_real t244 = t229 * t64 + t234 * t63;
     d->oMb_R[19][4] = t244;
     d->oMb_R[20][4] = t244;
-    d->oMf_R[18][4] = t244;
-    d->oMf_R[19][4] = t244;
     const cdyn_real t245 = t231 * t63 - t236 * t64;
     d->oMb_R[19][6] = -t245;
-    d->oMf_R[18][6] = -t245;
     const cdyn_real t246 = t231 * t64 + t236 * t63;
     d->oMb_R[19][7] = -t246;
     d->oMb_R[20][7] = -t246;
-    d->oMf_R[18][7] = -t246;
-    d->oMf_R[19][7] = -t246;
     const cdyn_real t247 = t238 - t233 * CDYN_R(0.27028999999999997);
     d->oMb_p[19][0] = t247;
     d->oMb_p[20][0] = t247;
     d->oMb_p[21][0] = t247;
-    d->oMf_p[18][0] = t247;
-    d->oMf_p[19][0] = t247;
-    d->oMf_p[20][0] = t247;
     const cdyn_real t248 = t239 - t235 * CDYN_R(0.27028999999999997);
     d->oMb_p[19][1] = t248;
     d->oMb_p[20][1] = t248;
     d->oMb_p[21][1] = t248;
-    d->oMf_p[18][1] = t248;
-    d->oMf_p[19][1] = t248;
-    d->oMf_p[20][1] = t248;
     const cdyn_real t249 = t240 + t237 * CDYN_R(0.27028999999999997);
     d->oMb_p[19][2] = t249;
     d->oMb_p[20][2] = t249;
     d->oMb_p[21][2] = t249;
-    d->oMf_p[18][2] = t249;
-    d->oMf_p[19][2] = t249;
-    d->oMf_p[20][2] = t249;
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     const cdyn_real t250 = t233 * t65 - t241 * t66;
     d->oMb_R[20][0] = -t250;
     d->oMb_R[21][0] = -t250;
     d->oMb_R[22][0] = -t250;
-    d->oMf_R[19][0] = -t250;
-    d->oMf_R[20][0] = -t250;
-    d->oMf_R[21][0] = -t250;
     d->oMf_R[22][0] = -t250;
     const cdyn_real t251 = t233 * t66 + t241 * t65;
     d->oMb_R[20][2] = t251;
-    d->oMf_R[19][2] = t251;
     const cdyn_real t252 = t235 * t65 - t243 * t66;
     d->oMb_R[20][3] = -t252;
     d->oMb_R[21][3] = -t252;
     d->oMb_R[22][3] = -t252;
-    d->oMf_R[19][3] = -t252;
-    d->oMf_R[20][3] = -t252;
-    d->oMf_R[21][3] = -t252;
     d->oMf_R[22][3] = -t252;
     const cdyn_real t253 = t235 * t66 + t243 * t65;
     d->oMb_R[20][5] = t253;
-    d->oMf_R[19][5] = t253;
     const cdyn_real t254 = t237 * t65 - t245 * t66;
     d->oMb_R[20][6] = t254;
     d->oMb_R[21][6] = t254;
     d->oMb_R[22][6] = t254;
-    d->oMf_R[19][6] = t254;
-    d->oMf_R[20][6] = t254;
-    d->oMf_R[21][6] = t254;
     d->oMf_R[22][6] = t254;
     const cdyn_real t255 = t237 * t66 + t245 * t65;
     d->oMb_R[20][8] = -t255;
-    d->oMf_R[19][8] = -t255;
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     const cdyn_real t256 = t251 * t67 + t242 * t68;
     d->oMb_R[21][1] = t256;
-    d->oMf_R[20][1] = t256;
     d->oMf_R[22][1] = t256;
     const cdyn_real t257 = t251 * t68 - t242 * t67;
     d->oMb_R[21][2] = t257;
-    d->oMf_R[20][2] = t257;
     d->oMf_R[22][2] = t257;
     const cdyn_real t258 = t253 * t67 + t244 * t68;
     d->oMb_R[21][4] = t258;
-    d->oMf_R[20][4] = t258;
     d->oMf_R[22][4] = t258;
     const cdyn_real t259 = t253 * t68 - t244 * t67;
     d->oMb_R[21][5] = t259;
-    d->oMf_R[20][5] = t259;
     d->oMf_R[22][5] = t259;
     const cdyn_real t260 = t255 * t67 + t246 * t68;
     d->oMb_R[21][7] = -t260;
-    d->oMf_R[20][7] = -t260;
     d->oMf_R[22][7] = -t260;
     const cdyn_real t261 = t255 * t68 - t246 * t67;
     d->oMb_R[21][8] = -t261;
-    d->oMf_R[20][8] = -t261;
     d->oMf_R[22][8] = -t261;
     /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb) */
     const cdyn_real t262 = t257 * t69 + t256 * t70;
     d->oMb_R[22][1] = t262;
-    d->oMf_R[21][1] = t262;
     const cdyn_real t263 = t257 * t70 - t256 * t69;
     d->oMb_R[22][2] = t263;
-    d->oMf_R[21][2] = t263;
     const cdyn_real t264 = t259 * t69 + t258 * t70;
     d->oMb_R[22][4] = t264;
-    d->oMf_R[21][4] = t264;
     const cdyn_real t265 = t259 * t70 - t258 * t69;
     d->oMb_R[22][5] = t265;
-    d->oMf_R[21][5] = t265;
     const cdyn_real t266 = t261 * t69 + t260 * t70;
     d->oMb_R[22][7] = -t266;
-    d->oMf_R[21][7] = -t266;
     const cdyn_real t267 = t261 * t70 - t260 * t69;
     d->oMb_R[22][8] = -t267;
-    d->oMf_R[21][8] = -t267;
     const cdyn_real t268 = t256 * CDYN_R(0.02) - t250 * CDYN_R(0.02);
     const cdyn_real t269 = t257 * CDYN_R(0.029999999999999999) - t268;
     const cdyn_real t270 = t258 * CDYN_R(0.02) - t252 * CDYN_R(0.02);
@@ -1085,106 +808,73 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     const cdyn_real t273 = t261 * CDYN_R(0.029999999999999999) - t272;
     const cdyn_real t274 = t247 - t269;
     d->oMb_p[22][0] = t274;
-    d->oMf_p[21][0] = t274;
     const cdyn_real t275 = t248 - t271;
     d->oMb_p[22][1] = t275;
-    d->oMf_p[21][1] = t275;
     const cdyn_real t276 = t249 + t273;
     d->oMb_p[22][2] = t276;
-    d->oMf_p[21][2] = t276;
     /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck) */
     const cdyn_real t277 = t185 * t71 - t193 * t72;
     d->oMb_R[23][0] = t277;
-    d->oMf_R[4][0] = t277;
     const cdyn_real t278 = t185 * t72 + t193 * t71;
     d->oMb_R[23][1] = t278;
     d->oMb_R[24][1] = t278;
-    d->oMf_R[4][1] = t278;
-    d->oMf_R[5][1] = t278;
     d->oMf_R[6][0] = -t278;
     const cdyn_real t279 = t187 * t71 + t195 * t72;
     d->oMb_R[23][3] = -t279;
-    d->oMf_R[4][3] = -t279;
     const cdyn_real t280 = t187 * t72 - t195 * t71;
     d->oMb_R[23][4] = -t280;
     d->oMb_R[24][4] = -t280;
-    d->oMf_R[4][4] = -t280;
-    d->oMf_R[5][4] = -t280;
     d->oMf_R[6][3] = t280;
     const cdyn_real t281 = t189 * t71 + t197 * t72;
     d->oMb_R[23][6] = t281;
-    d->oMf_R[4][6] = t281;
     const cdyn_real t282 = t189 * t72 - t197 * t71;
     d->oMb_R[23][7] = t282;
     d->oMb_R[24][7] = t282;
-    d->oMf_R[4][7] = t282;
-    d->oMf_R[5][7] = t282;
     d->oMf_R[6][6] = -t282;
     const cdyn_real t283 = t199 + t194 * CDYN_R(0.19158);
     d->oMb_p[23][0] = t283;
     d->oMb_p[24][0] = t283;
-    d->oMf_p[4][0] = t283;
-    d->oMf_p[5][0] = t283;
     const cdyn_real t284 = t200 + t196 * CDYN_R(0.19158);
     d->oMb_p[23][1] = t284;
     d->oMb_p[24][1] = t284;
-    d->oMf_p[4][1] = t284;
-    d->oMf_p[5][1] = t284;
     const cdyn_real t285 = t201 - t198 * CDYN_R(0.19158);
     d->oMb_p[23][2] = t285;
     d->oMb_p[24][2] = t285;
-    d->oMf_p[4][2] = t285;
-    d->oMf_p[5][2] = t285;
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     const cdyn_real t286 = t194 * t73 - t277 * t74;
     d->oMb_R[24][0] = -t286;
-    d->oMf_R[5][0] = -t286;
     d->oMf_R[6][2] = -t286;
     const cdyn_real t287 = t194 * t74 + t277 * t73;
     d->oMb_R[24][2] = t287;
-    d->oMf_R[5][2] = t287;
     d->oMf_R[6][1] = -t287;
     const cdyn_real t288 = t196 * t73 + t279 * t74;
     d->oMb_R[24][3] = -t288;
-    d->oMf_R[5][3] = -t288;
     d->oMf_R[6][5] = -t288;
     const cdyn_real t289 = t196 * t74 - t279 * t73;
     d->oMb_R[24][5] = t289;
-    d->oMf_R[5][5] = t289;
     d->oMf_R[6][4] = -t289;
     const cdyn_real t290 = t198 * t73 + t281 * t74;
     d->oMb_R[24][6] = t290;
-    d->oMf_R[5][6] = t290;
     d->oMf_R[6][8] = t290;
     const cdyn_real t291 = t198 * t74 - t281 * t73;
     d->oMb_R[24][8] = -t291;
-    d->oMf_R[5][8] = -t291;
     d->oMf_R[6][7] = t291;
     /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link) */
     const cdyn_real t292 = t194 * t75 + t193 * t76;
     d->oMb_R[25][0] = -t292;
     d->oMb_R[26][0] = -t292;
-    d->oMf_R[30][0] = -t292;
-    d->oMf_R[31][0] = -t292;
     const cdyn_real t293 = t194 * t76 - t193 * t75;
     d->oMb_R[25][2] = t293;
-    d->oMf_R[30][2] = t293;
     const cdyn_real t294 = t196 * t75 + t195 * t76;
     d->oMb_R[25][3] = -t294;
     d->oMb_R[26][3] = -t294;
-    d->oMf_R[30][3] = -t294;
-    d->oMf_R[31][3] = -t294;
     const cdyn_real t295 = t196 * t76 - t195 * t75;
     d->oMb_R[25][5] = t295;
-    d->oMf_R[30][5] = t295;
     const cdyn_real t296 = t198 * t75 + t197 * t76;
     d->oMb_R[25][6] = t296;
     d->oMb_R[26][6] = t296;
-    d->oMf_R[30][6] = t296;
-    d->oMf_R[31][6] = t296;
     const cdyn_real t297 = t198 * t76 - t197 * t75;
     d->oMb_R[25][8] = -t297;
-    d->oMf_R[30][8] = -t297;
     const cdyn_real t298 = t208 - t209;
     const cdyn_real t299 = t211 + t212;
     const cdyn_real t300 = t214 + t215;
@@ -1192,231 +882,150 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_p[25][0] = t301;
     d->oMb_p[26][0] = t301;
     d->oMb_p[27][0] = t301;
-    d->oMf_p[30][0] = t301;
-    d->oMf_p[31][0] = t301;
-    d->oMf_p[32][0] = t301;
     const cdyn_real t302 = t200 + t299;
     d->oMb_p[25][1] = t302;
     d->oMb_p[26][1] = t302;
     d->oMb_p[27][1] = t302;
-    d->oMf_p[30][1] = t302;
-    d->oMf_p[31][1] = t302;
-    d->oMf_p[32][1] = t302;
     const cdyn_real t303 = t201 - t300;
     d->oMb_p[25][2] = t303;
     d->oMb_p[26][2] = t303;
     d->oMb_p[27][2] = t303;
-    d->oMf_p[30][2] = t303;
-    d->oMf_p[31][2] = t303;
-    d->oMf_p[32][2] = t303;
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     const cdyn_real t304 = t293 * t77 + t185 * t78;
     d->oMb_R[26][1] = t304;
-    d->oMf_R[31][1] = t304;
     const cdyn_real t305 = t293 * t78 - t185 * t77;
     d->oMb_R[26][2] = t305;
     d->oMb_R[27][2] = t305;
-    d->oMf_R[31][2] = t305;
-    d->oMf_R[32][2] = t305;
     const cdyn_real t306 = t295 * t77 - t187 * t78;
     d->oMb_R[26][4] = t306;
-    d->oMf_R[31][4] = t306;
     const cdyn_real t307 = t295 * t78 + t187 * t77;
     d->oMb_R[26][5] = t307;
     d->oMb_R[27][5] = t307;
-    d->oMf_R[31][5] = t307;
-    d->oMf_R[32][5] = t307;
     const cdyn_real t308 = t297 * t77 - t189 * t78;
     d->oMb_R[26][7] = -t308;
-    d->oMf_R[31][7] = -t308;
     const cdyn_real t309 = t297 * t78 + t189 * t77;
     d->oMb_R[26][8] = -t309;
     d->oMb_R[27][8] = -t309;
-    d->oMf_R[31][8] = -t309;
-    d->oMf_R[32][8] = -t309;
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     const cdyn_real t310 = t304 * t79 - t292 * t80;
     d->oMb_R[27][0] = t310;
-    d->oMf_R[32][0] = t310;
     const cdyn_real t311 = t304 * t80 + t292 * t79;
     d->oMb_R[27][1] = t311;
     d->oMb_R[28][1] = t311;
-    d->oMf_R[32][1] = t311;
-    d->oMf_R[33][1] = t311;
     const cdyn_real t312 = t306 * t79 - t294 * t80;
     d->oMb_R[27][3] = t312;
-    d->oMf_R[32][3] = t312;
     const cdyn_real t313 = t306 * t80 + t294 * t79;
     d->oMb_R[27][4] = t313;
     d->oMb_R[28][4] = t313;
-    d->oMf_R[32][4] = t313;
-    d->oMf_R[33][4] = t313;
     const cdyn_real t314 = t308 * t79 - t296 * t80;
     d->oMb_R[27][6] = -t314;
-    d->oMf_R[32][6] = -t314;
     const cdyn_real t315 = t308 * t80 + t296 * t79;
     d->oMb_R[27][7] = -t315;
     d->oMb_R[28][7] = -t315;
-    d->oMf_R[32][7] = -t315;
-    d->oMf_R[33][7] = -t315;
     /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm) */
     const cdyn_real t316 = t305 * t81 - t310 * t82;
     d->oMb_R[28][0] = -t316;
-    d->oMf_R[33][0] = -t316;
     const cdyn_real t317 = t305 * t82 + t310 * t81;
     d->oMb_R[28][2] = t317;
     d->oMb_R[29][2] = t317;
-    d->oMf_R[33][2] = t317;
-    d->oMf_R[34][2] = t317;
     const cdyn_real t318 = t307 * t81 - t312 * t82;
     d->oMb_R[28][3] = -t318;
-    d->oMf_R[33][3] = -t318;
     const cdyn_real t319 = t307 * t82 + t312 * t81;
     d->oMb_R[28][5] = t319;
     d->oMb_R[29][5] = t319;
-    d->oMf_R[33][5] = t319;
-    d->oMf_R[34][5] = t319;
     const cdyn_real t320 = t309 * t81 - t314 * t82;
     d->oMb_R[28][6] = t320;
-    d->oMf_R[33][6] = t320;
     const cdyn_real t321 = t309 * t82 + t314 * t81;
     d->oMb_R[28][8] = -t321;
     d->oMb_R[29][8] = -t321;
-    d->oMf_R[33][8] = -t321;
-    d->oMf_R[34][8] = -t321;
     const cdyn_real t322 = t301 - t305 * CDYN_R(0.28316000000000002);
     d->oMb_p[28][0] = t322;
-    d->oMf_p[33][0] = t322;
     const cdyn_real t323 = t302 - t307 * CDYN_R(0.28316000000000002);
     d->oMb_p[28][1] = t323;
-    d->oMf_p[33][1] = t323;
     const cdyn_real t324 = t303 + t309 * CDYN_R(0.28316000000000002);
     d->oMb_p[28][2] = t324;
-    d->oMf_p[33][2] = t324;
     /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link) */
     const cdyn_real t325 = t311 * t83 - t316 * t84;
     d->oMb_R[29][0] = t325;
-    d->oMf_R[34][0] = t325;
     const cdyn_real t326 = t311 * t84 + t316 * t83;
     d->oMb_R[29][1] = t326;
     d->oMb_R[30][1] = t326;
-    d->oMf_R[34][1] = t326;
-    d->oMf_R[35][1] = t326;
     const cdyn_real t327 = t313 * t83 - t318 * t84;
     d->oMb_R[29][3] = t327;
-    d->oMf_R[34][3] = t327;
     const cdyn_real t328 = t313 * t84 + t318 * t83;
     d->oMb_R[29][4] = t328;
     d->oMb_R[30][4] = t328;
-    d->oMf_R[34][4] = t328;
-    d->oMf_R[35][4] = t328;
     const cdyn_real t329 = t315 * t83 - t320 * t84;
     d->oMb_R[29][6] = -t329;
-    d->oMf_R[34][6] = -t329;
     const cdyn_real t330 = t315 * t84 + t320 * t83;
     d->oMb_R[29][7] = -t330;
     d->oMb_R[30][7] = -t330;
-    d->oMf_R[34][7] = -t330;
-    d->oMf_R[35][7] = -t330;
     const cdyn_real t331 = t322 - t317 * CDYN_R(0.27028999999999997);
     d->oMb_p[29][0] = t331;
     d->oMb_p[30][0] = t331;
     d->oMb_p[31][0] = t331;
-    d->oMf_p[34][0] = t331;
-    d->oMf_p[35][0] = t331;
-    d->oMf_p[36][0] = t331;
     const cdyn_real t332 = t323 - t319 * CDYN_R(0.27028999999999997);
     d->oMb_p[29][1] = t332;
     d->oMb_p[30][1] = t332;
     d->oMb_p[31][1] = t332;
-    d->oMf_p[34][1] = t332;
-    d->oMf_p[35][1] = t332;
-    d->oMf_p[36][1] = t332;
     const cdyn_real t333 = t324 + t321 * CDYN_R(0.27028999999999997);
     d->oMb_p[29][2] = t333;
     d->oMb_p[30][2] = t333;
     d->oMb_p[31][2] = t333;
-    d->oMf_p[34][2] = t333;
-    d->oMf_p[35][2] = t333;
-    d->oMf_p[36][2] = t333;
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     const cdyn_real t334 = t317 * t85 - t325 * t86;
     d->oMb_R[30][0] = -t334;
     d->oMb_R[31][0] = -t334;
     d->oMb_R[32][0] = -t334;
-    d->oMf_R[35][0] = -t334;
-    d->oMf_R[36][0] = -t334;
-    d->oMf_R[37][0] = -t334;
     d->oMf_R[38][0] = -t334;
     const cdyn_real t335 = t317 * t86 + t325 * t85;
     d->oMb_R[30][2] = t335;
-    d->oMf_R[35][2] = t335;
     const cdyn_real t336 = t319 * t85 - t327 * t86;
     d->oMb_R[30][3] = -t336;
     d->oMb_R[31][3] = -t336;
     d->oMb_R[32][3] = -t336;
-    d->oMf_R[35][3] = -t336;
-    d->oMf_R[36][3] = -t336;
-    d->oMf_R[37][3] = -t336;
     d->oMf_R[38][3] = -t336;
     const cdyn_real t337 = t319 * t86 + t327 * t85;
     d->oMb_R[30][5] = t337;
-    d->oMf_R[35][5] = t337;
     const cdyn_real t338 = t321 * t85 - t329 * t86;
     d->oMb_R[30][6] = t338;
     d->oMb_R[31][6] = t338;
     d->oMb_R[32][6] = t338;
-    d->oMf_R[35][6] = t338;
-    d->oMf_R[36][6] = t338;
-    d->oMf_R[37][6] = t338;
     d->oMf_R[38][6] = t338;
     const cdyn_real t339 = t321 * t86 + t329 * t85;
     d->oMb_R[30][8] = -t339;
-    d->oMf_R[35][8] = -t339;
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     const cdyn_real t340 = t335 * t87 + t326 * t88;
     d->oMb_R[31][1] = t340;
-    d->oMf_R[36][1] = t340;
     d->oMf_R[38][1] = t340;
     const cdyn_real t341 = t335 * t88 - t326 * t87;
     d->oMb_R[31][2] = t341;
-    d->oMf_R[36][2] = t341;
     d->oMf_R[38][2] = t341;
     const cdyn_real t342 = t337 * t87 + t328 * t88;
     d->oMb_R[31][4] = t342;
-    d->oMf_R[36][4] = t342;
     d->oMf_R[38][4] = t342;
     const cdyn_real t343 = t337 * t88 - t328 * t87;
     d->oMb_R[31][5] = t343;
-    d->oMf_R[36][5] = t343;
     d->oMf_R[38][5] = t343;
     const cdyn_real t344 = t339 * t87 + t330 * t88;
     d->oMb_R[31][7] = -t344;
-    d->oMf_R[36][7] = -t344;
     d->oMf_R[38][7] = -t344;
     const cdyn_real t345 = t339 * t88 - t330 * t87;
     d->oMb_R[31][8] = -t345;
-    d->oMf_R[36][8] = -t345;
     d->oMf_R[38][8] = -t345;
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb) */
     const cdyn_real t346 = t341 * t89 + t340 * t90;
     d->oMb_R[32][1] = t346;
-    d->oMf_R[37][1] = t346;
     const cdyn_real t347 = t341 * t90 - t340 * t89;
     d->oMb_R[32][2] = t347;
-    d->oMf_R[37][2] = t347;
     const cdyn_real t348 = t343 * t89 + t342 * t90;
     d->oMb_R[32][4] = t348;
-    d->oMf_R[37][4] = t348;
     const cdyn_real t349 = t343 * t90 - t342 * t89;
     d->oMb_R[32][5] = t349;
-    d->oMf_R[37][5] = t349;
     const cdyn_real t350 = t345 * t89 + t344 * t90;
     d->oMb_R[32][7] = -t350;
-    d->oMf_R[37][7] = -t350;
     const cdyn_real t351 = t345 * t90 - t344 * t89;
     d->oMb_R[32][8] = -t351;
-    d->oMf_R[37][8] = -t351;
     const cdyn_real t352 = t340 * CDYN_R(0.02) + t334 * CDYN_R(0.02);
     const cdyn_real t353 = t341 * CDYN_R(0.029999999999999999) + t352;
     const cdyn_real t354 = t342 * CDYN_R(0.02) + t336 * CDYN_R(0.02);
@@ -1425,13 +1034,10 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     const cdyn_real t357 = t345 * CDYN_R(0.029999999999999999) + t356;
     const cdyn_real t358 = t331 - t353;
     d->oMb_p[32][0] = t358;
-    d->oMf_p[37][0] = t358;
     const cdyn_real t359 = t332 - t355;
     d->oMb_p[32][1] = t359;
-    d->oMf_p[37][1] = t359;
     const cdyn_real t360 = t333 + t357;
     d->oMb_p[32][2] = t360;
-    d->oMf_p[37][2] = t360;
     /* frames */
     const cdyn_real t361 = q_root_joint_x + t14 * CDYN_R(0.050000000000000003);
     d->oMf_p[1][0] = t361;
@@ -1472,6 +1078,72 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMf_p[38][1] = t380;
     const cdyn_real t381 = t333 + t345 * CDYN_R(0.086650000000000005);
     d->oMf_p[38][2] = t381;
+    memcpy(d->oMf_R[0], d->oMb_R[0], sizeof d->oMf_R[0]);
+    memcpy(d->oMf_p[0], d->oMb_p[0], sizeof d->oMf_p[0]);
+    memcpy(d->oMf_R[2], d->oMb_R[13], sizeof d->oMf_R[2]);
+    memcpy(d->oMf_p[2], d->oMb_p[13], sizeof d->oMf_p[2]);
+    memcpy(d->oMf_R[3], d->oMb_R[14], sizeof d->oMf_R[3]);
+    memcpy(d->oMf_p[3], d->oMb_p[14], sizeof d->oMf_p[3]);
+    memcpy(d->oMf_R[4], d->oMb_R[23], sizeof d->oMf_R[4]);
+    memcpy(d->oMf_p[4], d->oMb_p[23], sizeof d->oMf_p[4]);
+    memcpy(d->oMf_R[5], d->oMb_R[24], sizeof d->oMf_R[5]);
+    memcpy(d->oMf_p[5], d->oMb_p[24], sizeof d->oMf_p[5]);
+    memcpy(d->oMf_R[7], d->oMb_R[1], sizeof d->oMf_R[7]);
+    memcpy(d->oMf_p[7], d->oMb_p[1], sizeof d->oMf_p[7]);
+    memcpy(d->oMf_R[8], d->oMb_R[2], sizeof d->oMf_R[8]);
+    memcpy(d->oMf_p[8], d->oMb_p[2], sizeof d->oMf_p[8]);
+    memcpy(d->oMf_R[9], d->oMb_R[3], sizeof d->oMf_R[9]);
+    memcpy(d->oMf_p[9], d->oMb_p[3], sizeof d->oMf_p[9]);
+    memcpy(d->oMf_R[10], d->oMb_R[4], sizeof d->oMf_R[10]);
+    memcpy(d->oMf_p[10], d->oMb_p[4], sizeof d->oMf_p[10]);
+    memcpy(d->oMf_R[11], d->oMb_R[5], sizeof d->oMf_R[11]);
+    memcpy(d->oMf_p[11], d->oMb_p[5], sizeof d->oMf_p[11]);
+    memcpy(d->oMf_R[12], d->oMb_R[6], sizeof d->oMf_R[12]);
+    memcpy(d->oMf_p[12], d->oMb_p[6], sizeof d->oMf_p[12]);
+    memcpy(d->oMf_R[14], d->oMb_R[15], sizeof d->oMf_R[14]);
+    memcpy(d->oMf_p[14], d->oMb_p[15], sizeof d->oMf_p[14]);
+    memcpy(d->oMf_R[15], d->oMb_R[16], sizeof d->oMf_R[15]);
+    memcpy(d->oMf_p[15], d->oMb_p[16], sizeof d->oMf_p[15]);
+    memcpy(d->oMf_R[16], d->oMb_R[17], sizeof d->oMf_R[16]);
+    memcpy(d->oMf_p[16], d->oMb_p[17], sizeof d->oMf_p[16]);
+    memcpy(d->oMf_R[17], d->oMb_R[18], sizeof d->oMf_R[17]);
+    memcpy(d->oMf_p[17], d->oMb_p[18], sizeof d->oMf_p[17]);
+    memcpy(d->oMf_R[18], d->oMb_R[19], sizeof d->oMf_R[18]);
+    memcpy(d->oMf_p[18], d->oMb_p[19], sizeof d->oMf_p[18]);
+    memcpy(d->oMf_R[19], d->oMb_R[20], sizeof d->oMf_R[19]);
+    memcpy(d->oMf_p[19], d->oMb_p[20], sizeof d->oMf_p[19]);
+    memcpy(d->oMf_R[20], d->oMb_R[21], sizeof d->oMf_R[20]);
+    memcpy(d->oMf_p[20], d->oMb_p[21], sizeof d->oMf_p[20]);
+    memcpy(d->oMf_R[21], d->oMb_R[22], sizeof d->oMf_R[21]);
+    memcpy(d->oMf_p[21], d->oMb_p[22], sizeof d->oMf_p[21]);
+    memcpy(d->oMf_R[23], d->oMb_R[7], sizeof d->oMf_R[23]);
+    memcpy(d->oMf_p[23], d->oMb_p[7], sizeof d->oMf_p[23]);
+    memcpy(d->oMf_R[24], d->oMb_R[8], sizeof d->oMf_R[24]);
+    memcpy(d->oMf_p[24], d->oMb_p[8], sizeof d->oMf_p[24]);
+    memcpy(d->oMf_R[25], d->oMb_R[9], sizeof d->oMf_R[25]);
+    memcpy(d->oMf_p[25], d->oMb_p[9], sizeof d->oMf_p[25]);
+    memcpy(d->oMf_R[26], d->oMb_R[10], sizeof d->oMf_R[26]);
+    memcpy(d->oMf_p[26], d->oMb_p[10], sizeof d->oMf_p[26]);
+    memcpy(d->oMf_R[27], d->oMb_R[11], sizeof d->oMf_R[27]);
+    memcpy(d->oMf_p[27], d->oMb_p[11], sizeof d->oMf_p[27]);
+    memcpy(d->oMf_R[28], d->oMb_R[12], sizeof d->oMf_R[28]);
+    memcpy(d->oMf_p[28], d->oMb_p[12], sizeof d->oMf_p[28]);
+    memcpy(d->oMf_R[30], d->oMb_R[25], sizeof d->oMf_R[30]);
+    memcpy(d->oMf_p[30], d->oMb_p[25], sizeof d->oMf_p[30]);
+    memcpy(d->oMf_R[31], d->oMb_R[26], sizeof d->oMf_R[31]);
+    memcpy(d->oMf_p[31], d->oMb_p[26], sizeof d->oMf_p[31]);
+    memcpy(d->oMf_R[32], d->oMb_R[27], sizeof d->oMf_R[32]);
+    memcpy(d->oMf_p[32], d->oMb_p[27], sizeof d->oMf_p[32]);
+    memcpy(d->oMf_R[33], d->oMb_R[28], sizeof d->oMf_R[33]);
+    memcpy(d->oMf_p[33], d->oMb_p[28], sizeof d->oMf_p[33]);
+    memcpy(d->oMf_R[34], d->oMb_R[29], sizeof d->oMf_R[34]);
+    memcpy(d->oMf_p[34], d->oMb_p[29], sizeof d->oMf_p[34]);
+    memcpy(d->oMf_R[35], d->oMb_R[30], sizeof d->oMf_R[35]);
+    memcpy(d->oMf_p[35], d->oMb_p[30], sizeof d->oMf_p[35]);
+    memcpy(d->oMf_R[36], d->oMb_R[31], sizeof d->oMf_R[36]);
+    memcpy(d->oMf_p[36], d->oMb_p[31], sizeof d->oMf_p[36]);
+    memcpy(d->oMf_R[37], d->oMb_R[32], sizeof d->oMf_R[37]);
+    memcpy(d->oMf_p[37], d->oMb_p[32], sizeof d->oMf_p[37]);
 }
 
 int humanoid_frame_placement(const humanoid_data *d, int frame, cdyn_real R[9], cdyn_real p[3])
@@ -1488,11 +1160,16 @@ int humanoid_frame_placement(const humanoid_data *d, int frame, cdyn_real R[9], 
 
 /* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 72 mul, 51 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__jacobian_0(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1636,6 +1313,9 @@ static void humanoid__jacobian_local_0(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[0] = t0;
     J[117] = t0;
@@ -1770,11 +1450,16 @@ static void humanoid__jacobian_local_0(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 93 mul, 66 add, 0 div, 0 sqrt, 2 sin/cos */
 static void humanoid__jacobian_1(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1943,6 +1628,9 @@ static void humanoid__jacobian_local_1(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[120] = t0;
     J[2] = t0;
@@ -2099,11 +1787,16 @@ static void humanoid__jacobian_local_1(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 111 mul, 75 add, 0 div, 0 sqrt, 4 sin/cos */
 static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2289,6 +1982,9 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[121] = t0;
     const cdyn_real t1 = fR[1];
@@ -2464,11 +2160,16 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 3, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 129 mul, 84 add, 0 div, 0 sqrt, 6 sin/cos */
 static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2671,6 +2372,9 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[122] = t0;
     const cdyn_real t1 = fR[4];
@@ -2865,11 +2569,16 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 4, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 150 mul, 99 add, 0 div, 0 sqrt, 8 sin/cos */
 static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3095,6 +2804,9 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[123] = t0;
     J[122] = t0;
@@ -3309,11 +3021,16 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 5, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 171 mul, 114 add, 0 div, 0 sqrt, 10 sin/cos */
 static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3562,6 +3279,9 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[124] = t0;
     J[123] = t0;
@@ -3796,11 +3516,16 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 6, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 189 mul, 123 add, 0 div, 0 sqrt, 12 sin/cos */
 static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4066,6 +3791,9 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[125] = t0;
     const cdyn_real t1 = fR[1];
@@ -4319,11 +4047,17 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 7, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 93 mul, 66 add, 0 div, 0 sqrt, 2 sin/cos */
 static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4492,6 +4226,10 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[126] = t0;
     J[2] = t0;
@@ -4648,11 +4386,17 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 8, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 111 mul, 75 add, 0 div, 0 sqrt, 4 sin/cos */
 static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4838,6 +4582,10 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[127] = t0;
     const cdyn_real t1 = fR[1];
@@ -5013,11 +4761,17 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 9, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 129 mul, 84 add, 0 div, 0 sqrt, 6 sin/cos */
 static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5220,6 +4974,10 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[128] = t0;
     const cdyn_real t1 = fR[4];
@@ -5414,11 +5172,17 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
 
 /* Jacobian columns of a frame on body 10, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 150 mul, 99 add, 0 div, 0 sqrt, 8 sin/cos */
 static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5644,6 +5408,10 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[129] = t0;
     J[128] = t0;
@@ -5858,11 +5626,17 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 11, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 171 mul, 114 add, 0 div, 0 sqrt, 10 sin/cos */
 static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -6111,6 +5885,10 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[130] = t0;
     J[129] = t0;
@@ -6345,11 +6123,17 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 12, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 189 mul, 123 add, 0 div, 0 sqrt, 12 sin/cos */
 static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -6615,6 +6399,10 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[131] = t0;
     const cdyn_real t1 = fR[1];
@@ -6868,11 +6656,17 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 13, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 93 mul, 66 add, 0 div, 0 sqrt, 2 sin/cos */
 static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -7041,6 +6835,10 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[132] = t0;
     J[2] = t0;
@@ -7197,11 +6995,17 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 14, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 114 mul, 81 add, 0 div, 0 sqrt, 4 sin/cos */
 static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -7393,6 +7197,10 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[133] = t0;
     const cdyn_real t1 = fR[4];
@@ -7569,11 +7377,17 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 15, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -7791,6 +7605,10 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[134] = t0;
     J[133] = t0;
@@ -7988,11 +7806,17 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 16, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 156 mul, 108 add, 0 div, 0 sqrt, 8 sin/cos */
 static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -8227,6 +8051,10 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[135] = t0;
     const cdyn_real t1 = fR[1];
@@ -8443,11 +8271,17 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 17, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 174 mul, 117 add, 0 div, 0 sqrt, 10 sin/cos */
 static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -8699,6 +8533,10 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[136] = t0;
     const cdyn_real t1 = fR[7];
@@ -8934,11 +8772,17 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 18, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 195 mul, 132 add, 0 div, 0 sqrt, 12 sin/cos */
 static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -9213,6 +9057,10 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[137] = t0;
     const cdyn_real t1 = fR[4];
@@ -9468,11 +9316,17 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 19, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 216 mul, 147 add, 0 div, 0 sqrt, 14 sin/cos */
 static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -9770,6 +9624,10 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[138] = t0;
     const cdyn_real t1 = fR[7];
@@ -10045,11 +9903,17 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 20, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 234 mul, 156 add, 0 div, 0 sqrt, 16 sin/cos */
 static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10364,6 +10228,10 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[139] = t0;
     const cdyn_real t1 = fR[4];
@@ -10658,11 +10526,17 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 21, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 252 mul, 165 add, 0 div, 0 sqrt, 18 sin/cos */
 static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10994,6 +10868,10 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[140] = t0;
     const cdyn_real t1 = fR[1];
@@ -11307,11 +11185,17 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 22, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 279 mul, 186 add, 0 div, 0 sqrt, 20 sin/cos */
 static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -11672,6 +11556,10 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[141] = t0;
     J[140] = t0;
@@ -12007,11 +11895,18 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 23, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 135 mul, 96 add, 0 div, 0 sqrt, 6 sin/cos */
 static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -12227,6 +12122,11 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[142] = t0;
     const cdyn_real t1 = fR[7];
@@ -12424,11 +12324,18 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 24, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 153 mul, 105 add, 0 div, 0 sqrt, 8 sin/cos */
 static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -12661,6 +12568,11 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[143] = t0;
     const cdyn_real t1 = fR[4];
@@ -12877,11 +12789,18 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 25, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -13100,6 +13019,11 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[144] = t0;
     J[133] = t0;
@@ -13298,11 +13222,18 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 26, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 156 mul, 108 add, 0 div, 0 sqrt, 8 sin/cos */
 static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -13538,6 +13469,11 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[145] = t0;
     const cdyn_real t1 = fR[1];
@@ -13755,11 +13691,18 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 27, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 174 mul, 117 add, 0 div, 0 sqrt, 10 sin/cos */
 static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -14012,6 +13955,11 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[146] = t0;
     const cdyn_real t1 = fR[7];
@@ -14248,11 +14196,18 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 28, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 195 mul, 132 add, 0 div, 0 sqrt, 12 sin/cos */
 static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -14528,6 +14483,11 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[147] = t0;
     const cdyn_real t1 = fR[4];
@@ -14784,11 +14744,18 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 29, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 216 mul, 147 add, 0 div, 0 sqrt, 14 sin/cos */
 static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -15087,6 +15054,11 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
+    }
     const cdyn_real t0 = fR[6];
     J[148] = t0;
     const cdyn_real t1 = fR[7];
@@ -15363,11 +15335,18 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 30, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 234 mul, 156 add, 0 div, 0 sqrt, 16 sin/cos */
 static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -15683,6 +15662,11 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[149] = t0;
     const cdyn_real t1 = fR[4];
@@ -15978,11 +15962,18 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 31, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 252 mul, 165 add, 0 div, 0 sqrt, 18 sin/cos */
 static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -16315,6 +16306,11 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[150] = t0;
     const cdyn_real t1 = fR[1];
@@ -16629,11 +16625,17 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
 
 /* Jacobian columns of a frame on body 32, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 279 mul, 186 add, 0 div, 0 sqrt, 20 sin/cos */
 static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -16995,6 +16997,10 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
     cdyn_real *J)
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[151] = t0;
     J[150] = t0;
@@ -17331,217 +17337,218 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero. */
+ * the other columns are zero, written by the same function (a frame fixed to the world:
+ * all of J here). */
 int humanoid_frame_jacobian(humanoid_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
     int k;
     if (frame < 0 || frame >= HUMANOID_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    for (k = 0; k < 6 * HUMANOID_NV; ++k)
-        J[k] = 0;
     switch (humanoid__frame_body[frame]) {
     case 0:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_0(d, q, frame, J);
         else
             humanoid__jacobian_0(d, q, frame, J);
-        break;
+        return 0;
     case 1:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_1(d, q, frame, J);
         else
             humanoid__jacobian_1(d, q, frame, J);
-        break;
+        return 0;
     case 2:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_2(d, q, frame, J);
         else
             humanoid__jacobian_2(d, q, frame, J);
-        break;
+        return 0;
     case 3:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_3(d, q, frame, J);
         else
             humanoid__jacobian_3(d, q, frame, J);
-        break;
+        return 0;
     case 4:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_4(d, q, frame, J);
         else
             humanoid__jacobian_4(d, q, frame, J);
-        break;
+        return 0;
     case 5:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_5(d, q, frame, J);
         else
             humanoid__jacobian_5(d, q, frame, J);
-        break;
+        return 0;
     case 6:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_6(d, q, frame, J);
         else
             humanoid__jacobian_6(d, q, frame, J);
-        break;
+        return 0;
     case 7:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_7(d, q, frame, J);
         else
             humanoid__jacobian_7(d, q, frame, J);
-        break;
+        return 0;
     case 8:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_8(d, q, frame, J);
         else
             humanoid__jacobian_8(d, q, frame, J);
-        break;
+        return 0;
     case 9:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_9(d, q, frame, J);
         else
             humanoid__jacobian_9(d, q, frame, J);
-        break;
+        return 0;
     case 10:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_10(d, q, frame, J);
         else
             humanoid__jacobian_10(d, q, frame, J);
-        break;
+        return 0;
     case 11:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_11(d, q, frame, J);
         else
             humanoid__jacobian_11(d, q, frame, J);
-        break;
+        return 0;
     case 12:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_12(d, q, frame, J);
         else
             humanoid__jacobian_12(d, q, frame, J);
-        break;
+        return 0;
     case 13:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_13(d, q, frame, J);
         else
             humanoid__jacobian_13(d, q, frame, J);
-        break;
+        return 0;
     case 14:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_14(d, q, frame, J);
         else
             humanoid__jacobian_14(d, q, frame, J);
-        break;
+        return 0;
     case 15:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_15(d, q, frame, J);
         else
             humanoid__jacobian_15(d, q, frame, J);
-        break;
+        return 0;
     case 16:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_16(d, q, frame, J);
         else
             humanoid__jacobian_16(d, q, frame, J);
-        break;
+        return 0;
     case 17:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_17(d, q, frame, J);
         else
             humanoid__jacobian_17(d, q, frame, J);
-        break;
+        return 0;
     case 18:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_18(d, q, frame, J);
         else
             humanoid__jacobian_18(d, q, frame, J);
-        break;
+        return 0;
     case 19:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_19(d, q, frame, J);
         else
             humanoid__jacobian_19(d, q, frame, J);
-        break;
+        return 0;
     case 20:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_20(d, q, frame, J);
         else
             humanoid__jacobian_20(d, q, frame, J);
-        break;
+        return 0;
     case 21:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_21(d, q, frame, J);
         else
             humanoid__jacobian_21(d, q, frame, J);
-        break;
+        return 0;
     case 22:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_22(d, q, frame, J);
         else
             humanoid__jacobian_22(d, q, frame, J);
-        break;
+        return 0;
     case 23:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_23(d, q, frame, J);
         else
             humanoid__jacobian_23(d, q, frame, J);
-        break;
+        return 0;
     case 24:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_24(d, q, frame, J);
         else
             humanoid__jacobian_24(d, q, frame, J);
-        break;
+        return 0;
     case 25:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_25(d, q, frame, J);
         else
             humanoid__jacobian_25(d, q, frame, J);
-        break;
+        return 0;
     case 26:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_26(d, q, frame, J);
         else
             humanoid__jacobian_26(d, q, frame, J);
-        break;
+        return 0;
     case 27:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_27(d, q, frame, J);
         else
             humanoid__jacobian_27(d, q, frame, J);
-        break;
+        return 0;
     case 28:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_28(d, q, frame, J);
         else
             humanoid__jacobian_28(d, q, frame, J);
-        break;
+        return 0;
     case 29:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_29(d, q, frame, J);
         else
             humanoid__jacobian_29(d, q, frame, J);
-        break;
+        return 0;
     case 30:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_30(d, q, frame, J);
         else
             humanoid__jacobian_30(d, q, frame, J);
-        break;
+        return 0;
     case 31:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_31(d, q, frame, J);
         else
             humanoid__jacobian_31(d, q, frame, J);
-        break;
+        return 0;
     case 32:
         if (ref == CDYN_LOCAL)
             humanoid__jacobian_local_32(d, q, frame, J);
         else
             humanoid__jacobian_32(d, q, frame, J);
-        break;
+        return 0;
     default:
         break;   /* a frame fixed to the world does not move */
     }
+    for (k = 0; k < 6 * HUMANOID_NV; ++k)
+        J[k] = 0;
     return 0;
 }
 

@@ -50,21 +50,22 @@ static int cdyn__frame_dof(const cdyn_model *m, int frame)
     return body < 0 ? -1 : m->bodies[body].idx_v + m->bodies[body].nv - 1;
 }
 
-/* Constraint k's support: the DoFs on A's chain and B's, ascending. */
+/* Constraint k's support: the DoFs on A's chain and B's, ascending: flags first, then
+ * compacted in place (entry n <= dof is written after flag dof is read). O(nv), since
+ * cdyn_constraint_data_attach runs it on every call of a --size robot. */
 static void cdyn__init_support(const cdyn_model *m, cdyn_constraint_data *cd, int k)
 {
     const cdyn_constraint *c = &cd->set[k];
-    const int a = cdyn__frame_dof(m, c->frame_a), b = cdyn__frame_dof(m, c->frame_b);
     int *s = cd->support + k * m->nv, n = 0;
-    for (int dof = 0; dof < m->nv; ++dof) {
-        int on_chain = 0;
-        for (int j = a; j >= dof && !on_chain; j = m->dof_parent[j])
-            on_chain = j == dof;
-        for (int j = b; j >= dof && !on_chain; j = m->dof_parent[j])
-            on_chain = j == dof;
-        if (on_chain)
+    for (int dof = 0; dof < m->nv; ++dof)
+        s[dof] = 0;
+    for (int j = cdyn__frame_dof(m, c->frame_a); j >= 0; j = m->dof_parent[j])
+        s[j] = 1;
+    for (int j = cdyn__frame_dof(m, c->frame_b); j >= 0; j = m->dof_parent[j])
+        s[j] = 1;
+    for (int dof = 0; dof < m->nv; ++dof)
+        if (s[dof])
             s[n++] = dof;
-    }
     cd->nsupport[k] = n;
 }
 
@@ -96,21 +97,31 @@ static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
     return p;
 }
 
-cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
-                                      const cdyn_constraint *set, int n, void *buf,
-                                      size_t bytes)
+/* The set's rows after the checks every way of carving shares, or a negative cdyn_status;
+ * on an error cd (when given) refers to no model and no constraint. */
+static int cdyn__constraint_args(cdyn_constraint_data *cd, const cdyn_model *m,
+                                 const cdyn_constraint *set, int n, const void *buf,
+                                 size_t bytes)
 {
     const int nc = cdyn__set_rows(m, set, n);
+    if (cd) {
+        cd->model = NULL;
+        cd->n = cd->nc = 0;
+    }
     if (!cd || !buf || nc < 0)
         return CDYN_E_ARG;
-    if (bytes < CDYN_CONSTRAINT_DATA_BYTES(m->nv, n, nc))
-        return CDYN_E_SIZE;
+    return bytes < CDYN_CONSTRAINT_DATA_BYTES(m->nv, n, nc) ? CDYN_E_SIZE : nc;
+}
+
+/* Points cd's fields into buf, aligned for cdyn_real: the layout cdyn_constraint_data_init
+ * and cdyn_constraint_data_attach share. Returns the first real. */
+static cdyn_real *cdyn__constraint_carve(cdyn_constraint_data *cd, const cdyn_model *m,
+                                         const cdyn_constraint *set, int n, int nc, void *buf)
+{
     const size_t nv = (size_t)m->nv, un = (size_t)n, unc = (size_t)nc;
     const size_t mis = (size_t)((uintptr_t)buf % sizeof(cdyn_real));
-    cdyn_real *next = (cdyn_real *)((char *)buf + (mis ? sizeof(cdyn_real) - mis : 0));
-    const size_t nreals = CDYN__CONSTRAINT_REALS(nv, un, unc);
-    for (size_t k = 0; k < nreals; ++k)
-        next[k] = 0;
+    cdyn_real *const first = (cdyn_real *)((char *)buf + (mis ? sizeof(cdyn_real) - mis : 0));
+    cdyn_real *next = first;
     cd->model = m;
     cd->set = set;
     cd->n = n;
@@ -141,14 +152,55 @@ cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model
     cd->nsupport = cd->row + n;
     cd->support = cd->nsupport + n;
     cd->sbody = cd->support + un * nv;
-    cd->primal_residual = cd->dual_residual = 0;
-    for (int k = 0, row = 0; k < n; row += set[k].dim, ++k) {
+    return first;
+}
+
+/* What depends on the set alone: rows, supports, the bodies supporting it, frame B's
+ * placement at the world origin (a contact's B; a loop's is computed before it is read),
+ * and the exact zeros of J and B off each row's support (cdyn__jacobian and
+ * cdyn__kkt_columns write the supports only; cdyn_constraint_jacobian copies J whole, and
+ * cdyn__delassus_lower reads one row's B on another row's support). */
+static void cdyn__constraint_constants(cdyn_constraint_data *cd, const cdyn_model *m)
+{
+    for (int k = 0, row = 0; k < cd->n; row += cd->set[k].dim, ++k) {
         cd->row[k] = row;
-        cd->ref_R[9 * k] = cd->ref_R[9 * k + 4] = cd->ref_R[9 * k + 8] = 1;
-        cd->bR[9 * k] = cd->bR[9 * k + 4] = cd->bR[9 * k + 8] = 1;
+        for (int r = 0; r < 9; ++r)
+            cd->bR[9 * k + r] = r % 4 == 0;
+        cd->bp[3 * k] = cd->bp[3 * k + 1] = cd->bp[3 * k + 2] = 0;
         cdyn__init_support(m, cd, k);
     }
+    for (int k = 0; k < cd->nc * m->nv; ++k)
+        cd->J[k] = cd->B[k] = 0;
     cdyn__init_support_bodies(m, cd);
+}
+
+cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
+                                      const cdyn_constraint *set, int n, void *buf,
+                                      size_t bytes)
+{
+    const int nc = cdyn__constraint_args(cd, m, set, n, buf, bytes);
+    if (nc < 0)
+        return (cdyn_status)nc;
+    cdyn_real *const reals = cdyn__constraint_carve(cd, m, set, n, nc, buf);
+    const size_t nreals = CDYN__CONSTRAINT_REALS(m->nv, n, nc);
+    for (size_t k = 0; k < nreals; ++k)
+        reals[k] = 0;
+    cd->primal_residual = cd->dual_residual = 0;
+    for (int k = 0; k < n; ++k)
+        cd->ref_R[9 * k] = cd->ref_R[9 * k + 4] = cd->ref_R[9 * k + 8] = 1;
+    cdyn__constraint_constants(cd, m);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_constraint_data_attach(cdyn_constraint_data *cd, const cdyn_model *m,
+                                        const cdyn_constraint *set, int n, void *buf,
+                                        size_t bytes)
+{
+    const int nc = cdyn__constraint_args(cd, m, set, n, buf, bytes);
+    if (nc < 0)
+        return (cdyn_status)nc;
+    (void)cdyn__constraint_carve(cd, m, set, n, nc, buf);
+    cdyn__constraint_constants(cd, m);
     return CDYN_OK;
 }
 

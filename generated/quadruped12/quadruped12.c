@@ -8,6 +8,7 @@
  * banner opens every body's block: body N "joint" <- "parent joint": type axis (link).
  * Op counts open each function. */
 #include "quadruped12.h"
+#include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
 
 const char *const quadruped12_frame_names[18] = {
@@ -95,22 +96,17 @@ static const cdyn_real quadruped12__frame_p[18][3] = {
     { CDYN_R(0), CDYN_R(0), CDYN_R(-0.19500000000000001) }
 };
 
-/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf.
+/* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
+ * frame at its body's origin is a copy of the body's placement.
  * 204 mul, 138 add, 0 div, 0 sqrt, 24 sin/cos */
 void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
 {
     const cdyn_real q_root_joint_x = q[0];
     d->oMb_p[0][0] = q_root_joint_x;
-    d->oMf_p[0][0] = q_root_joint_x;
-    d->oMf_p[1][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
     d->oMb_p[0][1] = q_root_joint_y;
-    d->oMf_p[0][1] = q_root_joint_y;
-    d->oMf_p[1][1] = q_root_joint_y;
     const cdyn_real q_root_joint_z = q[2];
     d->oMb_p[0][2] = q_root_joint_z;
-    d->oMf_p[0][2] = q_root_joint_z;
-    d->oMf_p[1][2] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -131,22 +127,12 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     d->oMb_R[4][0] = -t10;
     d->oMb_R[7][0] = -t10;
     d->oMb_R[10][0] = -t10;
-    d->oMf_R[0][0] = -t10;
-    d->oMf_R[1][0] = -t10;
-    d->oMf_R[2][0] = -t10;
-    d->oMf_R[6][0] = -t10;
-    d->oMf_R[10][0] = -t10;
-    d->oMf_R[14][0] = -t10;
     const cdyn_real t11 = t3 - t8;
     const cdyn_real t12 = t11 * CDYN_R(2.0);
     d->oMb_R[0][1] = t12;
-    d->oMf_R[0][1] = t12;
-    d->oMf_R[1][1] = t12;
     const cdyn_real t13 = t4 + t7;
     const cdyn_real t14 = t13 * CDYN_R(2.0);
     d->oMb_R[0][2] = t14;
-    d->oMf_R[0][2] = t14;
-    d->oMf_R[1][2] = t14;
     const cdyn_real t15 = t3 + t8;
     const cdyn_real t16 = t15 * CDYN_R(2.0);
     d->oMb_R[0][3] = t16;
@@ -154,22 +140,12 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     d->oMb_R[4][3] = t16;
     d->oMb_R[7][3] = t16;
     d->oMb_R[10][3] = t16;
-    d->oMf_R[0][3] = t16;
-    d->oMf_R[1][3] = t16;
-    d->oMf_R[2][3] = t16;
-    d->oMf_R[6][3] = t16;
-    d->oMf_R[10][3] = t16;
-    d->oMf_R[14][3] = t16;
     const cdyn_real t17 = t0 + t2;
     const cdyn_real t18 = t17 * CDYN_R(2.0) - 1;
     d->oMb_R[0][4] = -t18;
-    d->oMf_R[0][4] = -t18;
-    d->oMf_R[1][4] = -t18;
     const cdyn_real t19 = t5 - t6;
     const cdyn_real t20 = t19 * CDYN_R(2.0);
     d->oMb_R[0][5] = t20;
-    d->oMf_R[0][5] = t20;
-    d->oMf_R[1][5] = t20;
     const cdyn_real t21 = t4 - t7;
     const cdyn_real t22 = t21 * CDYN_R(2.0);
     d->oMb_R[0][6] = t22;
@@ -177,22 +153,12 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     d->oMb_R[4][6] = t22;
     d->oMb_R[7][6] = t22;
     d->oMb_R[10][6] = t22;
-    d->oMf_R[0][6] = t22;
-    d->oMf_R[1][6] = t22;
-    d->oMf_R[2][6] = t22;
-    d->oMf_R[6][6] = t22;
-    d->oMf_R[10][6] = t22;
-    d->oMf_R[14][6] = t22;
     const cdyn_real t23 = t5 + t6;
     const cdyn_real t24 = t23 * CDYN_R(2.0);
     d->oMb_R[0][7] = t24;
-    d->oMf_R[0][7] = t24;
-    d->oMf_R[1][7] = t24;
     const cdyn_real t25 = t0 + t1;
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     d->oMb_R[0][8] = -t26;
-    d->oMf_R[0][8] = -t26;
-    d->oMf_R[1][8] = -t26;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
@@ -225,35 +191,23 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     d->oMb_R[1][1] = t51;
     d->oMb_R[2][1] = t51;
     d->oMb_R[3][1] = t51;
-    d->oMf_R[2][1] = t51;
-    d->oMf_R[3][1] = t51;
-    d->oMf_R[4][1] = t51;
     d->oMf_R[5][1] = t51;
     const cdyn_real t52 = t14 * t28 - t12 * t27;
     d->oMb_R[1][2] = t52;
-    d->oMf_R[2][2] = t52;
     const cdyn_real t53 = t20 * t27 - t18 * t28;
     d->oMb_R[1][4] = t53;
     d->oMb_R[2][4] = t53;
     d->oMb_R[3][4] = t53;
-    d->oMf_R[2][4] = t53;
-    d->oMf_R[3][4] = t53;
-    d->oMf_R[4][4] = t53;
     d->oMf_R[5][4] = t53;
     const cdyn_real t54 = t20 * t28 + t18 * t27;
     d->oMb_R[1][5] = t54;
-    d->oMf_R[2][5] = t54;
     const cdyn_real t55 = t26 * t27 - t24 * t28;
     d->oMb_R[1][7] = -t55;
     d->oMb_R[2][7] = -t55;
     d->oMb_R[3][7] = -t55;
-    d->oMf_R[2][7] = -t55;
-    d->oMf_R[3][7] = -t55;
-    d->oMf_R[4][7] = -t55;
     d->oMf_R[5][7] = -t55;
     const cdyn_real t56 = t26 * t28 + t24 * t27;
     d->oMb_R[1][8] = -t56;
-    d->oMf_R[2][8] = -t56;
     const cdyn_real t57 = t12 * CDYN_R(0.049000000000000002);
     const cdyn_real t58 = t10 * CDYN_R(0.19);
     const cdyn_real t59 = t57 - t58;
@@ -265,393 +219,273 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t65 = t63 + t64;
     const cdyn_real t66 = q_root_joint_x + t59;
     d->oMb_p[1][0] = t66;
-    d->oMf_p[2][0] = t66;
     const cdyn_real t67 = q_root_joint_y - t62;
     d->oMb_p[1][1] = t67;
-    d->oMf_p[2][1] = t67;
     const cdyn_real t68 = q_root_joint_z + t65;
     d->oMb_p[1][2] = t68;
-    d->oMf_p[2][2] = t68;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
     const cdyn_real t69 = t52 * t29 - t10 * t30;
     d->oMb_R[2][0] = t69;
-    d->oMf_R[3][0] = t69;
     const cdyn_real t70 = t52 * t30 + t10 * t29;
     d->oMb_R[2][2] = t70;
-    d->oMf_R[3][2] = t70;
     const cdyn_real t71 = t54 * t29 + t16 * t30;
     d->oMb_R[2][3] = t71;
-    d->oMf_R[3][3] = t71;
     const cdyn_real t72 = t54 * t30 - t16 * t29;
     d->oMb_R[2][5] = t72;
-    d->oMf_R[3][5] = t72;
     const cdyn_real t73 = t56 * t29 - t22 * t30;
     d->oMb_R[2][6] = -t73;
-    d->oMf_R[3][6] = -t73;
     const cdyn_real t74 = t56 * t30 + t22 * t29;
     d->oMb_R[2][8] = -t74;
-    d->oMf_R[3][8] = -t74;
     const cdyn_real t75 = t66 + t51 * CDYN_R(0.062);
     d->oMb_p[2][0] = t75;
-    d->oMf_p[3][0] = t75;
     const cdyn_real t76 = t67 + t53 * CDYN_R(0.062);
     d->oMb_p[2][1] = t76;
-    d->oMf_p[3][1] = t76;
     const cdyn_real t77 = t68 - t55 * CDYN_R(0.062);
     d->oMb_p[2][2] = t77;
-    d->oMf_p[3][2] = t77;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
     const cdyn_real t78 = t70 * t31 + t69 * t32;
     d->oMb_R[3][0] = t78;
-    d->oMf_R[4][0] = t78;
     d->oMf_R[5][0] = t78;
     const cdyn_real t79 = t70 * t32 - t69 * t31;
     d->oMb_R[3][2] = t79;
-    d->oMf_R[4][2] = t79;
     d->oMf_R[5][2] = t79;
     const cdyn_real t80 = t72 * t31 + t71 * t32;
     d->oMb_R[3][3] = t80;
-    d->oMf_R[4][3] = t80;
     d->oMf_R[5][3] = t80;
     const cdyn_real t81 = t72 * t32 - t71 * t31;
     d->oMb_R[3][5] = t81;
-    d->oMf_R[4][5] = t81;
     d->oMf_R[5][5] = t81;
     const cdyn_real t82 = t74 * t31 + t73 * t32;
     d->oMb_R[3][6] = -t82;
-    d->oMf_R[4][6] = -t82;
     d->oMf_R[5][6] = -t82;
     const cdyn_real t83 = t74 * t32 - t73 * t31;
     d->oMb_R[3][8] = -t83;
-    d->oMf_R[4][8] = -t83;
     d->oMf_R[5][8] = -t83;
     const cdyn_real t84 = t75 - t70 * CDYN_R(0.20899999999999999);
     d->oMb_p[3][0] = t84;
-    d->oMf_p[4][0] = t84;
     const cdyn_real t85 = t76 - t72 * CDYN_R(0.20899999999999999);
     d->oMb_p[3][1] = t85;
-    d->oMf_p[4][1] = t85;
     const cdyn_real t86 = t77 + t74 * CDYN_R(0.20899999999999999);
     d->oMb_p[3][2] = t86;
-    d->oMf_p[4][2] = t86;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
     const cdyn_real t87 = t14 * t33 + t12 * t34;
     d->oMb_R[4][1] = t87;
     d->oMb_R[5][1] = t87;
     d->oMb_R[6][1] = t87;
-    d->oMf_R[10][1] = t87;
-    d->oMf_R[11][1] = t87;
-    d->oMf_R[12][1] = t87;
     d->oMf_R[13][1] = t87;
     const cdyn_real t88 = t14 * t34 - t12 * t33;
     d->oMb_R[4][2] = t88;
-    d->oMf_R[10][2] = t88;
     const cdyn_real t89 = t20 * t33 - t18 * t34;
     d->oMb_R[4][4] = t89;
     d->oMb_R[5][4] = t89;
     d->oMb_R[6][4] = t89;
-    d->oMf_R[10][4] = t89;
-    d->oMf_R[11][4] = t89;
-    d->oMf_R[12][4] = t89;
     d->oMf_R[13][4] = t89;
     const cdyn_real t90 = t20 * t34 + t18 * t33;
     d->oMb_R[4][5] = t90;
-    d->oMf_R[10][5] = t90;
     const cdyn_real t91 = t26 * t33 - t24 * t34;
     d->oMb_R[4][7] = -t91;
     d->oMb_R[5][7] = -t91;
     d->oMb_R[6][7] = -t91;
-    d->oMf_R[10][7] = -t91;
-    d->oMf_R[11][7] = -t91;
-    d->oMf_R[12][7] = -t91;
     d->oMf_R[13][7] = -t91;
     const cdyn_real t92 = t26 * t34 + t24 * t33;
     d->oMb_R[4][8] = -t92;
-    d->oMf_R[10][8] = -t92;
     const cdyn_real t93 = t57 + t58;
     const cdyn_real t94 = t60 + t61;
     const cdyn_real t95 = t63 - t64;
     const cdyn_real t96 = q_root_joint_x + t93;
     d->oMb_p[4][0] = t96;
-    d->oMf_p[10][0] = t96;
     const cdyn_real t97 = q_root_joint_y - t94;
     d->oMb_p[4][1] = t97;
-    d->oMf_p[10][1] = t97;
     const cdyn_real t98 = q_root_joint_z + t95;
     d->oMb_p[4][2] = t98;
-    d->oMf_p[10][2] = t98;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
     const cdyn_real t99 = t88 * t35 - t10 * t36;
     d->oMb_R[5][0] = t99;
-    d->oMf_R[11][0] = t99;
     const cdyn_real t100 = t88 * t36 + t10 * t35;
     d->oMb_R[5][2] = t100;
-    d->oMf_R[11][2] = t100;
     const cdyn_real t101 = t90 * t35 + t16 * t36;
     d->oMb_R[5][3] = t101;
-    d->oMf_R[11][3] = t101;
     const cdyn_real t102 = t90 * t36 - t16 * t35;
     d->oMb_R[5][5] = t102;
-    d->oMf_R[11][5] = t102;
     const cdyn_real t103 = t92 * t35 - t22 * t36;
     d->oMb_R[5][6] = -t103;
-    d->oMf_R[11][6] = -t103;
     const cdyn_real t104 = t92 * t36 + t22 * t35;
     d->oMb_R[5][8] = -t104;
-    d->oMf_R[11][8] = -t104;
     const cdyn_real t105 = t96 + t87 * CDYN_R(0.062);
     d->oMb_p[5][0] = t105;
-    d->oMf_p[11][0] = t105;
     const cdyn_real t106 = t97 + t89 * CDYN_R(0.062);
     d->oMb_p[5][1] = t106;
-    d->oMf_p[11][1] = t106;
     const cdyn_real t107 = t98 - t91 * CDYN_R(0.062);
     d->oMb_p[5][2] = t107;
-    d->oMf_p[11][2] = t107;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
     const cdyn_real t108 = t100 * t37 + t99 * t38;
     d->oMb_R[6][0] = t108;
-    d->oMf_R[12][0] = t108;
     d->oMf_R[13][0] = t108;
     const cdyn_real t109 = t100 * t38 - t99 * t37;
     d->oMb_R[6][2] = t109;
-    d->oMf_R[12][2] = t109;
     d->oMf_R[13][2] = t109;
     const cdyn_real t110 = t102 * t37 + t101 * t38;
     d->oMb_R[6][3] = t110;
-    d->oMf_R[12][3] = t110;
     d->oMf_R[13][3] = t110;
     const cdyn_real t111 = t102 * t38 - t101 * t37;
     d->oMb_R[6][5] = t111;
-    d->oMf_R[12][5] = t111;
     d->oMf_R[13][5] = t111;
     const cdyn_real t112 = t104 * t37 + t103 * t38;
     d->oMb_R[6][6] = -t112;
-    d->oMf_R[12][6] = -t112;
     d->oMf_R[13][6] = -t112;
     const cdyn_real t113 = t104 * t38 - t103 * t37;
     d->oMb_R[6][8] = -t113;
-    d->oMf_R[12][8] = -t113;
     d->oMf_R[13][8] = -t113;
     const cdyn_real t114 = t105 - t100 * CDYN_R(0.20899999999999999);
     d->oMb_p[6][0] = t114;
-    d->oMf_p[12][0] = t114;
     const cdyn_real t115 = t106 - t102 * CDYN_R(0.20899999999999999);
     d->oMb_p[6][1] = t115;
-    d->oMf_p[12][1] = t115;
     const cdyn_real t116 = t107 + t104 * CDYN_R(0.20899999999999999);
     d->oMb_p[6][2] = t116;
-    d->oMf_p[12][2] = t116;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
     const cdyn_real t117 = t14 * t39 + t12 * t40;
     d->oMb_R[7][1] = t117;
     d->oMb_R[8][1] = t117;
     d->oMb_R[9][1] = t117;
-    d->oMf_R[6][1] = t117;
-    d->oMf_R[7][1] = t117;
-    d->oMf_R[8][1] = t117;
     d->oMf_R[9][1] = t117;
     const cdyn_real t118 = t14 * t40 - t12 * t39;
     d->oMb_R[7][2] = t118;
-    d->oMf_R[6][2] = t118;
     const cdyn_real t119 = t20 * t39 - t18 * t40;
     d->oMb_R[7][4] = t119;
     d->oMb_R[8][4] = t119;
     d->oMb_R[9][4] = t119;
-    d->oMf_R[6][4] = t119;
-    d->oMf_R[7][4] = t119;
-    d->oMf_R[8][4] = t119;
     d->oMf_R[9][4] = t119;
     const cdyn_real t120 = t20 * t40 + t18 * t39;
     d->oMb_R[7][5] = t120;
-    d->oMf_R[6][5] = t120;
     const cdyn_real t121 = t26 * t39 - t24 * t40;
     d->oMb_R[7][7] = -t121;
     d->oMb_R[8][7] = -t121;
     d->oMb_R[9][7] = -t121;
-    d->oMf_R[6][7] = -t121;
-    d->oMf_R[7][7] = -t121;
-    d->oMf_R[8][7] = -t121;
     d->oMf_R[9][7] = -t121;
     const cdyn_real t122 = t26 * t40 + t24 * t39;
     d->oMb_R[7][8] = -t122;
-    d->oMf_R[6][8] = -t122;
     const cdyn_real t123 = q_root_joint_x - t93;
     d->oMb_p[7][0] = t123;
-    d->oMf_p[6][0] = t123;
     const cdyn_real t124 = q_root_joint_y + t94;
     d->oMb_p[7][1] = t124;
-    d->oMf_p[6][1] = t124;
     const cdyn_real t125 = q_root_joint_z - t95;
     d->oMb_p[7][2] = t125;
-    d->oMf_p[6][2] = t125;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
     const cdyn_real t126 = t118 * t41 - t10 * t42;
     d->oMb_R[8][0] = t126;
-    d->oMf_R[7][0] = t126;
     const cdyn_real t127 = t118 * t42 + t10 * t41;
     d->oMb_R[8][2] = t127;
-    d->oMf_R[7][2] = t127;
     const cdyn_real t128 = t120 * t41 + t16 * t42;
     d->oMb_R[8][3] = t128;
-    d->oMf_R[7][3] = t128;
     const cdyn_real t129 = t120 * t42 - t16 * t41;
     d->oMb_R[8][5] = t129;
-    d->oMf_R[7][5] = t129;
     const cdyn_real t130 = t122 * t41 - t22 * t42;
     d->oMb_R[8][6] = -t130;
-    d->oMf_R[7][6] = -t130;
     const cdyn_real t131 = t122 * t42 + t22 * t41;
     d->oMb_R[8][8] = -t131;
-    d->oMf_R[7][8] = -t131;
     const cdyn_real t132 = t123 - t117 * CDYN_R(0.062);
     d->oMb_p[8][0] = t132;
-    d->oMf_p[7][0] = t132;
     const cdyn_real t133 = t124 - t119 * CDYN_R(0.062);
     d->oMb_p[8][1] = t133;
-    d->oMf_p[7][1] = t133;
     const cdyn_real t134 = t125 + t121 * CDYN_R(0.062);
     d->oMb_p[8][2] = t134;
-    d->oMf_p[7][2] = t134;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
     const cdyn_real t135 = t127 * t43 + t126 * t44;
     d->oMb_R[9][0] = t135;
-    d->oMf_R[8][0] = t135;
     d->oMf_R[9][0] = t135;
     const cdyn_real t136 = t127 * t44 - t126 * t43;
     d->oMb_R[9][2] = t136;
-    d->oMf_R[8][2] = t136;
     d->oMf_R[9][2] = t136;
     const cdyn_real t137 = t129 * t43 + t128 * t44;
     d->oMb_R[9][3] = t137;
-    d->oMf_R[8][3] = t137;
     d->oMf_R[9][3] = t137;
     const cdyn_real t138 = t129 * t44 - t128 * t43;
     d->oMb_R[9][5] = t138;
-    d->oMf_R[8][5] = t138;
     d->oMf_R[9][5] = t138;
     const cdyn_real t139 = t131 * t43 + t130 * t44;
     d->oMb_R[9][6] = -t139;
-    d->oMf_R[8][6] = -t139;
     d->oMf_R[9][6] = -t139;
     const cdyn_real t140 = t131 * t44 - t130 * t43;
     d->oMb_R[9][8] = -t140;
-    d->oMf_R[8][8] = -t140;
     d->oMf_R[9][8] = -t140;
     const cdyn_real t141 = t132 - t127 * CDYN_R(0.20899999999999999);
     d->oMb_p[9][0] = t141;
-    d->oMf_p[8][0] = t141;
     const cdyn_real t142 = t133 - t129 * CDYN_R(0.20899999999999999);
     d->oMb_p[9][1] = t142;
-    d->oMf_p[8][1] = t142;
     const cdyn_real t143 = t134 + t131 * CDYN_R(0.20899999999999999);
     d->oMb_p[9][2] = t143;
-    d->oMf_p[8][2] = t143;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
     const cdyn_real t144 = t14 * t45 + t12 * t46;
     d->oMb_R[10][1] = t144;
     d->oMb_R[11][1] = t144;
     d->oMb_R[12][1] = t144;
-    d->oMf_R[14][1] = t144;
-    d->oMf_R[15][1] = t144;
-    d->oMf_R[16][1] = t144;
     d->oMf_R[17][1] = t144;
     const cdyn_real t145 = t14 * t46 - t12 * t45;
     d->oMb_R[10][2] = t145;
-    d->oMf_R[14][2] = t145;
     const cdyn_real t146 = t20 * t45 - t18 * t46;
     d->oMb_R[10][4] = t146;
     d->oMb_R[11][4] = t146;
     d->oMb_R[12][4] = t146;
-    d->oMf_R[14][4] = t146;
-    d->oMf_R[15][4] = t146;
-    d->oMf_R[16][4] = t146;
     d->oMf_R[17][4] = t146;
     const cdyn_real t147 = t20 * t46 + t18 * t45;
     d->oMb_R[10][5] = t147;
-    d->oMf_R[14][5] = t147;
     const cdyn_real t148 = t26 * t45 - t24 * t46;
     d->oMb_R[10][7] = -t148;
     d->oMb_R[11][7] = -t148;
     d->oMb_R[12][7] = -t148;
-    d->oMf_R[14][7] = -t148;
-    d->oMf_R[15][7] = -t148;
-    d->oMf_R[16][7] = -t148;
     d->oMf_R[17][7] = -t148;
     const cdyn_real t149 = t26 * t46 + t24 * t45;
     d->oMb_R[10][8] = -t149;
-    d->oMf_R[14][8] = -t149;
     const cdyn_real t150 = q_root_joint_x - t59;
     d->oMb_p[10][0] = t150;
-    d->oMf_p[14][0] = t150;
     const cdyn_real t151 = q_root_joint_y + t62;
     d->oMb_p[10][1] = t151;
-    d->oMf_p[14][1] = t151;
     const cdyn_real t152 = q_root_joint_z - t65;
     d->oMb_p[10][2] = t152;
-    d->oMf_p[14][2] = t152;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
     const cdyn_real t153 = t145 * t47 - t10 * t48;
     d->oMb_R[11][0] = t153;
-    d->oMf_R[15][0] = t153;
     const cdyn_real t154 = t145 * t48 + t10 * t47;
     d->oMb_R[11][2] = t154;
-    d->oMf_R[15][2] = t154;
     const cdyn_real t155 = t147 * t47 + t16 * t48;
     d->oMb_R[11][3] = t155;
-    d->oMf_R[15][3] = t155;
     const cdyn_real t156 = t147 * t48 - t16 * t47;
     d->oMb_R[11][5] = t156;
-    d->oMf_R[15][5] = t156;
     const cdyn_real t157 = t149 * t47 - t22 * t48;
     d->oMb_R[11][6] = -t157;
-    d->oMf_R[15][6] = -t157;
     const cdyn_real t158 = t149 * t48 + t22 * t47;
     d->oMb_R[11][8] = -t158;
-    d->oMf_R[15][8] = -t158;
     const cdyn_real t159 = t150 - t144 * CDYN_R(0.062);
     d->oMb_p[11][0] = t159;
-    d->oMf_p[15][0] = t159;
     const cdyn_real t160 = t151 - t146 * CDYN_R(0.062);
     d->oMb_p[11][1] = t160;
-    d->oMf_p[15][1] = t160;
     const cdyn_real t161 = t152 + t148 * CDYN_R(0.062);
     d->oMb_p[11][2] = t161;
-    d->oMf_p[15][2] = t161;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
     const cdyn_real t162 = t154 * t49 + t153 * t50;
     d->oMb_R[12][0] = t162;
-    d->oMf_R[16][0] = t162;
     d->oMf_R[17][0] = t162;
     const cdyn_real t163 = t154 * t50 - t153 * t49;
     d->oMb_R[12][2] = t163;
-    d->oMf_R[16][2] = t163;
     d->oMf_R[17][2] = t163;
     const cdyn_real t164 = t156 * t49 + t155 * t50;
     d->oMb_R[12][3] = t164;
-    d->oMf_R[16][3] = t164;
     d->oMf_R[17][3] = t164;
     const cdyn_real t165 = t156 * t50 - t155 * t49;
     d->oMb_R[12][5] = t165;
-    d->oMf_R[16][5] = t165;
     d->oMf_R[17][5] = t165;
     const cdyn_real t166 = t158 * t49 + t157 * t50;
     d->oMb_R[12][6] = -t166;
-    d->oMf_R[16][6] = -t166;
     d->oMf_R[17][6] = -t166;
     const cdyn_real t167 = t158 * t50 - t157 * t49;
     d->oMb_R[12][8] = -t167;
-    d->oMf_R[16][8] = -t167;
     d->oMf_R[17][8] = -t167;
     const cdyn_real t168 = t159 - t154 * CDYN_R(0.20899999999999999);
     d->oMb_p[12][0] = t168;
-    d->oMf_p[16][0] = t168;
     const cdyn_real t169 = t160 - t156 * CDYN_R(0.20899999999999999);
     d->oMb_p[12][1] = t169;
-    d->oMf_p[16][1] = t169;
     const cdyn_real t170 = t161 + t158 * CDYN_R(0.20899999999999999);
     d->oMb_p[12][2] = t170;
-    d->oMf_p[16][2] = t170;
     /* frames */
     const cdyn_real t171 = t84 - t79 * CDYN_R(0.19500000000000001);
     d->oMf_p[5][0] = t171;
@@ -677,6 +511,34 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     d->oMf_p[17][1] = t181;
     const cdyn_real t182 = t170 + t167 * CDYN_R(0.19500000000000001);
     d->oMf_p[17][2] = t182;
+    memcpy(d->oMf_R[0], d->oMb_R[0], sizeof d->oMf_R[0]);
+    memcpy(d->oMf_p[0], d->oMb_p[0], sizeof d->oMf_p[0]);
+    memcpy(d->oMf_R[1], d->oMb_R[0], sizeof d->oMf_R[1]);
+    memcpy(d->oMf_p[1], d->oMb_p[0], sizeof d->oMf_p[1]);
+    memcpy(d->oMf_R[2], d->oMb_R[1], sizeof d->oMf_R[2]);
+    memcpy(d->oMf_p[2], d->oMb_p[1], sizeof d->oMf_p[2]);
+    memcpy(d->oMf_R[3], d->oMb_R[2], sizeof d->oMf_R[3]);
+    memcpy(d->oMf_p[3], d->oMb_p[2], sizeof d->oMf_p[3]);
+    memcpy(d->oMf_R[4], d->oMb_R[3], sizeof d->oMf_R[4]);
+    memcpy(d->oMf_p[4], d->oMb_p[3], sizeof d->oMf_p[4]);
+    memcpy(d->oMf_R[6], d->oMb_R[7], sizeof d->oMf_R[6]);
+    memcpy(d->oMf_p[6], d->oMb_p[7], sizeof d->oMf_p[6]);
+    memcpy(d->oMf_R[7], d->oMb_R[8], sizeof d->oMf_R[7]);
+    memcpy(d->oMf_p[7], d->oMb_p[8], sizeof d->oMf_p[7]);
+    memcpy(d->oMf_R[8], d->oMb_R[9], sizeof d->oMf_R[8]);
+    memcpy(d->oMf_p[8], d->oMb_p[9], sizeof d->oMf_p[8]);
+    memcpy(d->oMf_R[10], d->oMb_R[4], sizeof d->oMf_R[10]);
+    memcpy(d->oMf_p[10], d->oMb_p[4], sizeof d->oMf_p[10]);
+    memcpy(d->oMf_R[11], d->oMb_R[5], sizeof d->oMf_R[11]);
+    memcpy(d->oMf_p[11], d->oMb_p[5], sizeof d->oMf_p[11]);
+    memcpy(d->oMf_R[12], d->oMb_R[6], sizeof d->oMf_R[12]);
+    memcpy(d->oMf_p[12], d->oMb_p[6], sizeof d->oMf_p[12]);
+    memcpy(d->oMf_R[14], d->oMb_R[10], sizeof d->oMf_R[14]);
+    memcpy(d->oMf_p[14], d->oMb_p[10], sizeof d->oMf_p[14]);
+    memcpy(d->oMf_R[15], d->oMb_R[11], sizeof d->oMf_R[15]);
+    memcpy(d->oMf_p[15], d->oMb_p[11], sizeof d->oMf_p[15]);
+    memcpy(d->oMf_R[16], d->oMb_R[12], sizeof d->oMf_R[16]);
+    memcpy(d->oMf_p[16], d->oMb_p[12], sizeof d->oMf_p[16]);
 }
 
 int quadruped12_frame_placement(const quadruped12_data *d, int frame, cdyn_real R[9], cdyn_real p[3])
@@ -693,11 +555,16 @@ int quadruped12_frame_placement(const quadruped12_data *d, int frame, cdyn_real 
 
 /* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 72 mul, 51 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__jacobian_0(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -841,6 +708,9 @@ static void quadruped12__jacobian_local_0(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[0] = t0;
     J[57] = t0;
@@ -975,11 +845,16 @@ static void quadruped12__jacobian_local_0(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 96 mul, 69 add, 0 div, 0 sqrt, 2 sin/cos */
 static void quadruped12__jacobian_1(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1151,6 +1026,9 @@ static void quadruped12__jacobian_local_1(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[60] = t0;
     J[0] = t0;
@@ -1308,11 +1186,16 @@ static void quadruped12__jacobian_local_1(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 117 mul, 84 add, 0 div, 0 sqrt, 4 sin/cos */
 static void quadruped12__jacobian_2(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1507,6 +1390,9 @@ static void quadruped12__jacobian_local_2(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[61] = -t0;
     const cdyn_real t1 = fR[4];
@@ -1684,11 +1570,16 @@ static void quadruped12__jacobian_local_2(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 3, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1906,6 +1797,9 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[62] = -t0;
     J[61] = -t0;
@@ -2103,11 +1997,17 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 4, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 96 mul, 69 add, 0 div, 0 sqrt, 2 sin/cos */
 static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2279,6 +2179,10 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[63] = t0;
     J[0] = t0;
@@ -2436,11 +2340,17 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 5, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 117 mul, 84 add, 0 div, 0 sqrt, 4 sin/cos */
 static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2635,6 +2545,10 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[64] = -t0;
     const cdyn_real t1 = fR[4];
@@ -2812,11 +2726,17 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 6, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void quadruped12__jacobian_6(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3034,6 +2954,10 @@ static void quadruped12__jacobian_local_6(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[65] = -t0;
     J[64] = -t0;
@@ -3231,11 +3155,17 @@ static void quadruped12__jacobian_local_6(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 7, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 96 mul, 69 add, 0 div, 0 sqrt, 2 sin/cos */
 static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3407,6 +3337,10 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[66] = t0;
     J[0] = t0;
@@ -3564,11 +3498,17 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 8, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 117 mul, 84 add, 0 div, 0 sqrt, 4 sin/cos */
 static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3763,6 +3703,10 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[67] = -t0;
     const cdyn_real t1 = fR[4];
@@ -3940,11 +3884,17 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 9, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4162,6 +4112,10 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[68] = -t0;
     J[67] = -t0;
@@ -4359,11 +4313,17 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
 
 /* Jacobian columns of a frame on body 10, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 96 mul, 69 add, 0 div, 0 sqrt, 2 sin/cos */
 static void quadruped12__jacobian_10(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4535,6 +4495,10 @@ static void quadruped12__jacobian_local_10(quadruped12_data *d, const cdyn_real 
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
+    }
     const cdyn_real t0 = fR[0];
     J[69] = t0;
     J[0] = t0;
@@ -4692,11 +4656,17 @@ static void quadruped12__jacobian_local_10(quadruped12_data *d, const cdyn_real 
 
 /* Jacobian columns of a frame on body 11, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 117 mul, 84 add, 0 div, 0 sqrt, 4 sin/cos */
 static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4891,6 +4861,10 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[70] = -t0;
     const cdyn_real t1 = fR[4];
@@ -5068,11 +5042,16 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
 
 /* Jacobian columns of a frame on body 12, LOCAL_WORLD_ALIGNED: the kinematics of its
  * branch only, from q; the frame's world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
  * 138 mul, 99 add, 0 div, 0 sqrt, 6 sin/cos */
 static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+    }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5290,6 +5269,9 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
     cdyn_real *J)
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+    }
     const cdyn_real t0 = fR[3];
     J[71] = -t0;
     J[70] = -t0;
@@ -5487,97 +5469,98 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero. */
+ * the other columns are zero, written by the same function (a frame fixed to the world:
+ * all of J here). */
 int quadruped12_frame_jacobian(quadruped12_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
     int k;
     if (frame < 0 || frame >= QUADRUPED12_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    for (k = 0; k < 6 * QUADRUPED12_NV; ++k)
-        J[k] = 0;
     switch (quadruped12__frame_body[frame]) {
     case 0:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_0(d, q, frame, J);
         else
             quadruped12__jacobian_0(d, q, frame, J);
-        break;
+        return 0;
     case 1:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_1(d, q, frame, J);
         else
             quadruped12__jacobian_1(d, q, frame, J);
-        break;
+        return 0;
     case 2:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_2(d, q, frame, J);
         else
             quadruped12__jacobian_2(d, q, frame, J);
-        break;
+        return 0;
     case 3:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_3(d, q, frame, J);
         else
             quadruped12__jacobian_3(d, q, frame, J);
-        break;
+        return 0;
     case 4:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_4(d, q, frame, J);
         else
             quadruped12__jacobian_4(d, q, frame, J);
-        break;
+        return 0;
     case 5:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_5(d, q, frame, J);
         else
             quadruped12__jacobian_5(d, q, frame, J);
-        break;
+        return 0;
     case 6:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_6(d, q, frame, J);
         else
             quadruped12__jacobian_6(d, q, frame, J);
-        break;
+        return 0;
     case 7:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_7(d, q, frame, J);
         else
             quadruped12__jacobian_7(d, q, frame, J);
-        break;
+        return 0;
     case 8:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_8(d, q, frame, J);
         else
             quadruped12__jacobian_8(d, q, frame, J);
-        break;
+        return 0;
     case 9:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_9(d, q, frame, J);
         else
             quadruped12__jacobian_9(d, q, frame, J);
-        break;
+        return 0;
     case 10:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_10(d, q, frame, J);
         else
             quadruped12__jacobian_10(d, q, frame, J);
-        break;
+        return 0;
     case 11:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_11(d, q, frame, J);
         else
             quadruped12__jacobian_11(d, q, frame, J);
-        break;
+        return 0;
     case 12:
         if (ref == CDYN_LOCAL)
             quadruped12__jacobian_local_12(d, q, frame, J);
         else
             quadruped12__jacobian_12(d, q, frame, J);
-        break;
+        return 0;
     default:
         break;   /* a frame fixed to the world does not move */
     }
+    for (k = 0; k < 6 * QUADRUPED12_NV; ++k)
+        J[k] = 0;
     return 0;
 }
 

@@ -19,7 +19,7 @@ static int write_ops(FILE *out, const kin_tree *t, const char *name, const char 
                      const char *frame_wanted)
 {
     char err[512];
-    char *text = bench_ops_text(t, name, urdf, frame_wanted, err, sizeof err);
+    char *text = bench_ops_text(t, name, urdf, frame_wanted, 1, err, sizeof err);
     if (!text) {
         fprintf(stderr, "bench_ops: %s\n", err);
         return -1;

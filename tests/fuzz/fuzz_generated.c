@@ -336,11 +336,15 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
     poison(x2, NV), rc2 = cdyn_aba(model, &gd, q, v, tau, x2);
     check_aba(rc2, x2, NV);
     if (tame) {
-        cdyn_real err = 0, scale = max_abs(x2, NV);
+        /* Both ABAs form velocity products of size |v|^2 (up to 1e6 here) that may cancel
+         * in ddq, and round them differently: eps |v|^2 times the conditioning of the
+         * articulated inertias, hence the second term. A fuzzer input (quadruped12,
+         * |v| = 845, |ddq| = 9.81) differed by 1.1e-7: 1e-8 relative to ddq, 1.5e-13 |v|^2. */
+        cdyn_real err = 0, scale = max_abs(x2, NV), vmax = max_abs(v, NV);
         for (k = 0; k < NV; ++k)
             err = fabs(x[k] - x2[k]) > err ? fabs(x[k] - x2[k]) : err;
         CHECK(rc == 0 && rc2 == 0);
-        CHECK(err <= 1e-8 * (scale > 1 ? scale : 1));
+        CHECK(err <= 1e-8 * (scale > 1 ? scale : 1) + 1e-11 * vmax * vmax);
     }
     memset(&d2, ~in->fill, sizeof d2);
     poison(x2, NV), rc2 = P(_aba)(&d2, q, v, tau, x2);

@@ -1,6 +1,8 @@
 # The --python module: arm7 with its 6d tool contact in double and in float, and the
-# four-bar with its loop, each generated with --python, built with BUILD_SHARED_LIBS, and
-# checked by tests/python/check_module.py against the C driver tests/python/driver.c.
+# four-bar with its loop, the two also with --size (NAME_data then holds the generic
+# runtime's workspace, which the module's Data mirrors), each generated with --python,
+# built with BUILD_SHARED_LIBS, and checked by tests/python/check_module.py against the C
+# driver tests/python/driver.c.
 # The interpreter is the first of PYTHONS that imports numpy (the one CMake found, then
 # Debian's /usr/bin/python3, then python3 on PATH); with none it prints "SKIP: ..." (the
 # test's SKIP_REGULAR_EXPRESSION).
@@ -29,7 +31,8 @@ function(run what)
 endfunction()
 
 foreach(entry "arm7 arm7 --contact tool:6d" "arm7_f arm7 --scalar float --contact tool:6d"
-              "fourbar fourbar --loop coupler_tip:rocker_tip:3d")
+              "fourbar fourbar --loop coupler_tip:rocker_tip:3d"
+              "arm7_s arm7 --size --contact tool:6d" "fourbar_s fourbar --size --loop coupler_tip:rocker_tip:3d")
   separate_arguments(options UNIX_COMMAND "${entry}")
   list(POP_FRONT options name urdf)
   set(dir ${WORK}/${name})
