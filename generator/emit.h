@@ -79,9 +79,9 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
 void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
 /* crba: M on the tree pattern into d->M. */
 void emit_crba(expr_prog *p, const kin_tree *t);
-/* crba_dense: the full M (NV x NV, "M[...]") from d->M, its structural zeros left alone
- * (the generated function fills M with zeros first, in one vectorised loop). */
-void emit_crba_dense(expr_prog *p, const kin_tree *t);
+/* crba_dense: the full M (NV x NV, "M[...]") from d->M, as C text: the structural zeros
+ * (runs outside the tree pattern), then the pattern into both triangles. */
+int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text working in place on d->L, which must first hold a copy of d->M (emit_ltl_text,

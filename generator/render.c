@@ -191,7 +191,7 @@ static const struct {
 } algorithms[] = {
     {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
     {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL},
-    {"crba_dense", emit_crba_dense, NULL}, {"ltl", emit_ltl, emit_ltl_text},
+    {"crba_dense", NULL, emit_crba_dense_text}, {"ltl", emit_ltl, emit_ltl_text},
     {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
     {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
     {"factor_D", build_factor_D, NULL},

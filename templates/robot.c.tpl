@@ -226,13 +226,10 @@ static void {{ name }}__crba_pattern({{ name }}_data *d, const cdyn_real *q)
 {% endif %}
 {{ crba.body }}}
 
-/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+/* M in full: the structural zeros, then d->M mirrored. */
 void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {
-    int k;
     {{ name }}__crba_pattern(d, q);
-    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k)
-        M[k] = 0;
 {{ crba_dense.body }}}
 
 {% if forward_dynamics %}

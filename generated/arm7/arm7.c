@@ -3442,90 +3442,40 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     d->M[21] = CDYN_R(0.0049096519673609458);
 }
 
-/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+/* M in full: the structural zeros, then d->M mirrored. */
 void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
 {
-    int k;
     arm7__crba_pattern(d, q);
-    for (k = 0; k < ARM7_NV * ARM7_NV; ++k)
-        M[k] = 0;
-    const cdyn_real t0 = d->M[0];
-    M[0] = t0;
-    const cdyn_real t1 = d->M[1];
-    M[8] = t1;
-    const cdyn_real t2 = d->M[2];
-    M[7] = t2;
-    M[1] = t2;
-    const cdyn_real t3 = d->M[3];
-    M[16] = t3;
-    const cdyn_real t4 = d->M[4];
-    M[15] = t4;
-    M[9] = t4;
-    const cdyn_real t5 = d->M[5];
-    M[14] = t5;
-    M[2] = t5;
-    const cdyn_real t6 = d->M[6];
-    M[24] = t6;
-    const cdyn_real t7 = d->M[7];
-    M[23] = t7;
-    M[17] = t7;
-    const cdyn_real t8 = d->M[8];
-    M[22] = t8;
-    M[10] = t8;
-    const cdyn_real t9 = d->M[9];
-    M[21] = t9;
-    M[3] = t9;
-    const cdyn_real t10 = d->M[10];
-    M[32] = t10;
-    const cdyn_real t11 = d->M[11];
-    M[31] = t11;
-    M[25] = t11;
-    const cdyn_real t12 = d->M[12];
-    M[30] = t12;
-    M[18] = t12;
-    const cdyn_real t13 = d->M[13];
-    M[29] = t13;
-    M[11] = t13;
-    const cdyn_real t14 = d->M[14];
-    M[28] = t14;
-    M[4] = t14;
-    const cdyn_real t15 = d->M[15];
-    M[40] = t15;
-    const cdyn_real t16 = d->M[16];
-    M[39] = t16;
-    M[33] = t16;
-    const cdyn_real t17 = d->M[17];
-    M[38] = t17;
-    M[26] = t17;
-    const cdyn_real t18 = d->M[18];
-    M[37] = t18;
-    M[19] = t18;
-    const cdyn_real t19 = d->M[19];
-    M[36] = t19;
-    M[12] = t19;
-    const cdyn_real t20 = d->M[20];
-    M[35] = t20;
-    M[5] = t20;
-    const cdyn_real t21 = d->M[21];
-    M[48] = t21;
-    const cdyn_real t22 = d->M[22];
-    M[47] = t22;
-    M[41] = t22;
-    const cdyn_real t23 = d->M[23];
-    M[46] = t23;
-    M[34] = t23;
-    const cdyn_real t24 = d->M[24];
-    M[45] = t24;
-    M[27] = t24;
-    const cdyn_real t25 = d->M[25];
-    M[44] = t25;
-    M[20] = t25;
-    const cdyn_real t26 = d->M[26];
-    M[43] = t26;
-    M[13] = t26;
-    const cdyn_real t27 = d->M[27];
-    M[42] = t27;
-    M[6] = t27;
+    /* the structural zeros */
+    /* d->M mirrored */
+    M[0] = d->M[0];
+    M[8] = d->M[1];
+    M[7] = M[1] = d->M[2];
+    M[16] = d->M[3];
+    M[15] = M[9] = d->M[4];
+    M[14] = M[2] = d->M[5];
+    M[24] = d->M[6];
+    M[23] = M[17] = d->M[7];
+    M[22] = M[10] = d->M[8];
+    M[21] = M[3] = d->M[9];
+    M[32] = d->M[10];
+    M[31] = M[25] = d->M[11];
+    M[30] = M[18] = d->M[12];
+    M[29] = M[11] = d->M[13];
+    M[28] = M[4] = d->M[14];
+    M[40] = d->M[15];
+    M[39] = M[33] = d->M[16];
+    M[38] = M[26] = d->M[17];
+    M[37] = M[19] = d->M[18];
+    M[36] = M[12] = d->M[19];
+    M[35] = M[5] = d->M[20];
+    M[48] = d->M[21];
+    M[47] = M[41] = d->M[22];
+    M[46] = M[34] = d->M[23];
+    M[45] = M[27] = d->M[24];
+    M[44] = M[20] = d->M[25];
+    M[43] = M[13] = d->M[26];
+    M[42] = M[6] = d->M[27];
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:

@@ -715,22 +715,20 @@ static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
     d->M[3] = CDYN_R(0.00086616000000000015);
 }
 
-/* M in full: zeros (the tree's structural zeros stay so), then d->M mirrored. */
+/* M in full: the structural zeros, then d->M mirrored. */
 void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
 {
-    int k;
     fourbar__crba_pattern(d, q);
-    for (k = 0; k < FOURBAR_NV * FOURBAR_NV; ++k)
-        M[k] = 0;
-    const cdyn_real t0 = d->M[0];
-    M[0] = t0;
-    const cdyn_real t1 = d->M[1];
-    M[4] = t1;
-    const cdyn_real t2 = d->M[2];
-    M[3] = t2;
-    M[1] = t2;
-    const cdyn_real t3 = d->M[3];
-    M[8] = t3;
+    /* the structural zeros */
+    M[2] = 0;
+    M[5] = 0;
+    M[6] = 0;
+    M[7] = 0;
+    /* d->M mirrored */
+    M[0] = d->M[0];
+    M[4] = d->M[1];
+    M[3] = M[1] = d->M[2];
+    M[8] = d->M[3];
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
