@@ -295,10 +295,16 @@ static void fill_text(ebuf *out, const char *indent, const char *dst, int d0, co
             ebuf_printf(out, "%s%s[%d] = %s;\n", indent, dst, d0 + k, value);
 }
 
-/* M in full from d->M: row by row, the runs of columns outside the tree pattern (neither
- * ancestors nor descendants) set to zero, then each pattern entry into both triangles. Each
- * entry is written once: zeroing all of M first and overwriting the pattern cost talos
- * (nv = 50, 1084 of 2500 entries in the pattern) a third of its crba. */
+/* 1 if M(r, col) is on the tree pattern: one DoF supports the other. */
+static int dof_related(const kin_tree *t, int r, int col)
+{
+    return tree_dof_supports(t, col, r) || tree_dof_supports(t, r, col);
+}
+
+/* M in full from d->M: row by row, the runs of columns outside the tree pattern set to zero,
+ * then each pattern entry into both triangles. Filling M in full is about a third of talos'
+ * crba (nv = 50, 1084 of 2500 entries on the pattern); writing each entry once instead of
+ * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc). */
 int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv, r, col, start, j;
@@ -310,10 +316,9 @@ int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_
     ebuf_printf(out, "%s/* the structural zeros */\n", indent);
     for (r = 0; r < nv; r++)
         for (col = 0; col < nv;) {
-            for (; col < nv && (tree_dof_supports(t, col, r) || tree_dof_supports(t, r, col)); col++)
+            for (; col < nv && dof_related(t, r, col); col++)
                 ;
-            for (start = col; col < nv && !tree_dof_supports(t, col, r) &&
-                              !tree_dof_supports(t, r, col); col++)
+            for (start = col; col < nv && !dof_related(t, r, col); col++)
                 ;
             fill_text(out, indent, "M", r * nv + start, "0", col - start);
         }
