@@ -221,31 +221,35 @@ static cdyn_status cdyn__data_args(cdyn_data *d, const cdyn_model *m, const void
                                                                          : CDYN_OK;
 }
 
-cdyn_status cdyn_data_init(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes)
+/* What cdyn_data_init and cdyn_data_attach share: check, carve, then the constant parts.
+ * zero_reals clears the workspace first (init); attach keeps the caller's values. The
+ * clearing comes before cdyn__init_constants, which writes into the reals. */
+static cdyn_status cdyn__data_setup(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes,
+                                    int zero_reals)
 {
     size_t nanc;
     const cdyn_status st = cdyn__data_args(d, m, buf, bytes, &nanc);
     if (st != CDYN_OK)
         return st;
     cdyn_real *const reals = cdyn__data_carve(d, m, buf, nanc);
-    const size_t nreals = cdyn__count_reals(m);
-    for (size_t k = 0; k < nreals; ++k)
-        reals[k] = 0;
+    if (zero_reals) {
+        const size_t nreals = cdyn__count_reals(m);
+        for (size_t k = 0; k < nreals; ++k)
+            reals[k] = 0;
+    }
     cdyn__init_constants(d, m);
     cdyn__init_ancestors(d, m);
     return CDYN_OK;
 }
 
+cdyn_status cdyn_data_init(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes)
+{
+    return cdyn__data_setup(d, m, buf, bytes, 1);
+}
+
 cdyn_status cdyn_data_attach(cdyn_data *d, const cdyn_model *m, void *buf, size_t bytes)
 {
-    size_t nanc;
-    const cdyn_status st = cdyn__data_args(d, m, buf, bytes, &nanc);
-    if (st != CDYN_OK)
-        return st;
-    (void)cdyn__data_carve(d, m, buf, nanc);
-    cdyn__init_constants(d, m);
-    cdyn__init_ancestors(d, m);
-    return CDYN_OK;
+    return cdyn__data_setup(d, m, buf, bytes, 0);
 }
 
 /* 1 if d's ancestor lists (anc_start, anc: what the functions taking a const cdyn_data
