@@ -233,18 +233,18 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {{ crba_dense.body }}}
 
 {% if forward_dynamics %}
-/* Featherstone's LTDL (2005){% if ltl_in_place %} in place on d->L, a copy of M's pattern{% endif %}. Rows k = nv-1 .. 0:
- * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
- * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
- * leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
+ * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
+ * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
+ * DoF.
+{% if ltl_in_place %}
+ * Written row by row into d->L: each row takes the updates of all its descendants (leaves
+ * first, the same order per entry) before it is stored.
+{% endif %}
  * {{ ltl.ops }} */
 int {{ name }}_ltl({{ name }}_data *d)
 {
     int k;
-{% if ltl_in_place %}
-    for (k = 0; k < {{ NAME }}_NNZ; ++k)
-        d->L[k] = d->M[k];
-{% endif %}
 {{ ltl.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
         if (!(d->D[k] > 0))
             return CDYN_E_SINGULAR;

@@ -3478,10 +3478,10 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     M[42] = M[6] = d->M[27];
 }
 
-/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
- * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
- * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
- * leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
+ * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
+ * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
+ * DoF.
  * 77 mul, 56 add, 7 div, 0 sqrt, 0 sin/cos */
 int arm7_ltl(arm7_data *d)
 {

@@ -731,10 +731,10 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     M[8] = d->M[3];
 }
 
-/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
- * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
- * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
- * leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
+ * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
+ * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
+ * DoF.
  * 2 mul, 1 add, 3 div, 0 sqrt, 0 sin/cos */
 int fourbar_ltl(fourbar_data *d)
 {

@@ -24004,2114 +24004,2114 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[1406] = M[37] = d->M[368];
 }
 
-/* Featherstone's LTDL (2005) in place on d->L, a copy of M's pattern. Rows k = nv-1 .. 0:
- * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
- * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
- * leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
+ * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
+ * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
+ * DoF.
+ * Written row by row into d->L: each row takes the updates of all its descendants (leaves
+ * first, the same order per entry) before it is stored.
  * 2190 mul, 1859 add, 38 div, 0 sqrt, 0 sin/cos */
 int humanoid_ltl(humanoid_data *d)
 {
     int k;
-    for (k = 0; k < HUMANOID_NNZ; ++k)
-        d->L[k] = d->M[k];
     /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    d->D[37] = d->L[353];
-    d->Dinv[37] = 1 / d->L[353];
+    d->D[37] = d->L[353] = d->M[353];
+    d->Dinv[37] = 1 / d->D[37];
+    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[354] * d->Dinv[37];
+        const cdyn_real a = d->M[354] * d->Dinv[37];
         for (int c = 0; c < 15; ++c)
-            d->L[338 + c] -= a * d->L[354 + c];
+            d->L[338 + c] = d->M[338 + c] - a * d->M[354 + c];
         d->L[354] = a;
     }
+    d->D[36] = d->L[338] = d->L[338];
+    d->Dinv[36] = 1 / d->D[36];
+    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[355] * d->Dinv[37];
+        const cdyn_real a = d->M[355] * d->Dinv[37];
         for (int c = 0; c < 14; ++c)
-            d->L[324 + c] -= a * d->L[355 + c];
+            d->L[324 + c] = d->M[324 + c] - a * d->M[355 + c];
         d->L[355] = a;
     }
     {
-        const cdyn_real a = d->L[356] * d->Dinv[37];
-        for (int c = 0; c < 13; ++c)
-            d->L[311 + c] -= a * d->L[356 + c];
-        d->L[356] = a;
-    }
-    {
-        const cdyn_real a = d->L[357] * d->Dinv[37];
-        for (int c = 0; c < 12; ++c)
-            d->L[299 + c] -= a * d->L[357 + c];
-        d->L[357] = a;
-    }
-    {
-        const cdyn_real a = d->L[358] * d->Dinv[37];
-        for (int c = 0; c < 11; ++c)
-            d->L[288 + c] -= a * d->L[358 + c];
-        d->L[358] = a;
-    }
-    {
-        const cdyn_real a = d->L[359] * d->Dinv[37];
-        for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[359 + c];
-        d->L[359] = a;
-    }
-    {
-        const cdyn_real a = d->L[360] * d->Dinv[37];
-        for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[360 + c];
-        d->L[360] = a;
-    }
-    {
-        const cdyn_real a = d->L[361] * d->Dinv[37];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[361 + c];
-        d->L[361] = a;
-    }
-    {
-        const cdyn_real a = d->L[362] * d->Dinv[37];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[362 + c];
-        d->L[362] = a;
-    }
-    {
-        const cdyn_real a = d->L[363] * d->Dinv[37];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[363 + c];
-        d->L[363] = a;
-    }
-    {
-        const cdyn_real a = d->L[364] * d->Dinv[37];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[364 + c];
-        d->L[364] = a;
-    }
-    {
-        const cdyn_real a = d->L[365] * d->Dinv[37];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[365 + c];
-        d->L[365] = a;
-    }
-    {
-        const cdyn_real a = d->L[366] * d->Dinv[37];
-        d->L[3] -= a * d->L[366];
-        d->L[4] -= a * d->L[367];
-        d->L[5] -= a * d->L[368];
-        d->L[366] = a;
-    }
-    {
-        const cdyn_real a = d->L[367] * d->Dinv[37];
-        d->L[1] -= a * d->L[367];
-        d->L[2] -= a * d->L[368];
-        d->L[367] = a;
-    }
-    {
-        const cdyn_real a = d->L[368] * d->Dinv[37];
-        d->L[0] -= a * d->L[368];
-        d->L[368] = a;
-    }
-    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    d->D[36] = d->L[338];
-    d->Dinv[36] = 1 / d->L[338];
-    {
         const cdyn_real a = d->L[339] * d->Dinv[36];
         for (int c = 0; c < 14; ++c)
-            d->L[324 + c] -= a * d->L[339 + c];
+            d->L[324 + c] = d->L[324 + c] - a * d->L[339 + c];
         d->L[339] = a;
+    }
+    d->D[35] = d->L[324] = d->L[324];
+    d->Dinv[35] = 1 / d->D[35];
+    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[356] * d->Dinv[37];
+        for (int c = 0; c < 13; ++c)
+            d->L[311 + c] = d->M[311 + c] - a * d->M[356 + c];
+        d->L[356] = a;
     }
     {
         const cdyn_real a = d->L[340] * d->Dinv[36];
         for (int c = 0; c < 13; ++c)
-            d->L[311 + c] -= a * d->L[340 + c];
+            d->L[311 + c] = d->L[311 + c] - a * d->L[340 + c];
         d->L[340] = a;
+    }
+    {
+        const cdyn_real a = d->L[325] * d->Dinv[35];
+        for (int c = 0; c < 13; ++c)
+            d->L[311 + c] = d->L[311 + c] - a * d->L[325 + c];
+        d->L[325] = a;
+    }
+    d->D[34] = d->L[311] = d->L[311];
+    d->Dinv[34] = 1 / d->D[34];
+    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[357] * d->Dinv[37];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] = d->M[299 + c] - a * d->M[357 + c];
+        d->L[357] = a;
     }
     {
         const cdyn_real a = d->L[341] * d->Dinv[36];
         for (int c = 0; c < 12; ++c)
-            d->L[299 + c] -= a * d->L[341 + c];
+            d->L[299 + c] = d->L[299 + c] - a * d->L[341 + c];
         d->L[341] = a;
-    }
-    {
-        const cdyn_real a = d->L[342] * d->Dinv[36];
-        for (int c = 0; c < 11; ++c)
-            d->L[288 + c] -= a * d->L[342 + c];
-        d->L[342] = a;
-    }
-    {
-        const cdyn_real a = d->L[343] * d->Dinv[36];
-        for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[343 + c];
-        d->L[343] = a;
-    }
-    {
-        const cdyn_real a = d->L[344] * d->Dinv[36];
-        for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[344 + c];
-        d->L[344] = a;
-    }
-    {
-        const cdyn_real a = d->L[345] * d->Dinv[36];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[345 + c];
-        d->L[345] = a;
-    }
-    {
-        const cdyn_real a = d->L[346] * d->Dinv[36];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[346 + c];
-        d->L[346] = a;
-    }
-    {
-        const cdyn_real a = d->L[347] * d->Dinv[36];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[347 + c];
-        d->L[347] = a;
-    }
-    {
-        const cdyn_real a = d->L[348] * d->Dinv[36];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[348 + c];
-        d->L[348] = a;
-    }
-    {
-        const cdyn_real a = d->L[349] * d->Dinv[36];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[349 + c];
-        d->L[349] = a;
-    }
-    {
-        const cdyn_real a = d->L[350] * d->Dinv[36];
-        d->L[3] -= a * d->L[350];
-        d->L[4] -= a * d->L[351];
-        d->L[5] -= a * d->L[352];
-        d->L[350] = a;
-    }
-    {
-        const cdyn_real a = d->L[351] * d->Dinv[36];
-        d->L[1] -= a * d->L[351];
-        d->L[2] -= a * d->L[352];
-        d->L[351] = a;
-    }
-    {
-        const cdyn_real a = d->L[352] * d->Dinv[36];
-        d->L[0] -= a * d->L[352];
-        d->L[352] = a;
-    }
-    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
-    d->D[35] = d->L[324];
-    d->Dinv[35] = 1 / d->L[324];
-    {
-        const cdyn_real a = d->L[325] * d->Dinv[35];
-        for (int c = 0; c < 13; ++c)
-            d->L[311 + c] -= a * d->L[325 + c];
-        d->L[325] = a;
     }
     {
         const cdyn_real a = d->L[326] * d->Dinv[35];
         for (int c = 0; c < 12; ++c)
-            d->L[299 + c] -= a * d->L[326 + c];
+            d->L[299 + c] = d->L[299 + c] - a * d->L[326 + c];
         d->L[326] = a;
+    }
+    {
+        const cdyn_real a = d->L[312] * d->Dinv[34];
+        for (int c = 0; c < 12; ++c)
+            d->L[299 + c] = d->L[299 + c] - a * d->L[312 + c];
+        d->L[312] = a;
+    }
+    d->D[33] = d->L[299] = d->L[299];
+    d->Dinv[33] = 1 / d->D[33];
+    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[358] * d->Dinv[37];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] = d->M[288 + c] - a * d->M[358 + c];
+        d->L[358] = a;
+    }
+    {
+        const cdyn_real a = d->L[342] * d->Dinv[36];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] = d->L[288 + c] - a * d->L[342 + c];
+        d->L[342] = a;
     }
     {
         const cdyn_real a = d->L[327] * d->Dinv[35];
         for (int c = 0; c < 11; ++c)
-            d->L[288 + c] -= a * d->L[327 + c];
+            d->L[288 + c] = d->L[288 + c] - a * d->L[327 + c];
         d->L[327] = a;
-    }
-    {
-        const cdyn_real a = d->L[328] * d->Dinv[35];
-        for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[328 + c];
-        d->L[328] = a;
-    }
-    {
-        const cdyn_real a = d->L[329] * d->Dinv[35];
-        for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[329 + c];
-        d->L[329] = a;
-    }
-    {
-        const cdyn_real a = d->L[330] * d->Dinv[35];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[330 + c];
-        d->L[330] = a;
-    }
-    {
-        const cdyn_real a = d->L[331] * d->Dinv[35];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[331 + c];
-        d->L[331] = a;
-    }
-    {
-        const cdyn_real a = d->L[332] * d->Dinv[35];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[332 + c];
-        d->L[332] = a;
-    }
-    {
-        const cdyn_real a = d->L[333] * d->Dinv[35];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[333 + c];
-        d->L[333] = a;
-    }
-    {
-        const cdyn_real a = d->L[334] * d->Dinv[35];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[334 + c];
-        d->L[334] = a;
-    }
-    {
-        const cdyn_real a = d->L[335] * d->Dinv[35];
-        d->L[3] -= a * d->L[335];
-        d->L[4] -= a * d->L[336];
-        d->L[5] -= a * d->L[337];
-        d->L[335] = a;
-    }
-    {
-        const cdyn_real a = d->L[336] * d->Dinv[35];
-        d->L[1] -= a * d->L[336];
-        d->L[2] -= a * d->L[337];
-        d->L[336] = a;
-    }
-    {
-        const cdyn_real a = d->L[337] * d->Dinv[35];
-        d->L[0] -= a * d->L[337];
-        d->L[337] = a;
-    }
-    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
-    d->D[34] = d->L[311];
-    d->Dinv[34] = 1 / d->L[311];
-    {
-        const cdyn_real a = d->L[312] * d->Dinv[34];
-        for (int c = 0; c < 12; ++c)
-            d->L[299 + c] -= a * d->L[312 + c];
-        d->L[312] = a;
     }
     {
         const cdyn_real a = d->L[313] * d->Dinv[34];
         for (int c = 0; c < 11; ++c)
-            d->L[288 + c] -= a * d->L[313 + c];
+            d->L[288 + c] = d->L[288 + c] - a * d->L[313 + c];
         d->L[313] = a;
+    }
+    {
+        const cdyn_real a = d->L[300] * d->Dinv[33];
+        for (int c = 0; c < 11; ++c)
+            d->L[288 + c] = d->L[288 + c] - a * d->L[300 + c];
+        d->L[300] = a;
+    }
+    d->D[32] = d->L[288] = d->L[288];
+    d->Dinv[32] = 1 / d->D[32];
+    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[359] * d->Dinv[37];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] = d->M[278 + c] - a * d->M[359 + c];
+        d->L[359] = a;
+    }
+    {
+        const cdyn_real a = d->L[343] * d->Dinv[36];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] = d->L[278 + c] - a * d->L[343 + c];
+        d->L[343] = a;
+    }
+    {
+        const cdyn_real a = d->L[328] * d->Dinv[35];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] = d->L[278 + c] - a * d->L[328 + c];
+        d->L[328] = a;
     }
     {
         const cdyn_real a = d->L[314] * d->Dinv[34];
         for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[314 + c];
+            d->L[278 + c] = d->L[278 + c] - a * d->L[314 + c];
         d->L[314] = a;
-    }
-    {
-        const cdyn_real a = d->L[315] * d->Dinv[34];
-        for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[315 + c];
-        d->L[315] = a;
-    }
-    {
-        const cdyn_real a = d->L[316] * d->Dinv[34];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[316 + c];
-        d->L[316] = a;
-    }
-    {
-        const cdyn_real a = d->L[317] * d->Dinv[34];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[317 + c];
-        d->L[317] = a;
-    }
-    {
-        const cdyn_real a = d->L[318] * d->Dinv[34];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[318 + c];
-        d->L[318] = a;
-    }
-    {
-        const cdyn_real a = d->L[319] * d->Dinv[34];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[319 + c];
-        d->L[319] = a;
-    }
-    {
-        const cdyn_real a = d->L[320] * d->Dinv[34];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[320 + c];
-        d->L[320] = a;
-    }
-    {
-        const cdyn_real a = d->L[321] * d->Dinv[34];
-        d->L[3] -= a * d->L[321];
-        d->L[4] -= a * d->L[322];
-        d->L[5] -= a * d->L[323];
-        d->L[321] = a;
-    }
-    {
-        const cdyn_real a = d->L[322] * d->Dinv[34];
-        d->L[1] -= a * d->L[322];
-        d->L[2] -= a * d->L[323];
-        d->L[322] = a;
-    }
-    {
-        const cdyn_real a = d->L[323] * d->Dinv[34];
-        d->L[0] -= a * d->L[323];
-        d->L[323] = a;
-    }
-    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
-    d->D[33] = d->L[299];
-    d->Dinv[33] = 1 / d->L[299];
-    {
-        const cdyn_real a = d->L[300] * d->Dinv[33];
-        for (int c = 0; c < 11; ++c)
-            d->L[288 + c] -= a * d->L[300 + c];
-        d->L[300] = a;
     }
     {
         const cdyn_real a = d->L[301] * d->Dinv[33];
         for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[301 + c];
+            d->L[278 + c] = d->L[278 + c] - a * d->L[301 + c];
         d->L[301] = a;
+    }
+    {
+        const cdyn_real a = d->L[289] * d->Dinv[32];
+        for (int c = 0; c < 10; ++c)
+            d->L[278 + c] = d->L[278 + c] - a * d->L[289 + c];
+        d->L[289] = a;
+    }
+    d->D[31] = d->L[278] = d->L[278];
+    d->Dinv[31] = 1 / d->D[31];
+    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[360] * d->Dinv[37];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] = d->M[269 + c] - a * d->M[360 + c];
+        d->L[360] = a;
+    }
+    {
+        const cdyn_real a = d->L[344] * d->Dinv[36];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] = d->L[269 + c] - a * d->L[344 + c];
+        d->L[344] = a;
+    }
+    {
+        const cdyn_real a = d->L[329] * d->Dinv[35];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] = d->L[269 + c] - a * d->L[329 + c];
+        d->L[329] = a;
+    }
+    {
+        const cdyn_real a = d->L[315] * d->Dinv[34];
+        for (int c = 0; c < 9; ++c)
+            d->L[269 + c] = d->L[269 + c] - a * d->L[315 + c];
+        d->L[315] = a;
     }
     {
         const cdyn_real a = d->L[302] * d->Dinv[33];
         for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[302 + c];
+            d->L[269 + c] = d->L[269 + c] - a * d->L[302 + c];
         d->L[302] = a;
-    }
-    {
-        const cdyn_real a = d->L[303] * d->Dinv[33];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[303 + c];
-        d->L[303] = a;
-    }
-    {
-        const cdyn_real a = d->L[304] * d->Dinv[33];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[304 + c];
-        d->L[304] = a;
-    }
-    {
-        const cdyn_real a = d->L[305] * d->Dinv[33];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[305 + c];
-        d->L[305] = a;
-    }
-    {
-        const cdyn_real a = d->L[306] * d->Dinv[33];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[306 + c];
-        d->L[306] = a;
-    }
-    {
-        const cdyn_real a = d->L[307] * d->Dinv[33];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[307 + c];
-        d->L[307] = a;
-    }
-    {
-        const cdyn_real a = d->L[308] * d->Dinv[33];
-        d->L[3] -= a * d->L[308];
-        d->L[4] -= a * d->L[309];
-        d->L[5] -= a * d->L[310];
-        d->L[308] = a;
-    }
-    {
-        const cdyn_real a = d->L[309] * d->Dinv[33];
-        d->L[1] -= a * d->L[309];
-        d->L[2] -= a * d->L[310];
-        d->L[309] = a;
-    }
-    {
-        const cdyn_real a = d->L[310] * d->Dinv[33];
-        d->L[0] -= a * d->L[310];
-        d->L[310] = a;
-    }
-    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
-    d->D[32] = d->L[288];
-    d->Dinv[32] = 1 / d->L[288];
-    {
-        const cdyn_real a = d->L[289] * d->Dinv[32];
-        for (int c = 0; c < 10; ++c)
-            d->L[278 + c] -= a * d->L[289 + c];
-        d->L[289] = a;
     }
     {
         const cdyn_real a = d->L[290] * d->Dinv[32];
         for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[290 + c];
+            d->L[269 + c] = d->L[269 + c] - a * d->L[290 + c];
         d->L[290] = a;
     }
     {
-        const cdyn_real a = d->L[291] * d->Dinv[32];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[291 + c];
-        d->L[291] = a;
-    }
-    {
-        const cdyn_real a = d->L[292] * d->Dinv[32];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[292 + c];
-        d->L[292] = a;
-    }
-    {
-        const cdyn_real a = d->L[293] * d->Dinv[32];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[293 + c];
-        d->L[293] = a;
-    }
-    {
-        const cdyn_real a = d->L[294] * d->Dinv[32];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[294 + c];
-        d->L[294] = a;
-    }
-    {
-        const cdyn_real a = d->L[295] * d->Dinv[32];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[295 + c];
-        d->L[295] = a;
-    }
-    {
-        const cdyn_real a = d->L[296] * d->Dinv[32];
-        d->L[3] -= a * d->L[296];
-        d->L[4] -= a * d->L[297];
-        d->L[5] -= a * d->L[298];
-        d->L[296] = a;
-    }
-    {
-        const cdyn_real a = d->L[297] * d->Dinv[32];
-        d->L[1] -= a * d->L[297];
-        d->L[2] -= a * d->L[298];
-        d->L[297] = a;
-    }
-    {
-        const cdyn_real a = d->L[298] * d->Dinv[32];
-        d->L[0] -= a * d->L[298];
-        d->L[298] = a;
-    }
-    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
-    d->D[31] = d->L[278];
-    d->Dinv[31] = 1 / d->L[278];
-    {
         const cdyn_real a = d->L[279] * d->Dinv[31];
         for (int c = 0; c < 9; ++c)
-            d->L[269 + c] -= a * d->L[279 + c];
+            d->L[269 + c] = d->L[269 + c] - a * d->L[279 + c];
         d->L[279] = a;
     }
-    {
-        const cdyn_real a = d->L[280] * d->Dinv[31];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[280 + c];
-        d->L[280] = a;
-    }
-    {
-        const cdyn_real a = d->L[281] * d->Dinv[31];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[281 + c];
-        d->L[281] = a;
-    }
-    {
-        const cdyn_real a = d->L[282] * d->Dinv[31];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[282 + c];
-        d->L[282] = a;
-    }
-    {
-        const cdyn_real a = d->L[283] * d->Dinv[31];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[283 + c];
-        d->L[283] = a;
-    }
-    {
-        const cdyn_real a = d->L[284] * d->Dinv[31];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[284 + c];
-        d->L[284] = a;
-    }
-    {
-        const cdyn_real a = d->L[285] * d->Dinv[31];
-        d->L[3] -= a * d->L[285];
-        d->L[4] -= a * d->L[286];
-        d->L[5] -= a * d->L[287];
-        d->L[285] = a;
-    }
-    {
-        const cdyn_real a = d->L[286] * d->Dinv[31];
-        d->L[1] -= a * d->L[286];
-        d->L[2] -= a * d->L[287];
-        d->L[286] = a;
-    }
-    {
-        const cdyn_real a = d->L[287] * d->Dinv[31];
-        d->L[0] -= a * d->L[287];
-        d->L[287] = a;
-    }
-    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    d->D[30] = d->L[269];
-    d->Dinv[30] = 1 / d->L[269];
-    {
-        const cdyn_real a = d->L[270] * d->Dinv[30];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[270 + c];
-        d->L[270] = a;
-    }
-    {
-        const cdyn_real a = d->L[271] * d->Dinv[30];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[271 + c];
-        d->L[271] = a;
-    }
-    {
-        const cdyn_real a = d->L[272] * d->Dinv[30];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[272 + c];
-        d->L[272] = a;
-    }
-    {
-        const cdyn_real a = d->L[273] * d->Dinv[30];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[273 + c];
-        d->L[273] = a;
-    }
-    {
-        const cdyn_real a = d->L[274] * d->Dinv[30];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[274 + c];
-        d->L[274] = a;
-    }
-    {
-        const cdyn_real a = d->L[275] * d->Dinv[30];
-        d->L[3] -= a * d->L[275];
-        d->L[4] -= a * d->L[276];
-        d->L[5] -= a * d->L[277];
-        d->L[275] = a;
-    }
-    {
-        const cdyn_real a = d->L[276] * d->Dinv[30];
-        d->L[1] -= a * d->L[276];
-        d->L[2] -= a * d->L[277];
-        d->L[276] = a;
-    }
-    {
-        const cdyn_real a = d->L[277] * d->Dinv[30];
-        d->L[0] -= a * d->L[277];
-        d->L[277] = a;
-    }
+    d->D[30] = d->L[269] = d->L[269];
+    d->Dinv[30] = 1 / d->D[30];
     /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
-    d->D[29] = d->L[259];
-    d->Dinv[29] = 1 / d->L[259];
+    d->D[29] = d->L[259] = d->M[259];
+    d->Dinv[29] = 1 / d->D[29];
+    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[260] * d->Dinv[29];
+        const cdyn_real a = d->M[260] * d->Dinv[29];
         for (int c = 0; c < 9; ++c)
-            d->L[250 + c] -= a * d->L[260 + c];
+            d->L[250 + c] = d->M[250 + c] - a * d->M[260 + c];
         d->L[260] = a;
     }
-    {
-        const cdyn_real a = d->L[261] * d->Dinv[29];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[261 + c];
-        d->L[261] = a;
-    }
-    {
-        const cdyn_real a = d->L[262] * d->Dinv[29];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[262 + c];
-        d->L[262] = a;
-    }
-    {
-        const cdyn_real a = d->L[263] * d->Dinv[29];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[263 + c];
-        d->L[263] = a;
-    }
-    {
-        const cdyn_real a = d->L[264] * d->Dinv[29];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[264 + c];
-        d->L[264] = a;
-    }
-    {
-        const cdyn_real a = d->L[265] * d->Dinv[29];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[265 + c];
-        d->L[265] = a;
-    }
-    {
-        const cdyn_real a = d->L[266] * d->Dinv[29];
-        d->L[3] -= a * d->L[266];
-        d->L[4] -= a * d->L[267];
-        d->L[5] -= a * d->L[268];
-        d->L[266] = a;
-    }
-    {
-        const cdyn_real a = d->L[267] * d->Dinv[29];
-        d->L[1] -= a * d->L[267];
-        d->L[2] -= a * d->L[268];
-        d->L[267] = a;
-    }
-    {
-        const cdyn_real a = d->L[268] * d->Dinv[29];
-        d->L[0] -= a * d->L[268];
-        d->L[268] = a;
-    }
-    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
-    d->D[28] = d->L[250];
-    d->Dinv[28] = 1 / d->L[250];
-    {
-        const cdyn_real a = d->L[251] * d->Dinv[28];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[251 + c];
-        d->L[251] = a;
-    }
-    {
-        const cdyn_real a = d->L[252] * d->Dinv[28];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[252 + c];
-        d->L[252] = a;
-    }
-    {
-        const cdyn_real a = d->L[253] * d->Dinv[28];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[253 + c];
-        d->L[253] = a;
-    }
-    {
-        const cdyn_real a = d->L[254] * d->Dinv[28];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[254 + c];
-        d->L[254] = a;
-    }
-    {
-        const cdyn_real a = d->L[255] * d->Dinv[28];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[255 + c];
-        d->L[255] = a;
-    }
-    {
-        const cdyn_real a = d->L[256] * d->Dinv[28];
-        d->L[3] -= a * d->L[256];
-        d->L[4] -= a * d->L[257];
-        d->L[5] -= a * d->L[258];
-        d->L[256] = a;
-    }
-    {
-        const cdyn_real a = d->L[257] * d->Dinv[28];
-        d->L[1] -= a * d->L[257];
-        d->L[2] -= a * d->L[258];
-        d->L[257] = a;
-    }
-    {
-        const cdyn_real a = d->L[258] * d->Dinv[28];
-        d->L[0] -= a * d->L[258];
-        d->L[258] = a;
-    }
+    d->D[28] = d->L[250] = d->L[250];
+    d->Dinv[28] = 1 / d->D[28];
     /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    d->D[27] = d->L[234];
-    d->Dinv[27] = 1 / d->L[234];
+    d->D[27] = d->L[234] = d->M[234];
+    d->Dinv[27] = 1 / d->D[27];
+    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[235] * d->Dinv[27];
+        const cdyn_real a = d->M[235] * d->Dinv[27];
         for (int c = 0; c < 15; ++c)
-            d->L[219 + c] -= a * d->L[235 + c];
+            d->L[219 + c] = d->M[219 + c] - a * d->M[235 + c];
         d->L[235] = a;
     }
+    d->D[26] = d->L[219] = d->L[219];
+    d->Dinv[26] = 1 / d->D[26];
+    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[236] * d->Dinv[27];
+        const cdyn_real a = d->M[236] * d->Dinv[27];
         for (int c = 0; c < 14; ++c)
-            d->L[205 + c] -= a * d->L[236 + c];
+            d->L[205 + c] = d->M[205 + c] - a * d->M[236 + c];
         d->L[236] = a;
     }
     {
-        const cdyn_real a = d->L[237] * d->Dinv[27];
-        for (int c = 0; c < 13; ++c)
-            d->L[192 + c] -= a * d->L[237 + c];
-        d->L[237] = a;
-    }
-    {
-        const cdyn_real a = d->L[238] * d->Dinv[27];
-        for (int c = 0; c < 12; ++c)
-            d->L[180 + c] -= a * d->L[238 + c];
-        d->L[238] = a;
-    }
-    {
-        const cdyn_real a = d->L[239] * d->Dinv[27];
-        for (int c = 0; c < 11; ++c)
-            d->L[169 + c] -= a * d->L[239 + c];
-        d->L[239] = a;
-    }
-    {
-        const cdyn_real a = d->L[240] * d->Dinv[27];
-        for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[240 + c];
-        d->L[240] = a;
-    }
-    {
-        const cdyn_real a = d->L[241] * d->Dinv[27];
-        for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[241 + c];
-        d->L[241] = a;
-    }
-    {
-        const cdyn_real a = d->L[242] * d->Dinv[27];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[242 + c];
-        d->L[242] = a;
-    }
-    {
-        const cdyn_real a = d->L[243] * d->Dinv[27];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[243 + c];
-        d->L[243] = a;
-    }
-    {
-        const cdyn_real a = d->L[244] * d->Dinv[27];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[244 + c];
-        d->L[244] = a;
-    }
-    {
-        const cdyn_real a = d->L[245] * d->Dinv[27];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[245 + c];
-        d->L[245] = a;
-    }
-    {
-        const cdyn_real a = d->L[246] * d->Dinv[27];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[246 + c];
-        d->L[246] = a;
-    }
-    {
-        const cdyn_real a = d->L[247] * d->Dinv[27];
-        d->L[3] -= a * d->L[247];
-        d->L[4] -= a * d->L[248];
-        d->L[5] -= a * d->L[249];
-        d->L[247] = a;
-    }
-    {
-        const cdyn_real a = d->L[248] * d->Dinv[27];
-        d->L[1] -= a * d->L[248];
-        d->L[2] -= a * d->L[249];
-        d->L[248] = a;
-    }
-    {
-        const cdyn_real a = d->L[249] * d->Dinv[27];
-        d->L[0] -= a * d->L[249];
-        d->L[249] = a;
-    }
-    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    d->D[26] = d->L[219];
-    d->Dinv[26] = 1 / d->L[219];
-    {
         const cdyn_real a = d->L[220] * d->Dinv[26];
         for (int c = 0; c < 14; ++c)
-            d->L[205 + c] -= a * d->L[220 + c];
+            d->L[205 + c] = d->L[205 + c] - a * d->L[220 + c];
         d->L[220] = a;
+    }
+    d->D[25] = d->L[205] = d->L[205];
+    d->Dinv[25] = 1 / d->D[25];
+    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[237] * d->Dinv[27];
+        for (int c = 0; c < 13; ++c)
+            d->L[192 + c] = d->M[192 + c] - a * d->M[237 + c];
+        d->L[237] = a;
     }
     {
         const cdyn_real a = d->L[221] * d->Dinv[26];
         for (int c = 0; c < 13; ++c)
-            d->L[192 + c] -= a * d->L[221 + c];
+            d->L[192 + c] = d->L[192 + c] - a * d->L[221 + c];
         d->L[221] = a;
+    }
+    {
+        const cdyn_real a = d->L[206] * d->Dinv[25];
+        for (int c = 0; c < 13; ++c)
+            d->L[192 + c] = d->L[192 + c] - a * d->L[206 + c];
+        d->L[206] = a;
+    }
+    d->D[24] = d->L[192] = d->L[192];
+    d->Dinv[24] = 1 / d->D[24];
+    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[238] * d->Dinv[27];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] = d->M[180 + c] - a * d->M[238 + c];
+        d->L[238] = a;
     }
     {
         const cdyn_real a = d->L[222] * d->Dinv[26];
         for (int c = 0; c < 12; ++c)
-            d->L[180 + c] -= a * d->L[222 + c];
+            d->L[180 + c] = d->L[180 + c] - a * d->L[222 + c];
         d->L[222] = a;
-    }
-    {
-        const cdyn_real a = d->L[223] * d->Dinv[26];
-        for (int c = 0; c < 11; ++c)
-            d->L[169 + c] -= a * d->L[223 + c];
-        d->L[223] = a;
-    }
-    {
-        const cdyn_real a = d->L[224] * d->Dinv[26];
-        for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[224 + c];
-        d->L[224] = a;
-    }
-    {
-        const cdyn_real a = d->L[225] * d->Dinv[26];
-        for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[225 + c];
-        d->L[225] = a;
-    }
-    {
-        const cdyn_real a = d->L[226] * d->Dinv[26];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[226 + c];
-        d->L[226] = a;
-    }
-    {
-        const cdyn_real a = d->L[227] * d->Dinv[26];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[227 + c];
-        d->L[227] = a;
-    }
-    {
-        const cdyn_real a = d->L[228] * d->Dinv[26];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[228 + c];
-        d->L[228] = a;
-    }
-    {
-        const cdyn_real a = d->L[229] * d->Dinv[26];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[229 + c];
-        d->L[229] = a;
-    }
-    {
-        const cdyn_real a = d->L[230] * d->Dinv[26];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[230 + c];
-        d->L[230] = a;
-    }
-    {
-        const cdyn_real a = d->L[231] * d->Dinv[26];
-        d->L[3] -= a * d->L[231];
-        d->L[4] -= a * d->L[232];
-        d->L[5] -= a * d->L[233];
-        d->L[231] = a;
-    }
-    {
-        const cdyn_real a = d->L[232] * d->Dinv[26];
-        d->L[1] -= a * d->L[232];
-        d->L[2] -= a * d->L[233];
-        d->L[232] = a;
-    }
-    {
-        const cdyn_real a = d->L[233] * d->Dinv[26];
-        d->L[0] -= a * d->L[233];
-        d->L[233] = a;
-    }
-    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    d->D[25] = d->L[205];
-    d->Dinv[25] = 1 / d->L[205];
-    {
-        const cdyn_real a = d->L[206] * d->Dinv[25];
-        for (int c = 0; c < 13; ++c)
-            d->L[192 + c] -= a * d->L[206 + c];
-        d->L[206] = a;
     }
     {
         const cdyn_real a = d->L[207] * d->Dinv[25];
         for (int c = 0; c < 12; ++c)
-            d->L[180 + c] -= a * d->L[207 + c];
+            d->L[180 + c] = d->L[180 + c] - a * d->L[207 + c];
         d->L[207] = a;
+    }
+    {
+        const cdyn_real a = d->L[193] * d->Dinv[24];
+        for (int c = 0; c < 12; ++c)
+            d->L[180 + c] = d->L[180 + c] - a * d->L[193 + c];
+        d->L[193] = a;
+    }
+    d->D[23] = d->L[180] = d->L[180];
+    d->Dinv[23] = 1 / d->D[23];
+    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[239] * d->Dinv[27];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] = d->M[169 + c] - a * d->M[239 + c];
+        d->L[239] = a;
+    }
+    {
+        const cdyn_real a = d->L[223] * d->Dinv[26];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] = d->L[169 + c] - a * d->L[223 + c];
+        d->L[223] = a;
     }
     {
         const cdyn_real a = d->L[208] * d->Dinv[25];
         for (int c = 0; c < 11; ++c)
-            d->L[169 + c] -= a * d->L[208 + c];
+            d->L[169 + c] = d->L[169 + c] - a * d->L[208 + c];
         d->L[208] = a;
-    }
-    {
-        const cdyn_real a = d->L[209] * d->Dinv[25];
-        for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[209 + c];
-        d->L[209] = a;
-    }
-    {
-        const cdyn_real a = d->L[210] * d->Dinv[25];
-        for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[210 + c];
-        d->L[210] = a;
-    }
-    {
-        const cdyn_real a = d->L[211] * d->Dinv[25];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[211 + c];
-        d->L[211] = a;
-    }
-    {
-        const cdyn_real a = d->L[212] * d->Dinv[25];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[212 + c];
-        d->L[212] = a;
-    }
-    {
-        const cdyn_real a = d->L[213] * d->Dinv[25];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[213 + c];
-        d->L[213] = a;
-    }
-    {
-        const cdyn_real a = d->L[214] * d->Dinv[25];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[214 + c];
-        d->L[214] = a;
-    }
-    {
-        const cdyn_real a = d->L[215] * d->Dinv[25];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[215 + c];
-        d->L[215] = a;
-    }
-    {
-        const cdyn_real a = d->L[216] * d->Dinv[25];
-        d->L[3] -= a * d->L[216];
-        d->L[4] -= a * d->L[217];
-        d->L[5] -= a * d->L[218];
-        d->L[216] = a;
-    }
-    {
-        const cdyn_real a = d->L[217] * d->Dinv[25];
-        d->L[1] -= a * d->L[217];
-        d->L[2] -= a * d->L[218];
-        d->L[217] = a;
-    }
-    {
-        const cdyn_real a = d->L[218] * d->Dinv[25];
-        d->L[0] -= a * d->L[218];
-        d->L[218] = a;
-    }
-    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
-    d->D[24] = d->L[192];
-    d->Dinv[24] = 1 / d->L[192];
-    {
-        const cdyn_real a = d->L[193] * d->Dinv[24];
-        for (int c = 0; c < 12; ++c)
-            d->L[180 + c] -= a * d->L[193 + c];
-        d->L[193] = a;
     }
     {
         const cdyn_real a = d->L[194] * d->Dinv[24];
         for (int c = 0; c < 11; ++c)
-            d->L[169 + c] -= a * d->L[194 + c];
+            d->L[169 + c] = d->L[169 + c] - a * d->L[194 + c];
         d->L[194] = a;
+    }
+    {
+        const cdyn_real a = d->L[181] * d->Dinv[23];
+        for (int c = 0; c < 11; ++c)
+            d->L[169 + c] = d->L[169 + c] - a * d->L[181 + c];
+        d->L[181] = a;
+    }
+    d->D[22] = d->L[169] = d->L[169];
+    d->Dinv[22] = 1 / d->D[22];
+    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[240] * d->Dinv[27];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] = d->M[159 + c] - a * d->M[240 + c];
+        d->L[240] = a;
+    }
+    {
+        const cdyn_real a = d->L[224] * d->Dinv[26];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] = d->L[159 + c] - a * d->L[224 + c];
+        d->L[224] = a;
+    }
+    {
+        const cdyn_real a = d->L[209] * d->Dinv[25];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] = d->L[159 + c] - a * d->L[209 + c];
+        d->L[209] = a;
     }
     {
         const cdyn_real a = d->L[195] * d->Dinv[24];
         for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[195 + c];
+            d->L[159 + c] = d->L[159 + c] - a * d->L[195 + c];
         d->L[195] = a;
-    }
-    {
-        const cdyn_real a = d->L[196] * d->Dinv[24];
-        for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[196 + c];
-        d->L[196] = a;
-    }
-    {
-        const cdyn_real a = d->L[197] * d->Dinv[24];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[197 + c];
-        d->L[197] = a;
-    }
-    {
-        const cdyn_real a = d->L[198] * d->Dinv[24];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[198 + c];
-        d->L[198] = a;
-    }
-    {
-        const cdyn_real a = d->L[199] * d->Dinv[24];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[199 + c];
-        d->L[199] = a;
-    }
-    {
-        const cdyn_real a = d->L[200] * d->Dinv[24];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[200 + c];
-        d->L[200] = a;
-    }
-    {
-        const cdyn_real a = d->L[201] * d->Dinv[24];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[201 + c];
-        d->L[201] = a;
-    }
-    {
-        const cdyn_real a = d->L[202] * d->Dinv[24];
-        d->L[3] -= a * d->L[202];
-        d->L[4] -= a * d->L[203];
-        d->L[5] -= a * d->L[204];
-        d->L[202] = a;
-    }
-    {
-        const cdyn_real a = d->L[203] * d->Dinv[24];
-        d->L[1] -= a * d->L[203];
-        d->L[2] -= a * d->L[204];
-        d->L[203] = a;
-    }
-    {
-        const cdyn_real a = d->L[204] * d->Dinv[24];
-        d->L[0] -= a * d->L[204];
-        d->L[204] = a;
-    }
-    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
-    d->D[23] = d->L[180];
-    d->Dinv[23] = 1 / d->L[180];
-    {
-        const cdyn_real a = d->L[181] * d->Dinv[23];
-        for (int c = 0; c < 11; ++c)
-            d->L[169 + c] -= a * d->L[181 + c];
-        d->L[181] = a;
     }
     {
         const cdyn_real a = d->L[182] * d->Dinv[23];
         for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[182 + c];
+            d->L[159 + c] = d->L[159 + c] - a * d->L[182 + c];
         d->L[182] = a;
+    }
+    {
+        const cdyn_real a = d->L[170] * d->Dinv[22];
+        for (int c = 0; c < 10; ++c)
+            d->L[159 + c] = d->L[159 + c] - a * d->L[170 + c];
+        d->L[170] = a;
+    }
+    d->D[21] = d->L[159] = d->L[159];
+    d->Dinv[21] = 1 / d->D[21];
+    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[241] * d->Dinv[27];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] = d->M[150 + c] - a * d->M[241 + c];
+        d->L[241] = a;
+    }
+    {
+        const cdyn_real a = d->L[225] * d->Dinv[26];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] = d->L[150 + c] - a * d->L[225 + c];
+        d->L[225] = a;
+    }
+    {
+        const cdyn_real a = d->L[210] * d->Dinv[25];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] = d->L[150 + c] - a * d->L[210 + c];
+        d->L[210] = a;
+    }
+    {
+        const cdyn_real a = d->L[196] * d->Dinv[24];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] = d->L[150 + c] - a * d->L[196 + c];
+        d->L[196] = a;
     }
     {
         const cdyn_real a = d->L[183] * d->Dinv[23];
         for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[183 + c];
+            d->L[150 + c] = d->L[150 + c] - a * d->L[183 + c];
         d->L[183] = a;
-    }
-    {
-        const cdyn_real a = d->L[184] * d->Dinv[23];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[184 + c];
-        d->L[184] = a;
-    }
-    {
-        const cdyn_real a = d->L[185] * d->Dinv[23];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[185 + c];
-        d->L[185] = a;
-    }
-    {
-        const cdyn_real a = d->L[186] * d->Dinv[23];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[186 + c];
-        d->L[186] = a;
-    }
-    {
-        const cdyn_real a = d->L[187] * d->Dinv[23];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[187 + c];
-        d->L[187] = a;
-    }
-    {
-        const cdyn_real a = d->L[188] * d->Dinv[23];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[188 + c];
-        d->L[188] = a;
-    }
-    {
-        const cdyn_real a = d->L[189] * d->Dinv[23];
-        d->L[3] -= a * d->L[189];
-        d->L[4] -= a * d->L[190];
-        d->L[5] -= a * d->L[191];
-        d->L[189] = a;
-    }
-    {
-        const cdyn_real a = d->L[190] * d->Dinv[23];
-        d->L[1] -= a * d->L[190];
-        d->L[2] -= a * d->L[191];
-        d->L[190] = a;
-    }
-    {
-        const cdyn_real a = d->L[191] * d->Dinv[23];
-        d->L[0] -= a * d->L[191];
-        d->L[191] = a;
-    }
-    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
-    d->D[22] = d->L[169];
-    d->Dinv[22] = 1 / d->L[169];
-    {
-        const cdyn_real a = d->L[170] * d->Dinv[22];
-        for (int c = 0; c < 10; ++c)
-            d->L[159 + c] -= a * d->L[170 + c];
-        d->L[170] = a;
     }
     {
         const cdyn_real a = d->L[171] * d->Dinv[22];
         for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[171 + c];
+            d->L[150 + c] = d->L[150 + c] - a * d->L[171 + c];
         d->L[171] = a;
+    }
+    {
+        const cdyn_real a = d->L[160] * d->Dinv[21];
+        for (int c = 0; c < 9; ++c)
+            d->L[150 + c] = d->L[150 + c] - a * d->L[160 + c];
+        d->L[160] = a;
+    }
+    d->D[20] = d->L[150] = d->L[150];
+    d->Dinv[20] = 1 / d->D[20];
+    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[361] * d->Dinv[37];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->M[142 + c] - a * d->M[361 + c];
+        d->L[361] = a;
+    }
+    {
+        const cdyn_real a = d->L[345] * d->Dinv[36];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[345 + c];
+        d->L[345] = a;
+    }
+    {
+        const cdyn_real a = d->L[330] * d->Dinv[35];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[330 + c];
+        d->L[330] = a;
+    }
+    {
+        const cdyn_real a = d->L[316] * d->Dinv[34];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[316 + c];
+        d->L[316] = a;
+    }
+    {
+        const cdyn_real a = d->L[303] * d->Dinv[33];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[303 + c];
+        d->L[303] = a;
+    }
+    {
+        const cdyn_real a = d->L[291] * d->Dinv[32];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[291 + c];
+        d->L[291] = a;
+    }
+    {
+        const cdyn_real a = d->L[280] * d->Dinv[31];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[280 + c];
+        d->L[280] = a;
+    }
+    {
+        const cdyn_real a = d->L[270] * d->Dinv[30];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[270 + c];
+        d->L[270] = a;
+    }
+    {
+        const cdyn_real a = d->M[261] * d->Dinv[29];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->M[261 + c];
+        d->L[261] = a;
+    }
+    {
+        const cdyn_real a = d->L[251] * d->Dinv[28];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[251 + c];
+        d->L[251] = a;
+    }
+    {
+        const cdyn_real a = d->M[242] * d->Dinv[27];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->M[242 + c];
+        d->L[242] = a;
+    }
+    {
+        const cdyn_real a = d->L[226] * d->Dinv[26];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[226 + c];
+        d->L[226] = a;
+    }
+    {
+        const cdyn_real a = d->L[211] * d->Dinv[25];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[211 + c];
+        d->L[211] = a;
+    }
+    {
+        const cdyn_real a = d->L[197] * d->Dinv[24];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[197 + c];
+        d->L[197] = a;
+    }
+    {
+        const cdyn_real a = d->L[184] * d->Dinv[23];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[184 + c];
+        d->L[184] = a;
     }
     {
         const cdyn_real a = d->L[172] * d->Dinv[22];
         for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[172 + c];
+            d->L[142 + c] = d->L[142 + c] - a * d->L[172 + c];
         d->L[172] = a;
-    }
-    {
-        const cdyn_real a = d->L[173] * d->Dinv[22];
-        for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[173 + c];
-        d->L[173] = a;
-    }
-    {
-        const cdyn_real a = d->L[174] * d->Dinv[22];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[174 + c];
-        d->L[174] = a;
-    }
-    {
-        const cdyn_real a = d->L[175] * d->Dinv[22];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[175 + c];
-        d->L[175] = a;
-    }
-    {
-        const cdyn_real a = d->L[176] * d->Dinv[22];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[176 + c];
-        d->L[176] = a;
-    }
-    {
-        const cdyn_real a = d->L[177] * d->Dinv[22];
-        d->L[3] -= a * d->L[177];
-        d->L[4] -= a * d->L[178];
-        d->L[5] -= a * d->L[179];
-        d->L[177] = a;
-    }
-    {
-        const cdyn_real a = d->L[178] * d->Dinv[22];
-        d->L[1] -= a * d->L[178];
-        d->L[2] -= a * d->L[179];
-        d->L[178] = a;
-    }
-    {
-        const cdyn_real a = d->L[179] * d->Dinv[22];
-        d->L[0] -= a * d->L[179];
-        d->L[179] = a;
-    }
-    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
-    d->D[21] = d->L[159];
-    d->Dinv[21] = 1 / d->L[159];
-    {
-        const cdyn_real a = d->L[160] * d->Dinv[21];
-        for (int c = 0; c < 9; ++c)
-            d->L[150 + c] -= a * d->L[160 + c];
-        d->L[160] = a;
     }
     {
         const cdyn_real a = d->L[161] * d->Dinv[21];
         for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[161 + c];
+            d->L[142 + c] = d->L[142 + c] - a * d->L[161 + c];
         d->L[161] = a;
+    }
+    {
+        const cdyn_real a = d->L[151] * d->Dinv[20];
+        for (int c = 0; c < 8; ++c)
+            d->L[142 + c] = d->L[142 + c] - a * d->L[151 + c];
+        d->L[151] = a;
+    }
+    d->D[19] = d->L[142] = d->L[142];
+    d->Dinv[19] = 1 / d->D[19];
+    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[362] * d->Dinv[37];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->M[135 + c] - a * d->M[362 + c];
+        d->L[362] = a;
+    }
+    {
+        const cdyn_real a = d->L[346] * d->Dinv[36];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[346 + c];
+        d->L[346] = a;
+    }
+    {
+        const cdyn_real a = d->L[331] * d->Dinv[35];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[331 + c];
+        d->L[331] = a;
+    }
+    {
+        const cdyn_real a = d->L[317] * d->Dinv[34];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[317 + c];
+        d->L[317] = a;
+    }
+    {
+        const cdyn_real a = d->L[304] * d->Dinv[33];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[304 + c];
+        d->L[304] = a;
+    }
+    {
+        const cdyn_real a = d->L[292] * d->Dinv[32];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[292 + c];
+        d->L[292] = a;
+    }
+    {
+        const cdyn_real a = d->L[281] * d->Dinv[31];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[281 + c];
+        d->L[281] = a;
+    }
+    {
+        const cdyn_real a = d->L[271] * d->Dinv[30];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[271 + c];
+        d->L[271] = a;
+    }
+    {
+        const cdyn_real a = d->M[262] * d->Dinv[29];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->M[262 + c];
+        d->L[262] = a;
+    }
+    {
+        const cdyn_real a = d->L[252] * d->Dinv[28];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[252 + c];
+        d->L[252] = a;
+    }
+    {
+        const cdyn_real a = d->M[243] * d->Dinv[27];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->M[243 + c];
+        d->L[243] = a;
+    }
+    {
+        const cdyn_real a = d->L[227] * d->Dinv[26];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[227 + c];
+        d->L[227] = a;
+    }
+    {
+        const cdyn_real a = d->L[212] * d->Dinv[25];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[212 + c];
+        d->L[212] = a;
+    }
+    {
+        const cdyn_real a = d->L[198] * d->Dinv[24];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[198 + c];
+        d->L[198] = a;
+    }
+    {
+        const cdyn_real a = d->L[185] * d->Dinv[23];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[185 + c];
+        d->L[185] = a;
+    }
+    {
+        const cdyn_real a = d->L[173] * d->Dinv[22];
+        for (int c = 0; c < 7; ++c)
+            d->L[135 + c] = d->L[135 + c] - a * d->L[173 + c];
+        d->L[173] = a;
     }
     {
         const cdyn_real a = d->L[162] * d->Dinv[21];
         for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[162 + c];
+            d->L[135 + c] = d->L[135 + c] - a * d->L[162 + c];
         d->L[162] = a;
-    }
-    {
-        const cdyn_real a = d->L[163] * d->Dinv[21];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[163 + c];
-        d->L[163] = a;
-    }
-    {
-        const cdyn_real a = d->L[164] * d->Dinv[21];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[164 + c];
-        d->L[164] = a;
-    }
-    {
-        const cdyn_real a = d->L[165] * d->Dinv[21];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[165 + c];
-        d->L[165] = a;
-    }
-    {
-        const cdyn_real a = d->L[166] * d->Dinv[21];
-        d->L[3] -= a * d->L[166];
-        d->L[4] -= a * d->L[167];
-        d->L[5] -= a * d->L[168];
-        d->L[166] = a;
-    }
-    {
-        const cdyn_real a = d->L[167] * d->Dinv[21];
-        d->L[1] -= a * d->L[167];
-        d->L[2] -= a * d->L[168];
-        d->L[167] = a;
-    }
-    {
-        const cdyn_real a = d->L[168] * d->Dinv[21];
-        d->L[0] -= a * d->L[168];
-        d->L[168] = a;
-    }
-    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    d->D[20] = d->L[150];
-    d->Dinv[20] = 1 / d->L[150];
-    {
-        const cdyn_real a = d->L[151] * d->Dinv[20];
-        for (int c = 0; c < 8; ++c)
-            d->L[142 + c] -= a * d->L[151 + c];
-        d->L[151] = a;
     }
     {
         const cdyn_real a = d->L[152] * d->Dinv[20];
         for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[152 + c];
+            d->L[135 + c] = d->L[135 + c] - a * d->L[152 + c];
         d->L[152] = a;
     }
     {
-        const cdyn_real a = d->L[153] * d->Dinv[20];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[153 + c];
-        d->L[153] = a;
-    }
-    {
-        const cdyn_real a = d->L[154] * d->Dinv[20];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[154 + c];
-        d->L[154] = a;
-    }
-    {
-        const cdyn_real a = d->L[155] * d->Dinv[20];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[155 + c];
-        d->L[155] = a;
-    }
-    {
-        const cdyn_real a = d->L[156] * d->Dinv[20];
-        d->L[3] -= a * d->L[156];
-        d->L[4] -= a * d->L[157];
-        d->L[5] -= a * d->L[158];
-        d->L[156] = a;
-    }
-    {
-        const cdyn_real a = d->L[157] * d->Dinv[20];
-        d->L[1] -= a * d->L[157];
-        d->L[2] -= a * d->L[158];
-        d->L[157] = a;
-    }
-    {
-        const cdyn_real a = d->L[158] * d->Dinv[20];
-        d->L[0] -= a * d->L[158];
-        d->L[158] = a;
-    }
-    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
-    d->D[19] = d->L[142];
-    d->Dinv[19] = 1 / d->L[142];
-    {
         const cdyn_real a = d->L[143] * d->Dinv[19];
         for (int c = 0; c < 7; ++c)
-            d->L[135 + c] -= a * d->L[143 + c];
+            d->L[135 + c] = d->L[135 + c] - a * d->L[143 + c];
         d->L[143] = a;
     }
-    {
-        const cdyn_real a = d->L[144] * d->Dinv[19];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[144 + c];
-        d->L[144] = a;
-    }
-    {
-        const cdyn_real a = d->L[145] * d->Dinv[19];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[145 + c];
-        d->L[145] = a;
-    }
-    {
-        const cdyn_real a = d->L[146] * d->Dinv[19];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[146 + c];
-        d->L[146] = a;
-    }
-    {
-        const cdyn_real a = d->L[147] * d->Dinv[19];
-        d->L[3] -= a * d->L[147];
-        d->L[4] -= a * d->L[148];
-        d->L[5] -= a * d->L[149];
-        d->L[147] = a;
-    }
-    {
-        const cdyn_real a = d->L[148] * d->Dinv[19];
-        d->L[1] -= a * d->L[148];
-        d->L[2] -= a * d->L[149];
-        d->L[148] = a;
-    }
-    {
-        const cdyn_real a = d->L[149] * d->Dinv[19];
-        d->L[0] -= a * d->L[149];
-        d->L[149] = a;
-    }
-    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
-    d->D[18] = d->L[135];
-    d->Dinv[18] = 1 / d->L[135];
-    {
-        const cdyn_real a = d->L[136] * d->Dinv[18];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[136 + c];
-        d->L[136] = a;
-    }
-    {
-        const cdyn_real a = d->L[137] * d->Dinv[18];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[137 + c];
-        d->L[137] = a;
-    }
-    {
-        const cdyn_real a = d->L[138] * d->Dinv[18];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[138 + c];
-        d->L[138] = a;
-    }
-    {
-        const cdyn_real a = d->L[139] * d->Dinv[18];
-        d->L[3] -= a * d->L[139];
-        d->L[4] -= a * d->L[140];
-        d->L[5] -= a * d->L[141];
-        d->L[139] = a;
-    }
-    {
-        const cdyn_real a = d->L[140] * d->Dinv[18];
-        d->L[1] -= a * d->L[140];
-        d->L[2] -= a * d->L[141];
-        d->L[140] = a;
-    }
-    {
-        const cdyn_real a = d->L[141] * d->Dinv[18];
-        d->L[0] -= a * d->L[141];
-        d->L[141] = a;
-    }
+    d->D[18] = d->L[135] = d->L[135];
+    d->Dinv[18] = 1 / d->D[18];
     /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
-    d->D[17] = d->L[123];
-    d->Dinv[17] = 1 / d->L[123];
+    d->D[17] = d->L[123] = d->M[123];
+    d->Dinv[17] = 1 / d->D[17];
+    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[124] * d->Dinv[17];
+        const cdyn_real a = d->M[124] * d->Dinv[17];
         for (int c = 0; c < 11; ++c)
-            d->L[112 + c] -= a * d->L[124 + c];
+            d->L[112 + c] = d->M[112 + c] - a * d->M[124 + c];
         d->L[124] = a;
     }
+    d->D[16] = d->L[112] = d->L[112];
+    d->Dinv[16] = 1 / d->D[16];
+    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[125] * d->Dinv[17];
+        const cdyn_real a = d->M[125] * d->Dinv[17];
         for (int c = 0; c < 10; ++c)
-            d->L[102 + c] -= a * d->L[125 + c];
+            d->L[102 + c] = d->M[102 + c] - a * d->M[125 + c];
         d->L[125] = a;
     }
     {
-        const cdyn_real a = d->L[126] * d->Dinv[17];
-        for (int c = 0; c < 9; ++c)
-            d->L[93 + c] -= a * d->L[126 + c];
-        d->L[126] = a;
-    }
-    {
-        const cdyn_real a = d->L[127] * d->Dinv[17];
-        for (int c = 0; c < 8; ++c)
-            d->L[85 + c] -= a * d->L[127 + c];
-        d->L[127] = a;
-    }
-    {
-        const cdyn_real a = d->L[128] * d->Dinv[17];
-        for (int c = 0; c < 7; ++c)
-            d->L[78 + c] -= a * d->L[128 + c];
-        d->L[128] = a;
-    }
-    {
-        const cdyn_real a = d->L[129] * d->Dinv[17];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[129 + c];
-        d->L[129] = a;
-    }
-    {
-        const cdyn_real a = d->L[130] * d->Dinv[17];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[130 + c];
-        d->L[130] = a;
-    }
-    {
-        const cdyn_real a = d->L[131] * d->Dinv[17];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[131 + c];
-        d->L[131] = a;
-    }
-    {
-        const cdyn_real a = d->L[132] * d->Dinv[17];
-        d->L[3] -= a * d->L[132];
-        d->L[4] -= a * d->L[133];
-        d->L[5] -= a * d->L[134];
-        d->L[132] = a;
-    }
-    {
-        const cdyn_real a = d->L[133] * d->Dinv[17];
-        d->L[1] -= a * d->L[133];
-        d->L[2] -= a * d->L[134];
-        d->L[133] = a;
-    }
-    {
-        const cdyn_real a = d->L[134] * d->Dinv[17];
-        d->L[0] -= a * d->L[134];
-        d->L[134] = a;
-    }
-    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
-    d->D[16] = d->L[112];
-    d->Dinv[16] = 1 / d->L[112];
-    {
         const cdyn_real a = d->L[113] * d->Dinv[16];
         for (int c = 0; c < 10; ++c)
-            d->L[102 + c] -= a * d->L[113 + c];
+            d->L[102 + c] = d->L[102 + c] - a * d->L[113 + c];
         d->L[113] = a;
+    }
+    d->D[15] = d->L[102] = d->L[102];
+    d->Dinv[15] = 1 / d->D[15];
+    /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[126] * d->Dinv[17];
+        for (int c = 0; c < 9; ++c)
+            d->L[93 + c] = d->M[93 + c] - a * d->M[126 + c];
+        d->L[126] = a;
     }
     {
         const cdyn_real a = d->L[114] * d->Dinv[16];
         for (int c = 0; c < 9; ++c)
-            d->L[93 + c] -= a * d->L[114 + c];
+            d->L[93 + c] = d->L[93 + c] - a * d->L[114 + c];
         d->L[114] = a;
+    }
+    {
+        const cdyn_real a = d->L[103] * d->Dinv[15];
+        for (int c = 0; c < 9; ++c)
+            d->L[93 + c] = d->L[93 + c] - a * d->L[103 + c];
+        d->L[103] = a;
+    }
+    d->D[14] = d->L[93] = d->L[93];
+    d->Dinv[14] = 1 / d->D[14];
+    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[127] * d->Dinv[17];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] = d->M[85 + c] - a * d->M[127 + c];
+        d->L[127] = a;
     }
     {
         const cdyn_real a = d->L[115] * d->Dinv[16];
         for (int c = 0; c < 8; ++c)
-            d->L[85 + c] -= a * d->L[115 + c];
+            d->L[85 + c] = d->L[85 + c] - a * d->L[115 + c];
         d->L[115] = a;
-    }
-    {
-        const cdyn_real a = d->L[116] * d->Dinv[16];
-        for (int c = 0; c < 7; ++c)
-            d->L[78 + c] -= a * d->L[116 + c];
-        d->L[116] = a;
-    }
-    {
-        const cdyn_real a = d->L[117] * d->Dinv[16];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[117 + c];
-        d->L[117] = a;
-    }
-    {
-        const cdyn_real a = d->L[118] * d->Dinv[16];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[118 + c];
-        d->L[118] = a;
-    }
-    {
-        const cdyn_real a = d->L[119] * d->Dinv[16];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[119 + c];
-        d->L[119] = a;
-    }
-    {
-        const cdyn_real a = d->L[120] * d->Dinv[16];
-        d->L[3] -= a * d->L[120];
-        d->L[4] -= a * d->L[121];
-        d->L[5] -= a * d->L[122];
-        d->L[120] = a;
-    }
-    {
-        const cdyn_real a = d->L[121] * d->Dinv[16];
-        d->L[1] -= a * d->L[121];
-        d->L[2] -= a * d->L[122];
-        d->L[121] = a;
-    }
-    {
-        const cdyn_real a = d->L[122] * d->Dinv[16];
-        d->L[0] -= a * d->L[122];
-        d->L[122] = a;
-    }
-    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
-    d->D[15] = d->L[102];
-    d->Dinv[15] = 1 / d->L[102];
-    {
-        const cdyn_real a = d->L[103] * d->Dinv[15];
-        for (int c = 0; c < 9; ++c)
-            d->L[93 + c] -= a * d->L[103 + c];
-        d->L[103] = a;
     }
     {
         const cdyn_real a = d->L[104] * d->Dinv[15];
         for (int c = 0; c < 8; ++c)
-            d->L[85 + c] -= a * d->L[104 + c];
+            d->L[85 + c] = d->L[85 + c] - a * d->L[104 + c];
         d->L[104] = a;
+    }
+    {
+        const cdyn_real a = d->L[94] * d->Dinv[14];
+        for (int c = 0; c < 8; ++c)
+            d->L[85 + c] = d->L[85 + c] - a * d->L[94 + c];
+        d->L[94] = a;
+    }
+    d->D[13] = d->L[85] = d->L[85];
+    d->Dinv[13] = 1 / d->D[13];
+    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[128] * d->Dinv[17];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] = d->M[78 + c] - a * d->M[128 + c];
+        d->L[128] = a;
+    }
+    {
+        const cdyn_real a = d->L[116] * d->Dinv[16];
+        for (int c = 0; c < 7; ++c)
+            d->L[78 + c] = d->L[78 + c] - a * d->L[116 + c];
+        d->L[116] = a;
     }
     {
         const cdyn_real a = d->L[105] * d->Dinv[15];
         for (int c = 0; c < 7; ++c)
-            d->L[78 + c] -= a * d->L[105 + c];
+            d->L[78 + c] = d->L[78 + c] - a * d->L[105 + c];
         d->L[105] = a;
-    }
-    {
-        const cdyn_real a = d->L[106] * d->Dinv[15];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[106 + c];
-        d->L[106] = a;
-    }
-    {
-        const cdyn_real a = d->L[107] * d->Dinv[15];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[107 + c];
-        d->L[107] = a;
-    }
-    {
-        const cdyn_real a = d->L[108] * d->Dinv[15];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[108 + c];
-        d->L[108] = a;
-    }
-    {
-        const cdyn_real a = d->L[109] * d->Dinv[15];
-        d->L[3] -= a * d->L[109];
-        d->L[4] -= a * d->L[110];
-        d->L[5] -= a * d->L[111];
-        d->L[109] = a;
-    }
-    {
-        const cdyn_real a = d->L[110] * d->Dinv[15];
-        d->L[1] -= a * d->L[110];
-        d->L[2] -= a * d->L[111];
-        d->L[110] = a;
-    }
-    {
-        const cdyn_real a = d->L[111] * d->Dinv[15];
-        d->L[0] -= a * d->L[111];
-        d->L[111] = a;
-    }
-    /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
-    d->D[14] = d->L[93];
-    d->Dinv[14] = 1 / d->L[93];
-    {
-        const cdyn_real a = d->L[94] * d->Dinv[14];
-        for (int c = 0; c < 8; ++c)
-            d->L[85 + c] -= a * d->L[94 + c];
-        d->L[94] = a;
     }
     {
         const cdyn_real a = d->L[95] * d->Dinv[14];
         for (int c = 0; c < 7; ++c)
-            d->L[78 + c] -= a * d->L[95 + c];
+            d->L[78 + c] = d->L[78 + c] - a * d->L[95 + c];
         d->L[95] = a;
     }
     {
-        const cdyn_real a = d->L[96] * d->Dinv[14];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[96 + c];
-        d->L[96] = a;
-    }
-    {
-        const cdyn_real a = d->L[97] * d->Dinv[14];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[97 + c];
-        d->L[97] = a;
-    }
-    {
-        const cdyn_real a = d->L[98] * d->Dinv[14];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[98 + c];
-        d->L[98] = a;
-    }
-    {
-        const cdyn_real a = d->L[99] * d->Dinv[14];
-        d->L[3] -= a * d->L[99];
-        d->L[4] -= a * d->L[100];
-        d->L[5] -= a * d->L[101];
-        d->L[99] = a;
-    }
-    {
-        const cdyn_real a = d->L[100] * d->Dinv[14];
-        d->L[1] -= a * d->L[100];
-        d->L[2] -= a * d->L[101];
-        d->L[100] = a;
-    }
-    {
-        const cdyn_real a = d->L[101] * d->Dinv[14];
-        d->L[0] -= a * d->L[101];
-        d->L[101] = a;
-    }
-    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
-    d->D[13] = d->L[85];
-    d->Dinv[13] = 1 / d->L[85];
-    {
         const cdyn_real a = d->L[86] * d->Dinv[13];
         for (int c = 0; c < 7; ++c)
-            d->L[78 + c] -= a * d->L[86 + c];
+            d->L[78 + c] = d->L[78 + c] - a * d->L[86 + c];
         d->L[86] = a;
     }
-    {
-        const cdyn_real a = d->L[87] * d->Dinv[13];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[87 + c];
-        d->L[87] = a;
-    }
-    {
-        const cdyn_real a = d->L[88] * d->Dinv[13];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[88 + c];
-        d->L[88] = a;
-    }
-    {
-        const cdyn_real a = d->L[89] * d->Dinv[13];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[89 + c];
-        d->L[89] = a;
-    }
-    {
-        const cdyn_real a = d->L[90] * d->Dinv[13];
-        d->L[3] -= a * d->L[90];
-        d->L[4] -= a * d->L[91];
-        d->L[5] -= a * d->L[92];
-        d->L[90] = a;
-    }
-    {
-        const cdyn_real a = d->L[91] * d->Dinv[13];
-        d->L[1] -= a * d->L[91];
-        d->L[2] -= a * d->L[92];
-        d->L[91] = a;
-    }
-    {
-        const cdyn_real a = d->L[92] * d->Dinv[13];
-        d->L[0] -= a * d->L[92];
-        d->L[92] = a;
-    }
-    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    d->D[12] = d->L[78];
-    d->Dinv[12] = 1 / d->L[78];
-    {
-        const cdyn_real a = d->L[79] * d->Dinv[12];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[79 + c];
-        d->L[79] = a;
-    }
-    {
-        const cdyn_real a = d->L[80] * d->Dinv[12];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[80 + c];
-        d->L[80] = a;
-    }
-    {
-        const cdyn_real a = d->L[81] * d->Dinv[12];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[81 + c];
-        d->L[81] = a;
-    }
-    {
-        const cdyn_real a = d->L[82] * d->Dinv[12];
-        d->L[3] -= a * d->L[82];
-        d->L[4] -= a * d->L[83];
-        d->L[5] -= a * d->L[84];
-        d->L[82] = a;
-    }
-    {
-        const cdyn_real a = d->L[83] * d->Dinv[12];
-        d->L[1] -= a * d->L[83];
-        d->L[2] -= a * d->L[84];
-        d->L[83] = a;
-    }
-    {
-        const cdyn_real a = d->L[84] * d->Dinv[12];
-        d->L[0] -= a * d->L[84];
-        d->L[84] = a;
-    }
+    d->D[12] = d->L[78] = d->L[78];
+    d->Dinv[12] = 1 / d->D[12];
     /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
-    d->D[11] = d->L[66];
-    d->Dinv[11] = 1 / d->L[66];
+    d->D[11] = d->L[66] = d->M[66];
+    d->Dinv[11] = 1 / d->D[11];
+    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[67] * d->Dinv[11];
+        const cdyn_real a = d->M[67] * d->Dinv[11];
         for (int c = 0; c < 11; ++c)
-            d->L[55 + c] -= a * d->L[67 + c];
+            d->L[55 + c] = d->M[55 + c] - a * d->M[67 + c];
         d->L[67] = a;
     }
+    d->D[10] = d->L[55] = d->L[55];
+    d->Dinv[10] = 1 / d->D[10];
+    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
     {
-        const cdyn_real a = d->L[68] * d->Dinv[11];
+        const cdyn_real a = d->M[68] * d->Dinv[11];
         for (int c = 0; c < 10; ++c)
-            d->L[45 + c] -= a * d->L[68 + c];
+            d->L[45 + c] = d->M[45 + c] - a * d->M[68 + c];
         d->L[68] = a;
     }
     {
-        const cdyn_real a = d->L[69] * d->Dinv[11];
-        for (int c = 0; c < 9; ++c)
-            d->L[36 + c] -= a * d->L[69 + c];
-        d->L[69] = a;
-    }
-    {
-        const cdyn_real a = d->L[70] * d->Dinv[11];
-        for (int c = 0; c < 8; ++c)
-            d->L[28 + c] -= a * d->L[70 + c];
-        d->L[70] = a;
-    }
-    {
-        const cdyn_real a = d->L[71] * d->Dinv[11];
-        for (int c = 0; c < 7; ++c)
-            d->L[21 + c] -= a * d->L[71 + c];
-        d->L[71] = a;
-    }
-    {
-        const cdyn_real a = d->L[72] * d->Dinv[11];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[72 + c];
-        d->L[72] = a;
-    }
-    {
-        const cdyn_real a = d->L[73] * d->Dinv[11];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[73 + c];
-        d->L[73] = a;
-    }
-    {
-        const cdyn_real a = d->L[74] * d->Dinv[11];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[74 + c];
-        d->L[74] = a;
-    }
-    {
-        const cdyn_real a = d->L[75] * d->Dinv[11];
-        d->L[3] -= a * d->L[75];
-        d->L[4] -= a * d->L[76];
-        d->L[5] -= a * d->L[77];
-        d->L[75] = a;
-    }
-    {
-        const cdyn_real a = d->L[76] * d->Dinv[11];
-        d->L[1] -= a * d->L[76];
-        d->L[2] -= a * d->L[77];
-        d->L[76] = a;
-    }
-    {
-        const cdyn_real a = d->L[77] * d->Dinv[11];
-        d->L[0] -= a * d->L[77];
-        d->L[77] = a;
-    }
-    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
-    d->D[10] = d->L[55];
-    d->Dinv[10] = 1 / d->L[55];
-    {
         const cdyn_real a = d->L[56] * d->Dinv[10];
         for (int c = 0; c < 10; ++c)
-            d->L[45 + c] -= a * d->L[56 + c];
+            d->L[45 + c] = d->L[45 + c] - a * d->L[56 + c];
         d->L[56] = a;
+    }
+    d->D[9] = d->L[45] = d->L[45];
+    d->Dinv[9] = 1 / d->D[9];
+    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[69] * d->Dinv[11];
+        for (int c = 0; c < 9; ++c)
+            d->L[36 + c] = d->M[36 + c] - a * d->M[69 + c];
+        d->L[69] = a;
     }
     {
         const cdyn_real a = d->L[57] * d->Dinv[10];
         for (int c = 0; c < 9; ++c)
-            d->L[36 + c] -= a * d->L[57 + c];
+            d->L[36 + c] = d->L[36 + c] - a * d->L[57 + c];
         d->L[57] = a;
+    }
+    {
+        const cdyn_real a = d->L[46] * d->Dinv[9];
+        for (int c = 0; c < 9; ++c)
+            d->L[36 + c] = d->L[36 + c] - a * d->L[46 + c];
+        d->L[46] = a;
+    }
+    d->D[8] = d->L[36] = d->L[36];
+    d->Dinv[8] = 1 / d->D[8];
+    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[70] * d->Dinv[11];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] = d->M[28 + c] - a * d->M[70 + c];
+        d->L[70] = a;
     }
     {
         const cdyn_real a = d->L[58] * d->Dinv[10];
         for (int c = 0; c < 8; ++c)
-            d->L[28 + c] -= a * d->L[58 + c];
+            d->L[28 + c] = d->L[28 + c] - a * d->L[58 + c];
         d->L[58] = a;
-    }
-    {
-        const cdyn_real a = d->L[59] * d->Dinv[10];
-        for (int c = 0; c < 7; ++c)
-            d->L[21 + c] -= a * d->L[59 + c];
-        d->L[59] = a;
-    }
-    {
-        const cdyn_real a = d->L[60] * d->Dinv[10];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[60 + c];
-        d->L[60] = a;
-    }
-    {
-        const cdyn_real a = d->L[61] * d->Dinv[10];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[61 + c];
-        d->L[61] = a;
-    }
-    {
-        const cdyn_real a = d->L[62] * d->Dinv[10];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[62 + c];
-        d->L[62] = a;
-    }
-    {
-        const cdyn_real a = d->L[63] * d->Dinv[10];
-        d->L[3] -= a * d->L[63];
-        d->L[4] -= a * d->L[64];
-        d->L[5] -= a * d->L[65];
-        d->L[63] = a;
-    }
-    {
-        const cdyn_real a = d->L[64] * d->Dinv[10];
-        d->L[1] -= a * d->L[64];
-        d->L[2] -= a * d->L[65];
-        d->L[64] = a;
-    }
-    {
-        const cdyn_real a = d->L[65] * d->Dinv[10];
-        d->L[0] -= a * d->L[65];
-        d->L[65] = a;
-    }
-    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
-    d->D[9] = d->L[45];
-    d->Dinv[9] = 1 / d->L[45];
-    {
-        const cdyn_real a = d->L[46] * d->Dinv[9];
-        for (int c = 0; c < 9; ++c)
-            d->L[36 + c] -= a * d->L[46 + c];
-        d->L[46] = a;
     }
     {
         const cdyn_real a = d->L[47] * d->Dinv[9];
         for (int c = 0; c < 8; ++c)
-            d->L[28 + c] -= a * d->L[47 + c];
+            d->L[28 + c] = d->L[28 + c] - a * d->L[47 + c];
         d->L[47] = a;
+    }
+    {
+        const cdyn_real a = d->L[37] * d->Dinv[8];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] = d->L[28 + c] - a * d->L[37 + c];
+        d->L[37] = a;
+    }
+    d->D[7] = d->L[28] = d->L[28];
+    d->Dinv[7] = 1 / d->D[7];
+    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[71] * d->Dinv[11];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] = d->M[21 + c] - a * d->M[71 + c];
+        d->L[71] = a;
+    }
+    {
+        const cdyn_real a = d->L[59] * d->Dinv[10];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] = d->L[21 + c] - a * d->L[59 + c];
+        d->L[59] = a;
     }
     {
         const cdyn_real a = d->L[48] * d->Dinv[9];
         for (int c = 0; c < 7; ++c)
-            d->L[21 + c] -= a * d->L[48 + c];
+            d->L[21 + c] = d->L[21 + c] - a * d->L[48 + c];
         d->L[48] = a;
-    }
-    {
-        const cdyn_real a = d->L[49] * d->Dinv[9];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[49 + c];
-        d->L[49] = a;
-    }
-    {
-        const cdyn_real a = d->L[50] * d->Dinv[9];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[50 + c];
-        d->L[50] = a;
-    }
-    {
-        const cdyn_real a = d->L[51] * d->Dinv[9];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[51 + c];
-        d->L[51] = a;
-    }
-    {
-        const cdyn_real a = d->L[52] * d->Dinv[9];
-        d->L[3] -= a * d->L[52];
-        d->L[4] -= a * d->L[53];
-        d->L[5] -= a * d->L[54];
-        d->L[52] = a;
-    }
-    {
-        const cdyn_real a = d->L[53] * d->Dinv[9];
-        d->L[1] -= a * d->L[53];
-        d->L[2] -= a * d->L[54];
-        d->L[53] = a;
-    }
-    {
-        const cdyn_real a = d->L[54] * d->Dinv[9];
-        d->L[0] -= a * d->L[54];
-        d->L[54] = a;
-    }
-    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
-    d->D[8] = d->L[36];
-    d->Dinv[8] = 1 / d->L[36];
-    {
-        const cdyn_real a = d->L[37] * d->Dinv[8];
-        for (int c = 0; c < 8; ++c)
-            d->L[28 + c] -= a * d->L[37 + c];
-        d->L[37] = a;
     }
     {
         const cdyn_real a = d->L[38] * d->Dinv[8];
         for (int c = 0; c < 7; ++c)
-            d->L[21 + c] -= a * d->L[38 + c];
+            d->L[21 + c] = d->L[21 + c] - a * d->L[38 + c];
         d->L[38] = a;
+    }
+    {
+        const cdyn_real a = d->L[29] * d->Dinv[7];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] = d->L[21 + c] - a * d->L[29 + c];
+        d->L[29] = a;
+    }
+    d->D[6] = d->L[21] = d->L[21];
+    d->Dinv[6] = 1 / d->D[6];
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[363] * d->Dinv[37];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->M[15 + c] - a * d->M[363 + c];
+        d->L[363] = a;
+    }
+    {
+        const cdyn_real a = d->L[347] * d->Dinv[36];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[347 + c];
+        d->L[347] = a;
+    }
+    {
+        const cdyn_real a = d->L[332] * d->Dinv[35];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[332 + c];
+        d->L[332] = a;
+    }
+    {
+        const cdyn_real a = d->L[318] * d->Dinv[34];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[318 + c];
+        d->L[318] = a;
+    }
+    {
+        const cdyn_real a = d->L[305] * d->Dinv[33];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[305 + c];
+        d->L[305] = a;
+    }
+    {
+        const cdyn_real a = d->L[293] * d->Dinv[32];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[293 + c];
+        d->L[293] = a;
+    }
+    {
+        const cdyn_real a = d->L[282] * d->Dinv[31];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[282 + c];
+        d->L[282] = a;
+    }
+    {
+        const cdyn_real a = d->L[272] * d->Dinv[30];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[272 + c];
+        d->L[272] = a;
+    }
+    {
+        const cdyn_real a = d->M[263] * d->Dinv[29];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[263 + c];
+        d->L[263] = a;
+    }
+    {
+        const cdyn_real a = d->L[253] * d->Dinv[28];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[253 + c];
+        d->L[253] = a;
+    }
+    {
+        const cdyn_real a = d->M[244] * d->Dinv[27];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[244 + c];
+        d->L[244] = a;
+    }
+    {
+        const cdyn_real a = d->L[228] * d->Dinv[26];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[228 + c];
+        d->L[228] = a;
+    }
+    {
+        const cdyn_real a = d->L[213] * d->Dinv[25];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[213 + c];
+        d->L[213] = a;
+    }
+    {
+        const cdyn_real a = d->L[199] * d->Dinv[24];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[199 + c];
+        d->L[199] = a;
+    }
+    {
+        const cdyn_real a = d->L[186] * d->Dinv[23];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[186 + c];
+        d->L[186] = a;
+    }
+    {
+        const cdyn_real a = d->L[174] * d->Dinv[22];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[174 + c];
+        d->L[174] = a;
+    }
+    {
+        const cdyn_real a = d->L[163] * d->Dinv[21];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[163 + c];
+        d->L[163] = a;
+    }
+    {
+        const cdyn_real a = d->L[153] * d->Dinv[20];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[153 + c];
+        d->L[153] = a;
+    }
+    {
+        const cdyn_real a = d->L[144] * d->Dinv[19];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[144 + c];
+        d->L[144] = a;
+    }
+    {
+        const cdyn_real a = d->L[136] * d->Dinv[18];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[136 + c];
+        d->L[136] = a;
+    }
+    {
+        const cdyn_real a = d->M[129] * d->Dinv[17];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[129 + c];
+        d->L[129] = a;
+    }
+    {
+        const cdyn_real a = d->L[117] * d->Dinv[16];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[117 + c];
+        d->L[117] = a;
+    }
+    {
+        const cdyn_real a = d->L[106] * d->Dinv[15];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[106 + c];
+        d->L[106] = a;
+    }
+    {
+        const cdyn_real a = d->L[96] * d->Dinv[14];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[96 + c];
+        d->L[96] = a;
+    }
+    {
+        const cdyn_real a = d->L[87] * d->Dinv[13];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[87 + c];
+        d->L[87] = a;
+    }
+    {
+        const cdyn_real a = d->L[79] * d->Dinv[12];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[79 + c];
+        d->L[79] = a;
+    }
+    {
+        const cdyn_real a = d->M[72] * d->Dinv[11];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[72 + c];
+        d->L[72] = a;
+    }
+    {
+        const cdyn_real a = d->L[60] * d->Dinv[10];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[60 + c];
+        d->L[60] = a;
+    }
+    {
+        const cdyn_real a = d->L[49] * d->Dinv[9];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[49 + c];
+        d->L[49] = a;
     }
     {
         const cdyn_real a = d->L[39] * d->Dinv[8];
         for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[39 + c];
+            d->L[15 + c] = d->L[15 + c] - a * d->L[39 + c];
         d->L[39] = a;
-    }
-    {
-        const cdyn_real a = d->L[40] * d->Dinv[8];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[40 + c];
-        d->L[40] = a;
-    }
-    {
-        const cdyn_real a = d->L[41] * d->Dinv[8];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[41 + c];
-        d->L[41] = a;
-    }
-    {
-        const cdyn_real a = d->L[42] * d->Dinv[8];
-        d->L[3] -= a * d->L[42];
-        d->L[4] -= a * d->L[43];
-        d->L[5] -= a * d->L[44];
-        d->L[42] = a;
-    }
-    {
-        const cdyn_real a = d->L[43] * d->Dinv[8];
-        d->L[1] -= a * d->L[43];
-        d->L[2] -= a * d->L[44];
-        d->L[43] = a;
-    }
-    {
-        const cdyn_real a = d->L[44] * d->Dinv[8];
-        d->L[0] -= a * d->L[44];
-        d->L[44] = a;
-    }
-    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
-    d->D[7] = d->L[28];
-    d->Dinv[7] = 1 / d->L[28];
-    {
-        const cdyn_real a = d->L[29] * d->Dinv[7];
-        for (int c = 0; c < 7; ++c)
-            d->L[21 + c] -= a * d->L[29 + c];
-        d->L[29] = a;
     }
     {
         const cdyn_real a = d->L[30] * d->Dinv[7];
         for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[30 + c];
+            d->L[15 + c] = d->L[15 + c] - a * d->L[30 + c];
         d->L[30] = a;
+    }
+    {
+        const cdyn_real a = d->L[22] * d->Dinv[6];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[22 + c];
+        d->L[22] = a;
+    }
+    d->D[5] = d->L[15] = d->L[15];
+    d->Dinv[5] = 1 / d->D[5];
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real a = d->M[364] * d->Dinv[37];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->M[10 + c] - a * d->M[364 + c];
+        d->L[364] = a;
+    }
+    {
+        const cdyn_real a = d->L[348] * d->Dinv[36];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[348 + c];
+        d->L[348] = a;
+    }
+    {
+        const cdyn_real a = d->L[333] * d->Dinv[35];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[333 + c];
+        d->L[333] = a;
+    }
+    {
+        const cdyn_real a = d->L[319] * d->Dinv[34];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[319 + c];
+        d->L[319] = a;
+    }
+    {
+        const cdyn_real a = d->L[306] * d->Dinv[33];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[306 + c];
+        d->L[306] = a;
+    }
+    {
+        const cdyn_real a = d->L[294] * d->Dinv[32];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[294 + c];
+        d->L[294] = a;
+    }
+    {
+        const cdyn_real a = d->L[283] * d->Dinv[31];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[283 + c];
+        d->L[283] = a;
+    }
+    {
+        const cdyn_real a = d->L[273] * d->Dinv[30];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[273 + c];
+        d->L[273] = a;
+    }
+    {
+        const cdyn_real a = d->M[264] * d->Dinv[29];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[264 + c];
+        d->L[264] = a;
+    }
+    {
+        const cdyn_real a = d->L[254] * d->Dinv[28];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[254 + c];
+        d->L[254] = a;
+    }
+    {
+        const cdyn_real a = d->M[245] * d->Dinv[27];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[245 + c];
+        d->L[245] = a;
+    }
+    {
+        const cdyn_real a = d->L[229] * d->Dinv[26];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[229 + c];
+        d->L[229] = a;
+    }
+    {
+        const cdyn_real a = d->L[214] * d->Dinv[25];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[214 + c];
+        d->L[214] = a;
+    }
+    {
+        const cdyn_real a = d->L[200] * d->Dinv[24];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[200 + c];
+        d->L[200] = a;
+    }
+    {
+        const cdyn_real a = d->L[187] * d->Dinv[23];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[187 + c];
+        d->L[187] = a;
+    }
+    {
+        const cdyn_real a = d->L[175] * d->Dinv[22];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[175 + c];
+        d->L[175] = a;
+    }
+    {
+        const cdyn_real a = d->L[164] * d->Dinv[21];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[164 + c];
+        d->L[164] = a;
+    }
+    {
+        const cdyn_real a = d->L[154] * d->Dinv[20];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[154 + c];
+        d->L[154] = a;
+    }
+    {
+        const cdyn_real a = d->L[145] * d->Dinv[19];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[145 + c];
+        d->L[145] = a;
+    }
+    {
+        const cdyn_real a = d->L[137] * d->Dinv[18];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[137 + c];
+        d->L[137] = a;
+    }
+    {
+        const cdyn_real a = d->M[130] * d->Dinv[17];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[130 + c];
+        d->L[130] = a;
+    }
+    {
+        const cdyn_real a = d->L[118] * d->Dinv[16];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[118 + c];
+        d->L[118] = a;
+    }
+    {
+        const cdyn_real a = d->L[107] * d->Dinv[15];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[107 + c];
+        d->L[107] = a;
+    }
+    {
+        const cdyn_real a = d->L[97] * d->Dinv[14];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[97 + c];
+        d->L[97] = a;
+    }
+    {
+        const cdyn_real a = d->L[88] * d->Dinv[13];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[88 + c];
+        d->L[88] = a;
+    }
+    {
+        const cdyn_real a = d->L[80] * d->Dinv[12];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[80 + c];
+        d->L[80] = a;
+    }
+    {
+        const cdyn_real a = d->M[73] * d->Dinv[11];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[73 + c];
+        d->L[73] = a;
+    }
+    {
+        const cdyn_real a = d->L[61] * d->Dinv[10];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[61 + c];
+        d->L[61] = a;
+    }
+    {
+        const cdyn_real a = d->L[50] * d->Dinv[9];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[50 + c];
+        d->L[50] = a;
+    }
+    {
+        const cdyn_real a = d->L[40] * d->Dinv[8];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[40 + c];
+        d->L[40] = a;
     }
     {
         const cdyn_real a = d->L[31] * d->Dinv[7];
         for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[31 + c];
+            d->L[10 + c] = d->L[10 + c] - a * d->L[31 + c];
         d->L[31] = a;
-    }
-    {
-        const cdyn_real a = d->L[32] * d->Dinv[7];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[32 + c];
-        d->L[32] = a;
-    }
-    {
-        const cdyn_real a = d->L[33] * d->Dinv[7];
-        d->L[3] -= a * d->L[33];
-        d->L[4] -= a * d->L[34];
-        d->L[5] -= a * d->L[35];
-        d->L[33] = a;
-    }
-    {
-        const cdyn_real a = d->L[34] * d->Dinv[7];
-        d->L[1] -= a * d->L[34];
-        d->L[2] -= a * d->L[35];
-        d->L[34] = a;
-    }
-    {
-        const cdyn_real a = d->L[35] * d->Dinv[7];
-        d->L[0] -= a * d->L[35];
-        d->L[35] = a;
-    }
-    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    d->D[6] = d->L[21];
-    d->Dinv[6] = 1 / d->L[21];
-    {
-        const cdyn_real a = d->L[22] * d->Dinv[6];
-        for (int c = 0; c < 6; ++c)
-            d->L[15 + c] -= a * d->L[22 + c];
-        d->L[22] = a;
     }
     {
         const cdyn_real a = d->L[23] * d->Dinv[6];
         for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[23 + c];
+            d->L[10 + c] = d->L[10 + c] - a * d->L[23 + c];
         d->L[23] = a;
+    }
+    {
+        const cdyn_real a = d->L[16] * d->Dinv[5];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[16 + c];
+        d->L[16] = a;
+    }
+    d->D[4] = d->L[10] = d->L[10];
+    d->Dinv[4] = 1 / d->D[4];
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real a = d->M[365] * d->Dinv[37];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->M[6 + c] - a * d->M[365 + c];
+        d->L[365] = a;
+    }
+    {
+        const cdyn_real a = d->L[349] * d->Dinv[36];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[349 + c];
+        d->L[349] = a;
+    }
+    {
+        const cdyn_real a = d->L[334] * d->Dinv[35];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[334 + c];
+        d->L[334] = a;
+    }
+    {
+        const cdyn_real a = d->L[320] * d->Dinv[34];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[320 + c];
+        d->L[320] = a;
+    }
+    {
+        const cdyn_real a = d->L[307] * d->Dinv[33];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[307 + c];
+        d->L[307] = a;
+    }
+    {
+        const cdyn_real a = d->L[295] * d->Dinv[32];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[295 + c];
+        d->L[295] = a;
+    }
+    {
+        const cdyn_real a = d->L[284] * d->Dinv[31];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[284 + c];
+        d->L[284] = a;
+    }
+    {
+        const cdyn_real a = d->L[274] * d->Dinv[30];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[274 + c];
+        d->L[274] = a;
+    }
+    {
+        const cdyn_real a = d->M[265] * d->Dinv[29];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[265 + c];
+        d->L[265] = a;
+    }
+    {
+        const cdyn_real a = d->L[255] * d->Dinv[28];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[255 + c];
+        d->L[255] = a;
+    }
+    {
+        const cdyn_real a = d->M[246] * d->Dinv[27];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[246 + c];
+        d->L[246] = a;
+    }
+    {
+        const cdyn_real a = d->L[230] * d->Dinv[26];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[230 + c];
+        d->L[230] = a;
+    }
+    {
+        const cdyn_real a = d->L[215] * d->Dinv[25];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[215 + c];
+        d->L[215] = a;
+    }
+    {
+        const cdyn_real a = d->L[201] * d->Dinv[24];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[201 + c];
+        d->L[201] = a;
+    }
+    {
+        const cdyn_real a = d->L[188] * d->Dinv[23];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[188 + c];
+        d->L[188] = a;
+    }
+    {
+        const cdyn_real a = d->L[176] * d->Dinv[22];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[176 + c];
+        d->L[176] = a;
+    }
+    {
+        const cdyn_real a = d->L[165] * d->Dinv[21];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[165 + c];
+        d->L[165] = a;
+    }
+    {
+        const cdyn_real a = d->L[155] * d->Dinv[20];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[155 + c];
+        d->L[155] = a;
+    }
+    {
+        const cdyn_real a = d->L[146] * d->Dinv[19];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[146 + c];
+        d->L[146] = a;
+    }
+    {
+        const cdyn_real a = d->L[138] * d->Dinv[18];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[138 + c];
+        d->L[138] = a;
+    }
+    {
+        const cdyn_real a = d->M[131] * d->Dinv[17];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[131 + c];
+        d->L[131] = a;
+    }
+    {
+        const cdyn_real a = d->L[119] * d->Dinv[16];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[119 + c];
+        d->L[119] = a;
+    }
+    {
+        const cdyn_real a = d->L[108] * d->Dinv[15];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[108 + c];
+        d->L[108] = a;
+    }
+    {
+        const cdyn_real a = d->L[98] * d->Dinv[14];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[98 + c];
+        d->L[98] = a;
+    }
+    {
+        const cdyn_real a = d->L[89] * d->Dinv[13];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[89 + c];
+        d->L[89] = a;
+    }
+    {
+        const cdyn_real a = d->L[81] * d->Dinv[12];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[81 + c];
+        d->L[81] = a;
+    }
+    {
+        const cdyn_real a = d->M[74] * d->Dinv[11];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[74 + c];
+        d->L[74] = a;
+    }
+    {
+        const cdyn_real a = d->L[62] * d->Dinv[10];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[62 + c];
+        d->L[62] = a;
+    }
+    {
+        const cdyn_real a = d->L[51] * d->Dinv[9];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[51 + c];
+        d->L[51] = a;
+    }
+    {
+        const cdyn_real a = d->L[41] * d->Dinv[8];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[41 + c];
+        d->L[41] = a;
+    }
+    {
+        const cdyn_real a = d->L[32] * d->Dinv[7];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[32 + c];
+        d->L[32] = a;
     }
     {
         const cdyn_real a = d->L[24] * d->Dinv[6];
         for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[24 + c];
+            d->L[6 + c] = d->L[6 + c] - a * d->L[24 + c];
         d->L[24] = a;
-    }
-    {
-        const cdyn_real a = d->L[25] * d->Dinv[6];
-        d->L[3] -= a * d->L[25];
-        d->L[4] -= a * d->L[26];
-        d->L[5] -= a * d->L[27];
-        d->L[25] = a;
-    }
-    {
-        const cdyn_real a = d->L[26] * d->Dinv[6];
-        d->L[1] -= a * d->L[26];
-        d->L[2] -= a * d->L[27];
-        d->L[26] = a;
-    }
-    {
-        const cdyn_real a = d->L[27] * d->Dinv[6];
-        d->L[0] -= a * d->L[27];
-        d->L[27] = a;
-    }
-    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
-    d->D[5] = d->L[15];
-    d->Dinv[5] = 1 / d->L[15];
-    {
-        const cdyn_real a = d->L[16] * d->Dinv[5];
-        for (int c = 0; c < 5; ++c)
-            d->L[10 + c] -= a * d->L[16 + c];
-        d->L[16] = a;
     }
     {
         const cdyn_real a = d->L[17] * d->Dinv[5];
         for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[17 + c];
+            d->L[6 + c] = d->L[6 + c] - a * d->L[17 + c];
         d->L[17] = a;
     }
     {
+        const cdyn_real a = d->L[11] * d->Dinv[4];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[11 + c];
+        d->L[11] = a;
+    }
+    d->D[3] = d->L[6] = d->L[6];
+    d->Dinv[3] = 1 / d->D[3];
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real a = d->M[366] * d->Dinv[37];
+        d->L[3] = d->M[3] - a * d->M[366];
+        d->L[4] = d->M[4] - a * d->M[367];
+        d->L[5] = d->M[5] - a * d->M[368];
+        d->L[366] = a;
+    }
+    {
+        const cdyn_real a = d->L[350] * d->Dinv[36];
+        d->L[3] = d->L[3] - a * d->L[350];
+        d->L[4] = d->L[4] - a * d->L[351];
+        d->L[5] = d->L[5] - a * d->L[352];
+        d->L[350] = a;
+    }
+    {
+        const cdyn_real a = d->L[335] * d->Dinv[35];
+        d->L[3] = d->L[3] - a * d->L[335];
+        d->L[4] = d->L[4] - a * d->L[336];
+        d->L[5] = d->L[5] - a * d->L[337];
+        d->L[335] = a;
+    }
+    {
+        const cdyn_real a = d->L[321] * d->Dinv[34];
+        d->L[3] = d->L[3] - a * d->L[321];
+        d->L[4] = d->L[4] - a * d->L[322];
+        d->L[5] = d->L[5] - a * d->L[323];
+        d->L[321] = a;
+    }
+    {
+        const cdyn_real a = d->L[308] * d->Dinv[33];
+        d->L[3] = d->L[3] - a * d->L[308];
+        d->L[4] = d->L[4] - a * d->L[309];
+        d->L[5] = d->L[5] - a * d->L[310];
+        d->L[308] = a;
+    }
+    {
+        const cdyn_real a = d->L[296] * d->Dinv[32];
+        d->L[3] = d->L[3] - a * d->L[296];
+        d->L[4] = d->L[4] - a * d->L[297];
+        d->L[5] = d->L[5] - a * d->L[298];
+        d->L[296] = a;
+    }
+    {
+        const cdyn_real a = d->L[285] * d->Dinv[31];
+        d->L[3] = d->L[3] - a * d->L[285];
+        d->L[4] = d->L[4] - a * d->L[286];
+        d->L[5] = d->L[5] - a * d->L[287];
+        d->L[285] = a;
+    }
+    {
+        const cdyn_real a = d->L[275] * d->Dinv[30];
+        d->L[3] = d->L[3] - a * d->L[275];
+        d->L[4] = d->L[4] - a * d->L[276];
+        d->L[5] = d->L[5] - a * d->L[277];
+        d->L[275] = a;
+    }
+    {
+        const cdyn_real a = d->M[266] * d->Dinv[29];
+        d->L[3] = d->L[3] - a * d->M[266];
+        d->L[4] = d->L[4] - a * d->M[267];
+        d->L[5] = d->L[5] - a * d->M[268];
+        d->L[266] = a;
+    }
+    {
+        const cdyn_real a = d->L[256] * d->Dinv[28];
+        d->L[3] = d->L[3] - a * d->L[256];
+        d->L[4] = d->L[4] - a * d->L[257];
+        d->L[5] = d->L[5] - a * d->L[258];
+        d->L[256] = a;
+    }
+    {
+        const cdyn_real a = d->M[247] * d->Dinv[27];
+        d->L[3] = d->L[3] - a * d->M[247];
+        d->L[4] = d->L[4] - a * d->M[248];
+        d->L[5] = d->L[5] - a * d->M[249];
+        d->L[247] = a;
+    }
+    {
+        const cdyn_real a = d->L[231] * d->Dinv[26];
+        d->L[3] = d->L[3] - a * d->L[231];
+        d->L[4] = d->L[4] - a * d->L[232];
+        d->L[5] = d->L[5] - a * d->L[233];
+        d->L[231] = a;
+    }
+    {
+        const cdyn_real a = d->L[216] * d->Dinv[25];
+        d->L[3] = d->L[3] - a * d->L[216];
+        d->L[4] = d->L[4] - a * d->L[217];
+        d->L[5] = d->L[5] - a * d->L[218];
+        d->L[216] = a;
+    }
+    {
+        const cdyn_real a = d->L[202] * d->Dinv[24];
+        d->L[3] = d->L[3] - a * d->L[202];
+        d->L[4] = d->L[4] - a * d->L[203];
+        d->L[5] = d->L[5] - a * d->L[204];
+        d->L[202] = a;
+    }
+    {
+        const cdyn_real a = d->L[189] * d->Dinv[23];
+        d->L[3] = d->L[3] - a * d->L[189];
+        d->L[4] = d->L[4] - a * d->L[190];
+        d->L[5] = d->L[5] - a * d->L[191];
+        d->L[189] = a;
+    }
+    {
+        const cdyn_real a = d->L[177] * d->Dinv[22];
+        d->L[3] = d->L[3] - a * d->L[177];
+        d->L[4] = d->L[4] - a * d->L[178];
+        d->L[5] = d->L[5] - a * d->L[179];
+        d->L[177] = a;
+    }
+    {
+        const cdyn_real a = d->L[166] * d->Dinv[21];
+        d->L[3] = d->L[3] - a * d->L[166];
+        d->L[4] = d->L[4] - a * d->L[167];
+        d->L[5] = d->L[5] - a * d->L[168];
+        d->L[166] = a;
+    }
+    {
+        const cdyn_real a = d->L[156] * d->Dinv[20];
+        d->L[3] = d->L[3] - a * d->L[156];
+        d->L[4] = d->L[4] - a * d->L[157];
+        d->L[5] = d->L[5] - a * d->L[158];
+        d->L[156] = a;
+    }
+    {
+        const cdyn_real a = d->L[147] * d->Dinv[19];
+        d->L[3] = d->L[3] - a * d->L[147];
+        d->L[4] = d->L[4] - a * d->L[148];
+        d->L[5] = d->L[5] - a * d->L[149];
+        d->L[147] = a;
+    }
+    {
+        const cdyn_real a = d->L[139] * d->Dinv[18];
+        d->L[3] = d->L[3] - a * d->L[139];
+        d->L[4] = d->L[4] - a * d->L[140];
+        d->L[5] = d->L[5] - a * d->L[141];
+        d->L[139] = a;
+    }
+    {
+        const cdyn_real a = d->M[132] * d->Dinv[17];
+        d->L[3] = d->L[3] - a * d->M[132];
+        d->L[4] = d->L[4] - a * d->M[133];
+        d->L[5] = d->L[5] - a * d->M[134];
+        d->L[132] = a;
+    }
+    {
+        const cdyn_real a = d->L[120] * d->Dinv[16];
+        d->L[3] = d->L[3] - a * d->L[120];
+        d->L[4] = d->L[4] - a * d->L[121];
+        d->L[5] = d->L[5] - a * d->L[122];
+        d->L[120] = a;
+    }
+    {
+        const cdyn_real a = d->L[109] * d->Dinv[15];
+        d->L[3] = d->L[3] - a * d->L[109];
+        d->L[4] = d->L[4] - a * d->L[110];
+        d->L[5] = d->L[5] - a * d->L[111];
+        d->L[109] = a;
+    }
+    {
+        const cdyn_real a = d->L[99] * d->Dinv[14];
+        d->L[3] = d->L[3] - a * d->L[99];
+        d->L[4] = d->L[4] - a * d->L[100];
+        d->L[5] = d->L[5] - a * d->L[101];
+        d->L[99] = a;
+    }
+    {
+        const cdyn_real a = d->L[90] * d->Dinv[13];
+        d->L[3] = d->L[3] - a * d->L[90];
+        d->L[4] = d->L[4] - a * d->L[91];
+        d->L[5] = d->L[5] - a * d->L[92];
+        d->L[90] = a;
+    }
+    {
+        const cdyn_real a = d->L[82] * d->Dinv[12];
+        d->L[3] = d->L[3] - a * d->L[82];
+        d->L[4] = d->L[4] - a * d->L[83];
+        d->L[5] = d->L[5] - a * d->L[84];
+        d->L[82] = a;
+    }
+    {
+        const cdyn_real a = d->M[75] * d->Dinv[11];
+        d->L[3] = d->L[3] - a * d->M[75];
+        d->L[4] = d->L[4] - a * d->M[76];
+        d->L[5] = d->L[5] - a * d->M[77];
+        d->L[75] = a;
+    }
+    {
+        const cdyn_real a = d->L[63] * d->Dinv[10];
+        d->L[3] = d->L[3] - a * d->L[63];
+        d->L[4] = d->L[4] - a * d->L[64];
+        d->L[5] = d->L[5] - a * d->L[65];
+        d->L[63] = a;
+    }
+    {
+        const cdyn_real a = d->L[52] * d->Dinv[9];
+        d->L[3] = d->L[3] - a * d->L[52];
+        d->L[4] = d->L[4] - a * d->L[53];
+        d->L[5] = d->L[5] - a * d->L[54];
+        d->L[52] = a;
+    }
+    {
+        const cdyn_real a = d->L[42] * d->Dinv[8];
+        d->L[3] = d->L[3] - a * d->L[42];
+        d->L[4] = d->L[4] - a * d->L[43];
+        d->L[5] = d->L[5] - a * d->L[44];
+        d->L[42] = a;
+    }
+    {
+        const cdyn_real a = d->L[33] * d->Dinv[7];
+        d->L[3] = d->L[3] - a * d->L[33];
+        d->L[4] = d->L[4] - a * d->L[34];
+        d->L[5] = d->L[5] - a * d->L[35];
+        d->L[33] = a;
+    }
+    {
+        const cdyn_real a = d->L[25] * d->Dinv[6];
+        d->L[3] = d->L[3] - a * d->L[25];
+        d->L[4] = d->L[4] - a * d->L[26];
+        d->L[5] = d->L[5] - a * d->L[27];
+        d->L[25] = a;
+    }
+    {
         const cdyn_real a = d->L[18] * d->Dinv[5];
-        d->L[3] -= a * d->L[18];
-        d->L[4] -= a * d->L[19];
-        d->L[5] -= a * d->L[20];
+        d->L[3] = d->L[3] - a * d->L[18];
+        d->L[4] = d->L[4] - a * d->L[19];
+        d->L[5] = d->L[5] - a * d->L[20];
         d->L[18] = a;
     }
     {
-        const cdyn_real a = d->L[19] * d->Dinv[5];
-        d->L[1] -= a * d->L[19];
-        d->L[2] -= a * d->L[20];
-        d->L[19] = a;
-    }
-    {
-        const cdyn_real a = d->L[20] * d->Dinv[5];
-        d->L[0] -= a * d->L[20];
-        d->L[20] = a;
-    }
-    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
-    d->D[4] = d->L[10];
-    d->Dinv[4] = 1 / d->L[10];
-    {
-        const cdyn_real a = d->L[11] * d->Dinv[4];
-        for (int c = 0; c < 4; ++c)
-            d->L[6 + c] -= a * d->L[11 + c];
-        d->L[11] = a;
-    }
-    {
         const cdyn_real a = d->L[12] * d->Dinv[4];
-        d->L[3] -= a * d->L[12];
-        d->L[4] -= a * d->L[13];
-        d->L[5] -= a * d->L[14];
+        d->L[3] = d->L[3] - a * d->L[12];
+        d->L[4] = d->L[4] - a * d->L[13];
+        d->L[5] = d->L[5] - a * d->L[14];
         d->L[12] = a;
     }
     {
+        const cdyn_real a = d->L[7] * d->Dinv[3];
+        d->L[3] = d->L[3] - a * d->L[7];
+        d->L[4] = d->L[4] - a * d->L[8];
+        d->L[5] = d->L[5] - a * d->L[9];
+        d->L[7] = a;
+    }
+    d->D[2] = d->L[3] = d->L[3];
+    d->Dinv[2] = 1 / d->D[2];
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real a = d->M[367] * d->Dinv[37];
+        d->L[1] = d->M[1] - a * d->M[367];
+        d->L[2] = d->M[2] - a * d->M[368];
+        d->L[367] = a;
+    }
+    {
+        const cdyn_real a = d->L[351] * d->Dinv[36];
+        d->L[1] = d->L[1] - a * d->L[351];
+        d->L[2] = d->L[2] - a * d->L[352];
+        d->L[351] = a;
+    }
+    {
+        const cdyn_real a = d->L[336] * d->Dinv[35];
+        d->L[1] = d->L[1] - a * d->L[336];
+        d->L[2] = d->L[2] - a * d->L[337];
+        d->L[336] = a;
+    }
+    {
+        const cdyn_real a = d->L[322] * d->Dinv[34];
+        d->L[1] = d->L[1] - a * d->L[322];
+        d->L[2] = d->L[2] - a * d->L[323];
+        d->L[322] = a;
+    }
+    {
+        const cdyn_real a = d->L[309] * d->Dinv[33];
+        d->L[1] = d->L[1] - a * d->L[309];
+        d->L[2] = d->L[2] - a * d->L[310];
+        d->L[309] = a;
+    }
+    {
+        const cdyn_real a = d->L[297] * d->Dinv[32];
+        d->L[1] = d->L[1] - a * d->L[297];
+        d->L[2] = d->L[2] - a * d->L[298];
+        d->L[297] = a;
+    }
+    {
+        const cdyn_real a = d->L[286] * d->Dinv[31];
+        d->L[1] = d->L[1] - a * d->L[286];
+        d->L[2] = d->L[2] - a * d->L[287];
+        d->L[286] = a;
+    }
+    {
+        const cdyn_real a = d->L[276] * d->Dinv[30];
+        d->L[1] = d->L[1] - a * d->L[276];
+        d->L[2] = d->L[2] - a * d->L[277];
+        d->L[276] = a;
+    }
+    {
+        const cdyn_real a = d->M[267] * d->Dinv[29];
+        d->L[1] = d->L[1] - a * d->M[267];
+        d->L[2] = d->L[2] - a * d->M[268];
+        d->L[267] = a;
+    }
+    {
+        const cdyn_real a = d->L[257] * d->Dinv[28];
+        d->L[1] = d->L[1] - a * d->L[257];
+        d->L[2] = d->L[2] - a * d->L[258];
+        d->L[257] = a;
+    }
+    {
+        const cdyn_real a = d->M[248] * d->Dinv[27];
+        d->L[1] = d->L[1] - a * d->M[248];
+        d->L[2] = d->L[2] - a * d->M[249];
+        d->L[248] = a;
+    }
+    {
+        const cdyn_real a = d->L[232] * d->Dinv[26];
+        d->L[1] = d->L[1] - a * d->L[232];
+        d->L[2] = d->L[2] - a * d->L[233];
+        d->L[232] = a;
+    }
+    {
+        const cdyn_real a = d->L[217] * d->Dinv[25];
+        d->L[1] = d->L[1] - a * d->L[217];
+        d->L[2] = d->L[2] - a * d->L[218];
+        d->L[217] = a;
+    }
+    {
+        const cdyn_real a = d->L[203] * d->Dinv[24];
+        d->L[1] = d->L[1] - a * d->L[203];
+        d->L[2] = d->L[2] - a * d->L[204];
+        d->L[203] = a;
+    }
+    {
+        const cdyn_real a = d->L[190] * d->Dinv[23];
+        d->L[1] = d->L[1] - a * d->L[190];
+        d->L[2] = d->L[2] - a * d->L[191];
+        d->L[190] = a;
+    }
+    {
+        const cdyn_real a = d->L[178] * d->Dinv[22];
+        d->L[1] = d->L[1] - a * d->L[178];
+        d->L[2] = d->L[2] - a * d->L[179];
+        d->L[178] = a;
+    }
+    {
+        const cdyn_real a = d->L[167] * d->Dinv[21];
+        d->L[1] = d->L[1] - a * d->L[167];
+        d->L[2] = d->L[2] - a * d->L[168];
+        d->L[167] = a;
+    }
+    {
+        const cdyn_real a = d->L[157] * d->Dinv[20];
+        d->L[1] = d->L[1] - a * d->L[157];
+        d->L[2] = d->L[2] - a * d->L[158];
+        d->L[157] = a;
+    }
+    {
+        const cdyn_real a = d->L[148] * d->Dinv[19];
+        d->L[1] = d->L[1] - a * d->L[148];
+        d->L[2] = d->L[2] - a * d->L[149];
+        d->L[148] = a;
+    }
+    {
+        const cdyn_real a = d->L[140] * d->Dinv[18];
+        d->L[1] = d->L[1] - a * d->L[140];
+        d->L[2] = d->L[2] - a * d->L[141];
+        d->L[140] = a;
+    }
+    {
+        const cdyn_real a = d->M[133] * d->Dinv[17];
+        d->L[1] = d->L[1] - a * d->M[133];
+        d->L[2] = d->L[2] - a * d->M[134];
+        d->L[133] = a;
+    }
+    {
+        const cdyn_real a = d->L[121] * d->Dinv[16];
+        d->L[1] = d->L[1] - a * d->L[121];
+        d->L[2] = d->L[2] - a * d->L[122];
+        d->L[121] = a;
+    }
+    {
+        const cdyn_real a = d->L[110] * d->Dinv[15];
+        d->L[1] = d->L[1] - a * d->L[110];
+        d->L[2] = d->L[2] - a * d->L[111];
+        d->L[110] = a;
+    }
+    {
+        const cdyn_real a = d->L[100] * d->Dinv[14];
+        d->L[1] = d->L[1] - a * d->L[100];
+        d->L[2] = d->L[2] - a * d->L[101];
+        d->L[100] = a;
+    }
+    {
+        const cdyn_real a = d->L[91] * d->Dinv[13];
+        d->L[1] = d->L[1] - a * d->L[91];
+        d->L[2] = d->L[2] - a * d->L[92];
+        d->L[91] = a;
+    }
+    {
+        const cdyn_real a = d->L[83] * d->Dinv[12];
+        d->L[1] = d->L[1] - a * d->L[83];
+        d->L[2] = d->L[2] - a * d->L[84];
+        d->L[83] = a;
+    }
+    {
+        const cdyn_real a = d->M[76] * d->Dinv[11];
+        d->L[1] = d->L[1] - a * d->M[76];
+        d->L[2] = d->L[2] - a * d->M[77];
+        d->L[76] = a;
+    }
+    {
+        const cdyn_real a = d->L[64] * d->Dinv[10];
+        d->L[1] = d->L[1] - a * d->L[64];
+        d->L[2] = d->L[2] - a * d->L[65];
+        d->L[64] = a;
+    }
+    {
+        const cdyn_real a = d->L[53] * d->Dinv[9];
+        d->L[1] = d->L[1] - a * d->L[53];
+        d->L[2] = d->L[2] - a * d->L[54];
+        d->L[53] = a;
+    }
+    {
+        const cdyn_real a = d->L[43] * d->Dinv[8];
+        d->L[1] = d->L[1] - a * d->L[43];
+        d->L[2] = d->L[2] - a * d->L[44];
+        d->L[43] = a;
+    }
+    {
+        const cdyn_real a = d->L[34] * d->Dinv[7];
+        d->L[1] = d->L[1] - a * d->L[34];
+        d->L[2] = d->L[2] - a * d->L[35];
+        d->L[34] = a;
+    }
+    {
+        const cdyn_real a = d->L[26] * d->Dinv[6];
+        d->L[1] = d->L[1] - a * d->L[26];
+        d->L[2] = d->L[2] - a * d->L[27];
+        d->L[26] = a;
+    }
+    {
+        const cdyn_real a = d->L[19] * d->Dinv[5];
+        d->L[1] = d->L[1] - a * d->L[19];
+        d->L[2] = d->L[2] - a * d->L[20];
+        d->L[19] = a;
+    }
+    {
         const cdyn_real a = d->L[13] * d->Dinv[4];
-        d->L[1] -= a * d->L[13];
-        d->L[2] -= a * d->L[14];
+        d->L[1] = d->L[1] - a * d->L[13];
+        d->L[2] = d->L[2] - a * d->L[14];
         d->L[13] = a;
     }
     {
-        const cdyn_real a = d->L[14] * d->Dinv[4];
-        d->L[0] -= a * d->L[14];
-        d->L[14] = a;
-    }
-    /* row 3 (joint root_joint): ancestors 2 1 0 */
-    d->D[3] = d->L[6];
-    d->Dinv[3] = 1 / d->L[6];
-    {
-        const cdyn_real a = d->L[7] * d->Dinv[3];
-        d->L[3] -= a * d->L[7];
-        d->L[4] -= a * d->L[8];
-        d->L[5] -= a * d->L[9];
-        d->L[7] = a;
-    }
-    {
         const cdyn_real a = d->L[8] * d->Dinv[3];
-        d->L[1] -= a * d->L[8];
-        d->L[2] -= a * d->L[9];
+        d->L[1] = d->L[1] - a * d->L[8];
+        d->L[2] = d->L[2] - a * d->L[9];
         d->L[8] = a;
     }
     {
-        const cdyn_real a = d->L[9] * d->Dinv[3];
-        d->L[0] -= a * d->L[9];
-        d->L[9] = a;
-    }
-    /* row 2 (joint root_joint): ancestors 1 0 */
-    d->D[2] = d->L[3];
-    d->Dinv[2] = 1 / d->L[3];
-    {
         const cdyn_real a = d->L[4] * d->Dinv[2];
-        d->L[1] -= a * d->L[4];
-        d->L[2] -= a * d->L[5];
+        d->L[1] = d->L[1] - a * d->L[4];
+        d->L[2] = d->L[2] - a * d->L[5];
         d->L[4] = a;
+    }
+    d->D[1] = d->L[1] = d->L[1];
+    d->Dinv[1] = 1 / d->D[1];
+    /* row 0 (joint root_joint): ancestors none */
+    {
+        const cdyn_real a = d->M[368] * d->Dinv[37];
+        d->L[0] = d->M[0] - a * d->M[368];
+        d->L[368] = a;
+    }
+    {
+        const cdyn_real a = d->L[352] * d->Dinv[36];
+        d->L[0] = d->L[0] - a * d->L[352];
+        d->L[352] = a;
+    }
+    {
+        const cdyn_real a = d->L[337] * d->Dinv[35];
+        d->L[0] = d->L[0] - a * d->L[337];
+        d->L[337] = a;
+    }
+    {
+        const cdyn_real a = d->L[323] * d->Dinv[34];
+        d->L[0] = d->L[0] - a * d->L[323];
+        d->L[323] = a;
+    }
+    {
+        const cdyn_real a = d->L[310] * d->Dinv[33];
+        d->L[0] = d->L[0] - a * d->L[310];
+        d->L[310] = a;
+    }
+    {
+        const cdyn_real a = d->L[298] * d->Dinv[32];
+        d->L[0] = d->L[0] - a * d->L[298];
+        d->L[298] = a;
+    }
+    {
+        const cdyn_real a = d->L[287] * d->Dinv[31];
+        d->L[0] = d->L[0] - a * d->L[287];
+        d->L[287] = a;
+    }
+    {
+        const cdyn_real a = d->L[277] * d->Dinv[30];
+        d->L[0] = d->L[0] - a * d->L[277];
+        d->L[277] = a;
+    }
+    {
+        const cdyn_real a = d->M[268] * d->Dinv[29];
+        d->L[0] = d->L[0] - a * d->M[268];
+        d->L[268] = a;
+    }
+    {
+        const cdyn_real a = d->L[258] * d->Dinv[28];
+        d->L[0] = d->L[0] - a * d->L[258];
+        d->L[258] = a;
+    }
+    {
+        const cdyn_real a = d->M[249] * d->Dinv[27];
+        d->L[0] = d->L[0] - a * d->M[249];
+        d->L[249] = a;
+    }
+    {
+        const cdyn_real a = d->L[233] * d->Dinv[26];
+        d->L[0] = d->L[0] - a * d->L[233];
+        d->L[233] = a;
+    }
+    {
+        const cdyn_real a = d->L[218] * d->Dinv[25];
+        d->L[0] = d->L[0] - a * d->L[218];
+        d->L[218] = a;
+    }
+    {
+        const cdyn_real a = d->L[204] * d->Dinv[24];
+        d->L[0] = d->L[0] - a * d->L[204];
+        d->L[204] = a;
+    }
+    {
+        const cdyn_real a = d->L[191] * d->Dinv[23];
+        d->L[0] = d->L[0] - a * d->L[191];
+        d->L[191] = a;
+    }
+    {
+        const cdyn_real a = d->L[179] * d->Dinv[22];
+        d->L[0] = d->L[0] - a * d->L[179];
+        d->L[179] = a;
+    }
+    {
+        const cdyn_real a = d->L[168] * d->Dinv[21];
+        d->L[0] = d->L[0] - a * d->L[168];
+        d->L[168] = a;
+    }
+    {
+        const cdyn_real a = d->L[158] * d->Dinv[20];
+        d->L[0] = d->L[0] - a * d->L[158];
+        d->L[158] = a;
+    }
+    {
+        const cdyn_real a = d->L[149] * d->Dinv[19];
+        d->L[0] = d->L[0] - a * d->L[149];
+        d->L[149] = a;
+    }
+    {
+        const cdyn_real a = d->L[141] * d->Dinv[18];
+        d->L[0] = d->L[0] - a * d->L[141];
+        d->L[141] = a;
+    }
+    {
+        const cdyn_real a = d->M[134] * d->Dinv[17];
+        d->L[0] = d->L[0] - a * d->M[134];
+        d->L[134] = a;
+    }
+    {
+        const cdyn_real a = d->L[122] * d->Dinv[16];
+        d->L[0] = d->L[0] - a * d->L[122];
+        d->L[122] = a;
+    }
+    {
+        const cdyn_real a = d->L[111] * d->Dinv[15];
+        d->L[0] = d->L[0] - a * d->L[111];
+        d->L[111] = a;
+    }
+    {
+        const cdyn_real a = d->L[101] * d->Dinv[14];
+        d->L[0] = d->L[0] - a * d->L[101];
+        d->L[101] = a;
+    }
+    {
+        const cdyn_real a = d->L[92] * d->Dinv[13];
+        d->L[0] = d->L[0] - a * d->L[92];
+        d->L[92] = a;
+    }
+    {
+        const cdyn_real a = d->L[84] * d->Dinv[12];
+        d->L[0] = d->L[0] - a * d->L[84];
+        d->L[84] = a;
+    }
+    {
+        const cdyn_real a = d->M[77] * d->Dinv[11];
+        d->L[0] = d->L[0] - a * d->M[77];
+        d->L[77] = a;
+    }
+    {
+        const cdyn_real a = d->L[65] * d->Dinv[10];
+        d->L[0] = d->L[0] - a * d->L[65];
+        d->L[65] = a;
+    }
+    {
+        const cdyn_real a = d->L[54] * d->Dinv[9];
+        d->L[0] = d->L[0] - a * d->L[54];
+        d->L[54] = a;
+    }
+    {
+        const cdyn_real a = d->L[44] * d->Dinv[8];
+        d->L[0] = d->L[0] - a * d->L[44];
+        d->L[44] = a;
+    }
+    {
+        const cdyn_real a = d->L[35] * d->Dinv[7];
+        d->L[0] = d->L[0] - a * d->L[35];
+        d->L[35] = a;
+    }
+    {
+        const cdyn_real a = d->L[27] * d->Dinv[6];
+        d->L[0] = d->L[0] - a * d->L[27];
+        d->L[27] = a;
+    }
+    {
+        const cdyn_real a = d->L[20] * d->Dinv[5];
+        d->L[0] = d->L[0] - a * d->L[20];
+        d->L[20] = a;
+    }
+    {
+        const cdyn_real a = d->L[14] * d->Dinv[4];
+        d->L[0] = d->L[0] - a * d->L[14];
+        d->L[14] = a;
+    }
+    {
+        const cdyn_real a = d->L[9] * d->Dinv[3];
+        d->L[0] = d->L[0] - a * d->L[9];
+        d->L[9] = a;
     }
     {
         const cdyn_real a = d->L[5] * d->Dinv[2];
-        d->L[0] -= a * d->L[5];
+        d->L[0] = d->L[0] - a * d->L[5];
         d->L[5] = a;
     }
-    /* row 1 (joint root_joint): ancestors 0 */
-    d->D[1] = d->L[1];
-    d->Dinv[1] = 1 / d->L[1];
     {
         const cdyn_real a = d->L[2] * d->Dinv[1];
-        d->L[0] -= a * d->L[2];
+        d->L[0] = d->L[0] - a * d->L[2];
         d->L[2] = a;
     }
-    /* row 0 (joint root_joint): ancestors none */
-    d->D[0] = d->L[0];
-    d->Dinv[0] = 1 / d->L[0];
+    d->D[0] = d->L[0] = d->L[0];
+    d->Dinv[0] = 1 / d->D[0];
     for (k = 0; k < HUMANOID_NV; ++k)
         if (!(d->D[k] > 0))
             return CDYN_E_SINGULAR;

@@ -8264,794 +8264,662 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     M[306] = M[17] = d->M[116];
 }
 
-/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0:
- * D_k = M(k,k), and for each ancestor i of k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i
- * and its ancestors j (one contiguous stretch of each row), L(k,i) = a. Fill-in never
- * leaves the tree pattern; 1/D_k is computed once per DoF.
+/* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
+ * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
+ * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
+ * DoF.
+ * Written row by row into d->L: each row takes the updates of all its descendants (leaves
+ * first, the same order per entry) before it is stored.
  * 474 mul, 375 add, 18 div, 0 sqrt, 0 sin/cos */
 int quadruped12_ltl(quadruped12_data *d)
 {
     int k;
-    const cdyn_real t0 = d->M[36];
-    d->D[8] = t0;
-    d->L[36] = t0;
-    const cdyn_real t1 = d->M[60];
-    d->D[11] = t1;
-    d->L[60] = t1;
-    const cdyn_real t2 = d->M[84];
-    d->D[14] = t2;
-    d->L[84] = t2;
-    const cdyn_real t3 = d->M[108];
-    d->D[17] = t3;
-    d->L[108] = t3;
     /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
-    const cdyn_real t4 = 1 / t3;
-    d->Dinv[17] = t4;
-    const cdyn_real t5 = d->M[109];
-    const cdyn_real t6 = t5 * t4;
-    d->L[109] = t6;
-    const cdyn_real t7 = d->M[100];
-    const cdyn_real t8 = t7 - t5 * t6;
-    d->D[16] = t8;
-    d->L[100] = t8;
-    const cdyn_real t9 = d->M[101];
-    const cdyn_real t10 = d->M[110];
-    const cdyn_real t11 = t9 - t10 * t6;
-    const cdyn_real t12 = d->M[102];
-    const cdyn_real t13 = d->M[111];
-    const cdyn_real t14 = t12 - t13 * t6;
-    const cdyn_real t15 = d->M[103];
-    const cdyn_real t16 = d->M[112];
-    const cdyn_real t17 = t15 - t16 * t6;
-    const cdyn_real t18 = d->M[104];
-    const cdyn_real t19 = d->M[113];
-    const cdyn_real t20 = t18 - t19 * t6;
-    const cdyn_real t21 = d->M[105];
-    const cdyn_real t22 = d->M[114];
-    const cdyn_real t23 = t21 - t22 * t6;
-    const cdyn_real t24 = d->M[106];
-    const cdyn_real t25 = d->M[115];
-    const cdyn_real t26 = t24 - t25 * t6;
-    const cdyn_real t27 = d->M[107];
-    const cdyn_real t28 = d->M[116];
-    const cdyn_real t29 = t27 - t28 * t6;
-    const cdyn_real t30 = t10 * t4;
-    d->L[110] = t30;
-    const cdyn_real t31 = d->M[93];
-    const cdyn_real t32 = t31 - t10 * t30;
-    const cdyn_real t33 = d->M[94];
-    const cdyn_real t34 = t33 - t13 * t30;
-    const cdyn_real t35 = d->M[95];
-    const cdyn_real t36 = t35 - t16 * t30;
-    const cdyn_real t37 = d->M[96];
-    const cdyn_real t38 = t37 - t19 * t30;
-    const cdyn_real t39 = d->M[97];
-    const cdyn_real t40 = t39 - t22 * t30;
-    const cdyn_real t41 = d->M[98];
-    const cdyn_real t42 = t41 - t25 * t30;
-    const cdyn_real t43 = d->M[99];
-    const cdyn_real t44 = t43 - t28 * t30;
-    const cdyn_real t45 = t13 * t4;
-    d->L[111] = t45;
-    const cdyn_real t46 = d->M[15];
-    const cdyn_real t47 = t46 - t13 * t45;
-    const cdyn_real t48 = d->M[16];
-    const cdyn_real t49 = t48 - t16 * t45;
-    const cdyn_real t50 = d->M[17];
-    const cdyn_real t51 = t50 - t19 * t45;
-    const cdyn_real t52 = d->M[18];
-    const cdyn_real t53 = t52 - t22 * t45;
-    const cdyn_real t54 = d->M[19];
-    const cdyn_real t55 = t54 - t25 * t45;
-    const cdyn_real t56 = d->M[20];
-    const cdyn_real t57 = t56 - t28 * t45;
-    const cdyn_real t58 = t16 * t4;
-    d->L[112] = t58;
-    const cdyn_real t59 = d->M[10];
-    const cdyn_real t60 = t59 - t16 * t58;
-    const cdyn_real t61 = d->M[11];
-    const cdyn_real t62 = t61 - t19 * t58;
-    const cdyn_real t63 = d->M[12];
-    const cdyn_real t64 = t63 - t22 * t58;
-    const cdyn_real t65 = d->M[13];
-    const cdyn_real t66 = t65 - t25 * t58;
-    const cdyn_real t67 = d->M[14];
-    const cdyn_real t68 = t67 - t28 * t58;
-    const cdyn_real t69 = t19 * t4;
-    d->L[113] = t69;
-    const cdyn_real t70 = d->M[6];
-    const cdyn_real t71 = t70 - t19 * t69;
-    const cdyn_real t72 = d->M[7];
-    const cdyn_real t73 = t72 - t22 * t69;
-    const cdyn_real t74 = d->M[8];
-    const cdyn_real t75 = t74 - t25 * t69;
-    const cdyn_real t76 = d->M[9];
-    const cdyn_real t77 = t76 - t28 * t69;
-    const cdyn_real t78 = t22 * t4;
-    d->L[114] = t78;
-    const cdyn_real t79 = d->M[3];
-    const cdyn_real t80 = t79 - t22 * t78;
-    const cdyn_real t81 = d->M[4];
-    const cdyn_real t82 = t81 - t25 * t78;
-    const cdyn_real t83 = d->M[5];
-    const cdyn_real t84 = t83 - t28 * t78;
-    const cdyn_real t85 = t25 * t4;
-    d->L[115] = t85;
-    const cdyn_real t86 = d->M[1];
-    const cdyn_real t87 = t86 - t25 * t85;
-    const cdyn_real t88 = d->M[2];
-    const cdyn_real t89 = t88 - t28 * t85;
-    const cdyn_real t90 = t28 * t4;
-    d->L[116] = t90;
-    const cdyn_real t91 = d->M[0];
-    const cdyn_real t92 = t91 - t28 * t90;
+    d->D[17] = d->L[108] = d->M[108];
+    d->Dinv[17] = 1 / d->D[17];
     /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
-    const cdyn_real t93 = 1 / t8;
-    d->Dinv[16] = t93;
-    const cdyn_real t94 = t11 * t93;
-    d->L[101] = t94;
-    const cdyn_real t95 = t32 - t11 * t94;
-    d->D[15] = t95;
-    d->L[93] = t95;
-    const cdyn_real t96 = t34 - t14 * t94;
-    const cdyn_real t97 = t36 - t17 * t94;
-    const cdyn_real t98 = t38 - t20 * t94;
-    const cdyn_real t99 = t40 - t23 * t94;
-    const cdyn_real t100 = t42 - t26 * t94;
-    const cdyn_real t101 = t44 - t29 * t94;
-    const cdyn_real t102 = t14 * t93;
-    d->L[102] = t102;
-    const cdyn_real t103 = t47 - t14 * t102;
-    const cdyn_real t104 = t49 - t17 * t102;
-    const cdyn_real t105 = t51 - t20 * t102;
-    const cdyn_real t106 = t53 - t23 * t102;
-    const cdyn_real t107 = t55 - t26 * t102;
-    const cdyn_real t108 = t57 - t29 * t102;
-    const cdyn_real t109 = t17 * t93;
-    d->L[103] = t109;
-    const cdyn_real t110 = t60 - t17 * t109;
-    const cdyn_real t111 = t62 - t20 * t109;
-    const cdyn_real t112 = t64 - t23 * t109;
-    const cdyn_real t113 = t66 - t26 * t109;
-    const cdyn_real t114 = t68 - t29 * t109;
-    const cdyn_real t115 = t20 * t93;
-    d->L[104] = t115;
-    const cdyn_real t116 = t71 - t20 * t115;
-    const cdyn_real t117 = t73 - t23 * t115;
-    const cdyn_real t118 = t75 - t26 * t115;
-    const cdyn_real t119 = t77 - t29 * t115;
-    const cdyn_real t120 = t23 * t93;
-    d->L[105] = t120;
-    const cdyn_real t121 = t80 - t23 * t120;
-    const cdyn_real t122 = t82 - t26 * t120;
-    const cdyn_real t123 = t84 - t29 * t120;
-    const cdyn_real t124 = t26 * t93;
-    d->L[106] = t124;
-    const cdyn_real t125 = t87 - t26 * t124;
-    const cdyn_real t126 = t89 - t29 * t124;
-    const cdyn_real t127 = t29 * t93;
-    d->L[107] = t127;
-    const cdyn_real t128 = t92 - t29 * t127;
+    {
+        const cdyn_real a = d->M[109] * d->Dinv[17];
+        for (int c = 0; c < 8; ++c)
+            d->L[100 + c] = d->M[100 + c] - a * d->M[109 + c];
+        d->L[109] = a;
+    }
+    d->D[16] = d->L[100] = d->L[100];
+    d->Dinv[16] = 1 / d->D[16];
     /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t129 = 1 / t95;
-    d->Dinv[15] = t129;
-    const cdyn_real t130 = t96 * t129;
-    d->L[94] = t130;
-    const cdyn_real t131 = t103 - t96 * t130;
-    const cdyn_real t132 = t104 - t97 * t130;
-    const cdyn_real t133 = t105 - t98 * t130;
-    const cdyn_real t134 = t106 - t99 * t130;
-    const cdyn_real t135 = t107 - t100 * t130;
-    const cdyn_real t136 = t108 - t101 * t130;
-    const cdyn_real t137 = t97 * t129;
-    d->L[95] = t137;
-    const cdyn_real t138 = t110 - t97 * t137;
-    const cdyn_real t139 = t111 - t98 * t137;
-    const cdyn_real t140 = t112 - t99 * t137;
-    const cdyn_real t141 = t113 - t100 * t137;
-    const cdyn_real t142 = t114 - t101 * t137;
-    const cdyn_real t143 = t98 * t129;
-    d->L[96] = t143;
-    const cdyn_real t144 = t116 - t98 * t143;
-    const cdyn_real t145 = t117 - t99 * t143;
-    const cdyn_real t146 = t118 - t100 * t143;
-    const cdyn_real t147 = t119 - t101 * t143;
-    const cdyn_real t148 = t99 * t129;
-    d->L[97] = t148;
-    const cdyn_real t149 = t121 - t99 * t148;
-    const cdyn_real t150 = t122 - t100 * t148;
-    const cdyn_real t151 = t123 - t101 * t148;
-    const cdyn_real t152 = t100 * t129;
-    d->L[98] = t152;
-    const cdyn_real t153 = t125 - t100 * t152;
-    const cdyn_real t154 = t126 - t101 * t152;
-    const cdyn_real t155 = t101 * t129;
-    d->L[99] = t155;
-    const cdyn_real t156 = t128 - t101 * t155;
+    {
+        const cdyn_real a = d->M[110] * d->Dinv[17];
+        for (int c = 0; c < 7; ++c)
+            d->L[93 + c] = d->M[93 + c] - a * d->M[110 + c];
+        d->L[110] = a;
+    }
+    {
+        const cdyn_real a = d->L[101] * d->Dinv[16];
+        for (int c = 0; c < 7; ++c)
+            d->L[93 + c] = d->L[93 + c] - a * d->L[101 + c];
+        d->L[101] = a;
+    }
+    d->D[15] = d->L[93] = d->L[93];
+    d->Dinv[15] = 1 / d->D[15];
     /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
-    const cdyn_real t157 = 1 / t2;
-    d->Dinv[14] = t157;
-    const cdyn_real t158 = d->M[85];
-    const cdyn_real t159 = t158 * t157;
-    d->L[85] = t159;
-    const cdyn_real t160 = d->M[76];
-    const cdyn_real t161 = t160 - t158 * t159;
-    d->D[13] = t161;
-    d->L[76] = t161;
-    const cdyn_real t162 = d->M[77];
-    const cdyn_real t163 = d->M[86];
-    const cdyn_real t164 = t162 - t163 * t159;
-    const cdyn_real t165 = d->M[78];
-    const cdyn_real t166 = d->M[87];
-    const cdyn_real t167 = t165 - t166 * t159;
-    const cdyn_real t168 = d->M[79];
-    const cdyn_real t169 = d->M[88];
-    const cdyn_real t170 = t168 - t169 * t159;
-    const cdyn_real t171 = d->M[80];
-    const cdyn_real t172 = d->M[89];
-    const cdyn_real t173 = t171 - t172 * t159;
-    const cdyn_real t174 = d->M[81];
-    const cdyn_real t175 = d->M[90];
-    const cdyn_real t176 = t174 - t175 * t159;
-    const cdyn_real t177 = d->M[82];
-    const cdyn_real t178 = d->M[91];
-    const cdyn_real t179 = t177 - t178 * t159;
-    const cdyn_real t180 = d->M[83];
-    const cdyn_real t181 = d->M[92];
-    const cdyn_real t182 = t180 - t181 * t159;
-    const cdyn_real t183 = t163 * t157;
-    d->L[86] = t183;
-    const cdyn_real t184 = d->M[69];
-    const cdyn_real t185 = t184 - t163 * t183;
-    const cdyn_real t186 = d->M[70];
-    const cdyn_real t187 = t186 - t166 * t183;
-    const cdyn_real t188 = d->M[71];
-    const cdyn_real t189 = t188 - t169 * t183;
-    const cdyn_real t190 = d->M[72];
-    const cdyn_real t191 = t190 - t172 * t183;
-    const cdyn_real t192 = d->M[73];
-    const cdyn_real t193 = t192 - t175 * t183;
-    const cdyn_real t194 = d->M[74];
-    const cdyn_real t195 = t194 - t178 * t183;
-    const cdyn_real t196 = d->M[75];
-    const cdyn_real t197 = t196 - t181 * t183;
-    const cdyn_real t198 = t166 * t157;
-    d->L[87] = t198;
-    const cdyn_real t199 = t131 - t166 * t198;
-    const cdyn_real t200 = t132 - t169 * t198;
-    const cdyn_real t201 = t133 - t172 * t198;
-    const cdyn_real t202 = t134 - t175 * t198;
-    const cdyn_real t203 = t135 - t178 * t198;
-    const cdyn_real t204 = t136 - t181 * t198;
-    const cdyn_real t205 = t169 * t157;
-    d->L[88] = t205;
-    const cdyn_real t206 = t138 - t169 * t205;
-    const cdyn_real t207 = t139 - t172 * t205;
-    const cdyn_real t208 = t140 - t175 * t205;
-    const cdyn_real t209 = t141 - t178 * t205;
-    const cdyn_real t210 = t142 - t181 * t205;
-    const cdyn_real t211 = t172 * t157;
-    d->L[89] = t211;
-    const cdyn_real t212 = t144 - t172 * t211;
-    const cdyn_real t213 = t145 - t175 * t211;
-    const cdyn_real t214 = t146 - t178 * t211;
-    const cdyn_real t215 = t147 - t181 * t211;
-    const cdyn_real t216 = t175 * t157;
-    d->L[90] = t216;
-    const cdyn_real t217 = t149 - t175 * t216;
-    const cdyn_real t218 = t150 - t178 * t216;
-    const cdyn_real t219 = t151 - t181 * t216;
-    const cdyn_real t220 = t178 * t157;
-    d->L[91] = t220;
-    const cdyn_real t221 = t153 - t178 * t220;
-    const cdyn_real t222 = t154 - t181 * t220;
-    const cdyn_real t223 = t181 * t157;
-    d->L[92] = t223;
-    const cdyn_real t224 = t156 - t181 * t223;
+    d->D[14] = d->L[84] = d->M[84];
+    d->Dinv[14] = 1 / d->D[14];
     /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
-    const cdyn_real t225 = 1 / t161;
-    d->Dinv[13] = t225;
-    const cdyn_real t226 = t164 * t225;
-    d->L[77] = t226;
-    const cdyn_real t227 = t185 - t164 * t226;
-    d->D[12] = t227;
-    d->L[69] = t227;
-    const cdyn_real t228 = t187 - t167 * t226;
-    const cdyn_real t229 = t189 - t170 * t226;
-    const cdyn_real t230 = t191 - t173 * t226;
-    const cdyn_real t231 = t193 - t176 * t226;
-    const cdyn_real t232 = t195 - t179 * t226;
-    const cdyn_real t233 = t197 - t182 * t226;
-    const cdyn_real t234 = t167 * t225;
-    d->L[78] = t234;
-    const cdyn_real t235 = t199 - t167 * t234;
-    const cdyn_real t236 = t200 - t170 * t234;
-    const cdyn_real t237 = t201 - t173 * t234;
-    const cdyn_real t238 = t202 - t176 * t234;
-    const cdyn_real t239 = t203 - t179 * t234;
-    const cdyn_real t240 = t204 - t182 * t234;
-    const cdyn_real t241 = t170 * t225;
-    d->L[79] = t241;
-    const cdyn_real t242 = t206 - t170 * t241;
-    const cdyn_real t243 = t207 - t173 * t241;
-    const cdyn_real t244 = t208 - t176 * t241;
-    const cdyn_real t245 = t209 - t179 * t241;
-    const cdyn_real t246 = t210 - t182 * t241;
-    const cdyn_real t247 = t173 * t225;
-    d->L[80] = t247;
-    const cdyn_real t248 = t212 - t173 * t247;
-    const cdyn_real t249 = t213 - t176 * t247;
-    const cdyn_real t250 = t214 - t179 * t247;
-    const cdyn_real t251 = t215 - t182 * t247;
-    const cdyn_real t252 = t176 * t225;
-    d->L[81] = t252;
-    const cdyn_real t253 = t217 - t176 * t252;
-    const cdyn_real t254 = t218 - t179 * t252;
-    const cdyn_real t255 = t219 - t182 * t252;
-    const cdyn_real t256 = t179 * t225;
-    d->L[82] = t256;
-    const cdyn_real t257 = t221 - t179 * t256;
-    const cdyn_real t258 = t222 - t182 * t256;
-    const cdyn_real t259 = t182 * t225;
-    d->L[83] = t259;
-    const cdyn_real t260 = t224 - t182 * t259;
+    {
+        const cdyn_real a = d->M[85] * d->Dinv[14];
+        for (int c = 0; c < 8; ++c)
+            d->L[76 + c] = d->M[76 + c] - a * d->M[85 + c];
+        d->L[85] = a;
+    }
+    d->D[13] = d->L[76] = d->L[76];
+    d->Dinv[13] = 1 / d->D[13];
     /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t261 = 1 / t227;
-    d->Dinv[12] = t261;
-    const cdyn_real t262 = t228 * t261;
-    d->L[70] = t262;
-    const cdyn_real t263 = t235 - t228 * t262;
-    const cdyn_real t264 = t236 - t229 * t262;
-    const cdyn_real t265 = t237 - t230 * t262;
-    const cdyn_real t266 = t238 - t231 * t262;
-    const cdyn_real t267 = t239 - t232 * t262;
-    const cdyn_real t268 = t240 - t233 * t262;
-    const cdyn_real t269 = t229 * t261;
-    d->L[71] = t269;
-    const cdyn_real t270 = t242 - t229 * t269;
-    const cdyn_real t271 = t243 - t230 * t269;
-    const cdyn_real t272 = t244 - t231 * t269;
-    const cdyn_real t273 = t245 - t232 * t269;
-    const cdyn_real t274 = t246 - t233 * t269;
-    const cdyn_real t275 = t230 * t261;
-    d->L[72] = t275;
-    const cdyn_real t276 = t248 - t230 * t275;
-    const cdyn_real t277 = t249 - t231 * t275;
-    const cdyn_real t278 = t250 - t232 * t275;
-    const cdyn_real t279 = t251 - t233 * t275;
-    const cdyn_real t280 = t231 * t261;
-    d->L[73] = t280;
-    const cdyn_real t281 = t253 - t231 * t280;
-    const cdyn_real t282 = t254 - t232 * t280;
-    const cdyn_real t283 = t255 - t233 * t280;
-    const cdyn_real t284 = t232 * t261;
-    d->L[74] = t284;
-    const cdyn_real t285 = t257 - t232 * t284;
-    const cdyn_real t286 = t258 - t233 * t284;
-    const cdyn_real t287 = t233 * t261;
-    d->L[75] = t287;
-    const cdyn_real t288 = t260 - t233 * t287;
+    {
+        const cdyn_real a = d->M[86] * d->Dinv[14];
+        for (int c = 0; c < 7; ++c)
+            d->L[69 + c] = d->M[69 + c] - a * d->M[86 + c];
+        d->L[86] = a;
+    }
+    {
+        const cdyn_real a = d->L[77] * d->Dinv[13];
+        for (int c = 0; c < 7; ++c)
+            d->L[69 + c] = d->L[69 + c] - a * d->L[77 + c];
+        d->L[77] = a;
+    }
+    d->D[12] = d->L[69] = d->L[69];
+    d->Dinv[12] = 1 / d->D[12];
     /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
-    const cdyn_real t289 = 1 / t1;
-    d->Dinv[11] = t289;
-    const cdyn_real t290 = d->M[61];
-    const cdyn_real t291 = t290 * t289;
-    d->L[61] = t291;
-    const cdyn_real t292 = d->M[52];
-    const cdyn_real t293 = t292 - t290 * t291;
-    d->D[10] = t293;
-    d->L[52] = t293;
-    const cdyn_real t294 = d->M[53];
-    const cdyn_real t295 = d->M[62];
-    const cdyn_real t296 = t294 - t295 * t291;
-    const cdyn_real t297 = d->M[54];
-    const cdyn_real t298 = d->M[63];
-    const cdyn_real t299 = t297 - t298 * t291;
-    const cdyn_real t300 = d->M[55];
-    const cdyn_real t301 = d->M[64];
-    const cdyn_real t302 = t300 - t301 * t291;
-    const cdyn_real t303 = d->M[56];
-    const cdyn_real t304 = d->M[65];
-    const cdyn_real t305 = t303 - t304 * t291;
-    const cdyn_real t306 = d->M[57];
-    const cdyn_real t307 = d->M[66];
-    const cdyn_real t308 = t306 - t307 * t291;
-    const cdyn_real t309 = d->M[58];
-    const cdyn_real t310 = d->M[67];
-    const cdyn_real t311 = t309 - t310 * t291;
-    const cdyn_real t312 = d->M[59];
-    const cdyn_real t313 = d->M[68];
-    const cdyn_real t314 = t312 - t313 * t291;
-    const cdyn_real t315 = t295 * t289;
-    d->L[62] = t315;
-    const cdyn_real t316 = d->M[45];
-    const cdyn_real t317 = t316 - t295 * t315;
-    const cdyn_real t318 = d->M[46];
-    const cdyn_real t319 = t318 - t298 * t315;
-    const cdyn_real t320 = d->M[47];
-    const cdyn_real t321 = t320 - t301 * t315;
-    const cdyn_real t322 = d->M[48];
-    const cdyn_real t323 = t322 - t304 * t315;
-    const cdyn_real t324 = d->M[49];
-    const cdyn_real t325 = t324 - t307 * t315;
-    const cdyn_real t326 = d->M[50];
-    const cdyn_real t327 = t326 - t310 * t315;
-    const cdyn_real t328 = d->M[51];
-    const cdyn_real t329 = t328 - t313 * t315;
-    const cdyn_real t330 = t298 * t289;
-    d->L[63] = t330;
-    const cdyn_real t331 = t263 - t298 * t330;
-    const cdyn_real t332 = t264 - t301 * t330;
-    const cdyn_real t333 = t265 - t304 * t330;
-    const cdyn_real t334 = t266 - t307 * t330;
-    const cdyn_real t335 = t267 - t310 * t330;
-    const cdyn_real t336 = t268 - t313 * t330;
-    const cdyn_real t337 = t301 * t289;
-    d->L[64] = t337;
-    const cdyn_real t338 = t270 - t301 * t337;
-    const cdyn_real t339 = t271 - t304 * t337;
-    const cdyn_real t340 = t272 - t307 * t337;
-    const cdyn_real t341 = t273 - t310 * t337;
-    const cdyn_real t342 = t274 - t313 * t337;
-    const cdyn_real t343 = t304 * t289;
-    d->L[65] = t343;
-    const cdyn_real t344 = t276 - t304 * t343;
-    const cdyn_real t345 = t277 - t307 * t343;
-    const cdyn_real t346 = t278 - t310 * t343;
-    const cdyn_real t347 = t279 - t313 * t343;
-    const cdyn_real t348 = t307 * t289;
-    d->L[66] = t348;
-    const cdyn_real t349 = t281 - t307 * t348;
-    const cdyn_real t350 = t282 - t310 * t348;
-    const cdyn_real t351 = t283 - t313 * t348;
-    const cdyn_real t352 = t310 * t289;
-    d->L[67] = t352;
-    const cdyn_real t353 = t285 - t310 * t352;
-    const cdyn_real t354 = t286 - t313 * t352;
-    const cdyn_real t355 = t313 * t289;
-    d->L[68] = t355;
-    const cdyn_real t356 = t288 - t313 * t355;
+    d->D[11] = d->L[60] = d->M[60];
+    d->Dinv[11] = 1 / d->D[11];
     /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
-    const cdyn_real t357 = 1 / t293;
-    d->Dinv[10] = t357;
-    const cdyn_real t358 = t296 * t357;
-    d->L[53] = t358;
-    const cdyn_real t359 = t317 - t296 * t358;
-    d->D[9] = t359;
-    d->L[45] = t359;
-    const cdyn_real t360 = t319 - t299 * t358;
-    const cdyn_real t361 = t321 - t302 * t358;
-    const cdyn_real t362 = t323 - t305 * t358;
-    const cdyn_real t363 = t325 - t308 * t358;
-    const cdyn_real t364 = t327 - t311 * t358;
-    const cdyn_real t365 = t329 - t314 * t358;
-    const cdyn_real t366 = t299 * t357;
-    d->L[54] = t366;
-    const cdyn_real t367 = t331 - t299 * t366;
-    const cdyn_real t368 = t332 - t302 * t366;
-    const cdyn_real t369 = t333 - t305 * t366;
-    const cdyn_real t370 = t334 - t308 * t366;
-    const cdyn_real t371 = t335 - t311 * t366;
-    const cdyn_real t372 = t336 - t314 * t366;
-    const cdyn_real t373 = t302 * t357;
-    d->L[55] = t373;
-    const cdyn_real t374 = t338 - t302 * t373;
-    const cdyn_real t375 = t339 - t305 * t373;
-    const cdyn_real t376 = t340 - t308 * t373;
-    const cdyn_real t377 = t341 - t311 * t373;
-    const cdyn_real t378 = t342 - t314 * t373;
-    const cdyn_real t379 = t305 * t357;
-    d->L[56] = t379;
-    const cdyn_real t380 = t344 - t305 * t379;
-    const cdyn_real t381 = t345 - t308 * t379;
-    const cdyn_real t382 = t346 - t311 * t379;
-    const cdyn_real t383 = t347 - t314 * t379;
-    const cdyn_real t384 = t308 * t357;
-    d->L[57] = t384;
-    const cdyn_real t385 = t349 - t308 * t384;
-    const cdyn_real t386 = t350 - t311 * t384;
-    const cdyn_real t387 = t351 - t314 * t384;
-    const cdyn_real t388 = t311 * t357;
-    d->L[58] = t388;
-    const cdyn_real t389 = t353 - t311 * t388;
-    const cdyn_real t390 = t354 - t314 * t388;
-    const cdyn_real t391 = t314 * t357;
-    d->L[59] = t391;
-    const cdyn_real t392 = t356 - t314 * t391;
+    {
+        const cdyn_real a = d->M[61] * d->Dinv[11];
+        for (int c = 0; c < 8; ++c)
+            d->L[52 + c] = d->M[52 + c] - a * d->M[61 + c];
+        d->L[61] = a;
+    }
+    d->D[10] = d->L[52] = d->L[52];
+    d->Dinv[10] = 1 / d->D[10];
     /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t393 = 1 / t359;
-    d->Dinv[9] = t393;
-    const cdyn_real t394 = t360 * t393;
-    d->L[46] = t394;
-    const cdyn_real t395 = t367 - t360 * t394;
-    const cdyn_real t396 = t368 - t361 * t394;
-    const cdyn_real t397 = t369 - t362 * t394;
-    const cdyn_real t398 = t370 - t363 * t394;
-    const cdyn_real t399 = t371 - t364 * t394;
-    const cdyn_real t400 = t372 - t365 * t394;
-    const cdyn_real t401 = t361 * t393;
-    d->L[47] = t401;
-    const cdyn_real t402 = t374 - t361 * t401;
-    const cdyn_real t403 = t375 - t362 * t401;
-    const cdyn_real t404 = t376 - t363 * t401;
-    const cdyn_real t405 = t377 - t364 * t401;
-    const cdyn_real t406 = t378 - t365 * t401;
-    const cdyn_real t407 = t362 * t393;
-    d->L[48] = t407;
-    const cdyn_real t408 = t380 - t362 * t407;
-    const cdyn_real t409 = t381 - t363 * t407;
-    const cdyn_real t410 = t382 - t364 * t407;
-    const cdyn_real t411 = t383 - t365 * t407;
-    const cdyn_real t412 = t363 * t393;
-    d->L[49] = t412;
-    const cdyn_real t413 = t385 - t363 * t412;
-    const cdyn_real t414 = t386 - t364 * t412;
-    const cdyn_real t415 = t387 - t365 * t412;
-    const cdyn_real t416 = t364 * t393;
-    d->L[50] = t416;
-    const cdyn_real t417 = t389 - t364 * t416;
-    const cdyn_real t418 = t390 - t365 * t416;
-    const cdyn_real t419 = t365 * t393;
-    d->L[51] = t419;
-    const cdyn_real t420 = t392 - t365 * t419;
+    {
+        const cdyn_real a = d->M[62] * d->Dinv[11];
+        for (int c = 0; c < 7; ++c)
+            d->L[45 + c] = d->M[45 + c] - a * d->M[62 + c];
+        d->L[62] = a;
+    }
+    {
+        const cdyn_real a = d->L[53] * d->Dinv[10];
+        for (int c = 0; c < 7; ++c)
+            d->L[45 + c] = d->L[45 + c] - a * d->L[53 + c];
+        d->L[53] = a;
+    }
+    d->D[9] = d->L[45] = d->L[45];
+    d->Dinv[9] = 1 / d->D[9];
     /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
-    const cdyn_real t421 = 1 / t0;
-    d->Dinv[8] = t421;
-    const cdyn_real t422 = d->M[37];
-    const cdyn_real t423 = t422 * t421;
-    d->L[37] = t423;
-    const cdyn_real t424 = d->M[28];
-    const cdyn_real t425 = t424 - t422 * t423;
-    d->D[7] = t425;
-    d->L[28] = t425;
-    const cdyn_real t426 = d->M[29];
-    const cdyn_real t427 = d->M[38];
-    const cdyn_real t428 = t426 - t427 * t423;
-    const cdyn_real t429 = d->M[30];
-    const cdyn_real t430 = d->M[39];
-    const cdyn_real t431 = t429 - t430 * t423;
-    const cdyn_real t432 = d->M[31];
-    const cdyn_real t433 = d->M[40];
-    const cdyn_real t434 = t432 - t433 * t423;
-    const cdyn_real t435 = d->M[32];
-    const cdyn_real t436 = d->M[41];
-    const cdyn_real t437 = t435 - t436 * t423;
-    const cdyn_real t438 = d->M[33];
-    const cdyn_real t439 = d->M[42];
-    const cdyn_real t440 = t438 - t439 * t423;
-    const cdyn_real t441 = d->M[34];
-    const cdyn_real t442 = d->M[43];
-    const cdyn_real t443 = t441 - t442 * t423;
-    const cdyn_real t444 = d->M[35];
-    const cdyn_real t445 = d->M[44];
-    const cdyn_real t446 = t444 - t445 * t423;
-    const cdyn_real t447 = t427 * t421;
-    d->L[38] = t447;
-    const cdyn_real t448 = d->M[21];
-    const cdyn_real t449 = t448 - t427 * t447;
-    const cdyn_real t450 = d->M[22];
-    const cdyn_real t451 = t450 - t430 * t447;
-    const cdyn_real t452 = d->M[23];
-    const cdyn_real t453 = t452 - t433 * t447;
-    const cdyn_real t454 = d->M[24];
-    const cdyn_real t455 = t454 - t436 * t447;
-    const cdyn_real t456 = d->M[25];
-    const cdyn_real t457 = t456 - t439 * t447;
-    const cdyn_real t458 = d->M[26];
-    const cdyn_real t459 = t458 - t442 * t447;
-    const cdyn_real t460 = d->M[27];
-    const cdyn_real t461 = t460 - t445 * t447;
-    const cdyn_real t462 = t430 * t421;
-    d->L[39] = t462;
-    const cdyn_real t463 = t395 - t430 * t462;
-    const cdyn_real t464 = t396 - t433 * t462;
-    const cdyn_real t465 = t397 - t436 * t462;
-    const cdyn_real t466 = t398 - t439 * t462;
-    const cdyn_real t467 = t399 - t442 * t462;
-    const cdyn_real t468 = t400 - t445 * t462;
-    const cdyn_real t469 = t433 * t421;
-    d->L[40] = t469;
-    const cdyn_real t470 = t402 - t433 * t469;
-    const cdyn_real t471 = t403 - t436 * t469;
-    const cdyn_real t472 = t404 - t439 * t469;
-    const cdyn_real t473 = t405 - t442 * t469;
-    const cdyn_real t474 = t406 - t445 * t469;
-    const cdyn_real t475 = t436 * t421;
-    d->L[41] = t475;
-    const cdyn_real t476 = t408 - t436 * t475;
-    const cdyn_real t477 = t409 - t439 * t475;
-    const cdyn_real t478 = t410 - t442 * t475;
-    const cdyn_real t479 = t411 - t445 * t475;
-    const cdyn_real t480 = t439 * t421;
-    d->L[42] = t480;
-    const cdyn_real t481 = t413 - t439 * t480;
-    const cdyn_real t482 = t414 - t442 * t480;
-    const cdyn_real t483 = t415 - t445 * t480;
-    const cdyn_real t484 = t442 * t421;
-    d->L[43] = t484;
-    const cdyn_real t485 = t417 - t442 * t484;
-    const cdyn_real t486 = t418 - t445 * t484;
-    const cdyn_real t487 = t445 * t421;
-    d->L[44] = t487;
-    const cdyn_real t488 = t420 - t445 * t487;
+    d->D[8] = d->L[36] = d->M[36];
+    d->Dinv[8] = 1 / d->D[8];
     /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
-    const cdyn_real t489 = 1 / t425;
-    d->Dinv[7] = t489;
-    const cdyn_real t490 = t428 * t489;
-    d->L[29] = t490;
-    const cdyn_real t491 = t449 - t428 * t490;
-    d->D[6] = t491;
-    d->L[21] = t491;
-    const cdyn_real t492 = t451 - t431 * t490;
-    const cdyn_real t493 = t453 - t434 * t490;
-    const cdyn_real t494 = t455 - t437 * t490;
-    const cdyn_real t495 = t457 - t440 * t490;
-    const cdyn_real t496 = t459 - t443 * t490;
-    const cdyn_real t497 = t461 - t446 * t490;
-    const cdyn_real t498 = t431 * t489;
-    d->L[30] = t498;
-    const cdyn_real t499 = t463 - t431 * t498;
-    const cdyn_real t500 = t464 - t434 * t498;
-    const cdyn_real t501 = t465 - t437 * t498;
-    const cdyn_real t502 = t466 - t440 * t498;
-    const cdyn_real t503 = t467 - t443 * t498;
-    const cdyn_real t504 = t468 - t446 * t498;
-    const cdyn_real t505 = t434 * t489;
-    d->L[31] = t505;
-    const cdyn_real t506 = t470 - t434 * t505;
-    const cdyn_real t507 = t471 - t437 * t505;
-    const cdyn_real t508 = t472 - t440 * t505;
-    const cdyn_real t509 = t473 - t443 * t505;
-    const cdyn_real t510 = t474 - t446 * t505;
-    const cdyn_real t511 = t437 * t489;
-    d->L[32] = t511;
-    const cdyn_real t512 = t476 - t437 * t511;
-    const cdyn_real t513 = t477 - t440 * t511;
-    const cdyn_real t514 = t478 - t443 * t511;
-    const cdyn_real t515 = t479 - t446 * t511;
-    const cdyn_real t516 = t440 * t489;
-    d->L[33] = t516;
-    const cdyn_real t517 = t481 - t440 * t516;
-    const cdyn_real t518 = t482 - t443 * t516;
-    const cdyn_real t519 = t483 - t446 * t516;
-    const cdyn_real t520 = t443 * t489;
-    d->L[34] = t520;
-    const cdyn_real t521 = t485 - t443 * t520;
-    const cdyn_real t522 = t486 - t446 * t520;
-    const cdyn_real t523 = t446 * t489;
-    d->L[35] = t523;
-    const cdyn_real t524 = t488 - t446 * t523;
+    {
+        const cdyn_real a = d->M[37] * d->Dinv[8];
+        for (int c = 0; c < 8; ++c)
+            d->L[28 + c] = d->M[28 + c] - a * d->M[37 + c];
+        d->L[37] = a;
+    }
+    d->D[7] = d->L[28] = d->L[28];
+    d->Dinv[7] = 1 / d->D[7];
     /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
-    const cdyn_real t525 = 1 / t491;
-    d->Dinv[6] = t525;
-    const cdyn_real t526 = t492 * t525;
-    d->L[22] = t526;
-    const cdyn_real t527 = t499 - t492 * t526;
-    d->D[5] = t527;
-    d->L[15] = t527;
-    const cdyn_real t528 = t500 - t493 * t526;
-    const cdyn_real t529 = t501 - t494 * t526;
-    const cdyn_real t530 = t502 - t495 * t526;
-    const cdyn_real t531 = t503 - t496 * t526;
-    const cdyn_real t532 = t504 - t497 * t526;
-    const cdyn_real t533 = t493 * t525;
-    d->L[23] = t533;
-    const cdyn_real t534 = t506 - t493 * t533;
-    const cdyn_real t535 = t507 - t494 * t533;
-    const cdyn_real t536 = t508 - t495 * t533;
-    const cdyn_real t537 = t509 - t496 * t533;
-    const cdyn_real t538 = t510 - t497 * t533;
-    const cdyn_real t539 = t494 * t525;
-    d->L[24] = t539;
-    const cdyn_real t540 = t512 - t494 * t539;
-    const cdyn_real t541 = t513 - t495 * t539;
-    const cdyn_real t542 = t514 - t496 * t539;
-    const cdyn_real t543 = t515 - t497 * t539;
-    const cdyn_real t544 = t495 * t525;
-    d->L[25] = t544;
-    const cdyn_real t545 = t517 - t495 * t544;
-    const cdyn_real t546 = t518 - t496 * t544;
-    const cdyn_real t547 = t519 - t497 * t544;
-    const cdyn_real t548 = t496 * t525;
-    d->L[26] = t548;
-    const cdyn_real t549 = t521 - t496 * t548;
-    const cdyn_real t550 = t522 - t497 * t548;
-    const cdyn_real t551 = t497 * t525;
-    d->L[27] = t551;
-    const cdyn_real t552 = t524 - t497 * t551;
+    {
+        const cdyn_real a = d->M[38] * d->Dinv[8];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] = d->M[21 + c] - a * d->M[38 + c];
+        d->L[38] = a;
+    }
+    {
+        const cdyn_real a = d->L[29] * d->Dinv[7];
+        for (int c = 0; c < 7; ++c)
+            d->L[21 + c] = d->L[21 + c] - a * d->L[29 + c];
+        d->L[29] = a;
+    }
+    d->D[6] = d->L[21] = d->L[21];
+    d->Dinv[6] = 1 / d->D[6];
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
-    const cdyn_real t553 = 1 / t527;
-    d->Dinv[5] = t553;
-    const cdyn_real t554 = t528 * t553;
-    d->L[16] = t554;
-    const cdyn_real t555 = t534 - t528 * t554;
-    d->D[4] = t555;
-    d->L[10] = t555;
-    const cdyn_real t556 = t535 - t529 * t554;
-    const cdyn_real t557 = t536 - t530 * t554;
-    const cdyn_real t558 = t537 - t531 * t554;
-    const cdyn_real t559 = t538 - t532 * t554;
-    const cdyn_real t560 = t529 * t553;
-    d->L[17] = t560;
-    const cdyn_real t561 = t540 - t529 * t560;
-    const cdyn_real t562 = t541 - t530 * t560;
-    const cdyn_real t563 = t542 - t531 * t560;
-    const cdyn_real t564 = t543 - t532 * t560;
-    const cdyn_real t565 = t530 * t553;
-    d->L[18] = t565;
-    const cdyn_real t566 = t545 - t530 * t565;
-    const cdyn_real t567 = t546 - t531 * t565;
-    const cdyn_real t568 = t547 - t532 * t565;
-    const cdyn_real t569 = t531 * t553;
-    d->L[19] = t569;
-    const cdyn_real t570 = t549 - t531 * t569;
-    const cdyn_real t571 = t550 - t532 * t569;
-    const cdyn_real t572 = t532 * t553;
-    d->L[20] = t572;
-    const cdyn_real t573 = t552 - t532 * t572;
+    {
+        const cdyn_real a = d->M[111] * d->Dinv[17];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->M[15 + c] - a * d->M[111 + c];
+        d->L[111] = a;
+    }
+    {
+        const cdyn_real a = d->L[102] * d->Dinv[16];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[102 + c];
+        d->L[102] = a;
+    }
+    {
+        const cdyn_real a = d->L[94] * d->Dinv[15];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[94 + c];
+        d->L[94] = a;
+    }
+    {
+        const cdyn_real a = d->M[87] * d->Dinv[14];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[87 + c];
+        d->L[87] = a;
+    }
+    {
+        const cdyn_real a = d->L[78] * d->Dinv[13];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[78 + c];
+        d->L[78] = a;
+    }
+    {
+        const cdyn_real a = d->L[70] * d->Dinv[12];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[70 + c];
+        d->L[70] = a;
+    }
+    {
+        const cdyn_real a = d->M[63] * d->Dinv[11];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[63 + c];
+        d->L[63] = a;
+    }
+    {
+        const cdyn_real a = d->L[54] * d->Dinv[10];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[54 + c];
+        d->L[54] = a;
+    }
+    {
+        const cdyn_real a = d->L[46] * d->Dinv[9];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[46 + c];
+        d->L[46] = a;
+    }
+    {
+        const cdyn_real a = d->M[39] * d->Dinv[8];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->M[39 + c];
+        d->L[39] = a;
+    }
+    {
+        const cdyn_real a = d->L[30] * d->Dinv[7];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[30 + c];
+        d->L[30] = a;
+    }
+    {
+        const cdyn_real a = d->L[22] * d->Dinv[6];
+        for (int c = 0; c < 6; ++c)
+            d->L[15 + c] = d->L[15 + c] - a * d->L[22 + c];
+        d->L[22] = a;
+    }
+    d->D[5] = d->L[15] = d->L[15];
+    d->Dinv[5] = 1 / d->D[5];
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
-    const cdyn_real t574 = 1 / t555;
-    d->Dinv[4] = t574;
-    const cdyn_real t575 = t556 * t574;
-    d->L[11] = t575;
-    const cdyn_real t576 = t561 - t556 * t575;
-    d->D[3] = t576;
-    d->L[6] = t576;
-    const cdyn_real t577 = t562 - t557 * t575;
-    const cdyn_real t578 = t563 - t558 * t575;
-    const cdyn_real t579 = t564 - t559 * t575;
-    const cdyn_real t580 = t557 * t574;
-    d->L[12] = t580;
-    const cdyn_real t581 = t566 - t557 * t580;
-    const cdyn_real t582 = t567 - t558 * t580;
-    const cdyn_real t583 = t568 - t559 * t580;
-    const cdyn_real t584 = t558 * t574;
-    d->L[13] = t584;
-    const cdyn_real t585 = t570 - t558 * t584;
-    const cdyn_real t586 = t571 - t559 * t584;
-    const cdyn_real t587 = t559 * t574;
-    d->L[14] = t587;
-    const cdyn_real t588 = t573 - t559 * t587;
+    {
+        const cdyn_real a = d->M[112] * d->Dinv[17];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->M[10 + c] - a * d->M[112 + c];
+        d->L[112] = a;
+    }
+    {
+        const cdyn_real a = d->L[103] * d->Dinv[16];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[103 + c];
+        d->L[103] = a;
+    }
+    {
+        const cdyn_real a = d->L[95] * d->Dinv[15];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[95 + c];
+        d->L[95] = a;
+    }
+    {
+        const cdyn_real a = d->M[88] * d->Dinv[14];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[88 + c];
+        d->L[88] = a;
+    }
+    {
+        const cdyn_real a = d->L[79] * d->Dinv[13];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[79 + c];
+        d->L[79] = a;
+    }
+    {
+        const cdyn_real a = d->L[71] * d->Dinv[12];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[71 + c];
+        d->L[71] = a;
+    }
+    {
+        const cdyn_real a = d->M[64] * d->Dinv[11];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[64 + c];
+        d->L[64] = a;
+    }
+    {
+        const cdyn_real a = d->L[55] * d->Dinv[10];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[55 + c];
+        d->L[55] = a;
+    }
+    {
+        const cdyn_real a = d->L[47] * d->Dinv[9];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[47 + c];
+        d->L[47] = a;
+    }
+    {
+        const cdyn_real a = d->M[40] * d->Dinv[8];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->M[40 + c];
+        d->L[40] = a;
+    }
+    {
+        const cdyn_real a = d->L[31] * d->Dinv[7];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[31 + c];
+        d->L[31] = a;
+    }
+    {
+        const cdyn_real a = d->L[23] * d->Dinv[6];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[23 + c];
+        d->L[23] = a;
+    }
+    {
+        const cdyn_real a = d->L[16] * d->Dinv[5];
+        for (int c = 0; c < 5; ++c)
+            d->L[10 + c] = d->L[10 + c] - a * d->L[16 + c];
+        d->L[16] = a;
+    }
+    d->D[4] = d->L[10] = d->L[10];
+    d->Dinv[4] = 1 / d->D[4];
     /* row 3 (joint root_joint): ancestors 2 1 0 */
-    const cdyn_real t589 = 1 / t576;
-    d->Dinv[3] = t589;
-    const cdyn_real t590 = t577 * t589;
-    d->L[7] = t590;
-    const cdyn_real t591 = t581 - t577 * t590;
-    d->D[2] = t591;
-    d->L[3] = t591;
-    const cdyn_real t592 = t582 - t578 * t590;
-    const cdyn_real t593 = t583 - t579 * t590;
-    const cdyn_real t594 = t578 * t589;
-    d->L[8] = t594;
-    const cdyn_real t595 = t585 - t578 * t594;
-    const cdyn_real t596 = t586 - t579 * t594;
-    const cdyn_real t597 = t579 * t589;
-    d->L[9] = t597;
-    const cdyn_real t598 = t588 - t579 * t597;
+    {
+        const cdyn_real a = d->M[113] * d->Dinv[17];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->M[6 + c] - a * d->M[113 + c];
+        d->L[113] = a;
+    }
+    {
+        const cdyn_real a = d->L[104] * d->Dinv[16];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[104 + c];
+        d->L[104] = a;
+    }
+    {
+        const cdyn_real a = d->L[96] * d->Dinv[15];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[96 + c];
+        d->L[96] = a;
+    }
+    {
+        const cdyn_real a = d->M[89] * d->Dinv[14];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[89 + c];
+        d->L[89] = a;
+    }
+    {
+        const cdyn_real a = d->L[80] * d->Dinv[13];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[80 + c];
+        d->L[80] = a;
+    }
+    {
+        const cdyn_real a = d->L[72] * d->Dinv[12];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[72 + c];
+        d->L[72] = a;
+    }
+    {
+        const cdyn_real a = d->M[65] * d->Dinv[11];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[65 + c];
+        d->L[65] = a;
+    }
+    {
+        const cdyn_real a = d->L[56] * d->Dinv[10];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[56 + c];
+        d->L[56] = a;
+    }
+    {
+        const cdyn_real a = d->L[48] * d->Dinv[9];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[48 + c];
+        d->L[48] = a;
+    }
+    {
+        const cdyn_real a = d->M[41] * d->Dinv[8];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->M[41 + c];
+        d->L[41] = a;
+    }
+    {
+        const cdyn_real a = d->L[32] * d->Dinv[7];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[32 + c];
+        d->L[32] = a;
+    }
+    {
+        const cdyn_real a = d->L[24] * d->Dinv[6];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[24 + c];
+        d->L[24] = a;
+    }
+    {
+        const cdyn_real a = d->L[17] * d->Dinv[5];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[17 + c];
+        d->L[17] = a;
+    }
+    {
+        const cdyn_real a = d->L[11] * d->Dinv[4];
+        for (int c = 0; c < 4; ++c)
+            d->L[6 + c] = d->L[6 + c] - a * d->L[11 + c];
+        d->L[11] = a;
+    }
+    d->D[3] = d->L[6] = d->L[6];
+    d->Dinv[3] = 1 / d->D[3];
     /* row 2 (joint root_joint): ancestors 1 0 */
-    const cdyn_real t599 = 1 / t591;
-    d->Dinv[2] = t599;
-    const cdyn_real t600 = t592 * t599;
-    d->L[4] = t600;
-    const cdyn_real t601 = t595 - t592 * t600;
-    d->D[1] = t601;
-    d->L[1] = t601;
-    const cdyn_real t602 = t596 - t593 * t600;
-    const cdyn_real t603 = t593 * t599;
-    d->L[5] = t603;
-    const cdyn_real t604 = t598 - t593 * t603;
+    {
+        const cdyn_real a = d->M[114] * d->Dinv[17];
+        d->L[3] = d->M[3] - a * d->M[114];
+        d->L[4] = d->M[4] - a * d->M[115];
+        d->L[5] = d->M[5] - a * d->M[116];
+        d->L[114] = a;
+    }
+    {
+        const cdyn_real a = d->L[105] * d->Dinv[16];
+        d->L[3] = d->L[3] - a * d->L[105];
+        d->L[4] = d->L[4] - a * d->L[106];
+        d->L[5] = d->L[5] - a * d->L[107];
+        d->L[105] = a;
+    }
+    {
+        const cdyn_real a = d->L[97] * d->Dinv[15];
+        d->L[3] = d->L[3] - a * d->L[97];
+        d->L[4] = d->L[4] - a * d->L[98];
+        d->L[5] = d->L[5] - a * d->L[99];
+        d->L[97] = a;
+    }
+    {
+        const cdyn_real a = d->M[90] * d->Dinv[14];
+        d->L[3] = d->L[3] - a * d->M[90];
+        d->L[4] = d->L[4] - a * d->M[91];
+        d->L[5] = d->L[5] - a * d->M[92];
+        d->L[90] = a;
+    }
+    {
+        const cdyn_real a = d->L[81] * d->Dinv[13];
+        d->L[3] = d->L[3] - a * d->L[81];
+        d->L[4] = d->L[4] - a * d->L[82];
+        d->L[5] = d->L[5] - a * d->L[83];
+        d->L[81] = a;
+    }
+    {
+        const cdyn_real a = d->L[73] * d->Dinv[12];
+        d->L[3] = d->L[3] - a * d->L[73];
+        d->L[4] = d->L[4] - a * d->L[74];
+        d->L[5] = d->L[5] - a * d->L[75];
+        d->L[73] = a;
+    }
+    {
+        const cdyn_real a = d->M[66] * d->Dinv[11];
+        d->L[3] = d->L[3] - a * d->M[66];
+        d->L[4] = d->L[4] - a * d->M[67];
+        d->L[5] = d->L[5] - a * d->M[68];
+        d->L[66] = a;
+    }
+    {
+        const cdyn_real a = d->L[57] * d->Dinv[10];
+        d->L[3] = d->L[3] - a * d->L[57];
+        d->L[4] = d->L[4] - a * d->L[58];
+        d->L[5] = d->L[5] - a * d->L[59];
+        d->L[57] = a;
+    }
+    {
+        const cdyn_real a = d->L[49] * d->Dinv[9];
+        d->L[3] = d->L[3] - a * d->L[49];
+        d->L[4] = d->L[4] - a * d->L[50];
+        d->L[5] = d->L[5] - a * d->L[51];
+        d->L[49] = a;
+    }
+    {
+        const cdyn_real a = d->M[42] * d->Dinv[8];
+        d->L[3] = d->L[3] - a * d->M[42];
+        d->L[4] = d->L[4] - a * d->M[43];
+        d->L[5] = d->L[5] - a * d->M[44];
+        d->L[42] = a;
+    }
+    {
+        const cdyn_real a = d->L[33] * d->Dinv[7];
+        d->L[3] = d->L[3] - a * d->L[33];
+        d->L[4] = d->L[4] - a * d->L[34];
+        d->L[5] = d->L[5] - a * d->L[35];
+        d->L[33] = a;
+    }
+    {
+        const cdyn_real a = d->L[25] * d->Dinv[6];
+        d->L[3] = d->L[3] - a * d->L[25];
+        d->L[4] = d->L[4] - a * d->L[26];
+        d->L[5] = d->L[5] - a * d->L[27];
+        d->L[25] = a;
+    }
+    {
+        const cdyn_real a = d->L[18] * d->Dinv[5];
+        d->L[3] = d->L[3] - a * d->L[18];
+        d->L[4] = d->L[4] - a * d->L[19];
+        d->L[5] = d->L[5] - a * d->L[20];
+        d->L[18] = a;
+    }
+    {
+        const cdyn_real a = d->L[12] * d->Dinv[4];
+        d->L[3] = d->L[3] - a * d->L[12];
+        d->L[4] = d->L[4] - a * d->L[13];
+        d->L[5] = d->L[5] - a * d->L[14];
+        d->L[12] = a;
+    }
+    {
+        const cdyn_real a = d->L[7] * d->Dinv[3];
+        d->L[3] = d->L[3] - a * d->L[7];
+        d->L[4] = d->L[4] - a * d->L[8];
+        d->L[5] = d->L[5] - a * d->L[9];
+        d->L[7] = a;
+    }
+    d->D[2] = d->L[3] = d->L[3];
+    d->Dinv[2] = 1 / d->D[2];
     /* row 1 (joint root_joint): ancestors 0 */
-    const cdyn_real t605 = 1 / t601;
-    d->Dinv[1] = t605;
-    const cdyn_real t606 = t602 * t605;
-    d->L[2] = t606;
-    const cdyn_real t607 = t604 - t602 * t606;
-    d->D[0] = t607;
-    d->L[0] = t607;
+    {
+        const cdyn_real a = d->M[115] * d->Dinv[17];
+        d->L[1] = d->M[1] - a * d->M[115];
+        d->L[2] = d->M[2] - a * d->M[116];
+        d->L[115] = a;
+    }
+    {
+        const cdyn_real a = d->L[106] * d->Dinv[16];
+        d->L[1] = d->L[1] - a * d->L[106];
+        d->L[2] = d->L[2] - a * d->L[107];
+        d->L[106] = a;
+    }
+    {
+        const cdyn_real a = d->L[98] * d->Dinv[15];
+        d->L[1] = d->L[1] - a * d->L[98];
+        d->L[2] = d->L[2] - a * d->L[99];
+        d->L[98] = a;
+    }
+    {
+        const cdyn_real a = d->M[91] * d->Dinv[14];
+        d->L[1] = d->L[1] - a * d->M[91];
+        d->L[2] = d->L[2] - a * d->M[92];
+        d->L[91] = a;
+    }
+    {
+        const cdyn_real a = d->L[82] * d->Dinv[13];
+        d->L[1] = d->L[1] - a * d->L[82];
+        d->L[2] = d->L[2] - a * d->L[83];
+        d->L[82] = a;
+    }
+    {
+        const cdyn_real a = d->L[74] * d->Dinv[12];
+        d->L[1] = d->L[1] - a * d->L[74];
+        d->L[2] = d->L[2] - a * d->L[75];
+        d->L[74] = a;
+    }
+    {
+        const cdyn_real a = d->M[67] * d->Dinv[11];
+        d->L[1] = d->L[1] - a * d->M[67];
+        d->L[2] = d->L[2] - a * d->M[68];
+        d->L[67] = a;
+    }
+    {
+        const cdyn_real a = d->L[58] * d->Dinv[10];
+        d->L[1] = d->L[1] - a * d->L[58];
+        d->L[2] = d->L[2] - a * d->L[59];
+        d->L[58] = a;
+    }
+    {
+        const cdyn_real a = d->L[50] * d->Dinv[9];
+        d->L[1] = d->L[1] - a * d->L[50];
+        d->L[2] = d->L[2] - a * d->L[51];
+        d->L[50] = a;
+    }
+    {
+        const cdyn_real a = d->M[43] * d->Dinv[8];
+        d->L[1] = d->L[1] - a * d->M[43];
+        d->L[2] = d->L[2] - a * d->M[44];
+        d->L[43] = a;
+    }
+    {
+        const cdyn_real a = d->L[34] * d->Dinv[7];
+        d->L[1] = d->L[1] - a * d->L[34];
+        d->L[2] = d->L[2] - a * d->L[35];
+        d->L[34] = a;
+    }
+    {
+        const cdyn_real a = d->L[26] * d->Dinv[6];
+        d->L[1] = d->L[1] - a * d->L[26];
+        d->L[2] = d->L[2] - a * d->L[27];
+        d->L[26] = a;
+    }
+    {
+        const cdyn_real a = d->L[19] * d->Dinv[5];
+        d->L[1] = d->L[1] - a * d->L[19];
+        d->L[2] = d->L[2] - a * d->L[20];
+        d->L[19] = a;
+    }
+    {
+        const cdyn_real a = d->L[13] * d->Dinv[4];
+        d->L[1] = d->L[1] - a * d->L[13];
+        d->L[2] = d->L[2] - a * d->L[14];
+        d->L[13] = a;
+    }
+    {
+        const cdyn_real a = d->L[8] * d->Dinv[3];
+        d->L[1] = d->L[1] - a * d->L[8];
+        d->L[2] = d->L[2] - a * d->L[9];
+        d->L[8] = a;
+    }
+    {
+        const cdyn_real a = d->L[4] * d->Dinv[2];
+        d->L[1] = d->L[1] - a * d->L[4];
+        d->L[2] = d->L[2] - a * d->L[5];
+        d->L[4] = a;
+    }
+    d->D[1] = d->L[1] = d->L[1];
+    d->Dinv[1] = 1 / d->D[1];
     /* row 0 (joint root_joint): ancestors none */
-    const cdyn_real t608 = 1 / t607;
-    d->Dinv[0] = t608;
+    {
+        const cdyn_real a = d->M[116] * d->Dinv[17];
+        d->L[0] = d->M[0] - a * d->M[116];
+        d->L[116] = a;
+    }
+    {
+        const cdyn_real a = d->L[107] * d->Dinv[16];
+        d->L[0] = d->L[0] - a * d->L[107];
+        d->L[107] = a;
+    }
+    {
+        const cdyn_real a = d->L[99] * d->Dinv[15];
+        d->L[0] = d->L[0] - a * d->L[99];
+        d->L[99] = a;
+    }
+    {
+        const cdyn_real a = d->M[92] * d->Dinv[14];
+        d->L[0] = d->L[0] - a * d->M[92];
+        d->L[92] = a;
+    }
+    {
+        const cdyn_real a = d->L[83] * d->Dinv[13];
+        d->L[0] = d->L[0] - a * d->L[83];
+        d->L[83] = a;
+    }
+    {
+        const cdyn_real a = d->L[75] * d->Dinv[12];
+        d->L[0] = d->L[0] - a * d->L[75];
+        d->L[75] = a;
+    }
+    {
+        const cdyn_real a = d->M[68] * d->Dinv[11];
+        d->L[0] = d->L[0] - a * d->M[68];
+        d->L[68] = a;
+    }
+    {
+        const cdyn_real a = d->L[59] * d->Dinv[10];
+        d->L[0] = d->L[0] - a * d->L[59];
+        d->L[59] = a;
+    }
+    {
+        const cdyn_real a = d->L[51] * d->Dinv[9];
+        d->L[0] = d->L[0] - a * d->L[51];
+        d->L[51] = a;
+    }
+    {
+        const cdyn_real a = d->M[44] * d->Dinv[8];
+        d->L[0] = d->L[0] - a * d->M[44];
+        d->L[44] = a;
+    }
+    {
+        const cdyn_real a = d->L[35] * d->Dinv[7];
+        d->L[0] = d->L[0] - a * d->L[35];
+        d->L[35] = a;
+    }
+    {
+        const cdyn_real a = d->L[27] * d->Dinv[6];
+        d->L[0] = d->L[0] - a * d->L[27];
+        d->L[27] = a;
+    }
+    {
+        const cdyn_real a = d->L[20] * d->Dinv[5];
+        d->L[0] = d->L[0] - a * d->L[20];
+        d->L[20] = a;
+    }
+    {
+        const cdyn_real a = d->L[14] * d->Dinv[4];
+        d->L[0] = d->L[0] - a * d->L[14];
+        d->L[14] = a;
+    }
+    {
+        const cdyn_real a = d->L[9] * d->Dinv[3];
+        d->L[0] = d->L[0] - a * d->L[9];
+        d->L[9] = a;
+    }
+    {
+        const cdyn_real a = d->L[5] * d->Dinv[2];
+        d->L[0] = d->L[0] - a * d->L[5];
+        d->L[5] = a;
+    }
+    {
+        const cdyn_real a = d->L[2] * d->Dinv[1];
+        d->L[0] = d->L[0] - a * d->L[2];
+        d->L[2] = a;
+    }
+    d->D[0] = d->L[0] = d->L[0];
+    d->Dinv[0] = 1 / d->D[0];
     for (k = 0; k < QUADRUPED12_NV; ++k)
         if (!(d->D[k] > 0))
             return CDYN_E_SINGULAR;
