@@ -317,6 +317,17 @@ static void fill_text(ebuf *out, const char *indent, const char *dst, int d0, co
             ebuf_printf(out, "%s%s[%d] = %s;\n", indent, dst, d0 + k, value);
 }
 
+/* dst[d0 .. d0+n-1] = 0 written out, eight to a statement ("M[5] = M[6] = ... = 0;"). Not a
+ * loop: gcc turns a zeroing loop into an out-of-line memset call (20 of them in talos' crba,
+ * 1.98 us against 1.59 written out); written out, both compilers merge the stores. */
+static void zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        ebuf_printf(out, "%s%s[%d] = %s", k % 8 == 0 ? indent : "", dst, d0 + k,
+                    k % 8 == 7 || k == n - 1 ? "0;\n" : "");
+}
+
 /* 1 if M(r, col) is on the tree pattern: one DoF supports the other. */
 static int dof_related(const kin_tree *t, int r, int col)
 {
@@ -326,7 +337,7 @@ static int dof_related(const kin_tree *t, int r, int col)
 /* M in full from d->M: row by row, the runs of columns outside the tree pattern set to zero,
  * then each pattern entry into both triangles. Filling M in full is about a third of talos'
  * crba (nv = 50, 1084 of 2500 entries on the pattern); writing each entry once instead of
- * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc). */
+ * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc); writing the zeros out (zeros_text) another 20% under gcc. */
 int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv, r, col, start, j;
@@ -342,7 +353,7 @@ int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_
                 ;
             for (start = col; col < nv && !dof_related(t, r, col); col++)
                 ;
-            fill_text(out, indent, "M", r * nv + start, "0", col - start);
+            zeros_text(out, indent, "M", r * nv + start, col - start);
         }
     ebuf_printf(out, "%s/* d->M mirrored */\n", indent);
     for (r = 0; r < nv; r++) {

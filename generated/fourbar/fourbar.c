@@ -722,8 +722,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     /* the structural zeros */
     M[2] = 0;
     M[5] = 0;
-    M[6] = 0;
-    M[7] = 0;
+    M[6] = M[7] = 0;
     /* d->M mirrored */
     M[0] = d->M[0];
     M[4] = d->M[1];
