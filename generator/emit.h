@@ -84,8 +84,8 @@ void emit_crba(expr_prog *p, const kin_tree *t);
 int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
- * C text working in place on d->L, which must first hold a copy of d->M (emit_ltl_text,
- * counting its operations into c; it returns 1 and writes nothing for a small factor). */
+ * C text that builds d->L row by row from d->M (emit_ltl_text, counting its operations into
+ * c; it returns 1 and writes nothing for a small factor). */
 void emit_ltl(expr_prog *p, const kin_tree *t);
 int emit_ltl_in_place(const kin_tree *t);
 int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);

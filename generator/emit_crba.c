@@ -337,7 +337,8 @@ static int dof_related(const kin_tree *t, int r, int col)
 /* M in full from d->M: row by row, the runs of columns outside the tree pattern set to zero,
  * then each pattern entry into both triangles. Filling M in full is about a third of talos'
  * crba (nv = 50, 1084 of 2500 entries on the pattern); writing each entry once instead of
- * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc); writing the zeros out (zeros_text) another 20% under gcc. */
+ * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc); writing the zeros out
+ * (zeros_text) another 20% under gcc. */
 int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv, r, col, start, j;
