@@ -3844,21 +3844,15 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    for (int c = 0; c < 6; ++c)
-        Minv[1 + c] = 0;
+    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = 0;
     Minv[8] = 1;
-    for (int c = 0; c < 5; ++c)
-        Minv[9 + c] = 0;
+    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = 0;
     Minv[16] = 1;
-    for (int c = 0; c < 4; ++c)
-        Minv[17 + c] = 0;
+    Minv[17] = Minv[18] = Minv[19] = Minv[20] = 0;
     Minv[24] = 1;
-    Minv[25] = 0;
-    Minv[26] = 0;
-    Minv[27] = 0;
+    Minv[25] = Minv[26] = Minv[27] = 0;
     Minv[32] = 1;
-    Minv[33] = 0;
-    Minv[34] = 0;
+    Minv[33] = Minv[34] = 0;
     Minv[40] = 1;
     Minv[41] = 0;
     Minv[48] = 1;

@@ -29107,80 +29107,82 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    for (int c = 0; c < 37; ++c)
-        Minv[1 + c] = 0;
+    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = Minv[7] = Minv[8] = 0;
+    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = Minv[14] = Minv[15] = Minv[16] = 0;
+    Minv[17] = Minv[18] = Minv[19] = Minv[20] = Minv[21] = Minv[22] = Minv[23] = Minv[24] = 0;
+    Minv[25] = Minv[26] = Minv[27] = Minv[28] = Minv[29] = Minv[30] = Minv[31] = Minv[32] = 0;
+    Minv[33] = Minv[34] = Minv[35] = Minv[36] = Minv[37] = 0;
     Minv[39] = 1;
-    for (int c = 0; c < 36; ++c)
-        Minv[40 + c] = 0;
+    Minv[40] = Minv[41] = Minv[42] = Minv[43] = Minv[44] = Minv[45] = Minv[46] = Minv[47] = 0;
+    Minv[48] = Minv[49] = Minv[50] = Minv[51] = Minv[52] = Minv[53] = Minv[54] = Minv[55] = 0;
+    Minv[56] = Minv[57] = Minv[58] = Minv[59] = Minv[60] = Minv[61] = Minv[62] = Minv[63] = 0;
+    Minv[64] = Minv[65] = Minv[66] = Minv[67] = Minv[68] = Minv[69] = Minv[70] = Minv[71] = 0;
+    Minv[72] = Minv[73] = Minv[74] = Minv[75] = 0;
     Minv[78] = 1;
-    for (int c = 0; c < 35; ++c)
-        Minv[79 + c] = 0;
+    Minv[79] = Minv[80] = Minv[81] = Minv[82] = Minv[83] = Minv[84] = Minv[85] = Minv[86] = 0;
+    Minv[87] = Minv[88] = Minv[89] = Minv[90] = Minv[91] = Minv[92] = Minv[93] = Minv[94] = 0;
+    Minv[95] = Minv[96] = Minv[97] = Minv[98] = Minv[99] = Minv[100] = Minv[101] = Minv[102] = 0;
+    Minv[103] = Minv[104] = Minv[105] = Minv[106] = Minv[107] = Minv[108] = Minv[109] = Minv[110] = 0;
+    Minv[111] = Minv[112] = Minv[113] = 0;
     Minv[117] = 1;
-    for (int c = 0; c < 34; ++c)
-        Minv[118 + c] = 0;
+    Minv[118] = Minv[119] = Minv[120] = Minv[121] = Minv[122] = Minv[123] = Minv[124] = Minv[125] = 0;
+    Minv[126] = Minv[127] = Minv[128] = Minv[129] = Minv[130] = Minv[131] = Minv[132] = Minv[133] = 0;
+    Minv[134] = Minv[135] = Minv[136] = Minv[137] = Minv[138] = Minv[139] = Minv[140] = Minv[141] = 0;
+    Minv[142] = Minv[143] = Minv[144] = Minv[145] = Minv[146] = Minv[147] = Minv[148] = Minv[149] = 0;
+    Minv[150] = Minv[151] = 0;
     Minv[156] = 1;
-    for (int c = 0; c < 33; ++c)
-        Minv[157 + c] = 0;
+    Minv[157] = Minv[158] = Minv[159] = Minv[160] = Minv[161] = Minv[162] = Minv[163] = Minv[164] = 0;
+    Minv[165] = Minv[166] = Minv[167] = Minv[168] = Minv[169] = Minv[170] = Minv[171] = Minv[172] = 0;
+    Minv[173] = Minv[174] = Minv[175] = Minv[176] = Minv[177] = Minv[178] = Minv[179] = Minv[180] = 0;
+    Minv[181] = Minv[182] = Minv[183] = Minv[184] = Minv[185] = Minv[186] = Minv[187] = Minv[188] = 0;
+    Minv[189] = 0;
     Minv[195] = 1;
-    for (int c = 0; c < 32; ++c)
-        Minv[196 + c] = 0;
+    Minv[196] = Minv[197] = Minv[198] = Minv[199] = Minv[200] = Minv[201] = Minv[202] = Minv[203] = 0;
+    Minv[204] = Minv[205] = Minv[206] = Minv[207] = Minv[208] = Minv[209] = Minv[210] = Minv[211] = 0;
+    Minv[212] = Minv[213] = Minv[214] = Minv[215] = Minv[216] = Minv[217] = Minv[218] = Minv[219] = 0;
+    Minv[220] = Minv[221] = Minv[222] = Minv[223] = Minv[224] = Minv[225] = Minv[226] = Minv[227] = 0;
     Minv[234] = 1;
-    for (int c = 0; c < 5; ++c)
-        Minv[235 + c] = 0;
+    Minv[235] = Minv[236] = Minv[237] = Minv[238] = Minv[239] = 0;
     Minv[273] = 1;
-    for (int c = 0; c < 4; ++c)
-        Minv[274 + c] = 0;
+    Minv[274] = Minv[275] = Minv[276] = Minv[277] = 0;
     Minv[312] = 1;
-    Minv[313] = 0;
-    Minv[314] = 0;
-    Minv[315] = 0;
+    Minv[313] = Minv[314] = Minv[315] = 0;
     Minv[351] = 1;
-    Minv[352] = 0;
-    Minv[353] = 0;
+    Minv[352] = Minv[353] = 0;
     Minv[390] = 1;
     Minv[391] = 0;
     Minv[429] = 1;
     Minv[468] = 1;
-    for (int c = 0; c < 5; ++c)
-        Minv[469 + c] = 0;
+    Minv[469] = Minv[470] = Minv[471] = Minv[472] = Minv[473] = 0;
     Minv[507] = 1;
-    for (int c = 0; c < 4; ++c)
-        Minv[508 + c] = 0;
+    Minv[508] = Minv[509] = Minv[510] = Minv[511] = 0;
     Minv[546] = 1;
-    Minv[547] = 0;
-    Minv[548] = 0;
-    Minv[549] = 0;
+    Minv[547] = Minv[548] = Minv[549] = 0;
     Minv[585] = 1;
-    Minv[586] = 0;
-    Minv[587] = 0;
+    Minv[586] = Minv[587] = 0;
     Minv[624] = 1;
     Minv[625] = 0;
     Minv[663] = 1;
     Minv[702] = 1;
-    for (int c = 0; c < 19; ++c)
-        Minv[703 + c] = 0;
+    Minv[703] = Minv[704] = Minv[705] = Minv[706] = Minv[707] = Minv[708] = Minv[709] = Minv[710] = 0;
+    Minv[711] = Minv[712] = Minv[713] = Minv[714] = Minv[715] = Minv[716] = Minv[717] = Minv[718] = 0;
+    Minv[719] = Minv[720] = Minv[721] = 0;
     Minv[741] = 1;
-    for (int c = 0; c < 18; ++c)
-        Minv[742 + c] = 0;
+    Minv[742] = Minv[743] = Minv[744] = Minv[745] = Minv[746] = Minv[747] = Minv[748] = Minv[749] = 0;
+    Minv[750] = Minv[751] = Minv[752] = Minv[753] = Minv[754] = Minv[755] = Minv[756] = Minv[757] = 0;
+    Minv[758] = Minv[759] = 0;
     Minv[780] = 1;
-    for (int c = 0; c < 7; ++c)
-        Minv[781 + c] = 0;
+    Minv[781] = Minv[782] = Minv[783] = Minv[784] = Minv[785] = Minv[786] = Minv[787] = 0;
     Minv[819] = 1;
-    for (int c = 0; c < 6; ++c)
-        Minv[820 + c] = 0;
+    Minv[820] = Minv[821] = Minv[822] = Minv[823] = Minv[824] = Minv[825] = 0;
     Minv[858] = 1;
-    for (int c = 0; c < 5; ++c)
-        Minv[859 + c] = 0;
+    Minv[859] = Minv[860] = Minv[861] = Minv[862] = Minv[863] = 0;
     Minv[897] = 1;
-    for (int c = 0; c < 4; ++c)
-        Minv[898 + c] = 0;
+    Minv[898] = Minv[899] = Minv[900] = Minv[901] = 0;
     Minv[936] = 1;
-    Minv[937] = 0;
-    Minv[938] = 0;
-    Minv[939] = 0;
+    Minv[937] = Minv[938] = Minv[939] = 0;
     Minv[975] = 1;
-    Minv[976] = 0;
-    Minv[977] = 0;
+    Minv[976] = Minv[977] = 0;
     Minv[1014] = 1;
     Minv[1015] = 0;
     Minv[1053] = 1;
@@ -29188,24 +29190,17 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     Minv[1093] = 0;
     Minv[1131] = 1;
     Minv[1170] = 1;
-    for (int c = 0; c < 7; ++c)
-        Minv[1171 + c] = 0;
+    Minv[1171] = Minv[1172] = Minv[1173] = Minv[1174] = Minv[1175] = Minv[1176] = Minv[1177] = 0;
     Minv[1209] = 1;
-    for (int c = 0; c < 6; ++c)
-        Minv[1210 + c] = 0;
+    Minv[1210] = Minv[1211] = Minv[1212] = Minv[1213] = Minv[1214] = Minv[1215] = 0;
     Minv[1248] = 1;
-    for (int c = 0; c < 5; ++c)
-        Minv[1249 + c] = 0;
+    Minv[1249] = Minv[1250] = Minv[1251] = Minv[1252] = Minv[1253] = 0;
     Minv[1287] = 1;
-    for (int c = 0; c < 4; ++c)
-        Minv[1288 + c] = 0;
+    Minv[1288] = Minv[1289] = Minv[1290] = Minv[1291] = 0;
     Minv[1326] = 1;
-    Minv[1327] = 0;
-    Minv[1328] = 0;
-    Minv[1329] = 0;
+    Minv[1327] = Minv[1328] = Minv[1329] = 0;
     Minv[1365] = 1;
-    Minv[1366] = 0;
-    Minv[1367] = 0;
+    Minv[1366] = Minv[1367] = 0;
     Minv[1404] = 1;
     Minv[1405] = 0;
     Minv[1443] = 1;

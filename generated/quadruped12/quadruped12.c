@@ -9741,44 +9741,41 @@ static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
     Minv[0] = 1;
-    for (int c = 0; c < 17; ++c)
-        Minv[1 + c] = 0;
+    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = Minv[7] = Minv[8] = 0;
+    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = Minv[14] = Minv[15] = Minv[16] = 0;
+    Minv[17] = 0;
     Minv[19] = 1;
-    for (int c = 0; c < 16; ++c)
-        Minv[20 + c] = 0;
+    Minv[20] = Minv[21] = Minv[22] = Minv[23] = Minv[24] = Minv[25] = Minv[26] = Minv[27] = 0;
+    Minv[28] = Minv[29] = Minv[30] = Minv[31] = Minv[32] = Minv[33] = Minv[34] = Minv[35] = 0;
     Minv[38] = 1;
-    for (int c = 0; c < 15; ++c)
-        Minv[39 + c] = 0;
+    Minv[39] = Minv[40] = Minv[41] = Minv[42] = Minv[43] = Minv[44] = Minv[45] = Minv[46] = 0;
+    Minv[47] = Minv[48] = Minv[49] = Minv[50] = Minv[51] = Minv[52] = Minv[53] = 0;
     Minv[57] = 1;
-    for (int c = 0; c < 14; ++c)
-        Minv[58 + c] = 0;
+    Minv[58] = Minv[59] = Minv[60] = Minv[61] = Minv[62] = Minv[63] = Minv[64] = Minv[65] = 0;
+    Minv[66] = Minv[67] = Minv[68] = Minv[69] = Minv[70] = Minv[71] = 0;
     Minv[76] = 1;
-    for (int c = 0; c < 13; ++c)
-        Minv[77 + c] = 0;
+    Minv[77] = Minv[78] = Minv[79] = Minv[80] = Minv[81] = Minv[82] = Minv[83] = Minv[84] = 0;
+    Minv[85] = Minv[86] = Minv[87] = Minv[88] = Minv[89] = 0;
     Minv[95] = 1;
-    for (int c = 0; c < 12; ++c)
-        Minv[96 + c] = 0;
+    Minv[96] = Minv[97] = Minv[98] = Minv[99] = Minv[100] = Minv[101] = Minv[102] = Minv[103] = 0;
+    Minv[104] = Minv[105] = Minv[106] = Minv[107] = 0;
     Minv[114] = 1;
-    Minv[115] = 0;
-    Minv[116] = 0;
+    Minv[115] = Minv[116] = 0;
     Minv[133] = 1;
     Minv[134] = 0;
     Minv[152] = 1;
     Minv[171] = 1;
-    Minv[172] = 0;
-    Minv[173] = 0;
+    Minv[172] = Minv[173] = 0;
     Minv[190] = 1;
     Minv[191] = 0;
     Minv[209] = 1;
     Minv[228] = 1;
-    Minv[229] = 0;
-    Minv[230] = 0;
+    Minv[229] = Minv[230] = 0;
     Minv[247] = 1;
     Minv[248] = 0;
     Minv[266] = 1;
     Minv[285] = 1;
-    Minv[286] = 0;
-    Minv[287] = 0;
+    Minv[286] = Minv[287] = 0;
     Minv[304] = 1;
     Minv[305] = 0;
     Minv[323] = 1;
