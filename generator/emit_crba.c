@@ -251,6 +251,12 @@ static void row_comment_text(ebuf *out, const char *indent, const kin_tree *t, i
  * the row stays in registers across its updates and is stored once, where updating the rows
  * of one k in turn stores and reloads each (talos: gcc 1.00 -> 0.86 us, clang 1.19 -> 0.67).
  * A leaf row is M's own: it is read from d->M, never copied. */
+/* Where row k's values are read while the factor is built: a leaf row is M's own. */
+static const char *ltl_row_source(const kin_tree *t, int k)
+{
+    return dof_subtree_end(t, k) == k + 1 ? "d->M" : "d->L";
+}
+
 static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent,
                          expr_counts *c)
 {
@@ -259,7 +265,7 @@ static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent
     for (k = end - 1; k > i; k--) {
         int ki = emit_ltl_index(t, k, i);
         const char *from = k == end - 1 ? "d->M" : "d->L";
-        const char *rowk = dof_subtree_end(t, k) == k + 1 ? "d->M" : "d->L";
+        const char *rowk = ltl_row_source(t, k);
         ebuf_printf(out, "%s{\n%s    const cdyn_real a = %s[%d] * d->Dinv[%d];\n", indent, indent,
                     rowk, ki, k);
         if (n >= AXPY_LOOP_MIN)
@@ -274,7 +280,7 @@ static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent
         c->add += n;
     }
     ebuf_printf(out, "%sd->D[%d] = d->L[%d] = %s[%d];\n%sd->Dinv[%d] = 1 / d->D[%d];\n", indent, i,
-                ii, end == i + 1 ? "d->M" : "d->L", ii, indent, i, i);
+                ii, ltl_row_source(t, i), ii, indent, i, i);
     c->div++;
 }
 
