@@ -3,21 +3,25 @@
 # and Pinocchio 3.7, timed side by side in one run on the sample and reference robots, with
 # each generated function's code size and op count. Not a test: the README's table.
 #
-#   tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md [BATCHES]
+#   tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md [BATCHES] [ROUNDS]
 #
 # CDYNGEN is a built cdyngen (its `bench` command compiles and times each side);
 # PINOCCHIO_BENCH is ../shared/peers/pinocchio's harness (build.sh builds it). The reference
 # robots are read from CDYN_SHARED (default: ../shared beside the source tree) and skipped
-# when it is absent. Every program is pinned to one core (taskset -c 1), one after the other
-# per robot, so the ratios are taken minutes apart at most on the same machine.
+# when it is absent. Every program is pinned to one core (taskset -c 1). Per robot, ROUNDS
+# rounds (default 3) each run the three sides one after the other (gcc, clang, Pinocchio);
+# each side's time for an algorithm is the smallest of its rounds' medians. A shared virtual
+# machine has slow phases lasting tens of seconds: a single pass puts one side in a slow
+# phase and the other in a fast one, and the ratio moves by 20-50% between runs; the rounds
+# give every side, Pinocchio included, the same chance at the machine's quiet time.
 #   gcc:   -std=gnu99 -O3 -march=native (as the emitted CMakeLists.txt builds it)
 #   clang: -std=c99 -O3 -march=native
 set -euo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,18p' "$0" >&2
     exit 2
 fi
-cdyngen=$1 pinocchio=$2 out=$3 batches=${4:-20}
+cdyngen=$1 pinocchio=$2 out=$3 batches=${4:-20} rounds=${5:-3}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${CDYN_SHARED:-$src/../shared}
 work=$(mktemp -d)
@@ -56,22 +60,31 @@ pinocchio_csv() {
 } > "$work/table.md"
 for entry in "${robots[@]}"; do
     IFS='|' read -r name urdf options root frame <<< "$entry"
-    echo "peers.sh: $name" >&2
-    # shellcheck disable=SC2086  # the options are words
-    $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
-        --cc gcc --cflags "-O3 -march=native" --csv "$work/gcc.csv" >/dev/null
-    # shellcheck disable=SC2086
-    $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
-        --cc clang --cflags "-std=c99 -O3 -march=native" --csv "$work/clang.csv" >/dev/null
-    $pin "$pinocchio" --robot "$name:$urdf:$root:$frame" --batches "$batches" \
-        > "$work/pinocchio.md" 2>/dev/null
-    pinocchio_csv "$work/pinocchio.md" > "$work/pinocchio.csv"
-    # csv fields: robot,algorithm,generated_us,min,max,generic_us,min,max,speedup,mul,add,code_bytes,rel_diff
+    : > "$work/gcc.csv"; : > "$work/clang.csv"; : > "$work/pinocchio.csv"
+    for round in $(seq "$rounds"); do
+        echo "peers.sh: $name, round $round of $rounds" >&2
+        # shellcheck disable=SC2086  # the options are words
+        $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
+            --cc gcc --cflags "-O3 -march=native" --csv "$work/round.csv" >/dev/null
+        tail -n +2 "$work/round.csv" >> "$work/gcc.csv"
+        # shellcheck disable=SC2086
+        $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
+            --cc clang --cflags "-std=c99 -O3 -march=native" --csv "$work/round.csv" >/dev/null
+        tail -n +2 "$work/round.csv" >> "$work/clang.csv"
+        $pin "$pinocchio" --robot "$name:$urdf:$root:$frame" --batches "$batches" \
+            > "$work/pinocchio.md" 2>/dev/null
+        pinocchio_csv "$work/pinocchio.md" >> "$work/pinocchio.csv"
+    done
+    # csv fields (no header; one row per round and algorithm):
+    # robot,algorithm,generated_us,min,max,generic_us,min,max,speedup,mul,add,code_bytes,rel_diff
     awk -F, -v robot="$name" '
-        FILENAME ~ /pinocchio/ { pin[$1] = $2; next }
-        FNR == 1 { next }
-        FILENAME ~ /gcc/ { order[++n] = $2; g[$2] = $3; gg[$2] = $6; gb[$2] = $12; ops[$2] = $10 "/" $11; next }
-        { c[$2] = $3; cg[$2] = $6; cb[$2] = $12 }
+        function least(arr, k, v) { if (!(k in arr) || v < arr[k]) arr[k] = v }
+        FILENAME ~ /pinocchio/ { least(pin, $1, $2); next }
+        FILENAME ~ /gcc/ {
+            if (!($2 in g)) order[++n] = $2
+            least(g, $2, $3); least(gg, $2, $6); gb[$2] = $12; ops[$2] = $10 "/" $11; next
+        }
+        { least(c, $2, $3); least(cg, $2, $6); cb[$2] = $12 }
         function kb(b) { return b == "" ? "" : b < 1024 ? b " B" : sprintf("%.1f KB", b / 1024) }
         function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.2f×", b / a) : "" }
         END {
@@ -86,8 +99,9 @@ done
 {
     echo "Generated (gcc -std=gnu99 and clang -std=c99, -O3 -march=native) vs the generic runtime"
     echo "built by the same compiler vs Pinocchio 3.7 (clang++ -O3 -march=native), one run,"
-    echo "$batches batches of 1000 calls per side, pinned to one core; \"÷\" is how many times"
-    echo "faster the generated code is. CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')."
+    echo "$rounds rounds per robot of $batches batches of 1000 calls per side, each side's time the"
+    echo "smallest of its rounds' medians, pinned to one core; \"÷\" is how many times faster the"
+    echo "generated code is. CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')."
     echo "$(gcc --version | head -1); $(clang --version | head -1)."
     echo
     cat "$work/table.md"
