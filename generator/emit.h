@@ -77,11 +77,13 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
                const char *out);
 /* M on the tree pattern as handles H[emit_ltl_index(t, i, j)] (composite inertias carried up). */
 void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
-/* crba: M on the tree pattern into d->M. */
+/* crba: M on the tree pattern into d->M and into both triangles of the full M (NV x NV,
+ * "M[...]"); crba_zeros: the rest of the full M (runs of zeros outside the tree pattern),
+ * as C text. */
 void emit_crba(expr_prog *p, const kin_tree *t);
-/* crba_dense: the full M (NV x NV, "M[...]") from d->M, as C text: the structural zeros
- * (runs outside the tree pattern), then the pattern into both triangles. */
-int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+/* minv_crba: M on the tree pattern into d->M only (M^-1 needs no full M). */
+void emit_crba_packed(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text that builds d->L row by row from d->M (emit_ltl_text, counting its operations into

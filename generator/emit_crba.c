@@ -60,16 +60,37 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
     free(Y);
 }
 
-void emit_crba(expr_prog *p, const kin_tree *t)
+/* M on the tree pattern into d->M; with full, each entry also into both triangles of the
+ * full "M" where it is computed. Talos' crba (nv = 50, 1084 of 2500 entries on the
+ * pattern), microbenchmark: 1.59 -> 1.34 us under gcc against copying d->M into M after
+ * it (a pass of 567 loads and 1084 stores); clang unchanged (1.54, 1.53). */
+static void store_crba(expr_prog *p, const kin_tree *t, int full)
 {
-    int nnz = emit_ltl_nnz(t), i;
+    int nnz = emit_ltl_nnz(t), nv = t->nv, r, j, k;
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
     if (!H)
         return;
     emit_crba_pattern(p, t, H);
-    for (i = 0; i < nnz; i++)
-        expr_storef(p, H[i], "d->M[%d]", i);
+    for (r = 0; r < nv; r++)
+        for (j = r; j >= 0; j = t->dof_parent[j]) {
+            k = emit_ltl_index(t, r, j);
+            expr_storef(p, H[k], "d->M[%d]", k);
+            if (full)
+                expr_storef(p, H[k], "M[%d]", r * nv + j);
+            if (full && j != r)
+                expr_storef(p, H[k], "M[%d]", j * nv + r);
+        }
     free(H);
+}
+
+void emit_crba(expr_prog *p, const kin_tree *t)
+{
+    store_crba(p, t, 1);
+}
+
+void emit_crba_packed(expr_prog *p, const kin_tree *t)
+{
+    store_crba(p, t, 0);
 }
 
 /* "row 5 (joint knee): ancestors 4 3", comment-safe (malloc'd, NULL on oom). */
@@ -328,14 +349,12 @@ static int dof_related(const kin_tree *t, int r, int col)
     return tree_dof_supports(t, col, r) || tree_dof_supports(t, r, col);
 }
 
-/* M in full from d->M: row by row, the runs of columns outside the tree pattern set to zero,
- * then each pattern entry into both triangles. Filling M in full is about a third of talos'
- * crba (nv = 50, 1084 of 2500 entries on the pattern); writing each entry once instead of
- * zeroing all of M first saves 5% of it (1.43 -> 1.36 us, gcc); writing the zeros out
- * (zeros_text) another 20% under gcc. */
-int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
+/* The entries of the full M outside the tree pattern, row by row: runs of zeros. Writing
+ * each entry of M once instead of zeroing all of M first: talos 1.43 -> 1.36 us (gcc);
+ * writing the zeros out (zeros_text) another 20% under gcc. */
+int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
-    int nv = t->nv, r, col, start, j;
+    int nv = t->nv, r, col, start;
     memset(c, 0, sizeof *c);
     if (nv == 0) {
         ebuf_printf(out, "%s(void)M;\n", indent);
@@ -350,13 +369,6 @@ int emit_crba_dense_text(const kin_tree *t, ebuf *out, const char *indent, expr_
                 ;
             zeros_text(out, indent, "M", r * nv + start, col - start);
         }
-    ebuf_printf(out, "%s/* d->M mirrored */\n", indent);
-    for (r = 0; r < nv; r++) {
-        ebuf_printf(out, "%sM[%d] = d->M[%d];\n", indent, r * nv + r, emit_ltl_index(t, r, r));
-        for (j = t->dof_parent[r]; j >= 0; j = t->dof_parent[j])
-            ebuf_printf(out, "%sM[%d] = M[%d] = d->M[%d];\n", indent, r * nv + j, j * nv + r,
-                        emit_ltl_index(t, r, j));
-    }
     return 0;
 }
 

@@ -212,11 +212,12 @@ void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g)
 {% endif %}
 {{ gravity.body }}}
 
-/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
- * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
- * ancestors gives M(j, i) = S_j^T F.
+/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
+ * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
+ * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
+ * into both triangles of M; the other entries of M are zeros.
  * {{ crba.ops }} */
-static void {{ name }}__crba_pattern({{ name }}_data *d, const cdyn_real *q)
+void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {
 {% if not crba.uses.d %}
     (void)d;
@@ -224,13 +225,7 @@ static void {{ name }}__crba_pattern({{ name }}_data *d, const cdyn_real *q)
 {% if not crba.uses.q %}
     (void)q;
 {% endif %}
-{{ crba.body }}}
-
-/* M in full: the structural zeros, then d->M mirrored. */
-void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
-{
-    {{ name }}__crba_pattern(d, q);
-{{ crba_dense.body }}}
+{{ crba_zeros.body }}{{ crba.body }}}
 
 {% if forward_dynamics %}
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
@@ -274,6 +269,18 @@ void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D)
 {{ factor_D.body }}    }
 }
 
+/* The CRBA into d->M only, for M^-1.
+ * {{ minv_crba.ops }} */
+static void {{ name }}__minv_crba({{ name }}_data *d, const cdyn_real *q)
+{
+{% if not minv_crba.uses.d %}
+    (void)d;
+{% endif %}
+{% if not minv_crba.uses.q %}
+    (void)q;
+{% endif %}
+{{ minv_crba.body }}}
+
 {% for c in minv_chunks %}
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part {{ c.index }}: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
@@ -294,7 +301,7 @@ static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    {{ name }}__crba_pattern(d, q);
+    {{ name }}__minv_crba(d, q);
     status = {{ name }}_ltl(d);
     if (status != 0)
         return status;

@@ -3149,12 +3149,14 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     g[0] = t99;
 }
 
-/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
- * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
- * ancestors gives M(j, i) = S_j^T F.
+/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
+ * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
+ * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
+ * into both triangles of M; the other entries of M are zeros.
  * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
-static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
+void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    /* the structural zeros */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
@@ -3176,12 +3178,16 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t15 = t10 * CDYN_R(0.00054835910640823205) - t11 * CDYN_R(0.001672482661783778);
     const cdyn_real t16 = t11 * CDYN_R(0.00054835910640823205) + t10 * CDYN_R(0.001672482661783778);
     d->M[22] = -t16;
+    M[47] = -t16;
+    M[41] = -t16;
     const cdyn_real t17 = t14 + CDYN_R(0.0049096519673609458);
     const cdyn_real t18 = t9 * t12;
     const cdyn_real t19 = t8 * t12;
     const cdyn_real t20 = t8 * t17 + t9 * t15;
     const cdyn_real t21 = t9 * t17 - t8 * t15;
     d->M[23] = -t21;
+    M[46] = -t21;
+    M[34] = -t21;
     const cdyn_real t22 = t6 * t13 - t7 * t18;
     const cdyn_real t23 = t7 * t13 + t6 * t18;
     const cdyn_real t24 = t23 * CDYN_R(0.082500000000000004);
@@ -3192,6 +3198,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t29 = t21 - t24;
     const cdyn_real t30 = t25 + t27;
     d->M[24] = -t30;
+    M[45] = -t30;
+    M[27] = -t30;
     const cdyn_real t31 = t4 * t19 + t5 * t22;
     const cdyn_real t32 = t5 * t19 - t4 * t22;
     const cdyn_real t33 = t4 * t29 + t5 * t28;
@@ -3199,6 +3207,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t35 = t30 + t32 * CDYN_R(0.082500000000000004);
     const cdyn_real t36 = t24 + t34;
     d->M[25] = -t36;
+    M[44] = -t36;
+    M[20] = -t36;
     const cdyn_real t37 = t2 * t23 + t3 * t31;
     const cdyn_real t38 = t3 * t23 - t2 * t31;
     const cdyn_real t39 = t2 * t35 - t3 * t33;
@@ -3206,8 +3216,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t41 = t38 * CDYN_R(0.316) - t39;
     const cdyn_real t42 = t37 * CDYN_R(0.316) + t40;
     d->M[26] = t42;
+    M[43] = t42;
+    M[13] = t42;
     const cdyn_real t43 = t1 * t36 + t0 * t41;
     d->M[27] = -t43;
+    M[42] = -t43;
+    M[6] = -t43;
     const cdyn_real t44 = t10 * t10;
     const cdyn_real t45 = t10 * t11;
     const cdyn_real t46 = t45 * CDYN_R(2.0);
@@ -3234,12 +3248,15 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t67 = t16 + CDYN_R(9.3569097314604994e-05);
     const cdyn_real t68 = t60 - CDYN_R(0.011794560230238949);
     d->M[15] = -t68;
+    M[40] = -t68;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
     const cdyn_real t69 = t8 * t61 - t9 * CDYN_R(0.068832705568999994);
     const cdyn_real t70 = t9 * t61 + t8 * CDYN_R(0.068832705568999994);
     const cdyn_real t71 = t8 * t67 - t9 * t65;
     const cdyn_real t72 = t9 * t67 + t8 * t65;
     d->M[16] = t72;
+    M[39] = t72;
+    M[33] = t72;
     const cdyn_real t73 = t7 * t69;
     const cdyn_real t74 = t6 * t69;
     const cdyn_real t75 = t74 * CDYN_R(0.082500000000000004);
@@ -3250,6 +3267,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t80 = t72 + t75;
     const cdyn_real t81 = t76 - t78;
     d->M[17] = t81;
+    M[38] = t81;
+    M[26] = t81;
     const cdyn_real t82 = t4 * t70 + t5 * t73;
     const cdyn_real t83 = t5 * t70 - t4 * t73;
     const cdyn_real t84 = t4 * t80 - t5 * t79;
@@ -3257,6 +3276,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t86 = t81 + t83 * CDYN_R(0.082500000000000004);
     const cdyn_real t87 = t75 - t85;
     d->M[18] = -t87;
+    M[37] = -t87;
+    M[19] = -t87;
     const cdyn_real t88 = t2 * t74 - t3 * t82;
     const cdyn_real t89 = t3 * t74 + t2 * t82;
     const cdyn_real t90 = t2 * t86 - t3 * t84;
@@ -3264,8 +3285,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t92 = t89 * CDYN_R(0.316) + t90;
     const cdyn_real t93 = t88 * CDYN_R(0.316) - t91;
     d->M[19] = t93;
+    M[36] = t93;
+    M[12] = t93;
     const cdyn_real t94 = t1 * t87 + t0 * t92;
     d->M[20] = -t94;
+    M[35] = -t94;
+    M[5] = -t94;
     const cdyn_real t95 = t8 * t8;
     const cdyn_real t96 = t8 * t9;
     const cdyn_real t97 = t96 * CDYN_R(2.0);
@@ -3286,6 +3311,7 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t112 = t72 - CDYN_R(0.0021640520520981297);
     const cdyn_real t113 = t103 + CDYN_R(0.010869510762828563);
     d->M[10] = t113;
+    M[32] = t113;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
     const cdyn_real t114 = t6 * t105 - t7 * t106;
     const cdyn_real t115 = t7 * t105 + t6 * t106;
@@ -3297,6 +3323,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t121 = t113 - t117;
     const cdyn_real t122 = t114 * CDYN_R(0.38400000000000001) + t119;
     d->M[11] = t122;
+    M[31] = t122;
+    M[25] = t122;
     const cdyn_real t123 = t5 * t114;
     const cdyn_real t124 = t4 * t114;
     const cdyn_real t125 = t4 * t121 + t5 * t120;
@@ -3304,6 +3332,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t127 = t122 - t124 * CDYN_R(0.082500000000000004);
     const cdyn_real t128 = t117 + t126;
     d->M[12] = t128;
+    M[30] = t128;
+    M[18] = t128;
     const cdyn_real t129 = t2 * t115 + t3 * t123;
     const cdyn_real t130 = t3 * t115 - t2 * t123;
     const cdyn_real t131 = t2 * t127 - t3 * t125;
@@ -3311,8 +3341,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t133 = t130 * CDYN_R(0.316) - t131;
     const cdyn_real t134 = t129 * CDYN_R(0.316) + t132;
     d->M[13] = -t134;
+    M[29] = -t134;
+    M[11] = -t134;
     const cdyn_real t135 = t1 * t128 + t0 * t133;
     d->M[14] = t135;
+    M[28] = t135;
+    M[4] = t135;
     const cdyn_real t136 = t6 * t6;
     const cdyn_real t137 = t6 * t7;
     const cdyn_real t138 = t137 * CDYN_R(2.0);
@@ -3349,6 +3383,7 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t169 = t122 - CDYN_R(0.0016444875773692705);
     const cdyn_real t170 = t161 - CDYN_R(0.077586149052539605);
     d->M[6] = -t170;
+    M[24] = -t170;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
     const cdyn_real t171 = t4 * t162 + t5 * t163;
     const cdyn_real t172 = t5 * t162 - t4 * t163;
@@ -3356,6 +3391,8 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t174 = t4 * t169 + t5 * t167;
     const cdyn_real t175 = t5 * t169 - t4 * t167;
     d->M[7] = t175;
+    M[23] = t175;
+    M[17] = t175;
     const cdyn_real t176 = t170 - t173;
     const cdyn_real t177 = t3 * t171;
     const cdyn_real t178 = t2 * t171;
@@ -3364,8 +3401,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t181 = t178 * CDYN_R(0.316) - t179;
     const cdyn_real t182 = t177 * CDYN_R(0.316) - t180;
     d->M[8] = -t182;
+    M[22] = -t182;
+    M[10] = -t182;
     const cdyn_real t183 = t1 * t175 - t0 * t181;
     d->M[9] = t183;
+    M[21] = t183;
+    M[3] = t183;
     const cdyn_real t184 = t4 * t4;
     const cdyn_real t185 = t4 * t5;
     const cdyn_real t186 = t185 * CDYN_R(2.0);
@@ -3394,6 +3435,7 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t209 = t175 + CDYN_R(0.0043772571218395843);
     const cdyn_real t210 = t201 - CDYN_R(0.018249202292520111);
     d->M[3] = -t210;
+    M[16] = -t210;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
     const cdyn_real t211 = t2 * t202 + t3 * t203;
     const cdyn_real t212 = t3 * t202 - t2 * t203;
@@ -3402,8 +3444,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t215 = t212 * CDYN_R(0.316) - t213;
     const cdyn_real t216 = t211 * CDYN_R(0.316) + t214;
     d->M[4] = -t216;
+    M[15] = -t216;
+    M[9] = -t216;
     const cdyn_real t217 = t1 * t210 - t0 * t215;
     d->M[5] = -t217;
+    M[14] = -t217;
+    M[2] = -t217;
     const cdyn_real t218 = t2 * t2;
     const cdyn_real t219 = t2 * t3;
     const cdyn_real t220 = t219 * CDYN_R(2.0);
@@ -3427,9 +3473,12 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t238 = t216 + CDYN_R(0.0007689361029463999);
     const cdyn_real t239 = t233 - CDYN_R(0.026534991901690206);
     d->M[1] = -t239;
+    M[8] = -t239;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
     const cdyn_real t240 = t1 * t238 + t0 * t236;
     d->M[2] = -t240;
+    M[7] = -t240;
+    M[1] = -t240;
     const cdyn_real t241 = t0 * t0;
     const cdyn_real t242 = t0 * t1;
     const cdyn_real t243 = t242 * CDYN_R(2.0);
@@ -3438,44 +3487,10 @@ static void arm7__crba_pattern(arm7_data *d, const cdyn_real *q)
     const cdyn_real t246 = t237 + t245;
     const cdyn_real t247 = t246 + CDYN_R(0.0092131637772112241);
     d->M[0] = t247;
+    M[0] = t247;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
     d->M[21] = CDYN_R(0.0049096519673609458);
-}
-
-/* M in full: the structural zeros, then d->M mirrored. */
-void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
-{
-    arm7__crba_pattern(d, q);
-    /* the structural zeros */
-    /* d->M mirrored */
-    M[0] = d->M[0];
-    M[8] = d->M[1];
-    M[7] = M[1] = d->M[2];
-    M[16] = d->M[3];
-    M[15] = M[9] = d->M[4];
-    M[14] = M[2] = d->M[5];
-    M[24] = d->M[6];
-    M[23] = M[17] = d->M[7];
-    M[22] = M[10] = d->M[8];
-    M[21] = M[3] = d->M[9];
-    M[32] = d->M[10];
-    M[31] = M[25] = d->M[11];
-    M[30] = M[18] = d->M[12];
-    M[29] = M[11] = d->M[13];
-    M[28] = M[4] = d->M[14];
-    M[40] = d->M[15];
-    M[39] = M[33] = d->M[16];
-    M[38] = M[26] = d->M[17];
-    M[37] = M[19] = d->M[18];
-    M[36] = M[12] = d->M[19];
-    M[35] = M[5] = d->M[20];
-    M[48] = d->M[21];
-    M[47] = M[41] = d->M[22];
-    M[46] = M[34] = d->M[23];
-    M[45] = M[27] = d->M[24];
-    M[44] = M[20] = d->M[25];
-    M[43] = M[13] = d->M[26];
-    M[42] = M[6] = d->M[27];
+    M[48] = CDYN_R(0.0049096519673609458);
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
@@ -3836,6 +3851,297 @@ void arm7_ltl_factor(const arm7_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
+/* The CRBA into d->M only, for M^-1.
+ * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
+static void arm7__minv_crba(arm7_data *d, const cdyn_real *q)
+{
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[4];
+    const cdyn_real t9 = cos_angle[4];
+    const cdyn_real t10 = sin_angle[5];
+    const cdyn_real t11 = cos_angle[5];
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
+    const cdyn_real t12 = t10 * CDYN_R(0.0077354848739999999) - t11 * CDYN_R(0.0031274395439999996);
+    const cdyn_real t13 = t11 * CDYN_R(0.0077354848739999999) + t10 * CDYN_R(0.0031274395439999996);
+    const cdyn_real t14 = t13 * CDYN_R(0.087999999999999995);
+    const cdyn_real t15 = t10 * CDYN_R(0.00054835910640823205) - t11 * CDYN_R(0.001672482661783778);
+    const cdyn_real t16 = t11 * CDYN_R(0.00054835910640823205) + t10 * CDYN_R(0.001672482661783778);
+    d->M[22] = -t16;
+    const cdyn_real t17 = t14 + CDYN_R(0.0049096519673609458);
+    const cdyn_real t18 = t9 * t12;
+    const cdyn_real t19 = t8 * t12;
+    const cdyn_real t20 = t8 * t17 + t9 * t15;
+    const cdyn_real t21 = t9 * t17 - t8 * t15;
+    d->M[23] = -t21;
+    const cdyn_real t22 = t6 * t13 - t7 * t18;
+    const cdyn_real t23 = t7 * t13 + t6 * t18;
+    const cdyn_real t24 = t23 * CDYN_R(0.082500000000000004);
+    const cdyn_real t25 = t22 * CDYN_R(0.38400000000000001) - t19 * CDYN_R(0.082500000000000004);
+    const cdyn_real t26 = t6 * t16 - t7 * t20;
+    const cdyn_real t27 = t7 * t16 + t6 * t20;
+    const cdyn_real t28 = t23 * CDYN_R(0.38400000000000001) - t26;
+    const cdyn_real t29 = t21 - t24;
+    const cdyn_real t30 = t25 + t27;
+    d->M[24] = -t30;
+    const cdyn_real t31 = t4 * t19 + t5 * t22;
+    const cdyn_real t32 = t5 * t19 - t4 * t22;
+    const cdyn_real t33 = t4 * t29 + t5 * t28;
+    const cdyn_real t34 = t5 * t29 - t4 * t28;
+    const cdyn_real t35 = t30 + t32 * CDYN_R(0.082500000000000004);
+    const cdyn_real t36 = t24 + t34;
+    d->M[25] = -t36;
+    const cdyn_real t37 = t2 * t23 + t3 * t31;
+    const cdyn_real t38 = t3 * t23 - t2 * t31;
+    const cdyn_real t39 = t2 * t35 - t3 * t33;
+    const cdyn_real t40 = t3 * t35 + t2 * t33;
+    const cdyn_real t41 = t38 * CDYN_R(0.316) - t39;
+    const cdyn_real t42 = t37 * CDYN_R(0.316) + t40;
+    d->M[26] = t42;
+    const cdyn_real t43 = t1 * t36 + t0 * t41;
+    d->M[27] = -t43;
+    const cdyn_real t44 = t10 * t10;
+    const cdyn_real t45 = t10 * t11;
+    const cdyn_real t46 = t45 * CDYN_R(2.0);
+    const cdyn_real t47 = t44 * CDYN_R(2.0);
+    const cdyn_real t48 = t46 * CDYN_R(0.00039510871831575201) - t44 * CDYN_R(0.0024209437785212284);
+    const cdyn_real t49 = t47 * CDYN_R(0.00039510871831575201) + t45 * CDYN_R(0.0024209437785212284);
+    const cdyn_real t50 = t48 + CDYN_R(0.015320008390949585);
+    const cdyn_real t51 = t48 - CDYN_R(0.012899064612428356);
+    const cdyn_real t52 = t49 - CDYN_R(0.00039510871831575201);
+    const cdyn_real t53 = t13 + CDYN_R(0.064725935999999998);
+    const cdyn_real t54 = t14 * CDYN_R(2.0) + CDYN_R(0.0056958823679999996);
+    const cdyn_real t55 = t50 - t54;
+    const cdyn_real t56 = t54 + t55;
+    const cdyn_real t57 = t15 - CDYN_R(0.0039869234797919994);
+    const cdyn_real t58 = t52 - t12 * CDYN_R(0.087999999999999995);
+    const cdyn_real t59 = t54 + CDYN_R(0.0049096519673609458);
+    const cdyn_real t60 = t51 - t54;
+    const cdyn_real t61 = t53 + CDYN_R(0.10024161669500001);
+    const cdyn_real t62 = t12 - CDYN_R(0.017527158935000002);
+    const cdyn_real t63 = t56 + CDYN_R(0.0024804603581707893);
+    const cdyn_real t64 = t57 - CDYN_R(0.0015241109028833149);
+    const cdyn_real t65 = t58 - CDYN_R(0.00010375891721868492);
+    const cdyn_real t66 = t59 + CDYN_R(0.01056776613310695);
+    const cdyn_real t67 = t16 + CDYN_R(9.3569097314604994e-05);
+    const cdyn_real t68 = t60 - CDYN_R(0.011794560230238949);
+    d->M[15] = -t68;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
+    const cdyn_real t69 = t8 * t61 - t9 * CDYN_R(0.068832705568999994);
+    const cdyn_real t70 = t9 * t61 + t8 * CDYN_R(0.068832705568999994);
+    const cdyn_real t71 = t8 * t67 - t9 * t65;
+    const cdyn_real t72 = t9 * t67 + t8 * t65;
+    d->M[16] = t72;
+    const cdyn_real t73 = t7 * t69;
+    const cdyn_real t74 = t6 * t69;
+    const cdyn_real t75 = t74 * CDYN_R(0.082500000000000004);
+    const cdyn_real t76 = t73 * CDYN_R(0.38400000000000001) - t70 * CDYN_R(0.082500000000000004);
+    const cdyn_real t77 = t6 * t68 + t7 * t71;
+    const cdyn_real t78 = t7 * t68 - t6 * t71;
+    const cdyn_real t79 = t74 * CDYN_R(0.38400000000000001) - t77;
+    const cdyn_real t80 = t72 + t75;
+    const cdyn_real t81 = t76 - t78;
+    d->M[17] = t81;
+    const cdyn_real t82 = t4 * t70 + t5 * t73;
+    const cdyn_real t83 = t5 * t70 - t4 * t73;
+    const cdyn_real t84 = t4 * t80 - t5 * t79;
+    const cdyn_real t85 = t5 * t80 + t4 * t79;
+    const cdyn_real t86 = t81 + t83 * CDYN_R(0.082500000000000004);
+    const cdyn_real t87 = t75 - t85;
+    d->M[18] = -t87;
+    const cdyn_real t88 = t2 * t74 - t3 * t82;
+    const cdyn_real t89 = t3 * t74 + t2 * t82;
+    const cdyn_real t90 = t2 * t86 - t3 * t84;
+    const cdyn_real t91 = t3 * t86 + t2 * t84;
+    const cdyn_real t92 = t89 * CDYN_R(0.316) + t90;
+    const cdyn_real t93 = t88 * CDYN_R(0.316) - t91;
+    d->M[19] = t93;
+    const cdyn_real t94 = t1 * t87 + t0 * t92;
+    d->M[20] = -t94;
+    const cdyn_real t95 = t8 * t8;
+    const cdyn_real t96 = t8 * t9;
+    const cdyn_real t97 = t96 * CDYN_R(2.0);
+    const cdyn_real t98 = t95 * CDYN_R(2.0);
+    const cdyn_real t99 = t63 - t66;
+    const cdyn_real t100 = t64 * t97 - t95 * t99;
+    const cdyn_real t101 = t64 * t98 + t96 * t99;
+    const cdyn_real t102 = t63 + t100;
+    const cdyn_real t103 = t66 - t100;
+    const cdyn_real t104 = t64 - t101;
+    const cdyn_real t105 = t70 - CDYN_R(0.014653732538);
+    const cdyn_real t106 = t62 - CDYN_R(0.050343472489999999);
+    const cdyn_real t107 = t69 - CDYN_R(0.047121686401999999);
+    const cdyn_real t108 = t102 + CDYN_R(0.039427570958035521);
+    const cdyn_real t109 = t71 - CDYN_R(0.0015152444733270301);
+    const cdyn_real t110 = t104 + CDYN_R(0.0046002455175631054);
+    const cdyn_real t111 = t68 - CDYN_R(0.031460372325260388);
+    const cdyn_real t112 = t72 - CDYN_R(0.0021640520520981297);
+    const cdyn_real t113 = t103 + CDYN_R(0.010869510762828563);
+    d->M[10] = t113;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
+    const cdyn_real t114 = t6 * t105 - t7 * t106;
+    const cdyn_real t115 = t7 * t105 + t6 * t106;
+    const cdyn_real t116 = t115 * CDYN_R(0.38400000000000001);
+    const cdyn_real t117 = t115 * CDYN_R(0.082500000000000004);
+    const cdyn_real t118 = t6 * t112 - t7 * t110;
+    const cdyn_real t119 = t7 * t112 + t6 * t110;
+    const cdyn_real t120 = t116 - t118;
+    const cdyn_real t121 = t113 - t117;
+    const cdyn_real t122 = t114 * CDYN_R(0.38400000000000001) + t119;
+    d->M[11] = t122;
+    const cdyn_real t123 = t5 * t114;
+    const cdyn_real t124 = t4 * t114;
+    const cdyn_real t125 = t4 * t121 + t5 * t120;
+    const cdyn_real t126 = t5 * t121 - t4 * t120;
+    const cdyn_real t127 = t122 - t124 * CDYN_R(0.082500000000000004);
+    const cdyn_real t128 = t117 + t126;
+    d->M[12] = t128;
+    const cdyn_real t129 = t2 * t115 + t3 * t123;
+    const cdyn_real t130 = t3 * t115 - t2 * t123;
+    const cdyn_real t131 = t2 * t127 - t3 * t125;
+    const cdyn_real t132 = t3 * t127 + t2 * t125;
+    const cdyn_real t133 = t130 * CDYN_R(0.316) - t131;
+    const cdyn_real t134 = t129 * CDYN_R(0.316) + t132;
+    d->M[13] = -t134;
+    const cdyn_real t135 = t1 * t128 + t0 * t133;
+    d->M[14] = t135;
+    const cdyn_real t136 = t6 * t6;
+    const cdyn_real t137 = t6 * t7;
+    const cdyn_real t138 = t137 * CDYN_R(2.0);
+    const cdyn_real t139 = t136 * CDYN_R(2.0);
+    const cdyn_real t140 = t108 + t111;
+    const cdyn_real t141 = t109 * t138 + t136 * t140;
+    const cdyn_real t142 = t109 * t139 - t137 * t140;
+    const cdyn_real t143 = t108 - t141;
+    const cdyn_real t144 = t111 - t141;
+    const cdyn_real t145 = t109 - t142;
+    const cdyn_real t146 = t107 * CDYN_R(0.38400000000000001);
+    const cdyn_real t147 = t117 - t146;
+    const cdyn_real t148 = t115 - CDYN_R(0.29931189750000003);
+    const cdyn_real t149 = t107 + CDYN_R(1.3931608320000002);
+    const cdyn_real t150 = t117 * CDYN_R(2.0) - CDYN_R(0.024693231543750003);
+    const cdyn_real t151 = t143 + t150;
+    const cdyn_real t152 = t147 * CDYN_R(2.0) - CDYN_R(0.55966699103175011);
+    const cdyn_real t153 = t151 - t152;
+    const cdyn_real t154 = t116 - t107 * CDYN_R(0.082500000000000004);
+    const cdyn_real t155 = t154 - CDYN_R(0.11493576864000002);
+    const cdyn_real t156 = t118 - t155;
+    const cdyn_real t157 = t145 + t114 * CDYN_R(0.082500000000000004);
+    const cdyn_real t158 = t146 * CDYN_R(2.0) + CDYN_R(0.53497375948800008);
+    const cdyn_real t159 = t113 - t158;
+    const cdyn_real t160 = t152 - t159;
+    const cdyn_real t161 = t144 + t152;
+    const cdyn_real t162 = t148 - CDYN_R(0.19076837715);
+    const cdyn_real t163 = t149 + CDYN_R(0.37464440800499998);
+    const cdyn_real t164 = t114 - CDYN_R(0.098502069329999997);
+    const cdyn_real t165 = t153 + CDYN_R(0.067677270250859914);
+    const cdyn_real t166 = t156 + CDYN_R(0.02771584317362585);
+    const cdyn_real t167 = t157 - CDYN_R(0.0039053550262761003);
+    const cdyn_real t168 = t160 - CDYN_R(0.032399430424451321);
+    const cdyn_real t169 = t122 - CDYN_R(0.0016444875773692705);
+    const cdyn_real t170 = t161 - CDYN_R(0.077586149052539605);
+    d->M[6] = -t170;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
+    const cdyn_real t171 = t4 * t162 + t5 * t163;
+    const cdyn_real t172 = t5 * t162 - t4 * t163;
+    const cdyn_real t173 = t172 * CDYN_R(0.082500000000000004);
+    const cdyn_real t174 = t4 * t169 + t5 * t167;
+    const cdyn_real t175 = t5 * t169 - t4 * t167;
+    d->M[7] = t175;
+    const cdyn_real t176 = t170 - t173;
+    const cdyn_real t177 = t3 * t171;
+    const cdyn_real t178 = t2 * t171;
+    const cdyn_real t179 = t2 * t176 + t3 * t174;
+    const cdyn_real t180 = t3 * t176 - t2 * t174;
+    const cdyn_real t181 = t178 * CDYN_R(0.316) - t179;
+    const cdyn_real t182 = t177 * CDYN_R(0.316) - t180;
+    d->M[8] = -t182;
+    const cdyn_real t183 = t1 * t175 - t0 * t181;
+    d->M[9] = t183;
+    const cdyn_real t184 = t4 * t4;
+    const cdyn_real t185 = t4 * t5;
+    const cdyn_real t186 = t185 * CDYN_R(2.0);
+    const cdyn_real t187 = t184 * CDYN_R(2.0);
+    const cdyn_real t188 = t165 + t168;
+    const cdyn_real t189 = t166 * t186 + t184 * t188;
+    const cdyn_real t190 = t166 * t187 - t185 * t188;
+    const cdyn_real t191 = t165 - t189;
+    const cdyn_real t192 = t168 - t189;
+    const cdyn_real t193 = t166 - t190;
+    const cdyn_real t194 = t172 + CDYN_R(0.595313235);
+    const cdyn_real t195 = t173 * CDYN_R(2.0) + CDYN_R(0.049113341887500002);
+    const cdyn_real t196 = t191 - t195;
+    const cdyn_real t197 = t195 + t196;
+    const cdyn_real t198 = t174 - t164 * CDYN_R(0.082500000000000004);
+    const cdyn_real t199 = t193 - t171 * CDYN_R(0.082500000000000004);
+    const cdyn_real t200 = t170 - t195;
+    const cdyn_real t201 = t192 - t195;
+    const cdyn_real t202 = t194 + CDYN_R(0.088844724872);
+    const cdyn_real t203 = t164 + CDYN_R(0.12672916420800001);
+    const cdyn_real t204 = t171 - CDYN_R(0.21470862320799999);
+    const cdyn_real t205 = t197 + CDYN_R(0.056494926014070829);
+    const cdyn_real t206 = t198 - CDYN_R(0.0082483331406757437);
+    const cdyn_real t207 = t199 - CDYN_R(0.0054876481065622559);
+    const cdyn_real t208 = t200 - CDYN_R(0.052878381999606108);
+    const cdyn_real t209 = t175 + CDYN_R(0.0043772571218395843);
+    const cdyn_real t210 = t201 - CDYN_R(0.018249202292520111);
+    d->M[3] = -t210;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
+    const cdyn_real t211 = t2 * t202 + t3 * t203;
+    const cdyn_real t212 = t3 * t202 - t2 * t203;
+    const cdyn_real t213 = t2 * t209 + t3 * t207;
+    const cdyn_real t214 = t3 * t209 - t2 * t207;
+    const cdyn_real t215 = t212 * CDYN_R(0.316) - t213;
+    const cdyn_real t216 = t211 * CDYN_R(0.316) + t214;
+    d->M[4] = -t216;
+    const cdyn_real t217 = t1 * t210 - t0 * t215;
+    d->M[5] = -t217;
+    const cdyn_real t218 = t2 * t2;
+    const cdyn_real t219 = t2 * t3;
+    const cdyn_real t220 = t219 * CDYN_R(2.0);
+    const cdyn_real t221 = t218 * CDYN_R(2.0);
+    const cdyn_real t222 = t205 + t208;
+    const cdyn_real t223 = t206 * t220 + t218 * t222;
+    const cdyn_real t224 = t206 * t221 - t219 * t222;
+    const cdyn_real t225 = t205 - t223;
+    const cdyn_real t226 = t208 - t223;
+    const cdyn_real t227 = t206 - t224;
+    const cdyn_real t228 = t204 * CDYN_R(0.316);
+    const cdyn_real t229 = t228 * CDYN_R(2.0) + CDYN_R(1.0429481888319998);
+    const cdyn_real t230 = t225 + t229;
+    const cdyn_real t231 = t210 + t229;
+    const cdyn_real t232 = t229 - t231;
+    const cdyn_real t233 = t226 - t229;
+    const cdyn_real t234 = t230 + CDYN_R(0.0085035116240215498);
+    const cdyn_real t235 = t215 - CDYN_R(0.0039833588839355196);
+    const cdyn_real t236 = t227 + CDYN_R(0.010261101821008169);
+    const cdyn_real t237 = t232 + CDYN_R(0.028124284712194955);
+    const cdyn_real t238 = t216 + CDYN_R(0.0007689361029463999);
+    const cdyn_real t239 = t233 - CDYN_R(0.026534991901690206);
+    d->M[1] = -t239;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
+    const cdyn_real t240 = t1 * t238 + t0 * t236;
+    d->M[2] = -t240;
+    const cdyn_real t241 = t0 * t0;
+    const cdyn_real t242 = t0 * t1;
+    const cdyn_real t243 = t242 * CDYN_R(2.0);
+    const cdyn_real t244 = t234 - t237;
+    const cdyn_real t245 = t235 * t243 + t241 * t244;
+    const cdyn_real t246 = t237 + t245;
+    const cdyn_real t247 = t246 + CDYN_R(0.0092131637772112241);
+    d->M[0] = t247;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
+    d->M[21] = CDYN_R(0.0049096519673609458);
+}
+
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
@@ -4050,7 +4356,7 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    arm7__crba_pattern(d, q);
+    arm7__minv_crba(d, q);
     status = arm7_ltl(d);
     if (status != 0)
         return status;

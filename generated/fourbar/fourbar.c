@@ -690,12 +690,17 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     g[2] = 0;
 }
 
-/* Composite-rigid-body algorithm (CRBA) into d->M, on the tree pattern: composite inertias
- * in compact form (mass, m c, inertia about the origin); F = Yc_i S_i carried up the
- * ancestors gives M(j, i) = S_j^T F.
+/* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
+ * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
+ * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
+ * into both triangles of M; the other entries of M are zeros.
  * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
-static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
+void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    /* the structural zeros */
+    M[2] = 0;
+    M[5] = 0;
+    M[6] = M[7] = 0;
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -706,28 +711,18 @@ static void fourbar__crba_pattern(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
     d->M[2] = t5;
+    M[3] = t5;
+    M[1] = t5;
     const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
     const cdyn_real t7 = t6 + CDYN_R(0.0016902);
     const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
     d->M[0] = t8;
+    M[0] = t8;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
     d->M[1] = CDYN_R(0.0016902);
+    M[4] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
-}
-
-/* M in full: the structural zeros, then d->M mirrored. */
-void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
-{
-    fourbar__crba_pattern(d, q);
-    /* the structural zeros */
-    M[2] = 0;
-    M[5] = 0;
-    M[6] = M[7] = 0;
-    /* d->M mirrored */
-    M[0] = d->M[0];
-    M[4] = d->M[1];
-    M[3] = M[1] = d->M[2];
-    M[8] = d->M[3];
+    M[8] = CDYN_R(0.00086616000000000015);
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
@@ -810,6 +805,29 @@ void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
+/* The CRBA into d->M only, for M^-1.
+ * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
+static void fourbar__minv_crba(fourbar_data *d, const cdyn_real *q)
+{
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
+    const cdyn_real t3 = t2 * CDYN_R(0.010125);
+    const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
+    const cdyn_real t5 = t4 + CDYN_R(0.0016902);
+    d->M[2] = t5;
+    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t7 = t6 + CDYN_R(0.0016902);
+    const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
+    d->M[0] = t8;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
+    d->M[1] = CDYN_R(0.0016902);
+    d->M[3] = CDYN_R(0.00086616000000000015);
+}
+
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
  * the root), then the lower triangle. Each row update is a contiguous stretch.
@@ -855,7 +873,7 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    fourbar__crba_pattern(d, q);
+    fourbar__minv_crba(d, q);
     status = fourbar_ltl(d);
     if (status != 0)
         return status;
