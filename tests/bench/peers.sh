@@ -58,19 +58,22 @@ pinocchio_csv() {
     echo "| robot | algorithm | mul/add | gcc µs | gcc code | clang µs | clang code | generic gcc µs | generic clang µs | Pinocchio µs | gcc ÷ Pinocchio | clang ÷ Pinocchio | gcc ÷ generic | clang ÷ generic |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } > "$work/table.md"
+# bench_round CC CFLAGS: one round of the generated code and the generic runtime built by CC,
+# its rows appended to $work/CC.csv (for the robot of the loop below).
+bench_round() {
+    # shellcheck disable=SC2086  # the options are words
+    $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
+        --cc "$1" --cflags "$2" --csv "$work/round.csv" >/dev/null
+    tail -n +2 "$work/round.csv" >> "$work/$1.csv"
+}
+
 for entry in "${robots[@]}"; do
     IFS='|' read -r name urdf options root frame <<< "$entry"
     : > "$work/gcc.csv"; : > "$work/clang.csv"; : > "$work/pinocchio.csv"
     for round in $(seq "$rounds"); do
         echo "peers.sh: $name, round $round of $rounds" >&2
-        # shellcheck disable=SC2086  # the options are words
-        $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
-            --cc gcc --cflags "-O3 -march=native" --csv "$work/round.csv" >/dev/null
-        tail -n +2 "$work/round.csv" >> "$work/gcc.csv"
-        # shellcheck disable=SC2086
-        $pin "$cdyngen" bench "$urdf" --name "$name" $options --frame "$frame" --batches "$batches" \
-            --cc clang --cflags "-std=c99 -O3 -march=native" --csv "$work/round.csv" >/dev/null
-        tail -n +2 "$work/round.csv" >> "$work/clang.csv"
+        bench_round gcc "-O3 -march=native"
+        bench_round clang "-std=c99 -O3 -march=native"
         $pin "$pinocchio" --robot "$name:$urdf:$root:$frame" --batches "$batches" \
             > "$work/pinocchio.md" 2>/dev/null
         pinocchio_csv "$work/pinocchio.md" >> "$work/pinocchio.csv"
