@@ -283,8 +283,9 @@ static void {{ name }}__minv_crba({{ name }}_data *d, const cdyn_real *q)
 
 {% for c in minv_chunks %}
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part {{ c.index }}: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
  * {{ c.ops }} */
 static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *Minv)
 {

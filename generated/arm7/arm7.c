@@ -4143,9 +4143,10 @@ static void arm7__minv_crba(arm7_data *d, const cdyn_real *q)
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 119 mul, 112 add, 0 div, 0 sqrt, 0 sin/cos */
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
+ * 140 mul, 112 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
@@ -4280,76 +4281,87 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
         for (int c = 0; c < 5; ++c)
             Minv[2 + c] -= l * Minv[9 + c];
     }
-    /* row 0 (joint joint1): ancestors none */
+    /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[0];
-        for (int c = 0; c < 7; ++c)
-            Minv[0 + c] = Minv[0 + c] * dinv;
-    }
-    /* row 1 (joint joint2): ancestors 0 */
-    {
-        const cdyn_real dinv = d->Dinv[1];
-        const cdyn_real l0 = d->L[2];
-        for (int c = 0; c < 6; ++c)
-            Minv[8 + c] = Minv[8 + c] * dinv - l0 * Minv[1 + c];
-    }
-    /* row 2 (joint joint3): ancestors 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[2];
-        const cdyn_real l0 = d->L[4];
-        const cdyn_real l1 = d->L[5];
-        for (int c = 0; c < 5; ++c)
-            Minv[16 + c] = Minv[16 + c] * dinv - l0 * Minv[9 + c] - l1 * Minv[2 + c];
-    }
-    /* row 3 (joint joint4): ancestors 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[3];
-        const cdyn_real l0 = d->L[7];
-        const cdyn_real l1 = d->L[8];
-        const cdyn_real l2 = d->L[9];
-        for (int c = 0; c < 4; ++c)
-            Minv[24 + c] = Minv[24 + c] * dinv - l0 * Minv[17 + c] - l1 * Minv[10 + c] - l2 * Minv[3 + c];
-    }
-    /* row 4 (joint joint5): ancestors 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[4];
-        const cdyn_real l0 = d->L[11];
-        const cdyn_real l1 = d->L[12];
-        const cdyn_real l2 = d->L[13];
-        const cdyn_real l3 = d->L[14];
-        Minv[32] = Minv[32] * dinv - l0 * Minv[25 + 0] - l1 * Minv[18 + 0] - l2 * Minv[11 + 0] - l3 * Minv[4 + 0];
-        Minv[33] = Minv[33] * dinv - l0 * Minv[25 + 1] - l1 * Minv[18 + 1] - l2 * Minv[11 + 1] - l3 * Minv[4 + 1];
-        Minv[34] = Minv[34] * dinv - l0 * Minv[25 + 2] - l1 * Minv[18 + 2] - l2 * Minv[11 + 2] - l3 * Minv[4 + 2];
+        const cdyn_real w0 = d->Dinv[6];
+        const cdyn_real w1 = Minv[41] * d->Dinv[5];
+        const cdyn_real w2 = Minv[34] * d->Dinv[4];
+        const cdyn_real w3 = Minv[27] * d->Dinv[3];
+        const cdyn_real w4 = Minv[20] * d->Dinv[2];
+        const cdyn_real w5 = Minv[13] * d->Dinv[1];
+        const cdyn_real w6 = Minv[6] * d->Dinv[0];
+        Minv[48] = w0 * Minv[48 + 0] + w1 * Minv[41 + 0] + w2 * Minv[34 + 0] + w3 * Minv[27 + 0]
+                + w4 * Minv[20 + 0] + w5 * Minv[13 + 0] + w6 * Minv[6 + 0];
     }
     /* row 5 (joint joint6): ancestors 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[5];
-        const cdyn_real l0 = d->L[16];
-        const cdyn_real l1 = d->L[17];
-        const cdyn_real l2 = d->L[18];
-        const cdyn_real l3 = d->L[19];
-        const cdyn_real l4 = d->L[20];
-        Minv[40] = Minv[40] * dinv - l0 * Minv[33 + 0] - l1 * Minv[26 + 0] - l2 * Minv[19 + 0] - l3 * Minv[12 + 0]
-                 - l4 * Minv[5 + 0];
-        Minv[41] = Minv[41] * dinv - l0 * Minv[33 + 1] - l1 * Minv[26 + 1] - l2 * Minv[19 + 1] - l3 * Minv[12 + 1]
-                 - l4 * Minv[5 + 1];
+        const cdyn_real w0 = d->Dinv[5];
+        const cdyn_real w1 = Minv[33] * d->Dinv[4];
+        const cdyn_real w2 = Minv[26] * d->Dinv[3];
+        const cdyn_real w3 = Minv[19] * d->Dinv[2];
+        const cdyn_real w4 = Minv[12] * d->Dinv[1];
+        const cdyn_real w5 = Minv[5] * d->Dinv[0];
+        Minv[40] = w0 * Minv[40 + 0] + w1 * Minv[33 + 0] + w2 * Minv[26 + 0] + w3 * Minv[19 + 0]
+                + w4 * Minv[12 + 0] + w5 * Minv[5 + 0];
+        Minv[41] = w0 * Minv[40 + 1] + w1 * Minv[33 + 1] + w2 * Minv[26 + 1] + w3 * Minv[19 + 1]
+                + w4 * Minv[12 + 1] + w5 * Minv[5 + 1];
     }
-    /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
+    for (int c = 6; c < 7; ++c)
+        Minv[c * 7 + 5] = Minv[35 + c];
+    /* row 4 (joint joint5): ancestors 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[6];
-        const cdyn_real l0 = d->L[22];
-        const cdyn_real l1 = d->L[23];
-        const cdyn_real l2 = d->L[24];
-        const cdyn_real l3 = d->L[25];
-        const cdyn_real l4 = d->L[26];
-        const cdyn_real l5 = d->L[27];
-        Minv[48] = Minv[48] * dinv - l0 * Minv[41 + 0] - l1 * Minv[34 + 0] - l2 * Minv[27 + 0] - l3 * Minv[20 + 0]
-                 - l4 * Minv[13 + 0] - l5 * Minv[6 + 0];
+        const cdyn_real w0 = d->Dinv[4];
+        const cdyn_real w1 = Minv[25] * d->Dinv[3];
+        const cdyn_real w2 = Minv[18] * d->Dinv[2];
+        const cdyn_real w3 = Minv[11] * d->Dinv[1];
+        const cdyn_real w4 = Minv[4] * d->Dinv[0];
+        Minv[32] = w0 * Minv[32 + 0] + w1 * Minv[25 + 0] + w2 * Minv[18 + 0] + w3 * Minv[11 + 0]
+                + w4 * Minv[4 + 0];
+        Minv[33] = w0 * Minv[32 + 1] + w1 * Minv[25 + 1] + w2 * Minv[18 + 1] + w3 * Minv[11 + 1]
+                + w4 * Minv[4 + 1];
+        Minv[34] = w0 * Minv[32 + 2] + w1 * Minv[25 + 2] + w2 * Minv[18 + 2] + w3 * Minv[11 + 2]
+                + w4 * Minv[4 + 2];
     }
-    /* the lower triangle */
-    for (int r = 1; r < 7; ++r)
-        for (int c = 0; c < r; ++c)
-            Minv[r * 7 + c] = Minv[c * 7 + r];
+    for (int c = 5; c < 7; ++c)
+        Minv[c * 7 + 4] = Minv[28 + c];
+    /* row 3 (joint joint4): ancestors 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[3];
+        const cdyn_real w1 = Minv[17] * d->Dinv[2];
+        const cdyn_real w2 = Minv[10] * d->Dinv[1];
+        const cdyn_real w3 = Minv[3] * d->Dinv[0];
+        for (int c = 0; c < 4; ++c)
+            Minv[24 + c] = w0 * Minv[24 + c] + w1 * Minv[17 + c] + w2 * Minv[10 + c] + w3 * Minv[3 + c];
+    }
+    for (int c = 4; c < 7; ++c)
+        Minv[c * 7 + 3] = Minv[21 + c];
+    /* row 2 (joint joint3): ancestors 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[2];
+        const cdyn_real w1 = Minv[9] * d->Dinv[1];
+        const cdyn_real w2 = Minv[2] * d->Dinv[0];
+        for (int c = 0; c < 5; ++c)
+            Minv[16 + c] = w0 * Minv[16 + c] + w1 * Minv[9 + c] + w2 * Minv[2 + c];
+    }
+    for (int c = 3; c < 7; ++c)
+        Minv[c * 7 + 2] = Minv[14 + c];
+    /* row 1 (joint joint2): ancestors 0 */
+    {
+        const cdyn_real w0 = d->Dinv[1];
+        const cdyn_real w1 = Minv[1] * d->Dinv[0];
+        for (int c = 0; c < 6; ++c)
+            Minv[8 + c] = w0 * Minv[8 + c] + w1 * Minv[1 + c];
+    }
+    for (int c = 2; c < 7; ++c)
+        Minv[c * 7 + 1] = Minv[7 + c];
+    /* row 0 (joint joint1): ancestors none */
+    {
+        const cdyn_real w0 = d->Dinv[0];
+        for (int c = 0; c < 7; ++c)
+            Minv[0 + c] = w0 * Minv[0 + c];
+    }
+    for (int c = 1; c < 7; ++c)
+        Minv[c * 7 + 0] = Minv[0 + c];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

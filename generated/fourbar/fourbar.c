@@ -829,9 +829,10 @@ static void fourbar__minv_crba(fourbar_data *d, const cdyn_real *q)
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 5 mul, 2 add, 0 div, 0 sqrt, 0 sin/cos */
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
+ * 6 mul, 2 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
@@ -844,29 +845,29 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
         const cdyn_real l = d->L[2];
         Minv[1] -= l;
     }
-    /* row 0 (joint crank_joint): ancestors none */
-    {
-        const cdyn_real dinv = d->Dinv[0];
-        Minv[0] = Minv[0] * dinv;
-        Minv[1] = Minv[1] * dinv;
-    }
-    Minv[2] = 0;
-    /* row 1 (joint coupler_joint): ancestors 0 */
-    {
-        const cdyn_real dinv = d->Dinv[1];
-        const cdyn_real l0 = d->L[2];
-        Minv[4] = Minv[4] * dinv - l0 * Minv[1 + 0];
-    }
-    Minv[5] = 0;
     /* row 2 (joint rocker_joint): ancestors none */
     {
-        const cdyn_real dinv = d->Dinv[2];
-        Minv[8] = Minv[8] * dinv;
+        const cdyn_real w0 = d->Dinv[2];
+        Minv[8] = w0 * Minv[8 + 0];
     }
-    /* the lower triangle */
-    for (int r = 1; r < 3; ++r)
-        for (int c = 0; c < r; ++c)
-            Minv[r * 3 + c] = Minv[c * 3 + r];
+    /* row 1 (joint coupler_joint): ancestors 0 */
+    {
+        const cdyn_real w0 = d->Dinv[1];
+        const cdyn_real w1 = Minv[1] * d->Dinv[0];
+        Minv[4] = w0 * Minv[4 + 0] + w1 * Minv[1 + 0];
+    }
+    Minv[5] = 0;
+    for (int c = 2; c < 3; ++c)
+        Minv[c * 3 + 1] = Minv[3 + c];
+    /* row 0 (joint crank_joint): ancestors none */
+    {
+        const cdyn_real w0 = d->Dinv[0];
+        Minv[0] = w0 * Minv[0 + 0];
+        Minv[1] = w0 * Minv[0 + 1];
+    }
+    Minv[2] = 0;
+    for (int c = 1; c < 3; ++c)
+        Minv[c * 3 + 0] = Minv[0 + c];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

@@ -31348,9 +31348,10 @@ static void humanoid__minv_crba(humanoid_data *d, const cdyn_real *q)
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 4106 mul, 3996 add, 0 div, 0 sqrt, 0 sin/cos */
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
+ * 4100 mul, 3911 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
@@ -33337,750 +33338,813 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
         for (int c = 0; c < 36; ++c)
             Minv[2 + c] -= l * Minv[40 + c];
     }
-    /* row 0 (joint root_joint): ancestors none */
+    /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[0];
-        for (int c = 0; c < 38; ++c)
-            Minv[0 + c] = Minv[0 + c] * dinv;
+        const cdyn_real w0 = d->Dinv[37];
+        const cdyn_real w1 = Minv[1405] * d->Dinv[36];
+        const cdyn_real w2 = Minv[1367] * d->Dinv[35];
+        const cdyn_real w3 = Minv[1329] * d->Dinv[34];
+        const cdyn_real w4 = Minv[1291] * d->Dinv[33];
+        const cdyn_real w5 = Minv[1253] * d->Dinv[32];
+        const cdyn_real w6 = Minv[1215] * d->Dinv[31];
+        const cdyn_real w7 = Minv[1177] * d->Dinv[30];
+        const cdyn_real w8 = Minv[759] * d->Dinv[19];
+        const cdyn_real w9 = Minv[721] * d->Dinv[18];
+        const cdyn_real w10 = Minv[227] * d->Dinv[5];
+        const cdyn_real w11 = Minv[189] * d->Dinv[4];
+        const cdyn_real w12 = Minv[151] * d->Dinv[3];
+        const cdyn_real w13 = Minv[113] * d->Dinv[2];
+        const cdyn_real w14 = Minv[75] * d->Dinv[1];
+        const cdyn_real w15 = Minv[37] * d->Dinv[0];
+        Minv[1443] = w0 * Minv[1443 + 0] + w1 * Minv[1405 + 0] + w2 * Minv[1367 + 0] + w3 * Minv[1329 + 0]
+                + w4 * Minv[1291 + 0] + w5 * Minv[1253 + 0] + w6 * Minv[1215 + 0] + w7 * Minv[1177 + 0]
+                + w8 * Minv[759 + 0] + w9 * Minv[721 + 0] + w10 * Minv[227 + 0] + w11 * Minv[189 + 0]
+                + w12 * Minv[151 + 0] + w13 * Minv[113 + 0] + w14 * Minv[75 + 0] + w15 * Minv[37 + 0];
     }
-    /* row 1 (joint root_joint): ancestors 0 */
+    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[1];
-        const cdyn_real l0 = d->L[2];
-        for (int c = 0; c < 37; ++c)
-            Minv[39 + c] = Minv[39 + c] * dinv - l0 * Minv[1 + c];
+        const cdyn_real w0 = d->Dinv[36];
+        const cdyn_real w1 = Minv[1366] * d->Dinv[35];
+        const cdyn_real w2 = Minv[1328] * d->Dinv[34];
+        const cdyn_real w3 = Minv[1290] * d->Dinv[33];
+        const cdyn_real w4 = Minv[1252] * d->Dinv[32];
+        const cdyn_real w5 = Minv[1214] * d->Dinv[31];
+        const cdyn_real w6 = Minv[1176] * d->Dinv[30];
+        const cdyn_real w7 = Minv[758] * d->Dinv[19];
+        const cdyn_real w8 = Minv[720] * d->Dinv[18];
+        const cdyn_real w9 = Minv[226] * d->Dinv[5];
+        const cdyn_real w10 = Minv[188] * d->Dinv[4];
+        const cdyn_real w11 = Minv[150] * d->Dinv[3];
+        const cdyn_real w12 = Minv[112] * d->Dinv[2];
+        const cdyn_real w13 = Minv[74] * d->Dinv[1];
+        const cdyn_real w14 = Minv[36] * d->Dinv[0];
+        Minv[1404] = w0 * Minv[1404 + 0] + w1 * Minv[1366 + 0] + w2 * Minv[1328 + 0] + w3 * Minv[1290 + 0]
+                + w4 * Minv[1252 + 0] + w5 * Minv[1214 + 0] + w6 * Minv[1176 + 0] + w7 * Minv[758 + 0]
+                + w8 * Minv[720 + 0] + w9 * Minv[226 + 0] + w10 * Minv[188 + 0] + w11 * Minv[150 + 0]
+                + w12 * Minv[112 + 0] + w13 * Minv[74 + 0] + w14 * Minv[36 + 0];
+        Minv[1405] = w0 * Minv[1404 + 1] + w1 * Minv[1366 + 1] + w2 * Minv[1328 + 1] + w3 * Minv[1290 + 1]
+                + w4 * Minv[1252 + 1] + w5 * Minv[1214 + 1] + w6 * Minv[1176 + 1] + w7 * Minv[758 + 1]
+                + w8 * Minv[720 + 1] + w9 * Minv[226 + 1] + w10 * Minv[188 + 1] + w11 * Minv[150 + 1]
+                + w12 * Minv[112 + 1] + w13 * Minv[74 + 1] + w14 * Minv[36 + 1];
     }
-    /* row 2 (joint root_joint): ancestors 1 0 */
+    for (int c = 37; c < 38; ++c)
+        Minv[c * 38 + 36] = Minv[1368 + c];
+    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[2];
-        const cdyn_real l0 = d->L[4];
-        const cdyn_real l1 = d->L[5];
-        for (int c = 0; c < 36; ++c)
-            Minv[78 + c] = Minv[78 + c] * dinv - l0 * Minv[40 + c] - l1 * Minv[2 + c];
+        const cdyn_real w0 = d->Dinv[35];
+        const cdyn_real w1 = Minv[1327] * d->Dinv[34];
+        const cdyn_real w2 = Minv[1289] * d->Dinv[33];
+        const cdyn_real w3 = Minv[1251] * d->Dinv[32];
+        const cdyn_real w4 = Minv[1213] * d->Dinv[31];
+        const cdyn_real w5 = Minv[1175] * d->Dinv[30];
+        const cdyn_real w6 = Minv[757] * d->Dinv[19];
+        const cdyn_real w7 = Minv[719] * d->Dinv[18];
+        const cdyn_real w8 = Minv[225] * d->Dinv[5];
+        const cdyn_real w9 = Minv[187] * d->Dinv[4];
+        const cdyn_real w10 = Minv[149] * d->Dinv[3];
+        const cdyn_real w11 = Minv[111] * d->Dinv[2];
+        const cdyn_real w12 = Minv[73] * d->Dinv[1];
+        const cdyn_real w13 = Minv[35] * d->Dinv[0];
+        Minv[1365] = w0 * Minv[1365 + 0] + w1 * Minv[1327 + 0] + w2 * Minv[1289 + 0] + w3 * Minv[1251 + 0]
+                + w4 * Minv[1213 + 0] + w5 * Minv[1175 + 0] + w6 * Minv[757 + 0] + w7 * Minv[719 + 0]
+                + w8 * Minv[225 + 0] + w9 * Minv[187 + 0] + w10 * Minv[149 + 0] + w11 * Minv[111 + 0]
+                + w12 * Minv[73 + 0] + w13 * Minv[35 + 0];
+        Minv[1366] = w0 * Minv[1365 + 1] + w1 * Minv[1327 + 1] + w2 * Minv[1289 + 1] + w3 * Minv[1251 + 1]
+                + w4 * Minv[1213 + 1] + w5 * Minv[1175 + 1] + w6 * Minv[757 + 1] + w7 * Minv[719 + 1]
+                + w8 * Minv[225 + 1] + w9 * Minv[187 + 1] + w10 * Minv[149 + 1] + w11 * Minv[111 + 1]
+                + w12 * Minv[73 + 1] + w13 * Minv[35 + 1];
+        Minv[1367] = w0 * Minv[1365 + 2] + w1 * Minv[1327 + 2] + w2 * Minv[1289 + 2] + w3 * Minv[1251 + 2]
+                + w4 * Minv[1213 + 2] + w5 * Minv[1175 + 2] + w6 * Minv[757 + 2] + w7 * Minv[719 + 2]
+                + w8 * Minv[225 + 2] + w9 * Minv[187 + 2] + w10 * Minv[149 + 2] + w11 * Minv[111 + 2]
+                + w12 * Minv[73 + 2] + w13 * Minv[35 + 2];
     }
-    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    for (int c = 36; c < 38; ++c)
+        Minv[c * 38 + 35] = Minv[1330 + c];
+    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[3];
-        const cdyn_real l0 = d->L[7];
-        const cdyn_real l1 = d->L[8];
-        const cdyn_real l2 = d->L[9];
-        for (int c = 0; c < 35; ++c)
-            Minv[117 + c] = Minv[117 + c] * dinv - l0 * Minv[79 + c] - l1 * Minv[41 + c] - l2 * Minv[3 + c];
-    }
-    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[4];
-        const cdyn_real l0 = d->L[11];
-        const cdyn_real l1 = d->L[12];
-        const cdyn_real l2 = d->L[13];
-        const cdyn_real l3 = d->L[14];
-        for (int c = 0; c < 34; ++c)
-            Minv[156 + c] = Minv[156 + c] * dinv - l0 * Minv[118 + c] - l1 * Minv[80 + c] - l2 * Minv[42 + c] - l3 * Minv[4 + c];
-    }
-    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[5];
-        const cdyn_real l0 = d->L[16];
-        const cdyn_real l1 = d->L[17];
-        const cdyn_real l2 = d->L[18];
-        const cdyn_real l3 = d->L[19];
-        const cdyn_real l4 = d->L[20];
-        for (int c = 0; c < 33; ++c)
-            Minv[195 + c] = Minv[195 + c] * dinv - l0 * Minv[157 + c] - l1 * Minv[119 + c] - l2 * Minv[81 + c] - l3 * Minv[43 + c]
-                 - l4 * Minv[5 + c];
-    }
-    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[6];
-        const cdyn_real l0 = d->L[22];
-        const cdyn_real l1 = d->L[23];
-        const cdyn_real l2 = d->L[24];
-        const cdyn_real l3 = d->L[25];
-        const cdyn_real l4 = d->L[26];
-        const cdyn_real l5 = d->L[27];
-        for (int c = 0; c < 6; ++c)
-            Minv[234 + c] = Minv[234 + c] * dinv - l0 * Minv[196 + c] - l1 * Minv[158 + c] - l2 * Minv[120 + c] - l3 * Minv[82 + c]
-                 - l4 * Minv[44 + c] - l5 * Minv[6 + c];
-        for (int c = 0; c < 26; ++c)
-            Minv[240 + c] = -l0 * Minv[202 + c] - l1 * Minv[164 + c] - l2 * Minv[126 + c] - l3 * Minv[88 + c]
-                 - l4 * Minv[50 + c] - l5 * Minv[12 + c];
-    }
-    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[7];
-        const cdyn_real l0 = d->L[29];
-        const cdyn_real l1 = d->L[30];
-        const cdyn_real l2 = d->L[31];
-        const cdyn_real l3 = d->L[32];
-        const cdyn_real l4 = d->L[33];
-        const cdyn_real l5 = d->L[34];
-        const cdyn_real l6 = d->L[35];
-        for (int c = 0; c < 5; ++c)
-            Minv[273 + c] = Minv[273 + c] * dinv - l0 * Minv[235 + c] - l1 * Minv[197 + c] - l2 * Minv[159 + c] - l3 * Minv[121 + c]
-                 - l4 * Minv[83 + c] - l5 * Minv[45 + c] - l6 * Minv[7 + c];
-        for (int c = 0; c < 26; ++c)
-            Minv[278 + c] = -l0 * Minv[240 + c] - l1 * Minv[202 + c] - l2 * Minv[164 + c] - l3 * Minv[126 + c]
-                 - l4 * Minv[88 + c] - l5 * Minv[50 + c] - l6 * Minv[12 + c];
-    }
-    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[8];
-        const cdyn_real l0 = d->L[37];
-        const cdyn_real l1 = d->L[38];
-        const cdyn_real l2 = d->L[39];
-        const cdyn_real l3 = d->L[40];
-        const cdyn_real l4 = d->L[41];
-        const cdyn_real l5 = d->L[42];
-        const cdyn_real l6 = d->L[43];
-        const cdyn_real l7 = d->L[44];
+        const cdyn_real w0 = d->Dinv[34];
+        const cdyn_real w1 = Minv[1288] * d->Dinv[33];
+        const cdyn_real w2 = Minv[1250] * d->Dinv[32];
+        const cdyn_real w3 = Minv[1212] * d->Dinv[31];
+        const cdyn_real w4 = Minv[1174] * d->Dinv[30];
+        const cdyn_real w5 = Minv[756] * d->Dinv[19];
+        const cdyn_real w6 = Minv[718] * d->Dinv[18];
+        const cdyn_real w7 = Minv[224] * d->Dinv[5];
+        const cdyn_real w8 = Minv[186] * d->Dinv[4];
+        const cdyn_real w9 = Minv[148] * d->Dinv[3];
+        const cdyn_real w10 = Minv[110] * d->Dinv[2];
+        const cdyn_real w11 = Minv[72] * d->Dinv[1];
+        const cdyn_real w12 = Minv[34] * d->Dinv[0];
         for (int c = 0; c < 4; ++c)
-            Minv[312 + c] = Minv[312 + c] * dinv - l0 * Minv[274 + c] - l1 * Minv[236 + c] - l2 * Minv[198 + c] - l3 * Minv[160 + c]
-                 - l4 * Minv[122 + c] - l5 * Minv[84 + c] - l6 * Minv[46 + c] - l7 * Minv[8 + c];
-        for (int c = 0; c < 26; ++c)
-            Minv[316 + c] = -l0 * Minv[278 + c] - l1 * Minv[240 + c] - l2 * Minv[202 + c] - l3 * Minv[164 + c]
-                 - l4 * Minv[126 + c] - l5 * Minv[88 + c] - l6 * Minv[50 + c] - l7 * Minv[12 + c];
+            Minv[1326 + c] = w0 * Minv[1326 + c] + w1 * Minv[1288 + c] + w2 * Minv[1250 + c] + w3 * Minv[1212 + c]
+                + w4 * Minv[1174 + c] + w5 * Minv[756 + c] + w6 * Minv[718 + c] + w7 * Minv[224 + c]
+                + w8 * Minv[186 + c] + w9 * Minv[148 + c] + w10 * Minv[110 + c] + w11 * Minv[72 + c]
+                + w12 * Minv[34 + c];
     }
-    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
+    for (int c = 35; c < 38; ++c)
+        Minv[c * 38 + 34] = Minv[1292 + c];
+    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[9];
-        const cdyn_real l0 = d->L[46];
-        const cdyn_real l1 = d->L[47];
-        const cdyn_real l2 = d->L[48];
-        const cdyn_real l3 = d->L[49];
-        const cdyn_real l4 = d->L[50];
-        const cdyn_real l5 = d->L[51];
-        const cdyn_real l6 = d->L[52];
-        const cdyn_real l7 = d->L[53];
-        const cdyn_real l8 = d->L[54];
-        Minv[351] = Minv[351] * dinv - l0 * Minv[313 + 0] - l1 * Minv[275 + 0] - l2 * Minv[237 + 0] - l3 * Minv[199 + 0]
-                 - l4 * Minv[161 + 0] - l5 * Minv[123 + 0] - l6 * Minv[85 + 0] - l7 * Minv[47 + 0]
-                 - l8 * Minv[9 + 0];
-        Minv[352] = Minv[352] * dinv - l0 * Minv[313 + 1] - l1 * Minv[275 + 1] - l2 * Minv[237 + 1] - l3 * Minv[199 + 1]
-                 - l4 * Minv[161 + 1] - l5 * Minv[123 + 1] - l6 * Minv[85 + 1] - l7 * Minv[47 + 1]
-                 - l8 * Minv[9 + 1];
-        Minv[353] = Minv[353] * dinv - l0 * Minv[313 + 2] - l1 * Minv[275 + 2] - l2 * Minv[237 + 2] - l3 * Minv[199 + 2]
-                 - l4 * Minv[161 + 2] - l5 * Minv[123 + 2] - l6 * Minv[85 + 2] - l7 * Minv[47 + 2]
-                 - l8 * Minv[9 + 2];
-        for (int c = 0; c < 26; ++c)
-            Minv[354 + c] = -l0 * Minv[316 + c] - l1 * Minv[278 + c] - l2 * Minv[240 + c] - l3 * Minv[202 + c]
-                 - l4 * Minv[164 + c] - l5 * Minv[126 + c] - l6 * Minv[88 + c] - l7 * Minv[50 + c]
-                 - l8 * Minv[12 + c];
-    }
-    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[10];
-        const cdyn_real l0 = d->L[56];
-        const cdyn_real l1 = d->L[57];
-        const cdyn_real l2 = d->L[58];
-        const cdyn_real l3 = d->L[59];
-        const cdyn_real l4 = d->L[60];
-        const cdyn_real l5 = d->L[61];
-        const cdyn_real l6 = d->L[62];
-        const cdyn_real l7 = d->L[63];
-        const cdyn_real l8 = d->L[64];
-        const cdyn_real l9 = d->L[65];
-        Minv[390] = Minv[390] * dinv - l0 * Minv[352 + 0] - l1 * Minv[314 + 0] - l2 * Minv[276 + 0] - l3 * Minv[238 + 0]
-                 - l4 * Minv[200 + 0] - l5 * Minv[162 + 0] - l6 * Minv[124 + 0] - l7 * Minv[86 + 0]
-                 - l8 * Minv[48 + 0] - l9 * Minv[10 + 0];
-        Minv[391] = Minv[391] * dinv - l0 * Minv[352 + 1] - l1 * Minv[314 + 1] - l2 * Minv[276 + 1] - l3 * Minv[238 + 1]
-                 - l4 * Minv[200 + 1] - l5 * Minv[162 + 1] - l6 * Minv[124 + 1] - l7 * Minv[86 + 1]
-                 - l8 * Minv[48 + 1] - l9 * Minv[10 + 1];
-        for (int c = 0; c < 26; ++c)
-            Minv[392 + c] = -l0 * Minv[354 + c] - l1 * Minv[316 + c] - l2 * Minv[278 + c] - l3 * Minv[240 + c]
-                 - l4 * Minv[202 + c] - l5 * Minv[164 + c] - l6 * Minv[126 + c] - l7 * Minv[88 + c]
-                 - l8 * Minv[50 + c] - l9 * Minv[12 + c];
-    }
-    /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[11];
-        const cdyn_real l0 = d->L[67];
-        const cdyn_real l1 = d->L[68];
-        const cdyn_real l2 = d->L[69];
-        const cdyn_real l3 = d->L[70];
-        const cdyn_real l4 = d->L[71];
-        const cdyn_real l5 = d->L[72];
-        const cdyn_real l6 = d->L[73];
-        const cdyn_real l7 = d->L[74];
-        const cdyn_real l8 = d->L[75];
-        const cdyn_real l9 = d->L[76];
-        const cdyn_real l10 = d->L[77];
-        Minv[429] = Minv[429] * dinv - l0 * Minv[391 + 0] - l1 * Minv[353 + 0] - l2 * Minv[315 + 0] - l3 * Minv[277 + 0]
-                 - l4 * Minv[239 + 0] - l5 * Minv[201 + 0] - l6 * Minv[163 + 0] - l7 * Minv[125 + 0]
-                 - l8 * Minv[87 + 0] - l9 * Minv[49 + 0] - l10 * Minv[11 + 0];
-        for (int c = 0; c < 26; ++c)
-            Minv[430 + c] = -l0 * Minv[392 + c] - l1 * Minv[354 + c] - l2 * Minv[316 + c] - l3 * Minv[278 + c]
-                 - l4 * Minv[240 + c] - l5 * Minv[202 + c] - l6 * Minv[164 + c] - l7 * Minv[126 + c]
-                 - l8 * Minv[88 + c] - l9 * Minv[50 + c] - l10 * Minv[12 + c];
-    }
-    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[12];
-        const cdyn_real l0 = d->L[79];
-        const cdyn_real l1 = d->L[80];
-        const cdyn_real l2 = d->L[81];
-        const cdyn_real l3 = d->L[82];
-        const cdyn_real l4 = d->L[83];
-        const cdyn_real l5 = d->L[84];
-        for (int c = 0; c < 6; ++c)
-            Minv[468 + c] = Minv[468 + c] * dinv - l0 * Minv[202 + c] - l1 * Minv[164 + c] - l2 * Minv[126 + c] - l3 * Minv[88 + c]
-                 - l4 * Minv[50 + c] - l5 * Minv[12 + c];
-        for (int c = 0; c < 20; ++c)
-            Minv[474 + c] = -l0 * Minv[208 + c] - l1 * Minv[170 + c] - l2 * Minv[132 + c] - l3 * Minv[94 + c]
-                 - l4 * Minv[56 + c] - l5 * Minv[18 + c];
-    }
-    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[13];
-        const cdyn_real l0 = d->L[86];
-        const cdyn_real l1 = d->L[87];
-        const cdyn_real l2 = d->L[88];
-        const cdyn_real l3 = d->L[89];
-        const cdyn_real l4 = d->L[90];
-        const cdyn_real l5 = d->L[91];
-        const cdyn_real l6 = d->L[92];
+        const cdyn_real w0 = d->Dinv[33];
+        const cdyn_real w1 = Minv[1249] * d->Dinv[32];
+        const cdyn_real w2 = Minv[1211] * d->Dinv[31];
+        const cdyn_real w3 = Minv[1173] * d->Dinv[30];
+        const cdyn_real w4 = Minv[755] * d->Dinv[19];
+        const cdyn_real w5 = Minv[717] * d->Dinv[18];
+        const cdyn_real w6 = Minv[223] * d->Dinv[5];
+        const cdyn_real w7 = Minv[185] * d->Dinv[4];
+        const cdyn_real w8 = Minv[147] * d->Dinv[3];
+        const cdyn_real w9 = Minv[109] * d->Dinv[2];
+        const cdyn_real w10 = Minv[71] * d->Dinv[1];
+        const cdyn_real w11 = Minv[33] * d->Dinv[0];
         for (int c = 0; c < 5; ++c)
-            Minv[507 + c] = Minv[507 + c] * dinv - l0 * Minv[469 + c] - l1 * Minv[203 + c] - l2 * Minv[165 + c] - l3 * Minv[127 + c]
-                 - l4 * Minv[89 + c] - l5 * Minv[51 + c] - l6 * Minv[13 + c];
-        for (int c = 0; c < 20; ++c)
-            Minv[512 + c] = -l0 * Minv[474 + c] - l1 * Minv[208 + c] - l2 * Minv[170 + c] - l3 * Minv[132 + c]
-                 - l4 * Minv[94 + c] - l5 * Minv[56 + c] - l6 * Minv[18 + c];
+            Minv[1287 + c] = w0 * Minv[1287 + c] + w1 * Minv[1249 + c] + w2 * Minv[1211 + c] + w3 * Minv[1173 + c]
+                + w4 * Minv[755 + c] + w5 * Minv[717 + c] + w6 * Minv[223 + c] + w7 * Minv[185 + c]
+                + w8 * Minv[147 + c] + w9 * Minv[109 + c] + w10 * Minv[71 + c] + w11 * Minv[33 + c];
     }
+    for (int c = 34; c < 38; ++c)
+        Minv[c * 38 + 33] = Minv[1254 + c];
+    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[32];
+        const cdyn_real w1 = Minv[1210] * d->Dinv[31];
+        const cdyn_real w2 = Minv[1172] * d->Dinv[30];
+        const cdyn_real w3 = Minv[754] * d->Dinv[19];
+        const cdyn_real w4 = Minv[716] * d->Dinv[18];
+        const cdyn_real w5 = Minv[222] * d->Dinv[5];
+        const cdyn_real w6 = Minv[184] * d->Dinv[4];
+        const cdyn_real w7 = Minv[146] * d->Dinv[3];
+        const cdyn_real w8 = Minv[108] * d->Dinv[2];
+        const cdyn_real w9 = Minv[70] * d->Dinv[1];
+        const cdyn_real w10 = Minv[32] * d->Dinv[0];
+        for (int c = 0; c < 6; ++c)
+            Minv[1248 + c] = w0 * Minv[1248 + c] + w1 * Minv[1210 + c] + w2 * Minv[1172 + c] + w3 * Minv[754 + c]
+                + w4 * Minv[716 + c] + w5 * Minv[222 + c] + w6 * Minv[184 + c] + w7 * Minv[146 + c]
+                + w8 * Minv[108 + c] + w9 * Minv[70 + c] + w10 * Minv[32 + c];
+    }
+    for (int c = 33; c < 38; ++c)
+        Minv[c * 38 + 32] = Minv[1216 + c];
+    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[31];
+        const cdyn_real w1 = Minv[1171] * d->Dinv[30];
+        const cdyn_real w2 = Minv[753] * d->Dinv[19];
+        const cdyn_real w3 = Minv[715] * d->Dinv[18];
+        const cdyn_real w4 = Minv[221] * d->Dinv[5];
+        const cdyn_real w5 = Minv[183] * d->Dinv[4];
+        const cdyn_real w6 = Minv[145] * d->Dinv[3];
+        const cdyn_real w7 = Minv[107] * d->Dinv[2];
+        const cdyn_real w8 = Minv[69] * d->Dinv[1];
+        const cdyn_real w9 = Minv[31] * d->Dinv[0];
+        for (int c = 0; c < 7; ++c)
+            Minv[1209 + c] = w0 * Minv[1209 + c] + w1 * Minv[1171 + c] + w2 * Minv[753 + c] + w3 * Minv[715 + c]
+                + w4 * Minv[221 + c] + w5 * Minv[183 + c] + w6 * Minv[145 + c] + w7 * Minv[107 + c]
+                + w8 * Minv[69 + c] + w9 * Minv[31 + c];
+    }
+    for (int c = 32; c < 38; ++c)
+        Minv[c * 38 + 31] = Minv[1178 + c];
+    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[30];
+        const cdyn_real w1 = Minv[752] * d->Dinv[19];
+        const cdyn_real w2 = Minv[714] * d->Dinv[18];
+        const cdyn_real w3 = Minv[220] * d->Dinv[5];
+        const cdyn_real w4 = Minv[182] * d->Dinv[4];
+        const cdyn_real w5 = Minv[144] * d->Dinv[3];
+        const cdyn_real w6 = Minv[106] * d->Dinv[2];
+        const cdyn_real w7 = Minv[68] * d->Dinv[1];
+        const cdyn_real w8 = Minv[30] * d->Dinv[0];
+        for (int c = 0; c < 8; ++c)
+            Minv[1170 + c] = w0 * Minv[1170 + c] + w1 * Minv[752 + c] + w2 * Minv[714 + c] + w3 * Minv[220 + c]
+                + w4 * Minv[182 + c] + w5 * Minv[144 + c] + w6 * Minv[106 + c] + w7 * Minv[68 + c]
+                + w8 * Minv[30 + c];
+    }
+    for (int c = 31; c < 38; ++c)
+        Minv[c * 38 + 30] = Minv[1140 + c];
+    /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[29];
+        const cdyn_real w1 = Minv[1093] * d->Dinv[28];
+        const cdyn_real w2 = Minv[751] * d->Dinv[19];
+        const cdyn_real w3 = Minv[713] * d->Dinv[18];
+        const cdyn_real w4 = Minv[219] * d->Dinv[5];
+        const cdyn_real w5 = Minv[181] * d->Dinv[4];
+        const cdyn_real w6 = Minv[143] * d->Dinv[3];
+        const cdyn_real w7 = Minv[105] * d->Dinv[2];
+        const cdyn_real w8 = Minv[67] * d->Dinv[1];
+        const cdyn_real w9 = Minv[29] * d->Dinv[0];
+        Minv[1131] = w0 * Minv[1131 + 0] + w1 * Minv[1093 + 0] + w2 * Minv[751 + 0] + w3 * Minv[713 + 0]
+                + w4 * Minv[219 + 0] + w5 * Minv[181 + 0] + w6 * Minv[143 + 0] + w7 * Minv[105 + 0]
+                + w8 * Minv[67 + 0] + w9 * Minv[29 + 0];
+        for (int c = 0; c < 8; ++c)
+            Minv[1132 + c] = w2 * Minv[752 + c] + w3 * Minv[714 + c] + w4 * Minv[220 + c] + w5 * Minv[182 + c]
+                + w6 * Minv[144 + c] + w7 * Minv[106 + c] + w8 * Minv[68 + c] + w9 * Minv[30 + c];
+    }
+    for (int c = 30; c < 38; ++c)
+        Minv[c * 38 + 29] = Minv[1102 + c];
+    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[28];
+        const cdyn_real w1 = Minv[750] * d->Dinv[19];
+        const cdyn_real w2 = Minv[712] * d->Dinv[18];
+        const cdyn_real w3 = Minv[218] * d->Dinv[5];
+        const cdyn_real w4 = Minv[180] * d->Dinv[4];
+        const cdyn_real w5 = Minv[142] * d->Dinv[3];
+        const cdyn_real w6 = Minv[104] * d->Dinv[2];
+        const cdyn_real w7 = Minv[66] * d->Dinv[1];
+        const cdyn_real w8 = Minv[28] * d->Dinv[0];
+        Minv[1092] = w0 * Minv[1092 + 0] + w1 * Minv[750 + 0] + w2 * Minv[712 + 0] + w3 * Minv[218 + 0]
+                + w4 * Minv[180 + 0] + w5 * Minv[142 + 0] + w6 * Minv[104 + 0] + w7 * Minv[66 + 0]
+                + w8 * Minv[28 + 0];
+        Minv[1093] = w0 * Minv[1092 + 1] + w1 * Minv[750 + 1] + w2 * Minv[712 + 1] + w3 * Minv[218 + 1]
+                + w4 * Minv[180 + 1] + w5 * Minv[142 + 1] + w6 * Minv[104 + 1] + w7 * Minv[66 + 1]
+                + w8 * Minv[28 + 1];
+        for (int c = 0; c < 8; ++c)
+            Minv[1094 + c] = w1 * Minv[752 + c] + w2 * Minv[714 + c] + w3 * Minv[220 + c] + w4 * Minv[182 + c]
+                + w5 * Minv[144 + c] + w6 * Minv[106 + c] + w7 * Minv[68 + c] + w8 * Minv[30 + c];
+    }
+    for (int c = 29; c < 38; ++c)
+        Minv[c * 38 + 28] = Minv[1064 + c];
+    /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[27];
+        const cdyn_real w1 = Minv[1015] * d->Dinv[26];
+        const cdyn_real w2 = Minv[977] * d->Dinv[25];
+        const cdyn_real w3 = Minv[939] * d->Dinv[24];
+        const cdyn_real w4 = Minv[901] * d->Dinv[23];
+        const cdyn_real w5 = Minv[863] * d->Dinv[22];
+        const cdyn_real w6 = Minv[825] * d->Dinv[21];
+        const cdyn_real w7 = Minv[787] * d->Dinv[20];
+        const cdyn_real w8 = Minv[749] * d->Dinv[19];
+        const cdyn_real w9 = Minv[711] * d->Dinv[18];
+        const cdyn_real w10 = Minv[217] * d->Dinv[5];
+        const cdyn_real w11 = Minv[179] * d->Dinv[4];
+        const cdyn_real w12 = Minv[141] * d->Dinv[3];
+        const cdyn_real w13 = Minv[103] * d->Dinv[2];
+        const cdyn_real w14 = Minv[65] * d->Dinv[1];
+        const cdyn_real w15 = Minv[27] * d->Dinv[0];
+        Minv[1053] = w0 * Minv[1053 + 0] + w1 * Minv[1015 + 0] + w2 * Minv[977 + 0] + w3 * Minv[939 + 0]
+                + w4 * Minv[901 + 0] + w5 * Minv[863 + 0] + w6 * Minv[825 + 0] + w7 * Minv[787 + 0]
+                + w8 * Minv[749 + 0] + w9 * Minv[711 + 0] + w10 * Minv[217 + 0] + w11 * Minv[179 + 0]
+                + w12 * Minv[141 + 0] + w13 * Minv[103 + 0] + w14 * Minv[65 + 0] + w15 * Minv[27 + 0];
+        for (int c = 0; c < 10; ++c)
+            Minv[1054 + c] = w8 * Minv[750 + c] + w9 * Minv[712 + c] + w10 * Minv[218 + c] + w11 * Minv[180 + c]
+                + w12 * Minv[142 + c] + w13 * Minv[104 + c] + w14 * Minv[66 + c] + w15 * Minv[28 + c];
+    }
+    for (int c = 28; c < 38; ++c)
+        Minv[c * 38 + 27] = Minv[1026 + c];
+    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[26];
+        const cdyn_real w1 = Minv[976] * d->Dinv[25];
+        const cdyn_real w2 = Minv[938] * d->Dinv[24];
+        const cdyn_real w3 = Minv[900] * d->Dinv[23];
+        const cdyn_real w4 = Minv[862] * d->Dinv[22];
+        const cdyn_real w5 = Minv[824] * d->Dinv[21];
+        const cdyn_real w6 = Minv[786] * d->Dinv[20];
+        const cdyn_real w7 = Minv[748] * d->Dinv[19];
+        const cdyn_real w8 = Minv[710] * d->Dinv[18];
+        const cdyn_real w9 = Minv[216] * d->Dinv[5];
+        const cdyn_real w10 = Minv[178] * d->Dinv[4];
+        const cdyn_real w11 = Minv[140] * d->Dinv[3];
+        const cdyn_real w12 = Minv[102] * d->Dinv[2];
+        const cdyn_real w13 = Minv[64] * d->Dinv[1];
+        const cdyn_real w14 = Minv[26] * d->Dinv[0];
+        Minv[1014] = w0 * Minv[1014 + 0] + w1 * Minv[976 + 0] + w2 * Minv[938 + 0] + w3 * Minv[900 + 0]
+                + w4 * Minv[862 + 0] + w5 * Minv[824 + 0] + w6 * Minv[786 + 0] + w7 * Minv[748 + 0]
+                + w8 * Minv[710 + 0] + w9 * Minv[216 + 0] + w10 * Minv[178 + 0] + w11 * Minv[140 + 0]
+                + w12 * Minv[102 + 0] + w13 * Minv[64 + 0] + w14 * Minv[26 + 0];
+        Minv[1015] = w0 * Minv[1014 + 1] + w1 * Minv[976 + 1] + w2 * Minv[938 + 1] + w3 * Minv[900 + 1]
+                + w4 * Minv[862 + 1] + w5 * Minv[824 + 1] + w6 * Minv[786 + 1] + w7 * Minv[748 + 1]
+                + w8 * Minv[710 + 1] + w9 * Minv[216 + 1] + w10 * Minv[178 + 1] + w11 * Minv[140 + 1]
+                + w12 * Minv[102 + 1] + w13 * Minv[64 + 1] + w14 * Minv[26 + 1];
+        for (int c = 0; c < 10; ++c)
+            Minv[1016 + c] = w7 * Minv[750 + c] + w8 * Minv[712 + c] + w9 * Minv[218 + c] + w10 * Minv[180 + c]
+                + w11 * Minv[142 + c] + w12 * Minv[104 + c] + w13 * Minv[66 + c] + w14 * Minv[28 + c];
+    }
+    for (int c = 27; c < 38; ++c)
+        Minv[c * 38 + 26] = Minv[988 + c];
+    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[25];
+        const cdyn_real w1 = Minv[937] * d->Dinv[24];
+        const cdyn_real w2 = Minv[899] * d->Dinv[23];
+        const cdyn_real w3 = Minv[861] * d->Dinv[22];
+        const cdyn_real w4 = Minv[823] * d->Dinv[21];
+        const cdyn_real w5 = Minv[785] * d->Dinv[20];
+        const cdyn_real w6 = Minv[747] * d->Dinv[19];
+        const cdyn_real w7 = Minv[709] * d->Dinv[18];
+        const cdyn_real w8 = Minv[215] * d->Dinv[5];
+        const cdyn_real w9 = Minv[177] * d->Dinv[4];
+        const cdyn_real w10 = Minv[139] * d->Dinv[3];
+        const cdyn_real w11 = Minv[101] * d->Dinv[2];
+        const cdyn_real w12 = Minv[63] * d->Dinv[1];
+        const cdyn_real w13 = Minv[25] * d->Dinv[0];
+        Minv[975] = w0 * Minv[975 + 0] + w1 * Minv[937 + 0] + w2 * Minv[899 + 0] + w3 * Minv[861 + 0]
+                + w4 * Minv[823 + 0] + w5 * Minv[785 + 0] + w6 * Minv[747 + 0] + w7 * Minv[709 + 0]
+                + w8 * Minv[215 + 0] + w9 * Minv[177 + 0] + w10 * Minv[139 + 0] + w11 * Minv[101 + 0]
+                + w12 * Minv[63 + 0] + w13 * Minv[25 + 0];
+        Minv[976] = w0 * Minv[975 + 1] + w1 * Minv[937 + 1] + w2 * Minv[899 + 1] + w3 * Minv[861 + 1]
+                + w4 * Minv[823 + 1] + w5 * Minv[785 + 1] + w6 * Minv[747 + 1] + w7 * Minv[709 + 1]
+                + w8 * Minv[215 + 1] + w9 * Minv[177 + 1] + w10 * Minv[139 + 1] + w11 * Minv[101 + 1]
+                + w12 * Minv[63 + 1] + w13 * Minv[25 + 1];
+        Minv[977] = w0 * Minv[975 + 2] + w1 * Minv[937 + 2] + w2 * Minv[899 + 2] + w3 * Minv[861 + 2]
+                + w4 * Minv[823 + 2] + w5 * Minv[785 + 2] + w6 * Minv[747 + 2] + w7 * Minv[709 + 2]
+                + w8 * Minv[215 + 2] + w9 * Minv[177 + 2] + w10 * Minv[139 + 2] + w11 * Minv[101 + 2]
+                + w12 * Minv[63 + 2] + w13 * Minv[25 + 2];
+        for (int c = 0; c < 10; ++c)
+            Minv[978 + c] = w6 * Minv[750 + c] + w7 * Minv[712 + c] + w8 * Minv[218 + c] + w9 * Minv[180 + c]
+                + w10 * Minv[142 + c] + w11 * Minv[104 + c] + w12 * Minv[66 + c] + w13 * Minv[28 + c];
+    }
+    for (int c = 26; c < 38; ++c)
+        Minv[c * 38 + 25] = Minv[950 + c];
+    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[24];
+        const cdyn_real w1 = Minv[898] * d->Dinv[23];
+        const cdyn_real w2 = Minv[860] * d->Dinv[22];
+        const cdyn_real w3 = Minv[822] * d->Dinv[21];
+        const cdyn_real w4 = Minv[784] * d->Dinv[20];
+        const cdyn_real w5 = Minv[746] * d->Dinv[19];
+        const cdyn_real w6 = Minv[708] * d->Dinv[18];
+        const cdyn_real w7 = Minv[214] * d->Dinv[5];
+        const cdyn_real w8 = Minv[176] * d->Dinv[4];
+        const cdyn_real w9 = Minv[138] * d->Dinv[3];
+        const cdyn_real w10 = Minv[100] * d->Dinv[2];
+        const cdyn_real w11 = Minv[62] * d->Dinv[1];
+        const cdyn_real w12 = Minv[24] * d->Dinv[0];
+        for (int c = 0; c < 4; ++c)
+            Minv[936 + c] = w0 * Minv[936 + c] + w1 * Minv[898 + c] + w2 * Minv[860 + c] + w3 * Minv[822 + c]
+                + w4 * Minv[784 + c] + w5 * Minv[746 + c] + w6 * Minv[708 + c] + w7 * Minv[214 + c]
+                + w8 * Minv[176 + c] + w9 * Minv[138 + c] + w10 * Minv[100 + c] + w11 * Minv[62 + c]
+                + w12 * Minv[24 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[940 + c] = w5 * Minv[750 + c] + w6 * Minv[712 + c] + w7 * Minv[218 + c] + w8 * Minv[180 + c]
+                + w9 * Minv[142 + c] + w10 * Minv[104 + c] + w11 * Minv[66 + c] + w12 * Minv[28 + c];
+    }
+    for (int c = 25; c < 38; ++c)
+        Minv[c * 38 + 24] = Minv[912 + c];
+    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[23];
+        const cdyn_real w1 = Minv[859] * d->Dinv[22];
+        const cdyn_real w2 = Minv[821] * d->Dinv[21];
+        const cdyn_real w3 = Minv[783] * d->Dinv[20];
+        const cdyn_real w4 = Minv[745] * d->Dinv[19];
+        const cdyn_real w5 = Minv[707] * d->Dinv[18];
+        const cdyn_real w6 = Minv[213] * d->Dinv[5];
+        const cdyn_real w7 = Minv[175] * d->Dinv[4];
+        const cdyn_real w8 = Minv[137] * d->Dinv[3];
+        const cdyn_real w9 = Minv[99] * d->Dinv[2];
+        const cdyn_real w10 = Minv[61] * d->Dinv[1];
+        const cdyn_real w11 = Minv[23] * d->Dinv[0];
+        for (int c = 0; c < 5; ++c)
+            Minv[897 + c] = w0 * Minv[897 + c] + w1 * Minv[859 + c] + w2 * Minv[821 + c] + w3 * Minv[783 + c]
+                + w4 * Minv[745 + c] + w5 * Minv[707 + c] + w6 * Minv[213 + c] + w7 * Minv[175 + c]
+                + w8 * Minv[137 + c] + w9 * Minv[99 + c] + w10 * Minv[61 + c] + w11 * Minv[23 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[902 + c] = w4 * Minv[750 + c] + w5 * Minv[712 + c] + w6 * Minv[218 + c] + w7 * Minv[180 + c]
+                + w8 * Minv[142 + c] + w9 * Minv[104 + c] + w10 * Minv[66 + c] + w11 * Minv[28 + c];
+    }
+    for (int c = 24; c < 38; ++c)
+        Minv[c * 38 + 23] = Minv[874 + c];
+    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[22];
+        const cdyn_real w1 = Minv[820] * d->Dinv[21];
+        const cdyn_real w2 = Minv[782] * d->Dinv[20];
+        const cdyn_real w3 = Minv[744] * d->Dinv[19];
+        const cdyn_real w4 = Minv[706] * d->Dinv[18];
+        const cdyn_real w5 = Minv[212] * d->Dinv[5];
+        const cdyn_real w6 = Minv[174] * d->Dinv[4];
+        const cdyn_real w7 = Minv[136] * d->Dinv[3];
+        const cdyn_real w8 = Minv[98] * d->Dinv[2];
+        const cdyn_real w9 = Minv[60] * d->Dinv[1];
+        const cdyn_real w10 = Minv[22] * d->Dinv[0];
+        for (int c = 0; c < 6; ++c)
+            Minv[858 + c] = w0 * Minv[858 + c] + w1 * Minv[820 + c] + w2 * Minv[782 + c] + w3 * Minv[744 + c]
+                + w4 * Minv[706 + c] + w5 * Minv[212 + c] + w6 * Minv[174 + c] + w7 * Minv[136 + c]
+                + w8 * Minv[98 + c] + w9 * Minv[60 + c] + w10 * Minv[22 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[864 + c] = w3 * Minv[750 + c] + w4 * Minv[712 + c] + w5 * Minv[218 + c] + w6 * Minv[180 + c]
+                + w7 * Minv[142 + c] + w8 * Minv[104 + c] + w9 * Minv[66 + c] + w10 * Minv[28 + c];
+    }
+    for (int c = 23; c < 38; ++c)
+        Minv[c * 38 + 22] = Minv[836 + c];
+    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[21];
+        const cdyn_real w1 = Minv[781] * d->Dinv[20];
+        const cdyn_real w2 = Minv[743] * d->Dinv[19];
+        const cdyn_real w3 = Minv[705] * d->Dinv[18];
+        const cdyn_real w4 = Minv[211] * d->Dinv[5];
+        const cdyn_real w5 = Minv[173] * d->Dinv[4];
+        const cdyn_real w6 = Minv[135] * d->Dinv[3];
+        const cdyn_real w7 = Minv[97] * d->Dinv[2];
+        const cdyn_real w8 = Minv[59] * d->Dinv[1];
+        const cdyn_real w9 = Minv[21] * d->Dinv[0];
+        for (int c = 0; c < 7; ++c)
+            Minv[819 + c] = w0 * Minv[819 + c] + w1 * Minv[781 + c] + w2 * Minv[743 + c] + w3 * Minv[705 + c]
+                + w4 * Minv[211 + c] + w5 * Minv[173 + c] + w6 * Minv[135 + c] + w7 * Minv[97 + c]
+                + w8 * Minv[59 + c] + w9 * Minv[21 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[826 + c] = w2 * Minv[750 + c] + w3 * Minv[712 + c] + w4 * Minv[218 + c] + w5 * Minv[180 + c]
+                + w6 * Minv[142 + c] + w7 * Minv[104 + c] + w8 * Minv[66 + c] + w9 * Minv[28 + c];
+    }
+    for (int c = 22; c < 38; ++c)
+        Minv[c * 38 + 21] = Minv[798 + c];
+    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[20];
+        const cdyn_real w1 = Minv[742] * d->Dinv[19];
+        const cdyn_real w2 = Minv[704] * d->Dinv[18];
+        const cdyn_real w3 = Minv[210] * d->Dinv[5];
+        const cdyn_real w4 = Minv[172] * d->Dinv[4];
+        const cdyn_real w5 = Minv[134] * d->Dinv[3];
+        const cdyn_real w6 = Minv[96] * d->Dinv[2];
+        const cdyn_real w7 = Minv[58] * d->Dinv[1];
+        const cdyn_real w8 = Minv[20] * d->Dinv[0];
+        for (int c = 0; c < 8; ++c)
+            Minv[780 + c] = w0 * Minv[780 + c] + w1 * Minv[742 + c] + w2 * Minv[704 + c] + w3 * Minv[210 + c]
+                + w4 * Minv[172 + c] + w5 * Minv[134 + c] + w6 * Minv[96 + c] + w7 * Minv[58 + c]
+                + w8 * Minv[20 + c];
+        for (int c = 0; c < 10; ++c)
+            Minv[788 + c] = w1 * Minv[750 + c] + w2 * Minv[712 + c] + w3 * Minv[218 + c] + w4 * Minv[180 + c]
+                + w5 * Minv[142 + c] + w6 * Minv[104 + c] + w7 * Minv[66 + c] + w8 * Minv[28 + c];
+    }
+    for (int c = 21; c < 38; ++c)
+        Minv[c * 38 + 20] = Minv[760 + c];
+    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[19];
+        const cdyn_real w1 = Minv[703] * d->Dinv[18];
+        const cdyn_real w2 = Minv[209] * d->Dinv[5];
+        const cdyn_real w3 = Minv[171] * d->Dinv[4];
+        const cdyn_real w4 = Minv[133] * d->Dinv[3];
+        const cdyn_real w5 = Minv[95] * d->Dinv[2];
+        const cdyn_real w6 = Minv[57] * d->Dinv[1];
+        const cdyn_real w7 = Minv[19] * d->Dinv[0];
+        for (int c = 0; c < 19; ++c)
+            Minv[741 + c] = w0 * Minv[741 + c] + w1 * Minv[703 + c] + w2 * Minv[209 + c] + w3 * Minv[171 + c]
+                + w4 * Minv[133 + c] + w5 * Minv[95 + c] + w6 * Minv[57 + c] + w7 * Minv[19 + c];
+    }
+    for (int c = 20; c < 38; ++c)
+        Minv[c * 38 + 19] = Minv[722 + c];
+    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[18];
+        const cdyn_real w1 = Minv[208] * d->Dinv[5];
+        const cdyn_real w2 = Minv[170] * d->Dinv[4];
+        const cdyn_real w3 = Minv[132] * d->Dinv[3];
+        const cdyn_real w4 = Minv[94] * d->Dinv[2];
+        const cdyn_real w5 = Minv[56] * d->Dinv[1];
+        const cdyn_real w6 = Minv[18] * d->Dinv[0];
+        for (int c = 0; c < 20; ++c)
+            Minv[702 + c] = w0 * Minv[702 + c] + w1 * Minv[208 + c] + w2 * Minv[170 + c] + w3 * Minv[132 + c]
+                + w4 * Minv[94 + c] + w5 * Minv[56 + c] + w6 * Minv[18 + c];
+    }
+    for (int c = 19; c < 38; ++c)
+        Minv[c * 38 + 18] = Minv[684 + c];
+    /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[17];
+        const cdyn_real w1 = Minv[625] * d->Dinv[16];
+        const cdyn_real w2 = Minv[587] * d->Dinv[15];
+        const cdyn_real w3 = Minv[549] * d->Dinv[14];
+        const cdyn_real w4 = Minv[511] * d->Dinv[13];
+        const cdyn_real w5 = Minv[473] * d->Dinv[12];
+        const cdyn_real w6 = Minv[207] * d->Dinv[5];
+        const cdyn_real w7 = Minv[169] * d->Dinv[4];
+        const cdyn_real w8 = Minv[131] * d->Dinv[3];
+        const cdyn_real w9 = Minv[93] * d->Dinv[2];
+        const cdyn_real w10 = Minv[55] * d->Dinv[1];
+        const cdyn_real w11 = Minv[17] * d->Dinv[0];
+        Minv[663] = w0 * Minv[663 + 0] + w1 * Minv[625 + 0] + w2 * Minv[587 + 0] + w3 * Minv[549 + 0]
+                + w4 * Minv[511 + 0] + w5 * Minv[473 + 0] + w6 * Minv[207 + 0] + w7 * Minv[169 + 0]
+                + w8 * Minv[131 + 0] + w9 * Minv[93 + 0] + w10 * Minv[55 + 0] + w11 * Minv[17 + 0];
+        for (int c = 0; c < 20; ++c)
+            Minv[664 + c] = w6 * Minv[208 + c] + w7 * Minv[170 + c] + w8 * Minv[132 + c] + w9 * Minv[94 + c]
+                + w10 * Minv[56 + c] + w11 * Minv[18 + c];
+    }
+    for (int c = 18; c < 38; ++c)
+        Minv[c * 38 + 17] = Minv[646 + c];
+    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[16];
+        const cdyn_real w1 = Minv[586] * d->Dinv[15];
+        const cdyn_real w2 = Minv[548] * d->Dinv[14];
+        const cdyn_real w3 = Minv[510] * d->Dinv[13];
+        const cdyn_real w4 = Minv[472] * d->Dinv[12];
+        const cdyn_real w5 = Minv[206] * d->Dinv[5];
+        const cdyn_real w6 = Minv[168] * d->Dinv[4];
+        const cdyn_real w7 = Minv[130] * d->Dinv[3];
+        const cdyn_real w8 = Minv[92] * d->Dinv[2];
+        const cdyn_real w9 = Minv[54] * d->Dinv[1];
+        const cdyn_real w10 = Minv[16] * d->Dinv[0];
+        Minv[624] = w0 * Minv[624 + 0] + w1 * Minv[586 + 0] + w2 * Minv[548 + 0] + w3 * Minv[510 + 0]
+                + w4 * Minv[472 + 0] + w5 * Minv[206 + 0] + w6 * Minv[168 + 0] + w7 * Minv[130 + 0]
+                + w8 * Minv[92 + 0] + w9 * Minv[54 + 0] + w10 * Minv[16 + 0];
+        Minv[625] = w0 * Minv[624 + 1] + w1 * Minv[586 + 1] + w2 * Minv[548 + 1] + w3 * Minv[510 + 1]
+                + w4 * Minv[472 + 1] + w5 * Minv[206 + 1] + w6 * Minv[168 + 1] + w7 * Minv[130 + 1]
+                + w8 * Minv[92 + 1] + w9 * Minv[54 + 1] + w10 * Minv[16 + 1];
+        for (int c = 0; c < 20; ++c)
+            Minv[626 + c] = w5 * Minv[208 + c] + w6 * Minv[170 + c] + w7 * Minv[132 + c] + w8 * Minv[94 + c]
+                + w9 * Minv[56 + c] + w10 * Minv[18 + c];
+    }
+    for (int c = 17; c < 38; ++c)
+        Minv[c * 38 + 16] = Minv[608 + c];
+    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[15];
+        const cdyn_real w1 = Minv[547] * d->Dinv[14];
+        const cdyn_real w2 = Minv[509] * d->Dinv[13];
+        const cdyn_real w3 = Minv[471] * d->Dinv[12];
+        const cdyn_real w4 = Minv[205] * d->Dinv[5];
+        const cdyn_real w5 = Minv[167] * d->Dinv[4];
+        const cdyn_real w6 = Minv[129] * d->Dinv[3];
+        const cdyn_real w7 = Minv[91] * d->Dinv[2];
+        const cdyn_real w8 = Minv[53] * d->Dinv[1];
+        const cdyn_real w9 = Minv[15] * d->Dinv[0];
+        Minv[585] = w0 * Minv[585 + 0] + w1 * Minv[547 + 0] + w2 * Minv[509 + 0] + w3 * Minv[471 + 0]
+                + w4 * Minv[205 + 0] + w5 * Minv[167 + 0] + w6 * Minv[129 + 0] + w7 * Minv[91 + 0]
+                + w8 * Minv[53 + 0] + w9 * Minv[15 + 0];
+        Minv[586] = w0 * Minv[585 + 1] + w1 * Minv[547 + 1] + w2 * Minv[509 + 1] + w3 * Minv[471 + 1]
+                + w4 * Minv[205 + 1] + w5 * Minv[167 + 1] + w6 * Minv[129 + 1] + w7 * Minv[91 + 1]
+                + w8 * Minv[53 + 1] + w9 * Minv[15 + 1];
+        Minv[587] = w0 * Minv[585 + 2] + w1 * Minv[547 + 2] + w2 * Minv[509 + 2] + w3 * Minv[471 + 2]
+                + w4 * Minv[205 + 2] + w5 * Minv[167 + 2] + w6 * Minv[129 + 2] + w7 * Minv[91 + 2]
+                + w8 * Minv[53 + 2] + w9 * Minv[15 + 2];
+        for (int c = 0; c < 20; ++c)
+            Minv[588 + c] = w4 * Minv[208 + c] + w5 * Minv[170 + c] + w6 * Minv[132 + c] + w7 * Minv[94 + c]
+                + w8 * Minv[56 + c] + w9 * Minv[18 + c];
+    }
+    for (int c = 16; c < 38; ++c)
+        Minv[c * 38 + 15] = Minv[570 + c];
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 1: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 3052 mul, 2752 add, 0 div, 0 sqrt, 0 sin/cos */
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
+ * 2411 mul, 1859 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_1(const humanoid_data *d, cdyn_real *Minv)
 {
     /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[14];
-        const cdyn_real l0 = d->L[94];
-        const cdyn_real l1 = d->L[95];
-        const cdyn_real l2 = d->L[96];
-        const cdyn_real l3 = d->L[97];
-        const cdyn_real l4 = d->L[98];
-        const cdyn_real l5 = d->L[99];
-        const cdyn_real l6 = d->L[100];
-        const cdyn_real l7 = d->L[101];
+        const cdyn_real w0 = d->Dinv[14];
+        const cdyn_real w1 = Minv[508] * d->Dinv[13];
+        const cdyn_real w2 = Minv[470] * d->Dinv[12];
+        const cdyn_real w3 = Minv[204] * d->Dinv[5];
+        const cdyn_real w4 = Minv[166] * d->Dinv[4];
+        const cdyn_real w5 = Minv[128] * d->Dinv[3];
+        const cdyn_real w6 = Minv[90] * d->Dinv[2];
+        const cdyn_real w7 = Minv[52] * d->Dinv[1];
+        const cdyn_real w8 = Minv[14] * d->Dinv[0];
         for (int c = 0; c < 4; ++c)
-            Minv[546 + c] = Minv[546 + c] * dinv - l0 * Minv[508 + c] - l1 * Minv[470 + c] - l2 * Minv[204 + c] - l3 * Minv[166 + c]
-                 - l4 * Minv[128 + c] - l5 * Minv[90 + c] - l6 * Minv[52 + c] - l7 * Minv[14 + c];
+            Minv[546 + c] = w0 * Minv[546 + c] + w1 * Minv[508 + c] + w2 * Minv[470 + c] + w3 * Minv[204 + c]
+                + w4 * Minv[166 + c] + w5 * Minv[128 + c] + w6 * Minv[90 + c] + w7 * Minv[52 + c]
+                + w8 * Minv[14 + c];
         for (int c = 0; c < 20; ++c)
-            Minv[550 + c] = -l0 * Minv[512 + c] - l1 * Minv[474 + c] - l2 * Minv[208 + c] - l3 * Minv[170 + c]
-                 - l4 * Minv[132 + c] - l5 * Minv[94 + c] - l6 * Minv[56 + c] - l7 * Minv[18 + c];
+            Minv[550 + c] = w3 * Minv[208 + c] + w4 * Minv[170 + c] + w5 * Minv[132 + c] + w6 * Minv[94 + c]
+                + w7 * Minv[56 + c] + w8 * Minv[18 + c];
     }
-    /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
+    for (int c = 15; c < 38; ++c)
+        Minv[c * 38 + 14] = Minv[532 + c];
+    /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[15];
-        const cdyn_real l0 = d->L[103];
-        const cdyn_real l1 = d->L[104];
-        const cdyn_real l2 = d->L[105];
-        const cdyn_real l3 = d->L[106];
-        const cdyn_real l4 = d->L[107];
-        const cdyn_real l5 = d->L[108];
-        const cdyn_real l6 = d->L[109];
-        const cdyn_real l7 = d->L[110];
-        const cdyn_real l8 = d->L[111];
-        Minv[585] = Minv[585] * dinv - l0 * Minv[547 + 0] - l1 * Minv[509 + 0] - l2 * Minv[471 + 0] - l3 * Minv[205 + 0]
-                 - l4 * Minv[167 + 0] - l5 * Minv[129 + 0] - l6 * Minv[91 + 0] - l7 * Minv[53 + 0]
-                 - l8 * Minv[15 + 0];
-        Minv[586] = Minv[586] * dinv - l0 * Minv[547 + 1] - l1 * Minv[509 + 1] - l2 * Minv[471 + 1] - l3 * Minv[205 + 1]
-                 - l4 * Minv[167 + 1] - l5 * Minv[129 + 1] - l6 * Minv[91 + 1] - l7 * Minv[53 + 1]
-                 - l8 * Minv[15 + 1];
-        Minv[587] = Minv[587] * dinv - l0 * Minv[547 + 2] - l1 * Minv[509 + 2] - l2 * Minv[471 + 2] - l3 * Minv[205 + 2]
-                 - l4 * Minv[167 + 2] - l5 * Minv[129 + 2] - l6 * Minv[91 + 2] - l7 * Minv[53 + 2]
-                 - l8 * Minv[15 + 2];
-        for (int c = 0; c < 20; ++c)
-            Minv[588 + c] = -l0 * Minv[550 + c] - l1 * Minv[512 + c] - l2 * Minv[474 + c] - l3 * Minv[208 + c]
-                 - l4 * Minv[170 + c] - l5 * Minv[132 + c] - l6 * Minv[94 + c] - l7 * Minv[56 + c]
-                 - l8 * Minv[18 + c];
-    }
-    /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[16];
-        const cdyn_real l0 = d->L[113];
-        const cdyn_real l1 = d->L[114];
-        const cdyn_real l2 = d->L[115];
-        const cdyn_real l3 = d->L[116];
-        const cdyn_real l4 = d->L[117];
-        const cdyn_real l5 = d->L[118];
-        const cdyn_real l6 = d->L[119];
-        const cdyn_real l7 = d->L[120];
-        const cdyn_real l8 = d->L[121];
-        const cdyn_real l9 = d->L[122];
-        Minv[624] = Minv[624] * dinv - l0 * Minv[586 + 0] - l1 * Minv[548 + 0] - l2 * Minv[510 + 0] - l3 * Minv[472 + 0]
-                 - l4 * Minv[206 + 0] - l5 * Minv[168 + 0] - l6 * Minv[130 + 0] - l7 * Minv[92 + 0]
-                 - l8 * Minv[54 + 0] - l9 * Minv[16 + 0];
-        Minv[625] = Minv[625] * dinv - l0 * Minv[586 + 1] - l1 * Minv[548 + 1] - l2 * Minv[510 + 1] - l3 * Minv[472 + 1]
-                 - l4 * Minv[206 + 1] - l5 * Minv[168 + 1] - l6 * Minv[130 + 1] - l7 * Minv[92 + 1]
-                 - l8 * Minv[54 + 1] - l9 * Minv[16 + 1];
-        for (int c = 0; c < 20; ++c)
-            Minv[626 + c] = -l0 * Minv[588 + c] - l1 * Minv[550 + c] - l2 * Minv[512 + c] - l3 * Minv[474 + c]
-                 - l4 * Minv[208 + c] - l5 * Minv[170 + c] - l6 * Minv[132 + c] - l7 * Minv[94 + c]
-                 - l8 * Minv[56 + c] - l9 * Minv[18 + c];
-    }
-    /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[17];
-        const cdyn_real l0 = d->L[124];
-        const cdyn_real l1 = d->L[125];
-        const cdyn_real l2 = d->L[126];
-        const cdyn_real l3 = d->L[127];
-        const cdyn_real l4 = d->L[128];
-        const cdyn_real l5 = d->L[129];
-        const cdyn_real l6 = d->L[130];
-        const cdyn_real l7 = d->L[131];
-        const cdyn_real l8 = d->L[132];
-        const cdyn_real l9 = d->L[133];
-        const cdyn_real l10 = d->L[134];
-        Minv[663] = Minv[663] * dinv - l0 * Minv[625 + 0] - l1 * Minv[587 + 0] - l2 * Minv[549 + 0] - l3 * Minv[511 + 0]
-                 - l4 * Minv[473 + 0] - l5 * Minv[207 + 0] - l6 * Minv[169 + 0] - l7 * Minv[131 + 0]
-                 - l8 * Minv[93 + 0] - l9 * Minv[55 + 0] - l10 * Minv[17 + 0];
-        for (int c = 0; c < 20; ++c)
-            Minv[664 + c] = -l0 * Minv[626 + c] - l1 * Minv[588 + c] - l2 * Minv[550 + c] - l3 * Minv[512 + c]
-                 - l4 * Minv[474 + c] - l5 * Minv[208 + c] - l6 * Minv[170 + c] - l7 * Minv[132 + c]
-                 - l8 * Minv[94 + c] - l9 * Minv[56 + c] - l10 * Minv[18 + c];
-    }
-    /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[18];
-        const cdyn_real l0 = d->L[136];
-        const cdyn_real l1 = d->L[137];
-        const cdyn_real l2 = d->L[138];
-        const cdyn_real l3 = d->L[139];
-        const cdyn_real l4 = d->L[140];
-        const cdyn_real l5 = d->L[141];
-        for (int c = 0; c < 20; ++c)
-            Minv[702 + c] = Minv[702 + c] * dinv - l0 * Minv[208 + c] - l1 * Minv[170 + c] - l2 * Minv[132 + c] - l3 * Minv[94 + c]
-                 - l4 * Minv[56 + c] - l5 * Minv[18 + c];
-    }
-    /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[19];
-        const cdyn_real l0 = d->L[143];
-        const cdyn_real l1 = d->L[144];
-        const cdyn_real l2 = d->L[145];
-        const cdyn_real l3 = d->L[146];
-        const cdyn_real l4 = d->L[147];
-        const cdyn_real l5 = d->L[148];
-        const cdyn_real l6 = d->L[149];
-        for (int c = 0; c < 19; ++c)
-            Minv[741 + c] = Minv[741 + c] * dinv - l0 * Minv[703 + c] - l1 * Minv[209 + c] - l2 * Minv[171 + c] - l3 * Minv[133 + c]
-                 - l4 * Minv[95 + c] - l5 * Minv[57 + c] - l6 * Minv[19 + c];
-    }
-    /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[20];
-        const cdyn_real l0 = d->L[151];
-        const cdyn_real l1 = d->L[152];
-        const cdyn_real l2 = d->L[153];
-        const cdyn_real l3 = d->L[154];
-        const cdyn_real l4 = d->L[155];
-        const cdyn_real l5 = d->L[156];
-        const cdyn_real l6 = d->L[157];
-        const cdyn_real l7 = d->L[158];
-        for (int c = 0; c < 8; ++c)
-            Minv[780 + c] = Minv[780 + c] * dinv - l0 * Minv[742 + c] - l1 * Minv[704 + c] - l2 * Minv[210 + c] - l3 * Minv[172 + c]
-                 - l4 * Minv[134 + c] - l5 * Minv[96 + c] - l6 * Minv[58 + c] - l7 * Minv[20 + c];
-        for (int c = 0; c < 10; ++c)
-            Minv[788 + c] = -l0 * Minv[750 + c] - l1 * Minv[712 + c] - l2 * Minv[218 + c] - l3 * Minv[180 + c]
-                 - l4 * Minv[142 + c] - l5 * Minv[104 + c] - l6 * Minv[66 + c] - l7 * Minv[28 + c];
-    }
-    /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[21];
-        const cdyn_real l0 = d->L[160];
-        const cdyn_real l1 = d->L[161];
-        const cdyn_real l2 = d->L[162];
-        const cdyn_real l3 = d->L[163];
-        const cdyn_real l4 = d->L[164];
-        const cdyn_real l5 = d->L[165];
-        const cdyn_real l6 = d->L[166];
-        const cdyn_real l7 = d->L[167];
-        const cdyn_real l8 = d->L[168];
-        for (int c = 0; c < 7; ++c)
-            Minv[819 + c] = Minv[819 + c] * dinv - l0 * Minv[781 + c] - l1 * Minv[743 + c] - l2 * Minv[705 + c] - l3 * Minv[211 + c]
-                 - l4 * Minv[173 + c] - l5 * Minv[135 + c] - l6 * Minv[97 + c] - l7 * Minv[59 + c]
-                 - l8 * Minv[21 + c];
-        for (int c = 0; c < 10; ++c)
-            Minv[826 + c] = -l0 * Minv[788 + c] - l1 * Minv[750 + c] - l2 * Minv[712 + c] - l3 * Minv[218 + c]
-                 - l4 * Minv[180 + c] - l5 * Minv[142 + c] - l6 * Minv[104 + c] - l7 * Minv[66 + c]
-                 - l8 * Minv[28 + c];
-    }
-    /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[22];
-        const cdyn_real l0 = d->L[170];
-        const cdyn_real l1 = d->L[171];
-        const cdyn_real l2 = d->L[172];
-        const cdyn_real l3 = d->L[173];
-        const cdyn_real l4 = d->L[174];
-        const cdyn_real l5 = d->L[175];
-        const cdyn_real l6 = d->L[176];
-        const cdyn_real l7 = d->L[177];
-        const cdyn_real l8 = d->L[178];
-        const cdyn_real l9 = d->L[179];
-        for (int c = 0; c < 6; ++c)
-            Minv[858 + c] = Minv[858 + c] * dinv - l0 * Minv[820 + c] - l1 * Minv[782 + c] - l2 * Minv[744 + c] - l3 * Minv[706 + c]
-                 - l4 * Minv[212 + c] - l5 * Minv[174 + c] - l6 * Minv[136 + c] - l7 * Minv[98 + c]
-                 - l8 * Minv[60 + c] - l9 * Minv[22 + c];
-        for (int c = 0; c < 10; ++c)
-            Minv[864 + c] = -l0 * Minv[826 + c] - l1 * Minv[788 + c] - l2 * Minv[750 + c] - l3 * Minv[712 + c]
-                 - l4 * Minv[218 + c] - l5 * Minv[180 + c] - l6 * Minv[142 + c] - l7 * Minv[104 + c]
-                 - l8 * Minv[66 + c] - l9 * Minv[28 + c];
-    }
-    /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[23];
-        const cdyn_real l0 = d->L[181];
-        const cdyn_real l1 = d->L[182];
-        const cdyn_real l2 = d->L[183];
-        const cdyn_real l3 = d->L[184];
-        const cdyn_real l4 = d->L[185];
-        const cdyn_real l5 = d->L[186];
-        const cdyn_real l6 = d->L[187];
-        const cdyn_real l7 = d->L[188];
-        const cdyn_real l8 = d->L[189];
-        const cdyn_real l9 = d->L[190];
-        const cdyn_real l10 = d->L[191];
+        const cdyn_real w0 = d->Dinv[13];
+        const cdyn_real w1 = Minv[469] * d->Dinv[12];
+        const cdyn_real w2 = Minv[203] * d->Dinv[5];
+        const cdyn_real w3 = Minv[165] * d->Dinv[4];
+        const cdyn_real w4 = Minv[127] * d->Dinv[3];
+        const cdyn_real w5 = Minv[89] * d->Dinv[2];
+        const cdyn_real w6 = Minv[51] * d->Dinv[1];
+        const cdyn_real w7 = Minv[13] * d->Dinv[0];
         for (int c = 0; c < 5; ++c)
-            Minv[897 + c] = Minv[897 + c] * dinv - l0 * Minv[859 + c] - l1 * Minv[821 + c] - l2 * Minv[783 + c] - l3 * Minv[745 + c]
-                 - l4 * Minv[707 + c] - l5 * Minv[213 + c] - l6 * Minv[175 + c] - l7 * Minv[137 + c]
-                 - l8 * Minv[99 + c] - l9 * Minv[61 + c] - l10 * Minv[23 + c];
-        for (int c = 0; c < 10; ++c)
-            Minv[902 + c] = -l0 * Minv[864 + c] - l1 * Minv[826 + c] - l2 * Minv[788 + c] - l3 * Minv[750 + c]
-                 - l4 * Minv[712 + c] - l5 * Minv[218 + c] - l6 * Minv[180 + c] - l7 * Minv[142 + c]
-                 - l8 * Minv[104 + c] - l9 * Minv[66 + c] - l10 * Minv[28 + c];
+            Minv[507 + c] = w0 * Minv[507 + c] + w1 * Minv[469 + c] + w2 * Minv[203 + c] + w3 * Minv[165 + c]
+                + w4 * Minv[127 + c] + w5 * Minv[89 + c] + w6 * Minv[51 + c] + w7 * Minv[13 + c];
+        for (int c = 0; c < 20; ++c)
+            Minv[512 + c] = w2 * Minv[208 + c] + w3 * Minv[170 + c] + w4 * Minv[132 + c] + w5 * Minv[94 + c]
+                + w6 * Minv[56 + c] + w7 * Minv[18 + c];
     }
-    /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
+    for (int c = 14; c < 38; ++c)
+        Minv[c * 38 + 13] = Minv[494 + c];
+    /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[24];
-        const cdyn_real l0 = d->L[193];
-        const cdyn_real l1 = d->L[194];
-        const cdyn_real l2 = d->L[195];
-        const cdyn_real l3 = d->L[196];
-        const cdyn_real l4 = d->L[197];
-        const cdyn_real l5 = d->L[198];
-        const cdyn_real l6 = d->L[199];
-        const cdyn_real l7 = d->L[200];
-        const cdyn_real l8 = d->L[201];
-        const cdyn_real l9 = d->L[202];
-        const cdyn_real l10 = d->L[203];
-        const cdyn_real l11 = d->L[204];
-        for (int c = 0; c < 4; ++c)
-            Minv[936 + c] = Minv[936 + c] * dinv - l0 * Minv[898 + c] - l1 * Minv[860 + c] - l2 * Minv[822 + c] - l3 * Minv[784 + c]
-                 - l4 * Minv[746 + c] - l5 * Minv[708 + c] - l6 * Minv[214 + c] - l7 * Minv[176 + c]
-                 - l8 * Minv[138 + c] - l9 * Minv[100 + c] - l10 * Minv[62 + c] - l11 * Minv[24 + c];
-        for (int c = 0; c < 10; ++c)
-            Minv[940 + c] = -l0 * Minv[902 + c] - l1 * Minv[864 + c] - l2 * Minv[826 + c] - l3 * Minv[788 + c]
-                 - l4 * Minv[750 + c] - l5 * Minv[712 + c] - l6 * Minv[218 + c] - l7 * Minv[180 + c]
-                 - l8 * Minv[142 + c] - l9 * Minv[104 + c] - l10 * Minv[66 + c] - l11 * Minv[28 + c];
-    }
-    /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[25];
-        const cdyn_real l0 = d->L[206];
-        const cdyn_real l1 = d->L[207];
-        const cdyn_real l2 = d->L[208];
-        const cdyn_real l3 = d->L[209];
-        const cdyn_real l4 = d->L[210];
-        const cdyn_real l5 = d->L[211];
-        const cdyn_real l6 = d->L[212];
-        const cdyn_real l7 = d->L[213];
-        const cdyn_real l8 = d->L[214];
-        const cdyn_real l9 = d->L[215];
-        const cdyn_real l10 = d->L[216];
-        const cdyn_real l11 = d->L[217];
-        const cdyn_real l12 = d->L[218];
-        Minv[975] = Minv[975] * dinv - l0 * Minv[937 + 0] - l1 * Minv[899 + 0] - l2 * Minv[861 + 0] - l3 * Minv[823 + 0]
-                 - l4 * Minv[785 + 0] - l5 * Minv[747 + 0] - l6 * Minv[709 + 0] - l7 * Minv[215 + 0]
-                 - l8 * Minv[177 + 0] - l9 * Minv[139 + 0] - l10 * Minv[101 + 0] - l11 * Minv[63 + 0]
-                 - l12 * Minv[25 + 0];
-        Minv[976] = Minv[976] * dinv - l0 * Minv[937 + 1] - l1 * Minv[899 + 1] - l2 * Minv[861 + 1] - l3 * Minv[823 + 1]
-                 - l4 * Minv[785 + 1] - l5 * Minv[747 + 1] - l6 * Minv[709 + 1] - l7 * Minv[215 + 1]
-                 - l8 * Minv[177 + 1] - l9 * Minv[139 + 1] - l10 * Minv[101 + 1] - l11 * Minv[63 + 1]
-                 - l12 * Minv[25 + 1];
-        Minv[977] = Minv[977] * dinv - l0 * Minv[937 + 2] - l1 * Minv[899 + 2] - l2 * Minv[861 + 2] - l3 * Minv[823 + 2]
-                 - l4 * Minv[785 + 2] - l5 * Minv[747 + 2] - l6 * Minv[709 + 2] - l7 * Minv[215 + 2]
-                 - l8 * Minv[177 + 2] - l9 * Minv[139 + 2] - l10 * Minv[101 + 2] - l11 * Minv[63 + 2]
-                 - l12 * Minv[25 + 2];
-        for (int c = 0; c < 10; ++c)
-            Minv[978 + c] = -l0 * Minv[940 + c] - l1 * Minv[902 + c] - l2 * Minv[864 + c] - l3 * Minv[826 + c]
-                 - l4 * Minv[788 + c] - l5 * Minv[750 + c] - l6 * Minv[712 + c] - l7 * Minv[218 + c]
-                 - l8 * Minv[180 + c] - l9 * Minv[142 + c] - l10 * Minv[104 + c] - l11 * Minv[66 + c]
-                 - l12 * Minv[28 + c];
-    }
-    /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[26];
-        const cdyn_real l0 = d->L[220];
-        const cdyn_real l1 = d->L[221];
-        const cdyn_real l2 = d->L[222];
-        const cdyn_real l3 = d->L[223];
-        const cdyn_real l4 = d->L[224];
-        const cdyn_real l5 = d->L[225];
-        const cdyn_real l6 = d->L[226];
-        const cdyn_real l7 = d->L[227];
-        const cdyn_real l8 = d->L[228];
-        const cdyn_real l9 = d->L[229];
-        const cdyn_real l10 = d->L[230];
-        const cdyn_real l11 = d->L[231];
-        const cdyn_real l12 = d->L[232];
-        const cdyn_real l13 = d->L[233];
-        Minv[1014] = Minv[1014] * dinv - l0 * Minv[976 + 0] - l1 * Minv[938 + 0] - l2 * Minv[900 + 0] - l3 * Minv[862 + 0]
-                 - l4 * Minv[824 + 0] - l5 * Minv[786 + 0] - l6 * Minv[748 + 0] - l7 * Minv[710 + 0]
-                 - l8 * Minv[216 + 0] - l9 * Minv[178 + 0] - l10 * Minv[140 + 0] - l11 * Minv[102 + 0]
-                 - l12 * Minv[64 + 0] - l13 * Minv[26 + 0];
-        Minv[1015] = Minv[1015] * dinv - l0 * Minv[976 + 1] - l1 * Minv[938 + 1] - l2 * Minv[900 + 1] - l3 * Minv[862 + 1]
-                 - l4 * Minv[824 + 1] - l5 * Minv[786 + 1] - l6 * Minv[748 + 1] - l7 * Minv[710 + 1]
-                 - l8 * Minv[216 + 1] - l9 * Minv[178 + 1] - l10 * Minv[140 + 1] - l11 * Minv[102 + 1]
-                 - l12 * Minv[64 + 1] - l13 * Minv[26 + 1];
-        for (int c = 0; c < 10; ++c)
-            Minv[1016 + c] = -l0 * Minv[978 + c] - l1 * Minv[940 + c] - l2 * Minv[902 + c] - l3 * Minv[864 + c]
-                 - l4 * Minv[826 + c] - l5 * Minv[788 + c] - l6 * Minv[750 + c] - l7 * Minv[712 + c]
-                 - l8 * Minv[218 + c] - l9 * Minv[180 + c] - l10 * Minv[142 + c] - l11 * Minv[104 + c]
-                 - l12 * Minv[66 + c] - l13 * Minv[28 + c];
-    }
-    /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[27];
-        const cdyn_real l0 = d->L[235];
-        const cdyn_real l1 = d->L[236];
-        const cdyn_real l2 = d->L[237];
-        const cdyn_real l3 = d->L[238];
-        const cdyn_real l4 = d->L[239];
-        const cdyn_real l5 = d->L[240];
-        const cdyn_real l6 = d->L[241];
-        const cdyn_real l7 = d->L[242];
-        const cdyn_real l8 = d->L[243];
-        const cdyn_real l9 = d->L[244];
-        const cdyn_real l10 = d->L[245];
-        const cdyn_real l11 = d->L[246];
-        const cdyn_real l12 = d->L[247];
-        const cdyn_real l13 = d->L[248];
-        const cdyn_real l14 = d->L[249];
-        Minv[1053] = Minv[1053] * dinv - l0 * Minv[1015 + 0] - l1 * Minv[977 + 0] - l2 * Minv[939 + 0] - l3 * Minv[901 + 0]
-                 - l4 * Minv[863 + 0] - l5 * Minv[825 + 0] - l6 * Minv[787 + 0] - l7 * Minv[749 + 0]
-                 - l8 * Minv[711 + 0] - l9 * Minv[217 + 0] - l10 * Minv[179 + 0] - l11 * Minv[141 + 0]
-                 - l12 * Minv[103 + 0] - l13 * Minv[65 + 0] - l14 * Minv[27 + 0];
-        for (int c = 0; c < 10; ++c)
-            Minv[1054 + c] = -l0 * Minv[1016 + c] - l1 * Minv[978 + c] - l2 * Minv[940 + c] - l3 * Minv[902 + c]
-                 - l4 * Minv[864 + c] - l5 * Minv[826 + c] - l6 * Minv[788 + c] - l7 * Minv[750 + c]
-                 - l8 * Minv[712 + c] - l9 * Minv[218 + c] - l10 * Minv[180 + c] - l11 * Minv[142 + c]
-                 - l12 * Minv[104 + c] - l13 * Minv[66 + c] - l14 * Minv[28 + c];
-    }
-    /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[28];
-        const cdyn_real l0 = d->L[251];
-        const cdyn_real l1 = d->L[252];
-        const cdyn_real l2 = d->L[253];
-        const cdyn_real l3 = d->L[254];
-        const cdyn_real l4 = d->L[255];
-        const cdyn_real l5 = d->L[256];
-        const cdyn_real l6 = d->L[257];
-        const cdyn_real l7 = d->L[258];
-        Minv[1092] = Minv[1092] * dinv - l0 * Minv[750 + 0] - l1 * Minv[712 + 0] - l2 * Minv[218 + 0] - l3 * Minv[180 + 0]
-                 - l4 * Minv[142 + 0] - l5 * Minv[104 + 0] - l6 * Minv[66 + 0] - l7 * Minv[28 + 0];
-        Minv[1093] = Minv[1093] * dinv - l0 * Minv[750 + 1] - l1 * Minv[712 + 1] - l2 * Minv[218 + 1] - l3 * Minv[180 + 1]
-                 - l4 * Minv[142 + 1] - l5 * Minv[104 + 1] - l6 * Minv[66 + 1] - l7 * Minv[28 + 1];
-        for (int c = 0; c < 8; ++c)
-            Minv[1094 + c] = -l0 * Minv[752 + c] - l1 * Minv[714 + c] - l2 * Minv[220 + c] - l3 * Minv[182 + c]
-                 - l4 * Minv[144 + c] - l5 * Minv[106 + c] - l6 * Minv[68 + c] - l7 * Minv[30 + c];
-    }
-    /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[29];
-        const cdyn_real l0 = d->L[260];
-        const cdyn_real l1 = d->L[261];
-        const cdyn_real l2 = d->L[262];
-        const cdyn_real l3 = d->L[263];
-        const cdyn_real l4 = d->L[264];
-        const cdyn_real l5 = d->L[265];
-        const cdyn_real l6 = d->L[266];
-        const cdyn_real l7 = d->L[267];
-        const cdyn_real l8 = d->L[268];
-        Minv[1131] = Minv[1131] * dinv - l0 * Minv[1093 + 0] - l1 * Minv[751 + 0] - l2 * Minv[713 + 0] - l3 * Minv[219 + 0]
-                 - l4 * Minv[181 + 0] - l5 * Minv[143 + 0] - l6 * Minv[105 + 0] - l7 * Minv[67 + 0]
-                 - l8 * Minv[29 + 0];
-        for (int c = 0; c < 8; ++c)
-            Minv[1132 + c] = -l0 * Minv[1094 + c] - l1 * Minv[752 + c] - l2 * Minv[714 + c] - l3 * Minv[220 + c]
-                 - l4 * Minv[182 + c] - l5 * Minv[144 + c] - l6 * Minv[106 + c] - l7 * Minv[68 + c]
-                 - l8 * Minv[30 + c];
-    }
-    /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[30];
-        const cdyn_real l0 = d->L[270];
-        const cdyn_real l1 = d->L[271];
-        const cdyn_real l2 = d->L[272];
-        const cdyn_real l3 = d->L[273];
-        const cdyn_real l4 = d->L[274];
-        const cdyn_real l5 = d->L[275];
-        const cdyn_real l6 = d->L[276];
-        const cdyn_real l7 = d->L[277];
-        for (int c = 0; c < 8; ++c)
-            Minv[1170 + c] = Minv[1170 + c] * dinv - l0 * Minv[752 + c] - l1 * Minv[714 + c] - l2 * Minv[220 + c] - l3 * Minv[182 + c]
-                 - l4 * Minv[144 + c] - l5 * Minv[106 + c] - l6 * Minv[68 + c] - l7 * Minv[30 + c];
-    }
-    /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[31];
-        const cdyn_real l0 = d->L[279];
-        const cdyn_real l1 = d->L[280];
-        const cdyn_real l2 = d->L[281];
-        const cdyn_real l3 = d->L[282];
-        const cdyn_real l4 = d->L[283];
-        const cdyn_real l5 = d->L[284];
-        const cdyn_real l6 = d->L[285];
-        const cdyn_real l7 = d->L[286];
-        const cdyn_real l8 = d->L[287];
-        for (int c = 0; c < 7; ++c)
-            Minv[1209 + c] = Minv[1209 + c] * dinv - l0 * Minv[1171 + c] - l1 * Minv[753 + c] - l2 * Minv[715 + c] - l3 * Minv[221 + c]
-                 - l4 * Minv[183 + c] - l5 * Minv[145 + c] - l6 * Minv[107 + c] - l7 * Minv[69 + c]
-                 - l8 * Minv[31 + c];
-    }
-    /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[32];
-        const cdyn_real l0 = d->L[289];
-        const cdyn_real l1 = d->L[290];
-        const cdyn_real l2 = d->L[291];
-        const cdyn_real l3 = d->L[292];
-        const cdyn_real l4 = d->L[293];
-        const cdyn_real l5 = d->L[294];
-        const cdyn_real l6 = d->L[295];
-        const cdyn_real l7 = d->L[296];
-        const cdyn_real l8 = d->L[297];
-        const cdyn_real l9 = d->L[298];
+        const cdyn_real w0 = d->Dinv[12];
+        const cdyn_real w1 = Minv[202] * d->Dinv[5];
+        const cdyn_real w2 = Minv[164] * d->Dinv[4];
+        const cdyn_real w3 = Minv[126] * d->Dinv[3];
+        const cdyn_real w4 = Minv[88] * d->Dinv[2];
+        const cdyn_real w5 = Minv[50] * d->Dinv[1];
+        const cdyn_real w6 = Minv[12] * d->Dinv[0];
         for (int c = 0; c < 6; ++c)
-            Minv[1248 + c] = Minv[1248 + c] * dinv - l0 * Minv[1210 + c] - l1 * Minv[1172 + c] - l2 * Minv[754 + c] - l3 * Minv[716 + c]
-                 - l4 * Minv[222 + c] - l5 * Minv[184 + c] - l6 * Minv[146 + c] - l7 * Minv[108 + c]
-                 - l8 * Minv[70 + c] - l9 * Minv[32 + c];
+            Minv[468 + c] = w0 * Minv[468 + c] + w1 * Minv[202 + c] + w2 * Minv[164 + c] + w3 * Minv[126 + c]
+                + w4 * Minv[88 + c] + w5 * Minv[50 + c] + w6 * Minv[12 + c];
+        for (int c = 0; c < 20; ++c)
+            Minv[474 + c] = w1 * Minv[208 + c] + w2 * Minv[170 + c] + w3 * Minv[132 + c] + w4 * Minv[94 + c]
+                + w5 * Minv[56 + c] + w6 * Minv[18 + c];
     }
-    /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
+    for (int c = 13; c < 38; ++c)
+        Minv[c * 38 + 12] = Minv[456 + c];
+    /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[33];
-        const cdyn_real l0 = d->L[300];
-        const cdyn_real l1 = d->L[301];
-        const cdyn_real l2 = d->L[302];
-        const cdyn_real l3 = d->L[303];
-        const cdyn_real l4 = d->L[304];
-        const cdyn_real l5 = d->L[305];
-        const cdyn_real l6 = d->L[306];
-        const cdyn_real l7 = d->L[307];
-        const cdyn_real l8 = d->L[308];
-        const cdyn_real l9 = d->L[309];
-        const cdyn_real l10 = d->L[310];
-        for (int c = 0; c < 5; ++c)
-            Minv[1287 + c] = Minv[1287 + c] * dinv - l0 * Minv[1249 + c] - l1 * Minv[1211 + c] - l2 * Minv[1173 + c] - l3 * Minv[755 + c]
-                 - l4 * Minv[717 + c] - l5 * Minv[223 + c] - l6 * Minv[185 + c] - l7 * Minv[147 + c]
-                 - l8 * Minv[109 + c] - l9 * Minv[71 + c] - l10 * Minv[33 + c];
+        const cdyn_real w0 = d->Dinv[11];
+        const cdyn_real w1 = Minv[391] * d->Dinv[10];
+        const cdyn_real w2 = Minv[353] * d->Dinv[9];
+        const cdyn_real w3 = Minv[315] * d->Dinv[8];
+        const cdyn_real w4 = Minv[277] * d->Dinv[7];
+        const cdyn_real w5 = Minv[239] * d->Dinv[6];
+        const cdyn_real w6 = Minv[201] * d->Dinv[5];
+        const cdyn_real w7 = Minv[163] * d->Dinv[4];
+        const cdyn_real w8 = Minv[125] * d->Dinv[3];
+        const cdyn_real w9 = Minv[87] * d->Dinv[2];
+        const cdyn_real w10 = Minv[49] * d->Dinv[1];
+        const cdyn_real w11 = Minv[11] * d->Dinv[0];
+        Minv[429] = w0 * Minv[429 + 0] + w1 * Minv[391 + 0] + w2 * Minv[353 + 0] + w3 * Minv[315 + 0]
+                + w4 * Minv[277 + 0] + w5 * Minv[239 + 0] + w6 * Minv[201 + 0] + w7 * Minv[163 + 0]
+                + w8 * Minv[125 + 0] + w9 * Minv[87 + 0] + w10 * Minv[49 + 0] + w11 * Minv[11 + 0];
+        for (int c = 0; c < 26; ++c)
+            Minv[430 + c] = w6 * Minv[202 + c] + w7 * Minv[164 + c] + w8 * Minv[126 + c] + w9 * Minv[88 + c]
+                + w10 * Minv[50 + c] + w11 * Minv[12 + c];
     }
-    /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
+    for (int c = 12; c < 38; ++c)
+        Minv[c * 38 + 11] = Minv[418 + c];
+    /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[34];
-        const cdyn_real l0 = d->L[312];
-        const cdyn_real l1 = d->L[313];
-        const cdyn_real l2 = d->L[314];
-        const cdyn_real l3 = d->L[315];
-        const cdyn_real l4 = d->L[316];
-        const cdyn_real l5 = d->L[317];
-        const cdyn_real l6 = d->L[318];
-        const cdyn_real l7 = d->L[319];
-        const cdyn_real l8 = d->L[320];
-        const cdyn_real l9 = d->L[321];
-        const cdyn_real l10 = d->L[322];
-        const cdyn_real l11 = d->L[323];
+        const cdyn_real w0 = d->Dinv[10];
+        const cdyn_real w1 = Minv[352] * d->Dinv[9];
+        const cdyn_real w2 = Minv[314] * d->Dinv[8];
+        const cdyn_real w3 = Minv[276] * d->Dinv[7];
+        const cdyn_real w4 = Minv[238] * d->Dinv[6];
+        const cdyn_real w5 = Minv[200] * d->Dinv[5];
+        const cdyn_real w6 = Minv[162] * d->Dinv[4];
+        const cdyn_real w7 = Minv[124] * d->Dinv[3];
+        const cdyn_real w8 = Minv[86] * d->Dinv[2];
+        const cdyn_real w9 = Minv[48] * d->Dinv[1];
+        const cdyn_real w10 = Minv[10] * d->Dinv[0];
+        Minv[390] = w0 * Minv[390 + 0] + w1 * Minv[352 + 0] + w2 * Minv[314 + 0] + w3 * Minv[276 + 0]
+                + w4 * Minv[238 + 0] + w5 * Minv[200 + 0] + w6 * Minv[162 + 0] + w7 * Minv[124 + 0]
+                + w8 * Minv[86 + 0] + w9 * Minv[48 + 0] + w10 * Minv[10 + 0];
+        Minv[391] = w0 * Minv[390 + 1] + w1 * Minv[352 + 1] + w2 * Minv[314 + 1] + w3 * Minv[276 + 1]
+                + w4 * Minv[238 + 1] + w5 * Minv[200 + 1] + w6 * Minv[162 + 1] + w7 * Minv[124 + 1]
+                + w8 * Minv[86 + 1] + w9 * Minv[48 + 1] + w10 * Minv[10 + 1];
+        for (int c = 0; c < 26; ++c)
+            Minv[392 + c] = w5 * Minv[202 + c] + w6 * Minv[164 + c] + w7 * Minv[126 + c] + w8 * Minv[88 + c]
+                + w9 * Minv[50 + c] + w10 * Minv[12 + c];
+    }
+    for (int c = 11; c < 38; ++c)
+        Minv[c * 38 + 10] = Minv[380 + c];
+    /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[9];
+        const cdyn_real w1 = Minv[313] * d->Dinv[8];
+        const cdyn_real w2 = Minv[275] * d->Dinv[7];
+        const cdyn_real w3 = Minv[237] * d->Dinv[6];
+        const cdyn_real w4 = Minv[199] * d->Dinv[5];
+        const cdyn_real w5 = Minv[161] * d->Dinv[4];
+        const cdyn_real w6 = Minv[123] * d->Dinv[3];
+        const cdyn_real w7 = Minv[85] * d->Dinv[2];
+        const cdyn_real w8 = Minv[47] * d->Dinv[1];
+        const cdyn_real w9 = Minv[9] * d->Dinv[0];
+        Minv[351] = w0 * Minv[351 + 0] + w1 * Minv[313 + 0] + w2 * Minv[275 + 0] + w3 * Minv[237 + 0]
+                + w4 * Minv[199 + 0] + w5 * Minv[161 + 0] + w6 * Minv[123 + 0] + w7 * Minv[85 + 0]
+                + w8 * Minv[47 + 0] + w9 * Minv[9 + 0];
+        Minv[352] = w0 * Minv[351 + 1] + w1 * Minv[313 + 1] + w2 * Minv[275 + 1] + w3 * Minv[237 + 1]
+                + w4 * Minv[199 + 1] + w5 * Minv[161 + 1] + w6 * Minv[123 + 1] + w7 * Minv[85 + 1]
+                + w8 * Minv[47 + 1] + w9 * Minv[9 + 1];
+        Minv[353] = w0 * Minv[351 + 2] + w1 * Minv[313 + 2] + w2 * Minv[275 + 2] + w3 * Minv[237 + 2]
+                + w4 * Minv[199 + 2] + w5 * Minv[161 + 2] + w6 * Minv[123 + 2] + w7 * Minv[85 + 2]
+                + w8 * Minv[47 + 2] + w9 * Minv[9 + 2];
+        for (int c = 0; c < 26; ++c)
+            Minv[354 + c] = w4 * Minv[202 + c] + w5 * Minv[164 + c] + w6 * Minv[126 + c] + w7 * Minv[88 + c]
+                + w8 * Minv[50 + c] + w9 * Minv[12 + c];
+    }
+    for (int c = 10; c < 38; ++c)
+        Minv[c * 38 + 9] = Minv[342 + c];
+    /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[8];
+        const cdyn_real w1 = Minv[274] * d->Dinv[7];
+        const cdyn_real w2 = Minv[236] * d->Dinv[6];
+        const cdyn_real w3 = Minv[198] * d->Dinv[5];
+        const cdyn_real w4 = Minv[160] * d->Dinv[4];
+        const cdyn_real w5 = Minv[122] * d->Dinv[3];
+        const cdyn_real w6 = Minv[84] * d->Dinv[2];
+        const cdyn_real w7 = Minv[46] * d->Dinv[1];
+        const cdyn_real w8 = Minv[8] * d->Dinv[0];
         for (int c = 0; c < 4; ++c)
-            Minv[1326 + c] = Minv[1326 + c] * dinv - l0 * Minv[1288 + c] - l1 * Minv[1250 + c] - l2 * Minv[1212 + c] - l3 * Minv[1174 + c]
-                 - l4 * Minv[756 + c] - l5 * Minv[718 + c] - l6 * Minv[224 + c] - l7 * Minv[186 + c]
-                 - l8 * Minv[148 + c] - l9 * Minv[110 + c] - l10 * Minv[72 + c] - l11 * Minv[34 + c];
+            Minv[312 + c] = w0 * Minv[312 + c] + w1 * Minv[274 + c] + w2 * Minv[236 + c] + w3 * Minv[198 + c]
+                + w4 * Minv[160 + c] + w5 * Minv[122 + c] + w6 * Minv[84 + c] + w7 * Minv[46 + c]
+                + w8 * Minv[8 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[316 + c] = w3 * Minv[202 + c] + w4 * Minv[164 + c] + w5 * Minv[126 + c] + w6 * Minv[88 + c]
+                + w7 * Minv[50 + c] + w8 * Minv[12 + c];
     }
-    /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    for (int c = 9; c < 38; ++c)
+        Minv[c * 38 + 8] = Minv[304 + c];
+    /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[35];
-        const cdyn_real l0 = d->L[325];
-        const cdyn_real l1 = d->L[326];
-        const cdyn_real l2 = d->L[327];
-        const cdyn_real l3 = d->L[328];
-        const cdyn_real l4 = d->L[329];
-        const cdyn_real l5 = d->L[330];
-        const cdyn_real l6 = d->L[331];
-        const cdyn_real l7 = d->L[332];
-        const cdyn_real l8 = d->L[333];
-        const cdyn_real l9 = d->L[334];
-        const cdyn_real l10 = d->L[335];
-        const cdyn_real l11 = d->L[336];
-        const cdyn_real l12 = d->L[337];
-        Minv[1365] = Minv[1365] * dinv - l0 * Minv[1327 + 0] - l1 * Minv[1289 + 0] - l2 * Minv[1251 + 0] - l3 * Minv[1213 + 0]
-                 - l4 * Minv[1175 + 0] - l5 * Minv[757 + 0] - l6 * Minv[719 + 0] - l7 * Minv[225 + 0]
-                 - l8 * Minv[187 + 0] - l9 * Minv[149 + 0] - l10 * Minv[111 + 0] - l11 * Minv[73 + 0]
-                 - l12 * Minv[35 + 0];
-        Minv[1366] = Minv[1366] * dinv - l0 * Minv[1327 + 1] - l1 * Minv[1289 + 1] - l2 * Minv[1251 + 1] - l3 * Minv[1213 + 1]
-                 - l4 * Minv[1175 + 1] - l5 * Minv[757 + 1] - l6 * Minv[719 + 1] - l7 * Minv[225 + 1]
-                 - l8 * Minv[187 + 1] - l9 * Minv[149 + 1] - l10 * Minv[111 + 1] - l11 * Minv[73 + 1]
-                 - l12 * Minv[35 + 1];
-        Minv[1367] = Minv[1367] * dinv - l0 * Minv[1327 + 2] - l1 * Minv[1289 + 2] - l2 * Minv[1251 + 2] - l3 * Minv[1213 + 2]
-                 - l4 * Minv[1175 + 2] - l5 * Minv[757 + 2] - l6 * Minv[719 + 2] - l7 * Minv[225 + 2]
-                 - l8 * Minv[187 + 2] - l9 * Minv[149 + 2] - l10 * Minv[111 + 2] - l11 * Minv[73 + 2]
-                 - l12 * Minv[35 + 2];
+        const cdyn_real w0 = d->Dinv[7];
+        const cdyn_real w1 = Minv[235] * d->Dinv[6];
+        const cdyn_real w2 = Minv[197] * d->Dinv[5];
+        const cdyn_real w3 = Minv[159] * d->Dinv[4];
+        const cdyn_real w4 = Minv[121] * d->Dinv[3];
+        const cdyn_real w5 = Minv[83] * d->Dinv[2];
+        const cdyn_real w6 = Minv[45] * d->Dinv[1];
+        const cdyn_real w7 = Minv[7] * d->Dinv[0];
+        for (int c = 0; c < 5; ++c)
+            Minv[273 + c] = w0 * Minv[273 + c] + w1 * Minv[235 + c] + w2 * Minv[197 + c] + w3 * Minv[159 + c]
+                + w4 * Minv[121 + c] + w5 * Minv[83 + c] + w6 * Minv[45 + c] + w7 * Minv[7 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[278 + c] = w2 * Minv[202 + c] + w3 * Minv[164 + c] + w4 * Minv[126 + c] + w5 * Minv[88 + c]
+                + w6 * Minv[50 + c] + w7 * Minv[12 + c];
     }
-    /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    for (int c = 8; c < 38; ++c)
+        Minv[c * 38 + 7] = Minv[266 + c];
+    /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[36];
-        const cdyn_real l0 = d->L[339];
-        const cdyn_real l1 = d->L[340];
-        const cdyn_real l2 = d->L[341];
-        const cdyn_real l3 = d->L[342];
-        const cdyn_real l4 = d->L[343];
-        const cdyn_real l5 = d->L[344];
-        const cdyn_real l6 = d->L[345];
-        const cdyn_real l7 = d->L[346];
-        const cdyn_real l8 = d->L[347];
-        const cdyn_real l9 = d->L[348];
-        const cdyn_real l10 = d->L[349];
-        const cdyn_real l11 = d->L[350];
-        const cdyn_real l12 = d->L[351];
-        const cdyn_real l13 = d->L[352];
-        Minv[1404] = Minv[1404] * dinv - l0 * Minv[1366 + 0] - l1 * Minv[1328 + 0] - l2 * Minv[1290 + 0] - l3 * Minv[1252 + 0]
-                 - l4 * Minv[1214 + 0] - l5 * Minv[1176 + 0] - l6 * Minv[758 + 0] - l7 * Minv[720 + 0]
-                 - l8 * Minv[226 + 0] - l9 * Minv[188 + 0] - l10 * Minv[150 + 0] - l11 * Minv[112 + 0]
-                 - l12 * Minv[74 + 0] - l13 * Minv[36 + 0];
-        Minv[1405] = Minv[1405] * dinv - l0 * Minv[1366 + 1] - l1 * Minv[1328 + 1] - l2 * Minv[1290 + 1] - l3 * Minv[1252 + 1]
-                 - l4 * Minv[1214 + 1] - l5 * Minv[1176 + 1] - l6 * Minv[758 + 1] - l7 * Minv[720 + 1]
-                 - l8 * Minv[226 + 1] - l9 * Minv[188 + 1] - l10 * Minv[150 + 1] - l11 * Minv[112 + 1]
-                 - l12 * Minv[74 + 1] - l13 * Minv[36 + 1];
+        const cdyn_real w0 = d->Dinv[6];
+        const cdyn_real w1 = Minv[196] * d->Dinv[5];
+        const cdyn_real w2 = Minv[158] * d->Dinv[4];
+        const cdyn_real w3 = Minv[120] * d->Dinv[3];
+        const cdyn_real w4 = Minv[82] * d->Dinv[2];
+        const cdyn_real w5 = Minv[44] * d->Dinv[1];
+        const cdyn_real w6 = Minv[6] * d->Dinv[0];
+        for (int c = 0; c < 6; ++c)
+            Minv[234 + c] = w0 * Minv[234 + c] + w1 * Minv[196 + c] + w2 * Minv[158 + c] + w3 * Minv[120 + c]
+                + w4 * Minv[82 + c] + w5 * Minv[44 + c] + w6 * Minv[6 + c];
+        for (int c = 0; c < 26; ++c)
+            Minv[240 + c] = w1 * Minv[202 + c] + w2 * Minv[164 + c] + w3 * Minv[126 + c] + w4 * Minv[88 + c]
+                + w5 * Minv[50 + c] + w6 * Minv[12 + c];
     }
-    /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
+    for (int c = 7; c < 38; ++c)
+        Minv[c * 38 + 6] = Minv[228 + c];
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[37];
-        const cdyn_real l0 = d->L[354];
-        const cdyn_real l1 = d->L[355];
-        const cdyn_real l2 = d->L[356];
-        const cdyn_real l3 = d->L[357];
-        const cdyn_real l4 = d->L[358];
-        const cdyn_real l5 = d->L[359];
-        const cdyn_real l6 = d->L[360];
-        const cdyn_real l7 = d->L[361];
-        const cdyn_real l8 = d->L[362];
-        const cdyn_real l9 = d->L[363];
-        const cdyn_real l10 = d->L[364];
-        const cdyn_real l11 = d->L[365];
-        const cdyn_real l12 = d->L[366];
-        const cdyn_real l13 = d->L[367];
-        const cdyn_real l14 = d->L[368];
-        Minv[1443] = Minv[1443] * dinv - l0 * Minv[1405 + 0] - l1 * Minv[1367 + 0] - l2 * Minv[1329 + 0] - l3 * Minv[1291 + 0]
-                 - l4 * Minv[1253 + 0] - l5 * Minv[1215 + 0] - l6 * Minv[1177 + 0] - l7 * Minv[759 + 0]
-                 - l8 * Minv[721 + 0] - l9 * Minv[227 + 0] - l10 * Minv[189 + 0] - l11 * Minv[151 + 0]
-                 - l12 * Minv[113 + 0] - l13 * Minv[75 + 0] - l14 * Minv[37 + 0];
+        const cdyn_real w0 = d->Dinv[5];
+        const cdyn_real w1 = Minv[157] * d->Dinv[4];
+        const cdyn_real w2 = Minv[119] * d->Dinv[3];
+        const cdyn_real w3 = Minv[81] * d->Dinv[2];
+        const cdyn_real w4 = Minv[43] * d->Dinv[1];
+        const cdyn_real w5 = Minv[5] * d->Dinv[0];
+        for (int c = 0; c < 33; ++c)
+            Minv[195 + c] = w0 * Minv[195 + c] + w1 * Minv[157 + c] + w2 * Minv[119 + c] + w3 * Minv[81 + c]
+                + w4 * Minv[43 + c] + w5 * Minv[5 + c];
     }
-    /* the lower triangle */
-    for (int r = 1; r < 38; ++r)
-        for (int c = 0; c < r; ++c)
-            Minv[r * 38 + c] = Minv[c * 38 + r];
+    for (int c = 6; c < 38; ++c)
+        Minv[c * 38 + 5] = Minv[190 + c];
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[4];
+        const cdyn_real w1 = Minv[118] * d->Dinv[3];
+        const cdyn_real w2 = Minv[80] * d->Dinv[2];
+        const cdyn_real w3 = Minv[42] * d->Dinv[1];
+        const cdyn_real w4 = Minv[4] * d->Dinv[0];
+        for (int c = 0; c < 34; ++c)
+            Minv[156 + c] = w0 * Minv[156 + c] + w1 * Minv[118 + c] + w2 * Minv[80 + c] + w3 * Minv[42 + c]
+                + w4 * Minv[4 + c];
+    }
+    for (int c = 5; c < 38; ++c)
+        Minv[c * 38 + 4] = Minv[152 + c];
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[3];
+        const cdyn_real w1 = Minv[79] * d->Dinv[2];
+        const cdyn_real w2 = Minv[41] * d->Dinv[1];
+        const cdyn_real w3 = Minv[3] * d->Dinv[0];
+        for (int c = 0; c < 35; ++c)
+            Minv[117 + c] = w0 * Minv[117 + c] + w1 * Minv[79 + c] + w2 * Minv[41 + c] + w3 * Minv[3 + c];
+    }
+    for (int c = 4; c < 38; ++c)
+        Minv[c * 38 + 3] = Minv[114 + c];
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[2];
+        const cdyn_real w1 = Minv[40] * d->Dinv[1];
+        const cdyn_real w2 = Minv[2] * d->Dinv[0];
+        for (int c = 0; c < 36; ++c)
+            Minv[78 + c] = w0 * Minv[78 + c] + w1 * Minv[40 + c] + w2 * Minv[2 + c];
+    }
+    for (int c = 3; c < 38; ++c)
+        Minv[c * 38 + 2] = Minv[76 + c];
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real w0 = d->Dinv[1];
+        const cdyn_real w1 = Minv[1] * d->Dinv[0];
+        for (int c = 0; c < 37; ++c)
+            Minv[39 + c] = w0 * Minv[39 + c] + w1 * Minv[1 + c];
+    }
+    for (int c = 2; c < 38; ++c)
+        Minv[c * 38 + 1] = Minv[38 + c];
+    /* row 0 (joint root_joint): ancestors none */
+    {
+        const cdyn_real w0 = d->Dinv[0];
+        for (int c = 0; c < 38; ++c)
+            Minv[0 + c] = w0 * Minv[0 + c];
+    }
+    for (int c = 1; c < 38; ++c)
+        Minv[c * 38 + 0] = Minv[0 + c];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */

@@ -10435,9 +10435,10 @@ static void quadruped12__minv_crba(quadruped12_data *d, const cdyn_real *q)
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
- * descendants (rows from the leaves), then X = L^-1 D^-1 Y on the upper triangle (rows from
- * the root), then the lower triangle. Each row update is a contiguous stretch.
- * 1146 mul, 1074 add, 0 div, 0 sqrt, 0 sin/cos */
+ * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
+ * entry a sum over the common ancestors of its row and column, each row mirrored into the
+ * lower triangle as it is finished. Each row update is a contiguous stretch.
+ * 1191 mul, 1020 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 {
     /* Y = L^-T starts as the identity on each row's descendants */
@@ -10999,278 +11000,313 @@ static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
         for (int c = 0; c < 16; ++c)
             Minv[2 + c] -= l * Minv[20 + c];
     }
-    /* row 0 (joint root_joint): ancestors none */
+    /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[0];
-        for (int c = 0; c < 18; ++c)
-            Minv[0 + c] = Minv[0 + c] * dinv;
-    }
-    /* row 1 (joint root_joint): ancestors 0 */
-    {
-        const cdyn_real dinv = d->Dinv[1];
-        const cdyn_real l0 = d->L[2];
-        for (int c = 0; c < 17; ++c)
-            Minv[19 + c] = Minv[19 + c] * dinv - l0 * Minv[1 + c];
-    }
-    /* row 2 (joint root_joint): ancestors 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[2];
-        const cdyn_real l0 = d->L[4];
-        const cdyn_real l1 = d->L[5];
-        for (int c = 0; c < 16; ++c)
-            Minv[38 + c] = Minv[38 + c] * dinv - l0 * Minv[20 + c] - l1 * Minv[2 + c];
-    }
-    /* row 3 (joint root_joint): ancestors 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[3];
-        const cdyn_real l0 = d->L[7];
-        const cdyn_real l1 = d->L[8];
-        const cdyn_real l2 = d->L[9];
-        for (int c = 0; c < 15; ++c)
-            Minv[57 + c] = Minv[57 + c] * dinv - l0 * Minv[39 + c] - l1 * Minv[21 + c] - l2 * Minv[3 + c];
-    }
-    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[4];
-        const cdyn_real l0 = d->L[11];
-        const cdyn_real l1 = d->L[12];
-        const cdyn_real l2 = d->L[13];
-        const cdyn_real l3 = d->L[14];
-        for (int c = 0; c < 14; ++c)
-            Minv[76 + c] = Minv[76 + c] * dinv - l0 * Minv[58 + c] - l1 * Minv[40 + c] - l2 * Minv[22 + c] - l3 * Minv[4 + c];
-    }
-    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[5];
-        const cdyn_real l0 = d->L[16];
-        const cdyn_real l1 = d->L[17];
-        const cdyn_real l2 = d->L[18];
-        const cdyn_real l3 = d->L[19];
-        const cdyn_real l4 = d->L[20];
-        for (int c = 0; c < 13; ++c)
-            Minv[95 + c] = Minv[95 + c] * dinv - l0 * Minv[77 + c] - l1 * Minv[59 + c] - l2 * Minv[41 + c] - l3 * Minv[23 + c]
-                 - l4 * Minv[5 + c];
-    }
-    /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[6];
-        const cdyn_real l0 = d->L[22];
-        const cdyn_real l1 = d->L[23];
-        const cdyn_real l2 = d->L[24];
-        const cdyn_real l3 = d->L[25];
-        const cdyn_real l4 = d->L[26];
-        const cdyn_real l5 = d->L[27];
-        Minv[114] = Minv[114] * dinv - l0 * Minv[96 + 0] - l1 * Minv[78 + 0] - l2 * Minv[60 + 0] - l3 * Minv[42 + 0]
-                 - l4 * Minv[24 + 0] - l5 * Minv[6 + 0];
-        Minv[115] = Minv[115] * dinv - l0 * Minv[96 + 1] - l1 * Minv[78 + 1] - l2 * Minv[60 + 1] - l3 * Minv[42 + 1]
-                 - l4 * Minv[24 + 1] - l5 * Minv[6 + 1];
-        Minv[116] = Minv[116] * dinv - l0 * Minv[96 + 2] - l1 * Minv[78 + 2] - l2 * Minv[60 + 2] - l3 * Minv[42 + 2]
-                 - l4 * Minv[24 + 2] - l5 * Minv[6 + 2];
-        for (int c = 0; c < 9; ++c)
-            Minv[117 + c] = -l0 * Minv[99 + c] - l1 * Minv[81 + c] - l2 * Minv[63 + c] - l3 * Minv[45 + c]
-                 - l4 * Minv[27 + c] - l5 * Minv[9 + c];
-    }
-    /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[7];
-        const cdyn_real l0 = d->L[29];
-        const cdyn_real l1 = d->L[30];
-        const cdyn_real l2 = d->L[31];
-        const cdyn_real l3 = d->L[32];
-        const cdyn_real l4 = d->L[33];
-        const cdyn_real l5 = d->L[34];
-        const cdyn_real l6 = d->L[35];
-        Minv[133] = Minv[133] * dinv - l0 * Minv[115 + 0] - l1 * Minv[97 + 0] - l2 * Minv[79 + 0] - l3 * Minv[61 + 0]
-                 - l4 * Minv[43 + 0] - l5 * Minv[25 + 0] - l6 * Minv[7 + 0];
-        Minv[134] = Minv[134] * dinv - l0 * Minv[115 + 1] - l1 * Minv[97 + 1] - l2 * Minv[79 + 1] - l3 * Minv[61 + 1]
-                 - l4 * Minv[43 + 1] - l5 * Minv[25 + 1] - l6 * Minv[7 + 1];
-        for (int c = 0; c < 9; ++c)
-            Minv[135 + c] = -l0 * Minv[117 + c] - l1 * Minv[99 + c] - l2 * Minv[81 + c] - l3 * Minv[63 + c]
-                 - l4 * Minv[45 + c] - l5 * Minv[27 + c] - l6 * Minv[9 + c];
-    }
-    /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[8];
-        const cdyn_real l0 = d->L[37];
-        const cdyn_real l1 = d->L[38];
-        const cdyn_real l2 = d->L[39];
-        const cdyn_real l3 = d->L[40];
-        const cdyn_real l4 = d->L[41];
-        const cdyn_real l5 = d->L[42];
-        const cdyn_real l6 = d->L[43];
-        const cdyn_real l7 = d->L[44];
-        Minv[152] = Minv[152] * dinv - l0 * Minv[134 + 0] - l1 * Minv[116 + 0] - l2 * Minv[98 + 0] - l3 * Minv[80 + 0]
-                 - l4 * Minv[62 + 0] - l5 * Minv[44 + 0] - l6 * Minv[26 + 0] - l7 * Minv[8 + 0];
-        for (int c = 0; c < 9; ++c)
-            Minv[153 + c] = -l0 * Minv[135 + c] - l1 * Minv[117 + c] - l2 * Minv[99 + c] - l3 * Minv[81 + c]
-                 - l4 * Minv[63 + c] - l5 * Minv[45 + c] - l6 * Minv[27 + c] - l7 * Minv[9 + c];
-    }
-    /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[9];
-        const cdyn_real l0 = d->L[46];
-        const cdyn_real l1 = d->L[47];
-        const cdyn_real l2 = d->L[48];
-        const cdyn_real l3 = d->L[49];
-        const cdyn_real l4 = d->L[50];
-        const cdyn_real l5 = d->L[51];
-        Minv[171] = Minv[171] * dinv - l0 * Minv[99 + 0] - l1 * Minv[81 + 0] - l2 * Minv[63 + 0] - l3 * Minv[45 + 0]
-                 - l4 * Minv[27 + 0] - l5 * Minv[9 + 0];
-        Minv[172] = Minv[172] * dinv - l0 * Minv[99 + 1] - l1 * Minv[81 + 1] - l2 * Minv[63 + 1] - l3 * Minv[45 + 1]
-                 - l4 * Minv[27 + 1] - l5 * Minv[9 + 1];
-        Minv[173] = Minv[173] * dinv - l0 * Minv[99 + 2] - l1 * Minv[81 + 2] - l2 * Minv[63 + 2] - l3 * Minv[45 + 2]
-                 - l4 * Minv[27 + 2] - l5 * Minv[9 + 2];
-        for (int c = 0; c < 6; ++c)
-            Minv[174 + c] = -l0 * Minv[102 + c] - l1 * Minv[84 + c] - l2 * Minv[66 + c] - l3 * Minv[48 + c]
-                 - l4 * Minv[30 + c] - l5 * Minv[12 + c];
-    }
-    /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[10];
-        const cdyn_real l0 = d->L[53];
-        const cdyn_real l1 = d->L[54];
-        const cdyn_real l2 = d->L[55];
-        const cdyn_real l3 = d->L[56];
-        const cdyn_real l4 = d->L[57];
-        const cdyn_real l5 = d->L[58];
-        const cdyn_real l6 = d->L[59];
-        Minv[190] = Minv[190] * dinv - l0 * Minv[172 + 0] - l1 * Minv[100 + 0] - l2 * Minv[82 + 0] - l3 * Minv[64 + 0]
-                 - l4 * Minv[46 + 0] - l5 * Minv[28 + 0] - l6 * Minv[10 + 0];
-        Minv[191] = Minv[191] * dinv - l0 * Minv[172 + 1] - l1 * Minv[100 + 1] - l2 * Minv[82 + 1] - l3 * Minv[64 + 1]
-                 - l4 * Minv[46 + 1] - l5 * Minv[28 + 1] - l6 * Minv[10 + 1];
-        for (int c = 0; c < 6; ++c)
-            Minv[192 + c] = -l0 * Minv[174 + c] - l1 * Minv[102 + c] - l2 * Minv[84 + c] - l3 * Minv[66 + c]
-                 - l4 * Minv[48 + c] - l5 * Minv[30 + c] - l6 * Minv[12 + c];
-    }
-    /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[11];
-        const cdyn_real l0 = d->L[61];
-        const cdyn_real l1 = d->L[62];
-        const cdyn_real l2 = d->L[63];
-        const cdyn_real l3 = d->L[64];
-        const cdyn_real l4 = d->L[65];
-        const cdyn_real l5 = d->L[66];
-        const cdyn_real l6 = d->L[67];
-        const cdyn_real l7 = d->L[68];
-        Minv[209] = Minv[209] * dinv - l0 * Minv[191 + 0] - l1 * Minv[173 + 0] - l2 * Minv[101 + 0] - l3 * Minv[83 + 0]
-                 - l4 * Minv[65 + 0] - l5 * Minv[47 + 0] - l6 * Minv[29 + 0] - l7 * Minv[11 + 0];
-        for (int c = 0; c < 6; ++c)
-            Minv[210 + c] = -l0 * Minv[192 + c] - l1 * Minv[174 + c] - l2 * Minv[102 + c] - l3 * Minv[84 + c]
-                 - l4 * Minv[66 + c] - l5 * Minv[48 + c] - l6 * Minv[30 + c] - l7 * Minv[12 + c];
-    }
-    /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[12];
-        const cdyn_real l0 = d->L[70];
-        const cdyn_real l1 = d->L[71];
-        const cdyn_real l2 = d->L[72];
-        const cdyn_real l3 = d->L[73];
-        const cdyn_real l4 = d->L[74];
-        const cdyn_real l5 = d->L[75];
-        Minv[228] = Minv[228] * dinv - l0 * Minv[102 + 0] - l1 * Minv[84 + 0] - l2 * Minv[66 + 0] - l3 * Minv[48 + 0]
-                 - l4 * Minv[30 + 0] - l5 * Minv[12 + 0];
-        Minv[229] = Minv[229] * dinv - l0 * Minv[102 + 1] - l1 * Minv[84 + 1] - l2 * Minv[66 + 1] - l3 * Minv[48 + 1]
-                 - l4 * Minv[30 + 1] - l5 * Minv[12 + 1];
-        Minv[230] = Minv[230] * dinv - l0 * Minv[102 + 2] - l1 * Minv[84 + 2] - l2 * Minv[66 + 2] - l3 * Minv[48 + 2]
-                 - l4 * Minv[30 + 2] - l5 * Minv[12 + 2];
-        Minv[231] = -l0 * Minv[105 + 0] - l1 * Minv[87 + 0] - l2 * Minv[69 + 0] - l3 * Minv[51 + 0]
-                 - l4 * Minv[33 + 0] - l5 * Minv[15 + 0];
-        Minv[232] = -l0 * Minv[105 + 1] - l1 * Minv[87 + 1] - l2 * Minv[69 + 1] - l3 * Minv[51 + 1]
-                 - l4 * Minv[33 + 1] - l5 * Minv[15 + 1];
-        Minv[233] = -l0 * Minv[105 + 2] - l1 * Minv[87 + 2] - l2 * Minv[69 + 2] - l3 * Minv[51 + 2]
-                 - l4 * Minv[33 + 2] - l5 * Minv[15 + 2];
-    }
-    /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[13];
-        const cdyn_real l0 = d->L[77];
-        const cdyn_real l1 = d->L[78];
-        const cdyn_real l2 = d->L[79];
-        const cdyn_real l3 = d->L[80];
-        const cdyn_real l4 = d->L[81];
-        const cdyn_real l5 = d->L[82];
-        const cdyn_real l6 = d->L[83];
-        Minv[247] = Minv[247] * dinv - l0 * Minv[229 + 0] - l1 * Minv[103 + 0] - l2 * Minv[85 + 0] - l3 * Minv[67 + 0]
-                 - l4 * Minv[49 + 0] - l5 * Minv[31 + 0] - l6 * Minv[13 + 0];
-        Minv[248] = Minv[248] * dinv - l0 * Minv[229 + 1] - l1 * Minv[103 + 1] - l2 * Minv[85 + 1] - l3 * Minv[67 + 1]
-                 - l4 * Minv[49 + 1] - l5 * Minv[31 + 1] - l6 * Minv[13 + 1];
-        Minv[249] = -l0 * Minv[231 + 0] - l1 * Minv[105 + 0] - l2 * Minv[87 + 0] - l3 * Minv[69 + 0]
-                 - l4 * Minv[51 + 0] - l5 * Minv[33 + 0] - l6 * Minv[15 + 0];
-        Minv[250] = -l0 * Minv[231 + 1] - l1 * Minv[105 + 1] - l2 * Minv[87 + 1] - l3 * Minv[69 + 1]
-                 - l4 * Minv[51 + 1] - l5 * Minv[33 + 1] - l6 * Minv[15 + 1];
-        Minv[251] = -l0 * Minv[231 + 2] - l1 * Minv[105 + 2] - l2 * Minv[87 + 2] - l3 * Minv[69 + 2]
-                 - l4 * Minv[51 + 2] - l5 * Minv[33 + 2] - l6 * Minv[15 + 2];
-    }
-    /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[14];
-        const cdyn_real l0 = d->L[85];
-        const cdyn_real l1 = d->L[86];
-        const cdyn_real l2 = d->L[87];
-        const cdyn_real l3 = d->L[88];
-        const cdyn_real l4 = d->L[89];
-        const cdyn_real l5 = d->L[90];
-        const cdyn_real l6 = d->L[91];
-        const cdyn_real l7 = d->L[92];
-        Minv[266] = Minv[266] * dinv - l0 * Minv[248 + 0] - l1 * Minv[230 + 0] - l2 * Minv[104 + 0] - l3 * Minv[86 + 0]
-                 - l4 * Minv[68 + 0] - l5 * Minv[50 + 0] - l6 * Minv[32 + 0] - l7 * Minv[14 + 0];
-        Minv[267] = -l0 * Minv[249 + 0] - l1 * Minv[231 + 0] - l2 * Minv[105 + 0] - l3 * Minv[87 + 0]
-                 - l4 * Minv[69 + 0] - l5 * Minv[51 + 0] - l6 * Minv[33 + 0] - l7 * Minv[15 + 0];
-        Minv[268] = -l0 * Minv[249 + 1] - l1 * Minv[231 + 1] - l2 * Minv[105 + 1] - l3 * Minv[87 + 1]
-                 - l4 * Minv[69 + 1] - l5 * Minv[51 + 1] - l6 * Minv[33 + 1] - l7 * Minv[15 + 1];
-        Minv[269] = -l0 * Minv[249 + 2] - l1 * Minv[231 + 2] - l2 * Minv[105 + 2] - l3 * Minv[87 + 2]
-                 - l4 * Minv[69 + 2] - l5 * Minv[51 + 2] - l6 * Minv[33 + 2] - l7 * Minv[15 + 2];
-    }
-    /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
-    {
-        const cdyn_real dinv = d->Dinv[15];
-        const cdyn_real l0 = d->L[94];
-        const cdyn_real l1 = d->L[95];
-        const cdyn_real l2 = d->L[96];
-        const cdyn_real l3 = d->L[97];
-        const cdyn_real l4 = d->L[98];
-        const cdyn_real l5 = d->L[99];
-        Minv[285] = Minv[285] * dinv - l0 * Minv[105 + 0] - l1 * Minv[87 + 0] - l2 * Minv[69 + 0] - l3 * Minv[51 + 0]
-                 - l4 * Minv[33 + 0] - l5 * Minv[15 + 0];
-        Minv[286] = Minv[286] * dinv - l0 * Minv[105 + 1] - l1 * Minv[87 + 1] - l2 * Minv[69 + 1] - l3 * Minv[51 + 1]
-                 - l4 * Minv[33 + 1] - l5 * Minv[15 + 1];
-        Minv[287] = Minv[287] * dinv - l0 * Minv[105 + 2] - l1 * Minv[87 + 2] - l2 * Minv[69 + 2] - l3 * Minv[51 + 2]
-                 - l4 * Minv[33 + 2] - l5 * Minv[15 + 2];
+        const cdyn_real w0 = d->Dinv[17];
+        const cdyn_real w1 = Minv[305] * d->Dinv[16];
+        const cdyn_real w2 = Minv[287] * d->Dinv[15];
+        const cdyn_real w3 = Minv[107] * d->Dinv[5];
+        const cdyn_real w4 = Minv[89] * d->Dinv[4];
+        const cdyn_real w5 = Minv[71] * d->Dinv[3];
+        const cdyn_real w6 = Minv[53] * d->Dinv[2];
+        const cdyn_real w7 = Minv[35] * d->Dinv[1];
+        const cdyn_real w8 = Minv[17] * d->Dinv[0];
+        Minv[323] = w0 * Minv[323 + 0] + w1 * Minv[305 + 0] + w2 * Minv[287 + 0] + w3 * Minv[107 + 0]
+                + w4 * Minv[89 + 0] + w5 * Minv[71 + 0] + w6 * Minv[53 + 0] + w7 * Minv[35 + 0]
+                + w8 * Minv[17 + 0];
     }
     /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[16];
-        const cdyn_real l0 = d->L[101];
-        const cdyn_real l1 = d->L[102];
-        const cdyn_real l2 = d->L[103];
-        const cdyn_real l3 = d->L[104];
-        const cdyn_real l4 = d->L[105];
-        const cdyn_real l5 = d->L[106];
-        const cdyn_real l6 = d->L[107];
-        Minv[304] = Minv[304] * dinv - l0 * Minv[286 + 0] - l1 * Minv[106 + 0] - l2 * Minv[88 + 0] - l3 * Minv[70 + 0]
-                 - l4 * Minv[52 + 0] - l5 * Minv[34 + 0] - l6 * Minv[16 + 0];
-        Minv[305] = Minv[305] * dinv - l0 * Minv[286 + 1] - l1 * Minv[106 + 1] - l2 * Minv[88 + 1] - l3 * Minv[70 + 1]
-                 - l4 * Minv[52 + 1] - l5 * Minv[34 + 1] - l6 * Minv[16 + 1];
+        const cdyn_real w0 = d->Dinv[16];
+        const cdyn_real w1 = Minv[286] * d->Dinv[15];
+        const cdyn_real w2 = Minv[106] * d->Dinv[5];
+        const cdyn_real w3 = Minv[88] * d->Dinv[4];
+        const cdyn_real w4 = Minv[70] * d->Dinv[3];
+        const cdyn_real w5 = Minv[52] * d->Dinv[2];
+        const cdyn_real w6 = Minv[34] * d->Dinv[1];
+        const cdyn_real w7 = Minv[16] * d->Dinv[0];
+        Minv[304] = w0 * Minv[304 + 0] + w1 * Minv[286 + 0] + w2 * Minv[106 + 0] + w3 * Minv[88 + 0]
+                + w4 * Minv[70 + 0] + w5 * Minv[52 + 0] + w6 * Minv[34 + 0] + w7 * Minv[16 + 0];
+        Minv[305] = w0 * Minv[304 + 1] + w1 * Minv[286 + 1] + w2 * Minv[106 + 1] + w3 * Minv[88 + 1]
+                + w4 * Minv[70 + 1] + w5 * Minv[52 + 1] + w6 * Minv[34 + 1] + w7 * Minv[16 + 1];
     }
-    /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
+    for (int c = 17; c < 18; ++c)
+        Minv[c * 18 + 16] = Minv[288 + c];
+    /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
     {
-        const cdyn_real dinv = d->Dinv[17];
-        const cdyn_real l0 = d->L[109];
-        const cdyn_real l1 = d->L[110];
-        const cdyn_real l2 = d->L[111];
-        const cdyn_real l3 = d->L[112];
-        const cdyn_real l4 = d->L[113];
-        const cdyn_real l5 = d->L[114];
-        const cdyn_real l6 = d->L[115];
-        const cdyn_real l7 = d->L[116];
-        Minv[323] = Minv[323] * dinv - l0 * Minv[305 + 0] - l1 * Minv[287 + 0] - l2 * Minv[107 + 0] - l3 * Minv[89 + 0]
-                 - l4 * Minv[71 + 0] - l5 * Minv[53 + 0] - l6 * Minv[35 + 0] - l7 * Minv[17 + 0];
+        const cdyn_real w0 = d->Dinv[15];
+        const cdyn_real w1 = Minv[105] * d->Dinv[5];
+        const cdyn_real w2 = Minv[87] * d->Dinv[4];
+        const cdyn_real w3 = Minv[69] * d->Dinv[3];
+        const cdyn_real w4 = Minv[51] * d->Dinv[2];
+        const cdyn_real w5 = Minv[33] * d->Dinv[1];
+        const cdyn_real w6 = Minv[15] * d->Dinv[0];
+        Minv[285] = w0 * Minv[285 + 0] + w1 * Minv[105 + 0] + w2 * Minv[87 + 0] + w3 * Minv[69 + 0]
+                + w4 * Minv[51 + 0] + w5 * Minv[33 + 0] + w6 * Minv[15 + 0];
+        Minv[286] = w0 * Minv[285 + 1] + w1 * Minv[105 + 1] + w2 * Minv[87 + 1] + w3 * Minv[69 + 1]
+                + w4 * Minv[51 + 1] + w5 * Minv[33 + 1] + w6 * Minv[15 + 1];
+        Minv[287] = w0 * Minv[285 + 2] + w1 * Minv[105 + 2] + w2 * Minv[87 + 2] + w3 * Minv[69 + 2]
+                + w4 * Minv[51 + 2] + w5 * Minv[33 + 2] + w6 * Minv[15 + 2];
     }
-    /* the lower triangle */
-    for (int r = 1; r < 18; ++r)
-        for (int c = 0; c < r; ++c)
-            Minv[r * 18 + c] = Minv[c * 18 + r];
+    for (int c = 16; c < 18; ++c)
+        Minv[c * 18 + 15] = Minv[270 + c];
+    /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[14];
+        const cdyn_real w1 = Minv[248] * d->Dinv[13];
+        const cdyn_real w2 = Minv[230] * d->Dinv[12];
+        const cdyn_real w3 = Minv[104] * d->Dinv[5];
+        const cdyn_real w4 = Minv[86] * d->Dinv[4];
+        const cdyn_real w5 = Minv[68] * d->Dinv[3];
+        const cdyn_real w6 = Minv[50] * d->Dinv[2];
+        const cdyn_real w7 = Minv[32] * d->Dinv[1];
+        const cdyn_real w8 = Minv[14] * d->Dinv[0];
+        Minv[266] = w0 * Minv[266 + 0] + w1 * Minv[248 + 0] + w2 * Minv[230 + 0] + w3 * Minv[104 + 0]
+                + w4 * Minv[86 + 0] + w5 * Minv[68 + 0] + w6 * Minv[50 + 0] + w7 * Minv[32 + 0]
+                + w8 * Minv[14 + 0];
+        Minv[267] = w3 * Minv[105 + 0] + w4 * Minv[87 + 0] + w5 * Minv[69 + 0] + w6 * Minv[51 + 0]
+                + w7 * Minv[33 + 0] + w8 * Minv[15 + 0];
+        Minv[268] = w3 * Minv[105 + 1] + w4 * Minv[87 + 1] + w5 * Minv[69 + 1] + w6 * Minv[51 + 1]
+                + w7 * Minv[33 + 1] + w8 * Minv[15 + 1];
+        Minv[269] = w3 * Minv[105 + 2] + w4 * Minv[87 + 2] + w5 * Minv[69 + 2] + w6 * Minv[51 + 2]
+                + w7 * Minv[33 + 2] + w8 * Minv[15 + 2];
+    }
+    for (int c = 15; c < 18; ++c)
+        Minv[c * 18 + 14] = Minv[252 + c];
+    /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[13];
+        const cdyn_real w1 = Minv[229] * d->Dinv[12];
+        const cdyn_real w2 = Minv[103] * d->Dinv[5];
+        const cdyn_real w3 = Minv[85] * d->Dinv[4];
+        const cdyn_real w4 = Minv[67] * d->Dinv[3];
+        const cdyn_real w5 = Minv[49] * d->Dinv[2];
+        const cdyn_real w6 = Minv[31] * d->Dinv[1];
+        const cdyn_real w7 = Minv[13] * d->Dinv[0];
+        Minv[247] = w0 * Minv[247 + 0] + w1 * Minv[229 + 0] + w2 * Minv[103 + 0] + w3 * Minv[85 + 0]
+                + w4 * Minv[67 + 0] + w5 * Minv[49 + 0] + w6 * Minv[31 + 0] + w7 * Minv[13 + 0];
+        Minv[248] = w0 * Minv[247 + 1] + w1 * Minv[229 + 1] + w2 * Minv[103 + 1] + w3 * Minv[85 + 1]
+                + w4 * Minv[67 + 1] + w5 * Minv[49 + 1] + w6 * Minv[31 + 1] + w7 * Minv[13 + 1];
+        Minv[249] = w2 * Minv[105 + 0] + w3 * Minv[87 + 0] + w4 * Minv[69 + 0] + w5 * Minv[51 + 0]
+                + w6 * Minv[33 + 0] + w7 * Minv[15 + 0];
+        Minv[250] = w2 * Minv[105 + 1] + w3 * Minv[87 + 1] + w4 * Minv[69 + 1] + w5 * Minv[51 + 1]
+                + w6 * Minv[33 + 1] + w7 * Minv[15 + 1];
+        Minv[251] = w2 * Minv[105 + 2] + w3 * Minv[87 + 2] + w4 * Minv[69 + 2] + w5 * Minv[51 + 2]
+                + w6 * Minv[33 + 2] + w7 * Minv[15 + 2];
+    }
+    for (int c = 14; c < 18; ++c)
+        Minv[c * 18 + 13] = Minv[234 + c];
+    /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[12];
+        const cdyn_real w1 = Minv[102] * d->Dinv[5];
+        const cdyn_real w2 = Minv[84] * d->Dinv[4];
+        const cdyn_real w3 = Minv[66] * d->Dinv[3];
+        const cdyn_real w4 = Minv[48] * d->Dinv[2];
+        const cdyn_real w5 = Minv[30] * d->Dinv[1];
+        const cdyn_real w6 = Minv[12] * d->Dinv[0];
+        Minv[228] = w0 * Minv[228 + 0] + w1 * Minv[102 + 0] + w2 * Minv[84 + 0] + w3 * Minv[66 + 0]
+                + w4 * Minv[48 + 0] + w5 * Minv[30 + 0] + w6 * Minv[12 + 0];
+        Minv[229] = w0 * Minv[228 + 1] + w1 * Minv[102 + 1] + w2 * Minv[84 + 1] + w3 * Minv[66 + 1]
+                + w4 * Minv[48 + 1] + w5 * Minv[30 + 1] + w6 * Minv[12 + 1];
+        Minv[230] = w0 * Minv[228 + 2] + w1 * Minv[102 + 2] + w2 * Minv[84 + 2] + w3 * Minv[66 + 2]
+                + w4 * Minv[48 + 2] + w5 * Minv[30 + 2] + w6 * Minv[12 + 2];
+        Minv[231] = w1 * Minv[105 + 0] + w2 * Minv[87 + 0] + w3 * Minv[69 + 0] + w4 * Minv[51 + 0]
+                + w5 * Minv[33 + 0] + w6 * Minv[15 + 0];
+        Minv[232] = w1 * Minv[105 + 1] + w2 * Minv[87 + 1] + w3 * Minv[69 + 1] + w4 * Minv[51 + 1]
+                + w5 * Minv[33 + 1] + w6 * Minv[15 + 1];
+        Minv[233] = w1 * Minv[105 + 2] + w2 * Minv[87 + 2] + w3 * Minv[69 + 2] + w4 * Minv[51 + 2]
+                + w5 * Minv[33 + 2] + w6 * Minv[15 + 2];
+    }
+    for (int c = 13; c < 18; ++c)
+        Minv[c * 18 + 12] = Minv[216 + c];
+    /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[11];
+        const cdyn_real w1 = Minv[191] * d->Dinv[10];
+        const cdyn_real w2 = Minv[173] * d->Dinv[9];
+        const cdyn_real w3 = Minv[101] * d->Dinv[5];
+        const cdyn_real w4 = Minv[83] * d->Dinv[4];
+        const cdyn_real w5 = Minv[65] * d->Dinv[3];
+        const cdyn_real w6 = Minv[47] * d->Dinv[2];
+        const cdyn_real w7 = Minv[29] * d->Dinv[1];
+        const cdyn_real w8 = Minv[11] * d->Dinv[0];
+        Minv[209] = w0 * Minv[209 + 0] + w1 * Minv[191 + 0] + w2 * Minv[173 + 0] + w3 * Minv[101 + 0]
+                + w4 * Minv[83 + 0] + w5 * Minv[65 + 0] + w6 * Minv[47 + 0] + w7 * Minv[29 + 0]
+                + w8 * Minv[11 + 0];
+        for (int c = 0; c < 6; ++c)
+            Minv[210 + c] = w3 * Minv[102 + c] + w4 * Minv[84 + c] + w5 * Minv[66 + c] + w6 * Minv[48 + c]
+                + w7 * Minv[30 + c] + w8 * Minv[12 + c];
+    }
+    for (int c = 12; c < 18; ++c)
+        Minv[c * 18 + 11] = Minv[198 + c];
+    /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[10];
+        const cdyn_real w1 = Minv[172] * d->Dinv[9];
+        const cdyn_real w2 = Minv[100] * d->Dinv[5];
+        const cdyn_real w3 = Minv[82] * d->Dinv[4];
+        const cdyn_real w4 = Minv[64] * d->Dinv[3];
+        const cdyn_real w5 = Minv[46] * d->Dinv[2];
+        const cdyn_real w6 = Minv[28] * d->Dinv[1];
+        const cdyn_real w7 = Minv[10] * d->Dinv[0];
+        Minv[190] = w0 * Minv[190 + 0] + w1 * Minv[172 + 0] + w2 * Minv[100 + 0] + w3 * Minv[82 + 0]
+                + w4 * Minv[64 + 0] + w5 * Minv[46 + 0] + w6 * Minv[28 + 0] + w7 * Minv[10 + 0];
+        Minv[191] = w0 * Minv[190 + 1] + w1 * Minv[172 + 1] + w2 * Minv[100 + 1] + w3 * Minv[82 + 1]
+                + w4 * Minv[64 + 1] + w5 * Minv[46 + 1] + w6 * Minv[28 + 1] + w7 * Minv[10 + 1];
+        for (int c = 0; c < 6; ++c)
+            Minv[192 + c] = w2 * Minv[102 + c] + w3 * Minv[84 + c] + w4 * Minv[66 + c] + w5 * Minv[48 + c]
+                + w6 * Minv[30 + c] + w7 * Minv[12 + c];
+    }
+    for (int c = 11; c < 18; ++c)
+        Minv[c * 18 + 10] = Minv[180 + c];
+    /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[9];
+        const cdyn_real w1 = Minv[99] * d->Dinv[5];
+        const cdyn_real w2 = Minv[81] * d->Dinv[4];
+        const cdyn_real w3 = Minv[63] * d->Dinv[3];
+        const cdyn_real w4 = Minv[45] * d->Dinv[2];
+        const cdyn_real w5 = Minv[27] * d->Dinv[1];
+        const cdyn_real w6 = Minv[9] * d->Dinv[0];
+        Minv[171] = w0 * Minv[171 + 0] + w1 * Minv[99 + 0] + w2 * Minv[81 + 0] + w3 * Minv[63 + 0]
+                + w4 * Minv[45 + 0] + w5 * Minv[27 + 0] + w6 * Minv[9 + 0];
+        Minv[172] = w0 * Minv[171 + 1] + w1 * Minv[99 + 1] + w2 * Minv[81 + 1] + w3 * Minv[63 + 1]
+                + w4 * Minv[45 + 1] + w5 * Minv[27 + 1] + w6 * Minv[9 + 1];
+        Minv[173] = w0 * Minv[171 + 2] + w1 * Minv[99 + 2] + w2 * Minv[81 + 2] + w3 * Minv[63 + 2]
+                + w4 * Minv[45 + 2] + w5 * Minv[27 + 2] + w6 * Minv[9 + 2];
+        for (int c = 0; c < 6; ++c)
+            Minv[174 + c] = w1 * Minv[102 + c] + w2 * Minv[84 + c] + w3 * Minv[66 + c] + w4 * Minv[48 + c]
+                + w5 * Minv[30 + c] + w6 * Minv[12 + c];
+    }
+    for (int c = 10; c < 18; ++c)
+        Minv[c * 18 + 9] = Minv[162 + c];
+    /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[8];
+        const cdyn_real w1 = Minv[134] * d->Dinv[7];
+        const cdyn_real w2 = Minv[116] * d->Dinv[6];
+        const cdyn_real w3 = Minv[98] * d->Dinv[5];
+        const cdyn_real w4 = Minv[80] * d->Dinv[4];
+        const cdyn_real w5 = Minv[62] * d->Dinv[3];
+        const cdyn_real w6 = Minv[44] * d->Dinv[2];
+        const cdyn_real w7 = Minv[26] * d->Dinv[1];
+        const cdyn_real w8 = Minv[8] * d->Dinv[0];
+        Minv[152] = w0 * Minv[152 + 0] + w1 * Minv[134 + 0] + w2 * Minv[116 + 0] + w3 * Minv[98 + 0]
+                + w4 * Minv[80 + 0] + w5 * Minv[62 + 0] + w6 * Minv[44 + 0] + w7 * Minv[26 + 0]
+                + w8 * Minv[8 + 0];
+        for (int c = 0; c < 9; ++c)
+            Minv[153 + c] = w3 * Minv[99 + c] + w4 * Minv[81 + c] + w5 * Minv[63 + c] + w6 * Minv[45 + c]
+                + w7 * Minv[27 + c] + w8 * Minv[9 + c];
+    }
+    for (int c = 9; c < 18; ++c)
+        Minv[c * 18 + 8] = Minv[144 + c];
+    /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[7];
+        const cdyn_real w1 = Minv[115] * d->Dinv[6];
+        const cdyn_real w2 = Minv[97] * d->Dinv[5];
+        const cdyn_real w3 = Minv[79] * d->Dinv[4];
+        const cdyn_real w4 = Minv[61] * d->Dinv[3];
+        const cdyn_real w5 = Minv[43] * d->Dinv[2];
+        const cdyn_real w6 = Minv[25] * d->Dinv[1];
+        const cdyn_real w7 = Minv[7] * d->Dinv[0];
+        Minv[133] = w0 * Minv[133 + 0] + w1 * Minv[115 + 0] + w2 * Minv[97 + 0] + w3 * Minv[79 + 0]
+                + w4 * Minv[61 + 0] + w5 * Minv[43 + 0] + w6 * Minv[25 + 0] + w7 * Minv[7 + 0];
+        Minv[134] = w0 * Minv[133 + 1] + w1 * Minv[115 + 1] + w2 * Minv[97 + 1] + w3 * Minv[79 + 1]
+                + w4 * Minv[61 + 1] + w5 * Minv[43 + 1] + w6 * Minv[25 + 1] + w7 * Minv[7 + 1];
+        for (int c = 0; c < 9; ++c)
+            Minv[135 + c] = w2 * Minv[99 + c] + w3 * Minv[81 + c] + w4 * Minv[63 + c] + w5 * Minv[45 + c]
+                + w6 * Minv[27 + c] + w7 * Minv[9 + c];
+    }
+    for (int c = 8; c < 18; ++c)
+        Minv[c * 18 + 7] = Minv[126 + c];
+    /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[6];
+        const cdyn_real w1 = Minv[96] * d->Dinv[5];
+        const cdyn_real w2 = Minv[78] * d->Dinv[4];
+        const cdyn_real w3 = Minv[60] * d->Dinv[3];
+        const cdyn_real w4 = Minv[42] * d->Dinv[2];
+        const cdyn_real w5 = Minv[24] * d->Dinv[1];
+        const cdyn_real w6 = Minv[6] * d->Dinv[0];
+        Minv[114] = w0 * Minv[114 + 0] + w1 * Minv[96 + 0] + w2 * Minv[78 + 0] + w3 * Minv[60 + 0]
+                + w4 * Minv[42 + 0] + w5 * Minv[24 + 0] + w6 * Minv[6 + 0];
+        Minv[115] = w0 * Minv[114 + 1] + w1 * Minv[96 + 1] + w2 * Minv[78 + 1] + w3 * Minv[60 + 1]
+                + w4 * Minv[42 + 1] + w5 * Minv[24 + 1] + w6 * Minv[6 + 1];
+        Minv[116] = w0 * Minv[114 + 2] + w1 * Minv[96 + 2] + w2 * Minv[78 + 2] + w3 * Minv[60 + 2]
+                + w4 * Minv[42 + 2] + w5 * Minv[24 + 2] + w6 * Minv[6 + 2];
+        for (int c = 0; c < 9; ++c)
+            Minv[117 + c] = w1 * Minv[99 + c] + w2 * Minv[81 + c] + w3 * Minv[63 + c] + w4 * Minv[45 + c]
+                + w5 * Minv[27 + c] + w6 * Minv[9 + c];
+    }
+    for (int c = 7; c < 18; ++c)
+        Minv[c * 18 + 6] = Minv[108 + c];
+    /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[5];
+        const cdyn_real w1 = Minv[77] * d->Dinv[4];
+        const cdyn_real w2 = Minv[59] * d->Dinv[3];
+        const cdyn_real w3 = Minv[41] * d->Dinv[2];
+        const cdyn_real w4 = Minv[23] * d->Dinv[1];
+        const cdyn_real w5 = Minv[5] * d->Dinv[0];
+        for (int c = 0; c < 13; ++c)
+            Minv[95 + c] = w0 * Minv[95 + c] + w1 * Minv[77 + c] + w2 * Minv[59 + c] + w3 * Minv[41 + c]
+                + w4 * Minv[23 + c] + w5 * Minv[5 + c];
+    }
+    for (int c = 6; c < 18; ++c)
+        Minv[c * 18 + 5] = Minv[90 + c];
+    /* row 4 (joint root_joint): ancestors 3 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[4];
+        const cdyn_real w1 = Minv[58] * d->Dinv[3];
+        const cdyn_real w2 = Minv[40] * d->Dinv[2];
+        const cdyn_real w3 = Minv[22] * d->Dinv[1];
+        const cdyn_real w4 = Minv[4] * d->Dinv[0];
+        for (int c = 0; c < 14; ++c)
+            Minv[76 + c] = w0 * Minv[76 + c] + w1 * Minv[58 + c] + w2 * Minv[40 + c] + w3 * Minv[22 + c]
+                + w4 * Minv[4 + c];
+    }
+    for (int c = 5; c < 18; ++c)
+        Minv[c * 18 + 4] = Minv[72 + c];
+    /* row 3 (joint root_joint): ancestors 2 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[3];
+        const cdyn_real w1 = Minv[39] * d->Dinv[2];
+        const cdyn_real w2 = Minv[21] * d->Dinv[1];
+        const cdyn_real w3 = Minv[3] * d->Dinv[0];
+        for (int c = 0; c < 15; ++c)
+            Minv[57 + c] = w0 * Minv[57 + c] + w1 * Minv[39 + c] + w2 * Minv[21 + c] + w3 * Minv[3 + c];
+    }
+    for (int c = 4; c < 18; ++c)
+        Minv[c * 18 + 3] = Minv[54 + c];
+    /* row 2 (joint root_joint): ancestors 1 0 */
+    {
+        const cdyn_real w0 = d->Dinv[2];
+        const cdyn_real w1 = Minv[20] * d->Dinv[1];
+        const cdyn_real w2 = Minv[2] * d->Dinv[0];
+        for (int c = 0; c < 16; ++c)
+            Minv[38 + c] = w0 * Minv[38 + c] + w1 * Minv[20 + c] + w2 * Minv[2 + c];
+    }
+    for (int c = 3; c < 18; ++c)
+        Minv[c * 18 + 2] = Minv[36 + c];
+    /* row 1 (joint root_joint): ancestors 0 */
+    {
+        const cdyn_real w0 = d->Dinv[1];
+        const cdyn_real w1 = Minv[1] * d->Dinv[0];
+        for (int c = 0; c < 17; ++c)
+            Minv[19 + c] = w0 * Minv[19 + c] + w1 * Minv[1 + c];
+    }
+    for (int c = 2; c < 18; ++c)
+        Minv[c * 18 + 1] = Minv[18 + c];
+    /* row 0 (joint root_joint): ancestors none */
+    {
+        const cdyn_real w0 = d->Dinv[0];
+        for (int c = 0; c < 18; ++c)
+            Minv[0 + c] = w0 * Minv[0 + c];
+    }
+    for (int c = 1; c < 18; ++c)
+        Minv[c * 18 + 0] = Minv[0 + c];
 }
 
 /* M^-1: CRBA (the tree pattern only), LTDL, then the steps above. */
