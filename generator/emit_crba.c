@@ -372,20 +372,18 @@ int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_
     return 0;
 }
 
-/* Y = L^-T into the upper triangle: Y(j, c) = [j == c] on j's descendants c, then rows
- * from the leaves: Y(j, .) -= L(i, j) Y(i, .) for the ancestors j of i, on i's
- * descendants (Y(i, i) = 1 exactly). */
+/* Y = L^-T into the upper triangle, rows from the leaves: Y(j, .) -= L(i, j) Y(i, .) for
+ * the ancestors j of i, on i's descendants (Y(i, i) = 1 exactly). Y(j, i) gets its first
+ * term from i itself, before any descendant of i reaches it: it is stored (-L(i, j), as
+ * 0 - L(i, j) is exactly), so Y needs no zeros first, only its diagonal. */
 static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *indent,
                           expr_counts *c)
 {
     int nv = t->nv, i, j;
     if (step == 0) {
-        ebuf_printf(out, "%s/* Y = L^-T starts as the identity on each row's descendants */\n",
-                    indent);
-        for (j = 0; j < nv; j++) {
+        ebuf_printf(out, "%s/* Y = L^-T: its diagonal */\n", indent);
+        for (j = 0; j < nv; j++)
             ebuf_printf(out, "%sMinv[%d] = 1;\n", indent, j * nv + j);
-            zeros_text(out, indent, "Minv", j * nv + j + 1, dof_subtree_end(t, j) - j - 1);
-        }
         return;
     }
     i = nv - step;
@@ -396,8 +394,7 @@ static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *in
         int end = dof_subtree_end(t, i);
         ebuf_printf(out, "%s{\n%s    const cdyn_real l = d->L[%d];\n", indent, indent,
                     emit_ltl_index(t, i, j));
-        ebuf_printf(out, "%s    Minv[%d] -= l;\n", indent, j * nv + i);
-        c->add++;
+        ebuf_printf(out, "%s    Minv[%d] = -l;\n", indent, j * nv + i);
         axpy_text(out, indent, "Minv", j * nv + i + 1, "l", "Minv", i * nv + i + 1,
                   end - i - 1, c);
         ebuf_printf(out, "%s}\n", indent);

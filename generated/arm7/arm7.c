@@ -4146,117 +4146,111 @@ static void arm7__minv_crba(arm7_data *d, const cdyn_real *q)
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
  * lower triangle as it is finished. Each row update is a contiguous stretch.
- * 140 mul, 112 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 140 mul, 91 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 {
-    /* Y = L^-T starts as the identity on each row's descendants */
+    /* Y = L^-T: its diagonal */
     Minv[0] = 1;
-    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = 0;
     Minv[8] = 1;
-    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = 0;
     Minv[16] = 1;
-    Minv[17] = Minv[18] = Minv[19] = Minv[20] = 0;
     Minv[24] = 1;
-    Minv[25] = Minv[26] = Minv[27] = 0;
     Minv[32] = 1;
-    Minv[33] = Minv[34] = 0;
     Minv[40] = 1;
-    Minv[41] = 0;
     Minv[48] = 1;
     /* row 6 (joint joint7): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[22];
-        Minv[41] -= l;
+        Minv[41] = -l;
     }
     {
         const cdyn_real l = d->L[23];
-        Minv[34] -= l;
+        Minv[34] = -l;
     }
     {
         const cdyn_real l = d->L[24];
-        Minv[27] -= l;
+        Minv[27] = -l;
     }
     {
         const cdyn_real l = d->L[25];
-        Minv[20] -= l;
+        Minv[20] = -l;
     }
     {
         const cdyn_real l = d->L[26];
-        Minv[13] -= l;
+        Minv[13] = -l;
     }
     {
         const cdyn_real l = d->L[27];
-        Minv[6] -= l;
+        Minv[6] = -l;
     }
     /* row 5 (joint joint6): ancestors 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[16];
-        Minv[33] -= l;
+        Minv[33] = -l;
         Minv[34] -= l * Minv[41];
     }
     {
         const cdyn_real l = d->L[17];
-        Minv[26] -= l;
+        Minv[26] = -l;
         Minv[27] -= l * Minv[41];
     }
     {
         const cdyn_real l = d->L[18];
-        Minv[19] -= l;
+        Minv[19] = -l;
         Minv[20] -= l * Minv[41];
     }
     {
         const cdyn_real l = d->L[19];
-        Minv[12] -= l;
+        Minv[12] = -l;
         Minv[13] -= l * Minv[41];
     }
     {
         const cdyn_real l = d->L[20];
-        Minv[5] -= l;
+        Minv[5] = -l;
         Minv[6] -= l * Minv[41];
     }
     /* row 4 (joint joint5): ancestors 3 2 1 0 */
     {
         const cdyn_real l = d->L[11];
-        Minv[25] -= l;
+        Minv[25] = -l;
         Minv[26] -= l * Minv[33];
         Minv[27] -= l * Minv[34];
     }
     {
         const cdyn_real l = d->L[12];
-        Minv[18] -= l;
+        Minv[18] = -l;
         Minv[19] -= l * Minv[33];
         Minv[20] -= l * Minv[34];
     }
     {
         const cdyn_real l = d->L[13];
-        Minv[11] -= l;
+        Minv[11] = -l;
         Minv[12] -= l * Minv[33];
         Minv[13] -= l * Minv[34];
     }
     {
         const cdyn_real l = d->L[14];
-        Minv[4] -= l;
+        Minv[4] = -l;
         Minv[5] -= l * Minv[33];
         Minv[6] -= l * Minv[34];
     }
     /* row 3 (joint joint4): ancestors 2 1 0 */
     {
         const cdyn_real l = d->L[7];
-        Minv[17] -= l;
+        Minv[17] = -l;
         Minv[18] -= l * Minv[25];
         Minv[19] -= l * Minv[26];
         Minv[20] -= l * Minv[27];
     }
     {
         const cdyn_real l = d->L[8];
-        Minv[10] -= l;
+        Minv[10] = -l;
         Minv[11] -= l * Minv[25];
         Minv[12] -= l * Minv[26];
         Minv[13] -= l * Minv[27];
     }
     {
         const cdyn_real l = d->L[9];
-        Minv[3] -= l;
+        Minv[3] = -l;
         Minv[4] -= l * Minv[25];
         Minv[5] -= l * Minv[26];
         Minv[6] -= l * Minv[27];
@@ -4264,20 +4258,20 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
     /* row 2 (joint joint3): ancestors 1 0 */
     {
         const cdyn_real l = d->L[4];
-        Minv[9] -= l;
+        Minv[9] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[10 + c] -= l * Minv[17 + c];
     }
     {
         const cdyn_real l = d->L[5];
-        Minv[2] -= l;
+        Minv[2] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[3 + c] -= l * Minv[17 + c];
     }
     /* row 1 (joint joint2): ancestors 0 */
     {
         const cdyn_real l = d->L[2];
-        Minv[1] -= l;
+        Minv[1] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[2 + c] -= l * Minv[9 + c];
     }

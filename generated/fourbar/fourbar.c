@@ -832,18 +832,17 @@ static void fourbar__minv_crba(fourbar_data *d, const cdyn_real *q)
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
  * lower triangle as it is finished. Each row update is a contiguous stretch.
- * 6 mul, 2 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 6 mul, 1 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 {
-    /* Y = L^-T starts as the identity on each row's descendants */
+    /* Y = L^-T: its diagonal */
     Minv[0] = 1;
-    Minv[1] = 0;
     Minv[4] = 1;
     Minv[8] = 1;
     /* row 1 (joint coupler_joint): ancestors 0 */
     {
         const cdyn_real l = d->L[2];
-        Minv[1] -= l;
+        Minv[1] = -l;
     }
     /* row 2 (joint rocker_joint): ancestors none */
     {

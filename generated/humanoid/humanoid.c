@@ -31351,400 +31351,340 @@ static void humanoid__minv_crba(humanoid_data *d, const cdyn_real *q)
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
  * lower triangle as it is finished. Each row update is a contiguous stretch.
- * 4100 mul, 3911 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 4100 mul, 3580 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
 {
-    /* Y = L^-T starts as the identity on each row's descendants */
+    /* Y = L^-T: its diagonal */
     Minv[0] = 1;
-    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = Minv[7] = Minv[8] = 0;
-    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = Minv[14] = Minv[15] = Minv[16] = 0;
-    Minv[17] = Minv[18] = Minv[19] = Minv[20] = Minv[21] = Minv[22] = Minv[23] = Minv[24] = 0;
-    Minv[25] = Minv[26] = Minv[27] = Minv[28] = Minv[29] = Minv[30] = Minv[31] = Minv[32] = 0;
-    Minv[33] = Minv[34] = Minv[35] = Minv[36] = Minv[37] = 0;
     Minv[39] = 1;
-    Minv[40] = Minv[41] = Minv[42] = Minv[43] = Minv[44] = Minv[45] = Minv[46] = Minv[47] = 0;
-    Minv[48] = Minv[49] = Minv[50] = Minv[51] = Minv[52] = Minv[53] = Minv[54] = Minv[55] = 0;
-    Minv[56] = Minv[57] = Minv[58] = Minv[59] = Minv[60] = Minv[61] = Minv[62] = Minv[63] = 0;
-    Minv[64] = Minv[65] = Minv[66] = Minv[67] = Minv[68] = Minv[69] = Minv[70] = Minv[71] = 0;
-    Minv[72] = Minv[73] = Minv[74] = Minv[75] = 0;
     Minv[78] = 1;
-    Minv[79] = Minv[80] = Minv[81] = Minv[82] = Minv[83] = Minv[84] = Minv[85] = Minv[86] = 0;
-    Minv[87] = Minv[88] = Minv[89] = Minv[90] = Minv[91] = Minv[92] = Minv[93] = Minv[94] = 0;
-    Minv[95] = Minv[96] = Minv[97] = Minv[98] = Minv[99] = Minv[100] = Minv[101] = Minv[102] = 0;
-    Minv[103] = Minv[104] = Minv[105] = Minv[106] = Minv[107] = Minv[108] = Minv[109] = Minv[110] = 0;
-    Minv[111] = Minv[112] = Minv[113] = 0;
     Minv[117] = 1;
-    Minv[118] = Minv[119] = Minv[120] = Minv[121] = Minv[122] = Minv[123] = Minv[124] = Minv[125] = 0;
-    Minv[126] = Minv[127] = Minv[128] = Minv[129] = Minv[130] = Minv[131] = Minv[132] = Minv[133] = 0;
-    Minv[134] = Minv[135] = Minv[136] = Minv[137] = Minv[138] = Minv[139] = Minv[140] = Minv[141] = 0;
-    Minv[142] = Minv[143] = Minv[144] = Minv[145] = Minv[146] = Minv[147] = Minv[148] = Minv[149] = 0;
-    Minv[150] = Minv[151] = 0;
     Minv[156] = 1;
-    Minv[157] = Minv[158] = Minv[159] = Minv[160] = Minv[161] = Minv[162] = Minv[163] = Minv[164] = 0;
-    Minv[165] = Minv[166] = Minv[167] = Minv[168] = Minv[169] = Minv[170] = Minv[171] = Minv[172] = 0;
-    Minv[173] = Minv[174] = Minv[175] = Minv[176] = Minv[177] = Minv[178] = Minv[179] = Minv[180] = 0;
-    Minv[181] = Minv[182] = Minv[183] = Minv[184] = Minv[185] = Minv[186] = Minv[187] = Minv[188] = 0;
-    Minv[189] = 0;
     Minv[195] = 1;
-    Minv[196] = Minv[197] = Minv[198] = Minv[199] = Minv[200] = Minv[201] = Minv[202] = Minv[203] = 0;
-    Minv[204] = Minv[205] = Minv[206] = Minv[207] = Minv[208] = Minv[209] = Minv[210] = Minv[211] = 0;
-    Minv[212] = Minv[213] = Minv[214] = Minv[215] = Minv[216] = Minv[217] = Minv[218] = Minv[219] = 0;
-    Minv[220] = Minv[221] = Minv[222] = Minv[223] = Minv[224] = Minv[225] = Minv[226] = Minv[227] = 0;
     Minv[234] = 1;
-    Minv[235] = Minv[236] = Minv[237] = Minv[238] = Minv[239] = 0;
     Minv[273] = 1;
-    Minv[274] = Minv[275] = Minv[276] = Minv[277] = 0;
     Minv[312] = 1;
-    Minv[313] = Minv[314] = Minv[315] = 0;
     Minv[351] = 1;
-    Minv[352] = Minv[353] = 0;
     Minv[390] = 1;
-    Minv[391] = 0;
     Minv[429] = 1;
     Minv[468] = 1;
-    Minv[469] = Minv[470] = Minv[471] = Minv[472] = Minv[473] = 0;
     Minv[507] = 1;
-    Minv[508] = Minv[509] = Minv[510] = Minv[511] = 0;
     Minv[546] = 1;
-    Minv[547] = Minv[548] = Minv[549] = 0;
     Minv[585] = 1;
-    Minv[586] = Minv[587] = 0;
     Minv[624] = 1;
-    Minv[625] = 0;
     Minv[663] = 1;
     Minv[702] = 1;
-    Minv[703] = Minv[704] = Minv[705] = Minv[706] = Minv[707] = Minv[708] = Minv[709] = Minv[710] = 0;
-    Minv[711] = Minv[712] = Minv[713] = Minv[714] = Minv[715] = Minv[716] = Minv[717] = Minv[718] = 0;
-    Minv[719] = Minv[720] = Minv[721] = 0;
     Minv[741] = 1;
-    Minv[742] = Minv[743] = Minv[744] = Minv[745] = Minv[746] = Minv[747] = Minv[748] = Minv[749] = 0;
-    Minv[750] = Minv[751] = Minv[752] = Minv[753] = Minv[754] = Minv[755] = Minv[756] = Minv[757] = 0;
-    Minv[758] = Minv[759] = 0;
     Minv[780] = 1;
-    Minv[781] = Minv[782] = Minv[783] = Minv[784] = Minv[785] = Minv[786] = Minv[787] = 0;
     Minv[819] = 1;
-    Minv[820] = Minv[821] = Minv[822] = Minv[823] = Minv[824] = Minv[825] = 0;
     Minv[858] = 1;
-    Minv[859] = Minv[860] = Minv[861] = Minv[862] = Minv[863] = 0;
     Minv[897] = 1;
-    Minv[898] = Minv[899] = Minv[900] = Minv[901] = 0;
     Minv[936] = 1;
-    Minv[937] = Minv[938] = Minv[939] = 0;
     Minv[975] = 1;
-    Minv[976] = Minv[977] = 0;
     Minv[1014] = 1;
-    Minv[1015] = 0;
     Minv[1053] = 1;
     Minv[1092] = 1;
-    Minv[1093] = 0;
     Minv[1131] = 1;
     Minv[1170] = 1;
-    Minv[1171] = Minv[1172] = Minv[1173] = Minv[1174] = Minv[1175] = Minv[1176] = Minv[1177] = 0;
     Minv[1209] = 1;
-    Minv[1210] = Minv[1211] = Minv[1212] = Minv[1213] = Minv[1214] = Minv[1215] = 0;
     Minv[1248] = 1;
-    Minv[1249] = Minv[1250] = Minv[1251] = Minv[1252] = Minv[1253] = 0;
     Minv[1287] = 1;
-    Minv[1288] = Minv[1289] = Minv[1290] = Minv[1291] = 0;
     Minv[1326] = 1;
-    Minv[1327] = Minv[1328] = Minv[1329] = 0;
     Minv[1365] = 1;
-    Minv[1366] = Minv[1367] = 0;
     Minv[1404] = 1;
-    Minv[1405] = 0;
     Minv[1443] = 1;
     /* row 37 (joint right_thumb_joint): ancestors 36 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[354];
-        Minv[1405] -= l;
+        Minv[1405] = -l;
     }
     {
         const cdyn_real l = d->L[355];
-        Minv[1367] -= l;
+        Minv[1367] = -l;
     }
     {
         const cdyn_real l = d->L[356];
-        Minv[1329] -= l;
+        Minv[1329] = -l;
     }
     {
         const cdyn_real l = d->L[357];
-        Minv[1291] -= l;
+        Minv[1291] = -l;
     }
     {
         const cdyn_real l = d->L[358];
-        Minv[1253] -= l;
+        Minv[1253] = -l;
     }
     {
         const cdyn_real l = d->L[359];
-        Minv[1215] -= l;
+        Minv[1215] = -l;
     }
     {
         const cdyn_real l = d->L[360];
-        Minv[1177] -= l;
+        Minv[1177] = -l;
     }
     {
         const cdyn_real l = d->L[361];
-        Minv[759] -= l;
+        Minv[759] = -l;
     }
     {
         const cdyn_real l = d->L[362];
-        Minv[721] -= l;
+        Minv[721] = -l;
     }
     {
         const cdyn_real l = d->L[363];
-        Minv[227] -= l;
+        Minv[227] = -l;
     }
     {
         const cdyn_real l = d->L[364];
-        Minv[189] -= l;
+        Minv[189] = -l;
     }
     {
         const cdyn_real l = d->L[365];
-        Minv[151] -= l;
+        Minv[151] = -l;
     }
     {
         const cdyn_real l = d->L[366];
-        Minv[113] -= l;
+        Minv[113] = -l;
     }
     {
         const cdyn_real l = d->L[367];
-        Minv[75] -= l;
+        Minv[75] = -l;
     }
     {
         const cdyn_real l = d->L[368];
-        Minv[37] -= l;
+        Minv[37] = -l;
     }
     /* row 36 (joint right_wrist_roll_joint): ancestors 35 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[339];
-        Minv[1366] -= l;
+        Minv[1366] = -l;
         Minv[1367] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[340];
-        Minv[1328] -= l;
+        Minv[1328] = -l;
         Minv[1329] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[341];
-        Minv[1290] -= l;
+        Minv[1290] = -l;
         Minv[1291] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[342];
-        Minv[1252] -= l;
+        Minv[1252] = -l;
         Minv[1253] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[343];
-        Minv[1214] -= l;
+        Minv[1214] = -l;
         Minv[1215] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[344];
-        Minv[1176] -= l;
+        Minv[1176] = -l;
         Minv[1177] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[345];
-        Minv[758] -= l;
+        Minv[758] = -l;
         Minv[759] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[346];
-        Minv[720] -= l;
+        Minv[720] = -l;
         Minv[721] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[347];
-        Minv[226] -= l;
+        Minv[226] = -l;
         Minv[227] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[348];
-        Minv[188] -= l;
+        Minv[188] = -l;
         Minv[189] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[349];
-        Minv[150] -= l;
+        Minv[150] = -l;
         Minv[151] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[350];
-        Minv[112] -= l;
+        Minv[112] = -l;
         Minv[113] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[351];
-        Minv[74] -= l;
+        Minv[74] = -l;
         Minv[75] -= l * Minv[1405];
     }
     {
         const cdyn_real l = d->L[352];
-        Minv[36] -= l;
+        Minv[36] = -l;
         Minv[37] -= l * Minv[1405];
     }
     /* row 35 (joint right_wrist_pitch_joint): ancestors 34 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[325];
-        Minv[1327] -= l;
+        Minv[1327] = -l;
         Minv[1328] -= l * Minv[1366];
         Minv[1329] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[326];
-        Minv[1289] -= l;
+        Minv[1289] = -l;
         Minv[1290] -= l * Minv[1366];
         Minv[1291] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[327];
-        Minv[1251] -= l;
+        Minv[1251] = -l;
         Minv[1252] -= l * Minv[1366];
         Minv[1253] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[328];
-        Minv[1213] -= l;
+        Minv[1213] = -l;
         Minv[1214] -= l * Minv[1366];
         Minv[1215] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[329];
-        Minv[1175] -= l;
+        Minv[1175] = -l;
         Minv[1176] -= l * Minv[1366];
         Minv[1177] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[330];
-        Minv[757] -= l;
+        Minv[757] = -l;
         Minv[758] -= l * Minv[1366];
         Minv[759] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[331];
-        Minv[719] -= l;
+        Minv[719] = -l;
         Minv[720] -= l * Minv[1366];
         Minv[721] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[332];
-        Minv[225] -= l;
+        Minv[225] = -l;
         Minv[226] -= l * Minv[1366];
         Minv[227] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[333];
-        Minv[187] -= l;
+        Minv[187] = -l;
         Minv[188] -= l * Minv[1366];
         Minv[189] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[334];
-        Minv[149] -= l;
+        Minv[149] = -l;
         Minv[150] -= l * Minv[1366];
         Minv[151] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[335];
-        Minv[111] -= l;
+        Minv[111] = -l;
         Minv[112] -= l * Minv[1366];
         Minv[113] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[336];
-        Minv[73] -= l;
+        Minv[73] = -l;
         Minv[74] -= l * Minv[1366];
         Minv[75] -= l * Minv[1367];
     }
     {
         const cdyn_real l = d->L[337];
-        Minv[35] -= l;
+        Minv[35] = -l;
         Minv[36] -= l * Minv[1366];
         Minv[37] -= l * Minv[1367];
     }
     /* row 34 (joint right_wrist_yaw_joint): ancestors 33 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[312];
-        Minv[1288] -= l;
+        Minv[1288] = -l;
         Minv[1289] -= l * Minv[1327];
         Minv[1290] -= l * Minv[1328];
         Minv[1291] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[313];
-        Minv[1250] -= l;
+        Minv[1250] = -l;
         Minv[1251] -= l * Minv[1327];
         Minv[1252] -= l * Minv[1328];
         Minv[1253] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[314];
-        Minv[1212] -= l;
+        Minv[1212] = -l;
         Minv[1213] -= l * Minv[1327];
         Minv[1214] -= l * Minv[1328];
         Minv[1215] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[315];
-        Minv[1174] -= l;
+        Minv[1174] = -l;
         Minv[1175] -= l * Minv[1327];
         Minv[1176] -= l * Minv[1328];
         Minv[1177] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[316];
-        Minv[756] -= l;
+        Minv[756] = -l;
         Minv[757] -= l * Minv[1327];
         Minv[758] -= l * Minv[1328];
         Minv[759] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[317];
-        Minv[718] -= l;
+        Minv[718] = -l;
         Minv[719] -= l * Minv[1327];
         Minv[720] -= l * Minv[1328];
         Minv[721] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[318];
-        Minv[224] -= l;
+        Minv[224] = -l;
         Minv[225] -= l * Minv[1327];
         Minv[226] -= l * Minv[1328];
         Minv[227] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[319];
-        Minv[186] -= l;
+        Minv[186] = -l;
         Minv[187] -= l * Minv[1327];
         Minv[188] -= l * Minv[1328];
         Minv[189] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[320];
-        Minv[148] -= l;
+        Minv[148] = -l;
         Minv[149] -= l * Minv[1327];
         Minv[150] -= l * Minv[1328];
         Minv[151] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[321];
-        Minv[110] -= l;
+        Minv[110] = -l;
         Minv[111] -= l * Minv[1327];
         Minv[112] -= l * Minv[1328];
         Minv[113] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[322];
-        Minv[72] -= l;
+        Minv[72] = -l;
         Minv[73] -= l * Minv[1327];
         Minv[74] -= l * Minv[1328];
         Minv[75] -= l * Minv[1329];
     }
     {
         const cdyn_real l = d->L[323];
-        Minv[34] -= l;
+        Minv[34] = -l;
         Minv[35] -= l * Minv[1327];
         Minv[36] -= l * Minv[1328];
         Minv[37] -= l * Minv[1329];
@@ -31752,605 +31692,605 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     /* row 33 (joint right_elbow_joint): ancestors 32 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[300];
-        Minv[1249] -= l;
+        Minv[1249] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[1250 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[301];
-        Minv[1211] -= l;
+        Minv[1211] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[1212 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[302];
-        Minv[1173] -= l;
+        Minv[1173] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[1174 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[303];
-        Minv[755] -= l;
+        Minv[755] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[756 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[304];
-        Minv[717] -= l;
+        Minv[717] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[718 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[305];
-        Minv[223] -= l;
+        Minv[223] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[224 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[306];
-        Minv[185] -= l;
+        Minv[185] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[186 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[307];
-        Minv[147] -= l;
+        Minv[147] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[148 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[308];
-        Minv[109] -= l;
+        Minv[109] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[110 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[309];
-        Minv[71] -= l;
+        Minv[71] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[72 + c] -= l * Minv[1288 + c];
     }
     {
         const cdyn_real l = d->L[310];
-        Minv[33] -= l;
+        Minv[33] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[34 + c] -= l * Minv[1288 + c];
     }
     /* row 32 (joint right_shoulder_yaw_joint): ancestors 31 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[289];
-        Minv[1210] -= l;
+        Minv[1210] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[1211 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[290];
-        Minv[1172] -= l;
+        Minv[1172] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[1173 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[291];
-        Minv[754] -= l;
+        Minv[754] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[755 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[292];
-        Minv[716] -= l;
+        Minv[716] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[717 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[293];
-        Minv[222] -= l;
+        Minv[222] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[223 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[294];
-        Minv[184] -= l;
+        Minv[184] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[185 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[295];
-        Minv[146] -= l;
+        Minv[146] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[147 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[296];
-        Minv[108] -= l;
+        Minv[108] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[109 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[297];
-        Minv[70] -= l;
+        Minv[70] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[71 + c] -= l * Minv[1249 + c];
     }
     {
         const cdyn_real l = d->L[298];
-        Minv[32] -= l;
+        Minv[32] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[33 + c] -= l * Minv[1249 + c];
     }
     /* row 31 (joint right_shoulder_roll_joint): ancestors 30 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[279];
-        Minv[1171] -= l;
+        Minv[1171] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[1172 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[280];
-        Minv[753] -= l;
+        Minv[753] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[754 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[281];
-        Minv[715] -= l;
+        Minv[715] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[716 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[282];
-        Minv[221] -= l;
+        Minv[221] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[222 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[283];
-        Minv[183] -= l;
+        Minv[183] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[184 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[284];
-        Minv[145] -= l;
+        Minv[145] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[146 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[285];
-        Minv[107] -= l;
+        Minv[107] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[108 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[286];
-        Minv[69] -= l;
+        Minv[69] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[70 + c] -= l * Minv[1210 + c];
     }
     {
         const cdyn_real l = d->L[287];
-        Minv[31] -= l;
+        Minv[31] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[32 + c] -= l * Minv[1210 + c];
     }
     /* row 30 (joint right_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[270];
-        Minv[752] -= l;
+        Minv[752] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[753 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[271];
-        Minv[714] -= l;
+        Minv[714] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[715 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[272];
-        Minv[220] -= l;
+        Minv[220] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[221 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[273];
-        Minv[182] -= l;
+        Minv[182] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[183 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[274];
-        Minv[144] -= l;
+        Minv[144] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[145 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[275];
-        Minv[106] -= l;
+        Minv[106] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[107 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[276];
-        Minv[68] -= l;
+        Minv[68] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[69 + c] -= l * Minv[1171 + c];
     }
     {
         const cdyn_real l = d->L[277];
-        Minv[30] -= l;
+        Minv[30] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[31 + c] -= l * Minv[1171 + c];
     }
     /* row 29 (joint neck_pitch_joint): ancestors 28 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[260];
-        Minv[1093] -= l;
+        Minv[1093] = -l;
     }
     {
         const cdyn_real l = d->L[261];
-        Minv[751] -= l;
+        Minv[751] = -l;
     }
     {
         const cdyn_real l = d->L[262];
-        Minv[713] -= l;
+        Minv[713] = -l;
     }
     {
         const cdyn_real l = d->L[263];
-        Minv[219] -= l;
+        Minv[219] = -l;
     }
     {
         const cdyn_real l = d->L[264];
-        Minv[181] -= l;
+        Minv[181] = -l;
     }
     {
         const cdyn_real l = d->L[265];
-        Minv[143] -= l;
+        Minv[143] = -l;
     }
     {
         const cdyn_real l = d->L[266];
-        Minv[105] -= l;
+        Minv[105] = -l;
     }
     {
         const cdyn_real l = d->L[267];
-        Minv[67] -= l;
+        Minv[67] = -l;
     }
     {
         const cdyn_real l = d->L[268];
-        Minv[29] -= l;
+        Minv[29] = -l;
     }
     /* row 28 (joint neck_yaw_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[251];
-        Minv[750] -= l;
+        Minv[750] = -l;
         Minv[751] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[252];
-        Minv[712] -= l;
+        Minv[712] = -l;
         Minv[713] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[253];
-        Minv[218] -= l;
+        Minv[218] = -l;
         Minv[219] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[254];
-        Minv[180] -= l;
+        Minv[180] = -l;
         Minv[181] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[255];
-        Minv[142] -= l;
+        Minv[142] = -l;
         Minv[143] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[256];
-        Minv[104] -= l;
+        Minv[104] = -l;
         Minv[105] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[257];
-        Minv[66] -= l;
+        Minv[66] = -l;
         Minv[67] -= l * Minv[1093];
     }
     {
         const cdyn_real l = d->L[258];
-        Minv[28] -= l;
+        Minv[28] = -l;
         Minv[29] -= l * Minv[1093];
     }
     /* row 27 (joint left_thumb_joint): ancestors 26 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[235];
-        Minv[1015] -= l;
+        Minv[1015] = -l;
     }
     {
         const cdyn_real l = d->L[236];
-        Minv[977] -= l;
+        Minv[977] = -l;
     }
     {
         const cdyn_real l = d->L[237];
-        Minv[939] -= l;
+        Minv[939] = -l;
     }
     {
         const cdyn_real l = d->L[238];
-        Minv[901] -= l;
+        Minv[901] = -l;
     }
     {
         const cdyn_real l = d->L[239];
-        Minv[863] -= l;
+        Minv[863] = -l;
     }
     {
         const cdyn_real l = d->L[240];
-        Minv[825] -= l;
+        Minv[825] = -l;
     }
     {
         const cdyn_real l = d->L[241];
-        Minv[787] -= l;
+        Minv[787] = -l;
     }
     {
         const cdyn_real l = d->L[242];
-        Minv[749] -= l;
+        Minv[749] = -l;
     }
     {
         const cdyn_real l = d->L[243];
-        Minv[711] -= l;
+        Minv[711] = -l;
     }
     {
         const cdyn_real l = d->L[244];
-        Minv[217] -= l;
+        Minv[217] = -l;
     }
     {
         const cdyn_real l = d->L[245];
-        Minv[179] -= l;
+        Minv[179] = -l;
     }
     {
         const cdyn_real l = d->L[246];
-        Minv[141] -= l;
+        Minv[141] = -l;
     }
     {
         const cdyn_real l = d->L[247];
-        Minv[103] -= l;
+        Minv[103] = -l;
     }
     {
         const cdyn_real l = d->L[248];
-        Minv[65] -= l;
+        Minv[65] = -l;
     }
     {
         const cdyn_real l = d->L[249];
-        Minv[27] -= l;
+        Minv[27] = -l;
     }
     /* row 26 (joint left_wrist_roll_joint): ancestors 25 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[220];
-        Minv[976] -= l;
+        Minv[976] = -l;
         Minv[977] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[221];
-        Minv[938] -= l;
+        Minv[938] = -l;
         Minv[939] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[222];
-        Minv[900] -= l;
+        Minv[900] = -l;
         Minv[901] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[223];
-        Minv[862] -= l;
+        Minv[862] = -l;
         Minv[863] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[224];
-        Minv[824] -= l;
+        Minv[824] = -l;
         Minv[825] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[225];
-        Minv[786] -= l;
+        Minv[786] = -l;
         Minv[787] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[226];
-        Minv[748] -= l;
+        Minv[748] = -l;
         Minv[749] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[227];
-        Minv[710] -= l;
+        Minv[710] = -l;
         Minv[711] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[228];
-        Minv[216] -= l;
+        Minv[216] = -l;
         Minv[217] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[229];
-        Minv[178] -= l;
+        Minv[178] = -l;
         Minv[179] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[230];
-        Minv[140] -= l;
+        Minv[140] = -l;
         Minv[141] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[231];
-        Minv[102] -= l;
+        Minv[102] = -l;
         Minv[103] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[232];
-        Minv[64] -= l;
+        Minv[64] = -l;
         Minv[65] -= l * Minv[1015];
     }
     {
         const cdyn_real l = d->L[233];
-        Minv[26] -= l;
+        Minv[26] = -l;
         Minv[27] -= l * Minv[1015];
     }
     /* row 25 (joint left_wrist_pitch_joint): ancestors 24 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[206];
-        Minv[937] -= l;
+        Minv[937] = -l;
         Minv[938] -= l * Minv[976];
         Minv[939] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[207];
-        Minv[899] -= l;
+        Minv[899] = -l;
         Minv[900] -= l * Minv[976];
         Minv[901] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[208];
-        Minv[861] -= l;
+        Minv[861] = -l;
         Minv[862] -= l * Minv[976];
         Minv[863] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[209];
-        Minv[823] -= l;
+        Minv[823] = -l;
         Minv[824] -= l * Minv[976];
         Minv[825] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[210];
-        Minv[785] -= l;
+        Minv[785] = -l;
         Minv[786] -= l * Minv[976];
         Minv[787] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[211];
-        Minv[747] -= l;
+        Minv[747] = -l;
         Minv[748] -= l * Minv[976];
         Minv[749] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[212];
-        Minv[709] -= l;
+        Minv[709] = -l;
         Minv[710] -= l * Minv[976];
         Minv[711] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[213];
-        Minv[215] -= l;
+        Minv[215] = -l;
         Minv[216] -= l * Minv[976];
         Minv[217] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[214];
-        Minv[177] -= l;
+        Minv[177] = -l;
         Minv[178] -= l * Minv[976];
         Minv[179] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[215];
-        Minv[139] -= l;
+        Minv[139] = -l;
         Minv[140] -= l * Minv[976];
         Minv[141] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[216];
-        Minv[101] -= l;
+        Minv[101] = -l;
         Minv[102] -= l * Minv[976];
         Minv[103] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[217];
-        Minv[63] -= l;
+        Minv[63] = -l;
         Minv[64] -= l * Minv[976];
         Minv[65] -= l * Minv[977];
     }
     {
         const cdyn_real l = d->L[218];
-        Minv[25] -= l;
+        Minv[25] = -l;
         Minv[26] -= l * Minv[976];
         Minv[27] -= l * Minv[977];
     }
     /* row 24 (joint left_wrist_yaw_joint): ancestors 23 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[193];
-        Minv[898] -= l;
+        Minv[898] = -l;
         Minv[899] -= l * Minv[937];
         Minv[900] -= l * Minv[938];
         Minv[901] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[194];
-        Minv[860] -= l;
+        Minv[860] = -l;
         Minv[861] -= l * Minv[937];
         Minv[862] -= l * Minv[938];
         Minv[863] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[195];
-        Minv[822] -= l;
+        Minv[822] = -l;
         Minv[823] -= l * Minv[937];
         Minv[824] -= l * Minv[938];
         Minv[825] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[196];
-        Minv[784] -= l;
+        Minv[784] = -l;
         Minv[785] -= l * Minv[937];
         Minv[786] -= l * Minv[938];
         Minv[787] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[197];
-        Minv[746] -= l;
+        Minv[746] = -l;
         Minv[747] -= l * Minv[937];
         Minv[748] -= l * Minv[938];
         Minv[749] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[198];
-        Minv[708] -= l;
+        Minv[708] = -l;
         Minv[709] -= l * Minv[937];
         Minv[710] -= l * Minv[938];
         Minv[711] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[199];
-        Minv[214] -= l;
+        Minv[214] = -l;
         Minv[215] -= l * Minv[937];
         Minv[216] -= l * Minv[938];
         Minv[217] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[200];
-        Minv[176] -= l;
+        Minv[176] = -l;
         Minv[177] -= l * Minv[937];
         Minv[178] -= l * Minv[938];
         Minv[179] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[201];
-        Minv[138] -= l;
+        Minv[138] = -l;
         Minv[139] -= l * Minv[937];
         Minv[140] -= l * Minv[938];
         Minv[141] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[202];
-        Minv[100] -= l;
+        Minv[100] = -l;
         Minv[101] -= l * Minv[937];
         Minv[102] -= l * Minv[938];
         Minv[103] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[203];
-        Minv[62] -= l;
+        Minv[62] = -l;
         Minv[63] -= l * Minv[937];
         Minv[64] -= l * Minv[938];
         Minv[65] -= l * Minv[939];
     }
     {
         const cdyn_real l = d->L[204];
-        Minv[24] -= l;
+        Minv[24] = -l;
         Minv[25] -= l * Minv[937];
         Minv[26] -= l * Minv[938];
         Minv[27] -= l * Minv[939];
@@ -32358,519 +32298,519 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     /* row 23 (joint left_elbow_joint): ancestors 22 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[181];
-        Minv[859] -= l;
+        Minv[859] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[860 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[182];
-        Minv[821] -= l;
+        Minv[821] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[822 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[183];
-        Minv[783] -= l;
+        Minv[783] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[784 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[184];
-        Minv[745] -= l;
+        Minv[745] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[746 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[185];
-        Minv[707] -= l;
+        Minv[707] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[708 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[186];
-        Minv[213] -= l;
+        Minv[213] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[214 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[187];
-        Minv[175] -= l;
+        Minv[175] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[176 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[188];
-        Minv[137] -= l;
+        Minv[137] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[138 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[189];
-        Minv[99] -= l;
+        Minv[99] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[100 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[190];
-        Minv[61] -= l;
+        Minv[61] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[62 + c] -= l * Minv[898 + c];
     }
     {
         const cdyn_real l = d->L[191];
-        Minv[23] -= l;
+        Minv[23] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[24 + c] -= l * Minv[898 + c];
     }
     /* row 22 (joint left_shoulder_yaw_joint): ancestors 21 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[170];
-        Minv[820] -= l;
+        Minv[820] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[821 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[171];
-        Minv[782] -= l;
+        Minv[782] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[783 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[172];
-        Minv[744] -= l;
+        Minv[744] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[745 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[173];
-        Minv[706] -= l;
+        Minv[706] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[707 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[174];
-        Minv[212] -= l;
+        Minv[212] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[213 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[175];
-        Minv[174] -= l;
+        Minv[174] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[175 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[176];
-        Minv[136] -= l;
+        Minv[136] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[137 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[177];
-        Minv[98] -= l;
+        Minv[98] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[99 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[178];
-        Minv[60] -= l;
+        Minv[60] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[61 + c] -= l * Minv[859 + c];
     }
     {
         const cdyn_real l = d->L[179];
-        Minv[22] -= l;
+        Minv[22] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[23 + c] -= l * Minv[859 + c];
     }
     /* row 21 (joint left_shoulder_roll_joint): ancestors 20 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[160];
-        Minv[781] -= l;
+        Minv[781] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[782 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[161];
-        Minv[743] -= l;
+        Minv[743] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[744 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[162];
-        Minv[705] -= l;
+        Minv[705] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[706 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[163];
-        Minv[211] -= l;
+        Minv[211] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[212 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[164];
-        Minv[173] -= l;
+        Minv[173] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[174 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[165];
-        Minv[135] -= l;
+        Minv[135] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[136 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[166];
-        Minv[97] -= l;
+        Minv[97] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[98 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[167];
-        Minv[59] -= l;
+        Minv[59] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[60 + c] -= l * Minv[820 + c];
     }
     {
         const cdyn_real l = d->L[168];
-        Minv[21] -= l;
+        Minv[21] = -l;
         for (int c = 0; c < 6; ++c)
             Minv[22 + c] -= l * Minv[820 + c];
     }
     /* row 20 (joint left_shoulder_pitch_joint): ancestors 19 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[151];
-        Minv[742] -= l;
+        Minv[742] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[743 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[152];
-        Minv[704] -= l;
+        Minv[704] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[705 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[153];
-        Minv[210] -= l;
+        Minv[210] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[211 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[154];
-        Minv[172] -= l;
+        Minv[172] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[173 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[155];
-        Minv[134] -= l;
+        Minv[134] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[135 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[156];
-        Minv[96] -= l;
+        Minv[96] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[97 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[157];
-        Minv[58] -= l;
+        Minv[58] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[59 + c] -= l * Minv[781 + c];
     }
     {
         const cdyn_real l = d->L[158];
-        Minv[20] -= l;
+        Minv[20] = -l;
         for (int c = 0; c < 7; ++c)
             Minv[21 + c] -= l * Minv[781 + c];
     }
     /* row 19 (joint torso_pitch_joint): ancestors 18 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[143];
-        Minv[703] -= l;
+        Minv[703] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[704 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[144];
-        Minv[209] -= l;
+        Minv[209] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[210 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[145];
-        Minv[171] -= l;
+        Minv[171] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[172 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[146];
-        Minv[133] -= l;
+        Minv[133] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[134 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[147];
-        Minv[95] -= l;
+        Minv[95] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[96 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[148];
-        Minv[57] -= l;
+        Minv[57] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[58 + c] -= l * Minv[742 + c];
     }
     {
         const cdyn_real l = d->L[149];
-        Minv[19] -= l;
+        Minv[19] = -l;
         for (int c = 0; c < 18; ++c)
             Minv[20 + c] -= l * Minv[742 + c];
     }
     /* row 18 (joint torso_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[136];
-        Minv[208] -= l;
+        Minv[208] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[209 + c] -= l * Minv[703 + c];
     }
     {
         const cdyn_real l = d->L[137];
-        Minv[170] -= l;
+        Minv[170] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[171 + c] -= l * Minv[703 + c];
     }
     {
         const cdyn_real l = d->L[138];
-        Minv[132] -= l;
+        Minv[132] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[133 + c] -= l * Minv[703 + c];
     }
     {
         const cdyn_real l = d->L[139];
-        Minv[94] -= l;
+        Minv[94] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[95 + c] -= l * Minv[703 + c];
     }
     {
         const cdyn_real l = d->L[140];
-        Minv[56] -= l;
+        Minv[56] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[57 + c] -= l * Minv[703 + c];
     }
     {
         const cdyn_real l = d->L[141];
-        Minv[18] -= l;
+        Minv[18] = -l;
         for (int c = 0; c < 19; ++c)
             Minv[19 + c] -= l * Minv[703 + c];
     }
     /* row 17 (joint right_ankle_roll_joint): ancestors 16 15 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[124];
-        Minv[625] -= l;
+        Minv[625] = -l;
     }
     {
         const cdyn_real l = d->L[125];
-        Minv[587] -= l;
+        Minv[587] = -l;
     }
     {
         const cdyn_real l = d->L[126];
-        Minv[549] -= l;
+        Minv[549] = -l;
     }
     {
         const cdyn_real l = d->L[127];
-        Minv[511] -= l;
+        Minv[511] = -l;
     }
     {
         const cdyn_real l = d->L[128];
-        Minv[473] -= l;
+        Minv[473] = -l;
     }
     {
         const cdyn_real l = d->L[129];
-        Minv[207] -= l;
+        Minv[207] = -l;
     }
     {
         const cdyn_real l = d->L[130];
-        Minv[169] -= l;
+        Minv[169] = -l;
     }
     {
         const cdyn_real l = d->L[131];
-        Minv[131] -= l;
+        Minv[131] = -l;
     }
     {
         const cdyn_real l = d->L[132];
-        Minv[93] -= l;
+        Minv[93] = -l;
     }
     {
         const cdyn_real l = d->L[133];
-        Minv[55] -= l;
+        Minv[55] = -l;
     }
     {
         const cdyn_real l = d->L[134];
-        Minv[17] -= l;
+        Minv[17] = -l;
     }
     /* row 16 (joint right_ankle_pitch_joint): ancestors 15 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[113];
-        Minv[586] -= l;
+        Minv[586] = -l;
         Minv[587] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[114];
-        Minv[548] -= l;
+        Minv[548] = -l;
         Minv[549] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[115];
-        Minv[510] -= l;
+        Minv[510] = -l;
         Minv[511] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[116];
-        Minv[472] -= l;
+        Minv[472] = -l;
         Minv[473] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[117];
-        Minv[206] -= l;
+        Minv[206] = -l;
         Minv[207] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[118];
-        Minv[168] -= l;
+        Minv[168] = -l;
         Minv[169] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[119];
-        Minv[130] -= l;
+        Minv[130] = -l;
         Minv[131] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[120];
-        Minv[92] -= l;
+        Minv[92] = -l;
         Minv[93] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[121];
-        Minv[54] -= l;
+        Minv[54] = -l;
         Minv[55] -= l * Minv[625];
     }
     {
         const cdyn_real l = d->L[122];
-        Minv[16] -= l;
+        Minv[16] = -l;
         Minv[17] -= l * Minv[625];
     }
     /* row 15 (joint right_knee_joint): ancestors 14 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[103];
-        Minv[547] -= l;
+        Minv[547] = -l;
         Minv[548] -= l * Minv[586];
         Minv[549] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[104];
-        Minv[509] -= l;
+        Minv[509] = -l;
         Minv[510] -= l * Minv[586];
         Minv[511] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[105];
-        Minv[471] -= l;
+        Minv[471] = -l;
         Minv[472] -= l * Minv[586];
         Minv[473] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[106];
-        Minv[205] -= l;
+        Minv[205] = -l;
         Minv[206] -= l * Minv[586];
         Minv[207] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[107];
-        Minv[167] -= l;
+        Minv[167] = -l;
         Minv[168] -= l * Minv[586];
         Minv[169] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[108];
-        Minv[129] -= l;
+        Minv[129] = -l;
         Minv[130] -= l * Minv[586];
         Minv[131] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[109];
-        Minv[91] -= l;
+        Minv[91] = -l;
         Minv[92] -= l * Minv[586];
         Minv[93] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[110];
-        Minv[53] -= l;
+        Minv[53] = -l;
         Minv[54] -= l * Minv[586];
         Minv[55] -= l * Minv[587];
     }
     {
         const cdyn_real l = d->L[111];
-        Minv[15] -= l;
+        Minv[15] = -l;
         Minv[16] -= l * Minv[586];
         Minv[17] -= l * Minv[587];
     }
     /* row 14 (joint right_hip_pitch_joint): ancestors 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[94];
-        Minv[508] -= l;
+        Minv[508] = -l;
         Minv[509] -= l * Minv[547];
         Minv[510] -= l * Minv[548];
         Minv[511] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[95];
-        Minv[470] -= l;
+        Minv[470] = -l;
         Minv[471] -= l * Minv[547];
         Minv[472] -= l * Minv[548];
         Minv[473] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[96];
-        Minv[204] -= l;
+        Minv[204] = -l;
         Minv[205] -= l * Minv[547];
         Minv[206] -= l * Minv[548];
         Minv[207] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[97];
-        Minv[166] -= l;
+        Minv[166] = -l;
         Minv[167] -= l * Minv[547];
         Minv[168] -= l * Minv[548];
         Minv[169] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[98];
-        Minv[128] -= l;
+        Minv[128] = -l;
         Minv[129] -= l * Minv[547];
         Minv[130] -= l * Minv[548];
         Minv[131] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[99];
-        Minv[90] -= l;
+        Minv[90] = -l;
         Minv[91] -= l * Minv[547];
         Minv[92] -= l * Minv[548];
         Minv[93] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[100];
-        Minv[52] -= l;
+        Minv[52] = -l;
         Minv[53] -= l * Minv[547];
         Minv[54] -= l * Minv[548];
         Minv[55] -= l * Minv[549];
     }
     {
         const cdyn_real l = d->L[101];
-        Minv[14] -= l;
+        Minv[14] = -l;
         Minv[15] -= l * Minv[547];
         Minv[16] -= l * Minv[548];
         Minv[17] -= l * Minv[549];
@@ -32878,287 +32818,287 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     /* row 13 (joint right_hip_roll_joint): ancestors 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[86];
-        Minv[469] -= l;
+        Minv[469] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[470 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[87];
-        Minv[203] -= l;
+        Minv[203] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[204 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[88];
-        Minv[165] -= l;
+        Minv[165] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[166 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[89];
-        Minv[127] -= l;
+        Minv[127] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[128 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[90];
-        Minv[89] -= l;
+        Minv[89] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[90 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[91];
-        Minv[51] -= l;
+        Minv[51] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[52 + c] -= l * Minv[508 + c];
     }
     {
         const cdyn_real l = d->L[92];
-        Minv[13] -= l;
+        Minv[13] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[14 + c] -= l * Minv[508 + c];
     }
     /* row 12 (joint right_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[79];
-        Minv[202] -= l;
+        Minv[202] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[203 + c] -= l * Minv[469 + c];
     }
     {
         const cdyn_real l = d->L[80];
-        Minv[164] -= l;
+        Minv[164] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[165 + c] -= l * Minv[469 + c];
     }
     {
         const cdyn_real l = d->L[81];
-        Minv[126] -= l;
+        Minv[126] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[127 + c] -= l * Minv[469 + c];
     }
     {
         const cdyn_real l = d->L[82];
-        Minv[88] -= l;
+        Minv[88] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[89 + c] -= l * Minv[469 + c];
     }
     {
         const cdyn_real l = d->L[83];
-        Minv[50] -= l;
+        Minv[50] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[51 + c] -= l * Minv[469 + c];
     }
     {
         const cdyn_real l = d->L[84];
-        Minv[12] -= l;
+        Minv[12] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[13 + c] -= l * Minv[469 + c];
     }
     /* row 11 (joint left_ankle_roll_joint): ancestors 10 9 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[67];
-        Minv[391] -= l;
+        Minv[391] = -l;
     }
     {
         const cdyn_real l = d->L[68];
-        Minv[353] -= l;
+        Minv[353] = -l;
     }
     {
         const cdyn_real l = d->L[69];
-        Minv[315] -= l;
+        Minv[315] = -l;
     }
     {
         const cdyn_real l = d->L[70];
-        Minv[277] -= l;
+        Minv[277] = -l;
     }
     {
         const cdyn_real l = d->L[71];
-        Minv[239] -= l;
+        Minv[239] = -l;
     }
     {
         const cdyn_real l = d->L[72];
-        Minv[201] -= l;
+        Minv[201] = -l;
     }
     {
         const cdyn_real l = d->L[73];
-        Minv[163] -= l;
+        Minv[163] = -l;
     }
     {
         const cdyn_real l = d->L[74];
-        Minv[125] -= l;
+        Minv[125] = -l;
     }
     {
         const cdyn_real l = d->L[75];
-        Minv[87] -= l;
+        Minv[87] = -l;
     }
     {
         const cdyn_real l = d->L[76];
-        Minv[49] -= l;
+        Minv[49] = -l;
     }
     {
         const cdyn_real l = d->L[77];
-        Minv[11] -= l;
+        Minv[11] = -l;
     }
     /* row 10 (joint left_ankle_pitch_joint): ancestors 9 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[56];
-        Minv[352] -= l;
+        Minv[352] = -l;
         Minv[353] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[57];
-        Minv[314] -= l;
+        Minv[314] = -l;
         Minv[315] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[58];
-        Minv[276] -= l;
+        Minv[276] = -l;
         Minv[277] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[59];
-        Minv[238] -= l;
+        Minv[238] = -l;
         Minv[239] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[60];
-        Minv[200] -= l;
+        Minv[200] = -l;
         Minv[201] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[61];
-        Minv[162] -= l;
+        Minv[162] = -l;
         Minv[163] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[62];
-        Minv[124] -= l;
+        Minv[124] = -l;
         Minv[125] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[63];
-        Minv[86] -= l;
+        Minv[86] = -l;
         Minv[87] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[64];
-        Minv[48] -= l;
+        Minv[48] = -l;
         Minv[49] -= l * Minv[391];
     }
     {
         const cdyn_real l = d->L[65];
-        Minv[10] -= l;
+        Minv[10] = -l;
         Minv[11] -= l * Minv[391];
     }
     /* row 9 (joint left_knee_joint): ancestors 8 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[46];
-        Minv[313] -= l;
+        Minv[313] = -l;
         Minv[314] -= l * Minv[352];
         Minv[315] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[47];
-        Minv[275] -= l;
+        Minv[275] = -l;
         Minv[276] -= l * Minv[352];
         Minv[277] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[48];
-        Minv[237] -= l;
+        Minv[237] = -l;
         Minv[238] -= l * Minv[352];
         Minv[239] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[49];
-        Minv[199] -= l;
+        Minv[199] = -l;
         Minv[200] -= l * Minv[352];
         Minv[201] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[50];
-        Minv[161] -= l;
+        Minv[161] = -l;
         Minv[162] -= l * Minv[352];
         Minv[163] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[51];
-        Minv[123] -= l;
+        Minv[123] = -l;
         Minv[124] -= l * Minv[352];
         Minv[125] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[52];
-        Minv[85] -= l;
+        Minv[85] = -l;
         Minv[86] -= l * Minv[352];
         Minv[87] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[53];
-        Minv[47] -= l;
+        Minv[47] = -l;
         Minv[48] -= l * Minv[352];
         Minv[49] -= l * Minv[353];
     }
     {
         const cdyn_real l = d->L[54];
-        Minv[9] -= l;
+        Minv[9] = -l;
         Minv[10] -= l * Minv[352];
         Minv[11] -= l * Minv[353];
     }
     /* row 8 (joint left_hip_pitch_joint): ancestors 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[37];
-        Minv[274] -= l;
+        Minv[274] = -l;
         Minv[275] -= l * Minv[313];
         Minv[276] -= l * Minv[314];
         Minv[277] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[38];
-        Minv[236] -= l;
+        Minv[236] = -l;
         Minv[237] -= l * Minv[313];
         Minv[238] -= l * Minv[314];
         Minv[239] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[39];
-        Minv[198] -= l;
+        Minv[198] = -l;
         Minv[199] -= l * Minv[313];
         Minv[200] -= l * Minv[314];
         Minv[201] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[40];
-        Minv[160] -= l;
+        Minv[160] = -l;
         Minv[161] -= l * Minv[313];
         Minv[162] -= l * Minv[314];
         Minv[163] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[41];
-        Minv[122] -= l;
+        Minv[122] = -l;
         Minv[123] -= l * Minv[313];
         Minv[124] -= l * Minv[314];
         Minv[125] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[42];
-        Minv[84] -= l;
+        Minv[84] = -l;
         Minv[85] -= l * Minv[313];
         Minv[86] -= l * Minv[314];
         Minv[87] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[43];
-        Minv[46] -= l;
+        Minv[46] = -l;
         Minv[47] -= l * Minv[313];
         Minv[48] -= l * Minv[314];
         Minv[49] -= l * Minv[315];
     }
     {
         const cdyn_real l = d->L[44];
-        Minv[8] -= l;
+        Minv[8] = -l;
         Minv[9] -= l * Minv[313];
         Minv[10] -= l * Minv[314];
         Minv[11] -= l * Minv[315];
@@ -33166,175 +33106,175 @@ static void humanoid__minv_0(const humanoid_data *d, cdyn_real *Minv)
     /* row 7 (joint left_hip_roll_joint): ancestors 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[29];
-        Minv[235] -= l;
+        Minv[235] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[236 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[30];
-        Minv[197] -= l;
+        Minv[197] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[198 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[31];
-        Minv[159] -= l;
+        Minv[159] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[160 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[32];
-        Minv[121] -= l;
+        Minv[121] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[122 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[33];
-        Minv[83] -= l;
+        Minv[83] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[84 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[34];
-        Minv[45] -= l;
+        Minv[45] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[46 + c] -= l * Minv[274 + c];
     }
     {
         const cdyn_real l = d->L[35];
-        Minv[7] -= l;
+        Minv[7] = -l;
         for (int c = 0; c < 4; ++c)
             Minv[8 + c] -= l * Minv[274 + c];
     }
     /* row 6 (joint left_hip_yaw_joint): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[22];
-        Minv[196] -= l;
+        Minv[196] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[197 + c] -= l * Minv[235 + c];
     }
     {
         const cdyn_real l = d->L[23];
-        Minv[158] -= l;
+        Minv[158] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[159 + c] -= l * Minv[235 + c];
     }
     {
         const cdyn_real l = d->L[24];
-        Minv[120] -= l;
+        Minv[120] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[121 + c] -= l * Minv[235 + c];
     }
     {
         const cdyn_real l = d->L[25];
-        Minv[82] -= l;
+        Minv[82] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[83 + c] -= l * Minv[235 + c];
     }
     {
         const cdyn_real l = d->L[26];
-        Minv[44] -= l;
+        Minv[44] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[45 + c] -= l * Minv[235 + c];
     }
     {
         const cdyn_real l = d->L[27];
-        Minv[6] -= l;
+        Minv[6] = -l;
         for (int c = 0; c < 5; ++c)
             Minv[7 + c] -= l * Minv[235 + c];
     }
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[16];
-        Minv[157] -= l;
+        Minv[157] = -l;
         for (int c = 0; c < 32; ++c)
             Minv[158 + c] -= l * Minv[196 + c];
     }
     {
         const cdyn_real l = d->L[17];
-        Minv[119] -= l;
+        Minv[119] = -l;
         for (int c = 0; c < 32; ++c)
             Minv[120 + c] -= l * Minv[196 + c];
     }
     {
         const cdyn_real l = d->L[18];
-        Minv[81] -= l;
+        Minv[81] = -l;
         for (int c = 0; c < 32; ++c)
             Minv[82 + c] -= l * Minv[196 + c];
     }
     {
         const cdyn_real l = d->L[19];
-        Minv[43] -= l;
+        Minv[43] = -l;
         for (int c = 0; c < 32; ++c)
             Minv[44 + c] -= l * Minv[196 + c];
     }
     {
         const cdyn_real l = d->L[20];
-        Minv[5] -= l;
+        Minv[5] = -l;
         for (int c = 0; c < 32; ++c)
             Minv[6 + c] -= l * Minv[196 + c];
     }
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
     {
         const cdyn_real l = d->L[11];
-        Minv[118] -= l;
+        Minv[118] = -l;
         for (int c = 0; c < 33; ++c)
             Minv[119 + c] -= l * Minv[157 + c];
     }
     {
         const cdyn_real l = d->L[12];
-        Minv[80] -= l;
+        Minv[80] = -l;
         for (int c = 0; c < 33; ++c)
             Minv[81 + c] -= l * Minv[157 + c];
     }
     {
         const cdyn_real l = d->L[13];
-        Minv[42] -= l;
+        Minv[42] = -l;
         for (int c = 0; c < 33; ++c)
             Minv[43 + c] -= l * Minv[157 + c];
     }
     {
         const cdyn_real l = d->L[14];
-        Minv[4] -= l;
+        Minv[4] = -l;
         for (int c = 0; c < 33; ++c)
             Minv[5 + c] -= l * Minv[157 + c];
     }
     /* row 3 (joint root_joint): ancestors 2 1 0 */
     {
         const cdyn_real l = d->L[7];
-        Minv[79] -= l;
+        Minv[79] = -l;
         for (int c = 0; c < 34; ++c)
             Minv[80 + c] -= l * Minv[118 + c];
     }
     {
         const cdyn_real l = d->L[8];
-        Minv[41] -= l;
+        Minv[41] = -l;
         for (int c = 0; c < 34; ++c)
             Minv[42 + c] -= l * Minv[118 + c];
     }
     {
         const cdyn_real l = d->L[9];
-        Minv[3] -= l;
+        Minv[3] = -l;
         for (int c = 0; c < 34; ++c)
             Minv[4 + c] -= l * Minv[118 + c];
     }
     /* row 2 (joint root_joint): ancestors 1 0 */
     {
         const cdyn_real l = d->L[4];
-        Minv[40] -= l;
+        Minv[40] = -l;
         for (int c = 0; c < 35; ++c)
             Minv[41 + c] -= l * Minv[79 + c];
     }
     {
         const cdyn_real l = d->L[5];
-        Minv[2] -= l;
+        Minv[2] = -l;
         for (int c = 0; c < 35; ++c)
             Minv[3 + c] -= l * Minv[79 + c];
     }
     /* row 1 (joint root_joint): ancestors 0 */
     {
         const cdyn_real l = d->L[2];
-        Minv[1] -= l;
+        Minv[1] = -l;
         for (int c = 0; c < 36; ++c)
             Minv[2 + c] -= l * Minv[40 + c];
     }

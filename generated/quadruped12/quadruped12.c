@@ -10438,565 +10438,544 @@ static void quadruped12__minv_crba(quadruped12_data *d, const cdyn_real *q)
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
  * lower triangle as it is finished. Each row update is a contiguous stretch.
- * 1191 mul, 1020 add, 0 div, 0 sqrt, 0 sin/cos */
+ * 1191 mul, 921 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 {
-    /* Y = L^-T starts as the identity on each row's descendants */
+    /* Y = L^-T: its diagonal */
     Minv[0] = 1;
-    Minv[1] = Minv[2] = Minv[3] = Minv[4] = Minv[5] = Minv[6] = Minv[7] = Minv[8] = 0;
-    Minv[9] = Minv[10] = Minv[11] = Minv[12] = Minv[13] = Minv[14] = Minv[15] = Minv[16] = 0;
-    Minv[17] = 0;
     Minv[19] = 1;
-    Minv[20] = Minv[21] = Minv[22] = Minv[23] = Minv[24] = Minv[25] = Minv[26] = Minv[27] = 0;
-    Minv[28] = Minv[29] = Minv[30] = Minv[31] = Minv[32] = Minv[33] = Minv[34] = Minv[35] = 0;
     Minv[38] = 1;
-    Minv[39] = Minv[40] = Minv[41] = Minv[42] = Minv[43] = Minv[44] = Minv[45] = Minv[46] = 0;
-    Minv[47] = Minv[48] = Minv[49] = Minv[50] = Minv[51] = Minv[52] = Minv[53] = 0;
     Minv[57] = 1;
-    Minv[58] = Minv[59] = Minv[60] = Minv[61] = Minv[62] = Minv[63] = Minv[64] = Minv[65] = 0;
-    Minv[66] = Minv[67] = Minv[68] = Minv[69] = Minv[70] = Minv[71] = 0;
     Minv[76] = 1;
-    Minv[77] = Minv[78] = Minv[79] = Minv[80] = Minv[81] = Minv[82] = Minv[83] = Minv[84] = 0;
-    Minv[85] = Minv[86] = Minv[87] = Minv[88] = Minv[89] = 0;
     Minv[95] = 1;
-    Minv[96] = Minv[97] = Minv[98] = Minv[99] = Minv[100] = Minv[101] = Minv[102] = Minv[103] = 0;
-    Minv[104] = Minv[105] = Minv[106] = Minv[107] = 0;
     Minv[114] = 1;
-    Minv[115] = Minv[116] = 0;
     Minv[133] = 1;
-    Minv[134] = 0;
     Minv[152] = 1;
     Minv[171] = 1;
-    Minv[172] = Minv[173] = 0;
     Minv[190] = 1;
-    Minv[191] = 0;
     Minv[209] = 1;
     Minv[228] = 1;
-    Minv[229] = Minv[230] = 0;
     Minv[247] = 1;
-    Minv[248] = 0;
     Minv[266] = 1;
     Minv[285] = 1;
-    Minv[286] = Minv[287] = 0;
     Minv[304] = 1;
-    Minv[305] = 0;
     Minv[323] = 1;
     /* row 17 (joint rh_kfe): ancestors 16 15 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[109];
-        Minv[305] -= l;
+        Minv[305] = -l;
     }
     {
         const cdyn_real l = d->L[110];
-        Minv[287] -= l;
+        Minv[287] = -l;
     }
     {
         const cdyn_real l = d->L[111];
-        Minv[107] -= l;
+        Minv[107] = -l;
     }
     {
         const cdyn_real l = d->L[112];
-        Minv[89] -= l;
+        Minv[89] = -l;
     }
     {
         const cdyn_real l = d->L[113];
-        Minv[71] -= l;
+        Minv[71] = -l;
     }
     {
         const cdyn_real l = d->L[114];
-        Minv[53] -= l;
+        Minv[53] = -l;
     }
     {
         const cdyn_real l = d->L[115];
-        Minv[35] -= l;
+        Minv[35] = -l;
     }
     {
         const cdyn_real l = d->L[116];
-        Minv[17] -= l;
+        Minv[17] = -l;
     }
     /* row 16 (joint rh_hfe): ancestors 15 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[101];
-        Minv[286] -= l;
+        Minv[286] = -l;
         Minv[287] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[102];
-        Minv[106] -= l;
+        Minv[106] = -l;
         Minv[107] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[103];
-        Minv[88] -= l;
+        Minv[88] = -l;
         Minv[89] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[104];
-        Minv[70] -= l;
+        Minv[70] = -l;
         Minv[71] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[105];
-        Minv[52] -= l;
+        Minv[52] = -l;
         Minv[53] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[106];
-        Minv[34] -= l;
+        Minv[34] = -l;
         Minv[35] -= l * Minv[305];
     }
     {
         const cdyn_real l = d->L[107];
-        Minv[16] -= l;
+        Minv[16] = -l;
         Minv[17] -= l * Minv[305];
     }
     /* row 15 (joint rh_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[94];
-        Minv[105] -= l;
+        Minv[105] = -l;
         Minv[106] -= l * Minv[286];
         Minv[107] -= l * Minv[287];
     }
     {
         const cdyn_real l = d->L[95];
-        Minv[87] -= l;
+        Minv[87] = -l;
         Minv[88] -= l * Minv[286];
         Minv[89] -= l * Minv[287];
     }
     {
         const cdyn_real l = d->L[96];
-        Minv[69] -= l;
+        Minv[69] = -l;
         Minv[70] -= l * Minv[286];
         Minv[71] -= l * Minv[287];
     }
     {
         const cdyn_real l = d->L[97];
-        Minv[51] -= l;
+        Minv[51] = -l;
         Minv[52] -= l * Minv[286];
         Minv[53] -= l * Minv[287];
     }
     {
         const cdyn_real l = d->L[98];
-        Minv[33] -= l;
+        Minv[33] = -l;
         Minv[34] -= l * Minv[286];
         Minv[35] -= l * Minv[287];
     }
     {
         const cdyn_real l = d->L[99];
-        Minv[15] -= l;
+        Minv[15] = -l;
         Minv[16] -= l * Minv[286];
         Minv[17] -= l * Minv[287];
     }
     /* row 14 (joint rf_kfe): ancestors 13 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[85];
-        Minv[248] -= l;
+        Minv[248] = -l;
     }
     {
         const cdyn_real l = d->L[86];
-        Minv[230] -= l;
+        Minv[230] = -l;
     }
     {
         const cdyn_real l = d->L[87];
-        Minv[104] -= l;
+        Minv[104] = -l;
     }
     {
         const cdyn_real l = d->L[88];
-        Minv[86] -= l;
+        Minv[86] = -l;
     }
     {
         const cdyn_real l = d->L[89];
-        Minv[68] -= l;
+        Minv[68] = -l;
     }
     {
         const cdyn_real l = d->L[90];
-        Minv[50] -= l;
+        Minv[50] = -l;
     }
     {
         const cdyn_real l = d->L[91];
-        Minv[32] -= l;
+        Minv[32] = -l;
     }
     {
         const cdyn_real l = d->L[92];
-        Minv[14] -= l;
+        Minv[14] = -l;
     }
     /* row 13 (joint rf_hfe): ancestors 12 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[77];
-        Minv[229] -= l;
+        Minv[229] = -l;
         Minv[230] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[78];
-        Minv[103] -= l;
+        Minv[103] = -l;
         Minv[104] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[79];
-        Minv[85] -= l;
+        Minv[85] = -l;
         Minv[86] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[80];
-        Minv[67] -= l;
+        Minv[67] = -l;
         Minv[68] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[81];
-        Minv[49] -= l;
+        Minv[49] = -l;
         Minv[50] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[82];
-        Minv[31] -= l;
+        Minv[31] = -l;
         Minv[32] -= l * Minv[248];
     }
     {
         const cdyn_real l = d->L[83];
-        Minv[13] -= l;
+        Minv[13] = -l;
         Minv[14] -= l * Minv[248];
     }
     /* row 12 (joint rf_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[70];
-        Minv[102] -= l;
+        Minv[102] = -l;
         Minv[103] -= l * Minv[229];
         Minv[104] -= l * Minv[230];
     }
     {
         const cdyn_real l = d->L[71];
-        Minv[84] -= l;
+        Minv[84] = -l;
         Minv[85] -= l * Minv[229];
         Minv[86] -= l * Minv[230];
     }
     {
         const cdyn_real l = d->L[72];
-        Minv[66] -= l;
+        Minv[66] = -l;
         Minv[67] -= l * Minv[229];
         Minv[68] -= l * Minv[230];
     }
     {
         const cdyn_real l = d->L[73];
-        Minv[48] -= l;
+        Minv[48] = -l;
         Minv[49] -= l * Minv[229];
         Minv[50] -= l * Minv[230];
     }
     {
         const cdyn_real l = d->L[74];
-        Minv[30] -= l;
+        Minv[30] = -l;
         Minv[31] -= l * Minv[229];
         Minv[32] -= l * Minv[230];
     }
     {
         const cdyn_real l = d->L[75];
-        Minv[12] -= l;
+        Minv[12] = -l;
         Minv[13] -= l * Minv[229];
         Minv[14] -= l * Minv[230];
     }
     /* row 11 (joint lh_kfe): ancestors 10 9 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[61];
-        Minv[191] -= l;
+        Minv[191] = -l;
     }
     {
         const cdyn_real l = d->L[62];
-        Minv[173] -= l;
+        Minv[173] = -l;
     }
     {
         const cdyn_real l = d->L[63];
-        Minv[101] -= l;
+        Minv[101] = -l;
     }
     {
         const cdyn_real l = d->L[64];
-        Minv[83] -= l;
+        Minv[83] = -l;
     }
     {
         const cdyn_real l = d->L[65];
-        Minv[65] -= l;
+        Minv[65] = -l;
     }
     {
         const cdyn_real l = d->L[66];
-        Minv[47] -= l;
+        Minv[47] = -l;
     }
     {
         const cdyn_real l = d->L[67];
-        Minv[29] -= l;
+        Minv[29] = -l;
     }
     {
         const cdyn_real l = d->L[68];
-        Minv[11] -= l;
+        Minv[11] = -l;
     }
     /* row 10 (joint lh_hfe): ancestors 9 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[53];
-        Minv[172] -= l;
+        Minv[172] = -l;
         Minv[173] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[54];
-        Minv[100] -= l;
+        Minv[100] = -l;
         Minv[101] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[55];
-        Minv[82] -= l;
+        Minv[82] = -l;
         Minv[83] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[56];
-        Minv[64] -= l;
+        Minv[64] = -l;
         Minv[65] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[57];
-        Minv[46] -= l;
+        Minv[46] = -l;
         Minv[47] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[58];
-        Minv[28] -= l;
+        Minv[28] = -l;
         Minv[29] -= l * Minv[191];
     }
     {
         const cdyn_real l = d->L[59];
-        Minv[10] -= l;
+        Minv[10] = -l;
         Minv[11] -= l * Minv[191];
     }
     /* row 9 (joint lh_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[46];
-        Minv[99] -= l;
+        Minv[99] = -l;
         Minv[100] -= l * Minv[172];
         Minv[101] -= l * Minv[173];
     }
     {
         const cdyn_real l = d->L[47];
-        Minv[81] -= l;
+        Minv[81] = -l;
         Minv[82] -= l * Minv[172];
         Minv[83] -= l * Minv[173];
     }
     {
         const cdyn_real l = d->L[48];
-        Minv[63] -= l;
+        Minv[63] = -l;
         Minv[64] -= l * Minv[172];
         Minv[65] -= l * Minv[173];
     }
     {
         const cdyn_real l = d->L[49];
-        Minv[45] -= l;
+        Minv[45] = -l;
         Minv[46] -= l * Minv[172];
         Minv[47] -= l * Minv[173];
     }
     {
         const cdyn_real l = d->L[50];
-        Minv[27] -= l;
+        Minv[27] = -l;
         Minv[28] -= l * Minv[172];
         Minv[29] -= l * Minv[173];
     }
     {
         const cdyn_real l = d->L[51];
-        Minv[9] -= l;
+        Minv[9] = -l;
         Minv[10] -= l * Minv[172];
         Minv[11] -= l * Minv[173];
     }
     /* row 8 (joint lf_kfe): ancestors 7 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[37];
-        Minv[134] -= l;
+        Minv[134] = -l;
     }
     {
         const cdyn_real l = d->L[38];
-        Minv[116] -= l;
+        Minv[116] = -l;
     }
     {
         const cdyn_real l = d->L[39];
-        Minv[98] -= l;
+        Minv[98] = -l;
     }
     {
         const cdyn_real l = d->L[40];
-        Minv[80] -= l;
+        Minv[80] = -l;
     }
     {
         const cdyn_real l = d->L[41];
-        Minv[62] -= l;
+        Minv[62] = -l;
     }
     {
         const cdyn_real l = d->L[42];
-        Minv[44] -= l;
+        Minv[44] = -l;
     }
     {
         const cdyn_real l = d->L[43];
-        Minv[26] -= l;
+        Minv[26] = -l;
     }
     {
         const cdyn_real l = d->L[44];
-        Minv[8] -= l;
+        Minv[8] = -l;
     }
     /* row 7 (joint lf_hfe): ancestors 6 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[29];
-        Minv[115] -= l;
+        Minv[115] = -l;
         Minv[116] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[30];
-        Minv[97] -= l;
+        Minv[97] = -l;
         Minv[98] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[31];
-        Minv[79] -= l;
+        Minv[79] = -l;
         Minv[80] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[32];
-        Minv[61] -= l;
+        Minv[61] = -l;
         Minv[62] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[33];
-        Minv[43] -= l;
+        Minv[43] = -l;
         Minv[44] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[34];
-        Minv[25] -= l;
+        Minv[25] = -l;
         Minv[26] -= l * Minv[134];
     }
     {
         const cdyn_real l = d->L[35];
-        Minv[7] -= l;
+        Minv[7] = -l;
         Minv[8] -= l * Minv[134];
     }
     /* row 6 (joint lf_haa): ancestors 5 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[22];
-        Minv[96] -= l;
+        Minv[96] = -l;
         Minv[97] -= l * Minv[115];
         Minv[98] -= l * Minv[116];
     }
     {
         const cdyn_real l = d->L[23];
-        Minv[78] -= l;
+        Minv[78] = -l;
         Minv[79] -= l * Minv[115];
         Minv[80] -= l * Minv[116];
     }
     {
         const cdyn_real l = d->L[24];
-        Minv[60] -= l;
+        Minv[60] = -l;
         Minv[61] -= l * Minv[115];
         Minv[62] -= l * Minv[116];
     }
     {
         const cdyn_real l = d->L[25];
-        Minv[42] -= l;
+        Minv[42] = -l;
         Minv[43] -= l * Minv[115];
         Minv[44] -= l * Minv[116];
     }
     {
         const cdyn_real l = d->L[26];
-        Minv[24] -= l;
+        Minv[24] = -l;
         Minv[25] -= l * Minv[115];
         Minv[26] -= l * Minv[116];
     }
     {
         const cdyn_real l = d->L[27];
-        Minv[6] -= l;
+        Minv[6] = -l;
         Minv[7] -= l * Minv[115];
         Minv[8] -= l * Minv[116];
     }
     /* row 5 (joint root_joint): ancestors 4 3 2 1 0 */
     {
         const cdyn_real l = d->L[16];
-        Minv[77] -= l;
+        Minv[77] = -l;
         for (int c = 0; c < 12; ++c)
             Minv[78 + c] -= l * Minv[96 + c];
     }
     {
         const cdyn_real l = d->L[17];
-        Minv[59] -= l;
+        Minv[59] = -l;
         for (int c = 0; c < 12; ++c)
             Minv[60 + c] -= l * Minv[96 + c];
     }
     {
         const cdyn_real l = d->L[18];
-        Minv[41] -= l;
+        Minv[41] = -l;
         for (int c = 0; c < 12; ++c)
             Minv[42 + c] -= l * Minv[96 + c];
     }
     {
         const cdyn_real l = d->L[19];
-        Minv[23] -= l;
+        Minv[23] = -l;
         for (int c = 0; c < 12; ++c)
             Minv[24 + c] -= l * Minv[96 + c];
     }
     {
         const cdyn_real l = d->L[20];
-        Minv[5] -= l;
+        Minv[5] = -l;
         for (int c = 0; c < 12; ++c)
             Minv[6 + c] -= l * Minv[96 + c];
     }
     /* row 4 (joint root_joint): ancestors 3 2 1 0 */
     {
         const cdyn_real l = d->L[11];
-        Minv[58] -= l;
+        Minv[58] = -l;
         for (int c = 0; c < 13; ++c)
             Minv[59 + c] -= l * Minv[77 + c];
     }
     {
         const cdyn_real l = d->L[12];
-        Minv[40] -= l;
+        Minv[40] = -l;
         for (int c = 0; c < 13; ++c)
             Minv[41 + c] -= l * Minv[77 + c];
     }
     {
         const cdyn_real l = d->L[13];
-        Minv[22] -= l;
+        Minv[22] = -l;
         for (int c = 0; c < 13; ++c)
             Minv[23 + c] -= l * Minv[77 + c];
     }
     {
         const cdyn_real l = d->L[14];
-        Minv[4] -= l;
+        Minv[4] = -l;
         for (int c = 0; c < 13; ++c)
             Minv[5 + c] -= l * Minv[77 + c];
     }
     /* row 3 (joint root_joint): ancestors 2 1 0 */
     {
         const cdyn_real l = d->L[7];
-        Minv[39] -= l;
+        Minv[39] = -l;
         for (int c = 0; c < 14; ++c)
             Minv[40 + c] -= l * Minv[58 + c];
     }
     {
         const cdyn_real l = d->L[8];
-        Minv[21] -= l;
+        Minv[21] = -l;
         for (int c = 0; c < 14; ++c)
             Minv[22 + c] -= l * Minv[58 + c];
     }
     {
         const cdyn_real l = d->L[9];
-        Minv[3] -= l;
+        Minv[3] = -l;
         for (int c = 0; c < 14; ++c)
             Minv[4 + c] -= l * Minv[58 + c];
     }
     /* row 2 (joint root_joint): ancestors 1 0 */
     {
         const cdyn_real l = d->L[4];
-        Minv[20] -= l;
+        Minv[20] = -l;
         for (int c = 0; c < 15; ++c)
             Minv[21 + c] -= l * Minv[39 + c];
     }
     {
         const cdyn_real l = d->L[5];
-        Minv[2] -= l;
+        Minv[2] = -l;
         for (int c = 0; c < 15; ++c)
             Minv[3 + c] -= l * Minv[39 + c];
     }
     /* row 1 (joint root_joint): ancestors 0 */
     {
         const cdyn_real l = d->L[2];
-        Minv[1] -= l;
+        Minv[1] = -l;
         for (int c = 0; c < 16; ++c)
             Minv[2 + c] -= l * Minv[20 + c];
     }
