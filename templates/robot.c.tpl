@@ -86,12 +86,10 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
 {% if not j.lwa.uses.fp %}
     (void)fp;
 {% endif %}
-{% if j.zero_runs %}
+{% if j.zero_columns %}
     for (int r = 0; r < 6; ++r) {
-{% for z in j.zero_runs %}
-        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
-{% endfor %}
-    }
+        cdyn_real *row = J + r * {{ NAME }}_NV;
+{{ j.zero_columns }}    }
 {% endif %}
 {{ j.lwa.body }}}
 
@@ -112,12 +110,10 @@ static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const c
 {% if not j.local.uses.fp %}
     (void)fp;
 {% endif %}
-{% if j.zero_runs %}
+{% if j.zero_columns %}
     for (int r = 0; r < 6; ++r) {
-{% for z in j.zero_runs %}
-        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
-{% endfor %}
-    }
+        cdyn_real *row = J + r * {{ NAME }}_NV;
+{{ j.zero_columns }}    }
 {% endif %}
 {{ j.local.body }}}
 

@@ -311,7 +311,8 @@ static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[1] = row[2] = row[3] = row[4] = row[5] = row[6] = 0;
     }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
@@ -367,7 +368,8 @@ static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[1] = row[2] = row[3] = row[4] = row[5] = row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[21] = t0;
@@ -427,7 +429,8 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[2] = row[3] = row[4] = row[5] = row[6] = 0;
     }
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
@@ -511,7 +514,8 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[2] = row[3] = row[4] = row[5] = row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[22] = t0;
@@ -590,7 +594,8 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[3] = row[4] = row[5] = row[6] = 0;
     }
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
@@ -703,7 +708,8 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[3] = row[4] = row[5] = row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[23] = t0;
@@ -802,7 +808,8 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[4] = row[5] = row[6] = 0;
     }
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
@@ -938,7 +945,8 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[4] = row[5] = row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[24] = t0;
@@ -1057,7 +1065,8 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[5] = row[6] = 0;
     }
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
@@ -1219,7 +1228,8 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[5] = row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[25] = t0;
@@ -1359,7 +1369,8 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[6] = 0;
     }
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
@@ -1538,7 +1549,8 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
+        cdyn_real *row = J + r * ARM7_NV;
+        row[6] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[26] = t0;

@@ -1168,7 +1168,11 @@ static void humanoid__jacobian_0(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1314,7 +1318,11 @@ static void humanoid__jacobian_local_0(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[0] = t0;
@@ -1458,7 +1466,11 @@ static void humanoid__jacobian_1(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
+        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1629,7 +1641,11 @@ static void humanoid__jacobian_local_1(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
+        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[120] = t0;
@@ -1795,7 +1811,11 @@ static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
+        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1983,7 +2003,11 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
+        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[121] = t0;
@@ -2168,7 +2192,11 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
+        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2373,7 +2401,11 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
+        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[122] = t0;
@@ -2577,7 +2609,11 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2805,7 +2841,11 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[123] = t0;
@@ -3029,7 +3069,11 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = 0;
+        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3280,7 +3324,11 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = 0;
+        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[124] = t0;
@@ -3524,7 +3572,11 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3792,7 +3844,11 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[125] = t0;
@@ -4055,8 +4111,12 @@ static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = 0;
+        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4227,8 +4287,12 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = 0;
+        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[126] = t0;
@@ -4394,8 +4458,11 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4583,8 +4650,11 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[127] = t0;
@@ -4769,8 +4839,11 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4975,8 +5048,11 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[128] = t0;
@@ -5180,8 +5256,11 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5409,8 +5488,11 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[129] = t0;
@@ -5634,8 +5716,11 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5886,8 +5971,11 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[130] = t0;
@@ -6131,8 +6219,11 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -6400,8 +6491,11 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
+        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[131] = t0;
@@ -6664,8 +6758,12 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -6836,8 +6934,12 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[132] = t0;
@@ -7003,8 +7105,12 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -7198,8 +7304,12 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[133] = t0;
@@ -7385,8 +7495,12 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -7606,8 +7720,12 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[134] = t0;
@@ -7814,8 +7932,11 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -8052,8 +8173,11 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[135] = t0;
@@ -8279,8 +8403,11 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -8534,8 +8661,11 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[136] = t0;
@@ -8780,8 +8910,11 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -9058,8 +9191,11 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[137] = t0;
@@ -9324,8 +9460,11 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -9625,8 +9764,11 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[138] = t0;
@@ -9911,8 +10053,11 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -10229,8 +10374,11 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[139] = t0;
@@ -10534,8 +10682,11 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -10869,8 +11020,11 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[140] = t0;
@@ -11193,8 +11347,11 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -11557,8 +11714,11 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[141] = t0;
@@ -11903,9 +12063,12 @@ static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -12123,9 +12286,12 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
+        row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[142] = t0;
@@ -12332,9 +12498,11 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -12569,9 +12737,11 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[143] = t0;
@@ -12797,9 +12967,12 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -13020,9 +13193,12 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[144] = t0;
@@ -13230,9 +13406,12 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -13470,9 +13649,12 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[145] = t0;
@@ -13699,9 +13881,12 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -13956,9 +14141,12 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[146] = t0;
@@ -14204,9 +14392,12 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -14484,9 +14675,12 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[34] = row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[147] = t0;
@@ -14752,9 +14946,12 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -15055,9 +15252,12 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[35] = row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[6];
     J[148] = t0;
@@ -15343,9 +15543,12 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -15663,9 +15866,12 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[36] = row[37] = 0;
     }
     const cdyn_real t0 = fR[3];
     J[149] = t0;
@@ -15970,9 +16176,12 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[37] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -16307,9 +16516,12 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
+        row[37] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[150] = t0;
@@ -16633,8 +16845,11 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -16998,8 +17213,11 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
-        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        cdyn_real *row = J + r * HUMANOID_NV;
+        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
+        row[14] = row[15] = row[16] = row[17] = 0;
+        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
+        row[28] = row[29] = 0;
     }
     const cdyn_real t0 = fR[0];
     J[151] = t0;
