@@ -82,8 +82,6 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
  * as C text. */
 void emit_crba(expr_prog *p, const kin_tree *t);
 int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
-/* dst[d0 .. d0+n-1] = 0 as C statements, written out (no loop, no memset). */
-void emit_zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n);
 /* minv_crba: M on the tree pattern into d->M only (M^-1 needs no full M). */
 void emit_crba_packed(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr

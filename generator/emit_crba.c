@@ -332,12 +332,10 @@ int emit_minv_nsteps(const kin_tree *t)
 }
 
 /* dst[d0 .. d0+n-1] = 0 written out, eight to a statement ("M[5] = M[6] = ... = 0;"). Not a
- * loop nor memset: gcc turns a zeroing loop into an out-of-line memset call (20 of them in
- * talos' crba, 1.98 us against 1.59 written out; M^-1's fills the same either way, 4.30
- * against 4.25), and a memset of 96 bytes or more into `rep stosq`, which takes tens of
- * cycles to start (the humanoid's hand Jacobian, six of them: 0.162 us against 0.105
- * written out); written out, both compilers merge the stores. */
-void emit_zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n)
+ * loop: gcc turns a zeroing loop into an out-of-line memset call (20 of them in talos' crba,
+ * 1.98 us against 1.59 written out; M^-1's fills the same either way, 4.30 against 4.25);
+ * written out, both compilers merge the stores. */
+static void zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n)
 {
     int k;
     for (k = 0; k < n; k++)
@@ -353,7 +351,7 @@ static int dof_related(const kin_tree *t, int r, int col)
 
 /* The entries of the full M outside the tree pattern, row by row: runs of zeros. Writing
  * each entry of M once instead of zeroing all of M first: talos 1.43 -> 1.36 us (gcc);
- * writing the zeros out (emit_zeros_text) another 20% under gcc. */
+ * writing the zeros out (zeros_text) another 20% under gcc. */
 int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv, r, col, start;
@@ -369,7 +367,7 @@ int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_
                 ;
             for (start = col; col < nv && !dof_related(t, r, col); col++)
                 ;
-            emit_zeros_text(out, indent, "M", r * nv + start, col - start);
+            zeros_text(out, indent, "M", r * nv + start, col - start);
         }
     return 0;
 }
@@ -463,7 +461,7 @@ static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent
         end = j_end;
     }
     ebuf_printf(out, "%s}\n", indent);
-    emit_zeros_text(out, indent, "Minv", i * nv + end, nv - end);   /* the other trees of a forest */
+    zeros_text(out, indent, "Minv", i * nv + end, nv - end);   /* the other trees of a forest */
     if (i + 1 < nv)   /* its mirror image, column i of the lower triangle, while it is hot */
         ebuf_printf(out, "%sfor (int c = %d; c < %d; ++c)\n"
                     "%s    Minv[c * %d + %d] = Minv[%d + c];\n", indent, i + 1, nv, indent, nv, i,

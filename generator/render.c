@@ -631,23 +631,26 @@ static tpl_value *bodies_value(const kin_tree *t)
 }
 
 /* One LOCAL_WORLD_ALIGNED column function per body that carries a frame. */
-/* The columns a Jacobian of a frame on `body` leaves zero (the DoFs that do not support it),
- * as the statements that clear them in one row, `row`: its functions run them for each of
- * the six rows. "" when every column supports the body; NULL when out of memory. */
-static char *zero_columns_text(const kin_tree *t, int body)
+/* The runs of columns a Jacobian of a frame on `body` leaves zero (the DoFs that do not
+ * support it), as [{start, count}]: its function clears them row by row. */
+static tpl_value *zero_runs_value(const kin_tree *t, int body)
 {
     const int last = t->bodies[body].idx_v + t->bodies[body].nv - 1;
-    ebuf b = {0, 0, 0, 0};
+    tpl_value *list = tpl_list();
     int col = 0, start;
-    ebuf_puts(&b, "");
     while (col < t->nv) {
         for (; col < t->nv && tree_dof_supports(t, col, last); col++)
             ;
         for (start = col; col < t->nv && !tree_dof_supports(t, col, last); col++)
             ;
-        emit_zeros_text(&b, "        ", "row", start, col - start);
+        if (col > start) {
+            tpl_value *run = tpl_dict();
+            set_int(run, "start", start);
+            set_int(run, "count", col - start);
+            tpl_list_push(list, run);
+        }
     }
-    return ebuf_take(&b);
+    return list;
 }
 
 static int jacobians_value(const kin_tree *t, tpl_value *ctx)
@@ -664,7 +667,6 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
             used[t->frames[f].body] = 1;
     for (b = 0; b < t->nbodies; b++) {
         tpl_value *d, *lwa, *local;
-        char *zeros;
         if (!used[b])
             continue;
         lwa = algorithm_value(t, NULL, NULL, b, 0, "    ");
@@ -676,17 +678,9 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
             free(used);
             return -1;
         }
-        zeros = zero_columns_text(t, b);
-        if (!zeros) {
-            tpl_free(lwa);
-            tpl_free(local);
-            tpl_free(list);
-            free(used);
-            return -1;
-        }
         d = tpl_dict();
         set_int(d, "index", b);
-        set_take(d, "zero_columns", zeros);
+        tpl_dict_set(d, "zero_runs", zero_runs_value(t, b));
         tpl_dict_set(d, "lwa", lwa);
         tpl_dict_set(d, "local", local);
         tpl_list_push(list, d);

@@ -86,10 +86,12 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
 {% if not j.lwa.uses.fp %}
     (void)fp;
 {% endif %}
-{% if j.zero_columns %}
+{% if j.zero_runs %}
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * {{ NAME }}_NV;
-{{ j.zero_columns }}    }
+{% for z in j.zero_runs %}
+        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
+{% endfor %}
+    }
 {% endif %}
 {{ j.lwa.body }}}
 
@@ -110,10 +112,12 @@ static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const c
 {% if not j.local.uses.fp %}
     (void)fp;
 {% endif %}
-{% if j.zero_columns %}
+{% if j.zero_runs %}
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * {{ NAME }}_NV;
-{{ j.zero_columns }}    }
+{% for z in j.zero_runs %}
+        memset(J + r * {{ NAME }}_NV + {{ z.start }}, 0, {{ z.count }} * sizeof *J);
+{% endfor %}
+    }
 {% endif %}
 {{ j.local.body }}}
 

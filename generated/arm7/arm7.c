@@ -311,8 +311,7 @@ static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[1] = row[2] = row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
@@ -368,8 +367,7 @@ static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[1] = row[2] = row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[21] = t0;
@@ -429,8 +427,7 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[2] = row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
     }
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
@@ -514,8 +511,7 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[2] = row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[22] = t0;
@@ -594,8 +590,7 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
@@ -708,8 +703,7 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[3] = row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[23] = t0;
@@ -808,8 +802,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
@@ -945,8 +938,7 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[4] = row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[24] = t0;
@@ -1065,8 +1057,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
@@ -1228,8 +1219,7 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[5] = row[6] = 0;
+        memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[25] = t0;
@@ -1369,8 +1359,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[6] = 0;
+        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
@@ -1549,8 +1538,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * ARM7_NV;
-        row[6] = 0;
+        memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[26] = t0;

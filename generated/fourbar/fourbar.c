@@ -178,8 +178,7 @@ static void fourbar__jacobian_0(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[1] = row[2] = 0;
+        memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
@@ -234,8 +233,7 @@ static void fourbar__jacobian_local_0(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[1] = row[2] = 0;
+        memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[9] = t0;
@@ -294,8 +292,7 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[2] = 0;
+        memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
@@ -368,8 +365,7 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[2] = 0;
+        memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[10] = t0;
@@ -450,8 +446,7 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[0] = row[1] = 0;
+        memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
@@ -510,8 +505,7 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
 {
     const cdyn_real *fR = fourbar__frame_R[frame], *fp = fourbar__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * FOURBAR_NV;
-        row[0] = row[1] = 0;
+        memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[11] = t0;

@@ -1168,11 +1168,7 @@ static void humanoid__jacobian_0(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1318,11 +1314,7 @@ static void humanoid__jacobian_local_0(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[0] = t0;
@@ -1466,11 +1458,7 @@ static void humanoid__jacobian_1(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
-        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1641,11 +1629,7 @@ static void humanoid__jacobian_local_1(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
-        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[120] = t0;
@@ -1811,11 +1795,7 @@ static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
-        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2003,11 +1983,7 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
-        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[121] = t0;
@@ -2192,11 +2168,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
-        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2401,11 +2373,7 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
-        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[122] = t0;
@@ -2609,11 +2577,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
-        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2841,11 +2805,7 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
-        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[123] = t0;
@@ -3069,11 +3029,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = 0;
-        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3324,11 +3280,7 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = 0;
-        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[124] = t0;
@@ -3572,11 +3524,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3844,11 +3792,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[125] = t0;
@@ -4111,12 +4055,8 @@ static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = 0;
-        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4287,12 +4227,8 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[13] = row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = 0;
-        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[126] = t0;
@@ -4458,11 +4394,8 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4650,11 +4583,8 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[14] = row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[127] = t0;
@@ -4839,11 +4769,8 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5048,11 +4975,8 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[15] = row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[128] = t0;
@@ -5256,11 +5180,8 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5488,11 +5409,8 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[16] = row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[129] = t0;
@@ -5716,11 +5634,8 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5971,11 +5886,8 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[17] = row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[130] = t0;
@@ -6219,11 +6131,8 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -6491,11 +6400,8 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[18] = row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[131] = t0;
@@ -6758,12 +6664,8 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -6934,12 +6836,8 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[19] = row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[132] = t0;
@@ -7105,12 +7003,8 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -7304,12 +7198,8 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[133] = t0;
@@ -7495,12 +7385,8 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -7720,12 +7606,8 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[134] = t0;
@@ -7932,11 +7814,8 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -8173,11 +8052,8 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[135] = t0;
@@ -8403,11 +8279,8 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -8661,11 +8534,8 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[23] = row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[136] = t0;
@@ -8910,11 +8780,8 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -9191,11 +9058,8 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[24] = row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[137] = t0;
@@ -9460,11 +9324,8 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -9764,11 +9625,8 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[25] = row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[138] = t0;
@@ -10053,11 +9911,8 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -10374,11 +10229,8 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[26] = row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[139] = t0;
@@ -10682,11 +10534,8 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -11020,11 +10869,8 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[27] = row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[140] = t0;
@@ -11347,11 +11193,8 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -11714,11 +11557,8 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[28] = row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[141] = t0;
@@ -12063,12 +11903,9 @@ static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -12286,12 +12123,9 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[29] = row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[142] = t0;
@@ -12498,11 +12332,9 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -12737,11 +12569,9 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[30] = row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[143] = t0;
@@ -12967,12 +12797,9 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -13193,12 +13020,9 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[31] = row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[144] = t0;
@@ -13406,12 +13230,9 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -13649,12 +13470,9 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[32] = row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[145] = t0;
@@ -13881,12 +13699,9 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -14141,12 +13956,9 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[33] = row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[146] = t0;
@@ -14392,12 +14204,9 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -14675,12 +14484,9 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[34] = row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[147] = t0;
@@ -14946,12 +14752,9 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -15252,12 +15055,9 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[35] = row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
     }
     const cdyn_real t0 = fR[6];
     J[148] = t0;
@@ -15543,12 +15343,9 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -15866,12 +15663,9 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[36] = row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[149] = t0;
@@ -16176,12 +15970,9 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -16516,12 +16307,9 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
-        row[37] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[150] = t0;
@@ -16845,11 +16633,8 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -17213,11 +16998,8 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = humanoid__frame_R[frame], *fp = humanoid__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * HUMANOID_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
-        row[20] = row[21] = row[22] = row[23] = row[24] = row[25] = row[26] = row[27] = 0;
-        row[28] = row[29] = 0;
+        memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
+        memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[151] = t0;

@@ -563,9 +563,7 @@ static void quadruped12__jacobian_0(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -711,9 +709,7 @@ static void quadruped12__jacobian_local_0(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[0] = t0;
@@ -857,9 +853,7 @@ static void quadruped12__jacobian_1(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
-        row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1033,9 +1027,7 @@ static void quadruped12__jacobian_local_1(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = 0;
-        row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[60] = t0;
@@ -1202,9 +1194,7 @@ static void quadruped12__jacobian_2(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
-        row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1401,9 +1391,7 @@ static void quadruped12__jacobian_local_2(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = 0;
-        row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[61] = -t0;
@@ -1590,9 +1578,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
-        row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -1812,9 +1798,7 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[9] = row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = 0;
-        row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[62] = -t0;
@@ -2021,9 +2005,8 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2197,9 +2180,8 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[10] = row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[63] = t0;
@@ -2366,9 +2348,8 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2565,9 +2546,8 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[11] = row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[64] = -t0;
@@ -2754,9 +2734,8 @@ static void quadruped12__jacobian_6(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -2976,9 +2955,8 @@ static void quadruped12__jacobian_local_6(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = 0;
-        row[12] = row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[65] = -t0;
@@ -3185,9 +3163,8 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3361,9 +3338,8 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[13] = row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[66] = t0;
@@ -3530,9 +3506,8 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -3729,9 +3704,8 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[14] = row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[67] = -t0;
@@ -3918,9 +3892,8 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4140,9 +4113,8 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = 0;
-        row[15] = row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[68] = -t0;
@@ -4349,10 +4321,8 @@ static void quadruped12__jacobian_10(quadruped12_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
-        row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4526,10 +4496,8 @@ static void quadruped12__jacobian_local_10(quadruped12_data *d, const cdyn_real 
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
-        row[16] = row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
     }
     const cdyn_real t0 = fR[0];
     J[69] = t0;
@@ -4696,10 +4664,8 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
-        row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -4896,10 +4862,8 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
-        row[17] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
+        memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[70] = -t0;
@@ -5086,9 +5050,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
@@ -5308,9 +5270,7 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
 {
     const cdyn_real *fR = quadruped12__frame_R[frame], *fp = quadruped12__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        cdyn_real *row = J + r * QUADRUPED12_NV;
-        row[6] = row[7] = row[8] = row[9] = row[10] = row[11] = row[12] = row[13] = 0;
-        row[14] = 0;
+        memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
     const cdyn_real t0 = fR[3];
     J[71] = -t0;
