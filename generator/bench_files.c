@@ -38,29 +38,13 @@ char *bench_fill(const char *text, const char *name)
     return ebuf_take(&b);
 }
 
-/* The same body as render_op_counts' "jacobian": the first of the deepest bodies carrying a
- * frame; of its frames, the last one (an end frame: tool, foot, sole). */
-static int counted_jacobian_frame(const kin_tree *t)
-{
-    int f, best = -1, frame = -1;
-    for (f = 0; f < t->nframes; f++) {
-        int b = t->frames[f].body;
-        if (b >= 0 && (best < 0 || t->depth[b] > t->depth[best]))
-            best = b;
-    }
-    for (f = 0; f < t->nframes; f++)
-        if (t->frames[f].body == best)
-            frame = f;
-    return frame;
-}
-
-/* The "jacobian" count for another frame's body. */
+/* The "jacobian" count for another frame. */
 static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, int n)
 {
     int i;
     for (i = 0; i < n; i++)
         if (strcmp(counts[i].algorithm, "jacobian") == 0)
-            return render_jacobian_count(t, t->frames[frame].body, &counts[i]);
+            return render_jacobian_count(t, frame, &counts[i]);
     return -1;
 }
 
@@ -69,7 +53,8 @@ char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
 {
     emit_count counts[BENCH_MAX_COUNTS];
     const int n = counted ? render_op_counts(t, counts, BENCH_MAX_COUNTS) : 0;
-    const int frame = frame_wanted ? tree_find_frame(t, frame_wanted) : counted_jacobian_frame(t);
+    const int frame =
+        frame_wanted ? tree_find_frame(t, frame_wanted) : render_counted_jacobian_frame(t);
     char *frame_name, *banner;
     ebuf b = {0, 0, 0, 0};
     int i;

@@ -59,11 +59,11 @@ const char *emit_joint_label(const tree_body *b, char *buf, size_t len);
 
 /* fk: stores d->oMb_* and d->oMf_*; input q. */
 void emit_fk(expr_prog *p, const kin_tree *t);
-/* Jacobian columns of frame `frame` (a variable of the generated code) on `body`, written
- * into J (6 x nv, rows [linear; angular]); only the supporting columns are stored.
- * local = 1: LOCAL, 0: LOCAL_WORLD_ALIGNED. Inputs q and the frame's placement in its body
- * (fR[9], fp[3]); the frame's world placement goes to d->oMf_*[frame] on the way. */
-void emit_jacobian(expr_prog *p, const kin_tree *t, int body, int local);
+/* Jacobian columns of t->frames[frame] (its offset in its body a constant), written into
+ * J (6 x nv, rows [linear; angular]); only the supporting columns are stored.
+ * local = 1: LOCAL, 0: LOCAL_WORLD_ALIGNED. Input q; the frame's world placement goes to
+ * d->oMf_*[frame] (`frame` a variable of the generated code) on the way. */
+void emit_jacobian(expr_prog *p, const kin_tree *t, int frame, int local);
 /* The forward step of body i (parents first): X[i] = its placement in the parent, v[i] and
  * a[i] its velocity and acceleration (gravity as the base's upward acceleration); NULL
  * vname/aname are zero. The same nodes RNEA builds, so programs that need both share them. */

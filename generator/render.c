@@ -141,7 +141,7 @@ static int run_text(const kin_tree *t, text_fn text, emitted *e, const char *ind
     return 0;
 }
 
-static int run_program(const kin_tree *t, build_fn build, text_fn text, int body, int local,
+static int run_program(const kin_tree *t, build_fn build, text_fn text, int frame, int local,
                        emitted *e, const char *indent)
 {
     expr_prog *p;
@@ -157,7 +157,7 @@ static int run_program(const kin_tree *t, build_fn build, text_fn text, int body
     if (build)
         build(p, t);
     else
-        emit_jacobian(p, t, body, local);
+        emit_jacobian(p, t, frame, local);
     if (indent)
         emit_name_joint_inputs(p, t);
     if (expr_failed(p)) {
@@ -260,15 +260,18 @@ static const struct {
 };
 
 /* The deepest body carrying a frame: the most expensive frame Jacobian. */
-static int deepest_frame_body(const kin_tree *t)
+int render_counted_jacobian_frame(const kin_tree *t)
 {
-    int f, best = -1;
+    int f, best = -1, frame = -1;
     for (f = 0; f < t->nframes; f++) {
         int b = t->frames[f].body;
         if (b >= 0 && (best < 0 || t->depth[b] > t->depth[best]))
             best = b;
     }
-    return best;
+    for (f = 0; f < t->nframes; f++)
+        if (t->frames[f].body == best)
+            frame = f;
+    return frame;
 }
 
 /* M^-1 runs crba and ltl first: its count includes theirs. */
@@ -296,10 +299,10 @@ static void set_count(emit_count *out, const char *algorithm, const expr_counts 
     out->sincos = c->sincos;
 }
 
-int render_jacobian_count(const kin_tree *t, int body, emit_count *count)
+int render_jacobian_count(const kin_tree *t, int frame, emit_count *count)
 {
     emitted e;
-    if (run_program(t, NULL, NULL, body, 1, &e, NULL) != 0)
+    if (run_program(t, NULL, NULL, frame, 1, &e, NULL) != 0)
         return -1;
     set_count(count, "jacobian", &e.c);
     return 0;
@@ -367,7 +370,7 @@ static int constrained_counts(const kin_tree *t, const emit_count *done, int ndo
 
 int render_op_counts(const kin_tree *t, emit_count *counts, int max)
 {
-    int i, n = 0, b = deepest_frame_body(t), m;
+    int i, n = 0, f = render_counted_jacobian_frame(t), m;
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
         if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
@@ -380,8 +383,8 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
             add_counts(&e.c, counts, n, "crba", "ltl");
         set_count(&counts[n++], algorithms[i].name, &e.c);
     }
-    if (b >= 0 && n < max) {
-        if (render_jacobian_count(t, b, &counts[n]) != 0)
+    if (f >= 0 && n < max) {
+        if (render_jacobian_count(t, f, &counts[n]) != 0)
             return -1;
         n++;
     }
@@ -439,7 +442,7 @@ static char *int_list(const int *v, int n)
 
 /* The parameters templates/robot.c.tpl asks about (uses.NAME). */
 static const char *const use_params[] = {"Kd", "Kp", "Minv", "a", "astar", "d", "ddq", "dt",
-                                         "fR", "fp", "g", "h", "lambda", "mu", "q", "q_next",
+                                         "g", "h", "lambda", "mu", "q", "q_next",
                                          "restitution", "rho", "tau", "v", "x"};
 #define NUSE_PARAMS ((int)(sizeof use_params / sizeof use_params[0]))
 
@@ -482,12 +485,12 @@ static tpl_value *uses_value(const char *body)
     return u;
 }
 
-static tpl_value *algorithm_value(const kin_tree *t, build_fn build, text_fn text, int body,
+static tpl_value *algorithm_value(const kin_tree *t, build_fn build, text_fn text, int frame,
                                   int local, const char *indent)
 {
     emitted e;
     tpl_value *d = tpl_dict();
-    if (run_program(t, build, text, body, local, &e, indent) != 0) {
+    if (run_program(t, build, text, frame, local, &e, indent) != 0) {
         free(e.body);
         tpl_free(d);
         return NULL;
@@ -630,7 +633,6 @@ static tpl_value *bodies_value(const kin_tree *t)
     return list;
 }
 
-/* One LOCAL_WORLD_ALIGNED column function per body that carries a frame. */
 /* The runs of columns a Jacobian of a frame on `body` leaves zero (the DoFs that do not
  * support it), as [{start, count}]: its function clears them row by row. */
 static tpl_value *zero_runs_value(const kin_tree *t, int body)
@@ -653,39 +655,67 @@ static tpl_value *zero_runs_value(const kin_tree *t, int body)
     return list;
 }
 
-static int jacobians_value(const kin_tree *t, tpl_value *ctx)
+/* The first frame with f's body and offset (f itself if none comes before it): frames at
+ * the same place share one Jacobian function. */
+static int same_place_frame(const kin_tree *t, int f)
+{
+    const tree_frame *a = &t->frames[f];
+    int g;
+    for (g = 0; g < f; g++) {
+        const tree_frame *b = &t->frames[g];
+        if (b->body == a->body && memcmp(b->R, a->R, sizeof a->R) == 0 &&
+            memcmp(b->p, a->p, sizeof a->p) == 0)
+            return g;
+    }
+    return f;
+}
+
+/* jacobians: one entry per moving frame with a place of its own, {index (its frame), body,
+ * frames (the frames it serves: [{index, ident, comment}]), zero_runs, lwa, local}. */
+static tpl_value *jacobian_value(const kin_tree *t, int f, char **ids)
+{
+    tpl_value *d, *frames = tpl_list(), *lwa = algorithm_value(t, NULL, NULL, f, 0, "    "),
+                                       *local = algorithm_value(t, NULL, NULL, f, 1, "    ");
+    int g;
+    if (!lwa || !local) {
+        tpl_free(lwa);
+        tpl_free(local);
+        tpl_free(frames);
+        return NULL;
+    }
+    for (g = f; g < t->nframes; g++)
+        if (same_place_frame(t, g) == f) {
+            tpl_value *e = tpl_dict();
+            set_int(e, "index", g);
+            set_str(e, "ident", ids[g]);
+            set_take(e, "comment", render_comment_text(t->frames[g].name));
+            tpl_list_push(frames, e);
+        }
+    d = tpl_dict();
+    set_int(d, "index", f);
+    set_int(d, "body", t->frames[f].body);
+    tpl_dict_set(d, "frames", frames);
+    tpl_dict_set(d, "zero_runs", zero_runs_value(t, t->frames[f].body));
+    tpl_dict_set(d, "lwa", lwa);
+    tpl_dict_set(d, "local", local);
+    return d;
+}
+
+static int jacobians_value(const kin_tree *t, char **ids, tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
-    char *used = calloc((size_t)(t->nbodies > 0 ? t->nbodies : 1), 1);
-    int f, b;
-    if (!used) {
-        tpl_free(list);
-        return -1;
-    }
-    for (f = 0; f < t->nframes; f++)
-        if (t->frames[f].body >= 0)
-            used[t->frames[f].body] = 1;
-    for (b = 0; b < t->nbodies; b++) {
-        tpl_value *d, *lwa, *local;
-        if (!used[b])
+    int f;
+    for (f = 0; f < t->nframes; f++) {
+        tpl_value *d;
+        if (t->frames[f].body < 0 || same_place_frame(t, f) != f)
             continue;
-        lwa = algorithm_value(t, NULL, NULL, b, 0, "    ");
-        local = algorithm_value(t, NULL, NULL, b, 1, "    ");
-        if (!lwa || !local) {
-            tpl_free(lwa);
-            tpl_free(local);
+        d = jacobian_value(t, f, ids);
+        if (!d) {
             tpl_free(list);
-            free(used);
             return -1;
         }
-        d = tpl_dict();
-        set_int(d, "index", b);
-        tpl_dict_set(d, "zero_runs", zero_runs_value(t, b));
-        tpl_dict_set(d, "lwa", lwa);
-        tpl_dict_set(d, "local", local);
         tpl_list_push(list, d);
     }
-    free(used);
     tpl_dict_set(ctx, "jacobians", list);
     return 0;
 }
@@ -858,7 +888,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         }
         tpl_dict_set(ctx, algorithms[i].name, a);
     }
-    if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
+    if (jacobians_value(t, ids, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
         constraints_value(t, ids, ctx, 0) != 0) {
         tpl_free(ctx);
         return NULL;

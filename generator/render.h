@@ -33,8 +33,11 @@ void render_output_free(render_output *out);
 /* Op counts per emitted algorithm, for `cdyngen --summary` and the benchmark. */
 typedef struct { const char *algorithm; long mul, add, div, sqrt, sincos; } emit_count;
 int render_op_counts(const kin_tree *t, emit_count *counts, int max);  /* returns how many */
-/* The "jacobian" count (LOCAL columns) for a frame on `body`; 0, or -1 on oom. */
-int render_jacobian_count(const kin_tree *t, int body, emit_count *count);
+/* The frame whose Jacobian render_op_counts counts: of the first of the deepest bodies
+ * carrying a frame, the last frame (an end frame: tool, foot, sole); -1 if none moves. */
+int render_counted_jacobian_frame(const kin_tree *t);
+/* The "jacobian" count (LOCAL columns) for `frame`; 0, or -1 on oom. */
+int render_jacobian_count(const kin_tree *t, int frame, emit_count *count);
 
 /* Helpers shared with tests: C-safe text from arbitrary bytes (malloc'd, NULL on oom).
  * comment: no "*" "/" pair, no "??", printable ASCII only (other bytes as \xNN);

@@ -17,30 +17,6 @@ const char *const {{ name }}_frame_names[{{ nframes_alloc }}] = {
 {% endfor %}
 };
 
-{% if jacobians %}
-/* Each frame's body (-1: the world) and its placement in that body. */
-static const int {{ name }}__frame_body[{{ nframes }}] = {
-{% for f in frames %}
-    {{ f.body }}{% if not loop.last %},{% endif %}
-
-{% endfor %}
-};
-
-static const cdyn_real {{ name }}__frame_R[{{ nframes }}][9] = {
-{% for f in frames %}
-    { {{ f.R }} }{% if not loop.last %},{% endif %}
-
-{% endfor %}
-};
-
-static const cdyn_real {{ name }}__frame_p[{{ nframes }}][3] = {
-{% for f in frames %}
-    { {{ f.p }} }{% if not loop.last %},{% endif %}
-
-{% endfor %}
-};
-{% endif %}
-
 /* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
  * frame at its body's origin is a copy of the body's placement.
  * {{ fk.ops }} */
@@ -68,23 +44,18 @@ int {{ name }}_frame_placement(const {{ name }}_data *d, int frame, cdyn_real R[
 }
 
 {% for j in jacobians %}
-/* Jacobian columns of a frame on body {{ j.index }}, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body {{ j.body }}:
+ * {% for f in j.frames %}{{ f.comment }}{% if not loop.last %}, {% endif %}{% endfor %}.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
  * {{ j.lwa.ops }} */
 static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = {{ name }}__frame_R[frame], *fp = {{ name }}__frame_p[frame];
 {% if not j.lwa.uses.q %}
     (void)q;
-{% endif %}
-{% if not j.lwa.uses.fR %}
-    (void)fR;
-{% endif %}
-{% if not j.lwa.uses.fp %}
-    (void)fp;
 {% endif %}
 {% if j.zero_runs %}
     for (int r = 0; r < 6; ++r) {
@@ -102,15 +73,8 @@ static void {{ name }}__jacobian_{{ j.index }}({{ name }}_data *d, const cdyn_re
 static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = {{ name }}__frame_R[frame], *fp = {{ name }}__frame_p[frame];
 {% if not j.local.uses.q %}
     (void)q;
-{% endif %}
-{% if not j.local.uses.fR %}
-    (void)fR;
-{% endif %}
-{% if not j.local.uses.fp %}
-    (void)fp;
 {% endif %}
 {% if j.zero_runs %}
     for (int r = 0; r < 6; ++r) {
@@ -123,9 +87,9 @@ static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const c
 
 {% endfor %}
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
- * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero, written by the same function (a frame fixed to the world:
- * all of J here). */
+ * origin (one function per frame place and reference, with the kinematics of that branch
+ * only and the frame's offset folded in); the other columns are zero, written by the same
+ * function (a frame fixed to the world: all of J here). */
 int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
@@ -137,9 +101,11 @@ int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame,
     if (frame < 0 || frame >= {{ NAME }}_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
 {% if jacobians %}
-    switch ({{ name }}__frame_body[frame]) {
+    switch (frame) {
 {% for j in jacobians %}
-    case {{ j.index }}:
+{% for f in j.frames %}
+    case {{ NAME }}_FRAME_{{ f.ident }}:
+{% endfor %}
         if (ref == CDYN_LOCAL)
             {{ name }}__jacobian_local_{{ j.index }}(d, q, frame, J);
         else

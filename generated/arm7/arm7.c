@@ -24,46 +24,6 @@ const char *const arm7_frame_names[10] = {
     "tool"
 };
 
-/* Each frame's body (-1: the world) and its placement in that body. */
-static const int arm7__frame_body[10] = {
-    -1,
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    6,
-    6
-};
-
-static const cdyn_real arm7__frame_R[10][9] = {
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-    { CDYN_R(0.70710678118654757), CDYN_R(0.70710678118654746), CDYN_R(0), CDYN_R(-0.70710678118654746), CDYN_R(0.70710678118654757), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) }
-};
-
-static const cdyn_real arm7__frame_p[10][3] = {
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0.107) },
-    { CDYN_R(0), CDYN_R(0), CDYN_R(0.2104) }
-};
-
 /* Forward kinematics: oMb = oM_parent * (placement * joint(q)), then oMf = oMb * bMf; a
  * frame at its body's origin is a copy of the body's placement.
  * 95 mul, 53 add, 0 div, 0 sqrt, 14 sin/cos */
@@ -301,201 +261,37 @@ int arm7_frame_placement(const arm7_data *d, int frame, cdyn_real R[9], cdyn_rea
     return 0;
 }
 
-/* Jacobian columns of a frame on body 0, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 0:
+ * link1.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 16 mul, 9 add, 0 div, 0 sqrt, 2 sin/cos */
-static void arm7__jacobian_0(arm7_data *d, const cdyn_real *q, int frame,
-    cdyn_real *J)
-{
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
-    }
-    cdyn_real sin_angle[1], cos_angle[1];
-    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
-    const cdyn_real t0 = sin_angle[0];
-    const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = fR[6];
-    d->oMf_R[frame][6] = t2;
-    const cdyn_real t3 = fR[7];
-    d->oMf_R[frame][7] = t3;
-    const cdyn_real t4 = fR[8];
-    d->oMf_R[frame][8] = t4;
-    const cdyn_real t5 = fR[3];
-    const cdyn_real t6 = fR[0];
-    const cdyn_real t7 = t0 * t5 - t1 * t6;
-    d->oMf_R[frame][0] = -t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t0 * t8 - t1 * t9;
-    d->oMf_R[frame][1] = -t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t0 * t11 - t1 * t12;
-    d->oMf_R[frame][2] = -t13;
-    const cdyn_real t14 = t1 * t5 + t0 * t6;
-    d->oMf_R[frame][3] = t14;
-    const cdyn_real t15 = t1 * t8 + t0 * t9;
-    d->oMf_R[frame][4] = t15;
-    const cdyn_real t16 = t1 * t11 + t0 * t12;
-    d->oMf_R[frame][5] = t16;
-    const cdyn_real t17 = fp[1];
-    const cdyn_real t18 = fp[0];
-    const cdyn_real t19 = t0 * t17 - t1 * t18;
-    d->oMf_p[frame][0] = -t19;
-    J[7] = -t19;
-    const cdyn_real t20 = t1 * t17 + t0 * t18;
-    d->oMf_p[frame][1] = t20;
-    J[0] = -t20;
-    const cdyn_real t21 = fp[2];
-    const cdyn_real t22 = t21 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t22;
-    J[14] = 0;
-    J[21] = 0;
-    J[28] = 0;
-    J[35] = 1;
-}
-
-/* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
- * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
- * frame's world placement, left in d.
- * 22 mul, 12 add, 0 div, 0 sqrt, 2 sin/cos */
-static void arm7__jacobian_local_0(arm7_data *d, const cdyn_real *q, int frame,
-    cdyn_real *J)
-{
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
-    }
-    const cdyn_real t0 = fR[6];
-    J[21] = t0;
-    d->oMf_R[frame][6] = t0;
-    const cdyn_real t1 = fR[7];
-    J[28] = t1;
-    d->oMf_R[frame][7] = t1;
-    const cdyn_real t2 = fR[8];
-    J[35] = t2;
-    d->oMf_R[frame][8] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[0] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[7] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[14] = t13;
-    cdyn_real sin_angle[1], cos_angle[1];
-    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
-    const cdyn_real t14 = sin_angle[0];
-    const cdyn_real t15 = cos_angle[0];
-    const cdyn_real t16 = t3 * t14 - t5 * t15;
-    d->oMf_R[frame][0] = -t16;
-    const cdyn_real t17 = t8 * t14 - t9 * t15;
-    d->oMf_R[frame][1] = -t17;
-    const cdyn_real t18 = t11 * t14 - t12 * t15;
-    d->oMf_R[frame][2] = -t18;
-    const cdyn_real t19 = t3 * t15 + t5 * t14;
-    d->oMf_R[frame][3] = t19;
-    const cdyn_real t20 = t8 * t15 + t9 * t14;
-    d->oMf_R[frame][4] = t20;
-    const cdyn_real t21 = t11 * t15 + t12 * t14;
-    d->oMf_R[frame][5] = t21;
-    const cdyn_real t22 = t6 * t14 - t4 * t15;
-    d->oMf_p[frame][0] = -t22;
-    const cdyn_real t23 = t6 * t15 + t4 * t14;
-    d->oMf_p[frame][1] = t23;
-    const cdyn_real t24 = fp[2];
-    const cdyn_real t25 = t24 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t25;
-}
-
-/* Jacobian columns of a frame on body 1, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
- * The columns of the DoFs that do not support the body are cleared here, a run per row,
- * rather than all of J first.
- * 40 mul, 23 add, 0 div, 0 sqrt, 4 sin/cos */
+ * 0 mul, 0 add, 0 div, 0 sqrt, 2 sin/cos */
 static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
-    cdyn_real sin_angle[2], cos_angle[2];
-    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
-    J[22] = -t0;
+    d->oMf_R[frame][1] = -t0;
+    d->oMf_R[frame][3] = t0;
     const cdyn_real t1 = cos_angle[0];
-    J[29] = t1;
-    const cdyn_real t2 = sin_angle[1];
-    const cdyn_real t3 = cos_angle[1];
-    const cdyn_real t4 = t1 * t3;
-    const cdyn_real t5 = t1 * t2;
-    const cdyn_real t6 = t0 * t3;
-    const cdyn_real t7 = t0 * t2;
-    const cdyn_real t8 = fR[3];
-    const cdyn_real t9 = fR[0];
-    const cdyn_real t10 = t5 * t8 - t4 * t9;
-    const cdyn_real t11 = fR[6];
-    const cdyn_real t12 = t0 * t11 + t10;
-    d->oMf_R[frame][0] = -t12;
-    const cdyn_real t13 = fR[4];
-    const cdyn_real t14 = fR[1];
-    const cdyn_real t15 = t5 * t13 - t4 * t14;
-    const cdyn_real t16 = fR[7];
-    const cdyn_real t17 = t0 * t16 + t15;
-    d->oMf_R[frame][1] = -t17;
-    const cdyn_real t18 = fR[5];
-    const cdyn_real t19 = fR[2];
-    const cdyn_real t20 = t5 * t18 - t4 * t19;
-    const cdyn_real t21 = fR[8];
-    const cdyn_real t22 = t0 * t21 + t20;
-    d->oMf_R[frame][2] = -t22;
-    const cdyn_real t23 = t7 * t8 - t6 * t9;
-    const cdyn_real t24 = t1 * t11 - t23;
-    d->oMf_R[frame][3] = t24;
-    const cdyn_real t25 = t7 * t13 - t6 * t14;
-    const cdyn_real t26 = t1 * t16 - t25;
-    d->oMf_R[frame][4] = t26;
-    const cdyn_real t27 = t7 * t18 - t6 * t19;
-    const cdyn_real t28 = t1 * t21 - t27;
-    d->oMf_R[frame][5] = t28;
-    const cdyn_real t29 = t3 * t8 + t2 * t9;
-    d->oMf_R[frame][6] = -t29;
-    const cdyn_real t30 = t3 * t13 + t2 * t14;
-    d->oMf_R[frame][7] = -t30;
-    const cdyn_real t31 = t3 * t18 + t2 * t19;
-    d->oMf_R[frame][8] = -t31;
-    const cdyn_real t32 = fp[1];
-    const cdyn_real t33 = fp[0];
-    const cdyn_real t34 = t5 * t32 - t4 * t33;
-    const cdyn_real t35 = fp[2];
-    const cdyn_real t36 = t0 * t35 + t34;
-    d->oMf_p[frame][0] = -t36;
-    J[7] = -t36;
-    const cdyn_real t37 = t7 * t32 - t6 * t33;
-    const cdyn_real t38 = t1 * t35 - t37;
-    d->oMf_p[frame][1] = t38;
-    J[0] = -t38;
-    const cdyn_real t39 = t3 * t32 + t2 * t33;
-    const cdyn_real t40 = t39 - CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = -t40;
-    const cdyn_real t41 = t40 + CDYN_R(0.33300000000000002);
-    const cdyn_real t42 = t1 * t41;
-    J[1] = -t42;
-    const cdyn_real t43 = t0 * t41;
-    J[8] = -t43;
-    const cdyn_real t44 = t1 * t36 - t0 * t38;
-    J[15] = t44;
-    J[36] = 0;
+    d->oMf_R[frame][0] = t1;
+    d->oMf_R[frame][4] = t1;
+    d->oMf_R[frame][2] = 0;
+    d->oMf_R[frame][5] = 0;
+    d->oMf_R[frame][6] = 0;
+    d->oMf_R[frame][7] = 0;
+    d->oMf_R[frame][8] = 1;
+    d->oMf_p[frame][0] = 0;
+    d->oMf_p[frame][1] = 0;
+    d->oMf_p[frame][2] = CDYN_R(0.33300000000000002);
+    J[0] = 0;
+    J[7] = 0;
     J[14] = 0;
     J[21] = 0;
     J[28] = 0;
@@ -505,90 +301,142 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 44 mul, 23 add, 0 div, 0 sqrt, 4 sin/cos */
+ * 0 mul, 0 add, 0 div, 0 sqrt, 2 sin/cos */
 static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
-        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+        memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
-    const cdyn_real t0 = fR[6];
-    J[22] = t0;
-    const cdyn_real t1 = fR[7];
-    J[29] = t1;
-    const cdyn_real t2 = fR[8];
-    J[36] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[1] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[8] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[15] = t13;
-    cdyn_real sin_angle[2], cos_angle[2];
-    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
-    const cdyn_real t14 = sin_angle[1];
-    const cdyn_real t15 = cos_angle[1];
-    const cdyn_real t16 = sin_angle[0];
-    const cdyn_real t17 = cos_angle[0];
-    const cdyn_real t18 = t3 * t14 - t5 * t15;
-    const cdyn_real t19 = t8 * t14 - t9 * t15;
-    const cdyn_real t20 = t11 * t14 - t12 * t15;
-    const cdyn_real t21 = t3 * t15 + t5 * t14;
-    J[21] = -t21;
-    d->oMf_R[frame][6] = -t21;
-    const cdyn_real t22 = t8 * t15 + t9 * t14;
-    J[28] = -t22;
-    d->oMf_R[frame][7] = -t22;
-    const cdyn_real t23 = t11 * t15 + t12 * t14;
-    J[35] = -t23;
-    d->oMf_R[frame][8] = -t23;
-    const cdyn_real t24 = t6 * t14 - t4 * t15;
-    const cdyn_real t25 = t6 * t15 + t4 * t14;
-    const cdyn_real t26 = fp[2];
-    const cdyn_real t27 = t0 * t24 - t26 * t18;
-    J[0] = -t27;
-    const cdyn_real t28 = t1 * t24 - t26 * t19;
-    J[7] = -t28;
-    const cdyn_real t29 = t2 * t24 - t26 * t20;
-    J[14] = -t29;
-    const cdyn_real t30 = t0 * t16 + t18 * t17;
-    d->oMf_R[frame][0] = -t30;
-    const cdyn_real t31 = t1 * t16 + t19 * t17;
-    d->oMf_R[frame][1] = -t31;
-    const cdyn_real t32 = t2 * t16 + t20 * t17;
-    d->oMf_R[frame][2] = -t32;
-    const cdyn_real t33 = t0 * t17 - t18 * t16;
-    d->oMf_R[frame][3] = t33;
-    const cdyn_real t34 = t1 * t17 - t19 * t16;
-    d->oMf_R[frame][4] = t34;
-    const cdyn_real t35 = t2 * t17 - t20 * t16;
-    d->oMf_R[frame][5] = t35;
-    const cdyn_real t36 = t26 * t16 + t24 * t17;
-    d->oMf_p[frame][0] = -t36;
-    const cdyn_real t37 = t26 * t17 - t24 * t16;
-    d->oMf_p[frame][1] = t37;
-    const cdyn_real t38 = t25 - CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = -t38;
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    d->oMf_R[frame][1] = -t0;
+    d->oMf_R[frame][3] = t0;
+    const cdyn_real t1 = cos_angle[0];
+    d->oMf_R[frame][0] = t1;
+    d->oMf_R[frame][4] = t1;
+    J[0] = 0;
+    J[7] = 0;
+    J[14] = 0;
+    J[21] = 0;
+    J[28] = 0;
+    J[35] = 1;
+    d->oMf_R[frame][2] = 0;
+    d->oMf_R[frame][5] = 0;
+    d->oMf_R[frame][6] = 0;
+    d->oMf_R[frame][7] = 0;
+    d->oMf_R[frame][8] = 1;
+    d->oMf_p[frame][0] = 0;
+    d->oMf_p[frame][1] = 0;
+    d->oMf_p[frame][2] = CDYN_R(0.33300000000000002);
 }
 
-/* Jacobian columns of a frame on body 2, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 1:
+ * link2.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 63 mul, 40 add, 0 div, 0 sqrt, 6 sin/cos */
+ * 4 mul, 0 add, 0 div, 0 sqrt, 4 sin/cos */
 static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+    }
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
+    const cdyn_real t0 = sin_angle[0];
+    d->oMf_R[frame][2] = -t0;
+    J[22] = -t0;
+    const cdyn_real t1 = cos_angle[0];
+    d->oMf_R[frame][5] = t1;
+    J[29] = t1;
+    const cdyn_real t2 = sin_angle[1];
+    d->oMf_R[frame][6] = -t2;
+    const cdyn_real t3 = cos_angle[1];
+    d->oMf_R[frame][7] = -t3;
+    const cdyn_real t4 = t1 * t3;
+    d->oMf_R[frame][0] = t4;
+    const cdyn_real t5 = t1 * t2;
+    d->oMf_R[frame][1] = -t5;
+    const cdyn_real t6 = t0 * t3;
+    d->oMf_R[frame][3] = t6;
+    const cdyn_real t7 = t0 * t2;
+    d->oMf_R[frame][4] = -t7;
+    d->oMf_R[frame][8] = 0;
+    d->oMf_p[frame][0] = 0;
+    d->oMf_p[frame][1] = 0;
+    d->oMf_p[frame][2] = CDYN_R(0.33300000000000002);
+    J[1] = 0;
+    J[8] = 0;
+    J[15] = 0;
+    J[36] = 0;
+    J[0] = 0;
+    J[7] = 0;
+    J[14] = 0;
+    J[21] = 0;
+    J[28] = 0;
+    J[35] = 1;
+}
+
+/* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
+ * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
+ * frame's world placement, left in d.
+ * 4 mul, 0 add, 0 div, 0 sqrt, 4 sin/cos */
+static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    for (int r = 0; r < 6; ++r) {
+        memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
+    }
+    cdyn_real sin_angle[2], cos_angle[2];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
+    const cdyn_real t0 = sin_angle[1];
+    J[21] = -t0;
+    d->oMf_R[frame][6] = -t0;
+    const cdyn_real t1 = cos_angle[1];
+    J[28] = -t1;
+    d->oMf_R[frame][7] = -t1;
+    const cdyn_real t2 = sin_angle[0];
+    d->oMf_R[frame][2] = -t2;
+    const cdyn_real t3 = cos_angle[0];
+    d->oMf_R[frame][5] = t3;
+    const cdyn_real t4 = t1 * t3;
+    d->oMf_R[frame][0] = t4;
+    const cdyn_real t5 = t0 * t3;
+    d->oMf_R[frame][1] = -t5;
+    const cdyn_real t6 = t1 * t2;
+    d->oMf_R[frame][3] = t6;
+    const cdyn_real t7 = t0 * t2;
+    d->oMf_R[frame][4] = -t7;
+    J[1] = 0;
+    J[8] = 0;
+    J[15] = 0;
+    J[22] = 0;
+    J[29] = 0;
+    J[36] = 1;
+    J[0] = 0;
+    J[7] = 0;
+    J[14] = 0;
+    J[35] = 0;
+    d->oMf_R[frame][8] = 0;
+    d->oMf_p[frame][0] = 0;
+    d->oMf_p[frame][1] = 0;
+    d->oMf_p[frame][2] = CDYN_R(0.33300000000000002);
+}
+
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 2:
+ * link3.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
+ * 21 mul, 7 add, 0 div, 0 sqrt, 6 sin/cos */
+static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
@@ -600,93 +448,48 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     J[29] = t1;
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
+    d->oMf_R[frame][8] = t3;
     J[37] = t3;
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = t1 * t3;
     const cdyn_real t7 = t1 * t2;
+    d->oMf_R[frame][2] = t7;
     J[23] = t7;
     const cdyn_real t8 = t0 * t3;
     const cdyn_real t9 = t0 * t2;
+    d->oMf_R[frame][5] = t9;
     J[30] = t9;
     const cdyn_real t10 = t0 * t4 - t6 * t5;
+    d->oMf_R[frame][0] = -t10;
     const cdyn_real t11 = t0 * t5 + t6 * t4;
+    d->oMf_R[frame][1] = -t11;
     const cdyn_real t12 = t1 * t4 + t8 * t5;
+    d->oMf_R[frame][3] = t12;
     const cdyn_real t13 = t1 * t5 - t8 * t4;
+    d->oMf_R[frame][4] = t13;
     const cdyn_real t14 = t2 * t5;
+    d->oMf_R[frame][6] = -t14;
     const cdyn_real t15 = t2 * t4;
+    d->oMf_R[frame][7] = t15;
     const cdyn_real t16 = t7 * CDYN_R(0.316);
+    d->oMf_p[frame][0] = t16;
+    J[7] = t16;
     const cdyn_real t17 = t9 * CDYN_R(0.316);
+    d->oMf_p[frame][1] = t17;
+    J[0] = -t17;
     const cdyn_real t18 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
-    const cdyn_real t19 = fR[3];
-    const cdyn_real t20 = fR[0];
-    const cdyn_real t21 = t11 * t19 + t10 * t20;
-    const cdyn_real t22 = fR[6];
-    const cdyn_real t23 = t7 * t22 - t21;
-    d->oMf_R[frame][0] = t23;
-    const cdyn_real t24 = fR[4];
-    const cdyn_real t25 = fR[1];
-    const cdyn_real t26 = t11 * t24 + t10 * t25;
-    const cdyn_real t27 = fR[7];
-    const cdyn_real t28 = t7 * t27 - t26;
-    d->oMf_R[frame][1] = t28;
-    const cdyn_real t29 = fR[5];
-    const cdyn_real t30 = fR[2];
-    const cdyn_real t31 = t11 * t29 + t10 * t30;
-    const cdyn_real t32 = fR[8];
-    const cdyn_real t33 = t7 * t32 - t31;
-    d->oMf_R[frame][2] = t33;
-    const cdyn_real t34 = t13 * t19 + t12 * t20;
-    const cdyn_real t35 = t9 * t22 + t34;
-    d->oMf_R[frame][3] = t35;
-    const cdyn_real t36 = t13 * t24 + t12 * t25;
-    const cdyn_real t37 = t9 * t27 + t36;
-    d->oMf_R[frame][4] = t37;
-    const cdyn_real t38 = t13 * t29 + t12 * t30;
-    const cdyn_real t39 = t9 * t32 + t38;
-    d->oMf_R[frame][5] = t39;
-    const cdyn_real t40 = t15 * t19 - t14 * t20;
-    const cdyn_real t41 = t3 * t22 + t40;
-    d->oMf_R[frame][6] = t41;
-    const cdyn_real t42 = t15 * t24 - t14 * t25;
-    const cdyn_real t43 = t3 * t27 + t42;
-    d->oMf_R[frame][7] = t43;
-    const cdyn_real t44 = t15 * t29 - t14 * t30;
-    const cdyn_real t45 = t3 * t32 + t44;
-    d->oMf_R[frame][8] = t45;
-    const cdyn_real t46 = fp[1];
-    const cdyn_real t47 = fp[0];
-    const cdyn_real t48 = t11 * t46 + t10 * t47;
-    const cdyn_real t49 = fp[2];
-    const cdyn_real t50 = t7 * t49 - t48;
-    const cdyn_real t51 = t13 * t46 + t12 * t47;
-    const cdyn_real t52 = t9 * t49 + t51;
-    const cdyn_real t53 = t15 * t46 - t14 * t47;
-    const cdyn_real t54 = t3 * t49 + t53;
-    const cdyn_real t55 = t16 + t50;
-    d->oMf_p[frame][0] = t55;
-    J[7] = t55;
-    const cdyn_real t56 = t17 + t52;
-    d->oMf_p[frame][1] = t56;
-    J[0] = -t56;
-    const cdyn_real t57 = t18 + t54;
-    d->oMf_p[frame][2] = t57;
-    const cdyn_real t58 = t16 - t55;
-    const cdyn_real t59 = t17 - t56;
-    const cdyn_real t60 = t18 - t57;
-    const cdyn_real t61 = t3 * t59 - t9 * t60;
-    J[2] = t61;
-    const cdyn_real t62 = t7 * t60 - t3 * t58;
-    J[9] = t62;
-    const cdyn_real t63 = t9 * t58 - t7 * t59;
-    J[16] = t63;
-    const cdyn_real t64 = t57 - CDYN_R(0.33300000000000002);
-    const cdyn_real t65 = t1 * t64;
-    J[1] = t65;
-    const cdyn_real t66 = t0 * t64;
-    J[8] = t66;
-    const cdyn_real t67 = t1 * t55 + t0 * t56;
-    J[15] = -t67;
+    d->oMf_p[frame][2] = t18;
+    const cdyn_real t19 = t18 - CDYN_R(0.33300000000000002);
+    const cdyn_real t20 = t1 * t19;
+    J[1] = t20;
+    const cdyn_real t21 = t0 * t19;
+    J[8] = t21;
+    const cdyn_real t22 = t1 * t16 + t0 * t17;
+    J[15] = -t22;
+    J[2] = 0;
+    J[9] = 0;
+    J[16] = 0;
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -697,110 +500,81 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 66 mul, 35 add, 0 div, 0 sqrt, 6 sin/cos */
-static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
+ * 22 mul, 5 add, 0 div, 0 sqrt, 6 sin/cos */
+static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
-    const cdyn_real t0 = fR[6];
-    J[23] = t0;
-    const cdyn_real t1 = fR[7];
-    J[30] = t1;
-    const cdyn_real t2 = fR[8];
-    J[37] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[2] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[9] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[16] = t13;
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
-    const cdyn_real t14 = sin_angle[2];
-    const cdyn_real t15 = cos_angle[2];
-    const cdyn_real t16 = sin_angle[1];
-    const cdyn_real t17 = cos_angle[1];
-    const cdyn_real t18 = sin_angle[0];
-    const cdyn_real t19 = cos_angle[0];
-    const cdyn_real t20 = t3 * t14 - t5 * t15;
-    const cdyn_real t21 = t8 * t14 - t9 * t15;
-    const cdyn_real t22 = t11 * t14 - t12 * t15;
-    const cdyn_real t23 = t3 * t15 + t5 * t14;
-    J[22] = t23;
-    const cdyn_real t24 = t8 * t15 + t9 * t14;
-    J[29] = t24;
-    const cdyn_real t25 = t11 * t15 + t12 * t14;
-    J[36] = t25;
-    const cdyn_real t26 = t6 * t14 - t4 * t15;
-    const cdyn_real t27 = t6 * t15 + t4 * t14;
-    const cdyn_real t28 = fp[2];
-    const cdyn_real t29 = t28 + CDYN_R(0.316);
-    const cdyn_real t30 = t0 * t26 - t20 * t29;
-    J[1] = t30;
-    const cdyn_real t31 = t1 * t26 - t21 * t29;
-    J[8] = t31;
-    const cdyn_real t32 = t2 * t26 - t22 * t29;
-    J[15] = t32;
-    const cdyn_real t33 = t0 * t16 - t20 * t17;
-    const cdyn_real t34 = t1 * t16 - t21 * t17;
-    const cdyn_real t35 = t2 * t16 - t22 * t17;
-    const cdyn_real t36 = t0 * t17 + t20 * t16;
-    J[21] = t36;
-    d->oMf_R[frame][6] = t36;
-    const cdyn_real t37 = t1 * t17 + t21 * t16;
-    J[28] = t37;
-    d->oMf_R[frame][7] = t37;
-    const cdyn_real t38 = t2 * t17 + t22 * t16;
-    J[35] = t38;
-    d->oMf_R[frame][8] = t38;
-    const cdyn_real t39 = t29 * t16 - t26 * t17;
-    const cdyn_real t40 = t29 * t17 + t26 * t16;
-    const cdyn_real t41 = t23 * t39 - t27 * t33;
-    J[0] = t41;
-    const cdyn_real t42 = t24 * t39 - t27 * t34;
-    J[7] = t42;
-    const cdyn_real t43 = t25 * t39 - t27 * t35;
-    J[14] = t43;
-    const cdyn_real t44 = t23 * t18 - t33 * t19;
-    d->oMf_R[frame][0] = -t44;
-    const cdyn_real t45 = t24 * t18 - t34 * t19;
-    d->oMf_R[frame][1] = -t45;
-    const cdyn_real t46 = t25 * t18 - t35 * t19;
-    d->oMf_R[frame][2] = -t46;
-    const cdyn_real t47 = t23 * t19 + t33 * t18;
-    d->oMf_R[frame][3] = t47;
-    const cdyn_real t48 = t24 * t19 + t34 * t18;
-    d->oMf_R[frame][4] = t48;
-    const cdyn_real t49 = t25 * t19 + t35 * t18;
-    d->oMf_R[frame][5] = t49;
-    const cdyn_real t50 = t27 * t18 - t39 * t19;
-    d->oMf_p[frame][0] = -t50;
-    const cdyn_real t51 = t27 * t19 + t39 * t18;
-    d->oMf_p[frame][1] = t51;
-    const cdyn_real t52 = t40 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t52;
+    const cdyn_real t0 = sin_angle[2];
+    J[22] = t0;
+    const cdyn_real t1 = cos_angle[2];
+    J[29] = t1;
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    J[35] = t3;
+    d->oMf_R[frame][8] = t3;
+    const cdyn_real t4 = sin_angle[0];
+    const cdyn_real t5 = cos_angle[0];
+    const cdyn_real t6 = t1 * CDYN_R(0.316);
+    J[1] = t6;
+    const cdyn_real t7 = t0 * CDYN_R(0.316);
+    J[8] = -t7;
+    const cdyn_real t8 = t1 * t3;
+    const cdyn_real t9 = t0 * t3;
+    const cdyn_real t10 = t1 * t2;
+    J[21] = -t10;
+    d->oMf_R[frame][6] = -t10;
+    const cdyn_real t11 = t0 * t2;
+    J[28] = t11;
+    d->oMf_R[frame][7] = t11;
+    const cdyn_real t12 = t2 * CDYN_R(0.316);
+    const cdyn_real t13 = t0 * t12;
+    J[0] = t13;
+    const cdyn_real t14 = t1 * t12;
+    J[7] = t14;
+    const cdyn_real t15 = t0 * t4 - t8 * t5;
+    d->oMf_R[frame][0] = -t15;
+    const cdyn_real t16 = t1 * t4 + t9 * t5;
+    d->oMf_R[frame][1] = -t16;
+    const cdyn_real t17 = t2 * t5;
+    d->oMf_R[frame][2] = t17;
+    const cdyn_real t18 = t0 * t5 + t8 * t4;
+    d->oMf_R[frame][3] = t18;
+    const cdyn_real t19 = t1 * t5 - t9 * t4;
+    d->oMf_R[frame][4] = t19;
+    const cdyn_real t20 = t2 * t4;
+    d->oMf_R[frame][5] = t20;
+    const cdyn_real t21 = t12 * t5;
+    d->oMf_p[frame][0] = t21;
+    const cdyn_real t22 = t12 * t4;
+    d->oMf_p[frame][1] = t22;
+    const cdyn_real t23 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t23;
+    J[2] = 0;
+    J[9] = 0;
+    J[16] = 0;
+    J[23] = 0;
+    J[30] = 0;
+    J[37] = 1;
+    J[15] = 0;
+    J[36] = 0;
+    J[14] = 0;
 }
 
-/* Jacobian columns of a frame on body 3, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 3:
+ * link4.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 84 mul, 55 add, 0 div, 0 sqrt, 8 sin/cos */
-static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
+ * 42 mul, 22 add, 0 div, 0 sqrt, 8 sin/cos */
+static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
@@ -825,103 +599,58 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     J[30] = t11;
     const cdyn_real t12 = t0 * t4 - t8 * t5;
     const cdyn_real t13 = t0 * t5 + t8 * t4;
+    d->oMf_R[frame][2] = t13;
     J[24] = t13;
     const cdyn_real t14 = t1 * t4 + t10 * t5;
     const cdyn_real t15 = t1 * t5 - t10 * t4;
+    d->oMf_R[frame][5] = -t15;
     J[31] = -t15;
     const cdyn_real t16 = t2 * t5;
     const cdyn_real t17 = t2 * t4;
+    d->oMf_R[frame][8] = -t17;
     J[38] = -t17;
     const cdyn_real t18 = t9 * CDYN_R(0.316);
     const cdyn_real t19 = t11 * CDYN_R(0.316);
     const cdyn_real t20 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
     const cdyn_real t21 = t9 * t6 - t12 * t7;
+    d->oMf_R[frame][0] = t21;
     const cdyn_real t22 = t9 * t7 + t12 * t6;
+    d->oMf_R[frame][1] = t22;
     const cdyn_real t23 = t11 * t6 + t14 * t7;
+    d->oMf_R[frame][3] = t23;
     const cdyn_real t24 = t11 * t7 - t14 * t6;
+    d->oMf_R[frame][4] = t24;
     const cdyn_real t25 = t3 * t6 - t16 * t7;
+    d->oMf_R[frame][6] = t25;
     const cdyn_real t26 = t3 * t7 + t16 * t6;
+    d->oMf_R[frame][7] = t26;
     const cdyn_real t27 = t18 - t12 * CDYN_R(0.082500000000000004);
+    d->oMf_p[frame][0] = t27;
+    J[7] = t27;
     const cdyn_real t28 = t19 + t14 * CDYN_R(0.082500000000000004);
+    d->oMf_p[frame][1] = t28;
+    J[0] = -t28;
     const cdyn_real t29 = t20 - t16 * CDYN_R(0.082500000000000004);
-    const cdyn_real t30 = fR[3];
-    const cdyn_real t31 = fR[0];
-    const cdyn_real t32 = t22 * t30 + t21 * t31;
-    const cdyn_real t33 = fR[6];
-    const cdyn_real t34 = t13 * t33 + t32;
-    d->oMf_R[frame][0] = t34;
-    const cdyn_real t35 = fR[4];
-    const cdyn_real t36 = fR[1];
-    const cdyn_real t37 = t22 * t35 + t21 * t36;
-    const cdyn_real t38 = fR[7];
-    const cdyn_real t39 = t13 * t38 + t37;
-    d->oMf_R[frame][1] = t39;
-    const cdyn_real t40 = fR[5];
-    const cdyn_real t41 = fR[2];
-    const cdyn_real t42 = t22 * t40 + t21 * t41;
-    const cdyn_real t43 = fR[8];
-    const cdyn_real t44 = t13 * t43 + t42;
-    d->oMf_R[frame][2] = t44;
-    const cdyn_real t45 = t24 * t30 + t23 * t31;
-    const cdyn_real t46 = t15 * t33 - t45;
-    d->oMf_R[frame][3] = -t46;
-    const cdyn_real t47 = t24 * t35 + t23 * t36;
-    const cdyn_real t48 = t15 * t38 - t47;
-    d->oMf_R[frame][4] = -t48;
-    const cdyn_real t49 = t24 * t40 + t23 * t41;
-    const cdyn_real t50 = t15 * t43 - t49;
-    d->oMf_R[frame][5] = -t50;
-    const cdyn_real t51 = t26 * t30 + t25 * t31;
-    const cdyn_real t52 = t17 * t33 - t51;
-    d->oMf_R[frame][6] = -t52;
-    const cdyn_real t53 = t26 * t35 + t25 * t36;
-    const cdyn_real t54 = t17 * t38 - t53;
-    d->oMf_R[frame][7] = -t54;
-    const cdyn_real t55 = t26 * t40 + t25 * t41;
-    const cdyn_real t56 = t17 * t43 - t55;
-    d->oMf_R[frame][8] = -t56;
-    const cdyn_real t57 = fp[1];
-    const cdyn_real t58 = fp[0];
-    const cdyn_real t59 = t22 * t57 + t21 * t58;
-    const cdyn_real t60 = fp[2];
-    const cdyn_real t61 = t13 * t60 + t59;
-    const cdyn_real t62 = t24 * t57 + t23 * t58;
-    const cdyn_real t63 = t15 * t60 - t62;
-    const cdyn_real t64 = t26 * t57 + t25 * t58;
-    const cdyn_real t65 = t17 * t60 - t64;
-    const cdyn_real t66 = t27 + t61;
-    d->oMf_p[frame][0] = t66;
-    J[7] = t66;
-    const cdyn_real t67 = t28 - t63;
-    d->oMf_p[frame][1] = t67;
-    J[0] = -t67;
-    const cdyn_real t68 = t29 - t65;
-    d->oMf_p[frame][2] = t68;
-    const cdyn_real t69 = t27 - t66;
-    const cdyn_real t70 = t28 - t67;
-    const cdyn_real t71 = t29 - t68;
-    const cdyn_real t72 = t17 * t70 - t15 * t71;
-    J[3] = -t72;
-    const cdyn_real t73 = t13 * t71 + t17 * t69;
-    J[10] = t73;
-    const cdyn_real t74 = t15 * t69 + t13 * t70;
-    J[17] = -t74;
-    const cdyn_real t75 = t18 - t66;
-    const cdyn_real t76 = t19 - t67;
-    const cdyn_real t77 = t20 - t68;
-    const cdyn_real t78 = t3 * t76 - t11 * t77;
-    J[2] = t78;
-    const cdyn_real t79 = t9 * t77 - t3 * t75;
-    J[9] = t79;
-    const cdyn_real t80 = t11 * t75 - t9 * t76;
-    J[16] = t80;
-    const cdyn_real t81 = t68 - CDYN_R(0.33300000000000002);
-    const cdyn_real t82 = t1 * t81;
-    J[1] = t82;
-    const cdyn_real t83 = t0 * t81;
-    J[8] = t83;
-    const cdyn_real t84 = t1 * t66 + t0 * t67;
-    J[15] = -t84;
+    d->oMf_p[frame][2] = t29;
+    const cdyn_real t30 = t18 - t27;
+    const cdyn_real t31 = t19 - t28;
+    const cdyn_real t32 = t20 - t29;
+    const cdyn_real t33 = t3 * t31 - t11 * t32;
+    J[2] = t33;
+    const cdyn_real t34 = t9 * t32 - t3 * t30;
+    J[9] = t34;
+    const cdyn_real t35 = t11 * t30 - t9 * t31;
+    J[16] = t35;
+    const cdyn_real t36 = t29 - CDYN_R(0.33300000000000002);
+    const cdyn_real t37 = t1 * t36;
+    J[1] = t37;
+    const cdyn_real t38 = t0 * t36;
+    J[8] = t38;
+    const cdyn_real t39 = t1 * t27 + t0 * t28;
+    J[15] = -t39;
+    J[3] = 0;
+    J[10] = 0;
+    J[17] = 0;
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -932,130 +661,100 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 88 mul, 47 add, 0 div, 0 sqrt, 8 sin/cos */
-static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
+ * 47 mul, 20 add, 0 div, 0 sqrt, 8 sin/cos */
+static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
-    const cdyn_real t0 = fR[6];
-    J[24] = t0;
-    const cdyn_real t1 = fR[7];
-    J[31] = t1;
-    const cdyn_real t2 = fR[8];
-    J[38] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[3] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[10] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[17] = t13;
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
-    const cdyn_real t14 = sin_angle[3];
-    const cdyn_real t15 = cos_angle[3];
-    const cdyn_real t16 = sin_angle[2];
-    const cdyn_real t17 = cos_angle[2];
-    const cdyn_real t18 = sin_angle[1];
-    const cdyn_real t19 = cos_angle[1];
-    const cdyn_real t20 = sin_angle[0];
-    const cdyn_real t21 = cos_angle[0];
-    const cdyn_real t22 = t3 * t14 - t5 * t15;
-    const cdyn_real t23 = t8 * t14 - t9 * t15;
-    const cdyn_real t24 = t11 * t14 - t12 * t15;
-    const cdyn_real t25 = t3 * t15 + t5 * t14;
-    J[23] = t25;
-    const cdyn_real t26 = t8 * t15 + t9 * t14;
-    J[30] = t26;
-    const cdyn_real t27 = t11 * t15 + t12 * t14;
-    J[37] = t27;
-    const cdyn_real t28 = t6 * t14 - t4 * t15;
-    const cdyn_real t29 = t6 * t15 + t4 * t14;
-    const cdyn_real t30 = t28 - CDYN_R(0.082500000000000004);
-    const cdyn_real t31 = fp[2];
-    const cdyn_real t32 = t0 * t30 - t31 * t22;
-    J[2] = t32;
-    const cdyn_real t33 = t1 * t30 - t31 * t23;
-    J[9] = t33;
-    const cdyn_real t34 = t2 * t30 - t31 * t24;
-    J[16] = t34;
-    const cdyn_real t35 = t0 * t16 - t22 * t17;
-    const cdyn_real t36 = t1 * t16 - t23 * t17;
-    const cdyn_real t37 = t2 * t16 - t24 * t17;
-    const cdyn_real t38 = t0 * t17 + t22 * t16;
-    J[22] = -t38;
-    const cdyn_real t39 = t1 * t17 + t23 * t16;
-    J[29] = -t39;
-    const cdyn_real t40 = t2 * t17 + t24 * t16;
-    J[36] = -t40;
-    const cdyn_real t41 = t31 * t16 - t30 * t17;
-    const cdyn_real t42 = t31 * t17 + t30 * t16;
-    const cdyn_real t43 = t29 + CDYN_R(0.316);
-    const cdyn_real t44 = t25 * t41 - t35 * t43;
-    J[1] = -t44;
-    const cdyn_real t45 = t26 * t41 - t36 * t43;
-    J[8] = -t45;
-    const cdyn_real t46 = t27 * t41 - t37 * t43;
-    J[15] = -t46;
-    const cdyn_real t47 = t25 * t18 + t35 * t19;
-    const cdyn_real t48 = t26 * t18 + t36 * t19;
-    const cdyn_real t49 = t27 * t18 + t37 * t19;
-    const cdyn_real t50 = t25 * t19 - t35 * t18;
-    J[21] = t50;
-    d->oMf_R[frame][6] = t50;
-    const cdyn_real t51 = t26 * t19 - t36 * t18;
-    J[28] = t51;
-    d->oMf_R[frame][7] = t51;
-    const cdyn_real t52 = t27 * t19 - t37 * t18;
-    J[35] = t52;
-    d->oMf_R[frame][8] = t52;
-    const cdyn_real t53 = t43 * t18 + t41 * t19;
-    const cdyn_real t54 = t43 * t19 - t41 * t18;
-    const cdyn_real t55 = t38 * t53 - t42 * t47;
-    J[0] = -t55;
-    const cdyn_real t56 = t39 * t53 - t42 * t48;
-    J[7] = -t56;
-    const cdyn_real t57 = t40 * t53 - t42 * t49;
-    J[14] = -t57;
-    const cdyn_real t58 = t38 * t20 + t47 * t21;
-    d->oMf_R[frame][0] = t58;
-    const cdyn_real t59 = t39 * t20 + t48 * t21;
-    d->oMf_R[frame][1] = t59;
-    const cdyn_real t60 = t40 * t20 + t49 * t21;
-    d->oMf_R[frame][2] = t60;
-    const cdyn_real t61 = t38 * t21 - t47 * t20;
-    d->oMf_R[frame][3] = -t61;
-    const cdyn_real t62 = t39 * t21 - t48 * t20;
-    d->oMf_R[frame][4] = -t62;
-    const cdyn_real t63 = t40 * t21 - t49 * t20;
-    d->oMf_R[frame][5] = -t63;
-    const cdyn_real t64 = t42 * t20 + t53 * t21;
-    d->oMf_p[frame][0] = t64;
-    const cdyn_real t65 = t42 * t21 - t53 * t20;
-    d->oMf_p[frame][1] = -t65;
-    const cdyn_real t66 = t54 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t66;
+    const cdyn_real t0 = sin_angle[3];
+    J[23] = t0;
+    const cdyn_real t1 = cos_angle[3];
+    J[30] = t1;
+    const cdyn_real t2 = sin_angle[2];
+    const cdyn_real t3 = cos_angle[2];
+    J[36] = -t3;
+    const cdyn_real t4 = sin_angle[1];
+    const cdyn_real t5 = cos_angle[1];
+    const cdyn_real t6 = sin_angle[0];
+    const cdyn_real t7 = cos_angle[0];
+    const cdyn_real t8 = t1 * t3;
+    const cdyn_real t9 = t0 * t3;
+    const cdyn_real t10 = t1 * t2;
+    J[22] = t10;
+    const cdyn_real t11 = t0 * t2;
+    J[29] = -t11;
+    const cdyn_real t12 = t3 * CDYN_R(0.082500000000000004);
+    const cdyn_real t13 = t2 * CDYN_R(0.082500000000000004);
+    const cdyn_real t14 = t0 * t12 - t8 * CDYN_R(0.316);
+    J[1] = -t14;
+    const cdyn_real t15 = t1 * t12 + t9 * CDYN_R(0.316);
+    J[8] = -t15;
+    const cdyn_real t16 = t2 * CDYN_R(0.316);
+    J[15] = t16;
+    const cdyn_real t17 = t0 * t4 + t8 * t5;
+    const cdyn_real t18 = t1 * t4 - t9 * t5;
+    const cdyn_real t19 = t2 * t5;
+    const cdyn_real t20 = t0 * t5 - t8 * t4;
+    J[21] = t20;
+    d->oMf_R[frame][6] = t20;
+    const cdyn_real t21 = t1 * t5 + t9 * t4;
+    J[28] = t21;
+    d->oMf_R[frame][7] = t21;
+    const cdyn_real t22 = t2 * t4;
+    J[35] = -t22;
+    d->oMf_R[frame][8] = -t22;
+    const cdyn_real t23 = t4 * CDYN_R(0.316) + t12 * t5;
+    const cdyn_real t24 = t5 * CDYN_R(0.316) - t12 * t4;
+    const cdyn_real t25 = t10 * t23 - t13 * t17;
+    J[0] = t25;
+    const cdyn_real t26 = t11 * t23 + t13 * t18;
+    J[7] = -t26;
+    const cdyn_real t27 = t3 * t23 + t13 * t19;
+    J[14] = -t27;
+    const cdyn_real t28 = t10 * t6 - t17 * t7;
+    d->oMf_R[frame][0] = -t28;
+    const cdyn_real t29 = t11 * t6 + t18 * t7;
+    d->oMf_R[frame][1] = t29;
+    const cdyn_real t30 = t3 * t6 + t19 * t7;
+    d->oMf_R[frame][2] = t30;
+    const cdyn_real t31 = t10 * t7 + t17 * t6;
+    d->oMf_R[frame][3] = t31;
+    const cdyn_real t32 = t11 * t7 - t18 * t6;
+    d->oMf_R[frame][4] = -t32;
+    const cdyn_real t33 = t3 * t7 - t19 * t6;
+    d->oMf_R[frame][5] = -t33;
+    const cdyn_real t34 = t13 * t6 - t23 * t7;
+    d->oMf_p[frame][0] = -t34;
+    const cdyn_real t35 = t13 * t7 + t23 * t6;
+    d->oMf_p[frame][1] = t35;
+    const cdyn_real t36 = t24 + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t36;
+    J[3] = 0;
+    J[10] = 0;
+    J[17] = 0;
+    J[24] = 0;
+    J[31] = 0;
+    J[38] = 1;
+    J[2] = 0;
+    J[9] = 0;
+    J[16] = CDYN_R(-0.082500000000000004);
+    J[37] = 0;
 }
 
-/* Jacobian columns of a frame on body 4, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 4:
+ * link5.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 108 mul, 73 add, 0 div, 0 sqrt, 10 sin/cos */
-static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
+ * 66 mul, 40 add, 0 div, 0 sqrt, 10 sin/cos */
+static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
@@ -1094,115 +793,70 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t22 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
     const cdyn_real t23 = t11 * t6 - t14 * t7;
     const cdyn_real t24 = t11 * t7 + t14 * t6;
+    d->oMf_R[frame][2] = t24;
     J[25] = t24;
     const cdyn_real t25 = t13 * t6 + t16 * t7;
     const cdyn_real t26 = t13 * t7 - t16 * t6;
+    d->oMf_R[frame][5] = t26;
     J[32] = t26;
     const cdyn_real t27 = t3 * t6 - t18 * t7;
     const cdyn_real t28 = t3 * t7 + t18 * t6;
+    d->oMf_R[frame][8] = t28;
     J[39] = t28;
     const cdyn_real t29 = t20 - t14 * CDYN_R(0.082500000000000004);
     const cdyn_real t30 = t21 + t16 * CDYN_R(0.082500000000000004);
     const cdyn_real t31 = t22 - t18 * CDYN_R(0.082500000000000004);
     const cdyn_real t32 = t15 * t8 - t23 * t9;
+    d->oMf_R[frame][0] = -t32;
     const cdyn_real t33 = t15 * t9 + t23 * t8;
+    d->oMf_R[frame][1] = -t33;
     const cdyn_real t34 = t17 * t8 + t25 * t9;
+    d->oMf_R[frame][3] = t34;
     const cdyn_real t35 = t17 * t9 - t25 * t8;
+    d->oMf_R[frame][4] = t35;
     const cdyn_real t36 = t19 * t8 + t27 * t9;
+    d->oMf_R[frame][6] = t36;
     const cdyn_real t37 = t19 * t9 - t27 * t8;
+    d->oMf_R[frame][7] = t37;
     const cdyn_real t38 = t24 * CDYN_R(0.38400000000000001) - t23 * CDYN_R(0.082500000000000004);
     const cdyn_real t39 = t26 * CDYN_R(0.38400000000000001) - t25 * CDYN_R(0.082500000000000004);
     const cdyn_real t40 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
     const cdyn_real t41 = t29 + t38;
+    d->oMf_p[frame][0] = t41;
+    J[7] = t41;
     const cdyn_real t42 = t30 + t39;
+    d->oMf_p[frame][1] = t42;
+    J[0] = -t42;
     const cdyn_real t43 = t31 + t40;
-    const cdyn_real t44 = fR[3];
-    const cdyn_real t45 = fR[0];
-    const cdyn_real t46 = t33 * t44 + t32 * t45;
-    const cdyn_real t47 = fR[6];
-    const cdyn_real t48 = t24 * t47 - t46;
-    d->oMf_R[frame][0] = t48;
-    const cdyn_real t49 = fR[4];
-    const cdyn_real t50 = fR[1];
-    const cdyn_real t51 = t33 * t49 + t32 * t50;
-    const cdyn_real t52 = fR[7];
-    const cdyn_real t53 = t24 * t52 - t51;
-    d->oMf_R[frame][1] = t53;
-    const cdyn_real t54 = fR[5];
-    const cdyn_real t55 = fR[2];
-    const cdyn_real t56 = t33 * t54 + t32 * t55;
-    const cdyn_real t57 = fR[8];
-    const cdyn_real t58 = t24 * t57 - t56;
-    d->oMf_R[frame][2] = t58;
-    const cdyn_real t59 = t35 * t44 + t34 * t45;
-    const cdyn_real t60 = t26 * t47 + t59;
-    d->oMf_R[frame][3] = t60;
-    const cdyn_real t61 = t35 * t49 + t34 * t50;
-    const cdyn_real t62 = t26 * t52 + t61;
-    d->oMf_R[frame][4] = t62;
-    const cdyn_real t63 = t35 * t54 + t34 * t55;
-    const cdyn_real t64 = t26 * t57 + t63;
-    d->oMf_R[frame][5] = t64;
-    const cdyn_real t65 = t37 * t44 + t36 * t45;
-    const cdyn_real t66 = t28 * t47 + t65;
-    d->oMf_R[frame][6] = t66;
-    const cdyn_real t67 = t37 * t49 + t36 * t50;
-    const cdyn_real t68 = t28 * t52 + t67;
-    d->oMf_R[frame][7] = t68;
-    const cdyn_real t69 = t37 * t54 + t36 * t55;
-    const cdyn_real t70 = t28 * t57 + t69;
-    d->oMf_R[frame][8] = t70;
-    const cdyn_real t71 = fp[1];
-    const cdyn_real t72 = fp[0];
-    const cdyn_real t73 = t33 * t71 + t32 * t72;
-    const cdyn_real t74 = fp[2];
-    const cdyn_real t75 = t24 * t74 - t73;
-    const cdyn_real t76 = t35 * t71 + t34 * t72;
-    const cdyn_real t77 = t26 * t74 + t76;
-    const cdyn_real t78 = t37 * t71 + t36 * t72;
-    const cdyn_real t79 = t28 * t74 + t78;
-    const cdyn_real t80 = t41 + t75;
-    d->oMf_p[frame][0] = t80;
-    J[7] = t80;
-    const cdyn_real t81 = t42 + t77;
-    d->oMf_p[frame][1] = t81;
-    J[0] = -t81;
-    const cdyn_real t82 = t43 + t79;
-    d->oMf_p[frame][2] = t82;
-    const cdyn_real t83 = t41 - t80;
-    const cdyn_real t84 = t42 - t81;
-    const cdyn_real t85 = t43 - t82;
-    const cdyn_real t86 = t28 * t84 - t26 * t85;
-    J[4] = t86;
-    const cdyn_real t87 = t24 * t85 - t28 * t83;
-    J[11] = t87;
-    const cdyn_real t88 = t26 * t83 - t24 * t84;
-    J[18] = t88;
-    const cdyn_real t89 = t29 - t80;
-    const cdyn_real t90 = t30 - t81;
-    const cdyn_real t91 = t31 - t82;
-    const cdyn_real t92 = t19 * t90 - t17 * t91;
-    J[3] = -t92;
-    const cdyn_real t93 = t15 * t91 + t19 * t89;
-    J[10] = t93;
-    const cdyn_real t94 = t17 * t89 + t15 * t90;
-    J[17] = -t94;
-    const cdyn_real t95 = t20 - t80;
-    const cdyn_real t96 = t21 - t81;
-    const cdyn_real t97 = t22 - t82;
-    const cdyn_real t98 = t3 * t96 - t13 * t97;
-    J[2] = t98;
-    const cdyn_real t99 = t11 * t97 - t3 * t95;
-    J[9] = t99;
-    const cdyn_real t100 = t13 * t95 - t11 * t96;
-    J[16] = t100;
-    const cdyn_real t101 = t82 - CDYN_R(0.33300000000000002);
-    const cdyn_real t102 = t1 * t101;
-    J[1] = t102;
-    const cdyn_real t103 = t0 * t101;
-    J[8] = t103;
-    const cdyn_real t104 = t1 * t80 + t0 * t81;
-    J[15] = -t104;
+    d->oMf_p[frame][2] = t43;
+    const cdyn_real t44 = t29 - t41;
+    const cdyn_real t45 = t30 - t42;
+    const cdyn_real t46 = t31 - t43;
+    const cdyn_real t47 = t19 * t45 - t17 * t46;
+    J[3] = -t47;
+    const cdyn_real t48 = t15 * t46 + t19 * t44;
+    J[10] = t48;
+    const cdyn_real t49 = t17 * t44 + t15 * t45;
+    J[17] = -t49;
+    const cdyn_real t50 = t20 - t41;
+    const cdyn_real t51 = t21 - t42;
+    const cdyn_real t52 = t22 - t43;
+    const cdyn_real t53 = t3 * t51 - t13 * t52;
+    J[2] = t53;
+    const cdyn_real t54 = t11 * t52 - t3 * t50;
+    J[9] = t54;
+    const cdyn_real t55 = t13 * t50 - t11 * t51;
+    J[16] = t55;
+    const cdyn_real t56 = t43 - CDYN_R(0.33300000000000002);
+    const cdyn_real t57 = t1 * t56;
+    J[1] = t57;
+    const cdyn_real t58 = t0 * t56;
+    J[8] = t58;
+    const cdyn_real t59 = t1 * t41 + t0 * t42;
+    J[15] = -t59;
+    J[4] = 0;
+    J[11] = 0;
+    J[18] = 0;
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -1213,151 +867,122 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 110 mul, 60 add, 0 div, 0 sqrt, 10 sin/cos */
-static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
+ * 68 mul, 31 add, 0 div, 0 sqrt, 10 sin/cos */
+static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
-    const cdyn_real t0 = fR[6];
-    J[25] = t0;
-    const cdyn_real t1 = fR[7];
-    J[32] = t1;
-    const cdyn_real t2 = fR[8];
-    J[39] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[4] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[11] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[18] = t13;
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
-    const cdyn_real t14 = sin_angle[4];
-    const cdyn_real t15 = cos_angle[4];
-    const cdyn_real t16 = sin_angle[3];
-    const cdyn_real t17 = cos_angle[3];
-    const cdyn_real t18 = sin_angle[2];
-    const cdyn_real t19 = cos_angle[2];
-    const cdyn_real t20 = sin_angle[1];
-    const cdyn_real t21 = cos_angle[1];
-    const cdyn_real t22 = sin_angle[0];
-    const cdyn_real t23 = cos_angle[0];
-    const cdyn_real t24 = t3 * t14 - t5 * t15;
-    const cdyn_real t25 = t8 * t14 - t9 * t15;
-    const cdyn_real t26 = t11 * t14 - t12 * t15;
-    const cdyn_real t27 = t3 * t15 + t5 * t14;
-    J[24] = -t27;
-    const cdyn_real t28 = t8 * t15 + t9 * t14;
-    J[31] = -t28;
-    const cdyn_real t29 = t11 * t15 + t12 * t14;
-    J[38] = -t29;
-    const cdyn_real t30 = t6 * t14 - t4 * t15;
-    const cdyn_real t31 = t6 * t15 + t4 * t14;
-    const cdyn_real t32 = t30 + CDYN_R(0.082500000000000004);
-    const cdyn_real t33 = fp[2];
-    const cdyn_real t34 = t33 + CDYN_R(0.38400000000000001);
-    const cdyn_real t35 = t0 * t32 - t24 * t34;
-    J[3] = -t35;
-    const cdyn_real t36 = t1 * t32 - t25 * t34;
-    J[10] = -t36;
-    const cdyn_real t37 = t2 * t32 - t26 * t34;
-    J[17] = -t37;
-    const cdyn_real t38 = t0 * t16 + t24 * t17;
-    const cdyn_real t39 = t1 * t16 + t25 * t17;
-    const cdyn_real t40 = t2 * t16 + t26 * t17;
-    const cdyn_real t41 = t0 * t17 - t24 * t16;
-    J[23] = t41;
-    const cdyn_real t42 = t1 * t17 - t25 * t16;
-    J[30] = t42;
-    const cdyn_real t43 = t2 * t17 - t26 * t16;
-    J[37] = t43;
-    const cdyn_real t44 = t34 * t16 + t32 * t17;
-    const cdyn_real t45 = t34 * t17 - t32 * t16;
-    const cdyn_real t46 = t44 - CDYN_R(0.082500000000000004);
-    const cdyn_real t47 = t27 * t46 - t31 * t38;
-    J[2] = -t47;
-    const cdyn_real t48 = t28 * t46 - t31 * t39;
-    J[9] = -t48;
-    const cdyn_real t49 = t29 * t46 - t31 * t40;
-    J[16] = -t49;
-    const cdyn_real t50 = t27 * t18 + t38 * t19;
-    const cdyn_real t51 = t28 * t18 + t39 * t19;
-    const cdyn_real t52 = t29 * t18 + t40 * t19;
-    const cdyn_real t53 = t27 * t19 - t38 * t18;
-    J[22] = t53;
-    const cdyn_real t54 = t28 * t19 - t39 * t18;
-    J[29] = t54;
-    const cdyn_real t55 = t29 * t19 - t40 * t18;
-    J[36] = t55;
-    const cdyn_real t56 = t31 * t18 + t46 * t19;
-    const cdyn_real t57 = t31 * t19 - t46 * t18;
-    const cdyn_real t58 = t45 + CDYN_R(0.316);
-    const cdyn_real t59 = t41 * t56 - t50 * t58;
-    J[1] = t59;
-    const cdyn_real t60 = t42 * t56 - t51 * t58;
-    J[8] = t60;
-    const cdyn_real t61 = t43 * t56 - t52 * t58;
-    J[15] = t61;
-    const cdyn_real t62 = t41 * t20 - t50 * t21;
-    const cdyn_real t63 = t42 * t20 - t51 * t21;
-    const cdyn_real t64 = t43 * t20 - t52 * t21;
-    const cdyn_real t65 = t41 * t21 + t50 * t20;
-    J[21] = t65;
-    d->oMf_R[frame][6] = t65;
-    const cdyn_real t66 = t42 * t21 + t51 * t20;
-    J[28] = t66;
-    d->oMf_R[frame][7] = t66;
-    const cdyn_real t67 = t43 * t21 + t52 * t20;
-    J[35] = t67;
-    d->oMf_R[frame][8] = t67;
-    const cdyn_real t68 = t58 * t20 - t56 * t21;
-    const cdyn_real t69 = t58 * t21 + t56 * t20;
-    const cdyn_real t70 = t53 * t68 - t57 * t62;
-    J[0] = t70;
-    const cdyn_real t71 = t54 * t68 - t57 * t63;
-    J[7] = t71;
-    const cdyn_real t72 = t55 * t68 - t57 * t64;
-    J[14] = t72;
-    const cdyn_real t73 = t53 * t22 - t62 * t23;
-    d->oMf_R[frame][0] = -t73;
-    const cdyn_real t74 = t54 * t22 - t63 * t23;
-    d->oMf_R[frame][1] = -t74;
-    const cdyn_real t75 = t55 * t22 - t64 * t23;
-    d->oMf_R[frame][2] = -t75;
-    const cdyn_real t76 = t53 * t23 + t62 * t22;
-    d->oMf_R[frame][3] = t76;
-    const cdyn_real t77 = t54 * t23 + t63 * t22;
-    d->oMf_R[frame][4] = t77;
-    const cdyn_real t78 = t55 * t23 + t64 * t22;
-    d->oMf_R[frame][5] = t78;
-    const cdyn_real t79 = t57 * t22 - t68 * t23;
-    d->oMf_p[frame][0] = -t79;
-    const cdyn_real t80 = t57 * t23 + t68 * t22;
-    d->oMf_p[frame][1] = t80;
-    const cdyn_real t81 = t69 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t81;
+    const cdyn_real t0 = sin_angle[4];
+    J[24] = -t0;
+    const cdyn_real t1 = cos_angle[4];
+    J[31] = -t1;
+    const cdyn_real t2 = sin_angle[3];
+    const cdyn_real t3 = cos_angle[3];
+    J[37] = t3;
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[1];
+    const cdyn_real t7 = cos_angle[1];
+    const cdyn_real t8 = sin_angle[0];
+    const cdyn_real t9 = cos_angle[0];
+    const cdyn_real t10 = t1 * CDYN_R(0.38400000000000001);
+    J[3] = -t10;
+    const cdyn_real t11 = t0 * CDYN_R(0.38400000000000001);
+    J[10] = t11;
+    const cdyn_real t12 = t1 * t3;
+    const cdyn_real t13 = t0 * t3;
+    const cdyn_real t14 = t1 * t2;
+    J[23] = t14;
+    const cdyn_real t15 = t0 * t2;
+    J[30] = -t15;
+    const cdyn_real t16 = t2 * CDYN_R(0.38400000000000001) + t3 * CDYN_R(0.082500000000000004);
+    const cdyn_real t17 = t3 * CDYN_R(0.38400000000000001) - t2 * CDYN_R(0.082500000000000004);
+    const cdyn_real t18 = t16 - CDYN_R(0.082500000000000004);
+    const cdyn_real t19 = t0 * t18;
+    J[2] = -t19;
+    const cdyn_real t20 = t1 * t18;
+    J[9] = -t20;
+    const cdyn_real t21 = t0 * t4 - t12 * t5;
+    const cdyn_real t22 = t1 * t4 + t13 * t5;
+    const cdyn_real t23 = t2 * t5;
+    const cdyn_real t24 = t0 * t5 + t12 * t4;
+    J[22] = t24;
+    const cdyn_real t25 = t1 * t5 - t13 * t4;
+    J[29] = t25;
+    const cdyn_real t26 = t2 * t4;
+    J[36] = -t26;
+    const cdyn_real t27 = t18 * t5;
+    const cdyn_real t28 = t18 * t4;
+    const cdyn_real t29 = t17 + CDYN_R(0.316);
+    const cdyn_real t30 = t14 * t27 - t21 * t29;
+    J[1] = t30;
+    const cdyn_real t31 = t15 * t27 + t22 * t29;
+    J[8] = -t31;
+    const cdyn_real t32 = t3 * t27 - t23 * t29;
+    J[15] = t32;
+    const cdyn_real t33 = t14 * t6 - t21 * t7;
+    const cdyn_real t34 = t15 * t6 + t22 * t7;
+    const cdyn_real t35 = t3 * t6 - t23 * t7;
+    const cdyn_real t36 = t14 * t7 + t21 * t6;
+    J[21] = t36;
+    d->oMf_R[frame][6] = t36;
+    const cdyn_real t37 = t15 * t7 - t22 * t6;
+    J[28] = -t37;
+    d->oMf_R[frame][7] = -t37;
+    const cdyn_real t38 = t3 * t7 + t23 * t6;
+    J[35] = t38;
+    d->oMf_R[frame][8] = t38;
+    const cdyn_real t39 = t29 * t6 - t27 * t7;
+    const cdyn_real t40 = t29 * t7 + t27 * t6;
+    const cdyn_real t41 = t24 * t39 + t28 * t33;
+    J[0] = t41;
+    const cdyn_real t42 = t25 * t39 - t28 * t34;
+    J[7] = t42;
+    const cdyn_real t43 = t26 * t39 - t28 * t35;
+    J[14] = -t43;
+    const cdyn_real t44 = t24 * t8 - t33 * t9;
+    d->oMf_R[frame][0] = -t44;
+    const cdyn_real t45 = t25 * t8 + t34 * t9;
+    d->oMf_R[frame][1] = -t45;
+    const cdyn_real t46 = t26 * t8 + t35 * t9;
+    d->oMf_R[frame][2] = t46;
+    const cdyn_real t47 = t24 * t9 + t33 * t8;
+    d->oMf_R[frame][3] = t47;
+    const cdyn_real t48 = t25 * t9 - t34 * t8;
+    d->oMf_R[frame][4] = t48;
+    const cdyn_real t49 = t26 * t9 - t35 * t8;
+    d->oMf_R[frame][5] = -t49;
+    const cdyn_real t50 = t28 * t8 + t39 * t9;
+    d->oMf_p[frame][0] = t50;
+    const cdyn_real t51 = t28 * t9 - t39 * t8;
+    d->oMf_p[frame][1] = -t51;
+    const cdyn_real t52 = t40 + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t52;
+    J[4] = 0;
+    J[11] = 0;
+    J[18] = 0;
+    J[25] = 0;
+    J[32] = 0;
+    J[39] = 1;
+    J[17] = CDYN_R(-0.082500000000000004);
+    J[38] = 0;
+    J[16] = 0;
 }
 
-/* Jacobian columns of a frame on body 5, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 5:
+ * link6.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 126 mul, 82 add, 0 div, 0 sqrt, 12 sin/cos */
-static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
+ * 78 mul, 46 add, 0 div, 0 sqrt, 12 sin/cos */
+static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
@@ -1410,118 +1035,70 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t33 = t24 - t20 * CDYN_R(0.082500000000000004);
     const cdyn_real t34 = t17 * t8 - t25 * t9;
     const cdyn_real t35 = t17 * t9 + t25 * t8;
+    d->oMf_R[frame][2] = t35;
     J[26] = t35;
     const cdyn_real t36 = t19 * t8 + t27 * t9;
     const cdyn_real t37 = t19 * t9 - t27 * t8;
+    d->oMf_R[frame][5] = -t37;
     J[33] = -t37;
     const cdyn_real t38 = t21 * t8 + t29 * t9;
     const cdyn_real t39 = t21 * t9 - t29 * t8;
+    d->oMf_R[frame][8] = -t39;
     J[40] = -t39;
     const cdyn_real t40 = t26 * CDYN_R(0.38400000000000001) - t25 * CDYN_R(0.082500000000000004);
     const cdyn_real t41 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
     const cdyn_real t42 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
     const cdyn_real t43 = t31 + t40;
+    d->oMf_p[frame][0] = t43;
+    J[7] = t43;
     const cdyn_real t44 = t32 + t41;
+    d->oMf_p[frame][1] = t44;
+    J[0] = -t44;
     const cdyn_real t45 = t33 + t42;
+    d->oMf_p[frame][2] = t45;
     const cdyn_real t46 = t26 * t10 - t34 * t11;
+    d->oMf_R[frame][0] = t46;
     const cdyn_real t47 = t26 * t11 + t34 * t10;
+    d->oMf_R[frame][1] = t47;
     const cdyn_real t48 = t28 * t10 + t36 * t11;
+    d->oMf_R[frame][3] = t48;
     const cdyn_real t49 = t28 * t11 - t36 * t10;
+    d->oMf_R[frame][4] = t49;
     const cdyn_real t50 = t30 * t10 + t38 * t11;
+    d->oMf_R[frame][6] = t50;
     const cdyn_real t51 = t30 * t11 - t38 * t10;
-    const cdyn_real t52 = fR[3];
-    const cdyn_real t53 = fR[0];
-    const cdyn_real t54 = t47 * t52 + t46 * t53;
-    const cdyn_real t55 = fR[6];
-    const cdyn_real t56 = t35 * t55 + t54;
-    d->oMf_R[frame][0] = t56;
-    const cdyn_real t57 = fR[4];
-    const cdyn_real t58 = fR[1];
-    const cdyn_real t59 = t47 * t57 + t46 * t58;
-    const cdyn_real t60 = fR[7];
-    const cdyn_real t61 = t35 * t60 + t59;
-    d->oMf_R[frame][1] = t61;
-    const cdyn_real t62 = fR[5];
-    const cdyn_real t63 = fR[2];
-    const cdyn_real t64 = t47 * t62 + t46 * t63;
-    const cdyn_real t65 = fR[8];
-    const cdyn_real t66 = t35 * t65 + t64;
-    d->oMf_R[frame][2] = t66;
-    const cdyn_real t67 = t49 * t52 + t48 * t53;
-    const cdyn_real t68 = t37 * t55 - t67;
-    d->oMf_R[frame][3] = -t68;
-    const cdyn_real t69 = t49 * t57 + t48 * t58;
-    const cdyn_real t70 = t37 * t60 - t69;
-    d->oMf_R[frame][4] = -t70;
-    const cdyn_real t71 = t49 * t62 + t48 * t63;
-    const cdyn_real t72 = t37 * t65 - t71;
-    d->oMf_R[frame][5] = -t72;
-    const cdyn_real t73 = t51 * t52 + t50 * t53;
-    const cdyn_real t74 = t39 * t55 - t73;
-    d->oMf_R[frame][6] = -t74;
-    const cdyn_real t75 = t51 * t57 + t50 * t58;
-    const cdyn_real t76 = t39 * t60 - t75;
-    d->oMf_R[frame][7] = -t76;
-    const cdyn_real t77 = t51 * t62 + t50 * t63;
-    const cdyn_real t78 = t39 * t65 - t77;
-    d->oMf_R[frame][8] = -t78;
-    const cdyn_real t79 = fp[1];
-    const cdyn_real t80 = fp[0];
-    const cdyn_real t81 = t47 * t79 + t46 * t80;
-    const cdyn_real t82 = fp[2];
-    const cdyn_real t83 = t35 * t82 + t81;
-    const cdyn_real t84 = t49 * t79 + t48 * t80;
-    const cdyn_real t85 = t37 * t82 - t84;
-    const cdyn_real t86 = t51 * t79 + t50 * t80;
-    const cdyn_real t87 = t39 * t82 - t86;
-    const cdyn_real t88 = t43 + t83;
-    d->oMf_p[frame][0] = t88;
-    J[7] = t88;
-    const cdyn_real t89 = t44 - t85;
-    d->oMf_p[frame][1] = t89;
-    J[0] = -t89;
-    const cdyn_real t90 = t45 - t87;
-    d->oMf_p[frame][2] = t90;
-    const cdyn_real t91 = t43 - t88;
-    const cdyn_real t92 = t44 - t89;
-    const cdyn_real t93 = t45 - t90;
-    const cdyn_real t94 = t39 * t92 - t37 * t93;
-    J[5] = -t94;
-    const cdyn_real t95 = t35 * t93 + t39 * t91;
-    J[12] = t95;
-    const cdyn_real t96 = t37 * t91 + t35 * t92;
-    J[19] = -t96;
-    const cdyn_real t97 = t30 * t92 - t28 * t93;
-    J[4] = t97;
-    const cdyn_real t98 = t26 * t93 - t30 * t91;
-    J[11] = t98;
-    const cdyn_real t99 = t28 * t91 - t26 * t92;
-    J[18] = t99;
-    const cdyn_real t100 = t31 - t88;
-    const cdyn_real t101 = t32 - t89;
-    const cdyn_real t102 = t33 - t90;
-    const cdyn_real t103 = t21 * t101 - t19 * t102;
-    J[3] = -t103;
-    const cdyn_real t104 = t17 * t102 + t21 * t100;
-    J[10] = t104;
-    const cdyn_real t105 = t19 * t100 + t17 * t101;
-    J[17] = -t105;
-    const cdyn_real t106 = t22 - t88;
-    const cdyn_real t107 = t23 - t89;
-    const cdyn_real t108 = t24 - t90;
-    const cdyn_real t109 = t3 * t107 - t15 * t108;
-    J[2] = t109;
-    const cdyn_real t110 = t13 * t108 - t3 * t106;
-    J[9] = t110;
-    const cdyn_real t111 = t15 * t106 - t13 * t107;
-    J[16] = t111;
-    const cdyn_real t112 = t90 - CDYN_R(0.33300000000000002);
-    const cdyn_real t113 = t1 * t112;
-    J[1] = t113;
-    const cdyn_real t114 = t0 * t112;
-    J[8] = t114;
-    const cdyn_real t115 = t1 * t88 + t0 * t89;
-    J[15] = -t115;
+    d->oMf_R[frame][7] = t51;
+    const cdyn_real t52 = t31 - t43;
+    const cdyn_real t53 = t32 - t44;
+    const cdyn_real t54 = t33 - t45;
+    const cdyn_real t55 = t21 * t53 - t19 * t54;
+    J[3] = -t55;
+    const cdyn_real t56 = t17 * t54 + t21 * t52;
+    J[10] = t56;
+    const cdyn_real t57 = t19 * t52 + t17 * t53;
+    J[17] = -t57;
+    const cdyn_real t58 = t22 - t43;
+    const cdyn_real t59 = t23 - t44;
+    const cdyn_real t60 = t24 - t45;
+    const cdyn_real t61 = t3 * t59 - t15 * t60;
+    J[2] = t61;
+    const cdyn_real t62 = t13 * t60 - t3 * t58;
+    J[9] = t62;
+    const cdyn_real t63 = t15 * t58 - t13 * t59;
+    J[16] = t63;
+    const cdyn_real t64 = t45 - CDYN_R(0.33300000000000002);
+    const cdyn_real t65 = t1 * t64;
+    J[1] = t65;
+    const cdyn_real t66 = t0 * t64;
+    J[8] = t66;
+    const cdyn_real t67 = t1 * t43 + t0 * t44;
+    J[15] = -t67;
+    J[5] = 0;
+    J[12] = 0;
+    J[19] = 0;
+    J[4] = 0;
+    J[11] = 0;
+    J[18] = 0;
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -1532,170 +1109,138 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 132 mul, 71 add, 0 div, 0 sqrt, 12 sin/cos */
-static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
+ * 84 mul, 39 add, 0 div, 0 sqrt, 12 sin/cos */
+static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
-    const cdyn_real t0 = fR[6];
-    J[26] = t0;
-    const cdyn_real t1 = fR[7];
-    J[33] = t1;
-    const cdyn_real t2 = fR[8];
-    J[40] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[5] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[12] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[19] = t13;
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
-    const cdyn_real t14 = sin_angle[5];
-    const cdyn_real t15 = cos_angle[5];
-    const cdyn_real t16 = sin_angle[4];
-    const cdyn_real t17 = cos_angle[4];
-    const cdyn_real t18 = sin_angle[3];
-    const cdyn_real t19 = cos_angle[3];
-    const cdyn_real t20 = sin_angle[2];
-    const cdyn_real t21 = cos_angle[2];
-    const cdyn_real t22 = sin_angle[1];
-    const cdyn_real t23 = cos_angle[1];
-    const cdyn_real t24 = sin_angle[0];
-    const cdyn_real t25 = cos_angle[0];
-    const cdyn_real t26 = t3 * t14 - t5 * t15;
-    const cdyn_real t27 = t8 * t14 - t9 * t15;
-    const cdyn_real t28 = t11 * t14 - t12 * t15;
-    const cdyn_real t29 = t3 * t15 + t5 * t14;
-    J[25] = t29;
-    const cdyn_real t30 = t8 * t15 + t9 * t14;
-    J[32] = t30;
-    const cdyn_real t31 = t11 * t15 + t12 * t14;
-    J[39] = t31;
-    const cdyn_real t32 = t6 * t14 - t4 * t15;
-    const cdyn_real t33 = t6 * t15 + t4 * t14;
-    const cdyn_real t34 = fp[2];
-    const cdyn_real t35 = t0 * t32 - t34 * t26;
-    J[4] = t35;
-    const cdyn_real t36 = t1 * t32 - t34 * t27;
-    J[11] = t36;
-    const cdyn_real t37 = t2 * t32 - t34 * t28;
-    J[18] = t37;
-    const cdyn_real t38 = t0 * t16 - t26 * t17;
-    const cdyn_real t39 = t1 * t16 - t27 * t17;
-    const cdyn_real t40 = t2 * t16 - t28 * t17;
-    const cdyn_real t41 = t0 * t17 + t26 * t16;
-    J[24] = t41;
-    const cdyn_real t42 = t1 * t17 + t27 * t16;
-    J[31] = t42;
-    const cdyn_real t43 = t2 * t17 + t28 * t16;
-    J[38] = t43;
-    const cdyn_real t44 = t34 * t16 - t32 * t17;
-    const cdyn_real t45 = t34 * t17 + t32 * t16;
-    const cdyn_real t46 = t44 - CDYN_R(0.082500000000000004);
-    const cdyn_real t47 = t33 + CDYN_R(0.38400000000000001);
-    const cdyn_real t48 = t29 * t46 - t38 * t47;
-    J[3] = t48;
-    const cdyn_real t49 = t30 * t46 - t39 * t47;
-    J[10] = t49;
-    const cdyn_real t50 = t31 * t46 - t40 * t47;
-    J[17] = t50;
-    const cdyn_real t51 = t29 * t18 - t38 * t19;
-    const cdyn_real t52 = t30 * t18 - t39 * t19;
-    const cdyn_real t53 = t31 * t18 - t40 * t19;
-    const cdyn_real t54 = t29 * t19 + t38 * t18;
-    J[23] = t54;
-    const cdyn_real t55 = t30 * t19 + t39 * t18;
-    J[30] = t55;
-    const cdyn_real t56 = t31 * t19 + t40 * t18;
-    J[37] = t56;
-    const cdyn_real t57 = t47 * t18 - t46 * t19;
-    const cdyn_real t58 = t47 * t19 + t46 * t18;
-    const cdyn_real t59 = t57 - CDYN_R(0.082500000000000004);
-    const cdyn_real t60 = t41 * t59 - t45 * t51;
-    J[2] = t60;
-    const cdyn_real t61 = t42 * t59 - t45 * t52;
-    J[9] = t61;
-    const cdyn_real t62 = t43 * t59 - t45 * t53;
-    J[16] = t62;
-    const cdyn_real t63 = t41 * t20 - t51 * t21;
-    const cdyn_real t64 = t42 * t20 - t52 * t21;
-    const cdyn_real t65 = t43 * t20 - t53 * t21;
-    const cdyn_real t66 = t41 * t21 + t51 * t20;
-    J[22] = -t66;
-    const cdyn_real t67 = t42 * t21 + t52 * t20;
-    J[29] = -t67;
-    const cdyn_real t68 = t43 * t21 + t53 * t20;
-    J[36] = -t68;
-    const cdyn_real t69 = t45 * t20 - t59 * t21;
-    const cdyn_real t70 = t45 * t21 + t59 * t20;
-    const cdyn_real t71 = t58 + CDYN_R(0.316);
-    const cdyn_real t72 = t54 * t69 - t63 * t71;
-    J[1] = -t72;
-    const cdyn_real t73 = t55 * t69 - t64 * t71;
-    J[8] = -t73;
-    const cdyn_real t74 = t56 * t69 - t65 * t71;
-    J[15] = -t74;
-    const cdyn_real t75 = t54 * t22 + t63 * t23;
-    const cdyn_real t76 = t55 * t22 + t64 * t23;
-    const cdyn_real t77 = t56 * t22 + t65 * t23;
-    const cdyn_real t78 = t54 * t23 - t63 * t22;
-    J[21] = t78;
-    d->oMf_R[frame][6] = t78;
-    const cdyn_real t79 = t55 * t23 - t64 * t22;
-    J[28] = t79;
-    d->oMf_R[frame][7] = t79;
-    const cdyn_real t80 = t56 * t23 - t65 * t22;
-    J[35] = t80;
-    d->oMf_R[frame][8] = t80;
-    const cdyn_real t81 = t71 * t22 + t69 * t23;
-    const cdyn_real t82 = t71 * t23 - t69 * t22;
-    const cdyn_real t83 = t66 * t81 - t70 * t75;
-    J[0] = -t83;
-    const cdyn_real t84 = t67 * t81 - t70 * t76;
-    J[7] = -t84;
-    const cdyn_real t85 = t68 * t81 - t70 * t77;
-    J[14] = -t85;
-    const cdyn_real t86 = t66 * t24 + t75 * t25;
-    d->oMf_R[frame][0] = t86;
-    const cdyn_real t87 = t67 * t24 + t76 * t25;
-    d->oMf_R[frame][1] = t87;
-    const cdyn_real t88 = t68 * t24 + t77 * t25;
-    d->oMf_R[frame][2] = t88;
-    const cdyn_real t89 = t66 * t25 - t75 * t24;
-    d->oMf_R[frame][3] = -t89;
-    const cdyn_real t90 = t67 * t25 - t76 * t24;
-    d->oMf_R[frame][4] = -t90;
-    const cdyn_real t91 = t68 * t25 - t77 * t24;
-    d->oMf_R[frame][5] = -t91;
-    const cdyn_real t92 = t70 * t24 + t81 * t25;
-    d->oMf_p[frame][0] = t92;
-    const cdyn_real t93 = t70 * t25 - t81 * t24;
-    d->oMf_p[frame][1] = -t93;
-    const cdyn_real t94 = t82 + CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = t94;
+    const cdyn_real t0 = sin_angle[5];
+    J[25] = t0;
+    const cdyn_real t1 = cos_angle[5];
+    J[32] = t1;
+    const cdyn_real t2 = sin_angle[4];
+    const cdyn_real t3 = cos_angle[4];
+    J[38] = t3;
+    const cdyn_real t4 = sin_angle[3];
+    const cdyn_real t5 = cos_angle[3];
+    const cdyn_real t6 = sin_angle[2];
+    const cdyn_real t7 = cos_angle[2];
+    const cdyn_real t8 = sin_angle[1];
+    const cdyn_real t9 = cos_angle[1];
+    const cdyn_real t10 = sin_angle[0];
+    const cdyn_real t11 = cos_angle[0];
+    const cdyn_real t12 = t1 * t3;
+    const cdyn_real t13 = t0 * t3;
+    const cdyn_real t14 = t1 * t2;
+    J[24] = -t14;
+    const cdyn_real t15 = t0 * t2;
+    J[31] = t15;
+    const cdyn_real t16 = t0 * CDYN_R(0.082500000000000004) + t12 * CDYN_R(0.38400000000000001);
+    J[3] = -t16;
+    const cdyn_real t17 = t1 * CDYN_R(0.082500000000000004) - t13 * CDYN_R(0.38400000000000001);
+    J[10] = -t17;
+    const cdyn_real t18 = t2 * CDYN_R(0.38400000000000001);
+    J[17] = -t18;
+    const cdyn_real t19 = t0 * t4 - t12 * t5;
+    const cdyn_real t20 = t1 * t4 + t13 * t5;
+    const cdyn_real t21 = t2 * t5;
+    const cdyn_real t22 = t0 * t5 + t12 * t4;
+    J[23] = t22;
+    const cdyn_real t23 = t1 * t5 - t13 * t4;
+    J[30] = t23;
+    const cdyn_real t24 = t2 * t4;
+    J[37] = t24;
+    const cdyn_real t25 = t4 * CDYN_R(0.38400000000000001) + t5 * CDYN_R(0.082500000000000004);
+    const cdyn_real t26 = t5 * CDYN_R(0.38400000000000001) - t4 * CDYN_R(0.082500000000000004);
+    const cdyn_real t27 = t25 - CDYN_R(0.082500000000000004);
+    const cdyn_real t28 = t14 * t27;
+    J[2] = -t28;
+    const cdyn_real t29 = t15 * t27;
+    J[9] = t29;
+    const cdyn_real t30 = t3 * t27;
+    J[16] = t30;
+    const cdyn_real t31 = t14 * t6 + t19 * t7;
+    const cdyn_real t32 = t15 * t6 - t20 * t7;
+    const cdyn_real t33 = t3 * t6 + t21 * t7;
+    const cdyn_real t34 = t14 * t7 - t19 * t6;
+    J[22] = t34;
+    const cdyn_real t35 = t15 * t7 + t20 * t6;
+    J[29] = -t35;
+    const cdyn_real t36 = t3 * t7 - t21 * t6;
+    J[36] = -t36;
+    const cdyn_real t37 = t27 * t7;
+    const cdyn_real t38 = t27 * t6;
+    const cdyn_real t39 = t26 + CDYN_R(0.316);
+    const cdyn_real t40 = t22 * t37 - t31 * t39;
+    J[1] = t40;
+    const cdyn_real t41 = t23 * t37 + t32 * t39;
+    J[8] = t41;
+    const cdyn_real t42 = t24 * t37 + t33 * t39;
+    J[15] = t42;
+    const cdyn_real t43 = t22 * t8 - t31 * t9;
+    const cdyn_real t44 = t23 * t8 + t32 * t9;
+    const cdyn_real t45 = t24 * t8 + t33 * t9;
+    const cdyn_real t46 = t22 * t9 + t31 * t8;
+    J[21] = t46;
+    d->oMf_R[frame][6] = t46;
+    const cdyn_real t47 = t23 * t9 - t32 * t8;
+    J[28] = t47;
+    d->oMf_R[frame][7] = t47;
+    const cdyn_real t48 = t24 * t9 - t33 * t8;
+    J[35] = t48;
+    d->oMf_R[frame][8] = t48;
+    const cdyn_real t49 = t39 * t8 - t37 * t9;
+    const cdyn_real t50 = t39 * t9 + t37 * t8;
+    const cdyn_real t51 = t34 * t49 + t38 * t43;
+    J[0] = t51;
+    const cdyn_real t52 = t35 * t49 - t38 * t44;
+    J[7] = -t52;
+    const cdyn_real t53 = t36 * t49 - t38 * t45;
+    J[14] = -t53;
+    const cdyn_real t54 = t34 * t10 - t43 * t11;
+    d->oMf_R[frame][0] = -t54;
+    const cdyn_real t55 = t35 * t10 + t44 * t11;
+    d->oMf_R[frame][1] = t55;
+    const cdyn_real t56 = t36 * t10 + t45 * t11;
+    d->oMf_R[frame][2] = t56;
+    const cdyn_real t57 = t34 * t11 + t43 * t10;
+    d->oMf_R[frame][3] = t57;
+    const cdyn_real t58 = t35 * t11 - t44 * t10;
+    d->oMf_R[frame][4] = -t58;
+    const cdyn_real t59 = t36 * t11 - t45 * t10;
+    d->oMf_R[frame][5] = -t59;
+    const cdyn_real t60 = t38 * t10 + t49 * t11;
+    d->oMf_p[frame][0] = t60;
+    const cdyn_real t61 = t38 * t11 - t49 * t10;
+    d->oMf_p[frame][1] = -t61;
+    const cdyn_real t62 = t50 + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t62;
+    J[5] = 0;
+    J[12] = 0;
+    J[19] = 0;
+    J[26] = 0;
+    J[33] = 0;
+    J[40] = 1;
+    J[4] = 0;
+    J[11] = 0;
+    J[18] = 0;
+    J[39] = 0;
 }
 
-/* Jacobian columns of a frame on body 6, LOCAL_WORLD_ALIGNED: the kinematics of its
- * branch only, from q; the frame's world placement is left in d.
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 6:
+ * link7.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
  * The columns of the DoFs that do not support the body are cleared here, a run per row,
  * rather than all of J first.
- * 147 mul, 97 add, 0 div, 0 sqrt, 14 sin/cos */
-static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
+ * 105 mul, 64 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -1762,124 +1307,79 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t47 = t35 + t44;
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
+    d->oMf_R[frame][2] = -t49;
     J[27] = -t49;
     const cdyn_real t50 = t30 * t10 + t38 * t11;
     const cdyn_real t51 = t30 * t11 - t38 * t10;
+    d->oMf_R[frame][5] = -t51;
     J[34] = -t51;
     const cdyn_real t52 = t32 * t10 + t40 * t11;
     const cdyn_real t53 = t32 * t11 - t40 * t10;
+    d->oMf_R[frame][8] = -t53;
     J[41] = -t53;
     const cdyn_real t54 = t37 * t12 + t48 * t13;
+    d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t37 * t13 - t48 * t12;
+    d->oMf_R[frame][1] = t55;
     const cdyn_real t56 = t39 * t12 - t50 * t13;
+    d->oMf_R[frame][3] = -t56;
     const cdyn_real t57 = t39 * t13 + t50 * t12;
+    d->oMf_R[frame][4] = -t57;
     const cdyn_real t58 = t41 * t12 - t52 * t13;
+    d->oMf_R[frame][6] = -t58;
     const cdyn_real t59 = t41 * t13 + t52 * t12;
+    d->oMf_R[frame][7] = -t59;
     const cdyn_real t60 = t45 + t48 * CDYN_R(0.087999999999999995);
+    d->oMf_p[frame][0] = t60;
+    J[7] = t60;
     const cdyn_real t61 = t46 + t50 * CDYN_R(0.087999999999999995);
+    d->oMf_p[frame][1] = t61;
+    J[0] = -t61;
     const cdyn_real t62 = t47 + t52 * CDYN_R(0.087999999999999995);
-    const cdyn_real t63 = fR[3];
-    const cdyn_real t64 = fR[0];
-    const cdyn_real t65 = t55 * t63 + t54 * t64;
-    const cdyn_real t66 = fR[6];
-    const cdyn_real t67 = t49 * t66 - t65;
-    d->oMf_R[frame][0] = -t67;
-    const cdyn_real t68 = fR[4];
-    const cdyn_real t69 = fR[1];
-    const cdyn_real t70 = t55 * t68 + t54 * t69;
-    const cdyn_real t71 = fR[7];
-    const cdyn_real t72 = t49 * t71 - t70;
-    d->oMf_R[frame][1] = -t72;
-    const cdyn_real t73 = fR[5];
-    const cdyn_real t74 = fR[2];
-    const cdyn_real t75 = t55 * t73 + t54 * t74;
-    const cdyn_real t76 = fR[8];
-    const cdyn_real t77 = t49 * t76 - t75;
-    d->oMf_R[frame][2] = -t77;
-    const cdyn_real t78 = t57 * t63 + t56 * t64;
-    const cdyn_real t79 = t51 * t66 + t78;
-    d->oMf_R[frame][3] = -t79;
-    const cdyn_real t80 = t57 * t68 + t56 * t69;
-    const cdyn_real t81 = t51 * t71 + t80;
-    d->oMf_R[frame][4] = -t81;
-    const cdyn_real t82 = t57 * t73 + t56 * t74;
-    const cdyn_real t83 = t51 * t76 + t82;
-    d->oMf_R[frame][5] = -t83;
-    const cdyn_real t84 = t59 * t63 + t58 * t64;
-    const cdyn_real t85 = t53 * t66 + t84;
-    d->oMf_R[frame][6] = -t85;
-    const cdyn_real t86 = t59 * t68 + t58 * t69;
-    const cdyn_real t87 = t53 * t71 + t86;
-    d->oMf_R[frame][7] = -t87;
-    const cdyn_real t88 = t59 * t73 + t58 * t74;
-    const cdyn_real t89 = t53 * t76 + t88;
-    d->oMf_R[frame][8] = -t89;
-    const cdyn_real t90 = fp[1];
-    const cdyn_real t91 = fp[0];
-    const cdyn_real t92 = t55 * t90 + t54 * t91;
-    const cdyn_real t93 = fp[2];
-    const cdyn_real t94 = t49 * t93 - t92;
-    const cdyn_real t95 = t57 * t90 + t56 * t91;
-    const cdyn_real t96 = t51 * t93 + t95;
-    const cdyn_real t97 = t59 * t90 + t58 * t91;
-    const cdyn_real t98 = t53 * t93 + t97;
-    const cdyn_real t99 = t60 - t94;
-    d->oMf_p[frame][0] = t99;
-    J[7] = t99;
-    const cdyn_real t100 = t61 - t96;
-    d->oMf_p[frame][1] = t100;
-    J[0] = -t100;
-    const cdyn_real t101 = t62 - t98;
-    d->oMf_p[frame][2] = t101;
-    const cdyn_real t102 = t60 - t99;
-    const cdyn_real t103 = t61 - t100;
-    const cdyn_real t104 = t62 - t101;
-    const cdyn_real t105 = t53 * t103 - t51 * t104;
-    J[6] = -t105;
-    const cdyn_real t106 = t49 * t104 - t53 * t102;
-    J[13] = -t106;
-    const cdyn_real t107 = t51 * t102 - t49 * t103;
-    J[20] = -t107;
-    const cdyn_real t108 = t45 - t99;
-    const cdyn_real t109 = t46 - t100;
-    const cdyn_real t110 = t47 - t101;
-    const cdyn_real t111 = t41 * t109 - t39 * t110;
-    J[5] = -t111;
-    const cdyn_real t112 = t37 * t110 + t41 * t108;
-    J[12] = t112;
-    const cdyn_real t113 = t39 * t108 + t37 * t109;
-    J[19] = -t113;
-    const cdyn_real t114 = t32 * t109 - t30 * t110;
-    J[4] = t114;
-    const cdyn_real t115 = t28 * t110 - t32 * t108;
-    J[11] = t115;
-    const cdyn_real t116 = t30 * t108 - t28 * t109;
-    J[18] = t116;
-    const cdyn_real t117 = t33 - t99;
-    const cdyn_real t118 = t34 - t100;
-    const cdyn_real t119 = t35 - t101;
-    const cdyn_real t120 = t23 * t118 - t21 * t119;
-    J[3] = -t120;
-    const cdyn_real t121 = t19 * t119 + t23 * t117;
-    J[10] = t121;
-    const cdyn_real t122 = t21 * t117 + t19 * t118;
-    J[17] = -t122;
-    const cdyn_real t123 = t24 - t99;
-    const cdyn_real t124 = t25 - t100;
-    const cdyn_real t125 = t26 - t101;
-    const cdyn_real t126 = t3 * t124 - t17 * t125;
-    J[2] = t126;
-    const cdyn_real t127 = t15 * t125 - t3 * t123;
-    J[9] = t127;
-    const cdyn_real t128 = t17 * t123 - t15 * t124;
-    J[16] = t128;
-    const cdyn_real t129 = t101 - CDYN_R(0.33300000000000002);
-    const cdyn_real t130 = t1 * t129;
-    J[1] = t130;
-    const cdyn_real t131 = t0 * t129;
-    J[8] = t131;
-    const cdyn_real t132 = t1 * t99 + t0 * t100;
-    J[15] = -t132;
+    d->oMf_p[frame][2] = t62;
+    const cdyn_real t63 = t45 - t60;
+    const cdyn_real t64 = t46 - t61;
+    const cdyn_real t65 = t47 - t62;
+    const cdyn_real t66 = t41 * t64 - t39 * t65;
+    J[5] = -t66;
+    const cdyn_real t67 = t37 * t65 + t41 * t63;
+    J[12] = t67;
+    const cdyn_real t68 = t39 * t63 + t37 * t64;
+    J[19] = -t68;
+    const cdyn_real t69 = t32 * t64 - t30 * t65;
+    J[4] = t69;
+    const cdyn_real t70 = t28 * t65 - t32 * t63;
+    J[11] = t70;
+    const cdyn_real t71 = t30 * t63 - t28 * t64;
+    J[18] = t71;
+    const cdyn_real t72 = t33 - t60;
+    const cdyn_real t73 = t34 - t61;
+    const cdyn_real t74 = t35 - t62;
+    const cdyn_real t75 = t23 * t73 - t21 * t74;
+    J[3] = -t75;
+    const cdyn_real t76 = t19 * t74 + t23 * t72;
+    J[10] = t76;
+    const cdyn_real t77 = t21 * t72 + t19 * t73;
+    J[17] = -t77;
+    const cdyn_real t78 = t24 - t60;
+    const cdyn_real t79 = t25 - t61;
+    const cdyn_real t80 = t26 - t62;
+    const cdyn_real t81 = t3 * t79 - t17 * t80;
+    J[2] = t81;
+    const cdyn_real t82 = t15 * t80 - t3 * t78;
+    J[9] = t82;
+    const cdyn_real t83 = t17 * t78 - t15 * t79;
+    J[16] = t83;
+    const cdyn_real t84 = t62 - CDYN_R(0.33300000000000002);
+    const cdyn_real t85 = t1 * t84;
+    J[1] = t85;
+    const cdyn_real t86 = t0 * t84;
+    J[8] = t86;
+    const cdyn_real t87 = t1 * t60 + t0 * t61;
+    J[15] = -t87;
+    J[6] = 0;
+    J[13] = 0;
+    J[20] = 0;
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -1890,230 +1390,837 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
 /* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
  * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
  * frame's world placement, left in d.
- * 154 mul, 83 add, 0 div, 0 sqrt, 14 sin/cos */
-static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
+ * 108 mul, 53 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
-    const cdyn_real *fR = arm7__frame_R[frame], *fp = arm7__frame_p[frame];
-    const cdyn_real t0 = fR[6];
-    J[27] = t0;
-    const cdyn_real t1 = fR[7];
-    J[34] = t1;
-    const cdyn_real t2 = fR[8];
-    J[41] = t2;
-    const cdyn_real t3 = fR[3];
-    const cdyn_real t4 = fp[0];
-    const cdyn_real t5 = fR[0];
-    const cdyn_real t6 = fp[1];
-    const cdyn_real t7 = t3 * t4 - t5 * t6;
-    J[6] = t7;
-    const cdyn_real t8 = fR[4];
-    const cdyn_real t9 = fR[1];
-    const cdyn_real t10 = t8 * t4 - t9 * t6;
-    J[13] = t10;
-    const cdyn_real t11 = fR[5];
-    const cdyn_real t12 = fR[2];
-    const cdyn_real t13 = t11 * t4 - t12 * t6;
-    J[20] = t13;
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
-    const cdyn_real t14 = sin_angle[6];
-    const cdyn_real t15 = cos_angle[6];
-    const cdyn_real t16 = sin_angle[5];
-    const cdyn_real t17 = cos_angle[5];
-    const cdyn_real t18 = sin_angle[4];
-    const cdyn_real t19 = cos_angle[4];
-    const cdyn_real t20 = sin_angle[3];
-    const cdyn_real t21 = cos_angle[3];
-    const cdyn_real t22 = sin_angle[2];
-    const cdyn_real t23 = cos_angle[2];
-    const cdyn_real t24 = sin_angle[1];
-    const cdyn_real t25 = cos_angle[1];
-    const cdyn_real t26 = sin_angle[0];
-    const cdyn_real t27 = cos_angle[0];
-    const cdyn_real t28 = t3 * t14 - t5 * t15;
-    const cdyn_real t29 = t8 * t14 - t9 * t15;
-    const cdyn_real t30 = t11 * t14 - t12 * t15;
-    const cdyn_real t31 = t3 * t15 + t5 * t14;
-    J[26] = t31;
-    const cdyn_real t32 = t8 * t15 + t9 * t14;
-    J[33] = t32;
-    const cdyn_real t33 = t11 * t15 + t12 * t14;
-    J[40] = t33;
-    const cdyn_real t34 = t6 * t14 - t4 * t15;
-    const cdyn_real t35 = t6 * t15 + t4 * t14;
-    const cdyn_real t36 = t34 - CDYN_R(0.087999999999999995);
-    const cdyn_real t37 = fp[2];
-    const cdyn_real t38 = t0 * t36 - t37 * t28;
-    J[5] = t38;
-    const cdyn_real t39 = t1 * t36 - t37 * t29;
-    J[12] = t39;
-    const cdyn_real t40 = t2 * t36 - t37 * t30;
-    J[19] = t40;
-    const cdyn_real t41 = t0 * t16 - t28 * t17;
-    const cdyn_real t42 = t1 * t16 - t29 * t17;
-    const cdyn_real t43 = t2 * t16 - t30 * t17;
-    const cdyn_real t44 = t0 * t17 + t28 * t16;
-    J[25] = -t44;
-    const cdyn_real t45 = t1 * t17 + t29 * t16;
-    J[32] = -t45;
-    const cdyn_real t46 = t2 * t17 + t30 * t16;
-    J[39] = -t46;
-    const cdyn_real t47 = t37 * t16 - t36 * t17;
-    const cdyn_real t48 = t37 * t17 + t36 * t16;
-    const cdyn_real t49 = t31 * t47 - t35 * t41;
-    J[4] = -t49;
-    const cdyn_real t50 = t32 * t47 - t35 * t42;
-    J[11] = -t50;
-    const cdyn_real t51 = t33 * t47 - t35 * t43;
-    J[18] = -t51;
-    const cdyn_real t52 = t31 * t18 + t41 * t19;
-    const cdyn_real t53 = t32 * t18 + t42 * t19;
-    const cdyn_real t54 = t33 * t18 + t43 * t19;
-    const cdyn_real t55 = t31 * t19 - t41 * t18;
-    J[24] = t55;
-    const cdyn_real t56 = t32 * t19 - t42 * t18;
-    J[31] = t56;
-    const cdyn_real t57 = t33 * t19 - t43 * t18;
-    J[38] = t57;
-    const cdyn_real t58 = t35 * t18 + t47 * t19;
-    const cdyn_real t59 = t35 * t19 - t47 * t18;
-    const cdyn_real t60 = t58 - CDYN_R(0.082500000000000004);
-    const cdyn_real t61 = t48 - CDYN_R(0.38400000000000001);
-    const cdyn_real t62 = t44 * t60 - t52 * t61;
-    J[3] = -t62;
-    const cdyn_real t63 = t45 * t60 - t53 * t61;
-    J[10] = -t63;
-    const cdyn_real t64 = t46 * t60 - t54 * t61;
-    J[17] = -t64;
-    const cdyn_real t65 = t44 * t20 + t52 * t21;
-    const cdyn_real t66 = t45 * t20 + t53 * t21;
-    const cdyn_real t67 = t46 * t20 + t54 * t21;
-    const cdyn_real t68 = t44 * t21 - t52 * t20;
-    J[23] = -t68;
-    const cdyn_real t69 = t45 * t21 - t53 * t20;
-    J[30] = -t69;
-    const cdyn_real t70 = t46 * t21 - t54 * t20;
-    J[37] = -t70;
-    const cdyn_real t71 = t61 * t20 + t60 * t21;
-    const cdyn_real t72 = t61 * t21 - t60 * t20;
-    const cdyn_real t73 = t71 + CDYN_R(0.082500000000000004);
-    const cdyn_real t74 = t55 * t73 - t59 * t65;
-    J[2] = -t74;
-    const cdyn_real t75 = t56 * t73 - t59 * t66;
-    J[9] = -t75;
-    const cdyn_real t76 = t57 * t73 - t59 * t67;
-    J[16] = -t76;
-    const cdyn_real t77 = t55 * t22 + t65 * t23;
-    const cdyn_real t78 = t56 * t22 + t66 * t23;
-    const cdyn_real t79 = t57 * t22 + t67 * t23;
-    const cdyn_real t80 = t55 * t23 - t65 * t22;
-    J[22] = -t80;
-    const cdyn_real t81 = t56 * t23 - t66 * t22;
-    J[29] = -t81;
-    const cdyn_real t82 = t57 * t23 - t67 * t22;
-    J[36] = -t82;
-    const cdyn_real t83 = t59 * t22 + t73 * t23;
-    const cdyn_real t84 = t59 * t23 - t73 * t22;
-    const cdyn_real t85 = t72 - CDYN_R(0.316);
-    const cdyn_real t86 = t68 * t83 - t77 * t85;
-    J[1] = t86;
-    const cdyn_real t87 = t69 * t83 - t78 * t85;
-    J[8] = t87;
-    const cdyn_real t88 = t70 * t83 - t79 * t85;
-    J[15] = t88;
-    const cdyn_real t89 = t68 * t24 - t77 * t25;
-    const cdyn_real t90 = t69 * t24 - t78 * t25;
-    const cdyn_real t91 = t70 * t24 - t79 * t25;
-    const cdyn_real t92 = t68 * t25 + t77 * t24;
-    J[21] = -t92;
-    d->oMf_R[frame][6] = -t92;
-    const cdyn_real t93 = t69 * t25 + t78 * t24;
-    J[28] = -t93;
-    d->oMf_R[frame][7] = -t93;
-    const cdyn_real t94 = t70 * t25 + t79 * t24;
-    J[35] = -t94;
-    d->oMf_R[frame][8] = -t94;
-    const cdyn_real t95 = t85 * t24 - t83 * t25;
-    const cdyn_real t96 = t85 * t25 + t83 * t24;
-    const cdyn_real t97 = t80 * t95 - t84 * t89;
-    J[0] = t97;
-    const cdyn_real t98 = t81 * t95 - t84 * t90;
-    J[7] = t98;
-    const cdyn_real t99 = t82 * t95 - t84 * t91;
-    J[14] = t99;
-    const cdyn_real t100 = t80 * t26 - t89 * t27;
-    d->oMf_R[frame][0] = t100;
-    const cdyn_real t101 = t81 * t26 - t90 * t27;
-    d->oMf_R[frame][1] = t101;
-    const cdyn_real t102 = t82 * t26 - t91 * t27;
-    d->oMf_R[frame][2] = t102;
-    const cdyn_real t103 = t80 * t27 + t89 * t26;
-    d->oMf_R[frame][3] = -t103;
-    const cdyn_real t104 = t81 * t27 + t90 * t26;
-    d->oMf_R[frame][4] = -t104;
-    const cdyn_real t105 = t82 * t27 + t91 * t26;
-    d->oMf_R[frame][5] = -t105;
-    const cdyn_real t106 = t84 * t26 - t95 * t27;
-    d->oMf_p[frame][0] = t106;
-    const cdyn_real t107 = t84 * t27 + t95 * t26;
-    d->oMf_p[frame][1] = -t107;
-    const cdyn_real t108 = t96 - CDYN_R(0.33300000000000002);
-    d->oMf_p[frame][2] = -t108;
+    const cdyn_real t0 = sin_angle[6];
+    J[26] = t0;
+    const cdyn_real t1 = cos_angle[6];
+    J[33] = t1;
+    const cdyn_real t2 = sin_angle[5];
+    const cdyn_real t3 = cos_angle[5];
+    J[39] = -t3;
+    const cdyn_real t4 = sin_angle[4];
+    const cdyn_real t5 = cos_angle[4];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[2];
+    const cdyn_real t9 = cos_angle[2];
+    const cdyn_real t10 = sin_angle[1];
+    const cdyn_real t11 = cos_angle[1];
+    const cdyn_real t12 = sin_angle[0];
+    const cdyn_real t13 = cos_angle[0];
+    const cdyn_real t14 = t1 * t3;
+    const cdyn_real t15 = t0 * t3;
+    const cdyn_real t16 = t1 * t2;
+    J[25] = t16;
+    const cdyn_real t17 = t0 * t2;
+    J[32] = -t17;
+    const cdyn_real t18 = t3 * CDYN_R(0.087999999999999995);
+    const cdyn_real t19 = t0 * t18;
+    J[4] = -t19;
+    const cdyn_real t20 = t1 * t18;
+    J[11] = -t20;
+    const cdyn_real t21 = t0 * t4 + t14 * t5;
+    const cdyn_real t22 = t1 * t4 - t15 * t5;
+    const cdyn_real t23 = t2 * t5;
+    const cdyn_real t24 = t0 * t5 - t14 * t4;
+    J[24] = t24;
+    const cdyn_real t25 = t1 * t5 + t15 * t4;
+    J[31] = t25;
+    const cdyn_real t26 = t2 * t4;
+    J[38] = -t26;
+    const cdyn_real t27 = t18 * t4;
+    const cdyn_real t28 = t18 * t5 - CDYN_R(0.082500000000000004);
+    const cdyn_real t29 = t2 * CDYN_R(0.087999999999999995) + CDYN_R(0.38400000000000001);
+    const cdyn_real t30 = t16 * t28 - t21 * t29;
+    J[3] = t30;
+    const cdyn_real t31 = t17 * t28 + t22 * t29;
+    J[10] = -t31;
+    const cdyn_real t32 = t3 * t28 + t23 * t29;
+    J[17] = -t32;
+    const cdyn_real t33 = t16 * t6 - t21 * t7;
+    const cdyn_real t34 = t17 * t6 + t22 * t7;
+    const cdyn_real t35 = t3 * t6 + t23 * t7;
+    const cdyn_real t36 = t16 * t7 + t21 * t6;
+    J[23] = t36;
+    const cdyn_real t37 = t17 * t7 - t22 * t6;
+    J[30] = -t37;
+    const cdyn_real t38 = t3 * t7 - t23 * t6;
+    J[37] = -t38;
+    const cdyn_real t39 = t29 * t6 - t28 * t7;
+    const cdyn_real t40 = t29 * t7 + t28 * t6;
+    const cdyn_real t41 = t39 - CDYN_R(0.082500000000000004);
+    const cdyn_real t42 = t24 * t41 + t27 * t33;
+    J[2] = t42;
+    const cdyn_real t43 = t25 * t41 - t27 * t34;
+    J[9] = t43;
+    const cdyn_real t44 = t26 * t41 + t27 * t35;
+    J[16] = -t44;
+    const cdyn_real t45 = t24 * t8 - t33 * t9;
+    const cdyn_real t46 = t25 * t8 + t34 * t9;
+    const cdyn_real t47 = t26 * t8 - t35 * t9;
+    const cdyn_real t48 = t24 * t9 + t33 * t8;
+    J[22] = -t48;
+    const cdyn_real t49 = t25 * t9 - t34 * t8;
+    J[29] = -t49;
+    const cdyn_real t50 = t26 * t9 + t35 * t8;
+    J[36] = t50;
+    const cdyn_real t51 = t27 * t8 + t41 * t9;
+    const cdyn_real t52 = t27 * t9 - t41 * t8;
+    const cdyn_real t53 = t40 + CDYN_R(0.316);
+    const cdyn_real t54 = t36 * t51 + t45 * t53;
+    J[1] = t54;
+    const cdyn_real t55 = t37 * t51 - t46 * t53;
+    J[8] = -t55;
+    const cdyn_real t56 = t38 * t51 + t47 * t53;
+    J[15] = -t56;
+    const cdyn_real t57 = t36 * t10 + t45 * t11;
+    const cdyn_real t58 = t37 * t10 - t46 * t11;
+    const cdyn_real t59 = t38 * t10 + t47 * t11;
+    const cdyn_real t60 = t36 * t11 - t45 * t10;
+    J[21] = t60;
+    d->oMf_R[frame][6] = t60;
+    const cdyn_real t61 = t37 * t11 + t46 * t10;
+    J[28] = -t61;
+    d->oMf_R[frame][7] = -t61;
+    const cdyn_real t62 = t38 * t11 - t47 * t10;
+    J[35] = -t62;
+    d->oMf_R[frame][8] = -t62;
+    const cdyn_real t63 = t53 * t10 - t51 * t11;
+    const cdyn_real t64 = t53 * t11 + t51 * t10;
+    const cdyn_real t65 = t48 * t63 + t52 * t57;
+    J[0] = -t65;
+    const cdyn_real t66 = t49 * t63 - t52 * t58;
+    J[7] = -t66;
+    const cdyn_real t67 = t50 * t63 + t52 * t59;
+    J[14] = t67;
+    const cdyn_real t68 = t48 * t12 + t57 * t13;
+    d->oMf_R[frame][0] = t68;
+    const cdyn_real t69 = t49 * t12 - t58 * t13;
+    d->oMf_R[frame][1] = t69;
+    const cdyn_real t70 = t50 * t12 + t59 * t13;
+    d->oMf_R[frame][2] = -t70;
+    const cdyn_real t71 = t48 * t13 - t57 * t12;
+    d->oMf_R[frame][3] = -t71;
+    const cdyn_real t72 = t49 * t13 + t58 * t12;
+    d->oMf_R[frame][4] = -t72;
+    const cdyn_real t73 = t50 * t13 - t59 * t12;
+    d->oMf_R[frame][5] = t73;
+    const cdyn_real t74 = t52 * t12 - t63 * t13;
+    d->oMf_p[frame][0] = -t74;
+    const cdyn_real t75 = t52 * t13 + t63 * t12;
+    d->oMf_p[frame][1] = t75;
+    const cdyn_real t76 = t64 + CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = t76;
+    J[6] = 0;
+    J[13] = 0;
+    J[20] = 0;
+    J[27] = 0;
+    J[34] = 0;
+    J[41] = 1;
+    J[5] = 0;
+    J[12] = 0;
+    J[19] = CDYN_R(-0.087999999999999995);
+    J[40] = 0;
+    J[18] = 0;
+}
+
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 6:
+ * flange.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
+ * 114 mul, 73 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
+    const cdyn_real t0 = sin_angle[0];
+    J[22] = -t0;
+    const cdyn_real t1 = cos_angle[0];
+    J[29] = t1;
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    J[37] = t3;
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[4];
+    const cdyn_real t9 = cos_angle[4];
+    const cdyn_real t10 = sin_angle[5];
+    const cdyn_real t11 = cos_angle[5];
+    const cdyn_real t12 = sin_angle[6];
+    const cdyn_real t13 = cos_angle[6];
+    const cdyn_real t14 = t1 * t3;
+    const cdyn_real t15 = t1 * t2;
+    J[23] = t15;
+    const cdyn_real t16 = t0 * t3;
+    const cdyn_real t17 = t0 * t2;
+    J[30] = t17;
+    const cdyn_real t18 = t0 * t4 - t14 * t5;
+    const cdyn_real t19 = t0 * t5 + t14 * t4;
+    J[24] = t19;
+    const cdyn_real t20 = t1 * t4 + t16 * t5;
+    const cdyn_real t21 = t1 * t5 - t16 * t4;
+    J[31] = -t21;
+    const cdyn_real t22 = t2 * t5;
+    const cdyn_real t23 = t2 * t4;
+    J[38] = -t23;
+    const cdyn_real t24 = t15 * CDYN_R(0.316);
+    const cdyn_real t25 = t17 * CDYN_R(0.316);
+    const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t27 = t15 * t6 - t18 * t7;
+    const cdyn_real t28 = t15 * t7 + t18 * t6;
+    J[25] = t28;
+    const cdyn_real t29 = t17 * t6 + t20 * t7;
+    const cdyn_real t30 = t17 * t7 - t20 * t6;
+    J[32] = t30;
+    const cdyn_real t31 = t3 * t6 - t22 * t7;
+    const cdyn_real t32 = t3 * t7 + t22 * t6;
+    J[39] = t32;
+    const cdyn_real t33 = t24 - t18 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = t25 + t20 * CDYN_R(0.082500000000000004);
+    const cdyn_real t35 = t26 - t22 * CDYN_R(0.082500000000000004);
+    const cdyn_real t36 = t19 * t8 - t27 * t9;
+    const cdyn_real t37 = t19 * t9 + t27 * t8;
+    J[26] = t37;
+    const cdyn_real t38 = t21 * t8 + t29 * t9;
+    const cdyn_real t39 = t21 * t9 - t29 * t8;
+    J[33] = -t39;
+    const cdyn_real t40 = t23 * t8 + t31 * t9;
+    const cdyn_real t41 = t23 * t9 - t31 * t8;
+    J[40] = -t41;
+    const cdyn_real t42 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
+    const cdyn_real t43 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
+    const cdyn_real t44 = t32 * CDYN_R(0.38400000000000001) - t31 * CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t33 + t42;
+    const cdyn_real t46 = t34 + t43;
+    const cdyn_real t47 = t35 + t44;
+    const cdyn_real t48 = t28 * t10 - t36 * t11;
+    const cdyn_real t49 = t28 * t11 + t36 * t10;
+    d->oMf_R[frame][2] = -t49;
+    J[27] = -t49;
+    const cdyn_real t50 = t30 * t10 + t38 * t11;
+    const cdyn_real t51 = t30 * t11 - t38 * t10;
+    d->oMf_R[frame][5] = -t51;
+    J[34] = -t51;
+    const cdyn_real t52 = t32 * t10 + t40 * t11;
+    const cdyn_real t53 = t32 * t11 - t40 * t10;
+    d->oMf_R[frame][8] = -t53;
+    J[41] = -t53;
+    const cdyn_real t54 = t37 * t12 + t48 * t13;
+    d->oMf_R[frame][0] = t54;
+    const cdyn_real t55 = t37 * t13 - t48 * t12;
+    d->oMf_R[frame][1] = t55;
+    const cdyn_real t56 = t39 * t12 - t50 * t13;
+    d->oMf_R[frame][3] = -t56;
+    const cdyn_real t57 = t39 * t13 + t50 * t12;
+    d->oMf_R[frame][4] = -t57;
+    const cdyn_real t58 = t41 * t12 - t52 * t13;
+    d->oMf_R[frame][6] = -t58;
+    const cdyn_real t59 = t41 * t13 + t52 * t12;
+    d->oMf_R[frame][7] = -t59;
+    const cdyn_real t60 = t45 + t48 * CDYN_R(0.087999999999999995);
+    const cdyn_real t61 = t46 + t50 * CDYN_R(0.087999999999999995);
+    const cdyn_real t62 = t47 + t52 * CDYN_R(0.087999999999999995);
+    const cdyn_real t63 = t60 - t49 * CDYN_R(0.107);
+    d->oMf_p[frame][0] = t63;
+    J[7] = t63;
+    const cdyn_real t64 = t61 - t51 * CDYN_R(0.107);
+    d->oMf_p[frame][1] = t64;
+    J[0] = -t64;
+    const cdyn_real t65 = t62 - t53 * CDYN_R(0.107);
+    d->oMf_p[frame][2] = t65;
+    const cdyn_real t66 = t60 - t63;
+    const cdyn_real t67 = t61 - t64;
+    const cdyn_real t68 = t62 - t65;
+    const cdyn_real t69 = t53 * t67 - t51 * t68;
+    J[6] = -t69;
+    const cdyn_real t70 = t49 * t68 - t53 * t66;
+    J[13] = -t70;
+    const cdyn_real t71 = t51 * t66 - t49 * t67;
+    J[20] = -t71;
+    const cdyn_real t72 = t45 - t63;
+    const cdyn_real t73 = t46 - t64;
+    const cdyn_real t74 = t47 - t65;
+    const cdyn_real t75 = t41 * t73 - t39 * t74;
+    J[5] = -t75;
+    const cdyn_real t76 = t37 * t74 + t41 * t72;
+    J[12] = t76;
+    const cdyn_real t77 = t39 * t72 + t37 * t73;
+    J[19] = -t77;
+    const cdyn_real t78 = t32 * t73 - t30 * t74;
+    J[4] = t78;
+    const cdyn_real t79 = t28 * t74 - t32 * t72;
+    J[11] = t79;
+    const cdyn_real t80 = t30 * t72 - t28 * t73;
+    J[18] = t80;
+    const cdyn_real t81 = t33 - t63;
+    const cdyn_real t82 = t34 - t64;
+    const cdyn_real t83 = t35 - t65;
+    const cdyn_real t84 = t23 * t82 - t21 * t83;
+    J[3] = -t84;
+    const cdyn_real t85 = t19 * t83 + t23 * t81;
+    J[10] = t85;
+    const cdyn_real t86 = t21 * t81 + t19 * t82;
+    J[17] = -t86;
+    const cdyn_real t87 = t24 - t63;
+    const cdyn_real t88 = t25 - t64;
+    const cdyn_real t89 = t26 - t65;
+    const cdyn_real t90 = t3 * t88 - t17 * t89;
+    J[2] = t90;
+    const cdyn_real t91 = t15 * t89 - t3 * t87;
+    J[9] = t91;
+    const cdyn_real t92 = t17 * t87 - t15 * t88;
+    J[16] = t92;
+    const cdyn_real t93 = t65 - CDYN_R(0.33300000000000002);
+    const cdyn_real t94 = t1 * t93;
+    J[1] = t94;
+    const cdyn_real t95 = t0 * t93;
+    J[8] = t95;
+    const cdyn_real t96 = t1 * t63 + t0 * t64;
+    J[15] = -t96;
+    J[36] = 0;
+    J[14] = 0;
+    J[21] = 0;
+    J[28] = 0;
+    J[35] = 1;
+}
+
+/* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
+ * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
+ * frame's world placement, left in d.
+ * 112 mul, 55 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
+    const cdyn_real t0 = sin_angle[6];
+    J[26] = t0;
+    const cdyn_real t1 = cos_angle[6];
+    J[33] = t1;
+    const cdyn_real t2 = sin_angle[5];
+    const cdyn_real t3 = cos_angle[5];
+    J[39] = -t3;
+    const cdyn_real t4 = sin_angle[4];
+    const cdyn_real t5 = cos_angle[4];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[2];
+    const cdyn_real t9 = cos_angle[2];
+    const cdyn_real t10 = sin_angle[1];
+    const cdyn_real t11 = cos_angle[1];
+    const cdyn_real t12 = sin_angle[0];
+    const cdyn_real t13 = cos_angle[0];
+    const cdyn_real t14 = t1 * CDYN_R(0.107);
+    J[5] = t14;
+    const cdyn_real t15 = t0 * CDYN_R(0.107);
+    J[12] = -t15;
+    const cdyn_real t16 = t1 * t3;
+    const cdyn_real t17 = t0 * t3;
+    const cdyn_real t18 = t1 * t2;
+    J[25] = t18;
+    const cdyn_real t19 = t0 * t2;
+    J[32] = -t19;
+    const cdyn_real t20 = t2 * CDYN_R(0.107) + t3 * CDYN_R(0.087999999999999995);
+    const cdyn_real t21 = t3 * CDYN_R(0.107) - t2 * CDYN_R(0.087999999999999995);
+    const cdyn_real t22 = t0 * t20;
+    J[4] = -t22;
+    const cdyn_real t23 = t1 * t20;
+    J[11] = -t23;
+    const cdyn_real t24 = t0 * t4 + t16 * t5;
+    const cdyn_real t25 = t1 * t4 - t17 * t5;
+    const cdyn_real t26 = t2 * t5;
+    const cdyn_real t27 = t0 * t5 - t16 * t4;
+    J[24] = t27;
+    const cdyn_real t28 = t1 * t5 + t17 * t4;
+    J[31] = t28;
+    const cdyn_real t29 = t2 * t4;
+    J[38] = -t29;
+    const cdyn_real t30 = t20 * t4;
+    const cdyn_real t31 = t20 * t5 - CDYN_R(0.082500000000000004);
+    const cdyn_real t32 = t21 - CDYN_R(0.38400000000000001);
+    const cdyn_real t33 = t18 * t31 + t24 * t32;
+    J[3] = t33;
+    const cdyn_real t34 = t19 * t31 - t25 * t32;
+    J[10] = -t34;
+    const cdyn_real t35 = t3 * t31 - t26 * t32;
+    J[17] = -t35;
+    const cdyn_real t36 = t18 * t6 - t24 * t7;
+    const cdyn_real t37 = t19 * t6 + t25 * t7;
+    const cdyn_real t38 = t3 * t6 + t26 * t7;
+    const cdyn_real t39 = t18 * t7 + t24 * t6;
+    J[23] = t39;
+    const cdyn_real t40 = t19 * t7 - t25 * t6;
+    J[30] = -t40;
+    const cdyn_real t41 = t3 * t7 - t26 * t6;
+    J[37] = -t41;
+    const cdyn_real t42 = t32 * t6 + t31 * t7;
+    const cdyn_real t43 = t32 * t7 - t31 * t6;
+    const cdyn_real t44 = t42 + CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t27 * t44 - t30 * t36;
+    J[2] = -t45;
+    const cdyn_real t46 = t28 * t44 + t30 * t37;
+    J[9] = -t46;
+    const cdyn_real t47 = t29 * t44 - t30 * t38;
+    J[16] = t47;
+    const cdyn_real t48 = t27 * t8 - t36 * t9;
+    const cdyn_real t49 = t28 * t8 + t37 * t9;
+    const cdyn_real t50 = t29 * t8 - t38 * t9;
+    const cdyn_real t51 = t27 * t9 + t36 * t8;
+    J[22] = -t51;
+    const cdyn_real t52 = t28 * t9 - t37 * t8;
+    J[29] = -t52;
+    const cdyn_real t53 = t29 * t9 + t38 * t8;
+    J[36] = t53;
+    const cdyn_real t54 = t30 * t8 - t44 * t9;
+    const cdyn_real t55 = t30 * t9 + t44 * t8;
+    const cdyn_real t56 = t43 - CDYN_R(0.316);
+    const cdyn_real t57 = t39 * t54 - t48 * t56;
+    J[1] = t57;
+    const cdyn_real t58 = t40 * t54 + t49 * t56;
+    J[8] = -t58;
+    const cdyn_real t59 = t41 * t54 - t50 * t56;
+    J[15] = -t59;
+    const cdyn_real t60 = t39 * t10 + t48 * t11;
+    const cdyn_real t61 = t40 * t10 - t49 * t11;
+    const cdyn_real t62 = t41 * t10 + t50 * t11;
+    const cdyn_real t63 = t39 * t11 - t48 * t10;
+    J[21] = t63;
+    d->oMf_R[frame][6] = t63;
+    const cdyn_real t64 = t40 * t11 + t49 * t10;
+    J[28] = -t64;
+    d->oMf_R[frame][7] = -t64;
+    const cdyn_real t65 = t41 * t11 - t50 * t10;
+    J[35] = -t65;
+    d->oMf_R[frame][8] = -t65;
+    const cdyn_real t66 = t56 * t10 + t54 * t11;
+    const cdyn_real t67 = t56 * t11 - t54 * t10;
+    const cdyn_real t68 = t51 * t66 - t55 * t60;
+    J[0] = t68;
+    const cdyn_real t69 = t52 * t66 + t55 * t61;
+    J[7] = t69;
+    const cdyn_real t70 = t53 * t66 - t55 * t62;
+    J[14] = -t70;
+    const cdyn_real t71 = t51 * t12 + t60 * t13;
+    d->oMf_R[frame][0] = t71;
+    const cdyn_real t72 = t52 * t12 - t61 * t13;
+    d->oMf_R[frame][1] = t72;
+    const cdyn_real t73 = t53 * t12 + t62 * t13;
+    d->oMf_R[frame][2] = -t73;
+    const cdyn_real t74 = t51 * t13 - t60 * t12;
+    d->oMf_R[frame][3] = -t74;
+    const cdyn_real t75 = t52 * t13 + t61 * t12;
+    d->oMf_R[frame][4] = -t75;
+    const cdyn_real t76 = t53 * t13 - t62 * t12;
+    d->oMf_R[frame][5] = t76;
+    const cdyn_real t77 = t55 * t12 + t66 * t13;
+    d->oMf_p[frame][0] = -t77;
+    const cdyn_real t78 = t55 * t13 - t66 * t12;
+    d->oMf_p[frame][1] = t78;
+    const cdyn_real t79 = t67 - CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = -t79;
+    J[6] = 0;
+    J[13] = 0;
+    J[20] = 0;
+    J[27] = 0;
+    J[34] = 0;
+    J[41] = 1;
+    J[19] = CDYN_R(-0.087999999999999995);
+    J[40] = 0;
+    J[18] = 0;
+}
+
+/* Jacobian columns, LOCAL_WORLD_ALIGNED, of the frames at one place on body 6:
+ * tool.
+ * The kinematics of their branch only, from q, with their offset folded in; the frame's
+ * world placement is left in d.
+ * The columns of the DoFs that do not support the body are cleared here, a run per row,
+ * rather than all of J first.
+ * 126 mul, 79 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
+    const cdyn_real t0 = sin_angle[0];
+    J[22] = -t0;
+    const cdyn_real t1 = cos_angle[0];
+    J[29] = t1;
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    J[37] = t3;
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[4];
+    const cdyn_real t9 = cos_angle[4];
+    const cdyn_real t10 = sin_angle[5];
+    const cdyn_real t11 = cos_angle[5];
+    const cdyn_real t12 = sin_angle[6];
+    const cdyn_real t13 = cos_angle[6];
+    const cdyn_real t14 = t1 * t3;
+    const cdyn_real t15 = t1 * t2;
+    J[23] = t15;
+    const cdyn_real t16 = t0 * t3;
+    const cdyn_real t17 = t0 * t2;
+    J[30] = t17;
+    const cdyn_real t18 = t0 * t4 - t14 * t5;
+    const cdyn_real t19 = t0 * t5 + t14 * t4;
+    J[24] = t19;
+    const cdyn_real t20 = t1 * t4 + t16 * t5;
+    const cdyn_real t21 = t1 * t5 - t16 * t4;
+    J[31] = -t21;
+    const cdyn_real t22 = t2 * t5;
+    const cdyn_real t23 = t2 * t4;
+    J[38] = -t23;
+    const cdyn_real t24 = t15 * CDYN_R(0.316);
+    const cdyn_real t25 = t17 * CDYN_R(0.316);
+    const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
+    const cdyn_real t27 = t15 * t6 - t18 * t7;
+    const cdyn_real t28 = t15 * t7 + t18 * t6;
+    J[25] = t28;
+    const cdyn_real t29 = t17 * t6 + t20 * t7;
+    const cdyn_real t30 = t17 * t7 - t20 * t6;
+    J[32] = t30;
+    const cdyn_real t31 = t3 * t6 - t22 * t7;
+    const cdyn_real t32 = t3 * t7 + t22 * t6;
+    J[39] = t32;
+    const cdyn_real t33 = t24 - t18 * CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = t25 + t20 * CDYN_R(0.082500000000000004);
+    const cdyn_real t35 = t26 - t22 * CDYN_R(0.082500000000000004);
+    const cdyn_real t36 = t19 * t8 - t27 * t9;
+    const cdyn_real t37 = t19 * t9 + t27 * t8;
+    J[26] = t37;
+    const cdyn_real t38 = t21 * t8 + t29 * t9;
+    const cdyn_real t39 = t21 * t9 - t29 * t8;
+    J[33] = -t39;
+    const cdyn_real t40 = t23 * t8 + t31 * t9;
+    const cdyn_real t41 = t23 * t9 - t31 * t8;
+    J[40] = -t41;
+    const cdyn_real t42 = t28 * CDYN_R(0.38400000000000001) - t27 * CDYN_R(0.082500000000000004);
+    const cdyn_real t43 = t30 * CDYN_R(0.38400000000000001) - t29 * CDYN_R(0.082500000000000004);
+    const cdyn_real t44 = t32 * CDYN_R(0.38400000000000001) - t31 * CDYN_R(0.082500000000000004);
+    const cdyn_real t45 = t33 + t42;
+    const cdyn_real t46 = t34 + t43;
+    const cdyn_real t47 = t35 + t44;
+    const cdyn_real t48 = t28 * t10 - t36 * t11;
+    const cdyn_real t49 = t28 * t11 + t36 * t10;
+    d->oMf_R[frame][2] = -t49;
+    J[27] = -t49;
+    const cdyn_real t50 = t30 * t10 + t38 * t11;
+    const cdyn_real t51 = t30 * t11 - t38 * t10;
+    d->oMf_R[frame][5] = -t51;
+    J[34] = -t51;
+    const cdyn_real t52 = t32 * t10 + t40 * t11;
+    const cdyn_real t53 = t32 * t11 - t40 * t10;
+    d->oMf_R[frame][8] = -t53;
+    J[41] = -t53;
+    const cdyn_real t54 = t37 * t12 + t48 * t13;
+    const cdyn_real t55 = t37 * t13 - t48 * t12;
+    const cdyn_real t56 = t39 * t12 - t50 * t13;
+    const cdyn_real t57 = t39 * t13 + t50 * t12;
+    const cdyn_real t58 = t41 * t12 - t52 * t13;
+    const cdyn_real t59 = t41 * t13 + t52 * t12;
+    const cdyn_real t60 = t45 + t48 * CDYN_R(0.087999999999999995);
+    const cdyn_real t61 = t46 + t50 * CDYN_R(0.087999999999999995);
+    const cdyn_real t62 = t47 + t52 * CDYN_R(0.087999999999999995);
+    const cdyn_real t63 = t55 * CDYN_R(0.70710678118654746) - t54 * CDYN_R(0.70710678118654757);
+    d->oMf_R[frame][0] = -t63;
+    const cdyn_real t64 = t55 * CDYN_R(0.70710678118654757) + t54 * CDYN_R(0.70710678118654746);
+    d->oMf_R[frame][1] = t64;
+    const cdyn_real t65 = t57 * CDYN_R(0.70710678118654746) - t56 * CDYN_R(0.70710678118654757);
+    d->oMf_R[frame][3] = t65;
+    const cdyn_real t66 = t57 * CDYN_R(0.70710678118654757) + t56 * CDYN_R(0.70710678118654746);
+    d->oMf_R[frame][4] = -t66;
+    const cdyn_real t67 = t59 * CDYN_R(0.70710678118654746) - t58 * CDYN_R(0.70710678118654757);
+    d->oMf_R[frame][6] = t67;
+    const cdyn_real t68 = t59 * CDYN_R(0.70710678118654757) + t58 * CDYN_R(0.70710678118654746);
+    d->oMf_R[frame][7] = -t68;
+    const cdyn_real t69 = t60 - t49 * CDYN_R(0.2104);
+    d->oMf_p[frame][0] = t69;
+    J[7] = t69;
+    const cdyn_real t70 = t61 - t51 * CDYN_R(0.2104);
+    d->oMf_p[frame][1] = t70;
+    J[0] = -t70;
+    const cdyn_real t71 = t62 - t53 * CDYN_R(0.2104);
+    d->oMf_p[frame][2] = t71;
+    const cdyn_real t72 = t60 - t69;
+    const cdyn_real t73 = t61 - t70;
+    const cdyn_real t74 = t62 - t71;
+    const cdyn_real t75 = t53 * t73 - t51 * t74;
+    J[6] = -t75;
+    const cdyn_real t76 = t49 * t74 - t53 * t72;
+    J[13] = -t76;
+    const cdyn_real t77 = t51 * t72 - t49 * t73;
+    J[20] = -t77;
+    const cdyn_real t78 = t45 - t69;
+    const cdyn_real t79 = t46 - t70;
+    const cdyn_real t80 = t47 - t71;
+    const cdyn_real t81 = t41 * t79 - t39 * t80;
+    J[5] = -t81;
+    const cdyn_real t82 = t37 * t80 + t41 * t78;
+    J[12] = t82;
+    const cdyn_real t83 = t39 * t78 + t37 * t79;
+    J[19] = -t83;
+    const cdyn_real t84 = t32 * t79 - t30 * t80;
+    J[4] = t84;
+    const cdyn_real t85 = t28 * t80 - t32 * t78;
+    J[11] = t85;
+    const cdyn_real t86 = t30 * t78 - t28 * t79;
+    J[18] = t86;
+    const cdyn_real t87 = t33 - t69;
+    const cdyn_real t88 = t34 - t70;
+    const cdyn_real t89 = t35 - t71;
+    const cdyn_real t90 = t23 * t88 - t21 * t89;
+    J[3] = -t90;
+    const cdyn_real t91 = t19 * t89 + t23 * t87;
+    J[10] = t91;
+    const cdyn_real t92 = t21 * t87 + t19 * t88;
+    J[17] = -t92;
+    const cdyn_real t93 = t24 - t69;
+    const cdyn_real t94 = t25 - t70;
+    const cdyn_real t95 = t26 - t71;
+    const cdyn_real t96 = t3 * t94 - t17 * t95;
+    J[2] = t96;
+    const cdyn_real t97 = t15 * t95 - t3 * t93;
+    J[9] = t97;
+    const cdyn_real t98 = t17 * t93 - t15 * t94;
+    J[16] = t98;
+    const cdyn_real t99 = t71 - CDYN_R(0.33300000000000002);
+    const cdyn_real t100 = t1 * t99;
+    J[1] = t100;
+    const cdyn_real t101 = t0 * t99;
+    J[8] = t101;
+    const cdyn_real t102 = t1 * t69 + t0 * t70;
+    J[15] = -t102;
+    J[36] = 0;
+    J[14] = 0;
+    J[21] = 0;
+    J[28] = 0;
+    J[35] = 1;
+}
+
+/* The same columns in the frame's axes (LOCAL), walked from the frame towards the root: each
+ * column is jMf^-1 S_j with jMf the frame's placement in body j, and the last step gives the
+ * frame's world placement, left in d.
+ * 116 mul, 57 add, 0 div, 0 sqrt, 14 sin/cos */
+static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J)
+{
+    cdyn_real sin_angle[7], cos_angle[7];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
+    const cdyn_real t0 = sin_angle[6];
+    const cdyn_real t1 = cos_angle[6];
+    const cdyn_real t2 = sin_angle[5];
+    const cdyn_real t3 = cos_angle[5];
+    J[39] = -t3;
+    const cdyn_real t4 = sin_angle[4];
+    const cdyn_real t5 = cos_angle[4];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[2];
+    const cdyn_real t9 = cos_angle[2];
+    const cdyn_real t10 = sin_angle[1];
+    const cdyn_real t11 = cos_angle[1];
+    const cdyn_real t12 = sin_angle[0];
+    const cdyn_real t13 = cos_angle[0];
+    const cdyn_real t14 = t0 * CDYN_R(0.70710678118654746) + t1 * CDYN_R(0.70710678118654757);
+    J[33] = t14;
+    const cdyn_real t15 = t0 * CDYN_R(0.70710678118654757) - t1 * CDYN_R(0.70710678118654746);
+    J[26] = t15;
+    const cdyn_real t16 = t14 * CDYN_R(0.2104);
+    J[5] = t16;
+    const cdyn_real t17 = t15 * CDYN_R(0.2104);
+    J[12] = -t17;
+    const cdyn_real t18 = t14 * t3;
+    const cdyn_real t19 = t15 * t3;
+    const cdyn_real t20 = t14 * t2;
+    J[25] = t20;
+    const cdyn_real t21 = t15 * t2;
+    J[32] = -t21;
+    const cdyn_real t22 = t2 * CDYN_R(0.2104) + t3 * CDYN_R(0.087999999999999995);
+    const cdyn_real t23 = t3 * CDYN_R(0.2104) - t2 * CDYN_R(0.087999999999999995);
+    const cdyn_real t24 = t15 * t22;
+    J[4] = -t24;
+    const cdyn_real t25 = t14 * t22;
+    J[11] = -t25;
+    const cdyn_real t26 = t15 * t4 + t18 * t5;
+    const cdyn_real t27 = t14 * t4 - t19 * t5;
+    const cdyn_real t28 = t2 * t5;
+    const cdyn_real t29 = t15 * t5 - t18 * t4;
+    J[24] = t29;
+    const cdyn_real t30 = t14 * t5 + t19 * t4;
+    J[31] = t30;
+    const cdyn_real t31 = t2 * t4;
+    J[38] = -t31;
+    const cdyn_real t32 = t22 * t4;
+    const cdyn_real t33 = t22 * t5 - CDYN_R(0.082500000000000004);
+    const cdyn_real t34 = t23 - CDYN_R(0.38400000000000001);
+    const cdyn_real t35 = t20 * t33 + t26 * t34;
+    J[3] = t35;
+    const cdyn_real t36 = t21 * t33 - t27 * t34;
+    J[10] = -t36;
+    const cdyn_real t37 = t3 * t33 - t28 * t34;
+    J[17] = -t37;
+    const cdyn_real t38 = t20 * t6 - t26 * t7;
+    const cdyn_real t39 = t21 * t6 + t27 * t7;
+    const cdyn_real t40 = t3 * t6 + t28 * t7;
+    const cdyn_real t41 = t20 * t7 + t26 * t6;
+    J[23] = t41;
+    const cdyn_real t42 = t21 * t7 - t27 * t6;
+    J[30] = -t42;
+    const cdyn_real t43 = t3 * t7 - t28 * t6;
+    J[37] = -t43;
+    const cdyn_real t44 = t34 * t6 + t33 * t7;
+    const cdyn_real t45 = t34 * t7 - t33 * t6;
+    const cdyn_real t46 = t44 + CDYN_R(0.082500000000000004);
+    const cdyn_real t47 = t29 * t46 - t32 * t38;
+    J[2] = -t47;
+    const cdyn_real t48 = t30 * t46 + t32 * t39;
+    J[9] = -t48;
+    const cdyn_real t49 = t31 * t46 - t32 * t40;
+    J[16] = t49;
+    const cdyn_real t50 = t29 * t8 - t38 * t9;
+    const cdyn_real t51 = t30 * t8 + t39 * t9;
+    const cdyn_real t52 = t31 * t8 - t40 * t9;
+    const cdyn_real t53 = t29 * t9 + t38 * t8;
+    J[22] = -t53;
+    const cdyn_real t54 = t30 * t9 - t39 * t8;
+    J[29] = -t54;
+    const cdyn_real t55 = t31 * t9 + t40 * t8;
+    J[36] = t55;
+    const cdyn_real t56 = t32 * t8 - t46 * t9;
+    const cdyn_real t57 = t32 * t9 + t46 * t8;
+    const cdyn_real t58 = t45 - CDYN_R(0.316);
+    const cdyn_real t59 = t41 * t56 - t50 * t58;
+    J[1] = t59;
+    const cdyn_real t60 = t42 * t56 + t51 * t58;
+    J[8] = -t60;
+    const cdyn_real t61 = t43 * t56 - t52 * t58;
+    J[15] = -t61;
+    const cdyn_real t62 = t41 * t10 + t50 * t11;
+    const cdyn_real t63 = t42 * t10 - t51 * t11;
+    const cdyn_real t64 = t43 * t10 + t52 * t11;
+    const cdyn_real t65 = t41 * t11 - t50 * t10;
+    J[21] = t65;
+    d->oMf_R[frame][6] = t65;
+    const cdyn_real t66 = t42 * t11 + t51 * t10;
+    J[28] = -t66;
+    d->oMf_R[frame][7] = -t66;
+    const cdyn_real t67 = t43 * t11 - t52 * t10;
+    J[35] = -t67;
+    d->oMf_R[frame][8] = -t67;
+    const cdyn_real t68 = t58 * t10 + t56 * t11;
+    const cdyn_real t69 = t58 * t11 - t56 * t10;
+    const cdyn_real t70 = t53 * t68 - t57 * t62;
+    J[0] = t70;
+    const cdyn_real t71 = t54 * t68 + t57 * t63;
+    J[7] = t71;
+    const cdyn_real t72 = t55 * t68 - t57 * t64;
+    J[14] = -t72;
+    const cdyn_real t73 = t53 * t12 + t62 * t13;
+    d->oMf_R[frame][0] = t73;
+    const cdyn_real t74 = t54 * t12 - t63 * t13;
+    d->oMf_R[frame][1] = t74;
+    const cdyn_real t75 = t55 * t12 + t64 * t13;
+    d->oMf_R[frame][2] = -t75;
+    const cdyn_real t76 = t53 * t13 - t62 * t12;
+    d->oMf_R[frame][3] = -t76;
+    const cdyn_real t77 = t54 * t13 + t63 * t12;
+    d->oMf_R[frame][4] = -t77;
+    const cdyn_real t78 = t55 * t13 - t64 * t12;
+    d->oMf_R[frame][5] = t78;
+    const cdyn_real t79 = t57 * t12 + t68 * t13;
+    d->oMf_p[frame][0] = -t79;
+    const cdyn_real t80 = t57 * t13 - t68 * t12;
+    d->oMf_p[frame][1] = t80;
+    const cdyn_real t81 = t69 - CDYN_R(0.33300000000000002);
+    d->oMf_p[frame][2] = -t81;
+    J[6] = 0;
+    J[13] = 0;
+    J[20] = 0;
+    J[27] = 0;
+    J[34] = 0;
+    J[41] = 1;
+    J[19] = CDYN_R(-0.087999999999999995);
+    J[40] = 0;
+    J[18] = 0;
 }
 
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
- * origin (one function per body and reference, with the kinematics of that branch only);
- * the other columns are zero, written by the same function (a frame fixed to the world:
- * all of J here). */
+ * origin (one function per frame place and reference, with the kinematics of that branch
+ * only and the frame's offset folded in); the other columns are zero, written by the same
+ * function (a frame fixed to the world: all of J here). */
 int arm7_frame_jacobian(arm7_data *d, const cdyn_real *q, int frame, cdyn_reference ref,
                       cdyn_real *J)
 {
     int k;
     if (frame < 0 || frame >= ARM7_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
-    switch (arm7__frame_body[frame]) {
-    case 0:
-        if (ref == CDYN_LOCAL)
-            arm7__jacobian_local_0(d, q, frame, J);
-        else
-            arm7__jacobian_0(d, q, frame, J);
-        return 0;
-    case 1:
+    switch (frame) {
+    case ARM7_FRAME_LINK1:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_1(d, q, frame, J);
         else
             arm7__jacobian_1(d, q, frame, J);
         return 0;
-    case 2:
+    case ARM7_FRAME_LINK2:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_2(d, q, frame, J);
         else
             arm7__jacobian_2(d, q, frame, J);
         return 0;
-    case 3:
+    case ARM7_FRAME_LINK3:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_3(d, q, frame, J);
         else
             arm7__jacobian_3(d, q, frame, J);
         return 0;
-    case 4:
+    case ARM7_FRAME_LINK4:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_4(d, q, frame, J);
         else
             arm7__jacobian_4(d, q, frame, J);
         return 0;
-    case 5:
+    case ARM7_FRAME_LINK5:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_5(d, q, frame, J);
         else
             arm7__jacobian_5(d, q, frame, J);
         return 0;
-    case 6:
+    case ARM7_FRAME_LINK6:
         if (ref == CDYN_LOCAL)
             arm7__jacobian_local_6(d, q, frame, J);
         else
             arm7__jacobian_6(d, q, frame, J);
+        return 0;
+    case ARM7_FRAME_LINK7:
+        if (ref == CDYN_LOCAL)
+            arm7__jacobian_local_7(d, q, frame, J);
+        else
+            arm7__jacobian_7(d, q, frame, J);
+        return 0;
+    case ARM7_FRAME_FLANGE:
+        if (ref == CDYN_LOCAL)
+            arm7__jacobian_local_8(d, q, frame, J);
+        else
+            arm7__jacobian_8(d, q, frame, J);
+        return 0;
+    case ARM7_FRAME_TOOL:
+        if (ref == CDYN_LOCAL)
+            arm7__jacobian_local_9(d, q, frame, J);
+        else
+            arm7__jacobian_9(d, q, frame, J);
         return 0;
     default:
         break;   /* a frame fixed to the world does not move */
