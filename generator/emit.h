@@ -40,9 +40,12 @@ sinertia emit_body_inertia(const kin_tree *t, int body);
 /* Gravity as a spatial acceleration of the world: [-g; 0] (the base accelerates upward). */
 smot emit_base_acceleration(const kin_tree *t);
 
+/* The DoFs from i's root to i, i included: the length of row i of the tree pattern. */
+int emit_dof_depth(const kin_tree *t, int i);
 /* Compact index of M(i, j) / L(i, j) on the tree pattern (j == i or an ancestor DoF of i),
- * or -1 when (i, j) is structurally zero. Row i's entries are contiguous: i, then its
- * ancestors from the nearest up. */
+ * or -1 when (i, j) is structurally zero. Row i's entries are contiguous, from its root's
+ * column to i's own (the diagonal last): row i lines up with the head of each descendant's
+ * row, so the LTDL's updates read prefixes of rows it has just stored (emit_crba.c). */
 int emit_ltl_index(const kin_tree *t, int i, int j);
 int emit_ltl_nnz(const kin_tree *t);
 

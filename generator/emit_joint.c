@@ -178,28 +178,29 @@ smot emit_base_acceleration(const kin_tree *t)
     return a;
 }
 
+int emit_dof_depth(const kin_tree *t, int i)
+{
+    int n = 0;
+    for (; i >= 0; i = t->dof_parent[i])
+        n++;
+    return n;
+}
+
 int emit_ltl_index(const kin_tree *t, int i, int j)
 {
-    int k, off = 0, pos = 0;
-    for (k = 0; k < i; k++) {
-        int a;
-        for (a = k; a >= 0; a = t->dof_parent[a])
-            off++;
-    }
-    for (k = i; k >= 0; k = t->dof_parent[k], pos++)
-        if (k == j)
-            return off + pos;
-    return -1;
+    int k, off = 0;
+    for (k = 0; k < i; k++)
+        off += emit_dof_depth(t, k);
+    for (k = i; k >= 0 && k != j; k = t->dof_parent[k])
+        ;
+    return k < 0 ? -1 : off + emit_dof_depth(t, j) - 1;
 }
 
 int emit_ltl_nnz(const kin_tree *t)
 {
     int k, n = 0;
-    for (k = 0; k < t->nv; k++) {
-        int a;
-        for (a = k; a >= 0; a = t->dof_parent[a])
-            n++;
-    }
+    for (k = 0; k < t->nv; k++)
+        n += emit_dof_depth(t, k);
     return n;
 }
 

@@ -739,7 +739,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
     const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
-    d->M[2] = t5;
+    d->M[1] = t5;
     M[3] = t5;
     M[1] = t5;
     const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
@@ -748,7 +748,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[0] = t8;
     M[0] = t8;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
-    d->M[1] = CDYN_R(0.0016902);
+    d->M[2] = CDYN_R(0.0016902);
     M[4] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
     M[8] = CDYN_R(0.00086616000000000015);
@@ -762,9 +762,9 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
 int fourbar_ltl(fourbar_data *d)
 {
     int k;
-    const cdyn_real t0 = d->M[1];
+    const cdyn_real t0 = d->M[2];
     d->D[1] = t0;
-    d->L[1] = t0;
+    d->L[2] = t0;
     const cdyn_real t1 = d->M[3];
     d->D[2] = t1;
     d->L[3] = t1;
@@ -774,9 +774,9 @@ int fourbar_ltl(fourbar_data *d)
     /* row 1 (joint coupler_joint): ancestors 0 */
     const cdyn_real t3 = 1 / t0;
     d->Dinv[1] = t3;
-    const cdyn_real t4 = d->M[2];
+    const cdyn_real t4 = d->M[1];
     const cdyn_real t5 = t4 * t3;
-    d->L[2] = t5;
+    d->L[1] = t5;
     const cdyn_real t6 = d->M[0];
     const cdyn_real t7 = t6 - t4 * t5;
     d->D[0] = t7;
@@ -796,7 +796,7 @@ void fourbar_ltl_solve(const fourbar_data *d, cdyn_real *x)
 {
     const cdyn_real t0 = x[0];
     const cdyn_real t1 = x[1];
-    const cdyn_real t2 = d->L[2];
+    const cdyn_real t2 = d->L[1];
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
     const cdyn_real t5 = t4 * t3;
@@ -813,7 +813,7 @@ void fourbar_ltl_solve(const fourbar_data *d, cdyn_real *x)
 void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
 {
     if (L) {
-        const cdyn_real t0 = d->L[2];
+        const cdyn_real t0 = d->L[1];
         L[3] = t0;
         L[0] = 1;
         L[1] = 0;
@@ -847,13 +847,13 @@ static void fourbar__minv_crba(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
     const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
-    d->M[2] = t5;
+    d->M[1] = t5;
     const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
     const cdyn_real t7 = t6 + CDYN_R(0.0016902);
     const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
     d->M[0] = t8;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
-    d->M[1] = CDYN_R(0.0016902);
+    d->M[2] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
 }
 
@@ -870,7 +870,7 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
     Minv[8] = 1;
     /* row 1 (joint coupler_joint): ancestors 0 */
     {
-        const cdyn_real l = d->L[2];
+        const cdyn_real l = d->L[1];
         Minv[1] = -l;
     }
     /* row 2 (joint rocker_joint): ancestors none */
@@ -1066,7 +1066,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t23 = t6 * CDYN_R(0.010125);
     const cdyn_real t24 = t23 * CDYN_R(0.10000000000000001);
     const cdyn_real t25 = t24 + CDYN_R(0.0016902);
-    d->M[2] = t25;
+    d->M[1] = t25;
     const cdyn_real t26 = t24 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
     const cdyn_real t27 = t26 + CDYN_R(0.0016902);
     const cdyn_real t28 = t27 + CDYN_R(0.00010908000000000002);
@@ -1118,7 +1118,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t55 = t15 + t52;
     d->gamma[1] = t55;
     d->nle[2] = 0;
-    d->M[1] = CDYN_R(0.0016902);
+    d->M[2] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
     d->Jc[6] = 0;
     d->Jc[7] = 0;
@@ -1163,7 +1163,7 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t10 = t6 * CDYN_R(0.010125);
     const cdyn_real t11 = t10 * CDYN_R(0.10000000000000001);
     const cdyn_real t12 = t11 + CDYN_R(0.0016902);
-    d->M[2] = t12;
+    d->M[1] = t12;
     const cdyn_real t13 = t11 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
     const cdyn_real t14 = t13 + CDYN_R(0.0016902);
     const cdyn_real t15 = t14 + CDYN_R(0.00010908000000000002);
@@ -1201,7 +1201,7 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     d->Jc[2] = t31;
     const cdyn_real t32 = t16 * t30 - t17 * t22;
     d->Jc[5] = t32;
-    d->M[1] = CDYN_R(0.0016902);
+    d->M[2] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
     d->Jc[6] = 0;
     d->Jc[7] = 0;
@@ -1327,7 +1327,7 @@ static int fourbar__kkt_factor(fourbar_data *d, cdyn_real mu)
     int k;
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
-    const cdyn_real t2 = d->L[2];
+    const cdyn_real t2 = d->L[1];
     /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
@@ -1434,7 +1434,7 @@ static void fourbar__delassus(const fourbar_data *d, cdyn_real mu, cdyn_real *G)
 {
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
-    const cdyn_real t2 = d->L[2];
+    const cdyn_real t2 = d->L[1];
     /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
@@ -1499,7 +1499,7 @@ static void fourbar__prox_rhs(fourbar_data *d, const cdyn_real *tau, const cdyn_
     const cdyn_real t4 = d->nle[2];
     const cdyn_real tau_rocker_joint = tau[2];
     const cdyn_real t5 = t4 - tau_rocker_joint;
-    const cdyn_real t6 = d->L[2];
+    const cdyn_real t6 = d->L[1];
     const cdyn_real t7 = t1 - t3 * t6;
     const cdyn_real t8 = d->Dinv[0];
     const cdyn_real t9 = t7 * t8;
@@ -1661,7 +1661,7 @@ static void fourbar__prox_ddq(const fourbar_data *d, const cdyn_real *lambda, cd
     const cdyn_real t22 = d->B[8];
     const cdyn_real t23 = t16 + t17 * t22;
     ddq[2] = t23;
-    const cdyn_real t24 = d->L[2];
+    const cdyn_real t24 = d->L[1];
     const cdyn_real t25 = t21 - t19 * t24;
     ddq[1] = t25;
 }
@@ -1689,7 +1689,7 @@ static void fourbar__impulse_velocity(const fourbar_data *d, const cdyn_real *im
     const cdyn_real t15 = t7 + t11 * t14;
     const cdyn_real t16 = d->B[8];
     const cdyn_real t17 = t10 + t11 * t16;
-    const cdyn_real t18 = d->L[2];
+    const cdyn_real t18 = d->L[1];
     const cdyn_real t19 = t15 - t13 * t18;
     const cdyn_real t20 = v_before[0];
     const cdyn_real t21 = t13 + t20;
@@ -1812,11 +1812,11 @@ static int fourbar__ltls_factor(fourbar_data *d, cdyn_real rho)
     const cdyn_real t10 = t0 * t8 + t1 * t9;
     const cdyn_real t11 = d->Jc[7];
     const cdyn_real t12 = t10 + t3 * t11;
-    const cdyn_real t13 = d->M[2];
+    const cdyn_real t13 = d->M[1];
     const cdyn_real t14 = t13 + t6 * t12;
     const cdyn_real t15 = t8 * t8 + t9 * t9;
     const cdyn_real t16 = t15 + t11 * t11;
-    const cdyn_real t17 = d->M[1];
+    const cdyn_real t17 = d->M[2];
     const cdyn_real t18 = t17 + t6 * t16;
     const cdyn_real t19 = d->Jc[2];
     const cdyn_real t20 = d->Jc[5];
@@ -1961,9 +1961,9 @@ static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn
     const cdyn_real t58 = t7 - t55 * t54;
     const cdyn_real t59 = d->M[0];
     const cdyn_real t60 = t9 - t37 * t59;
-    const cdyn_real t61 = d->M[1];
+    const cdyn_real t61 = d->M[2];
     const cdyn_real t62 = t12 - t39 * t61;
-    const cdyn_real t63 = d->M[2];
+    const cdyn_real t63 = d->M[1];
     const cdyn_real t64 = t62 - t37 * t63;
     const cdyn_real t65 = t60 - t39 * t63;
     const cdyn_real t66 = d->M[3];
