@@ -579,6 +579,21 @@ static char **frame_idents(const kin_tree *t)
     return id;
 }
 
+/* The first frame with f's body and offset (f itself if none comes before it): frames at
+ * the same place share one Jacobian function. */
+static int same_place_frame(const kin_tree *t, int f)
+{
+    const tree_frame *a = &t->frames[f];
+    int g;
+    for (g = 0; g < f; g++) {
+        const tree_frame *b = &t->frames[g];
+        if (b->body == a->body && memcmp(b->R, a->R, sizeof a->R) == 0 &&
+            memcmp(b->p, a->p, sizeof a->p) == 0)
+            return g;
+    }
+    return f;
+}
+
 static tpl_value *frames_value(const kin_tree *t, char **ids)
 {
     tpl_value *list = tpl_list();
@@ -593,6 +608,8 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
         set_take(d, "comment", render_comment_text(fr->name));
         set_int(d, "body", fr->body);
         set_int(d, "at_body_origin", tree_frame_at_body_origin(fr));
+        tpl_dict_set(d, "moves", tpl_bool(fr->body >= 0));
+        set_int(d, "jacobian", same_place_frame(t, f));   /* its Jacobian functions' index */
         set_take(d, "R", number_list(fr->R, 9));
         set_take(d, "p", number_list(fr->p, 3));
         tpl_list_push(list, d);
@@ -655,24 +672,9 @@ static tpl_value *zero_runs_value(const kin_tree *t, int body)
     return list;
 }
 
-/* The first frame with f's body and offset (f itself if none comes before it): frames at
- * the same place share one Jacobian function. */
-static int same_place_frame(const kin_tree *t, int f)
-{
-    const tree_frame *a = &t->frames[f];
-    int g;
-    for (g = 0; g < f; g++) {
-        const tree_frame *b = &t->frames[g];
-        if (b->body == a->body && memcmp(b->R, a->R, sizeof a->R) == 0 &&
-            memcmp(b->p, a->p, sizeof a->p) == 0)
-            return g;
-    }
-    return f;
-}
-
 /* jacobians: one entry per moving frame with a place of its own, {index (its frame), body,
- * frames (the frames it serves: [{index, ident, comment}]), zero_runs, lwa, local}. */
-static tpl_value *jacobian_value(const kin_tree *t, int f, char **ids)
+ * frames (the frames it serves: [{index, comment}]), zero_runs, lwa, local}. */
+static tpl_value *jacobian_value(const kin_tree *t, int f)
 {
     tpl_value *d, *frames = tpl_list(), *lwa = algorithm_value(t, NULL, NULL, f, 0, "    "),
                                        *local = algorithm_value(t, NULL, NULL, f, 1, "    ");
@@ -687,7 +689,6 @@ static tpl_value *jacobian_value(const kin_tree *t, int f, char **ids)
         if (same_place_frame(t, g) == f) {
             tpl_value *e = tpl_dict();
             set_int(e, "index", g);
-            set_str(e, "ident", ids[g]);
             set_take(e, "comment", render_comment_text(t->frames[g].name));
             tpl_list_push(frames, e);
         }
@@ -701,7 +702,7 @@ static tpl_value *jacobian_value(const kin_tree *t, int f, char **ids)
     return d;
 }
 
-static int jacobians_value(const kin_tree *t, char **ids, tpl_value *ctx)
+static int jacobians_value(const kin_tree *t, tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
     int f;
@@ -709,7 +710,7 @@ static int jacobians_value(const kin_tree *t, char **ids, tpl_value *ctx)
         tpl_value *d;
         if (t->frames[f].body < 0 || same_place_frame(t, f) != f)
             continue;
-        d = jacobian_value(t, f, ids);
+        d = jacobian_value(t, f);
         if (!d) {
             tpl_free(list);
             return -1;
@@ -888,7 +889,7 @@ static tpl_value *build_context(const kin_tree *t, const render_options *o, char
         }
         tpl_dict_set(ctx, algorithms[i].name, a);
     }
-    if (jacobians_value(t, ids, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
+    if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0) ||
         constraints_value(t, ids, ctx, 0) != 0) {
         tpl_free(ctx);
         return NULL;

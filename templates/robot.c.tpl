@@ -86,6 +86,24 @@ static void {{ name }}__jacobian_local_{{ j.index }}({{ name }}_data *d, const c
 {{ j.local.body }}}
 
 {% endfor %}
+{% if jacobians %}
+/* Each frame's Jacobian functions, LOCAL then LOCAL_WORLD_ALIGNED (NULL: a frame fixed to
+ * the world). A table, not a switch: gcc inlined every function of a switch into one
+ * (16 KB on quadruped12), which each call entered (the foot's LOCAL Jacobian 0.0586 ->
+ * 0.0571 us as calls). */
+typedef void (*{{ name }}__jacobian_fn)({{ name }}_data *d, const cdyn_real *q, int frame,
+    cdyn_real *J);
+static const {{ name }}__jacobian_fn {{ name }}__jacobian_of[{{ nframes_alloc }}][2] = {
+{% for f in frames %}
+{% if f.moves %}
+    { {{ name }}__jacobian_local_{{ f.jacobian }}, {{ name }}__jacobian_{{ f.jacobian }} }{% if not loop.last %},{% endif %}  /* {{ f.comment }} */
+{% else %}
+    { NULL, NULL }{% if not loop.last %},{% endif %}  /* {{ f.comment }}: fixed to the world */
+{% endif %}
+{% endfor %}
+};
+
+{% endif %}
 /* Frame Jacobian: the columns of the DoFs that support the frame's body, at the frame
  * origin (one function per frame place and reference, with the kinematics of that branch
  * only and the frame's offset folded in); the other columns are zero, written by the same
@@ -101,19 +119,9 @@ int {{ name }}_frame_jacobian({{ name }}_data *d, const cdyn_real *q, int frame,
     if (frame < 0 || frame >= {{ NAME }}_NFRAMES || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return -1;
 {% if jacobians %}
-    switch (frame) {
-{% for j in jacobians %}
-{% for f in j.frames %}
-    case {{ NAME }}_FRAME_{{ f.ident }}:
-{% endfor %}
-        if (ref == CDYN_LOCAL)
-            {{ name }}__jacobian_local_{{ j.index }}(d, q, frame, J);
-        else
-            {{ name }}__jacobian_{{ j.index }}(d, q, frame, J);
+    if ({{ name }}__jacobian_of[frame][0]) {
+        {{ name }}__jacobian_of[frame][ref == CDYN_LOCAL ? 0 : 1](d, q, frame, J);
         return 0;
-{% endfor %}
-    default:
-        break;   /* a frame fixed to the world does not move */
     }
 {% endif %}
     for (k = 0; k < 6 * {{ NAME }}_NV; ++k)
