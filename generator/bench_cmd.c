@@ -28,6 +28,7 @@ static const struct {
 } algorithms[] = {
     {"fk", "fk", ALWAYS}, {"jacobian", "frame_jacobian", ALWAYS}, {"rnea", "rnea", ALWAYS},
     {"nle", "nle", ALWAYS}, {"gravity", "gravity", ALWAYS}, {"crba", "crba", ALWAYS},
+    {"crba_tree", "crba_tree", ALWAYS},
     {"ltl", "ltl", ALWAYS}, {"minv", "minv", ALWAYS}, {"aba", "aba", ALWAYS},
     {"prox_ltl", "prox_ltl", CONSTRAINED}, {"prox_ltls", "prox_ltls", CONSTRAINED},
     {"constrained_aba", "constrained_aba", CONTACTS_ONLY},

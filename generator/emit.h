@@ -85,8 +85,8 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
  * as C text. */
 void emit_crba(expr_prog *p, const kin_tree *t);
 int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
-/* minv_crba: M on the tree pattern into d->M only (M^-1 needs no full M). */
-void emit_crba_packed(expr_prog *p, const kin_tree *t);
+/* crba_tree: M on the tree pattern into d->M only (R_crba with M NULL, and M^-1). */
+void emit_crba_tree(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text that builds d->L row by row from d->M (emit_ltl_text, counting its operations into

@@ -88,7 +88,7 @@ void emit_crba(expr_prog *p, const kin_tree *t)
     store_crba(p, t, 1);
 }
 
-void emit_crba_packed(expr_prog *p, const kin_tree *t)
+void emit_crba_tree(expr_prog *p, const kin_tree *t)
 {
     store_crba(p, t, 0);
 }

@@ -214,6 +214,7 @@ void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *wh
              emit_joint_label(b, label, sizeof label), b->link_name, what ? ", " : "",
              what ? what : "");
     expr_comment(p, text);
+    expr_barrier(p);
 }
 
 const char *emit_joint_label(const tree_body *b, char *buf, size_t len)

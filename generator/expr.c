@@ -26,7 +26,7 @@ typedef struct {
 typedef struct {
     char *text;
     int mark;           /* number of nodes when the comment was made */
-    int section;        /* 1: a section heading, 0: a block comment */
+    int section;        /* 1: a section heading, 0: a block comment, 2: a barrier (no text) */
 } expr_comment_rec;
 
 struct expr_prog {
@@ -555,7 +555,7 @@ static void add_comment(expr_prog *p, const char *text, int section)
     char *t;
     if (p->failed)
         return;
-    t = expr_comment_text(text);
+    t = expr_comment_text(text ? text : "");
     if (!t || grow((void **)&p->comments, &p->capcomments, p->ncomments,
                    sizeof *p->comments) != 0) {
         free(t);
@@ -576,6 +576,11 @@ void expr_comment(expr_prog *p, const char *text)
 void expr_section(expr_prog *p, const char *text)
 {
     add_comment(p, text, 1);
+}
+
+void expr_barrier(expr_prog *p)
+{
+    add_comment(p, NULL, 2);
 }
 
 /* ---- liveness, counting, emission ---- */
@@ -653,6 +658,7 @@ typedef struct {
     const expr_prog *p;
     const int *tmp;
     const char *inl;
+    const char *batched;    /* sin/cos nodes read in place from sin_angle[]/cos_angle[] */
 } printer;
 
 static void print_node(ebuf *b, const expr_node *n, const printer *pr);
@@ -667,7 +673,10 @@ static void print_ref(ebuf *b, ex a, const printer *pr)
         print_node(b, &pr->p->nodes[a.node], pr);
         return;
     }
-    if (pr->p->nodes[a.node].ident)
+    if (pr->batched[a.node])    /* tmp holds the slot */
+        ebuf_printf(b, "%s%s_angle[%d]", a.neg ? "-" : "",
+                    pr->p->nodes[a.node].op == OP_SIN ? "sin" : "cos", pr->tmp[a.node]);
+    else if (pr->p->nodes[a.node].ident)
         ebuf_printf(b, "%s%s", a.neg ? "-" : "", pr->p->nodes[a.node].ident);
     else
         ebuf_printf(b, "%st%d", a.neg ? "-" : "", pr->tmp[a.node]);
@@ -734,9 +743,11 @@ static char *find_inlined(const expr_prog *p, const char *live)
 static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, int *next,
                            int upto)
 {
-    int section = -1, block = -1;
+    int section = -1, block = -1, barrier = 0;
     while (*next < p->ncomments && p->comments[*next].mark <= upto) {
-        if (p->comments[*next].section) {
+        if (p->comments[*next].section == 2) {
+            barrier = 1;
+        } else if (p->comments[*next].section) {
             section = *next;
             block = -1;
         } else {
@@ -748,6 +759,8 @@ static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, in
         ebuf_printf(out, "%s/* %s */\n", indent, p->comments[section].text);
     if (block >= 0)
         ebuf_printf(out, "%s/* %s */\n", indent, p->comments[block].text);
+    if (barrier)
+        ebuf_printf(out, "%sCDYN_BARRIER();\n", indent);
 }
 
 /* Everything expr_emit needs while it prints. */
@@ -764,6 +777,7 @@ typedef struct {
     char *loaded;       /* inputs: 0 unread, 1 read, 2 read and stored */
     char *base_flushed; /* per array: written to, so all its inputs are read */
     char *emitted;      /* operation nodes already printed */
+    char *batched;      /* sin/cos nodes read where used from sin_angle[]/cos_angle[] */
     int ntmp;
     int ci;             /* next comment to print */
 } emitter;
@@ -958,11 +972,18 @@ static void emit_q_sincos(emitter *e, const int *slot, int from, int n)
     free(q);
 }
 
+/* Up to this many angles, their sin/cos are temporaries; past it, read in place. */
+#define TRIG_TEMPORARIES_MAX 16
+
 /* Node `from` and every later live sin/cos of an input: the angles gathered once each into
- * angle[], cdyn_sincos_n, and each node a temporary reading its result. When the angles are
- * plain entries of q, cdyn_sincos_n reads q itself, once per stretch: through a local array of known values,
- * clang (14) forwards angle[0] into the loop, which then no longer vectorises (talos FK:
- * 0.65 us against gcc's 0.34). */
+ * angle[], cdyn_sincos_n, and each node a temporary reading its result, or, past
+ * TRIG_TEMPORARIES_MAX angles, read where it is used as sin_angle[k] / cos_angle[k]:
+ * temporaries made at the top stay live across the whole function, and a big tree's (talos:
+ * 44 pairs) spill (talos NLE, clang: 1.15 -> 1.08 us read in place, with the per-body
+ * barriers), while a small tree's are cheaper in registers (solo12 NLE, clang: 0.19 -> 0.21
+ * us read in place). When the angles are plain entries of q, cdyn_sincos_n reads q itself,
+ * once per stretch: through a local array of known values, clang (14) forwards angle[0]
+ * into the loop, which then no longer vectorises (talos FK: 0.65 us against gcc's 0.34). */
 static void emit_trig_batch(emitter *e, int from, expr_counts *c)
 {
     const expr_prog *p = e->p;
@@ -1003,10 +1024,15 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
     }
     for (i = from; i < p->nnodes; i++)
         if (slot[i] >= 0) {
-            e->tmp[i] = e->ntmp++;
+            if (n > TRIG_TEMPORARIES_MAX) {
+                e->tmp[i] = slot[i];
+                e->batched[i] = 1;
+            } else {
+                e->tmp[i] = e->ntmp++;
+                ebuf_printf(e->out, "%sconst cdyn_real t%d = %s_angle[%d];\n", e->indent,
+                            e->tmp[i], p->nodes[i].op == OP_SIN ? "sin" : "cos", slot[i]);
+            }
             count_node(&p->nodes[i], c);
-            ebuf_printf(e->out, "%sconst cdyn_real t%d = %s_angle[%d];\n", e->indent, e->tmp[i],
-                        p->nodes[i].op == OP_SIN ? "sin" : "cos", slot[i]);
             emit_stores_of(e, i);
             e->emitted[i] = 1;
         }
@@ -1018,7 +1044,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
 {
     char *live, *inl = NULL;
     int *tmp, *first, *nextst, *base, i;
-    char *loaded, *base_flushed, *emitted;
+    char *loaded, *base_flushed, *emitted, *batched;
     expr_counts c;
     emitter e;
     memset(&c, 0, sizeof c);
@@ -1032,6 +1058,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     loaded = calloc((size_t)p->nnodes + 1, 1);
     base_flushed = calloc((size_t)p->nnodes + (size_t)p->nstores + 1, 1);
     emitted = calloc((size_t)p->nnodes + 1, 1);
+    batched = calloc((size_t)p->nnodes + 1, 1);
     if (live)
         inl = find_inlined(p, live);
     e.p = p;
@@ -1048,12 +1075,14 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     e.loaded = loaded;
     e.base_flushed = base_flushed;
     e.emitted = emitted;
+    e.batched = batched;
+    e.pr.batched = batched;
     e.ntmp = 0;
     e.ci = 0;
     if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
-        !emitted || base_ids(&e) != 0) {
+        !emitted || !batched || base_ids(&e) != 0) {
         free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-        free(base_flushed); free(emitted);
+        free(base_flushed); free(emitted); free(batched);
         p->failed = 1;
         return -1;
     }
@@ -1086,7 +1115,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
     free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-    free(base_flushed); free(emitted);
+    free(base_flushed); free(emitted); free(batched);
     if (counts)
         *counts = c;
     return out->oom ? -1 : 0;

@@ -91,6 +91,9 @@ void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
  * text is made comment-safe. */
 void expr_comment(expr_prog *p, const char *text);
 void expr_section(expr_prog *p, const char *text);
+/* CDYN_BARRIER(), printed where a comment made now would be: the compiler may not move
+ * memory reads and writes across it (see cdyn_config.h). */
+void expr_barrier(expr_prog *p);
 /* Comment-safe text (malloc'd, NULL on oom): no star-slash or slash-star pair, no "??"
  * (trigraphs), printable ASCII only (other bytes as \xNN, backslashes doubled). */
 char *expr_comment_text(const char *s);

@@ -191,7 +191,7 @@ static const struct {
 } algorithms[] = {
     {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
     {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL},
-    {"crba_zeros", NULL, emit_crba_zeros_text}, {"minv_crba", emit_crba_packed, NULL},
+    {"crba_zeros", NULL, emit_crba_zeros_text}, {"crba_tree", emit_crba_tree, NULL},
     {"ltl", emit_ltl, emit_ltl_text},
     {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
     {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
@@ -202,7 +202,7 @@ static const struct {
 /* The forward dynamics, left out when M is singular (--massless-links ignore). */
 static int left_out(const kin_tree *t, const char *algorithm)
 {
-    static const char *const need_minv[] = {"ltl", "ltl_solve", "minv", "minv_crba", "aba",
+    static const char *const need_minv[] = {"ltl", "ltl_solve", "minv", "aba",
                                             "factor_L", "factor_D"};
     size_t i;
     for (i = 0; t->m_singular && i < sizeof need_minv / sizeof need_minv[0]; i++)
@@ -374,9 +374,8 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
         if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
-            strcmp(algorithms[i].name, "crba_zeros") == 0 ||
-            strcmp(algorithms[i].name, "minv_crba") == 0 || left_out(t, algorithms[i].name))
-            continue;                       /* copies, zeros, counted twice; or not emitted */
+            strcmp(algorithms[i].name, "crba_zeros") == 0 || left_out(t, algorithms[i].name))
+            continue;                       /* copies, zeros; or not emitted */
         if (run_program(t, algorithms[i].build, algorithms[i].text, 0, 0, &e, NULL) != 0)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)

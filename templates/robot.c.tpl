@@ -186,6 +186,19 @@ void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g)
 {% endif %}
 {{ gravity.body }}}
 
+/* The CRBA into d->M only (the tree pattern, what the LTDL reads): R_crba with M NULL, and
+ * M^-1. Each entry stored once, as Pinocchio's crba stores the upper triangle.
+ * {{ crba_tree.ops }} */
+static void {{ name }}__crba_tree({{ name }}_data *d, const cdyn_real *q)
+{
+{% if not crba_tree.uses.d %}
+    (void)d;
+{% endif %}
+{% if not crba_tree.uses.q %}
+    (void)q;
+{% endif %}
+{{ crba_tree.body }}}
+
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
  * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
  * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
@@ -193,6 +206,10 @@ void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g)
  * {{ crba.ops }} */
 void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    if (!M) {
+        {{ name }}__crba_tree(d, q);
+        return;
+    }
 {% if not crba.uses.d %}
     (void)d;
 {% endif %}
@@ -243,18 +260,6 @@ void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D)
 {{ factor_D.body }}    }
 }
 
-/* The CRBA into d->M only, for M^-1.
- * {{ minv_crba.ops }} */
-static void {{ name }}__minv_crba({{ name }}_data *d, const cdyn_real *q)
-{
-{% if not minv_crba.uses.d %}
-    (void)d;
-{% endif %}
-{% if not minv_crba.uses.q %}
-    (void)q;
-{% endif %}
-{{ minv_crba.body }}}
-
 {% for c in minv_chunks %}
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part {{ c.index }}: Y = L^-T on each row's
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
@@ -276,7 +281,7 @@ static void {{ name }}__minv_{{ c.index }}(const {{ name }}_data *d, cdyn_real *
 int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    {{ name }}__minv_crba(d, q);
+    {{ name }}__crba_tree(d, q);
     status = {{ name }}_ltl(d);
     if (status != 0)
         return status;

@@ -191,7 +191,8 @@ void {{ name }}_nle({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, 
 void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g);
 
 /** {{ name }}_crba — joint-space inertia matrix, full symmetric, also kept in d for {{ name }}_ltl.
- *  @d [out]; @q [in] ({{ NAME }}_NQ); @M [out] ({{ NAME }}_NV x {{ NAME }}_NV). */
+ *  @d [out]; @q [in] ({{ NAME }}_NQ); @M [out] ({{ NAME }}_NV x {{ NAME }}_NV), or NULL: then
+ *  only d's copy on the tree pattern is written (each entry once, what {{ name }}_ltl reads). */
 void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M);
 
 {% if forward_dynamics %}

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "expr.h"
 
@@ -240,6 +241,31 @@ START_TEST(order_and_comments)
 }
 END_TEST
 
+/* A barrier comes out after the comments made with it, once however many were made
+ * together. */
+START_TEST(barriers)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x");
+    char *text;
+    expr_comment(p, "body 1");
+    expr_barrier(p);
+    expr_store(p, "y[0]", ex_mul(p, x, x));
+    expr_barrier(p);
+    expr_comment(p, "body 2");
+    expr_barrier(p);
+    expr_store(p, "y[1]", ex_add(p, x, ex_const(1.0)));
+    expr_barrier(p);
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "const cdyn_real t0 = x;\n"
+                           "/* body 1 */\nCDYN_BARRIER();\nconst cdyn_real t1 = t0 * t0;\ny[0] = t1;\n"
+                           "/* body 2 */\nCDYN_BARRIER();\nconst cdyn_real t2 = t0 + 1;\n"
+                           "y[1] = t2;\nCDYN_BARRIER();\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 /* Other arrays are read just before their first use, after unrelated stores: short live
  * ranges in long straight-line code. An input that is only stored goes out where it was made. */
 START_TEST(inputs_read_at_first_use)
@@ -300,6 +326,28 @@ START_TEST(trig_all_at_once)
                            "const cdyn_real t0 = sin_angle[0];\nconst cdyn_real t1 = cos_angle[0];\n"
                            "const cdyn_real t2 = sin_angle[1];\ny[1] = t2;\n"
                            "const cdyn_real t3 = t0 * t1;\ny[0] = t3;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+/* Past 16 angles the results are read where they are used, not held in temporaries live
+ * across the function. */
+START_TEST(trig_read_in_place_past_16)
+{
+    expr_prog *p = expr_new();
+    ex s = ex_const(0.0);
+    char name[16], *text;
+    int k;
+    for (k = 0; k < 17; k++) {
+        snprintf(name, sizeof name, "q[%d]", k);
+        s = ex_add(p, s, ex_mul(p, ex_sin(p, ex_input(p, name)), ex_input(p, "w")));
+    }
+    expr_store(p, "y", s);
+    text = emit_text(p, NULL);
+    ck_assert_ptr_nonnull(strstr(text, "cdyn_sincos_n(q + 0, sin_angle, cos_angle, 17);\n"));
+    ck_assert_ptr_nonnull(strstr(text, "sin_angle[16]"));
+    ck_assert_ptr_null(strstr(text, "= sin_angle["));
     free(text);
     expr_free(p);
 }
@@ -428,9 +476,11 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, dead_code);
     tcase_add_test(tc, op_counting);
     tcase_add_test(tc, order_and_comments);
+    tcase_add_test(tc, barriers);
     tcase_add_test(tc, inputs_read_at_first_use);
     tcase_add_test(tc, trig_all_at_once);
     tcase_add_test(tc, trig_q_stretches);
+    tcase_add_test(tc, trig_read_in_place_past_16);
     tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));

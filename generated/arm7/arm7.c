@@ -55,6 +55,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t14 = t1 * t3;
     d->oMb_R[1][0] = t14;
     const cdyn_real t15 = t1 * t2;
@@ -66,6 +67,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     d->oMb_R[1][4] = -t17;
     d->oMb_R[2][5] = t17;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t18 = t0 * t4 - t14 * t5;
     d->oMb_R[2][0] = -t18;
     const cdyn_real t19 = t0 * t5 + t14 * t4;
@@ -88,6 +90,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.33300000000000002);
     d->oMb_p[2][2] = t26;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t27 = t15 * t6 - t18 * t7;
     d->oMb_R[3][0] = t27;
     const cdyn_real t28 = t15 * t7 + t18 * t6;
@@ -110,6 +113,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     const cdyn_real t35 = t26 - t22 * CDYN_R(0.082500000000000004);
     d->oMb_p[3][2] = t35;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t36 = t19 * t8 - t27 * t9;
     d->oMb_R[4][0] = -t36;
     const cdyn_real t37 = t19 * t9 + t27 * t8;
@@ -138,6 +142,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     d->oMb_p[4][2] = t47;
     d->oMb_p[5][2] = t47;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     d->oMb_R[5][0] = t48;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
@@ -160,6 +165,7 @@ void arm7_fk(arm7_data *d, const cdyn_real *q)
     d->oMf_R[8][8] = -t53;
     d->oMf_R[9][8] = -t53;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t54 = t37 * t12 + t48 * t13;
     d->oMb_R[6][0] = t54;
     d->oMf_R[8][0] = t54;
@@ -2206,6 +2212,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real v_joint1 = v[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real a_joint1 = a[0];
@@ -2214,6 +2221,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     const cdyn_real t5 = a_joint1 * CDYN_R(0.0091170000000000001) + t4;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t6 = sin_angle[0];
@@ -2275,6 +2283,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t60 = t54 + t57;
     const cdyn_real t61 = t55 - t58;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t62 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t63 = t18 * CDYN_R(0.316);
     const cdyn_real t64 = v_joint2 * t8 - t18 * t9;
@@ -2337,6 +2346,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t119 = t113 + t116;
     const cdyn_real t120 = t114 - t117;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t121 = t65 * CDYN_R(0.082500000000000004);
     const cdyn_real t122 = t67 + t68 * CDYN_R(0.082500000000000004);
     const cdyn_real t123 = t68 * t10 + t64 * t11;
@@ -2400,6 +2410,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t179 = t173 - t176;
     const cdyn_real t180 = t174 + t177;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t181 = t123 * CDYN_R(0.38400000000000001) + t124 * CDYN_R(0.082500000000000004);
     const cdyn_real t182 = t125 - t127 * CDYN_R(0.38400000000000001);
     const cdyn_real t183 = t126 - t127 * CDYN_R(0.082500000000000004);
@@ -2467,6 +2478,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t243 = t237 - t240;
     const cdyn_real t244 = t238 - t241;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t245 = t189 * t14 + t185 * t15;
     const cdyn_real t246 = t189 * t15 - t185 * t14;
     const cdyn_real t247 = t183 * t14 - t187 * t15;
@@ -2526,6 +2538,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t299 = t293 + t296;
     const cdyn_real t300 = t294 - t297;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t301 = t248 + t249 * CDYN_R(0.087999999999999995);
     const cdyn_real t302 = t188 + t246 * CDYN_R(0.087999999999999995);
     const cdyn_real t303 = t249 * t16 - t245 * t17;
@@ -2666,12 +2679,14 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real v_joint1 = v[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real t2 = v_joint1 * t1;
     const cdyn_real t3 = v_joint1 * t0;
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t5 = sin_angle[0];
@@ -2727,6 +2742,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t54 = t48 + t51;
     const cdyn_real t55 = t49 - t52;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t56 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t57 = t17 * CDYN_R(0.316);
     const cdyn_real t58 = v_joint2 * t7 - t17 * t8;
@@ -2784,6 +2800,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t109 = t103 + t106;
     const cdyn_real t110 = t104 - t107;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t111 = t59 * CDYN_R(0.082500000000000004);
     const cdyn_real t112 = t61 + t62 * CDYN_R(0.082500000000000004);
     const cdyn_real t113 = t62 * t9 + t58 * t10;
@@ -2846,6 +2863,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t169 = t163 - t166;
     const cdyn_real t170 = t164 + t167;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t171 = t113 * CDYN_R(0.38400000000000001) + t114 * CDYN_R(0.082500000000000004);
     const cdyn_real t172 = t115 - t117 * CDYN_R(0.38400000000000001);
     const cdyn_real t173 = t116 - t117 * CDYN_R(0.082500000000000004);
@@ -2911,6 +2929,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t232 = t226 - t229;
     const cdyn_real t233 = t227 - t230;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t234 = t179 * t13 + t175 * t14;
     const cdyn_real t235 = t179 * t14 - t175 * t13;
     const cdyn_real t236 = t173 * t13 - t177 * t14;
@@ -2968,6 +2987,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t287 = t281 + t284;
     const cdyn_real t288 = t282 - t285;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t289 = t237 + t238 * CDYN_R(0.087999999999999995);
     const cdyn_real t290 = t178 + t235 * CDYN_R(0.087999999999999995);
     const cdyn_real t291 = t238 * t15 - t234 * t16;
@@ -3105,6 +3125,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     (void)d;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
@@ -3123,30 +3144,35 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t13 = t1 * CDYN_R(9.8100000000000005);
     const cdyn_real t14 = t12 * CDYN_R(0.018579714719999998) - t13 * CDYN_R(0.002031994566);
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t15 = t12 * t3;
     const cdyn_real t16 = t12 * t2;
     const cdyn_real t17 = t16 * CDYN_R(0.21470862320799999) + t13 * CDYN_R(0.12672916420800001);
     const cdyn_real t18 = t13 * CDYN_R(0.088844724872) - t15 * CDYN_R(0.21470862320799999);
     const cdyn_real t19 = t15 * CDYN_R(0.12672916420800001) + t16 * CDYN_R(0.088844724872);
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t20 = t13 * t4 - t15 * t5;
     const cdyn_real t21 = t13 * t5 + t15 * t4;
     const cdyn_real t22 = t21 * CDYN_R(0.098502069329999997) + t16 * CDYN_R(0.37464440800499998);
     const cdyn_real t23 = t16 * CDYN_R(0.19076837715) - t20 * CDYN_R(0.098502069329999997);
     const cdyn_real t24 = t20 * CDYN_R(0.37464440800499998) + t21 * CDYN_R(0.19076837715);
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t25 = t16 * t6 + t20 * t7;
     const cdyn_real t26 = t16 * t7 - t20 * t6;
     const cdyn_real t27 = t26 * CDYN_R(0.047121686401999999) + t21 * CDYN_R(0.050343472489999999);
     const cdyn_real t28 = t21 * CDYN_R(0.014653732538) - t25 * CDYN_R(0.047121686401999999);
     const cdyn_real t29 = t25 * CDYN_R(0.050343472489999999) + t26 * CDYN_R(0.014653732538);
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t30 = t21 * t8 + t25 * t9;
     const cdyn_real t31 = t21 * t9 - t25 * t8;
     const cdyn_real t32 = t31 * CDYN_R(0.017527158935000002) + t26 * CDYN_R(0.023526756935);
     const cdyn_real t33 = t26 * CDYN_R(0.10024161669500001) - t30 * CDYN_R(0.017527158935000002);
     const cdyn_real t34 = t30 * CDYN_R(0.023526756935) + t31 * CDYN_R(0.10024161669500001);
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t35 = t26 * t10 - t30 * t11;
     const cdyn_real t36 = t26 * t11 + t30 * t10;
     const cdyn_real t37 = t35 * CDYN_R(0.73552200000000001);
@@ -3221,6 +3247,305 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     g[0] = t99;
 }
 
+/* The CRBA into d->M only (the tree pattern, what the LTDL reads): R_crba with M NULL, and
+ * M^-1. Each entry stored once, as Pinocchio's crba stores the upper triangle.
+ * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
+static void arm7__crba_tree(arm7_data *d, const cdyn_real *q)
+{
+    cdyn_real sin_angle[6], cos_angle[6];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[4];
+    const cdyn_real t9 = cos_angle[4];
+    const cdyn_real t10 = sin_angle[5];
+    const cdyn_real t11 = cos_angle[5];
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t12 = t10 * CDYN_R(0.0077354848739999999) - t11 * CDYN_R(0.0031274395439999996);
+    const cdyn_real t13 = t11 * CDYN_R(0.0077354848739999999) + t10 * CDYN_R(0.0031274395439999996);
+    const cdyn_real t14 = t13 * CDYN_R(0.087999999999999995);
+    const cdyn_real t15 = t10 * CDYN_R(0.00054835910640823205) - t11 * CDYN_R(0.001672482661783778);
+    const cdyn_real t16 = t11 * CDYN_R(0.00054835910640823205) + t10 * CDYN_R(0.001672482661783778);
+    d->M[26] = -t16;
+    const cdyn_real t17 = t14 + CDYN_R(0.0049096519673609458);
+    const cdyn_real t18 = t9 * t12;
+    const cdyn_real t19 = t8 * t12;
+    const cdyn_real t20 = t8 * t17 + t9 * t15;
+    const cdyn_real t21 = t9 * t17 - t8 * t15;
+    d->M[25] = -t21;
+    const cdyn_real t22 = t6 * t13 - t7 * t18;
+    const cdyn_real t23 = t7 * t13 + t6 * t18;
+    const cdyn_real t24 = t23 * CDYN_R(0.082500000000000004);
+    const cdyn_real t25 = t22 * CDYN_R(0.38400000000000001) - t19 * CDYN_R(0.082500000000000004);
+    const cdyn_real t26 = t6 * t16 - t7 * t20;
+    const cdyn_real t27 = t7 * t16 + t6 * t20;
+    const cdyn_real t28 = t23 * CDYN_R(0.38400000000000001) - t26;
+    const cdyn_real t29 = t21 - t24;
+    const cdyn_real t30 = t25 + t27;
+    d->M[24] = -t30;
+    const cdyn_real t31 = t4 * t19 + t5 * t22;
+    const cdyn_real t32 = t5 * t19 - t4 * t22;
+    const cdyn_real t33 = t4 * t29 + t5 * t28;
+    const cdyn_real t34 = t5 * t29 - t4 * t28;
+    const cdyn_real t35 = t30 + t32 * CDYN_R(0.082500000000000004);
+    const cdyn_real t36 = t24 + t34;
+    d->M[23] = -t36;
+    const cdyn_real t37 = t2 * t23 + t3 * t31;
+    const cdyn_real t38 = t3 * t23 - t2 * t31;
+    const cdyn_real t39 = t2 * t35 - t3 * t33;
+    const cdyn_real t40 = t3 * t35 + t2 * t33;
+    const cdyn_real t41 = t38 * CDYN_R(0.316) - t39;
+    const cdyn_real t42 = t37 * CDYN_R(0.316) + t40;
+    d->M[22] = t42;
+    const cdyn_real t43 = t1 * t36 + t0 * t41;
+    d->M[21] = -t43;
+    const cdyn_real t44 = t10 * t10;
+    const cdyn_real t45 = t10 * t11;
+    const cdyn_real t46 = t45 * CDYN_R(2.0);
+    const cdyn_real t47 = t44 * CDYN_R(2.0);
+    const cdyn_real t48 = t46 * CDYN_R(0.00039510871831575201) - t44 * CDYN_R(0.0024209437785212284);
+    const cdyn_real t49 = t47 * CDYN_R(0.00039510871831575201) + t45 * CDYN_R(0.0024209437785212284);
+    const cdyn_real t50 = t48 + CDYN_R(0.015320008390949585);
+    const cdyn_real t51 = t48 - CDYN_R(0.012899064612428356);
+    const cdyn_real t52 = t49 - CDYN_R(0.00039510871831575201);
+    const cdyn_real t53 = t13 + CDYN_R(0.064725935999999998);
+    const cdyn_real t54 = t14 * CDYN_R(2.0) + CDYN_R(0.0056958823679999996);
+    const cdyn_real t55 = t50 - t54;
+    const cdyn_real t56 = t54 + t55;
+    const cdyn_real t57 = t15 - CDYN_R(0.0039869234797919994);
+    const cdyn_real t58 = t52 - t12 * CDYN_R(0.087999999999999995);
+    const cdyn_real t59 = t54 + CDYN_R(0.0049096519673609458);
+    const cdyn_real t60 = t51 - t54;
+    const cdyn_real t61 = t53 + CDYN_R(0.10024161669500001);
+    const cdyn_real t62 = t12 - CDYN_R(0.017527158935000002);
+    const cdyn_real t63 = t56 + CDYN_R(0.0024804603581707893);
+    const cdyn_real t64 = t57 - CDYN_R(0.0015241109028833149);
+    const cdyn_real t65 = t58 - CDYN_R(0.00010375891721868492);
+    const cdyn_real t66 = t59 + CDYN_R(0.01056776613310695);
+    const cdyn_real t67 = t16 + CDYN_R(9.3569097314604994e-05);
+    const cdyn_real t68 = t60 - CDYN_R(0.011794560230238949);
+    d->M[20] = -t68;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t69 = t8 * t61 - t9 * CDYN_R(0.068832705568999994);
+    const cdyn_real t70 = t9 * t61 + t8 * CDYN_R(0.068832705568999994);
+    const cdyn_real t71 = t8 * t67 - t9 * t65;
+    const cdyn_real t72 = t9 * t67 + t8 * t65;
+    d->M[19] = t72;
+    const cdyn_real t73 = t7 * t69;
+    const cdyn_real t74 = t6 * t69;
+    const cdyn_real t75 = t74 * CDYN_R(0.082500000000000004);
+    const cdyn_real t76 = t73 * CDYN_R(0.38400000000000001) - t70 * CDYN_R(0.082500000000000004);
+    const cdyn_real t77 = t6 * t68 + t7 * t71;
+    const cdyn_real t78 = t7 * t68 - t6 * t71;
+    const cdyn_real t79 = t74 * CDYN_R(0.38400000000000001) - t77;
+    const cdyn_real t80 = t72 + t75;
+    const cdyn_real t81 = t76 - t78;
+    d->M[18] = t81;
+    const cdyn_real t82 = t4 * t70 + t5 * t73;
+    const cdyn_real t83 = t5 * t70 - t4 * t73;
+    const cdyn_real t84 = t4 * t80 - t5 * t79;
+    const cdyn_real t85 = t5 * t80 + t4 * t79;
+    const cdyn_real t86 = t81 + t83 * CDYN_R(0.082500000000000004);
+    const cdyn_real t87 = t75 - t85;
+    d->M[17] = -t87;
+    const cdyn_real t88 = t2 * t74 - t3 * t82;
+    const cdyn_real t89 = t3 * t74 + t2 * t82;
+    const cdyn_real t90 = t2 * t86 - t3 * t84;
+    const cdyn_real t91 = t3 * t86 + t2 * t84;
+    const cdyn_real t92 = t89 * CDYN_R(0.316) + t90;
+    const cdyn_real t93 = t88 * CDYN_R(0.316) - t91;
+    d->M[16] = t93;
+    const cdyn_real t94 = t1 * t87 + t0 * t92;
+    d->M[15] = -t94;
+    const cdyn_real t95 = t8 * t8;
+    const cdyn_real t96 = t8 * t9;
+    const cdyn_real t97 = t96 * CDYN_R(2.0);
+    const cdyn_real t98 = t95 * CDYN_R(2.0);
+    const cdyn_real t99 = t63 - t66;
+    const cdyn_real t100 = t64 * t97 - t95 * t99;
+    const cdyn_real t101 = t64 * t98 + t96 * t99;
+    const cdyn_real t102 = t63 + t100;
+    const cdyn_real t103 = t66 - t100;
+    const cdyn_real t104 = t64 - t101;
+    const cdyn_real t105 = t70 - CDYN_R(0.014653732538);
+    const cdyn_real t106 = t62 - CDYN_R(0.050343472489999999);
+    const cdyn_real t107 = t69 - CDYN_R(0.047121686401999999);
+    const cdyn_real t108 = t102 + CDYN_R(0.039427570958035521);
+    const cdyn_real t109 = t71 - CDYN_R(0.0015152444733270301);
+    const cdyn_real t110 = t104 + CDYN_R(0.0046002455175631054);
+    const cdyn_real t111 = t68 - CDYN_R(0.031460372325260388);
+    const cdyn_real t112 = t72 - CDYN_R(0.0021640520520981297);
+    const cdyn_real t113 = t103 + CDYN_R(0.010869510762828563);
+    d->M[14] = t113;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t114 = t6 * t105 - t7 * t106;
+    const cdyn_real t115 = t7 * t105 + t6 * t106;
+    const cdyn_real t116 = t115 * CDYN_R(0.38400000000000001);
+    const cdyn_real t117 = t115 * CDYN_R(0.082500000000000004);
+    const cdyn_real t118 = t6 * t112 - t7 * t110;
+    const cdyn_real t119 = t7 * t112 + t6 * t110;
+    const cdyn_real t120 = t116 - t118;
+    const cdyn_real t121 = t113 - t117;
+    const cdyn_real t122 = t114 * CDYN_R(0.38400000000000001) + t119;
+    d->M[13] = t122;
+    const cdyn_real t123 = t5 * t114;
+    const cdyn_real t124 = t4 * t114;
+    const cdyn_real t125 = t4 * t121 + t5 * t120;
+    const cdyn_real t126 = t5 * t121 - t4 * t120;
+    const cdyn_real t127 = t122 - t124 * CDYN_R(0.082500000000000004);
+    const cdyn_real t128 = t117 + t126;
+    d->M[12] = t128;
+    const cdyn_real t129 = t2 * t115 + t3 * t123;
+    const cdyn_real t130 = t3 * t115 - t2 * t123;
+    const cdyn_real t131 = t2 * t127 - t3 * t125;
+    const cdyn_real t132 = t3 * t127 + t2 * t125;
+    const cdyn_real t133 = t130 * CDYN_R(0.316) - t131;
+    const cdyn_real t134 = t129 * CDYN_R(0.316) + t132;
+    d->M[11] = -t134;
+    const cdyn_real t135 = t1 * t128 + t0 * t133;
+    d->M[10] = t135;
+    const cdyn_real t136 = t6 * t6;
+    const cdyn_real t137 = t6 * t7;
+    const cdyn_real t138 = t137 * CDYN_R(2.0);
+    const cdyn_real t139 = t136 * CDYN_R(2.0);
+    const cdyn_real t140 = t108 + t111;
+    const cdyn_real t141 = t109 * t138 + t136 * t140;
+    const cdyn_real t142 = t109 * t139 - t137 * t140;
+    const cdyn_real t143 = t108 - t141;
+    const cdyn_real t144 = t111 - t141;
+    const cdyn_real t145 = t109 - t142;
+    const cdyn_real t146 = t107 * CDYN_R(0.38400000000000001);
+    const cdyn_real t147 = t117 - t146;
+    const cdyn_real t148 = t115 - CDYN_R(0.29931189750000003);
+    const cdyn_real t149 = t107 + CDYN_R(1.3931608320000002);
+    const cdyn_real t150 = t117 * CDYN_R(2.0) - CDYN_R(0.024693231543750003);
+    const cdyn_real t151 = t143 + t150;
+    const cdyn_real t152 = t147 * CDYN_R(2.0) - CDYN_R(0.55966699103175011);
+    const cdyn_real t153 = t151 - t152;
+    const cdyn_real t154 = t116 - t107 * CDYN_R(0.082500000000000004);
+    const cdyn_real t155 = t154 - CDYN_R(0.11493576864000002);
+    const cdyn_real t156 = t118 - t155;
+    const cdyn_real t157 = t145 + t114 * CDYN_R(0.082500000000000004);
+    const cdyn_real t158 = t146 * CDYN_R(2.0) + CDYN_R(0.53497375948800008);
+    const cdyn_real t159 = t113 - t158;
+    const cdyn_real t160 = t152 - t159;
+    const cdyn_real t161 = t144 + t152;
+    const cdyn_real t162 = t148 - CDYN_R(0.19076837715);
+    const cdyn_real t163 = t149 + CDYN_R(0.37464440800499998);
+    const cdyn_real t164 = t114 - CDYN_R(0.098502069329999997);
+    const cdyn_real t165 = t153 + CDYN_R(0.067677270250859914);
+    const cdyn_real t166 = t156 + CDYN_R(0.02771584317362585);
+    const cdyn_real t167 = t157 - CDYN_R(0.0039053550262761003);
+    const cdyn_real t168 = t160 - CDYN_R(0.032399430424451321);
+    const cdyn_real t169 = t122 - CDYN_R(0.0016444875773692705);
+    const cdyn_real t170 = t161 - CDYN_R(0.077586149052539605);
+    d->M[9] = -t170;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t171 = t4 * t162 + t5 * t163;
+    const cdyn_real t172 = t5 * t162 - t4 * t163;
+    const cdyn_real t173 = t172 * CDYN_R(0.082500000000000004);
+    const cdyn_real t174 = t4 * t169 + t5 * t167;
+    const cdyn_real t175 = t5 * t169 - t4 * t167;
+    d->M[8] = t175;
+    const cdyn_real t176 = t170 - t173;
+    const cdyn_real t177 = t3 * t171;
+    const cdyn_real t178 = t2 * t171;
+    const cdyn_real t179 = t2 * t176 + t3 * t174;
+    const cdyn_real t180 = t3 * t176 - t2 * t174;
+    const cdyn_real t181 = t178 * CDYN_R(0.316) - t179;
+    const cdyn_real t182 = t177 * CDYN_R(0.316) - t180;
+    d->M[7] = -t182;
+    const cdyn_real t183 = t1 * t175 - t0 * t181;
+    d->M[6] = t183;
+    const cdyn_real t184 = t4 * t4;
+    const cdyn_real t185 = t4 * t5;
+    const cdyn_real t186 = t185 * CDYN_R(2.0);
+    const cdyn_real t187 = t184 * CDYN_R(2.0);
+    const cdyn_real t188 = t165 + t168;
+    const cdyn_real t189 = t166 * t186 + t184 * t188;
+    const cdyn_real t190 = t166 * t187 - t185 * t188;
+    const cdyn_real t191 = t165 - t189;
+    const cdyn_real t192 = t168 - t189;
+    const cdyn_real t193 = t166 - t190;
+    const cdyn_real t194 = t172 + CDYN_R(0.595313235);
+    const cdyn_real t195 = t173 * CDYN_R(2.0) + CDYN_R(0.049113341887500002);
+    const cdyn_real t196 = t191 - t195;
+    const cdyn_real t197 = t195 + t196;
+    const cdyn_real t198 = t174 - t164 * CDYN_R(0.082500000000000004);
+    const cdyn_real t199 = t193 - t171 * CDYN_R(0.082500000000000004);
+    const cdyn_real t200 = t170 - t195;
+    const cdyn_real t201 = t192 - t195;
+    const cdyn_real t202 = t194 + CDYN_R(0.088844724872);
+    const cdyn_real t203 = t164 + CDYN_R(0.12672916420800001);
+    const cdyn_real t204 = t171 - CDYN_R(0.21470862320799999);
+    const cdyn_real t205 = t197 + CDYN_R(0.056494926014070829);
+    const cdyn_real t206 = t198 - CDYN_R(0.0082483331406757437);
+    const cdyn_real t207 = t199 - CDYN_R(0.0054876481065622559);
+    const cdyn_real t208 = t200 - CDYN_R(0.052878381999606108);
+    const cdyn_real t209 = t175 + CDYN_R(0.0043772571218395843);
+    const cdyn_real t210 = t201 - CDYN_R(0.018249202292520111);
+    d->M[5] = -t210;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t211 = t2 * t202 + t3 * t203;
+    const cdyn_real t212 = t3 * t202 - t2 * t203;
+    const cdyn_real t213 = t2 * t209 + t3 * t207;
+    const cdyn_real t214 = t3 * t209 - t2 * t207;
+    const cdyn_real t215 = t212 * CDYN_R(0.316) - t213;
+    const cdyn_real t216 = t211 * CDYN_R(0.316) + t214;
+    d->M[4] = -t216;
+    const cdyn_real t217 = t1 * t210 - t0 * t215;
+    d->M[3] = -t217;
+    const cdyn_real t218 = t2 * t2;
+    const cdyn_real t219 = t2 * t3;
+    const cdyn_real t220 = t219 * CDYN_R(2.0);
+    const cdyn_real t221 = t218 * CDYN_R(2.0);
+    const cdyn_real t222 = t205 + t208;
+    const cdyn_real t223 = t206 * t220 + t218 * t222;
+    const cdyn_real t224 = t206 * t221 - t219 * t222;
+    const cdyn_real t225 = t205 - t223;
+    const cdyn_real t226 = t208 - t223;
+    const cdyn_real t227 = t206 - t224;
+    const cdyn_real t228 = t204 * CDYN_R(0.316);
+    const cdyn_real t229 = t228 * CDYN_R(2.0) + CDYN_R(1.0429481888319998);
+    const cdyn_real t230 = t225 + t229;
+    const cdyn_real t231 = t210 + t229;
+    const cdyn_real t232 = t229 - t231;
+    const cdyn_real t233 = t226 - t229;
+    const cdyn_real t234 = t230 + CDYN_R(0.0085035116240215498);
+    const cdyn_real t235 = t215 - CDYN_R(0.0039833588839355196);
+    const cdyn_real t236 = t227 + CDYN_R(0.010261101821008169);
+    const cdyn_real t237 = t232 + CDYN_R(0.028124284712194955);
+    const cdyn_real t238 = t216 + CDYN_R(0.0007689361029463999);
+    const cdyn_real t239 = t233 - CDYN_R(0.026534991901690206);
+    d->M[2] = -t239;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t240 = t1 * t238 + t0 * t236;
+    d->M[1] = -t240;
+    const cdyn_real t241 = t0 * t0;
+    const cdyn_real t242 = t0 * t1;
+    const cdyn_real t243 = t242 * CDYN_R(2.0);
+    const cdyn_real t244 = t234 - t237;
+    const cdyn_real t245 = t235 * t243 + t241 * t244;
+    const cdyn_real t246 = t237 + t245;
+    const cdyn_real t247 = t246 + CDYN_R(0.0092131637772112241);
+    d->M[0] = t247;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    d->M[27] = CDYN_R(0.0049096519673609458);
+}
+
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
  * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
  * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
@@ -3228,6 +3553,10 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
  * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
 void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    if (!M) {
+        arm7__crba_tree(d, q);
+        return;
+    }
     /* the structural zeros */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
@@ -3244,6 +3573,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t10 = sin_angle[5];
     const cdyn_real t11 = cos_angle[5];
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t12 = t10 * CDYN_R(0.0077354848739999999) - t11 * CDYN_R(0.0031274395439999996);
     const cdyn_real t13 = t11 * CDYN_R(0.0077354848739999999) + t10 * CDYN_R(0.0031274395439999996);
     const cdyn_real t14 = t13 * CDYN_R(0.087999999999999995);
@@ -3322,6 +3652,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[20] = -t68;
     M[40] = -t68;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t69 = t8 * t61 - t9 * CDYN_R(0.068832705568999994);
     const cdyn_real t70 = t9 * t61 + t8 * CDYN_R(0.068832705568999994);
     const cdyn_real t71 = t8 * t67 - t9 * t65;
@@ -3385,6 +3716,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[14] = t113;
     M[32] = t113;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t114 = t6 * t105 - t7 * t106;
     const cdyn_real t115 = t7 * t105 + t6 * t106;
     const cdyn_real t116 = t115 * CDYN_R(0.38400000000000001);
@@ -3457,6 +3789,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[9] = -t170;
     M[24] = -t170;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t171 = t4 * t162 + t5 * t163;
     const cdyn_real t172 = t5 * t162 - t4 * t163;
     const cdyn_real t173 = t172 * CDYN_R(0.082500000000000004);
@@ -3509,6 +3842,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[5] = -t210;
     M[16] = -t210;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t211 = t2 * t202 + t3 * t203;
     const cdyn_real t212 = t3 * t202 - t2 * t203;
     const cdyn_real t213 = t2 * t209 + t3 * t207;
@@ -3547,6 +3881,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[2] = -t239;
     M[8] = -t239;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t240 = t1 * t238 + t0 * t236;
     d->M[1] = -t240;
     M[7] = -t240;
@@ -3561,6 +3896,7 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[0] = t247;
     M[0] = t247;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     d->M[27] = CDYN_R(0.0049096519673609458);
     M[48] = CDYN_R(0.0049096519673609458);
 }
@@ -3923,297 +4259,6 @@ void arm7_ltl_factor(const arm7_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
-/* The CRBA into d->M only, for M^-1.
- * 208 mul, 197 add, 0 div, 0 sqrt, 12 sin/cos */
-static void arm7__minv_crba(arm7_data *d, const cdyn_real *q)
-{
-    cdyn_real sin_angle[6], cos_angle[6];
-    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
-    const cdyn_real t0 = sin_angle[0];
-    const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = sin_angle[1];
-    const cdyn_real t3 = cos_angle[1];
-    const cdyn_real t4 = sin_angle[2];
-    const cdyn_real t5 = cos_angle[2];
-    const cdyn_real t6 = sin_angle[3];
-    const cdyn_real t7 = cos_angle[3];
-    const cdyn_real t8 = sin_angle[4];
-    const cdyn_real t9 = cos_angle[4];
-    const cdyn_real t10 = sin_angle[5];
-    const cdyn_real t11 = cos_angle[5];
-    /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
-    const cdyn_real t12 = t10 * CDYN_R(0.0077354848739999999) - t11 * CDYN_R(0.0031274395439999996);
-    const cdyn_real t13 = t11 * CDYN_R(0.0077354848739999999) + t10 * CDYN_R(0.0031274395439999996);
-    const cdyn_real t14 = t13 * CDYN_R(0.087999999999999995);
-    const cdyn_real t15 = t10 * CDYN_R(0.00054835910640823205) - t11 * CDYN_R(0.001672482661783778);
-    const cdyn_real t16 = t11 * CDYN_R(0.00054835910640823205) + t10 * CDYN_R(0.001672482661783778);
-    d->M[26] = -t16;
-    const cdyn_real t17 = t14 + CDYN_R(0.0049096519673609458);
-    const cdyn_real t18 = t9 * t12;
-    const cdyn_real t19 = t8 * t12;
-    const cdyn_real t20 = t8 * t17 + t9 * t15;
-    const cdyn_real t21 = t9 * t17 - t8 * t15;
-    d->M[25] = -t21;
-    const cdyn_real t22 = t6 * t13 - t7 * t18;
-    const cdyn_real t23 = t7 * t13 + t6 * t18;
-    const cdyn_real t24 = t23 * CDYN_R(0.082500000000000004);
-    const cdyn_real t25 = t22 * CDYN_R(0.38400000000000001) - t19 * CDYN_R(0.082500000000000004);
-    const cdyn_real t26 = t6 * t16 - t7 * t20;
-    const cdyn_real t27 = t7 * t16 + t6 * t20;
-    const cdyn_real t28 = t23 * CDYN_R(0.38400000000000001) - t26;
-    const cdyn_real t29 = t21 - t24;
-    const cdyn_real t30 = t25 + t27;
-    d->M[24] = -t30;
-    const cdyn_real t31 = t4 * t19 + t5 * t22;
-    const cdyn_real t32 = t5 * t19 - t4 * t22;
-    const cdyn_real t33 = t4 * t29 + t5 * t28;
-    const cdyn_real t34 = t5 * t29 - t4 * t28;
-    const cdyn_real t35 = t30 + t32 * CDYN_R(0.082500000000000004);
-    const cdyn_real t36 = t24 + t34;
-    d->M[23] = -t36;
-    const cdyn_real t37 = t2 * t23 + t3 * t31;
-    const cdyn_real t38 = t3 * t23 - t2 * t31;
-    const cdyn_real t39 = t2 * t35 - t3 * t33;
-    const cdyn_real t40 = t3 * t35 + t2 * t33;
-    const cdyn_real t41 = t38 * CDYN_R(0.316) - t39;
-    const cdyn_real t42 = t37 * CDYN_R(0.316) + t40;
-    d->M[22] = t42;
-    const cdyn_real t43 = t1 * t36 + t0 * t41;
-    d->M[21] = -t43;
-    const cdyn_real t44 = t10 * t10;
-    const cdyn_real t45 = t10 * t11;
-    const cdyn_real t46 = t45 * CDYN_R(2.0);
-    const cdyn_real t47 = t44 * CDYN_R(2.0);
-    const cdyn_real t48 = t46 * CDYN_R(0.00039510871831575201) - t44 * CDYN_R(0.0024209437785212284);
-    const cdyn_real t49 = t47 * CDYN_R(0.00039510871831575201) + t45 * CDYN_R(0.0024209437785212284);
-    const cdyn_real t50 = t48 + CDYN_R(0.015320008390949585);
-    const cdyn_real t51 = t48 - CDYN_R(0.012899064612428356);
-    const cdyn_real t52 = t49 - CDYN_R(0.00039510871831575201);
-    const cdyn_real t53 = t13 + CDYN_R(0.064725935999999998);
-    const cdyn_real t54 = t14 * CDYN_R(2.0) + CDYN_R(0.0056958823679999996);
-    const cdyn_real t55 = t50 - t54;
-    const cdyn_real t56 = t54 + t55;
-    const cdyn_real t57 = t15 - CDYN_R(0.0039869234797919994);
-    const cdyn_real t58 = t52 - t12 * CDYN_R(0.087999999999999995);
-    const cdyn_real t59 = t54 + CDYN_R(0.0049096519673609458);
-    const cdyn_real t60 = t51 - t54;
-    const cdyn_real t61 = t53 + CDYN_R(0.10024161669500001);
-    const cdyn_real t62 = t12 - CDYN_R(0.017527158935000002);
-    const cdyn_real t63 = t56 + CDYN_R(0.0024804603581707893);
-    const cdyn_real t64 = t57 - CDYN_R(0.0015241109028833149);
-    const cdyn_real t65 = t58 - CDYN_R(0.00010375891721868492);
-    const cdyn_real t66 = t59 + CDYN_R(0.01056776613310695);
-    const cdyn_real t67 = t16 + CDYN_R(9.3569097314604994e-05);
-    const cdyn_real t68 = t60 - CDYN_R(0.011794560230238949);
-    d->M[20] = -t68;
-    /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
-    const cdyn_real t69 = t8 * t61 - t9 * CDYN_R(0.068832705568999994);
-    const cdyn_real t70 = t9 * t61 + t8 * CDYN_R(0.068832705568999994);
-    const cdyn_real t71 = t8 * t67 - t9 * t65;
-    const cdyn_real t72 = t9 * t67 + t8 * t65;
-    d->M[19] = t72;
-    const cdyn_real t73 = t7 * t69;
-    const cdyn_real t74 = t6 * t69;
-    const cdyn_real t75 = t74 * CDYN_R(0.082500000000000004);
-    const cdyn_real t76 = t73 * CDYN_R(0.38400000000000001) - t70 * CDYN_R(0.082500000000000004);
-    const cdyn_real t77 = t6 * t68 + t7 * t71;
-    const cdyn_real t78 = t7 * t68 - t6 * t71;
-    const cdyn_real t79 = t74 * CDYN_R(0.38400000000000001) - t77;
-    const cdyn_real t80 = t72 + t75;
-    const cdyn_real t81 = t76 - t78;
-    d->M[18] = t81;
-    const cdyn_real t82 = t4 * t70 + t5 * t73;
-    const cdyn_real t83 = t5 * t70 - t4 * t73;
-    const cdyn_real t84 = t4 * t80 - t5 * t79;
-    const cdyn_real t85 = t5 * t80 + t4 * t79;
-    const cdyn_real t86 = t81 + t83 * CDYN_R(0.082500000000000004);
-    const cdyn_real t87 = t75 - t85;
-    d->M[17] = -t87;
-    const cdyn_real t88 = t2 * t74 - t3 * t82;
-    const cdyn_real t89 = t3 * t74 + t2 * t82;
-    const cdyn_real t90 = t2 * t86 - t3 * t84;
-    const cdyn_real t91 = t3 * t86 + t2 * t84;
-    const cdyn_real t92 = t89 * CDYN_R(0.316) + t90;
-    const cdyn_real t93 = t88 * CDYN_R(0.316) - t91;
-    d->M[16] = t93;
-    const cdyn_real t94 = t1 * t87 + t0 * t92;
-    d->M[15] = -t94;
-    const cdyn_real t95 = t8 * t8;
-    const cdyn_real t96 = t8 * t9;
-    const cdyn_real t97 = t96 * CDYN_R(2.0);
-    const cdyn_real t98 = t95 * CDYN_R(2.0);
-    const cdyn_real t99 = t63 - t66;
-    const cdyn_real t100 = t64 * t97 - t95 * t99;
-    const cdyn_real t101 = t64 * t98 + t96 * t99;
-    const cdyn_real t102 = t63 + t100;
-    const cdyn_real t103 = t66 - t100;
-    const cdyn_real t104 = t64 - t101;
-    const cdyn_real t105 = t70 - CDYN_R(0.014653732538);
-    const cdyn_real t106 = t62 - CDYN_R(0.050343472489999999);
-    const cdyn_real t107 = t69 - CDYN_R(0.047121686401999999);
-    const cdyn_real t108 = t102 + CDYN_R(0.039427570958035521);
-    const cdyn_real t109 = t71 - CDYN_R(0.0015152444733270301);
-    const cdyn_real t110 = t104 + CDYN_R(0.0046002455175631054);
-    const cdyn_real t111 = t68 - CDYN_R(0.031460372325260388);
-    const cdyn_real t112 = t72 - CDYN_R(0.0021640520520981297);
-    const cdyn_real t113 = t103 + CDYN_R(0.010869510762828563);
-    d->M[14] = t113;
-    /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
-    const cdyn_real t114 = t6 * t105 - t7 * t106;
-    const cdyn_real t115 = t7 * t105 + t6 * t106;
-    const cdyn_real t116 = t115 * CDYN_R(0.38400000000000001);
-    const cdyn_real t117 = t115 * CDYN_R(0.082500000000000004);
-    const cdyn_real t118 = t6 * t112 - t7 * t110;
-    const cdyn_real t119 = t7 * t112 + t6 * t110;
-    const cdyn_real t120 = t116 - t118;
-    const cdyn_real t121 = t113 - t117;
-    const cdyn_real t122 = t114 * CDYN_R(0.38400000000000001) + t119;
-    d->M[13] = t122;
-    const cdyn_real t123 = t5 * t114;
-    const cdyn_real t124 = t4 * t114;
-    const cdyn_real t125 = t4 * t121 + t5 * t120;
-    const cdyn_real t126 = t5 * t121 - t4 * t120;
-    const cdyn_real t127 = t122 - t124 * CDYN_R(0.082500000000000004);
-    const cdyn_real t128 = t117 + t126;
-    d->M[12] = t128;
-    const cdyn_real t129 = t2 * t115 + t3 * t123;
-    const cdyn_real t130 = t3 * t115 - t2 * t123;
-    const cdyn_real t131 = t2 * t127 - t3 * t125;
-    const cdyn_real t132 = t3 * t127 + t2 * t125;
-    const cdyn_real t133 = t130 * CDYN_R(0.316) - t131;
-    const cdyn_real t134 = t129 * CDYN_R(0.316) + t132;
-    d->M[11] = -t134;
-    const cdyn_real t135 = t1 * t128 + t0 * t133;
-    d->M[10] = t135;
-    const cdyn_real t136 = t6 * t6;
-    const cdyn_real t137 = t6 * t7;
-    const cdyn_real t138 = t137 * CDYN_R(2.0);
-    const cdyn_real t139 = t136 * CDYN_R(2.0);
-    const cdyn_real t140 = t108 + t111;
-    const cdyn_real t141 = t109 * t138 + t136 * t140;
-    const cdyn_real t142 = t109 * t139 - t137 * t140;
-    const cdyn_real t143 = t108 - t141;
-    const cdyn_real t144 = t111 - t141;
-    const cdyn_real t145 = t109 - t142;
-    const cdyn_real t146 = t107 * CDYN_R(0.38400000000000001);
-    const cdyn_real t147 = t117 - t146;
-    const cdyn_real t148 = t115 - CDYN_R(0.29931189750000003);
-    const cdyn_real t149 = t107 + CDYN_R(1.3931608320000002);
-    const cdyn_real t150 = t117 * CDYN_R(2.0) - CDYN_R(0.024693231543750003);
-    const cdyn_real t151 = t143 + t150;
-    const cdyn_real t152 = t147 * CDYN_R(2.0) - CDYN_R(0.55966699103175011);
-    const cdyn_real t153 = t151 - t152;
-    const cdyn_real t154 = t116 - t107 * CDYN_R(0.082500000000000004);
-    const cdyn_real t155 = t154 - CDYN_R(0.11493576864000002);
-    const cdyn_real t156 = t118 - t155;
-    const cdyn_real t157 = t145 + t114 * CDYN_R(0.082500000000000004);
-    const cdyn_real t158 = t146 * CDYN_R(2.0) + CDYN_R(0.53497375948800008);
-    const cdyn_real t159 = t113 - t158;
-    const cdyn_real t160 = t152 - t159;
-    const cdyn_real t161 = t144 + t152;
-    const cdyn_real t162 = t148 - CDYN_R(0.19076837715);
-    const cdyn_real t163 = t149 + CDYN_R(0.37464440800499998);
-    const cdyn_real t164 = t114 - CDYN_R(0.098502069329999997);
-    const cdyn_real t165 = t153 + CDYN_R(0.067677270250859914);
-    const cdyn_real t166 = t156 + CDYN_R(0.02771584317362585);
-    const cdyn_real t167 = t157 - CDYN_R(0.0039053550262761003);
-    const cdyn_real t168 = t160 - CDYN_R(0.032399430424451321);
-    const cdyn_real t169 = t122 - CDYN_R(0.0016444875773692705);
-    const cdyn_real t170 = t161 - CDYN_R(0.077586149052539605);
-    d->M[9] = -t170;
-    /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
-    const cdyn_real t171 = t4 * t162 + t5 * t163;
-    const cdyn_real t172 = t5 * t162 - t4 * t163;
-    const cdyn_real t173 = t172 * CDYN_R(0.082500000000000004);
-    const cdyn_real t174 = t4 * t169 + t5 * t167;
-    const cdyn_real t175 = t5 * t169 - t4 * t167;
-    d->M[8] = t175;
-    const cdyn_real t176 = t170 - t173;
-    const cdyn_real t177 = t3 * t171;
-    const cdyn_real t178 = t2 * t171;
-    const cdyn_real t179 = t2 * t176 + t3 * t174;
-    const cdyn_real t180 = t3 * t176 - t2 * t174;
-    const cdyn_real t181 = t178 * CDYN_R(0.316) - t179;
-    const cdyn_real t182 = t177 * CDYN_R(0.316) - t180;
-    d->M[7] = -t182;
-    const cdyn_real t183 = t1 * t175 - t0 * t181;
-    d->M[6] = t183;
-    const cdyn_real t184 = t4 * t4;
-    const cdyn_real t185 = t4 * t5;
-    const cdyn_real t186 = t185 * CDYN_R(2.0);
-    const cdyn_real t187 = t184 * CDYN_R(2.0);
-    const cdyn_real t188 = t165 + t168;
-    const cdyn_real t189 = t166 * t186 + t184 * t188;
-    const cdyn_real t190 = t166 * t187 - t185 * t188;
-    const cdyn_real t191 = t165 - t189;
-    const cdyn_real t192 = t168 - t189;
-    const cdyn_real t193 = t166 - t190;
-    const cdyn_real t194 = t172 + CDYN_R(0.595313235);
-    const cdyn_real t195 = t173 * CDYN_R(2.0) + CDYN_R(0.049113341887500002);
-    const cdyn_real t196 = t191 - t195;
-    const cdyn_real t197 = t195 + t196;
-    const cdyn_real t198 = t174 - t164 * CDYN_R(0.082500000000000004);
-    const cdyn_real t199 = t193 - t171 * CDYN_R(0.082500000000000004);
-    const cdyn_real t200 = t170 - t195;
-    const cdyn_real t201 = t192 - t195;
-    const cdyn_real t202 = t194 + CDYN_R(0.088844724872);
-    const cdyn_real t203 = t164 + CDYN_R(0.12672916420800001);
-    const cdyn_real t204 = t171 - CDYN_R(0.21470862320799999);
-    const cdyn_real t205 = t197 + CDYN_R(0.056494926014070829);
-    const cdyn_real t206 = t198 - CDYN_R(0.0082483331406757437);
-    const cdyn_real t207 = t199 - CDYN_R(0.0054876481065622559);
-    const cdyn_real t208 = t200 - CDYN_R(0.052878381999606108);
-    const cdyn_real t209 = t175 + CDYN_R(0.0043772571218395843);
-    const cdyn_real t210 = t201 - CDYN_R(0.018249202292520111);
-    d->M[5] = -t210;
-    /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
-    const cdyn_real t211 = t2 * t202 + t3 * t203;
-    const cdyn_real t212 = t3 * t202 - t2 * t203;
-    const cdyn_real t213 = t2 * t209 + t3 * t207;
-    const cdyn_real t214 = t3 * t209 - t2 * t207;
-    const cdyn_real t215 = t212 * CDYN_R(0.316) - t213;
-    const cdyn_real t216 = t211 * CDYN_R(0.316) + t214;
-    d->M[4] = -t216;
-    const cdyn_real t217 = t1 * t210 - t0 * t215;
-    d->M[3] = -t217;
-    const cdyn_real t218 = t2 * t2;
-    const cdyn_real t219 = t2 * t3;
-    const cdyn_real t220 = t219 * CDYN_R(2.0);
-    const cdyn_real t221 = t218 * CDYN_R(2.0);
-    const cdyn_real t222 = t205 + t208;
-    const cdyn_real t223 = t206 * t220 + t218 * t222;
-    const cdyn_real t224 = t206 * t221 - t219 * t222;
-    const cdyn_real t225 = t205 - t223;
-    const cdyn_real t226 = t208 - t223;
-    const cdyn_real t227 = t206 - t224;
-    const cdyn_real t228 = t204 * CDYN_R(0.316);
-    const cdyn_real t229 = t228 * CDYN_R(2.0) + CDYN_R(1.0429481888319998);
-    const cdyn_real t230 = t225 + t229;
-    const cdyn_real t231 = t210 + t229;
-    const cdyn_real t232 = t229 - t231;
-    const cdyn_real t233 = t226 - t229;
-    const cdyn_real t234 = t230 + CDYN_R(0.0085035116240215498);
-    const cdyn_real t235 = t215 - CDYN_R(0.0039833588839355196);
-    const cdyn_real t236 = t227 + CDYN_R(0.010261101821008169);
-    const cdyn_real t237 = t232 + CDYN_R(0.028124284712194955);
-    const cdyn_real t238 = t216 + CDYN_R(0.0007689361029463999);
-    const cdyn_real t239 = t233 - CDYN_R(0.026534991901690206);
-    d->M[2] = -t239;
-    /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
-    const cdyn_real t240 = t1 * t238 + t0 * t236;
-    d->M[1] = -t240;
-    const cdyn_real t241 = t0 * t0;
-    const cdyn_real t242 = t0 * t1;
-    const cdyn_real t243 = t242 * CDYN_R(2.0);
-    const cdyn_real t244 = t234 - t237;
-    const cdyn_real t245 = t235 * t243 + t241 * t244;
-    const cdyn_real t246 = t237 + t245;
-    const cdyn_real t247 = t246 + CDYN_R(0.0092131637772112241);
-    d->M[0] = t247;
-    /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
-    d->M[27] = CDYN_R(0.0049096519673609458);
-}
-
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
@@ -4434,7 +4479,7 @@ static void arm7__minv_0(const arm7_data *d, cdyn_real *Minv)
 int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    arm7__minv_crba(d, q);
+    arm7__crba_tree(d, q);
     status = arm7_ltl(d);
     if (status != 0)
         return status;
@@ -4465,12 +4510,14 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real v_joint1 = v[0];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real t2 = v_joint1 * t1;
     const cdyn_real t3 = v_joint1 * t0;
     const cdyn_real t4 = t2 * CDYN_R(0.010343993404000001) - t3 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t5 = sin_angle[0];
@@ -4512,6 +4559,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t40 = t34 + t37;
     const cdyn_real t41 = t35 - t38;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t42 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t43 = t17 * CDYN_R(0.316);
     const cdyn_real t44 = v_joint2 * t7 - t17 * t8;
@@ -4548,6 +4596,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t74 = t68 - t71;
     const cdyn_real t75 = t69 + t72;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t76 = t45 * CDYN_R(0.082500000000000004);
     const cdyn_real t77 = t47 + t48 * CDYN_R(0.082500000000000004);
     const cdyn_real t78 = t48 * t9 + t44 * t10;
@@ -4585,6 +4634,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t109 = t103 + t106;
     const cdyn_real t110 = t104 - t107;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t111 = t78 * CDYN_R(0.38400000000000001) + t79 * CDYN_R(0.082500000000000004);
     const cdyn_real t112 = t80 - t82 * CDYN_R(0.38400000000000001);
     const cdyn_real t113 = t81 - t82 * CDYN_R(0.082500000000000004);
@@ -4624,6 +4674,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t146 = t140 + t143;
     const cdyn_real t147 = t141 + t144;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t148 = t119 * t13 + t115 * t14;
     const cdyn_real t149 = t119 * t14 - t115 * t13;
     const cdyn_real t150 = t113 * t13 - t117 * t14;
@@ -4659,6 +4710,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t179 = t173 - t176;
     const cdyn_real t180 = t174 + t177;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t181 = t151 + t152 * CDYN_R(0.087999999999999995);
     const cdyn_real t182 = t118 + t149 * CDYN_R(0.087999999999999995);
     const cdyn_real t183 = t152 * t15 - t148 * t16;
@@ -4698,6 +4750,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t216 = t215 - tau_joint7;
     const cdyn_real t217 = t191 * CDYN_R(0.045655252406465854) - t190 * CDYN_R(0.0010653684717144075);
     const cdyn_real t218 = t191 * CDYN_R(0.00086397642874493129) + t190 * CDYN_R(0.042670840398576569);
@@ -4780,6 +4833,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t294 = t180 - t288;
     const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t295 = t294 + tau_joint6;
     const cdyn_real t296 = 1 / t276;
     const cdyn_real t297 = t278 * t296;
@@ -4880,6 +4934,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t391 = t147 + t385;
     const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t392 = t391 - tau_joint5;
     const cdyn_real t393 = 1 / t377;
     const cdyn_real t394 = t378 * t393;
@@ -5015,6 +5070,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t523 = t110 - t517;
     const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t524 = t523 + tau_joint4;
     const cdyn_real t525 = 1 / t503;
     const cdyn_real t526 = t505 * t525;
@@ -5131,6 +5187,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t636 = t75 - t631;
     const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t637 = t636 - tau_joint3;
     const cdyn_real t638 = 1 / t619;
     const cdyn_real t639 = t621 * t638;
@@ -5236,6 +5293,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t738 = t41 - t735;
     const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t739 = t738 - tau_joint2;
     const cdyn_real t740 = 1 / t726;
     const cdyn_real t741 = t727 * t740;
@@ -5272,14 +5330,17 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t771 = t4 - t770;
     const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t772 = t771 - tau_joint1;
     const cdyn_real t773 = 1 / t769;
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t774 = t772 - t768 * CDYN_R(9.8100000000000005);
     const cdyn_real t775 = t773 * t774;
     ddq[0] = t775;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t776 = t5 * CDYN_R(9.8100000000000005);
     const cdyn_real t777 = t6 * CDYN_R(9.8100000000000005);
     const cdyn_real t778 = t19 + t5 * t775;
@@ -5291,6 +5352,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t784 = t740 * t783;
     ddq[1] = -t784;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t785 = t778 * CDYN_R(0.316);
     const cdyn_real t786 = t776 + t784 * CDYN_R(0.316);
     const cdyn_real t787 = t7 * t784 + t8 * t778;
@@ -5311,6 +5373,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     ddq[2] = t801;
     const cdyn_real t802 = t779 - t801;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t803 = t792 + t802 * CDYN_R(0.082500000000000004);
     const cdyn_real t804 = t777 + t794 * CDYN_R(0.082500000000000004);
     const cdyn_real t805 = t9 * t802 - t10 * t793;
@@ -5331,6 +5394,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     ddq[3] = t819;
     const cdyn_real t820 = t794 + t819;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t821 = t811 * CDYN_R(0.38400000000000001) - t812 * CDYN_R(0.082500000000000004);
     const cdyn_real t822 = t809 + t820 * CDYN_R(0.38400000000000001);
     const cdyn_real t823 = t810 - t820 * CDYN_R(0.082500000000000004);
@@ -5353,6 +5417,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     ddq[4] = t839;
     const cdyn_real t840 = t812 - t839;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t841 = t13 * t840 - t14 * t831;
     const cdyn_real t842 = t14 * t840 + t13 * t831;
     const cdyn_real t843 = t13 * t823 + t14 * t829;
@@ -5371,6 +5436,7 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     ddq[5] = -t855;
     const cdyn_real t856 = t832 - t855;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t857 = t830 + t848 * CDYN_R(0.087999999999999995);
     const cdyn_real t858 = t15 * t856 + t16 * t847;
     const cdyn_real t859 = t16 * t856 - t15 * t847;
@@ -5442,6 +5508,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
 {
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -5465,6 +5532,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t17 = v_joint1 * t14;
     const cdyn_real t18 = t16 * CDYN_R(0.010343993404000001) - t17 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t19 = v_joint1 * t2;
     const cdyn_real t20 = v_joint1 * t3;
     const cdyn_real t21 = t2 * CDYN_R(9.8100000000000005);
@@ -5506,6 +5574,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t56 = t50 + t53;
     const cdyn_real t57 = t51 - t54;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t58 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t59 = t19 * CDYN_R(0.316);
     const cdyn_real t60 = v_joint2 * t4 - t19 * t5;
@@ -5563,6 +5632,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t111 = t105 + t108;
     const cdyn_real t112 = t106 - t109;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t113 = t61 * CDYN_R(0.082500000000000004);
     const cdyn_real t114 = t63 + t64 * CDYN_R(0.082500000000000004);
     const cdyn_real t115 = t64 * t6 + t60 * t7;
@@ -5625,6 +5695,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t171 = t165 - t168;
     const cdyn_real t172 = t166 + t169;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t173 = t115 * CDYN_R(0.38400000000000001) + t116 * CDYN_R(0.082500000000000004);
     const cdyn_real t174 = t117 - t119 * CDYN_R(0.38400000000000001);
     const cdyn_real t175 = t118 - t119 * CDYN_R(0.082500000000000004);
@@ -5690,6 +5761,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t234 = t228 - t231;
     const cdyn_real t235 = t229 - t232;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t236 = t181 * t10 + t177 * t11;
     const cdyn_real t237 = t181 * t11 - t177 * t10;
     const cdyn_real t238 = t175 * t10 - t179 * t11;
@@ -5748,6 +5820,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t289 = t283 + t286;
     const cdyn_real t290 = t284 - t287;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t291 = t239 + t240 * CDYN_R(0.087999999999999995);
     const cdyn_real t292 = t180 + t237 * CDYN_R(0.087999999999999995);
     const cdyn_real t293 = t240 * t12 - t236 * t13;
@@ -5878,6 +5951,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     d->nle[0] = t410;
     /* M on the tree pattern (CRBA) */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t411 = t12 * CDYN_R(0.0077354848739999999) - t13 * CDYN_R(0.0031274395439999996);
     const cdyn_real t412 = t13 * CDYN_R(0.0077354848739999999) + t12 * CDYN_R(0.0031274395439999996);
     const cdyn_real t413 = t412 * CDYN_R(0.087999999999999995);
@@ -5943,6 +6017,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t467 = t459 - CDYN_R(0.011794560230238949);
     d->M[20] = -t467;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t468 = t10 * t460 - t11 * CDYN_R(0.068832705568999994);
     const cdyn_real t469 = t11 * t460 + t10 * CDYN_R(0.068832705568999994);
     const cdyn_real t470 = t10 * t466 - t11 * t464;
@@ -5995,6 +6070,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t512 = t502 + CDYN_R(0.010869510762828563);
     d->M[14] = t512;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t513 = t8 * t504 - t9 * t505;
     const cdyn_real t514 = t9 * t504 + t8 * t505;
     const cdyn_real t515 = t514 * CDYN_R(0.38400000000000001);
@@ -6058,6 +6134,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t569 = t560 - CDYN_R(0.077586149052539605);
     d->M[9] = -t569;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t570 = t6 * t561 + t7 * t562;
     const cdyn_real t571 = t7 * t561 - t6 * t562;
     const cdyn_real t572 = t571 * CDYN_R(0.082500000000000004);
@@ -6103,6 +6180,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t609 = t600 - CDYN_R(0.018249202292520111);
     d->M[5] = -t609;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t610 = t4 * t601 + t5 * t602;
     const cdyn_real t611 = t5 * t601 - t4 * t602;
     const cdyn_real t612 = t4 * t608 + t5 * t606;
@@ -6136,6 +6214,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t638 = t632 - CDYN_R(0.026534991901690206);
     d->M[2] = -t638;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t639 = t3 * t637 + t2 * t635;
     d->M[1] = -t639;
     const cdyn_real t640 = t2 * t2;
@@ -6147,6 +6226,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t646 = t645 + CDYN_R(0.0092131637772112241);
     d->M[0] = t646;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t647 = t1 * t3;
     const cdyn_real t648 = t1 * t2;
     const cdyn_real t649 = t0 * t3;
@@ -6402,6 +6482,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t14 = t12 * CDYN_R(0.0077354848739999999) - t13 * CDYN_R(0.0031274395439999996);
     const cdyn_real t15 = t13 * CDYN_R(0.0077354848739999999) + t12 * CDYN_R(0.0031274395439999996);
     const cdyn_real t16 = t15 * CDYN_R(0.087999999999999995);
@@ -6467,6 +6548,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t70 = t62 - CDYN_R(0.011794560230238949);
     d->M[20] = -t70;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t71 = t10 * t63 - t11 * CDYN_R(0.068832705568999994);
     const cdyn_real t72 = t11 * t63 + t10 * CDYN_R(0.068832705568999994);
     const cdyn_real t73 = t10 * t69 - t11 * t67;
@@ -6519,6 +6601,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t115 = t105 + CDYN_R(0.010869510762828563);
     d->M[14] = t115;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t116 = t8 * t107 - t9 * t108;
     const cdyn_real t117 = t9 * t107 + t8 * t108;
     const cdyn_real t118 = t117 * CDYN_R(0.38400000000000001);
@@ -6582,6 +6665,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t172 = t163 - CDYN_R(0.077586149052539605);
     d->M[9] = -t172;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t173 = t6 * t164 + t7 * t165;
     const cdyn_real t174 = t7 * t164 - t6 * t165;
     const cdyn_real t175 = t174 * CDYN_R(0.082500000000000004);
@@ -6627,6 +6711,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t212 = t203 - CDYN_R(0.018249202292520111);
     d->M[5] = -t212;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t213 = t4 * t204 + t5 * t205;
     const cdyn_real t214 = t5 * t204 - t4 * t205;
     const cdyn_real t215 = t4 * t211 + t5 * t209;
@@ -6660,6 +6745,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t241 = t235 - CDYN_R(0.026534991901690206);
     d->M[2] = -t241;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t242 = t3 * t240 + t2 * t238;
     d->M[1] = -t242;
     const cdyn_real t243 = t2 * t2;
@@ -6671,6 +6757,7 @@ static void arm7__constraint_terms_kin(arm7_data *d, const cdyn_real *q)
     const cdyn_real t249 = t248 + CDYN_R(0.0092131637772112241);
     d->M[0] = t249;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t250 = t1 * t3;
     const cdyn_real t251 = t1 * t2;
     const cdyn_real t252 = t0 * t3;
@@ -10067,6 +10154,7 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
 {
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -10085,9 +10173,11 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real t13 = cos_angle[6];
     const cdyn_real v_joint1 = v[0];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t14 = v_joint1 * t2;
     const cdyn_real v_joint2 = v[1];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t15 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t16 = t14 * CDYN_R(0.316);
     const cdyn_real t17 = v_joint2 * t4 - t14 * t5;
@@ -10097,6 +10187,7 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real v_joint3 = v[2];
     const cdyn_real t21 = v_joint1 * t3 + v_joint3;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t22 = t18 * CDYN_R(0.082500000000000004);
     const cdyn_real t23 = t20 + t21 * CDYN_R(0.082500000000000004);
     const cdyn_real t24 = t21 * t6 + t17 * t7;
@@ -10106,6 +10197,7 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real v_joint4 = v[3];
     const cdyn_real t28 = t18 - v_joint4;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t29 = t24 * CDYN_R(0.38400000000000001) + t25 * CDYN_R(0.082500000000000004);
     const cdyn_real t30 = t26 - t28 * CDYN_R(0.38400000000000001);
     const cdyn_real t31 = t27 - t28 * CDYN_R(0.082500000000000004);
@@ -10117,6 +10209,7 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real v_joint5 = v[4];
     const cdyn_real t37 = t25 + v_joint5;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t38 = t37 * t10 + t33 * t11;
     const cdyn_real t39 = t37 * t11 - t33 * t10;
     const cdyn_real t40 = t31 * t10 - t35 * t11;
@@ -10124,6 +10217,7 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real v_joint6 = v[5];
     const cdyn_real t42 = t34 - v_joint6;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t43 = t41 + t42 * CDYN_R(0.087999999999999995);
     const cdyn_real t44 = t36 + t39 * CDYN_R(0.087999999999999995);
     const cdyn_real t45 = t42 * t12 - t38 * t13;
@@ -10271,6 +10365,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
 {
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -10322,6 +10417,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t17 = v_joint1 * t14;
     const cdyn_real t18 = t16 * CDYN_R(0.010343993404000001) - t17 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t19 = v_joint1 * t2;
     const cdyn_real t20 = v_joint1 * t3;
     const cdyn_real v_joint2 = v[1];
@@ -10351,6 +10447,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t42 = t36 + t39;
     const cdyn_real t43 = t37 - t40;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t44 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t45 = t19 * CDYN_R(0.316);
     const cdyn_real t46 = v_joint2 * t4 - t19 * t5;
@@ -10391,6 +10488,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t76 = t70 - t73;
     const cdyn_real t77 = t71 + t74;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t78 = t47 * CDYN_R(0.082500000000000004);
     const cdyn_real t79 = t49 + t50 * CDYN_R(0.082500000000000004);
     const cdyn_real t80 = t50 * t6 + t46 * t7;
@@ -10432,6 +10530,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t111 = t105 + t108;
     const cdyn_real t112 = t106 - t109;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t113 = t80 * CDYN_R(0.38400000000000001) + t81 * CDYN_R(0.082500000000000004);
     const cdyn_real t114 = t82 - t84 * CDYN_R(0.38400000000000001);
     const cdyn_real t115 = t83 - t84 * CDYN_R(0.082500000000000004);
@@ -10475,6 +10574,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t148 = t142 + t145;
     const cdyn_real t149 = t143 + t146;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t150 = t121 * t10 + t117 * t11;
     const cdyn_real t151 = t121 * t11 - t117 * t10;
     const cdyn_real t152 = t115 * t10 - t119 * t11;
@@ -10514,6 +10614,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t181 = t175 - t178;
     const cdyn_real t182 = t176 + t179;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t183 = t153 + t154 * CDYN_R(0.087999999999999995);
     const cdyn_real t184 = t120 + t151 * CDYN_R(0.087999999999999995);
     const cdyn_real t185 = t154 * t12 - t150 * t13;
@@ -10611,6 +10712,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t264 = t263 - tau_joint7;
     d->u[6] = -t264;
     d->u0[6] = -t264;
@@ -10722,6 +10824,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t363 = t182 - t357;
     const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t364 = t363 + tau_joint6;
     d->u[5] = t364;
     d->u0[5] = t364;
@@ -10829,6 +10932,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t460 = t149 + t454;
     const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t461 = t460 - tau_joint5;
     d->u[4] = -t461;
     d->u0[4] = -t461;
@@ -10972,6 +11076,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t592 = t112 - t586;
     const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t593 = t592 + tau_joint4;
     d->u[3] = t593;
     d->u0[3] = t593;
@@ -11096,6 +11201,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t705 = t77 - t700;
     const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t706 = t705 - tau_joint3;
     d->u[2] = -t706;
     d->u0[2] = -t706;
@@ -11211,6 +11317,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t810 = t43 - t807;
     const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t811 = t810 - tau_joint2;
     d->u[1] = -t811;
     d->u0[1] = -t811;
@@ -11266,6 +11373,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t855 = t18 - t854;
     const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t856 = t855 - tau_joint1;
     d->u[0] = -t856;
     d->u0[0] = -t856;
@@ -11273,10 +11381,12 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     d->caba[9] = -t857;
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t858 = t856 - t847 * CDYN_R(9.8100000000000005);
     const cdyn_real t859 = t857 * t858;
     ddq[0] = t859;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t860 = t21 + t2 * t859;
     const cdyn_real t861 = t22 - t3 * t859;
     const cdyn_real t862 = t861 * CDYN_R(0.0007689361029463999) - t796 * t860;
@@ -11286,6 +11396,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t866 = t812 * t865;
     ddq[1] = -t866;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t867 = t860 * CDYN_R(0.316);
     const cdyn_real t868 = t218 + t866 * CDYN_R(0.316);
     const cdyn_real t869 = t4 * t866 + t5 * t860;
@@ -11306,6 +11417,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     ddq[2] = -t883;
     const cdyn_real t884 = t861 + t883;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t885 = t874 + t884 * CDYN_R(0.082500000000000004);
     const cdyn_real t886 = t219 + t876 * CDYN_R(0.082500000000000004);
     const cdyn_real t887 = t6 * t884 - t7 * t875;
@@ -11326,6 +11438,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     ddq[3] = t901;
     const cdyn_real t902 = t876 + t901;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t903 = t893 * CDYN_R(0.38400000000000001) - t894 * CDYN_R(0.082500000000000004);
     const cdyn_real t904 = t891 + t902 * CDYN_R(0.38400000000000001);
     const cdyn_real t905 = t892 - t902 * CDYN_R(0.082500000000000004);
@@ -11348,6 +11461,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     ddq[4] = -t921;
     const cdyn_real t922 = t894 + t921;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t923 = t10 * t922 - t11 * t913;
     const cdyn_real t924 = t11 * t922 + t10 * t913;
     const cdyn_real t925 = t10 * t905 + t11 * t911;
@@ -11366,6 +11480,7 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     ddq[5] = t937;
     const cdyn_real t938 = t914 + t937;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t939 = t928 + t938 * CDYN_R(0.087999999999999995);
     const cdyn_real t940 = t912 + t930 * CDYN_R(0.087999999999999995);
     const cdyn_real t941 = t12 * t938 + t13 * t929;
@@ -11413,6 +11528,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t1 = lambda[0];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t2 = t0 * CDYN_R(0.70710678118654746) + t1 * CDYN_R(0.70710678118654757);
     const cdyn_real t3 = t0 * CDYN_R(0.70710678118654757) - t1 * CDYN_R(0.70710678118654746);
     const cdyn_real t4 = lambda[4];
@@ -11424,6 +11540,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t10 = lambda[5];
     const cdyn_real t11 = d->u0[6];
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t12 = t10 + t11;
     d->u[6] = t12;
     const cdyn_real t13 = d->caba[90];
@@ -11447,6 +11564,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t31 = t30 * CDYN_R(0.087999999999999995) - t28;
     const cdyn_real t32 = d->u0[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t33 = t31 - t32;
     d->u[5] = -t33;
     const cdyn_real t34 = d->caba[80];
@@ -11473,6 +11591,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t55 = t51 * t45 - t52 * t43;
     const cdyn_real t56 = d->u0[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t57 = t55 - t56;
     d->u[4] = -t57;
     const cdyn_real t58 = d->caba[65];
@@ -11502,6 +11621,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t82 = t77 + t79;
     const cdyn_real t83 = d->u0[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t84 = t82 + t83;
     d->u[3] = t84;
     const cdyn_real t85 = d->caba[51];
@@ -11530,6 +11650,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t108 = t92 * CDYN_R(0.082500000000000004) - t106;
     const cdyn_real t109 = d->u0[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t110 = t108 + t109;
     d->u[2] = t110;
     const cdyn_real t111 = d->caba[36];
@@ -11556,6 +11677,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t132 = t125 * CDYN_R(0.316) - t130;
     const cdyn_real t133 = d->u0[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t134 = t132 + t133;
     d->u[1] = t134;
     const cdyn_real t135 = d->caba[21];
@@ -11568,6 +11690,7 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t142 = t140 * t139 + t141 * t138;
     const cdyn_real t143 = d->u0[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t144 = t142 - t143;
     d->u[0] = -t144;
 }
@@ -11580,12 +11703,14 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     const cdyn_real t1 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t2 = t0 - t1 * CDYN_R(9.8100000000000005);
     const cdyn_real t3 = d->caba[9];
     const cdyn_real t4 = t3 * t2;
     ddq[0] = t4;
     const cdyn_real t5 = d->caba[12];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t6 = t5 * CDYN_R(9.8100000000000005);
     const cdyn_real t7 = d->caba[13];
     const cdyn_real t8 = t7 * CDYN_R(9.8100000000000005);
@@ -11605,6 +11730,7 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     const cdyn_real t22 = t21 * t20;
     ddq[1] = t22;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t23 = t10 * CDYN_R(0.316);
     const cdyn_real t24 = t6 + t22 * CDYN_R(0.316);
     const cdyn_real t25 = d->caba[24];
@@ -11641,6 +11767,7 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     ddq[2] = t55;
     const cdyn_real t56 = t12 - t55;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t57 = t36 - t56 * CDYN_R(0.082500000000000004);
     const cdyn_real t58 = t8 + t40 * CDYN_R(0.082500000000000004);
     const cdyn_real t59 = d->caba[39];
@@ -11677,6 +11804,7 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     ddq[3] = t89;
     const cdyn_real t90 = t40 - t89;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t91 = t72 * CDYN_R(0.38400000000000001) + t74 * CDYN_R(0.082500000000000004);
     const cdyn_real t92 = t68 + t90 * CDYN_R(0.38400000000000001);
     const cdyn_real t93 = t70 + t90 * CDYN_R(0.082500000000000004);
@@ -11716,6 +11844,7 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     const cdyn_real t126 = d->caba[68];
     const cdyn_real t127 = d->caba[66];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t128 = t126 * t125 + t127 * t108;
     const cdyn_real t129 = d->caba[69];
     const cdyn_real t130 = d->caba[67];
@@ -11748,6 +11877,7 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     ddq[5] = t156;
     const cdyn_real t157 = t110 - t156;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t158 = t137 - t157 * CDYN_R(0.087999999999999995);
     const cdyn_real t159 = t106 + t141 * CDYN_R(0.087999999999999995);
     const cdyn_real t160 = d->caba[83];
@@ -11811,6 +11941,7 @@ static void arm7__caba_rest(const arm7_data *d, cdyn_real *ddq)
     (void)d;
     (void)ddq;
     /* pass 3 (root to leaves): accelerations */
+    CDYN_BARRIER();
 }
 
 int arm7_constrained_aba(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -11848,6 +11979,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     int k;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -11899,6 +12031,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t17 = v_joint1 * t14;
     const cdyn_real t18 = t16 * CDYN_R(0.010343993404000001) - t17 * CDYN_R(0.019261400500000001);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t19 = v_joint1 * t2;
     const cdyn_real t20 = v_joint1 * t3;
     const cdyn_real v_joint2 = v[1];
@@ -11928,6 +12061,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t42 = t36 + t39;
     const cdyn_real t43 = t37 - t40;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t44 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t45 = t19 * CDYN_R(0.316);
     const cdyn_real t46 = v_joint2 * t4 - t19 * t5;
@@ -11968,6 +12102,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t76 = t70 - t73;
     const cdyn_real t77 = t71 + t74;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t78 = t47 * CDYN_R(0.082500000000000004);
     const cdyn_real t79 = t49 + t50 * CDYN_R(0.082500000000000004);
     const cdyn_real t80 = t50 * t6 + t46 * t7;
@@ -12009,6 +12144,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t111 = t105 + t108;
     const cdyn_real t112 = t106 - t109;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t113 = t80 * CDYN_R(0.38400000000000001) + t81 * CDYN_R(0.082500000000000004);
     const cdyn_real t114 = t82 - t84 * CDYN_R(0.38400000000000001);
     const cdyn_real t115 = t83 - t84 * CDYN_R(0.082500000000000004);
@@ -12052,6 +12188,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t148 = t142 + t145;
     const cdyn_real t149 = t143 + t146;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t150 = t121 * t10 + t117 * t11;
     const cdyn_real t151 = t121 * t11 - t117 * t10;
     const cdyn_real t152 = t115 * t10 - t119 * t11;
@@ -12091,6 +12228,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t181 = t175 - t178;
     const cdyn_real t182 = t176 + t179;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t183 = t153 + t154 * CDYN_R(0.087999999999999995);
     const cdyn_real t184 = t120 + t151 * CDYN_R(0.087999999999999995);
     const cdyn_real t185 = t154 * t12 - t150 * t13;
@@ -12146,6 +12284,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t230 = t217 - tau_joint7;
     d->pv[130] = -t230;
     const cdyn_real t231 = t193 * CDYN_R(0.045655252406465854) - t192 * CDYN_R(0.0010653684717144075);
@@ -12234,6 +12373,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t308 = t182 - t302;
     const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t309 = t308 + tau_joint6;
     d->pv[124] = t309;
     const cdyn_real t310 = 1 / t290;
@@ -12340,6 +12480,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t405 = t149 + t399;
     const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t406 = t405 - tau_joint5;
     d->pv[117] = -t406;
     const cdyn_real t407 = 1 / t391;
@@ -12482,6 +12623,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t537 = t112 - t531;
     const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t538 = t537 + tau_joint4;
     d->pv[110] = t538;
     const cdyn_real t539 = 1 / t517;
@@ -12605,6 +12747,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t650 = t77 - t645;
     const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t651 = t650 - tau_joint3;
     d->pv[103] = -t651;
     const cdyn_real t652 = 1 / t633;
@@ -12719,6 +12862,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t755 = t43 - t752;
     const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t756 = t755 - tau_joint2;
     d->pv[96] = -t756;
     const cdyn_real t757 = 1 / t742;
@@ -12773,6 +12917,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t800 = t18 - t799;
     const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t801 = t800 - tau_joint1;
     d->pv[89] = -t801;
     const cdyn_real t802 = 1 / t796;
@@ -13579,6 +13724,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t1 = d->pv[90];
     const cdyn_real t2 = lambda[0];
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    CDYN_BARRIER();
     const cdyn_real t3 = t0 + t1 * t2;
     const cdyn_real t4 = d->pv[91];
     const cdyn_real t5 = lambda[1];
@@ -13664,12 +13810,14 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t85 = d->pv[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t86 = t18 - t85 * CDYN_R(9.8100000000000005);
     const cdyn_real t87 = d->pv[9];
     const cdyn_real t88 = t87 * t86;
     ddq[0] = t88;
     const cdyn_real t89 = d->pv[12];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t90 = t89 * CDYN_R(9.8100000000000005);
     const cdyn_real t91 = d->pv[13];
     const cdyn_real t92 = t91 * CDYN_R(9.8100000000000005);
@@ -13688,6 +13836,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t105 = t104 * t103;
     ddq[1] = t105;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t106 = t94 * CDYN_R(0.316);
     const cdyn_real t107 = t90 + t105 * CDYN_R(0.316);
     const cdyn_real t108 = d->pv[24];
@@ -13723,6 +13872,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     ddq[2] = t137;
     const cdyn_real t138 = t96 - t137;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t139 = t119 - t138 * CDYN_R(0.082500000000000004);
     const cdyn_real t140 = t92 + t123 * CDYN_R(0.082500000000000004);
     const cdyn_real t141 = d->pv[39];
@@ -13758,6 +13908,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     ddq[3] = t170;
     const cdyn_real t171 = t123 - t170;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t172 = t154 * CDYN_R(0.38400000000000001) + t156 * CDYN_R(0.082500000000000004);
     const cdyn_real t173 = t150 + t171 * CDYN_R(0.38400000000000001);
     const cdyn_real t174 = t152 + t171 * CDYN_R(0.082500000000000004);
@@ -13796,6 +13947,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t206 = d->pv[68];
     const cdyn_real t207 = d->pv[66];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t208 = t206 * t205 + t207 * t189;
     const cdyn_real t209 = d->pv[69];
     const cdyn_real t210 = d->pv[67];
@@ -13827,6 +13979,7 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     ddq[5] = t235;
     const cdyn_real t236 = t191 - t235;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t237 = t187 + t221 * CDYN_R(0.087999999999999995);
     const cdyn_real t238 = d->pv[83];
     const cdyn_real t239 = d->pv[81];
@@ -13874,6 +14027,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     (void)d;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
@@ -13890,6 +14044,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t11 = cos_angle[5];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
+    CDYN_BARRIER();
     const cdyn_real t12 = t10 * t10;
     const cdyn_real t13 = t10 * t11;
     const cdyn_real t14 = t13 * CDYN_R(2.0);
@@ -13933,6 +14088,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t52 = t31 + CDYN_R(0.023526756935);
     const cdyn_real t53 = t34 - CDYN_R(0.10024161669500001);
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
+    CDYN_BARRIER();
     const cdyn_real t54 = 1 / t47;
     const cdyn_real t55 = t49 * t54;
     const cdyn_real t56 = t51 * t54;
@@ -13993,6 +14149,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t111 = t102 + CDYN_R(0.014653732538);
     const cdyn_real t112 = t100 - CDYN_R(0.050343472489999999);
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
+    CDYN_BARRIER();
     const cdyn_real t113 = 1 / t108;
     const cdyn_real t114 = t109 * t113;
     const cdyn_real t115 = t111 * t113;
@@ -14084,6 +14241,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t201 = t176 - CDYN_R(0.37464440800499998);
     const cdyn_real t202 = t167 - CDYN_R(0.19076837715);
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
+    CDYN_BARRIER();
     const cdyn_real t203 = 1 / t196;
     const cdyn_real t204 = t198 * t203;
     const cdyn_real t205 = t200 * t203;
@@ -14156,6 +14314,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t272 = t250 - CDYN_R(0.21470862320799999);
     const cdyn_real t273 = t257 + CDYN_R(0.088844724872);
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
+    CDYN_BARRIER();
     const cdyn_real t274 = 1 / t269;
     const cdyn_real t275 = t271 * t274;
     const cdyn_real t276 = t273 * t274;
@@ -14211,6 +14370,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t326 = t322 - CDYN_R(0.010261101821008169);
     const cdyn_real t327 = t324 + CDYN_R(0.026534991901690206);
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
+    CDYN_BARRIER();
     const cdyn_real t328 = 1 / t327;
     const cdyn_real t329 = t326 * t328;
     const cdyn_real t330 = t328 * CDYN_R(0.0007689361029463999);
@@ -14225,6 +14385,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t339 = t333 - t338;
     const cdyn_real t340 = t339 - CDYN_R(0.0092131637772112241);
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
+    CDYN_BARRIER();
     const cdyn_real t341 = 1 / t340;
     /* constraint force maps down to the root, the Delassus matrix, free residual */
     const cdyn_real t342 = t10 * CDYN_R(0.70710678118654746) + t11 * CDYN_R(0.70710678118654757);

@@ -142,7 +142,8 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
 void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g);
 
 /** arm7_crba — joint-space inertia matrix, full symmetric, also kept in d for arm7_ltl.
- *  @d [out]; @q [in] (ARM7_NQ); @M [out] (ARM7_NV x ARM7_NV). */
+ *  @d [out]; @q [in] (ARM7_NQ); @M [out] (ARM7_NV x ARM7_NV), or NULL: then
+ *  only d's copy on the tree pattern is written (each entry once, what arm7_ltl reads). */
 void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** arm7_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from

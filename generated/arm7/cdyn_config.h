@@ -25,6 +25,16 @@ typedef double cdyn_real;
 #define CDYN_COS(x) cos(x)
 #endif
 
+/* Between the bodies of a large generated function: memory reads and writes stay on their
+ * side of it (an empty asm with a memory clobber; no instruction). Without it gcc and clang
+ * hoist far bodies' reads of q, v and sin/cos and mix subtrees, and spill more. Other
+ * compilers get nothing. */
+#if defined(__GNUC__)
+#define CDYN_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define CDYN_BARRIER() ((void)0)
+#endif
+
 /* Which axes a frame Jacobian is expressed in. */
 typedef enum {
     CDYN_LOCAL = 0,              /* frame axes, frame origin */

@@ -38,9 +38,11 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    CDYN_BARRIER();
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     d->oMb_R[1][0] = t8;
     d->oMb_R[1][4] = t8;
@@ -66,6 +68,7 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMf_R[5][1] = -t13;
     d->oMf_R[5][3] = t13;
     /* frames */
+    CDYN_BARRIER();
     const cdyn_real t14 = t10 - t8 * CDYN_R(0.25);
     d->oMf_p[3][0] = -t14;
     const cdyn_real t15 = t11 + t9 * CDYN_R(0.25);
@@ -619,9 +622,11 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real a_crank_joint = a[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    CDYN_BARRIER();
     const cdyn_real t0 = a_crank_joint * CDYN_R(0.050000000000000003);
     const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.0016199999999999999);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t2 = sin_angle[0];
@@ -653,6 +658,7 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     tau[0] = t23;
     const cdyn_real a_rocker_joint = a[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    CDYN_BARRIER();
     const cdyn_real t24 = a_rocker_joint * CDYN_R(0.10000000000000001);
     const cdyn_real t25 = a_rocker_joint * CDYN_R(0.00021816000000000001) + t24 * CDYN_R(0.0064799999999999996);
     tau[2] = t25;
@@ -665,6 +671,7 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     (void)d;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -688,6 +695,7 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     const cdyn_real t15 = t13 + t14 * CDYN_R(0.10000000000000001);
     h[0] = t15;
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    CDYN_BARRIER();
     h[2] = 0;
 }
 
@@ -699,9 +707,36 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     (void)q;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    CDYN_BARRIER();
     g[1] = 0;
     g[0] = 0;
     g[2] = 0;
+}
+
+/* The CRBA into d->M only (the tree pattern, what the LTDL reads): R_crba with M NULL, and
+ * M^-1. Each entry stored once, as Pinocchio's crba stores the upper triangle.
+ * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
+static void fourbar__crba_tree(fourbar_data *d, const cdyn_real *q)
+{
+    cdyn_real sin_angle[1], cos_angle[1];
+    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t3 = t2 * CDYN_R(0.010125);
+    const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
+    const cdyn_real t5 = t4 + CDYN_R(0.0016902);
+    d->M[1] = t5;
+    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t7 = t6 + CDYN_R(0.0016902);
+    const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
+    d->M[0] = t8;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    d->M[2] = CDYN_R(0.0016902);
+    d->M[3] = CDYN_R(0.00086616000000000015);
 }
 
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
@@ -711,6 +746,10 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
  * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
 void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    if (!M) {
+        fourbar__crba_tree(d, q);
+        return;
+    }
     /* the structural zeros */
     M[2] = 0;
     M[5] = 0;
@@ -721,6 +760,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
     const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
@@ -733,6 +773,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[0] = t8;
     M[0] = t8;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     d->M[2] = CDYN_R(0.0016902);
     M[4] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);
@@ -819,29 +860,6 @@ void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
     }
 }
 
-/* The CRBA into d->M only, for M^-1.
- * 5 mul, 5 add, 0 div, 0 sqrt, 2 sin/cos */
-static void fourbar__minv_crba(fourbar_data *d, const cdyn_real *q)
-{
-    cdyn_real sin_angle[1], cos_angle[1];
-    cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
-    const cdyn_real t0 = sin_angle[0];
-    const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
-    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
-    const cdyn_real t3 = t2 * CDYN_R(0.010125);
-    const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
-    const cdyn_real t5 = t4 + CDYN_R(0.0016902);
-    d->M[1] = t5;
-    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
-    const cdyn_real t7 = t6 + CDYN_R(0.0016902);
-    const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
-    d->M[0] = t8;
-    /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
-    d->M[2] = CDYN_R(0.0016902);
-    d->M[3] = CDYN_R(0.00086616000000000015);
-}
-
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
@@ -887,7 +905,7 @@ static void fourbar__minv_0(const fourbar_data *d, cdyn_real *Minv)
 int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    fourbar__minv_crba(d, q);
+    fourbar__crba_tree(d, q);
     status = fourbar_ltl(d);
     if (status != 0)
         return status;
@@ -917,6 +935,7 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     int k;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -938,6 +957,7 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     const cdyn_real tau_coupler_joint = tau[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     const cdyn_real t14 = t13 + tau_coupler_joint;
     const cdyn_real t15 = t11 * CDYN_R(0.081000000000000003) - t8 * CDYN_R(0.081000000000000003);
     const cdyn_real t16 = t12 * CDYN_R(0.081000000000000003) - t9 * CDYN_R(0.020347044728434509);
@@ -954,13 +974,16 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     const cdyn_real t26 = t19 + t25 * CDYN_R(0.10000000000000001);
     const cdyn_real tau_crank_joint = tau[0];
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    CDYN_BARRIER();
     const cdyn_real t27 = t26 + tau_crank_joint;
     const cdyn_real t28 = 1 / t24;
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    CDYN_BARRIER();
     const cdyn_real t29 = t27 * t28;
     ddq[0] = t29;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     const cdyn_real t30 = t29 * CDYN_R(0.10000000000000001);
     const cdyn_real t31 = t9 + t2 * t30;
     const cdyn_real t32 = t29 * CDYN_R(0.0016902) + t31 * CDYN_R(0.010125);
@@ -969,6 +992,7 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     ddq[1] = t34;
     const cdyn_real tau_rocker_joint = tau[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    CDYN_BARRIER();
     const cdyn_real t35 = tau_rocker_joint * CDYN_R(1154.5211046457928);
     ddq[2] = t35;
     d->aba_D[1] = CDYN_R(0.0016902);
@@ -1011,6 +1035,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
 {
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
@@ -1020,6 +1045,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     const cdyn_real v_crank_joint = v[0];
@@ -1040,6 +1066,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t20 = t18 + t19 * CDYN_R(0.10000000000000001);
     d->nle[0] = t20;
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    CDYN_BARRIER();
     const cdyn_real t21 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
     d->con_b_R[0][0] = -t21;
     d->con_b_R[0][4] = -t21;
@@ -1048,6 +1075,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     d->con_b_R[0][3] = t22;
     /* M on the tree pattern (CRBA) */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t23 = t6 * CDYN_R(0.010125);
     const cdyn_real t24 = t23 * CDYN_R(0.10000000000000001);
     const cdyn_real t25 = t24 + CDYN_R(0.0016902);
@@ -1057,6 +1085,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t28 = t27 + CDYN_R(0.00010908000000000002);
     d->M[0] = t28;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t29 = t1 * t7 - t0 * t6;
     d->con_a_R[0][0] = t29;
     d->con_a_R[0][4] = t29;
@@ -1145,6 +1174,7 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     d->con_b_R[0][1] = -t9;
     d->con_b_R[0][3] = t9;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t10 = t6 * CDYN_R(0.010125);
     const cdyn_real t11 = t10 * CDYN_R(0.10000000000000001);
     const cdyn_real t12 = t11 + CDYN_R(0.0016902);
@@ -1154,6 +1184,7 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t15 = t14 + CDYN_R(0.00010908000000000002);
     d->M[0] = t15;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t16 = t1 * t7 - t0 * t6;
     d->con_a_R[0][0] = t16;
     d->con_a_R[0][4] = t16;

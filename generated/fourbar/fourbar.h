@@ -129,7 +129,8 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
 void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g);
 
 /** fourbar_crba — joint-space inertia matrix, full symmetric, also kept in d for fourbar_ltl.
- *  @d [out]; @q [in] (FOURBAR_NQ); @M [out] (FOURBAR_NV x FOURBAR_NV). */
+ *  @d [out]; @q [in] (FOURBAR_NQ); @M [out] (FOURBAR_NV x FOURBAR_NV), or NULL: then
+ *  only d's copy on the tree pattern is written (each entry once, what fourbar_ltl reads). */
 void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** fourbar_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from

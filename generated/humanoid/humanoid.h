@@ -172,7 +172,8 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
 void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g);
 
 /** humanoid_crba — joint-space inertia matrix, full symmetric, also kept in d for humanoid_ltl.
- *  @d [out]; @q [in] (HUMANOID_NQ); @M [out] (HUMANOID_NV x HUMANOID_NV). */
+ *  @d [out]; @q [in] (HUMANOID_NQ); @M [out] (HUMANOID_NV x HUMANOID_NV), or NULL: then
+ *  only d's copy on the tree pattern is written (each entry once, what humanoid_ltl reads). */
 void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** humanoid_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from

@@ -96,6 +96,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     d->oMb_R[0][8] = -t26;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t27 = sin_angle[0];
@@ -123,6 +124,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t49 = sin_angle[11];
     const cdyn_real t50 = cos_angle[11];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t51 = t14 * t27 + t12 * t28;
     d->oMb_R[1][1] = t51;
     d->oMb_R[2][1] = t51;
@@ -160,6 +162,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t68 = q_root_joint_z + t65;
     d->oMb_p[1][2] = t68;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t69 = t52 * t29 - t10 * t30;
     d->oMb_R[2][0] = t69;
     const cdyn_real t70 = t52 * t30 + t10 * t29;
@@ -179,6 +182,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t77 = t68 - t55 * CDYN_R(0.062);
     d->oMb_p[2][2] = t77;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t78 = t70 * t31 + t69 * t32;
     d->oMb_R[3][0] = t78;
     d->oMf_R[5][0] = t78;
@@ -204,6 +208,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t86 = t77 + t74 * CDYN_R(0.20899999999999999);
     d->oMb_p[3][2] = t86;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t87 = t14 * t33 + t12 * t34;
     d->oMb_R[4][1] = t87;
     d->oMb_R[5][1] = t87;
@@ -235,6 +240,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t98 = q_root_joint_z + t95;
     d->oMb_p[4][2] = t98;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t99 = t88 * t35 - t10 * t36;
     d->oMb_R[5][0] = t99;
     const cdyn_real t100 = t88 * t36 + t10 * t35;
@@ -254,6 +260,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t107 = t98 - t91 * CDYN_R(0.062);
     d->oMb_p[5][2] = t107;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t108 = t100 * t37 + t99 * t38;
     d->oMb_R[6][0] = t108;
     d->oMf_R[13][0] = t108;
@@ -279,6 +286,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t116 = t107 + t104 * CDYN_R(0.20899999999999999);
     d->oMb_p[6][2] = t116;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t117 = t14 * t39 + t12 * t40;
     d->oMb_R[7][1] = t117;
     d->oMb_R[8][1] = t117;
@@ -307,6 +315,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t125 = q_root_joint_z - t95;
     d->oMb_p[7][2] = t125;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t126 = t118 * t41 - t10 * t42;
     d->oMb_R[8][0] = t126;
     const cdyn_real t127 = t118 * t42 + t10 * t41;
@@ -326,6 +335,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t134 = t125 + t121 * CDYN_R(0.062);
     d->oMb_p[8][2] = t134;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t135 = t127 * t43 + t126 * t44;
     d->oMb_R[9][0] = t135;
     d->oMf_R[9][0] = t135;
@@ -351,6 +361,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t143 = t134 + t131 * CDYN_R(0.20899999999999999);
     d->oMb_p[9][2] = t143;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t144 = t14 * t45 + t12 * t46;
     d->oMb_R[10][1] = t144;
     d->oMb_R[11][1] = t144;
@@ -379,6 +390,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t152 = q_root_joint_z - t65;
     d->oMb_p[10][2] = t152;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t153 = t145 * t47 - t10 * t48;
     d->oMb_R[11][0] = t153;
     const cdyn_real t154 = t145 * t48 + t10 * t47;
@@ -398,6 +410,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t161 = t152 + t148 * CDYN_R(0.062);
     d->oMb_p[11][2] = t161;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t162 = t154 * t49 + t153 * t50;
     d->oMb_R[12][0] = t162;
     d->oMf_R[17][0] = t162;
@@ -5800,6 +5813,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real q_root_joint_qy = q[4];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -5837,6 +5851,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real a_root_joint_rz = a[5];
     const cdyn_real t23 = t20 - a_root_joint_rz * CDYN_R(0.042673000000000003);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t24 = sin_angle[0];
@@ -5926,6 +5941,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t106 = t103 - t87 * CDYN_R(0.019439999999999999);
     const cdyn_real t107 = t105 + t85 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t108 = t53 - t57 * CDYN_R(0.062);
     const cdyn_real t109 = t59 + t60 * CDYN_R(0.062);
     const cdyn_real t110 = t57 * t26 + t60 * t27;
@@ -5983,6 +5999,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t160 = t156 + t137 * CDYN_R(0.01268);
     const cdyn_real t161 = t157 + t137 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t162 = t112 - t114 * CDYN_R(0.20899999999999999);
     const cdyn_real t163 = t58 + t110 * CDYN_R(0.20899999999999999);
     const cdyn_real t164 = t111 * t28 + t110 * t29;
@@ -6069,6 +6086,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t240 = t22 + t234;
     const cdyn_real t241 = t23 + t235;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t242 = t50 + t51;
     const cdyn_real t243 = v_root_joint_y - t49;
     const cdyn_real t244 = v_root_joint_z + t242;
@@ -6122,6 +6140,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t290 = t287 - t271 * CDYN_R(0.019439999999999999);
     const cdyn_real t291 = t289 + t269 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t292 = t53 - t246 * CDYN_R(0.062);
     const cdyn_real t293 = t248 + t249 * CDYN_R(0.062);
     const cdyn_real t294 = t246 * t32 + t249 * t33;
@@ -6179,6 +6198,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t344 = t340 + t321 * CDYN_R(0.01268);
     const cdyn_real t345 = t341 + t321 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t346 = t296 - t298 * CDYN_R(0.20899999999999999);
     const cdyn_real t347 = t247 + t294 * CDYN_R(0.20899999999999999);
     const cdyn_real t348 = t295 * t34 + t294 * t35;
@@ -6265,6 +6285,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t424 = t240 - t418;
     const cdyn_real t425 = t241 + t419;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t426 = v_root_joint_x + t48;
     const cdyn_real t427 = v_root_joint_z - t242;
     const cdyn_real t428 = v_root_joint_rz * t36 + v_root_joint_ry * t37;
@@ -6316,6 +6337,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t472 = t469 - t453 * CDYN_R(0.019439999999999999);
     const cdyn_real t473 = t471 - t451 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t474 = t426 + t429 * CDYN_R(0.062);
     const cdyn_real t475 = t431 - t432 * CDYN_R(0.062);
     const cdyn_real t476 = t429 * t38 + t432 * t39;
@@ -6373,6 +6395,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t526 = t522 + t503 * CDYN_R(0.01268);
     const cdyn_real t527 = t523 - t503 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t528 = t478 - t480 * CDYN_R(0.20899999999999999);
     const cdyn_real t529 = t430 + t476 * CDYN_R(0.20899999999999999);
     const cdyn_real t530 = t477 * t40 + t476 * t41;
@@ -6459,6 +6482,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t606 = t424 + t600;
     const cdyn_real t607 = t425 - t601;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t608 = v_root_joint_z - t52;
     const cdyn_real t609 = v_root_joint_rz * t42 + v_root_joint_ry * t43;
     const cdyn_real t610 = v_root_joint_rz * t43 - v_root_joint_ry * t42;
@@ -6508,6 +6532,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t652 = t649 - t633 * CDYN_R(0.019439999999999999);
     const cdyn_real t653 = t651 - t631 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t654 = t426 + t610 * CDYN_R(0.062);
     const cdyn_real t655 = t612 - t613 * CDYN_R(0.062);
     const cdyn_real t656 = t610 * t44 + t613 * t45;
@@ -6565,6 +6590,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t706 = t702 + t683 * CDYN_R(0.01268);
     const cdyn_real t707 = t703 - t683 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t708 = t658 - t660 * CDYN_R(0.20899999999999999);
     const cdyn_real t709 = t611 + t656 * CDYN_R(0.20899999999999999);
     const cdyn_real t710 = t657 * t46 + t656 * t47;
@@ -6669,6 +6695,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real q_root_joint_qy = q[4];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -6697,6 +6724,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t19 = v_root_joint_rx * t17 - v_root_joint_rz * t15;
     const cdyn_real t20 = v_root_joint_ry * t15 - v_root_joint_rx * t16;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t21 = sin_angle[0];
@@ -6770,6 +6798,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t88 = t85 + t72 * CDYN_R(0.019439999999999999);
     const cdyn_real t89 = t87 + t70 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t90 = t50 - t54 * CDYN_R(0.062);
     const cdyn_real t91 = t56 + t57 * CDYN_R(0.062);
     const cdyn_real t92 = t54 * t23 + t57 * t24;
@@ -6822,6 +6851,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t138 = t134 - t115 * CDYN_R(0.01268);
     const cdyn_real t139 = t135 - t115 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t140 = t94 - t96 * CDYN_R(0.20899999999999999);
     const cdyn_real t141 = t55 + t92 * CDYN_R(0.20899999999999999);
     const cdyn_real t142 = t93 * t25 + t92 * t26;
@@ -6906,6 +6936,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t217 = t19 - t211;
     const cdyn_real t218 = t20 + t212;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t219 = t47 + t48;
     const cdyn_real t220 = v_root_joint_y - t46;
     const cdyn_real t221 = v_root_joint_z + t219;
@@ -6948,6 +6979,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t257 = t254 + t241 * CDYN_R(0.019439999999999999);
     const cdyn_real t258 = t256 + t239 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t259 = t50 - t223 * CDYN_R(0.062);
     const cdyn_real t260 = t225 + t226 * CDYN_R(0.062);
     const cdyn_real t261 = t223 * t29 + t226 * t30;
@@ -7000,6 +7032,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t307 = t303 - t284 * CDYN_R(0.01268);
     const cdyn_real t308 = t304 - t284 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t309 = t263 - t265 * CDYN_R(0.20899999999999999);
     const cdyn_real t310 = t224 + t261 * CDYN_R(0.20899999999999999);
     const cdyn_real t311 = t262 * t31 + t261 * t32;
@@ -7084,6 +7117,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t386 = t217 + t380;
     const cdyn_real t387 = t218 + t381;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t388 = v_root_joint_x + t45;
     const cdyn_real t389 = v_root_joint_z - t219;
     const cdyn_real t390 = v_root_joint_rz * t33 + v_root_joint_ry * t34;
@@ -7125,6 +7159,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t425 = t422 + t409 * CDYN_R(0.019439999999999999);
     const cdyn_real t426 = t424 - t407 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t427 = t388 + t391 * CDYN_R(0.062);
     const cdyn_real t428 = t393 - t394 * CDYN_R(0.062);
     const cdyn_real t429 = t391 * t35 + t394 * t36;
@@ -7177,6 +7212,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t475 = t471 - t452 * CDYN_R(0.01268);
     const cdyn_real t476 = t472 + t452 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t477 = t431 - t433 * CDYN_R(0.20899999999999999);
     const cdyn_real t478 = t392 + t429 * CDYN_R(0.20899999999999999);
     const cdyn_real t479 = t430 * t37 + t429 * t38;
@@ -7261,6 +7297,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t554 = t386 - t548;
     const cdyn_real t555 = t387 - t549;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t556 = v_root_joint_z - t49;
     const cdyn_real t557 = v_root_joint_rz * t39 + v_root_joint_ry * t40;
     const cdyn_real t558 = v_root_joint_rz * t40 - v_root_joint_ry * t39;
@@ -7301,6 +7338,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t592 = t589 + t576 * CDYN_R(0.019439999999999999);
     const cdyn_real t593 = t591 - t574 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t594 = t388 + t558 * CDYN_R(0.062);
     const cdyn_real t595 = t560 - t561 * CDYN_R(0.062);
     const cdyn_real t596 = t558 * t41 + t561 * t42;
@@ -7353,6 +7391,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t642 = t638 - t619 * CDYN_R(0.01268);
     const cdyn_real t643 = t639 + t619 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t644 = t598 - t600 * CDYN_R(0.20899999999999999);
     const cdyn_real t645 = t559 + t596 * CDYN_R(0.20899999999999999);
     const cdyn_real t646 = t597 * t43 + t596 * t44;
@@ -7455,6 +7494,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real q_root_joint_qy = q[4];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -7465,6 +7505,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t7 = t3 * CDYN_R(9.8100000000000005);
     const cdyn_real t8 = t5 * CDYN_R(9.8100000000000005);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t9 = sin_angle[0];
@@ -7496,10 +7537,12 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t35 = t6 * CDYN_R(0.54000000000000004);
     const cdyn_real t36 = t6 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t37 = t34 * t11 - t6 * t12;
     const cdyn_real t38 = t34 * t12 + t6 * t11;
     const cdyn_real t39 = t33 * CDYN_R(0.01268) + t38 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t40 = t38 * t13 + t37 * t14;
     const cdyn_real t41 = t38 * t14 - t37 * t13;
     const cdyn_real t42 = t40 * CDYN_R(0.064000000000000001);
@@ -7543,13 +7586,16 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t77 = t7 * CDYN_R(3.2999999999999998) + t68;
     const cdyn_real t78 = t8 * CDYN_R(3.2999999999999998) + t69;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t79 = t8 * t15 - t7 * t16;
     const cdyn_real t80 = t8 * t16 + t7 * t15;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t81 = t80 * t17 - t6 * t18;
     const cdyn_real t82 = t80 * t18 + t6 * t17;
     const cdyn_real t83 = t79 * CDYN_R(0.01268) + t82 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t84 = t82 * t19 + t81 * t20;
     const cdyn_real t85 = t82 * t20 - t81 * t19;
     const cdyn_real t86 = t84 * CDYN_R(0.064000000000000001);
@@ -7596,13 +7642,16 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t124 = t74 - t118;
     const cdyn_real t125 = t75 + t119;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t126 = t8 * t21 - t7 * t22;
     const cdyn_real t127 = t8 * t22 + t7 * t21;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t128 = t127 * t23 - t6 * t24;
     const cdyn_real t129 = t127 * t24 + t6 * t23;
     const cdyn_real t130 = t126 * CDYN_R(0.01268) - t129 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t131 = t129 * t25 + t128 * t26;
     const cdyn_real t132 = t129 * t26 - t128 * t25;
     const cdyn_real t133 = t131 * CDYN_R(0.064000000000000001);
@@ -7649,13 +7698,16 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t171 = t124 + t165;
     const cdyn_real t172 = t125 - t166;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t173 = t8 * t27 - t7 * t28;
     const cdyn_real t174 = t8 * t28 + t7 * t27;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t175 = t174 * t29 - t6 * t30;
     const cdyn_real t176 = t174 * t30 + t6 * t29;
     const cdyn_real t177 = t173 * CDYN_R(0.01268) - t176 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t178 = t176 * t31 + t175 * t32;
     const cdyn_real t179 = t176 * t32 - t175 * t31;
     const cdyn_real t180 = t178 * CDYN_R(0.064000000000000001);
@@ -7709,6 +7761,628 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     g[5] = -t219;
 }
 
+/* The CRBA into d->M only (the tree pattern, what the LTDL reads): R_crba with M NULL, and
+ * M^-1. Each entry stored once, as Pinocchio's crba stores the upper triangle.
+ * 304 mul, 346 add, 0 div, 0 sqrt, 24 sin/cos */
+static void quadruped12__crba_tree(quadruped12_data *d, const cdyn_real *q)
+{
+    cdyn_real sin_angle[12], cos_angle[12];
+    cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    const cdyn_real t6 = sin_angle[3];
+    const cdyn_real t7 = cos_angle[3];
+    const cdyn_real t8 = sin_angle[4];
+    const cdyn_real t9 = cos_angle[4];
+    const cdyn_real t10 = sin_angle[5];
+    const cdyn_real t11 = cos_angle[5];
+    const cdyn_real t12 = sin_angle[6];
+    const cdyn_real t13 = cos_angle[6];
+    const cdyn_real t14 = sin_angle[7];
+    const cdyn_real t15 = cos_angle[7];
+    const cdyn_real t16 = sin_angle[8];
+    const cdyn_real t17 = cos_angle[8];
+    const cdyn_real t18 = sin_angle[9];
+    const cdyn_real t19 = cos_angle[9];
+    const cdyn_real t20 = sin_angle[10];
+    const cdyn_real t21 = cos_angle[10];
+    const cdyn_real t22 = sin_angle[11];
+    const cdyn_real t23 = cos_angle[11];
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t24 = t23 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t25 = t22 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t26 = t24 * CDYN_R(0.20899999999999999);
+    const cdyn_real t27 = t26 + CDYN_R(0.00048614399999999999);
+    d->M[115] = t27;
+    const cdyn_real t28 = t20 * t25;
+    const cdyn_real t29 = t28 - t21 * t24;
+    d->M[108] = -t29;
+    const cdyn_real t30 = t21 * t25;
+    const cdyn_real t31 = t30 + t20 * t24;
+    const cdyn_real t32 = t31 * CDYN_R(0.062);
+    d->M[114] = -t32;
+    const cdyn_real t33 = t29 * CDYN_R(0.062);
+    const cdyn_real t34 = t18 * t31;
+    d->M[109] = -t34;
+    const cdyn_real t35 = t19 * t31;
+    d->M[110] = t35;
+    const cdyn_real t36 = t29 * CDYN_R(0.049000000000000002) - t34 * CDYN_R(0.19);
+    const cdyn_real t37 = t18 * t33 - t19 * t27;
+    const cdyn_real t38 = t19 * t33 + t18 * t27;
+    const cdyn_real t39 = t32 + t35 * CDYN_R(0.049000000000000002);
+    d->M[111] = -t39;
+    const cdyn_real t40 = t35 * CDYN_R(0.19) + t37;
+    d->M[112] = t40;
+    const cdyn_real t41 = t36 + t38;
+    d->M[113] = -t41;
+    const cdyn_real t42 = t22 * t22;
+    const cdyn_real t43 = t22 * t23;
+    const cdyn_real t44 = t42 * CDYN_R(0.00047714400000000004);
+    const cdyn_real t45 = t44 + CDYN_R(6.0000000000000002e-06);
+    const cdyn_real t46 = t44 - CDYN_R(0.00048314400000000002);
+    const cdyn_real t47 = t24 + CDYN_R(0.013375999999999999);
+    const cdyn_real t48 = t26 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
+    const cdyn_real t49 = t46 - t48;
+    const cdyn_real t50 = t43 * CDYN_R(0.00047714400000000004) + t25 * CDYN_R(0.20899999999999999);
+    const cdyn_real t51 = t48 + CDYN_R(0.00048614399999999999);
+    const cdyn_real t52 = t45 - t48;
+    const cdyn_real t53 = t48 + t52;
+    const cdyn_real t54 = t47 + CDYN_R(0.01268);
+    const cdyn_real t55 = t49 - CDYN_R(0.0023989039999999999);
+    const cdyn_real t56 = t50 + CDYN_R(1.2999999999999999e-05);
+    const cdyn_real t57 = t51 + CDYN_R(0.0023565999999999999);
+    d->M[107] = t57;
+    const cdyn_real t58 = t53 + CDYN_R(0.0006823039999999999);
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t59 = t28 - t21 * t54;
+    d->M[100] = -t59;
+    const cdyn_real t60 = t30 + t20 * t54;
+    const cdyn_real t61 = t20 * CDYN_R(0.00020438000000000002) - t21 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t62 = t21 * CDYN_R(0.00020438000000000002) + t20 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t63 = t60 * CDYN_R(0.062) + t61;
+    d->M[106] = -t63;
+    const cdyn_real t64 = t59 * CDYN_R(0.062) - t62;
+    const cdyn_real t65 = t18 * t60;
+    d->M[101] = -t65;
+    const cdyn_real t66 = t19 * t60;
+    d->M[102] = t66;
+    const cdyn_real t67 = t59 * CDYN_R(0.049000000000000002) - t65 * CDYN_R(0.19);
+    const cdyn_real t68 = t18 * t64 - t19 * t57;
+    const cdyn_real t69 = t19 * t64 + t18 * t57;
+    const cdyn_real t70 = t63 + t66 * CDYN_R(0.049000000000000002);
+    d->M[103] = -t70;
+    const cdyn_real t71 = t66 * CDYN_R(0.19) + t68;
+    d->M[104] = t71;
+    const cdyn_real t72 = t67 + t69;
+    d->M[105] = -t72;
+    const cdyn_real t73 = t20 * t20;
+    const cdyn_real t74 = t20 * t21;
+    const cdyn_real t75 = t74 * CDYN_R(2.0);
+    const cdyn_real t76 = t73 * CDYN_R(2.0);
+    const cdyn_real t77 = t55 + t58;
+    const cdyn_real t78 = t56 * t75 - t73 * t77;
+    const cdyn_real t79 = t56 * t76 + t74 * t77;
+    const cdyn_real t80 = t58 + t78;
+    const cdyn_real t81 = t55 + t78;
+    const cdyn_real t82 = t56 - t79;
+    const cdyn_real t83 = t81 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t84 = t57 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t85 = t84 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t86 = t80 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t87 = t83 - CDYN_R(0.00108084);
+    d->M[99] = -t87;
+    const cdyn_real t88 = t63 - CDYN_R(5.8e-05);
+    const cdyn_real t89 = t82 + CDYN_R(4.4999999999999998e-07);
+    const cdyn_real t90 = t85 + CDYN_R(0.00055999999999999995);
+    const cdyn_real t91 = t64 - CDYN_R(9.5000000000000001e-07);
+    const cdyn_real t92 = t86 + CDYN_R(0.0011438399999999999);
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t93 = t18 * CDYN_R(0.072859999999999994) - t19 * t59;
+    d->M[94] = t93;
+    const cdyn_real t94 = t19 * CDYN_R(0.072859999999999994) + t18 * t59;
+    d->M[95] = -t94;
+    const cdyn_real t95 = t94 * CDYN_R(0.049000000000000002);
+    const cdyn_real t96 = t94 * CDYN_R(0.19);
+    const cdyn_real t97 = t18 * t89 - t19 * t88;
+    const cdyn_real t98 = t19 * t89 + t18 * t88;
+    const cdyn_real t99 = t87 - t95;
+    d->M[96] = -t99;
+    const cdyn_real t100 = t96 + t97;
+    d->M[97] = -t100;
+    const cdyn_real t101 = t93 * CDYN_R(0.19) - t98;
+    d->M[98] = -t101;
+    const cdyn_real t102 = t18 * t18;
+    const cdyn_real t103 = t18 * t19;
+    const cdyn_real t104 = t103 * CDYN_R(2.0);
+    const cdyn_real t105 = t102 * CDYN_R(2.0);
+    const cdyn_real t106 = t90 - t92;
+    const cdyn_real t107 = t91 * t104 + t102 * t106;
+    const cdyn_real t108 = t91 * t105 - t103 * t106;
+    const cdyn_real t109 = t90 - t107;
+    const cdyn_real t110 = t92 + t107;
+    const cdyn_real t111 = t91 - t108;
+    const cdyn_real t112 = t60 * CDYN_R(0.19);
+    const cdyn_real t113 = t95 - t112;
+    const cdyn_real t114 = t60 - CDYN_R(0.23522000000000001);
+    const cdyn_real t115 = t94 + CDYN_R(0.060662000000000001);
+    const cdyn_real t116 = t112 * CDYN_R(2.0) - CDYN_R(0.044691800000000004);
+    const cdyn_real t117 = t87 - t116;
+    const cdyn_real t118 = t113 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
+    const cdyn_real t119 = t117 - t118;
+    const cdyn_real t120 = t96 - t60 * CDYN_R(0.049000000000000002);
+    const cdyn_real t121 = t120 + CDYN_R(0.011525780000000001);
+    const cdyn_real t122 = t97 + t121;
+    const cdyn_real t123 = t95 * CDYN_R(2.0) + CDYN_R(0.002972438);
+    const cdyn_real t124 = t109 - t123;
+    const cdyn_real t125 = t118 + t124;
+    const cdyn_real t126 = t111 - t93 * CDYN_R(0.049000000000000002);
+    const cdyn_real t127 = t110 + t118;
+    const cdyn_real t128 = t119 - CDYN_R(0.011253000000000001);
+    const cdyn_real t129 = t125 + CDYN_R(0.036202999999999999);
+    const cdyn_real t130 = t127 + CDYN_R(0.042673000000000003);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t131 = t17 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t132 = t16 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t133 = t131 * CDYN_R(0.20899999999999999);
+    const cdyn_real t134 = t133 + CDYN_R(0.00048614399999999999);
+    d->M[91] = t134;
+    const cdyn_real t135 = t14 * t132;
+    const cdyn_real t136 = t135 - t15 * t131;
+    d->M[84] = -t136;
+    const cdyn_real t137 = t15 * t132;
+    const cdyn_real t138 = t137 + t14 * t131;
+    const cdyn_real t139 = t138 * CDYN_R(0.062);
+    d->M[90] = -t139;
+    const cdyn_real t140 = t136 * CDYN_R(0.062);
+    const cdyn_real t141 = t12 * t138;
+    d->M[85] = -t141;
+    const cdyn_real t142 = t13 * t138;
+    d->M[86] = t142;
+    const cdyn_real t143 = t136 * CDYN_R(0.049000000000000002) + t141 * CDYN_R(0.19);
+    const cdyn_real t144 = t12 * t140 - t13 * t134;
+    const cdyn_real t145 = t13 * t140 + t12 * t134;
+    const cdyn_real t146 = t139 + t142 * CDYN_R(0.049000000000000002);
+    d->M[87] = -t146;
+    const cdyn_real t147 = t142 * CDYN_R(0.19) - t144;
+    d->M[88] = -t147;
+    const cdyn_real t148 = t143 + t145;
+    d->M[89] = -t148;
+    const cdyn_real t149 = t16 * t16;
+    const cdyn_real t150 = t16 * t17;
+    const cdyn_real t151 = t149 * CDYN_R(0.00047714400000000004);
+    const cdyn_real t152 = t151 + CDYN_R(6.0000000000000002e-06);
+    const cdyn_real t153 = t151 - CDYN_R(0.00048314400000000002);
+    const cdyn_real t154 = t131 + CDYN_R(0.013375999999999999);
+    const cdyn_real t155 = t133 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
+    const cdyn_real t156 = t153 - t155;
+    const cdyn_real t157 = t150 * CDYN_R(0.00047714400000000004) + t132 * CDYN_R(0.20899999999999999);
+    const cdyn_real t158 = t155 + CDYN_R(0.00048614399999999999);
+    const cdyn_real t159 = t152 - t155;
+    const cdyn_real t160 = t155 + t159;
+    const cdyn_real t161 = t154 + CDYN_R(0.01268);
+    const cdyn_real t162 = t156 - CDYN_R(0.0023989039999999999);
+    const cdyn_real t163 = t157 + CDYN_R(1.2999999999999999e-05);
+    const cdyn_real t164 = t158 + CDYN_R(0.0023565999999999999);
+    d->M[83] = t164;
+    const cdyn_real t165 = t160 + CDYN_R(0.0006823039999999999);
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t166 = t135 - t15 * t161;
+    d->M[76] = -t166;
+    const cdyn_real t167 = t137 + t14 * t161;
+    const cdyn_real t168 = t14 * CDYN_R(0.00020438000000000002) - t15 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t169 = t15 * CDYN_R(0.00020438000000000002) + t14 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t170 = t167 * CDYN_R(0.062) + t168;
+    d->M[82] = -t170;
+    const cdyn_real t171 = t166 * CDYN_R(0.062) - t169;
+    const cdyn_real t172 = t12 * t167;
+    d->M[77] = -t172;
+    const cdyn_real t173 = t13 * t167;
+    d->M[78] = t173;
+    const cdyn_real t174 = t166 * CDYN_R(0.049000000000000002) + t172 * CDYN_R(0.19);
+    const cdyn_real t175 = t12 * t171 - t13 * t164;
+    const cdyn_real t176 = t13 * t171 + t12 * t164;
+    const cdyn_real t177 = t170 + t173 * CDYN_R(0.049000000000000002);
+    d->M[79] = -t177;
+    const cdyn_real t178 = t173 * CDYN_R(0.19) - t175;
+    d->M[80] = -t178;
+    const cdyn_real t179 = t174 + t176;
+    d->M[81] = -t179;
+    const cdyn_real t180 = t14 * t14;
+    const cdyn_real t181 = t14 * t15;
+    const cdyn_real t182 = t181 * CDYN_R(2.0);
+    const cdyn_real t183 = t180 * CDYN_R(2.0);
+    const cdyn_real t184 = t162 + t165;
+    const cdyn_real t185 = t163 * t182 - t180 * t184;
+    const cdyn_real t186 = t163 * t183 + t181 * t184;
+    const cdyn_real t187 = t165 + t185;
+    const cdyn_real t188 = t162 + t185;
+    const cdyn_real t189 = t163 - t186;
+    const cdyn_real t190 = t188 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t191 = t164 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t192 = t191 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t193 = t187 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t194 = t190 - CDYN_R(0.00108084);
+    d->M[75] = -t194;
+    const cdyn_real t195 = t170 - CDYN_R(5.8e-05);
+    const cdyn_real t196 = t189 + CDYN_R(4.4999999999999998e-07);
+    const cdyn_real t197 = t192 + CDYN_R(0.00055999999999999995);
+    const cdyn_real t198 = t171 - CDYN_R(9.5000000000000001e-07);
+    const cdyn_real t199 = t193 + CDYN_R(0.0011438399999999999);
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t200 = t12 * CDYN_R(0.072859999999999994) - t13 * t166;
+    d->M[70] = t200;
+    const cdyn_real t201 = t13 * CDYN_R(0.072859999999999994) + t12 * t166;
+    d->M[71] = -t201;
+    const cdyn_real t202 = t201 * CDYN_R(0.049000000000000002);
+    const cdyn_real t203 = t201 * CDYN_R(0.19);
+    const cdyn_real t204 = t12 * t196 - t13 * t195;
+    const cdyn_real t205 = t13 * t196 + t12 * t195;
+    const cdyn_real t206 = t194 - t202;
+    d->M[72] = -t206;
+    const cdyn_real t207 = t203 - t204;
+    d->M[73] = t207;
+    const cdyn_real t208 = t200 * CDYN_R(0.19) + t205;
+    d->M[74] = t208;
+    const cdyn_real t209 = t12 * t12;
+    const cdyn_real t210 = t12 * t13;
+    const cdyn_real t211 = t210 * CDYN_R(2.0);
+    const cdyn_real t212 = t209 * CDYN_R(2.0);
+    const cdyn_real t213 = t197 - t199;
+    const cdyn_real t214 = t198 * t211 + t209 * t213;
+    const cdyn_real t215 = t198 * t212 - t210 * t213;
+    const cdyn_real t216 = t197 - t214;
+    const cdyn_real t217 = t199 + t214;
+    const cdyn_real t218 = t198 - t215;
+    const cdyn_real t219 = t167 * CDYN_R(0.19);
+    const cdyn_real t220 = t202 + t219;
+    const cdyn_real t221 = t167 + CDYN_R(0.23522000000000001);
+    const cdyn_real t222 = t201 + CDYN_R(0.060662000000000001);
+    const cdyn_real t223 = t219 * CDYN_R(2.0) + CDYN_R(0.044691800000000004);
+    const cdyn_real t224 = t194 + t223;
+    const cdyn_real t225 = t220 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
+    const cdyn_real t226 = t224 - t225;
+    const cdyn_real t227 = t203 + t167 * CDYN_R(0.049000000000000002);
+    const cdyn_real t228 = t227 + CDYN_R(0.011525780000000001);
+    const cdyn_real t229 = t204 - t228;
+    const cdyn_real t230 = t202 * CDYN_R(2.0) + CDYN_R(0.002972438);
+    const cdyn_real t231 = t216 - t230;
+    const cdyn_real t232 = t225 + t231;
+    const cdyn_real t233 = t218 - t200 * CDYN_R(0.049000000000000002);
+    const cdyn_real t234 = t217 + t225;
+    const cdyn_real t235 = t114 + t221;
+    const cdyn_real t236 = t115 + t222;
+    const cdyn_real t237 = t93 + t200;
+    const cdyn_real t238 = t128 + t226;
+    const cdyn_real t239 = t122 + t229;
+    const cdyn_real t240 = t101 - t208;
+    const cdyn_real t241 = t129 + t232;
+    const cdyn_real t242 = t126 + t233;
+    const cdyn_real t243 = t130 + t234;
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t244 = t11 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t245 = t10 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t246 = t244 * CDYN_R(0.20899999999999999);
+    const cdyn_real t247 = t246 + CDYN_R(0.00048614399999999999);
+    d->M[67] = t247;
+    const cdyn_real t248 = t8 * t245;
+    const cdyn_real t249 = t248 - t9 * t244;
+    d->M[60] = -t249;
+    const cdyn_real t250 = t9 * t245;
+    const cdyn_real t251 = t250 + t8 * t244;
+    const cdyn_real t252 = t251 * CDYN_R(0.062);
+    d->M[66] = t252;
+    const cdyn_real t253 = t249 * CDYN_R(0.062);
+    const cdyn_real t254 = t6 * t251;
+    d->M[61] = -t254;
+    const cdyn_real t255 = t7 * t251;
+    d->M[62] = t255;
+    const cdyn_real t256 = t249 * CDYN_R(0.049000000000000002) + t254 * CDYN_R(0.19);
+    const cdyn_real t257 = t6 * t253 + t7 * t247;
+    const cdyn_real t258 = t7 * t253 - t6 * t247;
+    const cdyn_real t259 = t252 + t255 * CDYN_R(0.049000000000000002);
+    d->M[63] = t259;
+    const cdyn_real t260 = t255 * CDYN_R(0.19) - t257;
+    d->M[64] = t260;
+    const cdyn_real t261 = t256 + t258;
+    d->M[65] = t261;
+    const cdyn_real t262 = t10 * t10;
+    const cdyn_real t263 = t10 * t11;
+    const cdyn_real t264 = t262 * CDYN_R(0.00047714400000000004);
+    const cdyn_real t265 = t264 + CDYN_R(6.0000000000000002e-06);
+    const cdyn_real t266 = t264 - CDYN_R(0.00048314400000000002);
+    const cdyn_real t267 = t244 + CDYN_R(0.013375999999999999);
+    const cdyn_real t268 = t246 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
+    const cdyn_real t269 = t266 - t268;
+    const cdyn_real t270 = t263 * CDYN_R(0.00047714400000000004) + t245 * CDYN_R(0.20899999999999999);
+    const cdyn_real t271 = t268 + CDYN_R(0.00048614399999999999);
+    const cdyn_real t272 = t265 - t268;
+    const cdyn_real t273 = t268 + t272;
+    const cdyn_real t274 = t267 + CDYN_R(0.01268);
+    const cdyn_real t275 = t269 - CDYN_R(0.0023989039999999999);
+    const cdyn_real t276 = t270 + CDYN_R(1.2999999999999999e-05);
+    const cdyn_real t277 = t271 + CDYN_R(0.0023565999999999999);
+    d->M[59] = t277;
+    const cdyn_real t278 = t273 + CDYN_R(0.0006823039999999999);
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t279 = t248 - t9 * t274;
+    d->M[52] = -t279;
+    const cdyn_real t280 = t250 + t8 * t274;
+    const cdyn_real t281 = t8 * CDYN_R(0.00020438000000000002) - t9 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t282 = t9 * CDYN_R(0.00020438000000000002) + t8 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t283 = t280 * CDYN_R(0.062) + t281;
+    d->M[58] = t283;
+    const cdyn_real t284 = t279 * CDYN_R(0.062) - t282;
+    const cdyn_real t285 = t6 * t280;
+    d->M[53] = -t285;
+    const cdyn_real t286 = t7 * t280;
+    d->M[54] = t286;
+    const cdyn_real t287 = t279 * CDYN_R(0.049000000000000002) + t285 * CDYN_R(0.19);
+    const cdyn_real t288 = t6 * t284 + t7 * t277;
+    const cdyn_real t289 = t7 * t284 - t6 * t277;
+    const cdyn_real t290 = t283 + t286 * CDYN_R(0.049000000000000002);
+    d->M[55] = t290;
+    const cdyn_real t291 = t286 * CDYN_R(0.19) - t288;
+    d->M[56] = t291;
+    const cdyn_real t292 = t287 + t289;
+    d->M[57] = t292;
+    const cdyn_real t293 = t8 * t8;
+    const cdyn_real t294 = t8 * t9;
+    const cdyn_real t295 = t294 * CDYN_R(2.0);
+    const cdyn_real t296 = t293 * CDYN_R(2.0);
+    const cdyn_real t297 = t275 + t278;
+    const cdyn_real t298 = t276 * t295 - t293 * t297;
+    const cdyn_real t299 = t276 * t296 + t294 * t297;
+    const cdyn_real t300 = t278 + t298;
+    const cdyn_real t301 = t275 + t298;
+    const cdyn_real t302 = t276 - t299;
+    const cdyn_real t303 = t301 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t304 = t277 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t305 = t304 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t306 = t300 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t307 = t303 - CDYN_R(0.00108084);
+    d->M[51] = -t307;
+    const cdyn_real t308 = t283 - CDYN_R(5.8e-05);
+    const cdyn_real t309 = t302 + CDYN_R(4.4999999999999998e-07);
+    const cdyn_real t310 = t305 + CDYN_R(0.00055999999999999995);
+    const cdyn_real t311 = t284 - CDYN_R(9.5000000000000001e-07);
+    const cdyn_real t312 = t306 + CDYN_R(0.0011438399999999999);
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t313 = t6 * CDYN_R(0.072859999999999994) + t7 * t279;
+    d->M[46] = -t313;
+    const cdyn_real t314 = t7 * CDYN_R(0.072859999999999994) - t6 * t279;
+    d->M[47] = t314;
+    const cdyn_real t315 = t314 * CDYN_R(0.049000000000000002);
+    const cdyn_real t316 = t314 * CDYN_R(0.19);
+    const cdyn_real t317 = t6 * t309 + t7 * t308;
+    const cdyn_real t318 = t7 * t309 - t6 * t308;
+    const cdyn_real t319 = t307 - t315;
+    d->M[48] = -t319;
+    const cdyn_real t320 = t316 - t317;
+    d->M[49] = t320;
+    const cdyn_real t321 = t313 * CDYN_R(0.19) + t318;
+    d->M[50] = t321;
+    const cdyn_real t322 = t6 * t6;
+    const cdyn_real t323 = t6 * t7;
+    const cdyn_real t324 = t323 * CDYN_R(2.0);
+    const cdyn_real t325 = t322 * CDYN_R(2.0);
+    const cdyn_real t326 = t310 - t312;
+    const cdyn_real t327 = t311 * t324 - t322 * t326;
+    const cdyn_real t328 = t311 * t325 + t323 * t326;
+    const cdyn_real t329 = t310 + t327;
+    const cdyn_real t330 = t312 - t327;
+    const cdyn_real t331 = t311 - t328;
+    const cdyn_real t332 = t280 * CDYN_R(0.19);
+    const cdyn_real t333 = t315 - t332;
+    const cdyn_real t334 = t280 - CDYN_R(0.23522000000000001);
+    const cdyn_real t335 = t314 + CDYN_R(0.060662000000000001);
+    const cdyn_real t336 = t332 * CDYN_R(2.0) - CDYN_R(0.044691800000000004);
+    const cdyn_real t337 = t307 - t336;
+    const cdyn_real t338 = t333 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
+    const cdyn_real t339 = t337 - t338;
+    const cdyn_real t340 = t316 - t280 * CDYN_R(0.049000000000000002);
+    const cdyn_real t341 = t340 + CDYN_R(0.011525780000000001);
+    const cdyn_real t342 = t317 - t341;
+    const cdyn_real t343 = t315 * CDYN_R(2.0) + CDYN_R(0.002972438);
+    const cdyn_real t344 = t329 - t343;
+    const cdyn_real t345 = t338 + t344;
+    const cdyn_real t346 = t331 + t313 * CDYN_R(0.049000000000000002);
+    const cdyn_real t347 = t330 + t338;
+    const cdyn_real t348 = t235 + t334;
+    const cdyn_real t349 = t236 - t335;
+    const cdyn_real t350 = t237 - t313;
+    const cdyn_real t351 = t238 + t339;
+    const cdyn_real t352 = t239 + t342;
+    const cdyn_real t353 = t240 - t321;
+    const cdyn_real t354 = t241 + t345;
+    const cdyn_real t355 = t242 - t346;
+    const cdyn_real t356 = t243 + t347;
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t357 = t5 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t358 = t4 * CDYN_R(0.0039039999999999999);
+    const cdyn_real t359 = t357 * CDYN_R(0.20899999999999999);
+    const cdyn_real t360 = t359 + CDYN_R(0.00048614399999999999);
+    d->M[43] = t360;
+    const cdyn_real t361 = t2 * t358;
+    const cdyn_real t362 = t361 - t3 * t357;
+    d->M[36] = -t362;
+    const cdyn_real t363 = t3 * t358;
+    const cdyn_real t364 = t363 + t2 * t357;
+    const cdyn_real t365 = t364 * CDYN_R(0.062);
+    d->M[42] = t365;
+    const cdyn_real t366 = t362 * CDYN_R(0.062);
+    const cdyn_real t367 = t0 * t364;
+    d->M[37] = -t367;
+    const cdyn_real t368 = t1 * t364;
+    d->M[38] = t368;
+    const cdyn_real t369 = t362 * CDYN_R(0.049000000000000002) - t367 * CDYN_R(0.19);
+    const cdyn_real t370 = t0 * t366 + t1 * t360;
+    const cdyn_real t371 = t1 * t366 - t0 * t360;
+    const cdyn_real t372 = t365 + t368 * CDYN_R(0.049000000000000002);
+    d->M[39] = t372;
+    const cdyn_real t373 = t368 * CDYN_R(0.19) + t370;
+    d->M[40] = -t373;
+    const cdyn_real t374 = t369 + t371;
+    d->M[41] = t374;
+    const cdyn_real t375 = t4 * t4;
+    const cdyn_real t376 = t4 * t5;
+    const cdyn_real t377 = t375 * CDYN_R(0.00047714400000000004);
+    const cdyn_real t378 = t377 + CDYN_R(6.0000000000000002e-06);
+    const cdyn_real t379 = t377 - CDYN_R(0.00048314400000000002);
+    const cdyn_real t380 = t357 + CDYN_R(0.013375999999999999);
+    const cdyn_real t381 = t359 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
+    const cdyn_real t382 = t379 - t381;
+    const cdyn_real t383 = t376 * CDYN_R(0.00047714400000000004) + t358 * CDYN_R(0.20899999999999999);
+    const cdyn_real t384 = t381 + CDYN_R(0.00048614399999999999);
+    const cdyn_real t385 = t378 - t381;
+    const cdyn_real t386 = t381 + t385;
+    const cdyn_real t387 = t380 + CDYN_R(0.01268);
+    const cdyn_real t388 = t382 - CDYN_R(0.0023989039999999999);
+    const cdyn_real t389 = t383 + CDYN_R(1.2999999999999999e-05);
+    const cdyn_real t390 = t384 + CDYN_R(0.0023565999999999999);
+    d->M[35] = t390;
+    const cdyn_real t391 = t386 + CDYN_R(0.0006823039999999999);
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t392 = t361 - t3 * t387;
+    d->M[28] = -t392;
+    const cdyn_real t393 = t363 + t2 * t387;
+    const cdyn_real t394 = t2 * CDYN_R(0.00020438000000000002) - t3 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t395 = t3 * CDYN_R(0.00020438000000000002) + t2 * CDYN_R(0.00024499999999999999);
+    const cdyn_real t396 = t393 * CDYN_R(0.062) + t394;
+    d->M[34] = t396;
+    const cdyn_real t397 = t392 * CDYN_R(0.062) - t395;
+    const cdyn_real t398 = t0 * t393;
+    d->M[29] = -t398;
+    const cdyn_real t399 = t1 * t393;
+    d->M[30] = t399;
+    const cdyn_real t400 = t392 * CDYN_R(0.049000000000000002) - t398 * CDYN_R(0.19);
+    const cdyn_real t401 = t0 * t397 + t1 * t390;
+    const cdyn_real t402 = t1 * t397 - t0 * t390;
+    const cdyn_real t403 = t396 + t399 * CDYN_R(0.049000000000000002);
+    d->M[31] = t403;
+    const cdyn_real t404 = t399 * CDYN_R(0.19) + t401;
+    d->M[32] = -t404;
+    const cdyn_real t405 = t400 + t402;
+    d->M[33] = t405;
+    const cdyn_real t406 = t2 * t2;
+    const cdyn_real t407 = t2 * t3;
+    const cdyn_real t408 = t407 * CDYN_R(2.0);
+    const cdyn_real t409 = t406 * CDYN_R(2.0);
+    const cdyn_real t410 = t388 + t391;
+    const cdyn_real t411 = t389 * t408 - t406 * t410;
+    const cdyn_real t412 = t389 * t409 + t407 * t410;
+    const cdyn_real t413 = t391 + t411;
+    const cdyn_real t414 = t388 + t411;
+    const cdyn_real t415 = t389 - t412;
+    const cdyn_real t416 = t414 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t417 = t390 - CDYN_R(0.0039409679999999996);
+    const cdyn_real t418 = t417 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t419 = t413 + CDYN_R(0.0039409679999999996);
+    const cdyn_real t420 = t416 - CDYN_R(0.00108084);
+    d->M[27] = -t420;
+    const cdyn_real t421 = t396 - CDYN_R(5.8e-05);
+    const cdyn_real t422 = t415 + CDYN_R(4.4999999999999998e-07);
+    const cdyn_real t423 = t418 + CDYN_R(0.00055999999999999995);
+    const cdyn_real t424 = t397 - CDYN_R(9.5000000000000001e-07);
+    const cdyn_real t425 = t419 + CDYN_R(0.0011438399999999999);
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    const cdyn_real t426 = t0 * CDYN_R(0.072859999999999994) + t1 * t392;
+    d->M[22] = -t426;
+    const cdyn_real t427 = t1 * CDYN_R(0.072859999999999994) - t0 * t392;
+    d->M[23] = t427;
+    const cdyn_real t428 = t427 * CDYN_R(0.049000000000000002);
+    const cdyn_real t429 = t427 * CDYN_R(0.19);
+    const cdyn_real t430 = t0 * t422 + t1 * t421;
+    const cdyn_real t431 = t1 * t422 - t0 * t421;
+    const cdyn_real t432 = t420 - t428;
+    d->M[24] = -t432;
+    const cdyn_real t433 = t429 + t430;
+    d->M[25] = -t433;
+    const cdyn_real t434 = t426 * CDYN_R(0.19) - t431;
+    d->M[26] = -t434;
+    const cdyn_real t435 = t0 * t0;
+    const cdyn_real t436 = t0 * t1;
+    const cdyn_real t437 = t436 * CDYN_R(2.0);
+    const cdyn_real t438 = t435 * CDYN_R(2.0);
+    const cdyn_real t439 = t423 - t425;
+    const cdyn_real t440 = t424 * t437 - t435 * t439;
+    const cdyn_real t441 = t424 * t438 + t436 * t439;
+    const cdyn_real t442 = t423 + t440;
+    const cdyn_real t443 = t425 - t440;
+    const cdyn_real t444 = t424 - t441;
+    const cdyn_real t445 = t393 * CDYN_R(0.19);
+    const cdyn_real t446 = t428 + t445;
+    const cdyn_real t447 = t393 + CDYN_R(0.23522000000000001);
+    const cdyn_real t448 = t427 + CDYN_R(0.060662000000000001);
+    const cdyn_real t449 = t445 * CDYN_R(2.0) + CDYN_R(0.044691800000000004);
+    const cdyn_real t450 = t420 + t449;
+    const cdyn_real t451 = t446 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
+    const cdyn_real t452 = t450 - t451;
+    const cdyn_real t453 = t429 + t393 * CDYN_R(0.049000000000000002);
+    const cdyn_real t454 = t453 + CDYN_R(0.011525780000000001);
+    const cdyn_real t455 = t430 + t454;
+    const cdyn_real t456 = t428 * CDYN_R(2.0) + CDYN_R(0.002972438);
+    const cdyn_real t457 = t442 - t456;
+    const cdyn_real t458 = t451 + t457;
+    const cdyn_real t459 = t444 + t426 * CDYN_R(0.049000000000000002);
+    const cdyn_real t460 = t443 + t451;
+    const cdyn_real t461 = t348 + t447;
+    d->M[12] = -t461;
+    d->M[16] = t461;
+    const cdyn_real t462 = t349 - t448;
+    d->M[8] = -t462;
+    d->M[15] = t462;
+    const cdyn_real t463 = t350 - t426;
+    d->M[7] = t463;
+    d->M[10] = -t463;
+    const cdyn_real t464 = t351 + t452;
+    d->M[9] = -t464;
+    const cdyn_real t465 = t352 + t455;
+    d->M[13] = -t465;
+    const cdyn_real t466 = t353 + t434;
+    d->M[18] = -t466;
+    const cdyn_real t467 = t354 + t458;
+    d->M[14] = t467;
+    const cdyn_real t468 = t355 - t459;
+    d->M[19] = t468;
+    const cdyn_real t469 = t356 + t460;
+    d->M[20] = t469;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    d->M[0] = CDYN_R(8.2519999999999989);
+    d->M[2] = CDYN_R(8.2519999999999989);
+    d->M[1] = 0;
+    d->M[5] = CDYN_R(8.2519999999999989);
+    d->M[4] = 0;
+    d->M[3] = 0;
+    d->M[6] = 0;
+    d->M[11] = 0;
+    d->M[17] = 0;
+    d->M[21] = 0;
+    d->M[44] = CDYN_R(0.00048614399999999999);
+    d->M[45] = 0;
+    d->M[68] = CDYN_R(0.00048614399999999999);
+    d->M[69] = 0;
+    d->M[92] = CDYN_R(0.00048614399999999999);
+    d->M[93] = 0;
+    d->M[116] = CDYN_R(0.00048614399999999999);
+}
+
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
  * inertia about the origin); F = Yc_i S_i carried up the ancestors gives M(j, i) = S_j^T F.
  * Each entry on the tree pattern is stored where it is computed, into d->M (the pattern) and
@@ -7716,6 +8390,10 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
  * 304 mul, 346 add, 0 div, 0 sqrt, 24 sin/cos */
 void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
 {
+    if (!M) {
+        quadruped12__crba_tree(d, q);
+        return;
+    }
     /* the structural zeros */
     M[117] = M[118] = M[119] = M[120] = M[121] = M[122] = M[123] = M[124] = 0;
     M[125] = 0;
@@ -7768,6 +8446,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t22 = sin_angle[11];
     const cdyn_real t23 = cos_angle[11];
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t24 = t23 * CDYN_R(0.0039039999999999999);
     const cdyn_real t25 = t22 * CDYN_R(0.0039039999999999999);
     const cdyn_real t26 = t24 * CDYN_R(0.20899999999999999);
@@ -7830,6 +8509,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     M[304] = t57;
     const cdyn_real t58 = t53 + CDYN_R(0.0006823039999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t59 = t28 - t21 * t54;
     d->M[100] = -t59;
     M[288] = -t59;
@@ -7888,6 +8568,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t91 = t64 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t92 = t86 + CDYN_R(0.0011438399999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t93 = t18 * CDYN_R(0.072859999999999994) - t19 * t59;
     d->M[94] = t93;
     M[271] = t93;
@@ -7942,6 +8623,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t129 = t125 + CDYN_R(0.036202999999999999);
     const cdyn_real t130 = t127 + CDYN_R(0.042673000000000003);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t131 = t17 * CDYN_R(0.0039039999999999999);
     const cdyn_real t132 = t16 * CDYN_R(0.0039039999999999999);
     const cdyn_real t133 = t131 * CDYN_R(0.20899999999999999);
@@ -8004,6 +8686,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     M[247] = t164;
     const cdyn_real t165 = t160 + CDYN_R(0.0006823039999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t166 = t135 - t15 * t161;
     d->M[76] = -t166;
     M[234] = -t166;
@@ -8062,6 +8745,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t198 = t171 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t199 = t193 + CDYN_R(0.0011438399999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t200 = t12 * CDYN_R(0.072859999999999994) - t13 * t166;
     d->M[70] = t200;
     M[217] = t200;
@@ -8122,6 +8806,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t242 = t126 + t233;
     const cdyn_real t243 = t130 + t234;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t244 = t11 * CDYN_R(0.0039039999999999999);
     const cdyn_real t245 = t10 * CDYN_R(0.0039039999999999999);
     const cdyn_real t246 = t244 * CDYN_R(0.20899999999999999);
@@ -8184,6 +8869,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     M[190] = t277;
     const cdyn_real t278 = t273 + CDYN_R(0.0006823039999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t279 = t248 - t9 * t274;
     d->M[52] = -t279;
     M[180] = -t279;
@@ -8242,6 +8928,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t311 = t284 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t312 = t306 + CDYN_R(0.0011438399999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t313 = t6 * CDYN_R(0.072859999999999994) + t7 * t279;
     d->M[46] = -t313;
     M[163] = -t313;
@@ -8302,6 +8989,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t355 = t242 - t346;
     const cdyn_real t356 = t243 + t347;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t357 = t5 * CDYN_R(0.0039039999999999999);
     const cdyn_real t358 = t4 * CDYN_R(0.0039039999999999999);
     const cdyn_real t359 = t357 * CDYN_R(0.20899999999999999);
@@ -8364,6 +9052,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     M[133] = t390;
     const cdyn_real t391 = t386 + CDYN_R(0.0006823039999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t392 = t361 - t3 * t387;
     d->M[28] = -t392;
     M[126] = -t392;
@@ -8422,6 +9111,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t424 = t397 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t425 = t419 + CDYN_R(0.0011438399999999999);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t426 = t0 * CDYN_R(0.072859999999999994) + t1 * t392;
     d->M[22] = -t426;
     M[109] = -t426;
@@ -8515,6 +9205,7 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[20] = t469;
     M[95] = t469;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     d->M[0] = CDYN_R(8.2519999999999989);
     M[0] = CDYN_R(8.2519999999999989);
     d->M[2] = CDYN_R(8.2519999999999989);
@@ -10048,614 +10739,6 @@ void quadruped12_ltl_factor(const quadruped12_data *d, cdyn_real *L, cdyn_real *
     }
 }
 
-/* The CRBA into d->M only, for M^-1.
- * 304 mul, 346 add, 0 div, 0 sqrt, 24 sin/cos */
-static void quadruped12__minv_crba(quadruped12_data *d, const cdyn_real *q)
-{
-    cdyn_real sin_angle[12], cos_angle[12];
-    cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
-    const cdyn_real t0 = sin_angle[0];
-    const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = sin_angle[1];
-    const cdyn_real t3 = cos_angle[1];
-    const cdyn_real t4 = sin_angle[2];
-    const cdyn_real t5 = cos_angle[2];
-    const cdyn_real t6 = sin_angle[3];
-    const cdyn_real t7 = cos_angle[3];
-    const cdyn_real t8 = sin_angle[4];
-    const cdyn_real t9 = cos_angle[4];
-    const cdyn_real t10 = sin_angle[5];
-    const cdyn_real t11 = cos_angle[5];
-    const cdyn_real t12 = sin_angle[6];
-    const cdyn_real t13 = cos_angle[6];
-    const cdyn_real t14 = sin_angle[7];
-    const cdyn_real t15 = cos_angle[7];
-    const cdyn_real t16 = sin_angle[8];
-    const cdyn_real t17 = cos_angle[8];
-    const cdyn_real t18 = sin_angle[9];
-    const cdyn_real t19 = cos_angle[9];
-    const cdyn_real t20 = sin_angle[10];
-    const cdyn_real t21 = cos_angle[10];
-    const cdyn_real t22 = sin_angle[11];
-    const cdyn_real t23 = cos_angle[11];
-    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
-    const cdyn_real t24 = t23 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t25 = t22 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t26 = t24 * CDYN_R(0.20899999999999999);
-    const cdyn_real t27 = t26 + CDYN_R(0.00048614399999999999);
-    d->M[115] = t27;
-    const cdyn_real t28 = t20 * t25;
-    const cdyn_real t29 = t28 - t21 * t24;
-    d->M[108] = -t29;
-    const cdyn_real t30 = t21 * t25;
-    const cdyn_real t31 = t30 + t20 * t24;
-    const cdyn_real t32 = t31 * CDYN_R(0.062);
-    d->M[114] = -t32;
-    const cdyn_real t33 = t29 * CDYN_R(0.062);
-    const cdyn_real t34 = t18 * t31;
-    d->M[109] = -t34;
-    const cdyn_real t35 = t19 * t31;
-    d->M[110] = t35;
-    const cdyn_real t36 = t29 * CDYN_R(0.049000000000000002) - t34 * CDYN_R(0.19);
-    const cdyn_real t37 = t18 * t33 - t19 * t27;
-    const cdyn_real t38 = t19 * t33 + t18 * t27;
-    const cdyn_real t39 = t32 + t35 * CDYN_R(0.049000000000000002);
-    d->M[111] = -t39;
-    const cdyn_real t40 = t35 * CDYN_R(0.19) + t37;
-    d->M[112] = t40;
-    const cdyn_real t41 = t36 + t38;
-    d->M[113] = -t41;
-    const cdyn_real t42 = t22 * t22;
-    const cdyn_real t43 = t22 * t23;
-    const cdyn_real t44 = t42 * CDYN_R(0.00047714400000000004);
-    const cdyn_real t45 = t44 + CDYN_R(6.0000000000000002e-06);
-    const cdyn_real t46 = t44 - CDYN_R(0.00048314400000000002);
-    const cdyn_real t47 = t24 + CDYN_R(0.013375999999999999);
-    const cdyn_real t48 = t26 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
-    const cdyn_real t49 = t46 - t48;
-    const cdyn_real t50 = t43 * CDYN_R(0.00047714400000000004) + t25 * CDYN_R(0.20899999999999999);
-    const cdyn_real t51 = t48 + CDYN_R(0.00048614399999999999);
-    const cdyn_real t52 = t45 - t48;
-    const cdyn_real t53 = t48 + t52;
-    const cdyn_real t54 = t47 + CDYN_R(0.01268);
-    const cdyn_real t55 = t49 - CDYN_R(0.0023989039999999999);
-    const cdyn_real t56 = t50 + CDYN_R(1.2999999999999999e-05);
-    const cdyn_real t57 = t51 + CDYN_R(0.0023565999999999999);
-    d->M[107] = t57;
-    const cdyn_real t58 = t53 + CDYN_R(0.0006823039999999999);
-    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
-    const cdyn_real t59 = t28 - t21 * t54;
-    d->M[100] = -t59;
-    const cdyn_real t60 = t30 + t20 * t54;
-    const cdyn_real t61 = t20 * CDYN_R(0.00020438000000000002) - t21 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t62 = t21 * CDYN_R(0.00020438000000000002) + t20 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t63 = t60 * CDYN_R(0.062) + t61;
-    d->M[106] = -t63;
-    const cdyn_real t64 = t59 * CDYN_R(0.062) - t62;
-    const cdyn_real t65 = t18 * t60;
-    d->M[101] = -t65;
-    const cdyn_real t66 = t19 * t60;
-    d->M[102] = t66;
-    const cdyn_real t67 = t59 * CDYN_R(0.049000000000000002) - t65 * CDYN_R(0.19);
-    const cdyn_real t68 = t18 * t64 - t19 * t57;
-    const cdyn_real t69 = t19 * t64 + t18 * t57;
-    const cdyn_real t70 = t63 + t66 * CDYN_R(0.049000000000000002);
-    d->M[103] = -t70;
-    const cdyn_real t71 = t66 * CDYN_R(0.19) + t68;
-    d->M[104] = t71;
-    const cdyn_real t72 = t67 + t69;
-    d->M[105] = -t72;
-    const cdyn_real t73 = t20 * t20;
-    const cdyn_real t74 = t20 * t21;
-    const cdyn_real t75 = t74 * CDYN_R(2.0);
-    const cdyn_real t76 = t73 * CDYN_R(2.0);
-    const cdyn_real t77 = t55 + t58;
-    const cdyn_real t78 = t56 * t75 - t73 * t77;
-    const cdyn_real t79 = t56 * t76 + t74 * t77;
-    const cdyn_real t80 = t58 + t78;
-    const cdyn_real t81 = t55 + t78;
-    const cdyn_real t82 = t56 - t79;
-    const cdyn_real t83 = t81 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t84 = t57 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t85 = t84 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t86 = t80 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t87 = t83 - CDYN_R(0.00108084);
-    d->M[99] = -t87;
-    const cdyn_real t88 = t63 - CDYN_R(5.8e-05);
-    const cdyn_real t89 = t82 + CDYN_R(4.4999999999999998e-07);
-    const cdyn_real t90 = t85 + CDYN_R(0.00055999999999999995);
-    const cdyn_real t91 = t64 - CDYN_R(9.5000000000000001e-07);
-    const cdyn_real t92 = t86 + CDYN_R(0.0011438399999999999);
-    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
-    const cdyn_real t93 = t18 * CDYN_R(0.072859999999999994) - t19 * t59;
-    d->M[94] = t93;
-    const cdyn_real t94 = t19 * CDYN_R(0.072859999999999994) + t18 * t59;
-    d->M[95] = -t94;
-    const cdyn_real t95 = t94 * CDYN_R(0.049000000000000002);
-    const cdyn_real t96 = t94 * CDYN_R(0.19);
-    const cdyn_real t97 = t18 * t89 - t19 * t88;
-    const cdyn_real t98 = t19 * t89 + t18 * t88;
-    const cdyn_real t99 = t87 - t95;
-    d->M[96] = -t99;
-    const cdyn_real t100 = t96 + t97;
-    d->M[97] = -t100;
-    const cdyn_real t101 = t93 * CDYN_R(0.19) - t98;
-    d->M[98] = -t101;
-    const cdyn_real t102 = t18 * t18;
-    const cdyn_real t103 = t18 * t19;
-    const cdyn_real t104 = t103 * CDYN_R(2.0);
-    const cdyn_real t105 = t102 * CDYN_R(2.0);
-    const cdyn_real t106 = t90 - t92;
-    const cdyn_real t107 = t91 * t104 + t102 * t106;
-    const cdyn_real t108 = t91 * t105 - t103 * t106;
-    const cdyn_real t109 = t90 - t107;
-    const cdyn_real t110 = t92 + t107;
-    const cdyn_real t111 = t91 - t108;
-    const cdyn_real t112 = t60 * CDYN_R(0.19);
-    const cdyn_real t113 = t95 - t112;
-    const cdyn_real t114 = t60 - CDYN_R(0.23522000000000001);
-    const cdyn_real t115 = t94 + CDYN_R(0.060662000000000001);
-    const cdyn_real t116 = t112 * CDYN_R(2.0) - CDYN_R(0.044691800000000004);
-    const cdyn_real t117 = t87 - t116;
-    const cdyn_real t118 = t113 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
-    const cdyn_real t119 = t117 - t118;
-    const cdyn_real t120 = t96 - t60 * CDYN_R(0.049000000000000002);
-    const cdyn_real t121 = t120 + CDYN_R(0.011525780000000001);
-    const cdyn_real t122 = t97 + t121;
-    const cdyn_real t123 = t95 * CDYN_R(2.0) + CDYN_R(0.002972438);
-    const cdyn_real t124 = t109 - t123;
-    const cdyn_real t125 = t118 + t124;
-    const cdyn_real t126 = t111 - t93 * CDYN_R(0.049000000000000002);
-    const cdyn_real t127 = t110 + t118;
-    const cdyn_real t128 = t119 - CDYN_R(0.011253000000000001);
-    const cdyn_real t129 = t125 + CDYN_R(0.036202999999999999);
-    const cdyn_real t130 = t127 + CDYN_R(0.042673000000000003);
-    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
-    const cdyn_real t131 = t17 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t132 = t16 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t133 = t131 * CDYN_R(0.20899999999999999);
-    const cdyn_real t134 = t133 + CDYN_R(0.00048614399999999999);
-    d->M[91] = t134;
-    const cdyn_real t135 = t14 * t132;
-    const cdyn_real t136 = t135 - t15 * t131;
-    d->M[84] = -t136;
-    const cdyn_real t137 = t15 * t132;
-    const cdyn_real t138 = t137 + t14 * t131;
-    const cdyn_real t139 = t138 * CDYN_R(0.062);
-    d->M[90] = -t139;
-    const cdyn_real t140 = t136 * CDYN_R(0.062);
-    const cdyn_real t141 = t12 * t138;
-    d->M[85] = -t141;
-    const cdyn_real t142 = t13 * t138;
-    d->M[86] = t142;
-    const cdyn_real t143 = t136 * CDYN_R(0.049000000000000002) + t141 * CDYN_R(0.19);
-    const cdyn_real t144 = t12 * t140 - t13 * t134;
-    const cdyn_real t145 = t13 * t140 + t12 * t134;
-    const cdyn_real t146 = t139 + t142 * CDYN_R(0.049000000000000002);
-    d->M[87] = -t146;
-    const cdyn_real t147 = t142 * CDYN_R(0.19) - t144;
-    d->M[88] = -t147;
-    const cdyn_real t148 = t143 + t145;
-    d->M[89] = -t148;
-    const cdyn_real t149 = t16 * t16;
-    const cdyn_real t150 = t16 * t17;
-    const cdyn_real t151 = t149 * CDYN_R(0.00047714400000000004);
-    const cdyn_real t152 = t151 + CDYN_R(6.0000000000000002e-06);
-    const cdyn_real t153 = t151 - CDYN_R(0.00048314400000000002);
-    const cdyn_real t154 = t131 + CDYN_R(0.013375999999999999);
-    const cdyn_real t155 = t133 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
-    const cdyn_real t156 = t153 - t155;
-    const cdyn_real t157 = t150 * CDYN_R(0.00047714400000000004) + t132 * CDYN_R(0.20899999999999999);
-    const cdyn_real t158 = t155 + CDYN_R(0.00048614399999999999);
-    const cdyn_real t159 = t152 - t155;
-    const cdyn_real t160 = t155 + t159;
-    const cdyn_real t161 = t154 + CDYN_R(0.01268);
-    const cdyn_real t162 = t156 - CDYN_R(0.0023989039999999999);
-    const cdyn_real t163 = t157 + CDYN_R(1.2999999999999999e-05);
-    const cdyn_real t164 = t158 + CDYN_R(0.0023565999999999999);
-    d->M[83] = t164;
-    const cdyn_real t165 = t160 + CDYN_R(0.0006823039999999999);
-    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
-    const cdyn_real t166 = t135 - t15 * t161;
-    d->M[76] = -t166;
-    const cdyn_real t167 = t137 + t14 * t161;
-    const cdyn_real t168 = t14 * CDYN_R(0.00020438000000000002) - t15 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t169 = t15 * CDYN_R(0.00020438000000000002) + t14 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t170 = t167 * CDYN_R(0.062) + t168;
-    d->M[82] = -t170;
-    const cdyn_real t171 = t166 * CDYN_R(0.062) - t169;
-    const cdyn_real t172 = t12 * t167;
-    d->M[77] = -t172;
-    const cdyn_real t173 = t13 * t167;
-    d->M[78] = t173;
-    const cdyn_real t174 = t166 * CDYN_R(0.049000000000000002) + t172 * CDYN_R(0.19);
-    const cdyn_real t175 = t12 * t171 - t13 * t164;
-    const cdyn_real t176 = t13 * t171 + t12 * t164;
-    const cdyn_real t177 = t170 + t173 * CDYN_R(0.049000000000000002);
-    d->M[79] = -t177;
-    const cdyn_real t178 = t173 * CDYN_R(0.19) - t175;
-    d->M[80] = -t178;
-    const cdyn_real t179 = t174 + t176;
-    d->M[81] = -t179;
-    const cdyn_real t180 = t14 * t14;
-    const cdyn_real t181 = t14 * t15;
-    const cdyn_real t182 = t181 * CDYN_R(2.0);
-    const cdyn_real t183 = t180 * CDYN_R(2.0);
-    const cdyn_real t184 = t162 + t165;
-    const cdyn_real t185 = t163 * t182 - t180 * t184;
-    const cdyn_real t186 = t163 * t183 + t181 * t184;
-    const cdyn_real t187 = t165 + t185;
-    const cdyn_real t188 = t162 + t185;
-    const cdyn_real t189 = t163 - t186;
-    const cdyn_real t190 = t188 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t191 = t164 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t192 = t191 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t193 = t187 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t194 = t190 - CDYN_R(0.00108084);
-    d->M[75] = -t194;
-    const cdyn_real t195 = t170 - CDYN_R(5.8e-05);
-    const cdyn_real t196 = t189 + CDYN_R(4.4999999999999998e-07);
-    const cdyn_real t197 = t192 + CDYN_R(0.00055999999999999995);
-    const cdyn_real t198 = t171 - CDYN_R(9.5000000000000001e-07);
-    const cdyn_real t199 = t193 + CDYN_R(0.0011438399999999999);
-    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
-    const cdyn_real t200 = t12 * CDYN_R(0.072859999999999994) - t13 * t166;
-    d->M[70] = t200;
-    const cdyn_real t201 = t13 * CDYN_R(0.072859999999999994) + t12 * t166;
-    d->M[71] = -t201;
-    const cdyn_real t202 = t201 * CDYN_R(0.049000000000000002);
-    const cdyn_real t203 = t201 * CDYN_R(0.19);
-    const cdyn_real t204 = t12 * t196 - t13 * t195;
-    const cdyn_real t205 = t13 * t196 + t12 * t195;
-    const cdyn_real t206 = t194 - t202;
-    d->M[72] = -t206;
-    const cdyn_real t207 = t203 - t204;
-    d->M[73] = t207;
-    const cdyn_real t208 = t200 * CDYN_R(0.19) + t205;
-    d->M[74] = t208;
-    const cdyn_real t209 = t12 * t12;
-    const cdyn_real t210 = t12 * t13;
-    const cdyn_real t211 = t210 * CDYN_R(2.0);
-    const cdyn_real t212 = t209 * CDYN_R(2.0);
-    const cdyn_real t213 = t197 - t199;
-    const cdyn_real t214 = t198 * t211 + t209 * t213;
-    const cdyn_real t215 = t198 * t212 - t210 * t213;
-    const cdyn_real t216 = t197 - t214;
-    const cdyn_real t217 = t199 + t214;
-    const cdyn_real t218 = t198 - t215;
-    const cdyn_real t219 = t167 * CDYN_R(0.19);
-    const cdyn_real t220 = t202 + t219;
-    const cdyn_real t221 = t167 + CDYN_R(0.23522000000000001);
-    const cdyn_real t222 = t201 + CDYN_R(0.060662000000000001);
-    const cdyn_real t223 = t219 * CDYN_R(2.0) + CDYN_R(0.044691800000000004);
-    const cdyn_real t224 = t194 + t223;
-    const cdyn_real t225 = t220 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
-    const cdyn_real t226 = t224 - t225;
-    const cdyn_real t227 = t203 + t167 * CDYN_R(0.049000000000000002);
-    const cdyn_real t228 = t227 + CDYN_R(0.011525780000000001);
-    const cdyn_real t229 = t204 - t228;
-    const cdyn_real t230 = t202 * CDYN_R(2.0) + CDYN_R(0.002972438);
-    const cdyn_real t231 = t216 - t230;
-    const cdyn_real t232 = t225 + t231;
-    const cdyn_real t233 = t218 - t200 * CDYN_R(0.049000000000000002);
-    const cdyn_real t234 = t217 + t225;
-    const cdyn_real t235 = t114 + t221;
-    const cdyn_real t236 = t115 + t222;
-    const cdyn_real t237 = t93 + t200;
-    const cdyn_real t238 = t128 + t226;
-    const cdyn_real t239 = t122 + t229;
-    const cdyn_real t240 = t101 - t208;
-    const cdyn_real t241 = t129 + t232;
-    const cdyn_real t242 = t126 + t233;
-    const cdyn_real t243 = t130 + t234;
-    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
-    const cdyn_real t244 = t11 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t245 = t10 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t246 = t244 * CDYN_R(0.20899999999999999);
-    const cdyn_real t247 = t246 + CDYN_R(0.00048614399999999999);
-    d->M[67] = t247;
-    const cdyn_real t248 = t8 * t245;
-    const cdyn_real t249 = t248 - t9 * t244;
-    d->M[60] = -t249;
-    const cdyn_real t250 = t9 * t245;
-    const cdyn_real t251 = t250 + t8 * t244;
-    const cdyn_real t252 = t251 * CDYN_R(0.062);
-    d->M[66] = t252;
-    const cdyn_real t253 = t249 * CDYN_R(0.062);
-    const cdyn_real t254 = t6 * t251;
-    d->M[61] = -t254;
-    const cdyn_real t255 = t7 * t251;
-    d->M[62] = t255;
-    const cdyn_real t256 = t249 * CDYN_R(0.049000000000000002) + t254 * CDYN_R(0.19);
-    const cdyn_real t257 = t6 * t253 + t7 * t247;
-    const cdyn_real t258 = t7 * t253 - t6 * t247;
-    const cdyn_real t259 = t252 + t255 * CDYN_R(0.049000000000000002);
-    d->M[63] = t259;
-    const cdyn_real t260 = t255 * CDYN_R(0.19) - t257;
-    d->M[64] = t260;
-    const cdyn_real t261 = t256 + t258;
-    d->M[65] = t261;
-    const cdyn_real t262 = t10 * t10;
-    const cdyn_real t263 = t10 * t11;
-    const cdyn_real t264 = t262 * CDYN_R(0.00047714400000000004);
-    const cdyn_real t265 = t264 + CDYN_R(6.0000000000000002e-06);
-    const cdyn_real t266 = t264 - CDYN_R(0.00048314400000000002);
-    const cdyn_real t267 = t244 + CDYN_R(0.013375999999999999);
-    const cdyn_real t268 = t246 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
-    const cdyn_real t269 = t266 - t268;
-    const cdyn_real t270 = t263 * CDYN_R(0.00047714400000000004) + t245 * CDYN_R(0.20899999999999999);
-    const cdyn_real t271 = t268 + CDYN_R(0.00048614399999999999);
-    const cdyn_real t272 = t265 - t268;
-    const cdyn_real t273 = t268 + t272;
-    const cdyn_real t274 = t267 + CDYN_R(0.01268);
-    const cdyn_real t275 = t269 - CDYN_R(0.0023989039999999999);
-    const cdyn_real t276 = t270 + CDYN_R(1.2999999999999999e-05);
-    const cdyn_real t277 = t271 + CDYN_R(0.0023565999999999999);
-    d->M[59] = t277;
-    const cdyn_real t278 = t273 + CDYN_R(0.0006823039999999999);
-    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
-    const cdyn_real t279 = t248 - t9 * t274;
-    d->M[52] = -t279;
-    const cdyn_real t280 = t250 + t8 * t274;
-    const cdyn_real t281 = t8 * CDYN_R(0.00020438000000000002) - t9 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t282 = t9 * CDYN_R(0.00020438000000000002) + t8 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t283 = t280 * CDYN_R(0.062) + t281;
-    d->M[58] = t283;
-    const cdyn_real t284 = t279 * CDYN_R(0.062) - t282;
-    const cdyn_real t285 = t6 * t280;
-    d->M[53] = -t285;
-    const cdyn_real t286 = t7 * t280;
-    d->M[54] = t286;
-    const cdyn_real t287 = t279 * CDYN_R(0.049000000000000002) + t285 * CDYN_R(0.19);
-    const cdyn_real t288 = t6 * t284 + t7 * t277;
-    const cdyn_real t289 = t7 * t284 - t6 * t277;
-    const cdyn_real t290 = t283 + t286 * CDYN_R(0.049000000000000002);
-    d->M[55] = t290;
-    const cdyn_real t291 = t286 * CDYN_R(0.19) - t288;
-    d->M[56] = t291;
-    const cdyn_real t292 = t287 + t289;
-    d->M[57] = t292;
-    const cdyn_real t293 = t8 * t8;
-    const cdyn_real t294 = t8 * t9;
-    const cdyn_real t295 = t294 * CDYN_R(2.0);
-    const cdyn_real t296 = t293 * CDYN_R(2.0);
-    const cdyn_real t297 = t275 + t278;
-    const cdyn_real t298 = t276 * t295 - t293 * t297;
-    const cdyn_real t299 = t276 * t296 + t294 * t297;
-    const cdyn_real t300 = t278 + t298;
-    const cdyn_real t301 = t275 + t298;
-    const cdyn_real t302 = t276 - t299;
-    const cdyn_real t303 = t301 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t304 = t277 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t305 = t304 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t306 = t300 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t307 = t303 - CDYN_R(0.00108084);
-    d->M[51] = -t307;
-    const cdyn_real t308 = t283 - CDYN_R(5.8e-05);
-    const cdyn_real t309 = t302 + CDYN_R(4.4999999999999998e-07);
-    const cdyn_real t310 = t305 + CDYN_R(0.00055999999999999995);
-    const cdyn_real t311 = t284 - CDYN_R(9.5000000000000001e-07);
-    const cdyn_real t312 = t306 + CDYN_R(0.0011438399999999999);
-    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
-    const cdyn_real t313 = t6 * CDYN_R(0.072859999999999994) + t7 * t279;
-    d->M[46] = -t313;
-    const cdyn_real t314 = t7 * CDYN_R(0.072859999999999994) - t6 * t279;
-    d->M[47] = t314;
-    const cdyn_real t315 = t314 * CDYN_R(0.049000000000000002);
-    const cdyn_real t316 = t314 * CDYN_R(0.19);
-    const cdyn_real t317 = t6 * t309 + t7 * t308;
-    const cdyn_real t318 = t7 * t309 - t6 * t308;
-    const cdyn_real t319 = t307 - t315;
-    d->M[48] = -t319;
-    const cdyn_real t320 = t316 - t317;
-    d->M[49] = t320;
-    const cdyn_real t321 = t313 * CDYN_R(0.19) + t318;
-    d->M[50] = t321;
-    const cdyn_real t322 = t6 * t6;
-    const cdyn_real t323 = t6 * t7;
-    const cdyn_real t324 = t323 * CDYN_R(2.0);
-    const cdyn_real t325 = t322 * CDYN_R(2.0);
-    const cdyn_real t326 = t310 - t312;
-    const cdyn_real t327 = t311 * t324 - t322 * t326;
-    const cdyn_real t328 = t311 * t325 + t323 * t326;
-    const cdyn_real t329 = t310 + t327;
-    const cdyn_real t330 = t312 - t327;
-    const cdyn_real t331 = t311 - t328;
-    const cdyn_real t332 = t280 * CDYN_R(0.19);
-    const cdyn_real t333 = t315 - t332;
-    const cdyn_real t334 = t280 - CDYN_R(0.23522000000000001);
-    const cdyn_real t335 = t314 + CDYN_R(0.060662000000000001);
-    const cdyn_real t336 = t332 * CDYN_R(2.0) - CDYN_R(0.044691800000000004);
-    const cdyn_real t337 = t307 - t336;
-    const cdyn_real t338 = t333 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
-    const cdyn_real t339 = t337 - t338;
-    const cdyn_real t340 = t316 - t280 * CDYN_R(0.049000000000000002);
-    const cdyn_real t341 = t340 + CDYN_R(0.011525780000000001);
-    const cdyn_real t342 = t317 - t341;
-    const cdyn_real t343 = t315 * CDYN_R(2.0) + CDYN_R(0.002972438);
-    const cdyn_real t344 = t329 - t343;
-    const cdyn_real t345 = t338 + t344;
-    const cdyn_real t346 = t331 + t313 * CDYN_R(0.049000000000000002);
-    const cdyn_real t347 = t330 + t338;
-    const cdyn_real t348 = t235 + t334;
-    const cdyn_real t349 = t236 - t335;
-    const cdyn_real t350 = t237 - t313;
-    const cdyn_real t351 = t238 + t339;
-    const cdyn_real t352 = t239 + t342;
-    const cdyn_real t353 = t240 - t321;
-    const cdyn_real t354 = t241 + t345;
-    const cdyn_real t355 = t242 - t346;
-    const cdyn_real t356 = t243 + t347;
-    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
-    const cdyn_real t357 = t5 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t358 = t4 * CDYN_R(0.0039039999999999999);
-    const cdyn_real t359 = t357 * CDYN_R(0.20899999999999999);
-    const cdyn_real t360 = t359 + CDYN_R(0.00048614399999999999);
-    d->M[43] = t360;
-    const cdyn_real t361 = t2 * t358;
-    const cdyn_real t362 = t361 - t3 * t357;
-    d->M[36] = -t362;
-    const cdyn_real t363 = t3 * t358;
-    const cdyn_real t364 = t363 + t2 * t357;
-    const cdyn_real t365 = t364 * CDYN_R(0.062);
-    d->M[42] = t365;
-    const cdyn_real t366 = t362 * CDYN_R(0.062);
-    const cdyn_real t367 = t0 * t364;
-    d->M[37] = -t367;
-    const cdyn_real t368 = t1 * t364;
-    d->M[38] = t368;
-    const cdyn_real t369 = t362 * CDYN_R(0.049000000000000002) - t367 * CDYN_R(0.19);
-    const cdyn_real t370 = t0 * t366 + t1 * t360;
-    const cdyn_real t371 = t1 * t366 - t0 * t360;
-    const cdyn_real t372 = t365 + t368 * CDYN_R(0.049000000000000002);
-    d->M[39] = t372;
-    const cdyn_real t373 = t368 * CDYN_R(0.19) + t370;
-    d->M[40] = -t373;
-    const cdyn_real t374 = t369 + t371;
-    d->M[41] = t374;
-    const cdyn_real t375 = t4 * t4;
-    const cdyn_real t376 = t4 * t5;
-    const cdyn_real t377 = t375 * CDYN_R(0.00047714400000000004);
-    const cdyn_real t378 = t377 + CDYN_R(6.0000000000000002e-06);
-    const cdyn_real t379 = t377 - CDYN_R(0.00048314400000000002);
-    const cdyn_real t380 = t357 + CDYN_R(0.013375999999999999);
-    const cdyn_real t381 = t359 * CDYN_R(2.0) + CDYN_R(0.0027955839999999998);
-    const cdyn_real t382 = t379 - t381;
-    const cdyn_real t383 = t376 * CDYN_R(0.00047714400000000004) + t358 * CDYN_R(0.20899999999999999);
-    const cdyn_real t384 = t381 + CDYN_R(0.00048614399999999999);
-    const cdyn_real t385 = t378 - t381;
-    const cdyn_real t386 = t381 + t385;
-    const cdyn_real t387 = t380 + CDYN_R(0.01268);
-    const cdyn_real t388 = t382 - CDYN_R(0.0023989039999999999);
-    const cdyn_real t389 = t383 + CDYN_R(1.2999999999999999e-05);
-    const cdyn_real t390 = t384 + CDYN_R(0.0023565999999999999);
-    d->M[35] = t390;
-    const cdyn_real t391 = t386 + CDYN_R(0.0006823039999999999);
-    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
-    const cdyn_real t392 = t361 - t3 * t387;
-    d->M[28] = -t392;
-    const cdyn_real t393 = t363 + t2 * t387;
-    const cdyn_real t394 = t2 * CDYN_R(0.00020438000000000002) - t3 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t395 = t3 * CDYN_R(0.00020438000000000002) + t2 * CDYN_R(0.00024499999999999999);
-    const cdyn_real t396 = t393 * CDYN_R(0.062) + t394;
-    d->M[34] = t396;
-    const cdyn_real t397 = t392 * CDYN_R(0.062) - t395;
-    const cdyn_real t398 = t0 * t393;
-    d->M[29] = -t398;
-    const cdyn_real t399 = t1 * t393;
-    d->M[30] = t399;
-    const cdyn_real t400 = t392 * CDYN_R(0.049000000000000002) - t398 * CDYN_R(0.19);
-    const cdyn_real t401 = t0 * t397 + t1 * t390;
-    const cdyn_real t402 = t1 * t397 - t0 * t390;
-    const cdyn_real t403 = t396 + t399 * CDYN_R(0.049000000000000002);
-    d->M[31] = t403;
-    const cdyn_real t404 = t399 * CDYN_R(0.19) + t401;
-    d->M[32] = -t404;
-    const cdyn_real t405 = t400 + t402;
-    d->M[33] = t405;
-    const cdyn_real t406 = t2 * t2;
-    const cdyn_real t407 = t2 * t3;
-    const cdyn_real t408 = t407 * CDYN_R(2.0);
-    const cdyn_real t409 = t406 * CDYN_R(2.0);
-    const cdyn_real t410 = t388 + t391;
-    const cdyn_real t411 = t389 * t408 - t406 * t410;
-    const cdyn_real t412 = t389 * t409 + t407 * t410;
-    const cdyn_real t413 = t391 + t411;
-    const cdyn_real t414 = t388 + t411;
-    const cdyn_real t415 = t389 - t412;
-    const cdyn_real t416 = t414 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t417 = t390 - CDYN_R(0.0039409679999999996);
-    const cdyn_real t418 = t417 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t419 = t413 + CDYN_R(0.0039409679999999996);
-    const cdyn_real t420 = t416 - CDYN_R(0.00108084);
-    d->M[27] = -t420;
-    const cdyn_real t421 = t396 - CDYN_R(5.8e-05);
-    const cdyn_real t422 = t415 + CDYN_R(4.4999999999999998e-07);
-    const cdyn_real t423 = t418 + CDYN_R(0.00055999999999999995);
-    const cdyn_real t424 = t397 - CDYN_R(9.5000000000000001e-07);
-    const cdyn_real t425 = t419 + CDYN_R(0.0011438399999999999);
-    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
-    const cdyn_real t426 = t0 * CDYN_R(0.072859999999999994) + t1 * t392;
-    d->M[22] = -t426;
-    const cdyn_real t427 = t1 * CDYN_R(0.072859999999999994) - t0 * t392;
-    d->M[23] = t427;
-    const cdyn_real t428 = t427 * CDYN_R(0.049000000000000002);
-    const cdyn_real t429 = t427 * CDYN_R(0.19);
-    const cdyn_real t430 = t0 * t422 + t1 * t421;
-    const cdyn_real t431 = t1 * t422 - t0 * t421;
-    const cdyn_real t432 = t420 - t428;
-    d->M[24] = -t432;
-    const cdyn_real t433 = t429 + t430;
-    d->M[25] = -t433;
-    const cdyn_real t434 = t426 * CDYN_R(0.19) - t431;
-    d->M[26] = -t434;
-    const cdyn_real t435 = t0 * t0;
-    const cdyn_real t436 = t0 * t1;
-    const cdyn_real t437 = t436 * CDYN_R(2.0);
-    const cdyn_real t438 = t435 * CDYN_R(2.0);
-    const cdyn_real t439 = t423 - t425;
-    const cdyn_real t440 = t424 * t437 - t435 * t439;
-    const cdyn_real t441 = t424 * t438 + t436 * t439;
-    const cdyn_real t442 = t423 + t440;
-    const cdyn_real t443 = t425 - t440;
-    const cdyn_real t444 = t424 - t441;
-    const cdyn_real t445 = t393 * CDYN_R(0.19);
-    const cdyn_real t446 = t428 + t445;
-    const cdyn_real t447 = t393 + CDYN_R(0.23522000000000001);
-    const cdyn_real t448 = t427 + CDYN_R(0.060662000000000001);
-    const cdyn_real t449 = t445 * CDYN_R(2.0) + CDYN_R(0.044691800000000004);
-    const cdyn_real t450 = t420 + t449;
-    const cdyn_real t451 = t446 * CDYN_R(2.0) + CDYN_R(0.047664238000000005);
-    const cdyn_real t452 = t450 - t451;
-    const cdyn_real t453 = t429 + t393 * CDYN_R(0.049000000000000002);
-    const cdyn_real t454 = t453 + CDYN_R(0.011525780000000001);
-    const cdyn_real t455 = t430 + t454;
-    const cdyn_real t456 = t428 * CDYN_R(2.0) + CDYN_R(0.002972438);
-    const cdyn_real t457 = t442 - t456;
-    const cdyn_real t458 = t451 + t457;
-    const cdyn_real t459 = t444 + t426 * CDYN_R(0.049000000000000002);
-    const cdyn_real t460 = t443 + t451;
-    const cdyn_real t461 = t348 + t447;
-    d->M[12] = -t461;
-    d->M[16] = t461;
-    const cdyn_real t462 = t349 - t448;
-    d->M[8] = -t462;
-    d->M[15] = t462;
-    const cdyn_real t463 = t350 - t426;
-    d->M[7] = t463;
-    d->M[10] = -t463;
-    const cdyn_real t464 = t351 + t452;
-    d->M[9] = -t464;
-    const cdyn_real t465 = t352 + t455;
-    d->M[13] = -t465;
-    const cdyn_real t466 = t353 + t434;
-    d->M[18] = -t466;
-    const cdyn_real t467 = t354 + t458;
-    d->M[14] = t467;
-    const cdyn_real t468 = t355 - t459;
-    d->M[19] = t468;
-    const cdyn_real t469 = t356 + t460;
-    d->M[20] = t469;
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
-    d->M[0] = CDYN_R(8.2519999999999989);
-    d->M[2] = CDYN_R(8.2519999999999989);
-    d->M[1] = 0;
-    d->M[5] = CDYN_R(8.2519999999999989);
-    d->M[4] = 0;
-    d->M[3] = 0;
-    d->M[6] = 0;
-    d->M[11] = 0;
-    d->M[17] = 0;
-    d->M[21] = 0;
-    d->M[44] = CDYN_R(0.00048614399999999999);
-    d->M[45] = 0;
-    d->M[68] = CDYN_R(0.00048614399999999999);
-    d->M[69] = 0;
-    d->M[92] = CDYN_R(0.00048614399999999999);
-    d->M[93] = 0;
-    d->M[116] = CDYN_R(0.00048614399999999999);
-}
-
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's
  * descendants (rows from the leaves), then M^-1 = Y^T D^-1 Y row by row from the leaves, each
  * entry a sum over the common ancestors of its row and column, each row mirrored into the
@@ -11514,7 +11597,7 @@ static void quadruped12__minv_0(const quadruped12_data *d, cdyn_real *Minv)
 int quadruped12_minv(quadruped12_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     int status;
-    quadruped12__minv_crba(d, q);
+    quadruped12__crba_tree(d, q);
     status = quadruped12_ltl(d);
     if (status != 0)
         return status;
@@ -11548,6 +11631,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real q_root_joint_qy = q[4];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -11570,6 +11654,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t13 = v_root_joint_rx * t11 - v_root_joint_rz * t9;
     const cdyn_real t14 = v_root_joint_ry * t9 - v_root_joint_rx * t10;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t15 = sin_angle[0];
@@ -11631,6 +11716,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t70 = t67 + t60 * CDYN_R(0.019439999999999999);
     const cdyn_real t71 = t69 - t58 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t72 = t44 - t48 * CDYN_R(0.062);
     const cdyn_real t73 = t50 + t51 * CDYN_R(0.062);
     const cdyn_real t74 = t48 * t17 + t51 * t18;
@@ -11664,6 +11750,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t101 = t97 - t87 * CDYN_R(0.01268);
     const cdyn_real t102 = t98 - t87 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t103 = t76 - t78 * CDYN_R(0.20899999999999999);
     const cdyn_real t104 = t49 + t74 * CDYN_R(0.20899999999999999);
     const cdyn_real t105 = t75 * t19 + t74 * t20;
@@ -11690,6 +11777,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t125 = t122 + t117 * CDYN_R(0.0039039999999999999);
     const cdyn_real t126 = t123 - t116 * CDYN_R(0.0039039999999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t127 = t41 + t42;
     const cdyn_real t128 = v_root_joint_y - t40;
     const cdyn_real t129 = v_root_joint_z + t127;
@@ -11720,6 +11808,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t153 = t150 + t143 * CDYN_R(0.019439999999999999);
     const cdyn_real t154 = t152 - t141 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t155 = t44 - t131 * CDYN_R(0.062);
     const cdyn_real t156 = t133 + t134 * CDYN_R(0.062);
     const cdyn_real t157 = t131 * t23 + t134 * t24;
@@ -11753,6 +11842,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t184 = t180 - t170 * CDYN_R(0.01268);
     const cdyn_real t185 = t181 - t170 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t186 = t159 - t161 * CDYN_R(0.20899999999999999);
     const cdyn_real t187 = t132 + t157 * CDYN_R(0.20899999999999999);
     const cdyn_real t188 = t158 * t25 + t157 * t26;
@@ -11779,6 +11869,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t208 = t205 + t200 * CDYN_R(0.0039039999999999999);
     const cdyn_real t209 = t206 - t199 * CDYN_R(0.0039039999999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t210 = v_root_joint_x + t39;
     const cdyn_real t211 = v_root_joint_z - t127;
     const cdyn_real t212 = v_root_joint_rz * t27 + v_root_joint_ry * t28;
@@ -11808,6 +11899,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t235 = t232 + t225 * CDYN_R(0.019439999999999999);
     const cdyn_real t236 = t234 + t223 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t237 = t210 + t213 * CDYN_R(0.062);
     const cdyn_real t238 = t215 - t216 * CDYN_R(0.062);
     const cdyn_real t239 = t213 * t29 + t216 * t30;
@@ -11841,6 +11933,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t266 = t262 - t252 * CDYN_R(0.01268);
     const cdyn_real t267 = t263 + t252 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t268 = t241 - t243 * CDYN_R(0.20899999999999999);
     const cdyn_real t269 = t214 + t239 * CDYN_R(0.20899999999999999);
     const cdyn_real t270 = t240 * t31 + t239 * t32;
@@ -11867,6 +11960,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t290 = t287 + t282 * CDYN_R(0.0039039999999999999);
     const cdyn_real t291 = t288 - t281 * CDYN_R(0.0039039999999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t292 = v_root_joint_z - t43;
     const cdyn_real t293 = v_root_joint_rz * t33 + v_root_joint_ry * t34;
     const cdyn_real t294 = v_root_joint_rz * t34 - v_root_joint_ry * t33;
@@ -11895,6 +11989,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t316 = t313 + t306 * CDYN_R(0.019439999999999999);
     const cdyn_real t317 = t315 + t304 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t318 = t210 + t294 * CDYN_R(0.062);
     const cdyn_real t319 = t296 - t297 * CDYN_R(0.062);
     const cdyn_real t320 = t294 * t35 + t297 * t36;
@@ -11928,6 +12023,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t347 = t343 - t333 * CDYN_R(0.01268);
     const cdyn_real t348 = t344 + t333 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t349 = t322 - t324 * CDYN_R(0.20899999999999999);
     const cdyn_real t350 = t295 + t320 * CDYN_R(0.20899999999999999);
     const cdyn_real t351 = t321 * t37 + t320 * t38;
@@ -11956,6 +12052,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t373 = t372 - tau_rh_kfe;
     const cdyn_real t374 = t362 * CDYN_R(0.064000000000000001) - t356 * CDYN_R(0.032648762506582413);
     const cdyn_real t375 = t363 * CDYN_R(0.064000000000000001) - t358 * CDYN_R(0.0039039999999999999);
@@ -12006,6 +12103,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t419 = t348 + t411;
     const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t420 = t418 - tau_rh_hfe;
     const cdyn_real t421 = 1 / t404;
     const cdyn_real t422 = t406 * t421;
@@ -12110,6 +12208,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t520 = t317 - t514;
     const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t521 = t518 - tau_rh_haa;
     const cdyn_real t522 = 1 / t504;
     const cdyn_real t523 = t491 * t522;
@@ -12235,6 +12334,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t643 = t14 + t637;
     const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t644 = t291 - tau_rf_kfe;
     const cdyn_real t645 = t281 * CDYN_R(0.064000000000000001) - t275 * CDYN_R(0.032648762506582413);
     const cdyn_real t646 = t282 * CDYN_R(0.064000000000000001) - t277 * CDYN_R(0.0039039999999999999);
@@ -12285,6 +12385,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t690 = t267 + t682;
     const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t691 = t689 - tau_rf_hfe;
     const cdyn_real t692 = 1 / t675;
     const cdyn_real t693 = t677 * t692;
@@ -12389,6 +12490,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t791 = t236 - t785;
     const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t792 = t789 - tau_rf_haa;
     const cdyn_real t793 = 1 / t775;
     const cdyn_real t794 = t762 * t793;
@@ -12529,6 +12631,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t929 = t643 + t923;
     const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t930 = t209 - tau_lh_kfe;
     const cdyn_real t931 = t199 * CDYN_R(0.064000000000000001) - t193 * CDYN_R(0.032648762506582413);
     const cdyn_real t932 = t200 * CDYN_R(0.064000000000000001) - t195 * CDYN_R(0.0039039999999999999);
@@ -12579,6 +12682,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t976 = t185 + t968;
     const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t977 = t975 - tau_lh_hfe;
     const cdyn_real t978 = 1 / t961;
     const cdyn_real t979 = t963 * t978;
@@ -12683,6 +12787,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1077 = t154 + t1071;
     const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1078 = t1075 + tau_lh_haa;
     const cdyn_real t1079 = 1 / t1061;
     const cdyn_real t1080 = t1048 * t1079;
@@ -12823,6 +12928,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1215 = t929 - t1209;
     const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1216 = t126 - tau_lf_kfe;
     const cdyn_real t1217 = t116 * CDYN_R(0.064000000000000001) - t110 * CDYN_R(0.032648762506582413);
     const cdyn_real t1218 = t117 * CDYN_R(0.064000000000000001) - t112 * CDYN_R(0.0039039999999999999);
@@ -12873,6 +12979,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1262 = t102 + t1254;
     const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1263 = t1261 - tau_lf_hfe;
     const cdyn_real t1264 = 1 / t1247;
     const cdyn_real t1265 = t1249 * t1264;
@@ -12977,6 +13084,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1363 = t71 + t1357;
     const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1364 = t1361 + tau_lf_haa;
     const cdyn_real t1365 = 1 / t1347;
     const cdyn_real t1366 = t1334 * t1365;
@@ -13118,6 +13226,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1501 = t1215 - t1495;
     const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1502 = t1496 + tau_root_joint_x;
     const cdyn_real tau_root_joint_y = tau[1];
     const cdyn_real t1503 = t1497 + tau_root_joint_y;
@@ -13227,6 +13336,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1598 = 1 / t1597;
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1599 = t1 * CDYN_R(9.8100000000000005);
     const cdyn_real t1600 = t3 * CDYN_R(9.8100000000000005);
     const cdyn_real t1601 = t5 * CDYN_R(9.8100000000000005);
@@ -13289,6 +13399,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1652 = t1600 + t1645;
     const cdyn_real t1653 = t1601 + t1641;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1654 = t1635 * CDYN_R(0.049000000000000002);
     const cdyn_real t1655 = t1635 * CDYN_R(0.19);
     const cdyn_real t1656 = t1638 * CDYN_R(0.049000000000000002);
@@ -13315,6 +13426,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[6] = -t1676;
     const cdyn_real t1677 = t1638 + t1676;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1678 = t1659 + t1669 * CDYN_R(0.062);
     const cdyn_real t1679 = t1667 + t1677 * CDYN_R(0.062);
     const cdyn_real t1680 = t17 * t1669 + t18 * t1677;
@@ -13334,6 +13446,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[7] = -t1693;
     const cdyn_real t1694 = t1668 + t1693;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1695 = t1684 - t1694 * CDYN_R(0.20899999999999999);
     const cdyn_real t1696 = t19 * t1685 - t20 * t1695;
     const cdyn_real t1697 = t110 - t1696;
@@ -13342,6 +13455,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1700 = t1699 * CDYN_R(2057.0036861506055);
     ddq[8] = -t1700;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1701 = t1656 + t1657;
     const cdyn_real t1702 = t1652 - t1655;
     const cdyn_real t1703 = t1653 + t1701;
@@ -13363,6 +13477,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[9] = -t1718;
     const cdyn_real t1719 = t1638 + t1718;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1720 = t1659 + t1711 * CDYN_R(0.062);
     const cdyn_real t1721 = t1709 + t1719 * CDYN_R(0.062);
     const cdyn_real t1722 = t23 * t1711 + t24 * t1719;
@@ -13382,6 +13497,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[10] = -t1735;
     const cdyn_real t1736 = t1710 + t1735;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1737 = t1726 - t1736 * CDYN_R(0.20899999999999999);
     const cdyn_real t1738 = t25 * t1727 - t26 * t1737;
     const cdyn_real t1739 = t193 - t1738;
@@ -13390,6 +13506,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1742 = t1741 * CDYN_R(2057.0036861506055);
     ddq[11] = -t1742;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1743 = t1651 + t1654;
     const cdyn_real t1744 = t1653 - t1701;
     const cdyn_real t1745 = t27 * t1635 - t28 * t1636;
@@ -13410,6 +13527,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[12] = t1759;
     const cdyn_real t1760 = t1638 - t1759;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1761 = t1743 - t1752 * CDYN_R(0.062);
     const cdyn_real t1762 = t1750 - t1760 * CDYN_R(0.062);
     const cdyn_real t1763 = t29 * t1752 + t30 * t1760;
@@ -13429,6 +13547,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[13] = -t1776;
     const cdyn_real t1777 = t1751 + t1776;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1778 = t1767 - t1777 * CDYN_R(0.20899999999999999);
     const cdyn_real t1779 = t31 * t1768 - t32 * t1778;
     const cdyn_real t1780 = t275 - t1779;
@@ -13437,6 +13556,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1783 = t1782 * CDYN_R(2057.0036861506055);
     ddq[14] = -t1783;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1784 = t1653 - t1658;
     const cdyn_real t1785 = t33 * t1635 - t34 * t1636;
     const cdyn_real t1786 = t34 * t1635 + t33 * t1636;
@@ -13456,6 +13576,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[15] = t1799;
     const cdyn_real t1800 = t1638 - t1799;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1801 = t1743 - t1792 * CDYN_R(0.062);
     const cdyn_real t1802 = t1790 - t1800 * CDYN_R(0.062);
     const cdyn_real t1803 = t35 * t1792 + t36 * t1800;
@@ -13475,6 +13596,7 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     ddq[16] = -t1816;
     const cdyn_real t1817 = t1791 + t1816;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1818 = t1807 - t1817 * CDYN_R(0.20899999999999999);
     const cdyn_real t1819 = t37 * t1808 - t38 * t1818;
     const cdyn_real t1820 = t356 - t1819;
@@ -13621,6 +13743,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real q_root_joint_qx = q[3];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -13673,6 +13796,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t40 = v_root_joint_rx * t38 - v_root_joint_rz * t36;
     const cdyn_real t41 = v_root_joint_ry * t36 - v_root_joint_rx * t37;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t42 = sin_angle[0];
@@ -13746,6 +13870,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t109 = t106 + t93 * CDYN_R(0.019439999999999999);
     const cdyn_real t110 = t108 + t91 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t111 = t71 - t75 * CDYN_R(0.062);
     const cdyn_real t112 = t77 + t78 * CDYN_R(0.062);
     const cdyn_real t113 = t75 * t44 + t78 * t45;
@@ -13798,6 +13923,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t159 = t155 - t136 * CDYN_R(0.01268);
     const cdyn_real t160 = t156 - t136 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t161 = t115 - t117 * CDYN_R(0.20899999999999999);
     const cdyn_real t162 = t76 + t113 * CDYN_R(0.20899999999999999);
     const cdyn_real t163 = t114 * t46 + t113 * t47;
@@ -13884,6 +14010,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t240 = t40 - t234;
     const cdyn_real t241 = t41 + t235;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t242 = t68 + t69;
     const cdyn_real t243 = v_root_joint_y - t67;
     const cdyn_real t244 = v_root_joint_z + t242;
@@ -13926,6 +14053,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t280 = t277 + t264 * CDYN_R(0.019439999999999999);
     const cdyn_real t281 = t279 + t262 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t282 = t71 - t246 * CDYN_R(0.062);
     const cdyn_real t283 = t248 + t249 * CDYN_R(0.062);
     const cdyn_real t284 = t246 * t50 + t249 * t51;
@@ -13978,6 +14106,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t330 = t326 - t307 * CDYN_R(0.01268);
     const cdyn_real t331 = t327 - t307 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t332 = t286 - t288 * CDYN_R(0.20899999999999999);
     const cdyn_real t333 = t247 + t284 * CDYN_R(0.20899999999999999);
     const cdyn_real t334 = t285 * t52 + t284 * t53;
@@ -14064,6 +14193,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t411 = t240 + t405;
     const cdyn_real t412 = t241 + t406;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t413 = v_root_joint_x + t66;
     const cdyn_real t414 = v_root_joint_z - t242;
     const cdyn_real t415 = v_root_joint_rz * t54 + v_root_joint_ry * t55;
@@ -14105,6 +14235,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t450 = t447 + t434 * CDYN_R(0.019439999999999999);
     const cdyn_real t451 = t449 - t432 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t452 = t413 + t416 * CDYN_R(0.062);
     const cdyn_real t453 = t418 - t419 * CDYN_R(0.062);
     const cdyn_real t454 = t416 * t56 + t419 * t57;
@@ -14157,6 +14288,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t500 = t496 - t477 * CDYN_R(0.01268);
     const cdyn_real t501 = t497 + t477 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t502 = t456 - t458 * CDYN_R(0.20899999999999999);
     const cdyn_real t503 = t417 + t454 * CDYN_R(0.20899999999999999);
     const cdyn_real t504 = t455 * t58 + t454 * t59;
@@ -14243,6 +14375,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t581 = t411 - t575;
     const cdyn_real t582 = t412 - t576;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t583 = v_root_joint_z - t70;
     const cdyn_real t584 = v_root_joint_rz * t60 + v_root_joint_ry * t61;
     const cdyn_real t585 = v_root_joint_rz * t61 - v_root_joint_ry * t60;
@@ -14283,6 +14416,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t619 = t616 + t603 * CDYN_R(0.019439999999999999);
     const cdyn_real t620 = t618 - t601 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t621 = t413 + t585 * CDYN_R(0.062);
     const cdyn_real t622 = t587 - t588 * CDYN_R(0.062);
     const cdyn_real t623 = t585 * t62 + t588 * t63;
@@ -14335,6 +14469,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t669 = t665 - t646 * CDYN_R(0.01268);
     const cdyn_real t670 = t666 + t646 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t671 = t625 - t627 * CDYN_R(0.20899999999999999);
     const cdyn_real t672 = t586 + t623 * CDYN_R(0.20899999999999999);
     const cdyn_real t673 = t624 * t64 + t623 * t65;
@@ -14428,6 +14563,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     d->nle[5] = -t751;
     /* M on the tree pattern (CRBA) */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t752 = t65 * CDYN_R(0.0039039999999999999);
     const cdyn_real t753 = t64 * CDYN_R(0.0039039999999999999);
     const cdyn_real t754 = t752 * CDYN_R(0.20899999999999999);
@@ -14473,6 +14609,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     d->M[107] = t785;
     const cdyn_real t786 = t781 + CDYN_R(0.0006823039999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t787 = t756 - t63 * t782;
     d->M[100] = -t787;
     const cdyn_real t788 = t758 + t62 * t782;
@@ -14516,6 +14653,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t819 = t792 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t820 = t814 + CDYN_R(0.0011438399999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t821 = t60 * CDYN_R(0.072859999999999994) - t61 * t787;
     d->M[94] = t821;
     const cdyn_real t822 = t61 * CDYN_R(0.072859999999999994) + t60 * t787;
@@ -14560,6 +14698,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t857 = t853 + CDYN_R(0.036202999999999999);
     const cdyn_real t858 = t855 + CDYN_R(0.042673000000000003);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t859 = t59 * CDYN_R(0.0039039999999999999);
     const cdyn_real t860 = t58 * CDYN_R(0.0039039999999999999);
     const cdyn_real t861 = t859 * CDYN_R(0.20899999999999999);
@@ -14605,6 +14744,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     d->M[83] = t892;
     const cdyn_real t893 = t888 + CDYN_R(0.0006823039999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t894 = t863 - t57 * t889;
     d->M[76] = -t894;
     const cdyn_real t895 = t865 + t56 * t889;
@@ -14648,6 +14788,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t926 = t899 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t927 = t921 + CDYN_R(0.0011438399999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t928 = t54 * CDYN_R(0.072859999999999994) - t55 * t894;
     d->M[70] = t928;
     const cdyn_real t929 = t55 * CDYN_R(0.072859999999999994) + t54 * t894;
@@ -14698,6 +14839,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t970 = t854 + t961;
     const cdyn_real t971 = t858 + t962;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t972 = t53 * CDYN_R(0.0039039999999999999);
     const cdyn_real t973 = t52 * CDYN_R(0.0039039999999999999);
     const cdyn_real t974 = t972 * CDYN_R(0.20899999999999999);
@@ -14743,6 +14885,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     d->M[59] = t1005;
     const cdyn_real t1006 = t1001 + CDYN_R(0.0006823039999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1007 = t976 - t51 * t1002;
     d->M[52] = -t1007;
     const cdyn_real t1008 = t978 + t50 * t1002;
@@ -14786,6 +14929,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t1039 = t1012 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t1040 = t1034 + CDYN_R(0.0011438399999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1041 = t48 * CDYN_R(0.072859999999999994) + t49 * t1007;
     d->M[46] = -t1041;
     const cdyn_real t1042 = t49 * CDYN_R(0.072859999999999994) - t48 * t1007;
@@ -14836,6 +14980,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t1083 = t970 - t1074;
     const cdyn_real t1084 = t971 + t1075;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1085 = t47 * CDYN_R(0.0039039999999999999);
     const cdyn_real t1086 = t46 * CDYN_R(0.0039039999999999999);
     const cdyn_real t1087 = t1085 * CDYN_R(0.20899999999999999);
@@ -14881,6 +15026,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     d->M[35] = t1118;
     const cdyn_real t1119 = t1114 + CDYN_R(0.0006823039999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1120 = t1089 - t45 * t1115;
     d->M[28] = -t1120;
     const cdyn_real t1121 = t1091 + t44 * t1115;
@@ -14924,6 +15070,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t1152 = t1125 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t1153 = t1147 + CDYN_R(0.0011438399999999999);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1154 = t42 * CDYN_R(0.072859999999999994) + t43 * t1120;
     d->M[22] = -t1154;
     const cdyn_real t1155 = t43 * CDYN_R(0.072859999999999994) - t42 * t1120;
@@ -14986,6 +15133,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t1197 = t1084 + t1188;
     d->M[20] = t1197;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t1198 = t14 * t42 + t12 * t43;
     d->con_a_R[0][1] = t1198;
     const cdyn_real t1199 = t14 * t43 - t12 * t42;
@@ -15760,6 +15908,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t49 = sin_angle[11];
     const cdyn_real t50 = cos_angle[11];
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t51 = t50 * CDYN_R(0.0039039999999999999);
     const cdyn_real t52 = t49 * CDYN_R(0.0039039999999999999);
     const cdyn_real t53 = t51 * CDYN_R(0.20899999999999999);
@@ -15805,6 +15954,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     d->M[107] = t84;
     const cdyn_real t85 = t80 + CDYN_R(0.0006823039999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t86 = t55 - t48 * t81;
     d->M[100] = -t86;
     const cdyn_real t87 = t57 + t47 * t81;
@@ -15848,6 +15998,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t118 = t91 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t119 = t113 + CDYN_R(0.0011438399999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t120 = t45 * CDYN_R(0.072859999999999994) - t46 * t86;
     d->M[94] = t120;
     const cdyn_real t121 = t46 * CDYN_R(0.072859999999999994) + t45 * t86;
@@ -15892,6 +16043,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t156 = t152 + CDYN_R(0.036202999999999999);
     const cdyn_real t157 = t154 + CDYN_R(0.042673000000000003);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t158 = t44 * CDYN_R(0.0039039999999999999);
     const cdyn_real t159 = t43 * CDYN_R(0.0039039999999999999);
     const cdyn_real t160 = t158 * CDYN_R(0.20899999999999999);
@@ -15937,6 +16089,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     d->M[83] = t191;
     const cdyn_real t192 = t187 + CDYN_R(0.0006823039999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t193 = t162 - t42 * t188;
     d->M[76] = -t193;
     const cdyn_real t194 = t164 + t41 * t188;
@@ -15980,6 +16133,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t225 = t198 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t226 = t220 + CDYN_R(0.0011438399999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t227 = t39 * CDYN_R(0.072859999999999994) - t40 * t193;
     d->M[70] = t227;
     const cdyn_real t228 = t40 * CDYN_R(0.072859999999999994) + t39 * t193;
@@ -16030,6 +16184,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t269 = t153 + t260;
     const cdyn_real t270 = t157 + t261;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t271 = t38 * CDYN_R(0.0039039999999999999);
     const cdyn_real t272 = t37 * CDYN_R(0.0039039999999999999);
     const cdyn_real t273 = t271 * CDYN_R(0.20899999999999999);
@@ -16075,6 +16230,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     d->M[59] = t304;
     const cdyn_real t305 = t300 + CDYN_R(0.0006823039999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t306 = t275 - t36 * t301;
     d->M[52] = -t306;
     const cdyn_real t307 = t277 + t35 * t301;
@@ -16118,6 +16274,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t338 = t311 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t339 = t333 + CDYN_R(0.0011438399999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t340 = t33 * CDYN_R(0.072859999999999994) + t34 * t306;
     d->M[46] = -t340;
     const cdyn_real t341 = t34 * CDYN_R(0.072859999999999994) - t33 * t306;
@@ -16168,6 +16325,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t382 = t269 - t373;
     const cdyn_real t383 = t270 + t374;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t384 = t32 * CDYN_R(0.0039039999999999999);
     const cdyn_real t385 = t31 * CDYN_R(0.0039039999999999999);
     const cdyn_real t386 = t384 * CDYN_R(0.20899999999999999);
@@ -16213,6 +16371,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     d->M[35] = t417;
     const cdyn_real t418 = t413 + CDYN_R(0.0006823039999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t419 = t388 - t30 * t414;
     d->M[28] = -t419;
     const cdyn_real t420 = t390 + t29 * t414;
@@ -16256,6 +16415,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t451 = t424 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t452 = t446 + CDYN_R(0.0011438399999999999);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t453 = t27 * CDYN_R(0.072859999999999994) + t28 * t419;
     d->M[22] = -t453;
     const cdyn_real t454 = t28 * CDYN_R(0.072859999999999994) - t27 * t419;
@@ -16318,6 +16478,7 @@ static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_re
     const cdyn_real t496 = t383 + t487;
     d->M[20] = t496;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
     const cdyn_real t497 = t14 * t27 + t12 * t28;
     d->con_a_R[0][1] = t497;
     const cdyn_real t498 = t14 * t28 - t12 * t27;
@@ -26735,6 +26896,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real q_root_joint_qx = q[3];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -26766,6 +26928,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real t25 = t0 + t1;
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t27 = sin_angle[0];
@@ -26813,6 +26976,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lf_haa = v[6];
     const cdyn_real t63 = v_root_joint_rx + v_lf_haa;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t64 = t56 - t60 * CDYN_R(0.062);
     const cdyn_real t65 = t62 + t63 * CDYN_R(0.062);
     const cdyn_real t66 = t60 * t29 + t63 * t30;
@@ -26822,6 +26986,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lf_hfe = v[7];
     const cdyn_real t70 = t59 - v_lf_hfe;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t71 = t68 - t70 * CDYN_R(0.20899999999999999);
     const cdyn_real t72 = t61 + t66 * CDYN_R(0.20899999999999999);
     const cdyn_real t73 = t67 * t31 + t66 * t32;
@@ -26830,6 +26995,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lf_kfe = v[8];
     const cdyn_real t76 = t70 - v_lf_kfe;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t77 = t53 + t54;
     const cdyn_real t78 = v_root_joint_y - t52;
     const cdyn_real t79 = v_root_joint_z + t77;
@@ -26840,6 +27006,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lh_haa = v[9];
     const cdyn_real t84 = v_root_joint_rx + v_lh_haa;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t85 = t56 - t81 * CDYN_R(0.062);
     const cdyn_real t86 = t83 + t84 * CDYN_R(0.062);
     const cdyn_real t87 = t81 * t35 + t84 * t36;
@@ -26849,6 +27016,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lh_hfe = v[10];
     const cdyn_real t91 = t80 - v_lh_hfe;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t92 = t89 - t91 * CDYN_R(0.20899999999999999);
     const cdyn_real t93 = t82 + t87 * CDYN_R(0.20899999999999999);
     const cdyn_real t94 = t88 * t37 + t87 * t38;
@@ -26857,6 +27025,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_lh_kfe = v[11];
     const cdyn_real t97 = t91 - v_lh_kfe;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t98 = v_root_joint_x + t51;
     const cdyn_real t99 = v_root_joint_z - t77;
     const cdyn_real t100 = v_root_joint_rz * t39 + v_root_joint_ry * t40;
@@ -26866,6 +27035,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_rf_haa = v[12];
     const cdyn_real t104 = v_root_joint_rx + v_rf_haa;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t105 = t98 + t101 * CDYN_R(0.062);
     const cdyn_real t106 = t103 - t104 * CDYN_R(0.062);
     const cdyn_real t107 = t101 * t41 + t104 * t42;
@@ -26875,6 +27045,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_rf_hfe = v[13];
     const cdyn_real t111 = t100 - v_rf_hfe;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t112 = t109 - t111 * CDYN_R(0.20899999999999999);
     const cdyn_real t113 = t102 + t107 * CDYN_R(0.20899999999999999);
     const cdyn_real t114 = t108 * t43 + t107 * t44;
@@ -26883,6 +27054,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_rf_kfe = v[14];
     const cdyn_real t117 = t111 - v_rf_kfe;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t118 = v_root_joint_z - t55;
     const cdyn_real t119 = v_root_joint_rz * t45 + v_root_joint_ry * t46;
     const cdyn_real t120 = v_root_joint_rz * t46 - v_root_joint_ry * t45;
@@ -26891,6 +27063,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_rh_haa = v[15];
     const cdyn_real t123 = v_root_joint_rx + v_rh_haa;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t124 = t98 + t120 * CDYN_R(0.062);
     const cdyn_real t125 = t122 - t123 * CDYN_R(0.062);
     const cdyn_real t126 = t120 * t47 + t123 * t48;
@@ -26900,6 +27073,7 @@ static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn
     const cdyn_real v_rh_hfe = v[16];
     const cdyn_real t130 = t119 - v_rh_hfe;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t131 = t128 - t130 * CDYN_R(0.20899999999999999);
     const cdyn_real t132 = t121 + t126 * CDYN_R(0.20899999999999999);
     const cdyn_real t133 = t127 * t49 + t126 * t50;
@@ -27161,6 +27335,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real q_root_joint_qx = q[3];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -27216,6 +27391,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t34 = v_root_joint_rx * t32 - v_root_joint_rz * t30;
     const cdyn_real t35 = v_root_joint_ry * t30 - v_root_joint_rx * t31;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t36 = sin_angle[0];
@@ -27329,6 +27505,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t91 = t88 + t81 * CDYN_R(0.019439999999999999);
     const cdyn_real t92 = t90 - t79 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t93 = t65 - t69 * CDYN_R(0.062);
     const cdyn_real t94 = t71 + t72 * CDYN_R(0.062);
     const cdyn_real t95 = t69 * t38 + t72 * t39;
@@ -27366,6 +27543,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t122 = t118 - t108 * CDYN_R(0.01268);
     const cdyn_real t123 = t119 - t108 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t124 = t97 - t99 * CDYN_R(0.20899999999999999);
     const cdyn_real t125 = t70 + t95 * CDYN_R(0.20899999999999999);
     const cdyn_real t126 = t96 * t40 + t95 * t41;
@@ -27398,6 +27576,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t148 = t145 + t140 * CDYN_R(0.0039039999999999999);
     const cdyn_real t149 = t146 - t138 * CDYN_R(0.0039039999999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t150 = t62 + t63;
     const cdyn_real t151 = v_root_joint_y - t61;
     const cdyn_real t152 = v_root_joint_z + t150;
@@ -27432,6 +27611,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t176 = t173 + t166 * CDYN_R(0.019439999999999999);
     const cdyn_real t177 = t175 - t164 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t178 = t65 - t154 * CDYN_R(0.062);
     const cdyn_real t179 = t156 + t157 * CDYN_R(0.062);
     const cdyn_real t180 = t154 * t44 + t157 * t45;
@@ -27469,6 +27649,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t207 = t203 - t193 * CDYN_R(0.01268);
     const cdyn_real t208 = t204 - t193 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t209 = t182 - t184 * CDYN_R(0.20899999999999999);
     const cdyn_real t210 = t155 + t180 * CDYN_R(0.20899999999999999);
     const cdyn_real t211 = t181 * t46 + t180 * t47;
@@ -27501,6 +27682,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t233 = t230 + t225 * CDYN_R(0.0039039999999999999);
     const cdyn_real t234 = t231 - t223 * CDYN_R(0.0039039999999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t235 = v_root_joint_x + t60;
     const cdyn_real t236 = v_root_joint_z - t150;
     const cdyn_real t237 = v_root_joint_rz * t48 + v_root_joint_ry * t49;
@@ -27534,6 +27716,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t260 = t257 + t250 * CDYN_R(0.019439999999999999);
     const cdyn_real t261 = t259 + t248 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t262 = t235 + t238 * CDYN_R(0.062);
     const cdyn_real t263 = t240 - t241 * CDYN_R(0.062);
     const cdyn_real t264 = t238 * t50 + t241 * t51;
@@ -27571,6 +27754,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t291 = t287 - t277 * CDYN_R(0.01268);
     const cdyn_real t292 = t288 + t277 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t293 = t266 - t268 * CDYN_R(0.20899999999999999);
     const cdyn_real t294 = t239 + t264 * CDYN_R(0.20899999999999999);
     const cdyn_real t295 = t265 * t52 + t264 * t53;
@@ -27603,6 +27787,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t317 = t314 + t309 * CDYN_R(0.0039039999999999999);
     const cdyn_real t318 = t315 - t307 * CDYN_R(0.0039039999999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t319 = v_root_joint_z - t64;
     const cdyn_real t320 = v_root_joint_rz * t54 + v_root_joint_ry * t55;
     const cdyn_real t321 = v_root_joint_rz * t55 - v_root_joint_ry * t54;
@@ -27635,6 +27820,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t343 = t340 + t333 * CDYN_R(0.019439999999999999);
     const cdyn_real t344 = t342 + t331 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t345 = t235 + t321 * CDYN_R(0.062);
     const cdyn_real t346 = t323 - t324 * CDYN_R(0.062);
     const cdyn_real t347 = t321 * t56 + t324 * t57;
@@ -27672,6 +27858,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t374 = t370 - t360 * CDYN_R(0.01268);
     const cdyn_real t375 = t371 + t360 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t376 = t349 - t351 * CDYN_R(0.20899999999999999);
     const cdyn_real t377 = t322 + t347 * CDYN_R(0.20899999999999999);
     const cdyn_real t378 = t348 * t58 + t347 * t59;
@@ -27844,6 +28031,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t519 = t518 - tau_rh_kfe;
     d->u[17] = -t519;
     d->u0[17] = -t519;
@@ -27910,6 +28098,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t573 = t375 + t565;
     const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t574 = t572 - tau_rh_hfe;
     d->u[16] = -t574;
     d->u0[16] = -t574;
@@ -28022,6 +28211,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t675 = t344 - t669;
     const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t676 = t673 - tau_rh_haa;
     d->u[15] = -t676;
     d->u0[15] = -t676;
@@ -28150,6 +28340,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t798 = t35 + t792;
     const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t799 = t476 - tau_rf_kfe;
     d->u[14] = -t799;
     d->u0[14] = -t799;
@@ -28204,6 +28395,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t845 = t292 + t837;
     const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t846 = t844 - tau_rf_hfe;
     d->u[13] = -t846;
     d->u0[13] = -t846;
@@ -28315,6 +28507,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t946 = t261 - t940;
     const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t947 = t944 - tau_rf_haa;
     d->u[12] = -t947;
     d->u0[12] = -t947;
@@ -28458,6 +28651,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1084 = t798 + t1078;
     const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1085 = t497 - tau_lh_kfe;
     d->u[11] = -t1085;
     d->u0[11] = -t1085;
@@ -28512,6 +28706,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1131 = t208 + t1123;
     const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1132 = t1130 - tau_lh_hfe;
     d->u[10] = -t1132;
     d->u0[10] = -t1132;
@@ -28623,6 +28818,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1232 = t177 + t1226;
     const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1233 = t1230 + tau_lh_haa;
     d->u[9] = t1233;
     d->u0[9] = t1233;
@@ -28766,6 +28962,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1370 = t1084 - t1364;
     const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1371 = t455 - tau_lf_kfe;
     d->u[8] = -t1371;
     d->u0[8] = -t1371;
@@ -28820,6 +29017,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1417 = t123 + t1409;
     const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1418 = t1416 - tau_lf_hfe;
     d->u[7] = -t1418;
     d->u0[7] = -t1418;
@@ -28931,6 +29129,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1518 = t92 + t1512;
     const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1519 = t1516 + tau_lf_haa;
     d->u[6] = t1519;
     d->u0[6] = t1519;
@@ -29110,6 +29309,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1656 = t1370 - t1650;
     const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1657 = t1651 + tau_root_joint_x;
     d->u[0] = t1657;
     d->u0[0] = t1657;
@@ -29247,6 +29447,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     d->caba[63] = t1753;
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1754 = t403 * t1623 + t402 * t1622;
     const cdyn_real t1755 = t404 * t1624 + t1754;
     const cdyn_real t1756 = t1657 - t1755;
@@ -29306,6 +29507,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1804 = t403 + t1797;
     const cdyn_real t1805 = t404 - t1793;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1806 = t1787 * CDYN_R(0.049000000000000002);
     const cdyn_real t1807 = t1787 * CDYN_R(0.19);
     const cdyn_real t1808 = t1790 * CDYN_R(0.049000000000000002);
@@ -29332,6 +29534,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[6] = t1828;
     const cdyn_real t1829 = t1790 + t1828;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1830 = t1811 + t1821 * CDYN_R(0.062);
     const cdyn_real t1831 = t1819 - t1829 * CDYN_R(0.062);
     const cdyn_real t1832 = t38 * t1821 - t39 * t1829;
@@ -29351,6 +29554,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[7] = -t1845;
     const cdyn_real t1846 = t1820 + t1845;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1847 = t1836 - t1846 * CDYN_R(0.20899999999999999);
     const cdyn_real t1848 = t1818 + t1838 * CDYN_R(0.20899999999999999);
     const cdyn_real t1849 = t40 * t1839 - t41 * t1838;
@@ -29365,6 +29569,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[8] = -t1857;
     const cdyn_real t1858 = t1846 + t1857;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1859 = t1808 + t1809;
     const cdyn_real t1860 = t1804 - t1807;
     const cdyn_real t1861 = t1805 - t1859;
@@ -29386,6 +29591,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[9] = t1876;
     const cdyn_real t1877 = t1790 + t1876;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1878 = t1811 + t1869 * CDYN_R(0.062);
     const cdyn_real t1879 = t1867 - t1877 * CDYN_R(0.062);
     const cdyn_real t1880 = t44 * t1869 - t45 * t1877;
@@ -29405,6 +29611,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[10] = -t1893;
     const cdyn_real t1894 = t1868 + t1893;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1895 = t1884 - t1894 * CDYN_R(0.20899999999999999);
     const cdyn_real t1896 = t1866 + t1886 * CDYN_R(0.20899999999999999);
     const cdyn_real t1897 = t46 * t1887 - t47 * t1886;
@@ -29419,6 +29626,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[11] = -t1905;
     const cdyn_real t1906 = t1894 + t1905;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1907 = t1803 + t1806;
     const cdyn_real t1908 = t1805 + t1859;
     const cdyn_real t1909 = t48 * t1787 + t49 * t1788;
@@ -29439,6 +29647,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[12] = -t1923;
     const cdyn_real t1924 = t1790 - t1923;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1925 = t1907 - t1916 * CDYN_R(0.062);
     const cdyn_real t1926 = t1914 + t1924 * CDYN_R(0.062);
     const cdyn_real t1927 = t50 * t1916 - t51 * t1924;
@@ -29458,6 +29667,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[13] = -t1940;
     const cdyn_real t1941 = t1915 + t1940;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1942 = t1931 - t1941 * CDYN_R(0.20899999999999999);
     const cdyn_real t1943 = t1913 + t1933 * CDYN_R(0.20899999999999999);
     const cdyn_real t1944 = t52 * t1934 - t53 * t1933;
@@ -29472,6 +29682,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[14] = -t1952;
     const cdyn_real t1953 = t1941 + t1952;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1954 = t1805 + t1810;
     const cdyn_real t1955 = t54 * t1787 + t55 * t1788;
     const cdyn_real t1956 = t55 * t1787 - t54 * t1788;
@@ -29491,6 +29702,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[15] = -t1969;
     const cdyn_real t1970 = t1790 - t1969;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1971 = t1907 - t1962 * CDYN_R(0.062);
     const cdyn_real t1972 = t1960 + t1970 * CDYN_R(0.062);
     const cdyn_real t1973 = t56 * t1962 - t57 * t1970;
@@ -29510,6 +29722,7 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     ddq[16] = -t1986;
     const cdyn_real t1987 = t1961 + t1986;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1988 = t1977 - t1987 * CDYN_R(0.20899999999999999);
     const cdyn_real t1989 = t1959 + t1979 * CDYN_R(0.20899999999999999);
     const cdyn_real t1990 = t58 * t1980 - t59 * t1979;
@@ -29565,6 +29778,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t0 = lambda[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1 = t0 * CDYN_R(0.19500000000000001);
     const cdyn_real t2 = lambda[0];
     const cdyn_real t3 = t2 * CDYN_R(0.19500000000000001);
@@ -29582,6 +29796,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t15 = t14 * CDYN_R(0.19500000000000001);
     const cdyn_real t16 = d->u0[17];
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t17 = t15 + t16;
     d->u[17] = t17;
     const cdyn_real t18 = d->caba[216];
@@ -29601,6 +29816,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t32 = t23 + t27 * CDYN_R(0.20899999999999999);
     const cdyn_real t33 = d->u0[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t34 = t32 + t33;
     d->u[16] = t34;
     const cdyn_real t35 = d->caba[205];
@@ -29625,6 +29841,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t54 = t47 * CDYN_R(0.062) + t52;
     const cdyn_real t55 = d->u0[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t56 = t53 - t55;
     d->u[15] = -t56;
     const cdyn_real t57 = d->caba[193];
@@ -29654,6 +29871,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t81 = t76 + t78;
     const cdyn_real t82 = d->u0[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t83 = t7 + t82;
     d->u[14] = t83;
     const cdyn_real t84 = d->caba[179];
@@ -29673,6 +29891,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t98 = t89 + t93 * CDYN_R(0.20899999999999999);
     const cdyn_real t99 = d->u0[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t100 = t98 + t99;
     d->u[13] = t100;
     const cdyn_real t101 = d->caba[168];
@@ -29697,6 +29916,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t120 = t113 * CDYN_R(0.062) + t118;
     const cdyn_real t121 = d->u0[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t122 = t119 - t121;
     d->u[12] = -t122;
     const cdyn_real t123 = d->caba[156];
@@ -29732,6 +29952,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t153 = t81 + t147;
     const cdyn_real t154 = d->u0[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t155 = t11 + t154;
     d->u[11] = t155;
     const cdyn_real t156 = d->caba[142];
@@ -29751,6 +29972,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t170 = t161 + t165 * CDYN_R(0.20899999999999999);
     const cdyn_real t171 = d->u0[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t172 = t170 + t171;
     d->u[10] = t172;
     const cdyn_real t173 = d->caba[131];
@@ -29775,6 +29997,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t192 = t185 * CDYN_R(0.062) - t190;
     const cdyn_real t193 = d->u0[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t194 = t191 + t193;
     d->u[9] = t194;
     const cdyn_real t195 = d->caba[119];
@@ -29810,6 +30033,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t225 = t153 - t219;
     const cdyn_real t226 = d->u0[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t227 = t3 + t226;
     d->u[8] = t227;
     const cdyn_real t228 = d->caba[105];
@@ -29829,6 +30053,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t242 = t233 + t237 * CDYN_R(0.20899999999999999);
     const cdyn_real t243 = d->u0[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t244 = t242 + t243;
     d->u[7] = t244;
     const cdyn_real t245 = d->caba[94];
@@ -29853,6 +30078,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t264 = t257 * CDYN_R(0.062) - t262;
     const cdyn_real t265 = d->u0[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t266 = t263 + t265;
     d->u[6] = t266;
     const cdyn_real t267 = d->caba[82];
@@ -29888,6 +30114,7 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t297 = t225 - t291;
     const cdyn_real t298 = d->u0[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t299 = t292 + t298;
     d->u[0] = t299;
     const cdyn_real t300 = d->u0[1];
@@ -29914,6 +30141,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     const cdyn_real t0 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1 = t0 * CDYN_R(9.8100000000000005);
     const cdyn_real t2 = d->caba[7];
     const cdyn_real t3 = t2 * CDYN_R(9.8100000000000005);
@@ -30023,6 +30251,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     const cdyn_real t101 = t3 + t93;
     const cdyn_real t102 = t5 + t88;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t103 = t79 * CDYN_R(0.049000000000000002);
     const cdyn_real t104 = t79 * CDYN_R(0.19);
     const cdyn_real t105 = t84 * CDYN_R(0.049000000000000002);
@@ -30064,6 +30293,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[6] = t140;
     const cdyn_real t141 = t84 + t140;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t142 = t108 - t126 * CDYN_R(0.062);
     const cdyn_real t143 = t122 + t141 * CDYN_R(0.062);
     const cdyn_real t144 = d->caba[85];
@@ -30096,6 +30326,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[7] = t170;
     const cdyn_real t171 = t124 - t170;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t172 = t153 - t171 * CDYN_R(0.20899999999999999);
     const cdyn_real t173 = t120 + t157 * CDYN_R(0.20899999999999999);
     const cdyn_real t174 = d->caba[97];
@@ -30121,6 +30352,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[8] = t193;
     const cdyn_real t194 = t171 - t193;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t195 = t105 + t106;
     const cdyn_real t196 = t101 - t104;
     const cdyn_real t197 = t102 + t195;
@@ -30157,6 +30389,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[9] = t227;
     const cdyn_real t228 = t84 + t227;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t229 = t108 - t213 * CDYN_R(0.062);
     const cdyn_real t230 = t209 + t228 * CDYN_R(0.062);
     const cdyn_real t231 = d->caba[122];
@@ -30189,6 +30422,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[10] = t257;
     const cdyn_real t258 = t211 - t257;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t259 = t240 - t258 * CDYN_R(0.20899999999999999);
     const cdyn_real t260 = t207 + t244 * CDYN_R(0.20899999999999999);
     const cdyn_real t261 = d->caba[134];
@@ -30214,6 +30448,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[11] = t280;
     const cdyn_real t281 = t258 - t280;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t282 = t100 + t103;
     const cdyn_real t283 = t102 - t195;
     const cdyn_real t284 = d->caba[145];
@@ -30249,6 +30484,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[12] = t313;
     const cdyn_real t314 = t84 + t313;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t315 = t282 + t299 * CDYN_R(0.062);
     const cdyn_real t316 = t295 - t314 * CDYN_R(0.062);
     const cdyn_real t317 = d->caba[159];
@@ -30281,6 +30517,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[13] = t343;
     const cdyn_real t344 = t297 - t343;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t345 = t326 - t344 * CDYN_R(0.20899999999999999);
     const cdyn_real t346 = t293 + t330 * CDYN_R(0.20899999999999999);
     const cdyn_real t347 = d->caba[171];
@@ -30306,6 +30543,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[14] = t366;
     const cdyn_real t367 = t344 - t366;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t368 = t102 - t107;
     const cdyn_real t369 = d->caba[182];
     const cdyn_real t370 = d->caba[180];
@@ -30340,6 +30578,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[15] = t398;
     const cdyn_real t399 = t84 + t398;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t400 = t282 + t384 * CDYN_R(0.062);
     const cdyn_real t401 = t380 - t399 * CDYN_R(0.062);
     const cdyn_real t402 = d->caba[196];
@@ -30372,6 +30611,7 @@ static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
     ddq[16] = t428;
     const cdyn_real t429 = t382 - t428;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t430 = t411 - t429 * CDYN_R(0.20899999999999999);
     const cdyn_real t431 = t378 + t415 * CDYN_R(0.20899999999999999);
     const cdyn_real t432 = d->caba[208];
@@ -30450,6 +30690,7 @@ static void quadruped12__caba_rest(const quadruped12_data *d, cdyn_real *ddq)
     (void)d;
     (void)ddq;
     /* pass 3 (root to leaves): accelerations */
+    CDYN_BARRIER();
 }
 
 int quadruped12_constrained_aba(quadruped12_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -30494,6 +30735,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real q_root_joint_qx = q[3];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -30549,6 +30791,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t34 = v_root_joint_rx * t32 - v_root_joint_rz * t30;
     const cdyn_real t35 = v_root_joint_ry * t30 - v_root_joint_rx * t31;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t36 = sin_angle[0];
@@ -30662,6 +30905,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t91 = t88 + t81 * CDYN_R(0.019439999999999999);
     const cdyn_real t92 = t90 - t79 * CDYN_R(0.019439999999999999);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t93 = t65 - t69 * CDYN_R(0.062);
     const cdyn_real t94 = t71 + t72 * CDYN_R(0.062);
     const cdyn_real t95 = t69 * t38 + t72 * t39;
@@ -30699,6 +30943,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t122 = t118 - t108 * CDYN_R(0.01268);
     const cdyn_real t123 = t119 - t108 * CDYN_R(0.010144);
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t124 = t97 - t99 * CDYN_R(0.20899999999999999);
     const cdyn_real t125 = t70 + t95 * CDYN_R(0.20899999999999999);
     const cdyn_real t126 = t96 * t40 + t95 * t41;
@@ -30731,6 +30976,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t148 = t145 + t140 * CDYN_R(0.0039039999999999999);
     const cdyn_real t149 = t146 - t138 * CDYN_R(0.0039039999999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t150 = t62 + t63;
     const cdyn_real t151 = v_root_joint_y - t61;
     const cdyn_real t152 = v_root_joint_z + t150;
@@ -30765,6 +31011,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t176 = t173 + t166 * CDYN_R(0.019439999999999999);
     const cdyn_real t177 = t175 - t164 * CDYN_R(0.019439999999999999);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t178 = t65 - t154 * CDYN_R(0.062);
     const cdyn_real t179 = t156 + t157 * CDYN_R(0.062);
     const cdyn_real t180 = t154 * t44 + t157 * t45;
@@ -30802,6 +31049,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t207 = t203 - t193 * CDYN_R(0.01268);
     const cdyn_real t208 = t204 - t193 * CDYN_R(0.010144);
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t209 = t182 - t184 * CDYN_R(0.20899999999999999);
     const cdyn_real t210 = t155 + t180 * CDYN_R(0.20899999999999999);
     const cdyn_real t211 = t181 * t46 + t180 * t47;
@@ -30834,6 +31082,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t233 = t230 + t225 * CDYN_R(0.0039039999999999999);
     const cdyn_real t234 = t231 - t223 * CDYN_R(0.0039039999999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t235 = v_root_joint_x + t60;
     const cdyn_real t236 = v_root_joint_z - t150;
     const cdyn_real t237 = v_root_joint_rz * t48 + v_root_joint_ry * t49;
@@ -30867,6 +31116,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t260 = t257 + t250 * CDYN_R(0.019439999999999999);
     const cdyn_real t261 = t259 + t248 * CDYN_R(0.019439999999999999);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t262 = t235 + t238 * CDYN_R(0.062);
     const cdyn_real t263 = t240 - t241 * CDYN_R(0.062);
     const cdyn_real t264 = t238 * t50 + t241 * t51;
@@ -30904,6 +31154,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t291 = t287 - t277 * CDYN_R(0.01268);
     const cdyn_real t292 = t288 + t277 * CDYN_R(0.010144);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t293 = t266 - t268 * CDYN_R(0.20899999999999999);
     const cdyn_real t294 = t239 + t264 * CDYN_R(0.20899999999999999);
     const cdyn_real t295 = t265 * t52 + t264 * t53;
@@ -30936,6 +31187,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t317 = t314 + t309 * CDYN_R(0.0039039999999999999);
     const cdyn_real t318 = t315 - t307 * CDYN_R(0.0039039999999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t319 = v_root_joint_z - t64;
     const cdyn_real t320 = v_root_joint_rz * t54 + v_root_joint_ry * t55;
     const cdyn_real t321 = v_root_joint_rz * t55 - v_root_joint_ry * t54;
@@ -30968,6 +31220,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t343 = t340 + t333 * CDYN_R(0.019439999999999999);
     const cdyn_real t344 = t342 + t331 * CDYN_R(0.019439999999999999);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t345 = t235 + t321 * CDYN_R(0.062);
     const cdyn_real t346 = t323 - t324 * CDYN_R(0.062);
     const cdyn_real t347 = t321 * t56 + t324 * t57;
@@ -31005,6 +31258,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t374 = t370 - t360 * CDYN_R(0.01268);
     const cdyn_real t375 = t371 + t360 * CDYN_R(0.010144);
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t376 = t349 - t351 * CDYN_R(0.20899999999999999);
     const cdyn_real t377 = t322 + t347 * CDYN_R(0.20899999999999999);
     const cdyn_real t378 = t348 * t58 + t347 * t59;
@@ -31066,6 +31320,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t429 = t401 - tau_rh_kfe;
     d->pv[314] = -t429;
     const cdyn_real t430 = t390 * CDYN_R(0.064000000000000001) - t383 * CDYN_R(0.032648762506582413);
@@ -31119,6 +31374,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t475 = t375 + t467;
     const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t476 = t474 - tau_rh_hfe;
     d->pv[311] = -t476;
     const cdyn_real t477 = 1 / t460;
@@ -31229,6 +31485,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t576 = t344 - t570;
     const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t577 = t574 - tau_rh_haa;
     d->pv[307] = -t577;
     const cdyn_real t578 = 1 / t560;
@@ -31356,6 +31613,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t699 = t35 + t693;
     const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t700 = t318 - tau_rf_kfe;
     d->pv[306] = -t700;
     const cdyn_real t701 = t307 * CDYN_R(0.064000000000000001) - t300 * CDYN_R(0.032648762506582413);
@@ -31409,6 +31667,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t746 = t292 + t738;
     const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t747 = t745 - tau_rf_hfe;
     d->pv[303] = -t747;
     const cdyn_real t748 = 1 / t731;
@@ -31519,6 +31778,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t847 = t261 - t841;
     const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t848 = t845 - tau_rf_haa;
     d->pv[299] = -t848;
     const cdyn_real t849 = 1 / t831;
@@ -31661,6 +31921,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t985 = t699 + t979;
     const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t986 = t234 - tau_lh_kfe;
     d->pv[298] = -t986;
     const cdyn_real t987 = t223 * CDYN_R(0.064000000000000001) - t216 * CDYN_R(0.032648762506582413);
@@ -31714,6 +31975,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1032 = t208 + t1024;
     const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1033 = t1031 - tau_lh_hfe;
     d->pv[295] = -t1033;
     const cdyn_real t1034 = 1 / t1017;
@@ -31824,6 +32086,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1133 = t177 + t1127;
     const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1134 = t1131 + tau_lh_haa;
     d->pv[291] = t1134;
     const cdyn_real t1135 = 1 / t1117;
@@ -31966,6 +32229,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1271 = t985 - t1265;
     const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t1272 = t149 - tau_lf_kfe;
     d->pv[290] = -t1272;
     const cdyn_real t1273 = t138 * CDYN_R(0.064000000000000001) - t131 * CDYN_R(0.032648762506582413);
@@ -32019,6 +32283,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1318 = t123 + t1310;
     const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t1319 = t1317 - tau_lf_hfe;
     d->pv[287] = -t1319;
     const cdyn_real t1320 = 1 / t1303;
@@ -32129,6 +32394,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1419 = t92 + t1413;
     const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t1420 = t1417 + tau_lf_haa;
     d->pv[283] = t1420;
     const cdyn_real t1421 = 1 / t1403;
@@ -32307,6 +32573,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1557 = t1271 - t1551;
     const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t1558 = t1552 + tau_root_joint_x;
     d->pv[205] = t1558;
     const cdyn_real tau_root_joint_y = tau[1];
@@ -34381,6 +34648,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t1 = d->pv[206];
     const cdyn_real t2 = lambda[0];
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    CDYN_BARRIER();
     const cdyn_real t3 = t0 + t1 * t2;
     const cdyn_real t4 = d->pv[207];
     const cdyn_real t5 = lambda[1];
@@ -34599,6 +34867,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t218 = d->pv[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t219 = t218 * CDYN_R(9.8100000000000005);
     const cdyn_real t220 = d->pv[7];
     const cdyn_real t221 = t220 * CDYN_R(9.8100000000000005);
@@ -34702,6 +34971,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t313 = t221 + t305;
     const cdyn_real t314 = t223 + t300;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t315 = t291 * CDYN_R(0.049000000000000002);
     const cdyn_real t316 = t291 * CDYN_R(0.19);
     const cdyn_real t317 = t296 * CDYN_R(0.049000000000000002);
@@ -34742,6 +35012,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[6] = t351;
     const cdyn_real t352 = t296 + t351;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t353 = t320 - t338 * CDYN_R(0.062);
     const cdyn_real t354 = t334 + t352 * CDYN_R(0.062);
     const cdyn_real t355 = d->pv[85];
@@ -34773,6 +35044,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[7] = t380;
     const cdyn_real t381 = t336 - t380;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t382 = t364 - t381 * CDYN_R(0.20899999999999999);
     const cdyn_real t383 = d->pv[97];
     const cdyn_real t384 = d->pv[95];
@@ -34784,6 +35056,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t390 = t389 * CDYN_R(2057.0036861506055);
     ddq[8] = t390;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t391 = t317 + t318;
     const cdyn_real t392 = t313 - t316;
     const cdyn_real t393 = t314 + t391;
@@ -34819,6 +35092,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[9] = t422;
     const cdyn_real t423 = t296 + t422;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t424 = t320 - t409 * CDYN_R(0.062);
     const cdyn_real t425 = t405 + t423 * CDYN_R(0.062);
     const cdyn_real t426 = d->pv[119];
@@ -34850,6 +35124,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[10] = t451;
     const cdyn_real t452 = t407 - t451;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t453 = t435 - t452 * CDYN_R(0.20899999999999999);
     const cdyn_real t454 = d->pv[131];
     const cdyn_real t455 = d->pv[129];
@@ -34861,6 +35136,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t461 = t460 * CDYN_R(2057.0036861506055);
     ddq[11] = t461;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t462 = t312 + t315;
     const cdyn_real t463 = t314 - t391;
     const cdyn_real t464 = d->pv[139];
@@ -34895,6 +35171,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[12] = t492;
     const cdyn_real t493 = t296 + t492;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t494 = t462 + t479 * CDYN_R(0.062);
     const cdyn_real t495 = t475 - t493 * CDYN_R(0.062);
     const cdyn_real t496 = d->pv[153];
@@ -34926,6 +35203,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[13] = t521;
     const cdyn_real t522 = t477 - t521;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t523 = t505 - t522 * CDYN_R(0.20899999999999999);
     const cdyn_real t524 = d->pv[165];
     const cdyn_real t525 = d->pv[163];
@@ -34937,6 +35215,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t531 = t530 * CDYN_R(2057.0036861506055);
     ddq[14] = t531;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t532 = t314 - t319;
     const cdyn_real t533 = d->pv[173];
     const cdyn_real t534 = d->pv[171];
@@ -34970,6 +35249,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[15] = t561;
     const cdyn_real t562 = t296 + t561;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t563 = t462 + t548 * CDYN_R(0.062);
     const cdyn_real t564 = t544 - t562 * CDYN_R(0.062);
     const cdyn_real t565 = d->pv[187];
@@ -35001,6 +35281,7 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     ddq[16] = t590;
     const cdyn_real t591 = t546 - t590;
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t592 = t574 - t591 * CDYN_R(0.20899999999999999);
     const cdyn_real t593 = d->pv[199];
     const cdyn_real t594 = d->pv[197];
@@ -35034,6 +35315,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     (void)d;
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t0 = sin_angle[0];
@@ -35062,6 +35344,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t23 = cos_angle[11];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t24 = t22 * t22;
     const cdyn_real t25 = t22 * t23;
     const cdyn_real t26 = t24 * CDYN_R(0.031351237493417589);
@@ -35089,6 +35372,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t48 = t35 + CDYN_R(0.01268);
     const cdyn_real t49 = t38 + CDYN_R(0.01268);
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t50 = 1 / t46;
     const cdyn_real t51 = t48 * t50;
     const cdyn_real t52 = t36 * t50;
@@ -35154,6 +35438,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t112 = t97 - CDYN_R(0.019439999999999999);
     const cdyn_real t113 = t98 - CDYN_R(0.019439999999999999);
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t114 = 1 / t109;
     const cdyn_real t115 = t96 * t114;
     const cdyn_real t116 = t90 * t114;
@@ -35236,6 +35521,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t193 = t182 - CDYN_R(0.036202999999999999);
     const cdyn_real t194 = t188 + CDYN_R(0.042673000000000003);
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t195 = t16 * t16;
     const cdyn_real t196 = t16 * t17;
     const cdyn_real t197 = t195 * CDYN_R(0.031351237493417589);
@@ -35263,6 +35549,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t219 = t206 + CDYN_R(0.01268);
     const cdyn_real t220 = t209 + CDYN_R(0.01268);
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t221 = 1 / t217;
     const cdyn_real t222 = t219 * t221;
     const cdyn_real t223 = t207 * t221;
@@ -35328,6 +35615,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t283 = t268 - CDYN_R(0.019439999999999999);
     const cdyn_real t284 = t269 - CDYN_R(0.019439999999999999);
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t285 = 1 / t280;
     const cdyn_real t286 = t267 * t285;
     const cdyn_real t287 = t261 * t285;
@@ -35425,6 +35713,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t379 = t177 + t348;
     const cdyn_real t380 = t178 + t349;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
+    CDYN_BARRIER();
     const cdyn_real t381 = t10 * t10;
     const cdyn_real t382 = t10 * t11;
     const cdyn_real t383 = t381 * CDYN_R(0.031351237493417589);
@@ -35452,6 +35741,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t405 = t392 + CDYN_R(0.01268);
     const cdyn_real t406 = t395 + CDYN_R(0.01268);
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t407 = 1 / t403;
     const cdyn_real t408 = t405 * t407;
     const cdyn_real t409 = t393 * t407;
@@ -35517,6 +35807,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t469 = t454 - CDYN_R(0.019439999999999999);
     const cdyn_real t470 = t455 - CDYN_R(0.019439999999999999);
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
+    CDYN_BARRIER();
     const cdyn_real t471 = 1 / t466;
     const cdyn_real t472 = t453 * t471;
     const cdyn_real t473 = t447 * t471;
@@ -35614,6 +35905,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t565 = t379 + t534;
     const cdyn_real t566 = t380 - t535;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
+    CDYN_BARRIER();
     const cdyn_real t567 = t4 * t4;
     const cdyn_real t568 = t4 * t5;
     const cdyn_real t569 = t567 * CDYN_R(0.031351237493417589);
@@ -35641,6 +35933,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t591 = t578 + CDYN_R(0.01268);
     const cdyn_real t592 = t581 + CDYN_R(0.01268);
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
+    CDYN_BARRIER();
     const cdyn_real t593 = 1 / t589;
     const cdyn_real t594 = t591 * t593;
     const cdyn_real t595 = t579 * t593;
@@ -35706,6 +35999,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t655 = t640 - CDYN_R(0.019439999999999999);
     const cdyn_real t656 = t641 - CDYN_R(0.019439999999999999);
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
+    CDYN_BARRIER();
     const cdyn_real t657 = 1 / t652;
     const cdyn_real t658 = t639 * t657;
     const cdyn_real t659 = t633 * t657;
@@ -35803,6 +36097,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t751 = t565 + t720;
     const cdyn_real t752 = t566 - t721;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real t753 = 1 / t732;
     const cdyn_real t754 = t733 * t753;
     const cdyn_real t755 = t734 * t753;

@@ -153,7 +153,8 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
 void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g);
 
 /** quadruped12_crba — joint-space inertia matrix, full symmetric, also kept in d for quadruped12_ltl.
- *  @d [out]; @q [in] (QUADRUPED12_NQ); @M [out] (QUADRUPED12_NV x QUADRUPED12_NV). */
+ *  @d [out]; @q [in] (QUADRUPED12_NQ); @M [out] (QUADRUPED12_NV x QUADRUPED12_NV), or NULL: then
+ *  only d's copy on the tree pattern is written (each entry once, what quadruped12_ltl reads). */
 void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M);
 
 /** quadruped12_ltl — Featherstone's sparse factorisation M = L^T D L of the M in d (from

@@ -60,7 +60,7 @@ extern const char bench_flags[];    /* written beside the registry by cdyngen be
 enum { GENERATED = 0, GENERIC = 1 };
 static const char *const side_names[2] = {"generated", "generic"};
 static const char *const algo_names[BENCH_NALGOS] = {
-    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "ltl", "minv", "aba", "prox_ltl",
+    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "crba_tree", "ltl", "minv", "aba", "prox_ltl",
     "prox_ltls", "constrained_aba", "prox_pv", "delassus", "delassus_factorised",
     "delassus_articulated", "impulse"
 };
@@ -99,6 +99,14 @@ static cdyn_real generic_gravity(void *d, const bench_inputs *in, cdyn_real *out
 static cdyn_real generic_crba(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
     BENCH_CALLS(cdyn_crba(MODEL(d), d, BENCH_Q, out), BENCH_MATRIX_OUT);
+}
+
+/* M NULL: d's copy of M alone (the checksum reads it there). */
+static cdyn_real generic_crba_tree(void *d, const bench_inputs *in, cdyn_real *unused, long n)
+{
+    const cdyn_real *out = ((cdyn_data *)d)->M;
+    (void)unused;
+    BENCH_CALLS(cdyn_crba(MODEL(d), d, BENCH_Q, NULL), BENCH_MATRIX_OUT);
 }
 
 static cdyn_real generic_ltl(void *d, const bench_inputs *in, cdyn_real *out, long n)
@@ -158,7 +166,7 @@ static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out
 
 static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
-    generic_ltl, generic_minv, generic_aba, generic_prox_ltl, generic_prox_ltls,
+    generic_crba_tree, generic_ltl, generic_minv, generic_aba, generic_prox_ltl, generic_prox_ltls,
     generic_constrained_aba, generic_prox_pv, generic_delassus,
     generic_delassus, generic_delassus,     /* the generic runtime has one route */
     generic_impulse
@@ -425,7 +433,7 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_FK: return BENCH_FK_OUT;
     case BENCH_JACOBIAN: return BENCH_JACOBIAN_OUT;
     case BENCH_CRBA: case BENCH_MINV: return BENCH_MATRIX_OUT;
-    case BENCH_LTL: return in->nv;    /* D, compared through ltl_factor */
+    case BENCH_LTL: case BENCH_CRBA_TREE: return in->nv;  /* D, compared through ltl_factor */
     case BENCH_PROX_LTL: case BENCH_PROX_LTLS: case BENCH_CONSTRAINED_ABA: case BENCH_PROX_PV:
     case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
     case BENCH_DELASSUS: case BENCH_DELASSUS_FACTORISED: case BENCH_DELASSUS_ARTICULATED:
@@ -446,7 +454,11 @@ static double disagreement(bench_ctx *c, int algo)
             prime_ltl(c, side, 0);
         loop_of(c, side, algo)(c->data[side], &c->in, c->out[side], 1);
     }
-    if (algo == BENCH_LTL) {
+    if (algo == BENCH_CRBA_TREE) {     /* M is only in d: compared through its factor */
+        (void)c->robot->api->ltl(c->data[GENERATED]);
+        (void)cdyn_ltl(c->model, &c->generic);
+    }
+    if (algo == BENCH_LTL || algo == BENCH_CRBA_TREE) {
         c->robot->api->ltl_factor(c->data[GENERATED], NULL, c->out[GENERATED]);
         cdyn_ltl_factor(c->model, &c->generic, NULL, c->out[GENERIC]);
     }

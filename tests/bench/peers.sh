@@ -49,7 +49,7 @@ pinocchio_csv() {
         n = $4
         if (n ~ /^forwardKinematics/) n = "fk"; else if (n ~ /^computeFrameJacobian/) n = "jacobian"
         else if (n == "nonLinearEffects") n = "nle"; else if (n == "computeGeneralizedGravity") n = "gravity"
-        else if (n ~ /^crba/) n = "crba"; else if (n ~ /^cholesky/) n = "ltl"
+        else if (n ~ /^crba/) { print "crba_tree," $5; n = "crba" } else if (n ~ /^cholesky/) n = "ltl"
         else if (n == "computeMinverse") n = "minv"; else if (n ~ /^aba/) n = "aba"
         print n "," $5 }' "$1"
 }
