@@ -23,10 +23,12 @@ typedef struct {
     ex value;
 } expr_store_rec;
 
+typedef enum { COMMENT_BLOCK, COMMENT_SECTION, COMMENT_BARRIER } comment_kind;
+
 typedef struct {
-    char *text;
+    char *text;         /* "" for a barrier */
     int mark;           /* number of nodes when the comment was made */
-    int section;        /* 1: a section heading, 0: a block comment, 2: a barrier (no text) */
+    comment_kind kind;
 } expr_comment_rec;
 
 struct expr_prog {
@@ -550,7 +552,7 @@ char *expr_comment_text(const char *s)
     return ebuf_take(&b);
 }
 
-static void add_comment(expr_prog *p, const char *text, int section)
+static void add_comment(expr_prog *p, const char *text, comment_kind kind)
 {
     char *t;
     if (p->failed)
@@ -564,23 +566,23 @@ static void add_comment(expr_prog *p, const char *text, int section)
     }
     p->comments[p->ncomments].text = t;
     p->comments[p->ncomments].mark = p->nnodes;
-    p->comments[p->ncomments].section = section;
+    p->comments[p->ncomments].kind = kind;
     p->ncomments++;
 }
 
 void expr_comment(expr_prog *p, const char *text)
 {
-    add_comment(p, text, 0);
+    add_comment(p, text, COMMENT_BLOCK);
 }
 
 void expr_section(expr_prog *p, const char *text)
 {
-    add_comment(p, text, 1);
+    add_comment(p, text, COMMENT_SECTION);
 }
 
 void expr_barrier(expr_prog *p)
 {
-    add_comment(p, NULL, 2);
+    add_comment(p, NULL, COMMENT_BARRIER);
 }
 
 /* ---- liveness, counting, emission ---- */
@@ -745,9 +747,9 @@ static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, in
 {
     int section = -1, block = -1, barrier = 0;
     while (*next < p->ncomments && p->comments[*next].mark <= upto) {
-        if (p->comments[*next].section == 2) {
+        if (p->comments[*next].kind == COMMENT_BARRIER) {
             barrier = 1;
-        } else if (p->comments[*next].section) {
+        } else if (p->comments[*next].kind == COMMENT_SECTION) {
             section = *next;
             block = -1;
         } else {

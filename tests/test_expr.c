@@ -258,7 +258,8 @@ START_TEST(barriers)
     expr_barrier(p);
     text = emit_text(p, NULL);
     ck_assert_str_eq(text, "const cdyn_real t0 = x;\n"
-                           "/* body 1 */\nCDYN_BARRIER();\nconst cdyn_real t1 = t0 * t0;\ny[0] = t1;\n"
+                           "/* body 1 */\nCDYN_BARRIER();\n"
+                           "const cdyn_real t1 = t0 * t0;\ny[0] = t1;\n"
                            "/* body 2 */\nCDYN_BARRIER();\nconst cdyn_real t2 = t0 + 1;\n"
                            "y[1] = t2;\nCDYN_BARRIER();\n");
     free(text);

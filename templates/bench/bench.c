@@ -60,8 +60,8 @@ extern const char bench_flags[];    /* written beside the registry by cdyngen be
 enum { GENERATED = 0, GENERIC = 1 };
 static const char *const side_names[2] = {"generated", "generic"};
 static const char *const algo_names[BENCH_NALGOS] = {
-    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "crba_tree", "ltl", "minv", "aba", "prox_ltl",
-    "prox_ltls", "constrained_aba", "prox_pv", "delassus", "delassus_factorised",
+    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "crba_tree", "ltl", "minv", "aba",
+    "prox_ltl", "prox_ltls", "constrained_aba", "prox_pv", "delassus", "delassus_factorised",
     "delassus_articulated", "impulse"
 };
 
@@ -166,8 +166,8 @@ static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out
 
 static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
-    generic_crba_tree, generic_ltl, generic_minv, generic_aba, generic_prox_ltl, generic_prox_ltls,
-    generic_constrained_aba, generic_prox_pv, generic_delassus,
+    generic_crba_tree, generic_ltl, generic_minv, generic_aba, generic_prox_ltl,
+    generic_prox_ltls, generic_constrained_aba, generic_prox_pv, generic_delassus,
     generic_delassus, generic_delassus,     /* the generic runtime has one route */
     generic_impulse
 };
