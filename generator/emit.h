@@ -80,11 +80,9 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
                const char *out);
 /* M on the tree pattern as handles H[emit_ltl_index(t, i, j)] (composite inertias carried up). */
 void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
-/* crba: M on the tree pattern into d->M and into both triangles of the full M (NV x NV,
- * "M[...]"); crba_zeros: the rest of the full M (runs of zeros outside the tree pattern),
- * as C text. */
+/* crba: M on the tree pattern into d->M, and the full M (NV x NV, "M[...]"): both
+ * triangles and the zeros outside the tree pattern. */
 void emit_crba(expr_prog *p, const kin_tree *t);
-int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* crba_tree: M on the tree pattern into d->M only (R_crba with M NULL, and M^-1). */
 void emit_crba_tree(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr

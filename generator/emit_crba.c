@@ -16,10 +16,61 @@ static sinertia inertia_to_parent(expr_prog *p, const kin_tree *t, int body, spl
     return sinertia_act(p, X, y);
 }
 
+/* 1 if M(r, col) is on the tree pattern: one DoF supports the other. */
+static int dof_related(const kin_tree *t, int r, int col)
+{
+    return tree_dof_supports(t, col, r) || tree_dof_supports(t, r, col);
+}
+
+/* dst[d0 .. d0+n-1] = 0 written out, eight to a statement ("M[5] = M[6] = ... = 0;"). Not a
+ * loop: gcc turns a zeroing loop into an out-of-line memset call (20 of them in talos' crba,
+ * 1.98 us against 1.59 written out; M^-1's fills the same either way, 4.30 against 4.25);
+ * written out, both compilers merge the stores. */
+static void zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        ebuf_printf(out, "%s%s[%d] = %s", k % 8 == 0 ? indent : "", dst, d0 + k,
+                    k % 8 == 7 || k == n - 1 ? "0;\n" : "");
+}
+
+/* The structural zeros of body i's rows of the full M (the entries outside the tree
+ * pattern) as C statements, placed after its block. Written where each body's block ends
+ * rather than all at once, the stores drain while the next blocks compute: talos' crba
+ * (nv = 50, 1416 zeros of 2500 entries), microbenchmark 1.08 -> 0.98 us under clang and
+ * 1.04 -> 0.96 under gcc; the humanoid (nv = 38) 0.51 -> 0.47 under clang, 0.47 -> 0.49
+ * under gcc; the robots with 18 DoFs or fewer within 2%. */
+static void crba_zeros_code(expr_prog *p, const kin_tree *t, int i)
+{
+    ebuf out = {0, 0, 0, 0};
+    int nv = t->nv, r, col, start, v0 = t->bodies[i].idx_v, nb = t->bodies[i].nv;
+    size_t heading;
+    if (nb == 1)
+        ebuf_printf(&out, "/* row %d of M: the zeros off the tree pattern */\n", v0);
+    else if (nb > 1)
+        ebuf_printf(&out, "/* rows %d-%d of M: the zeros off the tree pattern */\n", v0,
+                    v0 + nb - 1);
+    heading = out.len;
+    for (r = v0; r < v0 + nb; r++)
+        for (col = 0; col < nv;) {
+            for (; col < nv && dof_related(t, r, col); col++)
+                ;
+            for (start = col; col < nv && !dof_related(t, r, col); col++)
+                ;
+            zeros_text(&out, "", "M", r * nv + start, col - start);
+        }
+    if (out.oom)
+        expr_code(p, NULL);
+    else if (out.len > heading)     /* a chain's rows have no zeros */
+        expr_code(p, out.s);
+    ebuf_free(&out);
+}
+
 /* M on the tree pattern (compact, emit_ltl_index order) as handles.
  * Composite inertias Yc_i = I_i + sum over children X_c Yc_c (compact 10-number form);
- * F = Yc_i S_i, carried up the ancestors: M(j, i) = S_j^T X F. */
-void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
+ * F = Yc_i S_i, carried up the ancestors: M(j, i) = S_j^T X F. With full, the zeros of
+ * each body's rows of the full M after its block. */
+static void crba_pattern(expr_prog *p, const kin_tree *t, ex *H, int full)
 {
     int n = t->nbodies, i, j, a, b;
     splace *X = malloc((size_t)(n > 0 ? n : 1) * sizeof *X);
@@ -55,22 +106,30 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
         if (t->bodies[i].parent >= 0)
             Y[t->bodies[i].parent] = sinertia_add(p, Y[t->bodies[i].parent],
                                                   inertia_to_parent(p, t, i, X[i], Y[i]));
+        if (full)
+            crba_zeros_code(p, t, i);
     }
     free(X);
     free(Y);
 }
 
+void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
+{
+    crba_pattern(p, t, H, 0);
+}
+
 /* M on the tree pattern into d->M; with full, each entry also into both triangles of the
- * full "M" where it is computed. Talos' crba (nv = 50, 1084 of 2500 entries on the
- * pattern), microbenchmark: 1.59 -> 1.34 us under gcc against copying d->M into M after
- * it (a pass of 567 loads and 1084 stores); clang unchanged (1.54, 1.53). */
+ * full "M" where it is computed (and the zeros after each body, crba_zeros_code). Talos'
+ * crba (nv = 50, 1084 of 2500 entries on the pattern), microbenchmark: 1.59 -> 1.34 us
+ * under gcc against copying d->M into M after it (a pass of 567 loads and 1084 stores);
+ * clang unchanged (1.54, 1.53). */
 static void store_crba(expr_prog *p, const kin_tree *t, int full)
 {
     int nnz = emit_ltl_nnz(t), nv = t->nv, r, j, k;
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
     if (!H)
         return;
-    emit_crba_pattern(p, t, H);
+    crba_pattern(p, t, H, full);
     for (r = 0; r < nv; r++)
         for (j = r; j >= 0; j = t->dof_parent[j]) {
             k = emit_ltl_index(t, r, j);
@@ -328,47 +387,6 @@ int emit_ltl_in_place(const kin_tree *t)
 int emit_minv_nsteps(const kin_tree *t)
 {
     return 2 * t->nv + 1;
-}
-
-/* dst[d0 .. d0+n-1] = 0 written out, eight to a statement ("M[5] = M[6] = ... = 0;"). Not a
- * loop: gcc turns a zeroing loop into an out-of-line memset call (20 of them in talos' crba,
- * 1.98 us against 1.59 written out; M^-1's fills the same either way, 4.30 against 4.25);
- * written out, both compilers merge the stores. */
-static void zeros_text(ebuf *out, const char *indent, const char *dst, int d0, int n)
-{
-    int k;
-    for (k = 0; k < n; k++)
-        ebuf_printf(out, "%s%s[%d] = %s", k % 8 == 0 ? indent : "", dst, d0 + k,
-                    k % 8 == 7 || k == n - 1 ? "0;\n" : "");
-}
-
-/* 1 if M(r, col) is on the tree pattern: one DoF supports the other. */
-static int dof_related(const kin_tree *t, int r, int col)
-{
-    return tree_dof_supports(t, col, r) || tree_dof_supports(t, r, col);
-}
-
-/* The entries of the full M outside the tree pattern, row by row: runs of zeros. Writing
- * each entry of M once instead of zeroing all of M first: talos 1.43 -> 1.36 us (gcc);
- * writing the zeros out (zeros_text) another 20% under gcc. */
-int emit_crba_zeros_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
-{
-    int nv = t->nv, r, col, start;
-    memset(c, 0, sizeof *c);
-    if (nv == 0) {
-        ebuf_printf(out, "%s(void)M;\n", indent);
-        return 0;
-    }
-    ebuf_printf(out, "%s/* the structural zeros */\n", indent);
-    for (r = 0; r < nv; r++)
-        for (col = 0; col < nv;) {
-            for (; col < nv && dof_related(t, r, col); col++)
-                ;
-            for (start = col; col < nv && !dof_related(t, r, col); col++)
-                ;
-            zeros_text(out, indent, "M", r * nv + start, col - start);
-        }
-    return 0;
 }
 
 /* Y = L^-T into the upper triangle, rows from the leaves: Y(j, .) -= L(i, j) Y(i, .) for

@@ -23,10 +23,12 @@ typedef struct {
     ex value;
 } expr_store_rec;
 
-typedef enum { COMMENT_BLOCK, COMMENT_SECTION, COMMENT_BARRIER } comment_kind;
+/* What is printed between nodes: comments, a barrier, or C statements placed the same way
+ * (COMMENT_CODE, printed as given). */
+typedef enum { COMMENT_BLOCK, COMMENT_SECTION, COMMENT_BARRIER, COMMENT_CODE } comment_kind;
 
 typedef struct {
-    char *text;         /* "" for a barrier */
+    char *text;         /* "" for a barrier; lines of C for COMMENT_CODE */
     int mark;           /* number of nodes when the comment was made */
     comment_kind kind;
 } expr_comment_rec;
@@ -557,7 +559,7 @@ static void add_comment(expr_prog *p, const char *text, comment_kind kind)
     char *t;
     if (p->failed)
         return;
-    t = expr_comment_text(text ? text : "");
+    t = kind == COMMENT_CODE ? text_dup(text) : expr_comment_text(text ? text : "");
     if (!t || grow((void **)&p->comments, &p->capcomments, p->ncomments,
                    sizeof *p->comments) != 0) {
         free(t);
@@ -583,6 +585,14 @@ void expr_section(expr_prog *p, const char *text)
 void expr_barrier(expr_prog *p)
 {
     add_comment(p, NULL, COMMENT_BARRIER);
+}
+
+void expr_code(expr_prog *p, const char *lines)
+{
+    if (!lines)
+        p->failed = 1;      /* the caller ran out of memory making them */
+    else
+        add_comment(p, lines, COMMENT_CODE);
 }
 
 /* ---- liveness, counting, emission ---- */
@@ -740,14 +750,42 @@ static char *find_inlined(const expr_prog *p, const char *live)
     return inl;
 }
 
+/* Prints the pending section, block comment and barrier of flush_comments. */
+static void print_pending(const expr_prog *p, ebuf *out, const char *indent, int *section,
+                          int *block, int *barrier)
+{
+    if (*section >= 0)
+        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[*section].text);
+    if (*block >= 0)
+        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[*block].text);
+    if (*barrier)
+        ebuf_printf(out, "%sCDYN_BARRIER();\n", indent);
+    *section = *block = -1;
+    *barrier = 0;
+}
+
+/* Each line of `lines` indented. */
+static void print_code(ebuf *out, const char *indent, const char *lines)
+{
+    while (*lines) {
+        size_t n = strcspn(lines, "\n");
+        ebuf_printf(out, "%s%.*s\n", indent, (int)n, lines);
+        lines += n + (lines[n] == '\n');
+    }
+}
+
 /* Of the comments made at or before node `upto` and not printed yet: the last section,
- * then the last block comment made after it (a block with nothing emitted gets no heading). */
+ * then the last block comment made after it (a block with nothing emitted gets no heading);
+ * code records all, in order, each after what was pending before it. */
 static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, int *next,
                            int upto)
 {
     int section = -1, block = -1, barrier = 0;
     while (*next < p->ncomments && p->comments[*next].mark <= upto) {
-        if (p->comments[*next].kind == COMMENT_BARRIER) {
+        if (p->comments[*next].kind == COMMENT_CODE) {
+            print_pending(p, out, indent, &section, &block, &barrier);
+            print_code(out, indent, p->comments[*next].text);
+        } else if (p->comments[*next].kind == COMMENT_BARRIER) {
             barrier = 1;
         } else if (p->comments[*next].kind == COMMENT_SECTION) {
             section = *next;
@@ -757,12 +795,7 @@ static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, in
         }
         (*next)++;
     }
-    if (section >= 0)
-        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[section].text);
-    if (block >= 0)
-        ebuf_printf(out, "%s/* %s */\n", indent, p->comments[block].text);
-    if (barrier)
-        ebuf_printf(out, "%sCDYN_BARRIER();\n", indent);
+    print_pending(p, out, indent, &section, &block, &barrier);
 }
 
 /* Everything expr_emit needs while it prints. */

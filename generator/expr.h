@@ -94,6 +94,10 @@ void expr_section(expr_prog *p, const char *text);
 /* CDYN_BARRIER(), printed where a comment made now would be: the compiler may not move
  * memory reads and writes across it (see cdyn_config.h). */
 void expr_barrier(expr_prog *p);
+/* C statements (lines separated by newlines, each printed indented), placed as a comment
+ * made now would be: after every node made before this call and the stores of their values,
+ * except constant stores, which come last. NULL (out of memory) fails the program. */
+void expr_code(expr_prog *p, const char *lines);
 /* Comment-safe text (malloc'd, NULL on oom): no star-slash or slash-star pair, no "??"
  * (trigraphs), printable ASCII only (other bytes as \xNN, backslashes doubled). */
 char *expr_comment_text(const char *s);

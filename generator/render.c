@@ -191,7 +191,7 @@ static const struct {
 } algorithms[] = {
     {"fk", emit_fk, NULL}, {"rnea", build_rnea, NULL}, {"nle", build_nle, NULL},
     {"gravity", build_gravity, NULL}, {"crba", emit_crba, NULL},
-    {"crba_zeros", NULL, emit_crba_zeros_text}, {"crba_tree", emit_crba_tree, NULL},
+    {"crba_tree", emit_crba_tree, NULL},
     {"ltl", emit_ltl, emit_ltl_text},
     {"ltl_solve", emit_ltl_solve, NULL}, {"minv", NULL, minv_text}, {"aba", emit_aba, NULL},
     {"neutral", emit_neutral, NULL}, {"factor_L", build_factor_L, NULL},
@@ -373,9 +373,8 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
     int i, n = 0, f = render_counted_jacobian_frame(t), m;
     emitted e;
     for (i = 0; i < NALGORITHMS && n < max; i++) {
-        if (strncmp(algorithms[i].name, "factor_", 7) == 0 ||
-            strcmp(algorithms[i].name, "crba_zeros") == 0 || left_out(t, algorithms[i].name))
-            continue;                       /* copies, zeros; or not emitted */
+        if (strncmp(algorithms[i].name, "factor_", 7) == 0 || left_out(t, algorithms[i].name))
+            continue;                       /* copies; or not emitted */
         if (run_program(t, algorithms[i].build, algorithms[i].text, 0, 0, &e, NULL) != 0)
             return -1;
         if (strcmp(algorithms[i].name, "minv") == 0)

@@ -216,7 +216,7 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {% if not crba.uses.q %}
     (void)q;
 {% endif %}
-{{ crba_zeros.body }}{{ crba.body }}}
+{{ crba.body }}}
 
 {% if forward_dynamics %}
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of

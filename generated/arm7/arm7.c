@@ -3557,7 +3557,6 @@ void arm7_crba(arm7_data *d, const cdyn_real *q, cdyn_real *M)
         arm7__crba_tree(d, q);
         return;
     }
-    /* the structural zeros */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];

@@ -750,15 +750,15 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
         fourbar__crba_tree(d, q);
         return;
     }
-    /* the structural zeros */
-    M[2] = 0;
-    M[5] = 0;
-    M[6] = M[7] = 0;
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), composite inertia, M columns of its DoFs */
+    CDYN_BARRIER();
+    /* row 2 of M: the zeros off the tree pattern */
+    M[6] = M[7] = 0;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
@@ -772,8 +772,12 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
     d->M[0] = t8;
     M[0] = t8;
+    /* row 1 of M: the zeros off the tree pattern */
+    M[5] = 0;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
+    /* row 0 of M: the zeros off the tree pattern */
+    M[2] = 0;
     d->M[2] = CDYN_R(0.0016902);
     M[4] = CDYN_R(0.0016902);
     d->M[3] = CDYN_R(0.00086616000000000015);

@@ -23046,131 +23046,6 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
         humanoid__crba_tree(d, q);
         return;
     }
-    /* the structural zeros */
-    M[240] = M[241] = M[242] = M[243] = M[244] = M[245] = M[246] = M[247] = 0;
-    M[248] = M[249] = M[250] = M[251] = M[252] = M[253] = M[254] = M[255] = 0;
-    M[256] = M[257] = M[258] = M[259] = M[260] = M[261] = M[262] = M[263] = 0;
-    M[264] = M[265] = 0;
-    M[278] = M[279] = M[280] = M[281] = M[282] = M[283] = M[284] = M[285] = 0;
-    M[286] = M[287] = M[288] = M[289] = M[290] = M[291] = M[292] = M[293] = 0;
-    M[294] = M[295] = M[296] = M[297] = M[298] = M[299] = M[300] = M[301] = 0;
-    M[302] = M[303] = 0;
-    M[316] = M[317] = M[318] = M[319] = M[320] = M[321] = M[322] = M[323] = 0;
-    M[324] = M[325] = M[326] = M[327] = M[328] = M[329] = M[330] = M[331] = 0;
-    M[332] = M[333] = M[334] = M[335] = M[336] = M[337] = M[338] = M[339] = 0;
-    M[340] = M[341] = 0;
-    M[354] = M[355] = M[356] = M[357] = M[358] = M[359] = M[360] = M[361] = 0;
-    M[362] = M[363] = M[364] = M[365] = M[366] = M[367] = M[368] = M[369] = 0;
-    M[370] = M[371] = M[372] = M[373] = M[374] = M[375] = M[376] = M[377] = 0;
-    M[378] = M[379] = 0;
-    M[392] = M[393] = M[394] = M[395] = M[396] = M[397] = M[398] = M[399] = 0;
-    M[400] = M[401] = M[402] = M[403] = M[404] = M[405] = M[406] = M[407] = 0;
-    M[408] = M[409] = M[410] = M[411] = M[412] = M[413] = M[414] = M[415] = 0;
-    M[416] = M[417] = 0;
-    M[430] = M[431] = M[432] = M[433] = M[434] = M[435] = M[436] = M[437] = 0;
-    M[438] = M[439] = M[440] = M[441] = M[442] = M[443] = M[444] = M[445] = 0;
-    M[446] = M[447] = M[448] = M[449] = M[450] = M[451] = M[452] = M[453] = 0;
-    M[454] = M[455] = 0;
-    M[462] = M[463] = M[464] = M[465] = M[466] = M[467] = 0;
-    M[474] = M[475] = M[476] = M[477] = M[478] = M[479] = M[480] = M[481] = 0;
-    M[482] = M[483] = M[484] = M[485] = M[486] = M[487] = M[488] = M[489] = 0;
-    M[490] = M[491] = M[492] = M[493] = 0;
-    M[500] = M[501] = M[502] = M[503] = M[504] = M[505] = 0;
-    M[512] = M[513] = M[514] = M[515] = M[516] = M[517] = M[518] = M[519] = 0;
-    M[520] = M[521] = M[522] = M[523] = M[524] = M[525] = M[526] = M[527] = 0;
-    M[528] = M[529] = M[530] = M[531] = 0;
-    M[538] = M[539] = M[540] = M[541] = M[542] = M[543] = 0;
-    M[550] = M[551] = M[552] = M[553] = M[554] = M[555] = M[556] = M[557] = 0;
-    M[558] = M[559] = M[560] = M[561] = M[562] = M[563] = M[564] = M[565] = 0;
-    M[566] = M[567] = M[568] = M[569] = 0;
-    M[576] = M[577] = M[578] = M[579] = M[580] = M[581] = 0;
-    M[588] = M[589] = M[590] = M[591] = M[592] = M[593] = M[594] = M[595] = 0;
-    M[596] = M[597] = M[598] = M[599] = M[600] = M[601] = M[602] = M[603] = 0;
-    M[604] = M[605] = M[606] = M[607] = 0;
-    M[614] = M[615] = M[616] = M[617] = M[618] = M[619] = 0;
-    M[626] = M[627] = M[628] = M[629] = M[630] = M[631] = M[632] = M[633] = 0;
-    M[634] = M[635] = M[636] = M[637] = M[638] = M[639] = M[640] = M[641] = 0;
-    M[642] = M[643] = M[644] = M[645] = 0;
-    M[652] = M[653] = M[654] = M[655] = M[656] = M[657] = 0;
-    M[664] = M[665] = M[666] = M[667] = M[668] = M[669] = M[670] = M[671] = 0;
-    M[672] = M[673] = M[674] = M[675] = M[676] = M[677] = M[678] = M[679] = 0;
-    M[680] = M[681] = M[682] = M[683] = 0;
-    M[690] = M[691] = M[692] = M[693] = M[694] = M[695] = M[696] = M[697] = 0;
-    M[698] = M[699] = M[700] = M[701] = 0;
-    M[728] = M[729] = M[730] = M[731] = M[732] = M[733] = M[734] = M[735] = 0;
-    M[736] = M[737] = M[738] = M[739] = 0;
-    M[766] = M[767] = M[768] = M[769] = M[770] = M[771] = M[772] = M[773] = 0;
-    M[774] = M[775] = M[776] = M[777] = 0;
-    M[788] = M[789] = M[790] = M[791] = M[792] = M[793] = M[794] = M[795] = 0;
-    M[796] = M[797] = 0;
-    M[804] = M[805] = M[806] = M[807] = M[808] = M[809] = M[810] = M[811] = 0;
-    M[812] = M[813] = M[814] = M[815] = 0;
-    M[826] = M[827] = M[828] = M[829] = M[830] = M[831] = M[832] = M[833] = 0;
-    M[834] = M[835] = 0;
-    M[842] = M[843] = M[844] = M[845] = M[846] = M[847] = M[848] = M[849] = 0;
-    M[850] = M[851] = M[852] = M[853] = 0;
-    M[864] = M[865] = M[866] = M[867] = M[868] = M[869] = M[870] = M[871] = 0;
-    M[872] = M[873] = 0;
-    M[880] = M[881] = M[882] = M[883] = M[884] = M[885] = M[886] = M[887] = 0;
-    M[888] = M[889] = M[890] = M[891] = 0;
-    M[902] = M[903] = M[904] = M[905] = M[906] = M[907] = M[908] = M[909] = 0;
-    M[910] = M[911] = 0;
-    M[918] = M[919] = M[920] = M[921] = M[922] = M[923] = M[924] = M[925] = 0;
-    M[926] = M[927] = M[928] = M[929] = 0;
-    M[940] = M[941] = M[942] = M[943] = M[944] = M[945] = M[946] = M[947] = 0;
-    M[948] = M[949] = 0;
-    M[956] = M[957] = M[958] = M[959] = M[960] = M[961] = M[962] = M[963] = 0;
-    M[964] = M[965] = M[966] = M[967] = 0;
-    M[978] = M[979] = M[980] = M[981] = M[982] = M[983] = M[984] = M[985] = 0;
-    M[986] = M[987] = 0;
-    M[994] = M[995] = M[996] = M[997] = M[998] = M[999] = M[1000] = M[1001] = 0;
-    M[1002] = M[1003] = M[1004] = M[1005] = 0;
-    M[1016] = M[1017] = M[1018] = M[1019] = M[1020] = M[1021] = M[1022] = M[1023] = 0;
-    M[1024] = M[1025] = 0;
-    M[1032] = M[1033] = M[1034] = M[1035] = M[1036] = M[1037] = M[1038] = M[1039] = 0;
-    M[1040] = M[1041] = M[1042] = M[1043] = 0;
-    M[1054] = M[1055] = M[1056] = M[1057] = M[1058] = M[1059] = M[1060] = M[1061] = 0;
-    M[1062] = M[1063] = 0;
-    M[1070] = M[1071] = M[1072] = M[1073] = M[1074] = M[1075] = M[1076] = M[1077] = 0;
-    M[1078] = M[1079] = M[1080] = M[1081] = 0;
-    M[1084] = M[1085] = M[1086] = M[1087] = M[1088] = M[1089] = M[1090] = M[1091] = 0;
-    M[1094] = M[1095] = M[1096] = M[1097] = M[1098] = M[1099] = M[1100] = M[1101] = 0;
-    M[1108] = M[1109] = M[1110] = M[1111] = M[1112] = M[1113] = M[1114] = M[1115] = 0;
-    M[1116] = M[1117] = M[1118] = M[1119] = 0;
-    M[1122] = M[1123] = M[1124] = M[1125] = M[1126] = M[1127] = M[1128] = M[1129] = 0;
-    M[1132] = M[1133] = M[1134] = M[1135] = M[1136] = M[1137] = M[1138] = M[1139] = 0;
-    M[1146] = M[1147] = M[1148] = M[1149] = M[1150] = M[1151] = M[1152] = M[1153] = 0;
-    M[1154] = M[1155] = M[1156] = M[1157] = 0;
-    M[1160] = M[1161] = M[1162] = M[1163] = M[1164] = M[1165] = M[1166] = M[1167] = 0;
-    M[1168] = M[1169] = 0;
-    M[1184] = M[1185] = M[1186] = M[1187] = M[1188] = M[1189] = M[1190] = M[1191] = 0;
-    M[1192] = M[1193] = M[1194] = M[1195] = 0;
-    M[1198] = M[1199] = M[1200] = M[1201] = M[1202] = M[1203] = M[1204] = M[1205] = 0;
-    M[1206] = M[1207] = 0;
-    M[1222] = M[1223] = M[1224] = M[1225] = M[1226] = M[1227] = M[1228] = M[1229] = 0;
-    M[1230] = M[1231] = M[1232] = M[1233] = 0;
-    M[1236] = M[1237] = M[1238] = M[1239] = M[1240] = M[1241] = M[1242] = M[1243] = 0;
-    M[1244] = M[1245] = 0;
-    M[1260] = M[1261] = M[1262] = M[1263] = M[1264] = M[1265] = M[1266] = M[1267] = 0;
-    M[1268] = M[1269] = M[1270] = M[1271] = 0;
-    M[1274] = M[1275] = M[1276] = M[1277] = M[1278] = M[1279] = M[1280] = M[1281] = 0;
-    M[1282] = M[1283] = 0;
-    M[1298] = M[1299] = M[1300] = M[1301] = M[1302] = M[1303] = M[1304] = M[1305] = 0;
-    M[1306] = M[1307] = M[1308] = M[1309] = 0;
-    M[1312] = M[1313] = M[1314] = M[1315] = M[1316] = M[1317] = M[1318] = M[1319] = 0;
-    M[1320] = M[1321] = 0;
-    M[1336] = M[1337] = M[1338] = M[1339] = M[1340] = M[1341] = M[1342] = M[1343] = 0;
-    M[1344] = M[1345] = M[1346] = M[1347] = 0;
-    M[1350] = M[1351] = M[1352] = M[1353] = M[1354] = M[1355] = M[1356] = M[1357] = 0;
-    M[1358] = M[1359] = 0;
-    M[1374] = M[1375] = M[1376] = M[1377] = M[1378] = M[1379] = M[1380] = M[1381] = 0;
-    M[1382] = M[1383] = M[1384] = M[1385] = 0;
-    M[1388] = M[1389] = M[1390] = M[1391] = M[1392] = M[1393] = M[1394] = M[1395] = 0;
-    M[1396] = M[1397] = 0;
-    M[1412] = M[1413] = M[1414] = M[1415] = M[1416] = M[1417] = M[1418] = M[1419] = 0;
-    M[1420] = M[1421] = M[1422] = M[1423] = 0;
-    M[1426] = M[1427] = M[1428] = M[1429] = M[1430] = M[1431] = M[1432] = M[1433] = 0;
-    M[1434] = M[1435] = 0;
     cdyn_real sin_angle[32], cos_angle[32];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 32);
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), composite inertia, M columns of its DoFs */
@@ -23301,6 +23176,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[1404] = t76;
     const cdyn_real t77 = t68 + CDYN_R(0.002275443494);
     const cdyn_real t78 = t74 + CDYN_R(0.00041238199999999998);
+    /* row 37 of M: the zeros off the tree pattern */
+    M[1412] = M[1413] = M[1414] = M[1415] = M[1416] = M[1417] = M[1418] = M[1419] = 0;
+    M[1420] = M[1421] = M[1422] = M[1423] = 0;
+    M[1426] = M[1427] = M[1428] = M[1429] = M[1430] = M[1431] = M[1432] = M[1433] = 0;
+    M[1434] = M[1435] = 0;
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t79 = sin_angle[30] * t60 - cos_angle[30] * t75;
@@ -23408,6 +23288,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[337] = t138;
     M[1365] = t138;
     const cdyn_real t139 = t135 + CDYN_R(1.9215000000000002e-05);
+    /* row 36 of M: the zeros off the tree pattern */
+    M[1374] = M[1375] = M[1376] = M[1377] = M[1378] = M[1379] = M[1380] = M[1381] = 0;
+    M[1382] = M[1383] = M[1384] = M[1385] = 0;
+    M[1388] = M[1389] = M[1390] = M[1391] = M[1392] = M[1393] = M[1394] = M[1395] = 0;
+    M[1396] = M[1397] = 0;
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t140 = sin_angle[29] * CDYN_R(0.00085400000000000005) - cos_angle[29] * t79;
@@ -23508,6 +23393,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t196 = t191 + CDYN_R(1.9215000000000002e-05);
     d->M[323] = t196;
     M[1326] = t196;
+    /* row 35 of M: the zeros off the tree pattern */
+    M[1336] = M[1337] = M[1338] = M[1339] = M[1340] = M[1341] = M[1342] = M[1343] = 0;
+    M[1344] = M[1345] = M[1346] = M[1347] = 0;
+    M[1350] = M[1351] = M[1352] = M[1353] = M[1354] = M[1355] = M[1356] = M[1357] = 0;
+    M[1358] = M[1359] = 0;
     /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t197 = sin_angle[28] * t141 + cos_angle[28] * t80;
@@ -23609,6 +23499,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[310] = t256;
     M[1287] = t256;
     const cdyn_real t257 = t253 + CDYN_R(0.00121295);
+    /* row 34 of M: the zeros off the tree pattern */
+    M[1298] = M[1299] = M[1300] = M[1301] = M[1302] = M[1303] = M[1304] = M[1305] = 0;
+    M[1306] = M[1307] = M[1308] = M[1309] = 0;
+    M[1312] = M[1313] = M[1314] = M[1315] = M[1316] = M[1317] = M[1318] = M[1319] = 0;
+    M[1320] = M[1321] = 0;
     /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t258 = sin_angle[27] * t198 + cos_angle[27] * t254;
@@ -23702,6 +23597,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t313 = t309 + CDYN_R(0.0034172500000000001);
     d->M[298] = t313;
     M[1248] = t313;
+    /* row 33 of M: the zeros off the tree pattern */
+    M[1260] = M[1261] = M[1262] = M[1263] = M[1264] = M[1265] = M[1266] = M[1267] = 0;
+    M[1268] = M[1269] = M[1270] = M[1271] = 0;
+    M[1274] = M[1275] = M[1276] = M[1277] = M[1278] = M[1279] = M[1280] = M[1281] = 0;
+    M[1282] = M[1283] = 0;
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t314 = sin_angle[26] * t259 + cos_angle[26] * t197;
@@ -23777,6 +23677,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[1209] = t352;
     const cdyn_real t353 = t350 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t354 = t313 + CDYN_R(8.5364999999999993e-05);
+    /* row 32 of M: the zeros off the tree pattern */
+    M[1222] = M[1223] = M[1224] = M[1225] = M[1226] = M[1227] = M[1228] = M[1229] = 0;
+    M[1230] = M[1231] = M[1232] = M[1233] = 0;
+    M[1236] = M[1237] = M[1238] = M[1239] = M[1240] = M[1241] = M[1242] = M[1243] = 0;
+    M[1244] = M[1245] = 0;
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t355 = sin_angle[25] * t314 - cos_angle[25] * t310;
@@ -23845,6 +23750,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[277] = t390;
     M[1170] = t390;
     const cdyn_real t391 = t387 + CDYN_R(8.5364999999999993e-05);
+    /* row 31 of M: the zeros off the tree pattern */
+    M[1184] = M[1185] = M[1186] = M[1187] = M[1188] = M[1189] = M[1190] = M[1191] = 0;
+    M[1192] = M[1193] = M[1194] = M[1195] = 0;
+    M[1198] = M[1199] = M[1200] = M[1201] = M[1202] = M[1203] = M[1204] = M[1205] = 0;
+    M[1206] = M[1207] = 0;
     /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t392 = sin_angle[24] * t315 - cos_angle[24] * t355;
@@ -23921,6 +23831,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t439 = t427 + CDYN_R(0.32981571447680003);
     const cdyn_real t440 = t431 - CDYN_R(0.22899221447680004);
     const cdyn_real t441 = t437 - CDYN_R(0.14283899999999999);
+    /* row 30 of M: the zeros off the tree pattern */
+    M[1146] = M[1147] = M[1148] = M[1149] = M[1150] = M[1151] = M[1152] = M[1153] = 0;
+    M[1154] = M[1155] = M[1156] = M[1157] = 0;
+    M[1160] = M[1161] = M[1162] = M[1163] = M[1164] = M[1165] = M[1166] = M[1167] = 0;
+    M[1168] = M[1169] = 0;
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t442 = cos_angle[23] * CDYN_R(0.57503708779999996);
@@ -23974,6 +23889,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t466 = t463 + CDYN_R(0.000131166);
     d->M[258] = t466;
     M[1092] = t466;
+    /* row 29 of M: the zeros off the tree pattern */
+    M[1108] = M[1109] = M[1110] = M[1111] = M[1112] = M[1113] = M[1114] = M[1115] = 0;
+    M[1116] = M[1117] = M[1118] = M[1119] = 0;
+    M[1122] = M[1123] = M[1124] = M[1125] = M[1126] = M[1127] = M[1128] = M[1129] = 0;
+    M[1132] = M[1133] = M[1134] = M[1135] = M[1136] = M[1137] = M[1138] = M[1139] = 0;
     /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t467 = sin_angle[22] * t443;
@@ -24038,6 +23958,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t502 = t440 + t493;
     const cdyn_real t503 = t434 - t470;
     const cdyn_real t504 = t441 - t495;
+    /* row 28 of M: the zeros off the tree pattern */
+    M[1070] = M[1071] = M[1072] = M[1073] = M[1074] = M[1075] = M[1076] = M[1077] = 0;
+    M[1078] = M[1079] = M[1080] = M[1081] = 0;
+    M[1084] = M[1085] = M[1086] = M[1087] = M[1088] = M[1089] = M[1090] = M[1091] = 0;
+    M[1094] = M[1095] = M[1096] = M[1097] = M[1098] = M[1099] = M[1100] = M[1101] = 0;
     /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t505 = cos_angle[21] * CDYN_R(0.0010675000000000001);
@@ -24166,6 +24091,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[1014] = t581;
     const cdyn_real t582 = t573 + CDYN_R(0.002275443494);
     const cdyn_real t583 = t579 + CDYN_R(0.00041238199999999998);
+    /* row 27 of M: the zeros off the tree pattern */
+    M[1032] = M[1033] = M[1034] = M[1035] = M[1036] = M[1037] = M[1038] = M[1039] = 0;
+    M[1040] = M[1041] = M[1042] = M[1043] = 0;
+    M[1054] = M[1055] = M[1056] = M[1057] = M[1058] = M[1059] = M[1060] = M[1061] = 0;
+    M[1062] = M[1063] = 0;
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t584 = sin_angle[20] * t565 - cos_angle[20] * t580;
@@ -24273,6 +24203,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[218] = t643;
     M[975] = t643;
     const cdyn_real t644 = t640 + CDYN_R(1.9215000000000002e-05);
+    /* row 26 of M: the zeros off the tree pattern */
+    M[994] = M[995] = M[996] = M[997] = M[998] = M[999] = M[1000] = M[1001] = 0;
+    M[1002] = M[1003] = M[1004] = M[1005] = 0;
+    M[1016] = M[1017] = M[1018] = M[1019] = M[1020] = M[1021] = M[1022] = M[1023] = 0;
+    M[1024] = M[1025] = 0;
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t645 = sin_angle[19] * CDYN_R(0.00085400000000000005) - cos_angle[19] * t584;
@@ -24373,6 +24308,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t701 = t696 + CDYN_R(1.9215000000000002e-05);
     d->M[204] = t701;
     M[936] = t701;
+    /* row 25 of M: the zeros off the tree pattern */
+    M[956] = M[957] = M[958] = M[959] = M[960] = M[961] = M[962] = M[963] = 0;
+    M[964] = M[965] = M[966] = M[967] = 0;
+    M[978] = M[979] = M[980] = M[981] = M[982] = M[983] = M[984] = M[985] = 0;
+    M[986] = M[987] = 0;
     /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t702 = sin_angle[18] * t646 + cos_angle[18] * t585;
@@ -24474,6 +24414,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[191] = t761;
     M[897] = t761;
     const cdyn_real t762 = t758 + CDYN_R(0.00121295);
+    /* row 24 of M: the zeros off the tree pattern */
+    M[918] = M[919] = M[920] = M[921] = M[922] = M[923] = M[924] = M[925] = 0;
+    M[926] = M[927] = M[928] = M[929] = 0;
+    M[940] = M[941] = M[942] = M[943] = M[944] = M[945] = M[946] = M[947] = 0;
+    M[948] = M[949] = 0;
     /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t763 = sin_angle[17] * t703 + cos_angle[17] * t759;
@@ -24567,6 +24512,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t818 = t814 + CDYN_R(0.0034172500000000001);
     d->M[179] = t818;
     M[858] = t818;
+    /* row 23 of M: the zeros off the tree pattern */
+    M[880] = M[881] = M[882] = M[883] = M[884] = M[885] = M[886] = M[887] = 0;
+    M[888] = M[889] = M[890] = M[891] = 0;
+    M[902] = M[903] = M[904] = M[905] = M[906] = M[907] = M[908] = M[909] = 0;
+    M[910] = M[911] = 0;
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t819 = sin_angle[16] * t764 + cos_angle[16] * t702;
@@ -24642,6 +24592,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[819] = t857;
     const cdyn_real t858 = t855 + CDYN_R(8.5364999999999993e-05);
     const cdyn_real t859 = t818 + CDYN_R(8.5364999999999993e-05);
+    /* row 22 of M: the zeros off the tree pattern */
+    M[842] = M[843] = M[844] = M[845] = M[846] = M[847] = M[848] = M[849] = 0;
+    M[850] = M[851] = M[852] = M[853] = 0;
+    M[864] = M[865] = M[866] = M[867] = M[868] = M[869] = M[870] = M[871] = 0;
+    M[872] = M[873] = 0;
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t860 = sin_angle[15] * t819 - cos_angle[15] * t815;
@@ -24710,6 +24665,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[158] = t895;
     M[780] = t895;
     const cdyn_real t896 = t892 + CDYN_R(8.5364999999999993e-05);
+    /* row 21 of M: the zeros off the tree pattern */
+    M[804] = M[805] = M[806] = M[807] = M[808] = M[809] = M[810] = M[811] = 0;
+    M[812] = M[813] = M[814] = M[815] = 0;
+    M[826] = M[827] = M[828] = M[829] = M[830] = M[831] = M[832] = M[833] = 0;
+    M[834] = M[835] = 0;
     /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t897 = sin_angle[14] * t820 - cos_angle[14] * t860;
@@ -24793,6 +24753,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[741] = -t949;
     const cdyn_real t950 = t503 + t939;
     const cdyn_real t951 = t504 + t942;
+    /* row 20 of M: the zeros off the tree pattern */
+    M[766] = M[767] = M[768] = M[769] = M[770] = M[771] = M[772] = M[773] = 0;
+    M[774] = M[775] = M[776] = M[777] = 0;
+    M[788] = M[789] = M[790] = M[791] = M[792] = M[793] = M[794] = M[795] = 0;
+    M[796] = M[797] = 0;
     /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t952 = sin_angle[13] * t943 + cos_angle[13] * t945;
@@ -24855,6 +24820,9 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[140] = -t985;
     M[689] = -t985;
     M[208] = -t985;
+    /* row 19 of M: the zeros off the tree pattern */
+    M[728] = M[729] = M[730] = M[731] = M[732] = M[733] = M[734] = M[735] = 0;
+    M[736] = M[737] = M[738] = M[739] = 0;
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t986 = sin_angle[12] * t953 + cos_angle[12] * t944;
@@ -24896,6 +24864,9 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1010 = t1005 + CDYN_R(0.088745472589999999);
     const cdyn_real t1011 = t1006 - CDYN_R(0.076230572590000004);
     const cdyn_real t1012 = t1008 - CDYN_R(0.057786299999999999);
+    /* row 18 of M: the zeros off the tree pattern */
+    M[690] = M[691] = M[692] = M[693] = M[694] = M[695] = M[696] = M[697] = 0;
+    M[698] = M[699] = M[700] = M[701] = 0;
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1013 = cos_angle[11] * CDYN_R(0.032558050000000005);
@@ -24971,6 +24942,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[122] = -t1049;
     M[624] = -t1049;
     const cdyn_real t1050 = t1048 + CDYN_R(2.5893000000000001e-05);
+    /* row 17 of M: the zeros off the tree pattern */
+    M[652] = M[653] = M[654] = M[655] = M[656] = M[657] = 0;
+    M[664] = M[665] = M[666] = M[667] = M[668] = M[669] = M[670] = M[671] = 0;
+    M[672] = M[673] = M[674] = M[675] = M[676] = M[677] = M[678] = M[679] = 0;
+    M[680] = M[681] = M[682] = M[683] = 0;
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1051 = sin_angle[10] * CDYN_R(0.0600370442) + cos_angle[10] * t1013;
@@ -25056,6 +25032,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[111] = -t1100;
     M[585] = -t1100;
     const cdyn_real t1101 = t1097 + CDYN_R(0.0061195299999999998);
+    /* row 16 of M: the zeros off the tree pattern */
+    M[614] = M[615] = M[616] = M[617] = M[618] = M[619] = 0;
+    M[626] = M[627] = M[628] = M[629] = M[630] = M[631] = M[632] = M[633] = 0;
+    M[634] = M[635] = M[636] = M[637] = M[638] = M[639] = M[640] = M[641] = 0;
+    M[642] = M[643] = M[644] = M[645] = 0;
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1102 = t1057 + cos_angle[9] * t1098;
@@ -25133,6 +25114,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[101] = -t1146;
     M[546] = -t1146;
     const cdyn_real t1147 = t1143 + CDYN_R(0.037254299999999997);
+    /* row 15 of M: the zeros off the tree pattern */
+    M[576] = M[577] = M[578] = M[579] = M[580] = M[581] = 0;
+    M[588] = M[589] = M[590] = M[591] = M[592] = M[593] = M[594] = M[595] = 0;
+    M[596] = M[597] = M[598] = M[599] = M[600] = M[601] = M[602] = M[603] = 0;
+    M[604] = M[605] = M[606] = M[607] = 0;
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1148 = t1108 + cos_angle[8] * t1144;
@@ -25188,6 +25174,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[507] = t1172;
     const cdyn_real t1173 = t1146 - CDYN_R(0.000267624);
     const cdyn_real t1174 = t1169 + CDYN_R(0.000267624);
+    /* row 14 of M: the zeros off the tree pattern */
+    M[538] = M[539] = M[540] = M[541] = M[542] = M[543] = 0;
+    M[550] = M[551] = M[552] = M[553] = M[554] = M[555] = M[556] = M[557] = 0;
+    M[558] = M[559] = M[560] = M[561] = M[562] = M[563] = M[564] = M[565] = 0;
+    M[566] = M[567] = M[568] = M[569] = 0;
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1175 = sin_angle[7] * t1014 - cos_angle[7] * t1148;
@@ -25236,6 +25227,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1197 = t1193 + CDYN_R(0.000267624);
     d->M[84] = t1197;
     M[468] = t1197;
+    /* row 13 of M: the zeros off the tree pattern */
+    M[500] = M[501] = M[502] = M[503] = M[504] = M[505] = 0;
+    M[512] = M[513] = M[514] = M[515] = M[516] = M[517] = M[518] = M[519] = 0;
+    M[520] = M[521] = M[522] = M[523] = M[524] = M[525] = M[526] = M[527] = 0;
+    M[528] = M[529] = M[530] = M[531] = 0;
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1198 = sin_angle[6] * t1149 + cos_angle[6] * t1176;
@@ -25286,6 +25282,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1228 = t1011 + t1219;
     const cdyn_real t1229 = t991 + t1220;
     const cdyn_real t1230 = t1012 - t1221;
+    /* row 12 of M: the zeros off the tree pattern */
+    M[462] = M[463] = M[464] = M[465] = M[466] = M[467] = 0;
+    M[474] = M[475] = M[476] = M[477] = M[478] = M[479] = M[480] = M[481] = 0;
+    M[482] = M[483] = M[484] = M[485] = M[486] = M[487] = M[488] = M[489] = 0;
+    M[490] = M[491] = M[492] = M[493] = 0;
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1231 = cos_angle[5] * CDYN_R(0.032558050000000005);
@@ -25361,6 +25362,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[65] = -t1267;
     M[390] = -t1267;
     const cdyn_real t1268 = t1266 + CDYN_R(2.5893000000000001e-05);
+    /* row 11 of M: the zeros off the tree pattern */
+    M[430] = M[431] = M[432] = M[433] = M[434] = M[435] = M[436] = M[437] = 0;
+    M[438] = M[439] = M[440] = M[441] = M[442] = M[443] = M[444] = M[445] = 0;
+    M[446] = M[447] = M[448] = M[449] = M[450] = M[451] = M[452] = M[453] = 0;
+    M[454] = M[455] = 0;
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1269 = sin_angle[4] * CDYN_R(0.0600370442) + cos_angle[4] * t1231;
@@ -25446,6 +25452,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[54] = -t1318;
     M[351] = -t1318;
     const cdyn_real t1319 = t1315 + CDYN_R(0.0061195299999999998);
+    /* row 10 of M: the zeros off the tree pattern */
+    M[392] = M[393] = M[394] = M[395] = M[396] = M[397] = M[398] = M[399] = 0;
+    M[400] = M[401] = M[402] = M[403] = M[404] = M[405] = M[406] = M[407] = 0;
+    M[408] = M[409] = M[410] = M[411] = M[412] = M[413] = M[414] = M[415] = 0;
+    M[416] = M[417] = 0;
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1320 = t1275 + cos_angle[3] * t1316;
@@ -25523,6 +25534,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[44] = -t1364;
     M[312] = -t1364;
     const cdyn_real t1365 = t1361 + CDYN_R(0.037254299999999997);
+    /* row 9 of M: the zeros off the tree pattern */
+    M[354] = M[355] = M[356] = M[357] = M[358] = M[359] = M[360] = M[361] = 0;
+    M[362] = M[363] = M[364] = M[365] = M[366] = M[367] = M[368] = M[369] = 0;
+    M[370] = M[371] = M[372] = M[373] = M[374] = M[375] = M[376] = M[377] = 0;
+    M[378] = M[379] = 0;
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1366 = t1326 + cos_angle[2] * t1362;
@@ -25578,6 +25594,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     M[273] = t1390;
     const cdyn_real t1391 = t1364 - CDYN_R(0.000267624);
     const cdyn_real t1392 = t1387 + CDYN_R(0.000267624);
+    /* row 8 of M: the zeros off the tree pattern */
+    M[316] = M[317] = M[318] = M[319] = M[320] = M[321] = M[322] = M[323] = 0;
+    M[324] = M[325] = M[326] = M[327] = M[328] = M[329] = M[330] = M[331] = 0;
+    M[332] = M[333] = M[334] = M[335] = M[336] = M[337] = M[338] = M[339] = 0;
+    M[340] = M[341] = 0;
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1393 = sin_angle[1] * t1232 - cos_angle[1] * t1366;
@@ -25626,6 +25647,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1415 = t1411 + CDYN_R(0.000267624);
     d->M[27] = t1415;
     M[234] = t1415;
+    /* row 7 of M: the zeros off the tree pattern */
+    M[278] = M[279] = M[280] = M[281] = M[282] = M[283] = M[284] = M[285] = 0;
+    M[286] = M[287] = M[288] = M[289] = M[290] = M[291] = M[292] = M[293] = 0;
+    M[294] = M[295] = M[296] = M[297] = M[298] = M[299] = M[300] = M[301] = 0;
+    M[302] = M[303] = 0;
     /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t1416 = sin_angle[0] * t1367 + cos_angle[0] * t1394;
@@ -25709,6 +25735,11 @@ void humanoid_crba(humanoid_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t1448 = t1230 - t1439;
     d->M[20] = -t1448;
     M[195] = -t1448;
+    /* row 6 of M: the zeros off the tree pattern */
+    M[240] = M[241] = M[242] = M[243] = M[244] = M[245] = M[246] = M[247] = 0;
+    M[248] = M[249] = M[250] = M[251] = M[252] = M[253] = M[254] = M[255] = 0;
+    M[256] = M[257] = M[258] = M[259] = M[260] = M[261] = M[262] = M[263] = 0;
+    M[264] = M[265] = 0;
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     d->M[0] = CDYN_R(70.0);

@@ -8394,31 +8394,6 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
         quadruped12__crba_tree(d, q);
         return;
     }
-    /* the structural zeros */
-    M[117] = M[118] = M[119] = M[120] = M[121] = M[122] = M[123] = M[124] = 0;
-    M[125] = 0;
-    M[135] = M[136] = M[137] = M[138] = M[139] = M[140] = M[141] = M[142] = 0;
-    M[143] = 0;
-    M[153] = M[154] = M[155] = M[156] = M[157] = M[158] = M[159] = M[160] = 0;
-    M[161] = 0;
-    M[168] = M[169] = M[170] = 0;
-    M[174] = M[175] = M[176] = M[177] = M[178] = M[179] = 0;
-    M[186] = M[187] = M[188] = 0;
-    M[192] = M[193] = M[194] = M[195] = M[196] = M[197] = 0;
-    M[204] = M[205] = M[206] = 0;
-    M[210] = M[211] = M[212] = M[213] = M[214] = M[215] = 0;
-    M[222] = M[223] = M[224] = M[225] = M[226] = M[227] = 0;
-    M[231] = M[232] = M[233] = 0;
-    M[240] = M[241] = M[242] = M[243] = M[244] = M[245] = 0;
-    M[249] = M[250] = M[251] = 0;
-    M[258] = M[259] = M[260] = M[261] = M[262] = M[263] = 0;
-    M[267] = M[268] = M[269] = 0;
-    M[276] = M[277] = M[278] = M[279] = M[280] = M[281] = M[282] = M[283] = 0;
-    M[284] = 0;
-    M[294] = M[295] = M[296] = M[297] = M[298] = M[299] = M[300] = M[301] = 0;
-    M[302] = 0;
-    M[312] = M[313] = M[314] = M[315] = M[316] = M[317] = M[318] = M[319] = 0;
-    M[320] = 0;
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
     const cdyn_real t0 = sin_angle[0];
@@ -8508,6 +8483,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[107] = t57;
     M[304] = t57;
     const cdyn_real t58 = t53 + CDYN_R(0.0006823039999999999);
+    /* row 17 of M: the zeros off the tree pattern */
+    M[312] = M[313] = M[314] = M[315] = M[316] = M[317] = M[318] = M[319] = 0;
+    M[320] = 0;
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t59 = t28 - t21 * t54;
@@ -8567,6 +8545,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t90 = t85 + CDYN_R(0.00055999999999999995);
     const cdyn_real t91 = t64 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t92 = t86 + CDYN_R(0.0011438399999999999);
+    /* row 16 of M: the zeros off the tree pattern */
+    M[294] = M[295] = M[296] = M[297] = M[298] = M[299] = M[300] = M[301] = 0;
+    M[302] = 0;
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t93 = t18 * CDYN_R(0.072859999999999994) - t19 * t59;
@@ -8622,6 +8603,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t128 = t119 - CDYN_R(0.011253000000000001);
     const cdyn_real t129 = t125 + CDYN_R(0.036202999999999999);
     const cdyn_real t130 = t127 + CDYN_R(0.042673000000000003);
+    /* row 15 of M: the zeros off the tree pattern */
+    M[276] = M[277] = M[278] = M[279] = M[280] = M[281] = M[282] = M[283] = 0;
+    M[284] = 0;
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t131 = t17 * CDYN_R(0.0039039999999999999);
@@ -8685,6 +8669,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[83] = t164;
     M[247] = t164;
     const cdyn_real t165 = t160 + CDYN_R(0.0006823039999999999);
+    /* row 14 of M: the zeros off the tree pattern */
+    M[258] = M[259] = M[260] = M[261] = M[262] = M[263] = 0;
+    M[267] = M[268] = M[269] = 0;
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t166 = t135 - t15 * t161;
@@ -8744,6 +8731,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t197 = t192 + CDYN_R(0.00055999999999999995);
     const cdyn_real t198 = t171 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t199 = t193 + CDYN_R(0.0011438399999999999);
+    /* row 13 of M: the zeros off the tree pattern */
+    M[240] = M[241] = M[242] = M[243] = M[244] = M[245] = 0;
+    M[249] = M[250] = M[251] = 0;
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t200 = t12 * CDYN_R(0.072859999999999994) - t13 * t166;
@@ -8805,6 +8795,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t241 = t129 + t232;
     const cdyn_real t242 = t126 + t233;
     const cdyn_real t243 = t130 + t234;
+    /* row 12 of M: the zeros off the tree pattern */
+    M[222] = M[223] = M[224] = M[225] = M[226] = M[227] = 0;
+    M[231] = M[232] = M[233] = 0;
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t244 = t11 * CDYN_R(0.0039039999999999999);
@@ -8868,6 +8861,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[59] = t277;
     M[190] = t277;
     const cdyn_real t278 = t273 + CDYN_R(0.0006823039999999999);
+    /* row 11 of M: the zeros off the tree pattern */
+    M[204] = M[205] = M[206] = 0;
+    M[210] = M[211] = M[212] = M[213] = M[214] = M[215] = 0;
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t279 = t248 - t9 * t274;
@@ -8927,6 +8923,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t310 = t305 + CDYN_R(0.00055999999999999995);
     const cdyn_real t311 = t284 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t312 = t306 + CDYN_R(0.0011438399999999999);
+    /* row 10 of M: the zeros off the tree pattern */
+    M[186] = M[187] = M[188] = 0;
+    M[192] = M[193] = M[194] = M[195] = M[196] = M[197] = 0;
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t313 = t6 * CDYN_R(0.072859999999999994) + t7 * t279;
@@ -8988,6 +8987,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t354 = t241 + t345;
     const cdyn_real t355 = t242 - t346;
     const cdyn_real t356 = t243 + t347;
+    /* row 9 of M: the zeros off the tree pattern */
+    M[168] = M[169] = M[170] = 0;
+    M[174] = M[175] = M[176] = M[177] = M[178] = M[179] = 0;
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t357 = t5 * CDYN_R(0.0039039999999999999);
@@ -9051,6 +9053,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     d->M[35] = t390;
     M[133] = t390;
     const cdyn_real t391 = t386 + CDYN_R(0.0006823039999999999);
+    /* row 8 of M: the zeros off the tree pattern */
+    M[153] = M[154] = M[155] = M[156] = M[157] = M[158] = M[159] = M[160] = 0;
+    M[161] = 0;
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t392 = t361 - t3 * t387;
@@ -9110,6 +9115,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t423 = t418 + CDYN_R(0.00055999999999999995);
     const cdyn_real t424 = t397 - CDYN_R(9.5000000000000001e-07);
     const cdyn_real t425 = t419 + CDYN_R(0.0011438399999999999);
+    /* row 7 of M: the zeros off the tree pattern */
+    M[135] = M[136] = M[137] = M[138] = M[139] = M[140] = M[141] = M[142] = 0;
+    M[143] = 0;
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t426 = t0 * CDYN_R(0.072859999999999994) + t1 * t392;
@@ -9204,6 +9212,9 @@ void quadruped12_crba(quadruped12_data *d, const cdyn_real *q, cdyn_real *M)
     const cdyn_real t469 = t356 + t460;
     d->M[20] = t469;
     M[95] = t469;
+    /* row 6 of M: the zeros off the tree pattern */
+    M[117] = M[118] = M[119] = M[120] = M[121] = M[122] = M[123] = M[124] = 0;
+    M[125] = 0;
     /* body 0 "root_joint" <- "world": free-flyer (link trunk), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     d->M[0] = CDYN_R(8.2519999999999989);
