@@ -239,11 +239,14 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
 
 typedef struct {
     const char *name;           /* the robot's prefix */
+    char jacobian[160];         /* the timed frame's LOCAL Jacobian function ("" if none) */
     long bytes[NALGORITHMS];
 } code_sizes;
 
 /* R_aba is aba's; R__minv_chunk_3 is minv's (the longest algorithm name that fits, so
- * R__prox_ltls_iterate is prox_ltls's, not prox_ltl's). */
+ * R__prox_ltls_iterate is prox_ltls's, not prox_ltl's). R_frame_jacobian's is its
+ * dispatcher and the one per-frame function the bench times (R__jacobian_local_K), not the
+ * other frames'. */
 static void add_function(const char *symbol, unsigned long bytes, void *ctx)
 {
     code_sizes *c = ctx;
@@ -252,6 +255,8 @@ static void add_function(const char *symbol, unsigned long bytes, void *ctx)
     int k, best = -1, helper;
     if (strncmp(symbol, c->name, n) != 0 || symbol[n] != '_')
         return;
+    if (strcmp(symbol, c->jacobian) == 0)
+        rest = "frame_jacobian";    /* the other frames' functions match no algorithm */
     helper = *rest == '_';
     rest += helper;
     for (k = 0; k < NALGORITHMS; k++) {
@@ -265,12 +270,15 @@ static void add_function(const char *symbol, unsigned long bytes, void *ctx)
         c->bytes[best] += (long)bytes;
 }
 
-static void measure_code(const char *object, const char *name, long bytes[NALGORITHMS])
+static void measure_code(const char *object, const char *name, int jacobian_index,
+                         long bytes[NALGORITHMS])
 {
     code_sizes c;
     int k;
     memset(&c, 0, sizeof c);
     c.name = name;
+    if (jacobian_index >= 0)
+        snprintf(c.jacobian, sizeof c.jacobian, "%s__jacobian_local_%d", name, jacobian_index);
     if (elf_each_function(object, add_function, &c) != 0)
         for (k = 0; k < NALGORITHMS; k++)
             c.bytes[k] = -1;                /* not an ELF64 object: unknown */
@@ -453,9 +461,10 @@ static int run_last(build *b, const char *what)
 }
 
 /* Everything compiled, the registry with the code sizes, linked into dir/bench. */
-static int compile_and_link(const bench_options *o, build *b)
+static int compile_and_link(const bench_options *o, const kin_tree *t, build *b)
 {
     const int robot_object = 0;         /* plan_compiles puts NAME.c first */
+    const int frame = bench_timed_frame(t, o->frame);
     long bytes[NALGORITHMS];
     int rc, k;
     plan_compiles(o, b);
@@ -464,7 +473,8 @@ static int compile_and_link(const bench_options *o, build *b)
     rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), isatty(STDERR_FILENO));
     if (rc != -1)
         return build_failed(b, rc, "compiling");
-    measure_code(b->obj[robot_object], o->robot.name, bytes);
+    measure_code(b->obj[robot_object], o->robot.name,
+                 frame >= 0 ? render_jacobian_index(t, frame) : -1, bytes);
     for (k = 0; o->robot.size && k < NALGORITHMS; k++)
         bytes[k] = -1;      /* --size: the code that runs is the shared runtime's */
     if (write_registry(o, b->dir, bytes) != 0) {
@@ -540,7 +550,7 @@ int bench_main(int argc, char **argv)
     if (rc == 0 && write_harness(&o, &t, b->dir) != 0)
         rc = EXIT_BUILD;
     rc = rc ? rc : check_compiler(&o, b);
-    rc = rc ? rc : compile_and_link(&o, b);
+    rc = rc ? rc : compile_and_link(&o, &t, b);
     rc = rc ? rc : run_harness(&o, b);
     if (b)
         bench_tmp_finish(b->dir);

@@ -48,13 +48,17 @@ static int recount_jacobian(const kin_tree *t, int frame, emit_count *counts, in
     return -1;
 }
 
+int bench_timed_frame(const kin_tree *t, const char *frame_wanted)
+{
+    return frame_wanted ? tree_find_frame(t, frame_wanted) : render_counted_jacobian_frame(t);
+}
+
 char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
                      const char *frame_wanted, int counted, char *err, size_t errlen)
 {
     emit_count counts[BENCH_MAX_COUNTS];
     const int n = counted ? render_op_counts(t, counts, BENCH_MAX_COUNTS) : 0;
-    const int frame =
-        frame_wanted ? tree_find_frame(t, frame_wanted) : render_counted_jacobian_frame(t);
+    const int frame = bench_timed_frame(t, frame_wanted);
     char *frame_name, *banner;
     ebuf b = {0, 0, 0, 0};
     int i;

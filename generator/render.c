@@ -579,7 +579,7 @@ static char **frame_idents(const kin_tree *t)
 
 /* The first frame with f's body and offset (f itself if none comes before it): frames at
  * the same place share one Jacobian function. */
-static int same_place_frame(const kin_tree *t, int f)
+int render_jacobian_index(const kin_tree *t, int f)
 {
     const tree_frame *a = &t->frames[f];
     int g;
@@ -607,7 +607,7 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
         set_int(d, "body", fr->body);
         set_int(d, "at_body_origin", tree_frame_at_body_origin(fr));
         tpl_dict_set(d, "moves", tpl_bool(fr->body >= 0));
-        set_int(d, "jacobian", same_place_frame(t, f));   /* its Jacobian functions' index */
+        set_int(d, "jacobian", render_jacobian_index(t, f));   /* its Jacobian functions' index */
         set_take(d, "R", number_list(fr->R, 9));
         set_take(d, "p", number_list(fr->p, 3));
         tpl_list_push(list, d);
@@ -684,7 +684,7 @@ static tpl_value *jacobian_value(const kin_tree *t, int f)
         return NULL;
     }
     for (g = f; g < t->nframes; g++)
-        if (same_place_frame(t, g) == f) {
+        if (render_jacobian_index(t, g) == f) {
             tpl_value *e = tpl_dict();
             set_int(e, "index", g);
             set_take(e, "comment", render_comment_text(t->frames[g].name));
@@ -706,7 +706,7 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
     int f;
     for (f = 0; f < t->nframes; f++) {
         tpl_value *d;
-        if (t->frames[f].body < 0 || same_place_frame(t, f) != f)
+        if (t->frames[f].body < 0 || render_jacobian_index(t, f) != f)
             continue;
         d = jacobian_value(t, f);
         if (!d) {

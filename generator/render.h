@@ -36,6 +36,9 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max);  /* return
 /* The frame whose Jacobian render_op_counts counts: of the first of the deepest bodies
  * carrying a frame, the last frame (an end frame: tool, foot, sole); -1 if none moves. */
 int render_counted_jacobian_frame(const kin_tree *t);
+/* The index K of frame's Jacobian functions (NAME__jacobian_local_K for LOCAL,
+ * NAME__jacobian_K for LOCAL_WORLD_ALIGNED): frames at one place share them. */
+int render_jacobian_index(const kin_tree *t, int frame);
 /* The "jacobian" count (LOCAL columns) for `frame`; 0, or -1 on oom. */
 int render_jacobian_count(const kin_tree *t, int frame, emit_count *count);
 

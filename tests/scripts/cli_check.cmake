@@ -458,8 +458,15 @@ elseif(MODE STREQUAL "bench")
   if(NOT svg MATCHES "^<svg xmlns=.*cdyngen bench: arm7.*generic runtime.*</svg>")
     message(FATAL_ERROR "a.svg: not the chart")
   endif()
-  bench(0 "prox_ltl" ${arm} --contact tool:3d --batches 3 --algorithms prox_ltl,constrained_aba,fk --csv c.csv --json c.json)
-  check_rows(c fk prox_ltl constrained_aba)
+  bench(0 "prox_ltl" ${arm} --contact tool:3d --batches 3 --algorithms prox_ltl,constrained_aba,fk,jacobian --csv c.csv --json c.json)
+  check_rows(c fk jacobian prox_ltl constrained_aba)
+  # the Jacobian's code: its dispatcher (about 100 B) and the timed frame's LOCAL function
+  # (arm7's tool: about 3.5 KB), not the dispatcher alone
+  file(READ ${WORK}/c.json json)
+  string(JSON jacobian_bytes GET "${json}" rows 1 code_bytes)
+  if(jacobian_bytes LESS 1000)
+    message(FATAL_ERROR "c.json: the Jacobian's code is ${jacobian_bytes} bytes")
+  endif()
   # --size: the generated side calls the runtime, so its results are the generic side's bit
   # for bit; nothing is emitted (no op counts) and its code is the runtime's (no size)
   bench(0 "arm7.urdf, generated with --size.*aba.*prox_ltl" ${arm} --contact tool:6d --size
