@@ -1,15 +1,16 @@
-/* main.c — the cdyngen command line: `cdyngen ROBOT.urdf -o DIR` parses, builds the tree,
- * validates, renders and writes; `--summary` prints what it understood. The commands
- * `cdyngen bench` (bench_cmd.c) and `cdyngen report` (report_cmd.c) have files of their own.
+/* main.c — the cdyngen command line: `cdyngen ROBOT.urdf -o DIR` runs the pipeline
+ * (pipeline.h: parse, model, check, then render, check, write); `--summary` prints what
+ * it understood. The commands `cdyngen bench` (commands/bench_cmd.c) and `cdyngen report`
+ * (commands/report_cmd.c) have files of their own.
  * Exit codes: 0 success, 1 bad input (URDF, frames), 2 bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_cmd.h"
-#include "report_cmd.h"
-#include "cli.h"
-#include "generate.h"
-#include "summary.h"
+#include "commands/bench_cmd.h"
+#include "commands/report_cmd.h"
+#include "commands/cli.h"
+#include "pipeline.h"
+#include "commands/summary.h"
 
 typedef struct {
     robot_options robot;
@@ -83,14 +84,14 @@ int main(int argc, char **argv)
     rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc;
-    if ((rc = cli_load_robot(&o.robot, &t)) != 0)
+    if ((rc = pipeline_load(&o.robot, &t)) != 0)
         return rc;
     if (o.summary)
         summary_print(&o.robot, &t);
     if (o.out_dir && t.nconstraints > 0 && !tree_contacts_only(&t) && !o.summary)
-        cli_report("note: %s", SUMMARY_LOOP_NOTE);
+        diag_report("note: %s", SUMMARY_LOOP_NOTE);
     if (o.out_dir)
-        rc = generate_robot(&o.robot, &t, o.out_dir, o.force);
+        rc = pipeline_write(&o.robot, &t, o.out_dir, o.force);
     tree_free(&t);
     return rc;
 }

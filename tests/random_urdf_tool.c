@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "random_robot.h"
-#include "tree.h"
-#include "urdf.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 static int write_text(const char *path, const char *text)
 {
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
         strcpy(args, "--floating-base");
     topt.floating_base = floating;
     if (urdf_parse_file(argv[2], &u, err, sizeof err) == 0) {
-        if (tree_build(&u, &topt, &t, err, sizeof err) == 0) {
+        if (pipeline_tree(&u, &topt, &t, err, sizeof err) == 0) {
             constraint_options(&t, seed, args, sizeof args);
             tree_free(&t);
         }

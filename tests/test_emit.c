@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "render.h"
-#include "scalar_range.h"
-#include "tree.h"
-#include "urdf.h"
+#include "render/render.h"
+#include "check/scalar_range.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 #define INERTIAL(m) "<inertial><origin xyz=\"0.25 0 0\"/><mass value=\"" m "\"/>" \
     "<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\" iyz=\"0\" izz=\"0.3\"/></inertial>"
@@ -85,7 +86,7 @@ static void build_tree(const char *text, int floating, kin_tree *t)
     int rc = urdf_parse_memory(text, strlen(text), "test.urdf", &u, err, sizeof err);
     ck_assert_msg(rc == 0, "urdf: %s", err);
     opt.floating_base = floating;
-    rc = tree_build(&u, &opt, t, err, sizeof err);
+    rc = pipeline_tree(&u, &opt, t, err, sizeof err);
     urdf_free(&u);
     ck_assert_msg(rc == 0, "tree: %s", err);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "expr.h"
+#include "symbolic/expr.h"
 
 /* Emits p with no indent; the caller frees the text. */
 static char *emit_text(expr_prog *p, expr_counts *c)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include "cdyn.h"
 #include "compare.h"
-#include "model_table.h"
+#include "model/model_table.h"
 
 #define FORWARD_TOL (1000 * (double)FLT_EPSILON)
 #define STATES 10

@@ -40,10 +40,11 @@
 #include "cdyn.h"
 #include "compare.h"
 #include "dense.h"
-#include "model_table.h"
+#include "model/model_table.h"
 #include "random_robot.h"
-#include "tree.h"
-#include "urdf.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 #define J_TOL 1e-12
 #define FD_TOL 1e-7
@@ -693,7 +694,7 @@ START_TEST(test_random_sets)
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(urdf_parse_memory(text, strlen(text), "random.urdf", &u, err, sizeof err) == 0,
                   "seed %u: %s", seed, err);
-    ck_assert_msg(tree_build(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    ck_assert_msg(pipeline_tree(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
     ck_assert_int_eq(model_table_from_tree(&t, &mt), 0);
     const int n = random_set(&mt.model, &g, set);
     snprintf(what, sizeof what, "seed %u (nv %d, %d constraints)", seed, mt.model.nv, n);

@@ -24,11 +24,12 @@
 #include <string.h>
 
 #include "cdyn.h"
-#include "model_table.h"
+#include "model/model_table.h"
 #include "dense.h"
 #include "random_robot.h"
-#include "tree.h"
-#include "urdf.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 #define NSEEDS 60
 #define NSTATES 3
@@ -580,7 +581,7 @@ START_TEST(test_random_robots)
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(urdf_parse_memory(text, strlen(text), "random.urdf", &u, err, sizeof err) == 0,
                   "seed %u: %s", seed, err);
-    ck_assert_msg(tree_build(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    ck_assert_msg(pipeline_tree(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
     ck_assert_int_eq(model_table_from_tree(&t, &mt), 0);
     ck_assert_int_eq(mt.model.nv, random_robot_expected_nv(seed));
     ck_assert_int_eq(mt.model.nq, random_robot_expected_nq(seed));

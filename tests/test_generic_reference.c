@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cdyn.h"
-#include "model_table.h"
+#include "model/model_table.h"
 #include "reference.h"
 
 #define REF_DIR CDYN_SHARED_DIR "/reference"

@@ -43,10 +43,11 @@
 #include "cdyn.h"
 #include "compare.h"
 #include "dense.h"
-#include "model_table.h"
+#include "model/model_table.h"
 #include "random_robot.h"
-#include "tree.h"
-#include "urdf.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 #define CONV_TOL 1e-9
 #define CONV_MU 1e-7
@@ -529,7 +530,7 @@ static void random_robot_open(random_robot *r, unsigned seed)
     ck_assert_ptr_nonnull(r->text);
     ck_assert_msg(urdf_parse_memory(r->text, strlen(r->text), "random.urdf", &r->u, err,
                                     sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_msg(tree_build(&r->u, &opt, &r->t, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    ck_assert_msg(pipeline_tree(&r->u, &opt, &r->t, err, sizeof err) == 0, "seed %u: %s", seed, err);
     ck_assert_int_eq(model_table_from_tree(&r->t, &r->mt), 0);
 }
 

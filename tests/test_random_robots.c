@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "random_robot.h"
-#include "tree.h"
-#include "urdf.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 #define NSEEDS 100
 #define PI 3.14159265358979323846
@@ -48,7 +49,7 @@ static void load_sample(const sample_robot *s, urdf_model *u, kin_tree *t)
     snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, s->file);
     ck_assert_msg(urdf_parse_file(path, u, err, sizeof err) == 0, "%s", err);
     opt.floating_base = s->floating;
-    ck_assert_msg(tree_build(u, &opt, t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(pipeline_tree(u, &opt, t, err, sizeof err) == 0, "%s", err);
 }
 
 static double total_mass(const kin_tree *t)
@@ -195,7 +196,7 @@ static char *load_random(unsigned seed, urdf_model *u, kin_tree *t, int *floatin
     ck_assert_msg(urdf_parse_memory(text, strlen(text), name, u, err, sizeof err) == 0,
                   "seed %u: %s", seed, err);
     opt.floating_base = *floating;
-    ck_assert_msg(tree_build(u, &opt, t, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    ck_assert_msg(pipeline_tree(u, &opt, t, err, sizeof err) == 0, "seed %u: %s", seed, err);
     return text;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "template.h"
+#include "render/template.h"
 
 /* ------------------------------------------------------------ fixtures */
 

@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tree.h"
-#include "urdf.h"
-#include "validate.h"
-#include "model_table.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
+#include "check/validate.h"
+#include "model/model_table.h"
 #include "cdyn.h"
 #include "reference.h"
 
@@ -57,7 +58,7 @@ static ref_file *build_reference_tree(int i, kin_tree *t)
     snprintf(path, sizeof path, "%s/reference/urdf/%s", CDYN_SHARED_DIR, robots[i].urdf);
     ck_assert_msg(urdf_parse_file(path, &u, err, sizeof err) == 0, "%s", err);
     opt.floating_base = robots[i].floating;
-    ck_assert_msg(tree_build(&u, &opt, t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(pipeline_tree(&u, &opt, t, err, sizeof err) == 0, "%s", err);
     urdf_free(&u);
     ck_assert_msg(validate_inertia(t, path, err, sizeof err) == 0, "%s", err);
     return ref;
@@ -154,7 +155,7 @@ static void build_from_text(const char *urdf, int floating, kin_tree *t)
     ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, sizeof err) == 0,
                   "%s", err);
     opt.floating_base = floating;
-    ck_assert_msg(tree_build(&u, &opt, t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(pipeline_tree(&u, &opt, t, err, sizeof err) == 0, "%s", err);
     urdf_free(&u);
 }
 
@@ -392,7 +393,7 @@ static int try_build(const char *urdf, char *err, size_t errlen)
     int rc;
     ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, errlen) == 0,
                   "%s", err);
-    rc = tree_build(&u, &opt, &t, err, errlen);
+    rc = pipeline_tree(&u, &opt, &t, err, errlen);
     if (rc == 0)
         tree_free(&t);
     urdf_free(&u);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "urdf.h"
+#include "parse/urdf.h"
 
 #define URDF_DIR CDYN_TESTS_DIR "/urdf/"
 #define REFERENCE_DIR CDYN_SHARED_DIR "/reference/urdf/"

@@ -10,10 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_files.h"
-#include "constraints.h"
-#include "tree.h"
-#include "urdf.h"
+#include "commands/bench_files.h"
+#include "model/constraints.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
 
 static int write_ops(FILE *out, const kin_tree *t, const char *name, const char *urdf,
                      const char *frame_wanted)
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_ops: %s\n", err);
         return 1;
     }
-    rc = tree_build(&u, &opt, &t, err, sizeof err);
+    rc = pipeline_tree(&u, &opt, &t, err, sizeof err);
     urdf_free(&u);
     if (rc == 0 && ncon > 0 && tree_add_constraints(&t, specs, ncon, argv[1], err, sizeof err) != 0) {
         tree_free(&t);

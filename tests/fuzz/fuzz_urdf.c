@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "scalar_range.h"
-#include "tree.h"
-#include "urdf.h"
-#include "validate.h"
+#include "render/render.h"
+#include "check/scalar_range.h"
+#include "model/tree.h"
+#include "pipeline.h"
+#include "parse/urdf.h"
+#include "check/validate.h"
 
 #define RENDER_MAX_DOFS 4   /* rendering costs ~10 ms per DoF: keep the fuzzer fast */
 
@@ -42,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     refuse_unless_named(rc, err);
     if (rc < 0)
         return 0;
-    rc = tree_build(&u, &opt, &t, err, sizeof err);
+    rc = pipeline_tree(&u, &opt, &t, err, sizeof err);
     urdf_free(&u);
     refuse_unless_named(rc, err);
     if (rc < 0)

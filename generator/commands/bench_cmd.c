@@ -1,0 +1,561 @@
+/* bench_cmd.c — `cdyngen bench`: generate into a temporary folder, write the harness
+ * (templates/bench/) beside it, compile both with the user's compiler, run, remove. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/text.h"
+#include "commands/bench_build.h"
+#include "commands/bench_cmd.h"
+#include "commands/bench_files.h"
+#include "commands/cli.h"
+#include "commands/elf_symbols.h"
+#include "render/embedded.h"
+#include "symbolic/expr.h"
+#include "pipeline.h"
+#include "render/render.h"
+
+#define EXIT_BUILD 3
+#define MAX_FLAGS 64
+#define MAX_JOBS 32
+
+/* The harness's algorithms (templates/bench/bench.c, in its order), which robots have
+ * them and the generated function whose machine code is their code size. */
+enum { ALWAYS, CONSTRAINED, CONTACTS_ONLY };
+static const struct {
+    const char *name, *function;
+    int needs;
+} algorithms[] = {
+    {"fk", "fk", ALWAYS}, {"jacobian", "frame_jacobian", ALWAYS}, {"rnea", "rnea", ALWAYS},
+    {"nle", "nle", ALWAYS}, {"gravity", "gravity", ALWAYS}, {"crba", "crba", ALWAYS},
+    {"crba_tree", "crba_tree", ALWAYS},
+    {"ltl", "ltl", ALWAYS}, {"minv", "minv", ALWAYS}, {"aba", "aba", ALWAYS},
+    {"prox_ltl", "prox_ltl", CONSTRAINED}, {"prox_ltls", "prox_ltls", CONSTRAINED},
+    {"constrained_aba", "constrained_aba", CONTACTS_ONLY},
+    {"prox_pv", "prox_pv", CONTACTS_ONLY}, {"delassus", "delassus", CONSTRAINED},
+    {"delassus_factorised", "delassus_factorised", CONSTRAINED},
+    {"delassus_articulated", "delassus_articulated", CONTACTS_ONLY},
+    {"impulse", "impulse", CONSTRAINED},
+};
+#define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
+
+/* The harness files copied as they are, and the ones filled with the robot's prefix. */
+static const char *const harness_files[] = {"bench.c", "bench.h", "bench_loops.h",
+                                            "bench_report.c", "bench_report.h",
+                                            "generated_api.h"};
+
+typedef struct {
+    robot_options robot;
+    const char *cc, *cflags, *algorithms, *csv, *json, *svg;
+    const char *frame;          /* --frame: the Jacobian's frame (default: an end frame) */
+    long batches;
+    int asked[NALGORITHMS];     /* from --algorithms; all available ones without it */
+} bench_options;
+
+static const char usage_text[] =
+    "usage: cdyngen bench ROBOT.urdf [generation options] [--cc CC] [--cflags \"FLAGS\"]\n"
+    "               [--algorithms LIST] [--batches N] [--frame FRAME] [--csv FILE]\n"
+    "               [--json FILE] [--svg FILE]\n"
+    "\n"
+    "Generates the robot's code into a temporary folder, compiles it, the generic runtime\n"
+    "and the benchmark harness with your compiler, and times every algorithm, generated\n"
+    "against generic, on random states (median of alternating batches). The folder is\n"
+    "removed afterwards, also on errors and Ctrl-C.\n"
+    "\n"
+    "  --cc CC              the C compiler (default: cc)\n"
+    "  --cflags \"FLAGS\"     its flags, split at spaces (default: -O3 -march=native); always\n"
+    "                       preceded by -std=gnu99 -DNDEBUG\n"
+    "  --algorithms LIST    comma-separated, e.g. rnea,aba,prox_ltl (default: all the robot\n"
+    "                       has; the constrained solvers need --contact or --loop)\n"
+    "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
+    "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
+    "                       on the deepest body)\n"
+    "  --csv, --json FILE   the rows for scripts (fields: README, cdyngen bench)\n"
+    "  --svg FILE           the rows as a bar chart\n"
+    "\n"
+    "Generation options:\n" CLI_ROBOT_OPTIONS_HELP;
+
+static int algorithm_index(const char *name, size_t len)
+{
+    int k;
+    for (k = 0; k < NALGORITHMS; k++)
+        if (strlen(algorithms[k].name) == len && strncmp(algorithms[k].name, name, len) == 0)
+            return k;
+    return -1;
+}
+
+/* --algorithms: every name known; 0, or EXIT_USAGE (reported). */
+static int parse_algorithms(const char *list, bench_options *o)
+{
+    const char *p = list;
+    memset(o->asked, 0, sizeof o->asked);
+    do {
+        size_t len = strcspn(p, ",");
+        int k = algorithm_index(p, len);
+        if (k < 0) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), p);
+            return cli_usage_error("--algorithms: unknown algorithm \"%s\" (see "
+                                   "'cdyngen bench --help')", name);
+        }
+        o->asked[k] = 1;
+        p += len;
+    } while (*p++ == ',');
+    return 0;
+}
+
+static int positive_long(const char *s, long *out)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || x <= 0 || x > 1000000)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* The option taking a value at argv[*i], into *dst; 1 when it is one, 0 when not, or
+ * EXIT_USAGE. */
+static int value_option(int argc, char **argv, int *i, const char *name, const char **dst)
+{
+    if (strcmp(argv[*i], name) != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return cli_usage_error("%s needs a value", name);
+    *dst = argv[++*i];
+    return 1;
+}
+
+static int parse_bench_args(int argc, char **argv, bench_options *o)
+{
+    const char *batches = NULL;
+    int i, rc, k;
+    memset(o, 0, sizeof *o);
+    o->cc = "cc";
+    o->cflags = "-O3 -march=native";
+    o->batches = 40;
+    for (i = 1; i < argc; i++) {
+        const char **values[8] = {&o->cc, &o->cflags, &o->algorithms, &o->csv, &o->json,
+                                  &o->svg, &batches, &o->frame};
+        static const char *const names[8] = {"--cc", "--cflags", "--algorithms", "--csv",
+                                             "--json", "--svg", "--batches", "--frame"};
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            exit(0);
+        }
+        for (k = 0, rc = 0; k < 8 && rc == 0; k++)
+            rc = value_option(argc, argv, &i, names[k], values[k]);
+        if (rc == 0)
+            rc = cli_robot_option(argc, argv, &i, &o->robot);
+        if (rc > 1)
+            return rc;
+        if (rc == 1)
+            continue;
+        if ((rc = cli_positional(&o->robot, argv[i], "bench: ")) != 0)
+            return rc;
+    }
+    if (!o->robot.urdf)
+        return cli_usage_error("%s", "bench: no URDF file given");
+    if (batches && positive_long(batches, &o->batches) != 0)
+        return cli_usage_error("--batches \"%s\": expected a whole number from 1", batches);
+    if (o->algorithms && (rc = parse_algorithms(o->algorithms, o)) != 0)
+        return rc;
+    if (!*o->cc)
+        return cli_usage_error("%s", "--cc: empty compiler name");
+    return cli_check_prefix(&o->robot);
+}
+
+static int available(const kin_tree *t, int k)
+{
+    return algorithms[k].needs == ALWAYS ||
+           (t->nconstraints > 0 &&
+            (algorithms[k].needs == CONSTRAINED || tree_contacts_only(t)));
+}
+
+/* Every asked algorithm exists for this robot, or all available ones when none was asked:
+ * 0, or EXIT_USAGE naming the first missing one. */
+static int choose_algorithms(bench_options *o, const kin_tree *t)
+{
+    int k;
+    for (k = 0; k < NALGORITHMS; k++) {
+        if (!o->algorithms)
+            o->asked[k] = available(t, k);
+        else if (o->asked[k] && !available(t, k))
+            return cli_usage_error(t->nconstraints == 0
+                                       ? "--algorithms: %s needs constraints (--contact or --loop)"
+                                       : "--algorithms: %s is generated for contacts only, not "
+                                         "for a set with a loop", algorithms[k].name);
+    }
+    return 0;
+}
+
+/* ---- the build folder ---- */
+
+static int write_text(const char *dir, const char *file, const char *text)
+{
+    char path[BENCH_PATH_LEN + 256];
+    FILE *f;
+    int ok;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (!text || !(f = fopen(path, "w")))
+        return -1;
+    ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The harness beside the generated folder: its files, the robot's loops, adapter and op
+ * counts. 0, or -1 reported. */
+static int write_harness(const bench_options *o, const kin_tree *t, const char *dir)
+{
+    const char *name = o->robot.name;
+    char file[256], path[64], err[512];
+    char *text;
+    size_t k;
+    int rc = 0;
+    for (k = 0; k < sizeof harness_files / sizeof harness_files[0] && rc == 0; k++) {
+        snprintf(path, sizeof path, "templates/bench/%s", harness_files[k]);
+        rc = write_text(dir, harness_files[k], embedded_text(path));
+    }
+    snprintf(file, sizeof file, "%s_api.c", name);
+    text = bench_fill(embedded_text("templates/bench/generated_adapter.c.in"), name);
+    rc = rc ? rc : write_text(dir, file, text);
+    free(text);
+    snprintf(file, sizeof file, "%s_loops.c", name);
+    text = bench_fill(embedded_text("templates/bench/bench_adapter.c.in"), name);
+    rc = rc ? rc : write_text(dir, file, text);
+    free(text);
+    snprintf(file, sizeof file, "%s_ops.c", name);
+    text = bench_ops_text(t, name, text_base_name(o->robot.urdf), o->frame, !o->robot.size, err,
+                          sizeof err);
+    if (!text)
+        diag_report("%s", err);
+    else if (rc == 0 && (rc = write_text(dir, file, text)) != 0)
+        diag_report("cannot write into %s", dir);
+    free(text);
+    return text ? rc : -1;
+}
+
+/* ---- code size: the generated function and its static helpers named after it ---- */
+
+typedef struct {
+    const char *name;           /* the robot's prefix */
+    char jacobian[160];         /* the timed frame's LOCAL Jacobian function ("" if none) */
+    long bytes[NALGORITHMS];
+} code_sizes;
+
+/* R_aba is aba's; R__minv_chunk_3 is minv's (the longest algorithm name that fits, so
+ * R__prox_ltls_iterate is prox_ltls's, not prox_ltl's). R_frame_jacobian's is its
+ * dispatcher and the one per-frame function the bench times (R__jacobian_local_K), not the
+ * other frames'. */
+static void add_function(const char *symbol, unsigned long bytes, void *ctx)
+{
+    code_sizes *c = ctx;
+    const size_t n = strlen(c->name);
+    const char *rest = symbol + n + 1;
+    int k, best = -1, helper;
+    if (strncmp(symbol, c->name, n) != 0 || symbol[n] != '_')
+        return;
+    if (strcmp(symbol, c->jacobian) == 0)
+        rest = "frame_jacobian";    /* the other frames' functions match no algorithm */
+    helper = *rest == '_';
+    rest += helper;
+    for (k = 0; k < NALGORITHMS; k++) {
+        const size_t len = strlen(algorithms[k].function);
+        if (strncmp(rest, algorithms[k].function, len) == 0 &&
+            (rest[len] == '\0' || (helper && rest[len] == '_')) &&
+            (best < 0 || len > strlen(algorithms[best].function)))
+            best = k;
+    }
+    if (best >= 0)
+        c->bytes[best] += (long)bytes;
+}
+
+static void measure_code(const char *object, const char *name, int jacobian_index,
+                         long bytes[NALGORITHMS])
+{
+    code_sizes c;
+    int k;
+    memset(&c, 0, sizeof c);
+    c.name = name;
+    if (jacobian_index >= 0)
+        snprintf(c.jacobian, sizeof c.jacobian, "%s__jacobian_local_%d", name, jacobian_index);
+    if (elf_each_function(object, add_function, &c) != 0)
+        for (k = 0; k < NALGORITHMS; k++)
+            c.bytes[k] = -1;                /* not an ELF64 object: unknown */
+    for (k = 0; k < NALGORITHMS; k++)
+        bytes[k] = c.bytes[k] > 0 ? c.bytes[k] : -1;
+}
+
+/* The harness's registry: this one robot, its code sizes and the flags it was built with. */
+static int write_registry(const bench_options *o, const char *dir, const long *bytes)
+{
+    const char *n = o->robot.name;
+    char flags[2048], *flags_c, *urdf_c, *text = NULL;
+    ebuf b = {0, 0, 0, 0};
+    int k, rc;
+    snprintf(flags, sizeof flags, "-std=gnu99 -DNDEBUG %s", o->cflags);
+    flags_c = render_string_text(flags);
+    snprintf(flags, sizeof flags, "%s%s", text_base_name(o->robot.urdf),
+             o->robot.size ? ", generated with --size" : "");   /* the robot's heading */
+    urdf_c = render_string_text(flags);
+    if (flags_c && urdf_c) {
+        ebuf_printf(&b, "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
+                    "extern const generated_api %s_api;\n"
+                    "extern const bench_loop %s_bench_loops[BENCH_NALGOS];\n"
+                    "extern const bench_ops %s_bench_ops;\n"
+                    "static const long code_bytes[BENCH_NALGOS] = {", n, n, n);
+        for (k = 0; k < NALGORITHMS; k++)
+            ebuf_printf(&b, "%s%ld", k ? ", " : "", bytes[k]);
+        ebuf_printf(&b, "};\nconst bench_robot bench_robots[] = {\n"
+                    "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes},\n"
+                    "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n", n, n, n,
+                    urdf_c, flags_c);
+        text = b.oom ? NULL : ebuf_take(&b);
+    }
+    rc = write_text(dir, "registry.c", text);
+    ebuf_free(&b);
+    free(text);
+    free(flags_c);
+    free(urdf_c);
+    return rc;
+}
+
+/* ---- compile, link, run ---- */
+
+typedef struct {
+    char dir[BENCH_PATH_LEN];       /* the temporary folder; the robot's code in dir/gen */
+    char gen[BENCH_PATH_LEN + 8];
+    char flag_text[2048];           /* --cflags, split in place */
+    char *flags[MAX_FLAGS];
+    int nflags, njobs;
+    char src[MAX_JOBS][BENCH_PATH_LEN + 64], obj[MAX_JOBS][BENCH_PATH_LEN + 64];
+    char log[MAX_JOBS][BENCH_PATH_LEN + 64], exe[BENCH_PATH_LEN + 16];
+    char *argv[MAX_JOBS][MAX_FLAGS + MAX_JOBS + 8];
+    bench_job jobs[MAX_JOBS];
+} build;
+
+static int split_flags(build *b, const char *cflags)
+{
+    char *p;
+    snprintf(b->flag_text, sizeof b->flag_text, "%s", cflags);
+    for (p = strtok(b->flag_text, " \t"); p; p = strtok(NULL, " \t")) {
+        if (b->nflags == MAX_FLAGS)
+            return cli_usage_error("--cflags: more than %s flags", "64");
+        b->flags[b->nflags++] = p;
+    }
+    return 0;
+}
+
+/* argv of cc -std=gnu99 -DNDEBUG FLAGS... then the rest (NULL-terminated). */
+static int compiler_argv(const bench_options *o, build *b, char **argv, char *const *rest)
+{
+    int n = 0, k;
+    argv[n++] = (char *)o->cc;
+    argv[n++] = "-std=gnu99";
+    argv[n++] = "-DNDEBUG";
+    for (k = 0; k < b->nflags; k++)
+        argv[n++] = b->flags[k];
+    for (k = 0; rest[k]; k++)
+        argv[n++] = rest[k];
+    argv[n] = NULL;
+    return n;
+}
+
+/* A job compiling dir/file (or the generated folder's file) into file.o. */
+static void add_compile(const bench_options *o, build *b, const char *folder, const char *file)
+{
+    const int k = b->njobs++;
+    char *rest[9] = {"-I", b->dir, "-I", b->gen, "-c", b->src[k], "-o", b->obj[k], NULL};
+    char path[BENCH_PATH_LEN + 64];     /* via a copy: gcc's -Wrestrict sees b on both sides */
+    snprintf(b->src[k], sizeof b->src[k], "%s/%s", folder, file);
+    snprintf(path, sizeof path, "%s/job%d.o", b->dir, k);
+    memcpy(b->obj[k], path, sizeof path);
+    snprintf(path, sizeof path, "%s/job%d.log", b->dir, k);
+    memcpy(b->log[k], path, sizeof path);
+    compiler_argv(o, b, b->argv[k], rest);
+    b->jobs[k].argv = b->argv[k];
+    b->jobs[k].label = b->src[k] + strlen(folder) + 1;
+    b->jobs[k].log = b->log[k];
+}
+
+/* The robot's own code first (the longest compile), then the runtime, then the harness. */
+static void plan_compiles(const bench_options *o, build *b)
+{
+    static const char *const suffixes[5] = {".c", "_model.c", "_api.c", "_loops.c", "_ops.c"};
+    const embedded_file *e;
+    char file[256];
+    int k;
+    for (k = 0; k < 5; k++) {
+        snprintf(file, sizeof file, "%s%s", o->robot.name, suffixes[k]);
+        add_compile(o, b, k < 2 ? b->gen : b->dir, file);
+    }
+    for (e = embedded_files; e->path; e++)
+        if (strncmp(e->path, "runtime/", 8) == 0 && strstr(e->path, ".c") &&
+            b->njobs < MAX_JOBS - 4)
+            add_compile(o, b, b->gen, e->path + 8);
+    add_compile(o, b, b->dir, "bench.c");
+    add_compile(o, b, b->dir, "bench_report.c");
+}
+
+/* Which job failed, and its first lines: the compiler's own words. */
+static int build_failed(const build *b, int k, const char *what)
+{
+    if (k == -2)
+        return EXIT_BUILD;              /* interrupted: bench_tmp_finish re-raises */
+    diag_report("%s failed on %s; the compiler said:", what, b->jobs[k].label);
+    bench_print_head(b->jobs[k].log, 12);
+    return EXIT_BUILD;
+}
+
+/* The compiler runs at all: a missing one is named before any long compile. */
+static int check_compiler(const bench_options *o, build *b)
+{
+    char *argv[3] = {(char *)o->cc, "--version", NULL};
+    bench_job job;
+    char log[BENCH_PATH_LEN + 16];
+    snprintf(log, sizeof log, "%s/version.log", b->dir);
+    job.argv = argv;
+    job.label = o->cc;
+    job.log = log;
+    if (bench_run_jobs(&job, 1, 1, 0) != -1) {
+        if (!bench_interrupted()) {
+            diag_report("the compiler \"%s\" does not run (--cc):", o->cc);
+            bench_print_head(log, 6);
+        }
+        return EXIT_BUILD;
+    }
+    return 0;
+}
+
+static int parallel_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+/* A job linking every object so far into dir/bench: cc FLAGS objects... -o bench -lm. */
+static void add_link(const bench_options *o, build *b)
+{
+    const int k = b->njobs++;
+    char *rest[MAX_JOBS + 4];
+    int n = 0, j;
+    for (j = 0; j < k; j++)
+        rest[n++] = b->obj[j];
+    snprintf(b->exe, sizeof b->exe, "%s/bench", b->dir);
+    rest[n++] = "-o";
+    rest[n++] = b->exe;
+    rest[n++] = "-lm";
+    rest[n] = NULL;
+    compiler_argv(o, b, b->argv[k], rest);
+    snprintf(b->log[k], sizeof b->log[k], "%s/link.log", b->dir);
+    b->jobs[k].argv = b->argv[k];
+    b->jobs[k].label = "the link";
+    b->jobs[k].log = b->log[k];
+}
+
+/* The job just added, alone: 0, or EXIT_BUILD (reported). */
+static int run_last(build *b, const char *what)
+{
+    const int k = b->njobs - 1, rc = bench_run_jobs(&b->jobs[k], 1, 1, 0);
+    return rc == -1 ? 0 : build_failed(b, rc == -2 ? -2 : k, what);
+}
+
+/* Everything compiled, the registry with the code sizes, linked into dir/bench. */
+static int compile_and_link(const bench_options *o, const kin_tree *t, build *b)
+{
+    const int robot_object = 0;         /* plan_compiles puts NAME.c first */
+    const int frame = bench_timed_frame(t, o->frame);
+    long bytes[NALGORITHMS];
+    int rc, k;
+    plan_compiles(o, b);
+    fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc,
+            o->cflags);
+    rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), isatty(STDERR_FILENO));
+    if (rc != -1)
+        return build_failed(b, rc, "compiling");
+    measure_code(b->obj[robot_object], o->robot.name,
+                 frame >= 0 ? render_jacobian_index(t, frame) : -1, bytes);
+    for (k = 0; o->robot.size && k < NALGORITHMS; k++)
+        bytes[k] = -1;      /* --size: the code that runs is the shared runtime's */
+    if (write_registry(o, b->dir, bytes) != 0) {
+        diag_report("cannot write into %s", b->dir);
+        return EXIT_BUILD;
+    }
+    add_compile(o, b, b->dir, "registry.c");
+    if ((rc = run_last(b, "compiling")) != 0)
+        return rc;
+    add_link(o, b);
+    return run_last(b, "linking");
+}
+
+/* The harness, with the terminal: its table is the command's output. */
+static int run_harness(const bench_options *o, build *b)
+{
+    char batches[32], list[1024] = "";
+    char *argv[16];
+    int n = 0, k, rc;
+    for (k = 0; k < NALGORITHMS; k++)
+        if (o->asked[k])
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
+                     algorithms[k].name);
+    snprintf(batches, sizeof batches, "%ld", o->batches);
+    argv[n++] = b->exe;
+    argv[n++] = "--algorithms";
+    argv[n++] = list;
+    argv[n++] = "--batches";
+    argv[n++] = batches;
+    if (o->csv)
+        argv[n++] = "--csv", argv[n++] = (char *)o->csv;
+    if (o->json)
+        argv[n++] = "--json", argv[n++] = (char *)o->json;
+    if (o->svg)
+        argv[n++] = "--svg", argv[n++] = (char *)o->svg;
+    argv[n] = NULL;
+    rc = bench_run_attached(argv);
+    if (rc != 0 && rc != -2)
+        diag_report("the benchmark program failed (exit %d)", rc);
+    return rc == 0 ? 0 : EXIT_BUILD;
+}
+
+int bench_main(int argc, char **argv)
+{
+    bench_options o;
+    kin_tree t;
+    build *b;
+    char err[1024];
+    int rc = parse_bench_args(argc, argv, &o);
+    if (rc != 0)
+        return rc;
+    if ((rc = pipeline_load(&o.robot, &t)) != 0)
+        return rc;
+    if (t.m_singular) {
+        /* the harness times ABA, LTL and M^-1 beside the generic runtime: they need M^-1 */
+        diag_report("bench: %s: M is singular, and the benchmark times the forward dynamics "
+                   "too; give the massless links an <inertial>", o.robot.urdf);
+        tree_free(&t);
+        return EXIT_INPUT;
+    }
+    b = calloc(1, sizeof *b);
+    rc = b ? choose_algorithms(&o, &t) : EXIT_INPUT;
+    if (rc == 0 && b)
+        rc = split_flags(b, o.cflags);
+    if (rc == 0 && bench_tmp_create(b->dir, err, sizeof err) != 0) {
+        diag_report("%s", err);
+        rc = EXIT_BUILD;
+    }
+    if (rc == 0) {
+        snprintf(b->gen, sizeof b->gen, "%s/gen", b->dir);
+        rc = pipeline_write(&o.robot, &t, b->gen, 0);
+    }
+    if (rc == 0 && write_harness(&o, &t, b->dir) != 0)
+        rc = EXIT_BUILD;
+    rc = rc ? rc : check_compiler(&o, b);
+    rc = rc ? rc : compile_and_link(&o, &t, b);
+    rc = rc ? rc : run_harness(&o, b);
+    if (b)
+        bench_tmp_finish(b->dir);
+    free(b);
+    tree_free(&t);
+    return rc;
+}
