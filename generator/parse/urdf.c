@@ -1,17 +1,16 @@
-/* urdf.c — stage 1: parse a URDF with libxml2 and validate it into urdf_model.
+/* urdf.c — stage 1: read a URDF's XML tree (xml_input.c makes it, safely) and validate
+ * it into urdf_model.
  *
  * The input is untrusted: no network, no DTD loading, no entity substitution, and any
  * entity declaration stops the parser before an entity can be expanded. Sizes are
  * bounded. Every rejection is one line "file:line: element "name": reason"; when the
  * offending element carries no name it reads "file:line: <element>: reason". */
-#include "util/name_table.h"
 #include "parse/urdf.h"
+#include "parse/xml_input.h"
+#include "util/name_table.h"
 #include "util/text.h"
 
-#include <libxml/SAX2.h>
-#include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <libxml/xmlerror.h>
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define URDF_MAX_FILE_BYTES ((size_t)64 << 20)
 #define URDF_MAX_NAME_BYTES 255
 #define URDF_MAX_ELEMENTS 100000
 #define URDF_AXIS_EPS 1e-12
@@ -28,47 +26,13 @@
  * where m l^2 w^2 overflows even in float (3e38) for lengths and rates up to 1e3. */
 #define URDF_MAX_MASS 1e12
 
-/* ---------------------------------------------------------------- error reporting */
-
-typedef struct {
-    const char *file;
-    char *err;
-    size_t errlen;
-} report;
-
-static void report_v(const report *r, long line, const char *fmt, va_list ap)
-{
-    int used;
-    if (r->err == NULL || r->errlen == 0)
-        return;
-    used = line > 0 ? snprintf(r->err, r->errlen, "%s:%ld: ", r->file, line)
-                    : snprintf(r->err, r->errlen, "%s: ", r->file);
-    if (used >= 0 && (size_t)used < r->errlen)
-        vsnprintf(r->err + used, r->errlen - (size_t)used, fmt, ap);
-}
-
-static void report_line(const report *r, long line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report_v(r, line, fmt, ap);
-    va_end(ap);
-}
+/* ---------------------------------------------------------------- messages */
 
 /* Unprefixed elements only: <xacro:include> is not an <include>. */
 static int is_element(const xmlNode *n, const char *tag)
 {
     return n->type == XML_ELEMENT_NODE && (n->ns == NULL || n->ns->prefix == NULL) &&
            strcmp((const char *)n->name, tag) == 0;
-}
-
-/* libxml2 keeps element lines in an unsigned short; past 65535 the line recorded by
- * on_start_element in the (otherwise unused) psvi field is the exact one. */
-static long node_line(const xmlNode *n)
-{
-    if (n->line < 65535 || n->type != XML_ELEMENT_NODE)
-        return xmlGetLineNo(n);
-    return (long)(ptrdiff_t)n->psvi;
 }
 
 /* "link "base"" for a named element, "<inertia>" otherwise. */
@@ -95,7 +59,7 @@ static const xmlNode *owner_of(const xmlNode *n)
 }
 
 /* Writes "file:line: label: reason[ (in owner)]" and returns -1. */
-static int vfail(const report *r, const xmlNode *n, const char *fmt, va_list ap)
+static int vfail(const parse_report *r, const xmlNode *n, const char *fmt, va_list ap)
 {
     char label[URDF_MAX_NAME_BYTES + 64], owner[URDF_MAX_NAME_BYTES + 64] = "";
     char reason[512];
@@ -107,11 +71,11 @@ static int vfail(const report *r, const xmlNode *n, const char *fmt, va_list ap)
         element_label(olabel, sizeof olabel, o);
         snprintf(owner, sizeof owner, " (in %s)", olabel);
     }
-    report_line(r, node_line(n), "%s: %s%s", label, reason, owner);
+    parse_report_line(r, xml_node_line(n), "%s: %s%s", label, reason, owner);
     return -1;
 }
 
-static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
+static int fail(const parse_report *r, const xmlNode *n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -122,10 +86,10 @@ static int fail(const report *r, const xmlNode *n, const char *fmt, ...)
 
 /* Adds "file:line: label: warning: reason[ (in owner)]" to m's warnings: something the
  * dynamics do not need, said instead of refusing the file. 0, or -1 out of memory. */
-static int warn(const report *r, urdf_model *m, const xmlNode *n, const char *fmt, ...)
+static int warn(const parse_report *r, urdf_model *m, const xmlNode *n, const char *fmt, ...)
 {
     char text[1024], format[256];
-    report into;
+    parse_report into;
     va_list ap;
     into.file = r->file;
     into.err = text;
@@ -150,14 +114,9 @@ static const xmlNode *first_child(const xmlNode *n, const char *tag)
     return NULL;
 }
 
-static int is_xml_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* Reads exactly `count` finite numbers from attribute `attr` of `n`. A missing
  * attribute is an error when `required`, otherwise leaves `out` untouched. */
-static int read_numbers(const report *r, const xmlNode *n, const char *attr, double *out,
+static int read_numbers(const parse_report *r, const xmlNode *n, const char *attr, double *out,
                         int count, int required)
 {
     xmlChar *value = xmlGetNoNsProp(n, BAD_CAST attr);
@@ -169,7 +128,7 @@ static int read_numbers(const report *r, const xmlNode *n, const char *attr, dou
         return required ? fail(r, n, "missing %s", attr) : 0;
     for (;;) {
         char *end;
-        while (is_xml_space(*s))
+        while (xml_is_space(*s))
             s++;
         if (*s == '\0')
             break;
@@ -179,7 +138,7 @@ static int read_numbers(const report *r, const xmlNode *n, const char *attr, dou
             break;
         }
         tmp[got] = strtod(s, &end);
-        if (end == s || (*end != '\0' && !is_xml_space(*end))) {
+        if (end == s || (*end != '\0' && !xml_is_space(*end))) {
             status = fail(r, n, "%s \"%.64s\" is not a number", attr, (const char *)value);
             break;
         }
@@ -200,7 +159,7 @@ static int read_numbers(const report *r, const xmlNode *n, const char *attr, dou
 }
 
 /* Copies a required name-like attribute (name, link, joint), bounded in length. */
-static int read_name(const report *r, const xmlNode *n, const char *attr, char **out)
+static int read_name(const parse_report *r, const xmlNode *n, const char *attr, char **out)
 {
     xmlChar *value = xmlGetNoNsProp(n, BAD_CAST attr);
     int status = 0;
@@ -216,7 +175,7 @@ static int read_name(const report *r, const xmlNode *n, const char *attr, char *
     return status;
 }
 
-static int read_origin(const report *r, const xmlNode *parent, urdf_origin *o)
+static int read_origin(const parse_report *r, const xmlNode *parent, urdf_origin *o)
 {
     const xmlNode *n = first_child(parent, "origin");
     memset(o, 0, sizeof *o);
@@ -229,7 +188,7 @@ static int read_origin(const report *r, const xmlNode *parent, urdf_origin *o)
 
 /* ---------------------------------------------------------------- links */
 
-static int read_inertial(const report *r, const xmlNode *inertial, urdf_link *l)
+static int read_inertial(const parse_report *r, const xmlNode *inertial, urdf_link *l)
 {
     const xmlNode *mass = first_child(inertial, "mass");
     const xmlNode *inertia = first_child(inertial, "inertia");
@@ -259,10 +218,10 @@ static int read_inertial(const report *r, const xmlNode *inertial, urdf_link *l)
     return 0;
 }
 
-static int read_link(const report *r, const xmlNode *n, urdf_link *l)
+static int read_link(const parse_report *r, const xmlNode *n, urdf_link *l)
 {
     const xmlNode *inertial = first_child(n, "inertial");
-    l->line = (int)node_line(n);
+    l->line = (int)xml_node_line(n);
     if (read_name(r, n, "name", &l->name))
         return -1;
     return inertial != NULL ? read_inertial(r, inertial, l) : 0;
@@ -280,7 +239,7 @@ const char *urdf_joint_type_name(urdf_joint_type t)
     return joint_type_names[t];
 }
 
-static int read_joint_type(const report *r, const xmlNode *n, urdf_joint_type *type)
+static int read_joint_type(const parse_report *r, const xmlNode *n, urdf_joint_type *type)
 {
     xmlChar *value = xmlGetNoNsProp(n, BAD_CAST "type");
     size_t i, count = sizeof joint_type_names / sizeof *joint_type_names;
@@ -300,7 +259,7 @@ static int read_joint_type(const report *r, const xmlNode *n, urdf_joint_type *t
 }
 
 /* Resolves <parent link> or <child link> to a link index. */
-static int read_link_ref(const report *r, const xmlNode *joint, const char *tag,
+static int read_link_ref(const parse_report *r, const xmlNode *joint, const char *tag,
                          const name_table *links, int *index)
 {
     const xmlNode *n = first_child(joint, tag);
@@ -322,7 +281,7 @@ static int joint_has_axis(urdf_joint_type t)
            t == URDF_PLANAR;
 }
 
-static int read_axis(const report *r, const xmlNode *joint, urdf_joint *j)
+static int read_axis(const parse_report *r, const xmlNode *joint, urdf_joint *j)
 {
     const xmlNode *n = first_child(joint, "axis");
     double norm;
@@ -347,7 +306,7 @@ static int read_axis(const report *r, const xmlNode *joint, urdf_joint *j)
     return 0;
 }
 
-static int read_limit(const report *r, const xmlNode *joint, urdf_joint *j)
+static int read_limit(const parse_report *r, const xmlNode *joint, urdf_joint *j)
 {
     const xmlNode *n = first_child(joint, "limit");
     int bounded = j->type == URDF_REVOLUTE || j->type == URDF_PRISMATIC;
@@ -365,7 +324,7 @@ static int read_limit(const report *r, const xmlNode *joint, urdf_joint *j)
     return 0;
 }
 
-static int read_mimic(const report *r, const xmlNode *joint, urdf_joint *j)
+static int read_mimic(const parse_report *r, const xmlNode *joint, urdf_joint *j)
 {
     const xmlNode *n = first_child(joint, "mimic");
     if (n == NULL)
@@ -381,10 +340,10 @@ static int read_mimic(const report *r, const xmlNode *joint, urdf_joint *j)
 }
 
 /* Reads one joint; `parent_joint[link]` records which joint has that link as child. */
-static int read_joint(const report *r, const xmlNode *n, const name_table *links,
+static int read_joint(const parse_report *r, const xmlNode *n, const name_table *links,
                       const urdf_model *m, int self, int *parent_joint, urdf_joint *j)
 {
-    j->line = (int)node_line(n);
+    j->line = (int)xml_node_line(n);
     if (read_name(r, n, "name", &j->name) || read_joint_type(r, n, &j->type) ||
         read_origin(r, n, &j->origin) ||
         read_link_ref(r, n, "parent", links, &j->parent) ||
@@ -402,14 +361,14 @@ static int read_joint(const report *r, const xmlNode *n, const name_table *links
 /* ---------------------------------------------------------------- robot */
 
 typedef struct {
-    const report *r;
+    const parse_report *r;
     urdf_model *m;
     const xmlNode **link_nodes, **joint_nodes;
     int *parent_joint; /* (nlinks) joint whose child the link is, -1 for none */
     name_table links, joints;
 } robot_parse;
 
-static int count_children(const report *r, const xmlNode *robot, const char *tag, int *count)
+static int count_children(const parse_report *r, const xmlNode *robot, const char *tag, int *count)
 {
     const xmlNode *c;
     *count = 0;
@@ -567,7 +526,7 @@ static int check_acyclic(robot_parse *p)
     return 0;
 }
 
-static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
+static int read_robot(const parse_report *r, const xmlNode *robot, urdf_model *m)
 {
     robot_parse p;
     int status;
@@ -575,7 +534,7 @@ static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
     p.r = r;
     p.m = m;
     if (robot == NULL) {
-        report_line(r, 1, "<robot>: missing");
+        parse_report_line(r, 1, "<robot>: missing");
         return -1;
     }
     if (!is_element(robot, "robot"))
@@ -598,193 +557,12 @@ static int read_robot(const report *r, const xmlNode *robot, urdf_model *m)
     return status;
 }
 
-/* ---------------------------------------------------------------- XML */
-
-/* What the libxml2 callbacks saw during one parse. */
-typedef struct {
-    int xml_error_line;   /* first libxml2 error, 0 if none */
-    char xml_error[256];
-    int entity_line;      /* first entity declaration, 0 if none */
-    char entity_name[64];
-    startElementNsSAX2Func start_element; /* libxml2's own, which builds the tree */
-} parse_watch;
-
-static void on_start_element(void *data, const xmlChar *localname, const xmlChar *prefix,
-                             const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                             int nb_attributes, int nb_defaulted, const xmlChar **attributes)
-{
-    xmlParserCtxtPtr ctxt = data;
-    parse_watch *w = ctxt->_private;
-    xmlNodePtr parent = ctxt->node;
-    w->start_element(data, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
-                     nb_defaulted, attributes);
-    if (ctxt->node != NULL && ctxt->node != parent)
-        ctxt->node->psvi = (void *)(ptrdiff_t)xmlSAX2GetLineNumber(ctxt);
-}
-
-static void on_xml_error(void *data, xmlErrorPtr e)
-{
-    xmlParserCtxtPtr ctxt = data;
-    parse_watch *w = ctxt->_private;
-    char *c;
-    size_t n;
-    /* Undeclared prefixes (<xacro:property> without xmlns:xacro) are namespace errors,
-     * not XML ones; ROS tools accept them, and such elements are never URDF's own. */
-    if (w->xml_error_line != 0 || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE)
-        return;
-    w->xml_error_line = e->line > 0 ? e->line : 1;
-    snprintf(w->xml_error, sizeof w->xml_error, "%s", e->message ? e->message : "error");
-    n = strlen(w->xml_error);
-    while (n > 0 && is_xml_space(w->xml_error[n - 1])) /* libxml2 ends it with '\n' */
-        w->xml_error[--n] = '\0';
-    for (c = w->xml_error; *c != '\0'; c++) /* and may break it over lines */
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    /* its advice on lifting a limit is for programmers, not for the user */
-    if ((c = strstr(w->xml_error, " use XML_PARSE_HUGE")) != NULL)
-        *c = '\0';
-}
-
-/* Any entity declaration stops the parser before it can be expanded. */
-static void on_entity_decl(void *data, const xmlChar *name, int type, const xmlChar *public_id,
-                           const xmlChar *system_id, xmlChar *content)
-{
-    xmlParserCtxtPtr ctxt = data;
-    parse_watch *w = ctxt->_private;
-    (void)type, (void)public_id, (void)system_id, (void)content;
-    if (w->entity_line == 0) {
-        w->entity_line = xmlSAX2GetLineNumber(ctxt);
-        snprintf(w->entity_name, sizeof w->entity_name, "%s", (const char *)name);
-    }
-    xmlStopParser(ctxt);
-}
-
-static void on_unparsed_entity_decl(void *data, const xmlChar *name, const xmlChar *public_id,
-                                    const xmlChar *system_id, const xmlChar *notation)
-{
-    (void)notation;
-    on_entity_decl(data, name, 0, public_id, system_id, NULL);
-}
-
-/* libxml2's generic messages (encoding errors) would reach stderr raw; the structured error
- * handler already reports the first error with its line. */
-static void ignore_generic_error(void *data, const char *fmt, ...)
-{
-    (void)data, (void)fmt;
-}
-
-static xmlDocPtr parse_xml(const char *buf, size_t len, const report *r)
-{
-    const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    parse_watch w;
-    xmlParserCtxtPtr ctxt;
-    xmlDocPtr doc;
-
-    memset(&w, 0, sizeof w);
-    xmlInitParser();
-    xmlResetLastError();
-    ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL) {
-        report_line(r, 0, "out of memory");
-        return NULL;
-    }
-    xmlSetGenericErrorFunc(NULL, ignore_generic_error);
-    ctxt->_private = &w;
-    ctxt->sax->serror = on_xml_error;
-    ctxt->sax->entityDecl = on_entity_decl;
-    ctxt->sax->unparsedEntityDecl = on_unparsed_entity_decl;
-    w.start_element = ctxt->sax->startElementNs;
-    if (w.start_element != NULL)
-        ctxt->sax->startElementNs = on_start_element;
-    doc = xmlCtxtReadMemory(ctxt, buf, (int)len, r->file, NULL, options);
-    if (w.entity_line != 0)
-        report_line(r, w.entity_line, "<!ENTITY>: entity \"%s\" declared; URDF files may not "
-                    "declare entities", w.entity_name);
-    else if (doc == NULL || w.xml_error_line != 0)
-        report_line(r, w.xml_error_line, "malformed XML: %s",
-                    w.xml_error[0] ? w.xml_error : "not well-formed");
-    if ((w.entity_line != 0 || w.xml_error_line != 0) && doc != NULL) {
-        xmlFreeDoc(doc);
-        doc = NULL;
-    }
-    if (doc != NULL && xmlGetIntSubset(doc) != NULL) {
-        /* without its DTD, attribute look-ups (xmlGetNoNsProp) see only what the file
-         * writes on each element, never an <!ATTLIST> default */
-        xmlDtdPtr dtd = xmlGetIntSubset(doc);
-        xmlUnlinkNode((xmlNodePtr)dtd);
-        xmlFreeDtd(dtd);
-    }
-    xmlFreeParserCtxt(ctxt);
-    xmlResetLastError();
-    xmlSetGenericErrorFunc(NULL, NULL);
-    return doc;
-}
-
-/* ---------------------------------------------------------------- xacro */
-
-/* A xacro macro (<xacro:property>, <xacro:include>, ...), with or without its namespace
- * declared (libxml2 keeps an undeclared prefix in the name). */
-static int is_xacro_element(const xmlNode *n)
-{
-    const char *name = (const char *)n->name;
-    return (n->ns && n->ns->prefix && strcmp((const char *)n->ns->prefix, "xacro") == 0) ||
-           strncmp(name, "xacro:", 6) == 0;
-}
-
-static const char *attribute_text(const xmlAttr *a)
-{
-    return a->children && a->children->content ? (const char *)a->children->content : "";
-}
-
-/* The first attribute holding a xacro substitution (${...} or $(...)), or NULL. */
-static const xmlAttr *xacro_attribute(const xmlNode *n)
-{
-    const xmlAttr *a;
-    for (a = n->properties; a; a = a->next)
-        if (strstr(attribute_text(a), "${") || strstr(attribute_text(a), "$("))
-            return a;
-    return NULL;
-}
-
-/* A xacro file is not a URDF yet: say so, naming its first macro or ${...} value, and how
- * to expand it, rather than report a missing name or a bad number. Depth-first, without
- * recursion (libxml2 bounds the depth, but the walk need not rely on it). Returns -1 when
- * it replaced the message, 0 when the file shows no sign of xacro. */
-static int explain_xacro(const report *r, const xmlNode *root)
-{
-    const xmlNode *n = root;
-    while (n) {
-        const xmlAttr *a = n->type == XML_ELEMENT_NODE ? xacro_attribute(n) : NULL;
-        if (n->type == XML_ELEMENT_NODE && (is_xacro_element(n) || a)) {
-            char what[160];
-            if (is_xacro_element(n))
-                snprintf(what, sizeof what, "<%s%s>", n->ns ? "xacro:" : "",
-                         (const char *)n->name);
-            else
-                snprintf(what, sizeof what, "<%s> %s \"%.64s\"", (const char *)n->name,
-                         (const char *)a->name, attribute_text(a));
-            report_line(r, node_line(n), "%s: this is a xacro file, with macros still to "
-                        "expand; expand it first (xacro %s > robot.urdf, from ROS's xacro "
-                        "package) and give cdyngen the result", what, r->file);
-            return -1;
-        }
-        if (n->children)
-            n = n->children;
-        else {
-            while (n && n != root && !n->next)
-                n = n->parent;
-            n = n && n != root ? n->next : NULL;
-        }
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------- public API */
 
 int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model *out,
                       char *err, size_t errlen)
 {
-    report r;
+    parse_report r;
     xmlDocPtr doc;
     int status;
 
@@ -795,72 +573,32 @@ int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model 
     if (err != NULL && errlen > 0)
         err[0] = '\0';
     if (len == 0) {
-        report_line(&r, 1, "<robot>: missing, the file is empty");
+        parse_report_line(&r, 1, "<robot>: missing, the file is empty");
         return -1;
     }
     if (len > URDF_MAX_FILE_BYTES) {
-        report_line(&r, 0, "larger than %lu MiB", (unsigned long)(URDF_MAX_FILE_BYTES >> 20));
+        parse_report_line(&r, 0, "larger than %lu MiB", (unsigned long)(URDF_MAX_FILE_BYTES >> 20));
         return -1;
     }
-    doc = parse_xml(buf, len, &r);
+    doc = xml_read_untrusted(buf, len, &r);
     if (doc == NULL)
         return -1;
     out->file = text_dup(r.file);
     status = out->file != NULL ? read_robot(&r, xmlDocGetRootElement(doc), out)
-                               : (report_line(&r, 0, "out of memory"), -1);
+                               : (parse_report_line(&r, 0, "out of memory"), -1);
     /* a refused file that is a xacro file gets that said instead (leftover xacro elements
      * in a file that reads well are ignored, as ROS tools do) */
     if (status != 0 && out->file != NULL)
-        explain_xacro(&r, xmlDocGetRootElement(doc));
+        xml_explain_xacro(&r, xmlDocGetRootElement(doc));
     xmlFreeDoc(doc);
     if (status != 0)
         urdf_free(out);
     return status;
 }
 
-/* Reads at most URDF_MAX_FILE_BYTES + 1 bytes, so an oversized file is never held. */
-static char *read_file(const char *path, size_t *len, const report *r)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap), *grown;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL || buf == NULL) {
-        report_line(r, 0, "cannot open the file: %s", f == NULL ? strerror(errno) : "out of memory");
-        goto fail;
-    }
-    for (;;) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        if (cap > URDF_MAX_FILE_BYTES) {
-            report_line(r, 0, "larger than %lu MiB",
-                        (unsigned long)(URDF_MAX_FILE_BYTES >> 20));
-            goto fail;
-        }
-        cap = cap * 2 > URDF_MAX_FILE_BYTES ? URDF_MAX_FILE_BYTES + 1 : cap * 2;
-        if ((grown = realloc(buf, cap)) == NULL) {
-            report_line(r, 0, "out of memory");
-            goto fail;
-        }
-        buf = grown;
-    }
-    if (ferror(f)) {
-        report_line(r, 0, "cannot read the file");
-        goto fail;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-fail:
-    if (f != NULL)
-        fclose(f);
-    free(buf);
-    return NULL;
-}
-
 int urdf_parse_file(const char *path, urdf_model *out, char *err, size_t errlen)
 {
-    report r;
+    parse_report r;
     size_t len = 0;
     char *buf;
     int status;
@@ -869,7 +607,7 @@ int urdf_parse_file(const char *path, urdf_model *out, char *err, size_t errlen)
     r.err = err;
     r.errlen = errlen;
     memset(out, 0, sizeof *out);
-    buf = read_file(path, &len, &r);
+    buf = xml_read_file(path, &len, &r);
     if (buf == NULL)
         return -1;
     status = urdf_parse_memory(buf, len, path, out, err, errlen);
