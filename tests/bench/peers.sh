@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # peers.sh — the generated code built by gcc and by clang, the generic runtime built by each,
 # and Pinocchio 3.7, timed side by side in one run on the sample and reference robots, with
-# each generated function's code size and op count. Not a test: the README's table.
+# each generated function's code size and op count. Not a test: docs/benchmarks.md's table.
 #
 #   tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md [BATCHES] [ROUNDS]
 #
+# OUT.md is written whole; or, when it already holds the lines <!-- peers:begin --> and
+# <!-- peers:end --> (docs/benchmarks.md), only what is between them (doc_section.sh).
 # CDYNGEN is a built cdyngen (its `bench` command compiles and times each side);
 # PINOCCHIO_BENCH is ../shared/peers/pinocchio's harness (build.sh builds it). The reference
 # robots are read from CDYN_SHARED (default: ../shared beside the source tree) and skipped
@@ -18,7 +20,7 @@
 #   clang: -std=c99 -O3 -march=native
 set -euo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,20p' "$0" >&2
     exit 2
 fi
 cdyngen=$1 pinocchio=$2 out=$3 batches=${4:-20} rounds=${5:-3}
@@ -106,7 +108,14 @@ done
     echo "smallest of its rounds' medians, pinned to one core; \"÷\" is how many times faster the"
     echo "generated code is. CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')."
     echo "$(gcc --version | head -1); $(clang --version | head -1)."
+    echo "Of $(git -C "$src" describe --always --dirty 2>/dev/null || echo "an unknown commit"):" \
+        "\`tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md $batches $rounds\`."
     echo
     cat "$work/table.md"
-} > "$out"
-echo "peers.sh: wrote $out" >&2
+} > "$work/out.md"
+if [ -f "$out" ] && grep -qxF '<!-- peers:begin -->' "$out"; then
+    sh "$src/tests/bench/doc_section.sh" peers "$out" "$work/out.md"
+else
+    cp "$work/out.md" "$out"
+    echo "peers.sh: wrote $out" >&2
+fi

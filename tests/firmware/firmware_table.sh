@@ -1,7 +1,9 @@
 #!/bin/sh
-# firmware_table.sh — the README's firmware table, from what the firmware tests built and
+# firmware_table.sh — docs/firmware.md's firmware table, from what the firmware tests built and
 # measured (run `ctest -R firmware_` first), plus an -O2 build of each robot's code:
 #   firmware_table.sh SOURCE_DIR FIRMWARE_BUILD_DIR CROSS_GCC > table.md
+# (`cmake --build build --target firmware_table` writes build/tests/firmware/table.md;
+# tests/bench/doc_section.sh firmware docs/firmware.md TABLE.md puts it in the document).
 # Per robot of generated/manifest.txt and per function, M4F (float) and M7 (double): the
 # machine code it links (code_size.awk) at -Os and -O2, its worst-case stack at -Os
 # (stack_check.awk), its instructions under QEMU and, in float, its largest error against

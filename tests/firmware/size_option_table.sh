@@ -1,7 +1,7 @@
 #!/bin/sh
-# size_option_table.sh — the README's `--size` figures: the humanoid of generated/manifest.txt
-# (floating base, both soles in 6d contact; and without the contacts) generated in full
-# (straight-line) and with --size, measured side by side:
+# size_option_table.sh — the figures of docs/firmware.md's `--size` tables: the humanoid of
+# generated/manifest.txt (floating base, both soles in 6d contact; and without the contacts)
+# generated in full (straight-line) and with --size, measured side by side:
 #   - code: the bytes of the robot's own objects (NAME.c, and for --size NAME_model.c and the
 #     runtime's cdyn_*.c) that a program taking the address of every function of NAME.h links
 #     (-ffunction-sections, --gc-sections; read from the linker map), on the host at -O2
@@ -11,7 +11,7 @@
 #     of the runtime's workspace costs per call (the harness again, timing it alone).
 #   size_option_table.sh SOURCE_DIR CDYNGEN FW_HOST WORK HOST_CC CROSS_GCC QEMU > table.md
 # FW_HOST is the build's fw_host_humanoid (cmake --build build --target size_option_table
-# runs it). Times on the host are `cdyngen bench`'s (README).
+# runs it). Times on the host are `cdyngen bench`'s (docs/firmware.md).
 set -eu
 src=$1 cdyngen=$2 fw_host=$3 work=$4 hostcc=$5 cc=$6 qemu=$7
 here=$(cd "$(dirname "$0")" && pwd)
