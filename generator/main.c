@@ -44,17 +44,11 @@ static int parse_args(int argc, char **argv, cli_options *o)
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            exit(0);
-        } else if (strcmp(a, "--version") == 0) {
+        if (strcmp(a, "--version") == 0) {
             printf("cdyngen %s\n", CDYNGEN_VERSION);
             exit(0);
-        } else if ((rc = cli_robot_option(argc, argv, &i, &o->robot)) != 0) {
-            if (rc != 1)
-                return rc;
-        } else if ((rc = cli_output_option(argc, argv, &i, &o->out_dir, &o->force,
-                                           "a folder")) != 0) {
+        } else if ((rc = cli_shared_option(argc, argv, &i, usage_text, &o->robot, &o->out_dir,
+                                           &o->force, "a folder")) != 0) {
             if (rc != 1)
                 return rc;
         } else if (strcmp(a, "--summary") == 0) {

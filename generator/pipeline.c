@@ -14,35 +14,45 @@
 #include "util/text.h"
 #include "write/output.h"
 
-static int build_tree(const robot_options *o, kin_tree *t);
+static int parse_urdf(const robot_options *o, urdf_model *u);
+static int build_tree(const robot_options *o, const urdf_model *u, kin_tree *t);
+static int check_ranges(const robot_options *o, const kin_tree *t);
 static int check_inertia(const robot_options *o, kin_tree *t);
 static int add_constraints(const robot_options *o, kin_tree *t);
-
-int pipeline_generate(const robot_options *o, const char *out_dir, int force)
-{
-    kin_tree t;
-    int rc = pipeline_load(o, &t);
-    if (rc != 0)
-        return rc;
-    rc = pipeline_write(o, &t, out_dir, force);
-    tree_free(&t);
-    return rc;
-}
+static int render_files(const robot_options *o, const kin_tree *t, render_output *r);
+static int check_rendered(const robot_options *o, const kin_tree *t, const render_output *r);
+static int write_files(const render_output *r, const char *out_dir, int force);
 
 int pipeline_load(const robot_options *o, kin_tree *t)
 {
-    char err[1024];
-    int rc = build_tree(o, t);                          /* parse/, model/, inertia check */
+    urdf_model u;
+    int rc = parse_urdf(o, &u);                 /* parse/: URDF -> urdf_model */
     if (rc != 0)
         return rc;
-    if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) < 0) {
-        diag_report("%s", err);                         /* check/: numbers in range */
-        rc = EXIT_INPUT;
-    } else if ((rc = check_inertia(o, t)) == 0) {       /* check/: M not singular */
-        rc = add_constraints(o, t);                     /* model/: the constraint set */
-    }
+    rc = build_tree(o, &u, t);                  /* model/: the tree; check/: its inertias */
+    urdf_free(&u);
+    if (rc != 0)
+        return rc;
+    rc = check_ranges(o, t);                    /* check/: its numbers fit the scalar */
+    if (rc == 0)
+        rc = check_inertia(o, t);               /* check/: M is not singular */
+    if (rc == 0)
+        rc = add_constraints(o, t);             /* model/: the constraint set */
     if (rc != 0)
         tree_free(t);
+    return rc;
+}
+
+int pipeline_write(const robot_options *o, const kin_tree *t, const char *out_dir, int force)
+{
+    render_output r;
+    int rc = render_files(o, t, &r);            /* symbolic/, emit/, render/ */
+    if (rc != 0)
+        return rc;
+    rc = check_rendered(o, t, &r);              /* check/: every constant, the size */
+    if (rc == 0)
+        rc = write_files(&r, out_dir, force);   /* write/: all or nothing */
+    render_output_free(&r);
     return rc;
 }
 
@@ -58,7 +68,7 @@ int pipeline_tree(const urdf_model *u, const tree_options *opt, kin_tree *t, cha
     return 0;
 }
 
-/* --- the stages before the tree is whole --- */
+/* ---------------------------------------------------------------- load */
 
 /* The constraint set on the tree (constraints.c checks every frame). */
 static int add_constraints(const robot_options *o, kin_tree *t)
@@ -92,33 +102,47 @@ static int strict_refuses(const robot_options *o, int nwarnings)
     return 1;
 }
 
-/* Parses the URDF and builds the tree, printing warnings and notes as they come. */
-static int build_tree(const robot_options *o, kin_tree *t)
+/* parse/: the file read into urdf_model, its warnings printed. */
+static int parse_urdf(const robot_options *o, urdf_model *u)
 {
-    urdf_model u;
-    tree_options topt;
     char err[1024];
-    int rc;
-    if (urdf_parse_file(o->urdf, &u, err, sizeof err) < 0) {
+    if (urdf_parse_file(o->urdf, u, err, sizeof err) < 0) {
         diag_report("%s", err);
         return EXIT_INPUT;
     }
-    print_lines(&u.warnings);
+    print_lines(&u->warnings);
+    return 0;
+}
+
+/* model/ and check/'s inertia check: the tree, its notes and warnings printed; --strict
+ * refuses it when the file or the tree gave any warning. */
+static int build_tree(const robot_options *o, const urdf_model *u, kin_tree *t)
+{
+    tree_options topt;
+    char err[1024];
     memset(&topt, 0, sizeof topt);
     topt.floating_base = o->floating_base;
-    rc = pipeline_tree(&u, &topt, t, err, sizeof err);
-    if (rc < 0) {
+    if (pipeline_tree(u, &topt, t, err, sizeof err) < 0) {
         diag_report("%s", err);
-    } else {
-        print_lines(&t->notes);
-        print_lines(&t->warnings);
-        if (strict_refuses(o, u.warnings.n + t->warnings.n)) {
-            tree_free(t);
-            rc = -1;
-        }
+        return EXIT_INPUT;
     }
-    urdf_free(&u);
-    return rc < 0 ? EXIT_INPUT : 0;
+    print_lines(&t->notes);
+    print_lines(&t->warnings);
+    if (strict_refuses(o, u->warnings.n + t->warnings.n)) {
+        tree_free(t);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* check/: every number the tree holds representable in the scalar. */
+static int check_ranges(const robot_options *o, const kin_tree *t)
+{
+    char err[1024];
+    if (scalar_range_check_tree(t, o->scalar_float, o->urdf, err, sizeof err) == 0)
+        return 0;
+    diag_report("%s", err);
+    return EXIT_INPUT;
 }
 
 /* A singular M: refused, or with --massless-links ignore kept with a note (the forward
@@ -153,7 +177,7 @@ static int check_inertia(const robot_options *o, kin_tree *t)
     return 0;
 }
 
-/* --- the stages after --- */
+/* ---------------------------------------------------------------- write */
 
 /* A runtime file the folder ships: one under runtime/ that no rendered file replaces
  * (cdyn_scalar.h is rendered, fixing the folder's scalar type). */
@@ -194,34 +218,34 @@ static int collect_files(const render_output *r, output_file **files)
  * can take: every printed constant representable in the scalar, and at most
  * PIPELINE_MAX_OUTPUT_BYTES in all. The DoF and chain-work limits checked after the tree
  * walk bound the rendering's time and memory; this bounds what reaches the disk. */
-static int check_rendered(const robot_options *o, const kin_tree *t, const render_output *r,
-                          char *err, size_t len)
+static int check_rendered(const robot_options *o, const kin_tree *t, const render_output *r)
 {
+    char err[1024];
     size_t bytes = 0;
     int i;
     for (i = 0; i < r->nfiles; i++) {
         if (scalar_range_check_text(t, o->scalar_float, o->urdf, r->files[i].content, err,
-                                    len) < 0)
-            return -1;
+                                    sizeof err) < 0) {
+            diag_report("%s", err);
+            return EXIT_INPUT;
+        }
         bytes += strlen(r->files[i].content);
     }
     if (bytes > PIPELINE_MAX_OUTPUT_BYTES) {
-        snprintf(err, len, "%s: robot with %d DoFs: the generated code would be %lu MiB, more "
-                 "than the %d MiB cdyngen writes; split the robot or generate fewer "
-                 "constraints", o->urdf, t->nv, (unsigned long)(bytes >> 20),
-                 PIPELINE_MAX_OUTPUT_BYTES >> 20);
-        return -1;
+        diag_report("%s: robot with %d DoFs: the generated code would be %lu MiB, more than "
+                    "the %d MiB cdyngen writes; split the robot or generate fewer constraints",
+                    o->urdf, t->nv, (unsigned long)(bytes >> 20),
+                    PIPELINE_MAX_OUTPUT_BYTES >> 20);
+        return EXIT_INPUT;
     }
     return 0;
 }
 
-int pipeline_write(const robot_options *o, const kin_tree *t, const char *out_dir, int force)
+/* render/: the robot's files as text. */
+static int render_files(const robot_options *o, const kin_tree *t, render_output *r)
 {
     char err[1024], name[128], opts[4096];
     render_options ro;
-    render_output r;
-    output_file *files;
-    int n, rc;
     snprintf(name, sizeof name, "%s", o->name);
     pipeline_options_text(o, opts, sizeof opts);
     memset(&ro, 0, sizeof ro);
@@ -231,23 +255,24 @@ int pipeline_write(const robot_options *o, const kin_tree *t, const char *out_di
     ro.scalar_float = o->scalar_float;
     ro.python = o->python;
     ro.size = o->size;
-    if (render_robot(t, &ro, &r, err, sizeof err) < 0) {
-        diag_report("%s", err);
-        return EXIT_INPUT;
-    }
-    if (check_rendered(o, t, &r, err, sizeof err) < 0) {
-        diag_report("%s", err);
-        render_output_free(&r);
-        return EXIT_INPUT;
-    }
-    n = collect_files(&r, &files);
+    if (render_robot(t, &ro, r, err, sizeof err) == 0)
+        return 0;
+    diag_report("%s", err);
+    return EXIT_INPUT;
+}
+
+/* write/: the rendered files and the runtime beside them, all or nothing. */
+static int write_files(const render_output *r, const char *out_dir, int force)
+{
+    char err[1024];
+    output_file *files;
+    int n = collect_files(r, &files), rc;
     rc = n < 0 ? -1 : output_write_all(out_dir, files, n, force, err, sizeof err);
     if (n < 0)
         snprintf(err, sizeof err, "out of memory");
     if (rc < 0)
         diag_report("%s", err);
     free(files);
-    render_output_free(&r);
     return rc < 0 ? EXIT_INPUT : 0;
 }
 

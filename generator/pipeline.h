@@ -44,10 +44,9 @@ typedef struct {
     int nconstraints;
 } robot_options;
 
-/* `cdyngen ROBOT.urdf -o DIR`: pipeline_load, then pipeline_write. 0 or EXIT_INPUT. */
-int pipeline_generate(const robot_options *o, const char *out_dir, int force);
-
-/* The stages up to the checked tree with its constraint set (parse, model, check), warnings
+/* `cdyngen ROBOT.urdf -o DIR` is pipeline_load, then pipeline_write (main.c).
+ *
+ * The stages up to the checked tree with its constraint set (parse, model, check), warnings
  * and notes printed as they come: 0 with *t built (tree_free it), or EXIT_INPUT, reported. */
 int pipeline_load(const robot_options *o, kin_tree *t);
 

@@ -108,3 +108,16 @@ int cli_check_prefix(robot_options *o)
     }
     return 0;
 }
+
+int cli_shared_option(int argc, char **argv, int *i, const char *usage, robot_options *o,
+                      const char **out, int *force, const char *what)
+{
+    int rc;
+    if (strcmp(argv[*i], "--help") == 0 || strcmp(argv[*i], "-h") == 0) {
+        fputs(usage, stdout);
+        exit(0);
+    }
+    if ((rc = cli_robot_option(argc, argv, i, o)) != 0)
+        return rc;
+    return cli_output_option(argc, argv, i, out, force, what);
+}

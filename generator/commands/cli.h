@@ -35,6 +35,11 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o);
  * is one of them, 0 when not, EXIT_USAGE (reported) when the value is missing. */
 int cli_output_option(int argc, char **argv, int *i, const char **out, int *force,
                       const char *what);
+/* argv[*i] as an option `cdyngen` and `cdyngen report` share: --help or -h (prints usage,
+ * exits 0), a generation option, -o VALUE or --force. 1 when it is one, 0 when not,
+ * EXIT_USAGE (reported) when its value is bad or missing. */
+int cli_shared_option(int argc, char **argv, int *i, const char *usage, robot_options *o,
+                      const char **out, int *force, const char *what);
 /* Any other argument a of `command` ("" or "bench: "): the URDF the first time; an unknown
  * option or a second file is EXIT_USAGE (reported). */
 int cli_positional(robot_options *o, const char *a, const char *command);
