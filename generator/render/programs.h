@@ -1,0 +1,63 @@
+/* programs.h — render's inner step: each emitted algorithm run into C text (for the
+ * templates) or only counted (for the op counts). Internal to render/. */
+#ifndef CDYNGEN_RENDER_PROGRAMS_H
+#define CDYNGEN_RENDER_PROGRAMS_H
+
+#include "model/tree.h"
+#include "symbolic/expr.h"
+
+/* An expr program the emitter builds, or C text it writes directly (emit_crba.c: the
+ * in-place LTDL, and M^-1 as all its steps). A text function returns 1 to decline, when the
+ * algorithm's expr program is to be used instead. */
+typedef void (*program_build)(expr_prog *p, const kin_tree *t);
+typedef int (*program_text)(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+
+typedef struct {
+    const char *name;       /* the template's name for it (robot.c.tpl: NAME.body, ...) */
+    program_build build;
+    program_text text;      /* tried first when not NULL */
+    int contacts_only;      /* emitted only for a constraint set without loops */
+    /* The parameters of its generated function that the body alone may leave unused, in
+     * the signature's order: the function casts those to (void). The template's own code
+     * around the body uses the others. */
+    const char *params;
+} program;
+
+/* The unconstrained algorithms in the order of the op counts; and the constrained
+ * functions' parts, emitted only for a robot generated with constraints (emit_constraint.c). */
+extern const program program_algorithms[];
+extern const int program_nalgorithms;
+#define PROGRAM_NCONSTRAINED 23     /* the definition's size must agree: checked by the compiler */
+extern const program program_constrained[PROGRAM_NCONSTRAINED];
+/* NAME_ltl_factor's two copies, L then D, one function (nested one level deeper). */
+extern const program program_factor[2];
+
+/* The algorithm or constrained part of that name (one of the tables'). */
+const program *program_named(const char *name);
+
+/* The forward dynamics, left out when M is singular (--massless-links ignore). */
+int program_left_out(const kin_tree *t, const char *name);
+
+typedef struct {
+    char *body;             /* the C text; NULL when only counted */
+    expr_counts c;
+} emitted;
+
+/* Runs one algorithm into e: with `indent`, its C text (each line so indented) and counts;
+ * with NULL, the counts only. 0, or -1 out of memory (e->body freed). */
+int program_run(const kin_tree *t, const program *a, emitted *e, const char *indent);
+/* The same for frame's Jacobian columns: LOCAL with `local`, else LOCAL_WORLD_ALIGNED. */
+int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e,
+                         const char *indent);
+/* The next chunk of M^-1's steps from *step (advanced): one static function's worth. */
+int program_run_minv_chunk(const kin_tree *t, int *step, emitted *e);
+/* The sum of the algorithm's operations, or -1 out of memory. */
+long program_ops(const kin_tree *t, const program *a);
+/* "N mul, N add, ..." as comment text (malloc'd, NULL on oom). */
+char *program_ops_text(const expr_counts *c);
+
+/* The (void) casts, one "    (void)P;\n" line each, of the parameters in `params` (space
+ * separated) that none of the n bodies names; "" when all are used. malloc'd, NULL on oom. */
+char *program_unused_text(const char *params, const char *const *bodies, int n);
+
+#endif

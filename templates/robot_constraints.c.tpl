@@ -1,0 +1,412 @@
+{# NAME.c's constrained dynamics, included by robot.c.tpl for a robot generated with
+   constraints (the same values: X.body, X.ops, X.unused). #}
+/* ==== constrained dynamics: {{ ncon }} constraints, {{ nc }} rows ==== */
+
+static const cdyn_real {{ name }}__no_gains[{{ ncon }}] = { 0 };
+
+/* M on the tree pattern (CRBA), nle (RNEA with a = 0), J on the supports, gamma and the
+ * constraint frames' placements, in one pass: joint transforms and sin/cos are shared.
+ * {{ con_terms.ops }} */
+static void {{ name }}__constraint_terms({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v)
+{
+{{ con_terms.unused }}{{ con_terms.body }}}
+
+/* M on the tree pattern, J on the supports and the frames' placements (no velocities).
+ * {{ con_terms_kin.ops }} */
+static void {{ name }}__constraint_terms_kin({{ name }}_data *d, const cdyn_real *q)
+{
+{{ con_terms_kin.unused }}{{ con_terms_kin.body }}}
+
+/* {{ con_jacobian.ops }} */
+void {{ name }}_constraint_jacobian({{ name }}_data *d, const cdyn_real *q, cdyn_real *J)
+{
+    int k;
+{{ con_jacobian.unused }}    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        J[k] = 0;
+{{ con_jacobian.body }}}
+
+/* {{ con_drift.ops }} */
+void {{ name }}_constraint_drift({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma)
+{
+{{ con_drift.unused }}{{ con_drift.body }}}
+
+void {{ name }}_constraint_capture({{ name }}_data *d, const cdyn_real *q)
+{
+    int k;
+    {{ name }}_fk(d, q);
+    for (k = 0; k < 9; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_R[{{ c.index }}][k] = d->oMf_R[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+    for (k = 0; k < 3; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_p[{{ c.index }}][k] = d->oMf_p[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+}
+
+/* The constraint columns of the KKT factor, B = D^-1 L^-T J^T (each row on its support),
+ * and the L^T D L of G + mu I = B^T D B + mu I, Featherstone's order on its fill pattern.
+ * Returns 0, or -1 on a non-positive pivot.
+ * {{ kkt_factor.ops }} */
+static int {{ name }}__kkt_factor({{ name }}_data *d, cdyn_real mu)
+{
+    int k;
+{{ kkt_factor.unused }}{{ kkt_factor.body }}    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(d->GD[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* x <- (G + mu I)^-1 x with that factor: one proximal iteration's solve.
+ * {{ kkt_solve.ops }} */
+static void {{ name }}__kkt_solve(const {{ name }}_data *d, cdyn_real *x)
+{
+{{ kkt_solve.body }}}
+
+/* G + mu I, the same route, into G (full).
+ * {{ delassus.ops }} */
+static void {{ name }}__delassus(const {{ name }}_data *d, cdyn_real mu, cdyn_real *G)
+{
+{{ delassus.unused }}{{ delassus.body }}}
+
+/* z = L^-T (tau - nle), d->zd = D^-1 z, d->r = a* - gamma - B^T z.
+ * {{ prox_rhs.ops }} */
+static void {{ name }}__prox_rhs({{ name }}_data *d, const cdyn_real *tau, const cdyn_real *astar)
+{
+{{ prox_rhs.body }}}
+
+/* d->r = -(1 + restitution) J v_before.
+ * {{ impulse_rhs.ops }} */
+static void {{ name }}__impulse_rhs({{ name }}_data *d, const cdyn_real *v_before, cdyn_real restitution)
+{
+{{ impulse_rhs.unused }}{{ impulse_rhs.body }}}
+
+/* Baumgarte: a* = -Kp e - Kd J v per constraint.
+ * {{ baumgarte.ops }} */
+static void {{ name }}__baumgarte(const {{ name }}_data *d, const cdyn_real *v, const cdyn_real *Kp,
+    const cdyn_real *Kd, cdyn_real *astar)
+{
+{{ baumgarte.body }}}
+
+/* ddq = L^-1 (D^-1 z + B lambda).
+ * {{ prox_ddq.ops }} */
+static void {{ name }}__prox_ddq(const {{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+{
+{{ prox_ddq.body }}}
+
+/* v_after = v_before + L^-1 B impulse.
+ * {{ impulse_velocity.ops }} */
+static void {{ name }}__impulse_velocity(const {{ name }}_data *d, const cdyn_real *impulse,
+    const cdyn_real *v_before, cdyn_real *v_after)
+{
+{{ impulse_velocity.body }}}
+
+static int {{ name }}__settings_ok(const cdyn_prox_settings *s)
+{
+    return s && s->mu > 0 && s->max_iter >= 1;
+}
+
+/* The iteration count, or CDYN_E_NOT_CONVERGED when a positive tolerance of s is not met
+ * by the last iterate (ddq and lambda keep it; the residuals are in d). */
+static int {{ name }}__result(const {{ name }}_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int missed = (s->abs_tol > 0 && !(d->primal_residual <= s->abs_tol)) ||
+                       (s->rel_tol > 0 && !(d->dual_residual <= s->rel_tol));
+    return missed ? CDYN_E_NOT_CONVERGED : it;
+}
+
+/* Proximal iterations on lambda from d->r: (G + mu I) lambda_k+1 = r + mu lambda_k. The
+ * primal residual G lambda_k+1 - r equals mu (lambda_k - lambda_k+1), so both residuals
+ * come from the change of lambda. Stops when every positive tolerance is met. */
+static int {{ name }}__prox_iterate({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    cdyn_real x[{{ NAME }}_NC];
+    int it, k;
+    if (!s->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        cdyn_real dual = 0;
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            x[k] = d->r[k] + s->mu * lambda[k];
+        {{ name }}__kkt_solve(d, x);
+        for (k = 0; k < {{ NAME }}_NC; ++k) {
+            const cdyn_real e = x[k] - lambda[k], a = e < 0 ? -e : e;
+            if (!(a <= dual))
+                dual = a;          /* keeps a NaN */
+            lambda[k] = x[k];
+        }
+        d->dual_residual = dual;
+        d->primal_residual = s->mu * dual;
+        if (it >= s->max_iter)
+            return it;
+        if (use_tol && (!(s->abs_tol > 0) || d->primal_residual <= s->abs_tol) &&
+            (!(s->rel_tol > 0) || dual <= s->rel_tol))
+            return it;
+    }
+}
+
+int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms(d, q, v);
+    if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    if (settings->Kp || settings->Kd)
+        {{ name }}__baumgarte(d, v, settings->Kp ? settings->Kp : {{ name }}__no_gains,
+                   settings->Kd ? settings->Kd : {{ name }}__no_gains, astar);
+    else
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            astar[k] = 0;
+    {{ name }}__prox_rhs(d, tau, astar);
+    it = {{ name }}__prox_iterate(d, settings, lambda);
+    {{ name }}__prox_ddq(d, lambda, ddq);
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
+}
+
+/* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
+ * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
+ * 1 when the iterations stop. */
+static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    const cdyn_real rho = 1 / s->mu;
+    cdyn_real primal = 0;
+    int k;
+    for (k = 0; k < {{ NAME }}_NC; ++k) {
+        const cdyn_real r = d->r[k], a = r < 0 ? -r : r;
+        if (!(a <= primal))
+            primal = a;            /* keeps a NaN */
+        lambda[k] -= rho * r;
+    }
+    d->primal_residual = primal;
+    d->dual_residual = rho * primal;
+    if (it >= s->max_iter)
+        return 1;
+    return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
+           (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
+}
+
+/* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
+ * {{ ltls_factor.ops }} */
+static int {{ name }}__ltls_factor({{ name }}_data *d, cdyn_real rho)
+{
+    int k;
+{{ ltls_factor.unused }}{{ ltls_factor.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
+        if (!(d->Dmu[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* tau - nle, gamma - a* and rho (gamma - a*).
+ * {{ ltls_rhs.ops }} */
+static void {{ name }}__ltls_rhs({{ name }}_data *d, const cdyn_real *tau, const cdyn_real *astar, cdyn_real rho)
+{
+{{ ltls_rhs.unused }}{{ ltls_rhs.body }}}
+
+/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
+ * refined once against M and J apart; d->r = J ddq + gamma - a*.
+ * {{ ltls_iterate.ops }} */
+static void {{ name }}__ltls_iterate({{ name }}_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
+{
+{{ ltls_iterate.unused }}{{ ltls_iterate.body }}}
+
+int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms(d, q, v);
+    if ({{ name }}__ltls_factor(d, 1 / settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    if (settings->Kp || settings->Kd)
+        {{ name }}__baumgarte(d, v, settings->Kp ? settings->Kp : {{ name }}__no_gains,
+                   settings->Kd ? settings->Kd : {{ name }}__no_gains, astar);
+    else
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            astar[k] = 0;
+    {{ name }}__ltls_rhs(d, tau, astar, 1 / settings->mu);
+    if (!settings->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    for (it = 1;; ++it) {
+        {{ name }}__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
+        if ({{ name }}__alm_update(d, settings, lambda, it))
+            break;
+    }
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
+}
+{% if contacts_only %}
+
+/* a* = -Kp e - Kd J v per contact, from q and v alone.
+ * {{ contact_baumgarte.ops }} */
+static void {{ name }}__contact_baumgarte(const {{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *Kp, const cdyn_real *Kd, cdyn_real *astar)
+{
+{{ contact_baumgarte.unused }}{{ contact_baumgarte.body }}}
+
+/* a* of the settings: Baumgarte's, or 0 without gains. */
+static void {{ name }}__contact_astar(const {{ name }}_data *d, const cdyn_prox_settings *s, const cdyn_real *q,
+    const cdyn_real *v, cdyn_real *astar)
+{
+    int k;
+    if (s->Kp || s->Kd) {
+        {{ name }}__contact_baumgarte(d, q, v, s->Kp ? s->Kp : {{ name }}__no_gains,
+                               s->Kd ? s->Kd : {{ name }}__no_gains, astar);
+        return;
+    }
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        astar[k] = 0;
+}
+
+/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
+ * then the first iteration's pass 3 (lambda = 0) as caba_forward does it.
+ * {{ caba_setup.ops }} */
+static void {{ name }}__caba_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
+{
+{{ caba_setup.unused }}{{ caba_setup.body }}}
+
+/* d->u = d->u0 - S^T (the multiplier's part of the bias forces), up the carrying bodies.
+ * {{ caba_delta.ops }} */
+static void {{ name }}__caba_delta({{ name }}_data *d, const cdyn_real *lambda)
+{
+{{ caba_delta.unused }}{{ caba_delta.body }}}
+
+/* Pass 3 of the bodies that carry a contact: their ddq, and d->r = J ddq + gamma - a*.
+ * {{ caba_forward.ops }} */
+static void {{ name }}__caba_forward({{ name }}_data *d, cdyn_real *ddq)
+{
+{{ caba_forward.unused }}{{ caba_forward.body }}}
+
+/* Pass 3 of the other bodies, from d->caba_acc: the rest of ddq.
+ * {{ caba_rest.ops }} */
+static void {{ name }}__caba_rest(const {{ name }}_data *d, cdyn_real *ddq)
+{
+{{ caba_rest.unused }}{{ caba_rest.body }}}
+
+int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int k, it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__contact_astar(d, settings, q, v, astar);
+    {{ name }}__caba_setup(d, q, v, tau, 1 / settings->mu, astar, ddq);
+    if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
+        {{ name }}__caba_delta(d, lambda);
+        {{ name }}__caba_forward(d, ddq);
+    } else {
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = 0;
+    }
+    for (it = 1;; ++it) {
+        if ({{ name }}__alm_update(d, settings, lambda, it))
+            break;
+        {{ name }}__caba_delta(d, lambda);
+        {{ name }}__caba_forward(d, ddq);
+    }
+    {{ name }}__caba_rest(d, ddq);
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
+}
+
+/* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
+ * d->Gl, d->GD, d->GDinv, and d->r. Returns 0, or -1 on a non-positive pivot.
+ * {{ pv_setup.ops }} */
+static int {{ name }}__pv_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+    const cdyn_real *tau, cdyn_real mu, const cdyn_real *astar)
+{
+    int k;
+{{ pv_setup.unused }}{{ pv_setup.body }}    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(d->GD[k] > 0))
+            return -1;
+    return 0;
+}
+
+/* The last sweep: ddq with the multipliers' forces.
+ * {{ pv_forward.ops }} */
+static void {{ name }}__pv_forward(const {{ name }}_data *d, const cdyn_real *lambda, cdyn_real *ddq)
+{
+{{ pv_forward.unused }}{{ pv_forward.body }}}
+
+int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
+{
+    cdyn_real astar[{{ NAME }}_NC];
+    int it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__contact_astar(d, settings, q, v, astar);
+    if ({{ name }}__pv_setup(d, q, v, tau, settings->mu, astar) != 0)
+        return CDYN_E_SINGULAR;
+    it = {{ name }}__prox_iterate(d, settings, lambda);
+    {{ name }}__pv_forward(d, lambda, ddq);
+    return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
+}
+{% endif %}
+
+{% if contacts_only %}
+/* {{ pv_delassus.ops }} */
+static void {{ name }}__pv_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+{{ pv_delassus.unused }}{{ pv_delassus.body }}}
+
+int {{ name }}_delassus_articulated({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    int k;
+    {{ name }}__pv_delassus(d, q, mu, G);
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        if (!(G[k * {{ NAME }}_NC + k] > 0))
+            return CDYN_E_SINGULAR;
+    return 0;
+}
+
+{% endif %}
+/* The route: {% if delassus_articulated %}articulated sweeps{% else %}M's factor and B^T D B{% endif %} ({{ delassus_ops_factor }} operations by the factor{% if contacts_only %}, {{ delassus_ops_articulated }} by the sweeps{% endif %}). */
+int {{ name }}_delassus_factorised({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+    {{ name }}__constraint_terms_kin(d, q);
+    if ({{ name }}_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__delassus(d, mu, G);
+    return 0;
+}
+
+int {{ name }}_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
+{
+{% if delassus_articulated %}
+    return {{ name }}_delassus_articulated(d, q, mu, G);
+{% else %}
+    return {{ name }}_delassus_factorised(d, q, mu, G);
+{% endif %}
+}
+
+int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
+                const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
+                cdyn_real *impulse)
+{
+    int it;
+    if (!{{ name }}__settings_ok(settings))
+        return CDYN_E_ARG;
+    {{ name }}__constraint_terms_kin(d, q);
+    if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, settings->mu) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__impulse_rhs(d, v_before, restitution);
+    it = {{ name }}__prox_iterate(d, settings, impulse);
+    {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
+    return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
+}
