@@ -1,4 +1,4 @@
-/* text.c — C-safe and Python-safe text from arbitrary bytes (names from the URDF), for
+/* escape.c — C-safe and Python-safe text from arbitrary bytes (names from the URDF), for
  * comments, string literals and identifiers in the generated files (render.h). */
 #include "render/render.h"
 
