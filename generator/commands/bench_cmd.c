@@ -42,6 +42,7 @@ static const struct {
 
 /* The harness files copied as they are, and the ones filled with the robot's prefix. */
 static const char *const harness_files[] = {"bench.c", "bench.h", "bench_loops.h",
+                                            "bench_measure.c", "bench_measure.h",
                                             "bench_report.c", "bench_report.h",
                                             "generated_api.h"};
 
@@ -395,6 +396,7 @@ static void plan_compiles(const bench_options *o, build *b)
             b->njobs < MAX_JOBS - 4)
             add_compile(o, b, b->gen, e->path + 8);
     add_compile(o, b, b->dir, "bench.c");
+    add_compile(o, b, b->dir, "bench_measure.c");
     add_compile(o, b, b->dir, "bench_report.c");
 }
 
