@@ -134,8 +134,8 @@ string(APPEND bench_registry "const bench_robot bench_robots[] = {\n${bench_entr
 file(WRITE ${BENCH_OUT}/registry.c.tmp "${bench_registry}")
 configure_file(${BENCH_OUT}/registry.c.tmp ${BENCH_OUT}/registry.c COPYONLY)
 
-add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_SRC}/bench_report.c
-  ${BENCH_OUT}/registry.c)
+add_executable(bench EXCLUDE_FROM_ALL ${BENCH_SRC}/bench.c ${BENCH_SRC}/bench_measure.c
+  ${BENCH_SRC}/bench_report.c ${BENCH_OUT}/registry.c)
 target_include_directories(bench PRIVATE ${BENCH_SRC} ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(bench PRIVATE ${BENCH_COPTS})
 set_target_properties(bench PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})

@@ -4,11 +4,6 @@
  * body quantity in its own frame, gravity entering as the base acceleration). */
 #include "cdyn_internal.h"
 
-static cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d)
-{
-    return m && d && d->model == m ? CDYN_OK : CDYN_E_ARG;
-}
-
 static void cdyn__add6(cdyn_real *x, const cdyn_real *y)
 {
     for (int r = 0; r < 6; ++r)

@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/* CDYN_OK if d was set up for m (cdyn_data_init, attach or view), else CDYN_E_ARG: the
+ * check every function taking a model and its data starts with. */
+static inline cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d)
+{
+    return m && d && d->model == m ? CDYN_OK : CDYN_E_ARG;
+}
+
 /* The placement of body i in its parent, (R_i, p_i) * X_J(q), into d->liR / d->lip. */
 void cdyn__joint_placement(const cdyn_model *m, cdyn_data *d, int i, const cdyn_real *q);
 /* Body i's world placement d->oR / d->op from its parent's and d->liR / d->lip. */

@@ -1,5 +1,5 @@
 /* bench_cmd.c — `cdyngen bench`: generate into a temporary folder, write the harness
- * (templates/bench/) beside it, compile both with the user's compiler, run, remove. */
+ * (harness/) beside it, compile both with the user's compiler, run, remove. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 #define MAX_FLAGS 64
 #define MAX_JOBS 32
 
-/* The harness's algorithms (templates/bench/bench.c, in its order), which robots have
+/* The harness's algorithms (harness/bench.h, in its order), which robots have
  * them and the generated function whose machine code is their code size. */
 enum { ALWAYS, CONSTRAINED, CONTACTS_ONLY };
 static const struct {
@@ -42,6 +42,7 @@ static const struct {
 
 /* The harness files copied as they are, and the ones filled with the robot's prefix. */
 static const char *const harness_files[] = {"bench.c", "bench.h", "bench_loops.h",
+                                            "bench_measure.c", "bench_measure.h",
                                             "bench_report.c", "bench_report.h",
                                             "generated_api.h"};
 
@@ -214,15 +215,15 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
     size_t k;
     int rc = 0;
     for (k = 0; k < sizeof harness_files / sizeof harness_files[0] && rc == 0; k++) {
-        snprintf(path, sizeof path, "templates/bench/%s", harness_files[k]);
+        snprintf(path, sizeof path, "harness/%s", harness_files[k]);
         rc = write_text(dir, harness_files[k], embedded_text(path));
     }
     snprintf(file, sizeof file, "%s_api.c", name);
-    text = bench_fill(embedded_text("templates/bench/generated_adapter.c.in"), name);
+    text = bench_fill(embedded_text("harness/generated_adapter.c.in"), name);
     rc = rc ? rc : write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_loops.c", name);
-    text = bench_fill(embedded_text("templates/bench/bench_adapter.c.in"), name);
+    text = bench_fill(embedded_text("harness/bench_adapter.c.in"), name);
     rc = rc ? rc : write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_ops.c", name);
@@ -395,6 +396,7 @@ static void plan_compiles(const bench_options *o, build *b)
             b->njobs < MAX_JOBS - 4)
             add_compile(o, b, b->gen, e->path + 8);
     add_compile(o, b, b->dir, "bench.c");
+    add_compile(o, b, b->dir, "bench_measure.c");
     add_compile(o, b, b->dir, "bench_report.c");
 }
 

@@ -1,6 +1,6 @@
 /* bench_cmd.h — `cdyngen bench ROBOT.urdf [options]`: the robot's generated code against
  * the generic runtime, built with the user's compiler in a temporary folder and timed by
- * the project's benchmark harness (templates/bench/). */
+ * the project's benchmark harness (harness/). */
 #ifndef CDYNGEN_BENCH_CMD_H
 #define CDYNGEN_BENCH_CMD_H
 

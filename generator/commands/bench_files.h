@@ -1,4 +1,4 @@
-/* bench_files.h — the benchmark harness's per-robot files (templates/bench/): its timed
+/* bench_files.h — the benchmark harness's per-robot files (harness/): its timed
  * loops and generated_api adapter with the robot's prefix filled in, and the table of
  * emitted operation counts. Shared by `cdyngen bench` and the project's own benchmark
  * (tests/bench.cmake, through tests/bench/bench_ops.c). */

@@ -1,8 +1,147 @@
-/* bench_report.c — the benchmark's rows as CSV, JSON and an SVG bar chart. */
+/* bench_report.c — the benchmark's rows for people and scripts: the text tables (and their
+ * Markdown form), CSV, JSON and an SVG bar chart. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "bench.h"
 #include "bench_report.h"
+
+/* ---- the text tables ---- */
+
+/* "mul/add" as render_op_counts (cdyngen --summary) gives them. */
+static void format_ops(char *buf, size_t len, const bench_row *r)
+{
+    if (r->mul >= 0)
+        snprintf(buf, len, "%ld/%ld", r->mul, r->add);
+    else
+        snprintf(buf, len, "?");
+}
+
+static void format_bytes(char *buf, size_t len, long bytes)
+{
+    if (bytes < 0)
+        snprintf(buf, len, "?");
+    else if (bytes < 10000)
+        snprintf(buf, len, "%ld B", bytes);
+    else
+        snprintf(buf, len, "%.0f KB", (double)bytes / 1024);
+}
+
+/* Three significant digits, never an exponent. */
+static void format_us(char *buf, size_t len, double us)
+{
+    int decimals = us > 0 ? 2 - (int)floor(log10(us)) : 3;
+    if (decimals < 0)
+        decimals = 0;
+    snprintf(buf, len, "%.*f", decimals, us);
+}
+
+void bench_print_header(FILE *f, const bench_setup *s, int markdown)
+{
+    if (markdown) {
+        fprintf(f, "CPU: %s; %s, `%s`; median of %ld batches of %ld calls, generated and "
+                "generic batches alternating in one run.\n\n", s->cpu, s->compiler, s->flags,
+                s->batches, s->calls);
+        fprintf(f, "| robot | algorithm | generated µs | generic µs | speed-up | emitted mul/add "
+                   "| code |\n|---|---|---:|---:|---:|---:|---:|\n");
+        return;
+    }
+    fprintf(f, "cdyngen benchmark: generated code vs the generic runtime, same inputs, one run\n");
+    fprintf(f, "cpu:      %s\n", s->cpu);
+    fprintf(f, "compiler: %s, %s (generated code, runtime and loops)\n", s->compiler,
+            s->flags);
+    fprintf(f, "method:   median of %ld batches of %ld calls after a warm-up batch, generated and\n"
+               "          generic batches alternating; %d random states on the manifold, cycled\n",
+            s->batches, s->calls, BENCH_POOL);
+    fprintf(f, "\n%-14s %-20s %10s %17s %10s %9s %15s %8s %8s\n", "robot", "algorithm",
+            "generated", "(min-max) us", "generic", "speed-up", "emitted mul/add", "code",
+            "rel diff");
+}
+
+/* How far generated and generic may differ before the row is flagged: rounding, except
+ * for the solvers that factorise M + J^T J / mu (its 1e6 penalty costs digits: about 1e-9
+ * measured on the reference robots, tests/test_generated_constrained.c). */
+static double flag_above(int algo)
+{
+    return algo == BENCH_PROX_LTLS || algo == BENCH_CONSTRAINED_ABA ? 1e-7 : 1e-9;
+}
+
+void bench_print_row(FILE *f, const bench_row *r, int algo, int markdown)
+{
+    char gen[32], lo[32], hi[32], range[72], ref[32], ops[48], code[32];
+    format_us(gen, sizeof gen, r->generated.median);
+    format_us(lo, sizeof lo, r->generated.min);
+    format_us(hi, sizeof hi, r->generated.max);
+    snprintf(range, sizeof range, "(%s-%s)", lo, hi);
+    format_us(ref, sizeof ref, r->generic.median);
+    format_ops(ops, sizeof ops, r);
+    format_bytes(code, sizeof code, r->code_bytes);
+    if (markdown)
+        fprintf(f, "| %s | %s | %s | %s | %.2f× | %s | %s |\n", r->robot, r->algorithm, gen, ref,
+                r->generic.median / r->generated.median, ops, code);
+    else
+        fprintf(f, "%-14s %-20s %10s %17s %10s %8.2fx %15s %8s %8.1e%s\n", "", r->algorithm, gen,
+                range, ref, r->generic.median / r->generated.median, ops, code, r->rel_diff,
+                r->rel_diff > flag_above(algo) ? " DIFFERENT" : "");
+}
+
+/* Seed 001's Table I: the four solvers in its order. */
+static const int table1_algos[4] = {BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_PROX_LTLS,
+                                    BENCH_PROX_LTL};
+
+void bench_table1_record(bench_table1_row *row, int algo, const bench_row *r)
+{
+    int k;
+    for (k = 0; k < 4; k++)
+        if (table1_algos[k] == algo) {
+            row->us[k][GENERATED] = r->generated.median;
+            row->us[k][GENERIC] = r->generic.median;
+        }
+}
+
+static void table1_cell(FILE *f, double us, const char *sep)
+{
+    char cell[32];
+    if (us > 0)
+        format_us(cell, sizeof cell, us);
+    else
+        snprintf(cell, sizeof cell, "-");
+    fprintf(f, "%s%8s", sep, cell);
+}
+
+/* Generated µs of the four solvers, then their generic µs, and the fastest generated. */
+void bench_table1_print(FILE *f, const bench_table1_row *rows, int n, int markdown)
+{
+    static const char *names[4] = {"cABA", "PV", "LTLs", "LTL"};
+    const char *sep = markdown ? " | " : " ";
+    int i, k, side;
+    if (n == 0)
+        return;
+    fprintf(f, "\nTable I layout (seed 001): three proximal iterations, mu = 1e-6; µs, "
+               "generated | generic\n\n");
+    fprintf(f, markdown ? "| set | nv | m" : "%-20s %3s %3s", "set", "nv", "m");
+    for (side = 0; side < 2; side++)
+        for (k = 0; k < 4; k++)
+            fprintf(f, "%s%8s", sep, names[k]);
+    fprintf(f, "%s%s\n", sep, markdown ? "fastest |" : "fastest");
+    if (markdown)
+        fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (i = 0; i < n; i++) {
+        const bench_table1_row *r = &rows[i];
+        int best = 0;
+        fprintf(f, markdown ? "| %s | %d | %d" : "%-20s %3d %3d", r->name, r->nv,
+                r->nc);
+        for (side = 0; side < 2; side++)
+            for (k = 0; k < 4; k++)
+                table1_cell(f, r->us[k][side], sep);
+        for (k = 1; k < 4; k++)
+            if (r->us[k][GENERATED] > 0 && r->us[k][GENERATED] < r->us[best][GENERATED])
+                best = k;
+        fprintf(f, "%s%s%s\n", sep, names[best], markdown ? " |" : "");
+    }
+}
+
+
 
 typedef void (*bench_writer)(FILE *f, const bench_setup *s, const bench_row *rows, int n);
 

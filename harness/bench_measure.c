@@ -1,0 +1,348 @@
+/* bench_measure.c — one robot on both sides: the generic runtime's timed loops (the
+ * generated code's are bench_adapter.c.in's), the random states and the two workspaces,
+ * the check that both sides agree, and the timing (bench.c says how and why). */
+#define _POSIX_C_SOURCE 200112L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "bench_loops.h"
+#include "bench_measure.h"
+
+/* ---- the generic side's loops (the generated side's are in bench_adapter.c.in) ---- */
+
+#define MODEL(d) (((cdyn_data *)(d))->model)
+
+static cdyn_real generic_fk(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS((cdyn_fk(MODEL(d), d, BENCH_Q),
+                 cdyn_frame_placement(MODEL(d), d, in->frame, out, out + 9)), BENCH_FK_OUT);
+}
+
+static cdyn_real generic_jacobian(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_frame_jacobian(MODEL(d), d, BENCH_Q, in->frame, CDYN_LOCAL, out),
+                BENCH_JACOBIAN_OUT);
+}
+
+static cdyn_real generic_rnea(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_rnea(MODEL(d), d, BENCH_Q, BENCH_V, BENCH_A, out), BENCH_VECTOR_OUT);
+}
+
+static cdyn_real generic_nle(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_nle(MODEL(d), d, BENCH_Q, BENCH_V, out), BENCH_VECTOR_OUT);
+}
+
+static cdyn_real generic_gravity(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_gravity(MODEL(d), d, BENCH_Q, out), BENCH_VECTOR_OUT);
+}
+
+static cdyn_real generic_crba(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_crba(MODEL(d), d, BENCH_Q, out), BENCH_MATRIX_OUT);
+}
+
+/* M NULL: d's copy of M alone (the checksum reads it there). */
+static cdyn_real generic_crba_tree(void *d, const bench_inputs *in, cdyn_real *unused, long n)
+{
+    const cdyn_real *out = ((cdyn_data *)d)->M;
+    (void)unused;
+    BENCH_CALLS(cdyn_crba(MODEL(d), d, BENCH_Q, NULL), BENCH_MATRIX_OUT);
+}
+
+static cdyn_real generic_ltl(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    (void)in;
+    BENCH_CALLS((void)s; out[0] = (cdyn_real)cdyn_ltl(MODEL(d), d), BENCH_LTL_OUT);
+}
+
+static cdyn_real generic_minv(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_minv(MODEL(d), d, BENCH_Q, out), BENCH_MATRIX_OUT);
+}
+
+static cdyn_real generic_aba(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_aba(MODEL(d), d, BENCH_Q, BENCH_V, BENCH_TAU, out), BENCH_VECTOR_OUT);
+}
+
+#define CDATA ((cdyn_constraint_data *)in->constraint_data)
+static const cdyn_prox_settings prox3 = BENCH_PROX_SETTINGS;
+
+static cdyn_real generic_prox_ltl(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_prox_ltl(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                              out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static cdyn_real generic_prox_ltls(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_prox_ltls(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                               out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static cdyn_real generic_constrained_aba(void *d, const bench_inputs *in, cdyn_real *out,
+                                         long n)
+{
+    BENCH_CALLS(cdyn_constrained_aba(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU,
+                                     out, out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static cdyn_real generic_prox_pv(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_prox_pv(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                             out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static cdyn_real generic_delassus(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_delassus(MODEL(d), d, CDATA, BENCH_Q, prox3.mu, out), BENCH_DELASSUS_OUT);
+}
+
+static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(cdyn_impulse(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, CDYN_R(0.5), out,
+                             out + in->nv), BENCH_SOLVE_OUT);
+}
+
+static const bench_loop generic_loops[BENCH_NALGOS] = {
+    generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
+    generic_crba_tree, generic_ltl, generic_minv, generic_aba, generic_prox_ltl,
+    generic_prox_ltls, generic_constrained_aba, generic_prox_pv, generic_delassus,
+    generic_delassus, generic_delassus,     /* the generic runtime has one route */
+    generic_impulse
+};
+
+/* ---- one robot's inputs and workspaces ---- */
+
+int bench_find_index(const char *const *names, int n, const char *name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+
+/* splitmix64: a fixed, portable stream, so every run draws the same states. */
+static double uniform(unsigned long long *state, double lo, double hi)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* q = integrate(neutral, u) with u uniform in [-pi, pi]^nv; v, a, tau uniform in [-1, 1].
+ * Seeded per robot: its states do not depend on which other robots run. */
+static void draw_states(bench_ctx *c)
+{
+    const int nq = c->in.nq, nv = c->in.nv;
+    unsigned long long rng = 20240607u;
+    int s, k;
+    c->robot->api->neutral(c->neutral);
+    for (s = 0; s < BENCH_POOL; s++) {
+        for (k = 0; k < nv; k++)
+            c->step[k] = (cdyn_real)uniform(&rng, -3.141592653589793, 3.141592653589793);
+        c->robot->api->integrate(c->neutral, c->step, 1, c->q + s * nq);
+        for (k = 0; k < nv; k++) {
+            c->v[s * nv + k] = (cdyn_real)uniform(&rng, -1, 1);
+            c->a[s * nv + k] = (cdyn_real)uniform(&rng, -1, 1);
+            c->tau[s * nv + k] = (cdyn_real)uniform(&rng, -1, 1);
+        }
+    }
+}
+
+/* The frame's id, the same in the generated code and the model table; -1 if not. */
+static int frame_id(const bench_robot *r, const cdyn_model *m)
+{
+    const char *name = r->ops->jacobian_frame;
+    int f = bench_find_index(r->api->frame_names, r->api->nframes, name);
+    return f >= 0 && f < m->nframes && strcmp(m->frames[f].name, name) == 0 ? f : -1;
+}
+
+void bench_ctx_free(bench_ctx *c)
+{
+    free(c->pool);
+    free(c->data[GENERATED]);
+    free(c->generic_buf);
+    free(c->constraint_buf);
+    free(c->out[GENERATED]);
+    free(c->out[GENERIC]);
+}
+
+int bench_ctx_init(bench_ctx *c, const bench_robot *r)
+{
+    const generated_api *api = r->api;
+    const size_t nq = (size_t)api->nq, nv = (size_t)api->nv;
+    const size_t nc = (size_t)api->nc;
+    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nc * nc + nc;
+    size_t generic_bytes;
+    memset(c, 0, sizeof *c);
+    c->robot = r;
+    c->model = api->model;
+    generic_bytes = cdyn_data_size(c->model);
+    c->pool = malloc(sizeof(cdyn_real) * (BENCH_POOL * (nq + 3 * nv) + nq + nv));
+    c->data[GENERATED] = calloc(1, api->data_size);
+    c->generic_buf = malloc(generic_bytes);
+    c->out[GENERATED] = calloc(out_len, sizeof(cdyn_real));
+    c->out[GENERIC] = calloc(out_len, sizeof(cdyn_real));
+    c->data[GENERIC] = &c->generic;
+    c->in.nq = api->nq;
+    c->in.nv = api->nv;
+    c->in.frame = frame_id(r, c->model);
+    c->in.nc = api->nc;
+    if (api->nc > 0) {
+        c->constraint_buf = malloc(api->generic_constraint_bytes);
+        if (!c->constraint_buf ||
+            cdyn_constraint_data_init(&c->constraints, c->model, api->constraints,
+                                      api->nconstraints, c->constraint_buf,
+                                      api->generic_constraint_bytes) != CDYN_OK) {
+            bench_ctx_free(c);
+            return -1;
+        }
+        c->in.constraint_data = &c->constraints;
+    }
+    if (!c->pool || !c->data[GENERATED] || !c->generic_buf || !c->out[GENERATED] ||
+        !c->out[GENERIC] || generic_bytes == 0 || c->in.frame < 0 ||
+        cdyn_data_init(&c->generic, c->model, c->generic_buf, generic_bytes) != CDYN_OK) {
+        bench_ctx_free(c);
+        return -1;
+    }
+    c->in.q = c->q = c->pool;
+    c->in.v = c->v = c->q + BENCH_POOL * nq;
+    c->in.a = c->a = c->v + BENCH_POOL * nv;
+    c->in.tau = c->tau = c->a + BENCH_POOL * nv;
+    c->neutral = c->tau + BENCH_POOL * nv;
+    c->step = c->neutral + nq;
+    draw_states(c);
+    return 0;
+}
+
+/* ltl factors the M of the last crba: computed (untimed) at one pool state. */
+void bench_prime_ltl(bench_ctx *c, int side, int state)
+{
+    const cdyn_real *q = c->in.q + state * c->in.nq;
+    if (side == GENERATED)
+        c->robot->api->crba(c->data[GENERATED], q, c->out[GENERATED]);
+    else
+        cdyn_crba(c->model, &c->generic, q, c->out[GENERIC]);
+}
+
+bench_loop bench_loop_of(const bench_ctx *c, int side, int algo)
+{
+    return side == GENERATED ? c->robot->loops[algo] : generic_loops[algo];
+}
+
+static long output_length(const bench_ctx *c, int algo)
+{
+    const bench_inputs *in = &c->in;
+    switch (algo) {
+    case BENCH_FK: return BENCH_FK_OUT;
+    case BENCH_JACOBIAN: return BENCH_JACOBIAN_OUT;
+    case BENCH_CRBA: case BENCH_MINV: return BENCH_MATRIX_OUT;
+    case BENCH_LTL: case BENCH_CRBA_TREE: return in->nv;  /* D, compared through ltl_factor */
+    case BENCH_PROX_LTL: case BENCH_PROX_LTLS: case BENCH_CONSTRAINED_ABA: case BENCH_PROX_PV:
+    case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
+    case BENCH_DELASSUS: case BENCH_DELASSUS_FACTORISED: case BENCH_DELASSUS_ARTICULATED:
+        return BENCH_DELASSUS_OUT;
+    default: return BENCH_VECTOR_OUT;
+    }
+}
+
+/* Both sides on state 0: max |generated - generic| / (1 + max |generic|), so a table never
+ * compares two codes that compute different things. */
+double bench_disagreement(bench_ctx *c, int algo)
+{
+    double diff = 0, scale = 0;
+    long k, n = output_length(c, algo);
+    int side;
+    for (side = 0; side < 2; side++) {
+        if (algo == BENCH_LTL)
+            bench_prime_ltl(c, side, 0);
+        bench_loop_of(c, side, algo)(c->data[side], &c->in, c->out[side], 1);
+    }
+    if (algo == BENCH_CRBA_TREE) {     /* M is only in d: compared through its factor */
+        (void)c->robot->api->ltl(c->data[GENERATED]);
+        (void)cdyn_ltl(c->model, &c->generic);
+    }
+    if (algo == BENCH_LTL || algo == BENCH_CRBA_TREE) {
+        c->robot->api->ltl_factor(c->data[GENERATED], NULL, c->out[GENERATED]);
+        cdyn_ltl_factor(c->model, &c->generic, NULL, c->out[GENERIC]);
+    }
+    for (k = 0; k < n; k++) {
+        double g = (double)c->out[GENERATED][k], r = (double)c->out[GENERIC][k];
+        diff = fmax(diff, fabs(g - r));
+        scale = fmax(scale, fabs(r));
+    }
+    return diff / (1 + scale);
+}
+
+/* ---- timing ---- */
+
+volatile cdyn_real bench_sink;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Microseconds per call of one batch. */
+static double time_batch(bench_ctx *c, int side, int algo, long calls, int batch)
+{
+    bench_loop loop = bench_loop_of(c, side, algo);
+    double t0, t1;
+    cdyn_real sum;
+    if (algo == BENCH_LTL)
+        bench_prime_ltl(c, side, batch % BENCH_POOL);
+    t0 = now_seconds();
+    sum = loop(c->data[side], &c->in, c->out[side], calls);
+    t1 = now_seconds();
+    bench_sink += sum;
+    return 1e6 * (t1 - t0) / (double)calls;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static bench_time summarise(double *x, long n)
+{
+    bench_time t;
+    qsort(x, (size_t)n, sizeof *x, compare_doubles);
+    t.median = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    t.min = x[0];
+    t.max = x[n - 1];
+    return t;
+}
+
+/* Microseconds per call of each side over the batches, alternating between the sides. */
+int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time t[2])
+{
+    double *x = malloc(2 * (size_t)batches * sizeof *x);
+    long b;
+    int k;
+    if (!x)
+        return -1;
+    time_batch(c, GENERATED, algo, calls, 0);      /* warm-up */
+    time_batch(c, GENERIC, algo, calls, 0);
+    for (b = 0; b < batches; b++)
+        for (k = 0; k < 2; k++) {
+            int side = (int)((b + k) % 2);
+            x[side * batches + b] = time_batch(c, side, algo, calls, (int)b);
+        }
+    t[GENERATED] = summarise(x, batches);
+    t[GENERIC] = summarise(x + batches, batches);
+    free(x);
+    return 0;
+}
+
