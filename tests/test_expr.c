@@ -6,12 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 #include "symbolic/expr.h"
+#include "symbolic/expr_print.h"
 
 /* Emits p with no indent; the caller frees the text. */
+/* The printer's rules of a robot's functions (emit/input_names.c): sin/cos batched by
+ * cdyn_sincos_n, plain q[N] angles read in place. */
+static const expr_print_rules robot_rules = {"cdyn_sincos_n", "q"};
+
 static char *emit_text(expr_prog *p, expr_counts *c)
 {
     ebuf b = {0, 0, 0, 0};
     expr_counts local;
+    expr_set_print_rules(p, &robot_rules);
     ebuf_puts(&b, "");
     ck_assert_int_eq(expr_emit(p, &b, "", c ? c : &local), 0);
     return ebuf_take(&b);
@@ -332,6 +338,37 @@ START_TEST(trig_all_at_once)
 }
 END_TEST
 
+/* The batching is the caller's rule: without rules each sin and cos is its own call, and
+ * with a batch function but no angle array, q[N] is copied into angle[] like any input. */
+START_TEST(trig_rules_from_the_caller)
+{
+    static const expr_print_rules no_array = {"cdyn_sincos_n", NULL};
+    expr_prog *p = expr_new();
+    ebuf b = {0, 0, 0, 0};
+    expr_counts c;
+    char *text;
+    expr_store(p, "y", ex_sin(p, ex_input(p, "q[2]")));
+    ebuf_puts(&b, "");
+    ck_assert_int_eq(expr_emit(p, &b, "", &c), 0);
+    text = ebuf_take(&b);
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[2];\nconst cdyn_real t1 = CDYN_SIN(t0);\n"
+                           "y = t1;\n");
+    ck_assert_int_eq(c.sincos, 1);
+    free(text);
+    expr_set_print_rules(p, &no_array);
+    ebuf_puts(&b, "");
+    ck_assert_int_eq(expr_emit(p, &b, "", &c), 0);
+    text = ebuf_take(&b);
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[2];\n"
+                           "cdyn_real angle[1], sin_angle[1], cos_angle[1];\nangle[0] = t0;\n"
+                           "cdyn_sincos_n(angle, sin_angle, cos_angle, 1);\n"
+                           "const cdyn_real t1 = sin_angle[0];\ny = t1;\n");
+    ck_assert_int_eq(c.sincos, 1);
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 /* Past 16 angles the results are read where they are used, not held in temporaries live
  * across the function. */
 START_TEST(trig_read_in_place_past_16)
@@ -482,6 +519,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, trig_all_at_once);
     tcase_add_test(tc, trig_q_stretches);
     tcase_add_test(tc, trig_read_in_place_past_16);
+    tcase_add_test(tc, trig_rules_from_the_caller);
     tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));
