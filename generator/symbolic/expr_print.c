@@ -2,6 +2,7 @@
  * where first used, temporaries, stores after their values, comments between them, and
  * sin/cos of inputs batched by the rules the caller hands in (expr_print.h). */
 #include "symbolic/expr_internal.h"
+#include "util/number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ void expr_print_const(ebuf *b, double c)
         ebuf_puts(b, c > 0 ? "1" : "-1");
         return;
     }
-    snprintf(num, sizeof num, "%.17g", c);
+    number_shortest(num, sizeof num, c);   /* the same double, so CDYN_R's cast rounds alike */
     if (!strpbrk(num, ".eEn"))            /* keep it a floating literal: "2" -> "2.0" */
         strcat(num, ".0");
     ebuf_printf(b, "CDYN_R(%s)", num);

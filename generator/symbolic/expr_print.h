@@ -31,7 +31,8 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts);
 /* Op counts of the live part without emitting (the same whatever the rules). */
 void expr_count(expr_prog *p, expr_counts *counts);
 
-/* Prints a constant as C: "0", "1", "-1" stay short; others CDYN_R(%.17g). */
+/* Prints a constant as C: "0", "1", "-1" stay short; others CDYN_R(x) with x the fewest
+ * significant digits that read back as the same double ("9.81"), always a floating literal. */
 void expr_print_const(ebuf *b, double c);
 
 #endif
