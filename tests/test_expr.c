@@ -238,8 +238,8 @@ START_TEST(order_and_comments)
     expr_store(p, "x[1]", ex_add(p, x1, a));
     expr_store(p, "k", ex_const(-0.0));
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = x[0];\n"
-                           "/* first */\nconst cdyn_real t1 = t0 * CDYN_R(3.0);\n"
+    ck_assert_str_eq(text, "/* first */\nconst cdyn_real t0 = x[0];\n"
+                           "const cdyn_real t1 = t0 * CDYN_R(3.0);\n"
                            "const cdyn_real t2 = x[1];\nx[0] = t1;\n"
                            "/* section * / heading */\n/* second */\nconst cdyn_real t3 = t1 + t2;\nx[1] = t3;\nk = 0;\n");
     free(text);
@@ -247,8 +247,31 @@ START_TEST(order_and_comments)
 }
 END_TEST
 
+/* expr_store_here places a store as a comment made then: after the banner of the block it
+ * belongs to, not right after the value an earlier block made. */
+START_TEST(store_here_after_its_banner)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), f;
+    char *text;
+    expr_comment(p, "body 1");
+    f = ex_mul(p, x, x);
+    expr_store(p, "g", f);
+    expr_comment(p, "body 0");
+    expr_store_heref(p, f, "tau[%d]", 0);
+    expr_store_here(p, "k", ex_const(2.0));
+    expr_store(p, "h", ex_add(p, f, x));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "/* body 1 */\nconst cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * t0;\n"
+                           "g = t1;\n/* body 0 */\ntau[0] = t1;\nconst cdyn_real t2 = t0 + t1;\n"
+                           "h = t2;\nk = CDYN_R(2.0);\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 /* A barrier comes out after the comments made with it, once however many were made
- * together. */
+ * together; the block's input loads after both. */
 START_TEST(barriers)
 {
     expr_prog *p = expr_new();
@@ -263,8 +286,7 @@ START_TEST(barriers)
     expr_store(p, "y[1]", ex_add(p, x, ex_const(1.0)));
     expr_barrier(p);
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = x;\n"
-                           "/* body 1 */\nCDYN_BARRIER();\n"
+    ck_assert_str_eq(text, "/* body 1 */\nCDYN_BARRIER();\nconst cdyn_real t0 = x;\n"
                            "const cdyn_real t1 = t0 * t0;\ny[0] = t1;\n"
                            "/* body 2 */\nCDYN_BARRIER();\nconst cdyn_real t2 = t0 + 1;\n"
                            "y[1] = t2;\nCDYN_BARRIER();\n");
@@ -522,6 +544,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, op_counting);
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, barriers);
+    tcase_add_test(tc, store_here_after_its_banner);
     tcase_add_test(tc, inputs_read_at_first_use);
     tcase_add_test(tc, trig_all_at_once);
     tcase_add_test(tc, trig_q_stretches);

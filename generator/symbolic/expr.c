@@ -412,6 +412,7 @@ void expr_store(expr_prog *p, const char *target, ex value)
     }
     p->stores[p->nstores].target = t;
     p->stores[p->nstores].value = value;
+    p->stores[p->nstores].placed = 0;
     p->nstores++;
 }
 
@@ -447,22 +448,46 @@ char *expr_comment_text(const char *s)
     return ebuf_take(&b);
 }
 
-static void add_comment(expr_prog *p, const char *text, comment_kind kind)
+static int add_comment(expr_prog *p, const char *text, comment_kind kind)
 {
     char *t;
     if (p->failed)
-        return;
+        return -1;
     t = kind == COMMENT_CODE ? text_dup(text) : expr_comment_text(text ? text : "");
     if (!t || grow((void **)&p->comments, &p->capcomments, p->ncomments,
                    sizeof *p->comments) != 0) {
         free(t);
         p->failed = 1;
-        return;
+        return -1;
     }
     p->comments[p->ncomments].text = t;
     p->comments[p->ncomments].mark = p->nnodes;
     p->comments[p->ncomments].kind = kind;
-    p->ncomments++;
+    p->comments[p->ncomments].store = -1;
+    return p->ncomments++;
+}
+
+void expr_store_here(expr_prog *p, const char *target, ex value)
+{
+    int r;
+    expr_store(p, target, value);
+    if (value.node < 0 || p->failed)
+        return;                 /* a constant store is printed last, like any other */
+    r = add_comment(p, NULL, COMMENT_STORE);
+    if (r < 0)
+        return;
+    p->stores[p->nstores - 1].placed = 1;
+    p->comments[r].store = p->nstores - 1;
+}
+
+void expr_store_heref(expr_prog *p, ex value, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    expr_store_here(p, buf, value);
 }
 
 void expr_comment(expr_prog *p, const char *text)

@@ -17,16 +17,20 @@ typedef struct {
 typedef struct {
     char *target;
     ex value;
+    int placed;         /* expr_store_here: printed from its comment record, not after value */
 } expr_store_rec;
 
-/* What is printed between nodes: comments, a barrier, or C statements placed the same way
- * (COMMENT_CODE, printed as given). */
-typedef enum { COMMENT_BLOCK, COMMENT_SECTION, COMMENT_BARRIER, COMMENT_CODE } comment_kind;
+/* What is printed between nodes: comments, a barrier, or what is placed the same way: C
+ * statements (COMMENT_CODE, printed as given) and stores made by expr_store_here. */
+typedef enum {
+    COMMENT_BLOCK, COMMENT_SECTION, COMMENT_BARRIER, COMMENT_CODE, COMMENT_STORE
+} comment_kind;
 
 typedef struct {
-    char *text;         /* "" for a barrier; lines of C for COMMENT_CODE */
+    char *text;         /* "" for a barrier or a store; lines of C for COMMENT_CODE */
     int mark;           /* number of nodes when the comment was made */
     comment_kind kind;
+    int store;          /* COMMENT_STORE: the index in stores */
 } expr_comment_rec;
 
 struct expr_prog {

@@ -187,30 +187,6 @@ static void print_code(ebuf *out, const char *indent, const char *lines)
     }
 }
 
-/* Of the comments made at or before node `upto` and not printed yet: the last section,
- * then the last block comment made after it (a block with nothing emitted gets no heading);
- * code records all, in order, each after what was pending before it. */
-static void flush_comments(const expr_prog *p, ebuf *out, const char *indent, int *next,
-                           int upto)
-{
-    int section = -1, block = -1, barrier = 0;
-    while (*next < p->ncomments && p->comments[*next].mark <= upto) {
-        if (p->comments[*next].kind == COMMENT_CODE) {
-            print_pending(p, out, indent, &section, &block, &barrier);
-            print_code(out, indent, p->comments[*next].text);
-        } else if (p->comments[*next].kind == COMMENT_BARRIER) {
-            barrier = 1;
-        } else if (p->comments[*next].kind == COMMENT_SECTION) {
-            section = *next;
-            block = -1;
-        } else {
-            block = *next;
-        }
-        (*next)++;
-    }
-    print_pending(p, out, indent, &section, &block, &barrier);
-}
-
 /* Everything expr_emit needs while it prints. */
 typedef struct {
     const expr_prog *p;
@@ -331,6 +307,35 @@ static void emit_stores_of(emitter *e, int node)
         emit_store(e, s);
 }
 
+/* Of the comments made at or before node `upto` and not printed yet: the last section,
+ * then the last block comment made after it (a block with nothing emitted gets no heading);
+ * code records and placed stores (expr_store_here) all, in order, each after what was
+ * pending before it. */
+static void flush_comments(emitter *e, int upto)
+{
+    const expr_prog *p = e->p;
+    int section = -1, block = -1, barrier = 0;
+    for (; e->ci < p->ncomments && p->comments[e->ci].mark <= upto; e->ci++) {
+        const expr_comment_rec *r = &p->comments[e->ci];
+        if (r->kind == COMMENT_CODE || r->kind == COMMENT_STORE)
+            print_pending(p, e->out, e->indent, &section, &block, &barrier);
+        if (r->kind == COMMENT_CODE) {
+            print_code(e->out, e->indent, r->text);
+        } else if (r->kind == COMMENT_STORE) {
+            load_operands(e, p->stores[r->store].value);  /* an input stored as it is */
+            emit_store(e, r->store);
+        } else if (r->kind == COMMENT_BARRIER) {
+            barrier = 1;
+        } else if (r->kind == COMMENT_SECTION) {
+            section = e->ci;
+            block = -1;
+        } else {
+            block = e->ci;
+        }
+    }
+    print_pending(p, e->out, e->indent, &section, &block, &barrier);
+}
+
 /* sin/cos of inputs (a robot's joint angles): with a batch function in the rules, a
  * program's all at once, where the first is needed (cdyn_sincos_n, runtime/cdyn_trig.h: one
  * loop a compiler vectorises instead of a libm call per joint, each spilling every vector
@@ -343,16 +348,15 @@ static int is_trig_of_input(const expr_prog *p, int i)
            p->nodes[n->a.node].op == OP_INPUT;
 }
 
-/* Prints operation node i as a temporary, its operands read first (the pending comments
- * between those reads and it when `comments`), then its stores. */
-static void emit_node(emitter *e, int i, expr_counts *c, int comments)
+/* Prints operation node i as a temporary after the pending comments and the reads of its
+ * operands (a block's banner, then its loads), then its stores. */
+static void emit_node(emitter *e, int i, expr_counts *c)
 {
     const expr_node *n = &e->p->nodes[i];
+    flush_comments(e, i);
     load_operands(e, n->a);
     if (n->op < OP_SQRT)
         load_operands(e, n->b);
-    if (comments)
-        flush_comments(e->p, e->out, e->indent, &e->ci, i);
     e->tmp[i] = e->ntmp++;
     count_node(n, c);
     ebuf_printf(e->out, "%sconst cdyn_real t%d = ", e->indent, e->tmp[i]);
@@ -448,7 +452,7 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
         e->out->oom = 1;
         return;
     }
-    flush_comments(p, e->out, e->indent, &e->ci, from);
+    flush_comments(e, from);
     for (i = from; i < p->nnodes; i++) {    /* slot[i]: node i's angle, or -1 */
         slot[i] = -1;
         if (!e->live[i] || e->emitted[i] || !is_trig_of_input(p, i))
@@ -549,9 +553,9 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     }
     for (i = 0; i < p->nnodes; i++)
         first[i] = -1;
-    for (i = p->nstores - 1; i >= 0; i--) {
+    for (i = p->nstores - 1; i >= 0; i--) {     /* placed stores: in the comment records */
         int nd = p->stores[i].value.node;
-        if (nd >= 0) {
+        if (nd >= 0 && !p->stores[i].placed) {
             nextst[i] = first[nd];
             first[nd] = i;
         }
@@ -561,17 +565,19 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
         if (!live[i] || emitted[i])
             continue;
         if (n->op == OP_INPUT) {
-            if (first[i] >= 0)          /* a stored input goes out where it was made */
+            if (first[i] >= 0) {        /* a stored input goes out where it was made */
+                flush_comments(&e, i);
                 load_input(&e, i);
+            }
         } else if (inl[i]) {
             count_node(n, &c);          /* printed inside the sum that uses it */
         } else if (p->rules.sincos_fn && is_trig_of_input(p, i)) {
             emit_trig_batch(&e, i, &c);
         } else {
-            emit_node(&e, i, &c, 1);
+            emit_node(&e, i, &c);
         }
     }
-    flush_comments(p, out, indent, &e.ci, p->nnodes);
+    flush_comments(&e, p->nnodes);
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
