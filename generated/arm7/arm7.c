@@ -2209,10 +2209,10 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
                cdyn_real *tau)
 {
     (void)d;
-    const cdyn_real v_joint1 = v[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real v_joint1 = v[0];
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real a_joint1 = a[0];
@@ -2676,10 +2676,10 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
 void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
 {
     (void)d;
-    const cdyn_real v_joint1 = v[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real v_joint1 = v[0];
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real t2 = v_joint1 * t1;
@@ -4506,10 +4506,10 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
               cdyn_real *ddq)
 {
     int k;
-    const cdyn_real v_joint1 = v[0];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real v_joint1 = v[0];
     const cdyn_real t0 = v_joint1 * CDYN_R(0.002081);
     const cdyn_real t1 = v_joint1 * CDYN_R(0.003875);
     const cdyn_real t2 = v_joint1 * t1;
@@ -4746,10 +4746,10 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t213 = t207 - t210;
     const cdyn_real t214 = t208 - t211;
     const cdyn_real t215 = t209 - t212;
-    const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint7 = tau[6];
     const cdyn_real t216 = t215 - tau_joint7;
     const cdyn_real t217 = t191 * CDYN_R(0.045655252406465854) - t190 * CDYN_R(0.0010653684717144075);
     const cdyn_real t218 = t191 * CDYN_R(0.0008639764287449313) + t190 * CDYN_R(0.04267084039857657);
@@ -4830,9 +4830,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t292 = t178 - t285;
     const cdyn_real t293 = t179 - t287;
     const cdyn_real t294 = t180 - t288;
-    const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint6 = tau[5];
     const cdyn_real t295 = t294 + tau_joint6;
     const cdyn_real t296 = 1 / t276;
     const cdyn_real t297 = t278 * t296;
@@ -4931,9 +4931,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t389 = t145 + t384;
     const cdyn_real t390 = t146 - t343;
     const cdyn_real t391 = t147 + t385;
-    const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint5 = tau[4];
     const cdyn_real t392 = t391 - tau_joint5;
     const cdyn_real t393 = 1 / t377;
     const cdyn_real t394 = t378 * t393;
@@ -5067,9 +5067,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t521 = t108 + t515;
     const cdyn_real t522 = t109 + t516;
     const cdyn_real t523 = t110 - t517;
-    const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint4 = tau[3];
     const cdyn_real t524 = t523 + tau_joint4;
     const cdyn_real t525 = 1 / t503;
     const cdyn_real t526 = t505 * t525;
@@ -5184,9 +5184,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t634 = t73 - t628;
     const cdyn_real t635 = t74 - t630;
     const cdyn_real t636 = t75 - t631;
-    const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint3 = tau[2];
     const cdyn_real t637 = t636 - tau_joint3;
     const cdyn_real t638 = 1 / t619;
     const cdyn_real t639 = t621 * t638;
@@ -5290,9 +5290,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     const cdyn_real t736 = t39 + t734;
     const cdyn_real t737 = t40 - t679;
     const cdyn_real t738 = t41 - t735;
-    const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint2 = tau[1];
     const cdyn_real t739 = t738 - tau_joint2;
     const cdyn_real t740 = 1 / t726;
     const cdyn_real t741 = t727 * t740;
@@ -5327,9 +5327,9 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     d->aba_D[0] = -t769;
     const cdyn_real t770 = t6 * t758 - t5 * t757;
     const cdyn_real t771 = t4 - t770;
-    const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint1 = tau[0];
     const cdyn_real t772 = t771 - tau_joint1;
     const cdyn_real t773 = 1 / t769;
     /* pass 3 (root to leaves): accelerations */
@@ -7363,10 +7363,10 @@ void arm7_constraint_capture(arm7_data *d, const cdyn_real *q)
 static int arm7__kkt_factor(arm7_data *d, cdyn_real mu)
 {
     int k;
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[5];
     const cdyn_real t1 = d->Jc[6];
     const cdyn_real t2 = d->L[26];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[4];
     const cdyn_real t5 = d->L[25];
@@ -7942,10 +7942,10 @@ static void arm7__kkt_solve(const arm7_data *d, cdyn_real *x)
  * 315 mul, 258 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__delassus(const arm7_data *d, cdyn_real mu, cdyn_real *G)
 {
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[5];
     const cdyn_real t1 = d->Jc[6];
     const cdyn_real t2 = d->L[26];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[4];
     const cdyn_real t5 = d->L[25];
@@ -9214,9 +9214,9 @@ static int arm7__alm_update(arm7_data *d, const cdyn_prox_settings *s, cdyn_real
 static int arm7__ltls_factor(arm7_data *d, cdyn_real rho)
 {
     int k;
+    /* M + rho J^T J on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[7];
-    /* M + rho J^T J on each support */
     const cdyn_real t2 = t0 * t0 + t1 * t1;
     const cdyn_real t3 = d->Jc[14];
     const cdyn_real t4 = t2 + t3 * t3;
@@ -9836,8 +9836,8 @@ static void arm7__ltls_iterate(arm7_data *d, const cdyn_real *lambda, cdyn_real 
     const cdyn_real t177 = t176 - t115 * t161;
     const cdyn_real t178 = t177 - t117 * t166;
     const cdyn_real t179 = t178 - t119 * t172;
-    const cdyn_real t180 = d->ltls_c[0];
     /* one step of refinement against M and J apart */
+    const cdyn_real t180 = d->ltls_c[0];
     const cdyn_real t181 = t180 + t19 * t152;
     const cdyn_real t182 = t181 + t22 * t154;
     const cdyn_real t183 = t182 + t25 * t157;
@@ -10170,13 +10170,13 @@ static void arm7__contact_baumgarte(const arm7_data *d, const cdyn_real *q, cons
     const cdyn_real t11 = cos_angle[5];
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
-    const cdyn_real v_joint1 = v[0];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real v_joint1 = v[0];
     const cdyn_real t14 = v_joint1 * t2;
-    const cdyn_real v_joint2 = v[1];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     CDYN_BARRIER();
+    const cdyn_real v_joint2 = v[1];
     const cdyn_real t15 = v_joint2 * CDYN_R(0.316);
     const cdyn_real t16 = t14 * CDYN_R(0.316);
     const cdyn_real t17 = v_joint2 * t4 - t14 * t5;
@@ -10708,10 +10708,10 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t261 = t215 - t256;
     const cdyn_real t262 = t216 - t257;
     const cdyn_real t263 = t217 - t234 * t245;
-    const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint7 = tau[6];
     const cdyn_real t264 = t263 - tau_joint7;
     d->u[6] = -t264;
     d->u0[6] = -t264;
@@ -10821,9 +10821,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t361 = t180 - t354;
     const cdyn_real t362 = t181 - t356;
     const cdyn_real t363 = t182 - t357;
-    const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint6 = tau[5];
     const cdyn_real t364 = t363 + tau_joint6;
     d->u[5] = t364;
     d->u0[5] = t364;
@@ -10929,9 +10929,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t458 = t147 + t453;
     const cdyn_real t459 = t148 - t412;
     const cdyn_real t460 = t149 + t454;
-    const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint5 = tau[4];
     const cdyn_real t461 = t460 - tau_joint5;
     d->u[4] = -t461;
     d->u0[4] = -t461;
@@ -11073,9 +11073,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t590 = t110 + t584;
     const cdyn_real t591 = t111 + t585;
     const cdyn_real t592 = t112 - t586;
-    const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint4 = tau[3];
     const cdyn_real t593 = t592 + tau_joint4;
     d->u[3] = t593;
     d->u0[3] = t593;
@@ -11198,9 +11198,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t703 = t75 - t697;
     const cdyn_real t704 = t76 - t699;
     const cdyn_real t705 = t77 - t700;
-    const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint3 = tau[2];
     const cdyn_real t706 = t705 - tau_joint3;
     d->u[2] = -t706;
     d->u0[2] = -t706;
@@ -11314,9 +11314,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t808 = t41 + t806;
     const cdyn_real t809 = t42 - t748;
     const cdyn_real t810 = t43 - t807;
-    const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint2 = tau[1];
     const cdyn_real t811 = t810 - tau_joint2;
     d->u[1] = -t811;
     d->u0[1] = -t811;
@@ -11370,9 +11370,9 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
     d->caba[5] = -t853;
     const cdyn_real t854 = t3 * t833 - t2 * t832;
     const cdyn_real t855 = t18 - t854;
-    const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint1 = tau[0];
     const cdyn_real t856 = t855 - tau_joint1;
     d->u[0] = -t856;
     d->u0[0] = -t856;
@@ -11523,11 +11523,11 @@ static void arm7__caba_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *
  * 98 mul, 74 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
 {
-    const cdyn_real t0 = lambda[1];
-    const cdyn_real t1 = lambda[0];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real t0 = lambda[1];
+    const cdyn_real t1 = lambda[0];
     const cdyn_real t2 = t0 * CDYN_R(0.7071067811865475) + t1 * CDYN_R(0.7071067811865476);
     const cdyn_real t3 = t0 * CDYN_R(0.7071067811865476) - t1 * CDYN_R(0.7071067811865475);
     const cdyn_real t4 = lambda[4];
@@ -11536,10 +11536,10 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t7 = t4 * CDYN_R(0.7071067811865476) - t5 * CDYN_R(0.7071067811865475);
     const cdyn_real t8 = t3 * CDYN_R(0.2104) - t6;
     const cdyn_real t9 = t2 * CDYN_R(0.2104) + t7;
-    const cdyn_real t10 = lambda[5];
-    const cdyn_real t11 = d->u0[6];
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
     CDYN_BARRIER();
+    const cdyn_real t10 = lambda[5];
+    const cdyn_real t11 = d->u0[6];
     const cdyn_real t12 = t10 + t11;
     d->u[6] = t12;
     const cdyn_real t13 = d->caba[90];
@@ -11561,9 +11561,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t29 = t20 + t26 * CDYN_R(0.088);
     const cdyn_real t30 = lambda[2];
     const cdyn_real t31 = t30 * CDYN_R(0.088) - t28;
-    const cdyn_real t32 = d->u0[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real t32 = d->u0[5];
     const cdyn_real t33 = t31 - t32;
     d->u[5] = -t33;
     const cdyn_real t34 = d->caba[80];
@@ -11588,9 +11588,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t53 = t51 * t39 - t52 * t37;
     const cdyn_real t54 = t48 * t45 - t49 * t43;
     const cdyn_real t55 = t51 * t45 - t52 * t43;
-    const cdyn_real t56 = d->u0[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
     CDYN_BARRIER();
+    const cdyn_real t56 = d->u0[4];
     const cdyn_real t57 = t55 - t56;
     d->u[4] = -t57;
     const cdyn_real t58 = d->caba[65];
@@ -11618,9 +11618,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t80 = t76 * CDYN_R(0.384) - t78;
     const cdyn_real t81 = t70 + t76 * CDYN_R(0.0825);
     const cdyn_real t82 = t77 + t79;
-    const cdyn_real t83 = d->u0[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
     CDYN_BARRIER();
+    const cdyn_real t83 = d->u0[3];
     const cdyn_real t84 = t82 + t83;
     d->u[3] = t84;
     const cdyn_real t85 = d->caba[51];
@@ -11647,9 +11647,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t106 = t102 * t96 + t103 * t94;
     const cdyn_real t107 = t98 - t104 * CDYN_R(0.0825);
     const cdyn_real t108 = t92 * CDYN_R(0.0825) - t106;
-    const cdyn_real t109 = d->u0[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     CDYN_BARRIER();
+    const cdyn_real t109 = d->u0[2];
     const cdyn_real t110 = t108 + t109;
     d->u[2] = t110;
     const cdyn_real t111 = d->caba[36];
@@ -11674,9 +11674,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t130 = t126 * t120 + t127 * t118;
     const cdyn_real t131 = t128 * CDYN_R(0.316) + t129;
     const cdyn_real t132 = t125 * CDYN_R(0.316) - t130;
-    const cdyn_real t133 = d->u0[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real t133 = d->u0[1];
     const cdyn_real t134 = t132 + t133;
     d->u[1] = t134;
     const cdyn_real t135 = d->caba[21];
@@ -11687,9 +11687,9 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
     const cdyn_real t140 = d->caba[13];
     const cdyn_real t141 = d->caba[12];
     const cdyn_real t142 = t140 * t139 + t141 * t138;
-    const cdyn_real t143 = d->u0[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real t143 = d->u0[0];
     const cdyn_real t144 = t142 - t143;
     d->u[0] = -t144;
 }
@@ -11698,18 +11698,18 @@ static void arm7__caba_delta(arm7_data *d, const cdyn_real *lambda)
  * 105 mul, 102 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
 {
-    const cdyn_real t0 = d->u[0];
-    const cdyn_real t1 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real t0 = d->u[0];
+    const cdyn_real t1 = d->caba[6];
     const cdyn_real t2 = t0 - t1 * CDYN_R(9.81);
     const cdyn_real t3 = d->caba[9];
     const cdyn_real t4 = t3 * t2;
     ddq[0] = t4;
-    const cdyn_real t5 = d->caba[12];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real t5 = d->caba[12];
     const cdyn_real t6 = t5 * CDYN_R(9.81);
     const cdyn_real t7 = d->caba[13];
     const cdyn_real t8 = t7 * CDYN_R(9.81);
@@ -11840,10 +11840,10 @@ static void arm7__caba_forward(arm7_data *d, cdyn_real *ddq)
     const cdyn_real t124 = t123 * t122;
     ddq[4] = t124;
     const cdyn_real t125 = t74 + t124;
-    const cdyn_real t126 = d->caba[68];
-    const cdyn_real t127 = d->caba[66];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real t126 = d->caba[68];
+    const cdyn_real t127 = d->caba[66];
     const cdyn_real t128 = t126 * t125 + t127 * t108;
     const cdyn_real t129 = d->caba[69];
     const cdyn_real t130 = d->caba[67];
@@ -12280,10 +12280,10 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t227 = t11 * t223 - t10 * t224;
     const cdyn_real t228 = t12 * t225 - t13 * t226;
     const cdyn_real t229 = t13 * t225 + t12 * t226;
-    const cdyn_real tau_joint7 = tau[6];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint7 = tau[6];
     const cdyn_real t230 = t217 - tau_joint7;
     d->pv[130] = -t230;
     const cdyn_real t231 = t193 * CDYN_R(0.045655252406465854) - t192 * CDYN_R(0.0010653684717144075);
@@ -12370,9 +12370,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t306 = t180 - t299;
     const cdyn_real t307 = t181 - t301;
     const cdyn_real t308 = t182 - t302;
-    const cdyn_real tau_joint6 = tau[5];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint6 = tau[5];
     const cdyn_real t309 = t308 + tau_joint6;
     d->pv[124] = t309;
     const cdyn_real t310 = 1 / t290;
@@ -12477,9 +12477,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t403 = t147 + t398;
     const cdyn_real t404 = t148 - t357;
     const cdyn_real t405 = t149 + t399;
-    const cdyn_real tau_joint5 = tau[4];
     /* body 4 "joint5" <- "joint4": revolute +z (link link5) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint5 = tau[4];
     const cdyn_real t406 = t405 - tau_joint5;
     d->pv[117] = -t406;
     const cdyn_real t407 = 1 / t391;
@@ -12620,9 +12620,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t535 = t110 + t529;
     const cdyn_real t536 = t111 + t530;
     const cdyn_real t537 = t112 - t531;
-    const cdyn_real tau_joint4 = tau[3];
     /* body 3 "joint4" <- "joint3": revolute +z (link link4) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint4 = tau[3];
     const cdyn_real t538 = t537 + tau_joint4;
     d->pv[110] = t538;
     const cdyn_real t539 = 1 / t517;
@@ -12744,9 +12744,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t648 = t75 - t642;
     const cdyn_real t649 = t76 - t644;
     const cdyn_real t650 = t77 - t645;
-    const cdyn_real tau_joint3 = tau[2];
     /* body 2 "joint3" <- "joint2": revolute +z (link link3) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint3 = tau[2];
     const cdyn_real t651 = t650 - tau_joint3;
     d->pv[103] = -t651;
     const cdyn_real t652 = 1 / t633;
@@ -12859,9 +12859,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t753 = t41 + t751;
     const cdyn_real t754 = t42 - t693;
     const cdyn_real t755 = t43 - t752;
-    const cdyn_real tau_joint2 = tau[1];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint2 = tau[1];
     const cdyn_real t756 = t755 - tau_joint2;
     d->pv[96] = -t756;
     const cdyn_real t757 = 1 / t742;
@@ -12914,9 +12914,9 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     d->pv[5] = t798;
     const cdyn_real t799 = t3 * t778 - t2 * t777;
     const cdyn_real t800 = t18 - t799;
-    const cdyn_real tau_joint1 = tau[0];
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real tau_joint1 = tau[0];
     const cdyn_real t801 = t800 - tau_joint1;
     d->pv[89] = -t801;
     const cdyn_real t802 = 1 / t796;
@@ -13719,11 +13719,11 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
  * 130 mul, 125 add, 0 div, 0 sqrt, 0 sin/cos */
 static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
+    /* constraint force maps down to the root, the Delassus matrix, free residual */
+    CDYN_BARRIER();
     const cdyn_real t0 = d->pv[89];
     const cdyn_real t1 = d->pv[90];
     const cdyn_real t2 = lambda[0];
-    /* constraint force maps down to the root, the Delassus matrix, free residual */
-    CDYN_BARRIER();
     const cdyn_real t3 = t0 + t1 * t2;
     const cdyn_real t4 = d->pv[91];
     const cdyn_real t5 = lambda[1];
@@ -13806,17 +13806,17 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t82 = t80 + t81 * t17;
     const cdyn_real t83 = d->pv[130];
     const cdyn_real t84 = t83 + t17;
-    const cdyn_real t85 = d->pv[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "joint1" <- "world": revolute +z (link link1) */
     CDYN_BARRIER();
+    const cdyn_real t85 = d->pv[6];
     const cdyn_real t86 = t18 - t85 * CDYN_R(9.81);
     const cdyn_real t87 = d->pv[9];
     const cdyn_real t88 = t87 * t86;
     ddq[0] = t88;
-    const cdyn_real t89 = d->pv[12];
     /* body 1 "joint2" <- "joint1": revolute +z (link link2) */
     CDYN_BARRIER();
+    const cdyn_real t89 = d->pv[12];
     const cdyn_real t90 = t89 * CDYN_R(9.81);
     const cdyn_real t91 = d->pv[13];
     const cdyn_real t92 = t91 * CDYN_R(9.81);
@@ -13943,10 +13943,10 @@ static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_r
     const cdyn_real t204 = t203 * t202;
     ddq[4] = t204;
     const cdyn_real t205 = t156 + t204;
-    const cdyn_real t206 = d->pv[68];
-    const cdyn_real t207 = d->pv[66];
     /* body 5 "joint6" <- "joint5": revolute +z (link link6) */
     CDYN_BARRIER();
+    const cdyn_real t206 = d->pv[68];
+    const cdyn_real t207 = d->pv[66];
     const cdyn_real t208 = t206 * t205 + t207 * t189;
     const cdyn_real t209 = d->pv[69];
     const cdyn_real t210 = d->pv[67];

@@ -619,10 +619,10 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
                cdyn_real *tau)
 {
     (void)d;
-    const cdyn_real a_crank_joint = a[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     CDYN_BARRIER();
+    const cdyn_real a_crank_joint = a[0];
     const cdyn_real t0 = a_crank_joint * CDYN_R(0.05);
     const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.00162);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
@@ -656,9 +656,9 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t22 = t20 + t21 * CDYN_R(0.1);
     const cdyn_real t23 = t1 + t22;
     tau[0] = t23;
-    const cdyn_real a_rocker_joint = a[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
+    const cdyn_real a_rocker_joint = a[2];
     const cdyn_real t24 = a_rocker_joint * CDYN_R(0.1);
     const cdyn_real t25 = a_rocker_joint * CDYN_R(0.00021816) + t24 * CDYN_R(0.00648);
     tau[2] = t25;
@@ -958,10 +958,10 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     const cdyn_real t11 = t7 * t10;
     const cdyn_real t12 = t5 * t7;
     const cdyn_real t13 = t12 * CDYN_R(0.010125);
-    const cdyn_real tau_coupler_joint = tau[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
+    const cdyn_real tau_coupler_joint = tau[1];
     const cdyn_real t14 = t13 + tau_coupler_joint;
     const cdyn_real t15 = t11 * CDYN_R(0.081) - t8 * CDYN_R(0.081);
     const cdyn_real t16 = t12 * CDYN_R(0.081) - t9 * CDYN_R(0.02034704472843451);
@@ -976,9 +976,9 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     d->aba_D[0] = t24;
     const cdyn_real t25 = t2 * t18 - t3 * t15;
     const cdyn_real t26 = t19 + t25 * CDYN_R(0.1);
-    const cdyn_real tau_crank_joint = tau[0];
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     CDYN_BARRIER();
+    const cdyn_real tau_crank_joint = tau[0];
     const cdyn_real t27 = t26 + tau_crank_joint;
     const cdyn_real t28 = 1 / t24;
     /* pass 3 (root to leaves): accelerations */
@@ -994,9 +994,9 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     const cdyn_real t33 = t14 - t32;
     const cdyn_real t34 = t33 * CDYN_R(591.6459590580996);
     ddq[1] = t34;
-    const cdyn_real tau_rocker_joint = tau[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
+    const cdyn_real tau_rocker_joint = tau[2];
     const cdyn_real t35 = tau_rocker_joint * CDYN_R(1154.5211046457928);
     ddq[2] = t35;
     d->aba_D[1] = CDYN_R(0.0016902);
@@ -1345,10 +1345,10 @@ void fourbar_constraint_capture(fourbar_data *d, const cdyn_real *q)
 static int fourbar__kkt_factor(fourbar_data *d, cdyn_real mu)
 {
     int k;
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
     const cdyn_real t2 = d->L[1];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
     const cdyn_real t5 = t3 * t4;
@@ -1452,10 +1452,10 @@ static void fourbar__kkt_solve(const fourbar_data *d, cdyn_real *x)
  * 30 mul, 18 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__delassus(const fourbar_data *d, cdyn_real mu, cdyn_real *G)
 {
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
     const cdyn_real t2 = d->L[1];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
     const cdyn_real t5 = t3 * t4;
@@ -1818,9 +1818,9 @@ static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdy
 static int fourbar__ltls_factor(fourbar_data *d, cdyn_real rho)
 {
     int k;
+    /* M + rho J^T J on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[3];
-    /* M + rho J^T J on each support */
     const cdyn_real t2 = t0 * t0 + t1 * t1;
     const cdyn_real t3 = d->Jc[6];
     const cdyn_real t4 = t2 + t3 * t3;
@@ -1962,8 +1962,8 @@ static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn
     const cdyn_real t40 = d->Dmuinv[2];
     const cdyn_real t41 = t29 * t40 - t30 * t37;
     const cdyn_real t42 = t41 - t32 * t39;
-    const cdyn_real t43 = d->ltls_c[0];
     /* one step of refinement against M and J apart */
+    const cdyn_real t43 = d->ltls_c[0];
     const cdyn_real t44 = t43 + t10 * t37;
     const cdyn_real t45 = t44 + t13 * t39;
     const cdyn_real t46 = t45 + t16 * t42;

@@ -17209,13 +17209,13 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
                cdyn_real *tau)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -18959,13 +18959,13 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
 void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -20618,13 +20618,13 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
 void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -33650,13 +33650,13 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
               cdyn_real *ddq)
 {
     int k;
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -34484,10 +34484,10 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t720 = t701 * t715 - t705 * t716;
     const cdyn_real t721 = t718 - t713 * CDYN_R(0.0010675);
     const cdyn_real t722 = t719 + t712 * CDYN_R(0.0010675);
-    const cdyn_real tau_right_thumb_joint = tau[37];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_thumb_joint = tau[37];
     const cdyn_real t723 = t721 + tau_right_thumb_joint;
     const cdyn_real t724 = t712 * CDYN_R(0.0427) + t708 * CDYN_R(0.0010675);
     const cdyn_real t725 = t713 * CDYN_R(0.0427) + t706 * CDYN_R(0.010674996999999721);
@@ -34557,9 +34557,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t788 = t692 + t782;
     const cdyn_real t789 = t693 - t783;
     const cdyn_real t790 = t691 - t784;
-    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     const cdyn_real t791 = t788 + tau_right_wrist_roll_joint;
     const cdyn_real t792 = 1 / t769;
     const cdyn_real t793 = t773 * t792;
@@ -34641,9 +34641,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t868 = t669 + t828;
     const cdyn_real t869 = t670 - t863;
     const cdyn_real t870 = t671 + t864;
-    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     const cdyn_real t871 = t869 - tau_right_wrist_pitch_joint;
     const cdyn_real t872 = 1 / t859;
     const cdyn_real t873 = t855 * t872;
@@ -34717,9 +34717,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t940 = t651 - t935;
     const cdyn_real t941 = t652 - t904;
     const cdyn_real t942 = t653 - t936;
-    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     const cdyn_real t943 = t942 + tau_right_wrist_yaw_joint;
     const cdyn_real t944 = 1 / t932;
     const cdyn_real t945 = t926 * t944;
@@ -34813,9 +34813,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1032 = t632 + t1027;
     const cdyn_real t1033 = t633 - t1028;
     const cdyn_real t1034 = t631 - t977;
-    const cdyn_real tau_right_elbow_joint = tau[33];
     /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_elbow_joint = tau[33];
     const cdyn_real t1035 = t1033 - tau_right_elbow_joint;
     const cdyn_real t1036 = 1 / t1020;
     const cdyn_real t1037 = t1021 * t1036;
@@ -34906,9 +34906,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1121 = t608 - t1116;
     const cdyn_real t1122 = t609 - t1117;
     const cdyn_real t1123 = t607 - t1115;
-    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     const cdyn_real t1124 = t1123 + tau_right_shoulder_yaw_joint;
     const cdyn_real t1125 = 1 / t1109;
     const cdyn_real t1126 = t1087 * t1125;
@@ -35002,9 +35002,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1213 = t585 - t1208;
     const cdyn_real t1214 = t586 - t1209;
     const cdyn_real t1215 = t587 - t1172;
-    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     const cdyn_real t1216 = t1213 + tau_right_shoulder_roll_joint;
     const cdyn_real t1217 = 1 / t1204;
     const cdyn_real t1218 = t1195 * t1217;
@@ -35078,9 +35078,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1285 = t567 + t1249;
     const cdyn_real t1286 = t568 - t1280;
     const cdyn_real t1287 = t569 + t1281;
-    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     const cdyn_real t1288 = t1286 - tau_right_shoulder_pitch_joint;
     const cdyn_real t1289 = 1 / t1276;
     const cdyn_real t1290 = t1272 * t1289;
@@ -35190,9 +35190,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1394 = t327 + t1388;
     const cdyn_real t1395 = t328 + t1389;
     const cdyn_real t1396 = t326 + t1390;
-    const cdyn_real tau_neck_pitch_joint = tau[29];
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_pitch_joint = tau[29];
     const cdyn_real t1397 = t548 - tau_neck_pitch_joint;
     const cdyn_real t1398 = t538 * CDYN_R(4.71226) + t532 * CDYN_R(1.3396412187780746);
     const cdyn_real t1399 = t539 * CDYN_R(4.71226) + t534 * CDYN_R(0.5750370878);
@@ -35228,9 +35228,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1428 = t524 - t1423;
     const cdyn_real t1429 = t525 - t1405;
     const cdyn_real t1430 = t526 - t1424;
-    const cdyn_real tau_neck_yaw_joint = tau[28];
     /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_yaw_joint = tau[28];
     const cdyn_real t1431 = t1430 + tau_neck_yaw_joint;
     const cdyn_real t1432 = 1 / t1420;
     const cdyn_real t1433 = t1416 * t1432;
@@ -35307,9 +35307,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1504 = t1394 - t1499;
     const cdyn_real t1505 = t1395 + t1500;
     const cdyn_real t1506 = t1396 - t1448;
-    const cdyn_real tau_left_thumb_joint = tau[27];
     /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_thumb_joint = tau[27];
     const cdyn_real t1507 = t505 + tau_left_thumb_joint;
     const cdyn_real t1508 = t496 * CDYN_R(0.0427) + t492 * CDYN_R(0.0010675);
     const cdyn_real t1509 = t497 * CDYN_R(0.0427) + t490 * CDYN_R(0.010674996999999721);
@@ -35379,9 +35379,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1572 = t476 + t1566;
     const cdyn_real t1573 = t477 - t1567;
     const cdyn_real t1574 = t475 + t1568;
-    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     const cdyn_real t1575 = t1572 + tau_left_wrist_roll_joint;
     const cdyn_real t1576 = 1 / t1553;
     const cdyn_real t1577 = t1557 * t1576;
@@ -35463,9 +35463,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1652 = t453 + t1612;
     const cdyn_real t1653 = t454 - t1647;
     const cdyn_real t1654 = t455 + t1648;
-    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     const cdyn_real t1655 = t1653 - tau_left_wrist_pitch_joint;
     const cdyn_real t1656 = 1 / t1643;
     const cdyn_real t1657 = t1639 * t1656;
@@ -35539,9 +35539,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1724 = t435 - t1719;
     const cdyn_real t1725 = t436 - t1688;
     const cdyn_real t1726 = t437 - t1720;
-    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     const cdyn_real t1727 = t1726 + tau_left_wrist_yaw_joint;
     const cdyn_real t1728 = 1 / t1716;
     const cdyn_real t1729 = t1710 * t1728;
@@ -35635,9 +35635,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1816 = t416 + t1811;
     const cdyn_real t1817 = t417 - t1812;
     const cdyn_real t1818 = t415 - t1761;
-    const cdyn_real tau_left_elbow_joint = tau[23];
     /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_elbow_joint = tau[23];
     const cdyn_real t1819 = t1817 - tau_left_elbow_joint;
     const cdyn_real t1820 = 1 / t1804;
     const cdyn_real t1821 = t1805 * t1820;
@@ -35728,9 +35728,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1905 = t392 - t1900;
     const cdyn_real t1906 = t393 - t1901;
     const cdyn_real t1907 = t391 - t1899;
-    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     const cdyn_real t1908 = t1907 + tau_left_shoulder_yaw_joint;
     const cdyn_real t1909 = 1 / t1893;
     const cdyn_real t1910 = t1871 * t1909;
@@ -35824,9 +35824,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t1997 = t369 - t1992;
     const cdyn_real t1998 = t370 - t1993;
     const cdyn_real t1999 = t371 - t1956;
-    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     const cdyn_real t2000 = t1997 + tau_left_shoulder_roll_joint;
     const cdyn_real t2001 = 1 / t1988;
     const cdyn_real t2002 = t1979 * t2001;
@@ -35900,9 +35900,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2069 = t351 + t2033;
     const cdyn_real t2070 = t352 - t2064;
     const cdyn_real t2071 = t353 + t2065;
-    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     const cdyn_real t2072 = t2070 - tau_left_shoulder_pitch_joint;
     const cdyn_real t2073 = 1 / t2060;
     const cdyn_real t2074 = t2056 * t2073;
@@ -36026,9 +36026,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2191 = t1504 + t2185;
     const cdyn_real t2192 = t1505 + t2186;
     const cdyn_real t2193 = t1506 - t2187;
-    const cdyn_real tau_torso_pitch_joint = tau[19];
     /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_pitch_joint = tau[19];
     const cdyn_real t2194 = t2192 - tau_torso_pitch_joint;
     const cdyn_real t2195 = 1 / t2168;
     const cdyn_real t2196 = t2172 * t2195;
@@ -36139,9 +36139,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2300 = t303 + t2295;
     const cdyn_real t2301 = t304 - t2296;
     const cdyn_real t2302 = t302 - t2294;
-    const cdyn_real tau_torso_yaw_joint = tau[18];
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_yaw_joint = tau[18];
     const cdyn_real t2303 = t2302 + tau_torso_yaw_joint;
     const cdyn_real t2304 = 1 / t2288;
     const cdyn_real t2305 = t2268 * t2304;
@@ -36256,9 +36256,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2414 = t17 - t2409;
     const cdyn_real t2415 = t18 - t2410;
     const cdyn_real t2416 = t16 + t2351;
-    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     const cdyn_real t2417 = t278 + tau_right_ankle_roll_joint;
     const cdyn_real t2418 = t263 * CDYN_R(0.027493385155744954) - t260 * CDYN_R(0.42598985366818953);
     const cdyn_real t2419 = t262 * CDYN_R(0.0600370442) + t261 * CDYN_R(0.93023);
@@ -36302,9 +36302,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2456 = t252 + t2429;
     const cdyn_real t2457 = t253 - t2451;
     const cdyn_real t2458 = t254 + t2452;
-    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     const cdyn_real t2459 = t2457 - tau_right_ankle_pitch_joint;
     const cdyn_real t2460 = 1 / t2447;
     const cdyn_real t2461 = t2444 * t2460;
@@ -36396,9 +36396,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2546 = t233 - t2541;
     const cdyn_real t2547 = t234 + t2542;
     const cdyn_real t2548 = t232 + t2540;
-    const cdyn_real tau_right_knee_joint = tau[15];
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_knee_joint = tau[15];
     const cdyn_real t2549 = t2547 - tau_right_knee_joint;
     const cdyn_real t2550 = 1 / t2533;
     const cdyn_real t2551 = t2535 * t2550;
@@ -36510,9 +36510,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2656 = t209 - t2651;
     const cdyn_real t2657 = t210 + t2652;
     const cdyn_real t2658 = t208 + t2650;
-    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     const cdyn_real t2659 = t2657 - tau_right_hip_pitch_joint;
     const cdyn_real t2660 = 1 / t2643;
     const cdyn_real t2661 = t2645 * t2660;
@@ -36606,9 +36606,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2748 = t186 - t2743;
     const cdyn_real t2749 = t187 - t2706;
     const cdyn_real t2750 = t188 - t2744;
-    const cdyn_real tau_right_hip_roll_joint = tau[13];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_roll_joint = tau[13];
     const cdyn_real t2751 = t2748 + tau_right_hip_roll_joint;
     const cdyn_real t2752 = 1 / t2739;
     const cdyn_real t2753 = t2731 * t2752;
@@ -36682,9 +36682,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2820 = t168 + t2784;
     const cdyn_real t2821 = t169 - t2815;
     const cdyn_real t2822 = t170 + t2816;
-    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     const cdyn_real t2823 = t2822 + tau_right_hip_yaw_joint;
     const cdyn_real t2824 = 1 / t2812;
     const cdyn_real t2825 = t2807 * t2824;
@@ -36781,9 +36781,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2916 = t2414 - t2911;
     const cdyn_real t2917 = t2415 + t2910;
     const cdyn_real t2918 = t2416 + t2912;
-    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     const cdyn_real t2919 = t148 + tau_left_ankle_roll_joint;
     const cdyn_real t2920 = t133 * CDYN_R(0.027493385155744954) - t130 * CDYN_R(0.42598985366818953);
     const cdyn_real t2921 = t132 * CDYN_R(0.0600370442) + t131 * CDYN_R(0.93023);
@@ -36827,9 +36827,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t2958 = t122 + t2931;
     const cdyn_real t2959 = t123 - t2953;
     const cdyn_real t2960 = t124 + t2954;
-    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     const cdyn_real t2961 = t2959 - tau_left_ankle_pitch_joint;
     const cdyn_real t2962 = 1 / t2949;
     const cdyn_real t2963 = t2946 * t2962;
@@ -36921,9 +36921,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3048 = t103 - t3043;
     const cdyn_real t3049 = t104 + t3044;
     const cdyn_real t3050 = t102 + t3042;
-    const cdyn_real tau_left_knee_joint = tau[9];
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_knee_joint = tau[9];
     const cdyn_real t3051 = t3049 - tau_left_knee_joint;
     const cdyn_real t3052 = 1 / t3035;
     const cdyn_real t3053 = t3037 * t3052;
@@ -37035,9 +37035,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3158 = t79 - t3153;
     const cdyn_real t3159 = t80 + t3154;
     const cdyn_real t3160 = t78 + t3152;
-    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     const cdyn_real t3161 = t3159 - tau_left_hip_pitch_joint;
     const cdyn_real t3162 = 1 / t3145;
     const cdyn_real t3163 = t3147 * t3162;
@@ -37131,9 +37131,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3250 = t56 - t3245;
     const cdyn_real t3251 = t57 - t3208;
     const cdyn_real t3252 = t58 - t3246;
-    const cdyn_real tau_left_hip_roll_joint = tau[7];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_roll_joint = tau[7];
     const cdyn_real t3253 = t3250 + tau_left_hip_roll_joint;
     const cdyn_real t3254 = 1 / t3241;
     const cdyn_real t3255 = t3233 * t3254;
@@ -37207,9 +37207,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3322 = t38 + t3286;
     const cdyn_real t3323 = t39 - t3317;
     const cdyn_real t3324 = t40 + t3318;
-    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     const cdyn_real t3325 = t3324 + tau_left_hip_yaw_joint;
     const cdyn_real t3326 = 1 / t3314;
     const cdyn_real t3327 = t3309 * t3326;
@@ -37312,9 +37312,9 @@ int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t3423 = t2916 + t3418;
     const cdyn_real t3424 = t2917 + t3417;
     const cdyn_real t3425 = t2918 + t3419;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t3426 = t3420 + tau_root_joint_x;
     const cdyn_real tau_root_joint_y = tau[1];
     const cdyn_real t3427 = t3421 + tau_root_joint_y;
@@ -38286,10 +38286,10 @@ static const cdyn_real humanoid__no_gains[2] = { 0 };
  * 4010 mul, 2940 add, 0 div, 0 sqrt, 64 sin/cos */
 static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, const cdyn_real *v)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -42401,8 +42401,8 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
  * 2205 mul, 1574 add, 0 div, 0 sqrt, 64 sin/cos */
 static void humanoid__constraint_terms_kin(humanoid_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* M on the tree pattern (CRBA) */
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -45718,10 +45718,10 @@ void humanoid_constraint_capture(humanoid_data *d, const cdyn_real *q)
 static int humanoid__kkt_factor(humanoid_data *d, cdyn_real mu)
 {
     int k;
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[10];
     const cdyn_real t1 = d->Jc[11];
     const cdyn_real t2 = d->L[76];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[9];
     const cdyn_real t5 = d->L[75];
@@ -48440,10 +48440,10 @@ static void humanoid__kkt_solve(const humanoid_data *d, cdyn_real *x)
  * 1656 mul, 1446 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__delassus(const humanoid_data *d, cdyn_real mu, cdyn_real *G)
 {
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[10];
     const cdyn_real t1 = d->Jc[11];
     const cdyn_real t2 = d->L[76];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[9];
     const cdyn_real t5 = d->L[75];
@@ -54638,9 +54638,9 @@ static int humanoid__ltls_factor(humanoid_data *d, cdyn_real rho)
     d->Dmu[29] = t1;
     const cdyn_real t2 = d->M[368];
     d->Dmu[37] = t2;
+    /* M + rho J^T J on each support */
     const cdyn_real t3 = d->Jc[0];
     const cdyn_real t4 = d->Jc[12];
-    /* M + rho J^T J on each support */
     const cdyn_real t5 = t3 * t3 + t4 * t4;
     const cdyn_real t6 = d->Jc[24];
     const cdyn_real t7 = t5 + t6 * t6;
@@ -60355,8 +60355,8 @@ static void humanoid__ltls_iterate(humanoid_data *d, const cdyn_real *lambda, cd
     const cdyn_real t1391 = t1390 - t374 * t1348;
     const cdyn_real t1392 = t1391 - t377 * t1362;
     const cdyn_real t1393 = t1392 - t380 * t1377;
-    const cdyn_real t1394 = d->ltls_c[0];
     /* one step of refinement against M and J apart */
+    const cdyn_real t1394 = d->ltls_c[0];
     const cdyn_real t1395 = t1394 + t37 * t1025;
     const cdyn_real t1396 = t1395 + t40 * t1027;
     const cdyn_real t1397 = t1396 + t43 * t1030;
@@ -62668,10 +62668,10 @@ int humanoid_prox_ltls(humanoid_data *d, const cdyn_prox_settings *settings, con
 static void humanoid__contact_baumgarte(const humanoid_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real *Kp, const cdyn_real *Kd, cdyn_real *astar)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -63080,6 +63080,9 @@ static void humanoid__contact_astar(const humanoid_data *d, const cdyn_prox_sett
 static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
 {
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_x = q[0];
     d->caba[9] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -63087,9 +63090,6 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real q_root_joint_z = q[2];
     d->caba[11] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -64233,8 +64233,8 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t768 = cos_angle[10] * t766 - sin_angle[10] * t765;
     const cdyn_real t769 = sin_angle[11] * t768 + cos_angle[11] * t761;
     const cdyn_real t770 = cos_angle[11] * t768 - sin_angle[11] * t761;
-    const cdyn_real t771 = astar[0];
     /* each contact: rho K^T K into its body's inertia, rho K^T (kappa - a*) into its bias force */
+    const cdyn_real t771 = astar[0];
     const cdyn_real t772 = t755 + t771;
     d->kap[0] = -t772;
     const cdyn_real t773 = rho;
@@ -64295,10 +64295,10 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t813 = t299 + t808;
     const cdyn_real t814 = t300 - t809;
     const cdyn_real t815 = t301 - t773 * t807;
-    const cdyn_real tau_right_thumb_joint = tau[37];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_thumb_joint = tau[37];
     const cdyn_real t816 = t742 + tau_right_thumb_joint;
     d->u[37] = t816;
     const cdyn_real t817 = t733 * CDYN_R(0.0427) + t729 * CDYN_R(0.0010675);
@@ -64373,9 +64373,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t881 = t713 + t875;
     const cdyn_real t882 = t714 - t876;
     const cdyn_real t883 = t712 - t877;
-    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     const cdyn_real t884 = t881 + tau_right_wrist_roll_joint;
     d->u[36] = t884;
     const cdyn_real t885 = 1 / t862;
@@ -64463,9 +64463,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t961 = t690 + t921;
     const cdyn_real t962 = t691 - t956;
     const cdyn_real t963 = t692 + t957;
-    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     const cdyn_real t964 = t962 - tau_right_wrist_pitch_joint;
     d->u[35] = -t964;
     const cdyn_real t965 = 1 / t952;
@@ -64545,9 +64545,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1033 = t672 - t1028;
     const cdyn_real t1034 = t673 - t997;
     const cdyn_real t1035 = t674 - t1029;
-    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     const cdyn_real t1036 = t1035 + tau_right_wrist_yaw_joint;
     d->u[34] = t1036;
     const cdyn_real t1037 = 1 / t1025;
@@ -64647,9 +64647,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1125 = t653 + t1120;
     const cdyn_real t1126 = t654 - t1121;
     const cdyn_real t1127 = t652 - t1070;
-    const cdyn_real tau_right_elbow_joint = tau[33];
     /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_elbow_joint = tau[33];
     const cdyn_real t1128 = t1126 - tau_right_elbow_joint;
     d->u[33] = -t1128;
     const cdyn_real t1129 = 1 / t1113;
@@ -64747,9 +64747,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1214 = t629 - t1209;
     const cdyn_real t1215 = t630 - t1210;
     const cdyn_real t1216 = t628 - t1208;
-    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     const cdyn_real t1217 = t1216 + tau_right_shoulder_yaw_joint;
     d->u[32] = t1217;
     const cdyn_real t1218 = 1 / t1202;
@@ -64849,9 +64849,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1306 = t606 - t1301;
     const cdyn_real t1307 = t607 - t1302;
     const cdyn_real t1308 = t608 - t1265;
-    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     const cdyn_real t1309 = t1306 + tau_right_shoulder_roll_joint;
     d->u[31] = t1309;
     const cdyn_real t1310 = 1 / t1297;
@@ -64931,9 +64931,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1378 = t588 + t1342;
     const cdyn_real t1379 = t589 - t1373;
     const cdyn_real t1380 = t590 + t1374;
-    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     const cdyn_real t1381 = t1379 - tau_right_shoulder_pitch_joint;
     d->u[30] = -t1381;
     const cdyn_real t1382 = 1 / t1369;
@@ -65045,9 +65045,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1487 = t348 + t1481;
     const cdyn_real t1488 = t349 + t1482;
     const cdyn_real t1489 = t347 + t1483;
-    const cdyn_real tau_neck_pitch_joint = tau[29];
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_pitch_joint = tau[29];
     const cdyn_real t1490 = t569 - tau_neck_pitch_joint;
     d->u[29] = -t1490;
     const cdyn_real t1491 = t559 * CDYN_R(4.71226) + t553 * CDYN_R(1.3396412187780746);
@@ -65086,9 +65086,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1521 = t545 - t1516;
     const cdyn_real t1522 = t546 - t1498;
     const cdyn_real t1523 = t547 - t1517;
-    const cdyn_real tau_neck_yaw_joint = tau[28];
     /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_yaw_joint = tau[28];
     const cdyn_real t1524 = t1523 + tau_neck_yaw_joint;
     d->u[28] = t1524;
     const cdyn_real t1525 = 1 / t1513;
@@ -65167,9 +65167,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1597 = t1487 - t1592;
     const cdyn_real t1598 = t1488 + t1593;
     const cdyn_real t1599 = t1489 - t1541;
-    const cdyn_real tau_left_thumb_joint = tau[27];
     /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_thumb_joint = tau[27];
     const cdyn_real t1600 = t526 + tau_left_thumb_joint;
     d->u[27] = t1600;
     const cdyn_real t1601 = t517 * CDYN_R(0.0427) + t513 * CDYN_R(0.0010675);
@@ -65244,9 +65244,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1665 = t497 + t1659;
     const cdyn_real t1666 = t498 - t1660;
     const cdyn_real t1667 = t496 + t1661;
-    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     const cdyn_real t1668 = t1665 + tau_left_wrist_roll_joint;
     d->u[26] = t1668;
     const cdyn_real t1669 = 1 / t1646;
@@ -65334,9 +65334,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1745 = t474 + t1705;
     const cdyn_real t1746 = t475 - t1740;
     const cdyn_real t1747 = t476 + t1741;
-    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     const cdyn_real t1748 = t1746 - tau_left_wrist_pitch_joint;
     d->u[25] = -t1748;
     const cdyn_real t1749 = 1 / t1736;
@@ -65416,9 +65416,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1817 = t456 - t1812;
     const cdyn_real t1818 = t457 - t1781;
     const cdyn_real t1819 = t458 - t1813;
-    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     const cdyn_real t1820 = t1819 + tau_left_wrist_yaw_joint;
     d->u[24] = t1820;
     const cdyn_real t1821 = 1 / t1809;
@@ -65518,9 +65518,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1909 = t437 + t1904;
     const cdyn_real t1910 = t438 - t1905;
     const cdyn_real t1911 = t436 - t1854;
-    const cdyn_real tau_left_elbow_joint = tau[23];
     /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_elbow_joint = tau[23];
     const cdyn_real t1912 = t1910 - tau_left_elbow_joint;
     d->u[23] = -t1912;
     const cdyn_real t1913 = 1 / t1897;
@@ -65618,9 +65618,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t1998 = t413 - t1993;
     const cdyn_real t1999 = t414 - t1994;
     const cdyn_real t2000 = t412 - t1992;
-    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     const cdyn_real t2001 = t2000 + tau_left_shoulder_yaw_joint;
     d->u[22] = t2001;
     const cdyn_real t2002 = 1 / t1986;
@@ -65720,9 +65720,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2090 = t390 - t2085;
     const cdyn_real t2091 = t391 - t2086;
     const cdyn_real t2092 = t392 - t2049;
-    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     const cdyn_real t2093 = t2090 + tau_left_shoulder_roll_joint;
     d->u[21] = t2093;
     const cdyn_real t2094 = 1 / t2081;
@@ -65802,9 +65802,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2162 = t372 + t2126;
     const cdyn_real t2163 = t373 - t2157;
     const cdyn_real t2164 = t374 + t2158;
-    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     const cdyn_real t2165 = t2163 - tau_left_shoulder_pitch_joint;
     d->u[20] = -t2165;
     const cdyn_real t2166 = 1 / t2153;
@@ -65935,9 +65935,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2284 = t1597 + t2278;
     const cdyn_real t2285 = t1598 + t2279;
     const cdyn_real t2286 = t1599 - t2280;
-    const cdyn_real tau_torso_pitch_joint = tau[19];
     /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_pitch_joint = tau[19];
     const cdyn_real t2287 = t2285 - tau_torso_pitch_joint;
     d->u[19] = -t2287;
     const cdyn_real t2288 = 1 / t2261;
@@ -66055,9 +66055,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2393 = t324 + t2388;
     const cdyn_real t2394 = t325 - t2389;
     const cdyn_real t2395 = t323 - t2387;
-    const cdyn_real tau_torso_yaw_joint = tau[18];
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_yaw_joint = tau[18];
     const cdyn_real t2396 = t2395 + tau_torso_yaw_joint;
     d->u[18] = t2396;
     const cdyn_real t2397 = 1 / t2381;
@@ -66174,9 +66174,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2507 = t38 - t2502;
     const cdyn_real t2508 = t39 - t2503;
     const cdyn_real t2509 = t37 + t2444;
-    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     const cdyn_real t2510 = t813 + tau_right_ankle_roll_joint;
     d->u[17] = t2510;
     d->u0[17] = t2510;
@@ -66238,9 +66238,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2559 = t273 + t2528;
     const cdyn_real t2560 = t274 - t2554;
     const cdyn_real t2561 = t275 + t2555;
-    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     const cdyn_real t2562 = t2560 - tau_right_ankle_pitch_joint;
     d->u[16] = -t2562;
     d->u0[16] = -t2562;
@@ -66340,9 +66340,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2649 = t254 - t2644;
     const cdyn_real t2650 = t255 + t2645;
     const cdyn_real t2651 = t253 + t2643;
-    const cdyn_real tau_right_knee_joint = tau[15];
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_knee_joint = tau[15];
     const cdyn_real t2652 = t2650 - tau_right_knee_joint;
     d->u[15] = -t2652;
     d->u0[15] = -t2652;
@@ -66462,9 +66462,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2759 = t230 - t2754;
     const cdyn_real t2760 = t231 + t2755;
     const cdyn_real t2761 = t229 + t2753;
-    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     const cdyn_real t2762 = t2760 - tau_right_hip_pitch_joint;
     d->u[14] = -t2762;
     d->u0[14] = -t2762;
@@ -66565,9 +66565,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2851 = t207 - t2846;
     const cdyn_real t2852 = t208 - t2809;
     const cdyn_real t2853 = t209 - t2847;
-    const cdyn_real tau_right_hip_roll_joint = tau[13];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_roll_joint = tau[13];
     const cdyn_real t2854 = t2851 + tau_right_hip_roll_joint;
     d->u[13] = t2854;
     d->u0[13] = t2854;
@@ -66648,9 +66648,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t2923 = t189 + t2887;
     const cdyn_real t2924 = t190 - t2918;
     const cdyn_real t2925 = t191 + t2919;
-    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     const cdyn_real t2926 = t2925 + tau_right_hip_yaw_joint;
     d->u[12] = t2926;
     d->u0[12] = t2926;
@@ -66750,9 +66750,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3019 = t2507 - t3014;
     const cdyn_real t3020 = t2508 + t3013;
     const cdyn_real t3021 = t2509 + t3015;
-    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     const cdyn_real t3022 = t794 + tau_left_ankle_roll_joint;
     d->u[11] = t3022;
     d->u0[11] = t3022;
@@ -66802,9 +66802,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3061 = t143 + t3034;
     const cdyn_real t3062 = t144 - t3056;
     const cdyn_real t3063 = t145 + t3057;
-    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     const cdyn_real t3064 = t3062 - tau_left_ankle_pitch_joint;
     d->u[10] = -t3064;
     d->u0[10] = -t3064;
@@ -66904,9 +66904,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3151 = t124 - t3146;
     const cdyn_real t3152 = t125 + t3147;
     const cdyn_real t3153 = t123 + t3145;
-    const cdyn_real tau_left_knee_joint = tau[9];
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_knee_joint = tau[9];
     const cdyn_real t3154 = t3152 - tau_left_knee_joint;
     d->u[9] = -t3154;
     d->u0[9] = -t3154;
@@ -67026,9 +67026,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3261 = t100 - t3256;
     const cdyn_real t3262 = t101 + t3257;
     const cdyn_real t3263 = t99 + t3255;
-    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     const cdyn_real t3264 = t3262 - tau_left_hip_pitch_joint;
     d->u[8] = -t3264;
     d->u0[8] = -t3264;
@@ -67129,9 +67129,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3353 = t77 - t3348;
     const cdyn_real t3354 = t78 - t3311;
     const cdyn_real t3355 = t79 - t3349;
-    const cdyn_real tau_left_hip_roll_joint = tau[7];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_roll_joint = tau[7];
     const cdyn_real t3356 = t3353 + tau_left_hip_roll_joint;
     d->u[7] = t3356;
     d->u0[7] = t3356;
@@ -67212,9 +67212,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3425 = t59 + t3389;
     const cdyn_real t3426 = t60 - t3420;
     const cdyn_real t3427 = t61 + t3421;
-    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     const cdyn_real t3428 = t3427 + tau_left_hip_yaw_joint;
     d->u[6] = t3428;
     d->u0[6] = t3428;
@@ -67355,9 +67355,9 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
     const cdyn_real t3526 = t3019 + t3521;
     const cdyn_real t3527 = t3020 + t3520;
     const cdyn_real t3528 = t3021 + t3522;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t3529 = t3523 + tau_root_joint_x;
     d->u[0] = t3529;
     d->u0[0] = t3529;
@@ -67825,11 +67825,11 @@ static void humanoid__caba_setup(humanoid_data *d, const cdyn_real *q, const cdy
  * 184 mul, 148 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
 {
-    const cdyn_real t0 = lambda[3];
-    const cdyn_real t1 = lambda[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real t0 = lambda[3];
+    const cdyn_real t1 = lambda[1];
     const cdyn_real t2 = t0 + t1 * CDYN_R(0.07);
     const cdyn_real t3 = lambda[4];
     const cdyn_real t4 = lambda[0];
@@ -67840,9 +67840,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t9 = lambda[10];
     const cdyn_real t10 = lambda[6];
     const cdyn_real t11 = t9 - t10 * CDYN_R(0.07);
-    const cdyn_real t12 = d->u0[17];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real t12 = d->u0[17];
     const cdyn_real t13 = t8 + t12;
     d->u[17] = t13;
     const cdyn_real t14 = d->caba[234];
@@ -67862,9 +67862,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t28 = t26 * t23 + t27 * t17;
     const cdyn_real t29 = t22 * t21 + t24 * t11;
     const cdyn_real t30 = t26 * t21 + t27 * t11;
-    const cdyn_real t31 = d->u0[16];
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t31 = d->u0[16];
     const cdyn_real t32 = t29 + t31;
     d->u[16] = t32;
     const cdyn_real t33 = d->caba[223];
@@ -67889,9 +67889,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t52 = t48 * t44 + t49 * t19;
     const cdyn_real t53 = t38 * CDYN_R(0.43624) + t51;
     const cdyn_real t54 = t42 - t47 * CDYN_R(0.43624);
-    const cdyn_real t55 = d->u0[15];
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
     CDYN_BARRIER();
+    const cdyn_real t55 = d->u0[15];
     const cdyn_real t56 = t54 + t55;
     d->u[15] = t56;
     const cdyn_real t57 = d->caba[209];
@@ -67918,9 +67918,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t78 = t74 * t70 + t75 * t66;
     const cdyn_real t79 = t62 * CDYN_R(0.42438) + t77;
     const cdyn_real t80 = t68 - t73 * CDYN_R(0.42438);
-    const cdyn_real t81 = d->u0[14];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t81 = d->u0[14];
     const cdyn_real t82 = t80 + t81;
     d->u[14] = t82;
     const cdyn_real t83 = d->caba[194];
@@ -67945,9 +67945,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t102 = t100 * t90 + t101 * t86;
     const cdyn_real t103 = t97 * t96 + t98 * t92;
     const cdyn_real t104 = t100 * t96 + t101 * t92;
-    const cdyn_real t105 = d->u0[13];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t105 = d->u0[13];
     const cdyn_real t106 = t103 + t105;
     d->u[13] = t106;
     const cdyn_real t107 = d->caba[179];
@@ -67970,9 +67970,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t124 = t122 * t114 + t123 * t112;
     const cdyn_real t125 = t119 * t118 + t120 * t94;
     const cdyn_real t126 = t122 * t118 + t123 * t94;
-    const cdyn_real t127 = d->u0[12];
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real t127 = d->u0[12];
     const cdyn_real t128 = t126 + t127;
     d->u[12] = t128;
     const cdyn_real t129 = d->caba[165];
@@ -67997,9 +67997,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t148 = t144 * t138 + t145 * t116;
     const cdyn_real t149 = t136 * CDYN_R(0.09) - t147;
     const cdyn_real t150 = t140 + t143 * CDYN_R(0.09);
-    const cdyn_real t151 = d->u0[11];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real t151 = d->u0[11];
     const cdyn_real t152 = t2 + t151;
     d->u[11] = t152;
     const cdyn_real t153 = d->caba[151];
@@ -68019,9 +68019,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t167 = t165 * t162 + t166 * t156;
     const cdyn_real t168 = t161 * t160 + t163 * t5;
     const cdyn_real t169 = t165 * t160 + t166 * t5;
-    const cdyn_real t170 = d->u0[10];
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t170 = d->u0[10];
     const cdyn_real t171 = t168 + t170;
     d->u[10] = t171;
     const cdyn_real t172 = d->caba[140];
@@ -68046,9 +68046,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t191 = t187 * t183 + t188 * t158;
     const cdyn_real t192 = t177 * CDYN_R(0.43624) + t190;
     const cdyn_real t193 = t181 - t186 * CDYN_R(0.43624);
-    const cdyn_real t194 = d->u0[9];
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank) */
     CDYN_BARRIER();
+    const cdyn_real t194 = d->u0[9];
     const cdyn_real t195 = t193 + t194;
     d->u[9] = t195;
     const cdyn_real t196 = d->caba[126];
@@ -68075,9 +68075,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t217 = t213 * t209 + t214 * t205;
     const cdyn_real t218 = t201 * CDYN_R(0.42438) + t216;
     const cdyn_real t219 = t207 - t212 * CDYN_R(0.42438);
-    const cdyn_real t220 = d->u0[8];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t220 = d->u0[8];
     const cdyn_real t221 = t219 + t220;
     d->u[8] = t221;
     const cdyn_real t222 = d->caba[111];
@@ -68102,9 +68102,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t241 = t239 * t229 + t240 * t225;
     const cdyn_real t242 = t236 * t235 + t237 * t231;
     const cdyn_real t243 = t239 * t235 + t240 * t231;
-    const cdyn_real t244 = d->u0[7];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t244 = d->u0[7];
     const cdyn_real t245 = t242 + t244;
     d->u[7] = t245;
     const cdyn_real t246 = d->caba[96];
@@ -68127,9 +68127,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t263 = t261 * t253 + t262 * t251;
     const cdyn_real t264 = t258 * t257 + t259 * t233;
     const cdyn_real t265 = t261 * t257 + t262 * t233;
-    const cdyn_real t266 = d->u0[6];
     /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real t266 = d->u0[6];
     const cdyn_real t267 = t265 + t266;
     d->u[6] = t267;
     const cdyn_real t268 = d->caba[82];
@@ -68160,9 +68160,9 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
     const cdyn_real t293 = t149 - t288;
     const cdyn_real t294 = t148 + t287;
     const cdyn_real t295 = t150 + t289;
-    const cdyn_real t296 = d->u0[0];
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real t296 = d->u0[0];
     const cdyn_real t297 = t290 + t296;
     d->u[0] = t297;
     const cdyn_real t298 = d->u0[1];
@@ -68186,10 +68186,10 @@ static void humanoid__caba_delta(humanoid_data *d, const cdyn_real *lambda)
  * 239 mul, 247 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
 {
-    const cdyn_real t0 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real t0 = d->caba[6];
     const cdyn_real t1 = t0 * CDYN_R(9.81);
     const cdyn_real t2 = d->caba[7];
     const cdyn_real t3 = t2 * CDYN_R(9.81);
@@ -68341,10 +68341,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t135 = t134 * t133;
     ddq[6] = t135;
     const cdyn_real t136 = t79 + t135;
-    const cdyn_real t137 = d->caba[85];
-    const cdyn_real t138 = d->caba[83];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t137 = d->caba[85];
+    const cdyn_real t138 = d->caba[83];
     const cdyn_real t139 = t137 * t136 + t138 * t122;
     const cdyn_real t140 = d->caba[86];
     const cdyn_real t141 = d->caba[84];
@@ -68374,10 +68374,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t165 = t164 * t163;
     ddq[7] = t165;
     const cdyn_real t166 = t120 + t165;
-    const cdyn_real t167 = d->caba[99];
-    const cdyn_real t168 = d->caba[97];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t167 = d->caba[99];
+    const cdyn_real t168 = d->caba[97];
     const cdyn_real t169 = t167 * t152 + t168 * t166;
     const cdyn_real t170 = d->caba[100];
     const cdyn_real t171 = d->caba[98];
@@ -68481,10 +68481,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t263 = t262 * t261;
     ddq[10] = t263;
     const cdyn_real t264 = t232 + t263;
-    const cdyn_real t265 = d->caba[143];
-    const cdyn_real t266 = d->caba[141];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real t265 = d->caba[143];
+    const cdyn_real t266 = d->caba[141];
     const cdyn_real t267 = t265 * t250 + t266 * t264;
     const cdyn_real t268 = d->caba[144];
     const cdyn_real t269 = d->caba[142];
@@ -68544,10 +68544,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t320 = t319 * t318;
     ddq[12] = t320;
     const cdyn_real t321 = t79 + t320;
-    const cdyn_real t322 = d->caba[168];
-    const cdyn_real t323 = d->caba[166];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t322 = d->caba[168];
+    const cdyn_real t323 = d->caba[166];
     const cdyn_real t324 = t322 * t321 + t323 * t307;
     const cdyn_real t325 = d->caba[169];
     const cdyn_real t326 = d->caba[167];
@@ -68577,10 +68577,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t350 = t349 * t348;
     ddq[13] = t350;
     const cdyn_real t351 = t305 + t350;
-    const cdyn_real t352 = d->caba[182];
-    const cdyn_real t353 = d->caba[180];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t352 = d->caba[182];
+    const cdyn_real t353 = d->caba[180];
     const cdyn_real t354 = t352 * t337 + t353 * t351;
     const cdyn_real t355 = d->caba[183];
     const cdyn_real t356 = d->caba[181];
@@ -68684,10 +68684,10 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t448 = t447 * t446;
     ddq[16] = t448;
     const cdyn_real t449 = t417 + t448;
-    const cdyn_real t450 = d->caba[226];
-    const cdyn_real t451 = d->caba[224];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real t450 = d->caba[226];
+    const cdyn_real t451 = d->caba[224];
     const cdyn_real t452 = t450 * t435 + t451 * t449;
     const cdyn_real t453 = d->caba[227];
     const cdyn_real t454 = d->caba[225];
@@ -68759,11 +68759,11 @@ static void humanoid__caba_forward(humanoid_data *d, cdyn_real *ddq)
  * 281 mul, 280 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
 {
-    const cdyn_real t0 = d->caba_acc[0];
-    const cdyn_real t1 = d->caba_acc[4];
     /* pass 3 (root to leaves): accelerations */
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen) */
     CDYN_BARRIER();
+    const cdyn_real t0 = d->caba_acc[0];
+    const cdyn_real t1 = d->caba_acc[4];
     const cdyn_real t2 = t0 + t1 * CDYN_R(0.14645);
     const cdyn_real t3 = d->caba_acc[1];
     const cdyn_real t4 = d->caba_acc[3];
@@ -68880,10 +68880,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t109 = t108 * t107;
     ddq[20] = t109;
     const cdyn_real t110 = t73 + t109;
-    const cdyn_real t111 = d->caba[281];
-    const cdyn_real t112 = d->caba[279];
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t111 = d->caba[281];
+    const cdyn_real t112 = d->caba[279];
     const cdyn_real t113 = t111 * t96 + t112 * t110;
     const cdyn_real t114 = d->caba[282];
     const cdyn_real t115 = d->caba[280];
@@ -68913,10 +68913,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t139 = t138 * t137;
     ddq[21] = t139;
     const cdyn_real t140 = t94 + t139;
-    const cdyn_real t141 = d->caba[295];
-    const cdyn_real t142 = d->caba[293];
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real t141 = d->caba[295];
+    const cdyn_real t142 = d->caba[293];
     const cdyn_real t143 = t141 * t124 + t142 * t140;
     const cdyn_real t144 = d->caba[296];
     const cdyn_real t145 = d->caba[294];
@@ -69018,10 +69018,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t235 = t234 * t233;
     ddq[24] = t235;
     const cdyn_real t236 = t190 + t235;
-    const cdyn_real t237 = d->caba[338];
-    const cdyn_real t238 = d->caba[336];
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t237 = d->caba[338];
+    const cdyn_real t238 = d->caba[336];
     const cdyn_real t239 = t237 * t236 + t238 * t220;
     const cdyn_real t240 = d->caba[339];
     const cdyn_real t241 = d->caba[337];
@@ -69051,10 +69051,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t265 = t264 * t263;
     ddq[25] = t265;
     const cdyn_real t266 = t222 + t265;
-    const cdyn_real t267 = d->caba[352];
-    const cdyn_real t268 = d->caba[350];
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     CDYN_BARRIER();
+    const cdyn_real t267 = d->caba[352];
+    const cdyn_real t268 = d->caba[350];
     const cdyn_real t269 = t267 * t252 + t268 * t266;
     const cdyn_real t270 = d->caba[353];
     const cdyn_real t271 = d->caba[351];
@@ -69130,10 +69130,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t335 = d->caba[383];
     const cdyn_real t336 = t335 * t334;
     ddq[28] = t336;
-    const cdyn_real t337 = d->caba[386];
-    const cdyn_real t338 = d->caba[384];
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     CDYN_BARRIER();
+    const cdyn_real t337 = d->caba[386];
+    const cdyn_real t338 = d->caba[384];
     const cdyn_real t339 = t337 * t53 + t338 * t321;
     const cdyn_real t340 = d->caba[388];
     const cdyn_real t341 = t340 + t339;
@@ -69178,10 +69178,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t377 = t376 * t375;
     ddq[30] = t377;
     const cdyn_real t378 = t73 + t377;
-    const cdyn_real t379 = d->caba[408];
-    const cdyn_real t380 = d->caba[406];
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t379 = d->caba[408];
+    const cdyn_real t380 = d->caba[406];
     const cdyn_real t381 = t379 * t364 + t380 * t378;
     const cdyn_real t382 = d->caba[409];
     const cdyn_real t383 = d->caba[407];
@@ -69211,10 +69211,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t407 = t406 * t405;
     ddq[31] = t407;
     const cdyn_real t408 = t362 + t407;
-    const cdyn_real t409 = d->caba[422];
-    const cdyn_real t410 = d->caba[420];
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real t409 = d->caba[422];
+    const cdyn_real t410 = d->caba[420];
     const cdyn_real t411 = t409 * t392 + t410 * t408;
     const cdyn_real t412 = d->caba[423];
     const cdyn_real t413 = d->caba[421];
@@ -69316,10 +69316,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t503 = t502 * t501;
     ddq[34] = t503;
     const cdyn_real t504 = t458 + t503;
-    const cdyn_real t505 = d->caba[465];
-    const cdyn_real t506 = d->caba[463];
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t505 = d->caba[465];
+    const cdyn_real t506 = d->caba[463];
     const cdyn_real t507 = t505 * t504 + t506 * t488;
     const cdyn_real t508 = d->caba[466];
     const cdyn_real t509 = d->caba[464];
@@ -69349,10 +69349,10 @@ static void humanoid__caba_rest(const humanoid_data *d, cdyn_real *ddq)
     const cdyn_real t533 = t532 * t531;
     ddq[35] = t533;
     const cdyn_real t534 = t490 + t533;
-    const cdyn_real t535 = d->caba[479];
-    const cdyn_real t536 = d->caba[477];
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     CDYN_BARRIER();
+    const cdyn_real t535 = d->caba[479];
+    const cdyn_real t536 = d->caba[477];
     const cdyn_real t537 = t535 * t520 + t536 * t534;
     const cdyn_real t538 = d->caba[480];
     const cdyn_real t539 = d->caba[478];
@@ -69433,6 +69433,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real *tau, cdyn_real mu, const cdyn_real *astar)
 {
     int k;
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_x = q[0];
     d->pv[9] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -69440,9 +69443,6 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real q_root_joint_z = q[2];
     d->pv[11] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -70590,10 +70590,10 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t768 = cos_angle[10] * t766 - sin_angle[10] * t765;
     const cdyn_real t769 = sin_angle[11] * t768 + cos_angle[11] * t761;
     const cdyn_real t770 = cos_angle[11] * t768 - sin_angle[11] * t761;
-    const cdyn_real tau_right_thumb_joint = tau[37];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_thumb_joint = tau[37];
     const cdyn_real t771 = t742 + tau_right_thumb_joint;
     d->pv[660] = t771;
     const cdyn_real t772 = t733 * CDYN_R(0.0427) + t729 * CDYN_R(0.0010675);
@@ -70668,9 +70668,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t836 = t713 + t830;
     const cdyn_real t837 = t714 - t831;
     const cdyn_real t838 = t712 - t832;
-    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_roll_joint = tau[36];
     const cdyn_real t839 = t836 + tau_right_wrist_roll_joint;
     d->pv[659] = t839;
     const cdyn_real t840 = 1 / t817;
@@ -70758,9 +70758,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t916 = t690 + t876;
     const cdyn_real t917 = t691 - t911;
     const cdyn_real t918 = t692 + t912;
-    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_pitch_joint = tau[35];
     const cdyn_real t919 = t917 - tau_right_wrist_pitch_joint;
     d->pv[658] = -t919;
     const cdyn_real t920 = 1 / t907;
@@ -70840,9 +70840,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t988 = t672 - t983;
     const cdyn_real t989 = t673 - t952;
     const cdyn_real t990 = t674 - t984;
-    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_wrist_yaw_joint = tau[34];
     const cdyn_real t991 = t990 + tau_right_wrist_yaw_joint;
     d->pv[657] = t991;
     const cdyn_real t992 = 1 / t980;
@@ -70942,9 +70942,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1080 = t653 + t1075;
     const cdyn_real t1081 = t654 - t1076;
     const cdyn_real t1082 = t652 - t1025;
-    const cdyn_real tau_right_elbow_joint = tau[33];
     /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_elbow_joint = tau[33];
     const cdyn_real t1083 = t1081 - tau_right_elbow_joint;
     d->pv[656] = -t1083;
     const cdyn_real t1084 = 1 / t1068;
@@ -71042,9 +71042,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1169 = t629 - t1164;
     const cdyn_real t1170 = t630 - t1165;
     const cdyn_real t1171 = t628 - t1163;
-    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_yaw_joint = tau[32];
     const cdyn_real t1172 = t1171 + tau_right_shoulder_yaw_joint;
     d->pv[655] = t1172;
     const cdyn_real t1173 = 1 / t1157;
@@ -71144,9 +71144,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1261 = t606 - t1256;
     const cdyn_real t1262 = t607 - t1257;
     const cdyn_real t1263 = t608 - t1220;
-    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_roll_joint = tau[31];
     const cdyn_real t1264 = t1261 + tau_right_shoulder_roll_joint;
     d->pv[654] = t1264;
     const cdyn_real t1265 = 1 / t1252;
@@ -71226,9 +71226,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1333 = t588 + t1297;
     const cdyn_real t1334 = t589 - t1328;
     const cdyn_real t1335 = t590 + t1329;
-    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_shoulder_pitch_joint = tau[30];
     const cdyn_real t1336 = t1334 - tau_right_shoulder_pitch_joint;
     d->pv[653] = -t1336;
     const cdyn_real t1337 = 1 / t1324;
@@ -71340,9 +71340,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1442 = t348 + t1436;
     const cdyn_real t1443 = t349 + t1437;
     const cdyn_real t1444 = t347 + t1438;
-    const cdyn_real tau_neck_pitch_joint = tau[29];
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_pitch_joint = tau[29];
     const cdyn_real t1445 = t569 - tau_neck_pitch_joint;
     d->pv[652] = -t1445;
     const cdyn_real t1446 = t559 * CDYN_R(4.71226) + t553 * CDYN_R(1.3396412187780746);
@@ -71381,9 +71381,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1476 = t545 - t1471;
     const cdyn_real t1477 = t546 - t1453;
     const cdyn_real t1478 = t547 - t1472;
-    const cdyn_real tau_neck_yaw_joint = tau[28];
     /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck) */
     CDYN_BARRIER();
+    const cdyn_real tau_neck_yaw_joint = tau[28];
     const cdyn_real t1479 = t1478 + tau_neck_yaw_joint;
     d->pv[651] = t1479;
     const cdyn_real t1480 = 1 / t1468;
@@ -71462,9 +71462,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1552 = t1442 - t1547;
     const cdyn_real t1553 = t1443 + t1548;
     const cdyn_real t1554 = t1444 - t1496;
-    const cdyn_real tau_left_thumb_joint = tau[27];
     /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_thumb_joint = tau[27];
     const cdyn_real t1555 = t526 + tau_left_thumb_joint;
     d->pv[650] = t1555;
     const cdyn_real t1556 = t517 * CDYN_R(0.0427) + t513 * CDYN_R(0.0010675);
@@ -71539,9 +71539,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1620 = t497 + t1614;
     const cdyn_real t1621 = t498 - t1615;
     const cdyn_real t1622 = t496 + t1616;
-    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_roll_joint = tau[26];
     const cdyn_real t1623 = t1620 + tau_left_wrist_roll_joint;
     d->pv[649] = t1623;
     const cdyn_real t1624 = 1 / t1601;
@@ -71629,9 +71629,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1700 = t474 + t1660;
     const cdyn_real t1701 = t475 - t1695;
     const cdyn_real t1702 = t476 + t1696;
-    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_pitch_joint = tau[25];
     const cdyn_real t1703 = t1701 - tau_left_wrist_pitch_joint;
     d->pv[648] = -t1703;
     const cdyn_real t1704 = 1 / t1691;
@@ -71711,9 +71711,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1772 = t456 - t1767;
     const cdyn_real t1773 = t457 - t1736;
     const cdyn_real t1774 = t458 - t1768;
-    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_wrist_yaw_joint = tau[24];
     const cdyn_real t1775 = t1774 + tau_left_wrist_yaw_joint;
     d->pv[647] = t1775;
     const cdyn_real t1776 = 1 / t1764;
@@ -71813,9 +71813,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1864 = t437 + t1859;
     const cdyn_real t1865 = t438 - t1860;
     const cdyn_real t1866 = t436 - t1809;
-    const cdyn_real tau_left_elbow_joint = tau[23];
     /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_elbow_joint = tau[23];
     const cdyn_real t1867 = t1865 - tau_left_elbow_joint;
     d->pv[646] = -t1867;
     const cdyn_real t1868 = 1 / t1852;
@@ -71913,9 +71913,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t1953 = t413 - t1948;
     const cdyn_real t1954 = t414 - t1949;
     const cdyn_real t1955 = t412 - t1947;
-    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_yaw_joint = tau[22];
     const cdyn_real t1956 = t1955 + tau_left_shoulder_yaw_joint;
     d->pv[645] = t1956;
     const cdyn_real t1957 = 1 / t1941;
@@ -72015,9 +72015,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2045 = t390 - t2040;
     const cdyn_real t2046 = t391 - t2041;
     const cdyn_real t2047 = t392 - t2004;
-    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_roll_joint = tau[21];
     const cdyn_real t2048 = t2045 + tau_left_shoulder_roll_joint;
     d->pv[644] = t2048;
     const cdyn_real t2049 = 1 / t2036;
@@ -72097,9 +72097,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2117 = t372 + t2081;
     const cdyn_real t2118 = t373 - t2112;
     const cdyn_real t2119 = t374 + t2113;
-    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_shoulder_pitch_joint = tau[20];
     const cdyn_real t2120 = t2118 - tau_left_shoulder_pitch_joint;
     d->pv[643] = -t2120;
     const cdyn_real t2121 = 1 / t2108;
@@ -72230,9 +72230,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2239 = t1552 + t2233;
     const cdyn_real t2240 = t1553 + t2234;
     const cdyn_real t2241 = t1554 - t2235;
-    const cdyn_real tau_torso_pitch_joint = tau[19];
     /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_pitch_joint = tau[19];
     const cdyn_real t2242 = t2240 - tau_torso_pitch_joint;
     d->pv[642] = -t2242;
     const cdyn_real t2243 = 1 / t2216;
@@ -72350,9 +72350,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2348 = t324 + t2343;
     const cdyn_real t2349 = t325 - t2344;
     const cdyn_real t2350 = t323 - t2342;
-    const cdyn_real tau_torso_yaw_joint = tau[18];
     /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen) */
     CDYN_BARRIER();
+    const cdyn_real tau_torso_yaw_joint = tau[18];
     const cdyn_real t2351 = t2350 + tau_torso_yaw_joint;
     d->pv[641] = t2351;
     const cdyn_real t2352 = 1 / t2336;
@@ -72469,9 +72469,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2462 = t38 - t2457;
     const cdyn_real t2463 = t39 - t2458;
     const cdyn_real t2464 = t37 + t2399;
-    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_roll_joint = tau[17];
     const cdyn_real t2465 = t299 + tau_right_ankle_roll_joint;
     d->pv[640] = t2465;
     const cdyn_real t2466 = t284 * CDYN_R(0.027493385155744954) - t281 * CDYN_R(0.42598985366818953);
@@ -72520,9 +72520,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2504 = t273 + t2477;
     const cdyn_real t2505 = t274 - t2499;
     const cdyn_real t2506 = t275 + t2500;
-    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_ankle_pitch_joint = tau[16];
     const cdyn_real t2507 = t2505 - tau_right_ankle_pitch_joint;
     d->pv[634] = -t2507;
     const cdyn_real t2508 = 1 / t2495;
@@ -72621,9 +72621,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2594 = t254 - t2589;
     const cdyn_real t2595 = t255 + t2590;
     const cdyn_real t2596 = t253 + t2588;
-    const cdyn_real tau_right_knee_joint = tau[15];
     /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_knee_joint = tau[15];
     const cdyn_real t2597 = t2595 - tau_right_knee_joint;
     d->pv[627] = -t2597;
     const cdyn_real t2598 = 1 / t2581;
@@ -72742,9 +72742,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2704 = t230 - t2699;
     const cdyn_real t2705 = t231 + t2700;
     const cdyn_real t2706 = t229 + t2698;
-    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_pitch_joint = tau[14];
     const cdyn_real t2707 = t2705 - tau_right_hip_pitch_joint;
     d->pv[620] = -t2707;
     const cdyn_real t2708 = 1 / t2691;
@@ -72844,9 +72844,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2796 = t207 - t2791;
     const cdyn_real t2797 = t208 - t2754;
     const cdyn_real t2798 = t209 - t2792;
-    const cdyn_real tau_right_hip_roll_joint = tau[13];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_roll_joint = tau[13];
     const cdyn_real t2799 = t2796 + tau_right_hip_roll_joint;
     d->pv[613] = t2799;
     const cdyn_real t2800 = 1 / t2787;
@@ -72926,9 +72926,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2868 = t189 + t2832;
     const cdyn_real t2869 = t190 - t2863;
     const cdyn_real t2870 = t191 + t2864;
-    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_right_hip_yaw_joint = tau[12];
     const cdyn_real t2871 = t2870 + tau_right_hip_yaw_joint;
     d->pv[606] = t2871;
     const cdyn_real t2872 = 1 / t2860;
@@ -73027,9 +73027,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t2964 = t2462 - t2959;
     const cdyn_real t2965 = t2463 + t2958;
     const cdyn_real t2966 = t2464 + t2960;
-    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_roll_joint = tau[11];
     const cdyn_real t2967 = t169 + tau_left_ankle_roll_joint;
     d->pv[605] = t2967;
     const cdyn_real t2968 = t154 * CDYN_R(0.027493385155744954) - t151 * CDYN_R(0.42598985366818953);
@@ -73078,9 +73078,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3006 = t143 + t2979;
     const cdyn_real t3007 = t144 - t3001;
     const cdyn_real t3008 = t145 + t3002;
-    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_ankle_pitch_joint = tau[10];
     const cdyn_real t3009 = t3007 - tau_left_ankle_pitch_joint;
     d->pv[599] = -t3009;
     const cdyn_real t3010 = 1 / t2997;
@@ -73179,9 +73179,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3096 = t124 - t3091;
     const cdyn_real t3097 = t125 + t3092;
     const cdyn_real t3098 = t123 + t3090;
-    const cdyn_real tau_left_knee_joint = tau[9];
     /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_knee_joint = tau[9];
     const cdyn_real t3099 = t3097 - tau_left_knee_joint;
     d->pv[592] = -t3099;
     const cdyn_real t3100 = 1 / t3083;
@@ -73300,9 +73300,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3206 = t100 - t3201;
     const cdyn_real t3207 = t101 + t3202;
     const cdyn_real t3208 = t99 + t3200;
-    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_pitch_joint = tau[8];
     const cdyn_real t3209 = t3207 - tau_left_hip_pitch_joint;
     d->pv[585] = -t3209;
     const cdyn_real t3210 = 1 / t3193;
@@ -73402,9 +73402,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3298 = t77 - t3293;
     const cdyn_real t3299 = t78 - t3256;
     const cdyn_real t3300 = t79 - t3294;
-    const cdyn_real tau_left_hip_roll_joint = tau[7];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_roll_joint = tau[7];
     const cdyn_real t3301 = t3298 + tau_left_hip_roll_joint;
     d->pv[578] = t3301;
     const cdyn_real t3302 = 1 / t3289;
@@ -73484,9 +73484,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3370 = t59 + t3334;
     const cdyn_real t3371 = t60 - t3365;
     const cdyn_real t3372 = t61 + t3366;
-    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
+    const cdyn_real tau_left_hip_yaw_joint = tau[6];
     const cdyn_real t3373 = t3372 + tau_left_hip_yaw_joint;
     d->pv[571] = t3373;
     const cdyn_real t3374 = 1 / t3362;
@@ -73626,9 +73626,9 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3471 = t2964 + t3466;
     const cdyn_real t3472 = t2965 + t3465;
     const cdyn_real t3473 = t2966 + t3467;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t3474 = t3468 + tau_root_joint_x;
     d->pv[493] = t3474;
     const cdyn_real tau_root_joint_y = tau[1];
@@ -73758,8 +73758,8 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3569 = t3567 - t3549 * t3568;
     const cdyn_real t3570 = 1 / t3569;
     d->pv[63] = t3570;
-    const cdyn_real t3571 = astar[0];
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    const cdyn_real t3571 = astar[0];
     const cdyn_real t3572 = t755 + t3571;
     const cdyn_real t3573 = astar[1];
     const cdyn_real t3574 = t757 - t3573;
@@ -76401,11 +76401,11 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
  * 640 mul, 635 add, 0 div, 0 sqrt, 0 sin/cos */
 static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
+    /* constraint force maps down to the root, the Delassus matrix, free residual */
+    CDYN_BARRIER();
     const cdyn_real t0 = d->pv[493];
     const cdyn_real t1 = d->pv[494];
     const cdyn_real t2 = lambda[0];
-    /* constraint force maps down to the root, the Delassus matrix, free residual */
-    CDYN_BARRIER();
     const cdyn_real t3 = t0 + t1 * t2;
     const cdyn_real t4 = d->pv[495];
     const cdyn_real t5 = lambda[1];
@@ -76697,10 +76697,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t291 = d->pv[640];
     const cdyn_real t292 = t291 + t23 * CDYN_R(0.07);
     const cdyn_real t293 = t29 + t292;
-    const cdyn_real t294 = d->pv[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     CDYN_BARRIER();
+    const cdyn_real t294 = d->pv[6];
     const cdyn_real t295 = t294 * CDYN_R(9.81);
     const cdyn_real t296 = d->pv[7];
     const cdyn_real t297 = t296 * CDYN_R(9.81);
@@ -76839,10 +76839,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t422 = t421 * t420;
     ddq[6] = t422;
     const cdyn_real t423 = t367 + t422;
-    const cdyn_real t424 = d->pv[85];
-    const cdyn_real t425 = d->pv[83];
     /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t424 = d->pv[85];
+    const cdyn_real t425 = d->pv[83];
     const cdyn_real t426 = t424 * t423 + t425 * t410;
     const cdyn_real t427 = d->pv[86];
     const cdyn_real t428 = d->pv[84];
@@ -76871,10 +76871,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t451 = t450 * t449;
     ddq[7] = t451;
     const cdyn_real t452 = t408 + t451;
-    const cdyn_real t453 = d->pv[99];
-    const cdyn_real t454 = d->pv[97];
     /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t453 = d->pv[99];
+    const cdyn_real t454 = d->pv[97];
     const cdyn_real t455 = t453 * t439 + t454 * t452;
     const cdyn_real t456 = d->pv[100];
     const cdyn_real t457 = d->pv[98];
@@ -76975,10 +76975,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t546 = t545 * t544;
     ddq[10] = t546;
     const cdyn_real t547 = t516 + t546;
-    const cdyn_real t548 = d->pv[144];
-    const cdyn_real t549 = d->pv[142];
     /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot) */
     CDYN_BARRIER();
+    const cdyn_real t548 = d->pv[144];
+    const cdyn_real t549 = d->pv[142];
     const cdyn_real t550 = t548 * t534 + t549 * t547;
     const cdyn_real t551 = d->pv[143];
     const cdyn_real t552 = d->pv[141];
@@ -77026,10 +77026,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t591 = t590 * t589;
     ddq[12] = t591;
     const cdyn_real t592 = t367 + t591;
-    const cdyn_real t593 = d->pv[165];
-    const cdyn_real t594 = d->pv[163];
     /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t593 = d->pv[165];
+    const cdyn_real t594 = d->pv[163];
     const cdyn_real t595 = t593 * t592 + t594 * t579;
     const cdyn_real t596 = d->pv[166];
     const cdyn_real t597 = d->pv[164];
@@ -77058,10 +77058,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t620 = t619 * t618;
     ddq[13] = t620;
     const cdyn_real t621 = t577 + t620;
-    const cdyn_real t622 = d->pv[179];
-    const cdyn_real t623 = d->pv[177];
     /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t622 = d->pv[179];
+    const cdyn_real t623 = d->pv[177];
     const cdyn_real t624 = t622 * t608 + t623 * t621;
     const cdyn_real t625 = d->pv[180];
     const cdyn_real t626 = d->pv[178];
@@ -77162,10 +77162,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t715 = t714 * t713;
     ddq[16] = t715;
     const cdyn_real t716 = t685 + t715;
-    const cdyn_real t717 = d->pv[224];
-    const cdyn_real t718 = d->pv[222];
     /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot) */
     CDYN_BARRIER();
+    const cdyn_real t717 = d->pv[224];
+    const cdyn_real t718 = d->pv[222];
     const cdyn_real t719 = t717 * t703 + t718 * t716;
     const cdyn_real t720 = d->pv[223];
     const cdyn_real t721 = d->pv[221];
@@ -77293,10 +77293,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t834 = t833 * t832;
     ddq[20] = t834;
     const cdyn_real t835 = t798 + t834;
-    const cdyn_real t836 = d->pv[275];
-    const cdyn_real t837 = d->pv[273];
     /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t836 = d->pv[275];
+    const cdyn_real t837 = d->pv[273];
     const cdyn_real t838 = t836 * t821 + t837 * t835;
     const cdyn_real t839 = d->pv[276];
     const cdyn_real t840 = d->pv[274];
@@ -77326,10 +77326,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t864 = t863 * t862;
     ddq[21] = t864;
     const cdyn_real t865 = t819 + t864;
-    const cdyn_real t866 = d->pv[289];
-    const cdyn_real t867 = d->pv[287];
     /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real t866 = d->pv[289];
+    const cdyn_real t867 = d->pv[287];
     const cdyn_real t868 = t866 * t849 + t867 * t865;
     const cdyn_real t869 = d->pv[290];
     const cdyn_real t870 = d->pv[288];
@@ -77431,10 +77431,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t960 = t959 * t958;
     ddq[24] = t960;
     const cdyn_real t961 = t915 + t960;
-    const cdyn_real t962 = d->pv[332];
-    const cdyn_real t963 = d->pv[330];
     /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t962 = d->pv[332];
+    const cdyn_real t963 = d->pv[330];
     const cdyn_real t964 = t962 * t961 + t963 * t945;
     const cdyn_real t965 = d->pv[333];
     const cdyn_real t966 = d->pv[331];
@@ -77464,10 +77464,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t990 = t989 * t988;
     ddq[25] = t990;
     const cdyn_real t991 = t947 + t990;
-    const cdyn_real t992 = d->pv[346];
-    const cdyn_real t993 = d->pv[344];
     /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm) */
     CDYN_BARRIER();
+    const cdyn_real t992 = d->pv[346];
+    const cdyn_real t993 = d->pv[344];
     const cdyn_real t994 = t992 * t977 + t993 * t991;
     const cdyn_real t995 = d->pv[347];
     const cdyn_real t996 = d->pv[345];
@@ -77543,10 +77543,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t1060 = d->pv[377];
     const cdyn_real t1061 = t1060 * t1059;
     ddq[28] = t1061;
-    const cdyn_real t1062 = d->pv[380];
-    const cdyn_real t1063 = d->pv[378];
     /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head) */
     CDYN_BARRIER();
+    const cdyn_real t1062 = d->pv[380];
+    const cdyn_real t1063 = d->pv[378];
     const cdyn_real t1064 = t1062 * t778 + t1063 * t1046;
     const cdyn_real t1065 = d->pv[382];
     const cdyn_real t1066 = t1065 + t1064;
@@ -77591,10 +77591,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t1102 = t1101 * t1100;
     ddq[30] = t1102;
     const cdyn_real t1103 = t798 + t1102;
-    const cdyn_real t1104 = d->pv[402];
-    const cdyn_real t1105 = d->pv[400];
     /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link) */
     CDYN_BARRIER();
+    const cdyn_real t1104 = d->pv[402];
+    const cdyn_real t1105 = d->pv[400];
     const cdyn_real t1106 = t1104 * t1089 + t1105 * t1103;
     const cdyn_real t1107 = d->pv[403];
     const cdyn_real t1108 = d->pv[401];
@@ -77624,10 +77624,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t1132 = t1131 * t1130;
     ddq[31] = t1132;
     const cdyn_real t1133 = t1087 + t1132;
-    const cdyn_real t1134 = d->pv[416];
-    const cdyn_real t1135 = d->pv[414];
     /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm) */
     CDYN_BARRIER();
+    const cdyn_real t1134 = d->pv[416];
+    const cdyn_real t1135 = d->pv[414];
     const cdyn_real t1136 = t1134 * t1117 + t1135 * t1133;
     const cdyn_real t1137 = d->pv[417];
     const cdyn_real t1138 = d->pv[415];
@@ -77729,10 +77729,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t1228 = t1227 * t1226;
     ddq[34] = t1228;
     const cdyn_real t1229 = t1183 + t1228;
-    const cdyn_real t1230 = d->pv[459];
-    const cdyn_real t1231 = d->pv[457];
     /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link) */
     CDYN_BARRIER();
+    const cdyn_real t1230 = d->pv[459];
+    const cdyn_real t1231 = d->pv[457];
     const cdyn_real t1232 = t1230 * t1229 + t1231 * t1213;
     const cdyn_real t1233 = d->pv[460];
     const cdyn_real t1234 = d->pv[458];
@@ -77762,10 +77762,10 @@ static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda
     const cdyn_real t1258 = t1257 * t1256;
     ddq[35] = t1258;
     const cdyn_real t1259 = t1215 + t1258;
-    const cdyn_real t1260 = d->pv[473];
-    const cdyn_real t1261 = d->pv[471];
     /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm) */
     CDYN_BARRIER();
+    const cdyn_real t1260 = d->pv[473];
+    const cdyn_real t1261 = d->pv[471];
     const cdyn_real t1262 = t1260 * t1245 + t1261 * t1259;
     const cdyn_real t1263 = d->pv[474];
     const cdyn_real t1264 = d->pv[472];

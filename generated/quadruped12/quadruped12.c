@@ -5807,13 +5807,13 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
                cdyn_real *tau)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -6689,13 +6689,13 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
 void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -7488,13 +7488,13 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
 void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
 {
     (void)d;
+    /* each subtree: velocities, accelerations and body forces down, joint forces up */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -11636,13 +11636,13 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
               cdyn_real *ddq)
 {
     int k;
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_qz = q[5];
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real q_root_joint_qw = q[6];
     const cdyn_real q_root_joint_qy = q[4];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qz * q_root_joint_qx - q_root_joint_qw * q_root_joint_qy;
     const cdyn_real t1 = t0 * CDYN_R(2.0);
     const cdyn_real t2 = q_root_joint_qz * q_root_joint_qy + q_root_joint_qw * q_root_joint_qx;
@@ -12060,10 +12060,10 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t370 = t355 * t365 - t351 * t366;
     const cdyn_real t371 = t368 + t363 * CDYN_R(0.003904);
     const cdyn_real t372 = t369 - t362 * CDYN_R(0.003904);
-    const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_kfe = tau[17];
     const cdyn_real t373 = t372 - tau_rh_kfe;
     const cdyn_real t374 = t362 * CDYN_R(0.064) - t356 * CDYN_R(0.03264876250658241);
     const cdyn_real t375 = t363 * CDYN_R(0.064) - t358 * CDYN_R(0.003904);
@@ -12112,9 +12112,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t417 = t346 - t412;
     const cdyn_real t418 = t347 + t413;
     const cdyn_real t419 = t348 + t411;
-    const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_hfe = tau[16];
     const cdyn_real t420 = t418 - tau_rh_hfe;
     const cdyn_real t421 = 1 / t404;
     const cdyn_real t422 = t406 * t421;
@@ -12217,9 +12217,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t518 = t316 + t513;
     const cdyn_real t519 = t314 + t458;
     const cdyn_real t520 = t317 - t514;
-    const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_haa = tau[15];
     const cdyn_real t521 = t518 - tau_rh_haa;
     const cdyn_real t522 = 1 / t504;
     const cdyn_real t523 = t491 * t522;
@@ -12343,9 +12343,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t641 = t12 - t635;
     const cdyn_real t642 = t13 + t636;
     const cdyn_real t643 = t14 + t637;
-    const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_kfe = tau[14];
     const cdyn_real t644 = t291 - tau_rf_kfe;
     const cdyn_real t645 = t281 * CDYN_R(0.064) - t275 * CDYN_R(0.03264876250658241);
     const cdyn_real t646 = t282 * CDYN_R(0.064) - t277 * CDYN_R(0.003904);
@@ -12394,9 +12394,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t688 = t265 - t683;
     const cdyn_real t689 = t266 + t684;
     const cdyn_real t690 = t267 + t682;
-    const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_hfe = tau[13];
     const cdyn_real t691 = t689 - tau_rf_hfe;
     const cdyn_real t692 = 1 / t675;
     const cdyn_real t693 = t677 * t692;
@@ -12499,9 +12499,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t789 = t235 + t784;
     const cdyn_real t790 = t233 + t729;
     const cdyn_real t791 = t236 - t785;
-    const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_haa = tau[12];
     const cdyn_real t792 = t789 - tau_rf_haa;
     const cdyn_real t793 = 1 / t775;
     const cdyn_real t794 = t762 * t793;
@@ -12640,9 +12640,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t927 = t641 - t921;
     const cdyn_real t928 = t642 - t922;
     const cdyn_real t929 = t643 + t923;
-    const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_kfe = tau[11];
     const cdyn_real t930 = t209 - tau_lh_kfe;
     const cdyn_real t931 = t199 * CDYN_R(0.064) - t193 * CDYN_R(0.03264876250658241);
     const cdyn_real t932 = t200 * CDYN_R(0.064) - t195 * CDYN_R(0.003904);
@@ -12691,9 +12691,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t974 = t183 + t969;
     const cdyn_real t975 = t184 + t970;
     const cdyn_real t976 = t185 + t968;
-    const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_hfe = tau[10];
     const cdyn_real t977 = t975 - tau_lh_hfe;
     const cdyn_real t978 = 1 / t961;
     const cdyn_real t979 = t963 * t978;
@@ -12796,9 +12796,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1075 = t153 + t1070;
     const cdyn_real t1076 = t151 + t1015;
     const cdyn_real t1077 = t154 + t1071;
-    const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_haa = tau[9];
     const cdyn_real t1078 = t1075 + tau_lh_haa;
     const cdyn_real t1079 = 1 / t1061;
     const cdyn_real t1080 = t1048 * t1079;
@@ -12937,9 +12937,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1213 = t927 + t1207;
     const cdyn_real t1214 = t928 + t1208;
     const cdyn_real t1215 = t929 - t1209;
-    const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_kfe = tau[8];
     const cdyn_real t1216 = t126 - tau_lf_kfe;
     const cdyn_real t1217 = t116 * CDYN_R(0.064) - t110 * CDYN_R(0.03264876250658241);
     const cdyn_real t1218 = t117 * CDYN_R(0.064) - t112 * CDYN_R(0.003904);
@@ -12988,9 +12988,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1260 = t100 + t1255;
     const cdyn_real t1261 = t101 + t1256;
     const cdyn_real t1262 = t102 + t1254;
-    const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_hfe = tau[7];
     const cdyn_real t1263 = t1261 - tau_lf_hfe;
     const cdyn_real t1264 = 1 / t1247;
     const cdyn_real t1265 = t1249 * t1264;
@@ -13093,9 +13093,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1361 = t70 + t1356;
     const cdyn_real t1362 = t68 + t1301;
     const cdyn_real t1363 = t71 + t1357;
-    const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_haa = tau[6];
     const cdyn_real t1364 = t1361 + tau_lf_haa;
     const cdyn_real t1365 = 1 / t1347;
     const cdyn_real t1366 = t1334 * t1365;
@@ -13235,9 +13235,9 @@ int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1499 = t1213 + t1493;
     const cdyn_real t1500 = t1214 - t1494;
     const cdyn_real t1501 = t1215 - t1495;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t1502 = t1496 + tau_root_joint_x;
     const cdyn_real tau_root_joint_y = tau[1];
     const cdyn_real t1503 = t1497 + tau_root_joint_y;
@@ -13751,10 +13751,10 @@ static const cdyn_real quadruped12__no_gains[4] = { 0 };
  * 1845 mul, 1523 add, 0 div, 0 sqrt, 24 sin/cos */
 static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -15860,8 +15860,8 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
  * 976 mul, 820 add, 0 div, 0 sqrt, 24 sin/cos */
 static void quadruped12__constraint_terms_kin(quadruped12_data *d, const cdyn_real *q)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* M on the tree pattern (CRBA) */
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -18132,10 +18132,10 @@ void quadruped12_constraint_capture(quadruped12_data *d, const cdyn_real *q)
 static int quadruped12__kkt_factor(quadruped12_data *d, cdyn_real mu)
 {
     int k;
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[7];
     const cdyn_real t1 = d->Jc[8];
     const cdyn_real t2 = d->L[43];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[6];
     const cdyn_real t5 = d->L[42];
@@ -20188,10 +20188,10 @@ static void quadruped12__kkt_solve(const quadruped12_data *d, cdyn_real *x)
  * 1080 mul, 906 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__delassus(const quadruped12_data *d, cdyn_real mu, cdyn_real *G)
 {
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[7];
     const cdyn_real t1 = d->Jc[8];
     const cdyn_real t2 = d->L[43];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Jc[6];
     const cdyn_real t5 = d->L[42];
@@ -23796,9 +23796,9 @@ static int quadruped12__alm_update(quadruped12_data *d, const cdyn_prox_settings
 static int quadruped12__ltls_factor(quadruped12_data *d, cdyn_real rho)
 {
     int k;
+    /* M + rho J^T J on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[9];
-    /* M + rho J^T J on each support */
     const cdyn_real t2 = t0 * t0 + t1 * t1;
     const cdyn_real t3 = d->Jc[18];
     const cdyn_real t4 = t2 + t3 * t3;
@@ -25939,8 +25939,8 @@ static void quadruped12__ltls_iterate(quadruped12_data *d, const cdyn_real *lamb
     const cdyn_real t583 = t582 - t280 * t489;
     const cdyn_real t584 = t583 - t282 * t568;
     const cdyn_real t585 = t584 - t284 * t576;
-    const cdyn_real t586 = d->ltls_c[0];
     /* one step of refinement against M and J apart */
+    const cdyn_real t586 = d->ltls_c[0];
     const cdyn_real t587 = t586 + t37 * t469;
     const cdyn_real t588 = t587 + t40 * t471;
     const cdyn_real t589 = t588 + t43 * t474;
@@ -26904,10 +26904,10 @@ int quadruped12_prox_ltls(quadruped12_data *d, const cdyn_prox_settings *setting
 static void quadruped12__contact_baumgarte(const quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real *Kp, const cdyn_real *Kd, cdyn_real *astar)
 {
-    const cdyn_real q_root_joint_qx = q[3];
     /* pass 1 (root to leaves): velocities, bias accelerations and forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -27337,6 +27337,9 @@ static void quadruped12__contact_astar(const quadruped12_data *d, const cdyn_pro
 static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real *tau, cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq)
 {
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_x = q[0];
     d->caba[9] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -27344,9 +27347,6 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real q_root_joint_z = q[2];
     d->caba[11] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -28039,10 +28039,10 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t516 = t393 * CDYN_R(0.064) - t439 * t513;
     const cdyn_real t517 = t400 - t511 * CDYN_R(0.195);
     const cdyn_real t518 = t401 + t508 * CDYN_R(0.195);
-    const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_kfe = tau[17];
     const cdyn_real t519 = t518 - tau_rh_kfe;
     d->u[17] = -t519;
     d->u0[17] = -t519;
@@ -28107,9 +28107,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t571 = t373 - t566;
     const cdyn_real t572 = t374 + t567;
     const cdyn_real t573 = t375 + t565;
-    const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_hfe = tau[16];
     const cdyn_real t574 = t572 - tau_rh_hfe;
     d->u[16] = -t574;
     d->u0[16] = -t574;
@@ -28220,9 +28220,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t673 = t343 + t668;
     const cdyn_real t674 = t341 + t612;
     const cdyn_real t675 = t344 - t669;
-    const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_haa = tau[15];
     const cdyn_real t676 = t673 - tau_rh_haa;
     d->u[15] = -t676;
     d->u0[15] = -t676;
@@ -28349,9 +28349,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t796 = t33 - t790;
     const cdyn_real t797 = t34 + t791;
     const cdyn_real t798 = t35 + t792;
-    const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_kfe = tau[14];
     const cdyn_real t799 = t476 - tau_rf_kfe;
     d->u[14] = -t799;
     d->u0[14] = -t799;
@@ -28404,9 +28404,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t843 = t290 - t838;
     const cdyn_real t844 = t291 + t839;
     const cdyn_real t845 = t292 + t837;
-    const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_hfe = tau[13];
     const cdyn_real t846 = t844 - tau_rf_hfe;
     d->u[13] = -t846;
     d->u0[13] = -t846;
@@ -28516,9 +28516,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t944 = t260 + t939;
     const cdyn_real t945 = t258 + t884;
     const cdyn_real t946 = t261 - t940;
-    const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_haa = tau[12];
     const cdyn_real t947 = t944 - tau_rf_haa;
     d->u[12] = -t947;
     d->u0[12] = -t947;
@@ -28660,9 +28660,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1082 = t796 - t1076;
     const cdyn_real t1083 = t797 - t1077;
     const cdyn_real t1084 = t798 + t1078;
-    const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_kfe = tau[11];
     const cdyn_real t1085 = t497 - tau_lh_kfe;
     d->u[11] = -t1085;
     d->u0[11] = -t1085;
@@ -28715,9 +28715,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1129 = t206 + t1124;
     const cdyn_real t1130 = t207 + t1125;
     const cdyn_real t1131 = t208 + t1123;
-    const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_hfe = tau[10];
     const cdyn_real t1132 = t1130 - tau_lh_hfe;
     d->u[10] = -t1132;
     d->u0[10] = -t1132;
@@ -28827,9 +28827,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1230 = t176 + t1225;
     const cdyn_real t1231 = t174 + t1170;
     const cdyn_real t1232 = t177 + t1226;
-    const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_haa = tau[9];
     const cdyn_real t1233 = t1230 + tau_lh_haa;
     d->u[9] = t1233;
     d->u0[9] = t1233;
@@ -28971,9 +28971,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1368 = t1082 + t1362;
     const cdyn_real t1369 = t1083 + t1363;
     const cdyn_real t1370 = t1084 - t1364;
-    const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_kfe = tau[8];
     const cdyn_real t1371 = t455 - tau_lf_kfe;
     d->u[8] = -t1371;
     d->u0[8] = -t1371;
@@ -29026,9 +29026,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1415 = t121 + t1410;
     const cdyn_real t1416 = t122 + t1411;
     const cdyn_real t1417 = t123 + t1409;
-    const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_hfe = tau[7];
     const cdyn_real t1418 = t1416 - tau_lf_hfe;
     d->u[7] = -t1418;
     d->u0[7] = -t1418;
@@ -29138,9 +29138,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1516 = t91 + t1511;
     const cdyn_real t1517 = t89 + t1456;
     const cdyn_real t1518 = t92 + t1512;
-    const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_haa = tau[6];
     const cdyn_real t1519 = t1516 + tau_lf_haa;
     d->u[6] = t1519;
     d->u0[6] = t1519;
@@ -29318,9 +29318,9 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
     const cdyn_real t1654 = t1368 + t1648;
     const cdyn_real t1655 = t1369 - t1649;
     const cdyn_real t1656 = t1370 - t1650;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t1657 = t1651 + tau_root_joint_x;
     d->u[0] = t1657;
     d->u0[0] = t1657;
@@ -29786,10 +29786,10 @@ static void quadruped12__caba_setup(quadruped12_data *d, const cdyn_real *q, con
  * 192 mul, 160 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda)
 {
-    const cdyn_real t0 = lambda[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real t0 = lambda[1];
     const cdyn_real t1 = t0 * CDYN_R(0.195);
     const cdyn_real t2 = lambda[0];
     const cdyn_real t3 = t2 * CDYN_R(0.195);
@@ -29805,9 +29805,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t13 = t12 * CDYN_R(0.195);
     const cdyn_real t14 = lambda[9];
     const cdyn_real t15 = t14 * CDYN_R(0.195);
-    const cdyn_real t16 = d->u0[17];
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
     CDYN_BARRIER();
+    const cdyn_real t16 = d->u0[17];
     const cdyn_real t17 = t15 + t16;
     d->u[17] = t17;
     const cdyn_real t18 = d->caba[216];
@@ -29825,9 +29825,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t30 = t28 * t25 + t29 * t21;
     const cdyn_real t31 = t12 * CDYN_R(0.209) + t26 * t13;
     const cdyn_real t32 = t23 + t27 * CDYN_R(0.209);
-    const cdyn_real t33 = d->u0[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t33 = d->u0[16];
     const cdyn_real t34 = t32 + t33;
     d->u[16] = t34;
     const cdyn_real t35 = d->caba[205];
@@ -29850,9 +29850,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t52 = t48 * t44 + t49 * t41;
     const cdyn_real t53 = t50 * CDYN_R(0.062) - t51;
     const cdyn_real t54 = t47 * CDYN_R(0.062) + t52;
-    const cdyn_real t55 = d->u0[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
     CDYN_BARRIER();
+    const cdyn_real t55 = d->u0[15];
     const cdyn_real t56 = t53 - t55;
     d->u[15] = -t56;
     const cdyn_real t57 = d->caba[193];
@@ -29880,9 +29880,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t79 = t66 + t75 * CDYN_R(0.049);
     const cdyn_real t80 = t75 * CDYN_R(0.19) + t77;
     const cdyn_real t81 = t76 + t78;
-    const cdyn_real t82 = d->u0[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
     CDYN_BARRIER();
+    const cdyn_real t82 = d->u0[14];
     const cdyn_real t83 = t7 + t82;
     d->u[14] = t83;
     const cdyn_real t84 = d->caba[179];
@@ -29900,9 +29900,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t96 = t94 * t91 + t95 * t87;
     const cdyn_real t97 = t4 * CDYN_R(0.209) + t92 * t5;
     const cdyn_real t98 = t89 + t93 * CDYN_R(0.209);
-    const cdyn_real t99 = d->u0[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t99 = d->u0[13];
     const cdyn_real t100 = t98 + t99;
     d->u[13] = t100;
     const cdyn_real t101 = d->caba[168];
@@ -29925,9 +29925,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t118 = t114 * t110 + t115 * t107;
     const cdyn_real t119 = t116 * CDYN_R(0.062) - t117;
     const cdyn_real t120 = t113 * CDYN_R(0.062) + t118;
-    const cdyn_real t121 = d->u0[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
     CDYN_BARRIER();
+    const cdyn_real t121 = d->u0[12];
     const cdyn_real t122 = t119 - t121;
     d->u[12] = -t122;
     const cdyn_real t123 = d->caba[156];
@@ -29961,9 +29961,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t151 = t79 + t145;
     const cdyn_real t152 = t80 - t146;
     const cdyn_real t153 = t81 + t147;
-    const cdyn_real t154 = d->u0[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
     CDYN_BARRIER();
+    const cdyn_real t154 = d->u0[11];
     const cdyn_real t155 = t11 + t154;
     d->u[11] = t155;
     const cdyn_real t156 = d->caba[142];
@@ -29981,9 +29981,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t168 = t166 * t163 + t167 * t159;
     const cdyn_real t169 = t8 * CDYN_R(0.209) + t164 * t9;
     const cdyn_real t170 = t161 + t165 * CDYN_R(0.209);
-    const cdyn_real t171 = d->u0[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t171 = d->u0[10];
     const cdyn_real t172 = t170 + t171;
     d->u[10] = t172;
     const cdyn_real t173 = d->caba[131];
@@ -30006,9 +30006,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t190 = t186 * t182 + t187 * t179;
     const cdyn_real t191 = t188 * CDYN_R(0.062) + t189;
     const cdyn_real t192 = t185 * CDYN_R(0.062) - t190;
-    const cdyn_real t193 = d->u0[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
     CDYN_BARRIER();
+    const cdyn_real t193 = d->u0[9];
     const cdyn_real t194 = t191 + t193;
     d->u[9] = t194;
     const cdyn_real t195 = d->caba[119];
@@ -30042,9 +30042,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t223 = t151 - t217;
     const cdyn_real t224 = t152 + t218;
     const cdyn_real t225 = t153 - t219;
-    const cdyn_real t226 = d->u0[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
     CDYN_BARRIER();
+    const cdyn_real t226 = d->u0[8];
     const cdyn_real t227 = t3 + t226;
     d->u[8] = t227;
     const cdyn_real t228 = d->caba[105];
@@ -30062,9 +30062,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t240 = t238 * t235 + t239 * t231;
     const cdyn_real t241 = t0 * CDYN_R(0.209) + t236 * t1;
     const cdyn_real t242 = t233 + t237 * CDYN_R(0.209);
-    const cdyn_real t243 = d->u0[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real t243 = d->u0[7];
     const cdyn_real t244 = t242 + t243;
     d->u[7] = t244;
     const cdyn_real t245 = d->caba[94];
@@ -30087,9 +30087,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t262 = t258 * t254 + t259 * t251;
     const cdyn_real t263 = t260 * CDYN_R(0.062) + t261;
     const cdyn_real t264 = t257 * CDYN_R(0.062) - t262;
-    const cdyn_real t265 = d->u0[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
+    const cdyn_real t265 = d->u0[6];
     const cdyn_real t266 = t263 + t265;
     d->u[6] = t266;
     const cdyn_real t267 = d->caba[82];
@@ -30123,9 +30123,9 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
     const cdyn_real t295 = t223 - t289;
     const cdyn_real t296 = t224 - t290;
     const cdyn_real t297 = t225 - t291;
-    const cdyn_real t298 = d->u0[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real t298 = d->u0[0];
     const cdyn_real t299 = t292 + t298;
     d->u[0] = t299;
     const cdyn_real t300 = d->u0[1];
@@ -30149,10 +30149,10 @@ static void quadruped12__caba_delta(quadruped12_data *d, const cdyn_real *lambda
  * 237 mul, 249 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__caba_forward(quadruped12_data *d, cdyn_real *ddq)
 {
-    const cdyn_real t0 = d->caba[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real t0 = d->caba[6];
     const cdyn_real t1 = t0 * CDYN_R(9.81);
     const cdyn_real t2 = d->caba[7];
     const cdyn_real t3 = t2 * CDYN_R(9.81);
@@ -30737,6 +30737,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real *tau, cdyn_real mu, const cdyn_real *astar)
 {
     int k;
+    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    CDYN_BARRIER();
     const cdyn_real q_root_joint_x = q[0];
     d->pv[9] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -30744,9 +30747,6 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real q_root_joint_z = q[2];
     d->pv[11] = q_root_joint_z;
     const cdyn_real q_root_joint_qx = q[3];
-    /* pass 1 (root to leaves): velocities, bias accelerations and forces */
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
-    CDYN_BARRIER();
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
     const cdyn_real t1 = q_root_joint_qy * q_root_joint_qy;
@@ -31328,10 +31328,10 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t426 = t57 * t424 + t56 * t402;
     const cdyn_real t427 = t58 * t426 + t59 * t425;
     const cdyn_real t428 = t59 * t426 - t58 * t425;
-    const cdyn_real tau_rh_kfe = tau[17];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_kfe = tau[17];
     const cdyn_real t429 = t401 - tau_rh_kfe;
     d->pv[314] = -t429;
     const cdyn_real t430 = t390 * CDYN_R(0.064) - t383 * CDYN_R(0.03264876250658241);
@@ -31383,9 +31383,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t473 = t373 - t468;
     const cdyn_real t474 = t374 + t469;
     const cdyn_real t475 = t375 + t467;
-    const cdyn_real tau_rh_hfe = tau[16];
     /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_hfe = tau[16];
     const cdyn_real t476 = t474 - tau_rh_hfe;
     d->pv[311] = -t476;
     const cdyn_real t477 = 1 / t460;
@@ -31494,9 +31494,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t574 = t343 + t569;
     const cdyn_real t575 = t341 + t514;
     const cdyn_real t576 = t344 - t570;
-    const cdyn_real tau_rh_haa = tau[15];
     /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rh_haa = tau[15];
     const cdyn_real t577 = t574 - tau_rh_haa;
     d->pv[307] = -t577;
     const cdyn_real t578 = 1 / t560;
@@ -31622,9 +31622,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t697 = t33 - t691;
     const cdyn_real t698 = t34 + t692;
     const cdyn_real t699 = t35 + t693;
-    const cdyn_real tau_rf_kfe = tau[14];
     /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_kfe = tau[14];
     const cdyn_real t700 = t318 - tau_rf_kfe;
     d->pv[306] = -t700;
     const cdyn_real t701 = t307 * CDYN_R(0.064) - t300 * CDYN_R(0.03264876250658241);
@@ -31676,9 +31676,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t744 = t290 - t739;
     const cdyn_real t745 = t291 + t740;
     const cdyn_real t746 = t292 + t738;
-    const cdyn_real tau_rf_hfe = tau[13];
     /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_hfe = tau[13];
     const cdyn_real t747 = t745 - tau_rf_hfe;
     d->pv[303] = -t747;
     const cdyn_real t748 = 1 / t731;
@@ -31787,9 +31787,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t845 = t260 + t840;
     const cdyn_real t846 = t258 + t785;
     const cdyn_real t847 = t261 - t841;
-    const cdyn_real tau_rf_haa = tau[12];
     /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_rf_haa = tau[12];
     const cdyn_real t848 = t845 - tau_rf_haa;
     d->pv[299] = -t848;
     const cdyn_real t849 = 1 / t831;
@@ -31930,9 +31930,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t983 = t697 - t977;
     const cdyn_real t984 = t698 - t978;
     const cdyn_real t985 = t699 + t979;
-    const cdyn_real tau_lh_kfe = tau[11];
     /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_kfe = tau[11];
     const cdyn_real t986 = t234 - tau_lh_kfe;
     d->pv[298] = -t986;
     const cdyn_real t987 = t223 * CDYN_R(0.064) - t216 * CDYN_R(0.03264876250658241);
@@ -31984,9 +31984,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1030 = t206 + t1025;
     const cdyn_real t1031 = t207 + t1026;
     const cdyn_real t1032 = t208 + t1024;
-    const cdyn_real tau_lh_hfe = tau[10];
     /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_hfe = tau[10];
     const cdyn_real t1033 = t1031 - tau_lh_hfe;
     d->pv[295] = -t1033;
     const cdyn_real t1034 = 1 / t1017;
@@ -32095,9 +32095,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1131 = t176 + t1126;
     const cdyn_real t1132 = t174 + t1071;
     const cdyn_real t1133 = t177 + t1127;
-    const cdyn_real tau_lh_haa = tau[9];
     /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lh_haa = tau[9];
     const cdyn_real t1134 = t1131 + tau_lh_haa;
     d->pv[291] = t1134;
     const cdyn_real t1135 = 1 / t1117;
@@ -32238,9 +32238,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1269 = t983 + t1263;
     const cdyn_real t1270 = t984 + t1264;
     const cdyn_real t1271 = t985 - t1265;
-    const cdyn_real tau_lf_kfe = tau[8];
     /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_kfe = tau[8];
     const cdyn_real t1272 = t149 - tau_lf_kfe;
     d->pv[290] = -t1272;
     const cdyn_real t1273 = t138 * CDYN_R(0.064) - t131 * CDYN_R(0.03264876250658241);
@@ -32292,9 +32292,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1316 = t121 + t1311;
     const cdyn_real t1317 = t122 + t1312;
     const cdyn_real t1318 = t123 + t1310;
-    const cdyn_real tau_lf_hfe = tau[7];
     /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_hfe = tau[7];
     const cdyn_real t1319 = t1317 - tau_lf_hfe;
     d->pv[287] = -t1319;
     const cdyn_real t1320 = 1 / t1303;
@@ -32403,9 +32403,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1417 = t91 + t1412;
     const cdyn_real t1418 = t89 + t1357;
     const cdyn_real t1419 = t92 + t1413;
-    const cdyn_real tau_lf_haa = tau[6];
     /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
+    const cdyn_real tau_lf_haa = tau[6];
     const cdyn_real t1420 = t1417 + tau_lf_haa;
     d->pv[283] = t1420;
     const cdyn_real t1421 = 1 / t1403;
@@ -32582,9 +32582,9 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1555 = t1269 + t1549;
     const cdyn_real t1556 = t1270 - t1550;
     const cdyn_real t1557 = t1271 - t1551;
-    const cdyn_real tau_root_joint_x = tau[0];
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real tau_root_joint_x = tau[0];
     const cdyn_real t1558 = t1552 + tau_root_joint_x;
     d->pv[205] = t1558;
     const cdyn_real tau_root_joint_y = tau[1];
@@ -34655,11 +34655,11 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
  * 305 mul, 301 add, 0 div, 0 sqrt, 0 sin/cos */
 static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
+    /* constraint force maps down to the root, the Delassus matrix, free residual */
+    CDYN_BARRIER();
     const cdyn_real t0 = d->pv[205];
     const cdyn_real t1 = d->pv[206];
     const cdyn_real t2 = lambda[0];
-    /* constraint force maps down to the root, the Delassus matrix, free residual */
-    CDYN_BARRIER();
     const cdyn_real t3 = t0 + t1 * t2;
     const cdyn_real t4 = d->pv[207];
     const cdyn_real t5 = lambda[1];
@@ -34875,10 +34875,10 @@ static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *
     const cdyn_real t215 = t213 + t214 * t35;
     const cdyn_real t216 = d->pv[314];
     const cdyn_real t217 = t216 + t29 * CDYN_R(0.195);
-    const cdyn_real t218 = d->pv[6];
     /* pass 3 (root to leaves): accelerations */
     /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     CDYN_BARRIER();
+    const cdyn_real t218 = d->pv[6];
     const cdyn_real t219 = t218 * CDYN_R(9.81);
     const cdyn_real t220 = d->pv[7];
     const cdyn_real t221 = t220 * CDYN_R(9.81);
