@@ -258,7 +258,7 @@ START_TEST(store_here_after_its_banner)
     f = ex_mul(p, x, x);
     expr_store(p, "g", f);
     expr_comment(p, "body 0");
-    expr_store_heref(p, f, "tau[%d]", 0);
+    expr_store_here(p, "tau[0]", f);
     expr_store_here(p, "k", ex_const(2.0));
     expr_store(p, "h", ex_add(p, f, x));
     text = emit_text(p, NULL);

@@ -480,16 +480,6 @@ void expr_store_here(expr_prog *p, const char *target, ex value)
     p->comments[r].store = p->nstores - 1;
 }
 
-void expr_store_heref(expr_prog *p, ex value, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    expr_store_here(p, buf, value);
-}
-
 void expr_comment(expr_prog *p, const char *text)
 {
     add_comment(p, text, COMMENT_BLOCK);

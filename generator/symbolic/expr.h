@@ -74,11 +74,6 @@ void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
  * the value it stores (RNEA's tau_i, whose force f_i a child's block finished). Only its
  * place in the text differs; a target must not be stored twice with expr_store_here. */
 void expr_store_here(expr_prog *p, const char *target, ex value);
-void expr_store_heref(expr_prog *p, ex value, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 /* A block comment, printed before the next emitted node created after this call; of
  * several with nothing emitted between them only the last is printed. A section heading
  * (expr_section) is printed even when block comments follow it directly. Any bytes: the
