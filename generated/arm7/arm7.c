@@ -2604,6 +2604,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t361 = t355 + t358;
     const cdyn_real t362 = t356 - t359;
     const cdyn_real t363 = t357 - t360;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), joint forces, its force onto the parent */
     tau[6] = t363;
     const cdyn_real t364 = t16 * t338 - t17 * t337;
     const cdyn_real t365 = t17 * t338 + t16 * t337;
@@ -2617,6 +2618,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t373 = t298 - t366;
     const cdyn_real t374 = t299 - t368;
     const cdyn_real t375 = t300 - t369;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), joint forces, its force onto the parent */
     tau[5] = -t375;
     const cdyn_real t376 = t14 * t371 - t15 * t370;
     const cdyn_real t377 = t15 * t371 + t14 * t370;
@@ -2628,6 +2630,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t383 = t242 + t378;
     const cdyn_real t384 = t243 - t375;
     const cdyn_real t385 = t244 + t379;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), joint forces, its force onto the parent */
     tau[4] = t385;
     const cdyn_real t386 = t12 * t381 - t13 * t380;
     const cdyn_real t387 = t13 * t381 + t12 * t380;
@@ -2643,6 +2646,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t397 = t178 + t391;
     const cdyn_real t398 = t179 + t392;
     const cdyn_real t399 = t180 - t393;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), joint forces, its force onto the parent */
     tau[3] = -t399;
     const cdyn_real t400 = t10 * t395 - t11 * t394;
     const cdyn_real t401 = t11 * t395 + t10 * t394;
@@ -2655,6 +2659,7 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t408 = t118 - t402;
     const cdyn_real t409 = t119 - t404;
     const cdyn_real t410 = t120 + t405;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), joint forces, its force onto the parent */
     tau[2] = t410;
     const cdyn_real t411 = t8 * t407 - t9 * t406;
     const cdyn_real t412 = t9 * t407 + t8 * t406;
@@ -2665,9 +2670,11 @@ void arm7_rnea(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_
     const cdyn_real t417 = t59 + t415;
     const cdyn_real t418 = t60 - t410;
     const cdyn_real t419 = t61 - t416;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), joint forces, its force onto the parent */
     tau[1] = t419;
     const cdyn_real t420 = t7 * t418 - t6 * t417;
     const cdyn_real t421 = t5 - t420;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), joint forces */
     tau[0] = t421;
 }
 
@@ -3051,6 +3058,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t348 = t342 + t345;
     const cdyn_real t349 = t343 - t346;
     const cdyn_real t350 = t344 - t347;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), joint forces, its force onto the parent */
     h[6] = t350;
     const cdyn_real t351 = t15 * t325 - t16 * t324;
     const cdyn_real t352 = t16 * t325 + t15 * t324;
@@ -3064,6 +3072,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t360 = t286 - t353;
     const cdyn_real t361 = t287 - t355;
     const cdyn_real t362 = t288 - t356;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), joint forces, its force onto the parent */
     h[5] = -t362;
     const cdyn_real t363 = t13 * t358 - t14 * t357;
     const cdyn_real t364 = t14 * t358 + t13 * t357;
@@ -3075,6 +3084,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t370 = t231 + t365;
     const cdyn_real t371 = t232 - t362;
     const cdyn_real t372 = t233 + t366;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), joint forces, its force onto the parent */
     h[4] = t372;
     const cdyn_real t373 = t11 * t368 - t12 * t367;
     const cdyn_real t374 = t12 * t368 + t11 * t367;
@@ -3090,6 +3100,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t384 = t168 + t378;
     const cdyn_real t385 = t169 + t379;
     const cdyn_real t386 = t170 - t380;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), joint forces, its force onto the parent */
     h[3] = -t386;
     const cdyn_real t387 = t9 * t382 - t10 * t381;
     const cdyn_real t388 = t10 * t382 + t9 * t381;
@@ -3102,6 +3113,7 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t395 = t108 - t389;
     const cdyn_real t396 = t109 - t391;
     const cdyn_real t397 = t110 + t392;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), joint forces, its force onto the parent */
     h[2] = t397;
     const cdyn_real t398 = t7 * t394 - t8 * t393;
     const cdyn_real t399 = t8 * t394 + t7 * t393;
@@ -3112,9 +3124,11 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
     const cdyn_real t404 = t53 + t402;
     const cdyn_real t405 = t54 - t397;
     const cdyn_real t406 = t55 - t403;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), joint forces, its force onto the parent */
     h[1] = t406;
     const cdyn_real t407 = t6 * t405 - t5 * t404;
     const cdyn_real t408 = t4 - t407;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), joint forces */
     h[0] = t408;
 }
 
@@ -3181,6 +3195,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t40 = t36 * CDYN_R(0.045305948634) + t31 * CDYN_R(0.0031274395439999996);
     const cdyn_real t41 = t31 * CDYN_R(0.007735484874) - t35 * CDYN_R(0.045305948634);
     const cdyn_real t42 = t35 * CDYN_R(0.0031274395439999996) + t36 * CDYN_R(0.007735484874);
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), joint forces, its force onto the parent */
     g[6] = -t42;
     const cdyn_real t43 = t10 * t38 - t11 * t37;
     const cdyn_real t44 = t11 * t38 + t10 * t37;
@@ -3194,6 +3209,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t52 = t32 - t45;
     const cdyn_real t53 = t33 + t47;
     const cdyn_real t54 = t34 + t48;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), joint forces, its force onto the parent */
     g[5] = t54;
     const cdyn_real t55 = t8 * t50 - t9 * t49;
     const cdyn_real t56 = t9 * t50 + t8 * t49;
@@ -3205,6 +3221,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t62 = t27 - t57;
     const cdyn_real t63 = t28 - t54;
     const cdyn_real t64 = t29 - t58;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), joint forces, its force onto the parent */
     g[4] = -t64;
     const cdyn_real t65 = t6 * t60 - t7 * t59;
     const cdyn_real t66 = t7 * t60 + t6 * t59;
@@ -3220,6 +3237,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t76 = t22 + t70;
     const cdyn_real t77 = t23 + t71;
     const cdyn_real t78 = t24 - t72;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), joint forces, its force onto the parent */
     g[3] = -t78;
     const cdyn_real t79 = t4 * t74 - t5 * t73;
     const cdyn_real t80 = t5 * t74 + t4 * t73;
@@ -3232,6 +3250,7 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t87 = t17 + t81;
     const cdyn_real t88 = t18 - t83;
     const cdyn_real t89 = t19 + t84;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), joint forces, its force onto the parent */
     g[2] = t89;
     const cdyn_real t90 = t2 * t86 + t3 * t85;
     const cdyn_real t91 = t3 * t86 - t2 * t85;
@@ -3242,8 +3261,10 @@ void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t96 = t13 * CDYN_R(0.0022610063699999997) - t94;
     const cdyn_real t97 = t12 * CDYN_R(0.0022610063699999997) + t89;
     const cdyn_real t98 = t14 + t95;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), joint forces, its force onto the parent */
     g[1] = -t98;
     const cdyn_real t99 = t1 * t97 - t0 * t96;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), joint forces */
     g[0] = t99;
 }
 
@@ -5883,6 +5904,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t350 = t344 + t347;
     const cdyn_real t351 = t345 - t348;
     const cdyn_real t352 = t346 - t349;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), joint forces, its force onto the parent */
     d->nle[6] = t352;
     const cdyn_real t353 = t12 * t327 - t13 * t326;
     const cdyn_real t354 = t13 * t327 + t12 * t326;
@@ -5896,6 +5918,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t362 = t288 - t355;
     const cdyn_real t363 = t289 - t357;
     const cdyn_real t364 = t290 - t358;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), joint forces, its force onto the parent */
     d->nle[5] = -t364;
     const cdyn_real t365 = t10 * t360 - t11 * t359;
     const cdyn_real t366 = t11 * t360 + t10 * t359;
@@ -5907,6 +5930,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t372 = t233 + t367;
     const cdyn_real t373 = t234 - t364;
     const cdyn_real t374 = t235 + t368;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), joint forces, its force onto the parent */
     d->nle[4] = t374;
     const cdyn_real t375 = t8 * t370 - t9 * t369;
     const cdyn_real t376 = t9 * t370 + t8 * t369;
@@ -5922,6 +5946,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t386 = t170 + t380;
     const cdyn_real t387 = t171 + t381;
     const cdyn_real t388 = t172 - t382;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), joint forces, its force onto the parent */
     d->nle[3] = -t388;
     const cdyn_real t389 = t6 * t384 - t7 * t383;
     const cdyn_real t390 = t7 * t384 + t6 * t383;
@@ -5934,6 +5959,7 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t397 = t110 - t391;
     const cdyn_real t398 = t111 - t393;
     const cdyn_real t399 = t112 + t394;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), joint forces, its force onto the parent */
     d->nle[2] = t399;
     const cdyn_real t400 = t4 * t396 - t5 * t395;
     const cdyn_real t401 = t5 * t396 + t4 * t395;
@@ -5944,9 +5970,11 @@ static void arm7__constraint_terms(arm7_data *d, const cdyn_real *q, const cdyn_
     const cdyn_real t406 = t55 + t404;
     const cdyn_real t407 = t56 - t399;
     const cdyn_real t408 = t57 - t405;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), joint forces, its force onto the parent */
     d->nle[1] = t408;
     const cdyn_real t409 = t3 * t407 - t2 * t406;
     const cdyn_real t410 = t18 - t409;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), joint forces */
     d->nle[0] = t410;
     /* M on the tree pattern (CRBA) */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite inertia, M columns of its DoFs */

@@ -651,16 +651,19 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t18 = t16 * CDYN_R(0.081);
     const cdyn_real t19 = t17 * CDYN_R(0.081);
     const cdyn_real t20 = t11 * CDYN_R(0.00042457499999999995) + t17 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     tau[1] = t20;
     const cdyn_real t21 = t4 * t19 + t5 * t18;
     const cdyn_real t22 = t20 + t21 * CDYN_R(0.1);
     const cdyn_real t23 = t1 + t22;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     tau[0] = t23;
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
     const cdyn_real a_rocker_joint = a[2];
     const cdyn_real t24 = a_rocker_joint * CDYN_R(0.1);
     const cdyn_real t25 = a_rocker_joint * CDYN_R(0.00021816) + t24 * CDYN_R(0.00648);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     tau[2] = t25;
 }
 
@@ -690,11 +693,13 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     const cdyn_real t11 = t9 * CDYN_R(0.081);
     const cdyn_real t12 = t10 * CDYN_R(0.081);
     const cdyn_real t13 = t10 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     h[1] = t13;
     const cdyn_real t14 = t2 * t12 - t3 * t11;
     const cdyn_real t15 = t13 + t14 * CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     h[0] = t15;
-    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     CDYN_BARRIER();
     h[2] = 0;
 }
@@ -706,7 +711,7 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     (void)d;
     (void)q;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     CDYN_BARRIER();
     g[1] = 0;
     g[0] = 0;
@@ -1065,9 +1070,11 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t16 = t14 * CDYN_R(0.081);
     const cdyn_real t17 = t15 * CDYN_R(0.081);
     const cdyn_real t18 = t15 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     d->nle[1] = t18;
     const cdyn_real t19 = t6 * t17 - t7 * t16;
     const cdyn_real t20 = t18 + t19 * CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     d->nle[0] = t20;
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();

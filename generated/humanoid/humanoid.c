@@ -17498,9 +17498,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t241 = t238 + t216 * CDYN_R(0.00375818);
     const cdyn_real t242 = t230 * CDYN_R(0.0600370442) - t228 * CDYN_R(0.032558050000000005);
     const cdyn_real t243 = t239 - t229 * CDYN_R(0.032558050000000005);
-    tau[11] = -t243;
     const cdyn_real t244 = t240 - t242;
     const cdyn_real t245 = t241 + t229 * CDYN_R(0.0600370442);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), joint forces, its force onto the parent */
+    tau[11] = -t243;
     const cdyn_real t246 = sin_angle[5] * t232 - cos_angle[5] * t231;
     const cdyn_real t247 = cos_angle[5] * t232 + sin_angle[5] * t231;
     const cdyn_real t248 = sin_angle[5] * t245 - cos_angle[5] * t244;
@@ -17510,8 +17511,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t252 = t193 * CDYN_R(0.02877) + t247;
     const cdyn_real t253 = t200 + t243;
     const cdyn_real t254 = t201 - t248;
-    tau[10] = t254;
     const cdyn_real t255 = t202 + t249;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), joint forces, its force onto the parent */
+    tau[10] = t254;
     const cdyn_real t256 = sin_angle[4] * t252 - cos_angle[4] * t250;
     const cdyn_real t257 = cos_angle[4] * t252 + sin_angle[4] * t250;
     const cdyn_real t258 = sin_angle[4] * t255 - cos_angle[4] * t253;
@@ -17523,8 +17525,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t264 = t158 * CDYN_R(3.031) + t257;
     const cdyn_real t265 = t168 - t260;
     const cdyn_real t266 = t169 + t261;
-    tau[9] = t266;
     const cdyn_real t267 = t167 + t259;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), joint forces, its force onto the parent */
+    tau[9] = t266;
     const cdyn_real t268 = sin_angle[3] * t264 - cos_angle[3] * t262;
     const cdyn_real t269 = cos_angle[3] * t264 + sin_angle[3] * t262;
     const cdyn_real t270 = sin_angle[3] * t267 - cos_angle[3] * t265;
@@ -17536,8 +17539,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t276 = t119 * CDYN_R(9.31728) + t269;
     const cdyn_real t277 = t129 - t272;
     const cdyn_real t278 = t130 + t273;
-    tau[8] = t278;
     const cdyn_real t279 = t128 + t271;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), joint forces, its force onto the parent */
+    tau[8] = t278;
     const cdyn_real t280 = sin_angle[2] * t276 - cos_angle[2] * t274;
     const cdyn_real t281 = cos_angle[2] * t276 + sin_angle[2] * t274;
     const cdyn_real t282 = sin_angle[2] * t279 - cos_angle[2] * t277;
@@ -17546,9 +17550,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t285 = t85 * CDYN_R(0.29736) + t275;
     const cdyn_real t286 = t86 * CDYN_R(0.29736) + t281;
     const cdyn_real t287 = t93 - t282;
-    tau[7] = -t287;
     const cdyn_real t288 = t94 - t278;
     const cdyn_real t289 = t95 - t283;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), joint forces, its force onto the parent */
+    tau[7] = -t287;
     const cdyn_real t290 = sin_angle[1] * t286 - cos_angle[1] * t285;
     const cdyn_real t291 = cos_angle[1] * t286 + sin_angle[1] * t285;
     const cdyn_real t292 = sin_angle[1] * t289 - cos_angle[1] * t288;
@@ -17559,6 +17564,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t297 = t64 + t287;
     const cdyn_real t298 = t65 - t292;
     const cdyn_real t299 = t66 + t293;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), joint forces, its force onto the parent */
     tau[6] = -t299;
     const cdyn_real t300 = sin_angle[0] * t295 - cos_angle[0] * t294;
     const cdyn_real t301 = cos_angle[0] * t295 + sin_angle[0] * t294;
@@ -17806,9 +17812,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t519 = t516 + t494 * CDYN_R(0.00375818);
     const cdyn_real t520 = t508 * CDYN_R(0.0600370442) - t506 * CDYN_R(0.032558050000000005);
     const cdyn_real t521 = t517 - t507 * CDYN_R(0.032558050000000005);
-    tau[17] = -t521;
     const cdyn_real t522 = t518 - t520;
     const cdyn_real t523 = t519 + t507 * CDYN_R(0.0600370442);
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), joint forces, its force onto the parent */
+    tau[17] = -t521;
     const cdyn_real t524 = sin_angle[11] * t510 - cos_angle[11] * t509;
     const cdyn_real t525 = cos_angle[11] * t510 + sin_angle[11] * t509;
     const cdyn_real t526 = sin_angle[11] * t523 - cos_angle[11] * t522;
@@ -17818,8 +17825,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t530 = t471 * CDYN_R(0.02877) + t525;
     const cdyn_real t531 = t478 + t521;
     const cdyn_real t532 = t479 - t526;
-    tau[16] = t532;
     const cdyn_real t533 = t480 + t527;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), joint forces, its force onto the parent */
+    tau[16] = t532;
     const cdyn_real t534 = sin_angle[10] * t530 - cos_angle[10] * t528;
     const cdyn_real t535 = cos_angle[10] * t530 + sin_angle[10] * t528;
     const cdyn_real t536 = sin_angle[10] * t533 - cos_angle[10] * t531;
@@ -17831,8 +17839,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t542 = t436 * CDYN_R(3.031) + t535;
     const cdyn_real t543 = t446 - t538;
     const cdyn_real t544 = t447 + t539;
-    tau[15] = t544;
     const cdyn_real t545 = t445 + t537;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), joint forces, its force onto the parent */
+    tau[15] = t544;
     const cdyn_real t546 = sin_angle[9] * t542 - cos_angle[9] * t540;
     const cdyn_real t547 = cos_angle[9] * t542 + sin_angle[9] * t540;
     const cdyn_real t548 = sin_angle[9] * t545 - cos_angle[9] * t543;
@@ -17844,8 +17853,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t554 = t397 * CDYN_R(9.31728) + t547;
     const cdyn_real t555 = t407 - t550;
     const cdyn_real t556 = t408 + t551;
-    tau[14] = t556;
     const cdyn_real t557 = t406 + t549;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), joint forces, its force onto the parent */
+    tau[14] = t556;
     const cdyn_real t558 = sin_angle[8] * t554 - cos_angle[8] * t552;
     const cdyn_real t559 = cos_angle[8] * t554 + sin_angle[8] * t552;
     const cdyn_real t560 = sin_angle[8] * t557 - cos_angle[8] * t555;
@@ -17854,9 +17864,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t563 = t363 * CDYN_R(0.29736) + t553;
     const cdyn_real t564 = t364 * CDYN_R(0.29736) + t559;
     const cdyn_real t565 = t371 - t560;
-    tau[13] = -t565;
     const cdyn_real t566 = t372 - t556;
     const cdyn_real t567 = t373 - t561;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), joint forces, its force onto the parent */
+    tau[13] = -t565;
     const cdyn_real t568 = sin_angle[7] * t564 - cos_angle[7] * t563;
     const cdyn_real t569 = cos_angle[7] * t564 + sin_angle[7] * t563;
     const cdyn_real t570 = sin_angle[7] * t567 - cos_angle[7] * t566;
@@ -17867,6 +17878,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t575 = t342 + t565;
     const cdyn_real t576 = t343 - t570;
     const cdyn_real t577 = t344 + t571;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), joint forces, its force onto the parent */
     tau[12] = -t577;
     const cdyn_real t578 = sin_angle[6] * t573 - cos_angle[6] * t572;
     const cdyn_real t579 = cos_angle[6] * t573 + sin_angle[6] * t572;
@@ -18292,8 +18304,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t959 = t956 + t937 * CDYN_R(8.89583e-06);
     const cdyn_real t960 = t957 + t938 * CDYN_R(1.3664e-06);
     const cdyn_real t961 = t958 - t947 * CDYN_R(0.0010675);
-    tau[27] = -t961;
     const cdyn_real t962 = t959 + t946 * CDYN_R(0.0010675);
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), joint forces, its force onto the parent */
+    tau[27] = -t961;
     const cdyn_real t963 = sin_angle[21] * t951 - cos_angle[21] * t950;
     const cdyn_real t964 = cos_angle[21] * t951 + sin_angle[21] * t950;
     const cdyn_real t965 = t964 * CDYN_R(0.02);
@@ -18309,9 +18322,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t975 = t898 * CDYN_R(0.3416) - t963;
     const cdyn_real t976 = t899 * CDYN_R(0.3416) + t964;
     const cdyn_real t977 = t909 + t971;
-    tau[26] = -t977;
     const cdyn_real t978 = t910 - t972;
     const cdyn_real t979 = t908 + t973;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), joint forces, its force onto the parent */
+    tau[26] = -t977;
     const cdyn_real t980 = sin_angle[20] * t976 - cos_angle[20] * t975;
     const cdyn_real t981 = cos_angle[20] * t976 + sin_angle[20] * t975;
     const cdyn_real t982 = sin_angle[20] * t979 - cos_angle[20] * t978;
@@ -18321,8 +18335,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t986 = t866 * CDYN_R(0.02135) + t981;
     const cdyn_real t987 = t873 + t977;
     const cdyn_real t988 = t874 - t982;
-    tau[25] = t988;
     const cdyn_real t989 = t875 + t983;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), joint forces, its force onto the parent */
+    tau[25] = t988;
     const cdyn_real t990 = sin_angle[19] * t986 - cos_angle[19] * t984;
     const cdyn_real t991 = cos_angle[19] * t986 + sin_angle[19] * t984;
     const cdyn_real t992 = sin_angle[19] * t989 - cos_angle[19] * t987;
@@ -18333,6 +18348,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t997 = t844 - t992;
     const cdyn_real t998 = t845 - t988;
     const cdyn_real t999 = t846 - t993;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), joint forces, its force onto the parent */
     tau[24] = -t999;
     const cdyn_real t1000 = sin_angle[18] * t995 - cos_angle[18] * t994;
     const cdyn_real t1001 = cos_angle[18] * t995 + sin_angle[18] * t994;
@@ -18345,8 +18361,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1008 = t802 * CDYN_R(1.134) + t996;
     const cdyn_real t1009 = t812 - t1004;
     const cdyn_real t1010 = t813 + t1005;
-    tau[23] = t1010;
     const cdyn_real t1011 = t811 - t999;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), joint forces, its force onto the parent */
+    tau[23] = t1010;
     const cdyn_real t1012 = sin_angle[17] * t1008 - cos_angle[17] * t1006;
     const cdyn_real t1013 = cos_angle[17] * t1008 + sin_angle[17] * t1006;
     const cdyn_real t1014 = sin_angle[17] * t1011 - cos_angle[17] * t1009;
@@ -18359,6 +18376,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1021 = t773 - t1016;
     const cdyn_real t1022 = t774 - t1017;
     const cdyn_real t1023 = t772 - t1015;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), joint forces, its force onto the parent */
     tau[22] = -t1023;
     const cdyn_real t1024 = sin_angle[16] * t1019 - cos_angle[16] * t1018;
     const cdyn_real t1025 = cos_angle[16] * t1019 + sin_angle[16] * t1018;
@@ -18368,9 +18386,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1029 = t729 * CDYN_R(0.09485) + t1025;
     const cdyn_real t1030 = t730 * CDYN_R(0.09485) + t1020;
     const cdyn_real t1031 = t737 - t1026;
-    tau[21] = -t1031;
     const cdyn_real t1032 = t738 - t1027;
     const cdyn_real t1033 = t739 - t1023;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), joint forces, its force onto the parent */
+    tau[21] = -t1031;
     const cdyn_real t1034 = sin_angle[15] * t1030 - cos_angle[15] * t1029;
     const cdyn_real t1035 = cos_angle[15] * t1030 + sin_angle[15] * t1029;
     const cdyn_real t1036 = sin_angle[15] * t1033 - cos_angle[15] * t1032;
@@ -18380,8 +18399,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1040 = t701 * CDYN_R(0.09485) + t1035;
     const cdyn_real t1041 = t708 + t1031;
     const cdyn_real t1042 = t709 - t1036;
-    tau[20] = t1042;
     const cdyn_real t1043 = t710 + t1037;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), joint forces, its force onto the parent */
+    tau[20] = t1042;
     const cdyn_real t1044 = sin_angle[14] * t1040 - cos_angle[14] * t1038;
     const cdyn_real t1045 = cos_angle[14] * t1040 + sin_angle[14] * t1038;
     const cdyn_real t1046 = t1039 * CDYN_R(0.17158) - t1045 * CDYN_R(0.175);
@@ -18474,6 +18494,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1125 = t1122 + t1104 * CDYN_R(0.0191357);
     const cdyn_real t1126 = t1123 + t1113 * CDYN_R(0.5750370878);
     const cdyn_real t1127 = t1124 - t1112 * CDYN_R(0.5750370878);
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), joint forces, its force onto the parent */
     tau[29] = t1127;
     const cdyn_real t1128 = sin_angle[23] * t1116 - cos_angle[23] * t1115;
     const cdyn_real t1129 = cos_angle[23] * t1116 + sin_angle[23] * t1115;
@@ -18485,6 +18506,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1135 = t1088 - t1130;
     const cdyn_real t1136 = t1089 - t1127;
     const cdyn_real t1137 = t1090 - t1131;
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), joint forces, its force onto the parent */
     tau[28] = -t1137;
     const cdyn_real t1138 = sin_angle[22] * t1133 - cos_angle[22] * t1132;
     const cdyn_real t1139 = cos_angle[22] * t1133 + sin_angle[22] * t1132;
@@ -18816,8 +18838,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1433 = t1430 + t1411 * CDYN_R(8.89583e-06);
     const cdyn_real t1434 = t1431 + t1412 * CDYN_R(1.3664e-06);
     const cdyn_real t1435 = t1432 - t1421 * CDYN_R(0.0010675);
-    tau[37] = -t1435;
     const cdyn_real t1436 = t1433 + t1420 * CDYN_R(0.0010675);
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), joint forces, its force onto the parent */
+    tau[37] = -t1435;
     const cdyn_real t1437 = sin_angle[31] * t1425 - cos_angle[31] * t1424;
     const cdyn_real t1438 = cos_angle[31] * t1425 + sin_angle[31] * t1424;
     const cdyn_real t1439 = t1438 * CDYN_R(0.02);
@@ -18833,9 +18856,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1449 = t1372 * CDYN_R(0.3416) - t1437;
     const cdyn_real t1450 = t1373 * CDYN_R(0.3416) + t1438;
     const cdyn_real t1451 = t1383 + t1445;
-    tau[36] = -t1451;
     const cdyn_real t1452 = t1384 - t1446;
     const cdyn_real t1453 = t1382 - t1447;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), joint forces, its force onto the parent */
+    tau[36] = -t1451;
     const cdyn_real t1454 = sin_angle[30] * t1450 - cos_angle[30] * t1449;
     const cdyn_real t1455 = cos_angle[30] * t1450 + sin_angle[30] * t1449;
     const cdyn_real t1456 = sin_angle[30] * t1453 - cos_angle[30] * t1452;
@@ -18845,8 +18869,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1460 = t1340 * CDYN_R(0.02135) + t1455;
     const cdyn_real t1461 = t1347 + t1451;
     const cdyn_real t1462 = t1348 - t1456;
-    tau[35] = t1462;
     const cdyn_real t1463 = t1349 + t1457;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), joint forces, its force onto the parent */
+    tau[35] = t1462;
     const cdyn_real t1464 = sin_angle[29] * t1460 - cos_angle[29] * t1458;
     const cdyn_real t1465 = cos_angle[29] * t1460 + sin_angle[29] * t1458;
     const cdyn_real t1466 = sin_angle[29] * t1463 - cos_angle[29] * t1461;
@@ -18857,6 +18882,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1471 = t1318 - t1466;
     const cdyn_real t1472 = t1319 - t1462;
     const cdyn_real t1473 = t1320 - t1467;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), joint forces, its force onto the parent */
     tau[34] = -t1473;
     const cdyn_real t1474 = sin_angle[28] * t1469 - cos_angle[28] * t1468;
     const cdyn_real t1475 = cos_angle[28] * t1469 + sin_angle[28] * t1468;
@@ -18869,8 +18895,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1482 = t1276 * CDYN_R(1.134) + t1470;
     const cdyn_real t1483 = t1286 - t1478;
     const cdyn_real t1484 = t1287 + t1479;
-    tau[33] = t1484;
     const cdyn_real t1485 = t1285 - t1473;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), joint forces, its force onto the parent */
+    tau[33] = t1484;
     const cdyn_real t1486 = sin_angle[27] * t1482 - cos_angle[27] * t1480;
     const cdyn_real t1487 = cos_angle[27] * t1482 + sin_angle[27] * t1480;
     const cdyn_real t1488 = sin_angle[27] * t1485 - cos_angle[27] * t1483;
@@ -18883,6 +18910,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1495 = t1247 - t1490;
     const cdyn_real t1496 = t1248 - t1491;
     const cdyn_real t1497 = t1246 - t1489;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), joint forces, its force onto the parent */
     tau[32] = -t1497;
     const cdyn_real t1498 = sin_angle[26] * t1493 - cos_angle[26] * t1492;
     const cdyn_real t1499 = cos_angle[26] * t1493 + sin_angle[26] * t1492;
@@ -18892,9 +18920,10 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1503 = t1203 * CDYN_R(0.09485) + t1499;
     const cdyn_real t1504 = t1204 * CDYN_R(0.09485) + t1494;
     const cdyn_real t1505 = t1211 - t1500;
-    tau[31] = -t1505;
     const cdyn_real t1506 = t1212 - t1501;
     const cdyn_real t1507 = t1213 - t1497;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), joint forces, its force onto the parent */
+    tau[31] = -t1505;
     const cdyn_real t1508 = sin_angle[25] * t1504 - cos_angle[25] * t1503;
     const cdyn_real t1509 = cos_angle[25] * t1504 + sin_angle[25] * t1503;
     const cdyn_real t1510 = sin_angle[25] * t1507 - cos_angle[25] * t1506;
@@ -18904,8 +18933,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1514 = t1175 * CDYN_R(0.09485) + t1509;
     const cdyn_real t1515 = t1182 + t1505;
     const cdyn_real t1516 = t1183 - t1510;
-    tau[30] = t1516;
     const cdyn_real t1517 = t1184 + t1511;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), joint forces, its force onto the parent */
+    tau[30] = t1516;
     const cdyn_real t1518 = sin_angle[24] * t1514 - cos_angle[24] * t1512;
     const cdyn_real t1519 = cos_angle[24] * t1514 + sin_angle[24] * t1512;
     const cdyn_real t1520 = t1513 * CDYN_R(0.17158) + t1519 * CDYN_R(0.175);
@@ -18919,8 +18949,9 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1528 = t1146 + t1519;
     const cdyn_real t1529 = t1147 + t1523;
     const cdyn_real t1530 = t1148 + t1524;
-    tau[19] = t1530;
     const cdyn_real t1531 = t1149 + t1525;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), joint forces, its force onto the parent */
+    tau[19] = t1530;
     const cdyn_real t1532 = sin_angle[13] * t1528 - cos_angle[13] * t1526;
     const cdyn_real t1533 = cos_angle[13] * t1528 + sin_angle[13] * t1526;
     const cdyn_real t1534 = sin_angle[13] * t1531 - cos_angle[13] * t1529;
@@ -18933,6 +18964,7 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1541 = t627 + t1536;
     const cdyn_real t1542 = t628 - t1537;
     const cdyn_real t1543 = t626 - t1535;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), joint forces, its force onto the parent */
     tau[18] = -t1543;
     const cdyn_real t1544 = sin_angle[12] * t1539 - cos_angle[12] * t1538;
     const cdyn_real t1545 = cos_angle[12] * t1539 + sin_angle[12] * t1538;
@@ -18941,16 +18973,17 @@ void humanoid_rnea(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, con
     const cdyn_real t1548 = t1545 * CDYN_R(0.14645) - t1546;
     const cdyn_real t1549 = t1544 * CDYN_R(0.14645) + t1547;
     const cdyn_real t1550 = t584 - t1544;
-    tau[0] = t1550;
     const cdyn_real t1551 = t585 + t1545;
-    tau[1] = t1551;
     const cdyn_real t1552 = t586 + t1540;
-    tau[2] = t1552;
     const cdyn_real t1553 = t587 + t1548;
-    tau[3] = -t1553;
     const cdyn_real t1554 = t588 + t1549;
-    tau[4] = -t1554;
     const cdyn_real t1555 = t589 + t1543;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), joint forces */
+    tau[0] = t1550;
+    tau[1] = t1551;
+    tau[2] = t1552;
+    tau[3] = -t1553;
+    tau[4] = -t1554;
     tau[5] = -t1555;
 }
 
@@ -19217,9 +19250,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t222 = t219 + t197 * CDYN_R(0.00375818);
     const cdyn_real t223 = t211 * CDYN_R(0.0600370442) - t209 * CDYN_R(0.032558050000000005);
     const cdyn_real t224 = t220 + t210 * CDYN_R(0.032558050000000005);
-    h[11] = -t224;
     const cdyn_real t225 = t221 + t223;
     const cdyn_real t226 = t222 - t210 * CDYN_R(0.0600370442);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), joint forces, its force onto the parent */
+    h[11] = -t224;
     const cdyn_real t227 = sin_angle[5] * t213 - cos_angle[5] * t212;
     const cdyn_real t228 = cos_angle[5] * t213 + sin_angle[5] * t212;
     const cdyn_real t229 = sin_angle[5] * t226 - cos_angle[5] * t225;
@@ -19229,8 +19263,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t233 = t175 * CDYN_R(0.02877) + t228;
     const cdyn_real t234 = t182 + t224;
     const cdyn_real t235 = t183 - t229;
-    h[10] = t235;
     const cdyn_real t236 = t184 + t230;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), joint forces, its force onto the parent */
+    h[10] = t235;
     const cdyn_real t237 = sin_angle[4] * t233 - cos_angle[4] * t231;
     const cdyn_real t238 = cos_angle[4] * t233 + sin_angle[4] * t231;
     const cdyn_real t239 = sin_angle[4] * t236 - cos_angle[4] * t234;
@@ -19242,8 +19277,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t245 = t141 * CDYN_R(3.031) + t238;
     const cdyn_real t246 = t151 + t241;
     const cdyn_real t247 = t152 + t242;
-    h[9] = t247;
     const cdyn_real t248 = t150 + t240;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), joint forces, its force onto the parent */
+    h[9] = t247;
     const cdyn_real t249 = sin_angle[3] * t245 - cos_angle[3] * t243;
     const cdyn_real t250 = cos_angle[3] * t245 + sin_angle[3] * t243;
     const cdyn_real t251 = sin_angle[3] * t248 - cos_angle[3] * t246;
@@ -19255,8 +19291,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t257 = t103 * CDYN_R(9.31728) + t250;
     const cdyn_real t258 = t113 + t253;
     const cdyn_real t259 = t114 + t254;
-    h[8] = t259;
     const cdyn_real t260 = t112 + t252;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), joint forces, its force onto the parent */
+    h[8] = t259;
     const cdyn_real t261 = sin_angle[2] * t257 - cos_angle[2] * t255;
     const cdyn_real t262 = cos_angle[2] * t257 + sin_angle[2] * t255;
     const cdyn_real t263 = sin_angle[2] * t260 - cos_angle[2] * t258;
@@ -19265,9 +19302,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t266 = t70 * CDYN_R(0.29736) + t256;
     const cdyn_real t267 = t71 * CDYN_R(0.29736) + t262;
     const cdyn_real t268 = t78 + t263;
-    h[7] = t268;
     const cdyn_real t269 = t79 - t259;
     const cdyn_real t270 = t80 - t264;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), joint forces, its force onto the parent */
+    h[7] = t268;
     const cdyn_real t271 = sin_angle[1] * t267 - cos_angle[1] * t266;
     const cdyn_real t272 = cos_angle[1] * t267 + sin_angle[1] * t266;
     const cdyn_real t273 = sin_angle[1] * t270 - cos_angle[1] * t269;
@@ -19278,6 +19316,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t278 = t53 - t268;
     const cdyn_real t279 = t54 - t273;
     const cdyn_real t280 = t51 + t274;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), joint forces, its force onto the parent */
     h[6] = -t280;
     const cdyn_real t281 = sin_angle[0] * t276 - cos_angle[0] * t275;
     const cdyn_real t282 = cos_angle[0] * t276 + sin_angle[0] * t275;
@@ -19507,9 +19546,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t488 = t485 + t463 * CDYN_R(0.00375818);
     const cdyn_real t489 = t477 * CDYN_R(0.0600370442) - t475 * CDYN_R(0.032558050000000005);
     const cdyn_real t490 = t486 + t476 * CDYN_R(0.032558050000000005);
-    h[17] = -t490;
     const cdyn_real t491 = t487 + t489;
     const cdyn_real t492 = t488 - t476 * CDYN_R(0.0600370442);
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), joint forces, its force onto the parent */
+    h[17] = -t490;
     const cdyn_real t493 = sin_angle[11] * t479 - cos_angle[11] * t478;
     const cdyn_real t494 = cos_angle[11] * t479 + sin_angle[11] * t478;
     const cdyn_real t495 = sin_angle[11] * t492 - cos_angle[11] * t491;
@@ -19519,8 +19559,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t499 = t441 * CDYN_R(0.02877) + t494;
     const cdyn_real t500 = t448 + t490;
     const cdyn_real t501 = t449 - t495;
-    h[16] = t501;
     const cdyn_real t502 = t450 + t496;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), joint forces, its force onto the parent */
+    h[16] = t501;
     const cdyn_real t503 = sin_angle[10] * t499 - cos_angle[10] * t497;
     const cdyn_real t504 = cos_angle[10] * t499 + sin_angle[10] * t497;
     const cdyn_real t505 = sin_angle[10] * t502 - cos_angle[10] * t500;
@@ -19532,8 +19573,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t511 = t407 * CDYN_R(3.031) + t504;
     const cdyn_real t512 = t417 + t507;
     const cdyn_real t513 = t418 + t508;
-    h[15] = t513;
     const cdyn_real t514 = t416 + t506;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), joint forces, its force onto the parent */
+    h[15] = t513;
     const cdyn_real t515 = sin_angle[9] * t511 - cos_angle[9] * t509;
     const cdyn_real t516 = cos_angle[9] * t511 + sin_angle[9] * t509;
     const cdyn_real t517 = sin_angle[9] * t514 - cos_angle[9] * t512;
@@ -19545,8 +19587,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t523 = t369 * CDYN_R(9.31728) + t516;
     const cdyn_real t524 = t379 + t519;
     const cdyn_real t525 = t380 + t520;
-    h[14] = t525;
     const cdyn_real t526 = t378 + t518;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), joint forces, its force onto the parent */
+    h[14] = t525;
     const cdyn_real t527 = sin_angle[8] * t523 - cos_angle[8] * t521;
     const cdyn_real t528 = cos_angle[8] * t523 + sin_angle[8] * t521;
     const cdyn_real t529 = sin_angle[8] * t526 - cos_angle[8] * t524;
@@ -19555,9 +19598,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t532 = t336 * CDYN_R(0.29736) + t522;
     const cdyn_real t533 = t337 * CDYN_R(0.29736) + t528;
     const cdyn_real t534 = t344 + t529;
-    h[13] = t534;
     const cdyn_real t535 = t345 - t525;
     const cdyn_real t536 = t346 - t530;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), joint forces, its force onto the parent */
+    h[13] = t534;
     const cdyn_real t537 = sin_angle[7] * t533 - cos_angle[7] * t532;
     const cdyn_real t538 = cos_angle[7] * t533 + sin_angle[7] * t532;
     const cdyn_real t539 = sin_angle[7] * t536 - cos_angle[7] * t535;
@@ -19568,6 +19612,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t544 = t319 - t534;
     const cdyn_real t545 = t320 - t539;
     const cdyn_real t546 = t317 + t540;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), joint forces, its force onto the parent */
     h[12] = -t546;
     const cdyn_real t547 = sin_angle[6] * t542 - cos_angle[6] * t541;
     const cdyn_real t548 = cos_angle[6] * t542 + sin_angle[6] * t541;
@@ -19969,8 +20014,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t914 = t911 + t892 * CDYN_R(8.89583e-06);
     const cdyn_real t915 = t912 + t893 * CDYN_R(1.3664e-06);
     const cdyn_real t916 = t913 + t902 * CDYN_R(0.0010675);
-    h[27] = -t916;
     const cdyn_real t917 = t914 - t901 * CDYN_R(0.0010675);
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), joint forces, its force onto the parent */
+    h[27] = -t916;
     const cdyn_real t918 = sin_angle[21] * t906 - cos_angle[21] * t905;
     const cdyn_real t919 = cos_angle[21] * t906 + sin_angle[21] * t905;
     const cdyn_real t920 = t919 * CDYN_R(0.02);
@@ -19986,9 +20032,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t930 = t854 * CDYN_R(0.3416) - t918;
     const cdyn_real t931 = t855 * CDYN_R(0.3416) + t919;
     const cdyn_real t932 = t865 + t926;
-    h[26] = -t932;
     const cdyn_real t933 = t866 + t927;
     const cdyn_real t934 = t864 - t928;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), joint forces, its force onto the parent */
+    h[26] = -t932;
     const cdyn_real t935 = sin_angle[20] * t931 - cos_angle[20] * t930;
     const cdyn_real t936 = cos_angle[20] * t931 + sin_angle[20] * t930;
     const cdyn_real t937 = sin_angle[20] * t934 - cos_angle[20] * t933;
@@ -19998,8 +20045,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t941 = t823 * CDYN_R(0.02135) + t936;
     const cdyn_real t942 = t830 + t932;
     const cdyn_real t943 = t831 - t937;
-    h[25] = t943;
     const cdyn_real t944 = t832 + t938;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), joint forces, its force onto the parent */
+    h[25] = t943;
     const cdyn_real t945 = sin_angle[19] * t941 - cos_angle[19] * t939;
     const cdyn_real t946 = cos_angle[19] * t941 + sin_angle[19] * t939;
     const cdyn_real t947 = sin_angle[19] * t944 - cos_angle[19] * t942;
@@ -20010,6 +20058,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t952 = t802 - t947;
     const cdyn_real t953 = t803 - t943;
     const cdyn_real t954 = t804 - t948;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), joint forces, its force onto the parent */
     h[24] = -t954;
     const cdyn_real t955 = sin_angle[18] * t950 - cos_angle[18] * t949;
     const cdyn_real t956 = cos_angle[18] * t950 + sin_angle[18] * t949;
@@ -20022,8 +20071,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t963 = t760 * CDYN_R(1.134) + t951;
     const cdyn_real t964 = t770 + t959;
     const cdyn_real t965 = t771 - t960;
-    h[23] = t965;
     const cdyn_real t966 = t769 - t954;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), joint forces, its force onto the parent */
+    h[23] = t965;
     const cdyn_real t967 = sin_angle[17] * t963 - cos_angle[17] * t961;
     const cdyn_real t968 = cos_angle[17] * t963 + sin_angle[17] * t961;
     const cdyn_real t969 = sin_angle[17] * t966 - cos_angle[17] * t964;
@@ -20036,6 +20086,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t976 = t732 + t971;
     const cdyn_real t977 = t733 - t972;
     const cdyn_real t978 = t731 - t970;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), joint forces, its force onto the parent */
     h[22] = -t978;
     const cdyn_real t979 = sin_angle[16] * t974 - cos_angle[16] * t973;
     const cdyn_real t980 = cos_angle[16] * t974 + sin_angle[16] * t973;
@@ -20045,9 +20096,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t984 = t689 * CDYN_R(0.09485) + t980;
     const cdyn_real t985 = t690 * CDYN_R(0.09485) + t975;
     const cdyn_real t986 = t697 - t981;
-    h[21] = -t986;
     const cdyn_real t987 = t698 - t982;
     const cdyn_real t988 = t699 - t978;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), joint forces, its force onto the parent */
+    h[21] = -t986;
     const cdyn_real t989 = sin_angle[15] * t985 - cos_angle[15] * t984;
     const cdyn_real t990 = cos_angle[15] * t985 + sin_angle[15] * t984;
     const cdyn_real t991 = sin_angle[15] * t988 - cos_angle[15] * t987;
@@ -20057,8 +20109,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t995 = t660 * CDYN_R(0.09485) + t990;
     const cdyn_real t996 = t669 + t986;
     const cdyn_real t997 = t670 - t991;
-    h[20] = t997;
     const cdyn_real t998 = t671 + t992;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), joint forces, its force onto the parent */
+    h[20] = t997;
     const cdyn_real t999 = sin_angle[14] * t995 - cos_angle[14] * t993;
     const cdyn_real t1000 = cos_angle[14] * t995 + sin_angle[14] * t993;
     const cdyn_real t1001 = t994 * CDYN_R(0.17158) + t1000 * CDYN_R(0.175);
@@ -20147,6 +20200,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1078 = t1075 + t1057 * CDYN_R(0.0191357);
     const cdyn_real t1079 = t1076 + t1066 * CDYN_R(0.5750370878);
     const cdyn_real t1080 = t1077 + t1065 * CDYN_R(0.5750370878);
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), joint forces, its force onto the parent */
     h[29] = t1080;
     const cdyn_real t1081 = sin_angle[23] * t1069 - cos_angle[23] * t1068;
     const cdyn_real t1082 = cos_angle[23] * t1069 + sin_angle[23] * t1068;
@@ -20158,6 +20212,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1088 = t1042 - t1083;
     const cdyn_real t1089 = t1043 - t1080;
     const cdyn_real t1090 = t1044 - t1084;
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), joint forces, its force onto the parent */
     h[28] = -t1090;
     const cdyn_real t1091 = sin_angle[22] * t1086 - cos_angle[22] * t1085;
     const cdyn_real t1092 = cos_angle[22] * t1086 + sin_angle[22] * t1085;
@@ -20475,8 +20530,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1380 = t1377 + t1358 * CDYN_R(8.89583e-06);
     const cdyn_real t1381 = t1378 + t1359 * CDYN_R(1.3664e-06);
     const cdyn_real t1382 = t1379 + t1368 * CDYN_R(0.0010675);
-    h[37] = -t1382;
     const cdyn_real t1383 = t1380 - t1367 * CDYN_R(0.0010675);
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), joint forces, its force onto the parent */
+    h[37] = -t1382;
     const cdyn_real t1384 = sin_angle[31] * t1372 - cos_angle[31] * t1371;
     const cdyn_real t1385 = cos_angle[31] * t1372 + sin_angle[31] * t1371;
     const cdyn_real t1386 = t1385 * CDYN_R(0.02);
@@ -20492,9 +20548,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1396 = t1320 * CDYN_R(0.3416) - t1384;
     const cdyn_real t1397 = t1321 * CDYN_R(0.3416) + t1385;
     const cdyn_real t1398 = t1331 + t1392;
-    h[36] = -t1398;
     const cdyn_real t1399 = t1332 + t1393;
     const cdyn_real t1400 = t1330 + t1394;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), joint forces, its force onto the parent */
+    h[36] = -t1398;
     const cdyn_real t1401 = sin_angle[30] * t1397 - cos_angle[30] * t1396;
     const cdyn_real t1402 = cos_angle[30] * t1397 + sin_angle[30] * t1396;
     const cdyn_real t1403 = sin_angle[30] * t1400 - cos_angle[30] * t1399;
@@ -20504,8 +20561,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1407 = t1289 * CDYN_R(0.02135) + t1402;
     const cdyn_real t1408 = t1296 + t1398;
     const cdyn_real t1409 = t1297 - t1403;
-    h[35] = t1409;
     const cdyn_real t1410 = t1298 + t1404;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), joint forces, its force onto the parent */
+    h[35] = t1409;
     const cdyn_real t1411 = sin_angle[29] * t1407 - cos_angle[29] * t1405;
     const cdyn_real t1412 = cos_angle[29] * t1407 + sin_angle[29] * t1405;
     const cdyn_real t1413 = sin_angle[29] * t1410 - cos_angle[29] * t1408;
@@ -20516,6 +20574,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1418 = t1268 - t1413;
     const cdyn_real t1419 = t1269 - t1409;
     const cdyn_real t1420 = t1270 - t1414;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), joint forces, its force onto the parent */
     h[34] = -t1420;
     const cdyn_real t1421 = sin_angle[28] * t1416 - cos_angle[28] * t1415;
     const cdyn_real t1422 = cos_angle[28] * t1416 + sin_angle[28] * t1415;
@@ -20528,8 +20587,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1429 = t1226 * CDYN_R(1.134) + t1417;
     const cdyn_real t1430 = t1236 + t1425;
     const cdyn_real t1431 = t1237 - t1426;
-    h[33] = t1431;
     const cdyn_real t1432 = t1235 - t1420;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), joint forces, its force onto the parent */
+    h[33] = t1431;
     const cdyn_real t1433 = sin_angle[27] * t1429 - cos_angle[27] * t1427;
     const cdyn_real t1434 = cos_angle[27] * t1429 + sin_angle[27] * t1427;
     const cdyn_real t1435 = sin_angle[27] * t1432 - cos_angle[27] * t1430;
@@ -20542,6 +20602,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1442 = t1198 + t1437;
     const cdyn_real t1443 = t1199 - t1438;
     const cdyn_real t1444 = t1197 - t1436;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), joint forces, its force onto the parent */
     h[32] = -t1444;
     const cdyn_real t1445 = sin_angle[26] * t1440 - cos_angle[26] * t1439;
     const cdyn_real t1446 = cos_angle[26] * t1440 + sin_angle[26] * t1439;
@@ -20551,9 +20612,10 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1450 = t1155 * CDYN_R(0.09485) + t1446;
     const cdyn_real t1451 = t1156 * CDYN_R(0.09485) + t1441;
     const cdyn_real t1452 = t1163 - t1447;
-    h[31] = -t1452;
     const cdyn_real t1453 = t1164 - t1448;
     const cdyn_real t1454 = t1165 - t1444;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), joint forces, its force onto the parent */
+    h[31] = -t1452;
     const cdyn_real t1455 = sin_angle[25] * t1451 - cos_angle[25] * t1450;
     const cdyn_real t1456 = cos_angle[25] * t1451 + sin_angle[25] * t1450;
     const cdyn_real t1457 = sin_angle[25] * t1454 - cos_angle[25] * t1453;
@@ -20563,8 +20625,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1461 = t1127 * CDYN_R(0.09485) + t1456;
     const cdyn_real t1462 = t1135 + t1452;
     const cdyn_real t1463 = t1136 + t1457;
-    h[30] = -t1463;
     const cdyn_real t1464 = t1137 + t1458;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), joint forces, its force onto the parent */
+    h[30] = -t1463;
     const cdyn_real t1465 = sin_angle[24] * t1461 - cos_angle[24] * t1459;
     const cdyn_real t1466 = cos_angle[24] * t1461 + sin_angle[24] * t1459;
     const cdyn_real t1467 = t1460 * CDYN_R(0.17158) - t1466 * CDYN_R(0.175);
@@ -20578,8 +20641,9 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1475 = t1099 + t1466;
     const cdyn_real t1476 = t1100 + t1470;
     const cdyn_real t1477 = t1101 - t1471;
-    h[19] = t1477;
     const cdyn_real t1478 = t1102 - t1472;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), joint forces, its force onto the parent */
+    h[19] = t1477;
     const cdyn_real t1479 = sin_angle[13] * t1475 - cos_angle[13] * t1473;
     const cdyn_real t1480 = cos_angle[13] * t1475 + sin_angle[13] * t1473;
     const cdyn_real t1481 = sin_angle[13] * t1478 - cos_angle[13] * t1476;
@@ -20592,6 +20656,7 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1488 = t590 + t1483;
     const cdyn_real t1489 = t591 - t1484;
     const cdyn_real t1490 = t587 - t1482;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), joint forces, its force onto the parent */
     h[18] = -t1490;
     const cdyn_real t1491 = sin_angle[12] * t1486 - cos_angle[12] * t1485;
     const cdyn_real t1492 = cos_angle[12] * t1486 + sin_angle[12] * t1485;
@@ -20600,16 +20665,17 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
     const cdyn_real t1495 = t1492 * CDYN_R(0.14645) - t1493;
     const cdyn_real t1496 = t1491 * CDYN_R(0.14645) + t1494;
     const cdyn_real t1497 = t553 - t1491;
-    h[0] = t1497;
     const cdyn_real t1498 = t554 + t1492;
-    h[1] = t1498;
     const cdyn_real t1499 = t555 + t1487;
-    h[2] = -t1499;
     const cdyn_real t1500 = t556 + t1495;
-    h[3] = -t1500;
     const cdyn_real t1501 = t557 + t1496;
-    h[4] = -t1501;
     const cdyn_real t1502 = t558 + t1490;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), joint forces */
+    h[0] = t1497;
+    h[1] = t1498;
+    h[2] = -t1499;
+    h[3] = -t1500;
+    h[4] = -t1501;
     h[5] = -t1502;
 }
 
@@ -20665,17 +20731,19 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t23 = t21 * CDYN_R(0.93023);
     const cdyn_real t24 = t22 * CDYN_R(0.93023);
     const cdyn_real t25 = t21 * CDYN_R(0.032558050000000005);
-    g[11] = -t25;
     const cdyn_real t26 = t22 * CDYN_R(0.0600370442) - t19 * CDYN_R(0.032558050000000005);
     const cdyn_real t27 = t21 * CDYN_R(0.0600370442);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), joint forces, its force onto the parent */
+    g[11] = -t25;
     const cdyn_real t28 = sin_angle[5] * t24 - cos_angle[5] * t23;
     const cdyn_real t29 = cos_angle[5] * t24 + sin_angle[5] * t23;
     const cdyn_real t30 = sin_angle[5] * t27 + cos_angle[5] * t26;
-    g[10] = t30;
     const cdyn_real t31 = cos_angle[5] * t27 - sin_angle[5] * t26;
     const cdyn_real t32 = t19 * CDYN_R(0.02877) + t19 * CDYN_R(0.93023);
     const cdyn_real t33 = t13 * CDYN_R(0.02877) - t28;
     const cdyn_real t34 = t20 * CDYN_R(0.02877) + t29;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), joint forces, its force onto the parent */
+    g[10] = t30;
     const cdyn_real t35 = sin_angle[4] * t34 - cos_angle[4] * t32;
     const cdyn_real t36 = cos_angle[4] * t34 + sin_angle[4] * t32;
     const cdyn_real t37 = sin_angle[4] * t31 + cos_angle[4] * t25;
@@ -20687,6 +20755,7 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t43 = t18 * CDYN_R(3.031) + t36;
     const cdyn_real t44 = t13 * CDYN_R(0.58959012) + t39;
     const cdyn_real t45 = t17 * CDYN_R(0.58959012) - t40;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), joint forces, its force onto the parent */
     g[9] = -t45;
     const cdyn_real t46 = sin_angle[3] * t43 - cos_angle[3] * t41;
     const cdyn_real t47 = cos_angle[3] * t43 + sin_angle[3] * t41;
@@ -20699,23 +20768,26 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t54 = t16 * CDYN_R(9.31728) + t47;
     const cdyn_real t55 = t13 * CDYN_R(1.6191569183999999) + t50;
     const cdyn_real t56 = t15 * CDYN_R(1.6191569183999999) + t51;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), joint forces, its force onto the parent */
     g[8] = -t56;
     const cdyn_real t57 = sin_angle[2] * t54 - cos_angle[2] * t52;
     const cdyn_real t58 = cos_angle[2] * t54 + sin_angle[2] * t52;
     const cdyn_real t59 = sin_angle[2] * t49 + cos_angle[2] * t55;
-    g[7] = -t59;
     const cdyn_real t60 = cos_angle[2] * t49 - sin_angle[2] * t55;
     const cdyn_real t61 = t11 - t57;
     const cdyn_real t62 = t13 * CDYN_R(0.29736) + t53;
     const cdyn_real t63 = t14 * CDYN_R(0.29736) + t58;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), joint forces, its force onto the parent */
+    g[7] = -t59;
     const cdyn_real t64 = sin_angle[1] * t63 - cos_angle[1] * t62;
     const cdyn_real t65 = cos_angle[1] * t63 + sin_angle[1] * t62;
     const cdyn_real t66 = sin_angle[1] * t60 - cos_angle[1] * t56;
     const cdyn_real t67 = cos_angle[1] * t60 + sin_angle[1] * t56;
-    g[6] = -t67;
     const cdyn_real t68 = t11 + t61;
     const cdyn_real t69 = t10 * CDYN_R(0.29736) + t64;
     const cdyn_real t70 = t12 + t65;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), joint forces, its force onto the parent */
+    g[6] = -t67;
     const cdyn_real t71 = sin_angle[0] * t69 - cos_angle[0] * t68;
     const cdyn_real t72 = cos_angle[0] * t69 + sin_angle[0] * t68;
     const cdyn_real t73 = sin_angle[0] * t66 + cos_angle[0] * t59;
@@ -20755,17 +20827,19 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t95 = t93 * CDYN_R(0.93023);
     const cdyn_real t96 = t94 * CDYN_R(0.93023);
     const cdyn_real t97 = t93 * CDYN_R(0.032558050000000005);
-    g[17] = -t97;
     const cdyn_real t98 = t94 * CDYN_R(0.0600370442) - t91 * CDYN_R(0.032558050000000005);
     const cdyn_real t99 = t93 * CDYN_R(0.0600370442);
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), joint forces, its force onto the parent */
+    g[17] = -t97;
     const cdyn_real t100 = sin_angle[11] * t96 - cos_angle[11] * t95;
     const cdyn_real t101 = cos_angle[11] * t96 + sin_angle[11] * t95;
     const cdyn_real t102 = sin_angle[11] * t99 + cos_angle[11] * t98;
-    g[16] = t102;
     const cdyn_real t103 = cos_angle[11] * t99 - sin_angle[11] * t98;
     const cdyn_real t104 = t91 * CDYN_R(0.02877) + t91 * CDYN_R(0.93023);
     const cdyn_real t105 = t85 * CDYN_R(0.02877) - t100;
     const cdyn_real t106 = t92 * CDYN_R(0.02877) + t101;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), joint forces, its force onto the parent */
+    g[16] = t102;
     const cdyn_real t107 = sin_angle[10] * t106 - cos_angle[10] * t104;
     const cdyn_real t108 = cos_angle[10] * t106 + sin_angle[10] * t104;
     const cdyn_real t109 = sin_angle[10] * t103 + cos_angle[10] * t97;
@@ -20777,6 +20851,7 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t115 = t90 * CDYN_R(3.031) + t108;
     const cdyn_real t116 = t85 * CDYN_R(0.58959012) + t111;
     const cdyn_real t117 = t89 * CDYN_R(0.58959012) - t112;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), joint forces, its force onto the parent */
     g[15] = -t117;
     const cdyn_real t118 = sin_angle[9] * t115 - cos_angle[9] * t113;
     const cdyn_real t119 = cos_angle[9] * t115 + sin_angle[9] * t113;
@@ -20789,23 +20864,26 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t126 = t88 * CDYN_R(9.31728) + t119;
     const cdyn_real t127 = t85 * CDYN_R(1.6191569183999999) + t122;
     const cdyn_real t128 = t87 * CDYN_R(1.6191569183999999) + t123;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), joint forces, its force onto the parent */
     g[14] = -t128;
     const cdyn_real t129 = sin_angle[8] * t126 - cos_angle[8] * t124;
     const cdyn_real t130 = cos_angle[8] * t126 + sin_angle[8] * t124;
     const cdyn_real t131 = sin_angle[8] * t121 + cos_angle[8] * t127;
-    g[13] = -t131;
     const cdyn_real t132 = cos_angle[8] * t121 - sin_angle[8] * t127;
     const cdyn_real t133 = t84 - t129;
     const cdyn_real t134 = t85 * CDYN_R(0.29736) + t125;
     const cdyn_real t135 = t86 * CDYN_R(0.29736) + t130;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), joint forces, its force onto the parent */
+    g[13] = -t131;
     const cdyn_real t136 = sin_angle[7] * t135 - cos_angle[7] * t134;
     const cdyn_real t137 = cos_angle[7] * t135 + sin_angle[7] * t134;
     const cdyn_real t138 = sin_angle[7] * t132 - cos_angle[7] * t128;
     const cdyn_real t139 = cos_angle[7] * t132 + sin_angle[7] * t128;
-    g[12] = -t139;
     const cdyn_real t140 = t84 + t133;
     const cdyn_real t141 = t83 * CDYN_R(0.29736) + t136;
     const cdyn_real t142 = t12 + t137;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), joint forces, its force onto the parent */
+    g[12] = -t139;
     const cdyn_real t143 = sin_angle[6] * t141 - cos_angle[6] * t140;
     const cdyn_real t144 = cos_angle[6] * t141 + sin_angle[6] * t140;
     const cdyn_real t145 = sin_angle[6] * t138 + cos_angle[6] * t131;
@@ -20865,8 +20943,9 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t179 = t176 * CDYN_R(0.0427);
     const cdyn_real t180 = t177 * CDYN_R(0.0427);
     const cdyn_real t181 = t176 * CDYN_R(0.0010675);
-    g[27] = -t181;
     const cdyn_real t182 = t172 * CDYN_R(0.0010675);
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), joint forces, its force onto the parent */
+    g[27] = -t181;
     const cdyn_real t183 = sin_angle[21] * t180 - cos_angle[21] * t179;
     const cdyn_real t184 = cos_angle[21] * t180 + sin_angle[21] * t179;
     const cdyn_real t185 = t184 * CDYN_R(0.02);
@@ -20880,24 +20959,27 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t193 = t174 * CDYN_R(0.3416) - t183;
     const cdyn_real t194 = t175 * CDYN_R(0.3416) + t184;
     const cdyn_real t195 = t174 * CDYN_R(0.02338252) + t189;
-    g[26] = -t195;
     const cdyn_real t196 = t172 * CDYN_R(0.02338252) - t190;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), joint forces, its force onto the parent */
+    g[26] = -t195;
     const cdyn_real t197 = sin_angle[20] * t194 - cos_angle[20] * t193;
     const cdyn_real t198 = cos_angle[20] * t194 + sin_angle[20] * t193;
     const cdyn_real t199 = sin_angle[20] * t191 - cos_angle[20] * t196;
-    g[25] = t199;
     const cdyn_real t200 = cos_angle[20] * t191 + sin_angle[20] * t196;
     const cdyn_real t201 = t172 * CDYN_R(0.02135) + t192;
     const cdyn_real t202 = t171 - t197;
     const cdyn_real t203 = t173 * CDYN_R(0.02135) + t198;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), joint forces, its force onto the parent */
+    g[25] = t199;
     const cdyn_real t204 = sin_angle[19] * t203 - cos_angle[19] * t201;
     const cdyn_real t205 = cos_angle[19] * t203 + sin_angle[19] * t201;
     const cdyn_real t206 = sin_angle[19] * t200 + cos_angle[19] * t195;
     const cdyn_real t207 = cos_angle[19] * t200 - sin_angle[19] * t195;
-    g[24] = -t207;
     const cdyn_real t208 = t169 * CDYN_R(0.02135) + t204;
     const cdyn_real t209 = t171 + t202;
     const cdyn_real t210 = t168 * CDYN_R(0.02135) + t205;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), joint forces, its force onto the parent */
+    g[24] = -t207;
     const cdyn_real t211 = sin_angle[18] * t209 - cos_angle[18] * t208;
     const cdyn_real t212 = cos_angle[18] * t209 + sin_angle[18] * t208;
     const cdyn_real t213 = sin_angle[18] * t199 + cos_angle[18] * t206;
@@ -20909,12 +20991,12 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t219 = t168 * CDYN_R(1.134) + t210;
     const cdyn_real t220 = t166 * CDYN_R(0.14019642) + t215;
     const cdyn_real t221 = t167 * CDYN_R(0.14019642) + t216;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), joint forces, its force onto the parent */
     g[23] = -t221;
     const cdyn_real t222 = sin_angle[17] * t219 - cos_angle[17] * t217;
     const cdyn_real t223 = cos_angle[17] * t219 + sin_angle[17] * t217;
     const cdyn_real t224 = sin_angle[17] * t207 + cos_angle[17] * t220;
     const cdyn_real t225 = cos_angle[17] * t207 - sin_angle[17] * t220;
-    g[22] = -t225;
     const cdyn_real t226 = t218 * CDYN_R(0.28316) + t224;
     const cdyn_real t227 = t221 - t222 * CDYN_R(0.28316);
     const cdyn_real t228 = t165 * CDYN_R(1.7073) + t222;
@@ -20922,22 +21004,26 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t230 = t164 * CDYN_R(1.7073) + t223;
     const cdyn_real t231 = t166 * CDYN_R(0.27904111200000004) + t226;
     const cdyn_real t232 = t165 * CDYN_R(0.27904111200000004) - t227;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), joint forces, its force onto the parent */
+    g[22] = -t225;
     const cdyn_real t233 = sin_angle[16] * t229 - cos_angle[16] * t228;
     const cdyn_real t234 = cos_angle[16] * t229 + sin_angle[16] * t228;
     const cdyn_real t235 = sin_angle[16] * t232 + cos_angle[16] * t231;
-    g[21] = -t235;
     const cdyn_real t236 = cos_angle[16] * t232 - sin_angle[16] * t231;
     const cdyn_real t237 = t161 + t233;
     const cdyn_real t238 = t163 * CDYN_R(0.09485) + t234;
     const cdyn_real t239 = t164 * CDYN_R(0.09485) + t230;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), joint forces, its force onto the parent */
+    g[21] = -t235;
     const cdyn_real t240 = sin_angle[15] * t239 - cos_angle[15] * t238;
     const cdyn_real t241 = cos_angle[15] * t239 + sin_angle[15] * t238;
     const cdyn_real t242 = sin_angle[15] * t225 + cos_angle[15] * t236;
-    g[20] = t242;
     const cdyn_real t243 = cos_angle[15] * t225 - sin_angle[15] * t236;
     const cdyn_real t244 = t161 + t237;
     const cdyn_real t245 = t162 + t240;
     const cdyn_real t246 = t160 * CDYN_R(0.09485) + t241;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), joint forces, its force onto the parent */
+    g[20] = t242;
     const cdyn_real t247 = sin_angle[14] * t246 - cos_angle[14] * t244;
     const cdyn_real t248 = cos_angle[14] * t246 + sin_angle[14] * t244;
     const cdyn_real t249 = t245 * CDYN_R(0.17158) + t248 * CDYN_R(0.175);
@@ -20963,15 +21049,17 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t265 = t263 * CDYN_R(4.71226);
     const cdyn_real t266 = t261 * CDYN_R(0.5750370878);
     const cdyn_real t267 = t262 * CDYN_R(0.5750370878);
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), joint forces, its force onto the parent */
     g[29] = t267;
     const cdyn_real t268 = sin_angle[23] * t265 - cos_angle[23] * t264;
     const cdyn_real t269 = cos_angle[23] * t265 + sin_angle[23] * t264;
     const cdyn_real t270 = cos_angle[23] * t266;
     const cdyn_real t271 = sin_angle[23] * t266;
-    g[28] = t271;
     const cdyn_real t272 = t260 * CDYN_R(0.14574) - t268;
     const cdyn_real t273 = t261 * CDYN_R(0.14574) + t261 * CDYN_R(4.71226);
     const cdyn_real t274 = t158 * CDYN_R(0.14574) + t269;
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), joint forces, its force onto the parent */
+    g[28] = t271;
     const cdyn_real t275 = sin_angle[22] * t273 - cos_angle[22] * t272;
     const cdyn_real t276 = cos_angle[22] * t273 + sin_angle[22] * t272;
     const cdyn_real t277 = sin_angle[22] * t267 + cos_angle[22] * t270;
@@ -21022,8 +21110,9 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t306 = t303 * CDYN_R(0.0427);
     const cdyn_real t307 = t304 * CDYN_R(0.0427);
     const cdyn_real t308 = t303 * CDYN_R(0.0010675);
-    g[37] = -t308;
     const cdyn_real t309 = t299 * CDYN_R(0.0010675);
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), joint forces, its force onto the parent */
+    g[37] = -t308;
     const cdyn_real t310 = sin_angle[31] * t307 - cos_angle[31] * t306;
     const cdyn_real t311 = cos_angle[31] * t307 + sin_angle[31] * t306;
     const cdyn_real t312 = t311 * CDYN_R(0.02);
@@ -21037,24 +21126,27 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t320 = t301 * CDYN_R(0.3416) - t310;
     const cdyn_real t321 = t302 * CDYN_R(0.3416) + t311;
     const cdyn_real t322 = t301 * CDYN_R(0.02338252) + t316;
-    g[36] = -t322;
     const cdyn_real t323 = t299 * CDYN_R(0.02338252) - t317;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), joint forces, its force onto the parent */
+    g[36] = -t322;
     const cdyn_real t324 = sin_angle[30] * t321 - cos_angle[30] * t320;
     const cdyn_real t325 = cos_angle[30] * t321 + sin_angle[30] * t320;
     const cdyn_real t326 = sin_angle[30] * t318 + cos_angle[30] * t323;
-    g[35] = -t326;
     const cdyn_real t327 = cos_angle[30] * t318 - sin_angle[30] * t323;
     const cdyn_real t328 = t299 * CDYN_R(0.02135) + t319;
     const cdyn_real t329 = t298 - t324;
     const cdyn_real t330 = t300 * CDYN_R(0.02135) + t325;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), joint forces, its force onto the parent */
+    g[35] = -t326;
     const cdyn_real t331 = sin_angle[29] * t330 - cos_angle[29] * t328;
     const cdyn_real t332 = cos_angle[29] * t330 + sin_angle[29] * t328;
     const cdyn_real t333 = sin_angle[29] * t327 - cos_angle[29] * t322;
     const cdyn_real t334 = cos_angle[29] * t327 + sin_angle[29] * t322;
-    g[34] = t334;
     const cdyn_real t335 = t296 * CDYN_R(0.02135) + t331;
     const cdyn_real t336 = t298 + t329;
     const cdyn_real t337 = t295 * CDYN_R(0.02135) + t332;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), joint forces, its force onto the parent */
+    g[34] = t334;
     const cdyn_real t338 = sin_angle[28] * t336 - cos_angle[28] * t335;
     const cdyn_real t339 = cos_angle[28] * t336 + sin_angle[28] * t335;
     const cdyn_real t340 = sin_angle[28] * t326 + cos_angle[28] * t333;
@@ -21066,12 +21158,12 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t346 = t295 * CDYN_R(1.134) + t337;
     const cdyn_real t347 = t293 * CDYN_R(0.14019642) + t342;
     const cdyn_real t348 = t294 * CDYN_R(0.14019642) + t343;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), joint forces, its force onto the parent */
     g[33] = -t348;
     const cdyn_real t349 = sin_angle[27] * t346 - cos_angle[27] * t344;
     const cdyn_real t350 = cos_angle[27] * t346 + sin_angle[27] * t344;
     const cdyn_real t351 = sin_angle[27] * t334 - cos_angle[27] * t347;
     const cdyn_real t352 = cos_angle[27] * t334 + sin_angle[27] * t347;
-    g[32] = t352;
     const cdyn_real t353 = t345 * CDYN_R(0.28316) - t351;
     const cdyn_real t354 = t348 - t349 * CDYN_R(0.28316);
     const cdyn_real t355 = t292 * CDYN_R(1.7073) + t349;
@@ -21079,22 +21171,26 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t357 = t291 * CDYN_R(1.7073) + t350;
     const cdyn_real t358 = t293 * CDYN_R(0.27904111200000004) + t353;
     const cdyn_real t359 = t292 * CDYN_R(0.27904111200000004) - t354;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), joint forces, its force onto the parent */
+    g[32] = t352;
     const cdyn_real t360 = sin_angle[26] * t356 - cos_angle[26] * t355;
     const cdyn_real t361 = cos_angle[26] * t356 + sin_angle[26] * t355;
     const cdyn_real t362 = sin_angle[26] * t359 + cos_angle[26] * t358;
-    g[31] = -t362;
     const cdyn_real t363 = cos_angle[26] * t359 - sin_angle[26] * t358;
     const cdyn_real t364 = t289 + t360;
     const cdyn_real t365 = t290 * CDYN_R(0.09485) + t361;
     const cdyn_real t366 = t291 * CDYN_R(0.09485) + t357;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), joint forces, its force onto the parent */
+    g[31] = -t362;
     const cdyn_real t367 = sin_angle[25] * t366 - cos_angle[25] * t365;
     const cdyn_real t368 = cos_angle[25] * t366 + sin_angle[25] * t365;
     const cdyn_real t369 = sin_angle[25] * t352 - cos_angle[25] * t363;
-    g[30] = -t369;
     const cdyn_real t370 = cos_angle[25] * t352 + sin_angle[25] * t363;
     const cdyn_real t371 = t289 + t364;
     const cdyn_real t372 = t162 + t367;
     const cdyn_real t373 = t288 * CDYN_R(0.09485) + t368;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), joint forces, its force onto the parent */
+    g[30] = -t369;
     const cdyn_real t374 = sin_angle[24] * t373 - cos_angle[24] * t371;
     const cdyn_real t375 = cos_angle[24] * t373 + sin_angle[24] * t371;
     const cdyn_real t376 = t372 * CDYN_R(0.17158) - t375 * CDYN_R(0.175);
@@ -21108,13 +21204,13 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t384 = t283 + t375;
     const cdyn_real t385 = t284 + t379;
     const cdyn_real t386 = t285 - t380;
-    g[19] = t386;
     const cdyn_real t387 = t286 - t381;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), joint forces, its force onto the parent */
+    g[19] = t386;
     const cdyn_real t388 = sin_angle[13] * t384 - cos_angle[13] * t382;
     const cdyn_real t389 = cos_angle[13] * t384 + sin_angle[13] * t382;
     const cdyn_real t390 = sin_angle[13] * t387 - cos_angle[13] * t385;
     const cdyn_real t391 = cos_angle[13] * t387 + sin_angle[13] * t385;
-    g[18] = t391;
     const cdyn_real t392 = t383 * CDYN_R(0.21661) - t390;
     const cdyn_real t393 = t386 - t388 * CDYN_R(0.21661);
     const cdyn_real t394 = t155 * CDYN_R(11.431) - t388;
@@ -21122,6 +21218,8 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t396 = t8 * CDYN_R(11.431) + t389;
     const cdyn_real t397 = t156 * CDYN_R(1.36131779) + t392;
     const cdyn_real t398 = t155 * CDYN_R(1.36131779) + t393;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), joint forces, its force onto the parent */
+    g[18] = t391;
     const cdyn_real t399 = sin_angle[12] * t395 - cos_angle[12] * t394;
     const cdyn_real t400 = cos_angle[12] * t395 + sin_angle[12] * t394;
     const cdyn_real t401 = sin_angle[12] * t398 + cos_angle[12] * t397;
@@ -21129,16 +21227,17 @@ void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t403 = t400 * CDYN_R(0.14645) + t401;
     const cdyn_real t404 = t399 * CDYN_R(0.14645) - t402;
     const cdyn_real t405 = t149 - t399;
-    g[0] = t405;
     const cdyn_real t406 = t150 + t400;
-    g[1] = t406;
     const cdyn_real t407 = t151 + t396;
-    g[2] = -t407;
     const cdyn_real t408 = t152 + t403;
-    g[3] = -t408;
     const cdyn_real t409 = t153 - t404;
-    g[4] = t409;
     const cdyn_real t410 = t154 - t391;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), joint forces */
+    g[0] = t405;
+    g[1] = t406;
+    g[2] = -t407;
+    g[3] = -t408;
+    g[4] = t409;
     g[5] = -t410;
 }
 
@@ -38568,9 +38667,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t243 = t240 + t218 * CDYN_R(0.00375818);
     const cdyn_real t244 = t232 * CDYN_R(0.0600370442) - t230 * CDYN_R(0.032558050000000005);
     const cdyn_real t245 = t241 + t231 * CDYN_R(0.032558050000000005);
-    d->nle[11] = -t245;
     const cdyn_real t246 = t242 + t244;
     const cdyn_real t247 = t243 - t231 * CDYN_R(0.0600370442);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), joint forces, its force onto the parent */
+    d->nle[11] = -t245;
     const cdyn_real t248 = sin_angle[5] * t234 - cos_angle[5] * t233;
     const cdyn_real t249 = cos_angle[5] * t234 + sin_angle[5] * t233;
     const cdyn_real t250 = sin_angle[5] * t247 - cos_angle[5] * t246;
@@ -38580,8 +38680,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t254 = t196 * CDYN_R(0.02877) + t249;
     const cdyn_real t255 = t203 + t245;
     const cdyn_real t256 = t204 - t250;
-    d->nle[10] = t256;
     const cdyn_real t257 = t205 + t251;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), joint forces, its force onto the parent */
+    d->nle[10] = t256;
     const cdyn_real t258 = sin_angle[4] * t254 - cos_angle[4] * t252;
     const cdyn_real t259 = cos_angle[4] * t254 + sin_angle[4] * t252;
     const cdyn_real t260 = sin_angle[4] * t257 - cos_angle[4] * t255;
@@ -38593,8 +38694,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t266 = t162 * CDYN_R(3.031) + t259;
     const cdyn_real t267 = t172 + t262;
     const cdyn_real t268 = t173 + t263;
-    d->nle[9] = t268;
     const cdyn_real t269 = t171 + t261;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), joint forces, its force onto the parent */
+    d->nle[9] = t268;
     const cdyn_real t270 = sin_angle[3] * t266 - cos_angle[3] * t264;
     const cdyn_real t271 = cos_angle[3] * t266 + sin_angle[3] * t264;
     const cdyn_real t272 = sin_angle[3] * t269 - cos_angle[3] * t267;
@@ -38606,8 +38708,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t278 = t124 * CDYN_R(9.31728) + t271;
     const cdyn_real t279 = t134 + t274;
     const cdyn_real t280 = t135 + t275;
-    d->nle[8] = t280;
     const cdyn_real t281 = t133 + t273;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), joint forces, its force onto the parent */
+    d->nle[8] = t280;
     const cdyn_real t282 = sin_angle[2] * t278 - cos_angle[2] * t276;
     const cdyn_real t283 = cos_angle[2] * t278 + sin_angle[2] * t276;
     const cdyn_real t284 = sin_angle[2] * t281 - cos_angle[2] * t279;
@@ -38616,9 +38719,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t287 = t91 * CDYN_R(0.29736) + t277;
     const cdyn_real t288 = t92 * CDYN_R(0.29736) + t283;
     const cdyn_real t289 = t99 + t284;
-    d->nle[7] = t289;
     const cdyn_real t290 = t100 - t280;
     const cdyn_real t291 = t101 - t285;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), joint forces, its force onto the parent */
+    d->nle[7] = t289;
     const cdyn_real t292 = sin_angle[1] * t288 - cos_angle[1] * t287;
     const cdyn_real t293 = cos_angle[1] * t288 + sin_angle[1] * t287;
     const cdyn_real t294 = sin_angle[1] * t291 - cos_angle[1] * t290;
@@ -38629,6 +38733,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t299 = t74 - t289;
     const cdyn_real t300 = t75 - t294;
     const cdyn_real t301 = t72 + t295;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), joint forces, its force onto the parent */
     d->nle[6] = -t301;
     const cdyn_real t302 = sin_angle[0] * t297 - cos_angle[0] * t296;
     const cdyn_real t303 = cos_angle[0] * t297 + sin_angle[0] * t296;
@@ -38861,9 +38966,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t509 = t506 + t484 * CDYN_R(0.00375818);
     const cdyn_real t510 = t498 * CDYN_R(0.0600370442) - t496 * CDYN_R(0.032558050000000005);
     const cdyn_real t511 = t507 + t497 * CDYN_R(0.032558050000000005);
-    d->nle[17] = -t511;
     const cdyn_real t512 = t508 + t510;
     const cdyn_real t513 = t509 - t497 * CDYN_R(0.0600370442);
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), joint forces, its force onto the parent */
+    d->nle[17] = -t511;
     const cdyn_real t514 = sin_angle[11] * t500 - cos_angle[11] * t499;
     const cdyn_real t515 = cos_angle[11] * t500 + sin_angle[11] * t499;
     const cdyn_real t516 = sin_angle[11] * t513 - cos_angle[11] * t512;
@@ -38873,8 +38979,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t520 = t462 * CDYN_R(0.02877) + t515;
     const cdyn_real t521 = t469 + t511;
     const cdyn_real t522 = t470 - t516;
-    d->nle[16] = t522;
     const cdyn_real t523 = t471 + t517;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), joint forces, its force onto the parent */
+    d->nle[16] = t522;
     const cdyn_real t524 = sin_angle[10] * t520 - cos_angle[10] * t518;
     const cdyn_real t525 = cos_angle[10] * t520 + sin_angle[10] * t518;
     const cdyn_real t526 = sin_angle[10] * t523 - cos_angle[10] * t521;
@@ -38886,8 +38993,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t532 = t428 * CDYN_R(3.031) + t525;
     const cdyn_real t533 = t438 + t528;
     const cdyn_real t534 = t439 + t529;
-    d->nle[15] = t534;
     const cdyn_real t535 = t437 + t527;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), joint forces, its force onto the parent */
+    d->nle[15] = t534;
     const cdyn_real t536 = sin_angle[9] * t532 - cos_angle[9] * t530;
     const cdyn_real t537 = cos_angle[9] * t532 + sin_angle[9] * t530;
     const cdyn_real t538 = sin_angle[9] * t535 - cos_angle[9] * t533;
@@ -38899,8 +39007,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t544 = t390 * CDYN_R(9.31728) + t537;
     const cdyn_real t545 = t400 + t540;
     const cdyn_real t546 = t401 + t541;
-    d->nle[14] = t546;
     const cdyn_real t547 = t399 + t539;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), joint forces, its force onto the parent */
+    d->nle[14] = t546;
     const cdyn_real t548 = sin_angle[8] * t544 - cos_angle[8] * t542;
     const cdyn_real t549 = cos_angle[8] * t544 + sin_angle[8] * t542;
     const cdyn_real t550 = sin_angle[8] * t547 - cos_angle[8] * t545;
@@ -38909,9 +39018,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t553 = t357 * CDYN_R(0.29736) + t543;
     const cdyn_real t554 = t358 * CDYN_R(0.29736) + t549;
     const cdyn_real t555 = t365 + t550;
-    d->nle[13] = t555;
     const cdyn_real t556 = t366 - t546;
     const cdyn_real t557 = t367 - t551;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), joint forces, its force onto the parent */
+    d->nle[13] = t555;
     const cdyn_real t558 = sin_angle[7] * t554 - cos_angle[7] * t553;
     const cdyn_real t559 = cos_angle[7] * t554 + sin_angle[7] * t553;
     const cdyn_real t560 = sin_angle[7] * t557 - cos_angle[7] * t556;
@@ -38922,6 +39032,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t565 = t340 - t555;
     const cdyn_real t566 = t341 - t560;
     const cdyn_real t567 = t338 + t561;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), joint forces, its force onto the parent */
     d->nle[12] = -t567;
     const cdyn_real t568 = sin_angle[6] * t563 - cos_angle[6] * t562;
     const cdyn_real t569 = cos_angle[6] * t563 + sin_angle[6] * t562;
@@ -39323,8 +39434,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t935 = t932 + t913 * CDYN_R(8.89583e-06);
     const cdyn_real t936 = t933 + t914 * CDYN_R(1.3664e-06);
     const cdyn_real t937 = t934 + t923 * CDYN_R(0.0010675);
-    d->nle[27] = -t937;
     const cdyn_real t938 = t935 - t922 * CDYN_R(0.0010675);
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), joint forces, its force onto the parent */
+    d->nle[27] = -t937;
     const cdyn_real t939 = sin_angle[21] * t927 - cos_angle[21] * t926;
     const cdyn_real t940 = cos_angle[21] * t927 + sin_angle[21] * t926;
     const cdyn_real t941 = t940 * CDYN_R(0.02);
@@ -39340,9 +39452,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t951 = t875 * CDYN_R(0.3416) - t939;
     const cdyn_real t952 = t876 * CDYN_R(0.3416) + t940;
     const cdyn_real t953 = t886 + t947;
-    d->nle[26] = -t953;
     const cdyn_real t954 = t887 + t948;
     const cdyn_real t955 = t885 - t949;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), joint forces, its force onto the parent */
+    d->nle[26] = -t953;
     const cdyn_real t956 = sin_angle[20] * t952 - cos_angle[20] * t951;
     const cdyn_real t957 = cos_angle[20] * t952 + sin_angle[20] * t951;
     const cdyn_real t958 = sin_angle[20] * t955 - cos_angle[20] * t954;
@@ -39352,8 +39465,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t962 = t844 * CDYN_R(0.02135) + t957;
     const cdyn_real t963 = t851 + t953;
     const cdyn_real t964 = t852 - t958;
-    d->nle[25] = t964;
     const cdyn_real t965 = t853 + t959;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), joint forces, its force onto the parent */
+    d->nle[25] = t964;
     const cdyn_real t966 = sin_angle[19] * t962 - cos_angle[19] * t960;
     const cdyn_real t967 = cos_angle[19] * t962 + sin_angle[19] * t960;
     const cdyn_real t968 = sin_angle[19] * t965 - cos_angle[19] * t963;
@@ -39364,6 +39478,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t973 = t823 - t968;
     const cdyn_real t974 = t824 - t964;
     const cdyn_real t975 = t825 - t969;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), joint forces, its force onto the parent */
     d->nle[24] = -t975;
     const cdyn_real t976 = sin_angle[18] * t971 - cos_angle[18] * t970;
     const cdyn_real t977 = cos_angle[18] * t971 + sin_angle[18] * t970;
@@ -39376,8 +39491,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t984 = t781 * CDYN_R(1.134) + t972;
     const cdyn_real t985 = t791 + t980;
     const cdyn_real t986 = t792 - t981;
-    d->nle[23] = t986;
     const cdyn_real t987 = t790 - t975;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), joint forces, its force onto the parent */
+    d->nle[23] = t986;
     const cdyn_real t988 = sin_angle[17] * t984 - cos_angle[17] * t982;
     const cdyn_real t989 = cos_angle[17] * t984 + sin_angle[17] * t982;
     const cdyn_real t990 = sin_angle[17] * t987 - cos_angle[17] * t985;
@@ -39390,6 +39506,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t997 = t753 + t992;
     const cdyn_real t998 = t754 - t993;
     const cdyn_real t999 = t752 - t991;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), joint forces, its force onto the parent */
     d->nle[22] = -t999;
     const cdyn_real t1000 = sin_angle[16] * t995 - cos_angle[16] * t994;
     const cdyn_real t1001 = cos_angle[16] * t995 + sin_angle[16] * t994;
@@ -39399,9 +39516,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1005 = t710 * CDYN_R(0.09485) + t1001;
     const cdyn_real t1006 = t711 * CDYN_R(0.09485) + t996;
     const cdyn_real t1007 = t718 - t1002;
-    d->nle[21] = -t1007;
     const cdyn_real t1008 = t719 - t1003;
     const cdyn_real t1009 = t720 - t999;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), joint forces, its force onto the parent */
+    d->nle[21] = -t1007;
     const cdyn_real t1010 = sin_angle[15] * t1006 - cos_angle[15] * t1005;
     const cdyn_real t1011 = cos_angle[15] * t1006 + sin_angle[15] * t1005;
     const cdyn_real t1012 = sin_angle[15] * t1009 - cos_angle[15] * t1008;
@@ -39411,8 +39529,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1016 = t681 * CDYN_R(0.09485) + t1011;
     const cdyn_real t1017 = t690 + t1007;
     const cdyn_real t1018 = t691 - t1012;
-    d->nle[20] = t1018;
     const cdyn_real t1019 = t692 + t1013;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), joint forces, its force onto the parent */
+    d->nle[20] = t1018;
     const cdyn_real t1020 = sin_angle[14] * t1016 - cos_angle[14] * t1014;
     const cdyn_real t1021 = cos_angle[14] * t1016 + sin_angle[14] * t1014;
     const cdyn_real t1022 = t1015 * CDYN_R(0.17158) + t1021 * CDYN_R(0.175);
@@ -39501,6 +39620,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1099 = t1096 + t1078 * CDYN_R(0.0191357);
     const cdyn_real t1100 = t1097 + t1087 * CDYN_R(0.5750370878);
     const cdyn_real t1101 = t1098 + t1086 * CDYN_R(0.5750370878);
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), joint forces, its force onto the parent */
     d->nle[29] = t1101;
     const cdyn_real t1102 = sin_angle[23] * t1090 - cos_angle[23] * t1089;
     const cdyn_real t1103 = cos_angle[23] * t1090 + sin_angle[23] * t1089;
@@ -39512,6 +39632,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1109 = t1063 - t1104;
     const cdyn_real t1110 = t1064 - t1101;
     const cdyn_real t1111 = t1065 - t1105;
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), joint forces, its force onto the parent */
     d->nle[28] = -t1111;
     const cdyn_real t1112 = sin_angle[22] * t1107 - cos_angle[22] * t1106;
     const cdyn_real t1113 = cos_angle[22] * t1107 + sin_angle[22] * t1106;
@@ -39829,8 +39950,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1401 = t1398 + t1379 * CDYN_R(8.89583e-06);
     const cdyn_real t1402 = t1399 + t1380 * CDYN_R(1.3664e-06);
     const cdyn_real t1403 = t1400 + t1389 * CDYN_R(0.0010675);
-    d->nle[37] = -t1403;
     const cdyn_real t1404 = t1401 - t1388 * CDYN_R(0.0010675);
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), joint forces, its force onto the parent */
+    d->nle[37] = -t1403;
     const cdyn_real t1405 = sin_angle[31] * t1393 - cos_angle[31] * t1392;
     const cdyn_real t1406 = cos_angle[31] * t1393 + sin_angle[31] * t1392;
     const cdyn_real t1407 = t1406 * CDYN_R(0.02);
@@ -39846,9 +39968,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1417 = t1341 * CDYN_R(0.3416) - t1405;
     const cdyn_real t1418 = t1342 * CDYN_R(0.3416) + t1406;
     const cdyn_real t1419 = t1352 + t1413;
-    d->nle[36] = -t1419;
     const cdyn_real t1420 = t1353 + t1414;
     const cdyn_real t1421 = t1351 + t1415;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), joint forces, its force onto the parent */
+    d->nle[36] = -t1419;
     const cdyn_real t1422 = sin_angle[30] * t1418 - cos_angle[30] * t1417;
     const cdyn_real t1423 = cos_angle[30] * t1418 + sin_angle[30] * t1417;
     const cdyn_real t1424 = sin_angle[30] * t1421 - cos_angle[30] * t1420;
@@ -39858,8 +39981,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1428 = t1310 * CDYN_R(0.02135) + t1423;
     const cdyn_real t1429 = t1317 + t1419;
     const cdyn_real t1430 = t1318 - t1424;
-    d->nle[35] = t1430;
     const cdyn_real t1431 = t1319 + t1425;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), joint forces, its force onto the parent */
+    d->nle[35] = t1430;
     const cdyn_real t1432 = sin_angle[29] * t1428 - cos_angle[29] * t1426;
     const cdyn_real t1433 = cos_angle[29] * t1428 + sin_angle[29] * t1426;
     const cdyn_real t1434 = sin_angle[29] * t1431 - cos_angle[29] * t1429;
@@ -39870,6 +39994,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1439 = t1289 - t1434;
     const cdyn_real t1440 = t1290 - t1430;
     const cdyn_real t1441 = t1291 - t1435;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), joint forces, its force onto the parent */
     d->nle[34] = -t1441;
     const cdyn_real t1442 = sin_angle[28] * t1437 - cos_angle[28] * t1436;
     const cdyn_real t1443 = cos_angle[28] * t1437 + sin_angle[28] * t1436;
@@ -39882,8 +40007,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1450 = t1247 * CDYN_R(1.134) + t1438;
     const cdyn_real t1451 = t1257 + t1446;
     const cdyn_real t1452 = t1258 - t1447;
-    d->nle[33] = t1452;
     const cdyn_real t1453 = t1256 - t1441;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), joint forces, its force onto the parent */
+    d->nle[33] = t1452;
     const cdyn_real t1454 = sin_angle[27] * t1450 - cos_angle[27] * t1448;
     const cdyn_real t1455 = cos_angle[27] * t1450 + sin_angle[27] * t1448;
     const cdyn_real t1456 = sin_angle[27] * t1453 - cos_angle[27] * t1451;
@@ -39896,6 +40022,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1463 = t1219 + t1458;
     const cdyn_real t1464 = t1220 - t1459;
     const cdyn_real t1465 = t1218 - t1457;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), joint forces, its force onto the parent */
     d->nle[32] = -t1465;
     const cdyn_real t1466 = sin_angle[26] * t1461 - cos_angle[26] * t1460;
     const cdyn_real t1467 = cos_angle[26] * t1461 + sin_angle[26] * t1460;
@@ -39905,9 +40032,10 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1471 = t1176 * CDYN_R(0.09485) + t1467;
     const cdyn_real t1472 = t1177 * CDYN_R(0.09485) + t1462;
     const cdyn_real t1473 = t1184 - t1468;
-    d->nle[31] = -t1473;
     const cdyn_real t1474 = t1185 - t1469;
     const cdyn_real t1475 = t1186 - t1465;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), joint forces, its force onto the parent */
+    d->nle[31] = -t1473;
     const cdyn_real t1476 = sin_angle[25] * t1472 - cos_angle[25] * t1471;
     const cdyn_real t1477 = cos_angle[25] * t1472 + sin_angle[25] * t1471;
     const cdyn_real t1478 = sin_angle[25] * t1475 - cos_angle[25] * t1474;
@@ -39917,8 +40045,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1482 = t1148 * CDYN_R(0.09485) + t1477;
     const cdyn_real t1483 = t1156 + t1473;
     const cdyn_real t1484 = t1157 + t1478;
-    d->nle[30] = -t1484;
     const cdyn_real t1485 = t1158 + t1479;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), joint forces, its force onto the parent */
+    d->nle[30] = -t1484;
     const cdyn_real t1486 = sin_angle[24] * t1482 - cos_angle[24] * t1480;
     const cdyn_real t1487 = cos_angle[24] * t1482 + sin_angle[24] * t1480;
     const cdyn_real t1488 = t1481 * CDYN_R(0.17158) - t1487 * CDYN_R(0.175);
@@ -39932,8 +40061,9 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1496 = t1120 + t1487;
     const cdyn_real t1497 = t1121 + t1491;
     const cdyn_real t1498 = t1122 - t1492;
-    d->nle[19] = t1498;
     const cdyn_real t1499 = t1123 - t1493;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), joint forces, its force onto the parent */
+    d->nle[19] = t1498;
     const cdyn_real t1500 = sin_angle[13] * t1496 - cos_angle[13] * t1494;
     const cdyn_real t1501 = cos_angle[13] * t1496 + sin_angle[13] * t1494;
     const cdyn_real t1502 = sin_angle[13] * t1499 - cos_angle[13] * t1497;
@@ -39946,6 +40076,7 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1509 = t611 + t1504;
     const cdyn_real t1510 = t612 - t1505;
     const cdyn_real t1511 = t608 - t1503;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), joint forces, its force onto the parent */
     d->nle[18] = -t1511;
     const cdyn_real t1512 = sin_angle[12] * t1507 - cos_angle[12] * t1506;
     const cdyn_real t1513 = cos_angle[12] * t1507 + sin_angle[12] * t1506;
@@ -39954,16 +40085,17 @@ static void humanoid__constraint_terms(humanoid_data *d, const cdyn_real *q, con
     const cdyn_real t1516 = t1513 * CDYN_R(0.14645) - t1514;
     const cdyn_real t1517 = t1512 * CDYN_R(0.14645) + t1515;
     const cdyn_real t1518 = t574 - t1512;
-    d->nle[0] = t1518;
     const cdyn_real t1519 = t575 + t1513;
-    d->nle[1] = t1519;
     const cdyn_real t1520 = t576 + t1508;
-    d->nle[2] = -t1520;
     const cdyn_real t1521 = t577 + t1516;
-    d->nle[3] = -t1521;
     const cdyn_real t1522 = t578 + t1517;
-    d->nle[4] = -t1522;
     const cdyn_real t1523 = t579 + t1511;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), joint forces */
+    d->nle[0] = t1518;
+    d->nle[1] = t1519;
+    d->nle[2] = -t1520;
+    d->nle[3] = -t1521;
+    d->nle[4] = -t1522;
     d->nle[5] = -t1523;
     /* M on the tree pattern (CRBA) */
     /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), composite inertia, M columns of its DoFs */

@@ -6044,6 +6044,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t201 = t198 - t179 * CDYN_R(6e-06);
     const cdyn_real t202 = t199 - t188 * CDYN_R(0.003904);
     const cdyn_real t203 = t200 + t187 * CDYN_R(0.003904);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), joint forces, its force onto the parent */
     tau[8] = t203;
     const cdyn_real t204 = t28 * t192 - t29 * t190;
     const cdyn_real t205 = t29 * t192 + t28 * t190;
@@ -6056,8 +6057,9 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t212 = t139 * CDYN_R(0.634) + t205;
     const cdyn_real t213 = t159 - t208;
     const cdyn_real t214 = t160 + t209;
-    tau[7] = t214;
     const cdyn_real t215 = t161 + t207;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), joint forces, its force onto the parent */
+    tau[7] = t214;
     const cdyn_real t216 = t26 * t212 - t27 * t210;
     const cdyn_real t217 = t27 * t212 + t26 * t210;
     const cdyn_real t218 = t26 * t215 - t27 * t213;
@@ -6068,9 +6070,10 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t223 = t86 * CDYN_R(0.54) + t211;
     const cdyn_real t224 = t87 * CDYN_R(0.54) + t217;
     const cdyn_real t225 = t106 - t220;
-    tau[6] = -t225;
     const cdyn_real t226 = t104 + t214;
     const cdyn_real t227 = t107 - t221;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), joint forces, its force onto the parent */
+    tau[6] = -t225;
     const cdyn_real t228 = t24 * t224 - t25 * t223;
     const cdyn_real t229 = t25 * t224 + t24 * t223;
     const cdyn_real t230 = t222 * CDYN_R(0.049) + t228 * CDYN_R(0.19);
@@ -6243,6 +6246,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t385 = t382 - t363 * CDYN_R(6e-06);
     const cdyn_real t386 = t383 - t372 * CDYN_R(0.003904);
     const cdyn_real t387 = t384 + t371 * CDYN_R(0.003904);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), joint forces, its force onto the parent */
     tau[11] = t387;
     const cdyn_real t388 = t34 * t376 - t35 * t374;
     const cdyn_real t389 = t35 * t376 + t34 * t374;
@@ -6255,8 +6259,9 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t396 = t323 * CDYN_R(0.634) + t389;
     const cdyn_real t397 = t343 - t392;
     const cdyn_real t398 = t344 + t393;
-    tau[10] = t398;
     const cdyn_real t399 = t345 + t391;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), joint forces, its force onto the parent */
+    tau[10] = t398;
     const cdyn_real t400 = t32 * t396 - t33 * t394;
     const cdyn_real t401 = t33 * t396 + t32 * t394;
     const cdyn_real t402 = t32 * t399 - t33 * t397;
@@ -6267,9 +6272,10 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t407 = t270 * CDYN_R(0.54) + t395;
     const cdyn_real t408 = t271 * CDYN_R(0.54) + t401;
     const cdyn_real t409 = t290 - t404;
-    tau[9] = -t409;
     const cdyn_real t410 = t288 + t398;
     const cdyn_real t411 = t291 - t405;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), joint forces, its force onto the parent */
+    tau[9] = -t409;
     const cdyn_real t412 = t30 * t408 - t31 * t407;
     const cdyn_real t413 = t31 * t408 + t30 * t407;
     const cdyn_real t414 = t406 * CDYN_R(0.049) - t412 * CDYN_R(0.19);
@@ -6440,6 +6446,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t567 = t564 - t545 * CDYN_R(6e-06);
     const cdyn_real t568 = t565 - t554 * CDYN_R(0.003904);
     const cdyn_real t569 = t566 + t553 * CDYN_R(0.003904);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), joint forces, its force onto the parent */
     tau[14] = t569;
     const cdyn_real t570 = t40 * t558 - t41 * t556;
     const cdyn_real t571 = t41 * t558 + t40 * t556;
@@ -6452,8 +6459,9 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t578 = t505 * CDYN_R(0.634) + t571;
     const cdyn_real t579 = t525 + t574;
     const cdyn_real t580 = t526 + t575;
-    tau[13] = t580;
     const cdyn_real t581 = t527 + t573;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), joint forces, its force onto the parent */
+    tau[13] = t580;
     const cdyn_real t582 = t38 * t578 - t39 * t576;
     const cdyn_real t583 = t39 * t578 + t38 * t576;
     const cdyn_real t584 = t38 * t581 + t39 * t579;
@@ -6464,9 +6472,10 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t589 = t452 * CDYN_R(0.54) + t577;
     const cdyn_real t590 = t453 * CDYN_R(0.54) + t583;
     const cdyn_real t591 = t472 - t586;
-    tau[12] = t591;
     const cdyn_real t592 = t470 + t580;
     const cdyn_real t593 = t473 + t587;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), joint forces, its force onto the parent */
+    tau[12] = t591;
     const cdyn_real t594 = t36 * t590 - t37 * t589;
     const cdyn_real t595 = t37 * t590 + t36 * t589;
     const cdyn_real t596 = t588 * CDYN_R(0.049) - t594 * CDYN_R(0.19);
@@ -6635,6 +6644,7 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t747 = t744 - t725 * CDYN_R(6e-06);
     const cdyn_real t748 = t745 - t734 * CDYN_R(0.003904);
     const cdyn_real t749 = t746 + t733 * CDYN_R(0.003904);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), joint forces, its force onto the parent */
     tau[17] = t749;
     const cdyn_real t750 = t46 * t738 - t47 * t736;
     const cdyn_real t751 = t47 * t738 + t46 * t736;
@@ -6647,8 +6657,9 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t758 = t685 * CDYN_R(0.634) + t751;
     const cdyn_real t759 = t705 + t754;
     const cdyn_real t760 = t706 + t755;
-    tau[16] = t760;
     const cdyn_real t761 = t707 + t753;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), joint forces, its force onto the parent */
+    tau[16] = t760;
     const cdyn_real t762 = t44 * t758 - t45 * t756;
     const cdyn_real t763 = t45 * t758 + t44 * t756;
     const cdyn_real t764 = t44 * t761 + t45 * t759;
@@ -6659,9 +6670,10 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t769 = t632 * CDYN_R(0.54) + t757;
     const cdyn_real t770 = t633 * CDYN_R(0.54) + t763;
     const cdyn_real t771 = t652 - t766;
-    tau[15] = t771;
     const cdyn_real t772 = t650 + t760;
     const cdyn_real t773 = t653 + t767;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), joint forces, its force onto the parent */
+    tau[15] = t771;
     const cdyn_real t774 = t42 * t770 - t43 * t769;
     const cdyn_real t775 = t43 * t770 + t42 * t769;
     const cdyn_real t776 = t768 * CDYN_R(0.049) + t774 * CDYN_R(0.19);
@@ -6671,16 +6683,17 @@ void quadruped12_rnea(quadruped12_data *d, const cdyn_real *q, const cdyn_real *
     const cdyn_real t780 = t775 * CDYN_R(0.19) + t777;
     const cdyn_real t781 = t776 - t778;
     const cdyn_real t782 = t602 + t768;
-    tau[0] = t782;
     const cdyn_real t783 = t603 - t774;
-    tau[1] = t783;
     const cdyn_real t784 = t604 + t775;
-    tau[2] = t784;
     const cdyn_real t785 = t605 - t779;
-    tau[3] = -t785;
     const cdyn_real t786 = t606 - t780;
-    tau[4] = -t786;
     const cdyn_real t787 = t607 - t781;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), joint forces */
+    tau[0] = t782;
+    tau[1] = t783;
+    tau[2] = t784;
+    tau[3] = -t785;
+    tau[4] = -t786;
     tau[5] = -t787;
 }
 
@@ -6894,6 +6907,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t178 = t175 + t156 * CDYN_R(6e-06);
     const cdyn_real t179 = t176 + t165 * CDYN_R(0.003904);
     const cdyn_real t180 = t177 - t164 * CDYN_R(0.003904);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), joint forces, its force onto the parent */
     h[8] = t180;
     const cdyn_real t181 = t25 * t169 - t26 * t167;
     const cdyn_real t182 = t26 * t169 + t25 * t167;
@@ -6906,8 +6920,9 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t189 = t117 * CDYN_R(0.634) + t182;
     const cdyn_real t190 = t137 + t185;
     const cdyn_real t191 = t138 + t186;
-    h[7] = t191;
     const cdyn_real t192 = t139 + t184;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), joint forces, its force onto the parent */
+    h[7] = t191;
     const cdyn_real t193 = t23 * t189 - t24 * t187;
     const cdyn_real t194 = t24 * t189 + t23 * t187;
     const cdyn_real t195 = t23 * t192 - t24 * t190;
@@ -6918,9 +6933,10 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t200 = t71 * CDYN_R(0.54) + t188;
     const cdyn_real t201 = t72 * CDYN_R(0.54) + t194;
     const cdyn_real t202 = t88 + t197;
-    h[6] = -t202;
     const cdyn_real t203 = t86 + t191;
     const cdyn_real t204 = t89 + t198;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), joint forces, its force onto the parent */
+    h[6] = -t202;
     const cdyn_real t205 = t21 * t201 - t22 * t200;
     const cdyn_real t206 = t22 * t201 + t21 * t200;
     const cdyn_real t207 = t199 * CDYN_R(0.049) - t205 * CDYN_R(0.19);
@@ -7075,6 +7091,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t347 = t344 + t325 * CDYN_R(6e-06);
     const cdyn_real t348 = t345 + t334 * CDYN_R(0.003904);
     const cdyn_real t349 = t346 - t333 * CDYN_R(0.003904);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), joint forces, its force onto the parent */
     h[11] = t349;
     const cdyn_real t350 = t31 * t338 - t32 * t336;
     const cdyn_real t351 = t32 * t338 + t31 * t336;
@@ -7087,8 +7104,9 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t358 = t286 * CDYN_R(0.634) + t351;
     const cdyn_real t359 = t306 + t354;
     const cdyn_real t360 = t307 + t355;
-    h[10] = t360;
     const cdyn_real t361 = t308 + t353;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), joint forces, its force onto the parent */
+    h[10] = t360;
     const cdyn_real t362 = t29 * t358 - t30 * t356;
     const cdyn_real t363 = t30 * t358 + t29 * t356;
     const cdyn_real t364 = t29 * t361 - t30 * t359;
@@ -7099,9 +7117,10 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t369 = t240 * CDYN_R(0.54) + t357;
     const cdyn_real t370 = t241 * CDYN_R(0.54) + t363;
     const cdyn_real t371 = t257 + t366;
-    h[9] = -t371;
     const cdyn_real t372 = t255 + t360;
     const cdyn_real t373 = t258 + t367;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), joint forces, its force onto the parent */
+    h[9] = -t371;
     const cdyn_real t374 = t27 * t370 - t28 * t369;
     const cdyn_real t375 = t28 * t370 + t27 * t369;
     const cdyn_real t376 = t368 * CDYN_R(0.049) + t374 * CDYN_R(0.19);
@@ -7255,6 +7274,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t515 = t512 + t493 * CDYN_R(6e-06);
     const cdyn_real t516 = t513 + t502 * CDYN_R(0.003904);
     const cdyn_real t517 = t514 - t501 * CDYN_R(0.003904);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), joint forces, its force onto the parent */
     h[14] = t517;
     const cdyn_real t518 = t37 * t506 - t38 * t504;
     const cdyn_real t519 = t38 * t506 + t37 * t504;
@@ -7267,8 +7287,9 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t526 = t454 * CDYN_R(0.634) + t519;
     const cdyn_real t527 = t474 - t522;
     const cdyn_real t528 = t475 + t523;
-    h[13] = t528;
     const cdyn_real t529 = t476 + t521;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), joint forces, its force onto the parent */
+    h[13] = t528;
     const cdyn_real t530 = t35 * t526 - t36 * t524;
     const cdyn_real t531 = t36 * t526 + t35 * t524;
     const cdyn_real t532 = t35 * t529 + t36 * t527;
@@ -7279,9 +7300,10 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t537 = t408 * CDYN_R(0.54) + t525;
     const cdyn_real t538 = t409 * CDYN_R(0.54) + t531;
     const cdyn_real t539 = t425 + t534;
-    h[12] = t539;
     const cdyn_real t540 = t423 + t528;
     const cdyn_real t541 = t426 - t535;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), joint forces, its force onto the parent */
+    h[12] = t539;
     const cdyn_real t542 = t33 * t538 - t34 * t537;
     const cdyn_real t543 = t34 * t538 + t33 * t537;
     const cdyn_real t544 = t536 * CDYN_R(0.049) + t542 * CDYN_R(0.19);
@@ -7434,6 +7456,7 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t682 = t679 + t660 * CDYN_R(6e-06);
     const cdyn_real t683 = t680 + t669 * CDYN_R(0.003904);
     const cdyn_real t684 = t681 - t668 * CDYN_R(0.003904);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), joint forces, its force onto the parent */
     h[17] = t684;
     const cdyn_real t685 = t43 * t673 - t44 * t671;
     const cdyn_real t686 = t44 * t673 + t43 * t671;
@@ -7446,8 +7469,9 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t693 = t621 * CDYN_R(0.634) + t686;
     const cdyn_real t694 = t641 - t689;
     const cdyn_real t695 = t642 + t690;
-    h[16] = t695;
     const cdyn_real t696 = t643 + t688;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), joint forces, its force onto the parent */
+    h[16] = t695;
     const cdyn_real t697 = t41 * t693 - t42 * t691;
     const cdyn_real t698 = t42 * t693 + t41 * t691;
     const cdyn_real t699 = t41 * t696 + t42 * t694;
@@ -7458,9 +7482,10 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t704 = t575 * CDYN_R(0.54) + t692;
     const cdyn_real t705 = t576 * CDYN_R(0.54) + t698;
     const cdyn_real t706 = t592 + t701;
-    h[15] = t706;
     const cdyn_real t707 = t590 + t695;
     const cdyn_real t708 = t593 - t702;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), joint forces, its force onto the parent */
+    h[15] = t706;
     const cdyn_real t709 = t39 * t705 - t40 * t704;
     const cdyn_real t710 = t40 * t705 + t39 * t704;
     const cdyn_real t711 = t703 * CDYN_R(0.049) - t709 * CDYN_R(0.19);
@@ -7470,16 +7495,17 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
     const cdyn_real t715 = t710 * CDYN_R(0.19) - t712;
     const cdyn_real t716 = t711 - t713;
     const cdyn_real t717 = t550 + t703;
-    h[0] = t717;
     const cdyn_real t718 = t551 + t709;
-    h[1] = t718;
     const cdyn_real t719 = t552 + t710;
-    h[2] = -t719;
     const cdyn_real t720 = t553 - t714;
-    h[3] = -t720;
     const cdyn_real t721 = t554 + t715;
-    h[4] = -t721;
     const cdyn_real t722 = t555 - t716;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), joint forces */
+    h[0] = t717;
+    h[1] = t718;
+    h[2] = -t719;
+    h[3] = -t720;
+    h[4] = -t721;
     h[5] = -t722;
 }
 
@@ -7550,6 +7576,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t44 = t41 * CDYN_R(0.064);
     const cdyn_real t45 = t33 * CDYN_R(0.003904);
     const cdyn_real t46 = t40 * CDYN_R(0.003904);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), joint forces, its force onto the parent */
     g[8] = -t46;
     const cdyn_real t47 = t13 * t44 - t14 * t42;
     const cdyn_real t48 = t14 * t44 + t13 * t42;
@@ -7560,8 +7587,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t53 = t38 * CDYN_R(0.634) + t48;
     const cdyn_real t54 = t39 + t49;
     const cdyn_real t55 = t37 * CDYN_R(0.01268) + t50;
-    g[7] = -t55;
     const cdyn_real t56 = t37 * CDYN_R(0.010144) - t13 * t45;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), joint forces, its force onto the parent */
+    g[7] = -t55;
     const cdyn_real t57 = t11 * t53 - t12 * t51;
     const cdyn_real t58 = t12 * t53 + t11 * t51;
     const cdyn_real t59 = t11 * t56 + t12 * t54;
@@ -7572,8 +7600,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t64 = t33 * CDYN_R(0.54) + t52;
     const cdyn_real t65 = t34 * CDYN_R(0.54) + t58;
     const cdyn_real t66 = t34 * CDYN_R(0.01944) + t61;
-    g[6] = -t66;
     const cdyn_real t67 = t36 + t62;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), joint forces, its force onto the parent */
+    g[6] = -t66;
     const cdyn_real t68 = t9 * t65 - t10 * t64;
     const cdyn_real t69 = t10 * t65 + t9 * t64;
     const cdyn_real t70 = t63 * CDYN_R(0.049) - t68 * CDYN_R(0.19);
@@ -7603,6 +7632,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t88 = t85 * CDYN_R(0.064);
     const cdyn_real t89 = t79 * CDYN_R(0.003904);
     const cdyn_real t90 = t84 * CDYN_R(0.003904);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), joint forces, its force onto the parent */
     g[11] = -t90;
     const cdyn_real t91 = t19 * t88 - t20 * t86;
     const cdyn_real t92 = t20 * t88 + t19 * t86;
@@ -7613,8 +7643,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t97 = t82 * CDYN_R(0.634) + t92;
     const cdyn_real t98 = t83 + t93;
     const cdyn_real t99 = t81 * CDYN_R(0.01268) + t94;
-    g[10] = -t99;
     const cdyn_real t100 = t81 * CDYN_R(0.010144) - t19 * t89;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), joint forces, its force onto the parent */
+    g[10] = -t99;
     const cdyn_real t101 = t17 * t97 - t18 * t95;
     const cdyn_real t102 = t18 * t97 + t17 * t95;
     const cdyn_real t103 = t17 * t100 + t18 * t98;
@@ -7625,8 +7656,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t108 = t79 * CDYN_R(0.54) + t96;
     const cdyn_real t109 = t80 * CDYN_R(0.54) + t102;
     const cdyn_real t110 = t80 * CDYN_R(0.01944) + t105;
-    g[9] = -t110;
     const cdyn_real t111 = t36 + t106;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), joint forces, its force onto the parent */
+    g[9] = -t110;
     const cdyn_real t112 = t15 * t109 - t16 * t108;
     const cdyn_real t113 = t16 * t109 + t15 * t108;
     const cdyn_real t114 = t107 * CDYN_R(0.049) + t112 * CDYN_R(0.19);
@@ -7659,6 +7691,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t135 = t132 * CDYN_R(0.064);
     const cdyn_real t136 = t126 * CDYN_R(0.003904);
     const cdyn_real t137 = t131 * CDYN_R(0.003904);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), joint forces, its force onto the parent */
     g[14] = -t137;
     const cdyn_real t138 = t25 * t135 - t26 * t133;
     const cdyn_real t139 = t26 * t135 + t25 * t133;
@@ -7669,8 +7702,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t144 = t129 * CDYN_R(0.634) + t139;
     const cdyn_real t145 = t130 + t140;
     const cdyn_real t146 = t128 * CDYN_R(0.01268) + t141;
-    g[13] = -t146;
     const cdyn_real t147 = t128 * CDYN_R(0.010144) + t25 * t136;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), joint forces, its force onto the parent */
+    g[13] = -t146;
     const cdyn_real t148 = t23 * t144 - t24 * t142;
     const cdyn_real t149 = t24 * t144 + t23 * t142;
     const cdyn_real t150 = t23 * t147 - t24 * t145;
@@ -7681,8 +7715,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t155 = t126 * CDYN_R(0.54) + t143;
     const cdyn_real t156 = t127 * CDYN_R(0.54) + t149;
     const cdyn_real t157 = t127 * CDYN_R(0.01944) + t152;
-    g[12] = t157;
     const cdyn_real t158 = t36 + t153;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), joint forces, its force onto the parent */
+    g[12] = t157;
     const cdyn_real t159 = t21 * t156 - t22 * t155;
     const cdyn_real t160 = t22 * t156 + t21 * t155;
     const cdyn_real t161 = t154 * CDYN_R(0.049) + t159 * CDYN_R(0.19);
@@ -7715,6 +7750,7 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t182 = t179 * CDYN_R(0.064);
     const cdyn_real t183 = t173 * CDYN_R(0.003904);
     const cdyn_real t184 = t178 * CDYN_R(0.003904);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), joint forces, its force onto the parent */
     g[17] = -t184;
     const cdyn_real t185 = t31 * t182 - t32 * t180;
     const cdyn_real t186 = t32 * t182 + t31 * t180;
@@ -7725,8 +7761,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t191 = t176 * CDYN_R(0.634) + t186;
     const cdyn_real t192 = t177 + t187;
     const cdyn_real t193 = t175 * CDYN_R(0.01268) + t188;
-    g[16] = -t193;
     const cdyn_real t194 = t175 * CDYN_R(0.010144) + t31 * t183;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), joint forces, its force onto the parent */
+    g[16] = -t193;
     const cdyn_real t195 = t29 * t191 - t30 * t189;
     const cdyn_real t196 = t30 * t191 + t29 * t189;
     const cdyn_real t197 = t29 * t194 - t30 * t192;
@@ -7737,8 +7774,9 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t202 = t173 * CDYN_R(0.54) + t190;
     const cdyn_real t203 = t174 * CDYN_R(0.54) + t196;
     const cdyn_real t204 = t174 * CDYN_R(0.01944) + t199;
-    g[15] = t204;
     const cdyn_real t205 = t36 + t200;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), joint forces, its force onto the parent */
+    g[15] = t204;
     const cdyn_real t206 = t27 * t203 - t28 * t202;
     const cdyn_real t207 = t28 * t203 + t27 * t202;
     const cdyn_real t208 = t201 * CDYN_R(0.049) - t206 * CDYN_R(0.19);
@@ -7748,16 +7786,17 @@ void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g)
     const cdyn_real t212 = t207 * CDYN_R(0.19) + t209;
     const cdyn_real t213 = t208 + t210;
     const cdyn_real t214 = t167 + t201;
-    g[0] = t214;
     const cdyn_real t215 = t168 + t206;
-    g[1] = t215;
     const cdyn_real t216 = t169 + t207;
-    g[2] = -t216;
     const cdyn_real t217 = t170 - t211;
-    g[3] = -t217;
     const cdyn_real t218 = t171 - t212;
-    g[4] = t218;
     const cdyn_real t219 = t172 - t213;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), joint forces */
+    g[0] = t214;
+    g[1] = t215;
+    g[2] = -t216;
+    g[3] = -t217;
+    g[4] = t218;
     g[5] = -t219;
 }
 
@@ -13979,6 +14018,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t201 = t198 + t177 * CDYN_R(6e-06);
     const cdyn_real t202 = t199 + t188 * CDYN_R(0.003904);
     const cdyn_real t203 = t200 - t187 * CDYN_R(0.003904);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), joint forces, its force onto the parent */
     d->nle[8] = t203;
     const cdyn_real t204 = t46 * t192 - t47 * t190;
     const cdyn_real t205 = t47 * t192 + t46 * t190;
@@ -13991,8 +14031,9 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t212 = t138 * CDYN_R(0.634) + t205;
     const cdyn_real t213 = t158 + t208;
     const cdyn_real t214 = t159 + t209;
-    d->nle[7] = t214;
     const cdyn_real t215 = t160 + t207;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), joint forces, its force onto the parent */
+    d->nle[7] = t214;
     const cdyn_real t216 = t44 * t212 - t45 * t210;
     const cdyn_real t217 = t45 * t212 + t44 * t210;
     const cdyn_real t218 = t44 * t215 - t45 * t213;
@@ -14003,9 +14044,10 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t223 = t92 * CDYN_R(0.54) + t211;
     const cdyn_real t224 = t93 * CDYN_R(0.54) + t217;
     const cdyn_real t225 = t109 + t220;
-    d->nle[6] = -t225;
     const cdyn_real t226 = t107 + t214;
     const cdyn_real t227 = t110 + t221;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), joint forces, its force onto the parent */
+    d->nle[6] = -t225;
     const cdyn_real t228 = t42 * t224 - t43 * t223;
     const cdyn_real t229 = t43 * t224 + t42 * t223;
     const cdyn_real t230 = t222 * CDYN_R(0.049) - t228 * CDYN_R(0.19);
@@ -14162,6 +14204,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t372 = t369 + t348 * CDYN_R(6e-06);
     const cdyn_real t373 = t370 + t359 * CDYN_R(0.003904);
     const cdyn_real t374 = t371 - t358 * CDYN_R(0.003904);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), joint forces, its force onto the parent */
     d->nle[11] = t374;
     const cdyn_real t375 = t52 * t363 - t53 * t361;
     const cdyn_real t376 = t53 * t363 + t52 * t361;
@@ -14174,8 +14217,9 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t383 = t309 * CDYN_R(0.634) + t376;
     const cdyn_real t384 = t329 + t379;
     const cdyn_real t385 = t330 + t380;
-    d->nle[10] = t385;
     const cdyn_real t386 = t331 + t378;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), joint forces, its force onto the parent */
+    d->nle[10] = t385;
     const cdyn_real t387 = t50 * t383 - t51 * t381;
     const cdyn_real t388 = t51 * t383 + t50 * t381;
     const cdyn_real t389 = t50 * t386 - t51 * t384;
@@ -14186,9 +14230,10 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t394 = t263 * CDYN_R(0.54) + t382;
     const cdyn_real t395 = t264 * CDYN_R(0.54) + t388;
     const cdyn_real t396 = t280 + t391;
-    d->nle[9] = -t396;
     const cdyn_real t397 = t278 + t385;
     const cdyn_real t398 = t281 + t392;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), joint forces, its force onto the parent */
+    d->nle[9] = -t396;
     const cdyn_real t399 = t48 * t395 - t49 * t394;
     const cdyn_real t400 = t49 * t395 + t48 * t394;
     const cdyn_real t401 = t393 * CDYN_R(0.049) + t399 * CDYN_R(0.19);
@@ -14344,6 +14389,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t542 = t539 + t518 * CDYN_R(6e-06);
     const cdyn_real t543 = t540 + t529 * CDYN_R(0.003904);
     const cdyn_real t544 = t541 - t528 * CDYN_R(0.003904);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), joint forces, its force onto the parent */
     d->nle[14] = t544;
     const cdyn_real t545 = t58 * t533 - t59 * t531;
     const cdyn_real t546 = t59 * t533 + t58 * t531;
@@ -14356,8 +14402,9 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t553 = t479 * CDYN_R(0.634) + t546;
     const cdyn_real t554 = t499 - t549;
     const cdyn_real t555 = t500 + t550;
-    d->nle[13] = t555;
     const cdyn_real t556 = t501 + t548;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), joint forces, its force onto the parent */
+    d->nle[13] = t555;
     const cdyn_real t557 = t56 * t553 - t57 * t551;
     const cdyn_real t558 = t57 * t553 + t56 * t551;
     const cdyn_real t559 = t56 * t556 + t57 * t554;
@@ -14368,9 +14415,10 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t564 = t433 * CDYN_R(0.54) + t552;
     const cdyn_real t565 = t434 * CDYN_R(0.54) + t558;
     const cdyn_real t566 = t450 + t561;
-    d->nle[12] = t566;
     const cdyn_real t567 = t448 + t555;
     const cdyn_real t568 = t451 - t562;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), joint forces, its force onto the parent */
+    d->nle[12] = t566;
     const cdyn_real t569 = t54 * t565 - t55 * t564;
     const cdyn_real t570 = t55 * t565 + t54 * t564;
     const cdyn_real t571 = t563 * CDYN_R(0.049) + t569 * CDYN_R(0.19);
@@ -14525,6 +14573,7 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t711 = t708 + t687 * CDYN_R(6e-06);
     const cdyn_real t712 = t709 + t698 * CDYN_R(0.003904);
     const cdyn_real t713 = t710 - t697 * CDYN_R(0.003904);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), joint forces, its force onto the parent */
     d->nle[17] = t713;
     const cdyn_real t714 = t64 * t702 - t65 * t700;
     const cdyn_real t715 = t65 * t702 + t64 * t700;
@@ -14537,8 +14586,9 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t722 = t648 * CDYN_R(0.634) + t715;
     const cdyn_real t723 = t668 - t718;
     const cdyn_real t724 = t669 + t719;
-    d->nle[16] = t724;
     const cdyn_real t725 = t670 + t717;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), joint forces, its force onto the parent */
+    d->nle[16] = t724;
     const cdyn_real t726 = t62 * t722 - t63 * t720;
     const cdyn_real t727 = t63 * t722 + t62 * t720;
     const cdyn_real t728 = t62 * t725 + t63 * t723;
@@ -14549,9 +14599,10 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t733 = t602 * CDYN_R(0.54) + t721;
     const cdyn_real t734 = t603 * CDYN_R(0.54) + t727;
     const cdyn_real t735 = t619 + t730;
-    d->nle[15] = t735;
     const cdyn_real t736 = t617 + t724;
     const cdyn_real t737 = t620 - t731;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), joint forces, its force onto the parent */
+    d->nle[15] = t735;
     const cdyn_real t738 = t60 * t734 - t61 * t733;
     const cdyn_real t739 = t61 * t734 + t60 * t733;
     const cdyn_real t740 = t732 * CDYN_R(0.049) - t738 * CDYN_R(0.19);
@@ -14561,16 +14612,17 @@ static void quadruped12__constraint_terms(quadruped12_data *d, const cdyn_real *
     const cdyn_real t744 = t739 * CDYN_R(0.19) - t741;
     const cdyn_real t745 = t740 - t742;
     const cdyn_real t746 = t577 + t732;
-    d->nle[0] = t746;
     const cdyn_real t747 = t578 + t738;
-    d->nle[1] = t747;
     const cdyn_real t748 = t579 + t739;
-    d->nle[2] = -t748;
     const cdyn_real t749 = t580 - t743;
-    d->nle[3] = -t749;
     const cdyn_real t750 = t581 + t744;
-    d->nle[4] = -t750;
     const cdyn_real t751 = t582 - t745;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), joint forces */
+    d->nle[0] = t746;
+    d->nle[1] = t747;
+    d->nle[2] = -t748;
+    d->nle[3] = -t749;
+    d->nle[4] = -t750;
     d->nle[5] = -t751;
     /* M on the tree pattern (CRBA) */
     /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), composite inertia, M columns of its DoFs */
