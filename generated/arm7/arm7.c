@@ -29,6 +29,7 @@ const char *const arm7_frame_names[10] = {
  * 95 mul, 53 add, 0 div, 0 sqrt, 14 sin/cos */
 void arm7_fk(arm7_data *d, const cdyn_real *q)
 {
+    /* body 0 "joint1" <- "world": revolute +z (link link1) */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -280,6 +281,7 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -288,6 +290,7 @@ static void arm7__jacobian_1(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t1 = cos_angle[0];
     d->oMf_R[frame][0] = t1;
     d->oMf_R[frame][4] = t1;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -314,6 +317,7 @@ static void arm7__jacobian_local_1(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 1, 0, 6 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -351,6 +355,7 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
@@ -363,6 +368,7 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][6] = -t2;
     const cdyn_real t3 = cos_angle[1];
     d->oMf_R[frame][7] = -t3;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t4 = t1 * t3;
     d->oMf_R[frame][0] = t4;
     const cdyn_real t5 = t1 * t2;
@@ -371,6 +377,7 @@ static void arm7__jacobian_2(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][3] = t6;
     const cdyn_real t7 = t0 * t2;
     d->oMf_R[frame][4] = -t7;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     d->oMf_R[frame][8] = 0;
     d->oMf_p[frame][0] = 0;
     d->oMf_p[frame][1] = 0;
@@ -397,6 +404,7 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 2, 0, 5 * sizeof *J);
     }
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -409,6 +417,7 @@ static void arm7__jacobian_local_2(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][2] = -t2;
     const cdyn_real t3 = cos_angle[0];
     d->oMf_R[frame][5] = t3;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t1 * t3;
     d->oMf_R[frame][0] = t4;
     const cdyn_real t5 = t0 * t3;
@@ -446,6 +455,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
@@ -458,6 +468,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     J[37] = t3;
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t6 = t1 * t3;
     const cdyn_real t7 = t1 * t2;
     d->oMf_R[frame][2] = t7;
@@ -466,6 +477,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t9 = t0 * t2;
     d->oMf_R[frame][5] = t9;
     J[30] = t9;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t10 = t0 * t4 - t6 * t5;
     d->oMf_R[frame][0] = -t10;
     const cdyn_real t11 = t0 * t5 + t6 * t4;
@@ -486,6 +498,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t17;
     const cdyn_real t18 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
     d->oMf_p[frame][2] = t18;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t19 = t18 - CDYN_R(0.333);
     const cdyn_real t20 = t1 * t19;
     J[1] = t20;
@@ -493,6 +506,7 @@ static void arm7__jacobian_3(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t21;
     const cdyn_real t22 = t1 * t16 + t0 * t17;
     J[15] = -t22;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[2] = 0;
     J[9] = 0;
     J[16] = 0;
@@ -513,6 +527,7 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 3, 0, 4 * sizeof *J);
     }
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -525,6 +540,7 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = t3;
     const cdyn_real t4 = sin_angle[0];
     const cdyn_real t5 = cos_angle[0];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.316);
     J[1] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.316);
@@ -538,6 +554,7 @@ static void arm7__jacobian_local_3(arm7_data *d, const cdyn_real *q, int frame,
     J[28] = t11;
     d->oMf_R[frame][7] = t11;
     const cdyn_real t12 = t2 * CDYN_R(0.316);
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t13 = t0 * t12;
     J[0] = t13;
     const cdyn_real t14 = t1 * t12;
@@ -584,6 +601,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[0];
@@ -597,12 +615,14 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = sin_angle[3];
     const cdyn_real t7 = cos_angle[3];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t8 = t1 * t3;
     const cdyn_real t9 = t1 * t2;
     J[23] = t9;
     const cdyn_real t10 = t0 * t3;
     const cdyn_real t11 = t0 * t2;
     J[30] = t11;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t12 = t0 * t4 - t8 * t5;
     const cdyn_real t13 = t0 * t5 + t8 * t4;
     d->oMf_R[frame][2] = t13;
@@ -618,6 +638,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t18 = t9 * CDYN_R(0.316);
     const cdyn_real t19 = t11 * CDYN_R(0.316);
     const cdyn_real t20 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t21 = t9 * t6 - t12 * t7;
     d->oMf_R[frame][0] = t21;
     const cdyn_real t22 = t9 * t7 + t12 * t6;
@@ -638,6 +659,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t28;
     const cdyn_real t29 = t20 - t16 * CDYN_R(0.0825);
     d->oMf_p[frame][2] = t29;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t30 = t18 - t27;
     const cdyn_real t31 = t19 - t28;
     const cdyn_real t32 = t20 - t29;
@@ -647,6 +669,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t34;
     const cdyn_real t35 = t11 * t30 - t9 * t31;
     J[16] = t35;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t36 = t29 - CDYN_R(0.333);
     const cdyn_real t37 = t1 * t36;
     J[1] = t37;
@@ -654,6 +677,7 @@ static void arm7__jacobian_4(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t38;
     const cdyn_real t39 = t1 * t27 + t0 * t28;
     J[15] = -t39;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[3] = 0;
     J[10] = 0;
     J[17] = 0;
@@ -674,6 +698,7 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 4, 0, 3 * sizeof *J);
     }
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[3];
@@ -687,6 +712,7 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t1 * t3;
     const cdyn_real t9 = t0 * t3;
     const cdyn_real t10 = t1 * t2;
@@ -695,6 +721,7 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     J[29] = -t11;
     const cdyn_real t12 = t3 * CDYN_R(0.0825);
     const cdyn_real t13 = t2 * CDYN_R(0.0825);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t0 * t12 - t8 * CDYN_R(0.316);
     J[1] = -t14;
     const cdyn_real t15 = t1 * t12 + t9 * CDYN_R(0.316);
@@ -715,6 +742,7 @@ static void arm7__jacobian_local_4(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = -t22;
     const cdyn_real t23 = t4 * CDYN_R(0.316) + t12 * t5;
     const cdyn_real t24 = t5 * CDYN_R(0.316) - t12 * t4;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t25 = t10 * t23 - t13 * t17;
     J[0] = t25;
     const cdyn_real t26 = t11 * t23 + t13 * t18;
@@ -764,6 +792,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[0];
@@ -779,12 +808,14 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t7 = cos_angle[3];
     const cdyn_real t8 = sin_angle[4];
     const cdyn_real t9 = cos_angle[4];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t10 = t1 * t3;
     const cdyn_real t11 = t1 * t2;
     J[23] = t11;
     const cdyn_real t12 = t0 * t3;
     const cdyn_real t13 = t0 * t2;
     J[30] = t13;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t14 = t0 * t4 - t10 * t5;
     const cdyn_real t15 = t0 * t5 + t10 * t4;
     J[24] = t15;
@@ -797,6 +828,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t20 = t11 * CDYN_R(0.316);
     const cdyn_real t21 = t13 * CDYN_R(0.316);
     const cdyn_real t22 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t23 = t11 * t6 - t14 * t7;
     const cdyn_real t24 = t11 * t7 + t14 * t6;
     d->oMf_R[frame][2] = t24;
@@ -812,6 +844,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t29 = t20 - t14 * CDYN_R(0.0825);
     const cdyn_real t30 = t21 + t16 * CDYN_R(0.0825);
     const cdyn_real t31 = t22 - t18 * CDYN_R(0.0825);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement */
     const cdyn_real t32 = t15 * t8 - t23 * t9;
     d->oMf_R[frame][0] = -t32;
     const cdyn_real t33 = t15 * t9 + t23 * t8;
@@ -835,6 +868,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t42;
     const cdyn_real t43 = t31 + t40;
     d->oMf_p[frame][2] = t43;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns */
     const cdyn_real t44 = t29 - t41;
     const cdyn_real t45 = t30 - t42;
     const cdyn_real t46 = t31 - t43;
@@ -844,6 +878,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     J[10] = t48;
     const cdyn_real t49 = t17 * t44 + t15 * t45;
     J[17] = -t49;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t50 = t20 - t41;
     const cdyn_real t51 = t21 - t42;
     const cdyn_real t52 = t22 - t43;
@@ -853,6 +888,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t54;
     const cdyn_real t55 = t13 * t50 - t11 * t51;
     J[16] = t55;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t56 = t43 - CDYN_R(0.333);
     const cdyn_real t57 = t1 * t56;
     J[1] = t57;
@@ -860,6 +896,7 @@ static void arm7__jacobian_5(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t58;
     const cdyn_real t59 = t1 * t41 + t0 * t42;
     J[15] = -t59;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[4] = 0;
     J[11] = 0;
     J[18] = 0;
@@ -880,6 +917,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 5, 0, 2 * sizeof *J);
     }
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[4];
@@ -895,6 +933,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t7 = cos_angle[1];
     const cdyn_real t8 = sin_angle[0];
     const cdyn_real t9 = cos_angle[0];
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t1 * CDYN_R(0.384);
     J[3] = -t10;
     const cdyn_real t11 = t0 * CDYN_R(0.384);
@@ -908,6 +947,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t16 = t2 * CDYN_R(0.384) + t3 * CDYN_R(0.0825);
     const cdyn_real t17 = t3 * CDYN_R(0.384) - t2 * CDYN_R(0.0825);
     const cdyn_real t18 = t16 - CDYN_R(0.0825);
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t19 = t0 * t18;
     J[2] = -t19;
     const cdyn_real t20 = t1 * t18;
@@ -924,6 +964,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t27 = t18 * t5;
     const cdyn_real t28 = t18 * t4;
     const cdyn_real t29 = t17 + CDYN_R(0.316);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t30 = t14 * t27 - t21 * t29;
     J[1] = t30;
     const cdyn_real t31 = t15 * t27 + t22 * t29;
@@ -944,6 +985,7 @@ static void arm7__jacobian_local_5(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = t38;
     const cdyn_real t39 = t29 * t6 - t27 * t7;
     const cdyn_real t40 = t29 * t7 + t27 * t6;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t41 = t24 * t39 + t28 * t33;
     J[0] = t41;
     const cdyn_real t42 = t25 * t39 - t28 * t34;
@@ -992,6 +1034,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[0];
@@ -1009,12 +1052,14 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t9 = cos_angle[4];
     const cdyn_real t10 = sin_angle[5];
     const cdyn_real t11 = cos_angle[5];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t12 = t1 * t3;
     const cdyn_real t13 = t1 * t2;
     J[23] = t13;
     const cdyn_real t14 = t0 * t3;
     const cdyn_real t15 = t0 * t2;
     J[30] = t15;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t16 = t0 * t4 - t12 * t5;
     const cdyn_real t17 = t0 * t5 + t12 * t4;
     J[24] = t17;
@@ -1027,6 +1072,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t22 = t13 * CDYN_R(0.316);
     const cdyn_real t23 = t15 * CDYN_R(0.316);
     const cdyn_real t24 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t25 = t13 * t6 - t16 * t7;
     const cdyn_real t26 = t13 * t7 + t16 * t6;
     J[25] = t26;
@@ -1039,6 +1085,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t31 = t22 - t16 * CDYN_R(0.0825);
     const cdyn_real t32 = t23 + t18 * CDYN_R(0.0825);
     const cdyn_real t33 = t24 - t20 * CDYN_R(0.0825);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement */
     const cdyn_real t34 = t17 * t8 - t25 * t9;
     const cdyn_real t35 = t17 * t9 + t25 * t8;
     d->oMf_R[frame][2] = t35;
@@ -1062,6 +1109,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t44;
     const cdyn_real t45 = t33 + t42;
     d->oMf_p[frame][2] = t45;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement */
     const cdyn_real t46 = t26 * t10 - t34 * t11;
     d->oMf_R[frame][0] = t46;
     const cdyn_real t47 = t26 * t11 + t34 * t10;
@@ -1074,6 +1122,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][6] = t50;
     const cdyn_real t51 = t30 * t11 - t38 * t10;
     d->oMf_R[frame][7] = t51;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns */
     const cdyn_real t52 = t31 - t43;
     const cdyn_real t53 = t32 - t44;
     const cdyn_real t54 = t33 - t45;
@@ -1083,6 +1132,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     J[10] = t56;
     const cdyn_real t57 = t19 * t52 + t17 * t53;
     J[17] = -t57;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t58 = t22 - t43;
     const cdyn_real t59 = t23 - t44;
     const cdyn_real t60 = t24 - t45;
@@ -1092,6 +1142,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t62;
     const cdyn_real t63 = t15 * t58 - t13 * t59;
     J[16] = t63;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t64 = t45 - CDYN_R(0.333);
     const cdyn_real t65 = t1 * t64;
     J[1] = t65;
@@ -1099,6 +1150,7 @@ static void arm7__jacobian_6(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t66;
     const cdyn_real t67 = t1 * t43 + t0 * t44;
     J[15] = -t67;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[5] = 0;
     J[12] = 0;
     J[19] = 0;
@@ -1122,6 +1174,7 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * ARM7_NV + 6, 0, 1 * sizeof *J);
     }
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -1139,12 +1192,14 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t9 = cos_angle[1];
     const cdyn_real t10 = sin_angle[0];
     const cdyn_real t11 = cos_angle[0];
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t1 * t3;
     const cdyn_real t13 = t0 * t3;
     const cdyn_real t14 = t1 * t2;
     J[24] = -t14;
     const cdyn_real t15 = t0 * t2;
     J[31] = t15;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t0 * CDYN_R(0.0825) + t12 * CDYN_R(0.384);
     J[3] = -t16;
     const cdyn_real t17 = t1 * CDYN_R(0.0825) - t13 * CDYN_R(0.384);
@@ -1163,6 +1218,7 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t25 = t4 * CDYN_R(0.384) + t5 * CDYN_R(0.0825);
     const cdyn_real t26 = t5 * CDYN_R(0.384) - t4 * CDYN_R(0.0825);
     const cdyn_real t27 = t25 - CDYN_R(0.0825);
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t28 = t14 * t27;
     J[2] = -t28;
     const cdyn_real t29 = t15 * t27;
@@ -1181,6 +1237,7 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t37 = t27 * t7;
     const cdyn_real t38 = t27 * t6;
     const cdyn_real t39 = t26 + CDYN_R(0.316);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t40 = t22 * t37 - t31 * t39;
     J[1] = t40;
     const cdyn_real t41 = t23 * t37 + t32 * t39;
@@ -1201,6 +1258,7 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = t48;
     const cdyn_real t49 = t39 * t8 - t37 * t9;
     const cdyn_real t50 = t39 * t9 + t37 * t8;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t51 = t34 * t49 + t38 * t43;
     J[0] = t51;
     const cdyn_real t52 = t35 * t49 - t38 * t44;
@@ -1247,6 +1305,7 @@ static void arm7__jacobian_local_6(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -1266,12 +1325,14 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = cos_angle[5];
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t14 = t1 * t3;
     const cdyn_real t15 = t1 * t2;
     J[23] = t15;
     const cdyn_real t16 = t0 * t3;
     const cdyn_real t17 = t0 * t2;
     J[30] = t17;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t18 = t0 * t4 - t14 * t5;
     const cdyn_real t19 = t0 * t5 + t14 * t4;
     J[24] = t19;
@@ -1284,6 +1345,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t24 = t15 * CDYN_R(0.316);
     const cdyn_real t25 = t17 * CDYN_R(0.316);
     const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t27 = t15 * t6 - t18 * t7;
     const cdyn_real t28 = t15 * t7 + t18 * t6;
     J[25] = t28;
@@ -1296,6 +1358,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t33 = t24 - t18 * CDYN_R(0.0825);
     const cdyn_real t34 = t25 + t20 * CDYN_R(0.0825);
     const cdyn_real t35 = t26 - t22 * CDYN_R(0.0825);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement */
     const cdyn_real t36 = t19 * t8 - t27 * t9;
     const cdyn_real t37 = t19 * t9 + t27 * t8;
     J[26] = t37;
@@ -1311,6 +1374,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t45 = t33 + t42;
     const cdyn_real t46 = t34 + t43;
     const cdyn_real t47 = t35 + t44;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement */
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
     d->oMf_R[frame][2] = -t49;
@@ -1323,6 +1387,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t53 = t32 * t11 - t40 * t10;
     d->oMf_R[frame][8] = -t53;
     J[41] = -t53;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), world placement */
     const cdyn_real t54 = t37 * t12 + t48 * t13;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t37 * t13 - t48 * t12;
@@ -1343,6 +1408,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t61;
     const cdyn_real t62 = t47 + t52 * CDYN_R(0.088);
     d->oMf_p[frame][2] = t62;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns */
     const cdyn_real t63 = t45 - t60;
     const cdyn_real t64 = t46 - t61;
     const cdyn_real t65 = t47 - t62;
@@ -1352,12 +1418,14 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     J[12] = t67;
     const cdyn_real t68 = t39 * t63 + t37 * t64;
     J[19] = -t68;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns */
     const cdyn_real t69 = t32 * t64 - t30 * t65;
     J[4] = t69;
     const cdyn_real t70 = t28 * t65 - t32 * t63;
     J[11] = t70;
     const cdyn_real t71 = t30 * t63 - t28 * t64;
     J[18] = t71;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns */
     const cdyn_real t72 = t33 - t60;
     const cdyn_real t73 = t34 - t61;
     const cdyn_real t74 = t35 - t62;
@@ -1367,6 +1435,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     J[10] = t76;
     const cdyn_real t77 = t21 * t72 + t19 * t73;
     J[17] = -t77;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t78 = t24 - t60;
     const cdyn_real t79 = t25 - t61;
     const cdyn_real t80 = t26 - t62;
@@ -1376,6 +1445,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t82;
     const cdyn_real t83 = t17 * t78 - t15 * t79;
     J[16] = t83;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t84 = t62 - CDYN_R(0.333);
     const cdyn_real t85 = t1 * t84;
     J[1] = t85;
@@ -1383,6 +1453,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t86;
     const cdyn_real t87 = t1 * t60 + t0 * t61;
     J[15] = -t87;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[6] = 0;
     J[13] = 0;
     J[20] = 0;
@@ -1400,6 +1471,7 @@ static void arm7__jacobian_7(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[6];
@@ -1419,6 +1491,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = cos_angle[1];
     const cdyn_real t12 = sin_angle[0];
     const cdyn_real t13 = cos_angle[0];
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t1 * t3;
     const cdyn_real t15 = t0 * t3;
     const cdyn_real t16 = t1 * t2;
@@ -1426,6 +1499,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t17 = t0 * t2;
     J[32] = -t17;
     const cdyn_real t18 = t3 * CDYN_R(0.088);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns, then the frame's placement one body up */
     const cdyn_real t19 = t0 * t18;
     J[4] = -t19;
     const cdyn_real t20 = t1 * t18;
@@ -1442,6 +1516,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t27 = t18 * t4;
     const cdyn_real t28 = t18 * t5 - CDYN_R(0.0825);
     const cdyn_real t29 = t2 * CDYN_R(0.088) + CDYN_R(0.384);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     const cdyn_real t30 = t16 * t28 - t21 * t29;
     J[3] = t30;
     const cdyn_real t31 = t17 * t28 + t22 * t29;
@@ -1460,6 +1535,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t39 = t29 * t6 - t28 * t7;
     const cdyn_real t40 = t29 * t7 + t28 * t6;
     const cdyn_real t41 = t39 - CDYN_R(0.0825);
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t42 = t24 * t41 + t27 * t33;
     J[2] = t42;
     const cdyn_real t43 = t25 * t41 - t27 * t34;
@@ -1478,6 +1554,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t51 = t27 * t8 + t41 * t9;
     const cdyn_real t52 = t27 * t9 - t41 * t8;
     const cdyn_real t53 = t40 + CDYN_R(0.316);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t54 = t36 * t51 + t45 * t53;
     J[1] = t54;
     const cdyn_real t55 = t37 * t51 - t46 * t53;
@@ -1498,6 +1575,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = -t62;
     const cdyn_real t63 = t53 * t10 - t51 * t11;
     const cdyn_real t64 = t53 * t11 + t51 * t10;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t65 = t48 * t63 + t52 * t57;
     J[0] = -t65;
     const cdyn_real t66 = t49 * t63 - t52 * t58;
@@ -1545,6 +1623,7 @@ static void arm7__jacobian_local_7(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -1564,12 +1643,14 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = cos_angle[5];
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t14 = t1 * t3;
     const cdyn_real t15 = t1 * t2;
     J[23] = t15;
     const cdyn_real t16 = t0 * t3;
     const cdyn_real t17 = t0 * t2;
     J[30] = t17;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t18 = t0 * t4 - t14 * t5;
     const cdyn_real t19 = t0 * t5 + t14 * t4;
     J[24] = t19;
@@ -1582,6 +1663,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t24 = t15 * CDYN_R(0.316);
     const cdyn_real t25 = t17 * CDYN_R(0.316);
     const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t27 = t15 * t6 - t18 * t7;
     const cdyn_real t28 = t15 * t7 + t18 * t6;
     J[25] = t28;
@@ -1594,6 +1676,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t33 = t24 - t18 * CDYN_R(0.0825);
     const cdyn_real t34 = t25 + t20 * CDYN_R(0.0825);
     const cdyn_real t35 = t26 - t22 * CDYN_R(0.0825);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement */
     const cdyn_real t36 = t19 * t8 - t27 * t9;
     const cdyn_real t37 = t19 * t9 + t27 * t8;
     J[26] = t37;
@@ -1609,6 +1692,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t45 = t33 + t42;
     const cdyn_real t46 = t34 + t43;
     const cdyn_real t47 = t35 + t44;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement */
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
     d->oMf_R[frame][2] = -t49;
@@ -1621,6 +1705,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t53 = t32 * t11 - t40 * t10;
     d->oMf_R[frame][8] = -t53;
     J[41] = -t53;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), world placement */
     const cdyn_real t54 = t37 * t12 + t48 * t13;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t37 * t13 - t48 * t12;
@@ -1644,6 +1729,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t64;
     const cdyn_real t65 = t62 - t53 * CDYN_R(0.107);
     d->oMf_p[frame][2] = t65;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its columns */
     const cdyn_real t66 = t60 - t63;
     const cdyn_real t67 = t61 - t64;
     const cdyn_real t68 = t62 - t65;
@@ -1653,6 +1739,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[13] = -t70;
     const cdyn_real t71 = t51 * t66 - t49 * t67;
     J[20] = -t71;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns */
     const cdyn_real t72 = t45 - t63;
     const cdyn_real t73 = t46 - t64;
     const cdyn_real t74 = t47 - t65;
@@ -1662,12 +1749,14 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[12] = t76;
     const cdyn_real t77 = t39 * t72 + t37 * t73;
     J[19] = -t77;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns */
     const cdyn_real t78 = t32 * t73 - t30 * t74;
     J[4] = t78;
     const cdyn_real t79 = t28 * t74 - t32 * t72;
     J[11] = t79;
     const cdyn_real t80 = t30 * t72 - t28 * t73;
     J[18] = t80;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns */
     const cdyn_real t81 = t33 - t63;
     const cdyn_real t82 = t34 - t64;
     const cdyn_real t83 = t35 - t65;
@@ -1677,6 +1766,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[10] = t85;
     const cdyn_real t86 = t21 * t81 + t19 * t82;
     J[17] = -t86;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t87 = t24 - t63;
     const cdyn_real t88 = t25 - t64;
     const cdyn_real t89 = t26 - t65;
@@ -1686,6 +1776,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t91;
     const cdyn_real t92 = t17 * t87 - t15 * t88;
     J[16] = t92;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t93 = t65 - CDYN_R(0.333);
     const cdyn_real t94 = t1 * t93;
     J[1] = t94;
@@ -1693,6 +1784,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t95;
     const cdyn_real t96 = t1 * t63 + t0 * t64;
     J[15] = -t96;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -1707,6 +1799,7 @@ static void arm7__jacobian_8(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[6];
@@ -1726,6 +1819,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = cos_angle[1];
     const cdyn_real t12 = sin_angle[0];
     const cdyn_real t13 = cos_angle[0];
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t1 * CDYN_R(0.107);
     J[5] = t14;
     const cdyn_real t15 = t0 * CDYN_R(0.107);
@@ -1738,6 +1832,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     J[32] = -t19;
     const cdyn_real t20 = t2 * CDYN_R(0.107) + t3 * CDYN_R(0.088);
     const cdyn_real t21 = t3 * CDYN_R(0.107) - t2 * CDYN_R(0.088);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t0 * t20;
     J[4] = -t22;
     const cdyn_real t23 = t1 * t20;
@@ -1754,6 +1849,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t30 = t20 * t4;
     const cdyn_real t31 = t20 * t5 - CDYN_R(0.0825);
     const cdyn_real t32 = t21 - CDYN_R(0.384);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     const cdyn_real t33 = t18 * t31 + t24 * t32;
     J[3] = t33;
     const cdyn_real t34 = t19 * t31 - t25 * t32;
@@ -1772,6 +1868,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t42 = t32 * t6 + t31 * t7;
     const cdyn_real t43 = t32 * t7 - t31 * t6;
     const cdyn_real t44 = t42 + CDYN_R(0.0825);
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t45 = t27 * t44 - t30 * t36;
     J[2] = -t45;
     const cdyn_real t46 = t28 * t44 + t30 * t37;
@@ -1790,6 +1887,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t54 = t30 * t8 - t44 * t9;
     const cdyn_real t55 = t30 * t9 + t44 * t8;
     const cdyn_real t56 = t43 - CDYN_R(0.316);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t57 = t39 * t54 - t48 * t56;
     J[1] = t57;
     const cdyn_real t58 = t40 * t54 + t49 * t56;
@@ -1810,6 +1908,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = -t65;
     const cdyn_real t66 = t56 * t10 + t54 * t11;
     const cdyn_real t67 = t56 * t11 - t54 * t10;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t68 = t51 * t66 - t55 * t60;
     J[0] = t68;
     const cdyn_real t69 = t52 * t66 + t55 * t61;
@@ -1855,6 +1954,7 @@ static void arm7__jacobian_local_8(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 0 "joint1" <- "world": revolute +z (link link1), world placement */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
@@ -1874,12 +1974,14 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = cos_angle[5];
     const cdyn_real t12 = sin_angle[6];
     const cdyn_real t13 = cos_angle[6];
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), world placement */
     const cdyn_real t14 = t1 * t3;
     const cdyn_real t15 = t1 * t2;
     J[23] = t15;
     const cdyn_real t16 = t0 * t3;
     const cdyn_real t17 = t0 * t2;
     J[30] = t17;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement */
     const cdyn_real t18 = t0 * t4 - t14 * t5;
     const cdyn_real t19 = t0 * t5 + t14 * t4;
     J[24] = t19;
@@ -1892,6 +1994,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t24 = t15 * CDYN_R(0.316);
     const cdyn_real t25 = t17 * CDYN_R(0.316);
     const cdyn_real t26 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement */
     const cdyn_real t27 = t15 * t6 - t18 * t7;
     const cdyn_real t28 = t15 * t7 + t18 * t6;
     J[25] = t28;
@@ -1904,6 +2007,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t33 = t24 - t18 * CDYN_R(0.0825);
     const cdyn_real t34 = t25 + t20 * CDYN_R(0.0825);
     const cdyn_real t35 = t26 - t22 * CDYN_R(0.0825);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement */
     const cdyn_real t36 = t19 * t8 - t27 * t9;
     const cdyn_real t37 = t19 * t9 + t27 * t8;
     J[26] = t37;
@@ -1919,6 +2023,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t45 = t33 + t42;
     const cdyn_real t46 = t34 + t43;
     const cdyn_real t47 = t35 + t44;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement */
     const cdyn_real t48 = t28 * t10 - t36 * t11;
     const cdyn_real t49 = t28 * t11 + t36 * t10;
     d->oMf_R[frame][2] = -t49;
@@ -1931,6 +2036,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t53 = t32 * t11 - t40 * t10;
     d->oMf_R[frame][8] = -t53;
     J[41] = -t53;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), world placement */
     const cdyn_real t54 = t37 * t12 + t48 * t13;
     const cdyn_real t55 = t37 * t13 - t48 * t12;
     const cdyn_real t56 = t39 * t12 - t50 * t13;
@@ -1960,6 +2066,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[0] = -t70;
     const cdyn_real t71 = t62 - t53 * CDYN_R(0.2104);
     d->oMf_p[frame][2] = t71;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its columns */
     const cdyn_real t72 = t60 - t69;
     const cdyn_real t73 = t61 - t70;
     const cdyn_real t74 = t62 - t71;
@@ -1969,6 +2076,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[13] = -t76;
     const cdyn_real t77 = t51 * t72 - t49 * t73;
     J[20] = -t77;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns */
     const cdyn_real t78 = t45 - t69;
     const cdyn_real t79 = t46 - t70;
     const cdyn_real t80 = t47 - t71;
@@ -1978,12 +2086,14 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[12] = t82;
     const cdyn_real t83 = t39 * t78 + t37 * t79;
     J[19] = -t83;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns */
     const cdyn_real t84 = t32 * t79 - t30 * t80;
     J[4] = t84;
     const cdyn_real t85 = t28 * t80 - t32 * t78;
     J[11] = t85;
     const cdyn_real t86 = t30 * t78 - t28 * t79;
     J[18] = t86;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns */
     const cdyn_real t87 = t33 - t69;
     const cdyn_real t88 = t34 - t70;
     const cdyn_real t89 = t35 - t71;
@@ -1993,6 +2103,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[10] = t91;
     const cdyn_real t92 = t21 * t87 + t19 * t88;
     J[17] = -t92;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns */
     const cdyn_real t93 = t24 - t69;
     const cdyn_real t94 = t25 - t70;
     const cdyn_real t95 = t26 - t71;
@@ -2002,6 +2113,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[9] = t97;
     const cdyn_real t98 = t17 * t93 - t15 * t94;
     J[16] = t98;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns */
     const cdyn_real t99 = t71 - CDYN_R(0.333);
     const cdyn_real t100 = t1 * t99;
     J[1] = t100;
@@ -2009,6 +2121,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
     J[8] = t101;
     const cdyn_real t102 = t1 * t69 + t0 * t70;
     J[15] = -t102;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns */
     J[36] = 0;
     J[14] = 0;
     J[21] = 0;
@@ -2023,6 +2136,7 @@ static void arm7__jacobian_9(arm7_data *d, const cdyn_real *q, int frame,
 static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     cdyn_real *J)
 {
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[6];
@@ -2044,6 +2158,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     J[33] = t14;
     const cdyn_real t15 = t0 * CDYN_R(0.7071067811865476) - t1 * CDYN_R(0.7071067811865475);
     J[26] = t15;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t14 * CDYN_R(0.2104);
     J[5] = t16;
     const cdyn_real t17 = t15 * CDYN_R(0.2104);
@@ -2056,6 +2171,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     J[32] = -t21;
     const cdyn_real t22 = t2 * CDYN_R(0.2104) + t3 * CDYN_R(0.088);
     const cdyn_real t23 = t3 * CDYN_R(0.2104) - t2 * CDYN_R(0.088);
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its columns, then the frame's placement one body up */
     const cdyn_real t24 = t15 * t22;
     J[4] = -t24;
     const cdyn_real t25 = t14 * t22;
@@ -2072,6 +2188,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t32 = t22 * t4;
     const cdyn_real t33 = t22 * t5 - CDYN_R(0.0825);
     const cdyn_real t34 = t23 - CDYN_R(0.384);
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its columns, then the frame's placement one body up */
     const cdyn_real t35 = t20 * t33 + t26 * t34;
     J[3] = t35;
     const cdyn_real t36 = t21 * t33 - t27 * t34;
@@ -2090,6 +2207,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t44 = t34 * t6 + t33 * t7;
     const cdyn_real t45 = t34 * t7 - t33 * t6;
     const cdyn_real t46 = t44 + CDYN_R(0.0825);
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its columns, then the frame's placement one body up */
     const cdyn_real t47 = t29 * t46 - t32 * t38;
     J[2] = -t47;
     const cdyn_real t48 = t30 * t46 + t32 * t39;
@@ -2108,6 +2226,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     const cdyn_real t56 = t32 * t8 - t46 * t9;
     const cdyn_real t57 = t32 * t9 + t46 * t8;
     const cdyn_real t58 = t45 - CDYN_R(0.316);
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its columns, then the frame's placement one body up */
     const cdyn_real t59 = t41 * t56 - t50 * t58;
     J[1] = t59;
     const cdyn_real t60 = t42 * t56 + t51 * t58;
@@ -2128,6 +2247,7 @@ static void arm7__jacobian_local_9(arm7_data *d, const cdyn_real *q, int frame,
     d->oMf_R[frame][8] = -t67;
     const cdyn_real t68 = t58 * t10 + t56 * t11;
     const cdyn_real t69 = t58 * t11 - t56 * t10;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its columns, then the frame's placement one body up */
     const cdyn_real t70 = t53 * t68 - t57 * t62;
     J[0] = t70;
     const cdyn_real t71 = t54 * t68 + t57 * t63;
@@ -12958,6 +13078,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t808 = t804 - t807;
     const cdyn_real t809 = astar[2];
     const cdyn_real t810 = t227 - t809;
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its joint eliminated from the force maps */
     const cdyn_real t811 = astar[5];
     const cdyn_real t812 = t249 + t811;
     const cdyn_real t813 = t193 * CDYN_R(0.14877526676164962) - t192 * CDYN_R(0.1487752667616496);
@@ -12991,6 +13112,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t837 = t12 * CDYN_R(0.11169001592245001) - t13 * CDYN_R(0.3406519795908827);
     const cdyn_real t838 = t13 * CDYN_R(0.11169001592245001) + t12 * CDYN_R(0.3406519795908827);
     d->pv[129] = t838;
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its joint eliminated from the force maps */
     const cdyn_real t839 = t310 * t820;
     const cdyn_real t840 = t816 + t309 * t839;
     const cdyn_real t841 = t310 * t819;
@@ -13091,6 +13213,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t931 = t10 * t923 + t11 * t922;
     const cdyn_real t932 = t11 * t923 - t10 * t922;
     d->pv[123] = t932;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its joint eliminated from the force maps */
     const cdyn_real t933 = t407 * t865;
     const cdyn_real t934 = t861 - t406 * t933;
     const cdyn_real t935 = t407 * t879;
@@ -13238,6 +13361,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1072 = t1061 - t1067 * CDYN_R(0.0825);
     const cdyn_real t1073 = t1068 + t1070;
     d->pv[116] = t1073;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its joint eliminated from the force maps */
     const cdyn_real t1074 = t539 * t983;
     const cdyn_real t1075 = t975 - t538 * t1074;
     const cdyn_real t1076 = t539 * t1001;
@@ -13373,6 +13497,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1201 = t1192 + t1198 * CDYN_R(0.0825);
     const cdyn_real t1202 = t1189 * CDYN_R(0.0825) + t1200;
     d->pv[109] = t1202;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its joint eliminated from the force maps */
     const cdyn_real t1203 = t652 * t1122;
     const cdyn_real t1204 = t1116 - t651 * t1203;
     const cdyn_real t1205 = t652 * t1138;
@@ -13508,6 +13633,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1330 = t1327 * CDYN_R(0.316) - t1328;
     const cdyn_real t1331 = t1326 * CDYN_R(0.316) + t1329;
     d->pv[102] = -t1331;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its joint eliminated from the force maps */
     const cdyn_real t1332 = t757 * t1251;
     const cdyn_real t1333 = t1245 - t756 * t1332;
     const cdyn_real t1334 = t757 * t1267;
@@ -13595,6 +13721,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
     const cdyn_real t1411 = t3 * t1406 + t2 * t1405;
     const cdyn_real t1412 = t3 * t1408 + t2 * t1407;
     d->pv[95] = t1412;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its joint eliminated from the force maps */
     const cdyn_real t1413 = t802 * t1372;
     const cdyn_real t1414 = t1370 - t801 * t1413;
     const cdyn_real t1415 = t802 * t1380;
@@ -13748,6 +13875,7 @@ static int arm7__pv_setup(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
 static void arm7__pv_forward(const arm7_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its joint eliminated from the force maps */
     CDYN_BARRIER();
     const cdyn_real t0 = d->pv[89];
     const cdyn_real t1 = d->pv[90];
@@ -14415,6 +14543,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     CDYN_BARRIER();
     const cdyn_real t341 = 1 / t340;
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 6 "joint7" <- "joint6": revolute +z (link link7), its joint eliminated from the force maps */
     const cdyn_real t342 = t10 * CDYN_R(0.7071067811865475) + t11 * CDYN_R(0.7071067811865476);
     const cdyn_real t343 = t11 * CDYN_R(0.7071067811865475) - t10 * CDYN_R(0.7071067811865476);
     const cdyn_real t344 = t10 * CDYN_R(0.14877526676164962) - t11 * CDYN_R(0.1487752667616496);
@@ -14423,6 +14552,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t347 = t11 * CDYN_R(1.5755668477979727) + t10 * CDYN_R(0.6369982159206028);
     const cdyn_real t348 = t10 * CDYN_R(0.11169001592245001) - t11 * CDYN_R(0.3406519795908827);
     const cdyn_real t349 = t11 * CDYN_R(0.11169001592245001) + t10 * CDYN_R(0.3406519795908827);
+    /* body 5 "joint6" <- "joint5": revolute +z (link link6), its joint eliminated from the force maps */
     const cdyn_real t350 = t54 * t345;
     const cdyn_real t351 = t54 * t344;
     const cdyn_real t352 = t54 * CDYN_R(0.088);
@@ -14487,6 +14617,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t411 = t9 * t404 + t8 * t405;
     const cdyn_real t412 = t8 * t408 + t9 * t407;
     const cdyn_real t413 = t9 * t408 - t8 * t407;
+    /* body 4 "joint5" <- "joint4": revolute +z (link link5), its joint eliminated from the force maps */
     const cdyn_real t414 = t113 * t366;
     const cdyn_real t415 = t113 * t376;
     const cdyn_real t416 = t113 * t385;
@@ -14598,6 +14729,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t522 = t518 * CDYN_R(0.384) - t520;
     const cdyn_real t523 = t516 - t518 * CDYN_R(0.0825);
     const cdyn_real t524 = t519 + t521;
+    /* body 3 "joint4" <- "joint3": revolute +z (link link4), its joint eliminated from the force maps */
     const cdyn_real t525 = t203 * t454;
     const cdyn_real t526 = t203 * t468;
     const cdyn_real t527 = t203 * t482;
@@ -14697,6 +14829,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t621 = t5 * t616 - t4 * t615;
     const cdyn_real t622 = t617 + t619 * CDYN_R(0.0825);
     const cdyn_real t623 = t614 * CDYN_R(0.0825) + t621;
+    /* body 2 "joint3" <- "joint2": revolute +z (link link3), its joint eliminated from the force maps */
     const cdyn_real t624 = t274 * t563;
     const cdyn_real t625 = t274 * t575;
     const cdyn_real t626 = t274 * t587;
@@ -14790,6 +14923,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t714 = t3 * t709 + t2 * t708;
     const cdyn_real t715 = t712 * CDYN_R(0.316) - t713;
     const cdyn_real t716 = t711 * CDYN_R(0.316) + t714;
+    /* body 1 "joint2" <- "joint1": revolute +z (link link2), its joint eliminated from the force maps */
     const cdyn_real t717 = t328 * t661;
     const cdyn_real t718 = t328 * t672;
     const cdyn_real t719 = t328 * t683;
@@ -14835,6 +14969,7 @@ static void arm7__pv_delassus(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
     const cdyn_real t759 = t715 + t326 * t722;
     const cdyn_real t760 = t710 - t722 * CDYN_R(0.0007689361029463999);
     const cdyn_real t761 = t1 * t760 + t0 * t759;
+    /* body 0 "joint1" <- "world": revolute +z (link link1), its joint eliminated from the force maps */
     const cdyn_real t762 = t341 * t746;
     const cdyn_real t763 = t341 * t749;
     const cdyn_real t764 = t341 * t752;

@@ -25,6 +25,7 @@ const char *const fourbar_frame_names[6] = {
  * 18 mul, 9 add, 0 div, 0 sqrt, 6 sin/cos */
 void fourbar_fk(fourbar_data *d, const cdyn_real *q)
 {
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
@@ -37,11 +38,10 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
-    /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
     const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
     const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
-    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     d->oMb_R[1][0] = t8;
@@ -57,6 +57,7 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMb_p[1][0] = -t10;
     const cdyn_real t11 = t1 * CDYN_R(0.1);
     d->oMb_p[1][1] = t11;
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     const cdyn_real t12 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][0] = -t12;
     d->oMb_R[2][4] = -t12;
@@ -156,6 +157,7 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -164,6 +166,7 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     const cdyn_real t1 = cos_angle[0];
     d->oMf_R[frame][1] = -t1;
     d->oMf_R[frame][3] = t1;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -190,6 +193,7 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -227,12 +231,14 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), world placement */
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
     const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
@@ -247,6 +253,7 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     const cdyn_real t9 = t1 * CDYN_R(0.1);
     d->oMf_p[frame][1] = t9;
     J[0] = -t9;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -275,6 +282,7 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -283,6 +291,7 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     const cdyn_real t3 = cos_angle[0];
     const cdyn_real t4 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
     const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t5 * CDYN_R(0.1);
     J[0] = -t6;
     const cdyn_real t7 = t4 * CDYN_R(0.1);
@@ -328,12 +337,14 @@ static void fourbar__jacobian_3(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), world placement */
     const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
     const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
@@ -350,10 +361,12 @@ static void fourbar__jacobian_3(fourbar_data *d, const cdyn_real *q, int frame,
     const cdyn_real t11 = t9 + t7 * CDYN_R(0.25);
     d->oMf_p[frame][1] = t11;
     J[0] = -t11;
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns */
     const cdyn_real t12 = t8 - t10;
     J[4] = t12;
     const cdyn_real t13 = t9 - t11;
     J[1] = t13;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -380,6 +393,7 @@ static void fourbar__jacobian_local_3(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -390,6 +404,7 @@ static void fourbar__jacobian_local_3(fourbar_data *d, const cdyn_real *q, int f
     const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t5 * CDYN_R(0.25);
     const cdyn_real t7 = t4 * CDYN_R(0.25) + CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t5 * t7 - t4 * t6;
     J[0] = -t8;
     const cdyn_real t9 = t4 * t7 + t5 * t6;
@@ -435,6 +450,7 @@ static void fourbar__jacobian_4(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -445,6 +461,7 @@ static void fourbar__jacobian_4(fourbar_data *d, const cdyn_real *q, int frame,
     const cdyn_real t3 = t1 * CDYN_R(0.9435155883674577) - t0 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][1] = -t3;
     d->oMf_R[frame][3] = t3;
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -471,6 +488,7 @@ static void fourbar__jacobian_local_4(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -510,6 +528,7 @@ static void fourbar__jacobian_5(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -525,6 +544,7 @@ static void fourbar__jacobian_5(fourbar_data *d, const cdyn_real *q, int frame,
     J[2] = -t4;
     const cdyn_real t5 = t2 * CDYN_R(0.2) - CDYN_R(0.3);
     d->oMf_p[frame][0] = -t5;
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns */
     const cdyn_real t6 = t5 + CDYN_R(0.3);
     J[5] = -t6;
     d->oMf_R[frame][2] = 0;
@@ -549,6 +569,7 @@ static void fourbar__jacobian_local_5(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];

@@ -58,6 +58,7 @@ const char *const humanoid_frame_names[39] = {
  * 483 mul, 294 add, 0 div, 0 sqrt, 64 sin/cos */
 void humanoid_fk(humanoid_data *d, const cdyn_real *q)
 {
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
     const cdyn_real q_root_joint_x = q[0];
     d->oMb_p[0][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -122,11 +123,10 @@ void humanoid_fk(humanoid_data *d, const cdyn_real *q)
     d->oMb_R[7][8] = -t26;
     d->oMb_R[13][8] = -t26;
     d->oMf_R[1][8] = -t26;
-    /* body 0 "root_joint" <- "world": free-flyer (link pelvis) */
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
     cdyn_real sin_angle[32], cos_angle[32];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 32);
-    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link) */
     CDYN_BARRIER();
     const cdyn_real t27 = t12 * sin_angle[0] - t10 * cos_angle[0];
     d->oMb_R[1][0] = t27;
@@ -1013,6 +1013,7 @@ static void humanoid__jacobian_0(humanoid_data *d, const cdyn_real *q, int frame
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_x = q[0];
     d->oMf_p[frame][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -1077,6 +1078,7 @@ static void humanoid__jacobian_0(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_R[frame][8] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     J[114] = 0;
     J[152] = 0;
     J[190] = 0;
@@ -1107,6 +1109,7 @@ static void humanoid__jacobian_local_0(humanoid_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real q_root_joint_x = q[0];
     d->oMf_p[frame][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -1204,6 +1207,7 @@ static void humanoid__jacobian_1(humanoid_data *d, const cdyn_real *q, int frame
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1271,6 +1275,7 @@ static void humanoid__jacobian_1(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t29 = q_root_joint_z - t26 * CDYN_R(0.05);
     d->oMf_p[frame][2] = t29;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t30 = q_root_joint_x - t27;
     const cdyn_real t31 = q_root_joint_y - t28;
     const cdyn_real t32 = q_root_joint_z - t29;
@@ -1313,6 +1318,7 @@ static void humanoid__jacobian_local_1(humanoid_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 6, 0, 32 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1414,6 +1420,7 @@ static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1469,6 +1476,7 @@ static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -1494,6 +1502,7 @@ static void humanoid__jacobian_2(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t37 = q_root_joint_z - t26 * CDYN_R(0.14645);
     d->oMf_p[frame][2] = t37;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t38 = q_root_joint_x - t35;
     const cdyn_real t39 = q_root_joint_y - t36;
     const cdyn_real t40 = q_root_joint_z - t37;
@@ -1540,6 +1549,7 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 19, 0, 19 * sizeof *J);
     }
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -1552,6 +1562,7 @@ static void humanoid__jacobian_local_2(humanoid_data *d, const cdyn_real *q, int
     J[39] = t1;
     J[117] = t1;
     J[156] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t0 * CDYN_R(0.14645);
     J[3] = -t2;
     J[42] = -t2;
@@ -1659,6 +1670,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1711,6 +1723,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -1735,6 +1748,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t38 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t39 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t40 = t14 * t29 - t31 * t30;
     d->oMf_R[frame][0] = -t40;
     const cdyn_real t41 = t14 * t30 + t31 * t29;
@@ -1753,6 +1767,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_p[frame][1] = t47;
     const cdyn_real t48 = t39 - t26 * CDYN_R(0.21661);
     d->oMf_p[frame][2] = t48;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t49 = t37 - t46;
     const cdyn_real t50 = t38 - t47;
     const cdyn_real t51 = t39 - t48;
@@ -1762,6 +1777,7 @@ static void humanoid__jacobian_3(humanoid_data *d, const cdyn_real *q, int frame
     J[56] = t53;
     const cdyn_real t54 = t20 * t49 - t14 * t50;
     J[94] = t54;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t55 = q_root_joint_x - t46;
     const cdyn_real t56 = q_root_joint_y - t47;
     const cdyn_real t57 = q_root_joint_z - t48;
@@ -1808,6 +1824,7 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 20, 0, 18 * sizeof *J);
     }
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -1824,6 +1841,7 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t3 = cos_angle[0];
     J[39] = t3;
     J[156] = t3;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t1 * t3;
     J[0] = t4;
     J[117] = t4;
@@ -1836,6 +1854,7 @@ static void humanoid__jacobian_local_3(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t7 = t0 * t2;
     J[77] = t7;
     J[194] = t7;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t6 * CDYN_R(0.36306);
     J[3] = -t8;
     const cdyn_real t9 = t3 * CDYN_R(0.36306);
@@ -1953,6 +1972,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2005,6 +2025,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 1);
@@ -2029,6 +2050,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t40 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t41 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t42 = t14 * t29 - t33 * t30;
     const cdyn_real t43 = t14 * t30 + t33 * t29;
     d->oMf_R[frame][2] = t43;
@@ -2044,6 +2066,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t48 = t39 + t14 * CDYN_R(0.21661);
     const cdyn_real t49 = t40 + t20 * CDYN_R(0.21661);
     const cdyn_real t50 = t41 - t26 * CDYN_R(0.21661);
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), world placement */
     const cdyn_real t51 = t34 * t31 - t42 * t32;
     d->oMf_R[frame][0] = t51;
     const cdyn_real t52 = t34 * t32 + t42 * t31;
@@ -2062,6 +2085,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_p[frame][1] = t58;
     const cdyn_real t59 = t50 - t47 * CDYN_R(0.19158);
     d->oMf_p[frame][2] = t59;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t60 = t48 - t57;
     const cdyn_real t61 = t49 - t58;
     const cdyn_real t62 = t50 - t59;
@@ -2071,6 +2095,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     J[57] = t64;
     const cdyn_real t65 = t36 * t60 + t34 * t61;
     J[95] = -t65;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t66 = t39 - t57;
     const cdyn_real t67 = t40 - t58;
     const cdyn_real t68 = t41 - t59;
@@ -2080,6 +2105,7 @@ static void humanoid__jacobian_4(humanoid_data *d, const cdyn_real *q, int frame
     J[56] = t70;
     const cdyn_real t71 = t20 * t66 - t14 * t67;
     J[94] = t71;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t72 = q_root_joint_x - t57;
     const cdyn_real t73 = q_root_joint_y - t58;
     const cdyn_real t74 = q_root_joint_z - t59;
@@ -2127,6 +2153,7 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 29, 0, 9 * sizeof *J);
     }
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 1);
@@ -2141,6 +2168,7 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
     J[195] = t3;
     const cdyn_real t4 = sin_angle[0];
     const cdyn_real t5 = cos_angle[0];
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.19158);
     J[19] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.19158);
@@ -2157,6 +2185,7 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
     J[157] = t11;
     const cdyn_real t12 = t2 * CDYN_R(0.19158);
     const cdyn_real t13 = t3 * CDYN_R(0.19158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t0 * t12;
     J[18] = t14;
     const cdyn_real t15 = t1 * t12;
@@ -2182,6 +2211,7 @@ static void humanoid__jacobian_local_4(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t22 = t12 * t5;
     const cdyn_real t23 = t12 * t4;
     const cdyn_real t24 = t13 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t25 = t10 * t23 + t19 * t24;
     J[3] = -t25;
     const cdyn_real t26 = t11 * t23 - t20 * t24;
@@ -2308,6 +2338,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2360,6 +2391,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 2);
@@ -2386,6 +2418,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t42 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t44 = t14 * t29 - t35 * t30;
     const cdyn_real t45 = t14 * t30 + t35 * t29;
     J[142] = t45;
@@ -2398,6 +2431,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t50 = t41 + t14 * CDYN_R(0.21661);
     const cdyn_real t51 = t42 + t20 * CDYN_R(0.21661);
     const cdyn_real t52 = t43 - t26 * CDYN_R(0.21661);
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), world placement */
     const cdyn_real t53 = t36 * t31 - t44 * t32;
     const cdyn_real t54 = t36 * t32 + t44 * t31;
     d->oMf_R[frame][1] = t54;
@@ -2416,6 +2450,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_p[frame][1] = t60;
     const cdyn_real t61 = t52 - t49 * CDYN_R(0.19158);
     d->oMf_p[frame][2] = t61;
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), world placement */
     const cdyn_real t62 = t45 * t33 - t53 * t34;
     d->oMf_R[frame][0] = -t62;
     const cdyn_real t63 = t45 * t34 + t53 * t33;
@@ -2428,6 +2463,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_R[frame][6] = t66;
     const cdyn_real t67 = t49 * t34 - t57 * t33;
     d->oMf_R[frame][8] = -t67;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t68 = t50 - t59;
     const cdyn_real t69 = t51 - t60;
     const cdyn_real t70 = t52 - t61;
@@ -2437,6 +2473,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     J[57] = t72;
     const cdyn_real t73 = t38 * t68 + t36 * t69;
     J[95] = -t73;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t74 = t41 - t59;
     const cdyn_real t75 = t42 - t60;
     const cdyn_real t76 = t43 - t61;
@@ -2446,6 +2483,7 @@ static void humanoid__jacobian_5(humanoid_data *d, const cdyn_real *q, int frame
     J[56] = t78;
     const cdyn_real t79 = t20 * t74 - t14 * t75;
     J[94] = t79;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t80 = q_root_joint_x - t59;
     const cdyn_real t81 = q_root_joint_y - t60;
     const cdyn_real t82 = q_root_joint_z - t61;
@@ -2496,6 +2534,7 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 2);
@@ -2510,12 +2549,14 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t1 * t3;
     const cdyn_real t9 = t0 * t3;
     const cdyn_real t10 = t1 * t2;
     J[133] = t10;
     const cdyn_real t11 = t0 * t2;
     J[209] = t11;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * CDYN_R(0.19158);
     J[19] = t12;
     const cdyn_real t13 = t2 * CDYN_R(0.19158);
@@ -2539,6 +2580,7 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
     J[195] = t20;
     const cdyn_real t21 = t4 * CDYN_R(0.19158);
     const cdyn_real t22 = t5 * CDYN_R(0.19158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t23 = t10 * t21;
     J[18] = t23;
     const cdyn_real t24 = t3 * t21;
@@ -2566,6 +2608,7 @@ static void humanoid__jacobian_local_5(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t32 = t21 * t7;
     const cdyn_real t33 = t21 * t6;
     const cdyn_real t34 = t22 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t35 = t18 * t33 + t29 * t34;
     J[3] = -t35;
     const cdyn_real t36 = t19 * t33 - t30 * t34;
@@ -2693,6 +2736,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2745,6 +2789,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 2);
@@ -2771,6 +2816,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t42 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t44 = t14 * t29 - t35 * t30;
     const cdyn_real t45 = t14 * t30 + t35 * t29;
     J[142] = t45;
@@ -2783,6 +2829,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t50 = t41 + t14 * CDYN_R(0.21661);
     const cdyn_real t51 = t42 + t20 * CDYN_R(0.21661);
     const cdyn_real t52 = t43 - t26 * CDYN_R(0.21661);
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), world placement */
     const cdyn_real t53 = t36 * t31 - t44 * t32;
     const cdyn_real t54 = t36 * t32 + t44 * t31;
     d->oMf_R[frame][0] = -t54;
@@ -2798,6 +2845,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real t59 = t50 + t45 * CDYN_R(0.19158);
     const cdyn_real t60 = t51 + t47 * CDYN_R(0.19158);
     const cdyn_real t61 = t52 - t49 * CDYN_R(0.19158);
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), world placement */
     const cdyn_real t62 = t45 * t33 - t53 * t34;
     d->oMf_R[frame][2] = -t62;
     const cdyn_real t63 = t45 * t34 + t53 * t33;
@@ -2819,6 +2867,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_p[frame][1] = t72;
     const cdyn_real t73 = t61 - t70;
     d->oMf_p[frame][2] = t73;
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), its columns */
     const cdyn_real t74 = t59 - t71;
     const cdyn_real t75 = t60 - t72;
     const cdyn_real t76 = t61 - t73;
@@ -2828,12 +2877,14 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     J[67] = t78;
     const cdyn_real t79 = t56 * t74 + t54 * t75;
     J[105] = -t79;
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), its columns */
     const cdyn_real t80 = t49 * t75 + t47 * t76;
     J[28] = -t80;
     const cdyn_real t81 = t45 * t76 + t49 * t74;
     J[66] = t81;
     const cdyn_real t82 = t47 * t74 - t45 * t75;
     J[104] = t82;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t83 = t50 - t71;
     const cdyn_real t84 = t51 - t72;
     const cdyn_real t85 = t52 - t73;
@@ -2843,6 +2894,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     J[57] = t87;
     const cdyn_real t88 = t38 * t83 + t36 * t84;
     J[95] = -t88;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t89 = t41 - t71;
     const cdyn_real t90 = t42 - t72;
     const cdyn_real t91 = t43 - t73;
@@ -2852,6 +2904,7 @@ static void humanoid__jacobian_6(humanoid_data *d, const cdyn_real *q, int frame
     J[56] = t93;
     const cdyn_real t94 = t20 * t89 - t14 * t90;
     J[94] = t94;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t95 = q_root_joint_x - t71;
     const cdyn_real t96 = q_root_joint_y - t72;
     const cdyn_real t97 = q_root_joint_z - t73;
@@ -2896,6 +2949,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
         memset(J + r * HUMANOID_NV + 20, 0, 8 * sizeof *J);
         memset(J + r * HUMANOID_NV + 30, 0, 8 * sizeof *J);
     }
+    /* body 24 "neck_pitch_joint" <- "neck_yaw_joint": revolute +y (link head), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 29, sin_angle + 2, cos_angle + 2, 2);
@@ -2913,6 +2967,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t8 = t0 * CDYN_R(0.1) + t1 * CDYN_R(0.09);
     J[28] = -t8;
     const cdyn_real t9 = t1 * CDYN_R(0.1) - t0 * CDYN_R(0.09);
+    /* body 23 "neck_yaw_joint" <- "torso_pitch_joint": revolute +z (link neck), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t0 * t3;
     const cdyn_real t11 = t1 * t3;
     const cdyn_real t12 = t0 * t2;
@@ -2922,6 +2977,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t14 = t8 * t3;
     const cdyn_real t15 = t8 * t2;
     const cdyn_real t16 = t9 + CDYN_R(0.19158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t17 = t2 * t16;
     J[19] = t17;
     const cdyn_real t18 = t1 * t14 - t10 * t16;
@@ -2946,6 +3002,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t16 * t4 + t14 * t5;
     const cdyn_real t27 = t16 * t5 - t14 * t4;
     const cdyn_real t28 = t27 + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t29 = t3 * t26 + t15 * t20;
     J[18] = -t29;
     const cdyn_real t30 = t12 * t26 - t15 * t21;
@@ -2973,6 +3030,7 @@ static void humanoid__jacobian_local_6(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t38 = t15 * t6 - t26 * t7;
     const cdyn_real t39 = t15 * t7 + t26 * t6;
     const cdyn_real t40 = t28 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t41 = t23 * t39 - t35 * t40;
     J[3] = -t41;
     const cdyn_real t42 = t24 * t39 - t36 * t40;
@@ -3097,6 +3155,7 @@ static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3152,6 +3211,7 @@ static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -3177,6 +3237,7 @@ static void humanoid__jacobian_7(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t37 = q_root_joint_z + t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t37;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t38 = q_root_joint_x - t35;
     const cdyn_real t39 = q_root_joint_y - t36;
     const cdyn_real t40 = q_root_joint_z - t37;
@@ -3222,6 +3283,7 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 7, 0, 31 * sizeof *J);
     }
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -3234,6 +3296,7 @@ static void humanoid__jacobian_local_7(humanoid_data *d, const cdyn_real *q, int
     J[39] = t1;
     J[117] = t1;
     J[156] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t1 * CDYN_R(0.09);
     J[5] = -t2;
     const cdyn_real t3 = t0 * CDYN_R(0.09);
@@ -3340,6 +3403,7 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3392,6 +3456,7 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -3419,6 +3484,7 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t39 = q_root_joint_z + t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t39;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t40 = t14 * t29 + t32 * t30;
     d->oMf_R[frame][1] = t40;
     const cdyn_real t41 = t14 * t30 - t32 * t29;
@@ -3431,6 +3497,7 @@ static void humanoid__jacobian_8(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_R[frame][7] = -t44;
     const cdyn_real t45 = t26 * t30 + t36 * t29;
     d->oMf_R[frame][8] = -t45;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t46 = q_root_joint_x - t37;
     const cdyn_real t47 = q_root_joint_y - t38;
     const cdyn_real t48 = q_root_joint_z - t39;
@@ -3479,6 +3546,7 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 8, 0, 30 * sizeof *J);
     }
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -3495,6 +3563,7 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t3 = cos_angle[0];
     J[0] = t3;
     J[117] = t3;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t1 * t2;
     J[38] = -t4;
     J[155] = -t4;
@@ -3507,6 +3576,7 @@ static void humanoid__jacobian_local_8(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t7 = t0 * t3;
     J[77] = -t7;
     J[194] = -t7;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * CDYN_R(0.09);
     J[41] = t8;
     const cdyn_real t9 = t1 * CDYN_R(0.09);
@@ -3621,6 +3691,7 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3673,6 +3744,7 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -3699,6 +3771,7 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t41 = q_root_joint_z + t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t41;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t42 = t14 * t29 + t34 * t30;
     d->oMf_R[frame][1] = t42;
     J[122] = t42;
@@ -3711,6 +3784,7 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_R[frame][7] = -t46;
     J[198] = -t46;
     const cdyn_real t47 = t26 * t30 + t38 * t29;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), world placement */
     const cdyn_real t48 = t43 * t31 - t33 * t32;
     d->oMf_R[frame][0] = -t48;
     const cdyn_real t49 = t43 * t32 + t33 * t31;
@@ -3723,6 +3797,7 @@ static void humanoid__jacobian_9(humanoid_data *d, const cdyn_real *q, int frame
     d->oMf_R[frame][6] = t52;
     const cdyn_real t53 = t47 * t32 - t37 * t31;
     d->oMf_R[frame][8] = -t53;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t54 = q_root_joint_x - t39;
     const cdyn_real t55 = q_root_joint_y - t40;
     const cdyn_real t56 = q_root_joint_z - t41;
@@ -3774,6 +3849,7 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 9, 0, 29 * sizeof *J);
     }
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -3787,6 +3863,7 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[0];
     const cdyn_real t5 = cos_angle[0];
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t0 * t2;
     const cdyn_real t7 = t1 * t2;
     const cdyn_real t8 = t0 * t3;
@@ -3797,6 +3874,7 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
     J[196] = t9;
     J[78] = t9;
     J[195] = t9;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t6 * t4 - t1 * t5;
     J[0] = -t10;
     J[117] = -t10;
@@ -3815,6 +3893,7 @@ static void humanoid__jacobian_local_9(humanoid_data *d, const cdyn_real *q, int
     const cdyn_real t15 = t7 * t5 - t0 * t4;
     J[77] = -t15;
     J[194] = -t15;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t8 * CDYN_R(0.09);
     J[3] = -t16;
     const cdyn_real t17 = t2 * CDYN_R(0.09);
@@ -3934,6 +4013,7 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3986,6 +4066,7 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 4);
     const cdyn_real t27 = sin_angle[0];
@@ -4011,6 +4092,7 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t42 = q_root_joint_y - t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z + t24 * CDYN_R(0.09);
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t44 = t14 * t29 + t36 * t30;
     d->oMf_R[frame][1] = t44;
     J[123] = t44;
@@ -4026,12 +4108,14 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     J[199] = -t48;
     J[198] = -t48;
     const cdyn_real t49 = t26 * t30 + t40 * t29;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), world placement */
     const cdyn_real t50 = t45 * t31 - t35 * t32;
     const cdyn_real t51 = t45 * t32 + t35 * t31;
     const cdyn_real t52 = t47 * t31 + t37 * t32;
     const cdyn_real t53 = t47 * t32 - t37 * t31;
     const cdyn_real t54 = t49 * t31 + t39 * t32;
     const cdyn_real t55 = t49 * t32 - t39 * t31;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), world placement */
     const cdyn_real t56 = t51 * t33 + t50 * t34;
     d->oMf_R[frame][0] = -t56;
     const cdyn_real t57 = t51 * t34 - t50 * t33;
@@ -4050,6 +4134,7 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t63;
     const cdyn_real t64 = t43 + t55 * CDYN_R(0.42438);
     d->oMf_p[frame][2] = t64;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns */
     const cdyn_real t65 = t41 - t62;
     const cdyn_real t66 = t42 - t63;
     const cdyn_real t67 = t43 - t64;
@@ -4059,18 +4144,21 @@ static void humanoid__jacobian_10(humanoid_data *d, const cdyn_real *q, int fram
     J[46] = t69;
     const cdyn_real t70 = t46 * t65 - t44 * t66;
     J[84] = t70;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns */
     const cdyn_real t71 = t39 * t66 + t37 * t67;
     J[7] = t71;
     const cdyn_real t72 = t35 * t67 - t39 * t65;
     J[45] = t72;
     const cdyn_real t73 = t37 * t65 + t35 * t66;
     J[83] = -t73;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns */
     const cdyn_real t74 = t26 * t66 + t20 * t67;
     J[6] = -t74;
     const cdyn_real t75 = t14 * t67 + t26 * t65;
     J[44] = t75;
     const cdyn_real t76 = t20 * t65 - t14 * t66;
     J[82] = t76;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t77 = q_root_joint_x - t62;
     const cdyn_real t78 = q_root_joint_y - t63;
     const cdyn_real t79 = q_root_joint_z - t64;
@@ -4116,6 +4204,7 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 10, 0, 28 * sizeof *J);
     }
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[3];
@@ -4129,6 +4218,7 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t1 * CDYN_R(0.42438);
     J[8] = -t8;
     const cdyn_real t9 = t0 * CDYN_R(0.42438);
@@ -4140,6 +4230,7 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t12 = t2 * CDYN_R(0.42438);
     const cdyn_real t13 = t3 * CDYN_R(0.42438);
     J[45] = t13;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * t4;
     const cdyn_real t15 = t10 * t4;
     const cdyn_real t16 = t11 * t5;
@@ -4152,6 +4243,7 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     J[195] = -t17;
     const cdyn_real t18 = t13 * t4;
     const cdyn_real t19 = t13 * t5;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t12 * t14 - t10 * t18;
     J[6] = -t20;
     const cdyn_real t21 = t12 * t5;
@@ -4179,6 +4271,7 @@ static void humanoid__jacobian_local_10(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t18 * t6 + t12 * t7;
     const cdyn_real t30 = t18 * t7 - t12 * t6;
     const cdyn_real t31 = t30 + CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t16 * t31 - t19 * t26;
     J[3] = -t32;
     const cdyn_real t33 = t4 * t31 + t19 * t27;
@@ -4307,6 +4400,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4359,6 +4453,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 5);
     const cdyn_real t27 = sin_angle[0];
@@ -4386,6 +4481,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t44 = q_root_joint_y - t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t45 = q_root_joint_z + t24 * CDYN_R(0.09);
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t46 = t14 * t29 + t38 * t30;
     d->oMf_R[frame][1] = t46;
     J[124] = t46;
@@ -4404,12 +4500,14 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     J[199] = -t50;
     J[198] = -t50;
     const cdyn_real t51 = t26 * t30 + t42 * t29;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), world placement */
     const cdyn_real t52 = t47 * t31 - t37 * t32;
     const cdyn_real t53 = t47 * t32 + t37 * t31;
     const cdyn_real t54 = t49 * t31 + t39 * t32;
     const cdyn_real t55 = t49 * t32 - t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), world placement */
     const cdyn_real t58 = t53 * t33 + t52 * t34;
     const cdyn_real t59 = t53 * t34 - t52 * t33;
     const cdyn_real t60 = t55 * t33 + t54 * t34;
@@ -4419,6 +4517,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t64 = t43 - t53 * CDYN_R(0.42438);
     const cdyn_real t65 = t44 - t55 * CDYN_R(0.42438);
     const cdyn_real t66 = t45 + t57 * CDYN_R(0.42438);
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), world placement */
     const cdyn_real t67 = t59 * t35 + t58 * t36;
     d->oMf_R[frame][0] = -t67;
     const cdyn_real t68 = t59 * t36 - t58 * t35;
@@ -4437,6 +4536,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t74;
     const cdyn_real t75 = t66 + t63 * CDYN_R(0.43624);
     d->oMf_p[frame][2] = t75;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns */
     const cdyn_real t76 = t64 - t73;
     const cdyn_real t77 = t65 - t74;
     const cdyn_real t78 = t66 - t75;
@@ -4446,6 +4546,7 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     J[47] = t80;
     const cdyn_real t81 = t48 * t76 - t46 * t77;
     J[85] = t81;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns */
     const cdyn_real t82 = t43 - t73;
     const cdyn_real t83 = t44 - t74;
     const cdyn_real t84 = t45 - t75;
@@ -4455,18 +4556,21 @@ static void humanoid__jacobian_11(humanoid_data *d, const cdyn_real *q, int fram
     J[46] = t86;
     const cdyn_real t87 = t48 * t82 - t46 * t83;
     J[84] = t87;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns */
     const cdyn_real t88 = t41 * t83 + t39 * t84;
     J[7] = t88;
     const cdyn_real t89 = t37 * t84 - t41 * t82;
     J[45] = t89;
     const cdyn_real t90 = t39 * t82 + t37 * t83;
     J[83] = -t90;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns */
     const cdyn_real t91 = t26 * t83 + t20 * t84;
     J[6] = -t91;
     const cdyn_real t92 = t14 * t84 + t26 * t82;
     J[44] = t92;
     const cdyn_real t93 = t20 * t82 - t14 * t83;
     J[82] = t93;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t94 = q_root_joint_x - t73;
     const cdyn_real t95 = q_root_joint_y - t74;
     const cdyn_real t96 = q_root_joint_z - t75;
@@ -4512,6 +4616,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 11, 0, 27 * sizeof *J);
     }
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[4];
@@ -4527,6 +4632,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t7 = cos_angle[1];
     const cdyn_real t8 = sin_angle[0];
     const cdyn_real t9 = cos_angle[0];
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t1 * CDYN_R(0.43624);
     J[9] = -t10;
     const cdyn_real t11 = t0 * CDYN_R(0.43624);
@@ -4535,6 +4641,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t13 = t1 * t2 + t0 * t3;
     const cdyn_real t14 = t2 * CDYN_R(0.43624);
     const cdyn_real t15 = t3 * CDYN_R(0.43624) + CDYN_R(0.42438);
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t13 * t14 - t12 * t15;
     J[8] = -t16;
     const cdyn_real t17 = t12 * t14 + t13 * t15;
@@ -4546,6 +4653,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t20 = t15 * t4 + t14 * t5;
     const cdyn_real t21 = t15 * t5 - t14 * t4;
     J[45] = t21;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t19 * t6;
     const cdyn_real t23 = t18 * t6;
     const cdyn_real t24 = t19 * t7;
@@ -4558,6 +4666,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     J[195] = -t25;
     const cdyn_real t26 = t21 * t6;
     const cdyn_real t27 = t21 * t7;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t28 = t20 * t22 + t18 * t26;
     J[6] = t28;
     const cdyn_real t29 = t20 * t7;
@@ -4585,6 +4694,7 @@ static void humanoid__jacobian_local_11(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t37 = t26 * t8 + t20 * t9;
     const cdyn_real t38 = t26 * t9 - t20 * t8;
     const cdyn_real t39 = t38 + CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t40 = t24 * t39 - t27 * t34;
     J[3] = t40;
     const cdyn_real t41 = t6 * t39 + t27 * t35;
@@ -4717,6 +4827,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4769,6 +4880,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 6);
     const cdyn_real t27 = sin_angle[0];
@@ -4798,6 +4910,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y - t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z + t24 * CDYN_R(0.09);
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t48 = t14 * t29 + t40 * t30;
     J[124] = t48;
     J[123] = t48;
@@ -4813,12 +4926,14 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     J[199] = -t52;
     J[198] = -t52;
     const cdyn_real t53 = t26 * t30 + t44 * t29;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), world placement */
     const cdyn_real t54 = t49 * t31 - t39 * t32;
     const cdyn_real t55 = t49 * t32 + t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
     const cdyn_real t58 = t53 * t31 + t43 * t32;
     const cdyn_real t59 = t53 * t32 - t43 * t31;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), world placement */
     const cdyn_real t60 = t55 * t33 + t54 * t34;
     const cdyn_real t61 = t55 * t34 - t54 * t33;
     const cdyn_real t62 = t57 * t33 + t56 * t34;
@@ -4828,6 +4943,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t45 - t55 * CDYN_R(0.42438);
     const cdyn_real t67 = t46 - t57 * CDYN_R(0.42438);
     const cdyn_real t68 = t47 + t59 * CDYN_R(0.42438);
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), world placement */
     const cdyn_real t69 = t61 * t35 + t60 * t36;
     d->oMf_R[frame][0] = -t69;
     J[125] = -t69;
@@ -4846,6 +4962,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t76;
     const cdyn_real t77 = t68 + t65 * CDYN_R(0.43624);
     d->oMf_p[frame][2] = t77;
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), world placement */
     const cdyn_real t78 = t70 * t37 + t48 * t38;
     d->oMf_R[frame][1] = t78;
     const cdyn_real t79 = t70 * t38 - t48 * t37;
@@ -4858,6 +4975,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t82;
     const cdyn_real t83 = t74 * t38 - t52 * t37;
     d->oMf_R[frame][8] = -t83;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns */
     const cdyn_real t84 = t66 - t75;
     const cdyn_real t85 = t67 - t76;
     const cdyn_real t86 = t68 - t77;
@@ -4867,6 +4985,7 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     J[47] = t88;
     const cdyn_real t89 = t50 * t84 - t48 * t85;
     J[85] = t89;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns */
     const cdyn_real t90 = t45 - t75;
     const cdyn_real t91 = t46 - t76;
     const cdyn_real t92 = t47 - t77;
@@ -4876,18 +4995,21 @@ static void humanoid__jacobian_12(humanoid_data *d, const cdyn_real *q, int fram
     J[46] = t94;
     const cdyn_real t95 = t50 * t90 - t48 * t91;
     J[84] = t95;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns */
     const cdyn_real t96 = t43 * t91 + t41 * t92;
     J[7] = t96;
     const cdyn_real t97 = t39 * t92 - t43 * t90;
     J[45] = t97;
     const cdyn_real t98 = t41 * t90 + t39 * t91;
     J[83] = -t98;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns */
     const cdyn_real t99 = t26 * t91 + t20 * t92;
     J[6] = -t99;
     const cdyn_real t100 = t14 * t92 + t26 * t90;
     J[44] = t100;
     const cdyn_real t101 = t20 * t90 - t14 * t91;
     J[82] = t101;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t102 = q_root_joint_x - t75;
     const cdyn_real t103 = q_root_joint_y - t76;
     const cdyn_real t104 = q_root_joint_z - t77;
@@ -4936,6 +5058,7 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -4956,10 +5079,12 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t9 = cos_angle[1];
     const cdyn_real t10 = sin_angle[0];
     const cdyn_real t11 = cos_angle[0];
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t0 * t2;
     const cdyn_real t13 = t1 * t2;
     const cdyn_real t14 = t0 * t3;
     const cdyn_real t15 = t1 * t3;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t3 * CDYN_R(0.43624);
     J[9] = -t16;
     const cdyn_real t17 = t12 * CDYN_R(0.43624);
@@ -4974,6 +5099,7 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t24 = t15 * t5 - t13 * t4;
     const cdyn_real t25 = t4 * CDYN_R(0.43624);
     const cdyn_real t26 = t5 * CDYN_R(0.43624) + CDYN_R(0.42438);
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t27 = t22 * t25 - t19 * t26;
     J[8] = -t27;
     const cdyn_real t28 = t23 * t25 - t20 * t26;
@@ -4991,6 +5117,7 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t35 = t24 * t7 - t21 * t6;
     const cdyn_real t36 = t26 * t6 + t25 * t7;
     const cdyn_real t37 = t26 * t7 - t25 * t6;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t38 = t1 * t37;
     J[45] = t38;
     const cdyn_real t39 = t0 * t37;
@@ -5012,6 +5139,7 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     J[195] = t45;
     const cdyn_real t46 = t37 * t8;
     const cdyn_real t47 = t37 * t9;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t48 = t36 * t40 - t30 * t46;
     J[6] = -t48;
     const cdyn_real t49 = t36 * t41 - t31 * t46;
@@ -5039,6 +5167,7 @@ static void humanoid__jacobian_local_12(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t57 = t46 * t10 + t36 * t11;
     const cdyn_real t58 = t46 * t11 - t36 * t10;
     const cdyn_real t59 = t58 + CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t60 = t43 * t59 - t47 * t54;
     J[3] = -t60;
     const cdyn_real t61 = t44 * t59 - t47 * t55;
@@ -5167,6 +5296,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5219,6 +5349,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     J[196] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 6);
     const cdyn_real t27 = sin_angle[0];
@@ -5248,6 +5379,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y - t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z + t24 * CDYN_R(0.09);
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), world placement */
     const cdyn_real t48 = t14 * t29 + t40 * t30;
     J[124] = t48;
     J[123] = t48;
@@ -5263,12 +5395,14 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     J[199] = -t52;
     J[198] = -t52;
     const cdyn_real t53 = t26 * t30 + t44 * t29;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), world placement */
     const cdyn_real t54 = t49 * t31 - t39 * t32;
     const cdyn_real t55 = t49 * t32 + t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
     const cdyn_real t58 = t53 * t31 + t43 * t32;
     const cdyn_real t59 = t53 * t32 - t43 * t31;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), world placement */
     const cdyn_real t60 = t55 * t33 + t54 * t34;
     const cdyn_real t61 = t55 * t34 - t54 * t33;
     const cdyn_real t62 = t57 * t33 + t56 * t34;
@@ -5278,6 +5412,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t45 - t55 * CDYN_R(0.42438);
     const cdyn_real t67 = t46 - t57 * CDYN_R(0.42438);
     const cdyn_real t68 = t47 + t59 * CDYN_R(0.42438);
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), world placement */
     const cdyn_real t69 = t61 * t35 + t60 * t36;
     d->oMf_R[frame][0] = -t69;
     J[125] = -t69;
@@ -5293,6 +5428,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t75 = t66 - t61 * CDYN_R(0.43624);
     const cdyn_real t76 = t67 - t63 * CDYN_R(0.43624);
     const cdyn_real t77 = t68 + t65 * CDYN_R(0.43624);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), world placement */
     const cdyn_real t78 = t70 * t37 + t48 * t38;
     d->oMf_R[frame][1] = t78;
     const cdyn_real t79 = t70 * t38 - t48 * t37;
@@ -5311,6 +5447,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t85;
     const cdyn_real t86 = t77 + t83 * CDYN_R(0.07);
     d->oMf_p[frame][2] = t86;
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), its columns */
     const cdyn_real t87 = t75 - t84;
     const cdyn_real t88 = t76 - t85;
     const cdyn_real t89 = t77 - t86;
@@ -5320,12 +5457,14 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     J[49] = -t91;
     const cdyn_real t92 = t71 * t87 - t69 * t88;
     J[87] = -t92;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its columns */
     const cdyn_real t93 = t52 * t88 + t50 * t89;
     J[10] = -t93;
     const cdyn_real t94 = t48 * t89 + t52 * t87;
     J[48] = t94;
     const cdyn_real t95 = t50 * t87 - t48 * t88;
     J[86] = t95;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns */
     const cdyn_real t96 = t66 - t84;
     const cdyn_real t97 = t67 - t85;
     const cdyn_real t98 = t68 - t86;
@@ -5335,6 +5474,7 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     J[47] = t100;
     const cdyn_real t101 = t50 * t96 - t48 * t97;
     J[85] = t101;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns */
     const cdyn_real t102 = t45 - t84;
     const cdyn_real t103 = t46 - t85;
     const cdyn_real t104 = t47 - t86;
@@ -5344,18 +5484,21 @@ static void humanoid__jacobian_13(humanoid_data *d, const cdyn_real *q, int fram
     J[46] = t106;
     const cdyn_real t107 = t50 * t102 - t48 * t103;
     J[84] = t107;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns */
     const cdyn_real t108 = t43 * t103 + t41 * t104;
     J[7] = t108;
     const cdyn_real t109 = t39 * t104 - t43 * t102;
     J[45] = t109;
     const cdyn_real t110 = t41 * t102 + t39 * t103;
     J[83] = -t110;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns */
     const cdyn_real t111 = t26 * t103 + t20 * t104;
     J[6] = -t111;
     const cdyn_real t112 = t14 * t104 + t26 * t102;
     J[44] = t112;
     const cdyn_real t113 = t20 * t102 - t14 * t103;
     J[82] = t113;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t114 = q_root_joint_x - t84;
     const cdyn_real t115 = q_root_joint_y - t85;
     const cdyn_real t116 = q_root_joint_z - t86;
@@ -5398,6 +5541,7 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * HUMANOID_NV + 12, 0, 26 * sizeof *J);
     }
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -5421,12 +5565,14 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t12 = t0 * CDYN_R(0.07);
     const cdyn_real t13 = t1 * CDYN_R(0.07);
     J[10] = -t13;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t0 * t2;
     const cdyn_real t15 = t1 * t2;
     const cdyn_real t16 = t0 * t3;
     const cdyn_real t17 = t1 * t3;
     const cdyn_real t18 = t13 * t2;
     const cdyn_real t19 = t13 * t3 + CDYN_R(0.43624);
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t2 * t18 + t3 * t19;
     J[9] = -t20;
     const cdyn_real t21 = t16 * t18 - t14 * t19;
@@ -5442,6 +5588,7 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t19 * t4 + t18 * t5;
     const cdyn_real t30 = t19 * t5 - t18 * t4;
     const cdyn_real t31 = t30 + CDYN_R(0.42438);
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t26 * t29 - t23 * t31;
     J[8] = -t32;
     const cdyn_real t33 = t27 * t29 - t24 * t31;
@@ -5459,6 +5606,7 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t28 * t7 - t25 * t6;
     const cdyn_real t41 = t31 * t6 + t29 * t7;
     const cdyn_real t42 = t31 * t7 - t29 * t6;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t12 * t38;
     J[7] = -t43;
     const cdyn_real t44 = t12 * t39 + t1 * t42;
@@ -5482,6 +5630,7 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     J[195] = t51;
     const cdyn_real t52 = t42 * t8 + t12 * t9;
     const cdyn_real t53 = t42 * t9 - t12 * t8;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t54 = t41 * t46 - t35 * t52;
     J[6] = -t54;
     const cdyn_real t55 = t41 * t47 - t36 * t52;
@@ -5509,6 +5658,7 @@ static void humanoid__jacobian_local_13(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t63 = t52 * t10 + t41 * t11;
     const cdyn_real t64 = t52 * t11 - t41 * t10;
     const cdyn_real t65 = t64 + CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t66 = t49 * t65 - t53 * t60;
     J[3] = -t66;
     const cdyn_real t67 = t50 * t65 - t53 * t61;
@@ -5636,6 +5786,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5688,6 +5839,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -5717,6 +5869,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t40 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t41 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t42 = t14 * t29 - t33 * t30;
     const cdyn_real t43 = t14 * t30 + t33 * t29;
     const cdyn_real t44 = t20 * t29 + t35 * t30;
@@ -5726,6 +5879,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t48 = t39 + t14 * CDYN_R(0.21661);
     const cdyn_real t49 = t40 + t20 * CDYN_R(0.21661);
     const cdyn_real t50 = t41 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t51 = t43 * t31 + t42 * t32;
     d->oMf_R[frame][0] = -t51;
     const cdyn_real t52 = t43 * t32 - t42 * t31;
@@ -5747,6 +5901,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t50 - t59;
     d->oMf_p[frame][2] = t62;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t63 = t48 - t60;
     const cdyn_real t64 = t49 - t61;
     const cdyn_real t65 = t50 - t62;
@@ -5756,6 +5911,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t67;
     const cdyn_real t68 = t36 * t63 + t34 * t64;
     J[95] = -t68;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t69 = t39 - t60;
     const cdyn_real t70 = t40 - t61;
     const cdyn_real t71 = t41 - t62;
@@ -5765,6 +5921,7 @@ static void humanoid__jacobian_14(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t73;
     const cdyn_real t74 = t20 * t69 - t14 * t70;
     J[94] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -5811,6 +5968,7 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 21, 0, 17 * sizeof *J);
     }
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -5823,6 +5981,7 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[0];
     J[39] = t5;
     J[156] = t5;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.17158);
     J[19] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.17158);
@@ -5838,6 +5997,7 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t10 = t2 * CDYN_R(0.17158);
     J[56] = t10;
     const cdyn_real t11 = t3 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * CDYN_R(0.175);
     J[18] = t12;
     const cdyn_real t13 = t9 * CDYN_R(0.175);
@@ -5857,6 +6017,7 @@ static void humanoid__jacobian_local_14(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t18 = t4 * CDYN_R(0.175) - t10 * t5;
     const cdyn_real t19 = t5 * CDYN_R(0.175) + t10 * t4;
     const cdyn_real t20 = t11 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t9 * t19 - t16 * t20;
     J[3] = -t21;
     const cdyn_real t22 = t5 * t20;
@@ -5983,6 +6144,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -6035,6 +6197,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 4);
     const cdyn_real t27 = sin_angle[0];
@@ -6063,6 +6226,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t42 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t44 = t14 * t29 - t35 * t30;
     const cdyn_real t45 = t14 * t30 + t35 * t29;
     const cdyn_real t46 = t20 * t29 + t37 * t30;
@@ -6072,6 +6236,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t50 = t41 + t14 * CDYN_R(0.21661);
     const cdyn_real t51 = t42 + t20 * CDYN_R(0.21661);
     const cdyn_real t52 = t43 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t53 = t45 * t31 + t44 * t32;
     d->oMf_R[frame][0] = -t53;
     J[135] = -t53;
@@ -6093,6 +6258,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t63;
     const cdyn_real t64 = t52 - t61;
     d->oMf_p[frame][2] = t64;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t65 = t54 * t33 + t36 * t34;
     d->oMf_R[frame][1] = t65;
     const cdyn_real t66 = t54 * t34 - t36 * t33;
@@ -6105,6 +6271,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t69;
     const cdyn_real t70 = t58 * t34 + t40 * t33;
     d->oMf_R[frame][8] = -t70;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t71 = t50 - t62;
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
@@ -6114,6 +6281,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t75;
     const cdyn_real t76 = t38 * t71 + t36 * t72;
     J[95] = -t76;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t77 = t41 - t62;
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
@@ -6123,6 +6291,7 @@ static void humanoid__jacobian_15(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t81;
     const cdyn_real t82 = t20 * t77 - t14 * t78;
     J[94] = t82;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t83 = q_root_joint_x - t62;
     const cdyn_real t84 = q_root_joint_y - t63;
     const cdyn_real t85 = q_root_joint_z - t64;
@@ -6172,6 +6341,7 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 22, 0, 16 * sizeof *J);
     }
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[3];
@@ -6186,10 +6356,12 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t2;
     const cdyn_real t9 = t1 * t2;
     const cdyn_real t10 = t0 * t3;
     const cdyn_real t11 = t1 * t3;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t3 * CDYN_R(0.17158);
     J[19] = t12;
     const cdyn_real t13 = t8 * CDYN_R(0.17158);
@@ -6213,6 +6385,7 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
     J[195] = t20;
     const cdyn_real t21 = t4 * CDYN_R(0.17158);
     const cdyn_real t22 = t5 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t23 = t15 * CDYN_R(0.175);
     J[18] = t23;
     const cdyn_real t24 = t1 * t21 - t16 * CDYN_R(0.175);
@@ -6240,6 +6413,7 @@ static void humanoid__jacobian_local_15(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t32 = t6 * CDYN_R(0.175) - t21 * t7;
     const cdyn_real t33 = t7 * CDYN_R(0.175) + t21 * t6;
     const cdyn_real t34 = t22 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t35 = t18 * t33 - t29 * t34;
     J[3] = -t35;
     const cdyn_real t36 = t19 * t33 - t30 * t34;
@@ -6367,6 +6541,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -6419,6 +6594,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 5);
     const cdyn_real t27 = sin_angle[0];
@@ -6449,6 +6625,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t44 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t45 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t46 = t14 * t29 - t37 * t30;
     const cdyn_real t47 = t14 * t30 + t37 * t29;
     const cdyn_real t48 = t20 * t29 + t39 * t30;
@@ -6458,6 +6635,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = t43 + t14 * CDYN_R(0.21661);
     const cdyn_real t53 = t44 + t20 * CDYN_R(0.21661);
     const cdyn_real t54 = t45 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t55 = t47 * t31 + t46 * t32;
     J[135] = -t55;
     const cdyn_real t56 = t47 * t32 - t46 * t31;
@@ -6476,6 +6654,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t65;
     const cdyn_real t66 = t54 - t63;
     d->oMf_p[frame][2] = t66;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t67 = t56 * t33 + t38 * t34;
     const cdyn_real t68 = t56 * t34 - t38 * t33;
     d->oMf_R[frame][2] = t68;
@@ -6488,6 +6667,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 * t34 + t42 * t33;
     d->oMf_R[frame][8] = -t72;
     J[212] = -t72;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t73 = t67 * t35 - t55 * t36;
     d->oMf_R[frame][0] = t73;
     const cdyn_real t74 = t67 * t36 + t55 * t35;
@@ -6500,6 +6680,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = -t77;
     const cdyn_real t78 = t71 * t36 + t59 * t35;
     d->oMf_R[frame][7] = -t78;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t79 = t52 - t64;
     const cdyn_real t80 = t53 - t65;
     const cdyn_real t81 = t54 - t66;
@@ -6509,6 +6690,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t83;
     const cdyn_real t84 = t40 * t79 + t38 * t80;
     J[95] = -t84;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t85 = t43 - t64;
     const cdyn_real t86 = t44 - t65;
     const cdyn_real t87 = t45 - t66;
@@ -6518,6 +6700,7 @@ static void humanoid__jacobian_16(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t89;
     const cdyn_real t90 = t20 * t85 - t14 * t86;
     J[94] = t90;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t91 = q_root_joint_x - t64;
     const cdyn_real t92 = q_root_joint_y - t65;
     const cdyn_real t93 = q_root_joint_z - t66;
@@ -6570,6 +6753,7 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 23, 0, 15 * sizeof *J);
     }
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[4];
@@ -6586,6 +6770,7 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t7 = cos_angle[1];
     const cdyn_real t8 = sin_angle[0];
     const cdyn_real t9 = cos_angle[0];
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t0 * t3;
     J[134] = t10;
     J[133] = t10;
@@ -6594,12 +6779,14 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
     J[171] = t11;
     const cdyn_real t12 = t0 * t2;
     const cdyn_real t13 = t1 * t2;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t12 * t4 + t1 * t5;
     const cdyn_real t15 = t13 * t4 - t0 * t5;
     const cdyn_real t16 = t3 * t4;
     const cdyn_real t17 = t12 * t5 - t1 * t4;
     const cdyn_real t18 = t13 * t5 + t0 * t4;
     const cdyn_real t19 = t3 * t5;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t14 * CDYN_R(0.17158);
     J[19] = t20;
     const cdyn_real t21 = t15 * CDYN_R(0.17158);
@@ -6623,6 +6810,7 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
     J[195] = t28;
     const cdyn_real t29 = t6 * CDYN_R(0.17158);
     const cdyn_real t30 = t7 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t31 = t10 * t29 - t23 * CDYN_R(0.175);
     J[18] = t31;
     const cdyn_real t32 = t11 * t29 - t24 * CDYN_R(0.175);
@@ -6650,6 +6838,7 @@ static void humanoid__jacobian_local_16(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t8 * CDYN_R(0.175) - t29 * t9;
     const cdyn_real t41 = t9 * CDYN_R(0.175) + t29 * t8;
     const cdyn_real t42 = t30 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t26 * t41 - t37 * t42;
     J[3] = t43;
     const cdyn_real t44 = t27 * t41 - t38 * t42;
@@ -6779,6 +6968,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -6831,6 +7021,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 6);
     const cdyn_real t27 = sin_angle[0];
@@ -6863,6 +7054,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t48 = t14 * t29 - t39 * t30;
     const cdyn_real t49 = t14 * t30 + t39 * t29;
     const cdyn_real t50 = t20 * t29 + t41 * t30;
@@ -6872,6 +7064,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t54 = t45 + t14 * CDYN_R(0.21661);
     const cdyn_real t55 = t46 + t20 * CDYN_R(0.21661);
     const cdyn_real t56 = t47 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t57 = t49 * t31 + t48 * t32;
     J[135] = -t57;
     const cdyn_real t58 = t49 * t32 - t48 * t31;
@@ -6887,6 +7080,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t54 + t63;
     const cdyn_real t67 = t55 + t64;
     const cdyn_real t68 = t56 - t65;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t69 = t58 * t33 + t40 * t34;
     const cdyn_real t70 = t58 * t34 - t40 * t33;
     J[136] = t70;
@@ -6896,6 +7090,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t73 = t62 * t33 - t44 * t34;
     const cdyn_real t74 = t62 * t34 + t44 * t33;
     J[212] = -t74;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t75 = t69 * t35 - t57 * t36;
     const cdyn_real t76 = t69 * t36 + t57 * t35;
     d->oMf_R[frame][1] = t76;
@@ -6908,6 +7103,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t80 = t73 * t36 + t61 * t35;
     d->oMf_R[frame][7] = -t80;
     J[213] = -t80;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t81 = t70 * t37 - t75 * t38;
     d->oMf_R[frame][0] = -t81;
     const cdyn_real t82 = t70 * t38 + t75 * t37;
@@ -6926,6 +7122,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t88;
     const cdyn_real t89 = t68 + t74 * CDYN_R(0.28316);
     d->oMf_p[frame][2] = t89;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t90 = t66 - t87;
     const cdyn_real t91 = t67 - t88;
     const cdyn_real t92 = t68 - t89;
@@ -6935,18 +7132,21 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t94;
     const cdyn_real t95 = t72 * t90 - t70 * t91;
     J[98] = t95;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t96 = t61 * t91 + t59 * t92;
     J[21] = t96;
     const cdyn_real t97 = t57 * t92 + t61 * t90;
     J[59] = -t97;
     const cdyn_real t98 = t59 * t90 - t57 * t91;
     J[97] = -t98;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t99 = t44 * t91 + t42 * t92;
     J[20] = t99;
     const cdyn_real t100 = t40 * t92 - t44 * t90;
     J[58] = t100;
     const cdyn_real t101 = t42 * t90 + t40 * t91;
     J[96] = -t101;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t102 = t54 - t87;
     const cdyn_real t103 = t55 - t88;
     const cdyn_real t104 = t56 - t89;
@@ -6956,6 +7156,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t106;
     const cdyn_real t107 = t42 * t102 + t40 * t103;
     J[95] = -t107;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t108 = t45 - t87;
     const cdyn_real t109 = t46 - t88;
     const cdyn_real t110 = t47 - t89;
@@ -6965,6 +7166,7 @@ static void humanoid__jacobian_17(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t112;
     const cdyn_real t113 = t20 * t108 - t14 * t109;
     J[94] = t113;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t114 = q_root_joint_x - t87;
     const cdyn_real t115 = q_root_joint_y - t88;
     const cdyn_real t116 = q_root_joint_z - t89;
@@ -7011,6 +7213,7 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 24, 0, 14 * sizeof *J);
     }
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -7028,12 +7231,14 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t9 = cos_angle[1];
     const cdyn_real t10 = sin_angle[0];
     const cdyn_real t11 = cos_angle[0];
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t1 * t3;
     J[135] = t12;
     const cdyn_real t13 = t0 * t3;
     J[211] = t13;
     const cdyn_real t14 = t1 * t2;
     const cdyn_real t15 = t0 * t2;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t14 * CDYN_R(0.28316);
     J[21] = t16;
     const cdyn_real t17 = t3 * CDYN_R(0.28316);
@@ -7053,6 +7258,7 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t23 = t3 * t4;
     const cdyn_real t24 = t1 * t5 + t15 * t4;
     const cdyn_real t25 = t5 * CDYN_R(0.28316);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t26 = t12 * t25;
     J[20] = -t26;
     const cdyn_real t27 = t2 * t25;
@@ -7068,6 +7274,7 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t35 = t25 * t6;
     const cdyn_real t36 = t4 * CDYN_R(0.28316) + CDYN_R(0.175);
     const cdyn_real t37 = t25 * t7 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t38 = t32 * t35 - t29 * t37;
     J[19] = -t38;
     const cdyn_real t39 = t33 * t35 - t30 * t37;
@@ -7092,6 +7299,7 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t47 = t37 * t8 + t35 * t9;
     const cdyn_real t48 = t37 * t9 - t35 * t8;
     const cdyn_real t49 = t48 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t50 = t19 * t47 - t36 * t41;
     J[18] = -t50;
     const cdyn_real t51 = t20 * t47 + t36 * t42;
@@ -7119,6 +7327,7 @@ static void humanoid__jacobian_local_17(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t59 = t36 * t10 + t47 * t11;
     const cdyn_real t60 = t36 * t11 - t47 * t10;
     const cdyn_real t61 = t49 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t62 = t44 * t60 - t56 * t61;
     J[3] = -t62;
     const cdyn_real t63 = t45 * t60 + t57 * t61;
@@ -7245,6 +7454,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -7297,6 +7507,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 7);
     const cdyn_real t27 = sin_angle[0];
@@ -7331,6 +7542,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t48 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t49 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t50 = t14 * t29 - t41 * t30;
     const cdyn_real t51 = t14 * t30 + t41 * t29;
     const cdyn_real t52 = t20 * t29 + t43 * t30;
@@ -7340,6 +7552,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t56 = t47 + t14 * CDYN_R(0.21661);
     const cdyn_real t57 = t48 + t20 * CDYN_R(0.21661);
     const cdyn_real t58 = t49 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t59 = t51 * t31 + t50 * t32;
     J[135] = -t59;
     const cdyn_real t60 = t51 * t32 - t50 * t31;
@@ -7355,6 +7568,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t68 = t56 + t65;
     const cdyn_real t69 = t57 + t66;
     const cdyn_real t70 = t58 - t67;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t71 = t60 * t33 + t42 * t34;
     const cdyn_real t72 = t60 * t34 - t42 * t33;
     J[136] = t72;
@@ -7364,6 +7578,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t75 = t64 * t33 - t46 * t34;
     const cdyn_real t76 = t64 * t34 + t46 * t33;
     J[212] = -t76;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t77 = t71 * t35 - t59 * t36;
     const cdyn_real t78 = t71 * t36 + t59 * t35;
     J[137] = t78;
@@ -7373,6 +7588,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[213] = -t82;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t83 = t72 * t37 - t77 * t38;
     const cdyn_real t84 = t72 * t38 + t77 * t37;
     d->oMf_R[frame][2] = t84;
@@ -7388,6 +7604,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t89 = t68 - t72 * CDYN_R(0.28316);
     const cdyn_real t90 = t69 - t74 * CDYN_R(0.28316);
     const cdyn_real t91 = t70 + t76 * CDYN_R(0.28316);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), world placement */
     const cdyn_real t92 = t78 * t39 - t83 * t40;
     d->oMf_R[frame][0] = t92;
     const cdyn_real t93 = t78 * t40 + t83 * t39;
@@ -7406,6 +7623,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t99;
     const cdyn_real t100 = t91 + t88 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t100;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns */
     const cdyn_real t101 = t89 - t98;
     const cdyn_real t102 = t90 - t99;
     const cdyn_real t103 = t91 - t100;
@@ -7415,6 +7633,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     J[61] = t105;
     const cdyn_real t106 = t80 * t101 - t78 * t102;
     J[99] = t106;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t107 = t68 - t98;
     const cdyn_real t108 = t69 - t99;
     const cdyn_real t109 = t70 - t100;
@@ -7424,18 +7643,21 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t111;
     const cdyn_real t112 = t74 * t107 - t72 * t108;
     J[98] = t112;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t113 = t63 * t108 + t61 * t109;
     J[21] = t113;
     const cdyn_real t114 = t59 * t109 + t63 * t107;
     J[59] = -t114;
     const cdyn_real t115 = t61 * t107 - t59 * t108;
     J[97] = -t115;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t116 = t46 * t108 + t44 * t109;
     J[20] = t116;
     const cdyn_real t117 = t42 * t109 - t46 * t107;
     J[58] = t117;
     const cdyn_real t118 = t44 * t107 + t42 * t108;
     J[96] = -t118;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t119 = t56 - t98;
     const cdyn_real t120 = t57 - t99;
     const cdyn_real t121 = t58 - t100;
@@ -7445,6 +7667,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t123;
     const cdyn_real t124 = t44 * t119 + t42 * t120;
     J[95] = -t124;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t125 = t47 - t98;
     const cdyn_real t126 = t48 - t99;
     const cdyn_real t127 = t49 - t100;
@@ -7454,6 +7677,7 @@ static void humanoid__jacobian_18(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t129;
     const cdyn_real t130 = t20 * t125 - t14 * t126;
     J[94] = t130;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t131 = q_root_joint_x - t98;
     const cdyn_real t132 = q_root_joint_y - t99;
     const cdyn_real t133 = q_root_joint_z - t100;
@@ -7500,6 +7724,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 25, 0, 13 * sizeof *J);
     }
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[6];
@@ -7519,6 +7744,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t11 = cos_angle[1];
     const cdyn_real t12 = sin_angle[0];
     const cdyn_real t13 = cos_angle[0];
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t1 * CDYN_R(0.27029);
     J[23] = -t14;
     const cdyn_real t15 = t0 * CDYN_R(0.27029);
@@ -7531,6 +7757,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     J[174] = t19;
     const cdyn_real t20 = t2 * CDYN_R(0.27029);
     const cdyn_real t21 = t3 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t0 * t20;
     J[22] = -t22;
     const cdyn_real t23 = t1 * t20;
@@ -7546,6 +7773,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t2 * t4;
     const cdyn_real t30 = t20 * t5;
     const cdyn_real t31 = t20 * t4;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t18 * t31 + t21 * t27;
     J[21] = t32;
     const cdyn_real t33 = t19 * t31 - t21 * t28;
@@ -7566,6 +7794,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t3 * t7 + t29 * t6;
     const cdyn_real t41 = t21 * t6 - t31 * t7;
     const cdyn_real t42 = t21 * t7 + t31 * t6;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t30 * t38 - t24 * t42;
     J[20] = -t43;
     const cdyn_real t44 = t30 * t39 + t25 * t42;
@@ -7582,6 +7811,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t53 = t42 * t9 - t30 * t8;
     const cdyn_real t54 = t41 + CDYN_R(0.175);
     const cdyn_real t55 = t53 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t56 = t49 * t52 - t46 * t55;
     J[19] = -t56;
     const cdyn_real t57 = t50 * t52 - t47 * t55;
@@ -7606,6 +7836,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t65 = t55 * t10 + t52 * t11;
     const cdyn_real t66 = t55 * t11 - t52 * t10;
     const cdyn_real t67 = t66 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t68 = t35 * t65 - t54 * t59;
     J[18] = -t68;
     const cdyn_real t69 = t36 * t65 - t54 * t60;
@@ -7633,6 +7864,7 @@ static void humanoid__jacobian_local_18(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t77 = t54 * t12 + t65 * t13;
     const cdyn_real t78 = t54 * t13 - t65 * t12;
     const cdyn_real t79 = t67 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t80 = t62 * t78 - t74 * t79;
     J[3] = -t80;
     const cdyn_real t81 = t63 * t78 - t75 * t79;
@@ -7758,6 +7990,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -7810,6 +8043,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[8], cos_angle[8];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 8);
     const cdyn_real t27 = sin_angle[0];
@@ -7846,6 +8080,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t50 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t51 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t52 = t14 * t29 - t43 * t30;
     const cdyn_real t53 = t14 * t30 + t43 * t29;
     const cdyn_real t54 = t20 * t29 + t45 * t30;
@@ -7855,6 +8090,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t58 = t49 + t14 * CDYN_R(0.21661);
     const cdyn_real t59 = t50 + t20 * CDYN_R(0.21661);
     const cdyn_real t60 = t51 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t61 = t53 * t31 + t52 * t32;
     J[135] = -t61;
     const cdyn_real t62 = t53 * t32 - t52 * t31;
@@ -7870,6 +8106,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t70 = t58 + t67;
     const cdyn_real t71 = t59 + t68;
     const cdyn_real t72 = t60 - t69;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t73 = t62 * t33 + t44 * t34;
     const cdyn_real t74 = t62 * t34 - t44 * t33;
     J[136] = t74;
@@ -7879,6 +8116,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t77 = t66 * t33 - t48 * t34;
     const cdyn_real t78 = t66 * t34 + t48 * t33;
     J[212] = -t78;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t79 = t73 * t35 - t61 * t36;
     const cdyn_real t80 = t73 * t36 + t61 * t35;
     J[137] = t80;
@@ -7888,6 +8126,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t83 = t77 * t35 - t65 * t36;
     const cdyn_real t84 = t77 * t36 + t65 * t35;
     J[213] = -t84;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t85 = t74 * t37 - t79 * t38;
     const cdyn_real t86 = t74 * t38 + t79 * t37;
     J[138] = t86;
@@ -7900,6 +8139,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t91 = t70 - t74 * CDYN_R(0.28316);
     const cdyn_real t92 = t71 - t76 * CDYN_R(0.28316);
     const cdyn_real t93 = t72 + t78 * CDYN_R(0.28316);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), world placement */
     const cdyn_real t94 = t80 * t39 - t85 * t40;
     const cdyn_real t95 = t80 * t40 + t85 * t39;
     d->oMf_R[frame][1] = t95;
@@ -7918,6 +8158,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t101;
     const cdyn_real t102 = t93 + t90 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t102;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), world placement */
     const cdyn_real t103 = t86 * t41 - t94 * t42;
     d->oMf_R[frame][0] = -t103;
     const cdyn_real t104 = t86 * t42 + t94 * t41;
@@ -7930,6 +8171,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t107;
     const cdyn_real t108 = t90 * t42 + t98 * t41;
     d->oMf_R[frame][8] = -t108;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns */
     const cdyn_real t109 = t91 - t100;
     const cdyn_real t110 = t92 - t101;
     const cdyn_real t111 = t93 - t102;
@@ -7939,6 +8181,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     J[61] = t113;
     const cdyn_real t114 = t82 * t109 - t80 * t110;
     J[99] = t114;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t115 = t70 - t100;
     const cdyn_real t116 = t71 - t101;
     const cdyn_real t117 = t72 - t102;
@@ -7948,18 +8191,21 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t119;
     const cdyn_real t120 = t76 * t115 - t74 * t116;
     J[98] = t120;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t121 = t65 * t116 + t63 * t117;
     J[21] = t121;
     const cdyn_real t122 = t61 * t117 + t65 * t115;
     J[59] = -t122;
     const cdyn_real t123 = t63 * t115 - t61 * t116;
     J[97] = -t123;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t124 = t48 * t116 + t46 * t117;
     J[20] = t124;
     const cdyn_real t125 = t44 * t117 - t48 * t115;
     J[58] = t125;
     const cdyn_real t126 = t46 * t115 + t44 * t116;
     J[96] = -t126;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t127 = t58 - t100;
     const cdyn_real t128 = t59 - t101;
     const cdyn_real t129 = t60 - t102;
@@ -7969,6 +8215,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t131;
     const cdyn_real t132 = t46 * t127 + t44 * t128;
     J[95] = -t132;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t133 = t49 - t100;
     const cdyn_real t134 = t50 - t101;
     const cdyn_real t135 = t51 - t102;
@@ -7978,6 +8225,7 @@ static void humanoid__jacobian_19(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t137;
     const cdyn_real t138 = t20 * t133 - t14 * t134;
     J[94] = t138;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t139 = q_root_joint_x - t100;
     const cdyn_real t140 = q_root_joint_y - t101;
     const cdyn_real t141 = q_root_joint_z - t102;
@@ -8027,6 +8275,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 26, 0, 12 * sizeof *J);
     }
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[8], cos_angle[8];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 8);
     const cdyn_real t0 = sin_angle[7];
@@ -8048,12 +8297,14 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t13 = cos_angle[1];
     const cdyn_real t14 = sin_angle[0];
     const cdyn_real t15 = cos_angle[0];
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t1 * t3;
     const cdyn_real t17 = t0 * t3;
     const cdyn_real t18 = t1 * t2;
     J[137] = t18;
     const cdyn_real t19 = t0 * t2;
     J[213] = t19;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t16 * CDYN_R(0.27029);
     J[23] = -t20;
     const cdyn_real t21 = t2 * CDYN_R(0.27029);
@@ -8071,6 +8322,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     J[212] = t28;
     const cdyn_real t29 = t4 * CDYN_R(0.27029);
     const cdyn_real t30 = t5 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t31 = t18 * t29;
     J[22] = -t31;
     const cdyn_real t32 = t3 * t29;
@@ -8088,6 +8340,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t39 = t19 * t7 + t25 * t6;
     const cdyn_real t40 = t29 * t7;
     const cdyn_real t41 = t29 * t6;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t42 = t26 * t41 + t30 * t37;
     J[21] = t42;
     const cdyn_real t43 = t27 * t41 - t30 * t38;
@@ -8108,6 +8361,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t50 = t28 * t9 + t39 * t8;
     const cdyn_real t51 = t30 * t8 - t41 * t9;
     const cdyn_real t52 = t30 * t9 + t41 * t8;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t53 = t40 * t48 - t34 * t52;
     J[20] = -t53;
     const cdyn_real t54 = t40 * t49 + t35 * t52;
@@ -8124,6 +8378,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t63 = t52 * t11 - t40 * t10;
     const cdyn_real t64 = t51 + CDYN_R(0.175);
     const cdyn_real t65 = t63 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t66 = t59 * t62 - t56 * t65;
     J[19] = -t66;
     const cdyn_real t67 = t60 * t62 - t57 * t65;
@@ -8148,6 +8403,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t75 = t65 * t12 + t62 * t13;
     const cdyn_real t76 = t65 * t13 - t62 * t12;
     const cdyn_real t77 = t76 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t78 = t45 * t75 - t64 * t69;
     J[18] = -t78;
     const cdyn_real t79 = t46 * t75 - t64 * t70;
@@ -8175,6 +8431,7 @@ static void humanoid__jacobian_local_19(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t87 = t64 * t14 + t75 * t15;
     const cdyn_real t88 = t64 * t15 - t75 * t14;
     const cdyn_real t89 = t77 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t90 = t72 * t88 - t84 * t89;
     J[3] = -t90;
     const cdyn_real t91 = t73 * t88 - t85 * t89;
@@ -8301,6 +8558,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -8353,6 +8611,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 9);
     const cdyn_real t27 = sin_angle[0];
@@ -8391,6 +8650,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t53 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t54 = t14 * t29 - t45 * t30;
     const cdyn_real t55 = t14 * t30 + t45 * t29;
     const cdyn_real t56 = t20 * t29 + t47 * t30;
@@ -8400,6 +8660,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t60 = t51 + t14 * CDYN_R(0.21661);
     const cdyn_real t61 = t52 + t20 * CDYN_R(0.21661);
     const cdyn_real t62 = t53 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t63 = t55 * t31 + t54 * t32;
     J[135] = -t63;
     const cdyn_real t64 = t55 * t32 - t54 * t31;
@@ -8415,6 +8676,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 + t69;
     const cdyn_real t73 = t61 + t70;
     const cdyn_real t74 = t62 - t71;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t75 = t64 * t33 + t46 * t34;
     const cdyn_real t76 = t64 * t34 - t46 * t33;
     J[136] = t76;
@@ -8424,6 +8686,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t79 = t68 * t33 - t50 * t34;
     const cdyn_real t80 = t68 * t34 + t50 * t33;
     J[212] = -t80;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[137] = t82;
@@ -8433,6 +8696,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t85 = t79 * t35 - t67 * t36;
     const cdyn_real t86 = t79 * t36 + t67 * t35;
     J[213] = -t86;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t87 = t76 * t37 - t81 * t38;
     const cdyn_real t88 = t76 * t38 + t81 * t37;
     J[138] = t88;
@@ -8445,6 +8709,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t93 = t72 - t76 * CDYN_R(0.28316);
     const cdyn_real t94 = t73 - t78 * CDYN_R(0.28316);
     const cdyn_real t95 = t74 + t80 * CDYN_R(0.28316);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), world placement */
     const cdyn_real t96 = t82 * t39 - t87 * t40;
     const cdyn_real t97 = t82 * t40 + t87 * t39;
     J[139] = t97;
@@ -8460,6 +8725,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t103;
     const cdyn_real t104 = t95 + t92 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t104;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), world placement */
     const cdyn_real t105 = t88 * t41 - t96 * t42;
     d->oMf_R[frame][0] = -t105;
     J[140] = -t105;
@@ -8472,6 +8738,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t109;
     J[216] = t109;
     const cdyn_real t110 = t92 * t42 + t100 * t41;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), world placement */
     const cdyn_real t111 = t106 * t43 + t97 * t44;
     d->oMf_R[frame][1] = t111;
     const cdyn_real t112 = t106 * t44 - t97 * t43;
@@ -8484,6 +8751,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t115;
     const cdyn_real t116 = t110 * t44 - t101 * t43;
     d->oMf_R[frame][8] = -t116;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns */
     const cdyn_real t117 = t93 - t102;
     const cdyn_real t118 = t94 - t103;
     const cdyn_real t119 = t95 - t104;
@@ -8493,6 +8761,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     J[61] = t121;
     const cdyn_real t122 = t84 * t117 - t82 * t118;
     J[99] = t122;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t123 = t72 - t102;
     const cdyn_real t124 = t73 - t103;
     const cdyn_real t125 = t74 - t104;
@@ -8502,18 +8771,21 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t127;
     const cdyn_real t128 = t78 * t123 - t76 * t124;
     J[98] = t128;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t129 = t67 * t124 + t65 * t125;
     J[21] = t129;
     const cdyn_real t130 = t63 * t125 + t67 * t123;
     J[59] = -t130;
     const cdyn_real t131 = t65 * t123 - t63 * t124;
     J[97] = -t131;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t132 = t50 * t124 + t48 * t125;
     J[20] = t132;
     const cdyn_real t133 = t46 * t125 - t50 * t123;
     J[58] = t133;
     const cdyn_real t134 = t48 * t123 + t46 * t124;
     J[96] = -t134;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t135 = t60 - t102;
     const cdyn_real t136 = t61 - t103;
     const cdyn_real t137 = t62 - t104;
@@ -8523,6 +8795,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t139;
     const cdyn_real t140 = t48 * t135 + t46 * t136;
     J[95] = -t140;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t141 = t51 - t102;
     const cdyn_real t142 = t52 - t103;
     const cdyn_real t143 = t53 - t104;
@@ -8532,6 +8805,7 @@ static void humanoid__jacobian_20(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t145;
     const cdyn_real t146 = t20 * t141 - t14 * t142;
     J[94] = t146;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t147 = q_root_joint_x - t102;
     const cdyn_real t148 = q_root_joint_y - t103;
     const cdyn_real t149 = q_root_joint_z - t104;
@@ -8584,6 +8858,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 9);
     const cdyn_real t0 = sin_angle[8];
@@ -8607,12 +8882,14 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t15 = cos_angle[1];
     const cdyn_real t16 = sin_angle[0];
     const cdyn_real t17 = cos_angle[0];
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t18 = t0 * t2;
     const cdyn_real t19 = t1 * t2;
     const cdyn_real t20 = t0 * t3;
     J[176] = t20;
     const cdyn_real t21 = t1 * t3;
     J[214] = t21;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t3 * t5;
     const cdyn_real t23 = t1 * t4 - t18 * t5;
     const cdyn_real t24 = t0 * t4 + t19 * t5;
@@ -8622,6 +8899,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     J[175] = t26;
     const cdyn_real t27 = t0 * t5 - t19 * t4;
     J[213] = -t27;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t28 = t22 * CDYN_R(0.27029);
     J[23] = -t28;
     const cdyn_real t29 = t23 * CDYN_R(0.27029);
@@ -8639,6 +8917,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     J[212] = t36;
     const cdyn_real t37 = t6 * CDYN_R(0.27029);
     const cdyn_real t38 = t7 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t39 = t25 * t37;
     J[22] = -t39;
     const cdyn_real t40 = t26 * t37;
@@ -8656,6 +8935,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t47 = t27 * t9 - t33 * t8;
     const cdyn_real t48 = t37 * t9;
     const cdyn_real t49 = t37 * t8;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t50 = t34 * t49 + t38 * t45;
     J[21] = t50;
     const cdyn_real t51 = t35 * t49 - t38 * t46;
@@ -8676,6 +8956,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t58 = t36 * t11 - t47 * t10;
     const cdyn_real t59 = t38 * t10 - t49 * t11;
     const cdyn_real t60 = t38 * t11 + t49 * t10;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t61 = t48 * t56 - t42 * t60;
     J[20] = -t61;
     const cdyn_real t62 = t48 * t57 + t43 * t60;
@@ -8692,6 +8973,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t71 = t60 * t13 - t48 * t12;
     const cdyn_real t72 = t59 + CDYN_R(0.175);
     const cdyn_real t73 = t71 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t74 = t67 * t70 - t64 * t73;
     J[19] = -t74;
     const cdyn_real t75 = t68 * t70 - t65 * t73;
@@ -8716,6 +8998,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t83 = t73 * t14 + t70 * t15;
     const cdyn_real t84 = t73 * t15 - t70 * t14;
     const cdyn_real t85 = t84 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t86 = t53 * t83 - t72 * t77;
     J[18] = -t86;
     const cdyn_real t87 = t54 * t83 - t72 * t78;
@@ -8743,6 +9026,7 @@ static void humanoid__jacobian_local_20(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t95 = t72 * t16 + t83 * t17;
     const cdyn_real t96 = t72 * t17 - t83 * t16;
     const cdyn_real t97 = t85 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t98 = t80 * t96 - t92 * t97;
     J[3] = -t98;
     const cdyn_real t99 = t81 * t96 - t93 * t97;
@@ -8872,6 +9156,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -8924,6 +9209,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[10], cos_angle[10];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 10);
     const cdyn_real t27 = sin_angle[0];
@@ -8964,6 +9250,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t54 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t55 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t56 = t14 * t29 - t47 * t30;
     const cdyn_real t57 = t14 * t30 + t47 * t29;
     const cdyn_real t58 = t20 * t29 + t49 * t30;
@@ -8973,6 +9260,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t62 = t53 + t14 * CDYN_R(0.21661);
     const cdyn_real t63 = t54 + t20 * CDYN_R(0.21661);
     const cdyn_real t64 = t55 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t65 = t57 * t31 + t56 * t32;
     J[135] = -t65;
     const cdyn_real t66 = t57 * t32 - t56 * t31;
@@ -8988,6 +9276,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t74 = t62 + t71;
     const cdyn_real t75 = t63 + t72;
     const cdyn_real t76 = t64 - t73;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t77 = t66 * t33 + t48 * t34;
     const cdyn_real t78 = t66 * t34 - t48 * t33;
     J[136] = t78;
@@ -8997,6 +9286,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t81 = t70 * t33 - t52 * t34;
     const cdyn_real t82 = t70 * t34 + t52 * t33;
     J[212] = -t82;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t83 = t77 * t35 - t65 * t36;
     const cdyn_real t84 = t77 * t36 + t65 * t35;
     J[137] = t84;
@@ -9006,6 +9296,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t87 = t81 * t35 - t69 * t36;
     const cdyn_real t88 = t81 * t36 + t69 * t35;
     J[213] = -t88;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t89 = t78 * t37 - t83 * t38;
     const cdyn_real t90 = t78 * t38 + t83 * t37;
     J[138] = t90;
@@ -9018,6 +9309,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t95 = t74 - t78 * CDYN_R(0.28316);
     const cdyn_real t96 = t75 - t80 * CDYN_R(0.28316);
     const cdyn_real t97 = t76 + t82 * CDYN_R(0.28316);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), world placement */
     const cdyn_real t98 = t84 * t39 - t89 * t40;
     const cdyn_real t99 = t84 * t40 + t89 * t39;
     J[139] = t99;
@@ -9030,6 +9322,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t104 = t95 - t90 * CDYN_R(0.27029);
     const cdyn_real t105 = t96 - t92 * CDYN_R(0.27029);
     const cdyn_real t106 = t97 + t94 * CDYN_R(0.27029);
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), world placement */
     const cdyn_real t107 = t90 * t41 - t98 * t42;
     d->oMf_R[frame][0] = -t107;
     J[141] = -t107;
@@ -9045,12 +9338,14 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[217] = t111;
     J[216] = t111;
     const cdyn_real t112 = t94 * t42 + t102 * t41;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), world placement */
     const cdyn_real t113 = t108 * t43 + t99 * t44;
     const cdyn_real t114 = t108 * t44 - t99 * t43;
     const cdyn_real t115 = t110 * t43 + t101 * t44;
     const cdyn_real t116 = t110 * t44 - t101 * t43;
     const cdyn_real t117 = t112 * t43 + t103 * t44;
     const cdyn_real t118 = t112 * t44 - t103 * t43;
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), world placement */
     const cdyn_real t119 = t114 * t45 + t113 * t46;
     d->oMf_R[frame][1] = t119;
     const cdyn_real t120 = t114 * t46 - t113 * t45;
@@ -9075,6 +9370,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t132;
     const cdyn_real t133 = t106 + t130;
     d->oMf_p[frame][2] = t133;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), its columns */
     const cdyn_real t134 = t104 - t131;
     const cdyn_real t135 = t105 - t132;
     const cdyn_real t136 = t106 - t133;
@@ -9084,18 +9380,21 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[64] = -t138;
     const cdyn_real t139 = t109 * t134 - t107 * t135;
     J[102] = -t139;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns */
     const cdyn_real t140 = t103 * t135 + t101 * t136;
     J[25] = -t140;
     const cdyn_real t141 = t99 * t136 + t103 * t134;
     J[63] = t141;
     const cdyn_real t142 = t101 * t134 - t99 * t135;
     J[101] = t142;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns */
     const cdyn_real t143 = t94 * t135 + t92 * t136;
     J[24] = -t143;
     const cdyn_real t144 = t90 * t136 + t94 * t134;
     J[62] = t144;
     const cdyn_real t145 = t92 * t134 - t90 * t135;
     J[100] = t145;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns */
     const cdyn_real t146 = t95 - t131;
     const cdyn_real t147 = t96 - t132;
     const cdyn_real t148 = t97 - t133;
@@ -9105,6 +9404,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[61] = t150;
     const cdyn_real t151 = t86 * t146 - t84 * t147;
     J[99] = t151;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t152 = t74 - t131;
     const cdyn_real t153 = t75 - t132;
     const cdyn_real t154 = t76 - t133;
@@ -9114,18 +9414,21 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t156;
     const cdyn_real t157 = t80 * t152 - t78 * t153;
     J[98] = t157;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t158 = t69 * t153 + t67 * t154;
     J[21] = t158;
     const cdyn_real t159 = t65 * t154 + t69 * t152;
     J[59] = -t159;
     const cdyn_real t160 = t67 * t152 - t65 * t153;
     J[97] = -t160;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t161 = t52 * t153 + t50 * t154;
     J[20] = t161;
     const cdyn_real t162 = t48 * t154 - t52 * t152;
     J[58] = t162;
     const cdyn_real t163 = t50 * t152 + t48 * t153;
     J[96] = -t163;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t164 = t62 - t131;
     const cdyn_real t165 = t63 - t132;
     const cdyn_real t166 = t64 - t133;
@@ -9135,6 +9438,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t168;
     const cdyn_real t169 = t50 * t164 + t48 * t165;
     J[95] = -t169;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t170 = t53 - t131;
     const cdyn_real t171 = t54 - t132;
     const cdyn_real t172 = t55 - t133;
@@ -9144,6 +9448,7 @@ static void humanoid__jacobian_21(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t174;
     const cdyn_real t175 = t20 * t170 - t14 * t171;
     J[94] = t175;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t176 = q_root_joint_x - t131;
     const cdyn_real t177 = q_root_joint_y - t132;
     const cdyn_real t178 = q_root_joint_z - t133;
@@ -9190,6 +9495,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 28, 0, 10 * sizeof *J);
     }
+    /* body 22 "left_thumb_joint" <- "left_wrist_roll_joint": revolute +x (link left_thumb), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[10], cos_angle[10];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 10);
     const cdyn_real t0 = sin_angle[9];
@@ -9213,6 +9519,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t17 = cos_angle[1];
     const cdyn_real t18 = sin_angle[0];
     const cdyn_real t19 = cos_angle[0];
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t0 * CDYN_R(0.02) + t1 * CDYN_R(0.03);
     J[64] = t20;
     const cdyn_real t21 = t1 * CDYN_R(0.02) - t0 * CDYN_R(0.03);
@@ -9224,6 +9531,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t24 = t2 * CDYN_R(0.03) + t3 * CDYN_R(0.02);
     const cdyn_real t25 = t3 * CDYN_R(0.03) - t2 * CDYN_R(0.02);
     J[25] = -t25;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t26 = t23 * CDYN_R(0.02);
     J[63] = -t26;
     const cdyn_real t27 = t22 * CDYN_R(0.02);
@@ -9236,6 +9544,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     J[214] = -t31;
     const cdyn_real t32 = t25 * t4 - t5 * CDYN_R(0.02);
     const cdyn_real t33 = t25 * t5 + t4 * CDYN_R(0.02);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t34 = t24 * t5;
     J[24] = -t34;
     const cdyn_real t35 = t22 * t32 - t24 * t28;
@@ -9254,6 +9563,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t43 = t24 * t6 + t32 * t7;
     const cdyn_real t44 = t24 * t7 - t32 * t6;
     const cdyn_real t45 = t33 + CDYN_R(0.27029);
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t46 = t4 * t43 + t37 * t45;
     J[23] = -t46;
     const cdyn_real t47 = t30 * t43 - t38 * t45;
@@ -9272,6 +9582,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t55 = t45 * t8 + t43 * t9;
     const cdyn_real t56 = t45 * t9 - t43 * t8;
     const cdyn_real t57 = t56 + CDYN_R(0.28316);
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t58 = t40 * t55 - t44 * t49;
     J[22] = -t58;
     const cdyn_real t59 = t41 * t55 - t44 * t50;
@@ -9289,6 +9600,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t66 = t42 * t11 + t51 * t10;
     const cdyn_real t67 = t44 * t10 + t55 * t11;
     const cdyn_real t68 = t44 * t11 - t55 * t10;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t69 = t52 * t68 - t57 * t64;
     J[21] = -t69;
     const cdyn_real t70 = t53 * t68 - t57 * t65;
@@ -9309,6 +9621,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t77 = t54 * t13 + t66 * t12;
     const cdyn_real t78 = t57 * t12 + t68 * t13;
     const cdyn_real t79 = t57 * t13 - t68 * t12;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t80 = t67 * t75 - t61 * t79;
     J[20] = -t80;
     const cdyn_real t81 = t67 * t76 - t62 * t79;
@@ -9325,6 +9638,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t90 = t79 * t15 - t67 * t14;
     const cdyn_real t91 = t78 + CDYN_R(0.175);
     const cdyn_real t92 = t90 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t93 = t86 * t89 - t83 * t92;
     J[19] = -t93;
     const cdyn_real t94 = t87 * t89 - t84 * t92;
@@ -9349,6 +9663,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t102 = t92 * t16 + t89 * t17;
     const cdyn_real t103 = t92 * t17 - t89 * t16;
     const cdyn_real t104 = t103 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t105 = t72 * t102 - t91 * t96;
     J[18] = -t105;
     const cdyn_real t106 = t73 * t102 - t91 * t97;
@@ -9376,6 +9691,7 @@ static void humanoid__jacobian_local_21(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t114 = t91 * t18 + t102 * t19;
     const cdyn_real t115 = t91 * t19 - t102 * t18;
     const cdyn_real t116 = t104 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t117 = t99 * t115 - t111 * t116;
     J[3] = -t117;
     const cdyn_real t118 = t100 * t115 - t112 * t116;
@@ -9503,6 +9819,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -9555,6 +9872,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 9);
     const cdyn_real t27 = sin_angle[0];
@@ -9593,6 +9911,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t53 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t54 = t14 * t29 - t45 * t30;
     const cdyn_real t55 = t14 * t30 + t45 * t29;
     const cdyn_real t56 = t20 * t29 + t47 * t30;
@@ -9602,6 +9921,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t60 = t51 + t14 * CDYN_R(0.21661);
     const cdyn_real t61 = t52 + t20 * CDYN_R(0.21661);
     const cdyn_real t62 = t53 - t26 * CDYN_R(0.21661);
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), world placement */
     const cdyn_real t63 = t55 * t31 + t54 * t32;
     J[135] = -t63;
     const cdyn_real t64 = t55 * t32 - t54 * t31;
@@ -9617,6 +9937,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 + t69;
     const cdyn_real t73 = t61 + t70;
     const cdyn_real t74 = t62 - t71;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), world placement */
     const cdyn_real t75 = t64 * t33 + t46 * t34;
     const cdyn_real t76 = t64 * t34 - t46 * t33;
     J[136] = t76;
@@ -9626,6 +9947,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t79 = t68 * t33 - t50 * t34;
     const cdyn_real t80 = t68 * t34 + t50 * t33;
     J[212] = -t80;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), world placement */
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[137] = t82;
@@ -9635,6 +9957,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t85 = t79 * t35 - t67 * t36;
     const cdyn_real t86 = t79 * t36 + t67 * t35;
     J[213] = -t86;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), world placement */
     const cdyn_real t87 = t76 * t37 - t81 * t38;
     const cdyn_real t88 = t76 * t38 + t81 * t37;
     J[138] = t88;
@@ -9647,6 +9970,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t93 = t72 - t76 * CDYN_R(0.28316);
     const cdyn_real t94 = t73 - t78 * CDYN_R(0.28316);
     const cdyn_real t95 = t74 + t80 * CDYN_R(0.28316);
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), world placement */
     const cdyn_real t96 = t82 * t39 - t87 * t40;
     const cdyn_real t97 = t82 * t40 + t87 * t39;
     J[139] = t97;
@@ -9659,6 +9983,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t102 = t93 - t88 * CDYN_R(0.27029);
     const cdyn_real t103 = t94 - t90 * CDYN_R(0.27029);
     const cdyn_real t104 = t95 + t92 * CDYN_R(0.27029);
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), world placement */
     const cdyn_real t105 = t88 * t41 - t96 * t42;
     d->oMf_R[frame][0] = -t105;
     J[140] = -t105;
@@ -9671,6 +9996,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t109;
     J[216] = t109;
     const cdyn_real t110 = t92 * t42 + t100 * t41;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), world placement */
     const cdyn_real t111 = t106 * t43 + t97 * t44;
     d->oMf_R[frame][1] = t111;
     const cdyn_real t112 = t106 * t44 - t97 * t43;
@@ -9689,6 +10015,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t118;
     const cdyn_real t119 = t104 + t116 * CDYN_R(0.08665);
     d->oMf_p[frame][2] = t119;
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), its columns */
     const cdyn_real t120 = t102 - t117;
     const cdyn_real t121 = t103 - t118;
     const cdyn_real t122 = t104 - t119;
@@ -9698,18 +10025,21 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[64] = -t124;
     const cdyn_real t125 = t107 * t120 - t105 * t121;
     J[102] = -t125;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns */
     const cdyn_real t126 = t101 * t121 + t99 * t122;
     J[25] = -t126;
     const cdyn_real t127 = t97 * t122 + t101 * t120;
     J[63] = t127;
     const cdyn_real t128 = t99 * t120 - t97 * t121;
     J[101] = t128;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns */
     const cdyn_real t129 = t92 * t121 + t90 * t122;
     J[24] = -t129;
     const cdyn_real t130 = t88 * t122 + t92 * t120;
     J[62] = t130;
     const cdyn_real t131 = t90 * t120 - t88 * t121;
     J[100] = t131;
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns */
     const cdyn_real t132 = t93 - t117;
     const cdyn_real t133 = t94 - t118;
     const cdyn_real t134 = t95 - t119;
@@ -9719,6 +10049,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[61] = t136;
     const cdyn_real t137 = t84 * t132 - t82 * t133;
     J[99] = t137;
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns */
     const cdyn_real t138 = t72 - t117;
     const cdyn_real t139 = t73 - t118;
     const cdyn_real t140 = t74 - t119;
@@ -9728,18 +10059,21 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[60] = t142;
     const cdyn_real t143 = t78 * t138 - t76 * t139;
     J[98] = t143;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns */
     const cdyn_real t144 = t67 * t139 + t65 * t140;
     J[21] = t144;
     const cdyn_real t145 = t63 * t140 + t67 * t138;
     J[59] = -t145;
     const cdyn_real t146 = t65 * t138 - t63 * t139;
     J[97] = -t146;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns */
     const cdyn_real t147 = t50 * t139 + t48 * t140;
     J[20] = t147;
     const cdyn_real t148 = t46 * t140 - t50 * t138;
     J[58] = t148;
     const cdyn_real t149 = t48 * t138 + t46 * t139;
     J[96] = -t149;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t150 = t60 - t117;
     const cdyn_real t151 = t61 - t118;
     const cdyn_real t152 = t62 - t119;
@@ -9749,6 +10083,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t154;
     const cdyn_real t155 = t48 * t150 + t46 * t151;
     J[95] = -t155;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t156 = t51 - t117;
     const cdyn_real t157 = t52 - t118;
     const cdyn_real t158 = t53 - t119;
@@ -9758,6 +10093,7 @@ static void humanoid__jacobian_22(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t160;
     const cdyn_real t161 = t20 * t156 - t14 * t157;
     J[94] = t161;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t162 = q_root_joint_x - t117;
     const cdyn_real t163 = q_root_joint_y - t118;
     const cdyn_real t164 = q_root_joint_z - t119;
@@ -9801,6 +10137,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 27, 0, 11 * sizeof *J);
     }
+    /* body 21 "left_wrist_roll_joint" <- "left_wrist_pitch_joint": revolute +x (link left_palm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 9);
     const cdyn_real t0 = sin_angle[8];
@@ -9827,6 +10164,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t18 = t0 * CDYN_R(0.08665);
     const cdyn_real t19 = t1 * CDYN_R(0.08665);
     J[25] = -t19;
+    /* body 20 "left_wrist_pitch_joint" <- "left_wrist_yaw_joint": revolute +y (link left_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t0 * t2;
     const cdyn_real t21 = t1 * t2;
     const cdyn_real t22 = t0 * t3;
@@ -9834,6 +10172,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t23 = t1 * t3;
     J[214] = t23;
     const cdyn_real t24 = t19 * t2;
+    /* body 19 "left_wrist_yaw_joint" <- "left_elbow_joint": revolute +z (link left_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t25 = t18 * t3;
     J[24] = -t25;
     const cdyn_real t26 = t1 * t24 + t18 * t20;
@@ -9852,6 +10191,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t34 = t18 * t4 + t24 * t5;
     const cdyn_real t35 = t18 * t5 - t24 * t4;
     const cdyn_real t36 = t19 * t3 + CDYN_R(0.27029);
+    /* body 18 "left_elbow_joint" <- "left_shoulder_yaw_joint": revolute +y (link left_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t37 = t2 * t34 + t28 * t36;
     J[23] = -t37;
     const cdyn_real t38 = t22 * t34 + t29 * t36;
@@ -9870,6 +10210,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t46 = t36 * t6 + t34 * t7;
     const cdyn_real t47 = t36 * t7 - t34 * t6;
     const cdyn_real t48 = t47 + CDYN_R(0.28316);
+    /* body 17 "left_shoulder_yaw_joint" <- "left_shoulder_roll_joint": revolute +z (link left_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t49 = t31 * t46 - t35 * t40;
     J[22] = -t49;
     const cdyn_real t50 = t32 * t46 + t35 * t41;
@@ -9887,6 +10228,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t57 = t33 * t9 - t42 * t8;
     const cdyn_real t58 = t35 * t8 + t46 * t9;
     const cdyn_real t59 = t35 * t9 - t46 * t8;
+    /* body 16 "left_shoulder_roll_joint" <- "left_shoulder_pitch_joint": revolute +x (link left_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t60 = t43 * t59 - t48 * t55;
     J[21] = -t60;
     const cdyn_real t61 = t44 * t59 + t48 * t56;
@@ -9907,6 +10249,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t68 = t45 * t11 - t57 * t10;
     const cdyn_real t69 = t48 * t10 + t59 * t11;
     const cdyn_real t70 = t48 * t11 - t59 * t10;
+    /* body 15 "left_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link left_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t71 = t58 * t66 - t52 * t70;
     J[20] = -t71;
     const cdyn_real t72 = t58 * t67 + t53 * t70;
@@ -9923,6 +10266,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t81 = t70 * t13 - t58 * t12;
     const cdyn_real t82 = t69 + CDYN_R(0.175);
     const cdyn_real t83 = t81 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t84 = t77 * t80 - t74 * t83;
     J[19] = -t84;
     const cdyn_real t85 = t78 * t80 - t75 * t83;
@@ -9947,6 +10291,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t93 = t83 * t14 + t80 * t15;
     const cdyn_real t94 = t83 * t15 - t80 * t14;
     const cdyn_real t95 = t94 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t96 = t63 * t93 - t82 * t87;
     J[18] = -t96;
     const cdyn_real t97 = t64 * t93 - t82 * t88;
@@ -9974,6 +10319,7 @@ static void humanoid__jacobian_local_22(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t105 = t82 * t16 + t93 * t17;
     const cdyn_real t106 = t82 * t17 - t93 * t16;
     const cdyn_real t107 = t95 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t108 = t90 * t106 - t102 * t107;
     J[3] = -t108;
     const cdyn_real t109 = t91 * t106 - t103 * t107;
@@ -10099,6 +10445,7 @@ static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10154,6 +10501,7 @@ static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -10179,6 +10527,7 @@ static void humanoid__jacobian_23(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t37 = q_root_joint_z - t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t37;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t38 = q_root_joint_x - t35;
     const cdyn_real t39 = q_root_joint_y - t36;
     const cdyn_real t40 = q_root_joint_z - t37;
@@ -10225,6 +10574,7 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 13, 0, 25 * sizeof *J);
     }
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -10237,6 +10587,7 @@ static void humanoid__jacobian_local_23(humanoid_data *d, const cdyn_real *q, in
     J[39] = t1;
     J[117] = t1;
     J[156] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t1 * CDYN_R(0.09);
     J[5] = t2;
     const cdyn_real t3 = t0 * CDYN_R(0.09);
@@ -10344,6 +10695,7 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10396,6 +10748,7 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -10423,6 +10776,7 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t39 = q_root_joint_z - t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t39;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t40 = t14 * t29 + t32 * t30;
     d->oMf_R[frame][1] = t40;
     const cdyn_real t41 = t14 * t30 - t32 * t29;
@@ -10435,6 +10789,7 @@ static void humanoid__jacobian_24(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t44;
     const cdyn_real t45 = t26 * t30 + t36 * t29;
     d->oMf_R[frame][8] = -t45;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t46 = q_root_joint_x - t37;
     const cdyn_real t47 = q_root_joint_y - t38;
     const cdyn_real t48 = q_root_joint_z - t39;
@@ -10484,6 +10839,7 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 14, 0, 24 * sizeof *J);
     }
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -10500,6 +10856,7 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t3 = cos_angle[0];
     J[0] = t3;
     J[117] = t3;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t1 * t2;
     J[38] = -t4;
     J[155] = -t4;
@@ -10512,6 +10869,7 @@ static void humanoid__jacobian_local_24(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t7 = t0 * t3;
     J[77] = -t7;
     J[194] = -t7;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * CDYN_R(0.09);
     J[41] = -t8;
     const cdyn_real t9 = t1 * CDYN_R(0.09);
@@ -10627,6 +10985,7 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10679,6 +11038,7 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -10705,6 +11065,7 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t41 = q_root_joint_z - t24 * CDYN_R(0.09);
     d->oMf_p[frame][2] = t41;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t42 = t14 * t29 + t34 * t30;
     d->oMf_R[frame][1] = t42;
     J[128] = t42;
@@ -10717,6 +11078,7 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t46;
     J[204] = -t46;
     const cdyn_real t47 = t26 * t30 + t38 * t29;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), world placement */
     const cdyn_real t48 = t43 * t31 - t33 * t32;
     d->oMf_R[frame][0] = -t48;
     const cdyn_real t49 = t43 * t32 + t33 * t31;
@@ -10729,6 +11091,7 @@ static void humanoid__jacobian_25(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t52;
     const cdyn_real t53 = t47 * t32 - t37 * t31;
     d->oMf_R[frame][8] = -t53;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t54 = q_root_joint_x - t39;
     const cdyn_real t55 = q_root_joint_y - t40;
     const cdyn_real t56 = q_root_joint_z - t41;
@@ -10781,6 +11144,7 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 15, 0, 23 * sizeof *J);
     }
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -10794,6 +11158,7 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[0];
     const cdyn_real t5 = cos_angle[0];
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t0 * t2;
     const cdyn_real t7 = t1 * t2;
     const cdyn_real t8 = t0 * t3;
@@ -10804,6 +11169,7 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
     J[202] = t9;
     J[78] = t9;
     J[195] = t9;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t6 * t4 - t1 * t5;
     J[0] = -t10;
     J[117] = -t10;
@@ -10822,6 +11188,7 @@ static void humanoid__jacobian_local_25(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t15 = t7 * t5 - t0 * t4;
     J[77] = -t15;
     J[194] = -t15;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t8 * CDYN_R(0.09);
     J[3] = t16;
     const cdyn_real t17 = t2 * CDYN_R(0.09);
@@ -10942,6 +11309,7 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -10994,6 +11362,7 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 4);
     const cdyn_real t27 = sin_angle[0];
@@ -11019,6 +11388,7 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t42 = q_root_joint_y + t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z - t24 * CDYN_R(0.09);
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t44 = t14 * t29 + t36 * t30;
     d->oMf_R[frame][1] = t44;
     J[129] = t44;
@@ -11034,12 +11404,14 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
     J[205] = -t48;
     J[204] = -t48;
     const cdyn_real t49 = t26 * t30 + t40 * t29;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), world placement */
     const cdyn_real t50 = t45 * t31 - t35 * t32;
     const cdyn_real t51 = t45 * t32 + t35 * t31;
     const cdyn_real t52 = t47 * t31 + t37 * t32;
     const cdyn_real t53 = t47 * t32 - t37 * t31;
     const cdyn_real t54 = t49 * t31 + t39 * t32;
     const cdyn_real t55 = t49 * t32 - t39 * t31;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), world placement */
     const cdyn_real t56 = t51 * t33 + t50 * t34;
     d->oMf_R[frame][0] = -t56;
     const cdyn_real t57 = t51 * t34 - t50 * t33;
@@ -11058,6 +11430,7 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t63;
     const cdyn_real t64 = t43 + t55 * CDYN_R(0.42438);
     d->oMf_p[frame][2] = t64;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns */
     const cdyn_real t65 = t41 - t62;
     const cdyn_real t66 = t42 - t63;
     const cdyn_real t67 = t43 - t64;
@@ -11067,18 +11440,21 @@ static void humanoid__jacobian_26(humanoid_data *d, const cdyn_real *q, int fram
     J[52] = t69;
     const cdyn_real t70 = t46 * t65 - t44 * t66;
     J[90] = t70;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns */
     const cdyn_real t71 = t39 * t66 + t37 * t67;
     J[13] = t71;
     const cdyn_real t72 = t35 * t67 - t39 * t65;
     J[51] = t72;
     const cdyn_real t73 = t37 * t65 + t35 * t66;
     J[89] = -t73;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns */
     const cdyn_real t74 = t26 * t66 + t20 * t67;
     J[12] = -t74;
     const cdyn_real t75 = t14 * t67 + t26 * t65;
     J[50] = t75;
     const cdyn_real t76 = t20 * t65 - t14 * t66;
     J[88] = t76;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t77 = q_root_joint_x - t62;
     const cdyn_real t78 = q_root_joint_y - t63;
     const cdyn_real t79 = q_root_joint_z - t64;
@@ -11125,6 +11501,7 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 16, 0, 22 * sizeof *J);
     }
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 4);
     const cdyn_real t0 = sin_angle[3];
@@ -11138,6 +11515,7 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t1 * CDYN_R(0.42438);
     J[14] = -t8;
     const cdyn_real t9 = t0 * CDYN_R(0.42438);
@@ -11149,6 +11527,7 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t12 = t2 * CDYN_R(0.42438);
     const cdyn_real t13 = t3 * CDYN_R(0.42438);
     J[51] = t13;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * t4;
     const cdyn_real t15 = t10 * t4;
     const cdyn_real t16 = t11 * t5;
@@ -11161,6 +11540,7 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
     J[195] = -t17;
     const cdyn_real t18 = t13 * t4;
     const cdyn_real t19 = t13 * t5;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t12 * t14 - t10 * t18;
     J[12] = -t20;
     const cdyn_real t21 = t12 * t5;
@@ -11188,6 +11568,7 @@ static void humanoid__jacobian_local_26(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t18 * t6 + t12 * t7;
     const cdyn_real t30 = t18 * t7 - t12 * t6;
     const cdyn_real t31 = t30 - CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t16 * t31 - t19 * t26;
     J[3] = -t32;
     const cdyn_real t33 = t4 * t31 + t19 * t27;
@@ -11317,6 +11698,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -11369,6 +11751,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 5);
     const cdyn_real t27 = sin_angle[0];
@@ -11396,6 +11779,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t44 = q_root_joint_y + t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t45 = q_root_joint_z - t24 * CDYN_R(0.09);
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t46 = t14 * t29 + t38 * t30;
     d->oMf_R[frame][1] = t46;
     J[130] = t46;
@@ -11414,12 +11798,14 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     J[205] = -t50;
     J[204] = -t50;
     const cdyn_real t51 = t26 * t30 + t42 * t29;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), world placement */
     const cdyn_real t52 = t47 * t31 - t37 * t32;
     const cdyn_real t53 = t47 * t32 + t37 * t31;
     const cdyn_real t54 = t49 * t31 + t39 * t32;
     const cdyn_real t55 = t49 * t32 - t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), world placement */
     const cdyn_real t58 = t53 * t33 + t52 * t34;
     const cdyn_real t59 = t53 * t34 - t52 * t33;
     const cdyn_real t60 = t55 * t33 + t54 * t34;
@@ -11429,6 +11815,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t64 = t43 - t53 * CDYN_R(0.42438);
     const cdyn_real t65 = t44 - t55 * CDYN_R(0.42438);
     const cdyn_real t66 = t45 + t57 * CDYN_R(0.42438);
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), world placement */
     const cdyn_real t67 = t59 * t35 + t58 * t36;
     d->oMf_R[frame][0] = -t67;
     const cdyn_real t68 = t59 * t36 - t58 * t35;
@@ -11447,6 +11834,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t74;
     const cdyn_real t75 = t66 + t63 * CDYN_R(0.43624);
     d->oMf_p[frame][2] = t75;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns */
     const cdyn_real t76 = t64 - t73;
     const cdyn_real t77 = t65 - t74;
     const cdyn_real t78 = t66 - t75;
@@ -11456,6 +11844,7 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     J[53] = t80;
     const cdyn_real t81 = t48 * t76 - t46 * t77;
     J[91] = t81;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns */
     const cdyn_real t82 = t43 - t73;
     const cdyn_real t83 = t44 - t74;
     const cdyn_real t84 = t45 - t75;
@@ -11465,18 +11854,21 @@ static void humanoid__jacobian_27(humanoid_data *d, const cdyn_real *q, int fram
     J[52] = t86;
     const cdyn_real t87 = t48 * t82 - t46 * t83;
     J[90] = t87;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns */
     const cdyn_real t88 = t41 * t83 + t39 * t84;
     J[13] = t88;
     const cdyn_real t89 = t37 * t84 - t41 * t82;
     J[51] = t89;
     const cdyn_real t90 = t39 * t82 + t37 * t83;
     J[89] = -t90;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns */
     const cdyn_real t91 = t26 * t83 + t20 * t84;
     J[12] = -t91;
     const cdyn_real t92 = t14 * t84 + t26 * t82;
     J[50] = t92;
     const cdyn_real t93 = t20 * t82 - t14 * t83;
     J[88] = t93;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t94 = q_root_joint_x - t73;
     const cdyn_real t95 = q_root_joint_y - t74;
     const cdyn_real t96 = q_root_joint_z - t75;
@@ -11523,6 +11915,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 17, 0, 21 * sizeof *J);
     }
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 5);
     const cdyn_real t0 = sin_angle[4];
@@ -11538,6 +11931,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t7 = cos_angle[1];
     const cdyn_real t8 = sin_angle[0];
     const cdyn_real t9 = cos_angle[0];
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t1 * CDYN_R(0.43624);
     J[15] = -t10;
     const cdyn_real t11 = t0 * CDYN_R(0.43624);
@@ -11546,6 +11940,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t13 = t1 * t2 + t0 * t3;
     const cdyn_real t14 = t2 * CDYN_R(0.43624);
     const cdyn_real t15 = t3 * CDYN_R(0.43624) + CDYN_R(0.42438);
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t13 * t14 - t12 * t15;
     J[14] = -t16;
     const cdyn_real t17 = t12 * t14 + t13 * t15;
@@ -11557,6 +11952,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t20 = t15 * t4 + t14 * t5;
     const cdyn_real t21 = t15 * t5 - t14 * t4;
     J[51] = t21;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t19 * t6;
     const cdyn_real t23 = t18 * t6;
     const cdyn_real t24 = t19 * t7;
@@ -11569,6 +11965,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     J[195] = -t25;
     const cdyn_real t26 = t21 * t6;
     const cdyn_real t27 = t21 * t7;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t28 = t20 * t22 + t18 * t26;
     J[12] = t28;
     const cdyn_real t29 = t20 * t7;
@@ -11596,6 +11993,7 @@ static void humanoid__jacobian_local_27(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t37 = t26 * t8 + t20 * t9;
     const cdyn_real t38 = t26 * t9 - t20 * t8;
     const cdyn_real t39 = t38 - CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t40 = t24 * t39 - t27 * t34;
     J[3] = t40;
     const cdyn_real t41 = t6 * t39 + t27 * t35;
@@ -11729,6 +12127,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -11781,6 +12180,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 6);
     const cdyn_real t27 = sin_angle[0];
@@ -11810,6 +12210,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y + t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z - t24 * CDYN_R(0.09);
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t48 = t14 * t29 + t40 * t30;
     J[130] = t48;
     J[129] = t48;
@@ -11825,12 +12226,14 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     J[205] = -t52;
     J[204] = -t52;
     const cdyn_real t53 = t26 * t30 + t44 * t29;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), world placement */
     const cdyn_real t54 = t49 * t31 - t39 * t32;
     const cdyn_real t55 = t49 * t32 + t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
     const cdyn_real t58 = t53 * t31 + t43 * t32;
     const cdyn_real t59 = t53 * t32 - t43 * t31;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), world placement */
     const cdyn_real t60 = t55 * t33 + t54 * t34;
     const cdyn_real t61 = t55 * t34 - t54 * t33;
     const cdyn_real t62 = t57 * t33 + t56 * t34;
@@ -11840,6 +12243,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t45 - t55 * CDYN_R(0.42438);
     const cdyn_real t67 = t46 - t57 * CDYN_R(0.42438);
     const cdyn_real t68 = t47 + t59 * CDYN_R(0.42438);
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), world placement */
     const cdyn_real t69 = t61 * t35 + t60 * t36;
     d->oMf_R[frame][0] = -t69;
     J[131] = -t69;
@@ -11858,6 +12262,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t76;
     const cdyn_real t77 = t68 + t65 * CDYN_R(0.43624);
     d->oMf_p[frame][2] = t77;
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), world placement */
     const cdyn_real t78 = t70 * t37 + t48 * t38;
     d->oMf_R[frame][1] = t78;
     const cdyn_real t79 = t70 * t38 - t48 * t37;
@@ -11870,6 +12275,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t82;
     const cdyn_real t83 = t74 * t38 - t52 * t37;
     d->oMf_R[frame][8] = -t83;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns */
     const cdyn_real t84 = t66 - t75;
     const cdyn_real t85 = t67 - t76;
     const cdyn_real t86 = t68 - t77;
@@ -11879,6 +12285,7 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     J[53] = t88;
     const cdyn_real t89 = t50 * t84 - t48 * t85;
     J[91] = t89;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns */
     const cdyn_real t90 = t45 - t75;
     const cdyn_real t91 = t46 - t76;
     const cdyn_real t92 = t47 - t77;
@@ -11888,18 +12295,21 @@ static void humanoid__jacobian_28(humanoid_data *d, const cdyn_real *q, int fram
     J[52] = t94;
     const cdyn_real t95 = t50 * t90 - t48 * t91;
     J[90] = t95;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns */
     const cdyn_real t96 = t43 * t91 + t41 * t92;
     J[13] = t96;
     const cdyn_real t97 = t39 * t92 - t43 * t90;
     J[51] = t97;
     const cdyn_real t98 = t41 * t90 + t39 * t91;
     J[89] = -t98;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns */
     const cdyn_real t99 = t26 * t91 + t20 * t92;
     J[12] = -t99;
     const cdyn_real t100 = t14 * t92 + t26 * t90;
     J[50] = t100;
     const cdyn_real t101 = t20 * t90 - t14 * t91;
     J[88] = t101;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t102 = q_root_joint_x - t75;
     const cdyn_real t103 = q_root_joint_y - t76;
     const cdyn_real t104 = q_root_joint_z - t77;
@@ -11949,6 +12359,7 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -11969,10 +12380,12 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t9 = cos_angle[1];
     const cdyn_real t10 = sin_angle[0];
     const cdyn_real t11 = cos_angle[0];
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t0 * t2;
     const cdyn_real t13 = t1 * t2;
     const cdyn_real t14 = t0 * t3;
     const cdyn_real t15 = t1 * t3;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t3 * CDYN_R(0.43624);
     J[15] = -t16;
     const cdyn_real t17 = t12 * CDYN_R(0.43624);
@@ -11987,6 +12400,7 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t24 = t15 * t5 - t13 * t4;
     const cdyn_real t25 = t4 * CDYN_R(0.43624);
     const cdyn_real t26 = t5 * CDYN_R(0.43624) + CDYN_R(0.42438);
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t27 = t22 * t25 - t19 * t26;
     J[14] = -t27;
     const cdyn_real t28 = t23 * t25 - t20 * t26;
@@ -12004,6 +12418,7 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t35 = t24 * t7 - t21 * t6;
     const cdyn_real t36 = t26 * t6 + t25 * t7;
     const cdyn_real t37 = t26 * t7 - t25 * t6;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t38 = t1 * t37;
     J[51] = t38;
     const cdyn_real t39 = t0 * t37;
@@ -12025,6 +12440,7 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     J[195] = t45;
     const cdyn_real t46 = t37 * t8;
     const cdyn_real t47 = t37 * t9;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t48 = t36 * t40 - t30 * t46;
     J[12] = -t48;
     const cdyn_real t49 = t36 * t41 - t31 * t46;
@@ -12052,6 +12468,7 @@ static void humanoid__jacobian_local_28(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t57 = t46 * t10 + t36 * t11;
     const cdyn_real t58 = t46 * t11 - t36 * t10;
     const cdyn_real t59 = t58 - CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t60 = t43 * t59 - t47 * t54;
     J[3] = -t60;
     const cdyn_real t61 = t44 * t59 - t47 * t55;
@@ -12181,6 +12598,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -12233,6 +12651,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     J[202] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 6);
     const cdyn_real t27 = sin_angle[0];
@@ -12262,6 +12681,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y + t18 * CDYN_R(0.09);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z - t24 * CDYN_R(0.09);
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), world placement */
     const cdyn_real t48 = t14 * t29 + t40 * t30;
     J[130] = t48;
     J[129] = t48;
@@ -12277,12 +12697,14 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     J[205] = -t52;
     J[204] = -t52;
     const cdyn_real t53 = t26 * t30 + t44 * t29;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), world placement */
     const cdyn_real t54 = t49 * t31 - t39 * t32;
     const cdyn_real t55 = t49 * t32 + t39 * t31;
     const cdyn_real t56 = t51 * t31 + t41 * t32;
     const cdyn_real t57 = t51 * t32 - t41 * t31;
     const cdyn_real t58 = t53 * t31 + t43 * t32;
     const cdyn_real t59 = t53 * t32 - t43 * t31;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), world placement */
     const cdyn_real t60 = t55 * t33 + t54 * t34;
     const cdyn_real t61 = t55 * t34 - t54 * t33;
     const cdyn_real t62 = t57 * t33 + t56 * t34;
@@ -12292,6 +12714,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t45 - t55 * CDYN_R(0.42438);
     const cdyn_real t67 = t46 - t57 * CDYN_R(0.42438);
     const cdyn_real t68 = t47 + t59 * CDYN_R(0.42438);
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), world placement */
     const cdyn_real t69 = t61 * t35 + t60 * t36;
     d->oMf_R[frame][0] = -t69;
     J[131] = -t69;
@@ -12307,6 +12730,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t75 = t66 - t61 * CDYN_R(0.43624);
     const cdyn_real t76 = t67 - t63 * CDYN_R(0.43624);
     const cdyn_real t77 = t68 + t65 * CDYN_R(0.43624);
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), world placement */
     const cdyn_real t78 = t70 * t37 + t48 * t38;
     d->oMf_R[frame][1] = t78;
     const cdyn_real t79 = t70 * t38 - t48 * t37;
@@ -12325,6 +12749,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t85;
     const cdyn_real t86 = t77 + t83 * CDYN_R(0.07);
     d->oMf_p[frame][2] = t86;
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), its columns */
     const cdyn_real t87 = t75 - t84;
     const cdyn_real t88 = t76 - t85;
     const cdyn_real t89 = t77 - t86;
@@ -12334,12 +12759,14 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     J[55] = -t91;
     const cdyn_real t92 = t71 * t87 - t69 * t88;
     J[93] = -t92;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its columns */
     const cdyn_real t93 = t52 * t88 + t50 * t89;
     J[16] = -t93;
     const cdyn_real t94 = t48 * t89 + t52 * t87;
     J[54] = t94;
     const cdyn_real t95 = t50 * t87 - t48 * t88;
     J[92] = t95;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns */
     const cdyn_real t96 = t66 - t84;
     const cdyn_real t97 = t67 - t85;
     const cdyn_real t98 = t68 - t86;
@@ -12349,6 +12776,7 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     J[53] = t100;
     const cdyn_real t101 = t50 * t96 - t48 * t97;
     J[91] = t101;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns */
     const cdyn_real t102 = t45 - t84;
     const cdyn_real t103 = t46 - t85;
     const cdyn_real t104 = t47 - t86;
@@ -12358,18 +12786,21 @@ static void humanoid__jacobian_29(humanoid_data *d, const cdyn_real *q, int fram
     J[52] = t106;
     const cdyn_real t107 = t50 * t102 - t48 * t103;
     J[90] = t107;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns */
     const cdyn_real t108 = t43 * t103 + t41 * t104;
     J[13] = t108;
     const cdyn_real t109 = t39 * t104 - t43 * t102;
     J[51] = t109;
     const cdyn_real t110 = t41 * t102 + t39 * t103;
     J[89] = -t110;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns */
     const cdyn_real t111 = t26 * t103 + t20 * t104;
     J[12] = -t111;
     const cdyn_real t112 = t14 * t104 + t26 * t102;
     J[50] = t112;
     const cdyn_real t113 = t20 * t102 - t14 * t103;
     J[88] = t113;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t114 = q_root_joint_x - t84;
     const cdyn_real t115 = q_root_joint_y - t85;
     const cdyn_real t116 = q_root_joint_z - t86;
@@ -12413,6 +12844,7 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * HUMANOID_NV + 18, 0, 20 * sizeof *J);
     }
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 6);
     const cdyn_real t0 = sin_angle[5];
@@ -12436,12 +12868,14 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t12 = t0 * CDYN_R(0.07);
     const cdyn_real t13 = t1 * CDYN_R(0.07);
     J[16] = -t13;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t0 * t2;
     const cdyn_real t15 = t1 * t2;
     const cdyn_real t16 = t0 * t3;
     const cdyn_real t17 = t1 * t3;
     const cdyn_real t18 = t13 * t2;
     const cdyn_real t19 = t13 * t3 + CDYN_R(0.43624);
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t2 * t18 + t3 * t19;
     J[15] = -t20;
     const cdyn_real t21 = t16 * t18 - t14 * t19;
@@ -12457,6 +12891,7 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t19 * t4 + t18 * t5;
     const cdyn_real t30 = t19 * t5 - t18 * t4;
     const cdyn_real t31 = t30 + CDYN_R(0.42438);
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t26 * t29 - t23 * t31;
     J[14] = -t32;
     const cdyn_real t33 = t27 * t29 - t24 * t31;
@@ -12474,6 +12909,7 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t28 * t7 - t25 * t6;
     const cdyn_real t41 = t31 * t6 + t29 * t7;
     const cdyn_real t42 = t31 * t7 - t29 * t6;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t12 * t38;
     J[13] = -t43;
     const cdyn_real t44 = t12 * t39 + t1 * t42;
@@ -12497,6 +12933,7 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     J[195] = t51;
     const cdyn_real t52 = t42 * t8 + t12 * t9;
     const cdyn_real t53 = t42 * t9 - t12 * t8;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t54 = t41 * t46 - t35 * t52;
     J[12] = -t54;
     const cdyn_real t55 = t41 * t47 - t36 * t52;
@@ -12524,6 +12961,7 @@ static void humanoid__jacobian_local_29(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t63 = t52 * t10 + t41 * t11;
     const cdyn_real t64 = t52 * t11 - t41 * t10;
     const cdyn_real t65 = t64 - CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t66 = t49 * t65 - t53 * t60;
     J[3] = -t66;
     const cdyn_real t67 = t50 * t65 - t53 * t61;
@@ -12652,6 +13090,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -12704,6 +13143,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 1);
@@ -12734,6 +13174,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t40 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t41 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t42 = t14 * t29 - t33 * t30;
     const cdyn_real t43 = t14 * t30 + t33 * t29;
     const cdyn_real t44 = t20 * t29 + t35 * t30;
@@ -12743,6 +13184,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t48 = t39 + t14 * CDYN_R(0.21661);
     const cdyn_real t49 = t40 + t20 * CDYN_R(0.21661);
     const cdyn_real t50 = t41 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t51 = t43 * t31 + t42 * t32;
     d->oMf_R[frame][0] = -t51;
     const cdyn_real t52 = t43 * t32 - t42 * t31;
@@ -12764,6 +13206,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t50 - t59;
     d->oMf_p[frame][2] = t62;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t63 = t48 - t60;
     const cdyn_real t64 = t49 - t61;
     const cdyn_real t65 = t50 - t62;
@@ -12773,6 +13216,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t67;
     const cdyn_real t68 = t36 * t63 + t34 * t64;
     J[95] = -t68;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t69 = t39 - t60;
     const cdyn_real t70 = t40 - t61;
     const cdyn_real t71 = t41 - t62;
@@ -12782,6 +13226,7 @@ static void humanoid__jacobian_30(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t73;
     const cdyn_real t74 = t20 * t69 - t14 * t70;
     J[94] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -12829,6 +13274,7 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 31, 0, 7 * sizeof *J);
     }
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 1);
@@ -12842,6 +13288,7 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[0];
     J[39] = t5;
     J[156] = t5;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.17158);
     J[19] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.17158);
@@ -12857,6 +13304,7 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t10 = t2 * CDYN_R(0.17158);
     J[56] = t10;
     const cdyn_real t11 = t3 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * CDYN_R(0.175);
     J[18] = -t12;
     const cdyn_real t13 = t9 * CDYN_R(0.175);
@@ -12876,6 +13324,7 @@ static void humanoid__jacobian_local_30(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t18 = t4 * CDYN_R(0.175) + t10 * t5;
     const cdyn_real t19 = t5 * CDYN_R(0.175) - t10 * t4;
     const cdyn_real t20 = t11 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t9 * t19 + t16 * t20;
     J[3] = t21;
     const cdyn_real t22 = t5 * t20;
@@ -13003,6 +13452,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -13055,6 +13505,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 2);
@@ -13084,6 +13535,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t42 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t43 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t44 = t14 * t29 - t35 * t30;
     const cdyn_real t45 = t14 * t30 + t35 * t29;
     const cdyn_real t46 = t20 * t29 + t37 * t30;
@@ -13093,6 +13545,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t50 = t41 + t14 * CDYN_R(0.21661);
     const cdyn_real t51 = t42 + t20 * CDYN_R(0.21661);
     const cdyn_real t52 = t43 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t53 = t45 * t31 + t44 * t32;
     d->oMf_R[frame][0] = -t53;
     J[145] = -t53;
@@ -13114,6 +13567,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t63;
     const cdyn_real t64 = t52 - t61;
     d->oMf_p[frame][2] = t64;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t65 = t54 * t33 + t36 * t34;
     d->oMf_R[frame][1] = t65;
     const cdyn_real t66 = t54 * t34 - t36 * t33;
@@ -13126,6 +13580,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t69;
     const cdyn_real t70 = t58 * t34 + t40 * t33;
     d->oMf_R[frame][8] = -t70;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t71 = t50 - t62;
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
@@ -13135,6 +13590,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t75;
     const cdyn_real t76 = t38 * t71 + t36 * t72;
     J[95] = -t76;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t77 = t41 - t62;
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
@@ -13144,6 +13600,7 @@ static void humanoid__jacobian_31(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t81;
     const cdyn_real t82 = t20 * t77 - t14 * t78;
     J[94] = t82;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t83 = q_root_joint_x - t62;
     const cdyn_real t84 = q_root_joint_y - t63;
     const cdyn_real t85 = q_root_joint_z - t64;
@@ -13194,6 +13651,7 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 32, 0, 6 * sizeof *J);
     }
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[4], cos_angle[4];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 2);
@@ -13209,10 +13667,12 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t5 = cos_angle[1];
     const cdyn_real t6 = sin_angle[0];
     const cdyn_real t7 = cos_angle[0];
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t2;
     const cdyn_real t9 = t1 * t2;
     const cdyn_real t10 = t0 * t3;
     const cdyn_real t11 = t1 * t3;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t3 * CDYN_R(0.17158);
     J[19] = t12;
     const cdyn_real t13 = t8 * CDYN_R(0.17158);
@@ -13236,6 +13696,7 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
     J[195] = t20;
     const cdyn_real t21 = t4 * CDYN_R(0.17158);
     const cdyn_real t22 = t5 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t23 = t15 * CDYN_R(0.175);
     J[18] = -t23;
     const cdyn_real t24 = t1 * t21 + t16 * CDYN_R(0.175);
@@ -13263,6 +13724,7 @@ static void humanoid__jacobian_local_31(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t32 = t6 * CDYN_R(0.175) + t21 * t7;
     const cdyn_real t33 = t7 * CDYN_R(0.175) - t21 * t6;
     const cdyn_real t34 = t22 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t35 = t18 * t33 + t29 * t34;
     J[3] = t35;
     const cdyn_real t36 = t19 * t33 + t30 * t34;
@@ -13391,6 +13853,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -13443,6 +13906,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 3);
@@ -13474,6 +13938,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t44 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t45 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t46 = t14 * t29 - t37 * t30;
     const cdyn_real t47 = t14 * t30 + t37 * t29;
     const cdyn_real t48 = t20 * t29 + t39 * t30;
@@ -13483,6 +13948,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = t43 + t14 * CDYN_R(0.21661);
     const cdyn_real t53 = t44 + t20 * CDYN_R(0.21661);
     const cdyn_real t54 = t45 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t55 = t47 * t31 + t46 * t32;
     J[145] = -t55;
     const cdyn_real t56 = t47 * t32 - t46 * t31;
@@ -13501,6 +13967,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t65;
     const cdyn_real t66 = t54 - t63;
     d->oMf_p[frame][2] = t66;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t67 = t56 * t33 + t38 * t34;
     const cdyn_real t68 = t56 * t34 - t38 * t33;
     d->oMf_R[frame][2] = t68;
@@ -13513,6 +13980,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 * t34 + t42 * t33;
     d->oMf_R[frame][8] = -t72;
     J[222] = -t72;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t73 = t67 * t35 - t55 * t36;
     d->oMf_R[frame][0] = t73;
     const cdyn_real t74 = t67 * t36 + t55 * t35;
@@ -13525,6 +13993,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = -t77;
     const cdyn_real t78 = t71 * t36 + t59 * t35;
     d->oMf_R[frame][7] = -t78;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t79 = t52 - t64;
     const cdyn_real t80 = t53 - t65;
     const cdyn_real t81 = t54 - t66;
@@ -13534,6 +14003,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t83;
     const cdyn_real t84 = t40 * t79 + t38 * t80;
     J[95] = -t84;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t85 = t43 - t64;
     const cdyn_real t86 = t44 - t65;
     const cdyn_real t87 = t45 - t66;
@@ -13543,6 +14013,7 @@ static void humanoid__jacobian_32(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t89;
     const cdyn_real t90 = t20 * t85 - t14 * t86;
     J[94] = t90;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t91 = q_root_joint_x - t64;
     const cdyn_real t92 = q_root_joint_y - t65;
     const cdyn_real t93 = q_root_joint_z - t66;
@@ -13596,6 +14067,7 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 33, 0, 5 * sizeof *J);
     }
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[5], cos_angle[5];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 3);
@@ -13613,6 +14085,7 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t7 = cos_angle[1];
     const cdyn_real t8 = sin_angle[0];
     const cdyn_real t9 = cos_angle[0];
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t10 = t0 * t3;
     J[144] = t10;
     J[133] = t10;
@@ -13621,12 +14094,14 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
     J[171] = t11;
     const cdyn_real t12 = t0 * t2;
     const cdyn_real t13 = t1 * t2;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t12 * t4 + t1 * t5;
     const cdyn_real t15 = t13 * t4 - t0 * t5;
     const cdyn_real t16 = t3 * t4;
     const cdyn_real t17 = t12 * t5 - t1 * t4;
     const cdyn_real t18 = t13 * t5 + t0 * t4;
     const cdyn_real t19 = t3 * t5;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t14 * CDYN_R(0.17158);
     J[19] = t20;
     const cdyn_real t21 = t15 * CDYN_R(0.17158);
@@ -13650,6 +14125,7 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
     J[195] = t28;
     const cdyn_real t29 = t6 * CDYN_R(0.17158);
     const cdyn_real t30 = t7 * CDYN_R(0.17158) + CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t31 = t10 * t29 + t23 * CDYN_R(0.175);
     J[18] = t31;
     const cdyn_real t32 = t11 * t29 + t24 * CDYN_R(0.175);
@@ -13677,6 +14153,7 @@ static void humanoid__jacobian_local_32(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t8 * CDYN_R(0.175) + t29 * t9;
     const cdyn_real t41 = t9 * CDYN_R(0.175) - t29 * t8;
     const cdyn_real t42 = t30 + CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t26 * t41 + t37 * t42;
     J[3] = -t43;
     const cdyn_real t44 = t27 * t41 + t38 * t42;
@@ -13807,6 +14284,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -13859,6 +14337,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 4);
@@ -13892,6 +14371,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t46 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t47 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t48 = t14 * t29 - t39 * t30;
     const cdyn_real t49 = t14 * t30 + t39 * t29;
     const cdyn_real t50 = t20 * t29 + t41 * t30;
@@ -13901,6 +14381,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t54 = t45 + t14 * CDYN_R(0.21661);
     const cdyn_real t55 = t46 + t20 * CDYN_R(0.21661);
     const cdyn_real t56 = t47 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t57 = t49 * t31 + t48 * t32;
     J[145] = -t57;
     const cdyn_real t58 = t49 * t32 - t48 * t31;
@@ -13916,6 +14397,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t66 = t54 + t63;
     const cdyn_real t67 = t55 + t64;
     const cdyn_real t68 = t56 - t65;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t69 = t58 * t33 + t40 * t34;
     const cdyn_real t70 = t58 * t34 - t40 * t33;
     J[146] = t70;
@@ -13925,6 +14407,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t73 = t62 * t33 - t44 * t34;
     const cdyn_real t74 = t62 * t34 + t44 * t33;
     J[222] = -t74;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t75 = t69 * t35 - t57 * t36;
     const cdyn_real t76 = t69 * t36 + t57 * t35;
     d->oMf_R[frame][1] = t76;
@@ -13937,6 +14420,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t80 = t73 * t36 + t61 * t35;
     d->oMf_R[frame][7] = -t80;
     J[223] = -t80;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t81 = t70 * t37 - t75 * t38;
     d->oMf_R[frame][0] = -t81;
     const cdyn_real t82 = t70 * t38 + t75 * t37;
@@ -13955,6 +14439,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t88;
     const cdyn_real t89 = t68 + t74 * CDYN_R(0.28316);
     d->oMf_p[frame][2] = t89;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t90 = t66 - t87;
     const cdyn_real t91 = t67 - t88;
     const cdyn_real t92 = t68 - t89;
@@ -13964,18 +14449,21 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t94;
     const cdyn_real t95 = t72 * t90 - t70 * t91;
     J[108] = t95;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t96 = t61 * t91 + t59 * t92;
     J[31] = t96;
     const cdyn_real t97 = t57 * t92 + t61 * t90;
     J[69] = -t97;
     const cdyn_real t98 = t59 * t90 - t57 * t91;
     J[107] = -t98;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t99 = t44 * t91 + t42 * t92;
     J[30] = t99;
     const cdyn_real t100 = t40 * t92 - t44 * t90;
     J[68] = t100;
     const cdyn_real t101 = t42 * t90 + t40 * t91;
     J[106] = -t101;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t102 = t54 - t87;
     const cdyn_real t103 = t55 - t88;
     const cdyn_real t104 = t56 - t89;
@@ -13985,6 +14473,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t106;
     const cdyn_real t107 = t42 * t102 + t40 * t103;
     J[95] = -t107;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t108 = t45 - t87;
     const cdyn_real t109 = t46 - t88;
     const cdyn_real t110 = t47 - t89;
@@ -13994,6 +14483,7 @@ static void humanoid__jacobian_33(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t112;
     const cdyn_real t113 = t20 * t108 - t14 * t109;
     J[94] = t113;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t114 = q_root_joint_x - t87;
     const cdyn_real t115 = q_root_joint_y - t88;
     const cdyn_real t116 = q_root_joint_z - t89;
@@ -14041,6 +14531,7 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 34, 0, 4 * sizeof *J);
     }
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[6], cos_angle[6];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 4);
@@ -14059,12 +14550,14 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t9 = cos_angle[1];
     const cdyn_real t10 = sin_angle[0];
     const cdyn_real t11 = cos_angle[0];
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t1 * t3;
     J[145] = t12;
     const cdyn_real t13 = t0 * t3;
     J[221] = t13;
     const cdyn_real t14 = t1 * t2;
     const cdyn_real t15 = t0 * t2;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t14 * CDYN_R(0.28316);
     J[31] = t16;
     const cdyn_real t17 = t3 * CDYN_R(0.28316);
@@ -14084,6 +14577,7 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t23 = t3 * t4;
     const cdyn_real t24 = t1 * t5 + t15 * t4;
     const cdyn_real t25 = t5 * CDYN_R(0.28316);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t26 = t12 * t25;
     J[30] = -t26;
     const cdyn_real t27 = t2 * t25;
@@ -14099,6 +14593,7 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t35 = t25 * t6;
     const cdyn_real t36 = t4 * CDYN_R(0.28316) - CDYN_R(0.175);
     const cdyn_real t37 = t25 * t7 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t38 = t32 * t35 - t29 * t37;
     J[19] = -t38;
     const cdyn_real t39 = t33 * t35 - t30 * t37;
@@ -14123,6 +14618,7 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t47 = t37 * t8 + t35 * t9;
     const cdyn_real t48 = t37 * t9 - t35 * t8;
     const cdyn_real t49 = t48 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t50 = t19 * t47 - t36 * t41;
     J[18] = -t50;
     const cdyn_real t51 = t20 * t47 + t36 * t42;
@@ -14150,6 +14646,7 @@ static void humanoid__jacobian_local_33(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t59 = t36 * t10 + t47 * t11;
     const cdyn_real t60 = t36 * t11 - t47 * t10;
     const cdyn_real t61 = t49 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t62 = t44 * t60 - t56 * t61;
     J[3] = -t62;
     const cdyn_real t63 = t45 * t60 + t57 * t61;
@@ -14277,6 +14774,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -14329,6 +14827,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 5);
@@ -14364,6 +14863,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t48 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t49 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t50 = t14 * t29 - t41 * t30;
     const cdyn_real t51 = t14 * t30 + t41 * t29;
     const cdyn_real t52 = t20 * t29 + t43 * t30;
@@ -14373,6 +14873,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t56 = t47 + t14 * CDYN_R(0.21661);
     const cdyn_real t57 = t48 + t20 * CDYN_R(0.21661);
     const cdyn_real t58 = t49 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t59 = t51 * t31 + t50 * t32;
     J[145] = -t59;
     const cdyn_real t60 = t51 * t32 - t50 * t31;
@@ -14388,6 +14889,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t68 = t56 + t65;
     const cdyn_real t69 = t57 + t66;
     const cdyn_real t70 = t58 - t67;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t71 = t60 * t33 + t42 * t34;
     const cdyn_real t72 = t60 * t34 - t42 * t33;
     J[146] = t72;
@@ -14397,6 +14899,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t75 = t64 * t33 - t46 * t34;
     const cdyn_real t76 = t64 * t34 + t46 * t33;
     J[222] = -t76;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t77 = t71 * t35 - t59 * t36;
     const cdyn_real t78 = t71 * t36 + t59 * t35;
     J[147] = t78;
@@ -14406,6 +14909,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[223] = -t82;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t83 = t72 * t37 - t77 * t38;
     const cdyn_real t84 = t72 * t38 + t77 * t37;
     d->oMf_R[frame][2] = t84;
@@ -14421,6 +14925,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t89 = t68 - t72 * CDYN_R(0.28316);
     const cdyn_real t90 = t69 - t74 * CDYN_R(0.28316);
     const cdyn_real t91 = t70 + t76 * CDYN_R(0.28316);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), world placement */
     const cdyn_real t92 = t78 * t39 - t83 * t40;
     d->oMf_R[frame][0] = t92;
     const cdyn_real t93 = t78 * t40 + t83 * t39;
@@ -14439,6 +14944,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t99;
     const cdyn_real t100 = t91 + t88 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t100;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns */
     const cdyn_real t101 = t89 - t98;
     const cdyn_real t102 = t90 - t99;
     const cdyn_real t103 = t91 - t100;
@@ -14448,6 +14954,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     J[71] = t105;
     const cdyn_real t106 = t80 * t101 - t78 * t102;
     J[109] = t106;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t107 = t68 - t98;
     const cdyn_real t108 = t69 - t99;
     const cdyn_real t109 = t70 - t100;
@@ -14457,18 +14964,21 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t111;
     const cdyn_real t112 = t74 * t107 - t72 * t108;
     J[108] = t112;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t113 = t63 * t108 + t61 * t109;
     J[31] = t113;
     const cdyn_real t114 = t59 * t109 + t63 * t107;
     J[69] = -t114;
     const cdyn_real t115 = t61 * t107 - t59 * t108;
     J[107] = -t115;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t116 = t46 * t108 + t44 * t109;
     J[30] = t116;
     const cdyn_real t117 = t42 * t109 - t46 * t107;
     J[68] = t117;
     const cdyn_real t118 = t44 * t107 + t42 * t108;
     J[106] = -t118;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t119 = t56 - t98;
     const cdyn_real t120 = t57 - t99;
     const cdyn_real t121 = t58 - t100;
@@ -14478,6 +14988,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t123;
     const cdyn_real t124 = t44 * t119 + t42 * t120;
     J[95] = -t124;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t125 = t47 - t98;
     const cdyn_real t126 = t48 - t99;
     const cdyn_real t127 = t49 - t100;
@@ -14487,6 +14998,7 @@ static void humanoid__jacobian_34(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t129;
     const cdyn_real t130 = t20 * t125 - t14 * t126;
     J[94] = t130;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t131 = q_root_joint_x - t98;
     const cdyn_real t132 = q_root_joint_y - t99;
     const cdyn_real t133 = q_root_joint_z - t100;
@@ -14534,6 +15046,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 35, 0, 3 * sizeof *J);
     }
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 5);
@@ -14554,6 +15067,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t11 = cos_angle[1];
     const cdyn_real t12 = sin_angle[0];
     const cdyn_real t13 = cos_angle[0];
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t1 * CDYN_R(0.27029);
     J[33] = -t14;
     const cdyn_real t15 = t0 * CDYN_R(0.27029);
@@ -14566,6 +15080,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     J[184] = t19;
     const cdyn_real t20 = t2 * CDYN_R(0.27029);
     const cdyn_real t21 = t3 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t0 * t20;
     J[32] = -t22;
     const cdyn_real t23 = t1 * t20;
@@ -14581,6 +15096,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t29 = t2 * t4;
     const cdyn_real t30 = t20 * t5;
     const cdyn_real t31 = t20 * t4;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t32 = t18 * t31 + t21 * t27;
     J[31] = t32;
     const cdyn_real t33 = t19 * t31 - t21 * t28;
@@ -14601,6 +15117,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t40 = t3 * t7 + t29 * t6;
     const cdyn_real t41 = t21 * t6 - t31 * t7;
     const cdyn_real t42 = t21 * t7 + t31 * t6;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t43 = t30 * t38 - t24 * t42;
     J[30] = -t43;
     const cdyn_real t44 = t30 * t39 + t25 * t42;
@@ -14617,6 +15134,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t53 = t42 * t9 - t30 * t8;
     const cdyn_real t54 = t41 - CDYN_R(0.175);
     const cdyn_real t55 = t53 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t56 = t49 * t52 - t46 * t55;
     J[19] = -t56;
     const cdyn_real t57 = t50 * t52 - t47 * t55;
@@ -14641,6 +15159,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t65 = t55 * t10 + t52 * t11;
     const cdyn_real t66 = t55 * t11 - t52 * t10;
     const cdyn_real t67 = t66 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t68 = t35 * t65 - t54 * t59;
     J[18] = -t68;
     const cdyn_real t69 = t36 * t65 - t54 * t60;
@@ -14668,6 +15187,7 @@ static void humanoid__jacobian_local_34(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t77 = t54 * t12 + t65 * t13;
     const cdyn_real t78 = t54 * t13 - t65 * t12;
     const cdyn_real t79 = t67 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t80 = t62 * t78 - t74 * t79;
     J[3] = -t80;
     const cdyn_real t81 = t63 * t78 - t75 * t79;
@@ -14794,6 +15314,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -14846,6 +15367,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[8], cos_angle[8];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 6);
@@ -14883,6 +15405,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t50 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t51 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t52 = t14 * t29 - t43 * t30;
     const cdyn_real t53 = t14 * t30 + t43 * t29;
     const cdyn_real t54 = t20 * t29 + t45 * t30;
@@ -14892,6 +15415,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t58 = t49 + t14 * CDYN_R(0.21661);
     const cdyn_real t59 = t50 + t20 * CDYN_R(0.21661);
     const cdyn_real t60 = t51 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t61 = t53 * t31 + t52 * t32;
     J[145] = -t61;
     const cdyn_real t62 = t53 * t32 - t52 * t31;
@@ -14907,6 +15431,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t70 = t58 + t67;
     const cdyn_real t71 = t59 + t68;
     const cdyn_real t72 = t60 - t69;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t73 = t62 * t33 + t44 * t34;
     const cdyn_real t74 = t62 * t34 - t44 * t33;
     J[146] = t74;
@@ -14916,6 +15441,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t77 = t66 * t33 - t48 * t34;
     const cdyn_real t78 = t66 * t34 + t48 * t33;
     J[222] = -t78;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t79 = t73 * t35 - t61 * t36;
     const cdyn_real t80 = t73 * t36 + t61 * t35;
     J[147] = t80;
@@ -14925,6 +15451,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t83 = t77 * t35 - t65 * t36;
     const cdyn_real t84 = t77 * t36 + t65 * t35;
     J[223] = -t84;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t85 = t74 * t37 - t79 * t38;
     const cdyn_real t86 = t74 * t38 + t79 * t37;
     J[148] = t86;
@@ -14937,6 +15464,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t91 = t70 - t74 * CDYN_R(0.28316);
     const cdyn_real t92 = t71 - t76 * CDYN_R(0.28316);
     const cdyn_real t93 = t72 + t78 * CDYN_R(0.28316);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), world placement */
     const cdyn_real t94 = t80 * t39 - t85 * t40;
     const cdyn_real t95 = t80 * t40 + t85 * t39;
     d->oMf_R[frame][1] = t95;
@@ -14955,6 +15483,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t101;
     const cdyn_real t102 = t93 + t90 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t102;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), world placement */
     const cdyn_real t103 = t86 * t41 - t94 * t42;
     d->oMf_R[frame][0] = -t103;
     const cdyn_real t104 = t86 * t42 + t94 * t41;
@@ -14967,6 +15496,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t107;
     const cdyn_real t108 = t90 * t42 + t98 * t41;
     d->oMf_R[frame][8] = -t108;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns */
     const cdyn_real t109 = t91 - t100;
     const cdyn_real t110 = t92 - t101;
     const cdyn_real t111 = t93 - t102;
@@ -14976,6 +15506,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     J[71] = t113;
     const cdyn_real t114 = t82 * t109 - t80 * t110;
     J[109] = t114;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t115 = t70 - t100;
     const cdyn_real t116 = t71 - t101;
     const cdyn_real t117 = t72 - t102;
@@ -14985,18 +15516,21 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t119;
     const cdyn_real t120 = t76 * t115 - t74 * t116;
     J[108] = t120;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t121 = t65 * t116 + t63 * t117;
     J[31] = t121;
     const cdyn_real t122 = t61 * t117 + t65 * t115;
     J[69] = -t122;
     const cdyn_real t123 = t63 * t115 - t61 * t116;
     J[107] = -t123;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t124 = t48 * t116 + t46 * t117;
     J[30] = t124;
     const cdyn_real t125 = t44 * t117 - t48 * t115;
     J[68] = t125;
     const cdyn_real t126 = t46 * t115 + t44 * t116;
     J[106] = -t126;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t127 = t58 - t100;
     const cdyn_real t128 = t59 - t101;
     const cdyn_real t129 = t60 - t102;
@@ -15006,6 +15540,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t131;
     const cdyn_real t132 = t46 * t127 + t44 * t128;
     J[95] = -t132;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t133 = t49 - t100;
     const cdyn_real t134 = t50 - t101;
     const cdyn_real t135 = t51 - t102;
@@ -15015,6 +15550,7 @@ static void humanoid__jacobian_35(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t137;
     const cdyn_real t138 = t20 * t133 - t14 * t134;
     J[94] = t138;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t139 = q_root_joint_x - t100;
     const cdyn_real t140 = q_root_joint_y - t101;
     const cdyn_real t141 = q_root_joint_z - t102;
@@ -15065,6 +15601,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 36, 0, 2 * sizeof *J);
     }
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[8], cos_angle[8];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 6);
@@ -15087,12 +15624,14 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t13 = cos_angle[1];
     const cdyn_real t14 = sin_angle[0];
     const cdyn_real t15 = cos_angle[0];
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t16 = t1 * t3;
     const cdyn_real t17 = t0 * t3;
     const cdyn_real t18 = t1 * t2;
     J[147] = t18;
     const cdyn_real t19 = t0 * t2;
     J[223] = t19;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t16 * CDYN_R(0.27029);
     J[33] = -t20;
     const cdyn_real t21 = t2 * CDYN_R(0.27029);
@@ -15110,6 +15649,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     J[222] = t28;
     const cdyn_real t29 = t4 * CDYN_R(0.27029);
     const cdyn_real t30 = t5 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t31 = t18 * t29;
     J[32] = -t31;
     const cdyn_real t32 = t3 * t29;
@@ -15127,6 +15667,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t39 = t19 * t7 + t25 * t6;
     const cdyn_real t40 = t29 * t7;
     const cdyn_real t41 = t29 * t6;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t42 = t26 * t41 + t30 * t37;
     J[31] = t42;
     const cdyn_real t43 = t27 * t41 - t30 * t38;
@@ -15147,6 +15688,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t50 = t28 * t9 + t39 * t8;
     const cdyn_real t51 = t30 * t8 - t41 * t9;
     const cdyn_real t52 = t30 * t9 + t41 * t8;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t53 = t40 * t48 - t34 * t52;
     J[30] = -t53;
     const cdyn_real t54 = t40 * t49 + t35 * t52;
@@ -15163,6 +15705,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t63 = t52 * t11 - t40 * t10;
     const cdyn_real t64 = t51 - CDYN_R(0.175);
     const cdyn_real t65 = t63 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t66 = t59 * t62 - t56 * t65;
     J[19] = -t66;
     const cdyn_real t67 = t60 * t62 - t57 * t65;
@@ -15187,6 +15730,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t75 = t65 * t12 + t62 * t13;
     const cdyn_real t76 = t65 * t13 - t62 * t12;
     const cdyn_real t77 = t76 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t78 = t45 * t75 - t64 * t69;
     J[18] = -t78;
     const cdyn_real t79 = t46 * t75 - t64 * t70;
@@ -15214,6 +15758,7 @@ static void humanoid__jacobian_local_35(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t87 = t64 * t14 + t75 * t15;
     const cdyn_real t88 = t64 * t15 - t75 * t14;
     const cdyn_real t89 = t77 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t90 = t72 * t88 - t84 * t89;
     J[3] = -t90;
     const cdyn_real t91 = t73 * t88 - t85 * t89;
@@ -15341,6 +15886,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -15393,6 +15939,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 7);
@@ -15432,6 +15979,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t53 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t54 = t14 * t29 - t45 * t30;
     const cdyn_real t55 = t14 * t30 + t45 * t29;
     const cdyn_real t56 = t20 * t29 + t47 * t30;
@@ -15441,6 +15989,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t60 = t51 + t14 * CDYN_R(0.21661);
     const cdyn_real t61 = t52 + t20 * CDYN_R(0.21661);
     const cdyn_real t62 = t53 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t63 = t55 * t31 + t54 * t32;
     J[145] = -t63;
     const cdyn_real t64 = t55 * t32 - t54 * t31;
@@ -15456,6 +16005,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 + t69;
     const cdyn_real t73 = t61 + t70;
     const cdyn_real t74 = t62 - t71;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t75 = t64 * t33 + t46 * t34;
     const cdyn_real t76 = t64 * t34 - t46 * t33;
     J[146] = t76;
@@ -15465,6 +16015,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t79 = t68 * t33 - t50 * t34;
     const cdyn_real t80 = t68 * t34 + t50 * t33;
     J[222] = -t80;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[147] = t82;
@@ -15474,6 +16025,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t85 = t79 * t35 - t67 * t36;
     const cdyn_real t86 = t79 * t36 + t67 * t35;
     J[223] = -t86;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t87 = t76 * t37 - t81 * t38;
     const cdyn_real t88 = t76 * t38 + t81 * t37;
     J[148] = t88;
@@ -15486,6 +16038,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t93 = t72 - t76 * CDYN_R(0.28316);
     const cdyn_real t94 = t73 - t78 * CDYN_R(0.28316);
     const cdyn_real t95 = t74 + t80 * CDYN_R(0.28316);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), world placement */
     const cdyn_real t96 = t82 * t39 - t87 * t40;
     const cdyn_real t97 = t82 * t40 + t87 * t39;
     J[149] = t97;
@@ -15501,6 +16054,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t103;
     const cdyn_real t104 = t95 + t92 * CDYN_R(0.27029);
     d->oMf_p[frame][2] = t104;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), world placement */
     const cdyn_real t105 = t88 * t41 - t96 * t42;
     d->oMf_R[frame][0] = -t105;
     J[150] = -t105;
@@ -15513,6 +16067,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t109;
     J[226] = t109;
     const cdyn_real t110 = t92 * t42 + t100 * t41;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), world placement */
     const cdyn_real t111 = t106 * t43 + t97 * t44;
     d->oMf_R[frame][1] = t111;
     const cdyn_real t112 = t106 * t44 - t97 * t43;
@@ -15525,6 +16080,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][7] = -t115;
     const cdyn_real t116 = t110 * t44 - t101 * t43;
     d->oMf_R[frame][8] = -t116;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns */
     const cdyn_real t117 = t93 - t102;
     const cdyn_real t118 = t94 - t103;
     const cdyn_real t119 = t95 - t104;
@@ -15534,6 +16090,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     J[71] = t121;
     const cdyn_real t122 = t84 * t117 - t82 * t118;
     J[109] = t122;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t123 = t72 - t102;
     const cdyn_real t124 = t73 - t103;
     const cdyn_real t125 = t74 - t104;
@@ -15543,18 +16100,21 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t127;
     const cdyn_real t128 = t78 * t123 - t76 * t124;
     J[108] = t128;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t129 = t67 * t124 + t65 * t125;
     J[31] = t129;
     const cdyn_real t130 = t63 * t125 + t67 * t123;
     J[69] = -t130;
     const cdyn_real t131 = t65 * t123 - t63 * t124;
     J[107] = -t131;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t132 = t50 * t124 + t48 * t125;
     J[30] = t132;
     const cdyn_real t133 = t46 * t125 - t50 * t123;
     J[68] = t133;
     const cdyn_real t134 = t48 * t123 + t46 * t124;
     J[106] = -t134;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t135 = t60 - t102;
     const cdyn_real t136 = t61 - t103;
     const cdyn_real t137 = t62 - t104;
@@ -15564,6 +16124,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t139;
     const cdyn_real t140 = t48 * t135 + t46 * t136;
     J[95] = -t140;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t141 = t51 - t102;
     const cdyn_real t142 = t52 - t103;
     const cdyn_real t143 = t53 - t104;
@@ -15573,6 +16134,7 @@ static void humanoid__jacobian_36(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t145;
     const cdyn_real t146 = t20 * t141 - t14 * t142;
     J[94] = t146;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t147 = q_root_joint_x - t102;
     const cdyn_real t148 = q_root_joint_y - t103;
     const cdyn_real t149 = q_root_joint_z - t104;
@@ -15626,6 +16188,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 7);
@@ -15650,12 +16213,14 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t15 = cos_angle[1];
     const cdyn_real t16 = sin_angle[0];
     const cdyn_real t17 = cos_angle[0];
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t18 = t0 * t2;
     const cdyn_real t19 = t1 * t2;
     const cdyn_real t20 = t0 * t3;
     J[186] = t20;
     const cdyn_real t21 = t1 * t3;
     J[224] = t21;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t22 = t3 * t5;
     const cdyn_real t23 = t1 * t4 - t18 * t5;
     const cdyn_real t24 = t0 * t4 + t19 * t5;
@@ -15665,6 +16230,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     J[185] = t26;
     const cdyn_real t27 = t0 * t5 - t19 * t4;
     J[223] = -t27;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t28 = t22 * CDYN_R(0.27029);
     J[33] = -t28;
     const cdyn_real t29 = t23 * CDYN_R(0.27029);
@@ -15682,6 +16248,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     J[222] = t36;
     const cdyn_real t37 = t6 * CDYN_R(0.27029);
     const cdyn_real t38 = t7 * CDYN_R(0.27029) + CDYN_R(0.28316);
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t39 = t25 * t37;
     J[32] = -t39;
     const cdyn_real t40 = t26 * t37;
@@ -15699,6 +16266,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t47 = t27 * t9 - t33 * t8;
     const cdyn_real t48 = t37 * t9;
     const cdyn_real t49 = t37 * t8;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t50 = t34 * t49 + t38 * t45;
     J[31] = t50;
     const cdyn_real t51 = t35 * t49 - t38 * t46;
@@ -15719,6 +16287,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t58 = t36 * t11 - t47 * t10;
     const cdyn_real t59 = t38 * t10 - t49 * t11;
     const cdyn_real t60 = t38 * t11 + t49 * t10;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t61 = t48 * t56 - t42 * t60;
     J[30] = -t61;
     const cdyn_real t62 = t48 * t57 + t43 * t60;
@@ -15735,6 +16304,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t71 = t60 * t13 - t48 * t12;
     const cdyn_real t72 = t59 - CDYN_R(0.175);
     const cdyn_real t73 = t71 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t74 = t67 * t70 - t64 * t73;
     J[19] = -t74;
     const cdyn_real t75 = t68 * t70 - t65 * t73;
@@ -15759,6 +16329,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t83 = t73 * t14 + t70 * t15;
     const cdyn_real t84 = t73 * t15 - t70 * t14;
     const cdyn_real t85 = t84 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t86 = t53 * t83 - t72 * t77;
     J[18] = -t86;
     const cdyn_real t87 = t54 * t83 - t72 * t78;
@@ -15786,6 +16357,7 @@ static void humanoid__jacobian_local_36(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t95 = t72 * t16 + t83 * t17;
     const cdyn_real t96 = t72 * t17 - t83 * t16;
     const cdyn_real t97 = t85 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t98 = t80 * t96 - t92 * t97;
     J[3] = -t98;
     const cdyn_real t99 = t81 * t96 - t93 * t97;
@@ -15915,6 +16487,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -15967,6 +16540,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[10], cos_angle[10];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 8);
@@ -16008,6 +16582,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t54 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t55 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t56 = t14 * t29 - t47 * t30;
     const cdyn_real t57 = t14 * t30 + t47 * t29;
     const cdyn_real t58 = t20 * t29 + t49 * t30;
@@ -16017,6 +16592,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t62 = t53 + t14 * CDYN_R(0.21661);
     const cdyn_real t63 = t54 + t20 * CDYN_R(0.21661);
     const cdyn_real t64 = t55 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t65 = t57 * t31 + t56 * t32;
     J[145] = -t65;
     const cdyn_real t66 = t57 * t32 - t56 * t31;
@@ -16032,6 +16608,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t74 = t62 + t71;
     const cdyn_real t75 = t63 + t72;
     const cdyn_real t76 = t64 - t73;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t77 = t66 * t33 + t48 * t34;
     const cdyn_real t78 = t66 * t34 - t48 * t33;
     J[146] = t78;
@@ -16041,6 +16618,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t81 = t70 * t33 - t52 * t34;
     const cdyn_real t82 = t70 * t34 + t52 * t33;
     J[222] = -t82;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t83 = t77 * t35 - t65 * t36;
     const cdyn_real t84 = t77 * t36 + t65 * t35;
     J[147] = t84;
@@ -16050,6 +16628,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t87 = t81 * t35 - t69 * t36;
     const cdyn_real t88 = t81 * t36 + t69 * t35;
     J[223] = -t88;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t89 = t78 * t37 - t83 * t38;
     const cdyn_real t90 = t78 * t38 + t83 * t37;
     J[148] = t90;
@@ -16062,6 +16641,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t95 = t74 - t78 * CDYN_R(0.28316);
     const cdyn_real t96 = t75 - t80 * CDYN_R(0.28316);
     const cdyn_real t97 = t76 + t82 * CDYN_R(0.28316);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), world placement */
     const cdyn_real t98 = t84 * t39 - t89 * t40;
     const cdyn_real t99 = t84 * t40 + t89 * t39;
     J[149] = t99;
@@ -16074,6 +16654,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t104 = t95 - t90 * CDYN_R(0.27029);
     const cdyn_real t105 = t96 - t92 * CDYN_R(0.27029);
     const cdyn_real t106 = t97 + t94 * CDYN_R(0.27029);
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), world placement */
     const cdyn_real t107 = t90 * t41 - t98 * t42;
     d->oMf_R[frame][0] = -t107;
     J[151] = -t107;
@@ -16089,12 +16670,14 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[227] = t111;
     J[226] = t111;
     const cdyn_real t112 = t94 * t42 + t102 * t41;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), world placement */
     const cdyn_real t113 = t108 * t43 + t99 * t44;
     const cdyn_real t114 = t108 * t44 - t99 * t43;
     const cdyn_real t115 = t110 * t43 + t101 * t44;
     const cdyn_real t116 = t110 * t44 - t101 * t43;
     const cdyn_real t117 = t112 * t43 + t103 * t44;
     const cdyn_real t118 = t112 * t44 - t103 * t43;
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), world placement */
     const cdyn_real t119 = t114 * t45 + t113 * t46;
     d->oMf_R[frame][1] = t119;
     const cdyn_real t120 = t114 * t46 - t113 * t45;
@@ -16119,6 +16702,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t132;
     const cdyn_real t133 = t106 + t130;
     d->oMf_p[frame][2] = t133;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), its columns */
     const cdyn_real t134 = t104 - t131;
     const cdyn_real t135 = t105 - t132;
     const cdyn_real t136 = t106 - t133;
@@ -16128,18 +16712,21 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[74] = -t138;
     const cdyn_real t139 = t109 * t134 - t107 * t135;
     J[112] = -t139;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns */
     const cdyn_real t140 = t103 * t135 + t101 * t136;
     J[35] = -t140;
     const cdyn_real t141 = t99 * t136 + t103 * t134;
     J[73] = t141;
     const cdyn_real t142 = t101 * t134 - t99 * t135;
     J[111] = t142;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns */
     const cdyn_real t143 = t94 * t135 + t92 * t136;
     J[34] = -t143;
     const cdyn_real t144 = t90 * t136 + t94 * t134;
     J[72] = t144;
     const cdyn_real t145 = t92 * t134 - t90 * t135;
     J[110] = t145;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns */
     const cdyn_real t146 = t95 - t131;
     const cdyn_real t147 = t96 - t132;
     const cdyn_real t148 = t97 - t133;
@@ -16149,6 +16736,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[71] = t150;
     const cdyn_real t151 = t86 * t146 - t84 * t147;
     J[109] = t151;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t152 = t74 - t131;
     const cdyn_real t153 = t75 - t132;
     const cdyn_real t154 = t76 - t133;
@@ -16158,18 +16746,21 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t156;
     const cdyn_real t157 = t80 * t152 - t78 * t153;
     J[108] = t157;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t158 = t69 * t153 + t67 * t154;
     J[31] = t158;
     const cdyn_real t159 = t65 * t154 + t69 * t152;
     J[69] = -t159;
     const cdyn_real t160 = t67 * t152 - t65 * t153;
     J[107] = -t160;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t161 = t52 * t153 + t50 * t154;
     J[30] = t161;
     const cdyn_real t162 = t48 * t154 - t52 * t152;
     J[68] = t162;
     const cdyn_real t163 = t50 * t152 + t48 * t153;
     J[106] = -t163;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t164 = t62 - t131;
     const cdyn_real t165 = t63 - t132;
     const cdyn_real t166 = t64 - t133;
@@ -16179,6 +16770,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t168;
     const cdyn_real t169 = t50 * t164 + t48 * t165;
     J[95] = -t169;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t170 = t53 - t131;
     const cdyn_real t171 = t54 - t132;
     const cdyn_real t172 = t55 - t133;
@@ -16188,6 +16780,7 @@ static void humanoid__jacobian_37(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t174;
     const cdyn_real t175 = t20 * t170 - t14 * t171;
     J[94] = t175;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t176 = q_root_joint_x - t131;
     const cdyn_real t177 = q_root_joint_y - t132;
     const cdyn_real t178 = q_root_joint_z - t133;
@@ -16234,6 +16827,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 6, 0, 12 * sizeof *J);
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
     }
+    /* body 32 "right_thumb_joint" <- "right_wrist_roll_joint": revolute +x (link right_thumb), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[10], cos_angle[10];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 8);
@@ -16258,6 +16852,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t17 = cos_angle[1];
     const cdyn_real t18 = sin_angle[0];
     const cdyn_real t19 = cos_angle[0];
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t0 * CDYN_R(0.02) - t1 * CDYN_R(0.03);
     J[74] = -t20;
     const cdyn_real t21 = t1 * CDYN_R(0.02) + t0 * CDYN_R(0.03);
@@ -16269,6 +16864,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t24 = t2 * CDYN_R(0.03) - t3 * CDYN_R(0.02);
     const cdyn_real t25 = t3 * CDYN_R(0.03) + t2 * CDYN_R(0.02);
     J[35] = -t25;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t26 = t23 * CDYN_R(0.02);
     J[73] = -t26;
     const cdyn_real t27 = t22 * CDYN_R(0.02);
@@ -16281,6 +16877,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     J[224] = -t31;
     const cdyn_real t32 = t25 * t4 - t5 * CDYN_R(0.02);
     const cdyn_real t33 = t25 * t5 + t4 * CDYN_R(0.02);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t34 = t24 * t5;
     J[34] = -t34;
     const cdyn_real t35 = t22 * t32 - t24 * t28;
@@ -16299,6 +16896,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t43 = t24 * t6 + t32 * t7;
     const cdyn_real t44 = t24 * t7 - t32 * t6;
     const cdyn_real t45 = t33 + CDYN_R(0.27029);
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t46 = t4 * t43 + t37 * t45;
     J[33] = -t46;
     const cdyn_real t47 = t30 * t43 - t38 * t45;
@@ -16317,6 +16915,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t55 = t45 * t8 + t43 * t9;
     const cdyn_real t56 = t45 * t9 - t43 * t8;
     const cdyn_real t57 = t56 + CDYN_R(0.28316);
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t58 = t40 * t55 - t44 * t49;
     J[32] = -t58;
     const cdyn_real t59 = t41 * t55 - t44 * t50;
@@ -16334,6 +16933,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t66 = t42 * t11 + t51 * t10;
     const cdyn_real t67 = t44 * t10 + t55 * t11;
     const cdyn_real t68 = t44 * t11 - t55 * t10;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t69 = t52 * t68 - t57 * t64;
     J[31] = -t69;
     const cdyn_real t70 = t53 * t68 - t57 * t65;
@@ -16354,6 +16954,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t77 = t54 * t13 + t66 * t12;
     const cdyn_real t78 = t57 * t12 + t68 * t13;
     const cdyn_real t79 = t57 * t13 - t68 * t12;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t80 = t67 * t75 - t61 * t79;
     J[30] = -t80;
     const cdyn_real t81 = t67 * t76 - t62 * t79;
@@ -16370,6 +16971,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t90 = t79 * t15 - t67 * t14;
     const cdyn_real t91 = t78 - CDYN_R(0.175);
     const cdyn_real t92 = t90 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t93 = t86 * t89 - t83 * t92;
     J[19] = -t93;
     const cdyn_real t94 = t87 * t89 - t84 * t92;
@@ -16394,6 +16996,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t102 = t92 * t16 + t89 * t17;
     const cdyn_real t103 = t92 * t17 - t89 * t16;
     const cdyn_real t104 = t103 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t105 = t72 * t102 - t91 * t96;
     J[18] = -t105;
     const cdyn_real t106 = t73 * t102 - t91 * t97;
@@ -16421,6 +17024,7 @@ static void humanoid__jacobian_local_37(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t114 = t91 * t18 + t102 * t19;
     const cdyn_real t115 = t91 * t19 - t102 * t18;
     const cdyn_real t116 = t104 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t117 = t99 * t115 - t111 * t116;
     J[3] = -t117;
     const cdyn_real t118 = t100 * t115 - t112 * t116;
@@ -16549,6 +17153,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -16601,6 +17206,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[208] = -t26;
     J[78] = -t26;
     J[195] = -t26;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), world placement */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 7);
@@ -16640,6 +17246,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t52 = q_root_joint_y + t20 * CDYN_R(0.14645);
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t53 = q_root_joint_z - t26 * CDYN_R(0.14645);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), world placement */
     const cdyn_real t54 = t14 * t29 - t45 * t30;
     const cdyn_real t55 = t14 * t30 + t45 * t29;
     const cdyn_real t56 = t20 * t29 + t47 * t30;
@@ -16649,6 +17256,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t60 = t51 + t14 * CDYN_R(0.21661);
     const cdyn_real t61 = t52 + t20 * CDYN_R(0.21661);
     const cdyn_real t62 = t53 - t26 * CDYN_R(0.21661);
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), world placement */
     const cdyn_real t63 = t55 * t31 + t54 * t32;
     J[145] = -t63;
     const cdyn_real t64 = t55 * t32 - t54 * t31;
@@ -16664,6 +17272,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t72 = t60 + t69;
     const cdyn_real t73 = t61 + t70;
     const cdyn_real t74 = t62 - t71;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), world placement */
     const cdyn_real t75 = t64 * t33 + t46 * t34;
     const cdyn_real t76 = t64 * t34 - t46 * t33;
     J[146] = t76;
@@ -16673,6 +17282,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t79 = t68 * t33 - t50 * t34;
     const cdyn_real t80 = t68 * t34 + t50 * t33;
     J[222] = -t80;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), world placement */
     const cdyn_real t81 = t75 * t35 - t63 * t36;
     const cdyn_real t82 = t75 * t36 + t63 * t35;
     J[147] = t82;
@@ -16682,6 +17292,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t85 = t79 * t35 - t67 * t36;
     const cdyn_real t86 = t79 * t36 + t67 * t35;
     J[223] = -t86;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), world placement */
     const cdyn_real t87 = t76 * t37 - t81 * t38;
     const cdyn_real t88 = t76 * t38 + t81 * t37;
     J[148] = t88;
@@ -16694,6 +17305,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t93 = t72 - t76 * CDYN_R(0.28316);
     const cdyn_real t94 = t73 - t78 * CDYN_R(0.28316);
     const cdyn_real t95 = t74 + t80 * CDYN_R(0.28316);
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), world placement */
     const cdyn_real t96 = t82 * t39 - t87 * t40;
     const cdyn_real t97 = t82 * t40 + t87 * t39;
     J[149] = t97;
@@ -16706,6 +17318,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     const cdyn_real t102 = t93 - t88 * CDYN_R(0.27029);
     const cdyn_real t103 = t94 - t90 * CDYN_R(0.27029);
     const cdyn_real t104 = t95 + t92 * CDYN_R(0.27029);
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), world placement */
     const cdyn_real t105 = t88 * t41 - t96 * t42;
     d->oMf_R[frame][0] = -t105;
     J[150] = -t105;
@@ -16718,6 +17331,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_R[frame][6] = t109;
     J[226] = t109;
     const cdyn_real t110 = t92 * t42 + t100 * t41;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), world placement */
     const cdyn_real t111 = t106 * t43 + t97 * t44;
     d->oMf_R[frame][1] = t111;
     const cdyn_real t112 = t106 * t44 - t97 * t43;
@@ -16736,6 +17350,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     d->oMf_p[frame][1] = t118;
     const cdyn_real t119 = t104 + t116 * CDYN_R(0.08665);
     d->oMf_p[frame][2] = t119;
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), its columns */
     const cdyn_real t120 = t102 - t117;
     const cdyn_real t121 = t103 - t118;
     const cdyn_real t122 = t104 - t119;
@@ -16745,18 +17360,21 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[74] = -t124;
     const cdyn_real t125 = t107 * t120 - t105 * t121;
     J[112] = -t125;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns */
     const cdyn_real t126 = t101 * t121 + t99 * t122;
     J[35] = -t126;
     const cdyn_real t127 = t97 * t122 + t101 * t120;
     J[73] = t127;
     const cdyn_real t128 = t99 * t120 - t97 * t121;
     J[111] = t128;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns */
     const cdyn_real t129 = t92 * t121 + t90 * t122;
     J[34] = -t129;
     const cdyn_real t130 = t88 * t122 + t92 * t120;
     J[72] = t130;
     const cdyn_real t131 = t90 * t120 - t88 * t121;
     J[110] = t131;
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns */
     const cdyn_real t132 = t93 - t117;
     const cdyn_real t133 = t94 - t118;
     const cdyn_real t134 = t95 - t119;
@@ -16766,6 +17384,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[71] = t136;
     const cdyn_real t137 = t84 * t132 - t82 * t133;
     J[109] = t137;
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns */
     const cdyn_real t138 = t72 - t117;
     const cdyn_real t139 = t73 - t118;
     const cdyn_real t140 = t74 - t119;
@@ -16775,18 +17394,21 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[70] = t142;
     const cdyn_real t143 = t78 * t138 - t76 * t139;
     J[108] = t143;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns */
     const cdyn_real t144 = t67 * t139 + t65 * t140;
     J[31] = t144;
     const cdyn_real t145 = t63 * t140 + t67 * t138;
     J[69] = -t145;
     const cdyn_real t146 = t65 * t138 - t63 * t139;
     J[107] = -t146;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns */
     const cdyn_real t147 = t50 * t139 + t48 * t140;
     J[30] = t147;
     const cdyn_real t148 = t46 * t140 - t50 * t138;
     J[68] = t148;
     const cdyn_real t149 = t48 * t138 + t46 * t139;
     J[106] = -t149;
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns */
     const cdyn_real t150 = t60 - t117;
     const cdyn_real t151 = t61 - t118;
     const cdyn_real t152 = t62 - t119;
@@ -16796,6 +17418,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[57] = t154;
     const cdyn_real t155 = t48 * t150 + t46 * t151;
     J[95] = -t155;
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns */
     const cdyn_real t156 = t51 - t117;
     const cdyn_real t157 = t52 - t118;
     const cdyn_real t158 = t53 - t119;
@@ -16805,6 +17428,7 @@ static void humanoid__jacobian_38(humanoid_data *d, const cdyn_real *q, int fram
     J[56] = t160;
     const cdyn_real t161 = t20 * t156 - t14 * t157;
     J[94] = t161;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns */
     const cdyn_real t162 = q_root_joint_x - t117;
     const cdyn_real t163 = q_root_joint_y - t118;
     const cdyn_real t164 = q_root_joint_z - t119;
@@ -16849,6 +17473,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
         memset(J + r * HUMANOID_NV + 20, 0, 10 * sizeof *J);
         memset(J + r * HUMANOID_NV + 37, 0, 1 * sizeof *J);
     }
+    /* body 31 "right_wrist_roll_joint" <- "right_wrist_pitch_joint": revolute +x (link right_palm), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[9], cos_angle[9];
     cdyn_sincos_n(q + 19, sin_angle, cos_angle, 2);
     cdyn_sincos_n(q + 31, sin_angle + 2, cos_angle + 2, 7);
@@ -16876,6 +17501,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t18 = t0 * CDYN_R(0.08665);
     const cdyn_real t19 = t1 * CDYN_R(0.08665);
     J[35] = -t19;
+    /* body 30 "right_wrist_pitch_joint" <- "right_wrist_yaw_joint": revolute +y (link right_wrist_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t20 = t0 * t2;
     const cdyn_real t21 = t1 * t2;
     const cdyn_real t22 = t0 * t3;
@@ -16883,6 +17509,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t23 = t1 * t3;
     J[224] = t23;
     const cdyn_real t24 = t19 * t2;
+    /* body 29 "right_wrist_yaw_joint" <- "right_elbow_joint": revolute +z (link right_wrist_yaw_link), its columns, then the frame's placement one body up */
     const cdyn_real t25 = t18 * t3;
     J[34] = -t25;
     const cdyn_real t26 = t1 * t24 + t18 * t20;
@@ -16901,6 +17528,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t34 = t18 * t4 + t24 * t5;
     const cdyn_real t35 = t18 * t5 - t24 * t4;
     const cdyn_real t36 = t19 * t3 + CDYN_R(0.27029);
+    /* body 28 "right_elbow_joint" <- "right_shoulder_yaw_joint": revolute +y (link right_forearm), its columns, then the frame's placement one body up */
     const cdyn_real t37 = t2 * t34 + t28 * t36;
     J[33] = -t37;
     const cdyn_real t38 = t22 * t34 + t29 * t36;
@@ -16919,6 +17547,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t46 = t36 * t6 + t34 * t7;
     const cdyn_real t47 = t36 * t7 - t34 * t6;
     const cdyn_real t48 = t47 + CDYN_R(0.28316);
+    /* body 27 "right_shoulder_yaw_joint" <- "right_shoulder_roll_joint": revolute +z (link right_upper_arm), its columns, then the frame's placement one body up */
     const cdyn_real t49 = t31 * t46 - t35 * t40;
     J[32] = -t49;
     const cdyn_real t50 = t32 * t46 + t35 * t41;
@@ -16936,6 +17565,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t57 = t33 * t9 - t42 * t8;
     const cdyn_real t58 = t35 * t8 + t46 * t9;
     const cdyn_real t59 = t35 * t9 - t46 * t8;
+    /* body 26 "right_shoulder_roll_joint" <- "right_shoulder_pitch_joint": revolute +x (link right_shoulder_roll_link), its columns, then the frame's placement one body up */
     const cdyn_real t60 = t43 * t59 - t48 * t55;
     J[31] = -t60;
     const cdyn_real t61 = t44 * t59 + t48 * t56;
@@ -16956,6 +17586,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t68 = t45 * t11 - t57 * t10;
     const cdyn_real t69 = t48 * t10 + t59 * t11;
     const cdyn_real t70 = t48 * t11 - t59 * t10;
+    /* body 25 "right_shoulder_pitch_joint" <- "torso_pitch_joint": revolute +y (link right_shoulder_pitch_link), its columns, then the frame's placement one body up */
     const cdyn_real t71 = t58 * t66 - t52 * t70;
     J[30] = -t71;
     const cdyn_real t72 = t58 * t67 + t53 * t70;
@@ -16972,6 +17603,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t81 = t70 * t13 - t58 * t12;
     const cdyn_real t82 = t69 - CDYN_R(0.175);
     const cdyn_real t83 = t81 - CDYN_R(0.17158);
+    /* body 14 "torso_pitch_joint" <- "torso_yaw_joint": revolute +y (link chest), its columns, then the frame's placement one body up */
     const cdyn_real t84 = t77 * t80 - t74 * t83;
     J[19] = -t84;
     const cdyn_real t85 = t78 * t80 - t75 * t83;
@@ -16996,6 +17628,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t93 = t83 * t14 + t80 * t15;
     const cdyn_real t94 = t83 * t15 - t80 * t14;
     const cdyn_real t95 = t94 - CDYN_R(0.21661);
+    /* body 13 "torso_yaw_joint" <- "root_joint": revolute +z (link abdomen), its columns, then the frame's placement one body up */
     const cdyn_real t96 = t63 * t93 - t82 * t87;
     J[18] = -t96;
     const cdyn_real t97 = t64 * t93 - t82 * t88;
@@ -17023,6 +17656,7 @@ static void humanoid__jacobian_local_38(humanoid_data *d, const cdyn_real *q, in
     const cdyn_real t105 = t82 * t16 + t93 * t17;
     const cdyn_real t106 = t82 * t17 - t93 * t16;
     const cdyn_real t107 = t95 - CDYN_R(0.14645);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its columns, then the frame's placement one body up */
     const cdyn_real t108 = t90 * t106 - t102 * t107;
     J[3] = -t108;
     const cdyn_real t109 = t91 * t106 - t103 * t107;
@@ -73903,6 +74537,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3580 = t769 - t3579;
     const cdyn_real t3581 = astar[8];
     const cdyn_real t3582 = t770 - t3581;
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), its joint eliminated from the force maps */
     const cdyn_real t3583 = t3580 + t2465 * CDYN_R(33.29804137352993);
     const cdyn_real t3584 = astar[9];
     const cdyn_real t3585 = t2475 - t3584;
@@ -73922,6 +74557,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3596 = t283 - t3595;
     const cdyn_real t3597 = astar[11];
     const cdyn_real t3598 = t284 + t3597;
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its joint eliminated from the force maps */
     const cdyn_real t3599 = t2508 * t3587;
     const cdyn_real t3600 = t3586 + t2507 * t3599;
     const cdyn_real t3601 = t2508 * t3590;
@@ -74007,6 +74643,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3676 = t3667 * CDYN_R(0.43624) - sin_angle[10] * t3670;
     const cdyn_real t3677 = t3669 - t3674 * CDYN_R(0.43624);
     d->pv[633] = -t3677;
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its joint eliminated from the force maps */
     const cdyn_real t3678 = t2598 * t3623;
     const cdyn_real t3679 = t3619 - t2597 * t3678;
     const cdyn_real t3680 = t2598 * t3638;
@@ -74136,6 +74773,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3799 = t3786 * CDYN_R(0.42438) - t3797;
     const cdyn_real t3800 = t3789 - t3795 * CDYN_R(0.42438);
     d->pv[626] = -t3800;
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its joint eliminated from the force maps */
     const cdyn_real t3801 = t2708 * t3720;
     const cdyn_real t3802 = t3714 - t2707 * t3801;
     const cdyn_real t3803 = t2708 * t3736;
@@ -74259,6 +74897,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t3916 = sin_angle[8] * t3909 - cos_angle[8] * t3907;
     d->pv[619] = t3916;
     const cdyn_real t3917 = cos_angle[8] * t3909 + sin_angle[8] * t3907;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its joint eliminated from the force maps */
     const cdyn_real t3918 = t2800 * t3846;
     const cdyn_real t3919 = t3843 + t2799 * t3918;
     const cdyn_real t3920 = t2800 * t3860;
@@ -74376,6 +75015,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4027 = sin_angle[7] * t4020 + cos_angle[7] * t3908;
     const cdyn_real t4028 = cos_angle[7] * t4020 - sin_angle[7] * t3908;
     d->pv[612] = t4028;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its joint eliminated from the force maps */
     const cdyn_real t4029 = t2872 * t3963;
     const cdyn_real t4030 = t3959 + t2871 * t4029;
     const cdyn_real t4031 = t2872 * t3976;
@@ -74535,6 +75175,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     d->pv[544] = t4150;
     const cdyn_real t4151 = t4141 - t4146 * CDYN_R(0.09);
     d->pv[570] = t4151;
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), its joint eliminated from the force maps */
     const cdyn_real t4152 = t3574 + t2967 * CDYN_R(33.29804137352993);
     const cdyn_real t4153 = astar[3];
     const cdyn_real t4154 = t2977 - t4153;
@@ -74554,6 +75195,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4165 = t153 - t4164;
     const cdyn_real t4166 = astar[5];
     const cdyn_real t4167 = t154 + t4166;
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its joint eliminated from the force maps */
     const cdyn_real t4168 = t3010 * t4156;
     const cdyn_real t4169 = t4155 + t3009 * t4168;
     const cdyn_real t4170 = t3010 * t4159;
@@ -74639,6 +75281,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4245 = t4236 * CDYN_R(0.43624) - sin_angle[4] * t4239;
     const cdyn_real t4246 = t4238 - t4243 * CDYN_R(0.43624);
     d->pv[598] = -t4246;
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its joint eliminated from the force maps */
     const cdyn_real t4247 = t3100 * t4192;
     const cdyn_real t4248 = t4188 - t3099 * t4247;
     const cdyn_real t4249 = t3100 * t4207;
@@ -74768,6 +75411,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4368 = t4355 * CDYN_R(0.42438) - t4366;
     const cdyn_real t4369 = t4358 - t4364 * CDYN_R(0.42438);
     d->pv[591] = -t4369;
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its joint eliminated from the force maps */
     const cdyn_real t4370 = t3210 * t4289;
     const cdyn_real t4371 = t4283 - t3209 * t4370;
     const cdyn_real t4372 = t3210 * t4305;
@@ -74891,6 +75535,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4485 = sin_angle[2] * t4478 - cos_angle[2] * t4476;
     d->pv[584] = t4485;
     const cdyn_real t4486 = cos_angle[2] * t4478 + sin_angle[2] * t4476;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its joint eliminated from the force maps */
     const cdyn_real t4487 = t3302 * t4415;
     const cdyn_real t4488 = t4412 + t3301 * t4487;
     const cdyn_real t4489 = t3302 * t4429;
@@ -75008,6 +75653,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     const cdyn_real t4596 = sin_angle[1] * t4589 + cos_angle[1] * t4477;
     const cdyn_real t4597 = cos_angle[1] * t4589 - sin_angle[1] * t4477;
     d->pv[577] = t4597;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its joint eliminated from the force maps */
     const cdyn_real t4598 = t3374 * t4532;
     const cdyn_real t4599 = t4528 + t3373 * t4598;
     const cdyn_real t4600 = t3374 * t4545;
@@ -75167,6 +75813,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
     d->pv[538] = -t4719;
     const cdyn_real t4720 = t4710 + t4715 * CDYN_R(0.09);
     d->pv[564] = t4720;
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its joint eliminated from the force maps */
     const cdyn_real t4721 = t4641 - t3481 * t4640;
     const cdyn_real t4722 = t4633 + t3482 * t4640;
     const cdyn_real t4723 = t4722 + t3491 * t4721;
@@ -76534,6 +77181,7 @@ static int humanoid__pv_setup(humanoid_data *d, const cdyn_real *q, const cdyn_r
 static void humanoid__pv_forward(const humanoid_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its joint eliminated from the force maps */
     CDYN_BARRIER();
     const cdyn_real t0 = d->pv[493];
     const cdyn_real t1 = d->pv[494];
@@ -79802,9 +80450,11 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t1763 = t1761 - t1743 * t1762;
     const cdyn_real t1764 = 1 / t1763;
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 12 "right_ankle_roll_joint" <- "right_ankle_pitch_joint": revolute +x (link right_foot), its joint eliminated from the force maps */
     const cdyn_real t1765 = cos_angle[11] * CDYN_R(0.07);
     const cdyn_real t1766 = sin_angle[11] * CDYN_R(0.06996905936006158);
     const cdyn_real t1767 = sin_angle[11] * CDYN_R(0.9995579908580225);
+    /* body 11 "right_ankle_pitch_joint" <- "right_knee_joint": revolute +y (link right_ankle_pitch_link), its joint eliminated from the force maps */
     const cdyn_real t1768 = t1075 * t1765;
     const cdyn_real t1769 = t1075 * t1766;
     const cdyn_real t1770 = t1075 * t1767;
@@ -79862,6 +80512,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t1822 = cos_angle[10] * t1818 + sin_angle[10] * t1816;
     const cdyn_real t1823 = t1817 * CDYN_R(0.43624) - sin_angle[10] * t1820;
     const cdyn_real t1824 = t1819 - t1821 * CDYN_R(0.43624);
+    /* body 10 "right_knee_joint" <- "right_hip_pitch_joint": revolute +y (link right_shank), its joint eliminated from the force maps */
     const cdyn_real t1825 = t1133 * t1784;
     const cdyn_real t1826 = t1133 * t1795;
     const cdyn_real t1827 = t1133 * t1797;
@@ -79955,6 +80606,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t1915 = cos_angle[9] * t1911 + sin_angle[9] * t1909;
     const cdyn_real t1916 = t1907 * CDYN_R(0.42438) - t1914;
     const cdyn_real t1917 = t1910 - t1912 * CDYN_R(0.42438);
+    /* body 9 "right_hip_pitch_joint" <- "right_hip_roll_joint": revolute +y (link right_thigh), its joint eliminated from the force maps */
     const cdyn_real t1918 = t1203 * t1857;
     const cdyn_real t1919 = t1203 * t1869;
     const cdyn_real t1920 = t1203 * t1881;
@@ -80042,6 +80694,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2002 = cos_angle[8] * t1997 - sin_angle[8] * t1995;
     const cdyn_real t2003 = sin_angle[8] * t2000 - cos_angle[8] * t1998;
     const cdyn_real t2004 = cos_angle[8] * t2000 + sin_angle[8] * t1998;
+    /* body 8 "right_hip_roll_joint" <- "right_hip_yaw_joint": revolute +x (link right_hip_roll_link), its joint eliminated from the force maps */
     const cdyn_real t2005 = t1257 * t1953;
     const cdyn_real t2006 = t1257 * t1963;
     const cdyn_real t2007 = t1257 * t1973;
@@ -80123,6 +80776,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2083 = cos_angle[7] * t2079 + sin_angle[7] * t2078;
     const cdyn_real t2084 = sin_angle[7] * t2081 + cos_angle[7] * t1999;
     const cdyn_real t2085 = cos_angle[7] * t2081 - sin_angle[7] * t1999;
+    /* body 7 "right_hip_yaw_joint" <- "root_joint": revolute +z (link right_hip_yaw_link), its joint eliminated from the force maps */
     const cdyn_real t2086 = t1299 * t2040;
     const cdyn_real t2087 = t1299 * t2049;
     const cdyn_real t2088 = t1299 * t2058;
@@ -80216,9 +80870,11 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2176 = cos_angle[6] * t2171 - sin_angle[6] * t2080;
     const cdyn_real t2177 = t2170 * CDYN_R(0.09) + t2175;
     const cdyn_real t2178 = t2172 - t2173 * CDYN_R(0.09);
+    /* body 6 "left_ankle_roll_joint" <- "left_ankle_pitch_joint": revolute +x (link left_foot), its joint eliminated from the force maps */
     const cdyn_real t2179 = cos_angle[5] * CDYN_R(0.07);
     const cdyn_real t2180 = sin_angle[5] * CDYN_R(0.06996905936006158);
     const cdyn_real t2181 = sin_angle[5] * CDYN_R(0.9995579908580225);
+    /* body 5 "left_ankle_pitch_joint" <- "left_knee_joint": revolute +y (link left_ankle_pitch_link), its joint eliminated from the force maps */
     const cdyn_real t2182 = t1381 * t2179;
     const cdyn_real t2183 = t1381 * t2180;
     const cdyn_real t2184 = t1381 * t2181;
@@ -80276,6 +80932,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2236 = cos_angle[4] * t2232 + sin_angle[4] * t2230;
     const cdyn_real t2237 = t2231 * CDYN_R(0.43624) - sin_angle[4] * t2234;
     const cdyn_real t2238 = t2233 - t2235 * CDYN_R(0.43624);
+    /* body 4 "left_knee_joint" <- "left_hip_pitch_joint": revolute +y (link left_shank), its joint eliminated from the force maps */
     const cdyn_real t2239 = t1439 * t2198;
     const cdyn_real t2240 = t1439 * t2209;
     const cdyn_real t2241 = t1439 * t2211;
@@ -80369,6 +81026,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2329 = cos_angle[3] * t2325 + sin_angle[3] * t2323;
     const cdyn_real t2330 = t2321 * CDYN_R(0.42438) - t2328;
     const cdyn_real t2331 = t2324 - t2326 * CDYN_R(0.42438);
+    /* body 3 "left_hip_pitch_joint" <- "left_hip_roll_joint": revolute +y (link left_thigh), its joint eliminated from the force maps */
     const cdyn_real t2332 = t1509 * t2271;
     const cdyn_real t2333 = t1509 * t2283;
     const cdyn_real t2334 = t1509 * t2295;
@@ -80456,6 +81114,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2416 = cos_angle[2] * t2411 - sin_angle[2] * t2409;
     const cdyn_real t2417 = sin_angle[2] * t2414 - cos_angle[2] * t2412;
     const cdyn_real t2418 = cos_angle[2] * t2414 + sin_angle[2] * t2412;
+    /* body 2 "left_hip_roll_joint" <- "left_hip_yaw_joint": revolute +x (link left_hip_roll_link), its joint eliminated from the force maps */
     const cdyn_real t2419 = t1563 * t2367;
     const cdyn_real t2420 = t1563 * t2377;
     const cdyn_real t2421 = t1563 * t2387;
@@ -80537,6 +81196,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2497 = cos_angle[1] * t2493 + sin_angle[1] * t2492;
     const cdyn_real t2498 = sin_angle[1] * t2495 + cos_angle[1] * t2413;
     const cdyn_real t2499 = cos_angle[1] * t2495 - sin_angle[1] * t2413;
+    /* body 1 "left_hip_yaw_joint" <- "root_joint": revolute +z (link left_hip_yaw_link), its joint eliminated from the force maps */
     const cdyn_real t2500 = t1605 * t2454;
     const cdyn_real t2501 = t1605 * t2463;
     const cdyn_real t2502 = t1605 * t2472;
@@ -80630,6 +81290,7 @@ static void humanoid__pv_delassus(humanoid_data *d, const cdyn_real *q, cdyn_rea
     const cdyn_real t2590 = cos_angle[0] * t2585 - sin_angle[0] * t2494;
     const cdyn_real t2591 = t2584 * CDYN_R(0.09) - t2589;
     const cdyn_real t2592 = t2586 + t2587 * CDYN_R(0.09);
+    /* body 0 "root_joint" <- "world": free-flyer (link pelvis), its joint eliminated from the force maps */
     const cdyn_real t2593 = t2533 - t1675 * t2532;
     const cdyn_real t2594 = t2529 + t1676 * t2532;
     const cdyn_real t2595 = t2594 + t1685 * t2593;

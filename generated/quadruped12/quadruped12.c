@@ -37,6 +37,7 @@ const char *const quadruped12_frame_names[18] = {
  * 204 mul, 138 add, 0 div, 0 sqrt, 24 sin/cos */
 void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
 {
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
     const cdyn_real q_root_joint_x = q[0];
     d->oMb_p[0][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -95,7 +96,7 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t25 = t0 + t1;
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     d->oMb_R[0][8] = -t26;
-    /* body 0 "root_joint" <- "world": free-flyer (link trunk) */
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
     cdyn_real sin_angle[12], cos_angle[12];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 12);
@@ -123,7 +124,6 @@ void quadruped12_fk(quadruped12_data *d, const cdyn_real *q)
     const cdyn_real t48 = cos_angle[10];
     const cdyn_real t49 = sin_angle[11];
     const cdyn_real t50 = cos_angle[11];
-    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip) */
     CDYN_BARRIER();
     const cdyn_real t51 = t14 * t27 + t12 * t28;
     d->oMb_R[1][1] = t51;
@@ -515,6 +515,7 @@ static void quadruped12__jacobian_0(quadruped12_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_x = q[0];
     d->oMf_p[frame][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -579,6 +580,7 @@ static void quadruped12__jacobian_0(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_R[frame][8] = -t26;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     J[54] = 0;
     J[72] = 0;
     J[90] = 0;
@@ -609,6 +611,7 @@ static void quadruped12__jacobian_local_0(quadruped12_data *d, const cdyn_real *
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 12 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real q_root_joint_x = q[0];
     d->oMf_p[frame][0] = q_root_joint_x;
     const cdyn_real q_root_joint_y = q[1];
@@ -706,6 +709,7 @@ static void quadruped12__jacobian_2(quadruped12_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -761,6 +765,7 @@ static void quadruped12__jacobian_2(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -789,6 +794,7 @@ static void quadruped12__jacobian_2(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t40 = q_root_joint_z + t37;
     d->oMf_p[frame][2] = t40;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t41 = q_root_joint_x - t38;
     const cdyn_real t42 = q_root_joint_y - t39;
     const cdyn_real t43 = q_root_joint_z - t40;
@@ -834,6 +840,7 @@ static void quadruped12__jacobian_local_2(quadruped12_data *d, const cdyn_real *
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 7, 0, 11 * sizeof *J);
     }
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -846,6 +853,7 @@ static void quadruped12__jacobian_local_2(quadruped12_data *d, const cdyn_real *
     J[38] = t1;
     J[76] = t1;
     J[95] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t0 * CDYN_R(0.049);
     J[21] = t2;
     const cdyn_real t3 = t1 * CDYN_R(0.049);
@@ -957,6 +965,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1009,6 +1018,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -1036,6 +1046,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t41 = q_root_joint_y - t38;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t42 = q_root_joint_z + t39;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), world placement */
     const cdyn_real t43 = t32 * t29 - t10 * t30;
     d->oMf_R[frame][0] = t43;
     const cdyn_real t44 = t32 * t30 + t10 * t29;
@@ -1054,6 +1065,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t50;
     const cdyn_real t51 = t42 - t35 * CDYN_R(0.062);
     d->oMf_p[frame][2] = t51;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns */
     const cdyn_real t52 = t40 - t49;
     const cdyn_real t53 = t41 - t50;
     const cdyn_real t54 = t42 - t51;
@@ -1063,6 +1075,7 @@ static void quadruped12__jacobian_3(quadruped12_data *d, const cdyn_real *q, int
     J[24] = -t56;
     const cdyn_real t57 = t16 * t52 + t10 * t53;
     J[42] = t57;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t58 = q_root_joint_x - t49;
     const cdyn_real t59 = q_root_joint_y - t50;
     const cdyn_real t60 = q_root_joint_z - t51;
@@ -1108,6 +1121,7 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 8, 0, 10 * sizeof *J);
     }
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -1124,6 +1138,7 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
     const cdyn_real t3 = cos_angle[0];
     J[19] = t3;
     J[76] = t3;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t0 * CDYN_R(0.062);
     J[6] = t4;
     const cdyn_real t5 = t1 * CDYN_R(0.062);
@@ -1142,6 +1157,7 @@ static void quadruped12__jacobian_local_3(quadruped12_data *d, const cdyn_real *
     J[95] = t9;
     const cdyn_real t10 = t2 * CDYN_R(0.062);
     const cdyn_real t11 = t3 * CDYN_R(0.062) + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * t11 + t6 * t10;
     J[3] = t12;
     const cdyn_real t13 = t2 * t11 - t3 * t10;
@@ -1264,6 +1280,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1316,6 +1333,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -1348,6 +1366,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t43 = q_root_joint_y - t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z + t41;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -1357,6 +1376,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t51 = t42 + t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 + t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 - t37 * CDYN_R(0.062);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -1375,6 +1395,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t53 + t50 * CDYN_R(0.209);
     d->oMf_p[frame][2] = t62;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its columns */
     const cdyn_real t63 = t51 - t60;
     const cdyn_real t64 = t52 - t61;
     const cdyn_real t65 = t53 - t62;
@@ -1384,6 +1405,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     J[25] = -t67;
     const cdyn_real t68 = t35 * t63 - t33 * t64;
     J[43] = -t68;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns */
     const cdyn_real t69 = t42 - t60;
     const cdyn_real t70 = t43 - t61;
     const cdyn_real t71 = t44 - t62;
@@ -1393,6 +1415,7 @@ static void quadruped12__jacobian_4(quadruped12_data *d, const cdyn_real *q, int
     J[24] = -t73;
     const cdyn_real t74 = t16 * t69 + t10 * t70;
     J[42] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -1438,6 +1461,7 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -1450,6 +1474,7 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
     const cdyn_real t5 = cos_angle[0];
     J[19] = t5;
     J[76] = t5;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.209);
     J[7] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.209);
@@ -1464,6 +1489,7 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
     J[93] = -t9;
     const cdyn_real t10 = t3 * CDYN_R(0.209);
     J[24] = t10;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t11 = t9 * CDYN_R(0.062);
     J[6] = t11;
     const cdyn_real t12 = t8 * CDYN_R(0.062);
@@ -1484,6 +1510,7 @@ static void quadruped12__jacobian_local_4(quadruped12_data *d, const cdyn_real *
     const cdyn_real t18 = t10 * t5 - t4 * CDYN_R(0.062);
     const cdyn_real t19 = t2 * CDYN_R(0.209) + CDYN_R(0.19);
     const cdyn_real t20 = t17 + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t15 * t20 - t13 * t18;
     J[3] = t21;
     const cdyn_real t22 = t4 * t20 + t5 * t18;
@@ -1609,6 +1636,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -1661,6 +1689,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -1693,6 +1722,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t43 = q_root_joint_y - t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z + t41;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -1702,6 +1732,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t51 = t42 + t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 + t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 - t37 * CDYN_R(0.062);
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -1723,6 +1754,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t64;
     const cdyn_real t65 = t62 + t59 * CDYN_R(0.195);
     d->oMf_p[frame][2] = t65;
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), its columns */
     const cdyn_real t66 = t60 - t63;
     const cdyn_real t67 = t61 - t64;
     const cdyn_real t68 = t62 - t65;
@@ -1732,6 +1764,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     J[26] = -t70;
     const cdyn_real t71 = t35 * t66 - t33 * t67;
     J[44] = -t71;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its columns */
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
     const cdyn_real t74 = t53 - t65;
@@ -1741,6 +1774,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     J[25] = -t76;
     const cdyn_real t77 = t35 * t72 - t33 * t73;
     J[43] = -t77;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns */
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
     const cdyn_real t80 = t44 - t65;
@@ -1750,6 +1784,7 @@ static void quadruped12__jacobian_5(quadruped12_data *d, const cdyn_real *q, int
     J[24] = -t82;
     const cdyn_real t83 = t16 * t78 + t10 * t79;
     J[42] = t83;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t84 = q_root_joint_x - t63;
     const cdyn_real t85 = q_root_joint_y - t64;
     const cdyn_real t86 = q_root_joint_z - t65;
@@ -1792,6 +1827,7 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 9, 0, 9 * sizeof *J);
     }
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 7, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -1806,6 +1842,7 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
     J[76] = t5;
     const cdyn_real t6 = t0 * CDYN_R(0.195);
     const cdyn_real t7 = t1 * CDYN_R(0.195) + CDYN_R(0.209);
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t6 + t1 * t7;
     J[7] = t8;
     const cdyn_real t9 = t1 * t6 - t0 * t7;
@@ -1821,6 +1858,7 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
     const cdyn_real t12 = t7 * t2 + t6 * t3;
     const cdyn_real t13 = t7 * t3 - t6 * t2;
     J[24] = t13;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * CDYN_R(0.062);
     J[6] = t14;
     const cdyn_real t15 = t10 * CDYN_R(0.062);
@@ -1841,6 +1879,7 @@ static void quadruped12__jacobian_local_5(quadruped12_data *d, const cdyn_real *
     const cdyn_real t21 = t13 * t5 - t4 * CDYN_R(0.062);
     const cdyn_real t22 = t12 + CDYN_R(0.19);
     const cdyn_real t23 = t20 + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t24 = t18 * t23 - t16 * t21;
     J[3] = t24;
     const cdyn_real t25 = t4 * t23 + t5 * t21;
@@ -1967,6 +2006,7 @@ static void quadruped12__jacobian_6(quadruped12_data *d, const cdyn_real *q, int
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2022,6 +2062,7 @@ static void quadruped12__jacobian_6(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -2050,6 +2091,7 @@ static void quadruped12__jacobian_6(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t40 = q_root_joint_z - t37;
     d->oMf_p[frame][2] = t40;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t41 = q_root_joint_x - t38;
     const cdyn_real t42 = q_root_joint_y - t39;
     const cdyn_real t43 = q_root_joint_z - t40;
@@ -2096,6 +2138,7 @@ static void quadruped12__jacobian_local_6(quadruped12_data *d, const cdyn_real *
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 13, 0, 5 * sizeof *J);
     }
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -2108,6 +2151,7 @@ static void quadruped12__jacobian_local_6(quadruped12_data *d, const cdyn_real *
     J[38] = t1;
     J[76] = t1;
     J[95] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t0 * CDYN_R(0.049);
     J[21] = -t2;
     const cdyn_real t3 = t1 * CDYN_R(0.049);
@@ -2220,6 +2264,7 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2272,6 +2317,7 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -2299,6 +2345,7 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t41 = q_root_joint_y + t38;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t42 = q_root_joint_z - t39;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), world placement */
     const cdyn_real t43 = t32 * t29 - t10 * t30;
     d->oMf_R[frame][0] = t43;
     const cdyn_real t44 = t32 * t30 + t10 * t29;
@@ -2317,6 +2364,7 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t50;
     const cdyn_real t51 = t42 + t35 * CDYN_R(0.062);
     d->oMf_p[frame][2] = t51;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns */
     const cdyn_real t52 = t40 - t49;
     const cdyn_real t53 = t41 - t50;
     const cdyn_real t54 = t42 - t51;
@@ -2326,6 +2374,7 @@ static void quadruped12__jacobian_7(quadruped12_data *d, const cdyn_real *q, int
     J[30] = -t56;
     const cdyn_real t57 = t16 * t52 + t10 * t53;
     J[48] = t57;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t58 = q_root_joint_x - t49;
     const cdyn_real t59 = q_root_joint_y - t50;
     const cdyn_real t60 = q_root_joint_z - t51;
@@ -2372,6 +2421,7 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 14, 0, 4 * sizeof *J);
     }
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -2388,6 +2438,7 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
     const cdyn_real t3 = cos_angle[0];
     J[19] = t3;
     J[76] = t3;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t0 * CDYN_R(0.062);
     J[12] = -t4;
     const cdyn_real t5 = t1 * CDYN_R(0.062);
@@ -2406,6 +2457,7 @@ static void quadruped12__jacobian_local_7(quadruped12_data *d, const cdyn_real *
     J[95] = t9;
     const cdyn_real t10 = t2 * CDYN_R(0.062);
     const cdyn_real t11 = t3 * CDYN_R(0.062) + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * t11 + t6 * t10;
     J[3] = -t12;
     const cdyn_real t13 = t2 * t11 - t3 * t10;
@@ -2529,6 +2581,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2581,6 +2634,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -2613,6 +2667,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t43 = q_root_joint_y + t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z - t41;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -2622,6 +2677,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t51 = t42 - t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 - t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 + t37 * CDYN_R(0.062);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -2640,6 +2696,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t53 + t50 * CDYN_R(0.209);
     d->oMf_p[frame][2] = t62;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its columns */
     const cdyn_real t63 = t51 - t60;
     const cdyn_real t64 = t52 - t61;
     const cdyn_real t65 = t53 - t62;
@@ -2649,6 +2706,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     J[31] = -t67;
     const cdyn_real t68 = t35 * t63 - t33 * t64;
     J[49] = -t68;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns */
     const cdyn_real t69 = t42 - t60;
     const cdyn_real t70 = t43 - t61;
     const cdyn_real t71 = t44 - t62;
@@ -2658,6 +2716,7 @@ static void quadruped12__jacobian_8(quadruped12_data *d, const cdyn_real *q, int
     J[30] = -t73;
     const cdyn_real t74 = t16 * t69 + t10 * t70;
     J[48] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -2704,6 +2763,7 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -2716,6 +2776,7 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
     const cdyn_real t5 = cos_angle[0];
     J[19] = t5;
     J[76] = t5;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.209);
     J[13] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.209);
@@ -2730,6 +2791,7 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
     J[93] = -t9;
     const cdyn_real t10 = t3 * CDYN_R(0.209);
     J[30] = t10;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t11 = t9 * CDYN_R(0.062);
     J[12] = -t11;
     const cdyn_real t12 = t8 * CDYN_R(0.062);
@@ -2750,6 +2812,7 @@ static void quadruped12__jacobian_local_8(quadruped12_data *d, const cdyn_real *
     const cdyn_real t18 = t10 * t5 + t4 * CDYN_R(0.062);
     const cdyn_real t19 = t2 * CDYN_R(0.209) + CDYN_R(0.19);
     const cdyn_real t20 = t17 - CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t15 * t20 - t13 * t18;
     J[3] = t21;
     const cdyn_real t22 = t4 * t20 + t5 * t18;
@@ -2876,6 +2939,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -2928,6 +2992,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -2960,6 +3025,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t43 = q_root_joint_y + t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z - t41;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -2969,6 +3035,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     const cdyn_real t51 = t42 - t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 - t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 + t37 * CDYN_R(0.062);
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -2990,6 +3057,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     d->oMf_p[frame][1] = t64;
     const cdyn_real t65 = t62 + t59 * CDYN_R(0.195);
     d->oMf_p[frame][2] = t65;
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), its columns */
     const cdyn_real t66 = t60 - t63;
     const cdyn_real t67 = t61 - t64;
     const cdyn_real t68 = t62 - t65;
@@ -2999,6 +3067,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     J[32] = -t70;
     const cdyn_real t71 = t35 * t66 - t33 * t67;
     J[50] = -t71;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its columns */
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
     const cdyn_real t74 = t53 - t65;
@@ -3008,6 +3077,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     J[31] = -t76;
     const cdyn_real t77 = t35 * t72 - t33 * t73;
     J[49] = -t77;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns */
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
     const cdyn_real t80 = t44 - t65;
@@ -3017,6 +3087,7 @@ static void quadruped12__jacobian_9(quadruped12_data *d, const cdyn_real *q, int
     J[30] = -t82;
     const cdyn_real t83 = t16 * t78 + t10 * t79;
     J[48] = t83;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t84 = q_root_joint_x - t63;
     const cdyn_real t85 = q_root_joint_y - t64;
     const cdyn_real t86 = q_root_joint_z - t65;
@@ -3060,6 +3131,7 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
         memset(J + r * QUADRUPED12_NV + 6, 0, 6 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 15, 0, 3 * sizeof *J);
     }
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 13, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -3074,6 +3146,7 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
     J[76] = t5;
     const cdyn_real t6 = t0 * CDYN_R(0.195);
     const cdyn_real t7 = t1 * CDYN_R(0.195) + CDYN_R(0.209);
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t6 + t1 * t7;
     J[13] = t8;
     const cdyn_real t9 = t1 * t6 - t0 * t7;
@@ -3089,6 +3162,7 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
     const cdyn_real t12 = t7 * t2 + t6 * t3;
     const cdyn_real t13 = t7 * t3 - t6 * t2;
     J[30] = t13;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * CDYN_R(0.062);
     J[12] = -t14;
     const cdyn_real t15 = t10 * CDYN_R(0.062);
@@ -3109,6 +3183,7 @@ static void quadruped12__jacobian_local_9(quadruped12_data *d, const cdyn_real *
     const cdyn_real t21 = t13 * t5 + t4 * CDYN_R(0.062);
     const cdyn_real t22 = t12 + CDYN_R(0.19);
     const cdyn_real t23 = t20 - CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t24 = t18 * t23 - t16 * t21;
     J[3] = t24;
     const cdyn_real t25 = t4 * t23 + t5 * t21;
@@ -3235,6 +3310,7 @@ static void quadruped12__jacobian_10(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3290,6 +3366,7 @@ static void quadruped12__jacobian_10(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -3318,6 +3395,7 @@ static void quadruped12__jacobian_10(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t40 = q_root_joint_z + t37;
     d->oMf_p[frame][2] = t40;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t41 = q_root_joint_x - t38;
     const cdyn_real t42 = q_root_joint_y - t39;
     const cdyn_real t43 = q_root_joint_z - t40;
@@ -3364,6 +3442,7 @@ static void quadruped12__jacobian_local_10(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 10, 0, 8 * sizeof *J);
     }
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -3376,6 +3455,7 @@ static void quadruped12__jacobian_local_10(quadruped12_data *d, const cdyn_real 
     J[38] = t1;
     J[76] = t1;
     J[95] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t0 * CDYN_R(0.049);
     J[21] = t2;
     const cdyn_real t3 = t1 * CDYN_R(0.049);
@@ -3488,6 +3568,7 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3540,6 +3621,7 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -3567,6 +3649,7 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t41 = q_root_joint_y - t38;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t42 = q_root_joint_z + t39;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), world placement */
     const cdyn_real t43 = t32 * t29 - t10 * t30;
     d->oMf_R[frame][0] = t43;
     const cdyn_real t44 = t32 * t30 + t10 * t29;
@@ -3585,6 +3668,7 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t50;
     const cdyn_real t51 = t42 - t35 * CDYN_R(0.062);
     d->oMf_p[frame][2] = t51;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns */
     const cdyn_real t52 = t40 - t49;
     const cdyn_real t53 = t41 - t50;
     const cdyn_real t54 = t42 - t51;
@@ -3594,6 +3678,7 @@ static void quadruped12__jacobian_11(quadruped12_data *d, const cdyn_real *q, in
     J[27] = -t56;
     const cdyn_real t57 = t16 * t52 + t10 * t53;
     J[45] = t57;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t58 = q_root_joint_x - t49;
     const cdyn_real t59 = q_root_joint_y - t50;
     const cdyn_real t60 = q_root_joint_z - t51;
@@ -3640,6 +3725,7 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 11, 0, 7 * sizeof *J);
     }
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -3656,6 +3742,7 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
     const cdyn_real t3 = cos_angle[0];
     J[19] = t3;
     J[76] = t3;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t0 * CDYN_R(0.062);
     J[9] = t4;
     const cdyn_real t5 = t1 * CDYN_R(0.062);
@@ -3674,6 +3761,7 @@ static void quadruped12__jacobian_local_11(quadruped12_data *d, const cdyn_real 
     J[95] = t9;
     const cdyn_real t10 = t2 * CDYN_R(0.062);
     const cdyn_real t11 = t3 * CDYN_R(0.062) + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * t11 + t6 * t10;
     J[3] = t12;
     const cdyn_real t13 = t2 * t11 - t3 * t10;
@@ -3797,6 +3885,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -3849,6 +3938,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -3881,6 +3971,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t43 = q_root_joint_y - t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z + t41;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -3890,6 +3981,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t51 = t42 + t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 + t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 - t37 * CDYN_R(0.062);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -3908,6 +4000,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t53 + t50 * CDYN_R(0.209);
     d->oMf_p[frame][2] = t62;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its columns */
     const cdyn_real t63 = t51 - t60;
     const cdyn_real t64 = t52 - t61;
     const cdyn_real t65 = t53 - t62;
@@ -3917,6 +4010,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     J[28] = -t67;
     const cdyn_real t68 = t35 * t63 - t33 * t64;
     J[46] = -t68;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns */
     const cdyn_real t69 = t42 - t60;
     const cdyn_real t70 = t43 - t61;
     const cdyn_real t71 = t44 - t62;
@@ -3926,6 +4020,7 @@ static void quadruped12__jacobian_12(quadruped12_data *d, const cdyn_real *q, in
     J[27] = -t73;
     const cdyn_real t74 = t16 * t69 + t10 * t70;
     J[45] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -3972,6 +4067,7 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -3984,6 +4080,7 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
     const cdyn_real t5 = cos_angle[0];
     J[19] = t5;
     J[76] = t5;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.209);
     J[10] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.209);
@@ -3998,6 +4095,7 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
     J[93] = -t9;
     const cdyn_real t10 = t3 * CDYN_R(0.209);
     J[27] = t10;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t11 = t9 * CDYN_R(0.062);
     J[9] = t11;
     const cdyn_real t12 = t8 * CDYN_R(0.062);
@@ -4018,6 +4116,7 @@ static void quadruped12__jacobian_local_12(quadruped12_data *d, const cdyn_real 
     const cdyn_real t18 = t10 * t5 - t4 * CDYN_R(0.062);
     const cdyn_real t19 = t2 * CDYN_R(0.209) - CDYN_R(0.19);
     const cdyn_real t20 = t17 + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t15 * t20 - t13 * t18;
     J[3] = t21;
     const cdyn_real t22 = t4 * t20 + t5 * t18;
@@ -4144,6 +4243,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4196,6 +4296,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -4228,6 +4329,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t43 = q_root_joint_y - t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z + t41;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -4237,6 +4339,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t51 = t42 + t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 + t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 - t37 * CDYN_R(0.062);
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -4258,6 +4361,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t64;
     const cdyn_real t65 = t62 + t59 * CDYN_R(0.195);
     d->oMf_p[frame][2] = t65;
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), its columns */
     const cdyn_real t66 = t60 - t63;
     const cdyn_real t67 = t61 - t64;
     const cdyn_real t68 = t62 - t65;
@@ -4267,6 +4371,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     J[29] = -t70;
     const cdyn_real t71 = t35 * t66 - t33 * t67;
     J[47] = -t71;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its columns */
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
     const cdyn_real t74 = t53 - t65;
@@ -4276,6 +4381,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     J[28] = -t76;
     const cdyn_real t77 = t35 * t72 - t33 * t73;
     J[46] = -t77;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns */
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
     const cdyn_real t80 = t44 - t65;
@@ -4285,6 +4391,7 @@ static void quadruped12__jacobian_13(quadruped12_data *d, const cdyn_real *q, in
     J[27] = -t82;
     const cdyn_real t83 = t16 * t78 + t10 * t79;
     J[45] = t83;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t84 = q_root_joint_x - t63;
     const cdyn_real t85 = q_root_joint_y - t64;
     const cdyn_real t86 = q_root_joint_z - t65;
@@ -4328,6 +4435,7 @@ static void quadruped12__jacobian_local_13(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 3 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 12, 0, 6 * sizeof *J);
     }
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 10, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -4342,6 +4450,7 @@ static void quadruped12__jacobian_local_13(quadruped12_data *d, const cdyn_real 
     J[76] = t5;
     const cdyn_real t6 = t0 * CDYN_R(0.195);
     const cdyn_real t7 = t1 * CDYN_R(0.195) + CDYN_R(0.209);
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t6 + t1 * t7;
     J[10] = t8;
     const cdyn_real t9 = t1 * t6 - t0 * t7;
@@ -4357,6 +4466,7 @@ static void quadruped12__jacobian_local_13(quadruped12_data *d, const cdyn_real 
     const cdyn_real t12 = t7 * t2 + t6 * t3;
     const cdyn_real t13 = t7 * t3 - t6 * t2;
     J[27] = t13;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * CDYN_R(0.062);
     J[9] = t14;
     const cdyn_real t15 = t10 * CDYN_R(0.062);
@@ -4377,6 +4487,7 @@ static void quadruped12__jacobian_local_13(quadruped12_data *d, const cdyn_real 
     const cdyn_real t21 = t13 * t5 - t4 * CDYN_R(0.062);
     const cdyn_real t22 = t12 - CDYN_R(0.19);
     const cdyn_real t23 = t20 + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t24 = t18 * t23 - t16 * t21;
     J[3] = t24;
     const cdyn_real t25 = t4 * t23 + t5 * t21;
@@ -4503,6 +4614,7 @@ static void quadruped12__jacobian_14(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4558,6 +4670,7 @@ static void quadruped12__jacobian_14(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 1);
     const cdyn_real t27 = sin_angle[0];
@@ -4586,6 +4699,7 @@ static void quadruped12__jacobian_14(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t40 = q_root_joint_z - t37;
     d->oMf_p[frame][2] = t40;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t41 = q_root_joint_x - t38;
     const cdyn_real t42 = q_root_joint_y - t39;
     const cdyn_real t43 = q_root_joint_z - t40;
@@ -4632,6 +4746,7 @@ static void quadruped12__jacobian_local_14(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 16, 0, 2 * sizeof *J);
     }
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -4644,6 +4759,7 @@ static void quadruped12__jacobian_local_14(quadruped12_data *d, const cdyn_real 
     J[38] = t1;
     J[76] = t1;
     J[95] = t1;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t2 = t0 * CDYN_R(0.049);
     J[21] = -t2;
     const cdyn_real t3 = t1 * CDYN_R(0.049);
@@ -4756,6 +4872,7 @@ static void quadruped12__jacobian_15(quadruped12_data *d, const cdyn_real *q, in
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -4808,6 +4925,7 @@ static void quadruped12__jacobian_15(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 2);
     const cdyn_real t27 = sin_angle[0];
@@ -4835,6 +4953,7 @@ static void quadruped12__jacobian_15(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t41 = q_root_joint_y + t38;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t42 = q_root_joint_z - t39;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), world placement */
     const cdyn_real t43 = t32 * t29 - t10 * t30;
     d->oMf_R[frame][0] = t43;
     const cdyn_real t44 = t32 * t30 + t10 * t29;
@@ -4853,6 +4972,7 @@ static void quadruped12__jacobian_15(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t50;
     const cdyn_real t51 = t42 + t35 * CDYN_R(0.062);
     d->oMf_p[frame][2] = t51;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns */
     const cdyn_real t52 = t40 - t49;
     const cdyn_real t53 = t41 - t50;
     const cdyn_real t54 = t42 - t51;
@@ -4862,6 +4982,7 @@ static void quadruped12__jacobian_15(quadruped12_data *d, const cdyn_real *q, in
     J[33] = -t56;
     const cdyn_real t57 = t16 * t52 + t10 * t53;
     J[51] = t57;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t58 = q_root_joint_x - t49;
     const cdyn_real t59 = q_root_joint_y - t50;
     const cdyn_real t60 = q_root_joint_z - t51;
@@ -4908,6 +5029,7 @@ static void quadruped12__jacobian_local_15(quadruped12_data *d, const cdyn_real 
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
         memset(J + r * QUADRUPED12_NV + 17, 0, 1 * sizeof *J);
     }
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
@@ -4924,6 +5046,7 @@ static void quadruped12__jacobian_local_15(quadruped12_data *d, const cdyn_real 
     const cdyn_real t3 = cos_angle[0];
     J[19] = t3;
     J[76] = t3;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t4 = t0 * CDYN_R(0.062);
     J[15] = -t4;
     const cdyn_real t5 = t1 * CDYN_R(0.062);
@@ -4942,6 +5065,7 @@ static void quadruped12__jacobian_local_15(quadruped12_data *d, const cdyn_real 
     J[95] = t9;
     const cdyn_real t10 = t2 * CDYN_R(0.062);
     const cdyn_real t11 = t3 * CDYN_R(0.062) + CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t12 = t8 * t11 + t6 * t10;
     J[3] = -t12;
     const cdyn_real t13 = t2 * t11 - t3 * t10;
@@ -5064,6 +5188,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5116,6 +5241,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -5148,6 +5274,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t43 = q_root_joint_y + t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z - t41;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -5157,6 +5284,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t51 = t42 - t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 - t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 + t37 * CDYN_R(0.062);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -5175,6 +5303,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t61;
     const cdyn_real t62 = t53 + t50 * CDYN_R(0.209);
     d->oMf_p[frame][2] = t62;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its columns */
     const cdyn_real t63 = t51 - t60;
     const cdyn_real t64 = t52 - t61;
     const cdyn_real t65 = t53 - t62;
@@ -5184,6 +5313,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     J[34] = -t67;
     const cdyn_real t68 = t35 * t63 - t33 * t64;
     J[52] = -t68;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns */
     const cdyn_real t69 = t42 - t60;
     const cdyn_real t70 = t43 - t61;
     const cdyn_real t71 = t44 - t62;
@@ -5193,6 +5323,7 @@ static void quadruped12__jacobian_16(quadruped12_data *d, const cdyn_real *q, in
     J[33] = -t73;
     const cdyn_real t74 = t16 * t69 + t10 * t70;
     J[51] = t74;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t75 = q_root_joint_x - t60;
     const cdyn_real t76 = q_root_joint_y - t61;
     const cdyn_real t77 = q_root_joint_z - t62;
@@ -5238,6 +5369,7 @@ static void quadruped12__jacobian_local_16(quadruped12_data *d, const cdyn_real 
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -5250,6 +5382,7 @@ static void quadruped12__jacobian_local_16(quadruped12_data *d, const cdyn_real 
     const cdyn_real t5 = cos_angle[0];
     J[19] = t5;
     J[76] = t5;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t6 = t1 * CDYN_R(0.209);
     J[16] = t6;
     const cdyn_real t7 = t0 * CDYN_R(0.209);
@@ -5264,6 +5397,7 @@ static void quadruped12__jacobian_local_16(quadruped12_data *d, const cdyn_real 
     J[93] = -t9;
     const cdyn_real t10 = t3 * CDYN_R(0.209);
     J[33] = t10;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t11 = t9 * CDYN_R(0.062);
     J[15] = -t11;
     const cdyn_real t12 = t8 * CDYN_R(0.062);
@@ -5284,6 +5418,7 @@ static void quadruped12__jacobian_local_16(quadruped12_data *d, const cdyn_real 
     const cdyn_real t18 = t10 * t5 + t4 * CDYN_R(0.062);
     const cdyn_real t19 = t2 * CDYN_R(0.209) - CDYN_R(0.19);
     const cdyn_real t20 = t17 - CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t21 = t15 * t20 - t13 * t18;
     J[3] = t21;
     const cdyn_real t22 = t4 * t20 + t5 * t18;
@@ -5409,6 +5544,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), world placement */
     const cdyn_real q_root_joint_qx = q[3];
     const cdyn_real t0 = q_root_joint_qx * q_root_joint_qx;
     const cdyn_real q_root_joint_qy = q[4];
@@ -5461,6 +5597,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t26 = t25 * CDYN_R(2.0) - 1;
     J[38] = -t26;
     J[95] = -t26;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), world placement */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 3);
     const cdyn_real t27 = sin_angle[0];
@@ -5493,6 +5630,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t43 = q_root_joint_y + t40;
     const cdyn_real q_root_joint_z = q[2];
     const cdyn_real t44 = q_root_joint_z - t41;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), world placement */
     const cdyn_real t45 = t34 * t29 - t10 * t30;
     const cdyn_real t46 = t34 * t30 + t10 * t29;
     const cdyn_real t47 = t36 * t29 + t16 * t30;
@@ -5502,6 +5640,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     const cdyn_real t51 = t42 - t33 * CDYN_R(0.062);
     const cdyn_real t52 = t43 - t35 * CDYN_R(0.062);
     const cdyn_real t53 = t44 + t37 * CDYN_R(0.062);
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), world placement */
     const cdyn_real t54 = t46 * t31 + t45 * t32;
     d->oMf_R[frame][0] = t54;
     const cdyn_real t55 = t46 * t32 - t45 * t31;
@@ -5523,6 +5662,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     d->oMf_p[frame][1] = t64;
     const cdyn_real t65 = t62 + t59 * CDYN_R(0.195);
     d->oMf_p[frame][2] = t65;
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), its columns */
     const cdyn_real t66 = t60 - t63;
     const cdyn_real t67 = t61 - t64;
     const cdyn_real t68 = t62 - t65;
@@ -5532,6 +5672,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     J[35] = -t70;
     const cdyn_real t71 = t35 * t66 - t33 * t67;
     J[53] = -t71;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its columns */
     const cdyn_real t72 = t51 - t63;
     const cdyn_real t73 = t52 - t64;
     const cdyn_real t74 = t53 - t65;
@@ -5541,6 +5682,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     J[34] = -t76;
     const cdyn_real t77 = t35 * t72 - t33 * t73;
     J[52] = -t77;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns */
     const cdyn_real t78 = t42 - t63;
     const cdyn_real t79 = t43 - t64;
     const cdyn_real t80 = t44 - t65;
@@ -5550,6 +5692,7 @@ static void quadruped12__jacobian_17(quadruped12_data *d, const cdyn_real *q, in
     J[33] = -t82;
     const cdyn_real t83 = t16 * t78 + t10 * t79;
     J[51] = t83;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns */
     const cdyn_real t84 = q_root_joint_x - t63;
     const cdyn_real t85 = q_root_joint_y - t64;
     const cdyn_real t86 = q_root_joint_z - t65;
@@ -5592,6 +5735,7 @@ static void quadruped12__jacobian_local_17(quadruped12_data *d, const cdyn_real 
     for (int r = 0; r < 6; ++r) {
         memset(J + r * QUADRUPED12_NV + 6, 0, 9 * sizeof *J);
     }
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 16, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[2];
@@ -5606,6 +5750,7 @@ static void quadruped12__jacobian_local_17(quadruped12_data *d, const cdyn_real 
     J[76] = t5;
     const cdyn_real t6 = t0 * CDYN_R(0.195);
     const cdyn_real t7 = t1 * CDYN_R(0.195) + CDYN_R(0.209);
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t0 * t6 + t1 * t7;
     J[16] = t8;
     const cdyn_real t9 = t1 * t6 - t0 * t7;
@@ -5621,6 +5766,7 @@ static void quadruped12__jacobian_local_17(quadruped12_data *d, const cdyn_real 
     const cdyn_real t12 = t7 * t2 + t6 * t3;
     const cdyn_real t13 = t7 * t3 - t6 * t2;
     J[33] = t13;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its columns, then the frame's placement one body up */
     const cdyn_real t14 = t11 * CDYN_R(0.062);
     J[15] = -t14;
     const cdyn_real t15 = t10 * CDYN_R(0.062);
@@ -5641,6 +5787,7 @@ static void quadruped12__jacobian_local_17(quadruped12_data *d, const cdyn_real 
     const cdyn_real t21 = t13 * t5 + t4 * CDYN_R(0.062);
     const cdyn_real t22 = t12 - CDYN_R(0.19);
     const cdyn_real t23 = t20 - CDYN_R(0.049);
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its columns, then the frame's placement one body up */
     const cdyn_real t24 = t18 * t23 - t16 * t21;
     J[3] = t24;
     const cdyn_real t25 = t4 * t23 + t5 * t21;
@@ -32823,6 +32970,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1708 = t1703 - t1707;
     const cdyn_real t1709 = astar[11];
     const cdyn_real t1710 = t1704 - t1709;
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), its joint eliminated from the force maps */
     const cdyn_real t1711 = t1706 - t429 * CDYN_R(401.1157187993681);
     const cdyn_real t1712 = t1711 - t383 * CDYN_R(0.565955766192733);
     const cdyn_real t1713 = t59 * CDYN_R(0.565955766192733);
@@ -32834,6 +32982,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1718 = t384 - t1710;
     const cdyn_real t1719 = t58 * CDYN_R(0.209);
     d->pv[313] = -t1719;
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its joint eliminated from the force maps */
     const cdyn_real t1720 = t477 * t1714;
     const cdyn_real t1721 = t1712 + t476 * t1720;
     const cdyn_real t1722 = t477 * t1719;
@@ -32876,6 +33025,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1757 = t1754 * CDYN_R(0.062) + t1755;
     d->pv[310] = -t1757;
     const cdyn_real t1758 = t1753 * CDYN_R(0.062) - t1756;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its joint eliminated from the force maps */
     const cdyn_real t1759 = t578 * t1738;
     const cdyn_real t1760 = t1733 + t577 * t1759;
     const cdyn_real t1761 = t578 * t1742;
@@ -32957,6 +33107,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     d->pv[269] = t1820;
     const cdyn_real t1821 = t1816 + t1818;
     d->pv[282] = -t1821;
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), its joint eliminated from the force maps */
     const cdyn_real t1822 = t1678 - t700 * CDYN_R(401.1157187993681);
     const cdyn_real t1823 = t1822 - t300 * CDYN_R(0.565955766192733);
     const cdyn_real t1824 = t53 * CDYN_R(0.565955766192733);
@@ -32968,6 +33119,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1829 = t301 - t1682;
     const cdyn_real t1830 = t52 * CDYN_R(0.209);
     d->pv[305] = -t1830;
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its joint eliminated from the force maps */
     const cdyn_real t1831 = t748 * t1825;
     const cdyn_real t1832 = t1823 + t747 * t1831;
     const cdyn_real t1833 = t748 * t1830;
@@ -33010,6 +33162,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1868 = t1865 * CDYN_R(0.062) + t1866;
     d->pv[302] = -t1868;
     const cdyn_real t1869 = t1864 * CDYN_R(0.062) - t1867;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its joint eliminated from the force maps */
     const cdyn_real t1870 = t849 * t1849;
     const cdyn_real t1871 = t1844 + t848 * t1870;
     const cdyn_real t1872 = t849 * t1853;
@@ -33091,6 +33244,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     d->pv[263] = -t1931;
     const cdyn_real t1932 = t1927 + t1929;
     d->pv[276] = -t1932;
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), its joint eliminated from the force maps */
     const cdyn_real t1933 = t1692 - t986 * CDYN_R(401.1157187993681);
     const cdyn_real t1934 = t1933 - t216 * CDYN_R(0.565955766192733);
     const cdyn_real t1935 = t47 * CDYN_R(0.565955766192733);
@@ -33102,6 +33256,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1940 = t217 - t1696;
     const cdyn_real t1941 = t46 * CDYN_R(0.209);
     d->pv[297] = -t1941;
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its joint eliminated from the force maps */
     const cdyn_real t1942 = t1034 * t1936;
     const cdyn_real t1943 = t1934 + t1033 * t1942;
     const cdyn_real t1944 = t1034 * t1941;
@@ -33144,6 +33299,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t1979 = t1976 * CDYN_R(0.062) + t1977;
     d->pv[294] = t1979;
     const cdyn_real t1980 = t1975 * CDYN_R(0.062) - t1978;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its joint eliminated from the force maps */
     const cdyn_real t1981 = t1135 * t1960;
     const cdyn_real t1982 = t1955 + t1134 * t1981;
     const cdyn_real t1983 = t1135 * t1964;
@@ -33225,6 +33381,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     d->pv[266] = t2042;
     const cdyn_real t2043 = t2038 + t2040;
     d->pv[279] = t2043;
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), its joint eliminated from the force maps */
     const cdyn_real t2044 = t1664 - t1272 * CDYN_R(401.1157187993681);
     const cdyn_real t2045 = t2044 - t131 * CDYN_R(0.565955766192733);
     const cdyn_real t2046 = t41 * CDYN_R(0.565955766192733);
@@ -33236,6 +33393,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t2051 = t132 - t1668;
     const cdyn_real t2052 = t40 * CDYN_R(0.209);
     d->pv[289] = -t2052;
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its joint eliminated from the force maps */
     const cdyn_real t2053 = t1320 * t2047;
     const cdyn_real t2054 = t2045 + t1319 * t2053;
     const cdyn_real t2055 = t1320 * t2052;
@@ -33278,6 +33436,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     const cdyn_real t2090 = t2087 * CDYN_R(0.062) + t2088;
     d->pv[286] = t2090;
     const cdyn_real t2091 = t2086 * CDYN_R(0.062) - t2089;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its joint eliminated from the force maps */
     const cdyn_real t2092 = t1421 * t2071;
     const cdyn_real t2093 = t2066 + t1420 * t2092;
     const cdyn_real t2094 = t1421 * t2075;
@@ -33359,6 +33518,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
     d->pv[260] = -t2153;
     const cdyn_real t2154 = t2149 + t2151;
     d->pv[273] = t2154;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its joint eliminated from the force maps */
     const cdyn_real t2155 = t2111 - t1565 * t2102;
     const cdyn_real t2156 = t2112 - t1566 * t2102;
     const cdyn_real t2157 = t2156 + t1575 * t2155;
@@ -34708,6 +34868,7 @@ static int quadruped12__pv_setup(quadruped12_data *d, const cdyn_real *q, const 
 static void quadruped12__pv_forward(const quadruped12_data *d, const cdyn_real *lambda, cdyn_real *ddq)
 {
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its joint eliminated from the force maps */
     CDYN_BARRIER();
     const cdyn_real t0 = d->pv[205];
     const cdyn_real t1 = d->pv[206];
@@ -36253,11 +36414,13 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t842 = t840 + t822 * t841;
     const cdyn_real t843 = 1 / t842;
     /* constraint force maps down to the root, the Delassus matrix, free residual */
+    /* body 12 "rh_kfe" <- "rh_hfe": revolute -y (link rh_shank), its joint eliminated from the force maps */
     const cdyn_real t844 = t23 * CDYN_R(0.565955766192733);
     const cdyn_real t845 = t844 * CDYN_R(0.209);
     const cdyn_real t846 = t22 * CDYN_R(0.195);
     const cdyn_real t847 = t23 * CDYN_R(0.195) + CDYN_R(0.209);
     const cdyn_real t848 = t22 * CDYN_R(0.209);
+    /* body 11 "rh_hfe" <- "rh_haa": revolute -y (link rh_thigh), its joint eliminated from the force maps */
     const cdyn_real t849 = t50 * t845;
     const cdyn_real t850 = t50 * t848;
     const cdyn_real t851 = t845 * t849 + CDYN_R(78.21756516587678);
@@ -36285,6 +36448,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t873 = t21 * t866 + t20 * t865;
     const cdyn_real t874 = t871 * CDYN_R(0.062) + t872;
     const cdyn_real t875 = t870 * CDYN_R(0.062) - t873;
+    /* body 10 "rh_haa" <- "root_joint": revolute +x (link rh_hip), its joint eliminated from the force maps */
     const cdyn_real t876 = t114 * t861;
     const cdyn_real t877 = t114 * t863;
     const cdyn_real t878 = t114 * t874;
@@ -36333,11 +36497,13 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t921 = t913 + t917 * CDYN_R(0.049);
     const cdyn_real t922 = t917 * CDYN_R(0.19) + t919;
     const cdyn_real t923 = t918 + t920;
+    /* body 9 "rf_kfe" <- "rf_hfe": revolute -y (link rf_shank), its joint eliminated from the force maps */
     const cdyn_real t924 = t17 * CDYN_R(0.565955766192733);
     const cdyn_real t925 = t924 * CDYN_R(0.209);
     const cdyn_real t926 = t16 * CDYN_R(0.195);
     const cdyn_real t927 = t17 * CDYN_R(0.195) + CDYN_R(0.209);
     const cdyn_real t928 = t16 * CDYN_R(0.209);
+    /* body 8 "rf_hfe" <- "rf_haa": revolute -y (link rf_thigh), its joint eliminated from the force maps */
     const cdyn_real t929 = t221 * t925;
     const cdyn_real t930 = t221 * t928;
     const cdyn_real t931 = t925 * t929 + CDYN_R(78.21756516587678);
@@ -36365,6 +36531,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t953 = t15 * t946 + t14 * t945;
     const cdyn_real t954 = t951 * CDYN_R(0.062) + t952;
     const cdyn_real t955 = t950 * CDYN_R(0.062) - t953;
+    /* body 7 "rf_haa" <- "root_joint": revolute +x (link rf_hip), its joint eliminated from the force maps */
     const cdyn_real t956 = t285 * t941;
     const cdyn_real t957 = t285 * t943;
     const cdyn_real t958 = t285 * t954;
@@ -36413,11 +36580,13 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t1001 = t993 + t997 * CDYN_R(0.049);
     const cdyn_real t1002 = t997 * CDYN_R(0.19) - t999;
     const cdyn_real t1003 = t998 + t1000;
+    /* body 6 "lh_kfe" <- "lh_hfe": revolute -y (link lh_shank), its joint eliminated from the force maps */
     const cdyn_real t1004 = t11 * CDYN_R(0.565955766192733);
     const cdyn_real t1005 = t1004 * CDYN_R(0.209);
     const cdyn_real t1006 = t10 * CDYN_R(0.195);
     const cdyn_real t1007 = t11 * CDYN_R(0.195) + CDYN_R(0.209);
     const cdyn_real t1008 = t10 * CDYN_R(0.209);
+    /* body 5 "lh_hfe" <- "lh_haa": revolute -y (link lh_thigh), its joint eliminated from the force maps */
     const cdyn_real t1009 = t407 * t1005;
     const cdyn_real t1010 = t407 * t1008;
     const cdyn_real t1011 = t1005 * t1009 + CDYN_R(78.21756516587678);
@@ -36445,6 +36614,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t1033 = t9 * t1026 + t8 * t1025;
     const cdyn_real t1034 = t1031 * CDYN_R(0.062) + t1032;
     const cdyn_real t1035 = t1030 * CDYN_R(0.062) - t1033;
+    /* body 4 "lh_haa" <- "root_joint": revolute +x (link lh_hip), its joint eliminated from the force maps */
     const cdyn_real t1036 = t471 * t1021;
     const cdyn_real t1037 = t471 * t1023;
     const cdyn_real t1038 = t471 * t1034;
@@ -36493,11 +36663,13 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t1081 = t1073 + t1077 * CDYN_R(0.049);
     const cdyn_real t1082 = t1077 * CDYN_R(0.19) - t1079;
     const cdyn_real t1083 = t1078 + t1080;
+    /* body 3 "lf_kfe" <- "lf_hfe": revolute -y (link lf_shank), its joint eliminated from the force maps */
     const cdyn_real t1084 = t5 * CDYN_R(0.565955766192733);
     const cdyn_real t1085 = t1084 * CDYN_R(0.209);
     const cdyn_real t1086 = t4 * CDYN_R(0.195);
     const cdyn_real t1087 = t5 * CDYN_R(0.195) + CDYN_R(0.209);
     const cdyn_real t1088 = t4 * CDYN_R(0.209);
+    /* body 2 "lf_hfe" <- "lf_haa": revolute -y (link lf_thigh), its joint eliminated from the force maps */
     const cdyn_real t1089 = t593 * t1085;
     const cdyn_real t1090 = t593 * t1088;
     const cdyn_real t1091 = t1085 * t1089 + CDYN_R(78.21756516587678);
@@ -36525,6 +36697,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t1113 = t3 * t1106 + t2 * t1105;
     const cdyn_real t1114 = t1111 * CDYN_R(0.062) + t1112;
     const cdyn_real t1115 = t1110 * CDYN_R(0.062) - t1113;
+    /* body 1 "lf_haa" <- "root_joint": revolute +x (link lf_hip), its joint eliminated from the force maps */
     const cdyn_real t1116 = t657 * t1101;
     const cdyn_real t1117 = t657 * t1103;
     const cdyn_real t1118 = t657 * t1114;
@@ -36573,6 +36746,7 @@ static void quadruped12__pv_delassus(quadruped12_data *d, const cdyn_real *q, cd
     const cdyn_real t1161 = t1153 + t1157 * CDYN_R(0.049);
     const cdyn_real t1162 = t1157 * CDYN_R(0.19) + t1159;
     const cdyn_real t1163 = t1158 + t1160;
+    /* body 0 "root_joint" <- "world": free-flyer (link trunk), its joint eliminated from the force maps */
     const cdyn_real t1164 = t1128 - t754 * t1123;
     const cdyn_real t1165 = t1129 - t755 * t1123;
     const cdyn_real t1166 = t1165 + t764 * t1164;
