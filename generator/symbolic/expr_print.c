@@ -367,7 +367,7 @@ static void emit_node(emitter *e, int i, expr_counts *c)
 }
 
 /* The index N of an angle read as the plain input ARRAY[N] of the rules' angle array, or -1. */
-static int q_index(const expr_prog *p, ex a)
+static int array_index(const expr_prog *p, ex a)
 {
     const char *name = p->nodes[a.node].name, *array = p->rules.angle_array;
     size_t n = array ? strlen(array) : 0;
@@ -381,53 +381,53 @@ static int q_index(const expr_prog *p, ex a)
 /* If every angle of the slotted nodes is a plain entry ARRAY[N] of the angle array (q[N]):
  * renumbers the slots in increasing N and returns 1, so that each stretch of consecutive N is
  * one stretch of slots; else 0. */
-static int q_slots(const expr_prog *p, int *slot, int from, int n)
+static int in_place_slots(const expr_prog *p, int *slot, int from, int n)
 {
-    int i, k, *q = malloc((size_t)(n > 0 ? n : 1) * sizeof *q);
-    if (!q)
+    int i, k, *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx);
+    if (!idx)
         return 0;
     for (i = from; i < p->nnodes; i++)
-        if (slot[i] >= 0 && (q[slot[i]] = q_index(p, p->nodes[i].a)) < 0) {
-            free(q);
+        if (slot[i] >= 0 && (idx[slot[i]] = array_index(p, p->nodes[i].a)) < 0) {
+            free(idx);
             return 0;
         }
-    for (i = from; i < p->nnodes; i++)   /* q[] is by old slot: each node reads its own */
+    for (i = from; i < p->nnodes; i++)   /* idx[] is by old slot: each node reads its own */
         if (slot[i] >= 0) {
-            int rank = 0, me = q[slot[i]];
+            int rank = 0, me = idx[slot[i]];
             for (k = 0; k < n; k++)
-                rank += q[k] < me;
+                rank += idx[k] < me;
             slot[i] = rank;
         }
-    free(q);
+    free(idx);
     return 1;
 }
 
 /* One batch call per stretch of consecutive indices into the angle array (q), the slots
- * renumbered by q_slots. */
-static void emit_q_sincos(emitter *e, const int *slot, int from, int n)
+ * renumbered by in_place_slots. */
+static void emit_in_place_sincos(emitter *e, const int *slot, int from, int n)
 {
     const expr_prog *p = e->p;
-    int *q = malloc((size_t)(n > 0 ? n : 1) * sizeof *q), i, k, start;
-    if (!q) {
+    int *idx = malloc((size_t)(n > 0 ? n : 1) * sizeof *idx), i, k, start;
+    if (!idx) {
         e->out->oom = 1;
         return;
     }
     for (i = from; i < p->nnodes; i++)
         if (slot[i] >= 0)
-            q[slot[i]] = q_index(p, p->nodes[i].a);
+            idx[slot[i]] = array_index(p, p->nodes[i].a);
     ebuf_printf(e->out, "%scdyn_real sin_angle[%d], cos_angle[%d];\n", e->indent, n, n);
     for (start = 0; start < n; start = k) {
-        for (k = start + 1; k < n && q[k] == q[k - 1] + 1; k++)
+        for (k = start + 1; k < n && idx[k] == idx[k - 1] + 1; k++)
             ;
         if (start == 0)
             ebuf_printf(e->out, "%s%s(%s + %d, sin_angle, cos_angle, %d);\n", e->indent,
-                        p->rules.sincos_fn, p->rules.angle_array, q[start], k - start);
+                        p->rules.sincos_fn, p->rules.angle_array, idx[start], k - start);
         else
             ebuf_printf(e->out, "%s%s(%s + %d, sin_angle + %d, cos_angle + %d, %d);\n",
-                        e->indent, p->rules.sincos_fn, p->rules.angle_array, q[start], start,
+                        e->indent, p->rules.sincos_fn, p->rules.angle_array, idx[start], start,
                         start, k - start);
     }
-    free(q);
+    free(idx);
 }
 
 /* Up to this many angles, their sin/cos are temporaries; past it, read in place. */
@@ -463,8 +463,8 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
         if (slot[i] < 0)
             slot[i] = n++;
     }
-    if (q_slots(p, slot, from, n)) {
-        emit_q_sincos(e, slot, from, n);
+    if (in_place_slots(p, slot, from, n)) {
+        emit_in_place_sincos(e, slot, from, n);
     } else {
         for (i = from, k = 0; i < p->nnodes; i++)
             if (slot[i] == k) {
