@@ -25,8 +25,10 @@ typedef struct {
  * Without a call, none: no batching. */
 void expr_set_print_rules(expr_prog *p, const expr_print_rules *rules);
 
-/* Emits the live part of the program: input loads, temporaries, stores interleaved right
- * after the value they store. Each line starts with `indent`. Returns 0, or -1 on oom. */
+/* Emits the live part of the program: temporaries in the order they were made, each after
+ * the comments made before it and then the first reads of its inputs (a block's banner, then
+ * its loads), stores right after the value they store (expr_store_here's where they were
+ * made), constant stores last. Each line starts with `indent`. Returns 0, or -1 on oom. */
 int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts);
 /* Op counts of the live part without emitting (the same whatever the rules). */
 void expr_count(expr_prog *p, expr_counts *counts);
