@@ -161,7 +161,7 @@ START_TEST(pendulum_hand_count)
                       e->mul, e->add, e->div, e->sqrt, e->sincos);
     }
     render(&t, "pendulum", 0, &out);
-    ck_assert_ptr_nonnull(strstr(file_text(&out, "pendulum.c"), "    d->M[0] = CDYN_R(0.42499999999999999);\n"));
+    ck_assert_ptr_nonnull(strstr(file_text(&out, "pendulum.c"), "    d->M[0] = CDYN_R(0.425);\n"));
     render_output_free(&out);
     tree_free(&t);
 }

@@ -6,12 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 #include "symbolic/expr.h"
+#include "symbolic/expr_print.h"
 
 /* Emits p with no indent; the caller frees the text. */
+/* The printer's rules of a robot's functions (emit/input_names.c): sin/cos batched by
+ * cdyn_sincos_n, plain q[N] angles read in place. */
+static const expr_print_rules robot_rules = {"cdyn_sincos_n", "q"};
+
 static char *emit_text(expr_prog *p, expr_counts *c)
 {
     ebuf b = {0, 0, 0, 0};
     expr_counts local;
+    expr_set_print_rules(p, &robot_rules);
     ebuf_puts(&b, "");
     ck_assert_int_eq(expr_emit(p, &b, "", c ? c : &local), 0);
     return ebuf_take(&b);
@@ -232,8 +238,8 @@ START_TEST(order_and_comments)
     expr_store(p, "x[1]", ex_add(p, x1, a));
     expr_store(p, "k", ex_const(-0.0));
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = x[0];\n"
-                           "/* first */\nconst cdyn_real t1 = t0 * CDYN_R(3.0);\n"
+    ck_assert_str_eq(text, "/* first */\nconst cdyn_real t0 = x[0];\n"
+                           "const cdyn_real t1 = t0 * CDYN_R(3.0);\n"
                            "const cdyn_real t2 = x[1];\nx[0] = t1;\n"
                            "/* section * / heading */\n/* second */\nconst cdyn_real t3 = t1 + t2;\nx[1] = t3;\nk = 0;\n");
     free(text);
@@ -241,8 +247,31 @@ START_TEST(order_and_comments)
 }
 END_TEST
 
+/* expr_store_here places a store as a comment made then: after the banner of the block it
+ * belongs to, not right after the value an earlier block made. */
+START_TEST(store_here_after_its_banner)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), f;
+    char *text;
+    expr_comment(p, "body 1");
+    f = ex_mul(p, x, x);
+    expr_store(p, "g", f);
+    expr_comment(p, "body 0");
+    expr_store_here(p, "tau[0]", f);
+    expr_store_here(p, "k", ex_const(2.0));
+    expr_store(p, "h", ex_add(p, f, x));
+    text = emit_text(p, NULL);
+    ck_assert_str_eq(text, "/* body 1 */\nconst cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * t0;\n"
+                           "g = t1;\n/* body 0 */\ntau[0] = t1;\nconst cdyn_real t2 = t0 + t1;\n"
+                           "h = t2;\nk = CDYN_R(2.0);\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
 /* A barrier comes out after the comments made with it, once however many were made
- * together. */
+ * together; the block's input loads after both. */
 START_TEST(barriers)
 {
     expr_prog *p = expr_new();
@@ -257,8 +286,7 @@ START_TEST(barriers)
     expr_store(p, "y[1]", ex_add(p, x, ex_const(1.0)));
     expr_barrier(p);
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "const cdyn_real t0 = x;\n"
-                           "/* body 1 */\nCDYN_BARRIER();\n"
+    ck_assert_str_eq(text, "/* body 1 */\nCDYN_BARRIER();\nconst cdyn_real t0 = x;\n"
                            "const cdyn_real t1 = t0 * t0;\ny[0] = t1;\n"
                            "/* body 2 */\nCDYN_BARRIER();\nconst cdyn_real t2 = t0 + 1;\n"
                            "y[1] = t2;\nCDYN_BARRIER();\n");
@@ -327,6 +355,37 @@ START_TEST(trig_all_at_once)
                            "const cdyn_real t0 = sin_angle[0];\nconst cdyn_real t1 = cos_angle[0];\n"
                            "const cdyn_real t2 = sin_angle[1];\ny[1] = t2;\n"
                            "const cdyn_real t3 = t0 * t1;\ny[0] = t3;\n");
+    free(text);
+    expr_free(p);
+}
+END_TEST
+
+/* The batching is the caller's rule: without rules each sin and cos is its own call, and
+ * with a batch function but no angle array, q[N] is copied into angle[] like any input. */
+START_TEST(trig_rules_from_the_caller)
+{
+    static const expr_print_rules no_array = {"cdyn_sincos_n", NULL};
+    expr_prog *p = expr_new();
+    ebuf b = {0, 0, 0, 0};
+    expr_counts c;
+    char *text;
+    expr_store(p, "y", ex_sin(p, ex_input(p, "q[2]")));
+    ebuf_puts(&b, "");
+    ck_assert_int_eq(expr_emit(p, &b, "", &c), 0);
+    text = ebuf_take(&b);
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[2];\nconst cdyn_real t1 = CDYN_SIN(t0);\n"
+                           "y = t1;\n");
+    ck_assert_int_eq(c.sincos, 1);
+    free(text);
+    expr_set_print_rules(p, &no_array);
+    ebuf_puts(&b, "");
+    ck_assert_int_eq(expr_emit(p, &b, "", &c), 0);
+    text = ebuf_take(&b);
+    ck_assert_str_eq(text, "const cdyn_real t0 = q[2];\n"
+                           "cdyn_real angle[1], sin_angle[1], cos_angle[1];\nangle[0] = t0;\n"
+                           "cdyn_sincos_n(angle, sin_angle, cos_angle, 1);\n"
+                           "const cdyn_real t1 = sin_angle[0];\ny = t1;\n");
+    ck_assert_int_eq(c.sincos, 1);
     free(text);
     expr_free(p);
 }
@@ -402,20 +461,27 @@ START_TEST(constant_round_trip)
 }
 END_TEST
 
-START_TEST(constant_short_forms)
+/* 0, 1, -1 are printed bare; any other constant in its shortest round-trip form, not
+ * %.17g's "9.8100000000000005". */
+static const struct {
+    double value;
+    const char *text;
+} constant_spellings[] = {
+    {0.0, "0"}, {-0.0, "0"}, {1.0, "1"}, {-1.0, "-1"},
+    {9.81, "CDYN_R(9.81)"}, {0.316, "CDYN_R(0.316)"}, {0.1, "CDYN_R(0.1)"},
+    {2.0, "CDYN_R(2.0)"}, {1e22, "CDYN_R(1e+22)"}, {1.0 / 3.0, "CDYN_R(0.3333333333333333)"},
+    {4.9406564584124654e-324, "CDYN_R(5e-324)"},
+};
+
+START_TEST(constant_spelling)
 {
-    static const double v[] = {0.0, -0.0, 1.0, -1.0};
-    static const char *const t[] = {"0", "0", "1", "-1"};
-    int i;
-    for (i = 0; i < 4; i++) {
-        ebuf b = {0, 0, 0, 0};
-        char *text;
-        ebuf_puts(&b, "");
-        expr_print_const(&b, v[i]);
-        text = ebuf_take(&b);
-        ck_assert_str_eq(text, t[i]);
-        free(text);
-    }
+    ebuf b = {0, 0, 0, 0};
+    char *text;
+    ebuf_puts(&b, "");
+    expr_print_const(&b, constant_spellings[_i].value);
+    text = ebuf_take(&b);
+    ck_assert_str_eq(text, constant_spellings[_i].text);
+    free(text);
 }
 END_TEST
 
@@ -478,14 +544,17 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, op_counting);
     tcase_add_test(tc, order_and_comments);
     tcase_add_test(tc, barriers);
+    tcase_add_test(tc, store_here_after_its_banner);
     tcase_add_test(tc, inputs_read_at_first_use);
     tcase_add_test(tc, trig_all_at_once);
     tcase_add_test(tc, trig_q_stretches);
     tcase_add_test(tc, trig_read_in_place_past_16);
+    tcase_add_test(tc, trig_rules_from_the_caller);
     tcase_add_test(tc, in_place_rotation);
     tcase_add_loop_test(tc, constant_round_trip, 0,
                         (int)(sizeof round_trip_values / sizeof round_trip_values[0]));
-    tcase_add_test(tc, constant_short_forms);
+    tcase_add_loop_test(tc, constant_spelling, 0,
+                        (int)(sizeof constant_spellings / sizeof constant_spellings[0]));
     tcase_add_test(tc, products_inlined_into_sums);
     tcase_add_test(tc, many_nodes);
     suite_add_tcase(s, tc);

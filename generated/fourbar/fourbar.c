@@ -25,6 +25,7 @@ const char *const fourbar_frame_names[6] = {
  * 18 mul, 9 add, 0 div, 0 sqrt, 6 sin/cos */
 void fourbar_fk(fourbar_data *d, const cdyn_real *q)
 {
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     cdyn_real sin_angle[3], cos_angle[3];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
     const cdyn_real t0 = sin_angle[0];
@@ -37,11 +38,10 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
-    /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
-    CDYN_BARRIER();
-    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
+    CDYN_BARRIER();
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     CDYN_BARRIER();
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     d->oMb_R[1][0] = t8;
@@ -53,16 +53,17 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMb_R[1][3] = t9;
     d->oMf_R[3][1] = -t9;
     d->oMf_R[3][3] = t9;
-    const cdyn_real t10 = t0 * CDYN_R(0.10000000000000001);
+    const cdyn_real t10 = t0 * CDYN_R(0.1);
     d->oMb_p[1][0] = -t10;
-    const cdyn_real t11 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t11 = t1 * CDYN_R(0.1);
     d->oMb_p[1][1] = t11;
-    const cdyn_real t12 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    const cdyn_real t12 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][0] = -t12;
     d->oMb_R[2][4] = -t12;
     d->oMf_R[5][0] = -t12;
     d->oMf_R[5][4] = -t12;
-    const cdyn_real t13 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
+    const cdyn_real t13 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     d->oMb_R[2][1] = -t13;
     d->oMb_R[2][3] = t13;
     d->oMf_R[5][1] = -t13;
@@ -73,9 +74,9 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMf_p[3][0] = -t14;
     const cdyn_real t15 = t11 + t9 * CDYN_R(0.25);
     d->oMf_p[3][1] = t15;
-    const cdyn_real t16 = t13 * CDYN_R(0.20000000000000001);
+    const cdyn_real t16 = t13 * CDYN_R(0.2);
     d->oMf_p[5][1] = t16;
-    const cdyn_real t17 = t12 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t17 = t12 * CDYN_R(0.2) - CDYN_R(0.3);
     d->oMf_p[5][0] = -t17;
     d->oMb_R[0][2] = 0;
     d->oMb_R[0][5] = 0;
@@ -96,7 +97,7 @@ void fourbar_fk(fourbar_data *d, const cdyn_real *q)
     d->oMb_R[2][6] = 0;
     d->oMb_R[2][7] = 0;
     d->oMb_R[2][8] = 1;
-    d->oMb_p[2][0] = CDYN_R(0.29999999999999999);
+    d->oMb_p[2][0] = CDYN_R(0.3);
     d->oMb_p[2][1] = 0;
     d->oMb_p[2][2] = 0;
     d->oMf_R[0][0] = 1;
@@ -156,6 +157,7 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -164,6 +166,7 @@ static void fourbar__jacobian_1(fourbar_data *d, const cdyn_real *q, int frame,
     const cdyn_real t1 = cos_angle[0];
     d->oMf_R[frame][1] = -t1;
     d->oMf_R[frame][3] = t1;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -190,6 +193,7 @@ static void fourbar__jacobian_local_1(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 1, 0, 2 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
@@ -227,26 +231,29 @@ static void fourbar__jacobian_2(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
-    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), world placement */
+    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
     d->oMf_R[frame][0] = t6;
     d->oMf_R[frame][4] = t6;
     const cdyn_real t7 = t1 * t4 + t0 * t5;
     d->oMf_R[frame][1] = -t7;
     d->oMf_R[frame][3] = t7;
-    const cdyn_real t8 = t0 * CDYN_R(0.10000000000000001);
+    const cdyn_real t8 = t0 * CDYN_R(0.1);
     d->oMf_p[frame][0] = -t8;
     J[3] = -t8;
-    const cdyn_real t9 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t9 = t1 * CDYN_R(0.1);
     d->oMf_p[frame][1] = t9;
     J[0] = -t9;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -275,17 +282,19 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
     const cdyn_real t1 = cos_angle[1];
     const cdyn_real t2 = sin_angle[0];
     const cdyn_real t3 = cos_angle[0];
-    const cdyn_real t4 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
-    const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
-    const cdyn_real t6 = t5 * CDYN_R(0.10000000000000001);
+    const cdyn_real t4 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
+    const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
+    const cdyn_real t6 = t5 * CDYN_R(0.1);
     J[0] = -t6;
-    const cdyn_real t7 = t4 * CDYN_R(0.10000000000000001);
+    const cdyn_real t7 = t4 * CDYN_R(0.1);
     J[3] = t7;
     const cdyn_real t8 = t5 * t3 - t4 * t2;
     d->oMf_R[frame][0] = t8;
@@ -293,9 +302,9 @@ static void fourbar__jacobian_local_2(fourbar_data *d, const cdyn_real *q, int f
     const cdyn_real t9 = t4 * t3 + t5 * t2;
     d->oMf_R[frame][1] = -t9;
     d->oMf_R[frame][3] = t9;
-    const cdyn_real t10 = t2 * CDYN_R(0.10000000000000001);
+    const cdyn_real t10 = t2 * CDYN_R(0.1);
     d->oMf_p[frame][0] = -t10;
-    const cdyn_real t11 = t3 * CDYN_R(0.10000000000000001);
+    const cdyn_real t11 = t3 * CDYN_R(0.1);
     d->oMf_p[frame][1] = t11;
     J[1] = 0;
     J[4] = 0;
@@ -328,32 +337,36 @@ static void fourbar__jacobian_3(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
-    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), world placement */
+    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t1 * t5 - t0 * t4;
     d->oMf_R[frame][0] = t6;
     d->oMf_R[frame][4] = t6;
     const cdyn_real t7 = t1 * t4 + t0 * t5;
     d->oMf_R[frame][1] = -t7;
     d->oMf_R[frame][3] = t7;
-    const cdyn_real t8 = t0 * CDYN_R(0.10000000000000001);
-    const cdyn_real t9 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t8 = t0 * CDYN_R(0.1);
+    const cdyn_real t9 = t1 * CDYN_R(0.1);
     const cdyn_real t10 = t8 - t6 * CDYN_R(0.25);
     d->oMf_p[frame][0] = -t10;
     J[3] = -t10;
     const cdyn_real t11 = t9 + t7 * CDYN_R(0.25);
     d->oMf_p[frame][1] = t11;
     J[0] = -t11;
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns */
     const cdyn_real t12 = t8 - t10;
     J[4] = t12;
     const cdyn_real t13 = t9 - t11;
     J[1] = t13;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
@@ -380,16 +393,18 @@ static void fourbar__jacobian_local_3(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 2, 0, 1 * sizeof *J);
     }
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[2], cos_angle[2];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);
     const cdyn_real t0 = sin_angle[1];
     const cdyn_real t1 = cos_angle[1];
     const cdyn_real t2 = sin_angle[0];
     const cdyn_real t3 = cos_angle[0];
-    const cdyn_real t4 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
-    const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
+    const cdyn_real t4 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
+    const cdyn_real t5 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
     const cdyn_real t6 = t5 * CDYN_R(0.25);
-    const cdyn_real t7 = t4 * CDYN_R(0.25) + CDYN_R(0.10000000000000001);
+    const cdyn_real t7 = t4 * CDYN_R(0.25) + CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), its columns, then the frame's placement one body up */
     const cdyn_real t8 = t5 * t7 - t4 * t6;
     J[0] = -t8;
     const cdyn_real t9 = t4 * t7 + t5 * t6;
@@ -435,22 +450,24 @@ static void fourbar__jacobian_4(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
+    const cdyn_real t2 = t0 * CDYN_R(0.9435155883674577) + t1 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][0] = -t2;
     d->oMf_R[frame][4] = -t2;
-    const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
+    const cdyn_real t3 = t1 * CDYN_R(0.9435155883674577) - t0 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][1] = -t3;
     d->oMf_R[frame][3] = t3;
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns */
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
     d->oMf_R[frame][6] = 0;
     d->oMf_R[frame][7] = 0;
     d->oMf_R[frame][8] = 1;
-    d->oMf_p[frame][0] = CDYN_R(0.29999999999999999);
+    d->oMf_p[frame][0] = CDYN_R(0.3);
     d->oMf_p[frame][1] = 0;
     d->oMf_p[frame][2] = 0;
     J[2] = 0;
@@ -471,14 +488,15 @@ static void fourbar__jacobian_local_4(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
+    const cdyn_real t2 = t0 * CDYN_R(0.9435155883674577) + t1 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][0] = -t2;
     d->oMf_R[frame][4] = -t2;
-    const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
+    const cdyn_real t3 = t1 * CDYN_R(0.9435155883674577) - t0 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][1] = -t3;
     d->oMf_R[frame][3] = t3;
     J[2] = 0;
@@ -492,7 +510,7 @@ static void fourbar__jacobian_local_4(fourbar_data *d, const cdyn_real *q, int f
     d->oMf_R[frame][6] = 0;
     d->oMf_R[frame][7] = 0;
     d->oMf_R[frame][8] = 1;
-    d->oMf_p[frame][0] = CDYN_R(0.29999999999999999);
+    d->oMf_p[frame][0] = CDYN_R(0.3);
     d->oMf_p[frame][1] = 0;
     d->oMf_p[frame][2] = 0;
 }
@@ -510,22 +528,24 @@ static void fourbar__jacobian_5(fourbar_data *d, const cdyn_real *q, int frame,
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
+    const cdyn_real t2 = t0 * CDYN_R(0.9435155883674577) + t1 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][0] = -t2;
     d->oMf_R[frame][4] = -t2;
-    const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
+    const cdyn_real t3 = t1 * CDYN_R(0.9435155883674577) - t0 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][1] = -t3;
     d->oMf_R[frame][3] = t3;
-    const cdyn_real t4 = t3 * CDYN_R(0.20000000000000001);
+    const cdyn_real t4 = t3 * CDYN_R(0.2);
     d->oMf_p[frame][1] = t4;
     J[2] = -t4;
-    const cdyn_real t5 = t2 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t5 = t2 * CDYN_R(0.2) - CDYN_R(0.3);
     d->oMf_p[frame][0] = -t5;
-    const cdyn_real t6 = t5 + CDYN_R(0.29999999999999999);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns */
+    const cdyn_real t6 = t5 + CDYN_R(0.3);
     J[5] = -t6;
     d->oMf_R[frame][2] = 0;
     d->oMf_R[frame][5] = 0;
@@ -549,22 +569,23 @@ static void fourbar__jacobian_local_5(fourbar_data *d, const cdyn_real *q, int f
     for (int r = 0; r < 6; ++r) {
         memset(J + r * FOURBAR_NV + 0, 0, 2 * sizeof *J);
     }
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), its columns, then the frame's placement one body up */
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 2, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.94351558836745775) + t1 * CDYN_R(0.33132813721084725);
+    const cdyn_real t2 = t0 * CDYN_R(0.9435155883674577) + t1 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][0] = -t2;
     d->oMf_R[frame][4] = -t2;
-    const cdyn_real t3 = t1 * CDYN_R(0.94351558836745775) - t0 * CDYN_R(0.33132813721084725);
+    const cdyn_real t3 = t1 * CDYN_R(0.9435155883674577) - t0 * CDYN_R(0.33132813721084725);
     d->oMf_R[frame][1] = -t3;
     d->oMf_R[frame][3] = t3;
-    const cdyn_real t4 = t3 * CDYN_R(0.20000000000000001);
+    const cdyn_real t4 = t3 * CDYN_R(0.2);
     d->oMf_p[frame][1] = t4;
-    const cdyn_real t5 = t2 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t5 = t2 * CDYN_R(0.2) - CDYN_R(0.3);
     d->oMf_p[frame][0] = -t5;
     J[2] = 0;
-    J[5] = CDYN_R(0.20000000000000001);
+    J[5] = CDYN_R(0.2);
     J[8] = 0;
     J[11] = 0;
     J[14] = 0;
@@ -619,27 +640,27 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
                cdyn_real *tau)
 {
     (void)d;
-    const cdyn_real a_crank_joint = a[0];
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     CDYN_BARRIER();
-    const cdyn_real t0 = a_crank_joint * CDYN_R(0.050000000000000003);
-    const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.0016199999999999999);
+    const cdyn_real a_crank_joint = a[0];
+    const cdyn_real t0 = a_crank_joint * CDYN_R(0.05);
+    const cdyn_real t1 = a_crank_joint * CDYN_R(2.8080000000000002e-05) + t0 * CDYN_R(0.00162);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
     cdyn_real sin_angle[1], cos_angle[1];
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t2 = sin_angle[0];
     const cdyn_real t3 = cos_angle[0];
-    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    const cdyn_real t4 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t5 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real v_crank_joint = v[0];
-    const cdyn_real t6 = v_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t6 = v_crank_joint * CDYN_R(0.1);
     const cdyn_real t7 = t5 * t6;
     const cdyn_real t8 = t4 * t6;
     const cdyn_real v_coupler_joint = v[1];
     const cdyn_real t9 = v_crank_joint + v_coupler_joint;
-    const cdyn_real t10 = a_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t10 = a_crank_joint * CDYN_R(0.1);
     const cdyn_real a_coupler_joint = a[1];
     const cdyn_real t11 = a_crank_joint + a_coupler_joint;
     const cdyn_real t12 = t5 * t10 - v_coupler_joint * t8;
@@ -648,19 +669,22 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     const cdyn_real t15 = t7 * t9 - t11 * CDYN_R(0.125);
     const cdyn_real t16 = t12 + t9 * t14;
     const cdyn_real t17 = t13 - t15;
-    const cdyn_real t18 = t16 * CDYN_R(0.081000000000000003);
-    const cdyn_real t19 = t17 * CDYN_R(0.081000000000000003);
+    const cdyn_real t18 = t16 * CDYN_R(0.081);
+    const cdyn_real t19 = t17 * CDYN_R(0.081);
     const cdyn_real t20 = t11 * CDYN_R(0.00042457499999999995) + t17 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     tau[1] = t20;
     const cdyn_real t21 = t4 * t19 + t5 * t18;
-    const cdyn_real t22 = t20 + t21 * CDYN_R(0.10000000000000001);
+    const cdyn_real t22 = t20 + t21 * CDYN_R(0.1);
     const cdyn_real t23 = t1 + t22;
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     tau[0] = t23;
-    const cdyn_real a_rocker_joint = a[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
-    const cdyn_real t24 = a_rocker_joint * CDYN_R(0.10000000000000001);
-    const cdyn_real t25 = a_rocker_joint * CDYN_R(0.00021816000000000001) + t24 * CDYN_R(0.0064799999999999996);
+    const cdyn_real a_rocker_joint = a[2];
+    const cdyn_real t24 = a_rocker_joint * CDYN_R(0.1);
+    const cdyn_real t25 = a_rocker_joint * CDYN_R(0.00021816) + t24 * CDYN_R(0.00648);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     tau[2] = t25;
 }
 
@@ -676,10 +700,10 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
-    const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
+    const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
     const cdyn_real v_crank_joint = v[0];
-    const cdyn_real t4 = v_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t4 = v_crank_joint * CDYN_R(0.1);
     const cdyn_real t5 = t3 * t4;
     const cdyn_real t6 = t2 * t4;
     const cdyn_real v_coupler_joint = v[1];
@@ -687,14 +711,16 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
     const cdyn_real t8 = t6 + t7 * CDYN_R(0.125);
     const cdyn_real t9 = v_coupler_joint * t6 - t7 * t8;
     const cdyn_real t10 = v_coupler_joint * t5 - t5 * t7;
-    const cdyn_real t11 = t9 * CDYN_R(0.081000000000000003);
-    const cdyn_real t12 = t10 * CDYN_R(0.081000000000000003);
+    const cdyn_real t11 = t9 * CDYN_R(0.081);
+    const cdyn_real t12 = t10 * CDYN_R(0.081);
     const cdyn_real t13 = t10 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     h[1] = t13;
     const cdyn_real t14 = t2 * t12 - t3 * t11;
-    const cdyn_real t15 = t13 + t14 * CDYN_R(0.10000000000000001);
+    const cdyn_real t15 = t13 + t14 * CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     h[0] = t15;
-    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     CDYN_BARRIER();
     h[2] = 0;
 }
@@ -706,7 +732,7 @@ void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g)
     (void)d;
     (void)q;
     /* each subtree: velocities, accelerations and body forces down, joint forces up */
-    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), joint forces */
     CDYN_BARRIER();
     g[1] = 0;
     g[0] = 0;
@@ -722,21 +748,21 @@ static void fourbar__crba_tree(fourbar_data *d, const cdyn_real *q)
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
-    const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
+    const cdyn_real t4 = t3 * CDYN_R(0.1);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
     d->M[1] = t5;
-    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.0008100000000000002);
     const cdyn_real t7 = t6 + CDYN_R(0.0016902);
     const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
     d->M[0] = t8;
     /* body 0 "crank_joint" <- "world": revolute +z (link crank), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     d->M[2] = CDYN_R(0.0016902);
-    d->M[3] = CDYN_R(0.00086616000000000015);
+    d->M[3] = CDYN_R(0.0008661600000000002);
 }
 
 /* Composite-rigid-body algorithm (CRBA): composite inertias in compact form (mass, m c,
@@ -754,7 +780,7 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     /* row 2 of M: the zeros off the tree pattern */
@@ -762,12 +788,12 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t3 = t2 * CDYN_R(0.010125);
-    const cdyn_real t4 = t3 * CDYN_R(0.10000000000000001);
+    const cdyn_real t4 = t3 * CDYN_R(0.1);
     const cdyn_real t5 = t4 + CDYN_R(0.0016902);
     d->M[1] = t5;
     M[3] = t5;
     M[1] = t5;
-    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t6 = t4 * CDYN_R(2.0) + CDYN_R(0.0008100000000000002);
     const cdyn_real t7 = t6 + CDYN_R(0.0016902);
     const cdyn_real t8 = t7 + CDYN_R(0.00010908000000000002);
     d->M[0] = t8;
@@ -780,8 +806,8 @@ void fourbar_crba(fourbar_data *d, const cdyn_real *q, cdyn_real *M)
     M[2] = 0;
     d->M[2] = CDYN_R(0.0016902);
     M[4] = CDYN_R(0.0016902);
-    d->M[3] = CDYN_R(0.00086616000000000015);
-    M[8] = CDYN_R(0.00086616000000000015);
+    d->M[3] = CDYN_R(0.0008661600000000002);
+    M[8] = CDYN_R(0.0008661600000000002);
 }
 
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
@@ -944,10 +970,10 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     cdyn_sincos_n(q + 1, sin_angle, cos_angle, 1);
     const cdyn_real t0 = sin_angle[0];
     const cdyn_real t1 = cos_angle[0];
-    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.35481247069396638);
-    const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.35481247069396638);
+    const cdyn_real t2 = t0 * CDYN_R(0.934937490231322) + t1 * CDYN_R(0.3548124706939664);
+    const cdyn_real t3 = t1 * CDYN_R(0.934937490231322) - t0 * CDYN_R(0.3548124706939664);
     const cdyn_real v_crank_joint = v[0];
-    const cdyn_real t4 = v_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t4 = v_crank_joint * CDYN_R(0.1);
     const cdyn_real t5 = t3 * t4;
     const cdyn_real t6 = t2 * t4;
     const cdyn_real v_coupler_joint = v[1];
@@ -958,27 +984,27 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     const cdyn_real t11 = t7 * t10;
     const cdyn_real t12 = t5 * t7;
     const cdyn_real t13 = t12 * CDYN_R(0.010125);
-    const cdyn_real tau_coupler_joint = tau[1];
     /* pass 2 (leaves to root): articulated inertias and bias forces */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
+    const cdyn_real tau_coupler_joint = tau[1];
     const cdyn_real t14 = t13 + tau_coupler_joint;
-    const cdyn_real t15 = t11 * CDYN_R(0.081000000000000003) - t8 * CDYN_R(0.081000000000000003);
-    const cdyn_real t16 = t12 * CDYN_R(0.081000000000000003) - t9 * CDYN_R(0.020347044728434509);
-    const cdyn_real t17 = t14 * CDYN_R(591.64595905809961);
+    const cdyn_real t15 = t11 * CDYN_R(0.081) - t8 * CDYN_R(0.081);
+    const cdyn_real t16 = t12 * CDYN_R(0.081) - t9 * CDYN_R(0.02034704472843451);
+    const cdyn_real t17 = t14 * CDYN_R(591.6459590580996);
     const cdyn_real t18 = t16 - t17 * CDYN_R(0.010125);
     const cdyn_real t19 = t13 - t17 * CDYN_R(0.0016902);
-    const cdyn_real t20 = t3 * CDYN_R(0.081000000000000003);
-    const cdyn_real t21 = t2 * CDYN_R(0.020347044728434509);
+    const cdyn_real t20 = t3 * CDYN_R(0.081);
+    const cdyn_real t21 = t2 * CDYN_R(0.02034704472843451);
     const cdyn_real t22 = t2 * t21 + t3 * t20;
-    const cdyn_real t23 = t22 * CDYN_R(0.10000000000000001);
-    const cdyn_real t24 = t23 * CDYN_R(0.10000000000000001) + CDYN_R(0.00010908000000000002);
+    const cdyn_real t23 = t22 * CDYN_R(0.1);
+    const cdyn_real t24 = t23 * CDYN_R(0.1) + CDYN_R(0.00010908000000000002);
     d->aba_D[0] = t24;
     const cdyn_real t25 = t2 * t18 - t3 * t15;
-    const cdyn_real t26 = t19 + t25 * CDYN_R(0.10000000000000001);
-    const cdyn_real tau_crank_joint = tau[0];
+    const cdyn_real t26 = t19 + t25 * CDYN_R(0.1);
     /* body 0 "crank_joint" <- "world": revolute +z (link crank) */
     CDYN_BARRIER();
+    const cdyn_real tau_crank_joint = tau[0];
     const cdyn_real t27 = t26 + tau_crank_joint;
     const cdyn_real t28 = 1 / t24;
     /* pass 3 (root to leaves): accelerations */
@@ -988,19 +1014,19 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     ddq[0] = t29;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
-    const cdyn_real t30 = t29 * CDYN_R(0.10000000000000001);
+    const cdyn_real t30 = t29 * CDYN_R(0.1);
     const cdyn_real t31 = t9 + t2 * t30;
     const cdyn_real t32 = t29 * CDYN_R(0.0016902) + t31 * CDYN_R(0.010125);
     const cdyn_real t33 = t14 - t32;
-    const cdyn_real t34 = t33 * CDYN_R(591.64595905809961);
+    const cdyn_real t34 = t33 * CDYN_R(591.6459590580996);
     ddq[1] = t34;
-    const cdyn_real tau_rocker_joint = tau[2];
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
+    const cdyn_real tau_rocker_joint = tau[2];
     const cdyn_real t35 = tau_rocker_joint * CDYN_R(1154.5211046457928);
     ddq[2] = t35;
     d->aba_D[1] = CDYN_R(0.0016902);
-    d->aba_D[2] = CDYN_R(0.00086616000000000015);
+    d->aba_D[2] = CDYN_R(0.0008661600000000002);
     for (k = 0; k < FOURBAR_NV; ++k)
         if (!(d->aba_D[k] > 0))
             return CDYN_E_SINGULAR;
@@ -1050,10 +1076,10 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t5 = cos_angle[2];
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler) */
     CDYN_BARRIER();
-    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real v_crank_joint = v[0];
-    const cdyn_real t8 = v_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t8 = v_crank_joint * CDYN_R(0.1);
     const cdyn_real t9 = t7 * t8;
     const cdyn_real t10 = t6 * t8;
     const cdyn_real v_coupler_joint = v[1];
@@ -1062,29 +1088,31 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t13 = t10 + t11 * CDYN_R(0.125);
     const cdyn_real t14 = t12 - t11 * t13;
     const cdyn_real t15 = v_coupler_joint * t9 - t9 * t11;
-    const cdyn_real t16 = t14 * CDYN_R(0.081000000000000003);
-    const cdyn_real t17 = t15 * CDYN_R(0.081000000000000003);
+    const cdyn_real t16 = t14 * CDYN_R(0.081);
+    const cdyn_real t17 = t15 * CDYN_R(0.081);
     const cdyn_real t18 = t15 * CDYN_R(0.010125);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), joint forces, its force onto the parent */
     d->nle[1] = t18;
     const cdyn_real t19 = t6 * t17 - t7 * t16;
-    const cdyn_real t20 = t18 + t19 * CDYN_R(0.10000000000000001);
+    const cdyn_real t20 = t18 + t19 * CDYN_R(0.1);
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), joint forces */
     d->nle[0] = t20;
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker) */
     CDYN_BARRIER();
-    const cdyn_real t21 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
+    const cdyn_real t21 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
     d->con_b_R[0][0] = -t21;
     d->con_b_R[0][4] = -t21;
-    const cdyn_real t22 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
+    const cdyn_real t22 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     d->con_b_R[0][1] = -t22;
     d->con_b_R[0][3] = t22;
     /* M on the tree pattern (CRBA) */
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t23 = t6 * CDYN_R(0.010125);
-    const cdyn_real t24 = t23 * CDYN_R(0.10000000000000001);
+    const cdyn_real t24 = t23 * CDYN_R(0.1);
     const cdyn_real t25 = t24 + CDYN_R(0.0016902);
     d->M[1] = t25;
-    const cdyn_real t26 = t24 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t26 = t24 * CDYN_R(2.0) + CDYN_R(0.0008100000000000002);
     const cdyn_real t27 = t26 + CDYN_R(0.0016902);
     const cdyn_real t28 = t27 + CDYN_R(0.00010908000000000002);
     d->M[0] = t28;
@@ -1096,16 +1124,16 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     const cdyn_real t30 = t1 * t6 + t0 * t7;
     d->con_a_R[0][1] = -t30;
     d->con_a_R[0][3] = t30;
-    const cdyn_real t31 = t0 * CDYN_R(0.10000000000000001);
-    const cdyn_real t32 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t31 = t0 * CDYN_R(0.1);
+    const cdyn_real t32 = t1 * CDYN_R(0.1);
     /* constraint Jacobian (support columns), placements and drift */
     const cdyn_real t33 = t31 - t29 * CDYN_R(0.25);
     d->con_a_p[0][0] = -t33;
     const cdyn_real t34 = t32 + t30 * CDYN_R(0.25);
     d->con_a_p[0][1] = t34;
-    const cdyn_real t35 = t22 * CDYN_R(0.20000000000000001);
+    const cdyn_real t35 = t22 * CDYN_R(0.2);
     d->con_b_p[0][1] = t35;
-    const cdyn_real t36 = t21 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t36 = t21 * CDYN_R(0.2) - CDYN_R(0.3);
     d->con_b_p[0][0] = -t36;
     const cdyn_real t37 = t30 * t33 + t29 * t34;
     d->Jc[0] = -t37;
@@ -1117,14 +1145,14 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     d->Jc[1] = t41;
     const cdyn_real t42 = t29 * t39 - t30 * t40;
     d->Jc[4] = t42;
-    const cdyn_real t43 = t36 + CDYN_R(0.29999999999999999);
+    const cdyn_real t43 = t36 + CDYN_R(0.3);
     const cdyn_real t44 = t30 * t43 + t29 * t35;
     d->Jc[2] = t44;
     const cdyn_real t45 = t29 * t43 - t30 * t35;
     d->Jc[5] = t45;
     const cdyn_real t46 = t10 + t11 * CDYN_R(0.25);
     const cdyn_real v_rocker_joint = v[2];
-    const cdyn_real t47 = v_rocker_joint * CDYN_R(0.20000000000000001);
+    const cdyn_real t47 = v_rocker_joint * CDYN_R(0.2);
     const cdyn_real t48 = v_rocker_joint * t47;
     const cdyn_real t49 = t21 * t48;
     const cdyn_real t50 = t22 * t48;
@@ -1137,7 +1165,7 @@ static void fourbar__constraint_terms(fourbar_data *d, const cdyn_real *q, const
     d->gamma[1] = t55;
     d->nle[2] = 0;
     d->M[2] = CDYN_R(0.0016902);
-    d->M[3] = CDYN_R(0.00086616000000000015);
+    d->M[3] = CDYN_R(0.0008661600000000002);
     d->Jc[6] = 0;
     d->Jc[7] = 0;
     d->Jc[8] = 0;
@@ -1169,21 +1197,21 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
-    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
-    const cdyn_real t8 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
+    const cdyn_real t8 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
     d->con_b_R[0][0] = -t8;
     d->con_b_R[0][4] = -t8;
-    const cdyn_real t9 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
+    const cdyn_real t9 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     d->con_b_R[0][1] = -t9;
     d->con_b_R[0][3] = t9;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite inertia, M columns of its DoFs */
     CDYN_BARRIER();
     const cdyn_real t10 = t6 * CDYN_R(0.010125);
-    const cdyn_real t11 = t10 * CDYN_R(0.10000000000000001);
+    const cdyn_real t11 = t10 * CDYN_R(0.1);
     const cdyn_real t12 = t11 + CDYN_R(0.0016902);
     d->M[1] = t12;
-    const cdyn_real t13 = t11 * CDYN_R(2.0) + CDYN_R(0.00081000000000000017);
+    const cdyn_real t13 = t11 * CDYN_R(2.0) + CDYN_R(0.0008100000000000002);
     const cdyn_real t14 = t13 + CDYN_R(0.0016902);
     const cdyn_real t15 = t14 + CDYN_R(0.00010908000000000002);
     d->M[0] = t15;
@@ -1195,16 +1223,16 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     const cdyn_real t17 = t1 * t6 + t0 * t7;
     d->con_a_R[0][1] = -t17;
     d->con_a_R[0][3] = t17;
-    const cdyn_real t18 = t0 * CDYN_R(0.10000000000000001);
-    const cdyn_real t19 = t1 * CDYN_R(0.10000000000000001);
+    const cdyn_real t18 = t0 * CDYN_R(0.1);
+    const cdyn_real t19 = t1 * CDYN_R(0.1);
     /* constraint Jacobian (support columns), placements and drift */
     const cdyn_real t20 = t18 - t16 * CDYN_R(0.25);
     d->con_a_p[0][0] = -t20;
     const cdyn_real t21 = t19 + t17 * CDYN_R(0.25);
     d->con_a_p[0][1] = t21;
-    const cdyn_real t22 = t9 * CDYN_R(0.20000000000000001);
+    const cdyn_real t22 = t9 * CDYN_R(0.2);
     d->con_b_p[0][1] = t22;
-    const cdyn_real t23 = t8 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t23 = t8 * CDYN_R(0.2) - CDYN_R(0.3);
     d->con_b_p[0][0] = -t23;
     const cdyn_real t24 = t17 * t20 + t16 * t21;
     d->Jc[0] = -t24;
@@ -1216,13 +1244,13 @@ static void fourbar__constraint_terms_kin(fourbar_data *d, const cdyn_real *q)
     d->Jc[1] = t28;
     const cdyn_real t29 = t16 * t26 - t17 * t27;
     d->Jc[4] = t29;
-    const cdyn_real t30 = t23 + CDYN_R(0.29999999999999999);
+    const cdyn_real t30 = t23 + CDYN_R(0.3);
     const cdyn_real t31 = t17 * t30 + t16 * t22;
     d->Jc[2] = t31;
     const cdyn_real t32 = t16 * t30 - t17 * t22;
     d->Jc[5] = t32;
     d->M[2] = CDYN_R(0.0016902);
-    d->M[3] = CDYN_R(0.00086616000000000015);
+    d->M[3] = CDYN_R(0.0008661600000000002);
     d->Jc[6] = 0;
     d->Jc[7] = 0;
     d->Jc[8] = 0;
@@ -1255,18 +1283,18 @@ void fourbar_constraint_jacobian(fourbar_data *d, const cdyn_real *q, cdyn_real 
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
-    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     const cdyn_real t9 = t1 * t6 + t0 * t7;
-    const cdyn_real t10 = t0 * CDYN_R(0.10000000000000001);
-    const cdyn_real t11 = t1 * CDYN_R(0.10000000000000001);
-    const cdyn_real t12 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
-    const cdyn_real t13 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
+    const cdyn_real t10 = t0 * CDYN_R(0.1);
+    const cdyn_real t11 = t1 * CDYN_R(0.1);
+    const cdyn_real t12 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
+    const cdyn_real t13 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     const cdyn_real t14 = t10 - t8 * CDYN_R(0.25);
     const cdyn_real t15 = t11 + t9 * CDYN_R(0.25);
-    const cdyn_real t16 = t13 * CDYN_R(0.20000000000000001);
-    const cdyn_real t17 = t12 * CDYN_R(0.20000000000000001) - CDYN_R(0.29999999999999999);
+    const cdyn_real t16 = t13 * CDYN_R(0.2);
+    const cdyn_real t17 = t12 * CDYN_R(0.2) - CDYN_R(0.3);
     const cdyn_real t18 = t9 * t14 + t8 * t15;
     J[0] = -t18;
     const cdyn_real t19 = t8 * t14 - t9 * t15;
@@ -1277,7 +1305,7 @@ void fourbar_constraint_jacobian(fourbar_data *d, const cdyn_real *q, cdyn_real 
     J[1] = t22;
     const cdyn_real t23 = t8 * t20 - t9 * t21;
     J[4] = t23;
-    const cdyn_real t24 = t17 + CDYN_R(0.29999999999999999);
+    const cdyn_real t24 = t17 + CDYN_R(0.3);
     const cdyn_real t25 = t9 * t24 + t8 * t16;
     J[2] = t25;
     const cdyn_real t26 = t8 * t24 - t9 * t16;
@@ -1299,21 +1327,21 @@ void fourbar_constraint_drift(fourbar_data *d, const cdyn_real *q, const cdyn_re
     const cdyn_real t3 = cos_angle[1];
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
-    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.35481247069396638);
-    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.35481247069396638);
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
     const cdyn_real v_crank_joint = v[0];
-    const cdyn_real t8 = v_crank_joint * CDYN_R(0.10000000000000001);
+    const cdyn_real t8 = v_crank_joint * CDYN_R(0.1);
     const cdyn_real t9 = t7 * t8;
     const cdyn_real t10 = t6 * t8;
     const cdyn_real v_coupler_joint = v[1];
     const cdyn_real t11 = v_crank_joint + v_coupler_joint;
     const cdyn_real t12 = t1 * t7 - t0 * t6;
     const cdyn_real t13 = t1 * t6 + t0 * t7;
-    const cdyn_real t14 = t4 * CDYN_R(0.94351558836745775) + t5 * CDYN_R(0.33132813721084725);
-    const cdyn_real t15 = t5 * CDYN_R(0.94351558836745775) - t4 * CDYN_R(0.33132813721084725);
+    const cdyn_real t14 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
+    const cdyn_real t15 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     const cdyn_real t16 = t10 + t11 * CDYN_R(0.25);
     const cdyn_real v_rocker_joint = v[2];
-    const cdyn_real t17 = v_rocker_joint * CDYN_R(0.20000000000000001);
+    const cdyn_real t17 = v_rocker_joint * CDYN_R(0.2);
     const cdyn_real t18 = v_rocker_joint * t17;
     const cdyn_real t19 = t14 * t18;
     const cdyn_real t20 = t15 * t18;
@@ -1345,10 +1373,10 @@ void fourbar_constraint_capture(fourbar_data *d, const cdyn_real *q)
 static int fourbar__kkt_factor(fourbar_data *d, cdyn_real mu)
 {
     int k;
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
     const cdyn_real t2 = d->L[1];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
     const cdyn_real t5 = t3 * t4;
@@ -1452,10 +1480,10 @@ static void fourbar__kkt_solve(const fourbar_data *d, cdyn_real *x)
  * 30 mul, 18 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__delassus(const fourbar_data *d, cdyn_real mu, cdyn_real *G)
 {
+    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[1];
     const cdyn_real t2 = d->L[1];
-    /* B = D^-1 L^-T J^T on each support */
     const cdyn_real t3 = t0 - t1 * t2;
     const cdyn_real t4 = d->Dinv[0];
     const cdyn_real t5 = t3 * t4;
@@ -1818,9 +1846,9 @@ static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdy
 static int fourbar__ltls_factor(fourbar_data *d, cdyn_real rho)
 {
     int k;
+    /* M + rho J^T J on each support */
     const cdyn_real t0 = d->Jc[0];
     const cdyn_real t1 = d->Jc[3];
-    /* M + rho J^T J on each support */
     const cdyn_real t2 = t0 * t0 + t1 * t1;
     const cdyn_real t3 = d->Jc[6];
     const cdyn_real t4 = t2 + t3 * t3;
@@ -1962,8 +1990,8 @@ static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn
     const cdyn_real t40 = d->Dmuinv[2];
     const cdyn_real t41 = t29 * t40 - t30 * t37;
     const cdyn_real t42 = t41 - t32 * t39;
-    const cdyn_real t43 = d->ltls_c[0];
     /* one step of refinement against M and J apart */
+    const cdyn_real t43 = d->ltls_c[0];
     const cdyn_real t44 = t43 + t10 * t37;
     const cdyn_real t45 = t44 + t13 * t39;
     const cdyn_real t46 = t45 + t16 * t42;

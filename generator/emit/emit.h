@@ -14,6 +14,7 @@
 #define CDYNGEN_EMIT_H
 
 #include "symbolic/expr.h"
+#include "symbolic/expr_print.h"
 #include "symbolic/symspatial.h"
 #include "model/tree.h"
 
@@ -50,11 +51,18 @@ int emit_ltl_index(const kin_tree *t, int i, int j);
 int emit_ltl_nnz(const kin_tree *t);
 
 /* The banner of a body's block, `body 3 "knee" <- "hip": revolute +y (link thigh)[, what]`,
- * as a comment in p. */
+ * as a comment in p, and a barrier after it (CDYN_BARRIER: each body's values computed in
+ * its block, fewer live at once). emit_body_heading: the banner alone, for a block the
+ * barriers did not separate when they were measured (adding one would change the timing). */
 void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *what);
-/* Names the temporaries of the joint inputs q[], v[], a[] and tau[] after their joints
- * (q_knee, v_knee; q_root_joint_qw): expr_name_input for every DoF of the tree. */
+void emit_body_heading(expr_prog *p, const kin_tree *t, int body, const char *what);
+/* Prepares p for printing as a robot's function: names the temporaries of the joint inputs
+ * q[], v[], a[] and tau[] after their joints (q_knee, v_knee; q_root_joint_qw: expr_name_input
+ * for every DoF of the tree), and hands the printer the robot's rules (emit_print_rules). */
 void emit_name_joint_inputs(expr_prog *p, const kin_tree *t);
+/* How a robot's functions print (expr_print.h): the sin and cos of joint angles batched by
+ * cdyn_sincos_n, which reads a stretch of q in place. */
+extern const expr_print_rules emit_print_rules;
 /* A short description of a body's joint ("revolute +y", "free-flyer"). */
 const char *emit_joint_label(const tree_body *b, char *buf, size_t len);
 

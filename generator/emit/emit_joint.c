@@ -204,7 +204,7 @@ int emit_ltl_nnz(const kin_tree *t)
     return n;
 }
 
-void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *what)
+void emit_body_heading(expr_prog *p, const kin_tree *t, int body, const char *what)
 {
     const tree_body *b = &t->bodies[body];
     char label[96], text[1024];
@@ -214,6 +214,11 @@ void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *wh
              emit_joint_label(b, label, sizeof label), b->link_name, what ? ", " : "",
              what ? what : "");
     expr_comment(p, text);
+}
+
+void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *what)
+{
+    emit_body_heading(p, t, body, what);
     expr_barrier(p);
 }
 

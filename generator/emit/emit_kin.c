@@ -28,8 +28,10 @@ void emit_fk(expr_prog *p, const kin_tree *t)
     }
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *b = &t->bodies[i];
-        splace x = emit_joint_placement(p, t, i);
-        emit_body_comment(p, t, i, NULL);
+        splace x;
+        emit_body_heading(p, t, i, NULL);      /* the banner above the joint's placement, */
+        x = emit_joint_placement(p, t, i);
+        expr_barrier(p);                        /* the barrier where it was measured */
         o[i] = b->parent < 0 ? x : splace_compose(p, o[b->parent], x);
         store_placement(p, o[i], "oMb", i);
     }
@@ -72,6 +74,7 @@ static void chain_placements(expr_prog *p, const kin_tree *t, int body, splace *
         return;
     chain_placements(p, t, t->bodies[body].parent, o);
     i = t->bodies[body].parent;
+    emit_body_heading(p, t, body, "world placement");
     o[body] = emit_joint_placement(p, t, body);
     if (i >= 0)
         o[body] = splace_compose(p, o[i], o[body]);
@@ -105,6 +108,7 @@ static void local_jacobian(expr_prog *p, const kin_tree *t, const tree_frame *fr
     for (j = fr->body; j >= 0; j = t->bodies[j].parent) {
         smot S[6];
         int n = emit_joint_subspace(t, j, S);
+        emit_body_heading(p, t, j, "its columns, then the frame's placement one body up");
         for (k = 0; k < n; k++)
             store_column(p, t, smot_act_inv(p, x, S[k]), t->bodies[j].idx_v + k);
         x = splace_compose(p, emit_joint_placement(p, t, j), x);
@@ -129,6 +133,7 @@ static void world_jacobian(expr_prog *p, const kin_tree *t, const tree_frame *fr
     for (j = body; j >= 0; j = t->bodies[j].parent) {
         smot S[6];
         int n = emit_joint_subspace(t, j, S);
+        emit_body_heading(p, t, j, "its columns");
         for (k = 0; k < n; k++)
             store_column(p, t, emit_world_column(p, o[j], S[k], f.p), t->bodies[j].idx_v + k);
     }

@@ -158,8 +158,10 @@ static void setup_passes(expr_prog *p, const kin_tree *t, pv_work *w, stash *s)
     emit_aba_pass2(p, t, w->B);
     expr_section(p, "constraint force maps down to the root, the Delassus matrix, free residual");
     contact_columns(p, t, w);
-    for (i = t->nbodies - 1; i >= 0; i--)
+    for (i = t->nbodies - 1; i >= 0; i--) {
+        emit_body_heading(p, t, i, "its joint eliminated from the force maps");
         eliminate(p, t, w, i);
+    }
     emit_aba_stash(s, t, w->B);
     for (i = 0; i < t->nbodies; i++)
         for (a = 0; a < w->B[i].nv; a++) {

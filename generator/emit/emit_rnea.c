@@ -10,13 +10,20 @@
  * reached: its backward pass is emitted there, and a leg's values die before the next leg
  * starts (fewer live values, fewer spills in the compiled code). */
 
+/* Body i's backward step under its own banner (no barrier: the sweep was measured without
+ * one), its joint forces placed there too: f_i's last term came from a child's step. */
 static void emit_backward(expr_prog *p, const kin_tree *t, int i, const splace *X, smot *f,
                           const char *out)
 {
     smot S[6];
     int k, nv = emit_joint_subspace(t, i, S), parent = t->bodies[i].parent;
-    for (k = 0; k < nv; k++)
-        expr_storef(p, smot_dot(p, S[k], f[i]), "%s[%d]", out, t->bodies[i].idx_v + k);
+    emit_body_heading(p, t, i, parent >= 0 ? "joint forces, its force onto the parent"
+                                           : "joint forces");
+    for (k = 0; k < nv; k++) {
+        char target[256];
+        snprintf(target, sizeof target, "%.200s[%d]", out, t->bodies[i].idx_v + k);
+        expr_store_here(p, target, smot_dot(p, S[k], f[i]));
+    }
     if (parent >= 0)
         f[parent] = smot_add(p, f[parent], sforce_act(p, X[i], f[i]));
 }

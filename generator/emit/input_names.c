@@ -1,5 +1,7 @@
-/* input_names.c — the emitted temporaries that read q[], v[], a[] and tau[] carry their
- * joint's name (q_knee = q[7]), so a reader of straight-line code finds a joint. */
+/* input_names.c — what the printer (symbolic/expr_print.h) learns of a robot: the emitted
+ * temporaries that read q[], v[], a[] and tau[] carry their joint's name (q_knee = q[7]), so
+ * a reader of straight-line code finds a joint, and the joint angles' sin and cos are
+ * batched, reading q in place. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +98,14 @@ static int clashes(const tree_body *b, const char *joint, const ident_set *u)
     return 0;
 }
 
+const expr_print_rules emit_print_rules = {"cdyn_sincos_n", "q"};
+
 void emit_name_joint_inputs(expr_prog *p, const kin_tree *t)
 {
     ident_set u;
     size_t total = (size_t)t->nq + 3 * (size_t)t->nv + 1;
     int i, a, k;
+    expr_set_print_rules(p, &emit_print_rules);
     u.n = 0;
     for (u.cap = 16; u.cap < 2 * total; u.cap *= 2)
         ;

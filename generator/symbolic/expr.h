@@ -6,11 +6,12 @@
  * compiler may not: x*0, x*1, x*-1, x+0, x-x, constant op constant, (-a)*(-b), a+(-b).
  * Nodes are hash-consed (commutative operands in canonical order), so a repeated
  * expression is one node. Stores name the outputs; only nodes that reach a store are
- * emitted, as `const cdyn_real tN = ...;` with constants through CDYN_R(%.17g). */
+ * printed (expr_print.h). */
 #ifndef CDYNGEN_EXPR_H
 #define CDYNGEN_EXPR_H
 
 #include <stddef.h>
+#include "util/ebuf.h"      /* the text buffer most users of expr.h also write into */
 
 /* A value: node < 0 means the exact constant c; otherwise (neg ? -1 : 1) * node. */
 typedef struct {
@@ -25,23 +26,6 @@ typedef struct expr_prog expr_prog;
 typedef struct {
     long mul, add, div, sqrt, sincos;
 } expr_counts;
-
-/* A growable text buffer; `oom` is set (and further writes dropped) when memory runs out. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} ebuf;
-
-void ebuf_printf(ebuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void ebuf_puts(ebuf *b, const char *s);
-void ebuf_free(ebuf *b);
-/* Hands the text over (never NULL unless oom) and empties the buffer. */
-char *ebuf_take(ebuf *b);
 
 expr_prog *expr_new(void);
 void expr_free(expr_prog *p);
@@ -85,6 +69,11 @@ void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* The same store printed where a comment made now would be (after the banner made just
+ * before it), not right after its value: for an output that belongs to a later block than
+ * the value it stores (RNEA's tau_i, whose force f_i a child's block finished). Only its
+ * place in the text differs; a target must not be stored twice with expr_store_here. */
+void expr_store_here(expr_prog *p, const char *target, ex value);
 /* A block comment, printed before the next emitted node created after this call; of
  * several with nothing emitted between them only the last is printed. A section heading
  * (expr_section) is printed even when block comments follow it directly. Any bytes: the
@@ -101,14 +90,5 @@ void expr_code(expr_prog *p, const char *lines);
 /* Comment-safe text (malloc'd, NULL on oom): no star-slash or slash-star pair, no "??"
  * (trigraphs), printable ASCII only (other bytes as \xNN, backslashes doubled). */
 char *expr_comment_text(const char *s);
-
-/* Emits the live part of the program: input loads, temporaries, stores interleaved right
- * after the value they store. Each line starts with `indent`. Returns 0, or -1 on oom. */
-int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts);
-/* Op counts of the live part without emitting. */
-void expr_count(expr_prog *p, expr_counts *counts);
-
-/* Prints a constant as C: "0", "1", "-1" stay short; others CDYN_R(%.17g). */
-void expr_print_const(ebuf *b, double c);
 
 #endif
