@@ -8,22 +8,22 @@ static const cdyn_body fourbar__bodies[3] = {
       { CDYN_R(0), CDYN_R(0), CDYN_R(1) },
       { CDYN_R(0), CDYN_R(-1), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
       { CDYN_R(0), CDYN_R(0), CDYN_R(0) },
-      CDYN_R(0.032399999999999998), { CDYN_R(0.050000000000000003), CDYN_R(0), CDYN_R(0) },
-      { CDYN_R(1.1771999999999999e-06), CDYN_R(0), CDYN_R(0), CDYN_R(2.7097200000000002e-05), CDYN_R(0), CDYN_R(2.8080000000000002e-05) } },
+      CDYN_R(0.0324), { CDYN_R(0.05), CDYN_R(0), CDYN_R(0) },
+      { CDYN_R(1.1772e-06), CDYN_R(0), CDYN_R(0), CDYN_R(2.7097200000000002e-05), CDYN_R(0), CDYN_R(2.8080000000000002e-05) } },
     /* body 1 coupler <- crank, joint coupler_joint: revolute +z */
     { CDYN_JOINT_REVOLUTE, 0, 1, 1, 1, 1,
       { CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-      { CDYN_R(0.35481247069396638), CDYN_R(0.934937490231322), CDYN_R(0), CDYN_R(-0.934937490231322), CDYN_R(0.35481247069396638), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-      { CDYN_R(0.10000000000000001), CDYN_R(0), CDYN_R(0) },
-      CDYN_R(0.081000000000000003), { CDYN_R(0.125), CDYN_R(0), CDYN_R(0) },
+      { CDYN_R(0.3548124706939664), CDYN_R(0.934937490231322), CDYN_R(0), CDYN_R(-0.934937490231322), CDYN_R(0.3548124706939664), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
+      { CDYN_R(0.1), CDYN_R(0), CDYN_R(0) },
+      CDYN_R(0.081), { CDYN_R(0.125), CDYN_R(0), CDYN_R(0) },
       { CDYN_R(2.943e-06), CDYN_R(0), CDYN_R(0), CDYN_R(0.00042211799999999997), CDYN_R(0), CDYN_R(0.00042457499999999995) } },
     /* body 2 rocker <- world, joint rocker_joint: revolute +z */
     { CDYN_JOINT_REVOLUTE, -1, 2, 1, 2, 1,
       { CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-      { CDYN_R(-0.33132813721084725), CDYN_R(-0.94351558836745775), CDYN_R(0), CDYN_R(0.94351558836745775), CDYN_R(-0.33132813721084725), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-      { CDYN_R(0.29999999999999999), CDYN_R(0), CDYN_R(0) },
-      CDYN_R(0.064799999999999996), { CDYN_R(0.10000000000000001), CDYN_R(0), CDYN_R(0) },
-      { CDYN_R(2.3543999999999999e-06), CDYN_R(0), CDYN_R(0), CDYN_R(0.00021619400000000006), CDYN_R(0), CDYN_R(0.00021816000000000001) } }
+      { CDYN_R(-0.33132813721084725), CDYN_R(-0.9435155883674577), CDYN_R(0), CDYN_R(0.9435155883674577), CDYN_R(-0.33132813721084725), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
+      { CDYN_R(0.3), CDYN_R(0), CDYN_R(0) },
+      CDYN_R(0.0648), { CDYN_R(0.1), CDYN_R(0), CDYN_R(0) },
+      { CDYN_R(2.3544e-06), CDYN_R(0), CDYN_R(0), CDYN_R(0.00021619400000000006), CDYN_R(0), CDYN_R(0.00021816) } }
 };
 
 static const cdyn_frame fourbar__frames[6] = {
@@ -44,7 +44,7 @@ static const cdyn_frame fourbar__frames[6] = {
       { CDYN_R(0), CDYN_R(0), CDYN_R(0) } },
     { "rocker_tip", 2,
       { CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1), CDYN_R(0), CDYN_R(0), CDYN_R(0), CDYN_R(1) },
-      { CDYN_R(0.20000000000000001), CDYN_R(0), CDYN_R(0) } }
+      { CDYN_R(0.2), CDYN_R(0), CDYN_R(0) } }
 };
 
 static const int fourbar__dof_parent[3] = { -1, 0, -1 };
@@ -53,7 +53,7 @@ static const int fourbar__dof_body[3] = { 0, 1, 2 };
 const cdyn_model fourbar_model = {
     "fourbar", 3, 3, 3, 6,
     fourbar__bodies, fourbar__frames, fourbar__dof_parent, fourbar__dof_body,
-    { CDYN_R(0), CDYN_R(0), CDYN_R(-9.8100000000000005) }
+    { CDYN_R(0), CDYN_R(0), CDYN_R(-9.81) }
 };
 
 const cdyn_constraint fourbar_constraints[1] = {

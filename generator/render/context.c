@@ -12,6 +12,7 @@
 #include "model/constraints.h"
 #include "render/programs.h"
 #include "util/name_table.h"
+#include "util/number.h"
 
 #ifndef CDYNGEN_VERSION
 #define CDYNGEN_VERSION "0.0.0"
@@ -54,16 +55,16 @@ static void set_ints(tpl_value *d, const named_int *v, int n)
         set_int(d, v[i].key, v[i].value);
 }
 
-/* "CDYN_R(a), CDYN_R(b), ..." of %.17g constants. */
+/* "CDYN_R(a), CDYN_R(b), ...", each in its shortest form that reads back to the same double. */
 static char *number_list(const double *v, int n)
 {
     ebuf b = {0, 0, 0, 0};
+    char text[32];
     int i;
     ebuf_puts(&b, "");
     for (i = 0; i < n; i++) {
-        if (i)
-            ebuf_puts(&b, ", ");
-        ebuf_printf(&b, "CDYN_R(%.17g)", v[i]);
+        number_shortest(text, sizeof text, v[i]);
+        ebuf_printf(&b, "%sCDYN_R(%s)", i ? ", " : "", text);
     }
     return ebuf_take(&b);
 }
