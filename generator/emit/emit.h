@@ -3,9 +3,10 @@
  * The loops over bodies and DoFs run here, in the generator; what lands in the expr
  * program is straight-line arithmetic for this robot only. Every emit_* function reads
  * inputs by the names of the generated function's parameters (q, v, a, tau, x, d->...)
- * and stores into its outputs, so render.c only wraps the emitted text in a signature.
+ * and stores into its outputs, so the render stage only wraps the emitted text in a
+ * signature.
  *
- * Data struct fields the programs use (render.c declares them):
+ * Data struct fields the programs use (templates/robot.h.tpl declares them):
  *   d->oMb_R[b][9], d->oMb_p[b][3]   world placement of body b (fk)
  *   d->oMf_R[f][9], d->oMf_p[f][3]   world placement of frame f (fk)
  *   d->M[k], d->L[k]                 M and its factor on the tree pattern (emit_ltl_index)
@@ -103,8 +104,8 @@ int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts 
 /* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
 void emit_ltl_solve(expr_prog *p, const kin_tree *t);
 /* minv: C text computing M^-1 into Minv (both triangles) from the factor in d, in
- * emit_minv_nsteps steps run in order (render.c groups them into functions); the generated
- * function runs crba and ltl first. Each step adds its operations to c. */
+ * emit_minv_nsteps steps run in order (render/programs.c groups them into functions); the
+ * generated function runs crba and ltl first. Each step adds its operations to c. */
 int emit_minv_nsteps(const kin_tree *t);
 void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
                     expr_counts *c);
