@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/compare.h"
 #include "model/model_table.h"
 
 #define FORWARD_TOL (1000 * (double)FLT_EPSILON)

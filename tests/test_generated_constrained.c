@@ -3,7 +3,7 @@
  * contact_CASE.txt, against the generic runtime on the same set, and against a dense
  * J M^-1 J^T + mu I.
  *
- * Tolerances, |x - ref| <= tol (1 + max|ref|) over each quantity (tests/compare.h):
+ * Tolerances, |x - ref| <= tol (1 + max|ref|) over each quantity (tests/support/compare.h):
  *  - J, gamma: 1e-10. Kinematics only, a few dozen roundings from q, but the tree snaps
  *    rotation entries within 1e-9 of 0 or +-1 (generator/tree.c): the URDFs' printed pi
  *    (iiwa, talos) moves entries by ~4e-12, and J with them by up to 1e-11 (measured);
@@ -34,10 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
+#include "support/compare.h"
+#include "support/dense.h"
 #include "generated_api.h"
-#include "reference.h"
+#include "support/reference.h"
 
 #define KIN_TOL 1e-10
 #define PROX3_TOL 1e-9

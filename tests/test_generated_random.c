@@ -1,5 +1,6 @@
-/* test_generated_random.c — code generated for seeded random robots (tests/random_robot.h:
- * every joint type, skewed axes, fixed chains, massless links, odd names, floating bases)
+/* test_generated_random.c — code generated for seeded random robots
+ * (tests/support/random_robot.h: every joint type, skewed axes, fixed chains, massless
+ * links, odd names, floating bases)
  * equals the generic runtime on random states, for every generated function, and satisfies
  * RNEA(q, v, ABA(q, v, tau)) = tau on its own; for the robots generated with a random
  * contact/loop set, the constrained solvers (J, gamma, delassus, prox_ltl, prox_ltls,
@@ -18,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/compare.h"
 #include "generated_api.h"
-#include "random_robot.h"
+#include "support/random_robot.h"
 
 #define TOL 1e-10
 #define STATES 5

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/compare.h"
 #include "generated_api.h"
-#include "reference.h"
+#include "support/reference.h"
 
 #define REF_TOL 1e-9
 #define GENERIC_TOL 1e-10

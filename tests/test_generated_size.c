@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/compare.h"
 #include "generated_api.h"
 #include "size_q12_full.h"
 #include "size_q12.h"

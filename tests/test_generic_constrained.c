@@ -16,7 +16,7 @@
  *  - warm start: from a converged lambda, one iteration meets the tolerance;
  *  - delassus = the dense J M^-1 J^T + mu I;
  *  - bad sets, small buffers, NaN inputs and bad settings are refused.
- * on the sample robots and 40 seeded random robots (tests/random_robot.h) with random
+ * on the sample robots and 40 seeded random robots (tests/support/random_robot.h) with random
  * sets of contacts and loops (3d and 6d, loops to world-fixed frames too).
  *
  * Tolerances (relative to the size of the quantities compared, as compare.h):
@@ -38,10 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
+#include "support/compare.h"
+#include "support/dense.h"
 #include "model/model_table.h"
-#include "random_robot.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"

@@ -1,7 +1,7 @@
 /* test_generic_invariants.c — identities the generic runtime must satisfy on any robot,
  * checked without a reference: on hand-written models (every joint type, skewed and
  * negative axes, rotated joint frames, a frame on the world) and on 60 seeded random
- * robots from random_robot.h, each at random states drawn by this file's own PRNG.
+ * robots from support/random_robot.h, each at random states drawn by this file's own PRNG.
  *
  *  - RNEA(q, v, ABA(q, v, tau)) = tau and M ABA + nle = tau;
  *  - nle = RNEA(q, v, 0), gravity = RNEA(q, 0, 0);
@@ -25,8 +25,8 @@
 
 #include "cdyn.h"
 #include "model/model_table.h"
-#include "dense.h"
-#include "random_robot.h"
+#include "support/dense.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"

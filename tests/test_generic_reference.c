@@ -19,7 +19,7 @@
 
 #include "cdyn.h"
 #include "model/model_table.h"
-#include "reference.h"
+#include "support/reference.h"
 
 #define REF_DIR CDYN_SHARED_DIR "/reference"
 #define SKIP_RETURN_CODE 77

@@ -17,7 +17,7 @@
  *    what a --size robot does on every call) give every function's results bit for bit as
  *    initialised ones, also moved after crba; cdyn_data_view refuses junk;
  *  - loops are refused by prox_pv and constrained_aba, bad arguments by all three;
- * on the sample robots' sets and seeded random robots (tests/random_robot.h) with random
+ * on the sample robots' sets and seeded random robots (tests/support/random_robot.h) with random
  * contact sets (and, for prox_ltls, random sets with loops). The worst figures are
  * printed (test_figures).
  *
@@ -41,10 +41,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
+#include "support/compare.h"
+#include "support/dense.h"
 #include "model/model_table.h"
-#include "random_robot.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "random_robot.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"
@@ -370,7 +370,7 @@ START_TEST(seeds_roam_the_promised_space)
 }
 END_TEST
 
-/* The big seeds are what random_robot.h says: 3 or more chains straight on the root (the
+/* The big seeds are what support/random_robot.h says: 3 or more chains straight on the root (the
  * free-flyer's body for seed 1002) with more than 1000 products in the LTDL (the
  * generator's in-place threshold, counted as emit_ltl_in_place does), planar and free
  * joints where promised. */

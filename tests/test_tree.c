@@ -11,7 +11,7 @@
 #include "check/validate.h"
 #include "model/model_table.h"
 #include "cdyn.h"
-#include "reference.h"
+#include "support/reference.h"
 
 static const struct {
     const char *dir, *urdf;
