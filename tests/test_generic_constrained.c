@@ -40,11 +40,9 @@
 #include "cdyn.h"
 #include "support/compare.h"
 #include "support/dense.h"
-#include "model/model_table.h"
-#include "support/random_robot.h"
-#include "model/tree.h"
-#include "pipeline.h"
-#include "parse/urdf.h"
+#include "support/constraint_sets.h"
+#include "support/models.h"
+#include "support/rng.h"
 
 #define J_TOL 1e-12
 #define FD_TOL 1e-7
@@ -55,26 +53,6 @@
 #define NSEEDS 40
 #define NSTATES 4
 #define MAXCON 4
-
-/* ---- a PRNG of the test's own (xorshift64*) ---- */
-
-typedef struct {
-    uint64_t s;
-} rng;
-
-static double uniform(rng *g, double lo, double hi)
-{
-    g->s ^= g->s >> 12;
-    g->s ^= g->s << 25;
-    g->s ^= g->s >> 27;
-    return lo + (hi - lo) * (double)((g->s * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-static void random_vector(rng *g, double *x, int n, double scale)
-{
-    for (int k = 0; k < n; ++k)
-        x[k] = uniform(g, -scale, scale);
-}
 
 /* ---- the fixture: a model, a set and dense scratch ---- */
 
@@ -122,42 +100,6 @@ static void fixture_close(fixture *fx)
                     fx->y, fx->w, fx->J, fx->Jref, fx->M, fx->G, fx->H };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
         free(all[k]);
-}
-
-static double max_abs(const double *x, int n)
-{
-    double s = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k]) <= s))
-            s = fabs(x[k]);
-    return s;
-}
-
-static double max_diff(const double *x, const double *y, int n)
-{
-    double e = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k] - y[k]) <= e))
-            e = fabs(x[k] - y[k]);
-    return e;
-}
-
-static cdyn_prox_settings settings(double mu, int iterations)
-{
-    cdyn_prox_settings s = { 0, 0, 0, 0, NULL, NULL, 0 };
-    s.mu = mu;
-    s.max_iter = iterations;
-    return s;
-}
-
-/* A random state: neutral (+) a random step, a random velocity and torque. */
-static void random_state(fixture *fx, rng *g)
-{
-    ck_assert_int_eq(cdyn_neutral(fx->m, fx->q), CDYN_OK);
-    random_vector(g, fx->w, fx->nv, 3.0);
-    ck_assert_int_eq(cdyn_integrate(fx->m, fx->q, fx->w, 1.0, fx->q), CDYN_OK);
-    random_vector(g, fx->v, fx->nv, 1.0);
-    random_vector(g, fx->tau, fx->nv, 5.0);
 }
 
 /* ---- J and gamma from the frame Jacobians ---- */
@@ -270,14 +212,14 @@ static void velocity_rate(fixture *fx, const cdyn_constraint *c, const double *a
 }
 
 /* J and J a + gamma (a random) against the frame Jacobians and their time derivative. */
-static void check_kinematics(fixture *fx, rng *g, int state)
+static void check_kinematics(fixture *fx, xorshift64s *g, int state)
 {
     const int nv = fx->nv, nc = fx->nc;
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->d, &fx->cd, fx->q, fx->J), CDYN_OK);
     reference_jacobian(fx, fx->q, fx->Jref);
     assert_vec_close(fx->J, fx->Jref, nc * nv, J_TOL, "%s state %d J", fx->what, state);
     double *a = fx->ddq, *gamma = fx->lambda, *lhs = fx->x;
-    random_vector(g, a, nv, 1.0);
+    xorshift64s_vector(g, a, nv, 1.0);
     ck_assert_int_eq(cdyn_constraint_drift(fx->m, &fx->d, &fx->cd, fx->q, fx->v, gamma), CDYN_OK);
     dense_mul(fx->J, nc, nv, a, lhs);
     for (int k = 0, row = 0; k < fx->n; row += fx->set[k].dim, ++k) {
@@ -306,23 +248,9 @@ static void check_kinematics(fixture *fx, rng *g, int state)
 /* Dense G = J M^-1 J^T (fx->G) and W = M^-1 J^T (fx->H, nv x nc), M from cdyn_crba. */
 static void dense_delassus(fixture *fx)
 {
-    const int nv = fx->nv, nc = fx->nc;
     ck_assert_int_eq(cdyn_crba(fx->m, &fx->d, fx->q, fx->M), CDYN_OK);
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->d, &fx->cd, fx->q, fx->J), CDYN_OK);
-    for (int k = 0; k < nv; ++k)
-        for (int i = 0; i < nc; ++i)
-            fx->H[k * nc + i] = fx->J[i * nv + k];
-    ck_assert_int_eq(dense_cholesky_solve(fx->M, nv, fx->H, nc), 0);
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < nc; ++j) {
-            double s = 0;
-            for (int k = 0; k < nv; ++k)
-                s += fx->J[i * nv + k] * fx->H[k * nc + j];
-            fx->G[i * nc + j] = s;
-        }
-    for (int i = 0; i < nc; ++i)            /* symmetric exactly, for the eigen-solver */
-        for (int j = 0; j < i; ++j)
-            fx->G[i * nc + j] = fx->G[j * nc + i] = 0.5 * (fx->G[i * nc + j] + fx->G[j * nc + i]);
+    ck_assert_int_eq(dense_jminvjt(fx->M, fx->J, fx->nv, fx->nc, fx->H, fx->G), 0);
 }
 
 /* The spectrum of G (eigenvectors left in fx->Jref's columns): its largest eigenvalue,
@@ -334,7 +262,7 @@ static int spectrum(fixture *fx, double *gmax, double *gmin)
     double *w = fx->w, *V = fx->Jref;
     int rank = 0, clear = 1;
     ck_assert_int_eq(dense_sym_eigen(fx->G, nc, w, V), 0);
-    *gmax = max_abs(w, nc);
+    *gmax = dense_max_abs(w, nc);
     *gmin = *gmax;
     for (int i = 0; i < nc; ++i) {
         if (w[i] > 1e-6 * *gmax) {
@@ -378,16 +306,16 @@ static void check_motion_equation(fixture *fx, const double *ddq, const double *
     const int nv = fx->nv, nc = fx->nc;
     double *r = fx->x, *t = fx->y;
     ck_assert_int_eq(cdyn_nle(fx->m, &fx->d, fx->q, fx->v, r), CDYN_OK);
-    const double scale = 1 + max_abs(r, nv) + max_abs(fx->tau, nv)
-                       + max_abs(fx->M, nv * nv) * max_abs(ddq, nv)
-                       + max_abs(fx->J, nc * nv) * max_abs(lambda, nc);
+    const double scale = 1 + dense_max_abs(r, nv) + dense_max_abs(fx->tau, nv)
+                       + dense_max_abs(fx->M, nv * nv) * dense_max_abs(ddq, nv)
+                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(lambda, nc);
     dense_mul(fx->M, nv, nv, ddq, t);
     for (int k = 0; k < nv; ++k)
         r[k] += t[k] - fx->tau[k];
     dense_mul_t(fx->J, nc, nv, lambda, t);
     for (int k = 0; k < nv; ++k)
         r[k] -= t[k];
-    const double e = max_abs(r, nv);
+    const double e = dense_max_abs(r, nv);
     ck_assert_msg(e <= ALG_TOL * scale, "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
                   " (scale %.3g)", fx->what, state, solve, e, scale);
 }
@@ -402,7 +330,7 @@ static int check_against_dense(fixture *fx, int state)
     double gmax, gmin;
     dense_delassus(fx);
     const int rank = spectrum(fx, &gmax, &gmin);
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     const int it = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                  fx->lambda);
     ck_assert_msg(it == 60, "%s state %d: prox_ltl returned %d", fx->what, state, it);
@@ -430,16 +358,18 @@ static int check_against_dense(fixture *fx, int state)
     dense_mul_t(fx->J, nc, nv, lam, jtl_ref);
     assert_vec_close(jtl, jtl_ref, nv, DENSE_TOL, "%s state %d J^T lambda (rank %d of %d)",
                      fx->what, state, rank, nc);
-    if (null_part(fx, b, gmax) <= 1e-12 * (1 + max_abs(b, nc)))
+    if (null_part(fx, b, gmax) <= 1e-12 * (1 + dense_max_abs(b, nc)))
         assert_vec_close(fx->lambda, lam, nc, DENSE_TOL, "%s state %d lambda (rank %d of %d)",
                          fx->what, state, rank, nc);
     if (rank == nc) {                       /* the constraints hold: J ddq + gamma = 0 */
         dense_mul(fx->J, nc, nv, fx->ddq, b);
         for (int i = 0; i < nc; ++i)
             b[i] += gamma[i];
-        const double scale = 1 + max_abs(gamma, nc) + max_abs(fx->J, nc * nv) * max_abs(ddq, nv);
-        ck_assert_msg(max_abs(b, nc) <= HOLD_TOL * scale, "%s state %d: |J ddq + gamma| = %.3g",
-                      fx->what, state, max_abs(b, nc));
+        const double scale = 1 + dense_max_abs(gamma, nc)
+                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(ddq, nv);
+        ck_assert_msg(dense_max_abs(b, nc) <= HOLD_TOL * scale,
+                      "%s state %d: |J ddq + gamma| = %.3g", fx->what, state,
+                      dense_max_abs(b, nc));
     }
     return 1;
 }
@@ -463,16 +393,18 @@ static void check_impulse(fixture *fx, int state, double e)
     double gmax, gmin, *vplus = fx->ddq, *p = fx->lambda, *r = fx->x, *t = fx->y;
     dense_delassus(fx);
     const int rank = spectrum(fx, &gmax, &gmin);
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     ck_assert_int_eq(cdyn_impulse(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, e, vplus, p), 60);
     for (int k = 0; k < nv; ++k)
         t[k] = vplus[k] - fx->v[k];
     dense_mul(fx->M, nv, nv, t, r);
     dense_mul_t(fx->J, nc, nv, p, t);
-    const double scale = 1 + max_abs(fx->M, nv * nv) * (max_abs(vplus, nv) + max_abs(fx->v, nv))
-                       + max_abs(fx->J, nc * nv) * max_abs(p, nc);
-    ck_assert_msg(max_diff(r, t, nv) <= ALG_TOL * scale, "%s state %d: M dv != J^T impulse (%.3g)",
-                  fx->what, state, max_diff(r, t, nv));
+    const double scale = 1 + dense_max_abs(fx->M, nv * nv)
+                               * (dense_max_abs(vplus, nv) + dense_max_abs(fx->v, nv))
+                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(p, nc);
+    ck_assert_msg(dense_max_diff(r, t, nv) <= ALG_TOL * scale,
+                  "%s state %d: M dv != J^T impulse (%.3g)", fx->what, state,
+                  dense_max_diff(r, t, nv));
     dense_mul(fx->M, nv, nv, fx->v, r);
     dense_mul(fx->M, nv, nv, vplus, t);
     double before = 0, after = 0;
@@ -488,8 +420,8 @@ static void check_impulse(fixture *fx, int state, double e)
     dense_mul(fx->J, nc, nv, fx->v, t);
     for (int i = 0; i < nc; ++i)
         r[i] += e * t[i];
-    ck_assert_msg(max_abs(r, nc) <= HOLD_TOL * (1 + max_abs(t, nc)),
-                  "%s state %d: |J v+ + e J v-| = %.3g", fx->what, state, max_abs(r, nc));
+    ck_assert_msg(dense_max_abs(r, nc) <= HOLD_TOL * (1 + dense_max_abs(t, nc)),
+                  "%s state %d: |J v+ + e J v-| = %.3g", fx->what, state, dense_max_abs(r, nc));
 }
 
 /* From a converged lambda, a warm start meets a tolerance a cold start needs many
@@ -500,11 +432,11 @@ static void check_warm_start(fixture *fx, int state)
     dense_delassus(fx);
     if (spectrum(fx, &gmax, &gmin) != fx->nc || gmax > 1e6 * gmin)
         return;
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                    fx->lambda), 60);
     st.max_iter = 100;
-    st.rel_tol = 1e-9 * (1 + max_abs(fx->lambda, fx->nc));
+    st.rel_tol = 1e-9 * (1 + dense_max_abs(fx->lambda, fx->nc));
     const int cold = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                    fx->lambda);
     ck_assert_msg(cold > 1 && cold < 100, "%s state %d: cold start took %d", fx->what, state, cold);
@@ -533,7 +465,7 @@ static void check_baumgarte(fixture *fx, int state)
         Kd[k] = 20 + k;
         ck_assert_int_eq(cdyn_constraint_set_reference(&fx->cd, k, Rref, pref), CDYN_OK);
     }
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     st.Kp = Kp;
     st.Kd = Kd;
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
@@ -565,19 +497,19 @@ static void check_baumgarte(fixture *fx, int state)
             astar[r] = -Kp[k] * e[r] - Kd[k] * jv[row + r];
             lhs[row + r] += gamma[row + r];
         }
-        const double scale = 1 + max_abs(astar, c->dim) + max_abs(gamma + row, c->dim)
-                           + max_abs(fx->J, nc * nv) * max_abs(fx->ddq, nv);
-        ck_assert_msg(max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
+        const double scale = 1 + dense_max_abs(astar, c->dim) + dense_max_abs(gamma + row, c->dim)
+                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+        ck_assert_msg(dense_max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
                       "%s state %d constraint %d: |J ddq + gamma - a*| = %.3g", fx->what, state,
-                      k, max_diff(lhs + row, astar, c->dim));
+                      k, dense_max_diff(lhs + row, astar, c->dim));
     }
 }
 
 static void run_all(fixture *fx, uint64_t seed, int *compared, int *total)
 {
-    rng g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
+    xorshift64s g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
     for (int s = 0; s < NSTATES; ++s) {
-        random_state(fx, &g);
+        random_state(fx->m, &g, fx->q, fx->v, fx->tau, fx->w);
         check_kinematics(fx, &g, s);
         *compared += check_against_dense(fx, s);
         ++*total;
@@ -589,33 +521,6 @@ static void run_all(fixture *fx, uint64_t seed, int *compared, int *total)
             check_baumgarte(fx, s);
     }
 }
-
-/* ---- models ---- */
-
-static int frame_named(const cdyn_model *m, const char *name)
-{
-    for (int k = 0; k < m->nframes; ++k)
-        if (strcmp(m->frames[k].name, name) == 0)
-            return k;
-    ck_abort_msg("no frame %s in %s", name, m->name);
-    return -1;
-}
-
-static void load_sample(const char *file, int floating, model_table *mt)
-{
-    char path[1024], err[512] = "";
-    snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, file);
-    ck_assert_msg(model_table_load(path, floating, mt, err, sizeof err) == 0, "%s", err);
-}
-
-typedef struct {
-    const char *file, *what;
-    int floating, n;
-    struct {
-        const char *a, *b;
-        int dim;
-    } c[MAXCON + 2];
-} sample_set;
 
 /* Sets on the sample robots, redundant and degenerate ones among them. */
 static const sample_set sample_sets[] = {
@@ -643,68 +548,35 @@ START_TEST(test_sample_sets)
 {
     const sample_set *s = &sample_sets[_i];
     model_table mt;
-    cdyn_constraint set[MAXCON + 2];
+    cdyn_constraint set[SAMPLE_SET_MAX];
     fixture fx;
     load_sample(s->file, s->floating, &mt);
-    for (int k = 0; k < s->n; ++k) {
-        set[k].frame_a = frame_named(&mt.model, s->c[k].a);
-        set[k].frame_b = s->c[k].b ? frame_named(&mt.model, s->c[k].b) : -1;
-        set[k].dim = s->c[k].dim;
-    }
-    fixture_open(&fx, &mt.model, s->what, set, s->n);
+    fixture_open(&fx, &mt.model, s->what, set, sample_set_constraints(s, &mt.model, set));
     run_all(&fx, (uint64_t)_i, &sample_compared, &sample_total);
     fixture_close(&fx);
     model_table_free(&mt);
 }
 END_TEST
 
-/* A random set on a random robot: 1 to MAXCON constraints on frames of moving bodies,
- * a third of them loops (to another body's frame or a world-fixed one), 3d or 6d. */
-static int random_set(const cdyn_model *m, rng *g, cdyn_constraint *set)
-{
-    int moving[512], nmoving = 0, n = 1 + (int)uniform(g, 0, MAXCON - 1e-9);
-    for (int k = 0; k < m->nframes && nmoving < 512; ++k)
-        if (m->frames[k].body >= 0)
-            moving[nmoving++] = k;
-    for (int k = 0; k < n; ++k) {
-        cdyn_constraint *c = &set[k];
-        do {
-            c->frame_a = moving[(int)uniform(g, 0, nmoving - 1e-9)];
-            c->frame_b = uniform(g, 0, 1) < 1.0 / 3 ? (int)uniform(g, 0, m->nframes - 1e-9) : -1;
-            c->dim = uniform(g, 0, 1) < 0.5 ? 3 : 6;
-        } while (cdyn_constraint_data_size(m, c, 1) == 0);
-    }
-    return n;
-}
-
 static int random_compared, random_total;
 
+/* A random set on a random robot: 1 to MAXCON constraints on frames of moving bodies, a
+ * third of them loops (to another body's frame or a world-fixed one), 3d or 6d. */
 START_TEST(test_random_sets)
 {
     const unsigned seed = (unsigned)_i;
-    int floating = 0;
-    char *text = random_robot_urdf(seed, &floating), err[512] = "", what[96];
-    urdf_model u;
-    kin_tree t;
-    model_table mt;
-    const tree_options opt = { floating };
+    char what[96];
+    random_model r;
     cdyn_constraint set[MAXCON + 2];
     fixture fx;
-    rng g = { 0xD1B54A32D192ED03ull + seed };
-    ck_assert_ptr_nonnull(text);
-    ck_assert_msg(urdf_parse_memory(text, strlen(text), "random.urdf", &u, err, sizeof err) == 0,
-                  "seed %u: %s", seed, err);
-    ck_assert_msg(pipeline_tree(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_int_eq(model_table_from_tree(&t, &mt), 0);
-    const int n = random_set(&mt.model, &g, set);
-    snprintf(what, sizeof what, "seed %u (nv %d, %d constraints)", seed, mt.model.nv, n);
-    fixture_open(&fx, &mt.model, what, set, n);
+    xorshift64s g = { 0xD1B54A32D192ED03ull + seed };
+    random_model_open(&r, seed);
+    const int n = random_constraint_set(&r.mt.model, &g, MAXCON, 1, set);
+    snprintf(what, sizeof what, "seed %u (nv %d, %d constraints)", seed, r.mt.model.nv, n);
+    fixture_open(&fx, &r.mt.model, what, set, n);
     run_all(&fx, seed, &random_compared, &random_total);
     fixture_close(&fx);
-    model_table_free(&mt);
-    tree_free(&t);
-    urdf_free(&u);
-    free(text);
+    random_model_close(&r);
 }
 END_TEST
 
@@ -767,7 +639,7 @@ START_TEST(test_bad_input)
     cdyn_data d;
     ck_assert_int_eq(cdyn_data_init(&d, m, dbuf, dbytes), CDYN_OK);
     double q[16], v[16], tau[16], out[16 + 6 + 8], R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0 };
-    cdyn_prox_settings st = settings(1e-6, 3);
+    cdyn_prox_settings st = prox_settings(1e-6, 3);
     ck_assert_int_eq(cdyn_neutral(m, q), CDYN_OK);
     for (int k = 0; k < m->nv; ++k)
         v[k] = tau[k] = 0.1 * k;

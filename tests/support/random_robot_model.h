@@ -13,6 +13,7 @@
 #define CDYN_TESTS_RANDOM_ROBOT_MODEL_H
 
 #include <stdint.h>
+#include "rng.h"
 
 #define RR_MAX_MOVING 40       /* ordinary seeds */
 #define RR_MAX_BIG_MOVING 90   /* big seeds: at most RR_MAX_TIPS chains of RR_BIG_CHAIN_MAX */
@@ -24,12 +25,8 @@
 #define RR_BIG_CHAIN_MAX 15
 #define RR_BIG_MIN_PRODUCTS 1000   /* the generator's LTL_IN_PLACE_MIN_MUL (emit_crba.c) */
 
-/* ------------------------------------------------------------------ PRNG --- */
-
-/* splitmix64 (Steele, Lea, Flood, OOPSLA 2014): tiny state, good enough mixing. */
-typedef struct {
-    uint64_t state;
-} rr_rng;
+/* One splitmix64 stream per robot (rng.h). */
+typedef splitmix64 rr_rng;
 
 /* ------------------------------------------------------------ the model --- */
 
@@ -103,8 +100,6 @@ typedef struct {
 
 /* ---------------------------------------------- random_robot_parts.c --- */
 
-double rr_unit(rr_rng *g);
-double rr_range(rr_rng *g, double lo, double hi);
 int rr_int(rr_rng *g, int lo, int hi);
 int rr_chance(rr_rng *g, double p);
 void rr_shuffle(rr_rng *g, int *a, int n);

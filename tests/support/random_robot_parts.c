@@ -2,6 +2,7 @@
  * pose geometry, random origins, axes, limits and inertials, and names (plain, odd, and
  * ones that collide once sanitised). The robot itself: random_robot_shape.c. */
 #include "random_robot_model.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -10,35 +11,15 @@
 
 /* ------------------------------------------------------------------ PRNG --- */
 
-
-static uint64_t rr_next(rr_rng *g)
-{
-    uint64_t z = (g->state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1) from the top 53 bits. */
-double rr_unit(rr_rng *g)
-{
-    return (double)(rr_next(g) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-double rr_range(rr_rng *g, double lo, double hi)
-{
-    return lo + (hi - lo) * rr_unit(g);
-}
-
 /* Uniform integer in [lo, hi]. */
 int rr_int(rr_rng *g, int lo, int hi)
 {
-    return lo + (int)(rr_next(g) % (uint64_t)(hi - lo + 1));
+    return lo + (int)(splitmix64_next(g) % (uint64_t)(hi - lo + 1));
 }
 
 int rr_chance(rr_rng *g, double p)
 {
-    return rr_unit(g) < p;
+    return splitmix64_unit(g) < p;
 }
 
 static double rr_sign(rr_rng *g)
@@ -115,26 +96,26 @@ static double rr_right_angle(rr_rng *g)
 /* Zero, exact right angles, or arbitrary: the cases an emitter folds differently. */
 static void rr_random_rpy(rr_rng *g, double rpy[3], double p_zero, double p_right)
 {
-    double u = rr_unit(g);
+    double u = splitmix64_unit(g);
     int i;
     for (i = 0; i < 3; ++i)
         rpy[i] = 0.0;
     if (u < p_zero)
         return;
     for (i = 0; i < 3; ++i)
-        rpy[i] = u < p_zero + p_right ? rr_right_angle(g) : rr_range(g, -RR_PI, RR_PI);
+        rpy[i] = u < p_zero + p_right ? rr_right_angle(g) : splitmix64_range(g, -RR_PI, RR_PI);
 }
 
 /* Millimetre-rounded values look like published drawings; others use all 53 bits. */
 static double rr_length(rr_rng *g, double scale, int rounded)
 {
-    double x = rr_range(g, -scale, scale);
+    double x = splitmix64_range(g, -scale, scale);
     return rounded ? floor(x * 1000.0 + 0.5) / 1000.0 : x;
 }
 
 static void rr_random_xyz(rr_rng *g, double xyz[3], double scale)
 {
-    double u = rr_unit(g);
+    double u = splitmix64_unit(g);
     int rounded = rr_chance(g, 0.5), i;
     for (i = 0; i < 3; ++i)
         xyz[i] = 0.0;
@@ -154,7 +135,7 @@ static void rr_origin_form_for(rr_rng *g, rr_origin *o)
 {
     int zero_xyz = o->xyz[0] == 0.0 && o->xyz[1] == 0.0 && o->xyz[2] == 0.0;
     int zero_rpy = o->rpy[0] == 0.0 && o->rpy[1] == 0.0 && o->rpy[2] == 0.0;
-    double u = rr_unit(g);
+    double u = splitmix64_unit(g);
     o->form = RR_ORIGIN_BOTH;
     if (zero_xyz && zero_rpy)
         o->form = u < 0.5 ? RR_ORIGIN_ABSENT : u < 0.7 ? RR_ORIGIN_EMPTY : RR_ORIGIN_BOTH;
@@ -175,7 +156,7 @@ void rr_random_origin(rr_rng *g, rr_origin *o, double scale)
  * tiny components, or skewed and unnormalised. */
 void rr_random_axis(rr_rng *g, rr_link *l)
 {
-    double u = rr_unit(g), s = rr_sign(g);
+    double u = splitmix64_unit(g), s = rr_sign(g);
     int k = rr_int(g, 0, 2), i;
     l->axis_written = 1;
     for (i = 0; i < 3; ++i)
@@ -184,34 +165,35 @@ void rr_random_axis(rr_rng *g, rr_link *l)
         l->axis[0] = 1.0;
         l->axis_written = 0;
     } else if (u < 0.5) {
-        l->axis[k] = s * (rr_chance(g, 0.8) ? 1.0 : rr_range(g, 0.5, 3.0));
+        l->axis[k] = s * (rr_chance(g, 0.8) ? 1.0 : splitmix64_range(g, 0.5, 3.0));
     } else if (u < 0.65) {
-        double tiny = rr_chance(g, 0.3) ? 1e-14 : pow(10.0, rr_range(g, -7.0, -3.0));
+        double tiny = rr_chance(g, 0.3) ? 1e-14 : pow(10.0, splitmix64_range(g, -7.0, -3.0));
         l->axis[k] = s;
         l->axis[(k + 1) % 3] = rr_sign(g) * tiny;
         if (rr_chance(g, 0.5)) {
-            double other = tiny * rr_range(g, 0.1, 1.0);
+            double other = tiny * splitmix64_range(g, 0.1, 1.0);
             l->axis[(k + 2) % 3] = rr_sign(g) * other;  /* one draw per statement: */
         }                                               /* evaluation order is unspecified */
     } else {
         do {
             for (i = 0; i < 3; ++i)
-                l->axis[i] = rr_chance(g, 0.3) ? (double)rr_int(g, -1, 1) : rr_range(g, -2.0, 2.0);
+                l->axis[i] = rr_chance(g, 0.3) ? (double)rr_int(g, -1, 1)
+                                               : splitmix64_range(g, -2.0, 2.0);
         } while (rr_dot(l->axis, l->axis, 3) < 0.1);
     }
 }
 
 void rr_random_limits(rr_rng *g, rr_link *l)
 {
-    l->effort = rr_range(g, 1.0, 500.0);
-    l->velocity = rr_range(g, 0.5, 30.0);
+    l->effort = splitmix64_range(g, 1.0, 500.0);
+    l->velocity = splitmix64_range(g, 0.5, 30.0);
     l->limit = RR_LIMIT_FULL;
     if (l->type == RR_REVOLUTE) {
-        l->lower = -rr_range(g, 0.1, RR_PI);
-        l->upper = rr_range(g, 0.1, RR_PI);
+        l->lower = -splitmix64_range(g, 0.1, RR_PI);
+        l->upper = splitmix64_range(g, 0.1, RR_PI);
     } else if (l->type == RR_PRISMATIC) {
-        l->lower = -rr_range(g, 0.01, 0.5);
-        l->upper = rr_range(g, 0.01, 0.5);
+        l->lower = -splitmix64_range(g, 0.01, 0.5);
+        l->upper = splitmix64_range(g, 0.01, 0.5);
     } else if (l->type == RR_CONTINUOUS) {
         l->limit = rr_chance(g, 0.5) ? RR_LIMIT_EFFORT_ONLY : RR_LIMIT_NONE;
     } else {
@@ -243,9 +225,9 @@ void rr_random_inertial(rr_robot *r, rr_inertial *in)
     double s[3], d[3], R[9], rpy[3];
     int k;
     in->present = 1;
-    in->mass = pow(10.0, r->mass_lo + r->mass_span * rr_unit(g));
+    in->mass = pow(10.0, r->mass_lo + r->mass_span * splitmix64_unit(g));
     for (k = 0; k < 3; ++k) {
-        double radius = rr_range(g, 0.03, 0.12);
+        double radius = splitmix64_range(g, 0.03, 0.12);
         s[k] = in->mass * radius * radius;
     }
     d[0] = s[1] + s[2]; d[1] = s[0] + s[2]; d[2] = s[0] + s[1];

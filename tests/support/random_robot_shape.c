@@ -118,14 +118,14 @@ static rr_type rr_pick_type(rr_robot *r, int i, int mount)
         return RR_FLOATING;
     if (i == r->planar_at || r->planar[i])
         return RR_PLANAR;
-    u = rr_unit(g);
+    u = splitmix64_unit(g);
     return u < 0.5 ? RR_REVOLUTE : u < 0.7 ? RR_CONTINUOUS : RR_PRISMATIC;
 }
 
 /* 1..40 moving joints: small robots often, the full 40 sometimes. */
 static int rr_pick_size(rr_rng *g)
 {
-    double u = rr_unit(g);
+    double u = splitmix64_unit(g);
     if (u < 0.2)
         return rr_int(g, 1, 4);
     if (u < 0.7)
@@ -147,8 +147,8 @@ static void rr_pick_shape(rr_robot *r)
     for (i = 0; i < RR_MAX_TIPS; ++i)
         r->tip[i] = 0;
     /* masses between 1e-3 and 50 kg spanning up to four decades; six for extreme seeds */
-    r->mass_span = r->extreme ? 6.0 : rr_range(g, 0.0, 4.0);
-    r->mass_lo = r->extreme ? -4.0 : rr_range(g, -3.0, log10(50.0) - r->mass_span);
+    r->mass_span = r->extreme ? 6.0 : splitmix64_range(g, 0.0, 4.0);
+    r->mass_lo = r->extreme ? -4.0 : splitmix64_range(g, -3.0, log10(50.0) - r->mass_span);
     /* keep long chains within a few metres so that M stays well conditioned */
     r->length = 0.4 * (r->nmoving > 8 ? sqrt(8.0 / r->nmoving) : 1.0);
     r->floating_at = r->nmoving >= 2 && rr_chance(g, 0.08) ? rr_int(g, 2, r->nmoving) : -1;
@@ -159,7 +159,7 @@ static void rr_pick_shape(rr_robot *r)
 static void rr_pick_names(rr_robot *r)
 {
     rr_rng *g = &r->rng;
-    r->odd_rate = rr_chance(g, 0.75) ? rr_range(g, 0.1, 0.6) : 0.0;
+    r->odd_rate = rr_chance(g, 0.75) ? splitmix64_range(g, 0.1, 0.6) : 0.0;
     r->collide_stem = rr_chance(g, 0.4) ? rr_int(g, 0, 3) : -1;
     r->collide_k = rr_int(g, 0, 9);
     r->name_style = rr_int(g, 0, 3);
@@ -212,8 +212,8 @@ static void rr_pick_big_shape(rr_robot *r, int variant)
             longest = r->chain_len[c];
         order[c] = c;
     }
-    r->mass_span = rr_range(g, 0.0, 4.0);
-    r->mass_lo = rr_range(g, -3.0, log10(50.0) - r->mass_span);
+    r->mass_span = splitmix64_range(g, 0.0, 4.0);
+    r->mass_lo = splitmix64_range(g, -3.0, log10(50.0) - r->mass_span);
     r->length = 0.4 * sqrt(8.0 / longest);
     r->floating_at = r->planar_at = -1;
     rr_shuffle(g, order, r->ntips);
@@ -341,7 +341,7 @@ static void rr_repair_mass(rr_robot *r)
  * care and neither may the parser. */
 static void rr_pick_order(rr_robot *r)
 {
-    double u = rr_unit(&r->rng);
+    double u = splitmix64_unit(&r->rng);
     int l;
     r->norder = 0;
     for (l = 0; l < r->nlinks; ++l) {
