@@ -107,7 +107,7 @@ set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generat
 set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002 CACHE STRING "seeds of the big random robots")
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/support/random_robot.h)
   add_executable(random_urdf_tool random_urdf_tool.c)
-  target_link_libraries(random_urdf_tool PRIVATE cdyn_test_support cdyngen_core m)
+  target_link_libraries(random_urdf_tool PRIVATE cdyn_random_robot cdyngen_core m)
   set(rnd_names "")
   set(rnd_libs "")
   math(EXPR last "${CDYN_RANDOM_SEEDS} - 1")

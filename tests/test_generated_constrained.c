@@ -34,9 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
+#include "support/check_main.h"
 #include "support/compare.h"
 #include "support/dense.h"
 #include "generated_api.h"
+#include "support/registry.h"
 #include "support/reference.h"
 
 #define KIN_TOL 1e-10
@@ -47,8 +49,6 @@
 #define MINNORM_ABS 1e-6
 #define GENERIC_TOL 1e-10
 #define SKIP_RETURN_CODE 77
-
-extern const generated_api *const generated_robots[];
 
 typedef struct {
     const generated_api *g;
@@ -62,14 +62,6 @@ typedef struct {
     double *J, *x, *y, *G, *H, *M;
     int redundant;
 } fixture;
-
-static int nrobots(void)
-{
-    int n = 0;
-    while (generated_robots[n])
-        n++;
-    return n;
-}
 
 static void setup(fixture *fx, int robot)
 {
@@ -467,11 +459,10 @@ END_TEST
 
 int main(void)
 {
+    const int nrobots = registry_count(generated_robots);
     Suite *s;
     TCase *tc;
-    SRunner *sr;
-    int failed;
-    if (nrobots() == 0) {
+    if (nrobots == 0) {
         printf("test_generated_constrained: %s/reference absent at configure time, skipping\n",
                CDYN_SHARED_DIR);
         return SKIP_RETURN_CODE;
@@ -479,11 +470,7 @@ int main(void)
     s = suite_create("generated_constrained");
     tc = tcase_create("cases");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, generated_constrained_matches_reference, 0, nrobots());
+    tcase_add_loop_test(tc, generated_constrained_matches_reference, 0, nrobots);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
+#include "support/check_main.h"
 #include "support/compare.h"
 #include "support/dense.h"
 #include "support/constraint_sets.h"
@@ -704,10 +705,6 @@ int main(void)
     tcase_add_test(tc, test_coverage);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* test_coverage reads the others' counts */
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    /* no fork: test_coverage reads the others' counts */
+    return check_run(s, CK_NOFORK) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cdyn.h"
+#include "support/check_main.h"
 #include "support/dense.h"
 #include "support/models.h"
 #include "support/random_robot.h"
@@ -695,9 +696,5 @@ static Suite *generic_invariants_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(generic_invariants_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(generic_invariants_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "support/check_main.h"
 #include "support/compare.h"
 #include "support/dense.h"
 #include "support/random_robot.h"
@@ -523,10 +524,6 @@ int main(void)
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_figures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* test_figures reads the others' counts */
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    /* no fork: test_figures reads the others' counts */
+    return check_run(s, CK_NOFORK) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "support/check_main.h"
 #include "support/models.h"
 #include "support/random_robot.h"
 #include "model/tree.h"
@@ -450,10 +451,5 @@ static Suite *robots_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(robots_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(robots_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

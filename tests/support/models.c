@@ -8,13 +8,20 @@
 #include "pipeline.h"
 #include "random_robot.h"
 
-int frame_named(const cdyn_model *m, const char *name)
+int frame_index(const cdyn_model *m, const char *name)
 {
     for (int k = 0; k < m->nframes; ++k)
-        if (strcmp(m->frames[k].name, name) == 0)
+        if (m->frames[k].name && !strcmp(m->frames[k].name, name))
             return k;
-    ck_abort_msg("no frame %s in %s", name, m->name);
     return -1;
+}
+
+int frame_named(const cdyn_model *m, const char *name)
+{
+    const int k = frame_index(m, name);
+    if (k < 0)
+        ck_abort_msg("no frame %s in %s", name, m->name);
+    return k;
 }
 
 void load_sample(const char *file, int floating, model_table *mt)

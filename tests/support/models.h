@@ -10,7 +10,9 @@
 #include "model/tree.h"
 #include "parse/urdf.h"
 
-/* The index of the frame called `name` in m; fails the test when there is none. */
+/* The index of the frame called `name` in m, or -1. */
+int frame_index(const cdyn_model *m, const char *name);
+/* The same, failing the test when there is none. */
 int frame_named(const cdyn_model *m, const char *name);
 
 /* robots/<file> (CDYN_SOURCE_DIR) as a generic model table, with a free-flyer root when

@@ -32,3 +32,22 @@ void xorshift64s_vector(xorshift64s *g, double *x, int n, double scale)
     for (int k = 0; k < n; ++k)
         x[k] = xorshift64s_uniform(g, -scale, scale);
 }
+
+double xorshift32_signed(unsigned *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return (double)*s / 2147483648.0 - 1.0;
+}
+
+void xorshift32_state(unsigned *s, int nv, double *step, double *v, double *tau, double *a)
+{
+    int i;
+    for (i = 0; i < nv; i++) {
+        step[i] = 2 * xorshift32_signed(s);
+        v[i] = xorshift32_signed(s);
+        tau[i] = xorshift32_signed(s);
+        a[i] = xorshift32_signed(s);
+    }
+}
