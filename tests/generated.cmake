@@ -60,7 +60,7 @@ else()
 endif()
 cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_reference.c ${ref_names})
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_reference.c)
-  cdyn_add_check_test(test_generated_reference test_generated_reference.c reference.c
+  cdyn_add_check_test(test_generated_reference test_generated_reference.c
     ${CMAKE_CURRENT_BINARY_DIR}/registry_reference.c)
   target_link_libraries(test_generated_reference PRIVATE ${ref_libs})
   set_tests_properties(test_generated_reference PROPERTIES SKIP_RETURN_CODE 77)
@@ -88,8 +88,8 @@ if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
   endforeach()
 endif()
 cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_contact.c ${con_names})
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_constrained.c AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/dense.c)
-  cdyn_add_check_test(test_generated_constrained test_generated_constrained.c reference.c dense.c
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_constrained.c)
+  cdyn_add_check_test(test_generated_constrained test_generated_constrained.c
     ${CMAKE_CURRENT_BINARY_DIR}/registry_contact.c)
   target_link_libraries(test_generated_constrained PRIVATE ${con_libs})
   set_tests_properties(test_generated_constrained PROPERTIES SKIP_RETURN_CODE 77)
@@ -103,11 +103,11 @@ target_link_libraries(test_fourbar_simulation PRIVATE gen_fourbar_loop)
 
 # ---- random robots ----
 set(CDYN_RANDOM_SEEDS 50 CACHE STRING "how many seeded random robots get generated code")
-# and the big seeds (random_robot.h): deep forests whose LTDL takes the in-place form
+# and the big seeds (support/random_robot.h): deep forests whose LTDL takes the in-place form
 set(CDYN_RANDOM_BIG_SEEDS 1000 1001 1002 CACHE STRING "seeds of the big random robots")
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
-  add_executable(random_urdf_tool random_urdf_tool.c random_robot.c)
-  target_link_libraries(random_urdf_tool PRIVATE cdyngen_core m)
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/support/random_robot.h)
+  add_executable(random_urdf_tool random_urdf_tool.c)
+  target_link_libraries(random_urdf_tool PRIVATE cdyn_random_robot cdyngen_core m)
   set(rnd_names "")
   set(rnd_libs "")
   math(EXPR last "${CDYN_RANDOM_SEEDS} - 1")
@@ -141,7 +141,7 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/random_robot.c)
   endforeach()
   cdyn_registry(${CMAKE_CURRENT_BINARY_DIR}/registry_random.c ${rnd_names})
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generated_random.c)
-    cdyn_add_check_test(test_generated_random test_generated_random.c random_robot.c
+    cdyn_add_check_test(test_generated_random test_generated_random.c
       ${CMAKE_CURRENT_BINARY_DIR}/registry_random.c)
     target_link_libraries(test_generated_random PRIVATE ${rnd_libs})
   endif()

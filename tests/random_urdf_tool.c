@@ -1,13 +1,13 @@
 /* random_urdf_tool — writes the seeded random robot SEED as a URDF file, and the cdyngen
  * options it needs into a second file: --floating-base or nothing, and for about two seeds
- * in three a random constraint set (tests/random_robot.h says what the robots roam; this
+ * in three a random constraint set (tests/support/random_robot.h says what the robots roam; this
  * tool adds 1 to 3 contacts and loops, 3d and 6d, on frames of moving bodies, merged links
  * included, loops across branches and along one branch). Only frames whose names are
  * plain words ([A-Za-z0-9_.-]) are chosen, so the options survive the shell. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "random_robot.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/check_main.h"
+#include "support/compare.h"
 #include "model/model_table.h"
 
 #define FORWARD_TOL (1000 * (double)FLT_EPSILON)
@@ -105,13 +106,7 @@ int main(void)
 {
     Suite *s = suite_create("float");
     TCase *tc = tcase_create("samples");
-    SRunner *sr;
-    int failed;
     tcase_add_loop_test(tc, float_agrees_with_double, 0, (int)(sizeof robots / sizeof robots[0]));
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cdyn.h"
+#include "support/check_main.h"
 #include "generated_api.h"
 
 #define STEPS 1000
@@ -152,9 +153,5 @@ int main(void)
     TCase *tc = tcase_create("loop");
     tcase_add_loop_test(tc, test_loop_held, 0, 2);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -3,7 +3,7 @@
  * contact_CASE.txt, against the generic runtime on the same set, and against a dense
  * J M^-1 J^T + mu I.
  *
- * Tolerances, |x - ref| <= tol (1 + max|ref|) over each quantity (tests/compare.h):
+ * Tolerances, |x - ref| <= tol (1 + max|ref|) over each quantity (tests/support/compare.h):
  *  - J, gamma: 1e-10. Kinematics only, a few dozen roundings from q, but the tree snaps
  *    rotation entries within 1e-9 of 0 or +-1 (generator/tree.c): the URDFs' printed pi
  *    (iiwa, talos) moves entries by ~4e-12, and J with them by up to 1e-11 (measured);
@@ -34,10 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
+#include "support/check_main.h"
+#include "support/compare.h"
+#include "support/dense.h"
 #include "generated_api.h"
-#include "reference.h"
+#include "support/registry.h"
+#include "support/reference.h"
 
 #define KIN_TOL 1e-10
 #define PROX3_TOL 1e-9
@@ -47,8 +49,6 @@
 #define MINNORM_ABS 1e-6
 #define GENERIC_TOL 1e-10
 #define SKIP_RETURN_CODE 77
-
-extern const generated_api *const generated_robots[];
 
 typedef struct {
     const generated_api *g;
@@ -62,14 +62,6 @@ typedef struct {
     double *J, *x, *y, *G, *H, *M;
     int redundant;
 } fixture;
-
-static int nrobots(void)
-{
-    int n = 0;
-    while (generated_robots[n])
-        n++;
-    return n;
-}
 
 static void setup(fixture *fx, int robot)
 {
@@ -467,11 +459,10 @@ END_TEST
 
 int main(void)
 {
+    const int nrobots = registry_count(generated_robots);
     Suite *s;
     TCase *tc;
-    SRunner *sr;
-    int failed;
-    if (nrobots() == 0) {
+    if (nrobots == 0) {
         printf("test_generated_constrained: %s/reference absent at configure time, skipping\n",
                CDYN_SHARED_DIR);
         return SKIP_RETURN_CODE;
@@ -479,11 +470,7 @@ int main(void)
     s = suite_create("generated_constrained");
     tc = tcase_create("cases");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, generated_constrained_matches_reference, 0, nrobots());
+    tcase_add_loop_test(tc, generated_constrained_matches_reference, 0, nrobots);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

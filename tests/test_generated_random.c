@@ -1,5 +1,6 @@
-/* test_generated_random.c — code generated for seeded random robots (tests/random_robot.h:
- * every joint type, skewed axes, fixed chains, massless links, odd names, floating bases)
+/* test_generated_random.c — code generated for seeded random robots
+ * (tests/support/random_robot.h: every joint type, skewed axes, fixed chains, massless
+ * links, odd names, floating bases)
  * equals the generic runtime on random states, for every generated function, and satisfies
  * RNEA(q, v, ABA(q, v, tau)) = tau on its own; for the robots generated with a random
  * contact/loop set, the constrained solvers (J, gamma, delassus, prox_ltl, prox_ltls,
@@ -18,15 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/check_main.h"
+#include "support/compare.h"
+#include "support/rng.h"
 #include "generated_api.h"
-#include "random_robot.h"
+#include "support/registry.h"
+#include "support/random_robot.h"
 
 #define TOL 1e-10
 #define STATES 5
 #define PENALTY_GROWTH 1e3
-
-extern const generated_api *const generated_robots[];
 
 typedef struct {
     const generated_api *g;
@@ -39,22 +41,6 @@ typedef struct {
     int extreme;                /* the seed spans six decades of mass */
     double solve_tol;           /* for the factor, solves, M^-1 and ABA (see below) */
 } fixture;
-
-static int nrobots(void)
-{
-    int n = 0;
-    while (generated_robots[n])
-        n++;
-    return n;
-}
-
-static double uniform(fixture *fx)   /* in [-1, 1], xorshift32 */
-{
-    fx->rng ^= fx->rng << 13;
-    fx->rng ^= fx->rng >> 17;
-    fx->rng ^= fx->rng << 5;
-    return (double)fx->rng / 2147483648.0 - 1.0;
-}
 
 static void setup(fixture *fx, int robot)
 {
@@ -96,13 +82,8 @@ static void teardown(fixture *fx)
 /* A random state on the configuration manifold: neutral (+) random v. */
 static void random_state(fixture *fx)
 {
-    int i, nv = fx->g->nv;
-    for (i = 0; i < nv; i++) {
-        fx->x[i] = 2 * uniform(fx);
-        fx->v[i] = uniform(fx);
-        fx->tau[i] = uniform(fx);
-        fx->a[i] = uniform(fx);
-    }
+    int nv = fx->g->nv;
+    xorshift32_state(&fx->rng, nv, fx->x, fx->v, fx->tau, fx->a);
     cdyn_neutral(fx->m, fx->y);
     cdyn_integrate(fx->m, fx->y, fx->x, 1.0, fx->q);
 }
@@ -452,26 +433,22 @@ END_TEST
 
 int main(void)
 {
+    const int nrobots = registry_count(generated_robots);
     Suite *s = suite_create("generated_random");
     TCase *tc = tcase_create("robots");
-    SRunner *sr;
     int failed;
-    if (nrobots() == 0) {
+    if (nrobots == 0) {
         fprintf(stderr, "test_generated_random: no random robots were generated\n");
         return EXIT_FAILURE;
     }
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, generated_equals_generic, 0, nrobots());
+    tcase_add_loop_test(tc, generated_equals_generic, 0, nrobots);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* constrained_robots counts across tests */
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    failed = check_run(s, CK_NOFORK);     /* constrained_robots counts across tests */
     /* the constrained part must not silently check nothing: every set has proxLTLs beside
      * proxLTL in every state (contact sets also constrainedABA and proxPV) */
     printf("test_generated_random: %d of %d robots with a constraint set, %d runs of the other "
-           "solvers, %d reported not converged\n", constrained_robots, nrobots(), solver_runs,
+           "solvers, %d reported not converged\n", constrained_robots, nrobots, solver_runs,
            not_converged_runs);
     if (constrained_robots == 0 || solver_runs < constrained_robots * STATES ||
         not_converged_runs < constrained_robots * STATES)

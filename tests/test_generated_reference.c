@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/check_main.h"
+#include "support/compare.h"
 #include "generated_api.h"
-#include "reference.h"
+#include "support/registry.h"
+#include "support/reference.h"
 
 #define REF_TOL 1e-9
 #define GENERIC_TOL 1e-10
 #define SKIP_RETURN_CODE 77
-
-extern const generated_api *const generated_robots[];
 
 typedef struct {
     const generated_api *api;
@@ -28,14 +28,6 @@ typedef struct {
     void *gwork;
     double *buf;                /* scratch vectors and matrices */
 } fixture;
-
-static int nrobots(void)
-{
-    int n = 0;
-    while (generated_robots[n])
-        n++;
-    return n;
-}
 
 static void setup(fixture *fx, int robot)
 {
@@ -179,11 +171,10 @@ END_TEST
 
 int main(void)
 {
+    const int nrobots = registry_count(generated_robots);
     Suite *s;
     TCase *tc;
-    SRunner *sr;
-    int failed;
-    if (nrobots() == 0) {
+    if (nrobots == 0) {
         printf("test_generated_reference: %s/reference absent at configure time, skipping\n",
                CDYN_SHARED_DIR);
         return SKIP_RETURN_CODE;
@@ -191,11 +182,7 @@ int main(void)
     s = suite_create("generated_reference");
     tc = tcase_create("robots");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, generated_matches_reference, 0, nrobots());
+    tcase_add_loop_test(tc, generated_matches_reference, 0, nrobots);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

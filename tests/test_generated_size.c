@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdyn.h"
-#include "compare.h"
+#include "support/check_main.h"
+#include "support/compare.h"
+#include "support/rng.h"
 #include "generated_api.h"
 #include "size_q12_full.h"
 #include "size_q12.h"
@@ -89,14 +91,6 @@ typedef struct {
     unsigned rng;
 } fixture;
 
-static double uniform(fixture *fx)   /* in [-1, 1], xorshift32 as test_generated_random */
-{
-    fx->rng ^= fx->rng << 13;
-    fx->rng ^= fx->rng >> 17;
-    fx->rng ^= fx->rng << 5;
-    return (double)fx->rng / 2147483648.0 - 1.0;
-}
-
 static void setup(fixture *fx, int k)
 {
     size_t nv2;
@@ -138,13 +132,8 @@ static void teardown(fixture *fx)
 /* neutral (+) random v, as test_generated_random. */
 static void random_state(fixture *fx)
 {
-    int i, nv = fx->f->nv;
-    for (i = 0; i < nv; i++) {
-        fx->x[i] = 2 * uniform(fx);
-        fx->v[i] = uniform(fx);
-        fx->tau[i] = uniform(fx);
-        fx->a[i] = uniform(fx);
-    }
+    int nv = fx->f->nv;
+    xorshift32_state(&fx->rng, nv, fx->x, fx->v, fx->tau, fx->a);
     fx->f->neutral(fx->y);
     fx->f->integrate(fx->y, fx->x, 1.0, fx->q);
 }
@@ -402,15 +391,9 @@ int main(void)
 {
     Suite *s = suite_create("generated_size");
     TCase *tc = tcase_create("size");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, size_equals_full, 0, NPAIRS);
     tcase_add_loop_test(tc, const_functions_on_unfilled_workspace, 0, NPAIRS);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -3,7 +3,8 @@
  *
  *  - J against the frame Jacobians (cdyn_frame_jacobian, itself checked against Pinocchio
  *    and finite differences): 3d R_A^T (pdot_A - pdot_B), 6d R_A^T [pdot_A - pdot_B -
- *    w_B x (p_A - p_B); w_A - w_B];
+ *    w_B x (p_A - p_B); w_A - w_B] (this and the next: test_generic_constrained_kinematics.c,
+ *    the fixture: test_generic_constrained.h);
  *  - J ddq + gamma against the time derivative, by finite differences along
  *    q(t) = q (+) (v t + ddq t^2 / 2), v(t) = v + ddq t, of R_A^T (pdot_A - pdot_B) (3d) or
  *    of the two frames' spatial velocities at the world origin, differenced and seen in
@@ -16,7 +17,7 @@
  *  - warm start: from a converged lambda, one iteration meets the tolerance;
  *  - delassus = the dense J M^-1 J^T + mu I;
  *  - bad sets, small buffers, NaN inputs and bad settings are refused.
- * on the sample robots and 40 seeded random robots (tests/random_robot.h) with random
+ * on the sample robots and 40 seeded random robots (tests/support/random_robot.h) with random
  * sets of contacts and loops (3d and 6d, loops to world-fixed frames too).
  *
  * Tolerances (relative to the size of the quantities compared, as compare.h):
@@ -31,66 +32,28 @@
  *    the nonzero spectrum of J M^-1 J^T lies within 1e6 of its largest eigenvalue and the
  *    zero one below 1e-12 of it (rank well defined); then rounding moves lambda by
  *    ~cond eps <= 1e-10, and 60 iterations at mu = 1e-4 sigma_min leave (1e-4)^60. */
-#include <check.h>
+#include "test_generic_constrained.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
-#include "model/model_table.h"
-#include "random_robot.h"
-#include "model/tree.h"
-#include "pipeline.h"
-#include "parse/urdf.h"
+#include "support/check_main.h"
+#include "support/compare.h"
+#include "support/dense.h"
+#include "support/models.h"
 
-#define J_TOL 1e-12
-#define FD_TOL 1e-7
-#define FD_STEP 1e-3
 #define ALG_TOL 1e-9
 #define DENSE_TOL 1e-8
 #define HOLD_TOL 1e-9
 #define NSEEDS 40
 #define NSTATES 4
-#define MAXCON 4
-
-/* ---- a PRNG of the test's own (xorshift64*) ---- */
-
-typedef struct {
-    uint64_t s;
-} rng;
-
-static double uniform(rng *g, double lo, double hi)
-{
-    g->s ^= g->s >> 12;
-    g->s ^= g->s << 25;
-    g->s ^= g->s >> 27;
-    return lo + (hi - lo) * (double)((g->s * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-static void random_vector(rng *g, double *x, int n, double scale)
-{
-    for (int k = 0; k < n; ++k)
-        x[k] = uniform(g, -scale, scale);
-}
 
 /* ---- the fixture: a model, a set and dense scratch ---- */
 
-typedef struct {
-    const cdyn_model *m;
-    const char *what;
-    cdyn_constraint set[MAXCON + 2];
-    int n, nc, nv, nq;
-    cdyn_data d;
-    cdyn_constraint_data cd;
-    void *dbuf, *cbuf;
-    double *q, *v, *tau, *ddq, *lambda, *x, *y, *J, *Jref, *M, *G, *H, *w;
-} fixture;
-
-static void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
-                         const cdyn_constraint *set, int n)
+void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
+                  const cdyn_constraint *set, int n)
 {
     memset(fx, 0, sizeof *fx);
     fx->m = m;
@@ -116,7 +79,7 @@ static void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
         ck_assert_ptr_nonnull(*mats[k] = calloc(big, sizeof(double)));
 }
 
-static void fixture_close(fixture *fx)
+void fixture_close(fixture *fx)
 {
     void *all[] = { fx->dbuf, fx->cbuf, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda, fx->x,
                     fx->y, fx->w, fx->J, fx->Jref, fx->M, fx->G, fx->H };
@@ -124,205 +87,14 @@ static void fixture_close(fixture *fx)
         free(all[k]);
 }
 
-static double max_abs(const double *x, int n)
-{
-    double s = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k]) <= s))
-            s = fabs(x[k]);
-    return s;
-}
-
-static double max_diff(const double *x, const double *y, int n)
-{
-    double e = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k] - y[k]) <= e))
-            e = fabs(x[k] - y[k]);
-    return e;
-}
-
-static cdyn_prox_settings settings(double mu, int iterations)
-{
-    cdyn_prox_settings s = { 0, 0, 0, 0, NULL, NULL, 0 };
-    s.mu = mu;
-    s.max_iter = iterations;
-    return s;
-}
-
-/* A random state: neutral (+) a random step, a random velocity and torque. */
-static void random_state(fixture *fx, rng *g)
-{
-    ck_assert_int_eq(cdyn_neutral(fx->m, fx->q), CDYN_OK);
-    random_vector(g, fx->w, fx->nv, 3.0);
-    ck_assert_int_eq(cdyn_integrate(fx->m, fx->q, fx->w, 1.0, fx->q), CDYN_OK);
-    random_vector(g, fx->v, fx->nv, 1.0);
-    random_vector(g, fx->tau, fx->nv, 5.0);
-}
-
-/* ---- J and gamma from the frame Jacobians ---- */
-
-static void rot_t_apply(double y[3], const double R[9], const double x[3])
-{
-    for (int r = 0; r < 3; ++r)
-        y[r] = R[r] * x[0] + R[3 + r] * x[1] + R[6 + r] * x[2];
-}
-
-static void cross(double y[3], const double a[3], const double b[3])
-{
-    y[0] = a[1] * b[2] - a[2] * b[1];
-    y[1] = a[2] * b[0] - a[0] * b[2];
-    y[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* The world Jacobian (6 x nv, LOCAL_WORLD_ALIGNED) and placement of a frame at q. */
-static void frame_world(fixture *fx, const double *q, int f, double *J6, double R[9], double p[3])
-{
-    ck_assert_int_eq(cdyn_frame_jacobian(fx->m, &fx->d, q, f, CDYN_LOCAL_WORLD_ALIGNED, J6),
-                     CDYN_OK);
-    ck_assert_int_eq(cdyn_frame_placement(fx->m, &fx->d, f, R, p), CDYN_OK);
-}
-
-/* Row block of constraint c into Jc (dim x nv), from the frame Jacobians. */
-static void reference_rows(fixture *fx, const double *q, const cdyn_constraint *c, double *Jc)
-{
-    const int nv = fx->nv;
-    double *JA = fx->H, *JB = fx->H + 6 * nv, RA[9], pA[3], RB[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-    double pB[3] = { 0, 0, 0 };
-    frame_world(fx, q, c->frame_a, JA, RA, pA);
-    if (c->frame_b >= 0)
-        frame_world(fx, q, c->frame_b, JB, RB, pB);
-    else
-        memset(JB, 0, 6 * (size_t)nv * sizeof *JB);
-    const double arm[3] = { pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2] };
-    for (int k = 0; k < nv; ++k) {
-        double lin[3], ang[3], wb[3], shift[3], out[6];
-        for (int r = 0; r < 3; ++r) {
-            lin[r] = JA[r * nv + k] - JB[r * nv + k];
-            ang[r] = JA[(3 + r) * nv + k] - JB[(3 + r) * nv + k];
-            wb[r] = JB[(3 + r) * nv + k];
-        }
-        if (c->dim == 6) {          /* B's velocity taken at A's origin */
-            cross(shift, wb, arm);
-            for (int r = 0; r < 3; ++r)
-                lin[r] -= shift[r];
-        }
-        rot_t_apply(out, RA, lin);
-        rot_t_apply(out + 3, RA, ang);
-        for (int r = 0; r < c->dim; ++r)
-            Jc[r * nv + k] = out[r];
-    }
-}
-
-static void reference_jacobian(fixture *fx, const double *q, double *J)
-{
-    for (int k = 0, row = 0; k < fx->n; row += fx->set[k].dim, ++k)
-        reference_rows(fx, q, &fx->set[k], J + row * fx->nv);
-}
-
-/* The world-side velocity quantity of constraint c at (q, v): 3d pdot_A - pdot_B, 6d the
- * difference of the frames' spatial velocities at the world origin (world axes). */
-static void world_velocity(fixture *fx, const double *q, const double *v, const cdyn_constraint *c,
-                           double out[6])
-{
-    const int nv = fx->nv, f[2] = { c->frame_a, c->frame_b };
-    for (int r = 0; r < 6; ++r)
-        out[r] = 0;
-    for (int side = 0; side < 2; ++side) {
-        double R[9], p[3], V[6], wxp[3];
-        if (f[side] < 0)
-            continue;
-        frame_world(fx, q, f[side], fx->H, R, p);
-        dense_mul(fx->H, 6, nv, v, V);
-        cross(wxp, V + 3, p);
-        for (int r = 0; r < 3; ++r) {
-            const double lin = c->dim == 6 ? V[r] - wxp[r] : V[r];
-            out[r] += side ? -lin : lin;
-            out[3 + r] += side ? -V[3 + r] : V[3 + r];
-        }
-    }
-}
-
-/* d/dt world_velocity along q(t) = q (+) (v t + a t^2 / 2), v(t) = v + a t, by central
- * differences extrapolated (Richardson): (4 D(h/2) - D(h)) / 3. */
-static void velocity_rate(fixture *fx, const cdyn_constraint *c, const double *a, double out[6])
-{
-    const int nv = fx->nv;
-    double D[2][6];
-    for (int level = 0; level < 2; ++level) {
-        const double h = level ? FD_STEP / 2 : FD_STEP;
-        double f[2][6];
-        for (int s = 0; s < 2; ++s) {
-            const double t = s ? -h : h;
-            double *qt = fx->y, *vt = fx->y + fx->nq + 1, *step = vt + nv;
-            for (int k = 0; k < nv; ++k) {
-                step[k] = fx->v[k] * t + 0.5 * a[k] * t * t;
-                vt[k] = fx->v[k] + a[k] * t;
-            }
-            ck_assert_int_eq(cdyn_integrate(fx->m, fx->q, step, 1.0, qt), CDYN_OK);
-            world_velocity(fx, qt, vt, c, f[s]);
-        }
-        for (int r = 0; r < 6; ++r)
-            D[level][r] = (f[0][r] - f[1][r]) / (2 * h);
-    }
-    for (int r = 0; r < 6; ++r)
-        out[r] = (4 * D[1][r] - D[0][r]) / 3;
-}
-
-/* J and J a + gamma (a random) against the frame Jacobians and their time derivative. */
-static void check_kinematics(fixture *fx, rng *g, int state)
-{
-    const int nv = fx->nv, nc = fx->nc;
-    ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->d, &fx->cd, fx->q, fx->J), CDYN_OK);
-    reference_jacobian(fx, fx->q, fx->Jref);
-    assert_vec_close(fx->J, fx->Jref, nc * nv, J_TOL, "%s state %d J", fx->what, state);
-    double *a = fx->ddq, *gamma = fx->lambda, *lhs = fx->x;
-    random_vector(g, a, nv, 1.0);
-    ck_assert_int_eq(cdyn_constraint_drift(fx->m, &fx->d, &fx->cd, fx->q, fx->v, gamma), CDYN_OK);
-    dense_mul(fx->J, nc, nv, a, lhs);
-    for (int k = 0, row = 0; k < fx->n; row += fx->set[k].dim, ++k) {
-        const cdyn_constraint *c = &fx->set[k];
-        double rate[6], RA[9], pA[3], ref[6], t[3];
-        velocity_rate(fx, c, a, rate);
-        frame_world(fx, fx->q, c->frame_a, fx->H, RA, pA);
-        if (c->dim == 6) {          /* motion seen in A's frame: R^T (v - p x w), R^T w */
-            cross(t, pA, rate + 3);
-            for (int r = 0; r < 3; ++r)
-                t[r] = rate[r] - t[r];
-            rot_t_apply(ref, RA, t);
-            rot_t_apply(ref + 3, RA, rate + 3);
-        } else {
-            rot_t_apply(ref, RA, rate);
-        }
-        for (int r = 0; r < c->dim; ++r)
-            lhs[row + r] += gamma[row + r];
-        assert_vec_close(lhs + row, ref, c->dim, FD_TOL, "%s state %d constraint %d: J a + gamma",
-                         fx->what, state, k);
-    }
-}
-
 /* ---- dynamics against dense linear algebra ---- */
 
 /* Dense G = J M^-1 J^T (fx->G) and W = M^-1 J^T (fx->H, nv x nc), M from cdyn_crba. */
 static void dense_delassus(fixture *fx)
 {
-    const int nv = fx->nv, nc = fx->nc;
     ck_assert_int_eq(cdyn_crba(fx->m, &fx->d, fx->q, fx->M), CDYN_OK);
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->d, &fx->cd, fx->q, fx->J), CDYN_OK);
-    for (int k = 0; k < nv; ++k)
-        for (int i = 0; i < nc; ++i)
-            fx->H[k * nc + i] = fx->J[i * nv + k];
-    ck_assert_int_eq(dense_cholesky_solve(fx->M, nv, fx->H, nc), 0);
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < nc; ++j) {
-            double s = 0;
-            for (int k = 0; k < nv; ++k)
-                s += fx->J[i * nv + k] * fx->H[k * nc + j];
-            fx->G[i * nc + j] = s;
-        }
-    for (int i = 0; i < nc; ++i)            /* symmetric exactly, for the eigen-solver */
-        for (int j = 0; j < i; ++j)
-            fx->G[i * nc + j] = fx->G[j * nc + i] = 0.5 * (fx->G[i * nc + j] + fx->G[j * nc + i]);
+    ck_assert_int_eq(dense_jminvjt(fx->M, fx->J, fx->nv, fx->nc, fx->H, fx->G), 0);
 }
 
 /* The spectrum of G (eigenvectors left in fx->Jref's columns): its largest eigenvalue,
@@ -334,7 +106,7 @@ static int spectrum(fixture *fx, double *gmax, double *gmin)
     double *w = fx->w, *V = fx->Jref;
     int rank = 0, clear = 1;
     ck_assert_int_eq(dense_sym_eigen(fx->G, nc, w, V), 0);
-    *gmax = max_abs(w, nc);
+    *gmax = dense_max_abs(w, nc);
     *gmin = *gmax;
     for (int i = 0; i < nc; ++i) {
         if (w[i] > 1e-6 * *gmax) {
@@ -378,16 +150,16 @@ static void check_motion_equation(fixture *fx, const double *ddq, const double *
     const int nv = fx->nv, nc = fx->nc;
     double *r = fx->x, *t = fx->y;
     ck_assert_int_eq(cdyn_nle(fx->m, &fx->d, fx->q, fx->v, r), CDYN_OK);
-    const double scale = 1 + max_abs(r, nv) + max_abs(fx->tau, nv)
-                       + max_abs(fx->M, nv * nv) * max_abs(ddq, nv)
-                       + max_abs(fx->J, nc * nv) * max_abs(lambda, nc);
+    const double scale = 1 + dense_max_abs(r, nv) + dense_max_abs(fx->tau, nv)
+                       + dense_max_abs(fx->M, nv * nv) * dense_max_abs(ddq, nv)
+                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(lambda, nc);
     dense_mul(fx->M, nv, nv, ddq, t);
     for (int k = 0; k < nv; ++k)
         r[k] += t[k] - fx->tau[k];
     dense_mul_t(fx->J, nc, nv, lambda, t);
     for (int k = 0; k < nv; ++k)
         r[k] -= t[k];
-    const double e = max_abs(r, nv);
+    const double e = dense_max_abs(r, nv);
     ck_assert_msg(e <= ALG_TOL * scale, "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
                   " (scale %.3g)", fx->what, state, solve, e, scale);
 }
@@ -402,7 +174,7 @@ static int check_against_dense(fixture *fx, int state)
     double gmax, gmin;
     dense_delassus(fx);
     const int rank = spectrum(fx, &gmax, &gmin);
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     const int it = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                  fx->lambda);
     ck_assert_msg(it == 60, "%s state %d: prox_ltl returned %d", fx->what, state, it);
@@ -430,16 +202,18 @@ static int check_against_dense(fixture *fx, int state)
     dense_mul_t(fx->J, nc, nv, lam, jtl_ref);
     assert_vec_close(jtl, jtl_ref, nv, DENSE_TOL, "%s state %d J^T lambda (rank %d of %d)",
                      fx->what, state, rank, nc);
-    if (null_part(fx, b, gmax) <= 1e-12 * (1 + max_abs(b, nc)))
+    if (null_part(fx, b, gmax) <= 1e-12 * (1 + dense_max_abs(b, nc)))
         assert_vec_close(fx->lambda, lam, nc, DENSE_TOL, "%s state %d lambda (rank %d of %d)",
                          fx->what, state, rank, nc);
     if (rank == nc) {                       /* the constraints hold: J ddq + gamma = 0 */
         dense_mul(fx->J, nc, nv, fx->ddq, b);
         for (int i = 0; i < nc; ++i)
             b[i] += gamma[i];
-        const double scale = 1 + max_abs(gamma, nc) + max_abs(fx->J, nc * nv) * max_abs(ddq, nv);
-        ck_assert_msg(max_abs(b, nc) <= HOLD_TOL * scale, "%s state %d: |J ddq + gamma| = %.3g",
-                      fx->what, state, max_abs(b, nc));
+        const double scale = 1 + dense_max_abs(gamma, nc)
+                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(ddq, nv);
+        ck_assert_msg(dense_max_abs(b, nc) <= HOLD_TOL * scale,
+                      "%s state %d: |J ddq + gamma| = %.3g", fx->what, state,
+                      dense_max_abs(b, nc));
     }
     return 1;
 }
@@ -463,16 +237,18 @@ static void check_impulse(fixture *fx, int state, double e)
     double gmax, gmin, *vplus = fx->ddq, *p = fx->lambda, *r = fx->x, *t = fx->y;
     dense_delassus(fx);
     const int rank = spectrum(fx, &gmax, &gmin);
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     ck_assert_int_eq(cdyn_impulse(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, e, vplus, p), 60);
     for (int k = 0; k < nv; ++k)
         t[k] = vplus[k] - fx->v[k];
     dense_mul(fx->M, nv, nv, t, r);
     dense_mul_t(fx->J, nc, nv, p, t);
-    const double scale = 1 + max_abs(fx->M, nv * nv) * (max_abs(vplus, nv) + max_abs(fx->v, nv))
-                       + max_abs(fx->J, nc * nv) * max_abs(p, nc);
-    ck_assert_msg(max_diff(r, t, nv) <= ALG_TOL * scale, "%s state %d: M dv != J^T impulse (%.3g)",
-                  fx->what, state, max_diff(r, t, nv));
+    const double scale = 1 + dense_max_abs(fx->M, nv * nv)
+                               * (dense_max_abs(vplus, nv) + dense_max_abs(fx->v, nv))
+                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(p, nc);
+    ck_assert_msg(dense_max_diff(r, t, nv) <= ALG_TOL * scale,
+                  "%s state %d: M dv != J^T impulse (%.3g)", fx->what, state,
+                  dense_max_diff(r, t, nv));
     dense_mul(fx->M, nv, nv, fx->v, r);
     dense_mul(fx->M, nv, nv, vplus, t);
     double before = 0, after = 0;
@@ -488,8 +264,8 @@ static void check_impulse(fixture *fx, int state, double e)
     dense_mul(fx->J, nc, nv, fx->v, t);
     for (int i = 0; i < nc; ++i)
         r[i] += e * t[i];
-    ck_assert_msg(max_abs(r, nc) <= HOLD_TOL * (1 + max_abs(t, nc)),
-                  "%s state %d: |J v+ + e J v-| = %.3g", fx->what, state, max_abs(r, nc));
+    ck_assert_msg(dense_max_abs(r, nc) <= HOLD_TOL * (1 + dense_max_abs(t, nc)),
+                  "%s state %d: |J v+ + e J v-| = %.3g", fx->what, state, dense_max_abs(r, nc));
 }
 
 /* From a converged lambda, a warm start meets a tolerance a cold start needs many
@@ -500,11 +276,11 @@ static void check_warm_start(fixture *fx, int state)
     dense_delassus(fx);
     if (spectrum(fx, &gmax, &gmin) != fx->nc || gmax > 1e6 * gmin)
         return;
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                    fx->lambda), 60);
     st.max_iter = 100;
-    st.rel_tol = 1e-9 * (1 + max_abs(fx->lambda, fx->nc));
+    st.rel_tol = 1e-9 * (1 + dense_max_abs(fx->lambda, fx->nc));
     const int cold = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
                                    fx->lambda);
     ck_assert_msg(cold > 1 && cold < 100, "%s state %d: cold start took %d", fx->what, state, cold);
@@ -533,7 +309,7 @@ static void check_baumgarte(fixture *fx, int state)
         Kd[k] = 20 + k;
         ck_assert_int_eq(cdyn_constraint_set_reference(&fx->cd, k, Rref, pref), CDYN_OK);
     }
-    cdyn_prox_settings st = settings(converging_mu(gmin), 60);
+    cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     st.Kp = Kp;
     st.Kd = Kd;
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
@@ -565,19 +341,19 @@ static void check_baumgarte(fixture *fx, int state)
             astar[r] = -Kp[k] * e[r] - Kd[k] * jv[row + r];
             lhs[row + r] += gamma[row + r];
         }
-        const double scale = 1 + max_abs(astar, c->dim) + max_abs(gamma + row, c->dim)
-                           + max_abs(fx->J, nc * nv) * max_abs(fx->ddq, nv);
-        ck_assert_msg(max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
+        const double scale = 1 + dense_max_abs(astar, c->dim) + dense_max_abs(gamma + row, c->dim)
+                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+        ck_assert_msg(dense_max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
                       "%s state %d constraint %d: |J ddq + gamma - a*| = %.3g", fx->what, state,
-                      k, max_diff(lhs + row, astar, c->dim));
+                      k, dense_max_diff(lhs + row, astar, c->dim));
     }
 }
 
 static void run_all(fixture *fx, uint64_t seed, int *compared, int *total)
 {
-    rng g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
+    xorshift64s g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
     for (int s = 0; s < NSTATES; ++s) {
-        random_state(fx, &g);
+        random_state(fx->m, &g, fx->q, fx->v, fx->tau, fx->w);
         check_kinematics(fx, &g, s);
         *compared += check_against_dense(fx, s);
         ++*total;
@@ -589,33 +365,6 @@ static void run_all(fixture *fx, uint64_t seed, int *compared, int *total)
             check_baumgarte(fx, s);
     }
 }
-
-/* ---- models ---- */
-
-static int frame_named(const cdyn_model *m, const char *name)
-{
-    for (int k = 0; k < m->nframes; ++k)
-        if (strcmp(m->frames[k].name, name) == 0)
-            return k;
-    ck_abort_msg("no frame %s in %s", name, m->name);
-    return -1;
-}
-
-static void load_sample(const char *file, int floating, model_table *mt)
-{
-    char path[1024], err[512] = "";
-    snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, file);
-    ck_assert_msg(model_table_load(path, floating, mt, err, sizeof err) == 0, "%s", err);
-}
-
-typedef struct {
-    const char *file, *what;
-    int floating, n;
-    struct {
-        const char *a, *b;
-        int dim;
-    } c[MAXCON + 2];
-} sample_set;
 
 /* Sets on the sample robots, redundant and degenerate ones among them. */
 static const sample_set sample_sets[] = {
@@ -643,68 +392,35 @@ START_TEST(test_sample_sets)
 {
     const sample_set *s = &sample_sets[_i];
     model_table mt;
-    cdyn_constraint set[MAXCON + 2];
+    cdyn_constraint set[SAMPLE_SET_MAX];
     fixture fx;
     load_sample(s->file, s->floating, &mt);
-    for (int k = 0; k < s->n; ++k) {
-        set[k].frame_a = frame_named(&mt.model, s->c[k].a);
-        set[k].frame_b = s->c[k].b ? frame_named(&mt.model, s->c[k].b) : -1;
-        set[k].dim = s->c[k].dim;
-    }
-    fixture_open(&fx, &mt.model, s->what, set, s->n);
+    fixture_open(&fx, &mt.model, s->what, set, sample_set_constraints(s, &mt.model, set));
     run_all(&fx, (uint64_t)_i, &sample_compared, &sample_total);
     fixture_close(&fx);
     model_table_free(&mt);
 }
 END_TEST
 
-/* A random set on a random robot: 1 to MAXCON constraints on frames of moving bodies,
- * a third of them loops (to another body's frame or a world-fixed one), 3d or 6d. */
-static int random_set(const cdyn_model *m, rng *g, cdyn_constraint *set)
-{
-    int moving[512], nmoving = 0, n = 1 + (int)uniform(g, 0, MAXCON - 1e-9);
-    for (int k = 0; k < m->nframes && nmoving < 512; ++k)
-        if (m->frames[k].body >= 0)
-            moving[nmoving++] = k;
-    for (int k = 0; k < n; ++k) {
-        cdyn_constraint *c = &set[k];
-        do {
-            c->frame_a = moving[(int)uniform(g, 0, nmoving - 1e-9)];
-            c->frame_b = uniform(g, 0, 1) < 1.0 / 3 ? (int)uniform(g, 0, m->nframes - 1e-9) : -1;
-            c->dim = uniform(g, 0, 1) < 0.5 ? 3 : 6;
-        } while (cdyn_constraint_data_size(m, c, 1) == 0);
-    }
-    return n;
-}
-
 static int random_compared, random_total;
 
+/* A random set on a random robot: 1 to MAXCON constraints on frames of moving bodies, a
+ * third of them loops (to another body's frame or a world-fixed one), 3d or 6d. */
 START_TEST(test_random_sets)
 {
     const unsigned seed = (unsigned)_i;
-    int floating = 0;
-    char *text = random_robot_urdf(seed, &floating), err[512] = "", what[96];
-    urdf_model u;
-    kin_tree t;
-    model_table mt;
-    const tree_options opt = { floating };
+    char what[96];
+    random_model r;
     cdyn_constraint set[MAXCON + 2];
     fixture fx;
-    rng g = { 0xD1B54A32D192ED03ull + seed };
-    ck_assert_ptr_nonnull(text);
-    ck_assert_msg(urdf_parse_memory(text, strlen(text), "random.urdf", &u, err, sizeof err) == 0,
-                  "seed %u: %s", seed, err);
-    ck_assert_msg(pipeline_tree(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_int_eq(model_table_from_tree(&t, &mt), 0);
-    const int n = random_set(&mt.model, &g, set);
-    snprintf(what, sizeof what, "seed %u (nv %d, %d constraints)", seed, mt.model.nv, n);
-    fixture_open(&fx, &mt.model, what, set, n);
+    xorshift64s g = { 0xD1B54A32D192ED03ull + seed };
+    random_model_open(&r, seed);
+    const int n = random_constraint_set(&r.mt.model, &g, MAXCON, 1, set);
+    snprintf(what, sizeof what, "seed %u (nv %d, %d constraints)", seed, r.mt.model.nv, n);
+    fixture_open(&fx, &r.mt.model, what, set, n);
     run_all(&fx, seed, &random_compared, &random_total);
     fixture_close(&fx);
-    model_table_free(&mt);
-    tree_free(&t);
-    urdf_free(&u);
-    free(text);
+    random_model_close(&r);
 }
 END_TEST
 
@@ -767,7 +483,7 @@ START_TEST(test_bad_input)
     cdyn_data d;
     ck_assert_int_eq(cdyn_data_init(&d, m, dbuf, dbytes), CDYN_OK);
     double q[16], v[16], tau[16], out[16 + 6 + 8], R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0 };
-    cdyn_prox_settings st = settings(1e-6, 3);
+    cdyn_prox_settings st = prox_settings(1e-6, 3);
     ck_assert_int_eq(cdyn_neutral(m, q), CDYN_OK);
     for (int k = 0; k < m->nv; ++k)
         v[k] = tau[k] = 0.1 * k;
@@ -832,10 +548,6 @@ int main(void)
     tcase_add_test(tc, test_coverage);
     tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* test_coverage reads the others' counts */
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    /* no fork: test_coverage reads the others' counts */
+    return check_run(s, CK_NOFORK) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

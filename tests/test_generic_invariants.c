@@ -1,7 +1,8 @@
 /* test_generic_invariants.c — identities the generic runtime must satisfy on any robot,
  * checked without a reference: on hand-written models (every joint type, skewed and
  * negative axes, rotated joint frames, a frame on the world) and on 60 seeded random
- * robots from random_robot.h, each at random states drawn by this file's own PRNG.
+ * robots from support/random_robot.h, each at random states drawn by a PRNG of the tests'
+ * own (support/rng.h, splitmix64).
  *
  *  - RNEA(q, v, ABA(q, v, tau)) = tau and M ABA + nle = tau;
  *  - nle = RNEA(q, v, 0), gravity = RNEA(q, 0, 0);
@@ -24,12 +25,11 @@
 #include <string.h>
 
 #include "cdyn.h"
-#include "model/model_table.h"
-#include "dense.h"
-#include "random_robot.h"
-#include "model/tree.h"
-#include "pipeline.h"
-#include "parse/urdf.h"
+#include "support/check_main.h"
+#include "support/dense.h"
+#include "support/models.h"
+#include "support/random_robot.h"
+#include "support/rng.h"
 
 #define NSEEDS 60
 #define NSTATES 3
@@ -45,55 +45,36 @@
 #endif
 #define PI 3.14159265358979323846
 
-/* ---- a small PRNG (splitmix64), independent of the code under test ------------------ */
-
-typedef struct {
-    uint64_t s;
-} rng;
-
-static uint64_t rng_next(rng *g)
-{
-    uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static double rng_uniform(rng *g, double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rng_next(g) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* q drawn sensibly: angles in [-pi, pi], positions in [-1, 1], (cos, sin) on the circle,
  * quaternions uniform on the unit sphere (rejection in the 4-ball). */
-static void random_q(const cdyn_model *m, rng *g, cdyn_real *q)
+static void random_q(const cdyn_model *m, splitmix64 *g, cdyn_real *q)
 {
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
         cdyn_real *x = q + b->idx_q;
         double th, n2, u[4];
         switch (b->type) {
-        case CDYN_JOINT_REVOLUTE: x[0] = rng_uniform(g, -PI, PI); break;
-        case CDYN_JOINT_PRISMATIC: x[0] = rng_uniform(g, -1, 1); break;
+        case CDYN_JOINT_REVOLUTE: x[0] = splitmix64_range(g, -PI, PI); break;
+        case CDYN_JOINT_PRISMATIC: x[0] = splitmix64_range(g, -1, 1); break;
         case CDYN_JOINT_REVOLUTE_UNBOUNDED:
-            th = rng_uniform(g, -PI, PI);
+            th = splitmix64_range(g, -PI, PI);
             x[0] = cos(th);
             x[1] = sin(th);
             break;
         case CDYN_JOINT_PLANAR:
-            x[0] = rng_uniform(g, -1, 1);
-            x[1] = rng_uniform(g, -1, 1);
-            th = rng_uniform(g, -PI, PI);
+            x[0] = splitmix64_range(g, -1, 1);
+            x[1] = splitmix64_range(g, -1, 1);
+            th = splitmix64_range(g, -PI, PI);
             x[2] = cos(th);
             x[3] = sin(th);
             break;
         case CDYN_JOINT_FREEFLYER:
             for (int k = 0; k < 3; ++k)
-                x[k] = rng_uniform(g, -1, 1);
+                x[k] = splitmix64_range(g, -1, 1);
             do {
                 n2 = 0;
                 for (int k = 0; k < 4; ++k) {
-                    u[k] = rng_uniform(g, -1, 1);
+                    u[k] = splitmix64_range(g, -1, 1);
                     n2 += u[k] * u[k];
                 }
             } while (n2 > 1 || n2 < 1e-2);
@@ -104,10 +85,10 @@ static void random_q(const cdyn_model *m, rng *g, cdyn_real *q)
     }
 }
 
-static void random_vector(rng *g, cdyn_real *x, int n)
+static void random_vector(splitmix64 *g, cdyn_real *x, int n)
 {
     for (int k = 0; k < n; ++k)
-        x[k] = rng_uniform(g, -1, 1);
+        x[k] = splitmix64_range(g, -1, 1);
 }
 
 /* ---- hand-written models ------------------------------------------------------------- */
@@ -408,7 +389,7 @@ static void check_factorisation(fixture *fx)
 }
 
 /* Solves: forward errors grow with cond(M), hence cond_tol relative to the solution. */
-static void check_solves(fixture *fx, rng *g)
+static void check_solves(fixture *fx, splitmix64 *g)
 {
     const cdyn_model *m = fx->m;
     const int nv = m->nv;
@@ -511,7 +492,7 @@ static void check_jacobians(fixture *fx)
 
 /* Unit quaternions and pairs after integrate; two half steps of a constant twist equal
  * one step; a zero step changes nothing. */
-static void check_integrate(fixture *fx, rng *g)
+static void check_integrate(fixture *fx, splitmix64 *g)
 {
     const cdyn_model *m = fx->m;
     const double dt = 0.37;
@@ -545,7 +526,7 @@ static void check_integrate(fixture *fx, rng *g)
 static void run_invariants(const cdyn_model *m, const char *what, unsigned seed, double cond_tol)
 {
     fixture fx;
-    rng g = { 0x5EED0000ull + seed };
+    splitmix64 g = { 0x5EED0000ull + seed };
     fixture_init(&fx, m, what, cond_tol);
     for (fx.state = 0; fx.state < NSTATES; ++fx.state) {
         random_q(m, &g, fx.q);
@@ -572,26 +553,15 @@ END_TEST
 START_TEST(test_random_robots)
 {
     const unsigned seed = (unsigned)_i;
-    int floating = 0;
-    char *text = random_robot_urdf(seed, &floating), err[512] = "", what[64];
-    urdf_model u;
-    kin_tree t;
-    model_table mt;
-    const tree_options opt = { floating };
-    ck_assert_ptr_nonnull(text);
-    ck_assert_msg(urdf_parse_memory(text, strlen(text), "random.urdf", &u, err, sizeof err) == 0,
-                  "seed %u: %s", seed, err);
-    ck_assert_msg(pipeline_tree(&u, &opt, &t, err, sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_int_eq(model_table_from_tree(&t, &mt), 0);
-    ck_assert_int_eq(mt.model.nv, random_robot_expected_nv(seed));
-    ck_assert_int_eq(mt.model.nq, random_robot_expected_nq(seed));
+    char what[64];
+    random_model r;
+    random_model_open(&r, seed);
+    ck_assert_int_eq(r.mt.model.nv, random_robot_expected_nv(seed));
+    ck_assert_int_eq(r.mt.model.nq, random_robot_expected_nq(seed));
     snprintf(what, sizeof what, "seed %u", seed);
     /* the extreme seeds have cond(M) near 1e8: forward errors ~ 1e8 eps ~ 1e-8 */
-    run_invariants(&mt.model, what, seed, random_robot_is_extreme(seed) ? 1e-6 : ALG_TOL);
-    model_table_free(&mt);
-    tree_free(&t);
-    urdf_free(&u);
-    free(text);
+    run_invariants(&r.mt.model, what, seed, random_robot_is_extreme(seed) ? 1e-6 : ALG_TOL);
+    random_model_close(&r);
 }
 END_TEST
 
@@ -726,9 +696,5 @@ static Suite *generic_invariants_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(generic_invariants_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(generic_invariants_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

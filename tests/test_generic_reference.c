@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "cdyn.h"
+#include "support/check_main.h"
 #include "model/model_table.h"
-#include "reference.h"
+#include "support/models.h"
+#include "support/reference.h"
 
 #define REF_DIR CDYN_SHARED_DIR "/reference"
 #define SKIP_RETURN_CODE 77
@@ -131,14 +133,6 @@ static void gauss_jordan_inverse(const double *A, double *inv, int n)
 
 /* ---- the model, checked against model.txt ------------------------------------------- */
 
-static int find_frame(const cdyn_model *m, const char *name)
-{
-    for (int k = 0; k < m->nframes; ++k)
-        if (m->frames[k].name && !strcmp(m->frames[k].name, name))
-            return k;
-    return -1;
-}
-
 /* Joint order, sizes and parents, then each joint's placement, inertia and S. */
 static void check_model(const context *cx, const cdyn_model *m, const cdyn_data *d,
                         const ref_file *mf)
@@ -180,7 +174,7 @@ static void check_model(const context *cx, const cdyn_model *m, const cdyn_data 
     }
     for (int k = 0; k < ref_nframes(mf); ++k) {
         const ref_frame *rf = ref_frame_at(mf, k);
-        const int f = find_frame(m, rf->name);
+        const int f = frame_index(m, rf->name);
         ck_assert_msg(f >= 0, "%s (%s): no frame %s", cx->robot, cx->source, rf->name);
         ck_assert_int_eq(m->frames[f].body, rf->parent_joint - 1);
         assert_close(cx, rf->name, m->frames[f].R, rf->R, 9);
@@ -274,7 +268,7 @@ static void check_frames(const context *cx, const cdyn_model *m, cdyn_data *d,
     ck_assert_int_eq(cdyn_fk(m, d, b->q), CDYN_OK);
     for (int k = 0; k < ref_nframes(mf); ++k) {
         const char *fname = ref_frame_at(mf, k)->name;
-        const int f = find_frame(m, fname);
+        const int f = frame_index(m, fname);
         cdyn_real R[9], p[3];
         char name[256];
         ck_assert_int_eq(cdyn_frame_placement(m, d, f, R, p), CDYN_OK);
@@ -285,7 +279,7 @@ static void check_frames(const context *cx, const cdyn_model *m, cdyn_data *d,
     }
     for (int k = 0; k < ref_nframes(mf); ++k) {
         const char *fname = ref_frame_at(mf, k)->name;
-        const int f = find_frame(m, fname);
+        const int f = frame_index(m, fname);
         char name[256];
         cdyn_real R[9], p[3];
         ck_assert_int_eq(cdyn_frame_jacobian(m, d, b->q, f, CDYN_LOCAL, b->J), CDYN_OK);
@@ -516,9 +510,5 @@ int main(void)
         return SKIP_RETURN_CODE;
     }
     fclose(probe);
-    SRunner *sr = srunner_create(generic_reference_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(generic_reference_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

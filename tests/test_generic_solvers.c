@@ -11,15 +11,13 @@
  *    and checked densely, on full-rank sets with cond(J M^-1 J^T) <= 1e6;
  *  - a redundant set (one contact twice): the same ddq as prox_ltl, and the pair's summed
  *    lambda equal to prox_ltl's;
- *  - nothing is carried over between calls: with the workspaces scrambled (NaN and 1e30)
- *    between two calls the outputs are bitwise identical;
- *  - workspaces carved anew over junk bytes (cdyn_data_attach, cdyn_constraint_data_attach,
- *    what a --size robot does on every call) give every function's results bit for bit as
- *    initialised ones, also moved after crba; cdyn_data_view refuses junk;
+ *  - nothing is carried over between calls, and workspaces carved anew over junk bytes
+ *    work as initialised ones (test_generic_solvers_workspace.c);
  *  - loops are refused by prox_pv and constrained_aba, bad arguments by all three;
- * on the sample robots' sets and seeded random robots (tests/random_robot.h) with random
- * contact sets (and, for prox_ltls, random sets with loops). The worst figures are
- * printed (test_figures).
+ * on the sample robots' sets and seeded random robots (tests/support/random_robot.h) with
+ * random contact sets (and, for prox_ltls, random sets with loops). The worst figures are
+ * printed (test_figures). The fixture, solver table and sample sets the two files share:
+ * test_generic_solvers.h.
  *
  * Tolerances, relative to 1 + max |reference| (compare.h):
  *  - against prox_ltl (tolerances() has the reasoning): 1e-9 for prox_pv and prox_ltls,
@@ -33,46 +31,30 @@
  *    its penalised inertias, measured 8e-10: too close), stopping on the primal residual
  *    (abs_tol = 1e-12 of the scale), which the ALM solvers measure directly (their dual,
  *    r / mu, has a rounding floor of eps |J ddq| / mu). */
-#include <check.h>
+#include "test_generic_solvers.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdyn.h"
-#include "compare.h"
-#include "dense.h"
-#include "model/model_table.h"
-#include "random_robot.h"
-#include "model/tree.h"
-#include "pipeline.h"
-#include "parse/urdf.h"
+#include "support/check_main.h"
+#include "support/compare.h"
+#include "support/dense.h"
+#include "support/random_robot.h"
 
 #define CONV_TOL 1e-9
 #define CONV_MU 1e-7
 #define CONV_ITER 200
 #define CONV_ABS 1e-12
-#define NSEEDS 40
 #define NSTATES 3
-#define MAXCON 4
 
-typedef int (*solver_fn)(const cdyn_model *, cdyn_data *, cdyn_constraint_data *,
-                         const cdyn_prox_settings *, const cdyn_real *, const cdyn_real *,
-                         const cdyn_real *, cdyn_real *, cdyn_real *);
-
-static const struct {
-    const char *name;
-    solver_fn f;
-    int loops;          /* accepts sets with loops */
-    double tol;         /* against prox_ltl after 3 iterations, well conditioned */
-    double alm;         /* the factor of its multiplier step's loss (tolerances()) */
-} solvers[] = {
+const solver solvers[NSOLVERS] = {
     { "prox_pv", cdyn_prox_pv, 0, 1e-9, 0 },
     { "prox_ltls", cdyn_prox_ltls, 1, 1e-9, 10 },
     { "constrained_aba", cdyn_constrained_aba, 0, 1e-8, 100 },
 };
-#define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
 
 /* The worst agreement seen, per solver: 3 iterations (sample robots, random robots), and
  * the converged residuals (motion equation, constraint). */
@@ -80,43 +62,9 @@ static double worst_same[NSOLVERS][2][2], worst_ratio[NSOLVERS], worst_motion[NS
     worst_hold[NSOLVERS], worst_redundant[NSOLVERS]; /* worst_same[solver][random][ill-posed] */
 static int compared_same[NSOLVERS], compared_conv[NSOLVERS];
 
-/* ---- a PRNG of the test's own (xorshift64*) ---- */
-
-typedef struct {
-    uint64_t s;
-} rng;
-
-static double uniform(rng *g, double lo, double hi)
-{
-    g->s ^= g->s >> 12;
-    g->s ^= g->s << 25;
-    g->s ^= g->s >> 27;
-    return lo + (hi - lo) * (double)((g->s * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-static void random_vector(rng *g, double *x, int n, double scale)
-{
-    for (int k = 0; k < n; ++k)
-        x[k] = uniform(g, -scale, scale);
-}
-
 /* ---- the fixture ---- */
 
-typedef struct {
-    const cdyn_model *m;
-    const char *what;
-    int sample;             /* a sample robot (else a random one), for the figures */
-    cdyn_constraint set[2 * MAXCON + 2];
-    int n, nc, nv, nq, loops;
-    cdyn_data d;
-    cdyn_constraint_data cd;
-    void *dbuf, *cbuf;
-    size_t dbytes, cbytes;
-    double *q, *v, *tau, *ddq0, *lam0, *ddq, *lam, *init, *M, *J, *G, *H, *nle, *gamma, *x, *y;
-    double gmax, gmin;      /* G's extreme eigenvalues (dense_terms), negative ones as 0 */
-} fixture;
-
-static void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int sample,
+void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int sample,
                          const cdyn_constraint *set, int n)
 {
     memset(fx, 0, sizeof *fx);
@@ -147,7 +95,7 @@ static void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int
         ck_assert_ptr_nonnull(*all[k] = calloc(big, sizeof(double)));
 }
 
-static void fixture_close(fixture *fx)
+void fixture_close(fixture *fx)
 {
     void *all[] = { fx->dbuf, fx->cbuf, fx->q, fx->v, fx->tau, fx->ddq0, fx->lam0, fx->ddq,
                     fx->lam, fx->init, fx->M, fx->J, fx->G, fx->H, fx->nle, fx->gamma, fx->x,
@@ -156,41 +104,10 @@ static void fixture_close(fixture *fx)
         free(all[k]);
 }
 
-static double max_abs(const double *x, int n)
-{
-    double s = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k]) <= s))
-            s = fabs(x[k]);
-    return s;
-}
-
 /* max |x - ref| / (1 + max |ref|), compare.h's measure (NaN gives NaN). */
 static double rel_diff(const double *x, const double *ref, int n)
 {
-    double e = 0;
-    for (int k = 0; k < n; ++k)
-        if (!(fabs(x[k] - ref[k]) <= e))
-            e = fabs(x[k] - ref[k]);
-    return e / (1 + max_abs(ref, n));
-}
-
-static cdyn_prox_settings settings(double mu, int iterations)
-{
-    cdyn_prox_settings s = { 0, 0, 0, 0, NULL, NULL, 0 };
-    s.mu = mu;
-    s.max_iter = iterations;
-    return s;
-}
-
-static void random_state(fixture *fx, rng *g)
-{
-    double *step = fx->x;
-    ck_assert_int_eq(cdyn_neutral(fx->m, fx->q), CDYN_OK);
-    random_vector(g, step, fx->nv, 3.0);
-    ck_assert_int_eq(cdyn_integrate(fx->m, fx->q, step, 1.0, fx->q), CDYN_OK);
-    random_vector(g, fx->v, fx->nv, 1.0);
-    random_vector(g, fx->tau, fx->nv, 5.0);
+    return dense_max_diff(x, ref, n) / (1 + dense_max_abs(ref, n));
 }
 
 static void note(double *worst, double e)
@@ -211,20 +128,7 @@ static void dense_terms(fixture *fx)
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->d, &fx->cd, fx->q, fx->J), CDYN_OK);
     ck_assert_int_eq(cdyn_constraint_drift(fx->m, &fx->d, &fx->cd, fx->q, fx->v, fx->gamma),
                      CDYN_OK);
-    for (int k = 0; k < nv; ++k)
-        for (int i = 0; i < nc; ++i)
-            fx->H[k * nc + i] = fx->J[i * nv + k];
-    ck_assert_int_eq(dense_cholesky_solve(fx->M, nv, fx->H, nc), 0);
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < nc; ++j) {
-            double s = 0;
-            for (int k = 0; k < nv; ++k)
-                s += fx->J[i * nv + k] * fx->H[k * nc + j];
-            fx->G[i * nc + j] = s;
-        }
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < i; ++j)
-            fx->G[i * nc + j] = fx->G[j * nc + i] = 0.5 * (fx->G[i * nc + j] + fx->G[j * nc + i]);
+    ck_assert_int_eq(dense_jminvjt(fx->M, fx->J, nv, nc, fx->H, fx->G), 0);
     double *w = fx->x, *V = fx->y;
     ck_assert_int_eq(dense_sym_eigen(fx->G, nc, w, V), 0);
     fx->gmax = 0;
@@ -267,11 +171,11 @@ static void tolerances(const fixture *fx, double mu, int s, double *tol_ddq, dou
             a += fabs(fx->J[i * nv + k] * fx->ddq0[k]);
         acc = fmax(acc, a);
     }
-    acc += max_abs(fx->gamma, nc) + sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    acc += dense_max_abs(fx->gamma, nc) + sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     const double loss = fx->sample ? 0 : solvers[s].alm * DBL_EPSILON * acc / mu;
     const double base = fmax(solvers[s].tol, C_KAPPA * DBL_EPSILON * kappa);
-    *tol_lambda = fmax(base, loss / (1 + max_abs(fx->lam0, nc)));
-    *tol_ddq = fmax(base, loss * max_abs(fx->H, nv * nc) / (1 + max_abs(fx->ddq0, nv)));
+    *tol_lambda = fmax(base, loss / (1 + dense_max_abs(fx->lam0, nc)));
+    *tol_ddq = fmax(base, loss * dense_max_abs(fx->H, nv * nc) / (1 + dense_max_abs(fx->ddq0, nv)));
 }
 
 /* The residuals a solver left: primal = mu dual exactly, and without gains (a* = 0) the
@@ -290,11 +194,11 @@ static void check_residuals(fixture *fx, const cdyn_prox_settings *st, int s, do
     dense_mul(fx->J, nc, nv, fx->ddq, r);
     for (int i = 0; i < nc; ++i)
         r[i] += fx->gamma[i];
-    const double scale = 1 + max_abs(fx->gamma, nc)
-                       + max_abs(fx->J, nc * nv) * max_abs(fx->ddq, nv);
-    ck_assert_msg(fabs(p - max_abs(r, nc)) <= tol_ddq * scale,
+    const double scale = 1 + dense_max_abs(fx->gamma, nc)
+                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+    ck_assert_msg(fabs(p - dense_max_abs(r, nc)) <= tol_ddq * scale,
                   "%s state %d %s: %s primal residual %.17g, |J ddq + gamma| %.17g", fx->what,
-                  state, how, solvers[s].name, p, max_abs(r, nc));
+                  state, how, solvers[s].name, p, dense_max_abs(r, nc));
 }
 
 /* prox_ltl and each solver with settings st from lambda = fx->init: ddq and lambda agree
@@ -333,15 +237,15 @@ static void compare_with_ltl(fixture *fx, const cdyn_prox_settings *st, const ch
 
 /* Three iterations at mu = 1e-6: cold, warm from a random lambda, with Baumgarte gains
  * towards a reference away from the frames (so a* is large). */
-static void check_three_iterations(fixture *fx, rng *g, int state)
+static void check_three_iterations(fixture *fx, xorshift64s *g, int state)
 {
     double Kp[2 * MAXCON + 2], Kd[2 * MAXCON + 2];
     const double Rref[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 }, pref[3] = { 0.1, -0.2, 0.3 };
-    cdyn_prox_settings st = settings(1e-6, 3);
+    cdyn_prox_settings st = prox_settings(1e-6, 3);
     dense_terms(fx);
     memset(fx->init, 0, (size_t)fx->nc * sizeof(double));
     compare_with_ltl(fx, &st, "cold", state);
-    random_vector(g, fx->init, fx->nc, 20.0);
+    xorshift64s_vector(g, fx->init, fx->nc, 20.0);
     st.warm_start = 1;
     compare_with_ltl(fx, &st, "warm", state);
     for (int k = 0; k < fx->n; ++k) {
@@ -368,11 +272,11 @@ static void check_converged(fixture *fx, int state)
     dense_terms(fx);
     if (!(fx->gmin > 1e-6 * fx->gmax))
         return;
-    cdyn_prox_settings st = settings(CONV_MU * fx->gmax, CONV_ITER);
+    cdyn_prox_settings st = prox_settings(CONV_MU * fx->gmax, CONV_ITER);
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0,
                                    fx->lam0), CONV_ITER);
-    st.abs_tol = CONV_ABS * (1 + max_abs(fx->gamma, nc)
-                             + max_abs(fx->J, nc * nv) * max_abs(fx->ddq0, nv));
+    st.abs_tol = CONV_ABS * (1 + dense_max_abs(fx->gamma, nc)
+                             + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq0, nv));
     for (int s = 0; s < NSOLVERS; ++s) {
         if (fx->loops && !solvers[s].loops)
             continue;
@@ -383,20 +287,20 @@ static void check_converged(fixture *fx, int state)
         double *r = fx->x, *t = fx->y;
         dense_mul(fx->M, nv, nv, fx->ddq, r);
         dense_mul_t(fx->J, nc, nv, fx->lam, t);
-        const double scale = 1 + max_abs(fx->nle, nv) + max_abs(fx->tau, nv)
-                           + max_abs(fx->M, nv * nv) * max_abs(fx->ddq, nv)
-                           + max_abs(fx->J, nc * nv) * max_abs(fx->lam, nc);
+        const double scale = 1 + dense_max_abs(fx->nle, nv) + dense_max_abs(fx->tau, nv)
+                           + dense_max_abs(fx->M, nv * nv) * dense_max_abs(fx->ddq, nv)
+                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->lam, nc);
         for (int k = 0; k < nv; ++k)
             r[k] += fx->nle[k] - fx->tau[k] - t[k];
-        const double em = max_abs(r, nv) / scale;
+        const double em = dense_max_abs(r, nv) / scale;
         ck_assert_msg(em <= CONV_TOL, "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
                       " of %.3g", fx->what, state, solvers[s].name, em, scale);
         dense_mul(fx->J, nc, nv, fx->ddq, r);
         for (int i = 0; i < nc; ++i)
             r[i] += fx->gamma[i];
-        const double hscale = 1 + max_abs(fx->gamma, nc)
-                            + max_abs(fx->J, nc * nv) * max_abs(fx->ddq, nv);
-        const double eh = max_abs(r, nc) / hscale;
+        const double hscale = 1 + dense_max_abs(fx->gamma, nc)
+                            + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+        const double eh = dense_max_abs(r, nc) / hscale;
         ck_assert_msg(eh <= CONV_TOL, "%s state %d %s: |J ddq + gamma| = %.3g of %.3g", fx->what,
                       state, solvers[s].name, eh, hscale);
         note(&worst_motion[s], em);
@@ -407,9 +311,9 @@ static void check_converged(fixture *fx, int state)
 
 static void run_all(fixture *fx, uint64_t seed)
 {
-    rng g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
+    xorshift64s g = { 0x9E3779B97F4A7C15ull ^ (seed * 0x100000001B3ull) };
     for (int s = 0; s < NSTATES; ++s) {
-        random_state(fx, &g);
+        random_state(fx->m, &g, fx->q, fx->v, fx->tau, fx->x);
         check_three_iterations(fx, &g, s);
         check_converged(fx, s);
     }
@@ -417,32 +321,7 @@ static void run_all(fixture *fx, uint64_t seed)
 
 /* ---- models and sets ---- */
 
-static int frame_named(const cdyn_model *m, const char *name)
-{
-    for (int k = 0; k < m->nframes; ++k)
-        if (strcmp(m->frames[k].name, name) == 0)
-            return k;
-    ck_abort_msg("no frame %s in %s", name, m->name);
-    return -1;
-}
-
-static void load_sample(const char *file, int floating, model_table *mt)
-{
-    char path[1024], err[512] = "";
-    snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, file);
-    ck_assert_msg(model_table_load(path, floating, mt, err, sizeof err) == 0, "%s", err);
-}
-
-typedef struct {
-    const char *file, *what;
-    int floating, n;
-    struct {
-        const char *a, *b;
-        int dim;
-    } c[MAXCON + 2];
-} sample_set;
-
-static const sample_set sample_sets[] = {
+const sample_set sample_sets[] = {
     { "arm7.urdf", "arm7 tool 6d", 0, 1, { { "tool", NULL, 6 } } },
     { "arm7.urdf", "arm7 tool 3d", 0, 1, { { "tool", NULL, 3 } } },
     { "arm7.urdf", "arm7 tool 3d + 6d on link3 (7 DoFs, 9 rows)", 0, 2,
@@ -467,17 +346,7 @@ static const sample_set sample_sets[] = {
     { "fourbar.urdf", "fourbar loop 3d", 0, 1, { { "coupler_tip", "rocker_tip", 3 } } },
     { "fourbar.urdf", "fourbar loop 6d", 0, 1, { { "coupler_tip", "rocker_tip", 6 } } },
 };
-#define NSAMPLES ((int)(sizeof sample_sets / sizeof sample_sets[0]))
-
-static int sample_to_set(const sample_set *s, const cdyn_model *m, cdyn_constraint *set)
-{
-    for (int k = 0; k < s->n; ++k) {
-        set[k].frame_a = frame_named(m, s->c[k].a);
-        set[k].frame_b = s->c[k].b ? frame_named(m, s->c[k].b) : -1;
-        set[k].dim = s->c[k].dim;
-    }
-    return s->n;
-}
+const int nsample_sets = (int)(sizeof sample_sets / sizeof sample_sets[0]);
 
 START_TEST(test_sample_sets)
 {
@@ -486,7 +355,7 @@ START_TEST(test_sample_sets)
     cdyn_constraint set[MAXCON + 2];
     fixture fx;
     load_sample(s->file, s->floating, &mt);
-    const int n = sample_to_set(s, &mt.model, set);
+    const int n = sample_set_constraints(s, &mt.model, set);
     fixture_open(&fx, &mt.model, s->what, 1, set, n);
     run_all(&fx, (uint64_t)_i);
     fixture_close(&fx);
@@ -494,56 +363,7 @@ START_TEST(test_sample_sets)
 }
 END_TEST
 
-/* 1 to MAXCON constraints on frames of moving bodies, 3d or 6d; with `loops`, a third of
- * them loops (to another frame, world-fixed ones included). */
-static int random_set(const cdyn_model *m, rng *g, int loops, cdyn_constraint *set)
-{
-    int moving[512], nmoving = 0, n = 1 + (int)uniform(g, 0, MAXCON - 1e-9);
-    for (int k = 0; k < m->nframes && nmoving < 512; ++k)
-        if (m->frames[k].body >= 0)
-            moving[nmoving++] = k;
-    for (int k = 0; k < n; ++k) {
-        cdyn_constraint *c = &set[k];
-        do {
-            c->frame_a = moving[(int)uniform(g, 0, nmoving - 1e-9)];
-            c->frame_b = loops && uniform(g, 0, 1) < 1.0 / 3
-                             ? (int)uniform(g, 0, m->nframes - 1e-9) : -1;
-            c->dim = uniform(g, 0, 1) < 0.5 ? 3 : 6;
-        } while (cdyn_constraint_data_size(m, c, 1) == 0);
-    }
-    return n;
-}
-
-typedef struct {
-    urdf_model u;
-    kin_tree t;
-    model_table mt;
-    char *text;
-} random_robot;
-
-static void random_robot_open(random_robot *r, unsigned seed)
-{
-    int floating = 0;
-    char err[512] = "";
-    r->text = random_robot_urdf(seed, &floating);
-    const tree_options opt = { floating };
-    ck_assert_ptr_nonnull(r->text);
-    ck_assert_msg(urdf_parse_memory(r->text, strlen(r->text), "random.urdf", &r->u, err,
-                                    sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_msg(pipeline_tree(&r->u, &opt, &r->t, err, sizeof err) == 0, "seed %u: %s", seed, err);
-    ck_assert_int_eq(model_table_from_tree(&r->t, &r->mt), 0);
-}
-
-static void random_robot_close(random_robot *r)
-{
-    model_table_free(&r->mt);
-    tree_free(&r->t);
-    urdf_free(&r->u);
-    free(r->text);
-}
-
-/* Seeds 0 .. NSEEDS-1, then the big ones. */
-static unsigned seed_of(int i)
+unsigned seed_of(int i)
 {
     return i < NSEEDS ? (unsigned)i : RANDOM_ROBOT_BIG_FIRST + (unsigned)(i - NSEEDS);
 }
@@ -551,21 +371,21 @@ static unsigned seed_of(int i)
 START_TEST(test_random_sets)
 {
     const unsigned seed = seed_of(_i);
-    random_robot r;
+    random_model r;
     cdyn_constraint set[MAXCON + 2];
     char what[128];
     fixture fx;
-    rng g = { 0xD1B54A32D192ED03ull + seed };
-    random_robot_open(&r, seed);
+    xorshift64s g = { 0xD1B54A32D192ED03ull + seed };
+    random_model_open(&r, seed);
     for (int loops = 0; loops < 2; ++loops) {
-        const int n = random_set(&r.mt.model, &g, loops, set);
+        const int n = random_constraint_set(&r.mt.model, &g, MAXCON, loops, set);
         snprintf(what, sizeof what, "seed %u (nv %d, %d %s)", seed, r.mt.model.nv, n,
                  loops ? "constraints, loops allowed" : "contacts");
         fixture_open(&fx, &r.mt.model, what, 0, set, n);
         run_all(&fx, seed + 1000u * (unsigned)loops);
         fixture_close(&fx);
     }
-    random_robot_close(&r);
+    random_model_close(&r);
 }
 END_TEST
 
@@ -579,7 +399,7 @@ static void check_redundant(fixture *fx, int state)
     const int nv = fx->nv, nc = fx->nc, dim = fx->set[0].dim;
     double sum0[6], sum[6], tol_ddq, tol_lambda;
     dense_terms(fx);
-    cdyn_prox_settings st = settings(1e-6, 60);
+    cdyn_prox_settings st = prox_settings(1e-6, 60);
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0,
                                    fx->lam0), 60);
     for (int r = 0; r < dim; ++r)
@@ -610,261 +430,14 @@ START_TEST(test_redundant)
     const cdyn_constraint set[5] = { { lf, -1, 3 }, { lf, -1, 3 }, { rf, -1, 3 }, { lh, -1, 3 },
                                      { rh, -1, 3 } };
     fixture fx;
-    rng g = { 12345 };
+    xorshift64s g = { 12345 };
     fixture_open(&fx, m, "quadruped12 lf_foot twice + three feet", 1, set, 5);
     for (int s = 0; s < NSTATES; ++s) {
-        random_state(&fx, &g);
+        random_state(fx.m, &g, fx.q, fx.v, fx.tau, fx.x);
         check_redundant(&fx, s);
     }
     fixture_close(&fx);
     model_table_free(&mt);
-}
-END_TEST
-
-/* ---- nothing carried over between calls ---- */
-
-/* Every real the solvers may write: d's after the constant S, cd's but the set's inputs
- * (ref_R, ref_p, and bR, bp which hold the identity for a contact from init). */
-static void scramble(fixture *fx, double junk)
-{
-    cdyn_data *d = &fx->d;
-    cdyn_constraint_data *cd = &fx->cd;
-    for (double *x = d->liR; x < d->LinvT + fx->nv * fx->nv; ++x)
-        *x = junk;
-    for (double *x = cd->aR; x < cd->bR; ++x)
-        *x = junk;
-    for (double *x = cd->J; x < (double *)(void *)cd->row; ++x)
-        *x = junk;
-    cd->primal_residual = cd->dual_residual = junk;
-}
-
-static void check_scrambled(fixture *fx, rng *g)
-{
-    const int nv = fx->nv, nc = fx->nc;
-    double Kp[MAXCON + 2], Kd[MAXCON + 2];
-    for (int k = 0; k < fx->n; ++k)
-        Kp[k] = Kd[k] = 10 + k;
-    random_state(fx, g);
-    for (int s = 0; s < NSOLVERS; ++s)
-        for (int gains = 0; gains < 2 && (solvers[s].loops || !fx->loops); ++gains) {
-            cdyn_prox_settings st = settings(1e-6, 3);
-            cdyn_real p[2], dl[2];
-            st.Kp = gains ? Kp : NULL;
-            st.Kd = gains ? Kd : NULL;
-            const int it0 = solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau,
-                                         fx->ddq0, fx->lam0);
-            cdyn_constraint_residuals(&fx->cd, &p[0], &dl[0]);
-            ck_assert_int_eq(it0, 3);
-            for (int junk = 0; junk < 2; ++junk) {
-                scramble(fx, junk ? NAN : 1e30);
-                const int it = solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau,
-                                            fx->ddq, fx->lam);
-                cdyn_constraint_residuals(&fx->cd, &p[1], &dl[1]);
-                ck_assert_int_eq(it, it0);
-                ck_assert_msg(memcmp(fx->ddq, fx->ddq0, (size_t)nv * sizeof(double)) == 0
-                                  && memcmp(fx->lam, fx->lam0, (size_t)nc * sizeof(double)) == 0
-                                  && p[0] == p[1] && dl[0] == dl[1],
-                              "%s: %s differs after scrambling (%s, gains %d)", fx->what,
-                              solvers[s].name, junk ? "NaN" : "1e30", gains);
-            }
-        }
-}
-
-START_TEST(test_scrambled)
-{
-    model_table mt;
-    cdyn_constraint set[MAXCON + 2];
-    fixture fx;
-    rng g = { 777 + (uint64_t)_i };
-    const int which[3] = { 3, 8, 9 };   /* quadruped 3d feet; humanoid contacts, with a loop */
-    const sample_set *s = &sample_sets[which[_i]];
-    load_sample(s->file, s->floating, &mt);
-    fixture_open(&fx, &mt.model, s->what, 1, set, sample_to_set(s, &mt.model, set));
-    check_scrambled(&fx, &g);
-    fixture_close(&fx);
-    model_table_free(&mt);
-}
-END_TEST
-
-START_TEST(test_scrambled_random)
-{
-    random_robot r;
-    cdyn_constraint set[MAXCON + 2];
-    fixture fx;
-    rng g = { 0xABCDEFull + (uint64_t)_i };
-    random_robot_open(&r, (unsigned)_i);
-    fixture_open(&fx, &r.mt.model, "random robot", 0, set, random_set(&r.mt.model, &g, 0, set));
-    check_scrambled(&fx, &g);
-    fixture_close(&fx);
-    random_robot_close(&r);
-}
-END_TEST
-
-/* ---- a workspace carved anew over any bytes (cdyn_data_attach, --size) ---- */
-
-static int contacts_only(const fixture *fx)
-{
-    return !fx->loops;
-}
-
-/* Every function's results on (d, cd) at the fixture's state, one after another into out,
- * statuses included; returns how many. Reference placements come from constraint_capture
- * (at the neutral pose) before anything reads them. */
-static int run_everything(fixture *fx, cdyn_data *d, cdyn_constraint_data *cd, double *out)
-{
-    const cdyn_model *m = fx->m;
-    const int nv = fx->nv, nc = fx->nc, nf = m->nframes;
-    double Kp[2 * MAXCON + 2], Kd[2 * MAXCON + 2], *q0 = fx->y, *o = out;
-    cdyn_prox_settings st = settings(1e-4, 3);
-    for (int k = 0; k < fx->n; ++k) {
-        Kp[k] = 50 + k;
-        Kd[k] = 5;
-    }
-    /* each result: its status in o[0], its values from o[1]; then o moves past them */
-#define PUT(call, len) (o[0] = (call), o += 1 + (len))
-    PUT(cdyn_fk(m, d, fx->q), 0);
-    for (int f = 0; f < nf; ++f)
-        PUT(cdyn_frame_placement(m, d, f, o + 1, o + 10), 12);
-    for (int ref = 0; ref < 4; ++ref)
-        PUT(cdyn_frame_jacobian(m, d, fx->q, ref < 2 ? nf - 1 : nf / 2,
-                                (cdyn_reference)(ref % 2), o + 1), 6 * nv);
-    PUT(cdyn_rnea(m, d, fx->q, fx->v, fx->tau, o + 1), nv);
-    PUT(cdyn_nle(m, d, fx->q, fx->v, o + 1), nv);
-    PUT(cdyn_gravity(m, d, fx->q, o + 1), nv);
-    PUT(cdyn_crba(m, d, fx->q, o + 1), nv * nv);
-    PUT(cdyn_ltl(m, d), 0);
-    PUT(cdyn_ltl_factor(m, d, o + 1, o + 1 + nv * nv), nv * nv + nv);
-    memcpy(o + 1, fx->tau, (size_t)nv * sizeof(double));
-    PUT(cdyn_ltl_solve(m, d, o + 1), nv);
-    PUT(cdyn_minv(m, d, fx->q, o + 1), nv * nv);
-    PUT(cdyn_aba(m, d, fx->q, fx->v, fx->tau, o + 1), nv);
-    ck_assert_int_eq(cdyn_neutral(m, q0), CDYN_OK);
-    PUT(cdyn_constraint_capture(m, d, cd, q0), 0);
-    for (int k = 0; k < fx->n; ++k)         /* a contact's references (a loop has none) */
-        if (fx->set[k].frame_b < 0) {
-            memcpy(o, cd->ref_R + 9 * k, 9 * sizeof(double));
-            memcpy(o + 9, cd->ref_p + 3 * k, 3 * sizeof(double));
-            o += 12;
-        }
-    PUT(cdyn_constraint_jacobian(m, d, cd, fx->q, o + 1), nc * nv);
-    PUT(cdyn_constraint_drift(m, d, cd, fx->q, fx->v, o + 1), nc);
-    PUT(cdyn_delassus(m, d, cd, fx->q, st.mu, o + 1), nc * nc);
-    st.Kp = Kp;
-    st.Kd = Kd;
-    for (int s = -1; s < NSOLVERS; ++s) {
-        solver_fn f = s < 0 ? cdyn_prox_ltl : solvers[s].f;
-        if (s >= 0 && !solvers[s].loops && !contacts_only(fx))
-            continue;
-        o[0] = f(m, d, cd, &st, fx->q, fx->v, fx->tau, o + 1, o + 1 + nv);
-        cdyn_constraint_residuals(cd, o + 1 + nv + nc, o + 2 + nv + nc);
-        o += 3 + nv + nc;
-    }
-    PUT(cdyn_impulse(m, d, cd, &st, fx->q, fx->v, 0.5, o + 1, o + 1 + nv), nv + nc);
-#undef PUT
-    return (int)(o - out);
-}
-
-/* Results on workspaces attached over junk (and moved) are those on initialised ones, bit
- * for bit: nothing a function reads is left from cdyn_data_init's zeroing but what attach
- * refills. A view of junk is refused; a view of a filled workspace reads it. */
-static void check_attached(fixture *fx, rng *g)
-{
-    const cdyn_model *m = fx->m;
-    const int nv = fx->nv, cap = 12 * m->nframes + 40 * (nv + fx->nc + 4) * (nv + fx->nc + 4);
-    double *ref = malloc((size_t)cap * sizeof(double));
-    double *got = malloc((size_t)cap * sizeof(double));
-    unsigned char *dbuf = malloc(fx->dbytes + 8), *cbuf = malloc(fx->cbytes), *moved;
-    cdyn_data d, view;
-    cdyn_constraint_data cd;
-    ck_assert(ref && got && dbuf && cbuf);
-    random_state(fx, g);
-    const int n = run_everything(fx, &fx->d, &fx->cd, ref);
-    ck_assert_int_lt(n, cap);
-    for (int junk = 0; junk < 3; ++junk) {
-        for (size_t k = 0; k < fx->dbytes + 8; ++k)
-            dbuf[k] = junk == 0 ? 0xff : junk == 1 ? 0x00 : (unsigned char)uniform(g, 0, 256);
-        for (size_t k = 0; k < fx->cbytes; ++k)
-            cbuf[k] = junk == 0 ? 0xff : junk == 1 ? 0x00 : (unsigned char)uniform(g, 0, 256);
-        ck_assert_int_eq(cdyn_data_view(&view, m, dbuf, fx->dbytes), CDYN_E_ARG);
-        ck_assert_ptr_null(view.model);
-        ck_assert_int_eq(cdyn_ltl_solve(m, &view, fx->x), CDYN_E_ARG);
-        ck_assert_int_eq(cdyn_data_attach(&d, m, dbuf, fx->dbytes), CDYN_OK);
-        ck_assert_int_eq(cdyn_constraint_data_attach(&cd, m, fx->set, fx->n, cbuf, fx->cbytes),
-                         CDYN_OK);
-        memset(got, 0, (size_t)cap * sizeof(double));
-        ck_assert_int_eq(run_everything(fx, &d, &cd, got), n);
-        int at = 0;
-        while (at < n && memcmp(got + at, ref + at, sizeof(double)) == 0)
-            ++at;
-        ck_assert_msg(at == n, "%s: results on an attached workspace (junk %d) differ at %d of "
-                      "%d: %.17g, initialised %.17g", fx->what, junk, at, n, got[at], ref[at]);
-    }
-    /* crba, then the workspace moved by 8 bytes (memmove; an odd count of floats): ltl and
-     * its factor as on the initialised one */
-    ck_assert_int_eq(cdyn_crba(m, &d, fx->q, NULL), CDYN_OK);
-    moved = dbuf + 8;
-    memmove(moved, dbuf, fx->dbytes);
-    ck_assert_int_eq(cdyn_data_view(&view, m, moved, fx->dbytes), CDYN_OK);
-    ck_assert_int_eq(cdyn_data_attach(&d, m, moved, fx->dbytes), CDYN_OK);
-    ck_assert_int_eq(cdyn_ltl(m, &d), CDYN_OK);
-    ck_assert_int_eq(cdyn_ltl_factor(m, &d, got, got + nv * nv), CDYN_OK);
-    ck_assert_int_eq(cdyn_crba(m, &fx->d, fx->q, NULL), CDYN_OK);
-    ck_assert_int_eq(cdyn_ltl(m, &fx->d), CDYN_OK);
-    ck_assert_int_eq(cdyn_ltl_factor(m, &fx->d, ref, ref + nv * nv), CDYN_OK);
-    ck_assert(memcmp(got, ref, (size_t)(nv * nv + nv) * sizeof(double)) == 0);
-    ck_assert_int_eq(cdyn_data_view(&view, m, moved, fx->dbytes), CDYN_OK);
-    memcpy(got, fx->tau, (size_t)nv * sizeof(double));
-    memcpy(ref, fx->tau, (size_t)nv * sizeof(double));
-    ck_assert_int_eq(cdyn_ltl_solve(m, &view, got), CDYN_OK);
-    ck_assert_int_eq(cdyn_ltl_solve(m, &fx->d, ref), CDYN_OK);
-    ck_assert(memcmp(got, ref, (size_t)nv * sizeof(double)) == 0);
-    /* what attach refuses leaves d and cd refused by every function */
-    ck_assert_int_eq(cdyn_data_attach(&d, m, moved, fx->dbytes - 1), CDYN_E_SIZE);
-    ck_assert_int_eq(cdyn_fk(m, &d, fx->q), CDYN_E_ARG);
-    ck_assert_int_eq(cdyn_data_attach(&d, m, NULL, fx->dbytes), CDYN_E_ARG);
-    ck_assert_int_eq(cdyn_data_view(&view, m, moved, fx->dbytes - 1), CDYN_E_SIZE);
-    ck_assert_int_eq(cdyn_data_attach(NULL, m, moved, fx->dbytes), CDYN_E_ARG);
-    ck_assert_int_eq(cdyn_constraint_data_attach(&cd, m, fx->set, fx->n, cbuf, fx->cbytes - 1),
-                     CDYN_E_SIZE);
-    ck_assert_int_eq(cdyn_constraint_dim(&cd), 0);
-    ck_assert_int_eq(cdyn_data_attach(&d, m, moved, fx->dbytes), CDYN_OK);
-    ck_assert_int_eq(cdyn_constraint_jacobian(m, &d, &cd, fx->q, got), CDYN_E_ARG);
-    free(ref);
-    free(got);
-    free(dbuf);
-    free(cbuf);
-}
-
-START_TEST(test_attached)
-{
-    const sample_set *s = &sample_sets[_i];
-    model_table mt;
-    cdyn_constraint set[MAXCON + 2];
-    fixture fx;
-    rng g = { 4242 + (uint64_t)_i };
-    load_sample(s->file, s->floating, &mt);
-    fixture_open(&fx, &mt.model, s->what, 1, set, sample_to_set(s, &mt.model, set));
-    check_attached(&fx, &g);
-    fixture_close(&fx);
-    model_table_free(&mt);
-}
-END_TEST
-
-START_TEST(test_attached_random)
-{
-    const unsigned seed = seed_of(_i);
-    random_robot r;
-    cdyn_constraint set[MAXCON + 2];
-    fixture fx;
-    rng g = { 0x5151ull + seed };
-    random_robot_open(&r, seed);
-    for (int loops = 0; loops < 2; ++loops) {
-        fixture_open(&fx, &r.mt.model, loops ? "random robot, loops allowed" : "random robot",
-                     0, set, random_set(&r.mt.model, &g, loops, set));
-        check_attached(&fx, &g);
-        fixture_close(&fx);
-    }
-    random_robot_close(&r);
 }
 END_TEST
 
@@ -885,7 +458,7 @@ START_TEST(test_bad_input)
     fixture_open(&fl, m, "humanoid with a loop", 1, loop, 2);
     ck_assert_int_eq(cdyn_neutral(m, fx.q), CDYN_OK);
     memcpy(fl.q, fx.q, (size_t)m->nq * sizeof(double));
-    cdyn_prox_settings st = settings(1e-6, 3);
+    cdyn_prox_settings st = prox_settings(1e-6, 3);
     for (int s = 0; s < NSOLVERS; ++s) {
         solver_fn f = solvers[s].f;
         double *q = fx.q, *v = fx.v, *tau = fx.tau, *ddq = fx.ddq, *lam = fx.lam;
@@ -944,20 +517,13 @@ int main(void)
     Suite *s = suite_create("generic_solvers");
     TCase *tc = tcase_create("all");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_sample_sets, 0, NSAMPLES);
+    tcase_add_loop_test(tc, test_sample_sets, 0, nsample_sets);
     tcase_add_loop_test(tc, test_random_sets, 0, NSEEDS + (int)RANDOM_ROBOT_BIG_COUNT);
     tcase_add_test(tc, test_redundant);
-    tcase_add_loop_test(tc, test_scrambled, 0, 3);
-    tcase_add_loop_test(tc, test_scrambled_random, 0, 4);
-    tcase_add_loop_test(tc, test_attached, 0, NSAMPLES);
-    tcase_add_loop_test(tc, test_attached_random, 0, NSEEDS + (int)RANDOM_ROBOT_BIG_COUNT);
+    add_workspace_tests(tc);    /* test_generic_solvers_workspace.c */
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_figures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* test_figures reads the others' counts */
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    /* no fork: test_figures reads the others' counts */
+    return check_run(s, CK_NOFORK) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

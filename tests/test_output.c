@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/check_main.h"
 #include "write/output.h"
 
 static char dir[512];
@@ -286,10 +287,5 @@ static Suite *output_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(output_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(output_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "random_robot.h"
+#include "support/check_main.h"
+#include "support/models.h"
+#include "support/random_robot.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"
@@ -42,7 +44,7 @@ static const sample_robot samples[] = {
 #define NSAMPLES ((int)(sizeof samples / sizeof samples[0]))
 
 /* Parses and builds robots/<file>, failing with the library's message. */
-static void load_sample(const sample_robot *s, urdf_model *u, kin_tree *t)
+static void sample_tree(const sample_robot *s, urdf_model *u, kin_tree *t)
 {
     char path[1024], err[512] = "";
     tree_options opt = {0};
@@ -67,7 +69,7 @@ START_TEST(sample_robot_builds_with_its_design_sizes)
     urdf_model u;
     kin_tree t;
     int k;
-    load_sample(s, &u, &t);
+    sample_tree(s, &u, &t);
     ck_assert_int_eq(t.floating, s->floating);
     ck_assert_int_eq(t.nq, s->nq);
     ck_assert_int_eq(t.nv, s->nv);
@@ -118,7 +120,7 @@ START_TEST(arm7_tool_frame_sits_on_joint7)
     double c = cos(-PI / 4), s = sin(-PI / 4), R[9], p[3];
     const double Rtool[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
     int f, k;
-    load_sample(&samples[0], &u, &t);
+    sample_tree(&samples[0], &u, &t);
     f = tree_find_frame(&t, "tool");
     ck_assert_int_ge(f, 0);
     ck_assert_int_eq(t.frames[f].body, body_named(&t, "joint7"));
@@ -144,7 +146,7 @@ START_TEST(fourbar_loop_is_closed_at_zero)
     kin_tree t;
     double Rc[9], pc[3], Rr[9], pr[3];
     int k;
-    load_sample(&samples[3], &u, &t);
+    sample_tree(&samples[3], &u, &t);
     frame_pose_at_zero(&t, tree_find_frame(&t, "coupler_tip"), Rc, pc);
     frame_pose_at_zero(&t, tree_find_frame(&t, "rocker_tip"), Rr, pr);
     for (k = 0; k < 3; ++k)
@@ -166,7 +168,7 @@ START_TEST(quadruped_feet_sit_on_the_shanks)
     char frame[32], knee[32];
     double R[9], p[3];
     int k, f;
-    load_sample(&samples[1], &u, &t);
+    sample_tree(&samples[1], &u, &t);
     for (k = 0; k < 4; ++k) {
         snprintf(frame, sizeof frame, "%s_foot", legs[k]);
         snprintf(knee, sizeof knee, "%s_kfe", legs[k]);
@@ -185,19 +187,13 @@ END_TEST
 
 /* ------------------------------------------------------------ random robots --- */
 
-/* Parses and builds the robot of `seed`; returns its text (caller frees). */
+/* Parses and builds the robot of `seed` as "random_<seed>.urdf"; returns its text (caller
+ * frees). */
 static char *load_random(unsigned seed, urdf_model *u, kin_tree *t, int *floating)
 {
-    char name[32], err[512] = "";
-    tree_options opt = {0};
-    char *text = random_robot_urdf(seed, floating);
-    ck_assert_ptr_nonnull(text);
+    char name[32];
     snprintf(name, sizeof name, "random_%u.urdf", seed);
-    ck_assert_msg(urdf_parse_memory(text, strlen(text), name, u, err, sizeof err) == 0,
-                  "seed %u: %s", seed, err);
-    opt.floating_base = *floating;
-    ck_assert_msg(pipeline_tree(u, &opt, t, err, sizeof err) == 0, "seed %u: %s", seed, err);
-    return text;
+    return random_robot_tree(seed, name, u, t, floating);
 }
 
 static int moving_joints(const urdf_model *u)
@@ -370,7 +366,7 @@ START_TEST(seeds_roam_the_promised_space)
 }
 END_TEST
 
-/* The big seeds are what random_robot.h says: 3 or more chains straight on the root (the
+/* The big seeds are what support/random_robot.h says: 3 or more chains straight on the root (the
  * free-flyer's body for seed 1002) with more than 1000 products in the LTDL (the
  * generator's in-place threshold, counted as emit_ltl_in_place does), planar and free
  * joints where promised. */
@@ -455,10 +451,5 @@ static Suite *robots_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(robots_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(robots_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -11,7 +11,8 @@
 #include "check/validate.h"
 #include "model/model_table.h"
 #include "cdyn.h"
-#include "reference.h"
+#include "support/check_main.h"
+#include "support/reference.h"
 
 static const struct {
     const char *dir, *urdf;
@@ -452,10 +453,5 @@ static Suite *tree_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(tree_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(tree_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include "support/check_main.h"
 #include "cdyn_trig.h"
 
 #ifdef CDYN_FLOAT
@@ -108,15 +109,9 @@ int main(void)
 {
     Suite *s = suite_create("trig");
     TCase *tc = tcase_create("sincos_n");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, random_angles_at_every_scale);
     tcase_add_test(tc, quadrant_boundaries_and_short_batches);
     tcase_add_test(tc, far_angles_and_non_finite);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s, CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/check_main.h"
 #include "parse/urdf.h"
 
 #define URDF_DIR CDYN_TESTS_DIR "/urdf/"
@@ -587,10 +588,5 @@ static Suite *urdf_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(urdf_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return check_run(urdf_suite(), CK_FORK_GETENV) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -1,1 +1,1 @@
-cdyn_add_check_test(test_tree test_tree.c reference.c)
+cdyn_add_check_test(test_tree test_tree.c)

@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 
 /* max_k |x_k - ref_k| <= tol (1 + max_k |ref_k|): relative to the quantity's size, as the
  * reference README advises (talos accelerations reach 1e5). NaN fails. */

@@ -19,5 +19,13 @@ int dense_minnorm_solve(const double *A, int n, const double *b, double *x, doub
 /* y = A x for A rows x cols (row-major); transposed: y = A^T x. */
 void dense_mul(const double *A, int rows, int cols, const double *x, double *y);
 void dense_mul_t(const double *A, int rows, int cols, const double *x, double *y);
+/* W = M^-1 J^T (nv x nc, by dense_cholesky_solve) and the Delassus matrix G = J W (nc x nc,
+ * made exactly symmetric for dense_sym_eigen), J nc x nv; 0, or -1 as dense_cholesky. */
+int dense_jminvjt(const double *M, const double *J, int nv, int nc, double *W, double *G);
+
+/* max_k |x_k| (a NaN entry stands only when it is the last: use dense_max_diff to catch NaN). */
+double dense_max_abs(const double *x, int n);
+/* max_k |x_k - y_k|, NaN counting as infinite (a NaN difference is kept). */
+double dense_max_diff(const double *x, const double *y, int n);
 
 #endif

@@ -159,3 +159,43 @@ void dense_mul_t(const double *A, int rows, int cols, const double *x, double *y
         for (int c = 0; c < cols; ++c)
             y[c] += A[r * cols + c] * x[r];
 }
+
+int dense_jminvjt(const double *M, const double *J, int nv, int nc, double *W, double *G)
+{
+    for (int k = 0; k < nv; ++k)
+        for (int i = 0; i < nc; ++i)
+            W[k * nc + i] = J[i * nv + k];
+    if (dense_cholesky_solve(M, nv, W, nc) != 0)
+        return -1;
+    for (int i = 0; i < nc; ++i)
+        for (int j = 0; j < nc; ++j) {
+            double s = 0;
+            for (int k = 0; k < nv; ++k)
+                s += J[i * nv + k] * W[k * nc + j];
+            G[i * nc + j] = s;
+        }
+    for (int i = 0; i < nc; ++i)
+        for (int j = 0; j < i; ++j)
+            G[i * nc + j] = G[j * nc + i] = 0.5 * (G[i * nc + j] + G[j * nc + i]);
+    return 0;
+}
+
+double dense_max_abs(const double *x, int n)
+{
+    double s = 0;
+    for (int k = 0; k < n; ++k)
+        if (!(fabs(x[k]) <= s))
+            s = fabs(x[k]);
+    return s;
+}
+
+double dense_max_diff(const double *x, const double *y, int n)
+{
+    double e = 0;
+    for (int k = 0; k < n; ++k) {
+        const double d = fabs(x[k] - y[k]);
+        if (!(d <= e))
+            e = d;
+    }
+    return e;
+}

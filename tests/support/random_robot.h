@@ -17,7 +17,7 @@
  * are a distinct shape, a deep forest: 3 to 6 chains of 8 to 15 moving joints hanging
  * straight from the root link (several root DoFs), long enough that the LTDL
  * factorisation has more than 1000 products, so the generator emits its in-place form
- * (generator/emit_crba.c, emit_ltl_in_place). Seed 1000 has a fixed base and 1-DoF
+ * (generator/emit/emit_crba.c, emit_ltl_in_place). Seed 1000 has a fixed base and 1-DoF
  * joints; 1001 a fixed base with planar joints and a floating joint in the middle of
  * chains (and a planar one below that); 1002 a free-flyer root and a planar joint
  * mid-chain. Everything else (axes, origins, masses, names, fixed links, print order)
