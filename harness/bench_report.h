@@ -1,7 +1,7 @@
 /* bench_report.h — the benchmark's rows for people and scripts: the text tables bench
  * prints (and writes as Markdown), and the files CSV, JSON and an SVG bar chart. The files'
- * field names are documented in the README (cdyngen bench) and are part of the interface:
- * add fields, never rename them. */
+ * field names are documented in docs/benchmarks.md (cdyngen bench) and are part of the
+ * interface: add fields, never rename them. */
 #ifndef CDYN_BENCH_REPORT_H
 #define CDYN_BENCH_REPORT_H
 

@@ -16,7 +16,7 @@ endif()
 if(NOT CDYN_QEMU_ARM)
   set(CDYN_QEMU_ARM qemu-system-arm)
 endif()
-# Worst-case stack of any generated function's call path, in bytes (README, "Firmware"):
+# Worst-case stack of any generated function's call path, in bytes (docs/firmware.md):
 # the deepest measured is 3.7 KB in float and 7.7 KB in double (humanoid prox_ltls).
 set(CDYN_FIRMWARE_STACK_BUDGET 8192)
 
@@ -52,7 +52,7 @@ add_test(NAME firmware_checks_fail COMMAND ${fw_dir}/checks_fail.sh ${CDYN_ARM_C
   ${CMAKE_CURRENT_BINARY_DIR}/firmware/checks_fail)
 set_tests_properties(firmware_checks_fail PROPERTIES SKIP_RETURN_CODE 77)
 
-# The README's firmware table from the last firmware runs (not a test: run `ctest -R
+# docs/firmware.md's firmware table from the last firmware runs (not a test: run `ctest -R
 # firmware_` first): cmake --build build --target firmware_table, writes
 # build/tests/firmware/table.md.
 add_custom_target(firmware_table

@@ -356,7 +356,7 @@ static int all_finite(const double *x, int n)
     return 1;
 }
 
-/* The status contract (README, "Status contract"): one hostile value in one entry of q, v
+/* The status contract (docs/api.md, "Status contract"): one hostile value in one entry of q, v
  * or tau, for every entry in turn. Both sides return 0, CDYN_E_SINGULAR or CDYN_E_NONFINITE;
  * 0 always comes with a finite ddq and NONFINITE with a non-finite one; for a subnormal both
  * return 0 and the same ddq. 1e300 overflows on each side in its own way (v x* I v holds

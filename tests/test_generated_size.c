@@ -222,7 +222,7 @@ static void check_dynamics(fixture *fx, int st)
     ck_assert_int_eq(f->aba(fx->df, fx->q, fx->v, fx->tau, x), 0);
     ck_assert_int_eq(s->aba(fx->ds, fx->q, fx->v, fx->tau, y), 0);
     assert_vec_close(y, x, nv, TOL, "%s state %d aba", r, st);
-    /* the status contract (README): a NaN in any entry of q. The size form returns what
+    /* the status contract (docs/api.md): a NaN in any entry of q. The size form returns what
      * the generic runtime returns; the full form never reads what it folded away (a
      * free-flyer's position in ABA), so its error must come with one of the size form's,
      * not the converse. */

@@ -1,7 +1,7 @@
 /* cdyn_sincos_n (runtime/cdyn_trig.h) against libm, in the scalar the build asks for: this
  * file is built twice, once with -DCDYN_FLOAT.
- * Bounds: within one ulp of 1 (2^-52 in double, 2^-23 in float) absolutely, as the README
- * states; in double also within two ulps of libm's value, even near a zero of sin or cos. In
+ * Bounds: within one ulp of 1 (2^-52 in double, 2^-23 in float) absolutely, as
+ * docs/firmware.md states; in double also within two ulps of libm's value, even near a zero of sin or cos. In
  * float the reduction (pi/2 in three float parts) leaves errors near 1e-11 there: far below
  * an ulp of 1, but many ulps of a result as small as 4e-6. Angles: random at four scales (the reduction's parts are exact up
  * to |k| < 2^20), the quadrant boundaries, and the values handed to libm (beyond 1e5, 1e4 in

@@ -72,7 +72,7 @@ static const char usage_text[] =
     "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
     "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
     "                       on the deepest body)\n"
-    "  --csv, --json FILE   the rows for scripts (fields: README, cdyngen bench)\n"
+    "  --csv, --json FILE   the rows for scripts (fields: docs/benchmarks.md)\n"
     "  --svg FILE           the rows as a bar chart\n"
     "\n"
     "Generation options:\n" CLI_ROBOT_OPTIONS_HELP;

@@ -41,6 +41,8 @@ smot emit_body_force(expr_prog *p, const kin_tree *t, int body, smot a, smot v);
 sinertia emit_body_inertia(const kin_tree *t, int body);
 /* Gravity as a spatial acceleration of the world: [-g; 0] (the base accelerates upward). */
 smot emit_base_acceleration(const kin_tree *t);
+/* Stores placement x into d->FIELD_R[index][0..8] (row-major) and d->FIELD_p[index][0..2]. */
+void emit_store_placement(expr_prog *p, splace x, const char *field, int index);
 
 /* The DoFs from i's root to i, i included: the length of row i of the tree pattern. */
 int emit_dof_depth(const kin_tree *t, int i);

@@ -173,15 +173,6 @@ static void constraint_drift(expr_prog *p, const kin_tree *t, const tree_constra
     }
 }
 
-static void store_placement(expr_prog *p, splace x, const char *field, int index)
-{
-    int k;
-    for (k = 0; k < 9; k++)
-        expr_storef(p, x.R.m[k], "d->%s_R[%d][%d]", field, index, k);
-    for (k = 0; k < 3; k++)
-        expr_storef(p, x.p.v[k], "d->%s_p[%d][%d]", field, index, k);
-}
-
 /* J (compact, d->Jc), the frames' placements, and with dynamics gamma and nle too; M on
  * the tree pattern always. One program, so joint transforms and sin/cos are shared. */
 static void constraint_terms(expr_prog *p, const kin_tree *t, int dynamics)
@@ -208,9 +199,9 @@ static void constraint_terms(expr_prog *p, const kin_tree *t, int dynamics)
     for (ci = 0; ci < t->nconstraints; ci++) {
         const tree_constraint *c = &t->constraints[ci];
         ex g[6];
-        store_placement(p, frame_world(p, t, c->frame_a, &b), "con_a", ci);
+        emit_store_placement(p, frame_world(p, t, c->frame_a, &b), "con_a", ci);
         if (c->frame_b >= 0)
-            store_placement(p, frame_world(p, t, c->frame_b, &b), "con_b", ci);
+            emit_store_placement(p, frame_world(p, t, c->frame_b, &b), "con_b", ci);
         if (!dynamics)
             continue;
         constraint_drift(p, t, c, &b, g);

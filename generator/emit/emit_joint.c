@@ -236,3 +236,12 @@ const char *emit_joint_label(const tree_body *b, char *buf, size_t len)
                  b->axis[1], b->axis[2]);
     return buf;
 }
+
+void emit_store_placement(expr_prog *p, splace x, const char *field, int index)
+{
+    int k;
+    for (k = 0; k < 9; k++)
+        expr_storef(p, x.R.m[k], "d->%s_R[%d][%d]", field, index, k);
+    for (k = 0; k < 3; k++)
+        expr_storef(p, x.p.v[k], "d->%s_p[%d][%d]", field, index, k);
+}

@@ -3,15 +3,6 @@
 #include <stdlib.h>
 #include "emit/emit.h"
 
-static void store_placement(expr_prog *p, splace x, const char *field, int index)
-{
-    int k;
-    for (k = 0; k < 9; k++)
-        expr_storef(p, x.R.m[k], "d->%s_R[%d][%d]", field, index, k);
-    for (k = 0; k < 3; k++)
-        expr_storef(p, x.p.v[k], "d->%s_p[%d][%d]", field, index, k);
-}
-
 /* oMi = oM_parent * liMi, then every frame oMf = oMb * bMf, except the frames at their
  * body's origin: robot.c.tpl copies those from oMb after this code. Stored here, each of
  * their values would be one more scalar store where it is computed, which clang (14) does
@@ -33,7 +24,7 @@ void emit_fk(expr_prog *p, const kin_tree *t)
         x = emit_joint_placement(p, t, i);
         expr_barrier(p);                        /* the barrier where it was measured */
         o[i] = b->parent < 0 ? x : splace_compose(p, o[b->parent], x);
-        store_placement(p, o[i], "oMb", i);
+        emit_store_placement(p, o[i], "oMb", i);
     }
     expr_section(p, "frames");
     for (f = 0; f < t->nframes; f++) {
@@ -41,7 +32,7 @@ void emit_fk(expr_prog *p, const kin_tree *t)
         splace x = splace_const(fr->R, fr->p);
         if (tree_frame_at_body_origin(fr))
             continue;
-        store_placement(p, fr->body < 0 ? x : splace_compose(p, o[fr->body], x), "oMf", f);
+        emit_store_placement(p, fr->body < 0 ? x : splace_compose(p, o[fr->body], x), "oMf", f);
     }
     free(o);
 }

@@ -472,8 +472,8 @@ static void integrate_value(const kin_tree *t, const char *name, tpl_value *ctx)
 }
 
 /* R_delassus's route: 1 for the articulated sweeps when they emit fewer operations than
- * M, its factor and B^T D B (measured faster where they are: README), 0 otherwise, -1 on
- * oom. The operation counts go to ops[2] (factorisation, articulated). */
+ * M, its factor and B^T D B (measured faster where they are: docs/how-it-works.md),
+ * 0 otherwise, -1 on oom. The operation counts go to ops[2] (factorisation, articulated). */
 static int delassus_route(const kin_tree *t, long ops[2])
 {
     long n_kin = program_ops(t, program_named("con_terms_kin"));
