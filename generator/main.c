@@ -31,8 +31,8 @@ static const char usage_text[] =
     "table for the generic runtime (NAME_model.c), the runtime sources and a CMakeLists.txt.\n"
     "\n"
     "  -o, --output DIR     output folder (created if missing; written all or nothing)\n"
-    "  --force              replace files in DIR that cdyngen did not write\n"
-    CLI_ROBOT_OPTIONS_HELP
+    "  --force              replace files in DIR that cdyngen did not "
+    "write\n" CLI_ROBOT_OPTIONS_HELP
     "  --python             also write NAME.py, a ctypes module over the shared library the\n"
     "                       CMakeLists.txt builds with -DBUILD_SHARED_LIBS=ON (numpy arrays)\n"
     "  --summary            print what was understood: joints, frames, sizes, sparsity, op counts\n"
@@ -54,7 +54,7 @@ static int parse_args(int argc, char **argv, cli_options *o)
         } else if (strcmp(a, "--summary") == 0) {
             o->summary = 1;
         } else if (strcmp(a, "--python") == 0) {
-            o->robot.python = 1;        /* what -o writes: not a generation option of bench */
+            o->robot.python = 1; /* what -o writes: not a generation option of bench */
         } else if ((rc = cli_positional(&o->robot, a, "")) != 0) {
             return rc;
         }

@@ -26,18 +26,18 @@ static int write_files(const render_output *r, const char *out_dir, int force);
 int pipeline_load(const robot_options *o, kin_tree *t)
 {
     urdf_model u;
-    int rc = parse_urdf(o, &u);                 /* parse/: URDF -> urdf_model */
+    int rc = parse_urdf(o, &u); /* parse/: URDF -> urdf_model */
     if (rc != 0)
         return rc;
-    rc = build_tree(o, &u, t);                  /* model/: the tree; check/: its inertias */
+    rc = build_tree(o, &u, t); /* model/: the tree; check/: its inertias */
     urdf_free(&u);
     if (rc != 0)
         return rc;
-    rc = check_ranges(o, t);                    /* check/: its numbers fit the scalar */
+    rc = check_ranges(o, t); /* check/: its numbers fit the scalar */
     if (rc == 0)
-        rc = check_inertia(o, t);               /* check/: M is not singular */
+        rc = check_inertia(o, t); /* check/: M is not singular */
     if (rc == 0)
-        rc = add_constraints(o, t);             /* model/: the constraint set */
+        rc = add_constraints(o, t); /* model/: the constraint set */
     if (rc != 0)
         tree_free(t);
     return rc;
@@ -46,12 +46,12 @@ int pipeline_load(const robot_options *o, kin_tree *t)
 int pipeline_write(const robot_options *o, const kin_tree *t, const char *out_dir, int force)
 {
     render_output r;
-    int rc = render_files(o, t, &r);            /* symbolic/, emit/, render/ */
+    int rc = render_files(o, t, &r); /* symbolic/, emit/, render/ */
     if (rc != 0)
         return rc;
-    rc = check_rendered(o, t, &r);              /* check/: every constant, the size */
+    rc = check_rendered(o, t, &r); /* check/: every constant, the size */
     if (rc == 0)
-        rc = write_files(&r, out_dir, force);   /* write/: all or nothing */
+        rc = write_files(&r, out_dir, force); /* write/: all or nothing */
     render_output_free(&r);
     return rc;
 }
@@ -98,7 +98,7 @@ static int strict_refuses(const robot_options *o, int nwarnings)
     if (!o->strict || nwarnings == 0)
         return 0;
     diag_report("%s: %d warning%s, and --strict makes them errors", o->urdf, nwarnings,
-               nwarnings > 1 ? "s" : "");
+                nwarnings > 1 ? "s" : "");
     return 1;
 }
 
@@ -166,14 +166,15 @@ static int check_inertia(const robot_options *o, kin_tree *t)
     validate_singular_text(t, body, why, sizeof why);
     if (o->nconstraints > 0) {
         diag_report("%s:%d: joint \"%s\": the constrained solvers need M^-1, and M is singular: "
-                   "%s", o->urdf, t->bodies[body].line, t->bodies[body].joint_name, why);
+                    "%s",
+                    o->urdf, t->bodies[body].line, t->bodies[body].joint_name, why);
         return EXIT_INPUT;
     }
     t->m_singular = 1;
     t->singular_body = body;
     diag_report("%s:%d: joint \"%s\": note: M is singular (%s); as --massless-links ignore asks, "
-               "ltl, ltl_solve, ltl_factor, minv and aba are left out", o->urdf,
-               t->bodies[body].line, t->bodies[body].joint_name, why);
+                "ltl, ltl_solve, ltl_factor, minv and aba are left out",
+                o->urdf, t->bodies[body].line, t->bodies[body].joint_name, why);
     return 0;
 }
 
@@ -234,8 +235,7 @@ static int check_rendered(const robot_options *o, const kin_tree *t, const rende
     if (bytes > PIPELINE_MAX_OUTPUT_BYTES) {
         diag_report("%s: robot with %d DoFs: the generated code would be %lu MiB, more than "
                     "the %d MiB cdyngen writes; split the robot or generate fewer constraints",
-                    o->urdf, t->nv, (unsigned long)(bytes >> 20),
-                    PIPELINE_MAX_OUTPUT_BYTES >> 20);
+                    o->urdf, t->nv, (unsigned long)(bytes >> 20), PIPELINE_MAX_OUTPUT_BYTES >> 20);
         return EXIT_INPUT;
     }
     return 0;

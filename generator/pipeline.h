@@ -19,27 +19,27 @@
 #include "parse/urdf.h"
 #include "util/prefix.h"
 
-#define EXIT_INPUT 1            /* bad input: the URDF, a frame name */
-#define EXIT_USAGE 2            /* bad usage */
+#define EXIT_INPUT 1 /* bad input: the URDF, a frame name */
+#define EXIT_USAGE 2 /* bad usage */
 #define ROBOT_MAX_CONSTRAINTS 64
 
 /* The rendered code is refused above this size (docs/security.md). */
 #define PIPELINE_MAX_OUTPUT_BYTES (128 << 20)
 
 typedef struct {
-    constraint_spec spec;           /* frame_b NULL for a contact */
-    char text[512];                 /* the argument, split in place */
+    constraint_spec spec; /* frame_b NULL for a contact */
+    char text[512];       /* the argument, split in place */
 } constraint_arg;
 
 /* What decides the generated code: the URDF and the generation options. */
 typedef struct {
     const char *urdf, *name;
-    char default_name[PREFIX_MAX + 8];  /* the prefix taken from the file name */
+    char default_name[PREFIX_MAX + 8]; /* the prefix taken from the file name */
     int floating_base, scalar_float;
-    int strict;                         /* --strict: warnings are errors */
-    int massless_ignore;                /* --massless-links ignore: a singular M is accepted */
-    int python;                         /* --python: also NAME.py (cdyngen -o only) */
-    int size;                           /* --size: NAME.c calls the generic runtime */
+    int strict;          /* --strict: warnings are errors */
+    int massless_ignore; /* --massless-links ignore: a singular M is accepted */
+    int python;          /* --python: also NAME.py (cdyngen -o only) */
+    int size;            /* --size: NAME.c calls the generic runtime */
     constraint_arg constraints[ROBOT_MAX_CONSTRAINTS];
     int nconstraints;
 } robot_options;

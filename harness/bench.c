@@ -45,24 +45,38 @@
 #define BENCH_STR_(x) #x
 #define BENCH_STR(x) BENCH_STR_(x)
 #if defined(__clang__)
-#define BENCH_COMPILER "clang " BENCH_STR(__clang_major__) "." BENCH_STR(__clang_minor__) \
-    "." BENCH_STR(__clang_patchlevel__)
+#define BENCH_COMPILER                                                                             \
+    "clang " BENCH_STR(__clang_major__) "." BENCH_STR(__clang_minor__) "." BENCH_STR(              \
+        __clang_patchlevel__)
 #elif defined(__GNUC__)
 #define BENCH_COMPILER "gcc " __VERSION__
 #else
 #define BENCH_COMPILER "unknown compiler"
 #endif
 #ifndef BENCH_FLAGS
-extern const char bench_flags[];    /* written beside the registry by cdyngen bench */
+extern const char bench_flags[]; /* written beside the registry by cdyngen bench */
 #define BENCH_FLAGS bench_flags
 #endif
 
-static const char *const side_names[2] = {"generated", "generic"};
-static const char *const algo_names[BENCH_NALGOS] = {
-    "fk", "jacobian", "rnea", "nle", "gravity", "crba", "crba_tree", "ltl", "minv", "aba",
-    "prox_ltl", "prox_ltls", "constrained_aba", "prox_pv", "delassus", "delassus_factorised",
-    "delassus_articulated", "impulse"
-};
+static const char *const side_names[2] = { "generated", "generic" };
+static const char *const algo_names[BENCH_NALGOS] = { "fk",
+                                                      "jacobian",
+                                                      "rnea",
+                                                      "nle",
+                                                      "gravity",
+                                                      "crba",
+                                                      "crba_tree",
+                                                      "ltl",
+                                                      "minv",
+                                                      "aba",
+                                                      "prox_ltl",
+                                                      "prox_ltls",
+                                                      "constrained_aba",
+                                                      "prox_pv",
+                                                      "delassus",
+                                                      "delassus_factorised",
+                                                      "delassus_articulated",
+                                                      "impulse" };
 
 /* ---- options ---- */
 
@@ -72,12 +86,12 @@ typedef struct {
     const char *robots[MAX_SELECTED];
     int nrobots;
     long batches, calls;
-    const char *markdown;       /* file for the Markdown table, or NULL */
-    const char *csv, *json, *svg;   /* the rows as files (bench_report.h), or NULL */
-    int algorithms[BENCH_NALGOS];   /* --algorithms: 1 for each one asked for */
+    const char *markdown;         /* file for the Markdown table, or NULL */
+    const char *csv, *json, *svg; /* the rows as files (bench_report.h), or NULL */
+    int algorithms[BENCH_NALGOS]; /* --algorithms: 1 for each one asked for */
     int algorithms_given;
     int list, help;
-    const char *one_robot, *one_algo, *one_side;   /* --callgrind-one */
+    const char *one_robot, *one_algo, *one_side; /* --callgrind-one */
 } bench_options;
 
 static const char usage_text[] =
@@ -210,7 +224,7 @@ static void cpu_model(char *buf, size_t len)
         fclose(f);
 }
 
-#define TABLE1_ROWS 64          /* constraint sets in Table I */
+#define TABLE1_ROWS 64 /* constraint sets in Table I */
 
 /* Every row measured in this run, for the CSV, JSON and SVG files. */
 #define MAX_ROWS 1024
@@ -225,7 +239,7 @@ typedef struct {
 static int timed(const bench_options *o, const bench_robot *r, int algo)
 {
     if (!r->loops[algo])
-        return 0;               /* not generated for this robot (no set, or a loop) */
+        return 0; /* not generated for this robot (no set, or a loop) */
     if (o->algorithms_given)
         return o->algorithms[algo];
     return (algo >= BENCH_FIRST_CONSTRAINED) == (r->api->nc > 0);
@@ -253,8 +267,8 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
     bench_ctx c;
     int algo;
     if (bench_ctx_init(&c, r) != 0) {
-        fprintf(stderr, "bench: %s: cannot set up (memory, model or frame \"%s\")\n",
-                r->api->name, r->ops->jacobian_frame);
+        fprintf(stderr, "bench: %s: cannot set up (memory, model or frame \"%s\")\n", r->api->name,
+                r->ops->jacobian_frame);
         return -1;
     }
     printf("%s (%s, nq %d, nv %d; Jacobian of \"%s\", LOCAL%s)\n", r->api->name, r->urdf,
@@ -291,8 +305,9 @@ static int write_row_files(const bench_options *o, const bench_setup *s, const b
     const struct {
         const char *path;
         int (*write)(const char *, const bench_setup *, const bench_row *, int);
-    } files[3] = {{o->csv, bench_write_csv}, {o->json, bench_write_json},
-                  {o->svg, bench_write_svg}};
+    } files[3] = { { o->csv, bench_write_csv },
+                   { o->json, bench_write_json },
+                   { o->svg, bench_write_svg } };
     int k;
     for (k = 0; k < 3; k++)
         if (files[k].path && files[k].write(files[k].path, s, rows->rows, rows->n) != 0) {
@@ -313,7 +328,7 @@ static int run_all(const bench_options *o)
     static bench_table1_row table1[TABLE1_ROWS];
     static bench_rows rows;
     char cpu[256];
-    const bench_setup s = {cpu, BENCH_COMPILER, BENCH_FLAGS, o->batches, o->calls};
+    const bench_setup s = { cpu, BENCH_COMPILER, BENCH_FLAGS, o->batches, o->calls };
     FILE *md = NULL;
     int rc = 0, n1 = 0;
     if (o->markdown && !(md = fopen(o->markdown, "w"))) {
@@ -355,10 +370,10 @@ static int run_all(const bench_options *o)
 /* ---- callgrind ---- */
 
 /* The only function callgrind collects in --callgrind-one (--toggle-collect). */
-cdyn_real bench_measured_calls(bench_loop loop, void *d, const bench_inputs *in,
-                               cdyn_real *out, long n);
-cdyn_real bench_measured_calls(bench_loop loop, void *d, const bench_inputs *in,
-                               cdyn_real *out, long n)
+cdyn_real bench_measured_calls(bench_loop loop, void *d, const bench_inputs *in, cdyn_real *out,
+                               long n);
+cdyn_real bench_measured_calls(bench_loop loop, void *d, const bench_inputs *in, cdyn_real *out,
+                               long n)
 {
     return loop(d, in, out, n);
 }
@@ -366,8 +381,8 @@ cdyn_real bench_measured_calls(bench_loop loop, void *d, const bench_inputs *in,
 static int run_one(const bench_options *o)
 {
     /* called through a volatile pointer, so it is never inlined away */
-    cdyn_real (*volatile measured)(bench_loop, void *, const bench_inputs *, cdyn_real *,
-                                   long) = bench_measured_calls;
+    cdyn_real (*volatile measured)(bench_loop, void *, const bench_inputs *, cdyn_real *, long) =
+        bench_measured_calls;
     const bench_robot *r = find_robot(o->one_robot);
     int algo = bench_find_index(algo_names, BENCH_NALGOS, o->one_algo);
     int side = bench_find_index(side_names, 2, o->one_side);
@@ -382,8 +397,8 @@ static int run_one(const bench_options *o)
     }
     if (algo == BENCH_LTL)
         bench_prime_ltl(&c, side, 0);
-    bench_sink += measured(bench_loop_of(&c, side, algo), c.data[side], &c.in, c.out[side],
-                           o->calls);
+    bench_sink +=
+        measured(bench_loop_of(&c, side, algo), c.data[side], &c.in, c.out[side], o->calls);
     printf("%s %s %s: %ld calls, checksum %.17g\n", r->api->name, algo_names[algo],
            side_names[side], o->calls, (double)bench_sink);
     bench_ctx_free(&c);

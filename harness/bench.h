@@ -6,15 +6,29 @@
 #include "cdyn_config.h"
 #include "generated_api.h"
 
-#define BENCH_POOL 64           /* random states, cycled through by every timed loop */
+#define BENCH_POOL 64 /* random states, cycled through by every timed loop */
 
 /* The timed algorithms, in table order. */
 typedef enum {
-    BENCH_FK, BENCH_JACOBIAN, BENCH_RNEA, BENCH_NLE, BENCH_GRAVITY, BENCH_CRBA, BENCH_CRBA_TREE,
-    BENCH_LTL, BENCH_MINV, BENCH_ABA,
+    BENCH_FK,
+    BENCH_JACOBIAN,
+    BENCH_RNEA,
+    BENCH_NLE,
+    BENCH_GRAVITY,
+    BENCH_CRBA,
+    BENCH_CRBA_TREE,
+    BENCH_LTL,
+    BENCH_MINV,
+    BENCH_ABA,
     /* robots generated with constraints; constrained_aba and prox_pv for contact sets */
-    BENCH_PROX_LTL, BENCH_PROX_LTLS, BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_DELASSUS,
-    BENCH_DELASSUS_FACTORISED, BENCH_DELASSUS_ARTICULATED, BENCH_IMPULSE,
+    BENCH_PROX_LTL,
+    BENCH_PROX_LTLS,
+    BENCH_CONSTRAINED_ABA,
+    BENCH_PROX_PV,
+    BENCH_DELASSUS,
+    BENCH_DELASSUS_FACTORISED,
+    BENCH_DELASSUS_ARTICULATED,
+    BENCH_IMPULSE,
     BENCH_NALGOS
 } bench_algo;
 #define BENCH_FIRST_CONSTRAINED BENCH_PROX_LTL
@@ -23,14 +37,17 @@ typedef enum {
 typedef struct {
     const cdyn_real *q, *v, *a, *tau;
     int nq, nv;
-    int frame;                  /* the frame whose Jacobian and placement are timed */
-    int nc;                     /* constraint rows (0 without constraints) */
-    void *constraint_data;      /* the generic side's cdyn_constraint_data */
+    int frame;             /* the frame whose Jacobian and placement are timed */
+    int nc;                /* constraint rows (0 without constraints) */
+    void *constraint_data; /* the generic side's cdyn_constraint_data */
 } bench_inputs;
 
 /* The constrained solvers are timed with exactly three proximal iterations at mu = 1e-6,
  * from lambda = 0, as Pinocchio's harness does (ProximalSettings(0, 1e-6, 3)). */
-#define BENCH_PROX_SETTINGS { CDYN_R(1e-6), 3, CDYN_R(0), CDYN_R(0), 0, 0, 0 }
+#define BENCH_PROX_SETTINGS                                                                        \
+    {                                                                                              \
+        CDYN_R(1e-6), 3, CDYN_R(0), CDYN_R(0), 0, 0, 0                                             \
+    }
 
 /* n calls of one algorithm on states cycled through the pool, outputs into out; returns
  * the sum of one output entry per call (so no call can be optimised away). d is the side's
@@ -39,7 +56,10 @@ typedef cdyn_real (*bench_loop)(void *d, const bench_inputs *in, cdyn_real *out,
 
 /* Emitted operation counts from render_op_counts, written by bench_ops at build time. */
 #define BENCH_MAX_COUNTS 24
-typedef struct { const char *algorithm; long mul, add; } bench_op_count;
+typedef struct {
+    const char *algorithm;
+    long mul, add;
+} bench_op_count;
 typedef struct {
     const char *jacobian_frame; /* the frame whose Jacobian is timed and counted */
     int ncounts;
@@ -48,12 +68,12 @@ typedef struct {
 
 typedef struct {
     const generated_api *api;
-    const bench_loop *loops;    /* (BENCH_NALGOS) generated code, from bench_adapter.c.in */
+    const bench_loop *loops; /* (BENCH_NALGOS) generated code, from bench_adapter.c.in */
     const bench_ops *ops;
-    const char *urdf;           /* file name, for the report */
-    const long *code_bytes;     /* (BENCH_NALGOS) bytes of machine code, -1 unknown; or NULL */
+    const char *urdf;       /* file name, for the report */
+    const long *code_bytes; /* (BENCH_NALGOS) bytes of machine code, -1 unknown; or NULL */
 } bench_robot;
 
-extern const bench_robot bench_robots[];   /* written by CMake; ends with a zeroed entry */
+extern const bench_robot bench_robots[]; /* written by CMake; ends with a zeroed entry */
 
 #endif

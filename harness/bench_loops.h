@@ -13,26 +13,26 @@
 
 /* Body of a bench_loop(d, in, out, n): CALL once per state s, cycling through the pool,
  * and one entry of out (of OUT_LEN, a different one each call) added to the checksum. */
-#define BENCH_CALLS(CALL, OUT_LEN)                                                          \
-    cdyn_real sum = 0;                                                                      \
-    long pick = 0, i;                                                                       \
-    const long out_len = (OUT_LEN);                                                         \
-    for (i = 0; i < n; ++i) {                                                               \
-        const int s = (int)(i & (BENCH_POOL - 1));                                          \
-        CALL;                                                                               \
-        sum += out[pick];                                                                   \
-        if (++pick == out_len)                                                              \
-            pick = 0;                                                                       \
-    }                                                                                       \
+#define BENCH_CALLS(CALL, OUT_LEN)                                                                 \
+    cdyn_real sum = 0;                                                                             \
+    long pick = 0, i;                                                                              \
+    const long out_len = (OUT_LEN);                                                                \
+    for (i = 0; i < n; ++i) {                                                                      \
+        const int s = (int)(i & (BENCH_POOL - 1));                                                 \
+        CALL;                                                                                      \
+        sum += out[pick];                                                                          \
+        if (++pick == out_len)                                                                     \
+            pick = 0;                                                                              \
+    }                                                                                              \
     return sum
 
 /* How many outputs each algorithm's loop writes (the checksum cycles through them). */
-#define BENCH_FK_OUT 12                          /* frame placement: R (9), p (3) */
+#define BENCH_FK_OUT 12 /* frame placement: R (9), p (3) */
 #define BENCH_JACOBIAN_OUT (6 * in->nv)
 #define BENCH_VECTOR_OUT (in->nv)
 #define BENCH_MATRIX_OUT ((long)in->nv * in->nv)
-#define BENCH_LTL_OUT 1                          /* the status; the factor stays in d */
-#define BENCH_SOLVE_OUT (in->nv + in->nc)        /* ddq (or v_after), then lambda */
+#define BENCH_LTL_OUT 1                   /* the status; the factor stays in d */
+#define BENCH_SOLVE_OUT (in->nv + in->nc) /* ddq (or v_after), then lambda */
 #define BENCH_DELASSUS_OUT ((long)in->nc * in->nc)
 
 #endif

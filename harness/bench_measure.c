@@ -15,8 +15,9 @@
 
 static cdyn_real generic_fk(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS((cdyn_fk(MODEL(d), d, BENCH_Q),
-                 cdyn_frame_placement(MODEL(d), d, in->frame, out, out + 9)), BENCH_FK_OUT);
+    BENCH_CALLS(
+        (cdyn_fk(MODEL(d), d, BENCH_Q), cdyn_frame_placement(MODEL(d), d, in->frame, out, out + 9)),
+        BENCH_FK_OUT);
 }
 
 static cdyn_real generic_jacobian(void *d, const bench_inputs *in, cdyn_real *out, long n)
@@ -74,27 +75,30 @@ static const cdyn_prox_settings prox3 = BENCH_PROX_SETTINGS;
 
 static cdyn_real generic_prox_ltl(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS(cdyn_prox_ltl(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
-                              out + in->nv), BENCH_SOLVE_OUT);
+    BENCH_CALLS(
+        cdyn_prox_ltl(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out, out + in->nv),
+        BENCH_SOLVE_OUT);
 }
 
 static cdyn_real generic_prox_ltls(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS(cdyn_prox_ltls(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
-                               out + in->nv), BENCH_SOLVE_OUT);
+    BENCH_CALLS(
+        cdyn_prox_ltls(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out, out + in->nv),
+        BENCH_SOLVE_OUT);
 }
 
-static cdyn_real generic_constrained_aba(void *d, const bench_inputs *in, cdyn_real *out,
-                                         long n)
+static cdyn_real generic_constrained_aba(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS(cdyn_constrained_aba(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU,
-                                     out, out + in->nv), BENCH_SOLVE_OUT);
+    BENCH_CALLS(cdyn_constrained_aba(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                                     out + in->nv),
+                BENCH_SOLVE_OUT);
 }
 
 static cdyn_real generic_prox_pv(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS(cdyn_prox_pv(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
-                             out + in->nv), BENCH_SOLVE_OUT);
+    BENCH_CALLS(
+        cdyn_prox_pv(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out, out + in->nv),
+        BENCH_SOLVE_OUT);
 }
 
 static cdyn_real generic_delassus(void *d, const bench_inputs *in, cdyn_real *out, long n)
@@ -104,15 +108,29 @@ static cdyn_real generic_delassus(void *d, const bench_inputs *in, cdyn_real *ou
 
 static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out, long n)
 {
-    BENCH_CALLS(cdyn_impulse(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, CDYN_R(0.5), out,
-                             out + in->nv), BENCH_SOLVE_OUT);
+    BENCH_CALLS(
+        cdyn_impulse(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, CDYN_R(0.5), out, out + in->nv),
+        BENCH_SOLVE_OUT);
 }
 
 static const bench_loop generic_loops[BENCH_NALGOS] = {
-    generic_fk, generic_jacobian, generic_rnea, generic_nle, generic_gravity, generic_crba,
-    generic_crba_tree, generic_ltl, generic_minv, generic_aba, generic_prox_ltl,
-    generic_prox_ltls, generic_constrained_aba, generic_prox_pv, generic_delassus,
-    generic_delassus, generic_delassus,     /* the generic runtime has one route */
+    generic_fk,
+    generic_jacobian,
+    generic_rnea,
+    generic_nle,
+    generic_gravity,
+    generic_crba,
+    generic_crba_tree,
+    generic_ltl,
+    generic_minv,
+    generic_aba,
+    generic_prox_ltl,
+    generic_prox_ltls,
+    generic_constrained_aba,
+    generic_prox_pv,
+    generic_delassus,
+    generic_delassus,
+    generic_delassus, /* the generic runtime has one route */
     generic_impulse
 };
 
@@ -126,7 +144,6 @@ int bench_find_index(const char *const *names, int n, const char *name)
             return i;
     return -1;
 }
-
 
 /* splitmix64: a fixed, portable stream, so every run draws the same states. */
 static double uniform(unsigned long long *state, double lo, double hi)
@@ -245,12 +262,18 @@ static long output_length(const bench_ctx *c, int algo)
     switch (algo) {
     case BENCH_FK: return BENCH_FK_OUT;
     case BENCH_JACOBIAN: return BENCH_JACOBIAN_OUT;
-    case BENCH_CRBA: case BENCH_MINV: return BENCH_MATRIX_OUT;
-    case BENCH_LTL: case BENCH_CRBA_TREE: return in->nv;  /* D, compared through ltl_factor */
-    case BENCH_PROX_LTL: case BENCH_PROX_LTLS: case BENCH_CONSTRAINED_ABA: case BENCH_PROX_PV:
+    case BENCH_CRBA:
+    case BENCH_MINV: return BENCH_MATRIX_OUT;
+    case BENCH_LTL:
+    case BENCH_CRBA_TREE: return in->nv; /* D, compared through ltl_factor */
+    case BENCH_PROX_LTL:
+    case BENCH_PROX_LTLS:
+    case BENCH_CONSTRAINED_ABA:
+    case BENCH_PROX_PV:
     case BENCH_IMPULSE: return BENCH_SOLVE_OUT;
-    case BENCH_DELASSUS: case BENCH_DELASSUS_FACTORISED: case BENCH_DELASSUS_ARTICULATED:
-        return BENCH_DELASSUS_OUT;
+    case BENCH_DELASSUS:
+    case BENCH_DELASSUS_FACTORISED:
+    case BENCH_DELASSUS_ARTICULATED: return BENCH_DELASSUS_OUT;
     default: return BENCH_VECTOR_OUT;
     }
 }
@@ -267,7 +290,7 @@ double bench_disagreement(bench_ctx *c, int algo)
             bench_prime_ltl(c, side, 0);
         bench_loop_of(c, side, algo)(c->data[side], &c->in, c->out[side], 1);
     }
-    if (algo == BENCH_CRBA_TREE) {     /* M is only in d: compared through its factor */
+    if (algo == BENCH_CRBA_TREE) { /* M is only in d: compared through its factor */
         (void)c->robot->api->ltl(c->data[GENERATED]);
         (void)cdyn_ltl(c->model, &c->generic);
     }
@@ -333,7 +356,7 @@ int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time t
     int k;
     if (!x)
         return -1;
-    time_batch(c, GENERATED, algo, calls, 0);      /* warm-up */
+    time_batch(c, GENERATED, algo, calls, 0); /* warm-up */
     time_batch(c, GENERIC, algo, calls, 0);
     for (b = 0; b < batches; b++)
         for (k = 0; k < 2; k++) {
@@ -345,4 +368,3 @@ int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time t
     free(x);
     return 0;
 }
-

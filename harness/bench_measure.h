@@ -20,9 +20,9 @@ typedef struct {
     void *data[2];              /* per side: the NAME_data, the cdyn_data */
     cdyn_data generic;
     void *generic_buf;
-    cdyn_constraint_data constraints;   /* the generic side's, when the robot has a set */
+    cdyn_constraint_data constraints; /* the generic side's, when the robot has a set */
     void *constraint_buf;
-    cdyn_real *out[2];          /* per side: room for the largest output */
+    cdyn_real *out[2]; /* per side: room for the largest output */
 } bench_ctx;
 
 /* Every timed call's checksum adds up here, printed at the end so no call is optimised

@@ -39,23 +39,23 @@ static void format_us(char *buf, size_t len, double us)
 void bench_print_header(FILE *f, const bench_setup *s, int markdown)
 {
     if (markdown) {
-        fprintf(f, "CPU: %s; %s, `%s`; median of %ld batches of %ld calls, generated and "
-                "generic batches alternating in one run.\n\n", s->cpu, s->compiler, s->flags,
-                s->batches, s->calls);
+        fprintf(f,
+                "CPU: %s; %s, `%s`; median of %ld batches of %ld calls, generated and "
+                "generic batches alternating in one run.\n\n",
+                s->cpu, s->compiler, s->flags, s->batches, s->calls);
         fprintf(f, "| robot | algorithm | generated µs | generic µs | speed-up | emitted mul/add "
                    "| code |\n|---|---|---:|---:|---:|---:|---:|\n");
         return;
     }
     fprintf(f, "cdyngen benchmark: generated code vs the generic runtime, same inputs, one run\n");
     fprintf(f, "cpu:      %s\n", s->cpu);
-    fprintf(f, "compiler: %s, %s (generated code, runtime and loops)\n", s->compiler,
-            s->flags);
-    fprintf(f, "method:   median of %ld batches of %ld calls after a warm-up batch, generated and\n"
-               "          generic batches alternating; %d random states on the manifold, cycled\n",
+    fprintf(f, "compiler: %s, %s (generated code, runtime and loops)\n", s->compiler, s->flags);
+    fprintf(f,
+            "method:   median of %ld batches of %ld calls after a warm-up batch, generated and\n"
+            "          generic batches alternating; %d random states on the manifold, cycled\n",
             s->batches, s->calls, BENCH_POOL);
-    fprintf(f, "\n%-14s %-20s %10s %17s %10s %9s %15s %8s %8s\n", "robot", "algorithm",
-            "generated", "(min-max) us", "generic", "speed-up", "emitted mul/add", "code",
-            "rel diff");
+    fprintf(f, "\n%-14s %-20s %10s %17s %10s %9s %15s %8s %8s\n", "robot", "algorithm", "generated",
+            "(min-max) us", "generic", "speed-up", "emitted mul/add", "code", "rel diff");
 }
 
 /* How far generated and generic may differ before the row is flagged: rounding, except
@@ -86,8 +86,8 @@ void bench_print_row(FILE *f, const bench_row *r, int algo, int markdown)
 }
 
 /* Seed 001's Table I: the four solvers in its order. */
-static const int table1_algos[4] = {BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_PROX_LTLS,
-                                    BENCH_PROX_LTL};
+static const int table1_algos[4] = { BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_PROX_LTLS,
+                                     BENCH_PROX_LTL };
 
 void bench_table1_record(bench_table1_row *row, int algo, const bench_row *r)
 {
@@ -112,7 +112,7 @@ static void table1_cell(FILE *f, double us, const char *sep)
 /* Generated µs of the four solvers, then their generic µs, and the fastest generated. */
 void bench_table1_print(FILE *f, const bench_table1_row *rows, int n, int markdown)
 {
-    static const char *names[4] = {"cABA", "PV", "LTLs", "LTL"};
+    static const char *names[4] = { "cABA", "PV", "LTLs", "LTL" };
     const char *sep = markdown ? " | " : " ";
     int i, k, side;
     if (n == 0)
@@ -129,8 +129,7 @@ void bench_table1_print(FILE *f, const bench_table1_row *rows, int n, int markdo
     for (i = 0; i < n; i++) {
         const bench_table1_row *r = &rows[i];
         int best = 0;
-        fprintf(f, markdown ? "| %s | %d | %d" : "%-20s %3d %3d", r->name, r->nv,
-                r->nc);
+        fprintf(f, markdown ? "| %s | %d | %d" : "%-20s %3d %3d", r->name, r->nv, r->nc);
         for (side = 0; side < 2; side++)
             for (k = 0; k < 4; k++)
                 table1_cell(f, r->us[k][side], sep);
@@ -141,13 +140,11 @@ void bench_table1_print(FILE *f, const bench_table1_row *rows, int n, int markdo
     }
 }
 
-
-
 typedef void (*bench_writer)(FILE *f, const bench_setup *s, const bench_row *rows, int n);
 
 /* The whole file or none: written beside the target, renamed over it at the end. */
-static int write_file(const char *path, bench_writer w, const bench_setup *s,
-                      const bench_row *rows, int n)
+static int write_file(const char *path, bench_writer w, const bench_setup *s, const bench_row *rows,
+                      int n)
 {
     char tmp[4096];
     FILE *f;
@@ -189,7 +186,7 @@ static void csv_long(FILE *f, long x)
     if (x >= 0)
         fprintf(f, ",%ld", x);
     else
-        fputs(",", f);          /* unknown: empty */
+        fputs(",", f); /* unknown: empty */
 }
 
 static void csv_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n)
@@ -197,7 +194,8 @@ static void csv_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n
     int i;
     (void)s;
     fputs("robot,algorithm,generated_us,generated_min_us,generated_max_us,generic_us,"
-          "generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff\n", f);
+          "generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff\n",
+          f);
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         csv_field(f, r->robot);
@@ -259,11 +257,12 @@ static void json_rows(FILE *f, const bench_setup *s, const bench_row *rows, int 
         json_string(f, r->robot);
         fputs(", \"algorithm\": ", f);
         json_string(f, r->algorithm);
-        fprintf(f, ", \"generated_us\": %.6g, \"generated_min_us\": %.6g, "
+        fprintf(f,
+                ", \"generated_us\": %.6g, \"generated_min_us\": %.6g, "
                 "\"generated_max_us\": %.6g, \"generic_us\": %.6g, \"generic_min_us\": %.6g, "
-                "\"generic_max_us\": %.6g, \"speedup\": %.4g", r->generated.median,
-                r->generated.min, r->generated.max, r->generic.median, r->generic.min,
-                r->generic.max, r->generic.median / r->generated.median);
+                "\"generic_max_us\": %.6g, \"speedup\": %.4g",
+                r->generated.median, r->generated.min, r->generated.max, r->generic.median,
+                r->generic.min, r->generic.max, r->generic.median / r->generated.median);
         json_long(f, "mul", r->mul);
         json_long(f, "add", r->add);
         json_long(f, "code_bytes", r->code_bytes);
@@ -280,8 +279,12 @@ int bench_write_json(const char *path, const bench_setup *s, const bench_row *ro
 /* ---- SVG ---- */
 
 enum {
-    SVG_WIDTH = 960, SVG_LABEL_X = 180, SVG_PLOT_END = 860, SVG_TOP = 112,
-    SVG_BAR = 13, SVG_GROUP = 38
+    SVG_WIDTH = 960,
+    SVG_LABEL_X = 180,
+    SVG_PLOT_END = 860,
+    SVG_TOP = 112,
+    SVG_BAR = 13,
+    SVG_GROUP = 38
 };
 #define SVG_GENERATED "#1f6fb4"
 #define SVG_GENERIC "#b0b0b0"
@@ -307,8 +310,8 @@ static void decades(const bench_row *rows, int n, double *lo, double *hi)
     double a = 1e300, b = 0;
     int i;
     for (i = 0; i < n; i++) {
-        const double x[4] = {rows[i].generated.min, rows[i].generated.max, rows[i].generic.min,
-                             rows[i].generic.max};
+        const double x[4] = { rows[i].generated.min, rows[i].generated.max, rows[i].generic.min,
+                              rows[i].generic.max };
         int k;
         for (k = 0; k < 4; k++)
             if (x[k] > 0) {
@@ -336,7 +339,7 @@ static void svg_axis(FILE *f, double lo, double hi, int bottom)
 {
     double d;
     for (d = lo; d <= hi * 1.0001; d *= 10) {
-        const double minor[2] = {2 * d, 5 * d};
+        const double minor[2] = { 2 * d, 5 * d };
         double x = svg_x(d, lo, hi);
         int k;
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n", x,
@@ -350,12 +353,11 @@ static void svg_axis(FILE *f, double lo, double hi, int bottom)
 }
 
 /* One bar from the axis to the median, a whisker from min to max, the median printed. */
-static void svg_bar(FILE *f, const bench_time *t, int y, const char *colour, double lo,
-                    double hi)
+static void svg_bar(FILE *f, const bench_time *t, int y, const char *colour, double lo, double hi)
 {
     double x = svg_x(t->median, lo, hi);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-            SVG_LABEL_X, y, x - SVG_LABEL_X, SVG_BAR, colour);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n", SVG_LABEL_X,
+            y, x - SVG_LABEL_X, SVG_BAR, colour);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>\n",
             svg_x(t->min, lo, hi), y + SVG_BAR / 2, svg_x(t->max, lo, hi), y + SVG_BAR / 2);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%.3g</text>\n", x + 4, y + SVG_BAR - 2,
@@ -385,12 +387,13 @@ static void svg_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n
     for (i = 1; i < n; i++)
         one_robot = one_robot && strcmp(rows[i].robot, rows[0].robot) == 0;
     decades(rows, n, &lo, &hi);
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
             "<style>.title{font-size:16px;font-weight:bold}.sub{fill:#444}.tick{fill:#555;"
             "font-size:11px}.value{font-size:10px;fill:#222}.speed{font-weight:bold}</style>\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", SVG_WIDTH, height,
-            SVG_WIDTH, height);
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            SVG_WIDTH, height, SVG_WIDTH, height);
     fputs("<text x=\"12\" y=\"24\" class=\"title\">cdyngen bench: ", f);
     robot_names(f, rows, n);
     fputs(", generated code vs the generic runtime (µs per call, log scale)</text>\n", f);
@@ -402,17 +405,19 @@ static void svg_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n
     xml_text(f, s->cpu);
     fprintf(f, "; median of %ld batches of %ld calls, whiskers min to max</text>\n", s->batches,
             s->calls);
-    fprintf(f, "<rect x=\"12\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+    fprintf(f,
+            "<rect x=\"12\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/>"
             "<text x=\"28\" y=\"84\">generated</text>"
             "<rect x=\"110\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/>"
             "<text x=\"126\" y=\"84\">generic runtime</text>"
-            "<text x=\"%d\" y=\"%d\" class=\"speed\">speed-up</text>\n", SVG_GENERATED,
-            SVG_GENERIC, SVG_PLOT_END + 28, SVG_TOP - 12);
+            "<text x=\"%d\" y=\"%d\" class=\"speed\">speed-up</text>\n",
+            SVG_GENERATED, SVG_GENERIC, SVG_PLOT_END + 28, SVG_TOP - 12);
     svg_axis(f, lo, hi, bottom);
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         const int y = SVG_TOP + i * SVG_GROUP;
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", SVG_LABEL_X - 8, y + SVG_BAR + 4);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", SVG_LABEL_X - 8,
+                y + SVG_BAR + 4);
         if (!one_robot) {
             xml_text(f, r->robot);
             fputs(" ", f);

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-enum { GENERATED = 0, GENERIC = 1 };    /* the two sides: the index of every per-side pair */
+enum { GENERATED = 0, GENERIC = 1 }; /* the two sides: the index of every per-side pair */
 
 /* Microseconds per call over the batches of one side. */
 typedef struct {
@@ -17,9 +17,9 @@ typedef struct {
 typedef struct {
     const char *robot, *algorithm;
     bench_time generated, generic;
-    long mul, add;              /* emitted operations; -1 when unknown */
-    long code_bytes;            /* machine code of the generated function; -1 when unknown */
-    double rel_diff;            /* largest relative difference of the two sides' outputs */
+    long mul, add;   /* emitted operations; -1 when unknown */
+    long code_bytes; /* machine code of the generated function; -1 when unknown */
+    double rel_diff; /* largest relative difference of the two sides' outputs */
 } bench_row;
 
 /* Where the rows were measured. */
@@ -44,9 +44,9 @@ void bench_print_row(FILE *f, const bench_row *r, int algo, int markdown);
 /* Seed 001's Table I: one row per constraint set, its four solvers (cABA, PV, LTLs, LTL)
  * side by side, generated then generic. */
 typedef struct {
-    const char *name;           /* the robot's */
+    const char *name; /* the robot's */
     int nv, nc;
-    double us[4][2];            /* per solver, generated and generic; 0: not emitted */
+    double us[4][2]; /* per solver, generated and generic; 0: not emitted */
 } bench_table1_row;
 /* The row's time into the set's line when algo is one of the four. */
 void bench_table1_record(bench_table1_row *row, int algo, const bench_row *r);

@@ -9,14 +9,13 @@
 
 typedef struct {
     const char *name;
-    size_t data_size;           /* sizeof(NAME_data) */
-    size_t generic_data_bytes;  /* NAME_GENERIC_DATA_BYTES */
+    size_t data_size;          /* sizeof(NAME_data) */
+    size_t generic_data_bytes; /* NAME_GENERIC_DATA_BYTES */
     int nq, nv, nframes;
-    const char *const *frame_names;   /* (nframes) URDF link names, in frame-id order */
+    const char *const *frame_names; /* (nframes) URDF link names, in frame-id order */
     void (*fk)(void *d, const cdyn_real *q);
     int (*frame_placement)(const void *d, int frame, cdyn_real R[9], cdyn_real p[3]);
-    int (*frame_jacobian)(void *d, const cdyn_real *q, int frame, cdyn_reference ref,
-                          cdyn_real *J);
+    int (*frame_jacobian)(void *d, const cdyn_real *q, int frame, cdyn_reference ref, cdyn_real *J);
     void (*rnea)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a,
                  cdyn_real *tau);
     void (*nle)(void *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h);
@@ -32,10 +31,10 @@ typedef struct {
                cdyn_real *ddq);
     void (*neutral)(cdyn_real *q);
     void (*integrate)(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
-    const void *model;          /* the generic runtime's table: const cdyn_model * */
+    const void *model; /* the generic runtime's table: const cdyn_model * */
     /* the constraint set generated with the robot; nc = 0 and NULLs without one */
     int nc, nconstraints;
-    const void *constraints;    /* const cdyn_constraint * (nconstraints), for the generic side */
+    const void *constraints; /* const cdyn_constraint * (nconstraints), for the generic side */
     size_t generic_constraint_bytes;
     void (*constraint_jacobian)(void *d, const cdyn_real *q, cdyn_real *J);
     void (*constraint_drift)(void *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *gamma);

@@ -70,8 +70,8 @@ static inline void cdyn_rot_mul_t(cdyn_real res[9], const cdyn_real A[9], const 
 {
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
-            res[3 * r + c] = A[3 * r] * B[3 * c] + A[3 * r + 1] * B[3 * c + 1]
-                           + A[3 * r + 2] * B[3 * c + 2];
+            res[3 * r + c] =
+                A[3 * r] * B[3 * c] + A[3 * r + 1] * B[3 * c + 1] + A[3 * r + 2] * B[3 * c + 2];
 }
 
 /* Motion child -> parent: w' = R w, v' = R v + p x w'. */
@@ -84,8 +84,8 @@ static inline void cdyn_motion_act(cdyn_real res[6], const cdyn_real R[9], const
 }
 
 /* Motion parent -> child: w' = R^T w, v' = R^T (v - p x w). */
-static inline void cdyn_motion_act_inv(cdyn_real res[6], const cdyn_real R[9],
-                                       const cdyn_real p[3], const cdyn_real m[6])
+static inline void cdyn_motion_act_inv(cdyn_real res[6], const cdyn_real R[9], const cdyn_real p[3],
+                                       const cdyn_real m[6])
 {
     cdyn_real t[3];
     cdyn_cross3(t, m + 3, p); /* w x p = -(p x w) */
@@ -106,8 +106,8 @@ static inline void cdyn_force_act(cdyn_real res[6], const cdyn_real R[9], const 
 }
 
 /* Force parent -> child: f' = R^T f, n' = R^T (n - p x f). */
-static inline void cdyn_force_act_inv(cdyn_real res[6], const cdyn_real R[9],
-                                      const cdyn_real p[3], const cdyn_real f[6])
+static inline void cdyn_force_act_inv(cdyn_real res[6], const cdyn_real R[9], const cdyn_real p[3],
+                                      const cdyn_real f[6])
 {
     cdyn_real t[3];
     cdyn_cross3(t, f, p); /* f x p = -(p x f) */

@@ -22,7 +22,7 @@ static int write_text(const char *path, const char *text)
     return 0;
 }
 
-static unsigned next(unsigned *s)   /* xorshift32 */
+static unsigned next(unsigned *s) /* xorshift32 */
 {
     *s ^= *s << 13;
     *s ^= *s >> 17;
@@ -56,8 +56,8 @@ static void constraint_options(const kin_tree *t, unsigned seed, char *out, size
         const char *dim = next(&s) % 2 ? "3d" : "6d";
         size_t len = strlen(out);
         if (next(&s) % 3 == 0 && t->frames[a].body != t->frames[b].body)
-            snprintf(out + len, n - len, " --loop %s:%s:%s", t->frames[a].name,
-                     t->frames[b].name, dim);
+            snprintf(out + len, n - len, " --loop %s:%s:%s", t->frames[a].name, t->frames[b].name,
+                     dim);
         else
             snprintf(out + len, n - len, " --contact %s:%s", t->frames[a].name, dim);
     }

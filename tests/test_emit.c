@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L   /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 /* test_emit.c — code emitted for small trees: hand-counted ops for a pendulum, no
  * products with exact 0/1 constants, sin/cos once per joint, identifiers from arbitrary
  * names, and the rendered files compiling warning-free (gcc, clang; double, float). */
@@ -13,7 +13,8 @@
 #include "pipeline.h"
 #include "parse/urdf.h"
 
-#define INERTIAL(m) "<inertial><origin xyz=\"0.25 0 0\"/><mass value=\"" m "\"/>" \
+#define INERTIAL(m)                                                                                \
+    "<inertial><origin xyz=\"0.25 0 0\"/><mass value=\"" m "\"/>"                                  \
     "<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\" iyz=\"0\" izz=\"0.3\"/></inertial>"
 
 /* One revolute joint about +z; the joint frame is turned by rpy (pi/2, 0, 0), which the
@@ -21,62 +22,118 @@
 static const char pendulum_urdf[] =
     "<robot name=\"pendulum\">"
     "<link name=\"base\"/>"
-    "<link name=\"arm\">" INERTIAL("2") "</link>"
-    "<joint name=\"hinge\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/>"
-    "<origin xyz=\"0 0 1\" rpy=\"1.5707963267948966 0 0\"/><axis xyz=\"0 0 1\"/>"
-    "<limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>"
-    "</robot>";
+    "<link name=\"arm\">" INERTIAL(
+        "2") "</link>"
+             "<joint name=\"hinge\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/>"
+             "<origin xyz=\"0 0 1\" rpy=\"1.5707963267948966 0 0\"/><axis xyz=\"0 0 1\"/>"
+             "<limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>"
+             "</robot>";
 
 /* Axis-aligned joints, identity rotations. */
 static const char aligned_urdf[] =
     "<robot name=\"aligned\">"
     "<link name=\"base\"/>"
-    "<link name=\"l1\">" INERTIAL("1.5") "</link>"
-    "<link name=\"l2\">" INERTIAL("1.25") "</link>"
-    "<link name=\"l3\">" INERTIAL("0.75") "</link>"
-    "<link name=\"l4\">" INERTIAL("0.5") "</link>"
-    "<joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"l1\"/>"
-    "<axis xyz=\"0 0 1\"/><limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"j2\" type=\"revolute\"><parent link=\"l1\"/><child link=\"l2\"/>"
-    "<origin xyz=\"0 0 0.3\"/><axis xyz=\"0 1 0\"/>"
-    "<limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"j3\" type=\"revolute\"><parent link=\"l2\"/><child link=\"l3\"/>"
-    "<origin xyz=\"0.4 0 0\"/><axis xyz=\"-1 0 0\"/>"
-    "<limit lower=\"-3\" upper=\"3\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"j4\" type=\"prismatic\"><parent link=\"l3\"/><child link=\"l4\"/>"
-    "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
-    "</robot>";
+    "<link name=\"l1\">" INERTIAL(
+        "1.5") "</link>"
+               "<link name=\"l2\">" INERTIAL(
+                   "1.25") "</link>"
+                           "<link name=\"l3\">" INERTIAL(
+                               "0.75") "</link>"
+                                       "<link name=\"l4\">" INERTIAL(
+                                           "0.5") "</link>"
+                                                  "<joint name=\"j1\" type=\"revolute\"><parent "
+                                                  "link=\"base\"/><child link=\"l1\"/>"
+                                                  "<axis xyz=\"0 0 1\"/><limit lower=\"-3\" "
+                                                  "upper=\"3\" effort=\"1\" "
+                                                  "velocity=\"1\"/></joint>"
+                                                  "<joint name=\"j2\" type=\"revolute\"><parent "
+                                                  "link=\"l1\"/><child link=\"l2\"/>"
+                                                  "<origin xyz=\"0 0 0.3\"/><axis xyz=\"0 1 0\"/>"
+                                                  "<limit lower=\"-3\" upper=\"3\" effort=\"1\" "
+                                                  "velocity=\"1\"/></joint>"
+                                                  "<joint name=\"j3\" type=\"revolute\"><parent "
+                                                  "link=\"l2\"/><child link=\"l3\"/>"
+                                                  "<origin xyz=\"0.4 0 0\"/><axis xyz=\"-1 0 0\"/>"
+                                                  "<limit lower=\"-3\" upper=\"3\" effort=\"1\" "
+                                                  "velocity=\"1\"/></joint>"
+                                                  "<joint name=\"j4\" type=\"prismatic\"><parent "
+                                                  "link=\"l3\"/><child link=\"l4\"/>"
+                                                  "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" "
+                                                  "upper=\"1\" effort=\"1\" "
+                                                  "velocity=\"1\"/></joint>"
+                                                  "</robot>";
 
 /* Every joint kind, a general axis, a rotated placement, and names that are not C. */
 static const char weird_urdf[] =
     "<robot name=\"we&quot;ird*/\">"
-    "<link name=\"base\">" INERTIAL("1") "</link>"
-    "<link name=\"a-b\">" INERTIAL("1") "</link>"
-    "<link name=\"a_b\">" INERTIAL("1") "</link>"
-    "<link name=\"int\">" INERTIAL("1") "</link>"
-    "<link name=\"3d cam\">" INERTIAL("1") "</link>"
-    "<link name=\"x*/y &quot;q&quot; t?\?/\">" INERTIAL("1") "</link>"
-    "<link name=\"caf\xc3\xa9\">" INERTIAL("1") "</link>"
-    "<joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"a-b\"/>"
-    "<origin xyz=\"0.1 0 0.2\" rpy=\"0.3 0.2 0.1\"/><axis xyz=\"1 1 0\"/>"
-    "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"j2\" type=\"continuous\"><parent link=\"a-b\"/><child link=\"a_b\"/>"
-    "<origin xyz=\"0 0.3 0\"/><axis xyz=\"0 1 0\"/></joint>"
-    "<joint name=\"j3\" type=\"prismatic\"><parent link=\"a_b\"/><child link=\"int\"/>"
-    "<axis xyz=\"0 0 -1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"j4\" type=\"planar\"><parent link=\"base\"/><child link=\"3d cam\"/>"
-    "<origin xyz=\"0 0 0.5\"/><axis xyz=\"0 0 1\"/></joint>"
-    "<joint name=\"j5\" type=\"fixed\"><parent link=\"int\"/><child link=\"x*/y &quot;q&quot; t?\?/\"/>"
-    "<origin xyz=\"0 0 0.1\" rpy=\"0 1.5707963267948966 0\"/></joint>"
-    "<joint name=\"j6\" type=\"revolute\"><parent link=\"3d cam\"/><child link=\"caf\xc3\xa9\"/>"
-    "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
-    "</robot>";
+    "<link name=\"base\">" INERTIAL(
+        "1") "</link>"
+             "<link name=\"a-b\">" INERTIAL(
+                 "1") "</link>"
+                      "<link name=\"a_b\">" INERTIAL(
+                          "1") "</link>"
+                               "<link name=\"int\">" INERTIAL(
+                                   "1") "</link>"
+                                        "<link name=\"3d cam\">" INERTIAL(
+                                            "1") "</link>"
+                                                 "<link name=\"x*/y &quot;q&quot; "
+                                                 "t?\?/\">" INERTIAL(
+                                                     "1") "</link>"
+                                                          "<link name=\"caf\xc3\xa9\">" INERTIAL(
+                                                              "1") "</link>"
+                                                                   "<joint name=\"j1\" "
+                                                                   "type=\"revolute\"><parent "
+                                                                   "link=\"base\"/><child "
+                                                                   "link=\"a-b\"/>"
+                                                                   "<origin xyz=\"0.1 0 0.2\" "
+                                                                   "rpy=\"0.3 0.2 0.1\"/><axis "
+                                                                   "xyz=\"1 1 0\"/>"
+                                                                   "<limit lower=\"-1\" "
+                                                                   "upper=\"1\" effort=\"1\" "
+                                                                   "velocity=\"1\"/></joint>"
+                                                                   "<joint name=\"j2\" "
+                                                                   "type=\"continuous\"><parent "
+                                                                   "link=\"a-b\"/><child "
+                                                                   "link=\"a_b\"/>"
+                                                                   "<origin xyz=\"0 0.3 0\"/><axis "
+                                                                   "xyz=\"0 1 0\"/></joint>"
+                                                                   "<joint name=\"j3\" "
+                                                                   "type=\"prismatic\"><parent "
+                                                                   "link=\"a_b\"/><child "
+                                                                   "link=\"int\"/>"
+                                                                   "<axis xyz=\"0 0 -1\"/><limit "
+                                                                   "lower=\"-1\" upper=\"1\" "
+                                                                   "effort=\"1\" "
+                                                                   "velocity=\"1\"/></joint>"
+                                                                   "<joint name=\"j4\" "
+                                                                   "type=\"planar\"><parent "
+                                                                   "link=\"base\"/><child "
+                                                                   "link=\"3d cam\"/>"
+                                                                   "<origin xyz=\"0 0 0.5\"/><axis "
+                                                                   "xyz=\"0 0 1\"/></joint>"
+                                                                   "<joint name=\"j5\" "
+                                                                   "type=\"fixed\"><parent "
+                                                                   "link=\"int\"/><child "
+                                                                   "link=\"x*/y &quot;q&quot; "
+                                                                   "t?\?/\"/>"
+                                                                   "<origin xyz=\"0 0 0.1\" "
+                                                                   "rpy=\"0 1.5707963267948966 "
+                                                                   "0\"/></joint>"
+                                                                   "<joint name=\"j6\" "
+                                                                   "type=\"revolute\"><parent "
+                                                                   "link=\"3d cam\"/><child "
+                                                                   "link=\"caf\xc3\xa9\"/>"
+                                                                   "<axis xyz=\"0 0 1\"/><limit "
+                                                                   "lower=\"-1\" upper=\"1\" "
+                                                                   "effort=\"1\" "
+                                                                   "velocity=\"1\"/></joint>"
+                                                                   "</robot>";
 
 /* No moving joint at all: every array is empty, every function body too. */
-static const char lone_urdf[] =
-    "<robot name=\"lone\"><link name=\"base\">" INERTIAL("1") "</link><link name=\"cam\"/>"
-    "<joint name=\"fix\" type=\"fixed\"><parent link=\"base\"/><child link=\"cam\"/>"
-    "<origin xyz=\"0 0 1\"/></joint></robot>";
+static const char lone_urdf[] = "<robot name=\"lone\"><link name=\"base\">" INERTIAL(
+    "1") "</link><link name=\"cam\"/>"
+         "<joint name=\"fix\" type=\"fixed\"><parent link=\"base\"/><child link=\"cam\"/>"
+         "<origin xyz=\"0 0 1\"/></joint></robot>";
 
 static void build_tree(const char *text, int floating, kin_tree *t)
 {
@@ -142,8 +199,8 @@ START_TEST(pendulum_hand_count)
         const char *alg;
         long mul, add, div, sqrt, sincos;
     } expect[] = {
-        {"rnea", 4, 2, 0, 0, 1}, {"nle", 2, 0, 0, 0, 1}, {"gravity", 2, 0, 0, 0, 1},
-        {"crba", 0, 0, 0, 0, 0}, {"aba", 3, 1, 0, 0, 1}, {"fk", 0, 0, 0, 0, 2},
+        { "rnea", 4, 2, 0, 0, 1 }, { "nle", 2, 0, 0, 0, 1 }, { "gravity", 2, 0, 0, 0, 1 },
+        { "crba", 0, 0, 0, 0, 0 }, { "aba", 3, 1, 0, 0, 1 }, { "fk", 0, 0, 0, 0, 2 },
     };
     kin_tree t;
     emit_count c[32];
@@ -155,10 +212,10 @@ START_TEST(pendulum_hand_count)
     for (i = 0; i < (int)(sizeof expect / sizeof expect[0]); i++) {
         const emit_count *e = find_count(c, n, expect[i].alg);
         ck_assert_msg(e->mul == expect[i].mul && e->add == expect[i].add &&
-                      e->div == expect[i].div && e->sqrt == expect[i].sqrt &&
-                      e->sincos == expect[i].sincos,
-                      "%s: got %ld mul %ld add %ld div %ld sqrt %ld sincos", expect[i].alg,
-                      e->mul, e->add, e->div, e->sqrt, e->sincos);
+                          e->div == expect[i].div && e->sqrt == expect[i].sqrt &&
+                          e->sincos == expect[i].sincos,
+                      "%s: got %ld mul %ld add %ld div %ld sqrt %ld sincos", expect[i].alg, e->mul,
+                      e->add, e->div, e->sqrt, e->sincos);
     }
     render(&t, "pendulum", 0, &out);
     ck_assert_ptr_nonnull(strstr(file_text(&out, "pendulum.c"), "    d->M[0] = CDYN_R(0.425);\n"));
@@ -197,7 +254,7 @@ START_TEST(no_trivial_products)
         memcpy(buf, line, len);
         buf[len] = '\0';
         if (sscanf(strchr(buf, '=') + 1, " %127s %7s %127[^;]", a, op, b) != 3)
-            continue;                       /* a load or a function call */
+            continue; /* a load or a function call */
         if (strcmp(op, "*") == 0)
             ck_assert_msg(!is_operand_trivial(a) && !is_operand_trivial(b), "trivial: %s", buf);
         else
@@ -253,11 +310,11 @@ START_TEST(sincos_once_per_joint)
                 ck_assert_int_lt(n, 64);
                 args[n++] = a;
             }
-            {   /* plus the stretches read straight from q: disjoint, within q */
-                int seen[64] = {0}, first, count;
+            { /* plus the stretches read straight from q: disjoint, within q */
+                int seen[64] = { 0 }, first, count;
                 for (s = strstr(fn, "cdyn_sincos_n(q + "); s && s < end;
                      s = strstr(s + 1, "cdyn_sincos_n(q + ")) {
-                    const char *last = strchr(s, ')');   /* the count: the last argument */
+                    const char *last = strchr(s, ')'); /* the count: the last argument */
                     first = atoi(s + strlen("cdyn_sincos_n(q + "));
                     while (last[-1] != ' ')
                         last--;
@@ -286,17 +343,21 @@ END_TEST
  * form of another: p-q, p.q -> P_Q, P_Q_2; p_q_2 -> P_Q_2_2; p:q -> P_Q_3 (not P_Q_2). */
 START_TEST(clashing_frame_ids_get_the_smallest_free_suffix)
 {
-    static const char urdf[] =
-        "<robot name=\"clash\"><link name=\"base\">" INERTIAL("1") "</link>"
-        "<link name=\"p-q\"/><link name=\"p.q\"/><link name=\"p_q_2\"/><link name=\"p:q\"/>"
-        "<joint name=\"f1\" type=\"fixed\"><parent link=\"base\"/><child link=\"p-q\"/></joint>"
-        "<joint name=\"f2\" type=\"fixed\"><parent link=\"p-q\"/><child link=\"p.q\"/></joint>"
-        "<joint name=\"f3\" type=\"fixed\"><parent link=\"p.q\"/><child link=\"p_q_2\"/></joint>"
-        "<joint name=\"f4\" type=\"fixed\"><parent link=\"p_q_2\"/><child link=\"p:q\"/></joint>"
-        "</robot>";
-    static const char *const expected[] = {
-        "CLASH_FRAME_P_Q = 1,  /* p-q */", "CLASH_FRAME_P_Q_2 = 2,  /* p.q */",
-        "CLASH_FRAME_P_Q_2_2 = 3,  /* p_q_2 */", "CLASH_FRAME_P_Q_3 = 4  /* p:q */"};
+    static const char urdf[] = "<robot name=\"clash\"><link name=\"base\">" INERTIAL(
+        "1") "</link>"
+             "<link name=\"p-q\"/><link name=\"p.q\"/><link name=\"p_q_2\"/><link name=\"p:q\"/>"
+             "<joint name=\"f1\" type=\"fixed\"><parent link=\"base\"/><child "
+             "link=\"p-q\"/></joint>"
+             "<joint name=\"f2\" type=\"fixed\"><parent link=\"p-q\"/><child link=\"p.q\"/></joint>"
+             "<joint name=\"f3\" type=\"fixed\"><parent link=\"p.q\"/><child "
+             "link=\"p_q_2\"/></joint>"
+             "<joint name=\"f4\" type=\"fixed\"><parent link=\"p_q_2\"/><child "
+             "link=\"p:q\"/></joint>"
+             "</robot>";
+    static const char *const expected[] = { "CLASH_FRAME_P_Q = 1,  /* p-q */",
+                                            "CLASH_FRAME_P_Q_2 = 2,  /* p.q */",
+                                            "CLASH_FRAME_P_Q_2_2 = 3,  /* p_q_2 */",
+                                            "CLASH_FRAME_P_Q_3 = 4  /* p:q */" };
     kin_tree t;
     render_output out;
     const char *h;
@@ -399,9 +460,11 @@ START_TEST(deterministic_output)
         ck_assert_str_eq(a.files[i].content, b.files[i].content);
     }
     ck_assert_ptr_nonnull(strstr(file_text(&a, "weird.h"),
-        "/* weird.h — generated by cdyngen " CDYNGEN_VERSION " from test.urdf (options: --scalar double). Do not edit. */\n"));
-    ck_assert_ptr_nonnull(strstr(file_text(&a, "CMakeLists.txt"), "add_library(weird::weird ALIAS weird)"));
-    ck_assert_int_eq(a.nfiles, 6);     /* with cdyn_scalar.h; weird.py only with o.python */
+                                 "/* weird.h — generated by cdyngen " CDYNGEN_VERSION
+                                 " from test.urdf (options: --scalar double). Do not edit. */\n"));
+    ck_assert_ptr_nonnull(
+        strstr(file_text(&a, "CMakeLists.txt"), "add_library(weird::weird ALIAS weird)"));
+    ck_assert_int_eq(a.nfiles, 6); /* with cdyn_scalar.h; weird.py only with o.python */
     render_output_free(&a);
     render_output_free(&b);
     tree_free(&t);
@@ -424,10 +487,10 @@ START_TEST(constants_outside_the_scalar_are_refused)
         const char *literal;
         int bad_in_double, bad_in_float;
     } cases[] = {
-        {"CDYN_R(1e-50)", 0, 1}, {"CDYN_R(-2e38)", 0, 0}, {"CDYN_R(3.5e38)", 0, 1},
-        {"CDYN_R(1.2e-38)", 0, 0}, {"CDYN_R(2e-308)", 1, 1}, {"CDYN_R(-1e-310)", 1, 1},
-        {"CDYN_R(inf)", 1, 1}, {"CDYN_R(-inf)", 1, 1}, {"CDYN_R(nan)", 1, 1},
-        {"CDYN_R(1e308)", 0, 1}, {"CDYN_R(0.5)", 0, 0},
+        { "CDYN_R(1e-50)", 0, 1 },   { "CDYN_R(-2e38)", 0, 0 },  { "CDYN_R(3.5e38)", 0, 1 },
+        { "CDYN_R(1.2e-38)", 0, 0 }, { "CDYN_R(2e-308)", 1, 1 }, { "CDYN_R(-1e-310)", 1, 1 },
+        { "CDYN_R(inf)", 1, 1 },     { "CDYN_R(-inf)", 1, 1 },   { "CDYN_R(nan)", 1, 1 },
+        { "CDYN_R(1e308)", 0, 1 },   { "CDYN_R(0.5)", 0, 0 },
     };
     kin_tree t;
     render_output out;
@@ -444,14 +507,17 @@ START_TEST(constants_outside_the_scalar_are_refused)
         for (f = 0; f < 2; f++) {
             int bad = f ? cases[i].bad_in_float : cases[i].bad_in_double;
             snprintf(text, sizeof text,
-                     "#define CDYN_R(x) (x)\n/* body 0 \"hinge\" <- \"world\": revolute +z (link arm) */\n"
-                     "t0 = %s * q[0];\n", cases[i].literal);
+                     "#define CDYN_R(x) (x)\n/* body 0 \"hinge\" <- \"world\": revolute +z (link "
+                     "arm) */\n"
+                     "t0 = %s * q[0];\n",
+                     cases[i].literal);
             err[0] = 0;
             ck_assert_msg(text_check(&t, f, text, err) == -bad, "%s in %s", cases[i].literal,
                           f ? "float" : "double");
             if (bad)
                 ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\"") &&
-                              strstr(err, f ? "float" : "double"), "%s", err);
+                                  strstr(err, f ? "float" : "double"),
+                              "%s", err);
         }
     t.bodies[0].mass = 0;
     for (i = 0; i < 3; i++)
@@ -462,7 +528,8 @@ START_TEST(constants_outside_the_scalar_are_refused)
     ck_assert_ptr_nonnull(strstr(file_text(&out, "pendulum.c"), "CDYN_R(inf)"));
     ck_assert_int_eq(text_check(&t, 0, file_text(&out, "pendulum.c"), err), -1);
     ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\": the generated code folds") &&
-                  strstr(err, "double cannot hold"), "%s", err);
+                      strstr(err, "double cannot hold"),
+                  "%s", err);
     ck_assert_int_eq(scalar_range_check_tree(&t, 0, "test.urdf", err, sizeof err), -1);
     ck_assert_msg(strstr(err, "test.urdf:1: joint \"hinge\": inertia 1e-310"), "%s", err);
     render_output_free(&out);

@@ -11,11 +11,11 @@
 /* Emits p with no indent; the caller frees the text. */
 /* The printer's rules of a robot's functions (emit/input_names.c): sin/cos batched by
  * cdyn_sincos_n, plain q[N] angles read in place. */
-static const expr_print_rules robot_rules = {"cdyn_sincos_n", "q"};
+static const expr_print_rules robot_rules = { "cdyn_sincos_n", "q" };
 
 static char *emit_text(expr_prog *p, expr_counts *c)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     expr_counts local;
     expr_set_print_rules(p, &robot_rules);
     ebuf_puts(&b, "");
@@ -38,85 +38,201 @@ static void check_case(binary_case f, const char *expected)
     expr_free(p);
 }
 
-static ex mul_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(0.0)); }
-static ex zero_mul(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, ex_const(0.0), x); }
-static ex mul_one(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(1.0)); }
-static ex mul_minus_one(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, x, ex_const(-1.0)); }
-static ex add_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, ex_const(0.0), x); }
-static ex sub_zero(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, x, ex_const(0.0)); }
-static ex zero_sub(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, ex_const(0.0), x); }
-static ex sub_self(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, x, x); }
-static ex add_neg_self(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, ex_neg(x), x); }
-static ex add_self(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, x); }
+static ex mul_zero(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_mul(p, x, ex_const(0.0));
+}
+static ex zero_mul(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_mul(p, ex_const(0.0), x);
+}
+static ex mul_one(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_mul(p, x, ex_const(1.0));
+}
+static ex mul_minus_one(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_mul(p, x, ex_const(-1.0));
+}
+static ex add_zero(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_add(p, ex_const(0.0), x);
+}
+static ex sub_zero(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sub(p, x, ex_const(0.0));
+}
+static ex zero_sub(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sub(p, ex_const(0.0), x);
+}
+static ex sub_self(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sub(p, x, x);
+}
+static ex add_neg_self(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_add(p, ex_neg(x), x);
+}
+static ex add_self(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_add(p, x, x);
+}
 static ex const_const(expr_prog *p, ex x, ex z)
 {
-    (void)x; (void)z;
+    (void)x;
+    (void)z;
     return ex_add(p, ex_mul(p, ex_const(2.0), ex_const(3.0)), ex_const(0.5));
 }
-static ex neg_neg_mul(expr_prog *p, ex x, ex z) { return ex_mul(p, ex_neg(x), ex_neg(z)); }
-static ex neg_mul(expr_prog *p, ex x, ex z) { return ex_mul(p, ex_neg(x), z); }
-static ex add_neg(expr_prog *p, ex x, ex z) { return ex_add(p, x, ex_neg(z)); }
-static ex neg_add(expr_prog *p, ex x, ex z) { return ex_add(p, ex_neg(x), z); }
-static ex neg_add_neg(expr_prog *p, ex x, ex z) { return ex_add(p, ex_neg(x), ex_neg(z)); }
-static ex sub_rev(expr_prog *p, ex x, ex z) { return ex_sub(p, z, x); }
-static ex mul_neg_const(expr_prog *p, ex x, ex z) { (void)z; return ex_mul(p, ex_const(-3.0), x); }
-static ex add_const(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, ex_const(2.5)); }
-static ex add_neg_const(expr_prog *p, ex x, ex z) { (void)z; return ex_add(p, x, ex_const(-2.5)); }
-static ex const_minus_x(expr_prog *p, ex x, ex z) { (void)z; return ex_sub(p, ex_const(2.5), x); }
-static ex div_pow2(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, x, ex_const(4.0)); }
-static ex div_three(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, ex_neg(x), ex_const(3.0)); }
-static ex div_one(expr_prog *p, ex x, ex z) { (void)z; return ex_div(p, x, ex_const(-1.0)); }
-static ex div_nodes(expr_prog *p, ex x, ex z) { return ex_div(p, ex_neg(x), z); }
-static ex zero_div(expr_prog *p, ex x, ex z) { (void)x; return ex_div(p, ex_const(0.0), z); }
+static ex neg_neg_mul(expr_prog *p, ex x, ex z)
+{
+    return ex_mul(p, ex_neg(x), ex_neg(z));
+}
+static ex neg_mul(expr_prog *p, ex x, ex z)
+{
+    return ex_mul(p, ex_neg(x), z);
+}
+static ex add_neg(expr_prog *p, ex x, ex z)
+{
+    return ex_add(p, x, ex_neg(z));
+}
+static ex neg_add(expr_prog *p, ex x, ex z)
+{
+    return ex_add(p, ex_neg(x), z);
+}
+static ex neg_add_neg(expr_prog *p, ex x, ex z)
+{
+    return ex_add(p, ex_neg(x), ex_neg(z));
+}
+static ex sub_rev(expr_prog *p, ex x, ex z)
+{
+    return ex_sub(p, z, x);
+}
+static ex mul_neg_const(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_mul(p, ex_const(-3.0), x);
+}
+static ex add_const(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_add(p, x, ex_const(2.5));
+}
+static ex add_neg_const(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_add(p, x, ex_const(-2.5));
+}
+static ex const_minus_x(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sub(p, ex_const(2.5), x);
+}
+static ex div_pow2(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_div(p, x, ex_const(4.0));
+}
+static ex div_three(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_div(p, ex_neg(x), ex_const(3.0));
+}
+static ex div_one(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_div(p, x, ex_const(-1.0));
+}
+static ex div_nodes(expr_prog *p, ex x, ex z)
+{
+    return ex_div(p, ex_neg(x), z);
+}
+static ex zero_div(expr_prog *p, ex x, ex z)
+{
+    (void)x;
+    return ex_div(p, ex_const(0.0), z);
+}
 /* sin and cos of one input, by the batched cdyn_sincos_n (cdyn_trig.h) */
-#define SINCOS_OF_T0 "cdyn_real angle[1], sin_angle[1], cos_angle[1];\nangle[0] = t0;\n" \
+#define SINCOS_OF_T0                                                                               \
+    "cdyn_real angle[1], sin_angle[1], cos_angle[1];\nangle[0] = t0;\n"                            \
     "cdyn_sincos_n(angle, sin_angle, cos_angle, 1);\n"
-static ex sin_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_sin(p, ex_neg(x)); }
-static ex cos_neg(expr_prog *p, ex x, ex z) { (void)z; return ex_cos(p, ex_neg(x)); }
-static ex sqrt_x(expr_prog *p, ex x, ex z) { (void)z; return ex_sqrt(p, x); }
-static ex sin_const(expr_prog *p, ex x, ex z) { (void)x; (void)z; return ex_cos(p, ex_const(0.0)); }
+static ex sin_neg(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sin(p, ex_neg(x));
+}
+static ex cos_neg(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_cos(p, ex_neg(x));
+}
+static ex sqrt_x(expr_prog *p, ex x, ex z)
+{
+    (void)z;
+    return ex_sqrt(p, x);
+}
+static ex sin_const(expr_prog *p, ex x, ex z)
+{
+    (void)x;
+    (void)z;
+    return ex_cos(p, ex_const(0.0));
+}
 
 static const struct {
     binary_case f;
     const char *text;
 } cases[] = {
-    {mul_zero, "y = 0;\n"},
-    {zero_mul, "y = 0;\n"},
-    {mul_one, "const cdyn_real t0 = x;\ny = t0;\n"},
-    {mul_minus_one, "const cdyn_real t0 = x;\ny = -t0;\n"},
-    {add_zero, "const cdyn_real t0 = x;\ny = t0;\n"},
-    {sub_zero, "const cdyn_real t0 = x;\ny = t0;\n"},
-    {zero_sub, "const cdyn_real t0 = x;\ny = -t0;\n"},
-    {sub_self, "y = 0;\n"},
-    {add_neg_self, "y = 0;\n"},
-    {add_self, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(2.0);\ny = t1;\n"},
-    {const_const, "y = CDYN_R(6.5);\n"},
-    {neg_neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-                  "const cdyn_real t2 = t0 * t1;\ny = t2;\n"},
-    {neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-              "const cdyn_real t2 = t0 * t1;\ny = -t2;\n"},
-    {add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-              "const cdyn_real t2 = t0 - t1;\ny = t2;\n"},
-    {neg_add, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-              "const cdyn_real t2 = t0 - t1;\ny = -t2;\n"},
-    {neg_add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-                  "const cdyn_real t2 = t0 + t1;\ny = -t2;\n"},
-    {sub_rev, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-              "const cdyn_real t2 = t0 - t1;\ny = -t2;\n"},
-    {mul_neg_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(3.0);\ny = -t1;\n"},
-    {add_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 + CDYN_R(2.5);\ny = t1;\n"},
-    {add_neg_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = t1;\n"},
-    {const_minus_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = -t1;\n"},
-    {div_pow2, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(0.25);\ny = t1;\n"},
-    {div_three, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 / CDYN_R(3.0);\ny = -t1;\n"},
-    {div_one, "const cdyn_real t0 = x;\ny = -t0;\n"},
-    {div_nodes, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
-                "const cdyn_real t2 = t0 / t1;\ny = -t2;\n"},
-    {zero_div, "y = 0;\n"},
-    {sin_neg, "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = sin_angle[0];\ny = -t1;\n"},
-    {cos_neg, "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = cos_angle[0];\ny = t1;\n"},
-    {sqrt_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SQRT(t0);\ny = t1;\n"},
-    {sin_const, "y = 1;\n"},
+    { mul_zero, "y = 0;\n" },
+    { zero_mul, "y = 0;\n" },
+    { mul_one, "const cdyn_real t0 = x;\ny = t0;\n" },
+    { mul_minus_one, "const cdyn_real t0 = x;\ny = -t0;\n" },
+    { add_zero, "const cdyn_real t0 = x;\ny = t0;\n" },
+    { sub_zero, "const cdyn_real t0 = x;\ny = t0;\n" },
+    { zero_sub, "const cdyn_real t0 = x;\ny = -t0;\n" },
+    { sub_self, "y = 0;\n" },
+    { add_neg_self, "y = 0;\n" },
+    { add_self, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(2.0);\ny = t1;\n" },
+    { const_const, "y = CDYN_R(6.5);\n" },
+    { neg_neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                   "const cdyn_real t2 = t0 * t1;\ny = t2;\n" },
+    { neg_mul, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+               "const cdyn_real t2 = t0 * t1;\ny = -t2;\n" },
+    { add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+               "const cdyn_real t2 = t0 - t1;\ny = t2;\n" },
+    { neg_add, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+               "const cdyn_real t2 = t0 - t1;\ny = -t2;\n" },
+    { neg_add_neg, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                   "const cdyn_real t2 = t0 + t1;\ny = -t2;\n" },
+    { sub_rev, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+               "const cdyn_real t2 = t0 - t1;\ny = -t2;\n" },
+    { mul_neg_const,
+      "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(3.0);\ny = -t1;\n" },
+    { add_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 + CDYN_R(2.5);\ny = t1;\n" },
+    { add_neg_const, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = t1;\n" },
+    { const_minus_x,
+      "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 - CDYN_R(2.5);\ny = -t1;\n" },
+    { div_pow2, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 * CDYN_R(0.25);\ny = t1;\n" },
+    { div_three, "const cdyn_real t0 = x;\nconst cdyn_real t1 = t0 / CDYN_R(3.0);\ny = -t1;\n" },
+    { div_one, "const cdyn_real t0 = x;\ny = -t0;\n" },
+    { div_nodes, "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\n"
+                 "const cdyn_real t2 = t0 / t1;\ny = -t2;\n" },
+    { zero_div, "y = 0;\n" },
+    { sin_neg,
+      "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = sin_angle[0];\ny = -t1;\n" },
+    { cos_neg,
+      "const cdyn_real t0 = x;\n" SINCOS_OF_T0 "const cdyn_real t1 = cos_angle[0];\ny = t1;\n" },
+    { sqrt_x, "const cdyn_real t0 = x;\nconst cdyn_real t1 = CDYN_SQRT(t0);\ny = t1;\n" },
+    { sin_const, "y = 1;\n" },
 };
 
 START_TEST(folding_rules)
@@ -177,7 +293,7 @@ START_TEST(dead_code)
     ex x = ex_input(p, "x"), y = ex_input(p, "unused"), s;
     expr_counts c;
     char *text;
-    (void)ex_mul(p, x, y);                          /* never stored */
+    (void)ex_mul(p, x, y); /* never stored */
     (void)ex_sin(p, y);
     s = ex_add(p, ex_mul(p, x, x), ex_const(1.0));
     expr_store(p, "out[0]", s);
@@ -202,7 +318,7 @@ START_TEST(op_counting)
     ex w = ex_div(p, v, r);
     expr_counts n1, n2;
     char *text;
-    ck_assert_int_eq(s.node, s2.node);               /* sin(q) built twice, one node */
+    ck_assert_int_eq(s.node, s2.node); /* sin(q) built twice, one node */
     expr_store(p, "a", ex_sub(p, w, ex_mul(p, ex_const(0.5), v)));
     expr_store(p, "b", ex_mul(p, s, ex_const(1.0)));
     expr_count(p, &n1);
@@ -241,7 +357,8 @@ START_TEST(order_and_comments)
     ck_assert_str_eq(text, "/* first */\nconst cdyn_real t0 = x[0];\n"
                            "const cdyn_real t1 = t0 * CDYN_R(3.0);\n"
                            "const cdyn_real t2 = x[1];\nx[0] = t1;\n"
-                           "/* section * / heading */\n/* second */\nconst cdyn_real t3 = t1 + t2;\nx[1] = t3;\nk = 0;\n");
+                           "/* section * / heading */\n/* second */\nconst cdyn_real t3 = t1 + "
+                           "t2;\nx[1] = t3;\nk = 0;\n");
     free(text);
     expr_free(p);
 }
@@ -350,11 +467,12 @@ START_TEST(trig_all_at_once)
     q1 = ex_input(p, "q[1]");
     expr_store(p, "y[1]", ex_sin(p, q1));
     text = emit_text(p, NULL);
-    ck_assert_str_eq(text, "cdyn_real sin_angle[2], cos_angle[2];\n"
-                           "cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);\n"
-                           "const cdyn_real t0 = sin_angle[0];\nconst cdyn_real t1 = cos_angle[0];\n"
-                           "const cdyn_real t2 = sin_angle[1];\ny[1] = t2;\n"
-                           "const cdyn_real t3 = t0 * t1;\ny[0] = t3;\n");
+    ck_assert_str_eq(text,
+                     "cdyn_real sin_angle[2], cos_angle[2];\n"
+                     "cdyn_sincos_n(q + 0, sin_angle, cos_angle, 2);\n"
+                     "const cdyn_real t0 = sin_angle[0];\nconst cdyn_real t1 = cos_angle[0];\n"
+                     "const cdyn_real t2 = sin_angle[1];\ny[1] = t2;\n"
+                     "const cdyn_real t3 = t0 * t1;\ny[0] = t3;\n");
     free(text);
     expr_free(p);
 }
@@ -364,9 +482,9 @@ END_TEST
  * with a batch function but no angle array, q[N] is copied into angle[] like any input. */
 START_TEST(trig_rules_from_the_caller)
 {
-    static const expr_print_rules no_array = {"cdyn_sincos_n", NULL};
+    static const expr_print_rules no_array = { "cdyn_sincos_n", NULL };
     expr_prog *p = expr_new();
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     expr_counts c;
     char *text;
     expr_store(p, "y", ex_sin(p, ex_input(p, "q[2]")));
@@ -439,14 +557,26 @@ START_TEST(trig_q_stretches)
 END_TEST
 
 static const double round_trip_values[] = {
-    0.1, -0.1, 1.0 / 3.0, 2.0, -7.0, 1e-300, -4.9406564584124654e-324, 1.7976931348623157e308,
-    0.023599999999999999, 9.81, 123456789.0, 1e22, 3.141592653589793, 6.02214076e23,
+    0.1,
+    -0.1,
+    1.0 / 3.0,
+    2.0,
+    -7.0,
+    1e-300,
+    -4.9406564584124654e-324,
+    1.7976931348623157e308,
+    0.023599999999999999,
+    9.81,
+    123456789.0,
+    1e22,
+    3.141592653589793,
+    6.02214076e23,
 };
 
 /* CDYN_R(...) text parses back to the same double; 0, 1, -1 are printed bare. */
 START_TEST(constant_round_trip)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     double v = round_trip_values[_i], back;
     char *text, *end;
     ebuf_puts(&b, "");
@@ -456,7 +586,7 @@ START_TEST(constant_round_trip)
     back = strtod(text + 7, &end);
     ck_assert_str_eq(end, ")");
     ck_assert(back == v);
-    ck_assert(strpbrk(text + 7, ".eE") != NULL);     /* a floating literal, never an int */
+    ck_assert(strpbrk(text + 7, ".eE") != NULL); /* a floating literal, never an int */
     free(text);
 }
 END_TEST
@@ -467,15 +597,22 @@ static const struct {
     double value;
     const char *text;
 } constant_spellings[] = {
-    {0.0, "0"}, {-0.0, "0"}, {1.0, "1"}, {-1.0, "-1"},
-    {9.81, "CDYN_R(9.81)"}, {0.316, "CDYN_R(0.316)"}, {0.1, "CDYN_R(0.1)"},
-    {2.0, "CDYN_R(2.0)"}, {1e22, "CDYN_R(1e+22)"}, {1.0 / 3.0, "CDYN_R(0.3333333333333333)"},
-    {4.9406564584124654e-324, "CDYN_R(5e-324)"},
+    { 0.0, "0" },
+    { -0.0, "0" },
+    { 1.0, "1" },
+    { -1.0, "-1" },
+    { 9.81, "CDYN_R(9.81)" },
+    { 0.316, "CDYN_R(0.316)" },
+    { 0.1, "CDYN_R(0.1)" },
+    { 2.0, "CDYN_R(2.0)" },
+    { 1e22, "CDYN_R(1e+22)" },
+    { 1.0 / 3.0, "CDYN_R(0.3333333333333333)" },
+    { 4.9406564584124654e-324, "CDYN_R(5e-324)" },
 };
 
 START_TEST(constant_spelling)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     char *text;
     ebuf_puts(&b, "");
     expr_print_const(&b, constant_spellings[_i].value);
@@ -494,8 +631,8 @@ START_TEST(products_inlined_into_sums)
     ex ab = ex_mul(p, a, b), bc = ex_mul(p, b, c), ca = ex_mul(p, c, a);
     expr_counts n;
     char *text;
-    expr_store(p, "x", ex_sub(p, ab, bc));               /* both inlined */
-    expr_store(p, "y", ex_add(p, ca, c));                /* ca used twice: kept */
+    expr_store(p, "x", ex_sub(p, ab, bc)); /* both inlined */
+    expr_store(p, "y", ex_add(p, ca, c));  /* ca used twice: kept */
     expr_store(p, "z", ex_mul(p, ca, a));
     text = emit_text(p, &n);
     ck_assert_str_eq(text, "const cdyn_real t0 = a;\nconst cdyn_real t1 = c;\n"
@@ -526,7 +663,7 @@ START_TEST(many_nodes)
         (void)ex_mul(p, ex_inputf(p, "y[%d]", i), ex_inputf(p, "x[%d]", i));
     expr_store(p, "s", acc);
     expr_count(p, &c);
-    ck_assert_int_eq(c.mul, 100);        /* 100 distinct products, reused */
+    ck_assert_int_eq(c.mul, 100); /* 100 distinct products, reused */
     ck_assert_int_eq(c.add, 4999);
     ck_assert(!expr_failed(p));
     expr_free(p);

@@ -22,8 +22,8 @@ void arm7_f_in_float(const double *, const double *, const double *, const doubl
                      double *, double *);
 void quadruped12_f_in_float(const double *, const double *, const double *, const double *,
                             double *, double *, double *);
-void humanoid_f_in_float(const double *, const double *, const double *, const double *,
-                         double *, double *, double *);
+void humanoid_f_in_float(const double *, const double *, const double *, const double *, double *,
+                         double *, double *);
 
 static const struct {
     const char *urdf;
@@ -31,9 +31,9 @@ static const struct {
     void (*in_float)(const double *, const double *, const double *, const double *, double *,
                      double *, double *);
 } robots[] = {
-    {"arm7.urdf", 0, arm7_f_in_float},
-    {"quadruped12.urdf", 1, quadruped12_f_in_float},
-    {"humanoid.urdf", 1, humanoid_f_in_float},
+    { "arm7.urdf", 0, arm7_f_in_float },
+    { "quadruped12.urdf", 1, quadruped12_f_in_float },
+    { "humanoid.urdf", 1, humanoid_f_in_float },
 };
 
 static double uniform(unsigned *s)
@@ -67,7 +67,8 @@ START_TEST(float_agrees_with_double)
     unsigned seed = 12345u + (unsigned)_i;
     int s, k, nq, nv;
     snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, robots[_i].urdf);
-    ck_assert_msg(model_table_load(path, robots[_i].floating, &mt, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(model_table_load(path, robots[_i].floating, &mt, err, sizeof err) == 0, "%s",
+                  err);
     nq = mt.model.nq;
     nv = mt.model.nv;
     work = malloc(cdyn_data_size(&mt.model));
@@ -86,7 +87,7 @@ START_TEST(float_agrees_with_double)
             tau[k] = uniform(&seed);
         }
         cdyn_integrate(&mt.model, q0, dq, 1.0, q);
-        robots[_i].in_float(q, v, a, tau, x, Mf, xf);   /* x <- rnea, Mf <- M, xf <- aba */
+        robots[_i].in_float(q, v, a, tau, x, Mf, xf); /* x <- rnea, Mf <- M, xf <- aba */
         cdyn_rnea(&mt.model, &d, q, v, a, dq);
         assert_vec_close(x, dq, nv, FORWARD_TOL, "%s state %d rnea", robots[_i].urdf, s);
         cdyn_crba(&mt.model, &d, q, M);

@@ -53,7 +53,8 @@ static void sim_open(sim *s, int generic)
     ck_assert(s->d && s->gwork && s->cwork);
     ck_assert_int_eq(cdyn_data_init(&s->gd, s->m, s->gwork, cdyn_data_size(s->m)), CDYN_OK);
     ck_assert_int_eq(cdyn_constraint_data_init(&s->cd, s->m, s->set, 1, s->cwork,
-                                               s->g->generic_constraint_bytes), CDYN_OK);
+                                               s->g->generic_constraint_bytes),
+                     CDYN_OK);
 }
 
 static void sim_close(sim *s)
@@ -102,8 +103,8 @@ static double simulate(sim *s, int stabilise)
         s->v[k] *= scale;
     for (int step = 0; step < STEPS; ++step) {
         const int it = s->generic
-            ? cdyn_prox_ltl(s->m, &s->gd, &s->cd, &st, s->q, s->v, tau, ddq, lambda)
-            : s->g->prox_ltl(s->d, &st, s->q, s->v, tau, ddq, lambda);
+                           ? cdyn_prox_ltl(s->m, &s->gd, &s->cd, &st, s->q, s->v, tau, ddq, lambda)
+                           : s->g->prox_ltl(s->d, &st, s->q, s->v, tau, ddq, lambda);
         ck_assert_int_eq(it, 20);
         for (int k = 0; k < 3; ++k)
             s->v[k] += DT * ddq[k];

@@ -100,7 +100,8 @@ static void setup(fixture *fx, int robot)
                       fx->g->generic_constraint_bytes);
     ck_assert_int_eq(cdyn_constraint_data_init(&fx->cd, fx->m, fx->g->constraints,
                                                fx->g->nconstraints, fx->cwork,
-                                               fx->g->generic_constraint_bytes), CDYN_OK);
+                                               fx->g->generic_constraint_bytes),
+                     CDYN_OK);
 }
 
 static void teardown(fixture *fx)
@@ -127,7 +128,7 @@ static const double *rec(const fixture *fx, int s, const char *name, int n)
 
 static cdyn_prox_settings settings(double mu, int iterations)
 {
-    cdyn_prox_settings s = {0, 0, 0, 0, NULL, NULL, 0};
+    cdyn_prox_settings s = { 0, 0, 0, 0, NULL, NULL, 0 };
     s.mu = mu;
     s.max_iter = iterations;
     return s;
@@ -139,8 +140,8 @@ static void check_kinematics(fixture *fx, int s)
     int nv = g->nv, nc = g->nc;
     const double *q = rec(fx, s, "q", g->nq), *v = rec(fx, s, "v", nv);
     g->constraint_jacobian(fx->d, q, fx->J);
-    assert_vec_close(fx->J, rec(fx, s, "Jc", nc * nv), nc * nv, KIN_TOL, "%s state %d Jc",
-                     g->name, s);
+    assert_vec_close(fx->J, rec(fx, s, "Jc", nc * nv), nc * nv, KIN_TOL, "%s state %d Jc", g->name,
+                     s);
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->gd, &fx->cd, q, fx->H), CDYN_OK);
     assert_vec_close(fx->H, fx->J, nc * nv, GENERIC_TOL, "%s state %d Jc generic", g->name, s);
     g->constraint_drift(fx->d, q, v, fx->x);
@@ -154,8 +155,8 @@ static void assert_abs_close(const double *x, const double *ref, int n, double t
 {
     int k;
     for (k = 0; k < n; k++)
-        ck_assert_msg(fabs(x[k] - ref[k]) <= tol, "%s[%d]: %.17g vs %.17g (absolute %.3g)", what,
-                      k, x[k], ref[k], tol);
+        ck_assert_msg(fabs(x[k] - ref[k]) <= tol, "%s[%d]: %.17g vs %.17g (absolute %.3g)", what, k,
+                      x[k], ref[k], tol);
 }
 
 /* Exactly three iterations from lambda = 0 at mu = 1e-6: Pinocchio's *_prox3. */
@@ -179,8 +180,8 @@ static void check_prox3(fixture *fx, int s)
     ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->gd, &fx->cd, &st, q, v, tau, gddq, glambda), 3);
     assert_vec_close(gddq, ddq, nv, GENERIC_TOL, "%s state %d ddq_prox3 generic", g->name, s);
     if (!fx->redundant)
-        assert_vec_close(glambda, lambda, nc, GENERIC_TOL, "%s state %d lambda generic",
-                         g->name, s);
+        assert_vec_close(glambda, lambda, nc, GENERIC_TOL, "%s state %d lambda generic", g->name,
+                         s);
 }
 
 typedef int (*solver_fn)(void *d, const cdyn_prox_settings *s, const cdyn_real *q,
@@ -297,16 +298,20 @@ static void check_equations(fixture *fx, int s, const double *ddq, const double 
         res[k] = e;
         zero[k] = 0;
     }
-    assert_vec_close(res, zero, nv, EQUATION_TOL * (1 + scale), "%s state %d %s: M ddq + nle - "
-                     "tau - J^T lambda", g->name, s, who);
+    assert_vec_close(res, zero, nv, EQUATION_TOL * (1 + scale),
+                     "%s state %d %s: M ddq + nle - "
+                     "tau - J^T lambda",
+                     g->name, s, who);
     for (i = 0; i < nc; i++) {
         double e = gam[i];
         for (k = 0; k < nv; k++)
             e += fx->J[i * nv + k] * ddq[k];
         res[i] = e;
     }
-    assert_vec_close(res, zero, nc, EQUATION_TOL * (1 + max_abs(ddq, nv)), "%s state %d %s: "
-                     "J ddq + gamma", g->name, s, who);
+    assert_vec_close(res, zero, nc, EQUATION_TOL * (1 + max_abs(ddq, nv)),
+                     "%s state %d %s: "
+                     "J ddq + gamma",
+                     g->name, s, who);
 }
 
 /* Converged (mu 1e-4, 100 iterations: the error contracts by mu / (sigma_min(G) + mu) per
@@ -335,7 +340,7 @@ static void check_solvers_converged(fixture *fx, int s)
                          "%s state %d %s J^T lambda", g->name, s, sv[i].name);
         if (!fx->redundant)
             check_equations(fx, s, ddq, lambda, sv[i].name);
-        memset(fx->d, 0xff, g->data_size);      /* NaNs everywhere */
+        memset(fx->d, 0xff, g->data_size); /* NaNs everywhere */
         ck_assert_int_eq(sv[i].fn(fx->d, &st, q, v, tau, again, again + nv), 100);
         ck_assert_msg(memcmp(again, ddq, (size_t)(nv + nc) * sizeof *ddq) == 0,
                       "%s state %d %s: a scrambled workspace changed the result", g->name, s,
@@ -360,7 +365,7 @@ static void check_converged(fixture *fx, int s)
     if (!fx->redundant) {
         assert_vec_close(lambda, rec(fx, s, "lambda", nc), nc, CONVERGED_TOL, "%s state %d lambda",
                          g->name, s);
-    } else {                 /* rows 0-5 and 6-11 are the same foot: only their sum is defined */
+    } else { /* rows 0-5 and 6-11 are the same foot: only their sum is defined */
         const double *ref = rec(fx, s, "lambda", nc);
         double sum[6], ref_sum[6];
         for (k = 0; k < 6; k++) {
@@ -368,8 +373,8 @@ static void check_converged(fixture *fx, int s)
             ref_sum[k] = ref[k] + ref[6 + k];
         }
         assert_vec_close(sum, ref_sum, 6, CONVERGED_TOL, "%s state %d left-foot sum", g->name, s);
-        assert_vec_close(lambda + 12, ref + 12, 6, CONVERGED_TOL, "%s state %d right foot",
-                         g->name, s);
+        assert_vec_close(lambda + 12, ref + 12, 6, CONVERGED_TOL, "%s state %d right foot", g->name,
+                         s);
     }
     /* the residuals left in d: primal = mu * dual (the identity the solver uses), and the
      * converged iterate's change is at rounding level relative to lambda */
@@ -384,7 +389,7 @@ static void check_delassus(fixture *fx, int s)
     int nv = g->nv, nc = g->nc, i, j, k;
     const double *q = rec(fx, s, "q", g->nq);
     const double mu = 1e-6;
-    double *X = fx->H;      /* nv x nc: M^-1 J^T */
+    double *X = fx->H; /* nv x nc: M^-1 J^T */
     ck_assert_int_eq(g->delassus(fx->d, q, mu, fx->G), 0);
     g->crba(fx->d, q, fx->M);
     g->constraint_jacobian(fx->d, q, fx->J);
@@ -399,10 +404,11 @@ static void check_delassus(fixture *fx, int s)
                 e += fx->J[i * nv + k] * X[k * nc + j];
             fx->H[nv * nc + i * nc + j] = e;
         }
-    assert_vec_close(fx->G, fx->H + nv * nc, nc * nc, GENERIC_TOL, "%s state %d delassus",
-                     g->name, s);
+    assert_vec_close(fx->G, fx->H + nv * nc, nc * nc, GENERIC_TOL, "%s state %d delassus", g->name,
+                     s);
     ck_assert_int_eq(cdyn_delassus(fx->m, &fx->gd, &fx->cd, q, mu, fx->H), CDYN_OK);
-    assert_vec_close(fx->H, fx->G, nc * nc, GENERIC_TOL, "%s state %d delassus generic", g->name, s);
+    assert_vec_close(fx->H, fx->G, nc * nc, GENERIC_TOL, "%s state %d delassus generic", g->name,
+                     s);
 }
 
 /* A NaN in q or tau gives a negative return and writes nothing past the outputs. */

@@ -38,8 +38,8 @@ typedef struct {
     void *gwork;
     double *q, *v, *tau, *a, *x, *y, *X, *Y;
     unsigned rng;
-    int extreme;                /* the seed spans six decades of mass */
-    double solve_tol;           /* for the factor, solves, M^-1 and ABA (see below) */
+    int extreme;      /* the seed spans six decades of mass */
+    double solve_tol; /* for the factor, solves, M^-1 and ABA (see below) */
 } fixture;
 
 static void setup(fixture *fx, int robot)
@@ -51,11 +51,12 @@ static void setup(fixture *fx, int robot)
     fx->m = fx->g->model;
     /* randomN is seed N; the corpus files (corpus_*) are ordinary robots */
     seed = strncmp(fx->g->name, "random", 6) == 0
-               ? (unsigned)strtoul(fx->g->name + strlen("random"), NULL, 10) : 0x5eedu;
+               ? (unsigned)strtoul(fx->g->name + strlen("random"), NULL, 10)
+               : 0x5eedu;
     fx->extreme = strncmp(fx->g->name, "random", 6) == 0 && random_robot_is_extreme(seed) == 1;
     fx->rng = 2463534242u + seed;
     bytes = cdyn_data_size(fx->m);
-    ck_assert_uint_eq(fx->g->generic_data_bytes, bytes);   /* the static size is exact */
+    ck_assert_uint_eq(fx->g->generic_data_bytes, bytes); /* the static size is exact */
     nv2 = (size_t)(fx->g->nv * fx->g->nv + 6 * fx->g->nv + 1);
     fx->d = malloc(fx->g->data_size);
     fx->gwork = malloc(bytes);
@@ -106,7 +107,7 @@ static void check_configuration_ops(fixture *fx, int s)
 static void set_solve_tolerance(fixture *fx, const double *M)
 {
     int k, nv = fx->g->nv;
-    double growth = 1, *D = fx->X;   /* X is free until the caller fills it */
+    double growth = 1, *D = fx->X; /* X is free until the caller fills it */
     fx->solve_tol = TOL;
     if (!fx->extreme)
         return;
@@ -135,7 +136,7 @@ static void check_dynamics(fixture *fx, int s)
     cdyn_gravity(m, &fx->gd, fx->q, y);
     assert_vec_close(x, y, nv, TOL, "%s state %d gravity", r, s);
     for (i = 0; i < n2; i++)
-        fx->X[i] = 1e300;   /* crba writes every entry of M, its structural zeros too */
+        fx->X[i] = 1e300; /* crba writes every entry of M, its structural zeros too */
     g->crba(fx->d, fx->q, fx->X);
     cdyn_crba(m, &fx->gd, fx->q, fx->Y);
     assert_vec_close(fx->X, fx->Y, n2, TOL, "%s state %d crba", r, s);
@@ -149,7 +150,7 @@ static void check_dynamics(fixture *fx, int s)
     g->rnea(fx->d, fx->q, fx->v, fx->a, x);
     assert_vec_close(x, y, nv, TOL, "%s state %d rnea = M a + nle", r, s);
     if (!g->aba)
-        return;     /* a singular M (--massless-links ignore): no forward dynamics */
+        return; /* a singular M (--massless-links ignore): no forward dynamics */
     /* With M NULL, crba refills d's tree pattern alone: d holds the neutral q's M in
      * between, so the factor below compares this state's only if the NULL call wrote it. */
     {
@@ -200,24 +201,22 @@ static void check_frames(fixture *fx, int s)
         assert_vec_close(p, gp, 3, TOL, "%s state %d frame %d p", r, s, f);
         for (ref = CDYN_LOCAL; ref <= CDYN_LOCAL_WORLD_ALIGNED; ref++) {
             ck_assert_int_eq(g->frame_jacobian(fx->d, fx->q, f, (cdyn_reference)ref, fx->X), 0);
-            ck_assert_int_eq(cdyn_frame_jacobian(fx->m, &fx->gd, fx->q, f, (cdyn_reference)ref,
-                                                 fx->Y), CDYN_OK);
-            assert_vec_close(fx->X, fx->Y, 6 * nv, TOL, "%s state %d frame %d J(%d)", r, s, f,
-                             ref);
+            ck_assert_int_eq(
+                cdyn_frame_jacobian(fx->m, &fx->gd, fx->q, f, (cdyn_reference)ref, fx->Y), CDYN_OK);
+            assert_vec_close(fx->X, fx->Y, 6 * nv, TOL, "%s state %d frame %d J(%d)", r, s, f, ref);
         }
     }
 }
 
-static int solver_runs;     /* solvers beside proxLTL checked, across tests */
+static int solver_runs; /* solvers beside proxLTL checked, across tests */
 
 typedef int (*generic_solver)(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                              const cdyn_prox_settings *s, const cdyn_real *q,
-                              const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
-                              cdyn_real *lambda);
+                              const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
+                              const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 
 static int all_finite(const double *x, int n);
 
-static int not_converged_runs;  /* solver runs that reported CDYN_E_NOT_CONVERGED */
+static int not_converged_runs; /* solver runs that reported CDYN_E_NOT_CONVERGED */
 
 /* A tolerance no iterate can meet (1e-300) in 2 iterations, unless it hits an exact zero:
  * every solver, generated and generic, returns CDYN_E_NOT_CONVERGED exactly when its last
@@ -225,7 +224,7 @@ static int not_converged_runs;  /* solver runs that reported CDYN_E_NOT_CONVERGE
 static void check_not_converged(fixture *fx, cdyn_constraint_data *cd, double *B)
 {
     const generated_api *g = fx->g;
-    const cdyn_prox_settings st = {1e-2, 2, 1e-300, 0, NULL, NULL, 0};
+    const cdyn_prox_settings st = { 1e-2, 2, 1e-300, 0, NULL, NULL, 0 };
     const int nv = g->nv, nc = g->nc;
     cdyn_real primal, dual;
     int i;
@@ -233,26 +232,29 @@ static void check_not_converged(fixture *fx, cdyn_constraint_data *cd, double *B
         int sg, sc;
         if ((i == 2 || i == 3) && !g->constrained_aba)
             continue;
-        sg = i == 0 ? g->prox_ltl(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : i == 1 ? g->prox_ltls(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : i == 2 ? g->constrained_aba(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : i == 3 ? g->prox_pv(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : g->impulse(fx->d, &st, fx->q, fx->v, 0.5, B, B + nv);
+        sg = i == 0   ? g->prox_ltl(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 1 ? g->prox_ltls(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 2 ? g->constrained_aba(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 3 ? g->prox_pv(fx->d, &st, fx->q, fx->v, fx->tau, B, B + nv)
+                      : g->impulse(fx->d, &st, fx->q, fx->v, 0.5, B, B + nv);
         g->residuals(fx->d, &primal, &dual);
         ck_assert_msg((sg == CDYN_E_NOT_CONVERGED) == (primal > st.abs_tol) && sg != 0 &&
-                      all_finite(B, nv + nc), "%s solver %d: status %d with primal residual %g "
-                      "at tolerance 1e-300", g->name, i, sg, primal);
+                          all_finite(B, nv + nc),
+                      "%s solver %d: status %d with primal residual %g "
+                      "at tolerance 1e-300",
+                      g->name, i, sg, primal);
         not_converged_runs += sg == CDYN_E_NOT_CONVERGED;
-        sc = i == 0 ? cdyn_prox_ltl(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : i == 1 ? cdyn_prox_ltls(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : i == 2 ? cdyn_constrained_aba(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B,
-                                           B + nv)
-           : i == 3 ? cdyn_prox_pv(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
-           : cdyn_impulse(fx->m, &fx->gd, cd, &st, fx->q, fx->v, 0.5, B, B + nv);
+        sc = i == 0   ? cdyn_prox_ltl(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 1 ? cdyn_prox_ltls(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 2
+                 ? cdyn_constrained_aba(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+             : i == 3 ? cdyn_prox_pv(fx->m, &fx->gd, cd, &st, fx->q, fx->v, fx->tau, B, B + nv)
+                      : cdyn_impulse(fx->m, &fx->gd, cd, &st, fx->q, fx->v, 0.5, B, B + nv);
         cdyn_constraint_residuals(cd, &primal, &dual);
         ck_assert_msg((sc == CDYN_E_NOT_CONVERGED) == (primal > st.abs_tol) && sc != 0,
                       "%s generic solver %d: status %d with primal residual %g at tolerance "
-                      "1e-300", g->name, i, sc, primal);
+                      "1e-300",
+                      g->name, i, sc, primal);
     }
 }
 
@@ -272,9 +274,9 @@ static void check_other_solvers(fixture *fx, int s, cdyn_constraint_data *cd,
         generic_solver generic;
         double growth;
     } solvers[3] = {
-        {"prox_ltls", g->prox_ltls, cdyn_prox_ltls, PENALTY_GROWTH},
-        {"constrained_aba", g->constrained_aba, cdyn_constrained_aba, PENALTY_GROWTH},
-        {"prox_pv", g->prox_pv, cdyn_prox_pv, 1},
+        { "prox_ltls", g->prox_ltls, cdyn_prox_ltls, PENALTY_GROWTH },
+        { "constrained_aba", g->constrained_aba, cdyn_constrained_aba, PENALTY_GROWTH },
+        { "prox_pv", g->prox_pv, cdyn_prox_pv, 1 },
     };
     int nv = g->nv, nc = g->nc, i;
     double *C = B + nv + nc;
@@ -285,10 +287,10 @@ static void check_other_solvers(fixture *fx, int s, cdyn_constraint_data *cd,
         ck_assert_int_eq(solvers[i].fn(fx->d, st, fx->q, fx->v, fx->tau, B, B + nv), 3);
         assert_vec_close(B, A, nv, tol, "%s state %d %s ddq = prox_ltl's", g->name, s,
                          solvers[i].name);
-        assert_vec_close(B + nv, A + nv, nc, tol, "%s state %d %s lambda = prox_ltl's", g->name,
-                         s, solvers[i].name);
-        ck_assert_int_eq(solvers[i].generic(fx->m, &fx->gd, cd, st, fx->q, fx->v, fx->tau, C,
-                                            C + nv), 3);
+        assert_vec_close(B + nv, A + nv, nc, tol, "%s state %d %s lambda = prox_ltl's", g->name, s,
+                         solvers[i].name);
+        ck_assert_int_eq(
+            solvers[i].generic(fx->m, &fx->gd, cd, st, fx->q, fx->v, fx->tau, C, C + nv), 3);
         assert_vec_close(C, B, nv, tol, "%s state %d %s generic ddq", g->name, s, solvers[i].name);
         assert_vec_close(C + nv, B + nv, nc, tol, "%s state %d %s generic lambda", g->name, s,
                          solvers[i].name);
@@ -309,7 +311,7 @@ static int check_constraints(fixture *fx, int s)
     int nv = g->nv, nc = g->nc;
     size_t bytes = g->generic_constraint_bytes;
     cdyn_constraint_data cd;
-    cdyn_prox_settings st = {1e-2, 3, 0, 0, NULL, NULL, 0};
+    cdyn_prox_settings st = { 1e-2, 3, 0, 0, NULL, NULL, 0 };
     void *work;
     double *A, *B;
     if (nc == 0)
@@ -319,8 +321,9 @@ static int check_constraints(fixture *fx, int s)
     B = malloc((size_t)(nc * nc + nc * nv + 2 * (nv + nc)) * sizeof *B);
     ck_assert(work && A && B);
     ck_assert_uint_eq(cdyn_constraint_data_size(fx->m, g->constraints, g->nconstraints), bytes);
-    ck_assert_int_eq(cdyn_constraint_data_init(&cd, fx->m, g->constraints, g->nconstraints, work,
-                                               bytes), CDYN_OK);
+    ck_assert_int_eq(
+        cdyn_constraint_data_init(&cd, fx->m, g->constraints, g->nconstraints, work, bytes),
+        CDYN_OK);
     g->constraint_jacobian(fx->d, fx->q, A);
     ck_assert_int_eq(cdyn_constraint_jacobian(fx->m, &fx->gd, &cd, fx->q, B), CDYN_OK);
     assert_vec_close(A, B, nc * nv, TOL, "%s state %d constraint J", r, s);
@@ -368,13 +371,13 @@ static int all_finite(const double *x, int n)
  * generated error must come with a generic one, not the converse. */
 static void check_status_contract(fixture *fx)
 {
-    static const double hostile[] = {0.0 / 0.0, 1.0 / 0.0, -1.0 / 0.0, 1e300, -1e300,
-                                     4.9e-324, -1e-310};
+    static const double hostile[] = { 0.0 / 0.0, 1.0 / 0.0, -1.0 / 0.0, 1e300,
+                                      -1e300,    4.9e-324,  -1e-310 };
     const generated_api *g = fx->g;
     int nv = g->nv, nq = g->nq, h, slot, k, n;
     double *x = fx->x, *y = fx->y;
     if (!g->aba)
-        return;     /* no forward dynamics to hold to it */
+        return; /* no forward dynamics to hold to it */
     for (h = 0; h < (int)(sizeof hostile / sizeof hostile[0]); h++)
         for (slot = 0; slot < 3; slot++) {
             double *in = slot == 0 ? fx->q : slot == 1 ? fx->v : fx->tau;
@@ -394,20 +397,18 @@ static void check_status_contract(fixture *fx)
                               "%s cdyn_aba status %d", g->name, sc);
                 ck_assert_msg((sg == 0) == all_finite(x, nv) || sg == CDYN_E_SINGULAR,
                               "%s aba status %d with %s ddq (%g in %s[%d])", g->name, sg,
-                              all_finite(x, nv) ? "a finite" : "a non-finite", hostile[h], what,
-                              k);
+                              all_finite(x, nv) ? "a finite" : "a non-finite", hostile[h], what, k);
                 ck_assert_msg((sc == 0) == all_finite(y, nv) || sc == CDYN_E_SINGULAR,
                               "%s cdyn_aba status %d with %s ddq (%g in %s[%d])", g->name, sc,
-                              all_finite(y, nv) ? "a finite" : "a non-finite", hostile[h], what,
-                              k);
+                              all_finite(y, nv) ? "a finite" : "a non-finite", hostile[h], what, k);
                 if (subnormal) {
                     ck_assert_msg(sg == 0 && sc == 0, "%s aba status %d, generic %d (%g in %s[%d])",
                                   g->name, sg, sc, hostile[h], what, k);
-                    assert_vec_close(x, y, nv, fx->solve_tol, "%s aba with %g in %s[%d]",
-                                     g->name, hostile[h], what, k);
+                    assert_vec_close(x, y, nv, fx->solve_tol, "%s aba with %g in %s[%d]", g->name,
+                                     hostile[h], what, k);
                 } else if (!finite_value && sg != 0) {
-                    ck_assert_msg(sc != 0, "%s aba status %d, generic 0 (%g in %s[%d])",
-                                  g->name, sg, hostile[h], what, k);
+                    ck_assert_msg(sc != 0, "%s aba status %d, generic 0 (%g in %s[%d])", g->name,
+                                  sg, hostile[h], what, k);
                 }
             }
         }
@@ -444,12 +445,12 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, generated_equals_generic, 0, nrobots);
     suite_add_tcase(s, tc);
-    failed = check_run(s, CK_NOFORK);     /* constrained_robots counts across tests */
+    failed = check_run(s, CK_NOFORK); /* constrained_robots counts across tests */
     /* the constrained part must not silently check nothing: every set has proxLTLs beside
      * proxLTL in every state (contact sets also constrainedABA and proxPV) */
     printf("test_generated_random: %d of %d robots with a constraint set, %d runs of the other "
-           "solvers, %d reported not converged\n", constrained_robots, nrobots, solver_runs,
-           not_converged_runs);
+           "solvers, %d reported not converged\n",
+           constrained_robots, nrobots, solver_runs, not_converged_runs);
     if (constrained_robots == 0 || solver_runs < constrained_robots * STATES ||
         not_converged_runs < constrained_robots * STATES)
         failed = 1;

@@ -23,10 +23,10 @@
 typedef struct {
     const generated_api *api;
     ref_file *ref;
-    void *d;                    /* generated data */
-    cdyn_data gd;               /* generic data */
+    void *d;      /* generated data */
+    cdyn_data gd; /* generic data */
     void *gwork;
-    double *buf;                /* scratch vectors and matrices */
+    double *buf; /* scratch vectors and matrices */
 } fixture;
 
 static void setup(fixture *fx, int robot)
@@ -42,7 +42,7 @@ static void setup(fixture *fx, int robot)
     ck_assert_msg(fx->ref != NULL, "cannot read %s", path);
     fx->d = malloc(fx->api->data_size);
     bytes = cdyn_data_size(m);
-    ck_assert_uint_eq(fx->api->generic_data_bytes, bytes);   /* the static size is exact */
+    ck_assert_uint_eq(fx->api->generic_data_bytes, bytes); /* the static size is exact */
     fx->gwork = malloc(bytes);
     fx->buf = malloc(8 * (size_t)(fx->api->nv * fx->api->nv + 6 * fx->api->nv) * sizeof(double));
     ck_assert(fx->d && fx->gwork && fx->buf);

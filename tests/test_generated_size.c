@@ -34,7 +34,7 @@
 #include "size_fourbar.h"
 
 #define TOL 1e-10
-#define PENALTY_GROWTH 1e3      /* as test_generated_random: prox_ltls, constrained_aba */
+#define PENALTY_GROWTH 1e3 /* as test_generated_random: prox_ltls, constrained_aba */
 #define STATES 4
 
 extern const generated_api size_q12_full_api, size_q12_api, size_arm7_full_api, size_arm7_api,
@@ -50,9 +50,11 @@ typedef struct {
     size_t ref_R[2], ref_p[2];
 } pair;
 
-#define DELASSUS(fn, type) \
-    static int fn##_w(void *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G) \
-    { return fn((type *)d, q, mu, G); }
+#define DELASSUS(fn, type)                                                                         \
+    static int fn##_w(void *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)                     \
+    {                                                                                              \
+        return fn((type *)d, q, mu, G);                                                            \
+    }
 DELASSUS(size_q12_full_delassus_factorised, size_q12_full_data)
 DELASSUS(size_q12_full_delassus_articulated, size_q12_full_data)
 DELASSUS(size_q12_delassus_factorised, size_q12_data)
@@ -65,28 +67,28 @@ DELASSUS(fourbar_loop_delassus_factorised, fourbar_loop_data)
 DELASSUS(size_fourbar_delassus_factorised, size_fourbar_data)
 
 static const pair pairs[] = {
-    {{&size_q12_full_api, &size_q12_api},
-     {size_q12_full_delassus_factorised_w, size_q12_delassus_factorised_w},
-     {size_q12_full_delassus_articulated_w, size_q12_delassus_articulated_w},
-     {offsetof(size_q12_full_data, ref_R), offsetof(size_q12_data, ref_R)},
-     {offsetof(size_q12_full_data, ref_p), offsetof(size_q12_data, ref_p)}},
-    {{&size_arm7_full_api, &size_arm7_api},
-     {size_arm7_full_delassus_factorised_w, size_arm7_delassus_factorised_w},
-     {size_arm7_full_delassus_articulated_w, size_arm7_delassus_articulated_w},
-     {offsetof(size_arm7_full_data, ref_R), offsetof(size_arm7_data, ref_R)},
-     {offsetof(size_arm7_full_data, ref_p), offsetof(size_arm7_data, ref_p)}},
-    {{&fourbar_loop_api, &size_fourbar_api},
-     {fourbar_loop_delassus_factorised_w, size_fourbar_delassus_factorised_w},
-     {NULL, NULL},
-     {offsetof(fourbar_loop_data, ref_R), offsetof(size_fourbar_data, ref_R)},
-     {offsetof(fourbar_loop_data, ref_p), offsetof(size_fourbar_data, ref_p)}},
+    { { &size_q12_full_api, &size_q12_api },
+      { size_q12_full_delassus_factorised_w, size_q12_delassus_factorised_w },
+      { size_q12_full_delassus_articulated_w, size_q12_delassus_articulated_w },
+      { offsetof(size_q12_full_data, ref_R), offsetof(size_q12_data, ref_R) },
+      { offsetof(size_q12_full_data, ref_p), offsetof(size_q12_data, ref_p) } },
+    { { &size_arm7_full_api, &size_arm7_api },
+      { size_arm7_full_delassus_factorised_w, size_arm7_delassus_factorised_w },
+      { size_arm7_full_delassus_articulated_w, size_arm7_delassus_articulated_w },
+      { offsetof(size_arm7_full_data, ref_R), offsetof(size_arm7_data, ref_R) },
+      { offsetof(size_arm7_full_data, ref_p), offsetof(size_arm7_data, ref_p) } },
+    { { &fourbar_loop_api, &size_fourbar_api },
+      { fourbar_loop_delassus_factorised_w, size_fourbar_delassus_factorised_w },
+      { NULL, NULL },
+      { offsetof(fourbar_loop_data, ref_R), offsetof(size_fourbar_data, ref_R) },
+      { offsetof(fourbar_loop_data, ref_p), offsetof(size_fourbar_data, ref_p) } },
 };
 #define NPAIRS ((int)(sizeof pairs / sizeof pairs[0]))
 
 typedef struct {
     const pair *p;
-    const generated_api *f, *s;     /* full, size */
-    void *df, *ds, *copy;           /* their workspaces, and one more of the size form */
+    const generated_api *f, *s; /* full, size */
+    void *df, *ds, *copy;       /* their workspaces, and one more of the size form */
     double *q, *v, *tau, *a, *x, *y, *X, *Y;
     unsigned rng;
 } fixture;
@@ -110,7 +112,7 @@ static void setup(fixture *fx, int k)
     fx->copy = malloc(fx->s->data_size);
     fx->q = malloc(8 * nv2 * sizeof(double));
     ck_assert(fx->df && fx->ds && fx->copy && fx->q);
-    memset(fx->ds, 0xa5, fx->s->data_size);     /* never initialised: garbage bytes */
+    memset(fx->ds, 0xa5, fx->s->data_size); /* never initialised: garbage bytes */
     fx->v = fx->q + nv2;
     fx->tau = fx->v + nv2;
     fx->a = fx->tau + nv2;
@@ -235,8 +237,10 @@ static void check_dynamics(fixture *fx, int st)
         ss = s->aba(fx->ds, fx->q, fx->v, fx->tau, y);
         ck_assert_int_eq(cdyn_data_attach(&gd, s->model, fx->copy, s->generic_data_bytes), CDYN_OK);
         sg = cdyn_aba(s->model, &gd, fx->q, fx->v, fx->tau, y);
-        ck_assert_msg(ss == sg && (sf == 0 || ss != 0), "%s aba with a NaN in q[%d]: size %d, "
-                      "generic %d, full %d", r, i, ss, sg, sf);
+        ck_assert_msg(ss == sg && (sf == 0 || ss != 0),
+                      "%s aba with a NaN in q[%d]: size %d, "
+                      "generic %d, full %d",
+                      r, i, ss, sg, sf);
         ck_assert_int_eq(s->minv(fx->ds, fx->q, fx->Y), cdyn_minv(s->model, &gd, fx->q, fx->Y));
         fx->q[i] = keep;
     }
@@ -247,8 +251,8 @@ static double *ref_field(void *d, size_t offset)
     return (double *)((char *)d + offset);
 }
 
-typedef int (*solver_fn)(void *, const cdyn_prox_settings *, const cdyn_real *,
-                         const cdyn_real *, const cdyn_real *, cdyn_real *, cdyn_real *);
+typedef int (*solver_fn)(void *, const cdyn_prox_settings *, const cdyn_real *, const cdyn_real *,
+                         const cdyn_real *, cdyn_real *, cdyn_real *);
 
 /* J, gamma, the references, every Delassus route, every solver (with Baumgarte gains, so the
  * references count) and an impact, at mu = 1e-2 and three iterations as test_generated_random. */
@@ -260,16 +264,16 @@ static void check_constraints(fixture *fx, int st)
     const int nv = f->nv, nc = f->nc, n = f->nconstraints;
     double Kp[8], Kd[8], *A = fx->X, *B = fx->Y;
     double pf, df_, ps, ds_;
-    cdyn_prox_settings set = {1e-2, 3, 0, 0, NULL, NULL, 0};
+    cdyn_prox_settings set = { 1e-2, 3, 0, 0, NULL, NULL, 0 };
     const struct {
         const char *name;
         solver_fn full, size;
         double tol;
     } solvers[4] = {
-        {"prox_ltl", f->prox_ltl, s->prox_ltl, TOL},
-        {"prox_ltls", f->prox_ltls, s->prox_ltls, TOL * PENALTY_GROWTH},
-        {"constrained_aba", f->constrained_aba, s->constrained_aba, TOL * PENALTY_GROWTH},
-        {"prox_pv", f->prox_pv, s->prox_pv, TOL},
+        { "prox_ltl", f->prox_ltl, s->prox_ltl, TOL },
+        { "prox_ltls", f->prox_ltls, s->prox_ltls, TOL * PENALTY_GROWTH },
+        { "constrained_aba", f->constrained_aba, s->constrained_aba, TOL * PENALTY_GROWTH },
+        { "prox_pv", f->prox_pv, s->prox_pv, TOL },
     };
     int k, g;
     ck_assert_int_le(n, 8);
@@ -293,7 +297,7 @@ static void check_constraints(fixture *fx, int st)
         const double *fpos = ref_field(fx->df, p->ref_p[0]), *spos = ref_field(fx->ds, p->ref_p[1]);
         const cdyn_constraint *c = (const cdyn_constraint *)f->constraints + k;
         if (c->frame_b >= 0)
-            continue;                   /* a loop has no reference of its own */
+            continue; /* a loop has no reference of its own */
         assert_vec_close(sf + 9 * k, ff + 9 * k, 9, TOL, "%s constraint %d ref_R", r, k);
         assert_vec_close(spos + 3 * k, fpos + 3 * k, 3, TOL, "%s constraint %d ref_p", r, k);
     }
@@ -303,14 +307,14 @@ static void check_constraints(fixture *fx, int st)
         const delassus_fn sf = g == 0 ? NULL : g == 1 ? p->factorised[1] : p->articulated[1];
         if (g > 0 && !ff)
             continue;
-        ck_assert_int_eq(g == 0 ? f->delassus(fx->df, fx->q, set.mu, A)
-                                : ff(fx->df, fx->q, set.mu, A), 0);
-        ck_assert_int_eq(g == 0 ? s->delassus(fx->ds, fx->q, set.mu, B)
-                                : sf(fx->ds, fx->q, set.mu, B), 0);
+        ck_assert_int_eq(
+            g == 0 ? f->delassus(fx->df, fx->q, set.mu, A) : ff(fx->df, fx->q, set.mu, A), 0);
+        ck_assert_int_eq(
+            g == 0 ? s->delassus(fx->ds, fx->q, set.mu, B) : sf(fx->ds, fx->q, set.mu, B), 0);
         assert_vec_close(B, A, nc * nc, TOL, "%s state %d delassus route %d", r, st, g);
     }
 
-    for (g = 0; g < 2; g++) {       /* without gains, then with (the references read) */
+    for (g = 0; g < 2; g++) { /* without gains, then with (the references read) */
         set.Kp = g ? Kp : NULL;
         set.Kd = g ? Kd : NULL;
         for (k = 0; k < 4; k++) {
@@ -322,8 +326,8 @@ static void check_constraints(fixture *fx, int st)
             ck_assert_int_eq(solvers[k].size(fx->ds, &set, fx->q, fx->v, fx->tau, B, B + nv), 3);
             assert_vec_close(B, A, nv, solvers[k].tol, "%s state %d %s%s ddq", r, st,
                              solvers[k].name, g ? " (Baumgarte)" : "");
-            assert_vec_close(B + nv, A + nv, nc, solvers[k].tol, "%s state %d %s%s lambda", r,
-                             st, solvers[k].name, g ? " (Baumgarte)" : "");
+            assert_vec_close(B + nv, A + nv, nc, solvers[k].tol, "%s state %d %s%s lambda", r, st,
+                             solvers[k].name, g ? " (Baumgarte)" : "");
             f->residuals(fx->df, &pf, &df_);
             s->residuals(fx->ds, &ps, &ds_);
             assert_vec_close(&ds_, &df_, 1, solvers[k].tol, "%s %s dual residual", r,
@@ -355,7 +359,7 @@ START_TEST(size_equals_full)
         check_kinematics(&fx, st);
         check_dynamics(&fx, st);
         check_constraints(&fx, st);
-        memset(fx.ds, st % 2 ? 0xff : 0x00, fx.s->data_size);   /* forgotten between states */
+        memset(fx.ds, st % 2 ? 0xff : 0x00, fx.s->data_size); /* forgotten between states */
     }
     teardown(&fx);
 }

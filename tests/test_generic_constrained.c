@@ -52,8 +52,8 @@
 
 /* ---- the fixture: a model, a set and dense scratch ---- */
 
-void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
-                  const cdyn_constraint *set, int n)
+void fixture_open(fixture *fx, const cdyn_model *m, const char *what, const cdyn_constraint *set,
+                  int n)
 {
     memset(fx, 0, sizeof *fx);
     fx->m = m;
@@ -81,8 +81,8 @@ void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
 
 void fixture_close(fixture *fx)
 {
-    void *all[] = { fx->dbuf, fx->cbuf, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda, fx->x,
-                    fx->y, fx->w, fx->J, fx->Jref, fx->M, fx->G, fx->H };
+    void *all[] = { fx->dbuf, fx->cbuf, fx->q, fx->v,    fx->tau, fx->ddq, fx->lambda, fx->x,
+                    fx->y,    fx->w,    fx->J, fx->Jref, fx->M,   fx->G,   fx->H };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
         free(all[k]);
 }
@@ -150,9 +150,9 @@ static void check_motion_equation(fixture *fx, const double *ddq, const double *
     const int nv = fx->nv, nc = fx->nc;
     double *r = fx->x, *t = fx->y;
     ck_assert_int_eq(cdyn_nle(fx->m, &fx->d, fx->q, fx->v, r), CDYN_OK);
-    const double scale = 1 + dense_max_abs(r, nv) + dense_max_abs(fx->tau, nv)
-                       + dense_max_abs(fx->M, nv * nv) * dense_max_abs(ddq, nv)
-                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(lambda, nc);
+    const double scale = 1 + dense_max_abs(r, nv) + dense_max_abs(fx->tau, nv) +
+                         dense_max_abs(fx->M, nv * nv) * dense_max_abs(ddq, nv) +
+                         dense_max_abs(fx->J, nc * nv) * dense_max_abs(lambda, nc);
     dense_mul(fx->M, nv, nv, ddq, t);
     for (int k = 0; k < nv; ++k)
         r[k] += t[k] - fx->tau[k];
@@ -160,8 +160,10 @@ static void check_motion_equation(fixture *fx, const double *ddq, const double *
     for (int k = 0; k < nv; ++k)
         r[k] -= t[k];
     const double e = dense_max_abs(r, nv);
-    ck_assert_msg(e <= ALG_TOL * scale, "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
-                  " (scale %.3g)", fx->what, state, solve, e, scale);
+    ck_assert_msg(e <= ALG_TOL * scale,
+                  "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
+                  " (scale %.3g)",
+                  fx->what, state, solve, e, scale);
 }
 
 /* Converged proxLTL against the dense minimum-norm solution; returns 1 if compared.
@@ -175,8 +177,8 @@ static int check_against_dense(fixture *fx, int state)
     dense_delassus(fx);
     const int rank = spectrum(fx, &gmax, &gmin);
     cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
-    const int it = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                 fx->lambda);
+    const int it =
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda);
     ck_assert_msg(it == 60, "%s state %d: prox_ltl returned %d", fx->what, state, it);
     check_motion_equation(fx, fx->ddq, fx->lambda, "prox_ltl", state);
     if (rank < 0 || gmax > 1e6 * gmin)
@@ -205,15 +207,14 @@ static int check_against_dense(fixture *fx, int state)
     if (null_part(fx, b, gmax) <= 1e-12 * (1 + dense_max_abs(b, nc)))
         assert_vec_close(fx->lambda, lam, nc, DENSE_TOL, "%s state %d lambda (rank %d of %d)",
                          fx->what, state, rank, nc);
-    if (rank == nc) {                       /* the constraints hold: J ddq + gamma = 0 */
+    if (rank == nc) { /* the constraints hold: J ddq + gamma = 0 */
         dense_mul(fx->J, nc, nv, fx->ddq, b);
         for (int i = 0; i < nc; ++i)
             b[i] += gamma[i];
-        const double scale = 1 + dense_max_abs(gamma, nc)
-                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(ddq, nv);
+        const double scale =
+            1 + dense_max_abs(gamma, nc) + dense_max_abs(fx->J, nc * nv) * dense_max_abs(ddq, nv);
         ck_assert_msg(dense_max_abs(b, nc) <= HOLD_TOL * scale,
-                      "%s state %d: |J ddq + gamma| = %.3g", fx->what, state,
-                      dense_max_abs(b, nc));
+                      "%s state %d: |J ddq + gamma| = %.3g", fx->what, state, dense_max_abs(b, nc));
     }
     return 1;
 }
@@ -243,9 +244,9 @@ static void check_impulse(fixture *fx, int state, double e)
         t[k] = vplus[k] - fx->v[k];
     dense_mul(fx->M, nv, nv, t, r);
     dense_mul_t(fx->J, nc, nv, p, t);
-    const double scale = 1 + dense_max_abs(fx->M, nv * nv)
-                               * (dense_max_abs(vplus, nv) + dense_max_abs(fx->v, nv))
-                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(p, nc);
+    const double scale =
+        1 + dense_max_abs(fx->M, nv * nv) * (dense_max_abs(vplus, nv) + dense_max_abs(fx->v, nv)) +
+        dense_max_abs(fx->J, nc * nv) * dense_max_abs(p, nc);
     ck_assert_msg(dense_max_diff(r, t, nv) <= ALG_TOL * scale,
                   "%s state %d: M dv != J^T impulse (%.3g)", fx->what, state,
                   dense_max_diff(r, t, nv));
@@ -277,16 +278,16 @@ static void check_warm_start(fixture *fx, int state)
     if (spectrum(fx, &gmax, &gmin) != fx->nc || gmax > 1e6 * gmin)
         return;
     cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
-    ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                   fx->lambda), 60);
+    ck_assert_int_eq(
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda), 60);
     st.max_iter = 100;
     st.rel_tol = 1e-9 * (1 + dense_max_abs(fx->lambda, fx->nc));
-    const int cold = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                   fx->lambda);
+    const int cold =
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda);
     ck_assert_msg(cold > 1 && cold < 100, "%s state %d: cold start took %d", fx->what, state, cold);
     st.warm_start = 1;
-    const int warm = cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                   fx->lambda);
+    const int warm =
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda);
     ck_assert_msg(warm == 1, "%s state %d: warm start took %d (cold %d)", fx->what, state, warm,
                   cold);
     cdyn_real primal, dual;
@@ -312,8 +313,8 @@ static void check_baumgarte(fixture *fx, int state)
     cdyn_prox_settings st = prox_settings(converging_mu(gmin), 60);
     st.Kp = Kp;
     st.Kd = Kd;
-    ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                   fx->lambda), 60);
+    ck_assert_int_eq(
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lambda), 60);
     double *lhs = fx->x, *gamma = fx->y, *jv = fx->w;
     ck_assert_int_eq(cdyn_constraint_drift(fx->m, &fx->d, &fx->cd, fx->q, fx->v, gamma), CDYN_OK);
     dense_mul(fx->J, nc, nv, fx->ddq, lhs);
@@ -331,7 +332,7 @@ static void check_baumgarte(fixture *fx, int state)
         for (int r = 0; r < 3; ++r)
             d[r] = pA[r] - pB[r];
         rot_t_apply(e, RA, d);
-        for (int r = 0; r < 3; ++r)          /* R_e = R_B^T R_A */
+        for (int r = 0; r < 3; ++r) /* R_e = R_B^T R_A */
             for (int q = 0; q < 3; ++q)
                 Re[3 * r + q] = RB[r] * RA[q] + RB[3 + r] * RA[3 + q] + RB[6 + r] * RA[6 + q];
         e[3] = 0.5 * (Re[7] - Re[5]);
@@ -341,11 +342,11 @@ static void check_baumgarte(fixture *fx, int state)
             astar[r] = -Kp[k] * e[r] - Kd[k] * jv[row + r];
             lhs[row + r] += gamma[row + r];
         }
-        const double scale = 1 + dense_max_abs(astar, c->dim) + dense_max_abs(gamma + row, c->dim)
-                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+        const double scale = 1 + dense_max_abs(astar, c->dim) + dense_max_abs(gamma + row, c->dim) +
+                             dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
         ck_assert_msg(dense_max_diff(lhs + row, astar, c->dim) <= HOLD_TOL * scale,
-                      "%s state %d constraint %d: |J ddq + gamma - a*| = %.3g", fx->what, state,
-                      k, dense_max_diff(lhs + row, astar, c->dim));
+                      "%s state %d constraint %d: |J ddq + gamma - a*| = %.3g", fx->what, state, k,
+                      dense_max_diff(lhs + row, astar, c->dim));
     }
 }
 
@@ -369,17 +370,37 @@ static void run_all(fixture *fx, uint64_t seed, int *compared, int *total)
 /* Sets on the sample robots, redundant and degenerate ones among them. */
 static const sample_set sample_sets[] = {
     { "arm7.urdf", "arm7 tool 6d", 0, 1, { { "tool", NULL, 6 } } },
-    { "arm7.urdf", "arm7 tool 3d + 6d on link3 (7 DoFs, 9 rows)", 0, 2,
+    { "arm7.urdf",
+      "arm7 tool 3d + 6d on link3 (7 DoFs, 9 rows)",
+      0,
+      2,
       { { "tool", NULL, 3 }, { "link3", NULL, 6 } } },
-    { "quadruped12.urdf", "quadruped12 four feet 3d", 1, 4,
-      { { "lf_foot", NULL, 3 }, { "rf_foot", NULL, 3 }, { "lh_foot", NULL, 3 },
+    { "quadruped12.urdf",
+      "quadruped12 four feet 3d",
+      1,
+      4,
+      { { "lf_foot", NULL, 3 },
+        { "rf_foot", NULL, 3 },
+        { "lh_foot", NULL, 3 },
         { "rh_foot", NULL, 3 } } },
-    { "quadruped12.urdf", "quadruped12 four feet 3d + lf_foot 6d", 1, 5,
-      { { "lf_foot", NULL, 3 }, { "rf_foot", NULL, 3 }, { "lh_foot", NULL, 3 },
-        { "rh_foot", NULL, 3 }, { "lf_foot", NULL, 6 } } },
-    { "humanoid.urdf", "humanoid left_sole 6d twice + right_sole 6d", 1, 3,
+    { "quadruped12.urdf",
+      "quadruped12 four feet 3d + lf_foot 6d",
+      1,
+      5,
+      { { "lf_foot", NULL, 3 },
+        { "rf_foot", NULL, 3 },
+        { "lh_foot", NULL, 3 },
+        { "rh_foot", NULL, 3 },
+        { "lf_foot", NULL, 6 } } },
+    { "humanoid.urdf",
+      "humanoid left_sole 6d twice + right_sole 6d",
+      1,
+      3,
       { { "left_sole", NULL, 6 }, { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 } } },
-    { "humanoid.urdf", "humanoid hands held together 6d, feet 6d", 1, 3,
+    { "humanoid.urdf",
+      "humanoid hands held together 6d, feet 6d",
+      1,
+      3,
       { { "left_hand", "right_hand", 6 }, { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 } } },
     { "fourbar.urdf", "fourbar loop 3d", 0, 1, { { "coupler_tip", "rocker_tip", 3 } } },
     { "fourbar.urdf", "fourbar loop 6d", 0, 1, { { "coupler_tip", "rocker_tip", 6 } } },
@@ -450,8 +471,9 @@ START_TEST(test_bad_input)
     const int link3 = frame_named(m, "link3"), link3b = frame_named(m, "link2");
     const cdyn_constraint good[1] = { { tool, -1, 6 } };
     const cdyn_constraint bad[][1] = {
-        { { m->nframes, -1, 3 } }, { { -1, -1, 3 } }, { { tool, m->nframes, 3 } },
-        { { tool, -2, 3 } }, { { tool, -1, 4 } }, { { base, -1, 3 } }, { { tool, tool, 6 } },
+        { { m->nframes, -1, 3 } }, { { -1, -1, 3 } },   { { tool, m->nframes, 3 } },
+        { { tool, -2, 3 } },       { { tool, -1, 4 } }, { { base, -1, 3 } },
+        { { tool, tool, 6 } },
     };
     (void)link3;
     (void)link3b;
@@ -474,7 +496,7 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(cdyn_constraint_data_init(&cd, m, bad[0], 1, raw + 1, bytes), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_constraint_data_init(NULL, m, good, 1, raw + 1, bytes), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_constraint_data_init(&cd, m, good, 1, raw + 1, bytes), CDYN_OK);
-    for (size_t k = bytes + 1; k < bytes + 64; ++k)   /* misaligned, and nothing written past */
+    for (size_t k = bytes + 1; k < bytes + 64; ++k) /* misaligned, and nothing written past */
         ck_assert_msg(raw[k] == 0xA5, "byte %zu past the workspace written", k - 1);
     ck_assert_int_eq(raw[0], 0xA5);
 
@@ -482,7 +504,8 @@ START_TEST(test_bad_input)
     void *dbuf = malloc(dbytes);
     cdyn_data d;
     ck_assert_int_eq(cdyn_data_init(&d, m, dbuf, dbytes), CDYN_OK);
-    double q[16], v[16], tau[16], out[16 + 6 + 8], R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, p[3] = { 0 };
+    double q[16], v[16], tau[16], out[16 + 6 + 8], R[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 },
+                                                   p[3] = { 0 };
     cdyn_prox_settings st = prox_settings(1e-6, 3);
     ck_assert_int_eq(cdyn_neutral(m, q), CDYN_OK);
     for (int k = 0; k < m->nv; ++k)
@@ -511,8 +534,7 @@ START_TEST(test_bad_input)
     st.max_iter = 3;
     ck_assert_int_eq(cdyn_prox_ltl(m, &d, &cd, NULL, q, v, tau, ddq, lambda), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_prox_ltl(m, &d, &cd, &st, q, v, tau, NULL, lambda), CDYN_E_ARG);
-    ck_assert_int_eq(cdyn_prox_ltl(&other.model, &d, &cd, &st, q, v, tau, ddq, lambda),
-                     CDYN_E_ARG);
+    ck_assert_int_eq(cdyn_prox_ltl(&other.model, &d, &cd, &st, q, v, tau, ddq, lambda), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_delassus(m, &d, &cd, q, 0, NULL), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_constraint_jacobian(m, &d, NULL, q, out), CDYN_E_ARG);
     ck_assert_int_eq(cdyn_constraint_set_reference(&cd, 1, R, p), CDYN_E_ARG);

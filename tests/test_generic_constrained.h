@@ -25,8 +25,8 @@ typedef struct {
     double *q, *v, *tau, *ddq, *lambda, *x, *y, *J, *Jref, *M, *G, *H, *w;
 } fixture;
 
-void fixture_open(fixture *fx, const cdyn_model *m, const char *what,
-                  const cdyn_constraint *set, int n);
+void fixture_open(fixture *fx, const cdyn_model *m, const char *what, const cdyn_constraint *set,
+                  int n);
 void fixture_close(fixture *fx);
 
 /* ---- test_generic_constrained_kinematics.c ---- */

@@ -57,7 +57,7 @@ static void reference_rows(fixture *fx, const double *q, const cdyn_constraint *
             ang[r] = JA[(3 + r) * nv + k] - JB[(3 + r) * nv + k];
             wb[r] = JB[(3 + r) * nv + k];
         }
-        if (c->dim == 6) {          /* B's velocity taken at A's origin */
+        if (c->dim == 6) { /* B's velocity taken at A's origin */
             cross(shift, wb, arm);
             for (int r = 0; r < 3; ++r)
                 lin[r] -= shift[r];
@@ -140,7 +140,7 @@ void check_kinematics(fixture *fx, xorshift64s *g, int state)
         double rate[6], RA[9], pA[3], ref[6], t[3];
         velocity_rate(fx, c, a, rate);
         frame_world(fx, fx->q, c->frame_a, fx->H, RA, pA);
-        if (c->dim == 6) {          /* motion seen in A's frame: R^T (v - p x w), R^T w */
+        if (c->dim == 6) { /* motion seen in A's frame: R^T (v - p x w), R^T w */
             cross(t, pA, rate + 3);
             for (int r = 0; r < 3; ++r)
                 t[r] = rate[r] - t[r];

@@ -34,10 +34,10 @@
 #define NSEEDS 60
 #define NSTATES 3
 #ifndef ALG_TOL
-#define ALG_TOL 1e-9        /* algebraic identities, relative */
+#define ALG_TOL 1e-9 /* algebraic identities, relative */
 #endif
 #ifndef EXACT_TOL
-#define EXACT_TOL 1e-12     /* the same computation reached two ways */
+#define EXACT_TOL 1e-12 /* the same computation reached two ways */
 #endif
 #define FD_STEP 1e-6
 #ifndef FD_TOL
@@ -104,9 +104,15 @@ typedef struct {
 static void rpy(cdyn_real R[9], double r, double p, double y)
 {
     const double cr = cos(r), sr = sin(r), cp = cos(p), sp = sin(p), cy = cos(y), sy = sin(y);
-    const double M[9] = { cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
-                          sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
-                          -sp, cp * sr, cp * cr };
+    const double M[9] = { cy * cp,
+                          cy * sp * sr - sy * cr,
+                          cy * sp * cr + sy * sr,
+                          sy * cp,
+                          sy * sp * sr + cy * cr,
+                          sy * sp * cr - cy * sr,
+                          -sp,
+                          cp * sr,
+                          cp * cr };
     for (int k = 0; k < 9; ++k)
         R[k] = M[k];
 }
@@ -218,7 +224,7 @@ static void hand_floating(hand_model *h)
 }
 
 static void (*const hand_models[])(hand_model *) = { hand_double_pendulum, hand_chain,
-                                                      hand_floating };
+                                                     hand_floating };
 #define NHAND ((int)(sizeof hand_models / sizeof hand_models[0]))
 
 /* ---- dense linear algebra of the test's own -------------------------------------------- */
@@ -250,12 +256,12 @@ typedef struct {
     const cdyn_model *m;
     cdyn_data d;
     void *buf;
-    const char *what;       /* "seed 12" or the hand model's name */
+    const char *what; /* "seed 12" or the hand model's name */
     int state;
-    double cond_tol;        /* tolerance of forward errors (they grow with cond(M)) */
+    double cond_tol; /* tolerance of forward errors (they grow with cond(M)) */
     cdyn_real *q, *v, *tau, *a, *ddq, *x, *y, *M, *Minv, *L, *D, *J, *J2, *qp, *qm;
     double *G;
-    cdyn_real (*pos)[2][3], (*rot)[2][9];   /* frame placements at q +- h e_j */
+    cdyn_real (*pos)[2][3], (*rot)[2][9]; /* frame placements at q +- h e_j */
 } fixture;
 
 static void fixture_init(fixture *fx, const cdyn_model *m, const char *what, double cond_tol)
@@ -287,21 +293,20 @@ static void fixture_init(fixture *fx, const cdyn_model *m, const char *what, dou
 
 static void fixture_free(fixture *fx)
 {
-    void *all[] = { fx->buf, fx->q, fx->v, fx->tau, fx->a, fx->ddq, fx->x, fx->y, fx->M,
-                    fx->Minv, fx->L, fx->D, fx->J, fx->J2, fx->qp, fx->qm, fx->G, fx->pos,
-                    fx->rot };
+    void *all[] = { fx->buf, fx->q,  fx->v,    fx->tau, fx->a,  fx->ddq, fx->x,
+                    fx->y,   fx->M,  fx->Minv, fx->L,   fx->D,  fx->J,   fx->J2,
+                    fx->qp,  fx->qm, fx->G,    fx->pos, fx->rot };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
         free(all[k]);
 }
 
-#define FAIL_IF(cond, fx, ...)                                                               \
-    do {                                                                                     \
-        if (cond) {                                                                          \
-            char msg_[512];                                                                  \
-            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                        \
-            ck_abort_msg("%s (nv %d) state %d: %s", (fx)->what, (fx)->m->nv, (fx)->state,   \
-                         msg_);                                                              \
-        }                                                                                    \
+#define FAIL_IF(cond, fx, ...)                                                                     \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            char msg_[512];                                                                        \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                              \
+            ck_abort_msg("%s (nv %d) state %d: %s", (fx)->what, (fx)->m->nv, (fx)->state, msg_);   \
+        }                                                                                          \
     } while (0)
 
 /* ABA against RNEA and against M, nle: the residuals sum terms as large as |tau|, |nle|
@@ -313,9 +318,9 @@ static void check_forward_inverse(fixture *fx)
     ck_assert_int_eq(cdyn_aba(m, &fx->d, fx->q, fx->v, fx->tau, fx->ddq), CDYN_OK);
     ck_assert_int_eq(cdyn_crba(m, &fx->d, fx->q, fx->M), CDYN_OK);
     ck_assert_int_eq(cdyn_nle(m, &fx->d, fx->q, fx->v, fx->x), CDYN_OK);
-    const double scale = 1 + max_abs(fx->tau, nv) + max_abs(fx->x, nv)
-                       + max_abs(fx->M, nv * nv) * max_abs(fx->ddq, nv);
-    for (int i = 0; i < nv; ++i) {          /* y = M ddq + nle */
+    const double scale = 1 + max_abs(fx->tau, nv) + max_abs(fx->x, nv) +
+                         max_abs(fx->M, nv * nv) * max_abs(fx->ddq, nv);
+    for (int i = 0; i < nv; ++i) { /* y = M ddq + nle */
         double s = fx->x[i];
         for (int j = 0; j < nv; ++j)
             s += fx->M[i * nv + j] * fx->ddq[j];
@@ -377,7 +382,7 @@ static void check_factorisation(fixture *fx)
         }
     }
     double e = 0;
-    for (int i = 0; i < nv; ++i)            /* (L^T D L)(i, j) = sum_k L(k,i) D(k) L(k,j) */
+    for (int i = 0; i < nv; ++i) /* (L^T D L)(i, j) = sum_k L(k,i) D(k) L(k,j) */
         for (int j = 0; j < nv; ++j) {
             double s = 0;
             for (int k = 0; k < nv; ++k)
@@ -440,7 +445,8 @@ static void perturbed_placements(fixture *fx)
             ck_assert_int_eq(cdyn_fk(m, &fx->d, fx->qp), CDYN_OK);
             for (int f = 0; f < nf; ++f)
                 ck_assert_int_eq(cdyn_frame_placement(m, &fx->d, f, fx->rot[f * nv + j][s],
-                                                      fx->pos[f * nv + j][s]), CDYN_OK);
+                                                      fx->pos[f * nv + j][s]),
+                                 CDYN_OK);
         }
 }
 
@@ -456,8 +462,8 @@ static void check_jacobians(fixture *fx)
         cdyn_real R[9], p[3];
         ck_assert_int_eq(cdyn_frame_placement(m, &fx->d, f, R, p), CDYN_OK);
         ck_assert_int_eq(cdyn_frame_jacobian(m, &fx->d, fx->q, f, CDYN_LOCAL, fx->J), CDYN_OK);
-        ck_assert_int_eq(cdyn_frame_jacobian(m, &fx->d, fx->q, f, CDYN_LOCAL_WORLD_ALIGNED,
-                                             fx->J2), CDYN_OK);
+        ck_assert_int_eq(cdyn_frame_jacobian(m, &fx->d, fx->q, f, CDYN_LOCAL_WORLD_ALIGNED, fx->J2),
+                         CDYN_OK);
         const double scale = 1 + max_abs(fx->J, 6 * nv);
         double e_fd = 0, e_lwa = 0;
         for (int j = 0; j < nv; ++j) {
@@ -476,9 +482,9 @@ static void check_jacobians(fixture *fx)
                 if (!(d <= e_fd))
                     e_fd = d;
                 const int base = r < 3 ? 0 : 3, rr = r - base;
-                const double lwa = R[3 * rr] * fx->J[base * nv + j]
-                                 + R[3 * rr + 1] * fx->J[(base + 1) * nv + j]
-                                 + R[3 * rr + 2] * fx->J[(base + 2) * nv + j];
+                const double lwa = R[3 * rr] * fx->J[base * nv + j] +
+                                   R[3 * rr + 1] * fx->J[(base + 1) * nv + j] +
+                                   R[3 * rr + 2] * fx->J[(base + 2) * nv + j];
                 if (!(fabs(lwa - fx->J2[r * nv + j]) <= e_lwa))
                     e_lwa = fabs(lwa - fx->J2[r * nv + j]);
             }
@@ -498,7 +504,7 @@ static void check_integrate(fixture *fx, splitmix64 *g)
     const double dt = 0.37;
     random_vector(g, fx->y, m->nv);
     for (int k = 0; k < m->nv; ++k)
-        fx->y[k] *= 3;                          /* large steps: angles beyond pi */
+        fx->y[k] *= 3; /* large steps: angles beyond pi */
     ck_assert_int_eq(cdyn_integrate(m, fx->q, fx->y, dt, fx->qp), CDYN_OK);
     ck_assert_int_eq(cdyn_integrate(m, fx->q, fx->y, dt / 2, fx->qm), CDYN_OK);
     ck_assert_int_eq(cdyn_integrate(m, fx->qm, fx->y, dt / 2, fx->qm), CDYN_OK); /* in place */
@@ -520,7 +526,8 @@ static void check_integrate(fixture *fx, splitmix64 *g)
     }
     ck_assert_int_eq(cdyn_integrate(m, fx->q, fx->y, 0, fx->qp), CDYN_OK);
     e = max_diff(fx->qp, fx->q, m->nq);
-    FAIL_IF(e > 1e-15 * (1 + max_abs(fx->q, m->nq)), fx, "integrate with dt = 0 moved q by %.3g", e);
+    FAIL_IF(e > 1e-15 * (1 + max_abs(fx->q, m->nq)), fx, "integrate with dt = 0 moved q by %.3g",
+            e);
 }
 
 static void run_invariants(const cdyn_model *m, const char *what, unsigned seed, double cond_tol)
@@ -579,7 +586,7 @@ START_TEST(test_api_errors)
     char *raw = malloc(bytes + 1);
     cdyn_data d;
     ck_assert_int_eq(cdyn_data_init(&d, m, raw + 1, bytes - 1), CDYN_E_SIZE);
-    ck_assert_int_eq(cdyn_data_init(&d, m, raw + 1, bytes), CDYN_OK);   /* misaligned is fine */
+    ck_assert_int_eq(cdyn_data_init(&d, m, raw + 1, bytes), CDYN_OK); /* misaligned is fine */
     ck_assert_int_eq(cdyn_data_init(NULL, m, raw, bytes), CDYN_E_ARG);
     cdyn_real q[32], v[32], out[32 * 32], R[9], p[3];
     ck_assert_int_eq(cdyn_neutral(m, q), CDYN_OK);
@@ -617,9 +624,9 @@ START_TEST(test_inconsistent_models)
     add_body(&h, CDYN_JOINT_REVOLUTE, -1, 1, 0, 0, o, 1, com_a, I_a);
     add_body(&h, CDYN_JOINT_REVOLUTE, 0, 0, 1, 0, o, 1, com_a, I_a);
     add_body(&h, CDYN_JOINT_REVOLUTE, 0, 0, 0, 1, o, 1, com_a, I_a);
-    ck_assert_uint_gt(cdyn_data_size(&h.model), 0);    /* 0 -> 1, 0 -> 2: depth first */
+    ck_assert_uint_gt(cdyn_data_size(&h.model), 0); /* 0 -> 1, 0 -> 2: depth first */
     add_body(&h, CDYN_JOINT_REVOLUTE, 1, 1, 0, 0, o, 1, com_a, I_a);
-    ck_assert_uint_eq(cdyn_data_size(&h.model), 0);    /* 1 -> 3 after 2: not */
+    ck_assert_uint_eq(cdyn_data_size(&h.model), 0); /* 1 -> 3 after 2: not */
     ck_assert_int_eq(cdyn_data_init(&d, &h.model, buf, sizeof buf), CDYN_E_ARG);
     hand_double_pendulum(&h);
     h.bodies[0].parent = 1;
@@ -666,7 +673,7 @@ START_TEST(test_point_pendulum)
     cdyn_real out[1];
     ck_assert_int_eq(cdyn_data_init(&d, m, buf, bytes), CDYN_OK);
     ck_assert_int_eq(cdyn_crba(m, &d, q, out), CDYN_OK);
-    ck_assert_double_eq_tol(out[0], 2.0 * 0.25, 1e-15);                 /* m l^2 */
+    ck_assert_double_eq_tol(out[0], 2.0 * 0.25, 1e-15); /* m l^2 */
     ck_assert_int_eq(cdyn_gravity(m, &d, q, out), CDYN_OK);
     ck_assert_double_eq_tol(out[0], 2.0 * 9.81 * 0.5 * sin(0.4), 1e-14); /* m g l sin q */
     ck_assert_int_eq(cdyn_nle(m, &d, q, v, out), CDYN_OK);               /* no Coriolis */

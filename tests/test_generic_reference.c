@@ -30,7 +30,7 @@
 static const struct {
     const char *dir, *urdf;
     int floating;
-    double urdf_tol;        /* built from the URDF: 1e-10 where right angles are snapped */
+    double urdf_tol; /* built from the URDF: 1e-10 where right angles are snapped */
 } robots[] = {
     { "iiwa", "iiwa.urdf", 0, 1e-10 },
     { "ur5", "ur5_robot.urdf", 0, 1e-10 },
@@ -59,8 +59,8 @@ typedef struct {
 } context;
 
 /* max |x - ref| <= tol (1 + max |ref|) over the n values. */
-static void assert_close(const context *cx, const char *what, const cdyn_real *x,
-                         const double *ref, int n)
+static void assert_close(const context *cx, const char *what, const cdyn_real *x, const double *ref,
+                         int n)
 {
     double scale = 0, err = 0;
     int at = 0;
@@ -68,24 +68,24 @@ static void assert_close(const context *cx, const char *what, const cdyn_real *x
         const double e = fabs((double)x[k] - ref[k]);
         if (fabs(ref[k]) > scale)
             scale = fabs(ref[k]);
-        if (!(e <= err)) {  /* also catches NaN */
+        if (!(e <= err)) { /* also catches NaN */
             err = e;
             at = k;
         }
     }
     ck_assert_msg(err <= cx->tol * (1 + scale),
                   "%s (%s) state %d: %s: |x - ref| = %.3g at [%d] (x %.17g, ref %.17g), "
-                  "tolerance %.3g", cx->robot, cx->source, cx->state, what, err, at,
-                  (double)x[at], ref[at], cx->tol * (1 + scale));
+                  "tolerance %.3g",
+                  cx->robot, cx->source, cx->state, what, err, at, (double)x[at], ref[at],
+                  cx->tol * (1 + scale));
 }
 
-static const ref_record *need(const ref_file *f, int state, const char *name, int rows,
-                              int cols)
+static const ref_record *need(const ref_file *f, int state, const char *name, int rows, int cols)
 {
     const ref_record *r = ref_get(f, state, name);
     ck_assert_msg(r != NULL, "state %d: no record %s", state, name);
-    ck_assert_msg(r->rows == rows && r->cols == cols, "%s is %dx%d, expected %dx%d", name,
-                  r->rows, r->cols, rows, cols);
+    ck_assert_msg(r->rows == rows && r->cols == cols, "%s is %dx%d, expected %dx%d", name, r->rows,
+                  r->cols, rows, cols);
     return r;
 }
 
@@ -145,13 +145,12 @@ static void check_model(const context *cx, const cdyn_model *m, const cdyn_data 
         const ref_joint *j = ref_joint_at(mf, i);
         const cdyn_body *b = &m->bodies[i];
         char name[256];
-        ck_assert_msg(j->id == i + 1 && b->idx_q == j->idx_q && b->nq == j->nq
-                          && b->idx_v == j->idx_v && b->nv == j->nv
-                          && b->parent == j->parent - 1,
+        ck_assert_msg(j->id == i + 1 && b->idx_q == j->idx_q && b->nq == j->nq &&
+                          b->idx_v == j->idx_v && b->nv == j->nv && b->parent == j->parent - 1,
                       "%s (%s): body %d is not joint %d %s (idx_q %d/%d nq %d/%d idx_v %d/%d "
-                      "nv %d/%d parent %d/%d)", cx->robot, cx->source, i, j->id, j->name,
-                      b->idx_q, j->idx_q, b->nq, j->nq, b->idx_v, j->idx_v, b->nv, j->nv,
-                      b->parent, j->parent - 1);
+                      "nv %d/%d parent %d/%d)",
+                      cx->robot, cx->source, i, j->id, j->name, b->idx_q, j->idx_q, b->nq, j->nq,
+                      b->idx_v, j->idx_v, b->nv, j->nv, b->parent, j->parent - 1);
         cdyn_real placement[12], inertia[10], S[36];
         for (int k = 0; k < 9; ++k)
             placement[k] = b->R[k];
@@ -209,14 +208,24 @@ static void buffers_alloc(buffers *b, const cdyn_model *m)
     b->J = malloc(r * 6 * nv);
     b->U_T = malloc(sizeof(double) * nv * nv);
     b->Minv_ref = malloc(sizeof(double) * nv * nv);
-    ck_assert(b->q && b->v && b->tau && b->a && b->out && b->M && b->L && b->D && b->Minv
-              && b->J && b->U_T && b->Minv_ref);
+    ck_assert(b->q && b->v && b->tau && b->a && b->out && b->M && b->L && b->D && b->Minv && b->J &&
+              b->U_T && b->Minv_ref);
 }
 
 static void buffers_free(buffers *b)
 {
-    free(b->q); free(b->v); free(b->tau); free(b->a); free(b->out); free(b->M);
-    free(b->L); free(b->D); free(b->Minv); free(b->J); free(b->U_T); free(b->Minv_ref);
+    free(b->q);
+    free(b->v);
+    free(b->tau);
+    free(b->a);
+    free(b->out);
+    free(b->M);
+    free(b->L);
+    free(b->D);
+    free(b->Minv);
+    free(b->J);
+    free(b->U_T);
+    free(b->Minv_ref);
 }
 
 static void read_vector(cdyn_real *x, const ref_file *f, int state, const char *name, int n)
@@ -226,8 +235,8 @@ static void read_vector(cdyn_real *x, const ref_file *f, int state, const char *
         x[k] = (cdyn_real)r->v[k];
 }
 
-static void check_dynamics(const context *cx, const cdyn_model *m, cdyn_data *d,
-                           const ref_file *uf, buffers *b)
+static void check_dynamics(const context *cx, const cdyn_model *m, cdyn_data *d, const ref_file *uf,
+                           buffers *b)
 {
     const int nv = m->nv;
     ck_assert_int_eq(cdyn_rnea(m, d, b->q, b->v, b->a, b->out), CDYN_OK);
@@ -245,12 +254,12 @@ static void check_dynamics(const context *cx, const cdyn_model *m, cdyn_data *d,
     ck_assert_int_eq(cdyn_ltl(m, d), CDYN_OK);
     ck_assert_int_eq(cdyn_ltl_factor(m, d, b->L, b->D), CDYN_OK);
     const ref_record *U = need(uf, cx->state, "chol_U", nv, nv);
-    for (int r = 0; r < nv; ++r)              /* L = U^T */
+    for (int r = 0; r < nv; ++r) /* L = U^T */
         for (int c = 0; c < nv; ++c)
             b->U_T[r * nv + c] = U->v[c * nv + r];
     assert_close(cx, "L = chol_U^T", b->L, b->U_T, nv * nv);
     assert_record(cx, uf, "chol_D", b->D, nv, 1);
-    ck_assert_int_eq(cdyn_nle(m, d, b->q, b->v, b->out), CDYN_OK);  /* M^-1 (tau - nle) */
+    ck_assert_int_eq(cdyn_nle(m, d, b->q, b->v, b->out), CDYN_OK); /* M^-1 (tau - nle) */
     for (int k = 0; k < nv; ++k)
         b->out[k] = b->tau[k] - b->out[k];
     ck_assert_int_eq(cdyn_ltl_solve(m, d, b->out), CDYN_OK);
@@ -261,8 +270,8 @@ static void check_dynamics(const context *cx, const cdyn_model *m, cdyn_data *d,
     assert_close(cx, "M^-1 (Gauss-Jordan of the reference M)", b->Minv, b->Minv_ref, nv * nv);
 }
 
-static void check_frames(const context *cx, const cdyn_model *m, cdyn_data *d,
-                         const ref_file *mf, const ref_file *uf, buffers *b)
+static void check_frames(const context *cx, const cdyn_model *m, cdyn_data *d, const ref_file *mf,
+                         const ref_file *uf, buffers *b)
 {
     const int nv = m->nv;
     ck_assert_int_eq(cdyn_fk(m, d, b->q), CDYN_OK);
@@ -408,7 +417,8 @@ static void txt_model_build(txt_model *t, const ref_file *mf)
         cdyn_body *b = &t->bodies[i];
         txt_body(b, mf, j);
         /* expanded parent: a joint's first DoF hangs off its parent's last one */
-        const int up = b->parent < 0 ? -1 : t->bodies[b->parent].idx_v + t->bodies[b->parent].nv - 1;
+        const int up =
+            b->parent < 0 ? -1 : t->bodies[b->parent].idx_v + t->bodies[b->parent].nv - 1;
         for (int k = 0; k < b->nv; ++k) {
             t->dof_parent[b->idx_v + k] = k ? b->idx_v + k - 1 : up;
             t->dof_body[b->idx_v + k] = i;
@@ -424,8 +434,15 @@ static void txt_model_build(txt_model *t, const ref_file *mf)
             t->frames[k].p[r] = (cdyn_real)rf->p[r];
     }
     const ref_record *g = need(mf, -1, "gravity_world", 3, 1);
-    t->model = (cdyn_model){ ref_header(mf, "robot"), nb, nq, nv, nf, t->bodies, t->frames,
-                             t->dof_parent, t->dof_body,
+    t->model = (cdyn_model){ ref_header(mf, "robot"),
+                             nb,
+                             nq,
+                             nv,
+                             nf,
+                             t->bodies,
+                             t->frames,
+                             t->dof_parent,
+                             t->dof_body,
                              { (cdyn_real)g->v[0], (cdyn_real)g->v[1], (cdyn_real)g->v[2] } };
 }
 
@@ -461,8 +478,8 @@ START_TEST(test_reader)
     const ref_joint *j = ref_joint_at(mf, 6);
     ck_assert_str_eq(j->name, "lbr_iiwa_joint_7");
     ck_assert_str_eq(j->type, "JointModelRZ");
-    ck_assert(j->id == 7 && j->idx_q == 6 && j->nq == 1 && j->idx_v == 6 && j->nv == 1
-              && j->parent == 6);
+    ck_assert(j->id == 7 && j->idx_q == 6 && j->nq == 1 && j->idx_v == 6 && j->nv == 1 &&
+              j->parent == 6);
     ck_assert_ptr_eq(ref_find_joint(mf, "lbr_iiwa_joint_7"), j);
     const ref_record *pl = ref_get(mf, -1, "placement.lbr_iiwa_joint_1");
     ck_assert(pl && pl->rows == 1 && pl->cols == 12);

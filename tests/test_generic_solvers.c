@@ -65,7 +65,7 @@ static int compared_same[NSOLVERS], compared_conv[NSOLVERS];
 /* ---- the fixture ---- */
 
 void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int sample,
-                         const cdyn_constraint *set, int n)
+                  const cdyn_constraint *set, int n)
 {
     memset(fx, 0, sizeof *fx);
     fx->m = m;
@@ -88,18 +88,18 @@ void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int sample
                      CDYN_OK);
     fx->nc = cdyn_constraint_dim(&fx->cd);
     const size_t big = (size_t)(fx->nv + fx->nc + 8) * (size_t)(fx->nv + fx->nc + 8);
-    double **all[] = { &fx->q, &fx->v, &fx->tau, &fx->ddq0, &fx->lam0, &fx->ddq, &fx->lam,
-                       &fx->init, &fx->M, &fx->J, &fx->G, &fx->H, &fx->nle, &fx->gamma,
-                       &fx->x, &fx->y };
+    double **all[] = { &fx->q,   &fx->v,     &fx->tau, &fx->ddq0, &fx->lam0, &fx->ddq,
+                       &fx->lam, &fx->init,  &fx->M,   &fx->J,    &fx->G,    &fx->H,
+                       &fx->nle, &fx->gamma, &fx->x,   &fx->y };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
         ck_assert_ptr_nonnull(*all[k] = calloc(big, sizeof(double)));
 }
 
 void fixture_close(fixture *fx)
 {
-    void *all[] = { fx->dbuf, fx->cbuf, fx->q, fx->v, fx->tau, fx->ddq0, fx->lam0, fx->ddq,
-                    fx->lam, fx->init, fx->M, fx->J, fx->G, fx->H, fx->nle, fx->gamma, fx->x,
-                    fx->y };
+    void *all[] = { fx->dbuf, fx->cbuf, fx->q,   fx->v,     fx->tau, fx->ddq0,
+                    fx->lam0, fx->ddq,  fx->lam, fx->init,  fx->M,   fx->J,
+                    fx->G,    fx->H,    fx->nle, fx->gamma, fx->x,   fx->y };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
         free(all[k]);
 }
@@ -186,16 +186,15 @@ static void check_residuals(fixture *fx, const cdyn_prox_settings *st, int s, do
     const int nv = fx->nv, nc = fx->nc;
     cdyn_real p, dl;
     cdyn_constraint_residuals(&fx->cd, &p, &dl);
-    ck_assert_msg(p == st->mu * dl, "%s %s: primal %.17g != mu dual", fx->what, solvers[s].name,
-                  p);
+    ck_assert_msg(p == st->mu * dl, "%s %s: primal %.17g != mu dual", fx->what, solvers[s].name, p);
     if (st->Kp || st->Kd)
         return;
     double *r = fx->x;
     dense_mul(fx->J, nc, nv, fx->ddq, r);
     for (int i = 0; i < nc; ++i)
         r[i] += fx->gamma[i];
-    const double scale = 1 + dense_max_abs(fx->gamma, nc)
-                       + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+    const double scale = 1 + dense_max_abs(fx->gamma, nc) +
+                         dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
     ck_assert_msg(fabs(p - dense_max_abs(r, nc)) <= tol_ddq * scale,
                   "%s state %d %s: %s primal residual %.17g, |J ddq + gamma| %.17g", fx->what,
                   state, how, solvers[s].name, p, dense_max_abs(r, nc));
@@ -203,17 +202,17 @@ static void check_residuals(fixture *fx, const cdyn_prox_settings *st, int s, do
 
 /* prox_ltl and each solver with settings st from lambda = fx->init: ddq and lambda agree
  * (the dense terms are the state's). */
-static void compare_with_ltl(fixture *fx, const cdyn_prox_settings *st, const char *how,
-                             int state)
+static void compare_with_ltl(fixture *fx, const cdyn_prox_settings *st, const char *how, int state)
 {
     const int nv = fx->nv, nc = fx->nc;
     memcpy(fx->lam0, fx->init, (size_t)nc * sizeof(double));
-    ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, st, fx->q, fx->v, fx->tau, fx->ddq0,
-                                   fx->lam0), st->max_iter);
+    ck_assert_int_eq(
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, st, fx->q, fx->v, fx->tau, fx->ddq0, fx->lam0),
+        st->max_iter);
     for (int s = 0; s < NSOLVERS; ++s) {
         memcpy(fx->lam, fx->init, (size_t)nc * sizeof(double));
-        const int it = solvers[s].f(fx->m, &fx->d, &fx->cd, st, fx->q, fx->v, fx->tau, fx->ddq,
-                                    fx->lam);
+        const int it =
+            solvers[s].f(fx->m, &fx->d, &fx->cd, st, fx->q, fx->v, fx->tau, fx->ddq, fx->lam);
         if (fx->loops && !solvers[s].loops) {
             ck_assert_msg(it == CDYN_E_ARG, "%s: %s accepted a loop (%d)", fx->what,
                           solvers[s].name, it);
@@ -223,10 +222,10 @@ static void compare_with_ltl(fixture *fx, const cdyn_prox_settings *st, const ch
                       solvers[s].name, it);
         double tol_ddq, tol_lambda;
         tolerances(fx, st->mu, s, &tol_ddq, &tol_lambda);
-        assert_vec_close(fx->ddq, fx->ddq0, nv, tol_ddq, "%s state %d %s: %s ddq", fx->what,
+        assert_vec_close(fx->ddq, fx->ddq0, nv, tol_ddq, "%s state %d %s: %s ddq", fx->what, state,
+                         how, solvers[s].name);
+        assert_vec_close(fx->lam, fx->lam0, nc, tol_lambda, "%s state %d %s: %s lambda", fx->what,
                          state, how, solvers[s].name);
-        assert_vec_close(fx->lam, fx->lam0, nc, tol_lambda, "%s state %d %s: %s lambda",
-                         fx->what, state, how, solvers[s].name);
         check_residuals(fx, st, s, tol_ddq, how, state);
         const double ed = rel_diff(fx->ddq, fx->ddq0, nv), el = rel_diff(fx->lam, fx->lam0, nc);
         note(&worst_same[s][!fx->sample][!(fx->gmin > 1e-6 * fx->gmax)], fmax(ed, el));
@@ -273,33 +272,36 @@ static void check_converged(fixture *fx, int state)
     if (!(fx->gmin > 1e-6 * fx->gmax))
         return;
     cdyn_prox_settings st = prox_settings(CONV_MU * fx->gmax, CONV_ITER);
-    ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0,
-                                   fx->lam0), CONV_ITER);
-    st.abs_tol = CONV_ABS * (1 + dense_max_abs(fx->gamma, nc)
-                             + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq0, nv));
+    ck_assert_int_eq(
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0, fx->lam0),
+        CONV_ITER);
+    st.abs_tol = CONV_ABS * (1 + dense_max_abs(fx->gamma, nc) +
+                             dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq0, nv));
     for (int s = 0; s < NSOLVERS; ++s) {
         if (fx->loops && !solvers[s].loops)
             continue;
-        const int it = solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq,
-                                    fx->lam);
+        const int it =
+            solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lam);
         ck_assert_msg(it > 0 && it < CONV_ITER, "%s state %d: %s returned %d", fx->what, state,
                       solvers[s].name, it);
         double *r = fx->x, *t = fx->y;
         dense_mul(fx->M, nv, nv, fx->ddq, r);
         dense_mul_t(fx->J, nc, nv, fx->lam, t);
-        const double scale = 1 + dense_max_abs(fx->nle, nv) + dense_max_abs(fx->tau, nv)
-                           + dense_max_abs(fx->M, nv * nv) * dense_max_abs(fx->ddq, nv)
-                           + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->lam, nc);
+        const double scale = 1 + dense_max_abs(fx->nle, nv) + dense_max_abs(fx->tau, nv) +
+                             dense_max_abs(fx->M, nv * nv) * dense_max_abs(fx->ddq, nv) +
+                             dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->lam, nc);
         for (int k = 0; k < nv; ++k)
             r[k] += fx->nle[k] - fx->tau[k] - t[k];
         const double em = dense_max_abs(r, nv) / scale;
-        ck_assert_msg(em <= CONV_TOL, "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
-                      " of %.3g", fx->what, state, solvers[s].name, em, scale);
+        ck_assert_msg(em <= CONV_TOL,
+                      "%s state %d %s: |M ddq + nle - tau - J^T lambda| = %.3g"
+                      " of %.3g",
+                      fx->what, state, solvers[s].name, em, scale);
         dense_mul(fx->J, nc, nv, fx->ddq, r);
         for (int i = 0; i < nc; ++i)
             r[i] += fx->gamma[i];
-        const double hscale = 1 + dense_max_abs(fx->gamma, nc)
-                            + dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
+        const double hscale = 1 + dense_max_abs(fx->gamma, nc) +
+                              dense_max_abs(fx->J, nc * nv) * dense_max_abs(fx->ddq, nv);
         const double eh = dense_max_abs(r, nc) / hscale;
         ck_assert_msg(eh <= CONV_TOL, "%s state %d %s: |J ddq + gamma| = %.3g of %.3g", fx->what,
                       state, solvers[s].name, eh, hscale);
@@ -324,24 +326,55 @@ static void run_all(fixture *fx, uint64_t seed)
 const sample_set sample_sets[] = {
     { "arm7.urdf", "arm7 tool 6d", 0, 1, { { "tool", NULL, 6 } } },
     { "arm7.urdf", "arm7 tool 3d", 0, 1, { { "tool", NULL, 3 } } },
-    { "arm7.urdf", "arm7 tool 3d + 6d on link3 (7 DoFs, 9 rows)", 0, 2,
+    { "arm7.urdf",
+      "arm7 tool 3d + 6d on link3 (7 DoFs, 9 rows)",
+      0,
+      2,
       { { "tool", NULL, 3 }, { "link3", NULL, 6 } } },
-    { "quadruped12.urdf", "quadruped12 four feet 3d", 1, 4,
-      { { "lf_foot", NULL, 3 }, { "rf_foot", NULL, 3 }, { "lh_foot", NULL, 3 },
+    { "quadruped12.urdf",
+      "quadruped12 four feet 3d",
+      1,
+      4,
+      { { "lf_foot", NULL, 3 },
+        { "rf_foot", NULL, 3 },
+        { "lh_foot", NULL, 3 },
         { "rh_foot", NULL, 3 } } },
-    { "quadruped12.urdf", "quadruped12 two feet 3d", 1, 2,
+    { "quadruped12.urdf",
+      "quadruped12 two feet 3d",
+      1,
+      2,
       { { "lf_foot", NULL, 3 }, { "rh_foot", NULL, 3 } } },
-    { "quadruped12.urdf", "quadruped12 four feet 3d + lf_foot 6d", 1, 5,
-      { { "lf_foot", NULL, 3 }, { "rf_foot", NULL, 3 }, { "lh_foot", NULL, 3 },
-        { "rh_foot", NULL, 3 }, { "lf_foot", NULL, 6 } } },
-    { "humanoid.urdf", "humanoid feet 6d", 1, 2,
+    { "quadruped12.urdf",
+      "quadruped12 four feet 3d + lf_foot 6d",
+      1,
+      5,
+      { { "lf_foot", NULL, 3 },
+        { "rf_foot", NULL, 3 },
+        { "lh_foot", NULL, 3 },
+        { "rh_foot", NULL, 3 },
+        { "lf_foot", NULL, 6 } } },
+    { "humanoid.urdf",
+      "humanoid feet 6d",
+      1,
+      2,
       { { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 } } },
-    { "humanoid.urdf", "humanoid left_sole 6d twice + right_sole 6d", 1, 3,
+    { "humanoid.urdf",
+      "humanoid left_sole 6d twice + right_sole 6d",
+      1,
+      3,
       { { "left_sole", NULL, 6 }, { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 } } },
-    { "humanoid.urdf", "humanoid feet 6d, hands 3d", 1, 4,
-      { { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 }, { "left_hand", NULL, 3 },
+    { "humanoid.urdf",
+      "humanoid feet 6d, hands 3d",
+      1,
+      4,
+      { { "left_sole", NULL, 6 },
+        { "right_sole", NULL, 6 },
+        { "left_hand", NULL, 3 },
         { "right_hand", NULL, 3 } } },
-    { "humanoid.urdf", "humanoid hands held together 6d, feet 6d", 1, 3,
+    { "humanoid.urdf",
+      "humanoid hands held together 6d, feet 6d",
+      1,
+      3,
       { { "left_hand", "right_hand", 6 }, { "left_sole", NULL, 6 }, { "right_sole", NULL, 6 } } },
     { "fourbar.urdf", "fourbar loop 3d", 0, 1, { { "coupler_tip", "rocker_tip", 3 } } },
     { "fourbar.urdf", "fourbar loop 6d", 0, 1, { { "coupler_tip", "rocker_tip", 6 } } },
@@ -400,13 +433,13 @@ static void check_redundant(fixture *fx, int state)
     double sum0[6], sum[6], tol_ddq, tol_lambda;
     dense_terms(fx);
     cdyn_prox_settings st = prox_settings(1e-6, 60);
-    ck_assert_int_eq(cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0,
-                                   fx->lam0), 60);
+    ck_assert_int_eq(
+        cdyn_prox_ltl(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq0, fx->lam0), 60);
     for (int r = 0; r < dim; ++r)
         sum0[r] = fx->lam0[r] + fx->lam0[dim + r];
     for (int s = 0; s < NSOLVERS; ++s) {
-        ck_assert_int_eq(solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau,
-                                      fx->ddq, fx->lam), 60);
+        ck_assert_int_eq(
+            solvers[s].f(fx->m, &fx->d, &fx->cd, &st, fx->q, fx->v, fx->tau, fx->ddq, fx->lam), 60);
         tolerances(fx, st.mu, s, &tol_ddq, &tol_lambda);
         for (int r = 0; r < dim; ++r)
             sum[r] = fx->lam[r] + fx->lam[dim + r];
@@ -427,8 +460,9 @@ START_TEST(test_redundant)
     const cdyn_model *m = &mt.model;
     const int lf = frame_named(m, "lf_foot"), rf = frame_named(m, "rf_foot");
     const int lh = frame_named(m, "lh_foot"), rh = frame_named(m, "rh_foot");
-    const cdyn_constraint set[5] = { { lf, -1, 3 }, { lf, -1, 3 }, { rf, -1, 3 }, { lh, -1, 3 },
-                                     { rh, -1, 3 } };
+    const cdyn_constraint set[5] = {
+        { lf, -1, 3 }, { lf, -1, 3 }, { rf, -1, 3 }, { lh, -1, 3 }, { rh, -1, 3 }
+    };
     fixture fx;
     xorshift64s g = { 12345 };
     fixture_open(&fx, m, "quadruped12 lf_foot twice + three feet", 1, set, 5);
@@ -505,9 +539,10 @@ START_TEST(test_figures)
         printf("%s: vs prox_ltl after 3 iterations (%d runs), full rank and cond(G) <= 1e6:"
                " sample sets %.2g, random %.2g; others: sample %.2g, random %.2g; worst"
                " error/tolerance %.2g. Converged (%d runs): motion %.2g, constraints %.2g;"
-               " redundant %.2g\n", solvers[s].name, compared_same[s], worst_same[s][0][0],
-               worst_same[s][1][0], worst_same[s][0][1], worst_same[s][1][1], worst_ratio[s],
-               compared_conv[s], worst_motion[s], worst_hold[s], worst_redundant[s]);
+               " redundant %.2g\n",
+               solvers[s].name, compared_same[s], worst_same[s][0][0], worst_same[s][1][0],
+               worst_same[s][0][1], worst_same[s][1][1], worst_ratio[s], compared_conv[s],
+               worst_motion[s], worst_hold[s], worst_redundant[s]);
     }
 }
 END_TEST
@@ -520,7 +555,7 @@ int main(void)
     tcase_add_loop_test(tc, test_sample_sets, 0, nsample_sets);
     tcase_add_loop_test(tc, test_random_sets, 0, NSEEDS + (int)RANDOM_ROBOT_BIG_COUNT);
     tcase_add_test(tc, test_redundant);
-    add_workspace_tests(tc);    /* test_generic_solvers_workspace.c */
+    add_workspace_tests(tc); /* test_generic_solvers_workspace.c */
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_figures);
     suite_add_tcase(s, tc);

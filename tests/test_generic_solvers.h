@@ -22,20 +22,20 @@ typedef int (*solver_fn)(const cdyn_model *, cdyn_data *, cdyn_constraint_data *
 typedef struct {
     const char *name;
     solver_fn f;
-    int loops;          /* accepts sets with loops */
-    double tol;         /* against prox_ltl after 3 iterations, well conditioned */
-    double alm;         /* the factor of its multiplier step's loss (tolerances()) */
+    int loops;  /* accepts sets with loops */
+    double tol; /* against prox_ltl after 3 iterations, well conditioned */
+    double alm; /* the factor of its multiplier step's loss (tolerances()) */
 } solver;
 
 #define NSOLVERS 3
-extern const solver solvers[NSOLVERS];      /* prox_pv, prox_ltls, constrained_aba */
+extern const solver solvers[NSOLVERS]; /* prox_pv, prox_ltls, constrained_aba */
 
 /* ---- the fixture ---- */
 
 typedef struct {
     const cdyn_model *m;
     const char *what;
-    int sample;             /* a sample robot (else a random one), for the figures */
+    int sample; /* a sample robot (else a random one), for the figures */
     cdyn_constraint set[2 * MAXCON + 2];
     int n, nc, nv, nq, loops;
     cdyn_data d;
@@ -43,7 +43,7 @@ typedef struct {
     void *dbuf, *cbuf;
     size_t dbytes, cbytes;
     double *q, *v, *tau, *ddq0, *lam0, *ddq, *lam, *init, *M, *J, *G, *H, *nle, *gamma, *x, *y;
-    double gmax, gmin;      /* G's extreme eigenvalues (dense_terms), negative ones as 0 */
+    double gmax, gmin; /* G's extreme eigenvalues (dense_terms), negative ones as 0 */
 } fixture;
 
 void fixture_open(fixture *fx, const cdyn_model *m, const char *what, int sample,

@@ -55,9 +55,9 @@ static void check_scrambled(fixture *fx, xorshift64s *g)
                                             fx->ddq, fx->lam);
                 cdyn_constraint_residuals(&fx->cd, &p[1], &dl[1]);
                 ck_assert_int_eq(it, it0);
-                ck_assert_msg(memcmp(fx->ddq, fx->ddq0, (size_t)nv * sizeof(double)) == 0
-                                  && memcmp(fx->lam, fx->lam0, (size_t)nc * sizeof(double)) == 0
-                                  && p[0] == p[1] && dl[0] == dl[1],
+                ck_assert_msg(memcmp(fx->ddq, fx->ddq0, (size_t)nv * sizeof(double)) == 0 &&
+                                  memcmp(fx->lam, fx->lam0, (size_t)nc * sizeof(double)) == 0 &&
+                                  p[0] == p[1] && dl[0] == dl[1],
                               "%s: %s differs after scrambling (%s, gains %d)", fx->what,
                               solvers[s].name, junk ? "NaN" : "1e30", gains);
             }
@@ -70,7 +70,7 @@ START_TEST(test_scrambled)
     cdyn_constraint set[MAXCON + 2];
     fixture fx;
     xorshift64s g = { 777 + (uint64_t)_i };
-    const int which[3] = { 3, 8, 9 };   /* quadruped 3d feet; humanoid contacts, with a loop */
+    const int which[3] = { 3, 8, 9 }; /* quadruped 3d feet; humanoid contacts, with a loop */
     const sample_set *s = &sample_sets[which[_i]];
     load_sample(s->file, s->floating, &mt);
     fixture_open(&fx, &mt.model, s->what, 1, set, sample_set_constraints(s, &mt.model, set));
@@ -121,8 +121,9 @@ static int run_everything(fixture *fx, cdyn_data *d, cdyn_constraint_data *cd, d
     for (int f = 0; f < nf; ++f)
         PUT(cdyn_frame_placement(m, d, f, o + 1, o + 10), 12);
     for (int ref = 0; ref < 4; ++ref)
-        PUT(cdyn_frame_jacobian(m, d, fx->q, ref < 2 ? nf - 1 : nf / 2,
-                                (cdyn_reference)(ref % 2), o + 1), 6 * nv);
+        PUT(cdyn_frame_jacobian(m, d, fx->q, ref < 2 ? nf - 1 : nf / 2, (cdyn_reference)(ref % 2),
+                                o + 1),
+            6 * nv);
     PUT(cdyn_rnea(m, d, fx->q, fx->v, fx->tau, o + 1), nv);
     PUT(cdyn_nle(m, d, fx->q, fx->v, o + 1), nv);
     PUT(cdyn_gravity(m, d, fx->q, o + 1), nv);
@@ -135,7 +136,7 @@ static int run_everything(fixture *fx, cdyn_data *d, cdyn_constraint_data *cd, d
     PUT(cdyn_aba(m, d, fx->q, fx->v, fx->tau, o + 1), nv);
     ck_assert_int_eq(cdyn_neutral(m, q0), CDYN_OK);
     PUT(cdyn_constraint_capture(m, d, cd, q0), 0);
-    for (int k = 0; k < fx->n; ++k)         /* a contact's references (a loop has none) */
+    for (int k = 0; k < fx->n; ++k) /* a contact's references (a loop has none) */
         if (fx->set[k].frame_b < 0) {
             memcpy(o, cd->ref_R + 9 * k, 9 * sizeof(double));
             memcpy(o + 9, cd->ref_p + 3 * k, 3 * sizeof(double));
@@ -195,8 +196,10 @@ static void check_attached(fixture *fx, xorshift64s *g)
         int at = 0;
         while (at < n && memcmp(got + at, ref + at, sizeof(double)) == 0)
             ++at;
-        ck_assert_msg(at == n, "%s: results on an attached workspace (junk %d) differ at %d of "
-                      "%d: %.17g, initialised %.17g", fx->what, junk, at, n, got[at], ref[at]);
+        ck_assert_msg(at == n,
+                      "%s: results on an attached workspace (junk %d) differ at %d of "
+                      "%d: %.17g, initialised %.17g",
+                      fx->what, junk, at, n, got[at], ref[at]);
     }
     /* crba, then the workspace moved by 8 bytes (memmove; an odd count of floats): ltl and
      * its factor as on the initialised one */
@@ -258,8 +261,8 @@ START_TEST(test_attached_random)
     xorshift64s g = { 0x5151ull + seed };
     random_model_open(&r, seed);
     for (int loops = 0; loops < 2; ++loops) {
-        fixture_open(&fx, &r.mt.model, loops ? "random robot, loops allowed" : "random robot",
-                     0, set, random_constraint_set(&r.mt.model, &g, MAXCON, loops, set));
+        fixture_open(&fx, &r.mt.model, loops ? "random robot, loops allowed" : "random robot", 0,
+                     set, random_constraint_set(&r.mt.model, &g, MAXCON, loops, set));
         check_attached(&fx, &g);
         fixture_close(&fx);
     }

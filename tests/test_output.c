@@ -105,7 +105,9 @@ static const char *listing(void)
 
 #define OLD_A "/* " OUTPUT_MARKER " */\nold a\n"
 #define OLD_B "/* " OUTPUT_MARKER " */\nold b\n"
-static const output_file NEW[] = {{"a.c", "new a\n"}, {"b.h", "new b\n"}, {"c.c", "new c\n"}};
+static const output_file NEW[] = { { "a.c", "new a\n" },
+                                   { "b.h", "new b\n" },
+                                   { "c.c", "new c\n" } };
 #define NNEW 3
 
 /* keep.txt (someone's), a.c and b.h (an earlier run's). */
@@ -134,7 +136,8 @@ START_TEST(writes_every_file_with_the_marker_and_the_umask)
     ck_assert_int_eq(output_write_all(dir, NEW, NNEW, 0, err, sizeof err), 0);
     umask(old);
     ck_assert_str_eq(listing(), "a.c b.h c.c keep.txt");
-    ck_assert_str_eq(get("a.c"), "/* " OUTPUT_MARKER ": a later run replaces this file. */\nnew a\n");
+    ck_assert_str_eq(get("a.c"),
+                     "/* " OUTPUT_MARKER ": a later run replaces this file. */\nnew a\n");
     ck_assert_str_eq(get("keep.txt"), "someone's notes\n");
     snprintf(path, sizeof path, "%s/c.c", dir);
     ck_assert_int_eq(stat(path, &st), 0);
@@ -152,7 +155,7 @@ START_TEST(a_failure_at_any_step_leaves_the_folder_as_it_was)
     output_fail_step(-1);
     ck_assert_int_eq(output_write_all(dir, NEW, NNEW, 0, err, sizeof err), 0);
     steps = output_fail_step(-1);
-    ck_assert_int_ge(steps, 3 * NNEW);      /* at least create, write and rename each */
+    ck_assert_int_ge(steps, 3 * NNEW); /* at least create, write and rename each */
     for (k = 0; k < steps; k++) {
         remove_folder();
         make_folder();
@@ -224,7 +227,7 @@ START_TEST(leftovers_of_an_interrupted_run_are_cleaned_or_put_back)
     make_folder();
     earlier_run();
     put(".a.c.Xy12Z9", "half a temporary");
-    put(".b.h.bak.Qw34Er", OLD_B);          /* b.h's backup, b.h itself gone */
+    put(".b.h.bak.Qw34Er", OLD_B); /* b.h's backup, b.h itself gone */
     {
         char path[1024];
         snprintf(path, sizeof path, "%s/b.h", dir);
@@ -256,7 +259,7 @@ START_TEST(a_signal_during_the_write_leaves_no_temporary)
     pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        struct rlimit lim = {100000, 100000};   /* b.h's write gets SIGXFSZ */
+        struct rlimit lim = { 100000, 100000 }; /* b.h's write gets SIGXFSZ */
         char err[512];
         setrlimit(RLIMIT_FSIZE, &lim);
         output_write_all(dir, files, 2, 0, err, sizeof err);

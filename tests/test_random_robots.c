@@ -22,24 +22,39 @@
 typedef struct {
     const char *file;
     int floating, nq, nv;
-    double mass;                /* moving mass in kg, from the sources quoted in the file */
-    const char *frames[8];      /* frames other areas rely on (contacts, tools, loops) */
+    double mass;           /* moving mass in kg, from the sources quoted in the file */
+    const char *frames[8]; /* frames other areas rely on (contacts, tools, loops) */
 } sample_robot;
 
 static const sample_robot samples[] = {
     /* Gaz et al. 2019, links 1..7 */
-    {"arm7.urdf", 0, 7, 7,
-     4.970684 + 0.646926 + 3.228604 + 3.587895 + 1.225946 + 1.666555 + 0.735522,
-     {"base", "flange", "tool", NULL}},
+    { "arm7.urdf",
+      0,
+      7,
+      7,
+      4.970684 + 0.646926 + 3.228604 + 3.587895 + 1.225946 + 1.666555 + 0.735522,
+      { "base", "flange", "tool", NULL } },
     /* Mini Cheetah: trunk 3.3 kg, per leg 0.54 + 0.634 + 0.064 kg */
-    {"quadruped12.urdf", 1, 19, 18, 3.3 + 4 * (0.54 + 0.634 + 0.064),
-     {"trunk", "imu", "lf_foot", "rf_foot", "lh_foot", "rh_foot", NULL}},
+    { "quadruped12.urdf",
+      1,
+      19,
+      18,
+      3.3 + 4 * (0.54 + 0.634 + 0.064),
+      { "trunk", "imu", "lf_foot", "rf_foot", "lh_foot", "rh_foot", NULL } },
     /* de Leva's shares add up to 100 % of 70 kg */
-    {"humanoid.urdf", 1, 39, 38, 70.0,
-     {"left_sole", "right_sole", "left_hand", "right_hand", "imu", "camera", NULL}},
+    { "humanoid.urdf",
+      1,
+      39,
+      38,
+      70.0,
+      { "left_sole", "right_sole", "left_hand", "right_hand", "imu", "camera", NULL } },
     /* aluminium bars 20 x 6 mm: rho w t (0.10 + 0.25 + 0.20) */
-    {"fourbar.urdf", 0, 3, 3, 2700.0 * 0.020 * 0.006 * (0.10 + 0.25 + 0.20),
-     {"ground", "coupler_tip", "rocker_tip", NULL}},
+    { "fourbar.urdf",
+      0,
+      3,
+      3,
+      2700.0 * 0.020 * 0.006 * (0.10 + 0.25 + 0.20),
+      { "ground", "coupler_tip", "rocker_tip", NULL } },
 };
 #define NSAMPLES ((int)(sizeof samples / sizeof samples[0]))
 
@@ -47,7 +62,7 @@ static const sample_robot samples[] = {
 static void sample_tree(const sample_robot *s, urdf_model *u, kin_tree *t)
 {
     char path[1024], err[512] = "";
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     snprintf(path, sizeof path, "%s/robots/%s", CDYN_SOURCE_DIR, s->file);
     ck_assert_msg(urdf_parse_file(path, u, err, sizeof err) == 0, "%s", err);
     opt.floating_base = s->floating;
@@ -103,7 +118,8 @@ static void frame_pose_at_zero(const kin_tree *t, int f, double R[9], double p[3
         const double *Rb = t->bodies[b].R, *pb = t->bodies[b].p;
         for (i = 0; i < 3; ++i) {
             for (j = 0; j < 3; ++j)
-                Rn[3 * i + j] = Rb[3 * i] * R[j] + Rb[3 * i + 1] * R[3 + j] + Rb[3 * i + 2] * R[6 + j];
+                Rn[3 * i + j] =
+                    Rb[3 * i] * R[j] + Rb[3 * i + 1] * R[3 + j] + Rb[3 * i + 2] * R[6 + j];
             pn[i] = Rb[3 * i] * p[0] + Rb[3 * i + 1] * p[1] + Rb[3 * i + 2] * p[2] + pb[i];
         }
         memcpy(R, Rn, sizeof Rn);
@@ -118,7 +134,7 @@ START_TEST(arm7_tool_frame_sits_on_joint7)
     urdf_model u;
     kin_tree t;
     double c = cos(-PI / 4), s = sin(-PI / 4), R[9], p[3];
-    const double Rtool[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+    const double Rtool[9] = { c, -s, 0, s, c, 0, 0, 0, 1 };
     int f, k;
     sample_tree(&samples[0], &u, &t);
     f = tree_find_frame(&t, "tool");
@@ -153,7 +169,7 @@ START_TEST(fourbar_loop_is_closed_at_zero)
         ck_assert_double_eq_tol(pc[k], pr[k], 1e-12);
     ck_assert_double_eq_tol(hypot(pc[0] - 0.0, pc[1] - 0.10), 0.25, 1e-12);
     ck_assert_double_eq_tol(hypot(pr[0] - 0.30, pr[1]), 0.20, 1e-12);
-    ck_assert(pc[1] > 0.0);                  /* the open (upper) assembly */
+    ck_assert(pc[1] > 0.0); /* the open (upper) assembly */
     tree_free(&t);
     urdf_free(&u);
 }
@@ -162,7 +178,7 @@ END_TEST
 /* Mini Cheetah feet: 0.195 m below the knee on each shank; hips at (+-0.19, +-0.049). */
 START_TEST(quadruped_feet_sit_on_the_shanks)
 {
-    static const char *const legs[4] = {"lf", "rf", "lh", "rh"};
+    static const char *const legs[4] = { "lf", "rf", "lh", "rh" };
     urdf_model u;
     kin_tree t;
     char frame[32], knee[32];
@@ -175,7 +191,7 @@ START_TEST(quadruped_feet_sit_on_the_shanks)
         f = tree_find_frame(&t, frame);
         ck_assert_int_eq(t.frames[f].body, body_named(&t, knee));
         ck_assert_double_eq_tol(t.frames[f].p[2], -0.195, 1e-15);
-        frame_pose_at_zero(&t, f, R, p);     /* trunk at the origin with the free-flyer */
+        frame_pose_at_zero(&t, f, R, p); /* trunk at the origin with the free-flyer */
         ck_assert_double_eq_tol(p[0], k < 2 ? 0.19 : -0.19, 1e-12);
         ck_assert_double_eq_tol(p[1], k % 2 == 0 ? 0.049 + 0.062 : -0.049 - 0.062, 1e-12);
         ck_assert_double_eq_tol(p[2], -0.209 - 0.195, 1e-12);
@@ -242,7 +258,7 @@ END_TEST
 
 /* What seeds 0..99 must show between them, as the parser sees it. */
 typedef struct {
-    int types[6];               /* robots using each urdf_joint_type */
+    int types[6]; /* robots using each urdf_joint_type */
     int floating_seeds, extreme_seeds, one_joint, forty_joints;
     int no_inertial, general_axis, near_axis, right_angle_rpy;
     int space, dash, dot, entity, utf8, keyword, digit_first, sanitised_clash;
@@ -253,7 +269,8 @@ static void sanitise(const char *in, char *out, size_t n)
     size_t k;
     for (k = 0; in[k] && k + 1 < n; ++k) {
         char c = in[k];
-        out[k] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
+        out[k] =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
     }
     out[k] = '\0';
 }
@@ -303,7 +320,7 @@ static void note_axis(coverage *c, const double a[3])
 
 static void note_robot(coverage *c, const urdf_model *u)
 {
-    int seen[6] = {0}, k;
+    int seen[6] = { 0 }, k;
     for (k = 0; k < u->njoints; ++k) {
         const urdf_joint *j = &u->joints[k];
         seen[j->type] = 1;
@@ -345,9 +362,9 @@ START_TEST(seeds_roam_the_promised_space)
     for (k = 0; k < 6; ++k)
         ck_assert_msg(c.types[k] > 0, "no %s joint in seeds 0..%d", urdf_joint_type_name(k),
                       NSEEDS - 1);
-    ck_assert_int_ge(c.floating_seeds, NSEEDS / 5);     /* "about a third" */
+    ck_assert_int_ge(c.floating_seeds, NSEEDS / 5); /* "about a third" */
     ck_assert_int_le(c.floating_seeds, NSEEDS / 2);
-    ck_assert_int_ge(c.extreme_seeds, 1);               /* "a few" */
+    ck_assert_int_ge(c.extreme_seeds, 1); /* "a few" */
     ck_assert_int_le(c.extreme_seeds, NSEEDS / 10);
     ck_assert_int_gt(c.one_joint, 0);
     ck_assert_int_gt(c.forty_joints, 0);

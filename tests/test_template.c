@@ -69,7 +69,7 @@ static void add_dicts(tpl_value *ctx)
     tpl_value *d = tpl_dict();
     tpl_dict_set(robot, "name", tpl_string("iiwa"));
     tpl_dict_set(robot, "nq", tpl_int(7));
-    tpl_dict_set(robot, "nq", tpl_int(7));     /* replacing keeps one entry */
+    tpl_dict_set(robot, "nq", tpl_int(7)); /* replacing keeps one entry */
     tpl_dict_set(ctx, "robot", robot);
     tpl_dict_set(b, "c", tpl_string("deep"));
     tpl_dict_set(a, "b", b);
@@ -107,14 +107,22 @@ static const struct {
     { "sets", "{% set inner = 1 %}{{ inner }}" },
     { "bad", "\n  {{ nope }}" },
     { "self", "x{% include \"self\" %}" },
-    { "n0", "{% include \"n1\" %}" }, { "n1", "{% include \"n2\" %}" },
-    { "n2", "{% include \"n3\" %}" }, { "n3", "{% include \"n4\" %}" },
-    { "n4", "{% include \"n5\" %}" }, { "n5", "{% include \"n6\" %}" },
-    { "n6", "{% include \"n7\" %}" }, { "n7", "{% include \"n8\" %}" },
-    { "n8", "{% include \"n9\" %}" }, { "n9", "{% include \"n10\" %}" },
-    { "n10", "{% include \"n11\" %}" }, { "n11", "{% include \"n12\" %}" },
-    { "n12", "{% include \"n13\" %}" }, { "n13", "{% include \"n14\" %}" },
-    { "n14", "{% include \"n15\" %}" }, { "n15", "{% include \"n16\" %}" },
+    { "n0", "{% include \"n1\" %}" },
+    { "n1", "{% include \"n2\" %}" },
+    { "n2", "{% include \"n3\" %}" },
+    { "n3", "{% include \"n4\" %}" },
+    { "n4", "{% include \"n5\" %}" },
+    { "n5", "{% include \"n6\" %}" },
+    { "n6", "{% include \"n7\" %}" },
+    { "n7", "{% include \"n8\" %}" },
+    { "n8", "{% include \"n9\" %}" },
+    { "n9", "{% include \"n10\" %}" },
+    { "n10", "{% include \"n11\" %}" },
+    { "n11", "{% include \"n12\" %}" },
+    { "n12", "{% include \"n13\" %}" },
+    { "n13", "{% include \"n14\" %}" },
+    { "n14", "{% include \"n15\" %}" },
+    { "n15", "{% include \"n16\" %}" },
     { "n16", "deep" },
 };
 
@@ -132,7 +140,10 @@ static int load(void *ctx, const char *name, const char **text)
 
 static tpl_value *g_ctx;
 
-static void setup(void) { g_ctx = make_context(1000); }
+static void setup(void)
+{
+    g_ctx = make_context(1000);
+}
 
 static void teardown(void)
 {
@@ -172,8 +183,7 @@ static const golden values[] = {
 static const golden filters[] = {
     { "{{ name | upper }}", "LBR IIWA-14" },
     { "{{ \"MiXed 1\" | lower }}", "mixed 1" },
-    { "{{ xs | length }} {{ d | length }} {{ name | length }} {{ nolist | length }}",
-      "3 1 11 0" },
+    { "{{ xs | length }} {{ d | length }} {{ name | length }} {{ nolist | length }}", "3 1 11 0" },
     { "{{ xs | join(\", \") }}", "a, b, c" },
     { "{{ nums | join(\"+\") }}={{ mixed | join(\"\") }}", "1+2+3=a1" },
     { "[{{ nolist | join(\",\") }}]", "[]" },
@@ -186,8 +196,7 @@ static const golden filters[] = {
     { "{{ \"one\" | indent(3) }}", "one" },
     { "{{ name | c_ident }} {{ \"3dof\" | c_ident }} {{ \"\" | c_ident }} {{ \"ok_1\" | c_ident }}",
       "lbr_iiwa_14 _3dof _ ok_1" },
-    { "{{ 7 | c_ident }} {{ \"-x\" | c_ident }} {{ \"caf\303\251\" | c_ident }}",
-      "_7 _x caf__" },
+    { "{{ 7 | c_ident }} {{ \"-x\" | c_ident }} {{ \"caf\303\251\" | c_ident }}", "_7 _x caf__" },
     { "{{ name | c_ident | upper }}", "LBR_IIWA_14" },
     { "{{ numstr | int }} {{ 5 | int }} {{ \"-12\" | int }} {{ yes | int }}", "42 5 -12 1" },
     { "{% if numstr | int == 42 %}int{% endif %}", "int" },
@@ -202,7 +211,8 @@ static const golden conditions[] = {
     { "{% if no %}a{% endif %}", "" },
     { "{% if not no %}1{% endif %}{% if not not yes %}2{% endif %}", "12" },
     { "{% if robot.name == \"iiwa\" %}eq{% endif %}{% if robot.nq != 7 %}ne{% endif %}"
-      "{% if robot.nq == 7 %}7{% endif %}", "eq7" },
+      "{% if robot.nq == 7 %}7{% endif %}",
+      "eq7" },
     { "{% if yes and zero %}a{% endif %}{% if no or robot.nq %}b{% endif %}", "b" },
     { "{% if no and nope %}c{% endif %}{% if yes or nope %}d{% endif %}", "d" },
     { "{% if no and no or yes %}p{% endif %}{% if not no and yes %}q{% endif %}", "pq" },
@@ -215,7 +225,8 @@ static const golden loops[] = {
     { "{% for x in xs %}{{ loop.index }}{{ x }}{% if not loop.last %}, {% endif %}{% endfor %}",
       "1a, 2b, 3c" },
     { "{% for x in xs %}{{ loop.index0 }}/{{ loop.length }}{% if loop.first %}F{% endif %}"
-      "{% if loop.last %}L{% endif %} {% endfor %}", "0/3F 1/3 2/3L " },
+      "{% if loop.last %}L{% endif %} {% endfor %}",
+      "0/3F 1/3 2/3L " },
     { "[{% for x in nolist %}x{% endfor %}]", "[]" },
     { "{% for x in nums %}{{ x }}{% endfor %}{% for x in xs %}{{ x }}{% endfor %}", "123abc" },
     /* the inner loop shadows `loop`, the outer one comes back after it */
@@ -277,7 +288,8 @@ static const golden whitespace[] = {
 static const golden sets[] = {
     { "{% set n = robot.nq %}{{ n }}{% set n = \"s\" | upper %}{{ n }}", "7S" },
     { "{% set y = \"top\" %}{% for x in xs %}{% if loop.first %}{% set y = x %}{% endif %}"
-      "{{ y }}{% endfor %}{{ y }}", "atoptoptop" },
+      "{{ y }}{% endfor %}{{ y }}",
+      "atoptoptop" },
     { "{% set l = xs %}{% for x in l %}{{ x }}{% endfor %}", "abc" },
     { "{% set b = robot.nq == 7 %}{{ b }}", "true" },
     { "{% set name = \"shadow\" %}{{ name }}", "shadow" },
@@ -291,7 +303,7 @@ static const golden includes[] = {
     { "{% for x in xs %}{% include \"mid\" %}{% endfor %}", "[a;][b;][c;]" },
     { "{% set t = \"item\" %}{% set x = 5 %}{% include t %}", "5;" },
     { "{% include \"sets\" %}{{ inner | default(\"gone\") }}", "1gone" },
-    { "<{% include \"n1\" %}>", "<deep>" },     /* exactly TPL_MAX_INCLUDE_DEPTH deep */
+    { "<{% include \"n1\" %}>", "<deep>" }, /* exactly TPL_MAX_INCLUDE_DEPTH deep */
 };
 
 static void check_golden(const golden *g)
@@ -304,19 +316,40 @@ static void check_golden(const golden *g)
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-START_TEST(test_values) { check_golden(&values[_i]); }
+START_TEST(test_values)
+{
+    check_golden(&values[_i]);
+}
 END_TEST
-START_TEST(test_filters) { check_golden(&filters[_i]); }
+START_TEST(test_filters)
+{
+    check_golden(&filters[_i]);
+}
 END_TEST
-START_TEST(test_conditions) { check_golden(&conditions[_i]); }
+START_TEST(test_conditions)
+{
+    check_golden(&conditions[_i]);
+}
 END_TEST
-START_TEST(test_loops) { check_golden(&loops[_i]); }
+START_TEST(test_loops)
+{
+    check_golden(&loops[_i]);
+}
 END_TEST
-START_TEST(test_whitespace) { check_golden(&whitespace[_i]); }
+START_TEST(test_whitespace)
+{
+    check_golden(&whitespace[_i]);
+}
 END_TEST
-START_TEST(test_sets) { check_golden(&sets[_i]); }
+START_TEST(test_sets)
+{
+    check_golden(&sets[_i]);
+}
 END_TEST
-START_TEST(test_includes) { check_golden(&includes[_i]); }
+START_TEST(test_includes)
+{
+    check_golden(&includes[_i]);
+}
 END_TEST
 
 START_TEST(test_thousand_items)
@@ -341,8 +374,8 @@ START_TEST(test_null_context_and_dict_api)
 {
     char err[256], *out = NULL;
     tpl_value *d = tpl_dict();
-    ck_assert_int_eq(tpl_render("t", "static {{ \"x\" }};", NULL, NULL, NULL, &out, err,
-                                sizeof err), 0);
+    ck_assert_int_eq(
+        tpl_render("t", "static {{ \"x\" }};", NULL, NULL, NULL, &out, err, sizeof err), 0);
     ck_assert_str_eq(out, "static x;");
     free(out);
     tpl_dict_set(d, "k", tpl_string("one"));
@@ -373,8 +406,7 @@ static const failure errors[] = {
     { "{% set v = nope %}", "t:1:1: unknown variable \"nope\"" },
     { "{{ name | default(nope) }}", "t:1:1: unknown variable \"nope\"" },
     { "{% for x in xs %}{% endfor %}{{ loop.index }}", "t:1:30: unknown variable \"loop\"" },
-    { "{% for x in xs %}{% set s = 1 %}{% endfor %}{{ s }}",
-      "t:1:45: unknown variable \"s\"" },
+    { "{% for x in xs %}{% set s = 1 %}{% endfor %}{{ s }}", "t:1:45: unknown variable \"s\"" },
     /* filters */
     { "{{ name | shout }}", "t:1:1: unknown filter \"shout\"" },
     { "{% if no %}{{ name | shout }}{% endif %}", "t:1:12: unknown filter \"shout\"" },
@@ -469,15 +501,16 @@ END_TEST
 START_TEST(test_error_without_loader_or_buffer)
 {
     char err[256], small[8], *out = NULL;
-    ck_assert_int_eq(tpl_render("main.c.tpl", "{% include \"x\" %}", g_ctx, NULL, NULL, &out,
-                                err, sizeof err), -1);
+    ck_assert_int_eq(
+        tpl_render("main.c.tpl", "{% include \"x\" %}", g_ctx, NULL, NULL, &out, err, sizeof err),
+        -1);
     ck_assert_str_eq(err, "main.c.tpl:1:1: template \"x\" not found");
     ck_assert_int_eq(tpl_render("t", "{{ nope }}", g_ctx, NULL, NULL, &out, NULL, 0), -1);
     ck_assert_int_eq(tpl_render("t", "{{ nope }}", g_ctx, NULL, NULL, &out, small, sizeof small),
                      -1);
     ck_assert_str_eq(small, "t:1:1: ");
-    ck_assert_int_eq(tpl_render("t", "x", tpl_dict_get(g_ctx, "xs"), NULL, NULL, &out, err,
-                                sizeof err), -1);
+    ck_assert_int_eq(
+        tpl_render("t", "x", tpl_dict_get(g_ctx, "xs"), NULL, NULL, &out, err, sizeof err), -1);
     ck_assert_str_eq(err, "t:1:1: the context must be a dict, got a list");
     ck_assert_int_eq(tpl_render(NULL, NULL, NULL, NULL, NULL, &out, err, sizeof err), -1);
     ck_assert_str_eq(err, "<template>:1:1: no template text");
@@ -496,7 +529,7 @@ void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 
-static long alloc_countdown = -1;    /* -1: never fail */
+static long alloc_countdown = -1; /* -1: never fail */
 static int alloc_failed;
 
 static int alloc_should_fail(void)
@@ -509,7 +542,10 @@ static int alloc_should_fail(void)
     return 1;
 }
 
-void *__wrap_malloc(size_t n) { return alloc_should_fail() ? NULL : __real_malloc(n); }
+void *__wrap_malloc(size_t n)
+{
+    return alloc_should_fail() ? NULL : __real_malloc(n);
+}
 
 void *__wrap_calloc(size_t n, size_t size)
 {
@@ -527,7 +563,10 @@ static void alloc_fail_at(long n)
     alloc_failed = 0;
 }
 
-static void alloc_never_fail(void) { alloc_countdown = -1; }
+static void alloc_never_fail(void)
+{
+    alloc_countdown = -1;
+}
 
 static const char *const busy_template =
     "{% set k = name | c_ident | upper %}\n"

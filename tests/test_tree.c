@@ -18,12 +18,12 @@ static const struct {
     const char *dir, *urdf;
     int floating;
 } robots[] = {
-    {"iiwa", "iiwa.urdf", 0},
-    {"ur5", "ur5_robot.urdf", 0},
-    {"double_pendulum", "double_pendulum.urdf", 0},
-    {"solo12", "solo12.urdf", 1},
-    {"hyq", "hyq_no_sensors.urdf", 1},
-    {"talos_full_v2", "talos_full_v2.urdf", 1},
+    { "iiwa", "iiwa.urdf", 0 },
+    { "ur5", "ur5_robot.urdf", 0 },
+    { "double_pendulum", "double_pendulum.urdf", 0 },
+    { "solo12", "solo12.urdf", 1 },
+    { "hyq", "hyq_no_sensors.urdf", 1 },
+    { "talos_full_v2", "talos_full_v2.urdf", 1 },
 };
 
 /* A model.txt record of a joint ("placement.<joint>", ...) with its size checked. */
@@ -43,15 +43,15 @@ static const double *joint_record(const ref_file *ref, const char *kind, const c
  * makes exact and Pinocchio does not; everything else agrees to rounding. */
 static void assert_close(double x, double ref, const char *what, const char *joint, int k)
 {
-    ck_assert_msg(fabs(x - ref) <= 1e-11 * (1.0 + fabs(ref)), "%s of %s [%d]: %.17g vs %.17g",
-                  what, joint, k, x, ref);
+    ck_assert_msg(fabs(x - ref) <= 1e-11 * (1.0 + fabs(ref)), "%s of %s [%d]: %.17g vs %.17g", what,
+                  joint, k, x, ref);
 }
 
 static ref_file *build_reference_tree(int i, kin_tree *t)
 {
     char path[1024], err[1024];
     urdf_model u;
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     ref_file *ref;
     snprintf(path, sizeof path, "%s/reference/%s/model.txt", CDYN_SHARED_DIR, robots[i].dir);
     if (!(ref = ref_load(path)))
@@ -85,7 +85,7 @@ static void check_body(const kin_tree *t, int i, const ref_file *ref)
     const double *placement = joint_record(ref, "placement", j->name, 12);
     const double *inertia = joint_record(ref, "inertia", j->name, 10);
     const double *refS = joint_record(ref, "S", j->name, 6 * j->nv);
-    double S[36] = {0};
+    double S[36] = { 0 };
     int k, c;
     ck_assert_str_eq(b->joint_name, j->name);
     ck_assert_int_eq(b->idx_q, j->idx_q);
@@ -151,29 +151,30 @@ END_TEST
 static void build_from_text(const char *urdf, int floating, kin_tree *t)
 {
     urdf_model u;
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     char err[1024];
-    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, sizeof err) == 0,
-                  "%s", err);
+    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, sizeof err) == 0, "%s",
+                  err);
     opt.floating_base = floating;
     ck_assert_msg(pipeline_tree(&u, &opt, t, err, sizeof err) == 0, "%s", err);
     urdf_free(&u);
 }
 
-#define LINK(n, m) "<link name=\"" n "\"><inertial><mass value=\"" m "\"/>" \
+#define LINK(n, m)                                                                                 \
+    "<link name=\"" n "\"><inertial><mass value=\"" m "\"/>"                                       \
     "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>"
-#define JOINT(n, type, parent, child, xyz, axis) "<joint name=\"" n "\" type=\"" type "\">" \
-    "<parent link=\"" parent "\"/><child link=\"" child "\"/><origin xyz=\"" xyz "\"/>" \
-    "<axis xyz=\"" axis "\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
+#define JOINT(n, type, parent, child, xyz, axis)                                                   \
+    "<joint name=\"" n "\" type=\"" type "\">"                                                     \
+    "<parent link=\"" parent "\"/><child link=\"" child "\"/><origin xyz=\"" xyz "\"/>"            \
+    "<axis xyz=\"" axis                                                                            \
+    "\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
 
 /* base -> (z) a -> (x) b, and base -> (y) c; sibling joints named so that strcmp order
  * ("j_a" < "j_c") differs from file order. */
-static const char branchy[] =
-    "<robot name=\"branchy\">" LINK("base", "1") LINK("a", "2") LINK("b", "3") LINK("c", "4")
-    JOINT("j_c", "revolute", "base", "c", "0 0 0", "0 1 0")
-    JOINT("j_b", "prismatic", "a", "b", "1 0 0", "1 0 0")
-    JOINT("j_a", "continuous", "base", "a", "0 0 1", "0 0 -1")
-    "</robot>";
+static const char branchy[] = "<robot name=\"branchy\">" LINK("base", "1") LINK("a", "2")
+    LINK("b", "3") LINK("c", "4") JOINT("j_c", "revolute", "base", "c", "0 0 0", "0 1 0")
+        JOINT("j_b", "prismatic", "a", "b", "1 0 0", "1 0 0")
+            JOINT("j_a", "continuous", "base", "a", "0 0 1", "0 0 -1") "</robot>";
 
 START_TEST(order_sizes_and_expanded_parents)
 {
@@ -214,10 +215,10 @@ END_TEST
 
 /* A fixed child 2 m along x with mass 3 is lumped into a body of mass 1 at its origin. */
 static const char lumped[] =
-    "<robot name=\"lumped\"><link name=\"world\"/>" LINK("arm", "1") LINK("tip", "3")
-    JOINT("j", "revolute", "world", "arm", "0 0 0", "0 0 1")
-    "<joint name=\"weld\" type=\"fixed\"><parent link=\"arm\"/><child link=\"tip\"/>"
-    "<origin xyz=\"2 0 0\" rpy=\"0 0 1.5707963267948966\"/></joint></robot>";
+    "<robot name=\"lumped\"><link name=\"world\"/>" LINK("arm", "1") LINK("tip", "3") JOINT(
+        "j", "revolute", "world", "arm", "0 0 0",
+        "0 0 1") "<joint name=\"weld\" type=\"fixed\"><parent link=\"arm\"/><child link=\"tip\"/>"
+                 "<origin xyz=\"2 0 0\" rpy=\"0 0 1.5707963267948966\"/></joint></robot>";
 
 START_TEST(fixed_joint_lumps_inertia_and_keeps_frame)
 {
@@ -248,13 +249,14 @@ END_TEST
 
 /* A joint origin with small genuine angles (from a real CAD export: R[2] is 4e-10) between a
  * floating base and an arm, and a weld written with rounded right angles. */
-static const char small_angles[] =
-    "<robot name=\"sa\">" LINK("base", "2") LINK("arm", "1") LINK("tip", "0.5")
-    "<joint name=\"shoulder\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/>"
-    "<origin xyz=\"0.1 0.2 0.3\" rpy=\"0.27931 5.4949E-05 -0.00019159\"/><axis xyz=\"0 1 0\"/>"
-    "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
-    "<joint name=\"weld\" type=\"fixed\"><parent link=\"arm\"/><child link=\"tip\"/>"
-    "<origin xyz=\"0 0 0.4\" rpy=\"1.57079632679 0 -3.14159265359\"/></joint></robot>";
+static const char small_angles[] = "<robot name=\"sa\">" LINK("base", "2") LINK("arm", "1") LINK(
+    "tip",
+    "0.5") "<joint name=\"shoulder\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/>"
+           "<origin xyz=\"0.1 0.2 0.3\" rpy=\"0.27931 5.4949E-05 -0.00019159\"/><axis xyz=\"0 1 "
+           "0\"/>"
+           "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
+           "<joint name=\"weld\" type=\"fixed\"><parent link=\"arm\"/><child link=\"tip\"/>"
+           "<origin xyz=\"0 0 0.4\" rpy=\"1.57079632679 0 -3.14159265359\"/></joint></robot>";
 
 /* max |R R^T - 1| */
 static double orthogonality_error(const double R[9])
@@ -280,15 +282,16 @@ START_TEST(angles_are_snapped_and_rotations_stay_orthogonal)
     model_table mt;
     cdyn_data d;
     static unsigned char work[1 << 16];
-    cdyn_real q[8], v[7] = {0}, a[7] = {0}, tau[7];
+    cdyn_real q[8], v[7] = { 0 }, a[7] = { 0 }, tau[7];
     const double *R;
     int f, k;
     build_from_text(small_angles, 1, &t);
     R = t.bodies[1].R;
     ck_assert_msg(orthogonality_error(R) <= 1e-15, "|R R^T - 1| = %g", orthogonality_error(R));
     /* cy sp cr + sy sr of the URDF's rpy, computed apart from tree.c */
-    ck_assert_double_eq_tol(R[2], cos(-0.00019159) * sin(5.4949E-05) * cos(0.27931) +
-                                  sin(-0.00019159) * sin(0.27931), 1e-18);
+    ck_assert_double_eq_tol(
+        R[2], cos(-0.00019159) * sin(5.4949E-05) * cos(0.27931) + sin(-0.00019159) * sin(0.27931),
+        1e-18);
     ck_assert_double_ne(R[2], 0.0);
     f = tree_find_frame(&t, "tip");
     for (k = 0; k < 9; k++)
@@ -309,11 +312,9 @@ START_TEST(angles_are_snapped_and_rotations_stay_orthogonal)
 }
 END_TEST
 
-static const char skewed_planar[] =
-    "<robot name=\"sp\">" LINK("base", "1") LINK("slider", "2") LINK("arm", "1")
-    JOINT("plane", "planar", "base", "slider", "0 0 0", "1 1 0")
-    JOINT("hinge", "revolute", "slider", "arm", "0 0 0.5", "1 2 2")
-    "</robot>";
+static const char skewed_planar[] = "<robot name=\"sp\">" LINK("base", "1") LINK("slider", "2")
+    LINK("arm", "1") JOINT("plane", "planar", "base", "slider", "0 0 0", "1 1 0")
+        JOINT("hinge", "revolute", "slider", "arm", "0 0 0.5", "1 2 2") "</robot>";
 
 START_TEST(planar_and_general_axes)
 {
@@ -346,9 +347,8 @@ END_TEST
  * first joint is the one to blame. */
 static const char singular[] =
     "<robot name=\"s\"><link name=\"world\"/><link name=\"massless\"/>" LINK("tip", "1")
-    JOINT("first", "revolute", "world", "massless", "0 0 0", "0 0 1")
-    JOINT("second", "revolute", "massless", "tip", "0 0 0", "0 0 1")
-    "</robot>";
+        JOINT("first", "revolute", "world", "massless", "0 0 0", "0 0 1")
+            JOINT("second", "revolute", "massless", "tip", "0 0 0", "0 0 1") "</robot>";
 
 START_TEST(singular_tree_is_rejected_naming_the_joint)
 {
@@ -380,7 +380,8 @@ static char *many_joints(int n, const char *type, int chain)
                               "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
                               "</inertial></link><joint name=\"j%d\" type=\"%s\"><parent "
                               "link=\"l%d\"/><child link=\"l%d\"/><axis xyz=\"0 0 1\"/>"
-                              "</joint>", i, i, type, chain ? i - 1 : 0, i);
+                              "</joint>",
+                              i, i, type, chain ? i - 1 : 0, i);
     snprintf(s + k, cap - k, "</robot>");
     return s;
 }
@@ -390,10 +391,10 @@ static int try_build(const char *urdf, char *err, size_t errlen)
 {
     urdf_model u;
     kin_tree t;
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     int rc;
-    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, errlen) == 0,
-                  "%s", err);
+    ck_assert_msg(urdf_parse_memory(urdf, strlen(urdf), "mem.urdf", &u, err, errlen) == 0, "%s",
+                  err);
     rc = pipeline_tree(&u, &opt, &t, err, errlen);
     if (rc == 0)
         tree_free(&t);
@@ -404,7 +405,7 @@ static int try_build(const char *urdf, char *err, size_t errlen)
 START_TEST(deep_fixed_chain_is_walked_without_recursion)
 {
     char err[1024];
-    char *urdf = many_joints(30000, "fixed", 1);  /* recursion overflowed at ~12,000 */
+    char *urdf = many_joints(30000, "fixed", 1); /* recursion overflowed at ~12,000 */
     ck_assert_msg(try_build(urdf, err, sizeof err) == 0, "%s", err);
     free(urdf);
 }
@@ -413,10 +414,10 @@ END_TEST
 START_TEST(limits_are_checked_naming_the_joint)
 {
     char err[1024];
-    char *urdf = many_joints(143, "continuous", 1);   /* work 984,984: accepted */
+    char *urdf = many_joints(143, "continuous", 1); /* work 984,984: accepted */
     ck_assert_msg(try_build(urdf, err, sizeof err) == 0, "%s", err);
     free(urdf);
-    urdf = many_joints(144, "continuous", 1);         /* work 1,005,720: refused */
+    urdf = many_joints(144, "continuous", 1); /* work 1,005,720: refused */
     ck_assert_int_eq(try_build(urdf, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "joint \"j144\": a chain of 144 DoFs ends here") != NULL, "%s", err);
     free(urdf);

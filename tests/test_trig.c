@@ -37,7 +37,7 @@ static void check_batch(const cdyn_real *x, int n, double *worst_abs)
     int i;
     cdyn_sincos_n(x, s, c, n);
     for (i = 0; i < n; i++) {
-        const cdyn_real want[2] = {LIBM_SIN(x[i]), LIBM_COS(x[i])}, got[2] = {s[i], c[i]};
+        const cdyn_real want[2] = { LIBM_SIN(x[i]), LIBM_COS(x[i]) }, got[2] = { s[i], c[i] };
         int k;
         for (k = 0; k < 2; k++) {
             const double err = fabs((double)got[k] - (double)want[k]);
@@ -54,7 +54,7 @@ static void check_batch(const cdyn_real *x, int n, double *worst_abs)
 
 START_TEST(random_angles_at_every_scale)
 {
-    static const double scales[] = {1e-3, 1.0, 10.0, FAR};
+    static const double scales[] = { 1e-3, 1.0, 10.0, FAR };
     cdyn_real x[BATCH];
     double worst_abs = 0;
     int s, rep, i;
@@ -94,8 +94,8 @@ END_TEST
  * angles; NaN and the infinities give NaN. */
 START_TEST(far_angles_and_non_finite)
 {
-    cdyn_real x[8] = {0.5, (cdyn_real)(3 * FAR), -0.25, (cdyn_real)(-7 * FAR), 1, 2, 3, 4};
-    cdyn_real bad[3] = {NAN, INFINITY, -INFINITY}, s[3], c[3];
+    cdyn_real x[8] = { 0.5, (cdyn_real)(3 * FAR), -0.25, (cdyn_real)(-7 * FAR), 1, 2, 3, 4 };
+    cdyn_real bad[3] = { NAN, INFINITY, -INFINITY }, s[3], c[3];
     double worst_abs = 0;
     int i;
     check_batch(x, 8, &worst_abs);

@@ -27,8 +27,7 @@ static void assert_empty(const urdf_model *m)
 }
 
 /* Parses a file expected to fail; returns the message and checks "path:line: ". */
-static void expect_rejection(const char *path, int line, const char *element,
-                             const char *reason)
+static void expect_rejection(const char *path, int line, const char *element, const char *reason)
 {
     urdf_model m;
     char err[1024], prefix[1024];
@@ -36,8 +35,8 @@ static void expect_rejection(const char *path, int line, const char *element,
     ck_assert_int_eq(urdf_parse_file(path, &m, err, sizeof err), -1);
     assert_empty(&m);
     snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
-    ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "\"%s\" should start with \"%s\"",
-                  err, prefix);
+    ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "\"%s\" should start with \"%s\"", err,
+                  prefix);
     ck_assert_msg(strstr(err, element) != NULL, "\"%s\" should name %s", err, element);
     ck_assert_msg(strstr(err, reason) != NULL, "\"%s\" should say \"%s\"", err, reason);
     ck_assert_ptr_null(strchr(err, '\n'));
@@ -53,46 +52,47 @@ typedef struct {
 } rejection;
 
 static const rejection rejections[] = {
-    {"bad_xml.urdf", 4, "malformed XML", "Opening and ending tag mismatch: link line 3"},
-    {"bad_empty.urdf", 1, "<robot>", "empty"},
-    {"bad_root.urdf", 2, "model \"not_a_robot\"", "root element must be <robot>"},
-    {"bad_robot_name.urdf", 2, "<robot>", "missing name"},
-    {"bad_no_links.urdf", 2, "robot \"empty_robot\"", "has no <link>"},
-    {"bad_duplicate_link.urdf", 5, "link \"base\"", "duplicate link name (first at line 3)"},
-    {"bad_duplicate_joint.urdf", 10, "joint \"j\"", "duplicate joint name (first at line 6)"},
-    {"bad_missing_parent.urdf", 5, "joint \"orphan\"", "missing <parent>"},
-    {"bad_unknown_parent.urdf", 6, "<parent>", "unknown link \"bsae\" (in joint \"j\")"},
-    {"bad_missing_child.urdf", 5, "joint \"childless\"", "missing <child>"},
-    {"bad_unknown_child.urdf", 7, "<child>", "unknown link \"ghost\" (in joint \"j\")"},
-    {"bad_two_parents.urdf", 14, "joint \"j3\"", "link \"a\" is already the child of joint \"j1\""},
-    {"bad_cycle.urdf", 10, "joint \"b_to_a\"", "cycle"},
-    {"bad_cycle_no_root.urdf", 14, "joint \"b_to_c\"", "cycle"},
-    {"bad_self_loop.urdf", 5, "joint \"j\"", "cycle"},
-    {"bad_two_roots.urdf", 5, "link \"floating_island\"", "second root"},
-    {"bad_zero_axis.urdf", 8, "<axis>", "axis is zero (in joint \"j\")"},
-    {"bad_mass_huge.urdf", 15, "<mass>", "mass 1e+308 kg is beyond what the dynamics can carry"},
-    {"bad_nan.urdf", 6, "<origin>", "xyz \"0 NaN 0\" is not finite (in joint \"j\")"},
-    {"bad_inf.urdf", 5, "<mass>", "value \"inf\" is not finite (in link \"base\")"},
-    {"bad_overflow.urdf", 8, "<limit>", "lower \"-1e999\" is not finite"},
-    {"bad_garbage.urdf", 6, "<inertia>", "iyy \"one\" is not a number (in link \"base\")"},
-    {"bad_trailing_garbage.urdf", 8, "<axis>", "xyz \"0 0 1m\" is not a number"},
-    {"bad_too_few_numbers.urdf", 5, "<origin>", "xyz \"0 0\" must hold 3 numbers, not 2"},
-    {"bad_too_many_numbers.urdf", 6, "<origin>", "rpy \"0 0 0 0\" has more than 3 numbers"},
-    {"bad_two_masses.urdf", 5, "<mass>", "value \"1 2\" has more than 1 number"},
-    {"bad_empty_number.urdf", 5, "<mass>", "must hold 1 number, not 0"},
-    {"bad_negative_mass.urdf", 5, "<mass>", "negative mass -0.5"},
-    {"bad_missing_mass.urdf", 4, "<inertial>", "missing <mass> (in link \"base\")"},
-    {"bad_missing_inertia_value.urdf", 6, "<inertia>", "missing iyz"},
-    {"bad_unknown_type.urdf", 5, "joint \"knee\"", "unknown type \"twisty\""},
-    {"bad_missing_type.urdf", 5, "joint \"knee\"", "missing type"},
-    {"bad_encoding.urdf", 1, "malformed XML", "encoder error"},
-    {"bad_attlist_default.urdf", 10, "joint \"knee\"", "missing type"},
-    {"bad_limit_order.urdf", 8, "<limit>", "lower 1.5 is above upper -1.5 (in joint \"knee\")"},
-    {"bad_mimic_self.urdf", 8, "<mimic>", "mimics itself"},
-    {"bad_entity_expansion.urdf", 3, "<!ENTITY>", "entity \"lol\" declared"},
-    {"bad_external_entity.urdf", 4, "<!ENTITY>", "entity \"x\" declared"},
-    {"bad_parameter_entity.urdf", 3, "<!ENTITY>", "entity \"remote\" declared"},
-    {"bad_long_name.urdf", 4, "<link>", "name is longer than 255 bytes"},
+    { "bad_xml.urdf", 4, "malformed XML", "Opening and ending tag mismatch: link line 3" },
+    { "bad_empty.urdf", 1, "<robot>", "empty" },
+    { "bad_root.urdf", 2, "model \"not_a_robot\"", "root element must be <robot>" },
+    { "bad_robot_name.urdf", 2, "<robot>", "missing name" },
+    { "bad_no_links.urdf", 2, "robot \"empty_robot\"", "has no <link>" },
+    { "bad_duplicate_link.urdf", 5, "link \"base\"", "duplicate link name (first at line 3)" },
+    { "bad_duplicate_joint.urdf", 10, "joint \"j\"", "duplicate joint name (first at line 6)" },
+    { "bad_missing_parent.urdf", 5, "joint \"orphan\"", "missing <parent>" },
+    { "bad_unknown_parent.urdf", 6, "<parent>", "unknown link \"bsae\" (in joint \"j\")" },
+    { "bad_missing_child.urdf", 5, "joint \"childless\"", "missing <child>" },
+    { "bad_unknown_child.urdf", 7, "<child>", "unknown link \"ghost\" (in joint \"j\")" },
+    { "bad_two_parents.urdf", 14, "joint \"j3\"",
+      "link \"a\" is already the child of joint \"j1\"" },
+    { "bad_cycle.urdf", 10, "joint \"b_to_a\"", "cycle" },
+    { "bad_cycle_no_root.urdf", 14, "joint \"b_to_c\"", "cycle" },
+    { "bad_self_loop.urdf", 5, "joint \"j\"", "cycle" },
+    { "bad_two_roots.urdf", 5, "link \"floating_island\"", "second root" },
+    { "bad_zero_axis.urdf", 8, "<axis>", "axis is zero (in joint \"j\")" },
+    { "bad_mass_huge.urdf", 15, "<mass>", "mass 1e+308 kg is beyond what the dynamics can carry" },
+    { "bad_nan.urdf", 6, "<origin>", "xyz \"0 NaN 0\" is not finite (in joint \"j\")" },
+    { "bad_inf.urdf", 5, "<mass>", "value \"inf\" is not finite (in link \"base\")" },
+    { "bad_overflow.urdf", 8, "<limit>", "lower \"-1e999\" is not finite" },
+    { "bad_garbage.urdf", 6, "<inertia>", "iyy \"one\" is not a number (in link \"base\")" },
+    { "bad_trailing_garbage.urdf", 8, "<axis>", "xyz \"0 0 1m\" is not a number" },
+    { "bad_too_few_numbers.urdf", 5, "<origin>", "xyz \"0 0\" must hold 3 numbers, not 2" },
+    { "bad_too_many_numbers.urdf", 6, "<origin>", "rpy \"0 0 0 0\" has more than 3 numbers" },
+    { "bad_two_masses.urdf", 5, "<mass>", "value \"1 2\" has more than 1 number" },
+    { "bad_empty_number.urdf", 5, "<mass>", "must hold 1 number, not 0" },
+    { "bad_negative_mass.urdf", 5, "<mass>", "negative mass -0.5" },
+    { "bad_missing_mass.urdf", 4, "<inertial>", "missing <mass> (in link \"base\")" },
+    { "bad_missing_inertia_value.urdf", 6, "<inertia>", "missing iyz" },
+    { "bad_unknown_type.urdf", 5, "joint \"knee\"", "unknown type \"twisty\"" },
+    { "bad_missing_type.urdf", 5, "joint \"knee\"", "missing type" },
+    { "bad_encoding.urdf", 1, "malformed XML", "encoder error" },
+    { "bad_attlist_default.urdf", 10, "joint \"knee\"", "missing type" },
+    { "bad_limit_order.urdf", 8, "<limit>", "lower 1.5 is above upper -1.5 (in joint \"knee\")" },
+    { "bad_mimic_self.urdf", 8, "<mimic>", "mimics itself" },
+    { "bad_entity_expansion.urdf", 3, "<!ENTITY>", "entity \"lol\" declared" },
+    { "bad_external_entity.urdf", 4, "<!ENTITY>", "entity \"x\" declared" },
+    { "bad_parameter_entity.urdf", 3, "<!ENTITY>", "entity \"remote\" declared" },
+    { "bad_long_name.urdf", 4, "<link>", "name is longer than 255 bytes" },
 };
 
 #define NREJECTIONS ((int)(sizeof rejections / sizeof *rejections))
@@ -117,8 +117,8 @@ static void parse_ok(const char *file, urdf_model *m)
     ck_assert_str_eq(m->file, path);
 }
 
-static void assert_origin(const urdf_origin *o, double x, double y, double z, double r,
-                          double p, double w)
+static void assert_origin(const urdf_origin *o, double x, double y, double z, double r, double p,
+                          double w)
 {
     ck_assert_double_eq(o->xyz[0], x);
     ck_assert_double_eq(o->xyz[1], y);
@@ -179,9 +179,9 @@ static void assert_limit(const urdf_joint *j, double lower, double upper, double
 
 START_TEST(test_joint_types_links)
 {
-    static const char *const names[] = {"base",  "upper", "wheel",    "slider",   "bracket",
-                                        "drone", "puck",  "follower", "follower2"};
-    static const int lines[] = {6, 7, 16, 22, 29, 35, 36, 37, 38};
+    static const char *const names[] = { "base",  "upper", "wheel",    "slider",   "bracket",
+                                         "drone", "puck",  "follower", "follower2" };
+    static const int lines[] = { 6, 7, 16, 22, 29, 35, 36, 37, 38 };
     urdf_model m;
     int i;
     parse_ok("ok_joint_types.urdf", &m);
@@ -272,10 +272,11 @@ END_TEST
 START_TEST(test_odd_names)
 {
     static const char *const links[] = {
-        "\xc3\xa9paule_gauche", "\xe5\x90\x8d\xe5\x89\x8d", "left arm", "a-b-c", "int",
-        "a<b>\"c\""};
-    static const char *const joints[] = {"double", "joint with spaces", "-", "\xf0\x9f\xa6\xbe",
-                                         "return", "struct"};
+        "\xc3\xa9paule_gauche", "\xe5\x90\x8d\xe5\x89\x8d", "left arm", "a-b-c", "int", "a<b>\"c\""
+    };
+    static const char *const joints[] = { "double", "joint with spaces",
+                                          "-",      "\xf0\x9f\xa6\xbe",
+                                          "return", "struct" };
     char longest[256];
     urdf_model m;
     int i;
@@ -315,9 +316,12 @@ START_TEST(test_dangling_mimic_warns)
     char err[512];
     ck_assert_int_eq(urdf_parse_file(URDF_DIR "warn_mimic_unknown.urdf", &m, err, sizeof err), 0);
     ck_assert_int_eq(m.warnings.n, 1);
-    ck_assert_msg(strstr(m.warnings.items[0], "warn_mimic_unknown.urdf:14: <mimic>: warning: unknown "
-                                        "joint \"thumb\"") != NULL, "%s", m.warnings.items[0]);
-    ck_assert_msg(strstr(m.warnings.items[0], "(in joint \"finger\")") != NULL, "%s", m.warnings.items[0]);
+    ck_assert_msg(strstr(m.warnings.items[0],
+                         "warn_mimic_unknown.urdf:14: <mimic>: warning: unknown "
+                         "joint \"thumb\"") != NULL,
+                  "%s", m.warnings.items[0]);
+    ck_assert_msg(strstr(m.warnings.items[0], "(in joint \"finger\")") != NULL, "%s",
+                  m.warnings.items[0]);
     ck_assert_int_eq(m.njoints, 1);
     urdf_free(&m);
     ck_assert_int_eq(m.warnings.n, 0);
@@ -333,8 +337,7 @@ START_TEST(test_memory_uses_given_name)
                               "</robot>";
     urdf_model m;
     char err[256];
-    ck_assert_int_eq(urdf_parse_memory(bad, strlen(bad), "inline.urdf", &m, err, sizeof err),
-                     -1);
+    ck_assert_int_eq(urdf_parse_memory(bad, strlen(bad), "inline.urdf", &m, err, sizeof err), -1);
     ck_assert_str_eq(err, "inline.urdf:3: joint \"j\": missing type");
     ck_assert_int_eq(urdf_parse_memory(ok, strlen(ok), "inline.urdf", &m, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
@@ -353,8 +356,8 @@ START_TEST(test_no_state_between_calls)
     char err[256];
     int round;
     for (round = 0; round < 3; round++) {
-        ck_assert_int_eq(urdf_parse_memory(broken, strlen(broken), "b.urdf", &m, err,
-                                           sizeof err), -1);
+        ck_assert_int_eq(urdf_parse_memory(broken, strlen(broken), "b.urdf", &m, err, sizeof err),
+                         -1);
         ck_assert_msg(strncmp(err, "b.urdf:4: malformed XML: ", 25) == 0, "%s", err);
         ck_assert_int_eq(urdf_parse_memory(ok, strlen(ok), "o.urdf", &m, err, sizeof err), 0);
         ck_assert_str_eq(err, "");
@@ -369,8 +372,7 @@ START_TEST(test_small_error_buffer)
     urdf_model m;
     char err[8];
     memset(err, 'x', sizeof err);
-    ck_assert_int_eq(urdf_parse_memory(bad, strlen(bad), "abcdefghij", &m, err, sizeof err),
-                     -1);
+    ck_assert_int_eq(urdf_parse_memory(bad, strlen(bad), "abcdefghij", &m, err, sizeof err), -1);
     ck_assert_str_eq(err, "abcdefg");
     ck_assert_int_eq(urdf_parse_memory(bad, strlen(bad), "abcdefghij", &m, NULL, 0), -1);
     assert_empty(&m);

@@ -46,8 +46,7 @@ void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6]);
 void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x);
 
 /* Constraint sets (cdyn_constrained.c). CDYN_E_ARG unless m, d, cd belong together. */
-cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d,
-                           const cdyn_constraint_data *cd);
+cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d, const cdyn_constraint_data *cd);
 /* mu > 0 and max_iter >= 1. */
 int cdyn__settings_ok(const cdyn_prox_settings *s);
 /* 1 if every x[k] is finite. */
@@ -80,14 +79,12 @@ void cdyn__ltdl_dense_solve(const cdyn_real *A, int n, cdyn_real *x);
 int cdyn__block_factor(cdyn_constraint_data *cd);
 /* Proximal iterations from cd->r with the factor of cdyn__block_factor; returns the
  * iterations done. */
-int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
-                       cdyn_real *lambda);
+int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s, cdyn_real *lambda);
 /* Records iteration `it`'s residuals from dual = ||lambda_k+1 - lambda_k||_inf (primal =
  * mu dual); 1 when the iterations stop (max_iter, or every positive tolerance met). */
 /* 1 when a positive tolerance of s is not met by the residuals in cd (NaN included). */
 int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *s);
-int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it,
-                    cdyn_real dual);
+int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it, cdyn_real dual);
 
 /* S_k^T x for DoF k and a 6-vector x (a force, or a column of a 6x6). */
 static inline cdyn_real cdyn__S_dot(const cdyn_data *d, int k, const cdyn_real x[6])
@@ -128,8 +125,7 @@ static inline void cdyn__mat6_mul_S(cdyn_real res[6], const cdyn_real X[36], con
     }
     for (int r = 0; r < 6; ++r) {
         const cdyn_real *x = X + 6 * r;
-        res[r] = x[0] * s[0] + x[1] * s[1] + x[2] * s[2] + x[3] * s[3] + x[4] * s[4]
-               + x[5] * s[5];
+        res[r] = x[0] * s[0] + x[1] * s[1] + x[2] * s[2] + x[3] * s[3] + x[4] * s[4] + x[5] * s[5];
     }
 }
 
@@ -139,13 +135,13 @@ static inline void cdyn__act_S(cdyn_real res[6], const cdyn_real R[9], const cdy
 {
     const int pick = d->S_pick[k];
     const cdyn_real *s = d->S + 6 * k;
-    if (pick >= 3) {            /* rotation about +-e: w = +-R e, v = p x w */
+    if (pick >= 3) { /* rotation about +-e: w = +-R e, v = p x w */
         const int c = pick - 3;
         res[3] = s[pick] * R[c];
         res[4] = s[pick] * R[3 + c];
         res[5] = s[pick] * R[6 + c];
         cdyn_cross3(res, p, res + 3);
-    } else if (pick >= 0) {     /* translation along +-e */
+    } else if (pick >= 0) { /* translation along +-e */
         res[0] = s[pick] * R[pick];
         res[1] = s[pick] * R[3 + pick];
         res[2] = s[pick] * R[6 + pick];

@@ -128,8 +128,8 @@ cdyn_status cdyn_fk(const cdyn_model *m, cdyn_data *d, const cdyn_real *q)
     return CDYN_OK;
 }
 
-cdyn_status cdyn_frame_placement(const cdyn_model *m, const cdyn_data *d, int frame,
-                                 cdyn_real R[9], cdyn_real p[3])
+cdyn_status cdyn_frame_placement(const cdyn_model *m, const cdyn_data *d, int frame, cdyn_real R[9],
+                                 cdyn_real p[3])
 {
     if (cdyn__check(m, d) || frame < 0 || frame >= m->nframes)
         return CDYN_E_ARG;
@@ -176,11 +176,11 @@ static void cdyn__align_to_world(const cdyn_model *m, cdyn_real *J, const cdyn_r
     }
 }
 
-cdyn_status cdyn_frame_jacobian(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                                int frame, cdyn_reference ref, cdyn_real *J)
+cdyn_status cdyn_frame_jacobian(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, int frame,
+                                cdyn_reference ref, cdyn_real *J)
 {
-    if (cdyn__check(m, d) || !q || !J || frame < 0 || frame >= m->nframes
-        || (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
+    if (cdyn__check(m, d) || !q || !J || frame < 0 || frame >= m->nframes ||
+        (ref != CDYN_LOCAL && ref != CDYN_LOCAL_WORLD_ALIGNED))
         return CDYN_E_ARG;
     const int nv = m->nv;
     for (int k = 0; k < 6 * nv; ++k)
@@ -231,9 +231,9 @@ cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q)
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
         switch (b->type) {
-        case CDYN_JOINT_REVOLUTE_UNBOUNDED: q[b->idx_q] = 1; break;  /* [cos sin] = [1 0] */
-        case CDYN_JOINT_PLANAR: q[b->idx_q + 2] = 1; break;          /* [x y cos sin] */
-        case CDYN_JOINT_FREEFLYER: q[b->idx_q + 6] = 1; break;       /* qw = 1 */
+        case CDYN_JOINT_REVOLUTE_UNBOUNDED: q[b->idx_q] = 1; break; /* [cos sin] = [1 0] */
+        case CDYN_JOINT_PLANAR: q[b->idx_q + 2] = 1; break;         /* [x y cos sin] */
+        case CDYN_JOINT_FREEFLYER: q[b->idx_q + 6] = 1; break;      /* qw = 1 */
         default: break;
         }
     }
@@ -314,8 +314,8 @@ static void cdyn__integrate_freeflyer(cdyn_real out[7], const cdyn_real q[7], co
     for (int k = 0; k < 3; ++k)
         out[k] = q[k] + Rt[k];
     cdyn_quat_mul(quat, q + 3, e);
-    const cdyn_real inv = 1 / CDYN_SQRT(quat[0] * quat[0] + quat[1] * quat[1]
-                                        + quat[2] * quat[2] + quat[3] * quat[3]);
+    const cdyn_real inv = 1 / CDYN_SQRT(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] +
+                                        quat[3] * quat[3]);
     for (int k = 0; k < 4; ++k)
         out[3 + k] = quat[k] * inv;
 }

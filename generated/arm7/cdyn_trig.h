@@ -45,15 +45,18 @@ static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c,
 {
     int i, far = 0;
     for (i = 0; i < n; ++i) {
-        const float shifted = x[i] * 0.636619772f + 12582912.0f;   /* 1.5 2^23 */
+        const float shifted = x[i] * 0.636619772f + 12582912.0f; /* 1.5 2^23 */
         const float k = shifted - 12582912.0f;
-        const float r = ((x[i] - k * 1.5703125f) - k * 4.837512969970703e-4f) -
-                        k * 7.549790126404332e-8f;
+        const float r =
+            ((x[i] - k * 1.5703125f) - k * 4.837512969970703e-4f) - k * 7.549790126404332e-8f;
         const float r2 = r * r;
-        const float sr = r + r * r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 +
-                         r2 * (1.0f / 362880))));
-        const float cr = 1 + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 +
-                         r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
+        const float sr =
+            r +
+            r * r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880))));
+        const float cr =
+            1 +
+            r2 * (-0.5f + r2 * (1.0f / 24 +
+                                r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
         uint32_t bits;
         float sw, cw;
         memcpy(&bits, &shifted, sizeof bits);
@@ -79,18 +82,19 @@ static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c,
         const double r = ((x[i] - k * 1.5707963267341256) - k * 6.077100506303966e-11) -
                          k * 2.0222662487959506e-21;
         const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-        const double sr = r + r * r2 * (((-1.0 / 6 + r2 * (1.0 / 120)) +
-                          r4 * (-1.0 / 5040 + r2 * (1.0 / 362880))) +
-                          r8 * ((-1.0 / 39916800 + r2 * (1.0 / 6227020800.0)) +
-                          r4 * (-1.0 / 1307674368000.0)));
-        const double cr = 1 + r2 * (((-0.5 + r2 * (1.0 / 24)) +
-                          r4 * (-1.0 / 720 + r2 * (1.0 / 40320))) +
-                          r8 * ((-1.0 / 3628800 + r2 * (1.0 / 479001600.0)) +
-                          r4 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))));
+        const double sr =
+            r + r * r2 *
+                    (((-1.0 / 6 + r2 * (1.0 / 120)) + r4 * (-1.0 / 5040 + r2 * (1.0 / 362880))) +
+                     r8 * ((-1.0 / 39916800 + r2 * (1.0 / 6227020800.0)) +
+                           r4 * (-1.0 / 1307674368000.0)));
+        const double cr =
+            1 + r2 * (((-0.5 + r2 * (1.0 / 24)) + r4 * (-1.0 / 720 + r2 * (1.0 / 40320))) +
+                      r8 * ((-1.0 / 3628800 + r2 * (1.0 / 479001600.0)) +
+                            r4 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))));
         uint64_t bits;
         memcpy(&bits, &shifted, sizeof bits);
 #if defined(__GNUC__) && !defined(__clang__)
-        {   /* the quadrant's swap and signs as bit operations: see the note at the top */
+        { /* the quadrant's swap and signs as bit operations: see the note at the top */
             uint64_t sb, cb, swap;
             memcpy(&sb, &sr, sizeof sb);
             memcpy(&cb, &cr, sizeof cb);

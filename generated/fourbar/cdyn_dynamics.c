@@ -61,8 +61,8 @@ static void cdyn__rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, co
     }
 }
 
-cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                      const cdyn_real *v, const cdyn_real *a, cdyn_real *tau)
+cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                      const cdyn_real *a, cdyn_real *tau)
 {
     if (cdyn__check(m, d) || !q || !v || !a || !tau)
         return CDYN_E_ARG;
@@ -70,8 +70,8 @@ cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
     return CDYN_OK;
 }
 
-cdyn_status cdyn_nle(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                     const cdyn_real *v, cdyn_real *h)
+cdyn_status cdyn_nle(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                     cdyn_real *h)
 {
     if (cdyn__check(m, d) || !q || !v || !h)
         return CDYN_E_ARG;
@@ -185,8 +185,8 @@ cdyn_status cdyn_ltl(const cdyn_model *m, cdyn_data *d)
         if (!(Hk[k] > 0))
             return CDYN_E_SINGULAR;
         const cdyn_real inv = 1 / Hk[k];
-        for (int t = n - 2; t >= 0; --t) {      /* nearest ancestor first: H(k, .) is read */
-            const int i = anc[t];               /* above i before it is overwritten      */
+        for (int t = n - 2; t >= 0; --t) { /* nearest ancestor first: H(k, .) is read */
+            const int i = anc[t];          /* above i before it is overwritten      */
             cdyn_real *Hi = H + i * nv;
             const cdyn_real a = Hk[i] * inv;
             for (int u = 0; u <= t; ++u)
@@ -204,7 +204,7 @@ cdyn_status cdyn_ltl_solve(const cdyn_model *m, const cdyn_data *d, cdyn_real *x
         return CDYN_E_ARG;
     const int nv = m->nv;
     const cdyn_real *H = d->LD;
-    for (int i = nv - 1; i >= 0; --i) {         /* L^T y = x, leaves to root */
+    for (int i = nv - 1; i >= 0; --i) { /* L^T y = x, leaves to root */
         int n;
         const int *anc = cdyn__ancestors(d, i, &n);
         const cdyn_real xi = x[i];
@@ -213,7 +213,7 @@ cdyn_status cdyn_ltl_solve(const cdyn_model *m, const cdyn_data *d, cdyn_real *x
     }
     for (int i = 0; i < nv; ++i)
         x[i] /= H[i * nv + i];
-    for (int i = 0; i < nv; ++i) {              /* L x = z, root to leaves */
+    for (int i = 0; i < nv; ++i) { /* L x = z, root to leaves */
         int n;
         const int *anc = cdyn__ancestors(d, i, &n);
         cdyn_real s = x[i];
@@ -342,8 +342,7 @@ void cdyn__ldl_small_solve(const cdyn_real *F, int n, cdyn_real *x)
 }
 
 /* Pass 1, root to leaves: v_i, c_i = v_i x S qd_i, IA_i = I_i, pA_i = v_i x* I_i v_i. */
-void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                          const cdyn_real *v)
+void cdyn__aba_velocities(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v)
 {
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
@@ -402,8 +401,8 @@ static void cdyn__aba_to_parent(const cdyn_model *m, cdyn_data *d, int i)
     }
     for (int r = 0; r < 6; ++r) {
         const cdyn_real *row = IA + 6 * r, *c = d->c + 6 * i;
-        pa[r] = d->pA[6 * i + r] + row[0] * c[0] + row[1] * c[1] + row[2] * c[2]
-              + row[3] * c[3] + row[4] * c[4] + row[5] * c[5];
+        pa[r] = d->pA[6 * i + r] + row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3] * c[3] +
+                row[4] * c[4] + row[5] * c[5];
         for (int j = 0; j < b->nv; ++j)
             pa[r] += Y[j][r] * d->u[b->idx_v + j];
     }
@@ -454,8 +453,8 @@ void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq)
         cdyn__add6(ai, d->c + 6 * i);
         for (int k = k0; k < k0 + n; ++k) {
             const cdyn_real *U = d->U + 6 * k;
-            ddq[k] = d->u[k] - (U[0] * ai[0] + U[1] * ai[1] + U[2] * ai[2] + U[3] * ai[3]
-                                + U[4] * ai[4] + U[5] * ai[5]);
+            ddq[k] = d->u[k] - (U[0] * ai[0] + U[1] * ai[1] + U[2] * ai[2] + U[3] * ai[3] +
+                                U[4] * ai[4] + U[5] * ai[5]);
         }
         if (n == 1)
             ddq[k0] *= d->Dfac[6 * k0];
@@ -474,8 +473,8 @@ int cdyn__finite(const cdyn_real *x, int n)
     return s == 0;
 }
 
-cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                     const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq)
+cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                     const cdyn_real *tau, cdyn_real *ddq)
 {
     if (cdyn__check(m, d) || !q || !v || !tau || !ddq)
         return CDYN_E_ARG;

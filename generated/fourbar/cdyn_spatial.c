@@ -64,9 +64,15 @@ void cdyn_inertia10_from_body(cdyn_real I10[10], cdyn_real mass, const cdyn_real
 /* Full 3x3 of a symmetric (xx xy xz yy yz zz). */
 static void cdyn__sym3_full(cdyn_real S[9], const cdyn_real s[6])
 {
-    S[0] = s[0]; S[1] = s[1]; S[2] = s[2];
-    S[3] = s[1]; S[4] = s[3]; S[5] = s[4];
-    S[6] = s[2]; S[7] = s[4]; S[8] = s[5];
+    S[0] = s[0];
+    S[1] = s[1];
+    S[2] = s[2];
+    S[3] = s[1];
+    S[4] = s[3];
+    S[5] = s[4];
+    S[6] = s[2];
+    S[7] = s[4];
+    S[8] = s[5];
 }
 
 /* res (xx xy xz yy yz zz) = R S R^T for a symmetric full S. */
@@ -148,14 +154,14 @@ void cdyn_mat6_add_act(cdyn_real acc[36], const cdyn_real R[9], const cdyn_real 
 
     cdyn_real Af[9], B2[9], C2[9];
     cdyn__sym3_full(Af, Ar);
-    for (int r = 0; r < 3; ++r) {          /* row r of A' P is (row r of A') x p */
+    for (int r = 0; r < 3; ++r) { /* row r of A' P is (row r of A') x p */
         cdyn_real t[3];
         cdyn_cross3(t, Af + 3 * r, p);
         for (int c = 0; c < 3; ++c)
             B2[3 * r + c] = Br[3 * r + c] - t[c];
     }
     cdyn__sym3_full(C2, Cr);
-    for (int c = 0; c < 3; ++c) {          /* column c of P B'' is p x (column c of B'') */
+    for (int c = 0; c < 3; ++c) { /* column c of P B'' is p x (column c of B'') */
         const cdyn_real col[3] = { B2[c], B2[3 + c], B2[6 + c] };
         cdyn_real t[3];
         cdyn_cross3(t, p, col);
@@ -163,7 +169,7 @@ void cdyn_mat6_add_act(cdyn_real acc[36], const cdyn_real R[9], const cdyn_real 
         C2[3 + c] += t[1];
         C2[6 + c] += t[2];
     }
-    for (int r = 0; r < 3; ++r) {          /* row r of B'^T P is (column r of B') x p */
+    for (int r = 0; r < 3; ++r) { /* row r of B'^T P is (column r of B') x p */
         const cdyn_real col[3] = { Br[r], Br[3 + r], Br[6 + r] };
         cdyn_real t[3];
         cdyn_cross3(t, col, p);

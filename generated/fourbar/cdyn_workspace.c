@@ -18,7 +18,7 @@ static size_t cdyn__count_reals(const cdyn_model *m)
  * is O(nv), not O(nv depth): cdyn_data_attach runs it on every call of a --size robot. */
 static int cdyn__depth_first(const cdyn_model *m, size_t *nanc)
 {
-    int depth = 0;              /* of DoF k - 1; the world's is 0 */
+    int depth = 0; /* of DoF k - 1; the world's is 0 */
     *nanc = 0;
     for (int k = 0; k < m->nv; ++k) {
         int j = k - 1;
@@ -37,14 +37,13 @@ static int cdyn__depth_first(const cdyn_model *m, size_t *nanc)
  * ancestor lists' entries into *nanc. */
 static int cdyn__model_ok(const cdyn_model *m, size_t *nanc)
 {
-    if (!m || m->nbodies < 0 || m->nv < 0 || m->nq < 0 || m->nframes < 0
-        || (!m->bodies && m->nbodies) || (!m->frames && m->nframes)
-        || (!m->dof_parent && m->nv))
+    if (!m || m->nbodies < 0 || m->nv < 0 || m->nq < 0 || m->nframes < 0 ||
+        (!m->bodies && m->nbodies) || (!m->frames && m->nframes) || (!m->dof_parent && m->nv))
         return 0;
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
-        if (b->parent >= i || b->parent < -1 || b->idx_v < 0 || b->nv < 1 || b->nv > 6
-            || b->idx_v + b->nv > m->nv || b->idx_q < 0 || b->idx_q + b->nq > m->nq)
+        if (b->parent >= i || b->parent < -1 || b->idx_v < 0 || b->nv < 1 || b->nv > 6 ||
+            b->idx_v + b->nv > m->nv || b->idx_q < 0 || b->idx_q + b->nq > m->nq)
             return 0;
     }
     for (int k = 0; k < m->nv; ++k)
@@ -91,12 +90,8 @@ static void cdyn__joint_S(cdyn_real s[6], const cdyn_body *b, int j)
         s[1] = b->axis[1];
         s[2] = b->axis[2];
         break;
-    case CDYN_JOINT_PLANAR:
-        s[planar_rows[j]] = 1;
-        break;
-    case CDYN_JOINT_FREEFLYER:
-        s[j] = 1;
-        break;
+    case CDYN_JOINT_PLANAR: s[planar_rows[j]] = 1; break;
+    case CDYN_JOINT_FREEFLYER: s[j] = 1; break;
     }
 }
 
@@ -132,7 +127,7 @@ static void cdyn__init_ancestors(cdyn_data *d, const cdyn_model *m)
     int next = 0;
     for (int k = 0; k < nv; ++k) {
         const int up = parent[k];
-        start[k] = next;        /* before the length of up = k - 1 is read from it */
+        start[k] = next; /* before the length of up = k - 1 is read from it */
         const int len = up < 0 ? 1 : start[up + 1] - start[up] + 1;
         const int *const from = anc + (up < 0 ? 0 : start[up]);
         int *const to = anc + next;
@@ -144,7 +139,7 @@ static void cdyn__init_ancestors(cdyn_data *d, const cdyn_model *m)
     start[nv] = next;
     for (int k = 0; k < nv; ++k)
         end[k] = k + 1;
-    for (int k = nv - 1; k >= 0; --k) {     /* children after parents: ends bubble up */
+    for (int k = nv - 1; k >= 0; --k) { /* children after parents: ends bubble up */
         const int up = parent[k];
         if (up >= 0 && end[k] > end[up])
             end[up] = end[k];
@@ -157,9 +152,9 @@ static void cdyn__init_constants(cdyn_data *d, const cdyn_model *m)
     int *const pick = d->S_pick, *const axis = d->axis_index;
     for (int i = 0; i < m->nbodies; ++i) {
         const cdyn_body *b = &m->bodies[i];
-        const int has_axis = b->type == CDYN_JOINT_REVOLUTE
-                          || b->type == CDYN_JOINT_REVOLUTE_UNBOUNDED
-                          || b->type == CDYN_JOINT_PRISMATIC;
+        const int has_axis = b->type == CDYN_JOINT_REVOLUTE ||
+                             b->type == CDYN_JOINT_REVOLUTE_UNBOUNDED ||
+                             b->type == CDYN_JOINT_PRISMATIC;
         axis[i] = has_axis ? cdyn__aligned_axis(b->axis) : -1;
         for (int j = 0; j < b->nv; ++j) {
             const int k = b->idx_v + j;
@@ -209,15 +204,14 @@ static cdyn_real *cdyn__data_carve(cdyn_data *d, const cdyn_model *m, void *buf,
 /* The checks every way of carving shares: CDYN_OK with the ancestor lists' entries in
  * *nanc, CDYN_E_ARG or CDYN_E_SIZE; on an error d (when given) refers to no model, so every
  * function refuses it. */
-static cdyn_status cdyn__data_args(cdyn_data *d, const cdyn_model *m, const void *buf,
-                                   size_t bytes, size_t *nanc)
+static cdyn_status cdyn__data_args(cdyn_data *d, const cdyn_model *m, const void *buf, size_t bytes,
+                                   size_t *nanc)
 {
     if (d)
         d->model = NULL;
     if (!d || !buf || !cdyn__model_ok(m, nanc))
         return CDYN_E_ARG;
-    return bytes < CDYN_DATA_BYTES(m->nbodies, m->nv, m->nframes, *nanc) ? CDYN_E_SIZE
-                                                                         : CDYN_OK;
+    return bytes < CDYN_DATA_BYTES(m->nbodies, m->nv, m->nframes, *nanc) ? CDYN_E_SIZE : CDYN_OK;
 }
 
 /* What cdyn_data_init and cdyn_data_attach share: check, carve, then the constant parts.
@@ -278,7 +272,7 @@ cdyn_status cdyn_data_view(cdyn_data *d, const cdyn_model *m, const void *buf, s
     const cdyn_status st = cdyn__data_args(d, m, buf, bytes, &nanc);
     if (st != CDYN_OK)
         return st;
-    (void)cdyn__data_carve(d, m, (void *)buf, nanc);   /* read only from here on */
+    (void)cdyn__data_carve(d, m, (void *)buf, nanc); /* read only from here on */
     if (cdyn__ancestors_ok(d, m))
         return CDYN_OK;
     d->model = NULL;

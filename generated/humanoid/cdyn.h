@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-typedef struct cdyn_data cdyn_data;   /* defined below; fields point into the buffer */
+typedef struct cdyn_data cdyn_data; /* defined below; fields point into the buffer */
 
 /* Bytes of workspace a cdyn_data needs for this model; 0 if the model is inconsistent
  * (a parent after its child, an index out of range, DoFs not in depth-first order). */
@@ -22,15 +22,14 @@ size_t cdyn_data_size(const cdyn_model *m);
 /* The same as a constant expression of the model's sizes, for a static buffer (nnz: the
  * DoF pairs (k, j) with j = k or an ancestor of k). A generated R_model.h defines
  * R_GENERIC_DATA_BYTES with it. Reals, then ints, then slack to align any buffer. */
-#define CDYN__DATA_REALS(nbodies, nv, nframes) \
-    ((size_t)(nv) * 6 + (size_t)(nbodies) * (9 + 3 + 9 + 3) + (size_t)(nframes) * (9 + 3) \
-     + (size_t)(nbodies) * (6 * 5 + 36 + 10) + (size_t)(nv) * (6 + 6 + 1) \
-     + 3 * (size_t)(nv) * (size_t)(nv))
-#define CDYN__DATA_INTS(nbodies, nv, nnz) \
-    (3 * (size_t)(nv) + (size_t)(nbodies) + 1 + (size_t)(nnz))
-#define CDYN_DATA_BYTES(nbodies, nv, nframes, nnz) \
-    (CDYN__DATA_REALS(nbodies, nv, nframes) * sizeof(cdyn_real) \
-     + CDYN__DATA_INTS(nbodies, nv, nnz) * sizeof(int) + sizeof(cdyn_real) - 1)
+#define CDYN__DATA_REALS(nbodies, nv, nframes)                                                     \
+    ((size_t)(nv)*6 + (size_t)(nbodies) * (9 + 3 + 9 + 3) + (size_t)(nframes) * (9 + 3) +          \
+     (size_t)(nbodies) * (6 * 5 + 36 + 10) + (size_t)(nv) * (6 + 6 + 1) +                          \
+     3 * (size_t)(nv) * (size_t)(nv))
+#define CDYN__DATA_INTS(nbodies, nv, nnz) (3 * (size_t)(nv) + (size_t)(nbodies) + 1 + (size_t)(nnz))
+#define CDYN_DATA_BYTES(nbodies, nv, nframes, nnz)                                                 \
+    (CDYN__DATA_REALS(nbodies, nv, nframes) * sizeof(cdyn_real) +                                  \
+     CDYN__DATA_INTS(nbodies, nv, nnz) * sizeof(int) + sizeof(cdyn_real) - 1)
 /* Carves the workspace out of buf (aligned for cdyn_real); CDYN_E_SIZE if too small,
  * CDYN_E_ARG for an inconsistent model. Zeroes it and fills its constant tables (each
  * DoF's S column and the index tables below). On an error d refers to no model, and every
@@ -53,19 +52,19 @@ cdyn_status cdyn_data_view(cdyn_data *d, const cdyn_model *m, const void *buf, s
 /* Forward kinematics: world placements of every body and frame, kept in d. */
 cdyn_status cdyn_fk(const cdyn_model *m, cdyn_data *d, const cdyn_real *q);
 /* A frame's world rotation (3x3) and position, after cdyn_fk. */
-cdyn_status cdyn_frame_placement(const cdyn_model *m, const cdyn_data *d, int frame,
-                                 cdyn_real R[9], cdyn_real p[3]);
+cdyn_status cdyn_frame_placement(const cdyn_model *m, const cdyn_data *d, int frame, cdyn_real R[9],
+                                 cdyn_real p[3]);
 /* 6 x nv frame Jacobian, rows [linear; angular]. Like Pinocchio's computeFrameJacobian it
  * visits only the bodies that support the frame: afterwards d holds their placements in
  * their parents and the frame's world placement (for cdyn_frame_placement), not a full
  * cdyn_fk. */
-cdyn_status cdyn_frame_jacobian(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                                int frame, cdyn_reference ref, cdyn_real *J);
+cdyn_status cdyn_frame_jacobian(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, int frame,
+                                cdyn_reference ref, cdyn_real *J);
 /* Inverse dynamics tau = M(q) a + c(q, v) + g(q). */
-cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                      const cdyn_real *v, const cdyn_real *a, cdyn_real *tau);
-cdyn_status cdyn_nle(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                     const cdyn_real *v, cdyn_real *h);
+cdyn_status cdyn_rnea(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                      const cdyn_real *a, cdyn_real *tau);
+cdyn_status cdyn_nle(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                     cdyn_real *h);
 cdyn_status cdyn_gravity(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *g);
 /* Joint-space inertia matrix (nv x nv, full symmetric; M may be NULL); also kept in d
  * for cdyn_ltl. */
@@ -82,8 +81,8 @@ cdyn_status cdyn_minv(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdy
 /* Forward dynamics ddq = M^-1 (tau - c - g) by the articulated-body algorithm.
  * CDYN_E_SINGULAR when a pivot S^T IA S is not positive (NaN included), CDYN_E_NONFINITE when
  * a NaN or infinity reached ddq. */
-cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
-                     const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq);
+cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, const cdyn_real *v,
+                     const cdyn_real *tau, cdyn_real *ddq);
 /* The neutral configuration, and q (+) v dt on the configuration manifold
  * (quaternions and [cos, sin] pairs stay normalised; q_next may be q). */
 cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q);
@@ -108,59 +107,58 @@ cdyn_status cdyn_integrate(const cdyn_model *m, const cdyn_real *q, const cdyn_r
  *    beyond sqrt/sin/cos); the reference is ref_R/ref_p for a contact (set them, or
  *    cdyn_constraint_capture), frame B's placement for a loop. */
 typedef struct {
-    int frame_a;            /* frame index in the model */
-    int frame_b;            /* -1: a contact with the world; else the other frame of a loop */
-    int dim;                /* 3 or 6 */
+    int frame_a; /* frame index in the model */
+    int frame_b; /* -1: a contact with the world; else the other frame of a loop */
+    int dim;     /* 3 or 6 */
 } cdyn_constraint;
 
 /* The workspace of one constraint set; fields point into the caller's buffer. */
 typedef struct cdyn_constraint_data {
     const cdyn_model *model;
     const cdyn_constraint *set;
-    int n, nc;              /* constraints, rows */
-    int *row;               /* (n) first row of each constraint */
-    int *nsupport;          /* (n) DoFs supporting each constraint (both chains of a loop) */
-    int *support;           /* (n x nv) those DoFs, ascending (closed under dof_parent) */
-    cdyn_real *ref_R;       /* (n x 9) reference rotation of each contact, world */
-    cdyn_real *ref_p;       /* (n x 3) reference position of each contact, world */
-    cdyn_real *aR, *ap;     /* (n x 9, n x 3) frame A's world placement */
-    cdyn_real *bR, *bp;     /* (n x 9, n x 3) frame B's (the identity for a contact) */
-    cdyn_real *J;           /* (nc x nv) J, nonzero on each row's support only */
-    cdyn_real *B;           /* (nc x nv) D^-1 L^-T J^T, transposed, on the same supports */
-    cdyn_real *gamma;       /* (nc) drift */
-    cdyn_real *astar;       /* (nc) Baumgarte's desired constraint acceleration */
-    cdyn_real *r;           /* (nc) right-hand side of the proximal iterations */
-    cdyn_real *x;           /* (nc) one iteration's solve */
-    cdyn_real *Gl;          /* (nc x nc) L^T D L of G + mu I: L strictly below the diagonal */
-    cdyn_real *GD;          /* (nc) its D */
-    cdyn_real *nle;         /* (nv) nonlinear effects */
-    cdyn_real *zd;          /* (nv) D^-1 L^-T (tau - nle) */
+    int n, nc;          /* constraints, rows */
+    int *row;           /* (n) first row of each constraint */
+    int *nsupport;      /* (n) DoFs supporting each constraint (both chains of a loop) */
+    int *support;       /* (n x nv) those DoFs, ascending (closed under dof_parent) */
+    cdyn_real *ref_R;   /* (n x 9) reference rotation of each contact, world */
+    cdyn_real *ref_p;   /* (n x 3) reference position of each contact, world */
+    cdyn_real *aR, *ap; /* (n x 9, n x 3) frame A's world placement */
+    cdyn_real *bR, *bp; /* (n x 9, n x 3) frame B's (the identity for a contact) */
+    cdyn_real *J;       /* (nc x nv) J, nonzero on each row's support only */
+    cdyn_real *B;       /* (nc x nv) D^-1 L^-T J^T, transposed, on the same supports */
+    cdyn_real *gamma;   /* (nc) drift */
+    cdyn_real *astar;   /* (nc) Baumgarte's desired constraint acceleration */
+    cdyn_real *r;       /* (nc) right-hand side of the proximal iterations */
+    cdyn_real *x;       /* (nc) one iteration's solve */
+    cdyn_real *Gl;      /* (nc x nc) L^T D L of G + mu I: L strictly below the diagonal */
+    cdyn_real *GD;      /* (nc) its D */
+    cdyn_real *nle;     /* (nv) nonlinear effects */
+    cdyn_real *zd;      /* (nv) D^-1 L^-T (tau - nle) */
     /* the other solvers' (cdyn_solvers.c); "per body" arrays hold nv >= nbodies entries */
-    cdyn_real *kappa;       /* (nc) constrained_aba, prox_pv: each contact's constraint
+    cdyn_real *kappa; /* (nc) constrained_aba, prox_pv: each contact's constraint
                              * acceleration minus K a_b (a_b its body's ABA acceleration) */
-    cdyn_real *u0;          /* (nv) constrained_aba: ABA's u = tau - S^T pA at lambda = 0;
+    cdyn_real *u0;    /* (nv) constrained_aba: ABA's u = tau - S^T pA at lambda = 0;
                              * prox_ltls: tau - nle - J^T (gamma - a*) / mu */
-    cdyn_real *dp;          /* (nv x 6) constrained_aba: per body, the change of pA by lambda */
-    cdyn_real *KA;          /* (nv x nc x 6) prox_pv: per body, the force on its subtree per
+    cdyn_real *dp;    /* (nv x 6) constrained_aba: per body, the change of pA by lambda */
+    cdyn_real *KA;    /* (nv x nc x 6) prox_pv: per body, the force on its subtree per
                              * unit lambda, one 6-vector per row */
-    cdyn_real *SKA;         /* (nv x nc) prox_pv: S^T KA per DoF */
-    cdyn_real *Mmu;         /* (nv x nv) prox_ltls: L^T D L of M + J^T J / mu (dense) */
-    int *sbody;             /* (nv) the bodies supporting some constraint, ascending */
-    int nsbody;             /* how many */
+    cdyn_real *SKA;   /* (nv x nc) prox_pv: S^T KA per DoF */
+    cdyn_real *Mmu;   /* (nv x nv) prox_ltls: L^T D L of M + J^T J / mu (dense) */
+    int *sbody;       /* (nv) the bodies supporting some constraint, ascending */
+    int nsbody;       /* how many */
     cdyn_real primal_residual, dual_residual;
 } cdyn_constraint_data;
 
 /* The workspace bytes as a constant expression of the model's nv and the set's number of
  * constraints n and rows nc (a generated R_model.h defines R_GENERIC_CONSTRAINT_BYTES). */
-#define CDYN__CONSTRAINT_REALS(nv, n, nc) \
-    ((size_t)(n) * 36 + 2 * (size_t)(nc) * (size_t)(nv) + 5 * (size_t)(nc) \
-     + (size_t)(nc) * (size_t)(nc) + 2 * (size_t)(nv) \
-     + (size_t)(nc) + 7 * (size_t)(nv) + 7 * (size_t)(nc) * (size_t)(nv) \
-     + (size_t)(nv) * (size_t)(nv))
+#define CDYN__CONSTRAINT_REALS(nv, n, nc)                                                          \
+    ((size_t)(n)*36 + 2 * (size_t)(nc) * (size_t)(nv) + 5 * (size_t)(nc) +                         \
+     (size_t)(nc) * (size_t)(nc) + 2 * (size_t)(nv) + (size_t)(nc) + 7 * (size_t)(nv) +            \
+     7 * (size_t)(nc) * (size_t)(nv) + (size_t)(nv) * (size_t)(nv))
 #define CDYN__CONSTRAINT_INTS(nv, n) (2 * (size_t)(n) + (size_t)(n) * (size_t)(nv) + (size_t)(nv))
-#define CDYN_CONSTRAINT_DATA_BYTES(nv, n, nc) \
-    (CDYN__CONSTRAINT_REALS(nv, n, nc) * sizeof(cdyn_real) \
-     + CDYN__CONSTRAINT_INTS(nv, n) * sizeof(int) + sizeof(cdyn_real) - 1)
+#define CDYN_CONSTRAINT_DATA_BYTES(nv, n, nc)                                                      \
+    (CDYN__CONSTRAINT_REALS(nv, n, nc) * sizeof(cdyn_real) +                                       \
+     CDYN__CONSTRAINT_INTS(nv, n) * sizeof(int) + sizeof(cdyn_real) - 1)
 
 /* Bytes of workspace for the set (n constraints); 0 if a constraint is invalid (frame out
  * of range, dim not 3 or 6, a contact on a world-fixed frame, a loop within one body). */
@@ -168,8 +166,7 @@ size_t cdyn_constraint_data_size(const cdyn_model *m, const cdyn_constraint *set
 /* Carves cd out of buf; the set is referenced, not copied. Reference placements start as
  * the identity at the origin. CDYN_E_SIZE if too small, CDYN_E_ARG for an invalid set. */
 cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
-                                      const cdyn_constraint *set, int n, void *buf,
-                                      size_t bytes);
+                                      const cdyn_constraint *set, int n, void *buf, size_t bytes);
 /* As cdyn_data_attach, for a buffer that holds (or is to hold) cd's workspace for this set:
  * the carving, and what depends on the set alone refilled (rows, supports, frame B of each
  * contact at the world's origin, the zeros of J and B off the supports); the reference
@@ -177,8 +174,7 @@ cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model
  * solver reads survives from an earlier call but ref_R/ref_p, so a buffer of unknown bytes
  * gives the results of cdyn_constraint_data_init once the references are set. */
 cdyn_status cdyn_constraint_data_attach(cdyn_constraint_data *cd, const cdyn_model *m,
-                                        const cdyn_constraint *set, int n, void *buf,
-                                        size_t bytes);
+                                        const cdyn_constraint *set, int n, void *buf, size_t bytes);
 /* The total dimension of the set (sum of dims). */
 int cdyn_constraint_dim(const cdyn_constraint_data *cd);
 /* Sets every contact's reference placement to its frame's current world placement at q
@@ -236,9 +232,8 @@ int cdyn_prox_ltls(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
  * pass. Contacts only: a set with a loop (frame_b >= 0), whose penalty would couple two
  * branches, returns CDYN_E_ARG (use cdyn_prox_ltls or cdyn_prox_ltl). */
 int cdyn_constrained_aba(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                         const cdyn_prox_settings *settings, const cdyn_real *q,
-                         const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
-                         cdyn_real *lambda);
+                         const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
 /* cdyn_prox_pv: Popov-Vereshchagin with proximal iterations: ABA's first two passes
  * unchanged, carrying per body the map KA from lambda to the force on its subtree, which
  * accumulates G = J M^-1 J^T and the free constraint acceleration without forming M; then
@@ -254,13 +249,11 @@ cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
  * by the same factorisation and proximal iterations (Baumgarte gains unused). Returns the
  * iterations, or a negative cdyn_status as cdyn_prox_ltl. */
 int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                 const cdyn_prox_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
-                 cdyn_real *impulse);
+                 const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v_before,
+                 cdyn_real restitution, cdyn_real *v_after, cdyn_real *impulse);
 /* The last solve's primal residual ||J ddq + gamma - a*||_inf (impulse: ||J v_after +
  * restitution J v_before||_inf) and dual residual ||lambda_k - lambda_{k-1}||_inf. */
-void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal,
-                               cdyn_real *dual);
+void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal, cdyn_real *dual);
 /* Reference placement of constraint k (a contact), world rotation (row-major) and position. */
 cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const cdyn_real R[9],
                                           const cdyn_real p[3]);
@@ -270,38 +263,38 @@ cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const
 struct cdyn_data {
     const cdyn_model *model;
     /* constant, from the model (cdyn_data_init) */
-    cdyn_real *S;       /* (nv x 6) motion subspace column of each DoF, in its body frame */
-    int *S_pick;        /* (nv) row of the only nonzero of the DoF's S column, or -1 */
-    int *axis_index;    /* (nbodies) 0/1/2 if the joint axis is exactly +-x/y/z, else -1 */
-    int *anc_start;     /* (nv + 1) where each DoF's ancestor list starts in anc */
-    int *anc;           /* (anc_start[nv]) each DoF's ancestors root first, itself last:
+    cdyn_real *S;     /* (nv x 6) motion subspace column of each DoF, in its body frame */
+    int *S_pick;      /* (nv) row of the only nonzero of the DoF's S column, or -1 */
+    int *axis_index;  /* (nbodies) 0/1/2 if the joint axis is exactly +-x/y/z, else -1 */
+    int *anc_start;   /* (nv + 1) where each DoF's ancestor list starts in anc */
+    int *anc;         /* (anc_start[nv]) each DoF's ancestors root first, itself last:
                          * the sparsity of row k of M's factor, walked without pointer chasing */
-    int *subtree_end;   /* (nv) one past the last DoF of each DoF's subtree (DoFs of a
+    int *subtree_end; /* (nv) one past the last DoF of each DoF's subtree (DoFs of a
                          * subtree are contiguous) */
     /* kinematics */
-    cdyn_real *liR;     /* (nbodies x 9) rotation of each body in its parent (world for roots) */
-    cdyn_real *lip;     /* (nbodies x 3) position of each body in its parent */
-    cdyn_real *oR;      /* (nbodies x 9) rotation of each body in the world (cdyn_fk) */
-    cdyn_real *op;      /* (nbodies x 3) position of each body in the world (cdyn_fk) */
-    cdyn_real *ofR;     /* (nframes x 9) rotation of each frame in the world */
-    cdyn_real *ofp;     /* (nframes x 3) position of each frame in the world */
+    cdyn_real *liR; /* (nbodies x 9) rotation of each body in its parent (world for roots) */
+    cdyn_real *lip; /* (nbodies x 3) position of each body in its parent */
+    cdyn_real *oR;  /* (nbodies x 9) rotation of each body in the world (cdyn_fk) */
+    cdyn_real *op;  /* (nbodies x 3) position of each body in the world (cdyn_fk) */
+    cdyn_real *ofR; /* (nframes x 9) rotation of each frame in the world */
+    cdyn_real *ofp; /* (nframes x 3) position of each frame in the world */
     /* dynamics, in each body's frame unless noted */
-    cdyn_real *v;       /* (nbodies x 6) spatial velocity */
-    cdyn_real *a;       /* (nbodies x 6) spatial acceleration, gravity as base acceleration */
-    cdyn_real *f;       /* (nbodies x 6) RNEA: net force of the subtree on the body */
-    cdyn_real *c;       /* (nbodies x 6) ABA: velocity-product acceleration v x (S qd) */
-    cdyn_real *pA;      /* (nbodies x 6) ABA: articulated bias force */
-    cdyn_real *IA;      /* (nbodies x 36) ABA: articulated inertia */
-    cdyn_real *Ic;      /* (nbodies x 10) CRBA: composite inertia in world axes: m, m com (3),
+    cdyn_real *v;     /* (nbodies x 6) spatial velocity */
+    cdyn_real *a;     /* (nbodies x 6) spatial acceleration, gravity as base acceleration */
+    cdyn_real *f;     /* (nbodies x 6) RNEA: net force of the subtree on the body */
+    cdyn_real *c;     /* (nbodies x 6) ABA: velocity-product acceleration v x (S qd) */
+    cdyn_real *pA;    /* (nbodies x 6) ABA: articulated bias force */
+    cdyn_real *IA;    /* (nbodies x 36) ABA: articulated inertia */
+    cdyn_real *Ic;    /* (nbodies x 10) CRBA: composite inertia in world axes: m, m com (3),
                          * inertia about the world origin (xx xy xz yy yz zz) */
-    cdyn_real *U;       /* (nv x 6) ABA: IA S per DoF; CRBA: S per DoF in world axes */
-    cdyn_real *Dfac;    /* (nv x 6) ABA: LDL^T of each joint's S^T IA S, rows of its DoFs:
+    cdyn_real *U;     /* (nv x 6) ABA: IA S per DoF; CRBA: S per DoF in world axes */
+    cdyn_real *Dfac;  /* (nv x 6) ABA: LDL^T of each joint's S^T IA S, rows of its DoFs:
                          * strict lower part L, 1/D on the diagonal */
-    cdyn_real *u;       /* (nv) ABA: tau - S^T pA */
-    cdyn_real *M;       /* (nv x nv) joint-space inertia of the last cdyn_crba */
-    cdyn_real *LD;      /* (nv x nv) its LTL factor: L strictly below the diagonal (DoF
+    cdyn_real *u;     /* (nv) ABA: tau - S^T pA */
+    cdyn_real *M;     /* (nv x nv) joint-space inertia of the last cdyn_crba */
+    cdyn_real *LD;    /* (nv x nv) its LTL factor: L strictly below the diagonal (DoF
                          * ancestors only), D on the diagonal; the rest is unused */
-    cdyn_real *LinvT;   /* (nv x nv) minv: (L^-1)^T; row a is used on a's subtree only */
+    cdyn_real *LinvT; /* (nv x nv) minv: (L^-1)^T; row a is used on a's subtree only */
 };
 
 #ifdef __cplusplus

@@ -17,13 +17,16 @@ extern "C" {
 #endif
 
 typedef struct {
-    cdyn_real mu;           /* proximal damping added to G (Pinocchio's ProximalSettings::mu), > 0 */
-    int max_iter;           /* at most this many iterations, >= 1 */
-    cdyn_real abs_tol;      /* primal: stop when ||J ddq + gamma - a*||_inf <= abs_tol (0: not a criterion) */
-    cdyn_real rel_tol;      /* dual: stop when ||lambda_{k+1} - lambda_k||_inf <= rel_tol (0: not a criterion) */
-    const cdyn_real *Kp;    /* (number of constraints) Baumgarte stiffness of each constraint, or NULL (0) */
-    const cdyn_real *Kd;    /* (number of constraints) Baumgarte damping, or NULL (0) */
-    int warm_start;         /* 1: start from the lambda passed in; 0: from lambda_0 = 0 */
+    cdyn_real mu; /* proximal damping added to G (Pinocchio's ProximalSettings::mu), > 0 */
+    int max_iter; /* at most this many iterations, >= 1 */
+    cdyn_real
+        abs_tol; /* primal: stop when ||J ddq + gamma - a*||_inf <= abs_tol (0: not a criterion) */
+    cdyn_real
+        rel_tol; /* dual: stop when ||lambda_{k+1} - lambda_k||_inf <= rel_tol (0: not a criterion) */
+    const cdyn_real
+        *Kp; /* (number of constraints) Baumgarte stiffness of each constraint, or NULL (0) */
+    const cdyn_real *Kd; /* (number of constraints) Baumgarte damping, or NULL (0) */
+    int warm_start;      /* 1: start from the lambda passed in; 0: from lambda_0 = 0 */
 } cdyn_prox_settings;
 
 /* A solver stops after an iteration when every tolerance that is > 0 is met; with
@@ -33,9 +36,15 @@ typedef struct {
  * value, and 1/mu multiplies the augmented-Lagrangian solvers' rounding, so there the
  * defaults are mu 1e-3 and abs_tol 1e-4. */
 #ifdef CDYN_FLOAT
-#define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-3), 100, CDYN_R(1e-4), CDYN_R(0), 0, 0, 0 }
+#define CDYN_PROX_SETTINGS_DEFAULT                                                                 \
+    {                                                                                              \
+        CDYN_R(1e-3), 100, CDYN_R(1e-4), CDYN_R(0), 0, 0, 0                                        \
+    }
 #else
-#define CDYN_PROX_SETTINGS_DEFAULT { CDYN_R(1e-6), 100, CDYN_R(1e-10), CDYN_R(0), 0, 0, 0 }
+#define CDYN_PROX_SETTINGS_DEFAULT                                                                 \
+    {                                                                                              \
+        CDYN_R(1e-6), 100, CDYN_R(1e-10), CDYN_R(0), 0, 0, 0                                       \
+    }
 #endif
 
 #ifdef __cplusplus

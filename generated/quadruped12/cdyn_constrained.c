@@ -14,12 +14,12 @@
 
 static int cdyn__constraint_ok(const cdyn_model *m, const cdyn_constraint *c)
 {
-    if (c->frame_a < 0 || c->frame_a >= m->nframes || c->frame_b < -1
-        || c->frame_b >= m->nframes || (c->dim != 3 && c->dim != 6))
+    if (c->frame_a < 0 || c->frame_a >= m->nframes || c->frame_b < -1 || c->frame_b >= m->nframes ||
+        (c->dim != 3 && c->dim != 6))
         return 0;
     const int body_a = m->frames[c->frame_a].body;
     if (c->frame_b < 0)
-        return body_a >= 0;                 /* a contact on the world moves nothing */
+        return body_a >= 0; /* a contact on the world moves nothing */
     return body_a != m->frames[c->frame_b].body;
 }
 
@@ -28,7 +28,7 @@ static int cdyn__set_rows(const cdyn_model *m, const cdyn_constraint *set, int n
 {
     int nc = 0;
     if (!m || !set || n < 1 || m->nv < 1 || !m->frames || m->nbodies > m->nv)
-        return -1;                          /* nbodies <= nv bounds the per-body workspace */
+        return -1; /* nbodies <= nv bounds the per-body workspace */
     for (int k = 0; k < n; ++k) {
         if (!cdyn__constraint_ok(m, &set[k]))
             return -1;
@@ -100,8 +100,7 @@ static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
 /* The set's rows after the checks every way of carving shares, or a negative cdyn_status;
  * on an error cd (when given) refers to no model and no constraint. */
 static int cdyn__constraint_args(cdyn_constraint_data *cd, const cdyn_model *m,
-                                 const cdyn_constraint *set, int n, const void *buf,
-                                 size_t bytes)
+                                 const cdyn_constraint *set, int n, const void *buf, size_t bytes)
 {
     const int nc = cdyn__set_rows(m, set, n);
     if (cd) {
@@ -175,8 +174,7 @@ static void cdyn__constraint_constants(cdyn_constraint_data *cd, const cdyn_mode
 }
 
 cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model *m,
-                                      const cdyn_constraint *set, int n, void *buf,
-                                      size_t bytes)
+                                      const cdyn_constraint *set, int n, void *buf, size_t bytes)
 {
     const int nc = cdyn__constraint_args(cd, m, set, n, buf, bytes);
     if (nc < 0)
@@ -193,8 +191,7 @@ cdyn_status cdyn_constraint_data_init(cdyn_constraint_data *cd, const cdyn_model
 }
 
 cdyn_status cdyn_constraint_data_attach(cdyn_constraint_data *cd, const cdyn_model *m,
-                                        const cdyn_constraint *set, int n, void *buf,
-                                        size_t bytes)
+                                        const cdyn_constraint *set, int n, void *buf, size_t bytes)
 {
     const int nc = cdyn__constraint_args(cd, m, set, n, buf, bytes);
     if (nc < 0)
@@ -209,8 +206,7 @@ int cdyn_constraint_dim(const cdyn_constraint_data *cd)
     return cd ? cd->nc : 0;
 }
 
-void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal,
-                               cdyn_real *dual)
+void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal, cdyn_real *dual)
 {
     if (primal)
         *primal = cd ? cd->primal_residual : 0;
@@ -230,8 +226,7 @@ cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const
     return CDYN_OK;
 }
 
-cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d,
-                           const cdyn_constraint_data *cd)
+cdyn_status cdyn__check_cd(const cdyn_model *m, const cdyn_data *d, const cdyn_constraint_data *cd)
 {
     return m && d && cd && d->model == m && cd->model == m ? CDYN_OK : CDYN_E_ARG;
 }
@@ -279,7 +274,7 @@ static void cdyn__add_chain(const cdyn_model *m, const cdyn_data *d, cdyn_constr
     for (int j = dof; j >= 0; j = m->dof_parent[j]) {
         const cdyn_real *u = d->U + 6 * j;
         cdyn_real lin[3], col[6];
-        cdyn_cross3(lin, u + 3, x);         /* w x x */
+        cdyn_cross3(lin, u + 3, x); /* w x x */
         lin[0] += u[0];
         lin[1] += u[1];
         lin[2] += u[2];
@@ -419,8 +414,8 @@ int cdyn__constraint_of_row(const cdyn_constraint_data *cd, int r)
 
 /* G + mu I = B^T D B + mu I, lower triangle into Gl; entries whose supports do not meet
  * are exact zeros (B's rows are zero off their supports). */
-static void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d,
-                                 cdyn_constraint_data *cd, cdyn_real mu)
+static void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
+                                 cdyn_real mu)
 {
     const int nv = m->nv, nc = cd->nc;
     for (int r = 0; r < nc; ++r) {
@@ -447,7 +442,7 @@ int cdyn__ltdl_dense(cdyn_real *A, int n)
         if (!(A[k * n + k] > 0))
             return -1;
         const cdyn_real dinv = 1 / A[k * n + k];
-        for (int i = k - 1; i >= 0; --i) {      /* row k left of i is still unscaled */
+        for (int i = k - 1; i >= 0; --i) { /* row k left of i is still unscaled */
             if (A[k * n + i] == 0)
                 continue;
             const cdyn_real a = A[k * n + i] * dinv;
@@ -623,16 +618,15 @@ int cdyn__settings_ok(const cdyn_prox_settings *s)
  * the primal residual G lambda_k+1 - r of the proximal step equals mu (lambda_k -
  * lambda_k+1), so both residuals come from the change of lambda. 1 when it stops: after
  * max_iter, or when every positive tolerance is met. */
-int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it,
-                    cdyn_real dual)
+int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it, cdyn_real dual)
 {
     const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
     cd->dual_residual = dual;
     cd->primal_residual = s->mu * dual;
     if (it >= s->max_iter)
         return 1;
-    return use_tol && (!(s->abs_tol > 0) || cd->primal_residual <= s->abs_tol)
-           && (!(s->rel_tol > 0) || dual <= s->rel_tol);
+    return use_tol && (!(s->abs_tol > 0) || cd->primal_residual <= s->abs_tol) &&
+           (!(s->rel_tol > 0) || dual <= s->rel_tol);
 }
 
 int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *s)
@@ -642,8 +636,7 @@ int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *
 }
 
 /* Proximal iterations on lambda from cd->r: (G + mu I) lambda_k+1 = r + mu lambda_k. */
-int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
-                       cdyn_real *lambda)
+int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s, cdyn_real *lambda)
 {
     cdyn_real *x = cd->x;
     if (!s->warm_start)
@@ -657,7 +650,7 @@ int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s,
         for (int k = 0; k < cd->nc; ++k) {
             const cdyn_real e = x[k] - lambda[k], a = e < 0 ? -e : e;
             if (!(a <= dual))
-                dual = a;                       /* keeps a NaN */
+                dual = a; /* keeps a NaN */
             lambda[k] = x[k];
         }
         if (cdyn__prox_stop(cd, s, it, dual))
@@ -720,10 +713,10 @@ int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
-    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v || !tau || !ddq
-        || !lambda)
+    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v || !tau || !ddq ||
+        !lambda)
         return CDYN_E_ARG;
-    cdyn_status st = cdyn_nle(m, d, q, v, cd->nle);   /* leaves d->v, d->a at ddq = 0 */
+    cdyn_status st = cdyn_nle(m, d, q, v, cd->nle); /* leaves d->v, d->a at ddq = 0 */
     if (st == CDYN_OK)
         st = cdyn__kinematics(m, d, cd, q);
     if (st != CDYN_OK)
@@ -758,12 +751,11 @@ cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
 }
 
 int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                 const cdyn_prox_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
-                 cdyn_real *impulse)
+                 const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v_before,
+                 cdyn_real restitution, cdyn_real *v_after, cdyn_real *impulse)
 {
-    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v_before || !v_after
-        || !impulse)
+    if (cdyn__check_cd(m, d, cd) || !cdyn__settings_ok(settings) || !q || !v_before || !v_after ||
+        !impulse)
         return CDYN_E_ARG;
     cdyn_status st = cdyn__kinematics(m, d, cd, q);
     if (st != CDYN_OK)

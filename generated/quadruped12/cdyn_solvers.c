@@ -37,8 +37,8 @@ static int cdyn__args_ok(const cdyn_model *m, const cdyn_data *d, const cdyn_con
                          const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
                          const cdyn_real *tau, const cdyn_real *ddq, const cdyn_real *lambda)
 {
-    return cdyn__check_cd(m, d, cd) == CDYN_OK && cdyn__settings_ok(s) && q && v && tau
-           && ddq && lambda;
+    return cdyn__check_cd(m, d, cd) == CDYN_OK && cdyn__settings_ok(s) && q && v && tau && ddq &&
+           lambda;
 }
 
 /* 1 if no constraint of the set is a loop. */
@@ -191,9 +191,9 @@ int cdyn_prox_ltls(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
     if (!cdyn__args_ok(m, d, cd, settings, q, v, tau, ddq, lambda))
         return CDYN_E_ARG;
     const cdyn_real rho = 1 / settings->mu;
-    cdyn_status st = cdyn_nle(m, d, q, v, cd->nle);   /* leaves d->v, d->a at ddq = 0 */
+    cdyn_status st = cdyn_nle(m, d, q, v, cd->nle); /* leaves d->v, d->a at ddq = 0 */
     if (st == CDYN_OK)
-        st = cdyn_crba(m, d, q, NULL);                 /* M, and d->U's world columns for J */
+        st = cdyn_crba(m, d, q, NULL); /* M, and d->U's world columns for J */
     if (st != CDYN_OK)
         return st;
     cdyn__placements(m, d, cd);
@@ -242,8 +242,7 @@ static void cdyn__contact_terms(const cdyn_model *m, const cdyn_data *d, cdyn_co
 /* What both body-coordinate solvers start from: ABA's pass 1 (placements in parents, v,
  * c, IA, pA), world placements for the frames and Baumgarte, each contact's constants. */
 static void cdyn__contact_setup(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                                const cdyn_prox_settings *s, const cdyn_real *q,
-                                const cdyn_real *v)
+                                const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v)
 {
     cdyn__aba_velocities(m, d, q, v);
     cdyn__bodies_in_world(m, d);
@@ -331,9 +330,8 @@ static void cdyn__contact_residual(const cdyn_model *m, const cdyn_data *d,
 }
 
 int cdyn_constrained_aba(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                         const cdyn_prox_settings *settings, const cdyn_real *q,
-                         const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq,
-                         cdyn_real *lambda)
+                         const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
     if (!cdyn__args_ok(m, d, cd, settings, q, v, tau, ddq, lambda) || !cdyn__contacts_only(cd))
         return CDYN_E_ARG;
@@ -398,8 +396,7 @@ static void cdyn__pv_seed(const cdyn_model *m, cdyn_constraint_data *cd)
 /* Joint j (its subtree done): SKA = S^T KA_j per DoF, then per column c, w = D^-1 SKA(., c):
  * G(r, c) += SKA(., r) . w for r >= c, and e_c += w . u_j. Columns of rows outside j's
  * subtree are zero and skipped, so G keeps exact zeros between unrelated contacts. */
-static void cdyn__pv_joint(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
-                           int j)
+static void cdyn__pv_joint(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd, int j)
 {
     const cdyn_body *b = &m->bodies[j];
     const int nc = cd->nc, k0 = b->idx_v, n = b->nv;
@@ -488,7 +485,7 @@ int cdyn_prox_pv(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
     if (cdyn__block_factor(cd) != 0)
         return CDYN_E_SINGULAR;
     const int it = cdyn__prox_iterate(cd, settings, lambda);
-    for (int p = 0; p < cd->nsbody; ++p) {     /* u + S^T KA lambda, then ABA's pass 3 */
+    for (int p = 0; p < cd->nsbody; ++p) { /* u + S^T KA lambda, then ABA's pass 3 */
         const cdyn_body *b = &m->bodies[cd->sbody[p]];
         for (int k = b->idx_v; k < b->idx_v + b->nv; ++k)
             for (int c = 0; c < cd->nc; ++c)

@@ -22,10 +22,10 @@
 typedef struct {
     const urdf_model *u;
     kin_tree *t;
-    double *scale;          /* per body: the noise scale */
-    int *own_frame;         /* per body: the frame of its joint's child link */
-    int world_first;        /* the first link fixed to the world with an inertia, or -1 */
-    int world_count;        /* how many such links */
+    double *scale;   /* per body: the noise scale */
+    int *own_frame;  /* per body: the frame of its joint's child link */
+    int world_first; /* the first link fixed to the world with an inertia, or -1 */
+    int world_count; /* how many such links */
     char *err;
     size_t errlen;
 } checker;
@@ -42,8 +42,9 @@ static void unit_symmetric_eigenvalues(const double a[6], double lambda[3])
     if (off == 0.0) {
         lambda[0] = a[0], lambda[1] = a[3], lambda[2] = a[5];
     } else {
-        p = sqrt(((a[0] - q) * (a[0] - q) + (a[3] - q) * (a[3] - q) +
-                  (a[5] - q) * (a[5] - q) + 2.0 * off) / 6.0);
+        p = sqrt(((a[0] - q) * (a[0] - q) + (a[3] - q) * (a[3] - q) + (a[5] - q) * (a[5] - q) +
+                  2.0 * off) /
+                 6.0);
         b[0] = (a[0] - q) / p, b[1] = a[1] / p, b[2] = a[2] / p;
         b[3] = (a[3] - q) / p, b[4] = a[4] / p, b[5] = (a[5] - q) / p;
         r = 0.5 * (b[0] * (b[3] * b[5] - b[4] * b[4]) - b[1] * (b[1] * b[5] - b[4] * b[2]) +
@@ -55,9 +56,12 @@ static void unit_symmetric_eigenvalues(const double a[6], double lambda[3])
         lambda[1] = 3.0 * q - lambda[0] - lambda[2];
     }
     /* sort ascending (the diagonal branch is unsorted) */
-    if (lambda[0] > lambda[1]) t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
-    if (lambda[1] > lambda[2]) t = lambda[1], lambda[1] = lambda[2], lambda[2] = t;
-    if (lambda[0] > lambda[1]) t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
+    if (lambda[0] > lambda[1])
+        t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
+    if (lambda[1] > lambda[2])
+        t = lambda[1], lambda[1] = lambda[2], lambda[2] = t;
+    if (lambda[0] > lambda[1])
+        t = lambda[0], lambda[0] = lambda[1], lambda[1] = t;
 }
 
 /* The same for any finite entries: scaled to order one so squares neither overflow
@@ -126,8 +130,7 @@ static void body_scales(checker *c)
             extent[t->frames[i].body] = max2(extent[t->frames[i].body], norm3(t->frames[i].p));
     for (i = 0; i < t->nbodies; i++)
         if (t->bodies[i].parent >= 0)
-            extent[t->bodies[i].parent] = max2(extent[t->bodies[i].parent],
-                                               norm3(t->bodies[i].p));
+            extent[t->bodies[i].parent] = max2(extent[t->bodies[i].parent], norm3(t->bodies[i].p));
     for (i = 0; i < t->nbodies; i++)
         robot_extent = max2(robot_extent, extent[i]);
     robot_extent = robot_extent > 0 ? robot_extent : 1.0;
@@ -147,7 +150,8 @@ static int check_body(checker *c, int i)
     double lambda[3], tol = INERTIA_NOISE_RTOL * c->scale[i];
     symmetric_eigenvalues(b->inertia, lambda);
     if (lambda[0] < -tol) {
-        snprintf(c->err, c->errlen, "%s:%d: joint \"%s\": the inertia it moves (link \"%s\" and "
+        snprintf(c->err, c->errlen,
+                 "%s:%d: joint \"%s\": the inertia it moves (link \"%s\" and "
                  "the links fixed to it) is not positive semi-definite: smallest principal "
                  "moment %g kg m^2 about the com, beyond the noise tolerance %g; some motion "
                  "would have negative kinetic energy, so M is not positive definite",
@@ -155,21 +159,22 @@ static int check_body(checker *c, int i)
                  tol);
         return -1;
     }
-    lambda[0] = max2(lambda[0], 0.0);   /* noise, not a moment */
+    lambda[0] = max2(lambda[0], 0.0); /* noise, not a moment */
     lambda[1] = max2(lambda[1], 0.0);
     if (b->mass > 0 && lambda[0] + lambda[1] < lambda[2] - tol)
         return say(c, &c->t->warnings, c->own_frame[i], "warning",
                    "the body it belongs to (joint \"%s\") has principal moments %.6g, %.6g, "
                    "%.6g kg m^2, which violate the triangle inequality by %.2g%%: no rigid "
-                   "body has them; used as written", b->joint_name, lambda[0], lambda[1],
-                   lambda[2], 100.0 * (lambda[2] - lambda[0] - lambda[1]) / lambda[2]);
+                   "body has them; used as written",
+                   b->joint_name, lambda[0], lambda[1], lambda[2],
+                   100.0 * (lambda[2] - lambda[0] - lambda[1]) / lambda[2]);
     return 0;
 }
 
 static int check_link(checker *c, int frame)
 {
     const urdf_link *l = &c->u->links[frame];
-    const double a[6] = {l->ixx, l->ixy, l->ixz, l->iyy, l->iyz, l->izz};
+    const double a[6] = { l->ixx, l->ixy, l->ixz, l->iyy, l->iyz, l->izz };
     double lambda[3], tol;
     int body = c->t->frames[frame].body;
     if (!l->has_inertial)
@@ -185,12 +190,14 @@ static int check_link(checker *c, int frame)
     tol = INERTIA_NOISE_RTOL * c->scale[body];
     symmetric_eigenvalues(a, lambda);
     if (lambda[0] < -tol)
-        return say(c, &c->t->warnings, frame, "warning", "its inertia is not positive "
+        return say(c, &c->t->warnings, frame, "warning",
+                   "its inertia is not positive "
                    "semi-definite (smallest principal moment %g kg m^2, beyond the noise "
                    "tolerance %g), but the body it is lumped into is; used as written",
                    lambda[0], tol);
     if (l->mass == 0.0 && max2(fabs(lambda[0]), fabs(lambda[2])) > tol)
-        return say(c, &c->t->warnings, frame, "warning", "its mass is 0 but its rotational "
+        return say(c, &c->t->warnings, frame, "warning",
+                   "its mass is 0 but its rotational "
                    "inertia is not (largest principal moment %g kg m^2); used as written",
                    lambda[2]);
     return 0;
@@ -203,10 +210,13 @@ static int world_note(checker *c)
     if (c->world_count == 0)
         return 0;
     if (c->world_count == 1)
-        return say(c, &c->t->notes, c->world_first, "note", "its <inertial> is ignored: the "
+        return say(c, &c->t->notes, c->world_first, "note",
+                   "its <inertial> is ignored: the "
                    "link is fixed to the world, so nothing moves it");
-    return say(c, &c->t->notes, c->world_first, "note", "its <inertial> and those of %d other "
-               "link(s) fixed to the world are ignored: nothing moves them", c->world_count - 1);
+    return say(c, &c->t->notes, c->world_first, "note",
+               "its <inertial> and those of %d other "
+               "link(s) fixed to the world are ignored: nothing moves them",
+               c->world_count - 1);
 }
 
 static int check_all(checker *c)

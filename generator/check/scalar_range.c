@@ -7,7 +7,7 @@
 
 typedef struct {
     const char *name;
-    double tiny, huge;  /* smallest normal and largest finite magnitude */
+    double tiny, huge; /* smallest normal and largest finite magnitude */
 } scalar_limits;
 
 static scalar_limits limits_of(int scalar_float)
@@ -47,13 +47,12 @@ static const char *advice(const scalar_limits *l, double x)
 }
 
 static int refuse_value(const scalar_limits *l, const char *file, int line, const char *what,
-                        const char *name, const char *field, double x, char *err,
-                        size_t errlen)
+                        const char *name, const char *field, double x, char *err, size_t errlen)
 {
     snprintf(err, errlen,
              "%s:%d: %s \"%s\": %s %g is not representable in %s (a magnitude in [%g, %g], or "
-             "0); %s", file, line, what, name, field, x, l->name, l->tiny, l->huge,
-             advice(l, x));
+             "0); %s",
+             file, line, what, name, field, x, l->name, l->tiny, l->huge, advice(l, x));
     return -1;
 }
 
@@ -68,9 +67,9 @@ int scalar_range_check_tree(const kin_tree *t, int scalar_float, const char *fil
             const char *field;
             const double *v;
             int n;
-        } parts[] = {{"joint axis", b->axis, 3}, {"joint rotation", b->R, 9},
-                     {"joint origin", b->p, 3}, {"mass", &b->mass, 1},
-                     {"centre of mass", b->com, 3}, {"inertia", b->inertia, 6}};
+        } parts[] = { { "joint axis", b->axis, 3 },    { "joint rotation", b->R, 9 },
+                      { "joint origin", b->p, 3 },     { "mass", &b->mass, 1 },
+                      { "centre of mass", b->com, 3 }, { "inertia", b->inertia, 6 } };
         for (k = 0; k < (int)(sizeof parts / sizeof parts[0]); k++) {
             int at = first_out_of_range(parts[k].v, parts[k].n, &l);
             if (at >= 0)
@@ -112,8 +111,8 @@ static int body_before(const char *text, const char *end)
     return last ? atoi(last + sizeof mark - 1) : -1;
 }
 
-int scalar_range_check_text(const kin_tree *t, int scalar_float, const char *file,
-                            const char *text, char *err, size_t errlen)
+int scalar_range_check_text(const kin_tree *t, int scalar_float, const char *file, const char *text,
+                            char *err, size_t errlen)
 {
     static const char open[] = "CDYN_R(";
     const scalar_limits l = limits_of(scalar_float);
@@ -124,15 +123,16 @@ int scalar_range_check_text(const kin_tree *t, int scalar_float, const char *fil
         int body;
         p += sizeof open - 1;
         if (end == p || *end != ')' || in_range(x, &l))
-            continue;                   /* not a literal (the macro's own definition) */
+            continue; /* not a literal (the macro's own definition) */
         body = body_before(text, p);
         if (body >= 0 && body < t->nbodies)
             snprintf(err, errlen,
                      "%s:%d: joint \"%s\": the generated code folds this body's values into "
                      "the constant %g, which %s cannot hold (magnitudes [%g, %g], or 0): an "
                      "inertia or length too small or too large to be inverted or multiplied "
-                     "out; %s", file, t->bodies[body].line, t->bodies[body].joint_name, x,
-                     l.name, l.tiny, l.huge, advice(&l, x));
+                     "out; %s",
+                     file, t->bodies[body].line, t->bodies[body].joint_name, x, l.name, l.tiny,
+                     l.huge, advice(&l, x));
         else
             snprintf(err, errlen,
                      "%s: the generated code folds the model's values into the constant %g, "

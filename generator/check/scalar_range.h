@@ -16,7 +16,7 @@ int scalar_range_check_tree(const kin_tree *t, int scalar_float, const char *fil
 /* The same for every CDYN_R(...) constant of rendered C text: the values the emitter folded
  * at generation time (1 / a pivot of 1e-310 kg m^2 is infinity). An offending constant is
  * laid at the body of the body banner ("body N \"joint\" ...") before it. */
-int scalar_range_check_text(const kin_tree *t, int scalar_float, const char *file,
-                            const char *text, char *err, size_t errlen);
+int scalar_range_check_text(const kin_tree *t, int scalar_float, const char *file, const char *text,
+                            char *err, size_t errlen);
 
 #endif

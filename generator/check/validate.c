@@ -74,7 +74,8 @@ int validate_singular_body(const kin_tree *t)
 
 void validate_singular_text(const kin_tree *t, int body, char *buf, size_t len)
 {
-    snprintf(buf, len, "nothing with inertia moves with joint \"%s\" beyond what its other "
+    snprintf(buf, len,
+             "nothing with inertia moves with joint \"%s\" beyond what its other "
              "joints move (its subtree has no mass or inertia about its motion)",
              t->bodies[body].joint_name);
 }
@@ -93,6 +94,7 @@ int validate_inertia(const kin_tree *t, const char *file, char *err, size_t errl
              "its other joints move (its subtree has no mass or inertia about its motion), "
              "so the joint-space inertia matrix is singular; give a link in its subtree an "
              "<inertial>, or generate the kinematics and inverse dynamics only with "
-             "--massless-links ignore", file, t->bodies[bad].line, t->bodies[bad].joint_name);
+             "--massless-links ignore",
+             file, t->bodies[bad].line, t->bodies[bad].joint_name);
     return -1;
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "commands/bench_build.h"
 
-static volatile sig_atomic_t caught;    /* the signal that asks us to stop, or 0 */
+static volatile sig_atomic_t caught; /* the signal that asks us to stop, or 0 */
 
 static void on_signal(int sig)
 {
@@ -22,7 +22,7 @@ static void on_signal(int sig)
 /* Without SA_RESTART, so a wait returns (EINTR) and the caller stops its children. */
 static void catch_signals(void)
 {
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
     int k;
     memset(&sa, 0, sizeof sa);
@@ -45,8 +45,7 @@ int bench_tmp_create(char dir[BENCH_PATH_LEN], char *err, size_t errlen)
     catch_signals();
     if (snprintf(dir, BENCH_PATH_LEN, "%s/cdyngen-bench-XXXXXX", tmp) >= BENCH_PATH_LEN ||
         !mkdtemp(dir)) {
-        snprintf(err, errlen, "cannot create a temporary folder in %s: %s", tmp,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot create a temporary folder in %s: %s", tmp, strerror(errno));
         dir[0] = '\0';
         return -1;
     }
@@ -77,7 +76,7 @@ static pid_t spawn(char **argv, const char *log)
 {
     pid_t pid = fork();
     if (pid > 0)
-        setpgid(pid, pid);      /* both sides set it: no race with the exec */
+        setpgid(pid, pid); /* both sides set it: no race with the exec */
     if (pid != 0)
         return pid;
     setpgid(0, 0);
@@ -134,7 +133,7 @@ static int reap(pid_t pid, pid_t *pids, int n)
 
 int bench_run_jobs(const bench_job *jobs, int n, int parallel, int progress)
 {
-    const struct timespec tick = {0, 100000000};    /* 0.1 s */
+    const struct timespec tick = { 0, 100000000 }; /* 0.1 s */
     pid_t *pids = calloc((size_t)(n > 0 ? n : 1), sizeof *pids);
     int next = 0, running = 0, done = 0, failed = -1, status, k;
     const double t0 = seconds();
@@ -152,7 +151,7 @@ int bench_run_jobs(const bench_job *jobs, int n, int parallel, int progress)
         if ((pid = waitpid(-1, &status, WNOHANG)) == 0) {
             if (progress)
                 show_progress(jobs, pids, n, done, t0);
-            nanosleep(&tick, NULL);         /* a signal cuts it short */
+            nanosleep(&tick, NULL); /* a signal cuts it short */
         } else if (pid > 0 && (k = reap(pid, pids, n)) >= 0) {
             running--, done++;
             if (failed < 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
@@ -163,7 +162,7 @@ int bench_run_jobs(const bench_job *jobs, int n, int parallel, int progress)
             break;
         }
         if (caught && failed < 0) {
-            failed = n;                     /* not a job's fault: stop them all */
+            failed = n; /* not a job's fault: stop them all */
             stop_all(pids, n);
         }
     }

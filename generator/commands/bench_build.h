@@ -17,9 +17,9 @@ void bench_tmp_finish(const char *dir);
 int bench_interrupted(void);
 
 typedef struct {
-    char **argv;            /* argv[0] looked up in PATH */
-    const char *label;      /* shown while it runs: "arm7.c" */
-    const char *log;        /* its stdout and stderr go here */
+    char **argv;       /* argv[0] looked up in PATH */
+    const char *label; /* shown while it runs: "arm7.c" */
+    const char *log;   /* its stdout and stderr go here */
 } bench_job;
 
 /* Runs the jobs, at most `parallel` at once, in order of the array; with `progress`, a

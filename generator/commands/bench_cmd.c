@@ -27,31 +27,38 @@ static const struct {
     const char *name, *function;
     int needs;
 } algorithms[] = {
-    {"fk", "fk", ALWAYS}, {"jacobian", "frame_jacobian", ALWAYS}, {"rnea", "rnea", ALWAYS},
-    {"nle", "nle", ALWAYS}, {"gravity", "gravity", ALWAYS}, {"crba", "crba", ALWAYS},
-    {"crba_tree", "crba_tree", ALWAYS},
-    {"ltl", "ltl", ALWAYS}, {"minv", "minv", ALWAYS}, {"aba", "aba", ALWAYS},
-    {"prox_ltl", "prox_ltl", CONSTRAINED}, {"prox_ltls", "prox_ltls", CONSTRAINED},
-    {"constrained_aba", "constrained_aba", CONTACTS_ONLY},
-    {"prox_pv", "prox_pv", CONTACTS_ONLY}, {"delassus", "delassus", CONSTRAINED},
-    {"delassus_factorised", "delassus_factorised", CONSTRAINED},
-    {"delassus_articulated", "delassus_articulated", CONTACTS_ONLY},
-    {"impulse", "impulse", CONSTRAINED},
+    { "fk", "fk", ALWAYS },
+    { "jacobian", "frame_jacobian", ALWAYS },
+    { "rnea", "rnea", ALWAYS },
+    { "nle", "nle", ALWAYS },
+    { "gravity", "gravity", ALWAYS },
+    { "crba", "crba", ALWAYS },
+    { "crba_tree", "crba_tree", ALWAYS },
+    { "ltl", "ltl", ALWAYS },
+    { "minv", "minv", ALWAYS },
+    { "aba", "aba", ALWAYS },
+    { "prox_ltl", "prox_ltl", CONSTRAINED },
+    { "prox_ltls", "prox_ltls", CONSTRAINED },
+    { "constrained_aba", "constrained_aba", CONTACTS_ONLY },
+    { "prox_pv", "prox_pv", CONTACTS_ONLY },
+    { "delassus", "delassus", CONSTRAINED },
+    { "delassus_factorised", "delassus_factorised", CONSTRAINED },
+    { "delassus_articulated", "delassus_articulated", CONTACTS_ONLY },
+    { "impulse", "impulse", CONSTRAINED },
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
 /* The harness files copied as they are, and the ones filled with the robot's prefix. */
-static const char *const harness_files[] = {"bench.c", "bench.h", "bench_loops.h",
-                                            "bench_measure.c", "bench_measure.h",
-                                            "bench_report.c", "bench_report.h",
-                                            "generated_api.h"};
+static const char *const harness_files[] = { "bench.c",         "bench.h",         "bench_loops.h",
+                                             "bench_measure.c", "bench_measure.h", "bench_report.c",
+                                             "bench_report.h",  "generated_api.h" };
 
 typedef struct {
     robot_options robot;
     const char *cc, *cflags, *algorithms, *csv, *json, *svg;
-    const char *frame;          /* --frame: the Jacobian's frame (default: an end frame) */
+    const char *frame; /* --frame: the Jacobian's frame (default: an end frame) */
     long batches;
-    int asked[NALGORITHMS];     /* from --algorithms; all available ones without it */
+    int asked[NALGORITHMS]; /* from --algorithms; all available ones without it */
 } bench_options;
 
 static const char usage_text[] =
@@ -98,7 +105,8 @@ static int parse_algorithms(const char *list, bench_options *o)
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), p);
             return cli_usage_error("--algorithms: unknown algorithm \"%s\" (see "
-                                   "'cdyngen bench --help')", name);
+                                   "'cdyngen bench --help')",
+                                   name);
         }
         o->asked[k] = 1;
         p += len;
@@ -137,10 +145,10 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
     o->cflags = "-O3 -march=native";
     o->batches = 40;
     for (i = 1; i < argc; i++) {
-        const char **values[8] = {&o->cc, &o->cflags, &o->algorithms, &o->csv, &o->json,
-                                  &o->svg, &batches, &o->frame};
-        static const char *const names[8] = {"--cc", "--cflags", "--algorithms", "--csv",
-                                             "--json", "--svg", "--batches", "--frame"};
+        const char **values[8] = { &o->cc,   &o->cflags, &o->algorithms, &o->csv,
+                                   &o->json, &o->svg,    &batches,       &o->frame };
+        static const char *const names[8] = { "--cc",   "--cflags", "--algorithms", "--csv",
+                                              "--json", "--svg",    "--batches",    "--frame" };
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
             exit(0);
@@ -170,8 +178,7 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
 static int available(const kin_tree *t, int k)
 {
     return algorithms[k].needs == ALWAYS ||
-           (t->nconstraints > 0 &&
-            (algorithms[k].needs == CONSTRAINED || tree_contacts_only(t)));
+           (t->nconstraints > 0 && (algorithms[k].needs == CONSTRAINED || tree_contacts_only(t)));
 }
 
 /* Every asked algorithm exists for this robot, or all available ones when none was asked:
@@ -186,7 +193,8 @@ static int choose_algorithms(bench_options *o, const kin_tree *t)
             return cli_usage_error(t->nconstraints == 0
                                        ? "--algorithms: %s needs constraints (--contact or --loop)"
                                        : "--algorithms: %s is generated for contacts only, not "
-                                         "for a set with a loop", algorithms[k].name);
+                                         "for a set with a loop",
+                                   algorithms[k].name);
     }
     return 0;
 }
@@ -240,8 +248,8 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
 /* ---- code size: the generated function and its static helpers named after it ---- */
 
 typedef struct {
-    const char *name;           /* the robot's prefix */
-    char jacobian[160];         /* the timed frame's LOCAL Jacobian function ("" if none) */
+    const char *name;   /* the robot's prefix */
+    char jacobian[160]; /* the timed frame's LOCAL Jacobian function ("" if none) */
     long bytes[NALGORITHMS];
 } code_sizes;
 
@@ -258,7 +266,7 @@ static void add_function(const char *symbol, unsigned long bytes, void *ctx)
     if (strncmp(symbol, c->name, n) != 0 || symbol[n] != '_')
         return;
     if (strcmp(symbol, c->jacobian) == 0)
-        rest = "frame_jacobian";    /* the other frames' functions match no algorithm */
+        rest = "frame_jacobian"; /* the other frames' functions match no algorithm */
     helper = *rest == '_';
     rest += helper;
     for (k = 0; k < NALGORITHMS; k++) {
@@ -283,7 +291,7 @@ static void measure_code(const char *object, const char *name, int jacobian_inde
         snprintf(c.jacobian, sizeof c.jacobian, "%s__jacobian_local_%d", name, jacobian_index);
     if (elf_each_function(object, add_function, &c) != 0)
         for (k = 0; k < NALGORITHMS; k++)
-            c.bytes[k] = -1;                /* not an ELF64 object: unknown */
+            c.bytes[k] = -1; /* not an ELF64 object: unknown */
     for (k = 0; k < NALGORITHMS; k++)
         bytes[k] = c.bytes[k] > 0 ? c.bytes[k] : -1;
 }
@@ -293,25 +301,28 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
 {
     const char *n = o->robot.name;
     char flags[2048], *flags_c, *urdf_c, *text = NULL;
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int k, rc;
     snprintf(flags, sizeof flags, "-std=gnu99 -DNDEBUG %s", o->cflags);
     flags_c = render_string_text(flags);
     snprintf(flags, sizeof flags, "%s%s", text_base_name(o->robot.urdf),
-             o->robot.size ? ", generated with --size" : "");   /* the robot's heading */
+             o->robot.size ? ", generated with --size" : ""); /* the robot's heading */
     urdf_c = render_string_text(flags);
     if (flags_c && urdf_c) {
-        ebuf_printf(&b, "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
+        ebuf_printf(&b,
+                    "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
                     "extern const generated_api %s_api;\n"
                     "extern const bench_loop %s_bench_loops[BENCH_NALGOS];\n"
                     "extern const bench_ops %s_bench_ops;\n"
-                    "static const long code_bytes[BENCH_NALGOS] = {", n, n, n);
+                    "static const long code_bytes[BENCH_NALGOS] = {",
+                    n, n, n);
         for (k = 0; k < NALGORITHMS; k++)
             ebuf_printf(&b, "%s%ld", k ? ", " : "", bytes[k]);
-        ebuf_printf(&b, "};\nconst bench_robot bench_robots[] = {\n"
+        ebuf_printf(&b,
+                    "};\nconst bench_robot bench_robots[] = {\n"
                     "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes},\n"
-                    "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n", n, n, n,
-                    urdf_c, flags_c);
+                    "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n",
+                    n, n, n, urdf_c, flags_c);
         text = b.oom ? NULL : ebuf_take(&b);
     }
     rc = write_text(dir, "registry.c", text);
@@ -325,9 +336,9 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
 /* ---- compile, link, run ---- */
 
 typedef struct {
-    char dir[BENCH_PATH_LEN];       /* the temporary folder; the robot's code in dir/gen */
+    char dir[BENCH_PATH_LEN]; /* the temporary folder; the robot's code in dir/gen */
     char gen[BENCH_PATH_LEN + 8];
-    char flag_text[2048];           /* --cflags, split in place */
+    char flag_text[2048]; /* --cflags, split in place */
     char *flags[MAX_FLAGS];
     int nflags, njobs;
     char src[MAX_JOBS][BENCH_PATH_LEN + 64], obj[MAX_JOBS][BENCH_PATH_LEN + 64];
@@ -367,8 +378,8 @@ static int compiler_argv(const bench_options *o, build *b, char **argv, char *co
 static void add_compile(const bench_options *o, build *b, const char *folder, const char *file)
 {
     const int k = b->njobs++;
-    char *rest[9] = {"-I", b->dir, "-I", b->gen, "-c", b->src[k], "-o", b->obj[k], NULL};
-    char path[BENCH_PATH_LEN + 64];     /* via a copy: gcc's -Wrestrict sees b on both sides */
+    char *rest[9] = { "-I", b->dir, "-I", b->gen, "-c", b->src[k], "-o", b->obj[k], NULL };
+    char path[BENCH_PATH_LEN + 64]; /* via a copy: gcc's -Wrestrict sees b on both sides */
     snprintf(b->src[k], sizeof b->src[k], "%s/%s", folder, file);
     snprintf(path, sizeof path, "%s/job%d.o", b->dir, k);
     memcpy(b->obj[k], path, sizeof path);
@@ -383,7 +394,7 @@ static void add_compile(const bench_options *o, build *b, const char *folder, co
 /* The robot's own code first (the longest compile), then the runtime, then the harness. */
 static void plan_compiles(const bench_options *o, build *b)
 {
-    static const char *const suffixes[5] = {".c", "_model.c", "_api.c", "_loops.c", "_ops.c"};
+    static const char *const suffixes[5] = { ".c", "_model.c", "_api.c", "_loops.c", "_ops.c" };
     const embedded_file *e;
     char file[256];
     int k;
@@ -404,7 +415,7 @@ static void plan_compiles(const bench_options *o, build *b)
 static int build_failed(const build *b, int k, const char *what)
 {
     if (k == -2)
-        return EXIT_BUILD;              /* interrupted: bench_tmp_finish re-raises */
+        return EXIT_BUILD; /* interrupted: bench_tmp_finish re-raises */
     diag_report("%s failed on %s; the compiler said:", what, b->jobs[k].label);
     bench_print_head(b->jobs[k].log, 12);
     return EXIT_BUILD;
@@ -413,7 +424,7 @@ static int build_failed(const build *b, int k, const char *what)
 /* The compiler runs at all: a missing one is named before any long compile. */
 static int check_compiler(const bench_options *o, build *b)
 {
-    char *argv[3] = {(char *)o->cc, "--version", NULL};
+    char *argv[3] = { (char *)o->cc, "--version", NULL };
     bench_job job;
     char log[BENCH_PATH_LEN + 16];
     snprintf(log, sizeof log, "%s/version.log", b->dir);
@@ -466,20 +477,19 @@ static int run_last(build *b, const char *what)
 /* Everything compiled, the registry with the code sizes, linked into dir/bench. */
 static int compile_and_link(const bench_options *o, const kin_tree *t, build *b)
 {
-    const int robot_object = 0;         /* plan_compiles puts NAME.c first */
+    const int robot_object = 0; /* plan_compiles puts NAME.c first */
     const int frame = bench_timed_frame(t, o->frame);
     long bytes[NALGORITHMS];
     int rc, k;
     plan_compiles(o, b);
-    fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc,
-            o->cflags);
+    fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc, o->cflags);
     rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), isatty(STDERR_FILENO));
     if (rc != -1)
         return build_failed(b, rc, "compiling");
     measure_code(b->obj[robot_object], o->robot.name,
                  frame >= 0 ? render_jacobian_index(t, frame) : -1, bytes);
     for (k = 0; o->robot.size && k < NALGORITHMS; k++)
-        bytes[k] = -1;      /* --size: the code that runs is the shared runtime's */
+        bytes[k] = -1; /* --size: the code that runs is the shared runtime's */
     if (write_registry(o, b->dir, bytes) != 0) {
         diag_report("cannot write into %s", b->dir);
         return EXIT_BUILD;
@@ -534,7 +544,8 @@ int bench_main(int argc, char **argv)
     if (t.m_singular) {
         /* the harness times ABA, LTL and M^-1 beside the generic runtime: they need M^-1 */
         diag_report("bench: %s: M is singular, and the benchmark times the forward dynamics "
-                   "too; give the massless links an <inertial>", o.robot.urdf);
+                    "too; give the massless links an <inertial>",
+                    o.robot.urdf);
         tree_free(&t);
         return EXIT_INPUT;
     }

@@ -7,12 +7,12 @@
 #include "symbolic/expr.h"
 #include "render/render.h"
 
-#define BENCH_MAX_COUNTS 24     /* as harness/bench.h */
+#define BENCH_MAX_COUNTS 24 /* as harness/bench.h */
 
 char *bench_fill(const char *text, const char *name)
 {
     char upper[256];
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     size_t k;
     for (k = 0; name[k] && k + 1 < sizeof upper; k++)
         upper[k] = (char)toupper((unsigned char)name[k]);
@@ -60,7 +60,7 @@ char *bench_ops_text(const kin_tree *t, const char *name, const char *urdf,
     const int n = counted ? render_op_counts(t, counts, BENCH_MAX_COUNTS) : 0;
     const int frame = bench_timed_frame(t, frame_wanted);
     char *frame_name, *banner;
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int i;
     if (frame_wanted && (frame < 0 || t->frames[frame].body < 0)) {
         snprintf(err, errlen, "%s: no moving frame \"%s\" to time the Jacobian of", urdf,

@@ -52,7 +52,8 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
             return cli_usage_error("%s: too many constraints", a);
         if (constraint_spec_parse(&c->spec, argv[++*i], is_loop, c->text, sizeof c->text) < 0)
             return cli_usage_error(is_loop ? "--loop \"%s\": expected FRAME_A:FRAME_B:3d|6d"
-                                           : "--contact \"%s\": expected FRAME:3d|6d", argv[*i]);
+                                           : "--contact \"%s\": expected FRAME:3d|6d",
+                                   argv[*i]);
         o->nconstraints++;
     } else {
         return 0;
@@ -60,8 +61,7 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
     return 1;
 }
 
-int cli_output_option(int argc, char **argv, int *i, const char **out, int *force,
-                      const char *what)
+int cli_output_option(int argc, char **argv, int *i, const char **out, int *force, const char *what)
 {
     char msg[128];
     if (strcmp(argv[*i], "--force") == 0) {
@@ -99,7 +99,7 @@ int cli_check_prefix(robot_options *o)
         o->name = o->default_name;
         if ((why = prefix_problem(o->name)) != NULL) {
             diag_report("the prefix \"%s\" taken from the file name %s; choose another with --name",
-                   o->name, why);
+                        o->name, why);
             return EXIT_USAGE;
         }
     } else if ((why = prefix_problem(o->name)) != NULL) {

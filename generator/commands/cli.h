@@ -8,21 +8,21 @@
 #include "util/diag.h"
 
 /* The generation options' lines of a usage text. */
-#define CLI_ROBOT_OPTIONS_HELP \
-    "  --name NAME          C prefix of every emitted name (default: the URDF file name);\n" \
-    "                       not cdyn or cdyn_*, a C header's or a CMake target's name\n" \
-    "  --floating-base      add a free-flyer joint between the world and the root link\n" \
-    "  --scalar TYPE        double (default) or float\n" \
-    "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n" \
+#define CLI_ROBOT_OPTIONS_HELP                                                                     \
+    "  --name NAME          C prefix of every emitted name (default: the URDF file name);\n"       \
+    "                       not cdyn or cdyn_*, a C header's or a CMake target's name\n"           \
+    "  --floating-base      add a free-flyer joint between the world and the root link\n"          \
+    "  --scalar TYPE        double (default) or float\n"                                           \
+    "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n"        \
     "                       6d: its placement); the constrained solvers are emitted for the set\n" \
     "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n" \
-    "  --strict             treat warnings about the URDF as errors\n" \
-    "  --massless-links refuse|ignore   when moving links carry no inertia, M is singular:\n" \
-    "                       refuse the robot (default), or emit only the kinematics and the\n" \
-    "                       inverse dynamics (no ltl, minv, aba, constrained solvers)\n" \
-    "  --size               small code for firmware: the same NAME.h, but NAME.c calls the\n" \
-    "                       generic runtime over the model table instead of straight-line\n" \
-    "                       code (humanoid: 1/14 to 1/22 of the code, mostly 4-15 times\n" \
+    "  --strict             treat warnings about the URDF as errors\n"                             \
+    "  --massless-links refuse|ignore   when moving links carry no inertia, M is singular:\n"      \
+    "                       refuse the robot (default), or emit only the kinematics and the\n"     \
+    "                       inverse dynamics (no ltl, minv, aba, constrained solvers)\n"           \
+    "  --size               small code for firmware: the same NAME.h, but NAME.c calls the\n"      \
+    "                       generic runtime over the model table instead of straight-line\n"       \
+    "                       code (humanoid: 1/14 to 1/22 of the code, mostly 4-15 times\n"         \
     "                       the time, 4-5 times the RAM)\n"
 
 /* Reports fmt (with arg) and the pointer to --help; returns EXIT_USAGE. */

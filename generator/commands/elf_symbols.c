@@ -35,13 +35,12 @@ static unsigned char *read_all(const char *path, size_t *len)
 
 /* Every bounds check against len: the object is the compiler's, but a truncated or
  * foreign file must not be read past its end. */
-static int visit_symbols(const unsigned char *e, size_t len, elf_function_visitor visit,
-                         void *ctx)
+static int visit_symbols(const unsigned char *e, size_t len, elf_function_visitor visit, void *ctx)
 {
     unsigned long long shoff, k, i;
     unsigned shnum;
     if (len < 64 || memcmp(e, "\177ELF", 4) != 0 || e[4] != 2 || e[5] != 1)
-        return -1;                              /* not ELF64 little-endian */
+        return -1; /* not ELF64 little-endian */
     shoff = le(e + 40, 8);
     shnum = (unsigned)le(e + 60, 2);
     if (le(e + 58, 2) != SECTION_BYTES || shoff > len || shnum > (len - shoff) / SECTION_BYTES)

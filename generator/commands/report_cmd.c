@@ -37,8 +37,8 @@ static int parse_report_args(int argc, char **argv, report_options *o)
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if ((rc = cli_shared_option(argc, argv, &i, usage_text, &o->robot, &o->out,
-                                    &o->force, "a file name")) != 0) {
+        if ((rc = cli_shared_option(argc, argv, &i, usage_text, &o->robot, &o->out, &o->force,
+                                    "a file name")) != 0) {
             if (rc != 1)
                 return rc;
         } else if ((rc = cli_positional(&o->robot, a, "report: ")) != 0) {

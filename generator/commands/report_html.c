@@ -18,13 +18,13 @@
 #include "render/template.h"
 
 #define REPORT_TEMPLATE "templates/report.html.tpl"
-#define MAX_LISTED 12       /* names listed in a sentence, then "and N more" */
+#define MAX_LISTED 12 /* names listed in a sentence, then "and N more" */
 
 /* ---- template values ---- */
 
 static void set_html(tpl_value *d, const char *key, const char *s)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     report_html_escape(&b, s, 0);
     tpl_dict_set(d, key, tpl_string_take(ebuf_take(&b)));
 }
@@ -36,7 +36,7 @@ static const char *body_name(const kin_tree *t, int body)
 
 static tpl_value *joint_rows(const kin_tree *t)
 {
-    static const char *kinds[] = {"revolute", "continuous", "prismatic", "planar", "freeflyer"};
+    static const char *kinds[] = { "revolute", "continuous", "prismatic", "planar", "freeflyer" };
     tpl_value *rows = tpl_list();
     int i;
     for (i = 0; i < t->nbodies; i++) {
@@ -132,7 +132,7 @@ static tpl_value *constraint_rows(const kin_tree *t)
     for (i = 0; i < t->nconstraints; i++) {
         const tree_constraint *c = &t->constraints[i];
         tpl_value *d = tpl_dict();
-        ebuf b = {0, 0, 0, 0};
+        ebuf b = { 0, 0, 0, 0 };
         char text[64];
         report_html_escape(&b, t->frames[c->frame_a].name, 0);
         if (c->is_loop) {
@@ -228,7 +228,8 @@ static void fact_axes(ebuf *b, const kin_tree *t, const char **names)
         else
             names[general++] = t->bodies[i].joint_name;
     }
-    ebuf_printf(b, "<b>%d</b> of %d joint axes are &plusmn;x, &plusmn;y or &plusmn;z: their "
+    ebuf_printf(b,
+                "<b>%d</b> of %d joint axes are &plusmn;x, &plusmn;y or &plusmn;z: their "
                 "motion subspace is a unit vector, and products with it are not emitted",
                 aligned, axes);
     if (general) {
@@ -250,9 +251,11 @@ static void fact_merged(ebuf *b, const kin_tree *t, const char **names)
                 names[massless++] = f->name;
         }
     }
-    ebuf_printf(b, "<b>%d</b> links merged into their moving parent by fixed joints (their "
+    ebuf_printf(b,
+                "<b>%d</b> links merged into their moving parent by fixed joints (their "
                 "inertia lumped into that body, the link kept as a frame); %d of them have no "
-                "inertia", merged, massless);
+                "inertia",
+                merged, massless);
     list_names(b, names, massless);
     if (world)
         ebuf_printf(b, ". %d link%s fixed to the world (no body)", world,
@@ -263,22 +266,25 @@ static tpl_value *special_items(const kin_tree *t)
 {
     const char **names = malloc((size_t)(t->nframes + t->nbodies + 1) * sizeof *names);
     tpl_value *items = tpl_list();
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     if (!names) {
         tpl_free(items);
         return NULL;
     }
     fact_axes(&b, t, names);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
-    ebuf_printf(&b, "<b>%d</b> angles and joint axes of the joint and link placements were within "
+    ebuf_printf(&b,
+                "<b>%d</b> angles and joint axes of the joint and link placements were within "
                 "10<sup>&minus;9</sup> rad of a right angle and were made exact (URDFs write right "
-                "angles as rounded decimals), so the products they enter fold away", t->nsnapped);
+                "angles as rounded decimals), so the products they enter fold away",
+                t->nsnapped);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
     fact_merged(&b, t, names);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
-    ebuf_printf(&b, "M has <b>%d</b> structural nonzeros of %d and its factor %d of %d: the "
-                "code is emitted on those entries only", t->nnz_M, t->nv * t->nv, t->nnz_L,
-                t->nv * (t->nv + 1) / 2);
+    ebuf_printf(&b,
+                "M has <b>%d</b> structural nonzeros of %d and its factor %d of %d: the "
+                "code is emitted on those entries only",
+                t->nnz_M, t->nv * t->nv, t->nnz_L, t->nv * (t->nv + 1) / 2);
     tpl_list_push(items, tpl_string_take(ebuf_take(&b)));
     free(names);
     return items;
@@ -301,8 +307,9 @@ static void set_header(tpl_value *ctx, const kin_tree *t, const report_info *inf
     set_html(ctx, "robot", t->name);
     set_html(ctx, "file", info->urdf_file);
     set_html(ctx, "options", info->options);
-    tpl_dict_set(ctx, "base", tpl_string(t->floating ? "floating (free-flyer root joint)"
-                                                     : "fixed to the world"));
+    tpl_dict_set(
+        ctx, "base",
+        tpl_string(t->floating ? "floating (free-flyer root joint)" : "fixed to the world"));
     tpl_dict_set(ctx, "nq", tpl_int(t->nq));
     tpl_dict_set(ctx, "nv", tpl_int(t->nv));
     tpl_dict_set(ctx, "nbodies", tpl_int(t->nbodies));
@@ -310,15 +317,16 @@ static void set_header(tpl_value *ctx, const kin_tree *t, const report_info *inf
     tpl_dict_set(ctx, "depth", tpl_int(t->max_depth));
     tpl_dict_set(ctx, "nconstraints", tpl_int(t->nconstraints));
     tpl_dict_set(ctx, "nc", tpl_int(t->nc));
-    tpl_dict_set(ctx, "solvers", tpl_string(tree_contacts_only(t)
-        ? "prox_ltl, prox_ltls, constrained_aba, prox_pv, delassus, impulse"
-        : "prox_ltl, prox_ltls, delassus, impulse"));
+    tpl_dict_set(ctx, "solvers",
+                 tpl_string(tree_contacts_only(t)
+                                ? "prox_ltl, prox_ltls, constrained_aba, prox_pv, delassus, impulse"
+                                : "prox_ltl, prox_ltls, delassus, impulse"));
 }
 
 static tpl_value *page_context(const kin_tree *t, const report_info *info)
 {
     tpl_value *ctx = tpl_dict();
-    ebuf tree = {0, 0, 0, 0};
+    ebuf tree = { 0, 0, 0, 0 };
     set_header(ctx, t, info);
     report_tree_svg(&tree, t);
     tpl_dict_set(ctx, "tree", tpl_string_take(ebuf_take(&tree)));
@@ -332,8 +340,7 @@ static tpl_value *page_context(const kin_tree *t, const report_info *info)
     return ctx;
 }
 
-int report_html(const kin_tree *t, const report_info *info, char **out, char *err,
-                size_t errlen)
+int report_html(const kin_tree *t, const report_info *info, char **out, char *err, size_t errlen)
 {
     const char *text = embedded_text(REPORT_TEMPLATE);
     tpl_value *ctx;

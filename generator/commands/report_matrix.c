@@ -11,9 +11,9 @@
 
 enum { CELL_M = 1, CELL_G = 2, CELL_B = 3, CELL_FILL = 4, NCLASSES = 5 };
 
-#define TARGET_PX 256       /* a matrix's side, about (four fit a laptop's width) */
-#define LABEL_W 26          /* room for row numbers */
-#define LABEL_H 14          /* and column numbers */
+#define TARGET_PX 256 /* a matrix's side, about (four fit a laptop's width) */
+#define LABEL_W 26    /* room for row numbers */
+#define LABEL_H 14    /* and column numbers */
 
 /* 2 to 14 px: a 1000-DoF pattern is 2000 px wide and scrolls, a 3-DoF one stays small */
 static int cell_px(int n)
@@ -27,7 +27,8 @@ static void draw_labels(ebuf *b, int n, int cs)
 {
     int step = n <= 20 ? 5 : n <= 100 ? 10 : n <= 400 ? 50 : 100, i;
     for (i = 0; i < n; i += step)
-        ebuf_printf(b, "<text class=\"lx\" x=\"%g\" y=\"%d\">%d</text>"
+        ebuf_printf(b,
+                    "<text class=\"lx\" x=\"%g\" y=\"%d\">%d</text>"
                     "<text class=\"ly\" x=\"%d\" y=\"%g\">%d</text>",
                     LABEL_W + (i + 0.5) * cs, LABEL_H - 4, i, LABEL_W - 4,
                     LABEL_H + (i + 0.5) * cs + 3, i);
@@ -50,8 +51,8 @@ static long draw_cells(ebuf *b, const unsigned char *cells, int n, int cs)
                     continue;
                 if (!open++)
                     ebuf_printf(b, "<path class=\"c%d\" d=\"", cls);
-                ebuf_printf(b, "M%d %dh%dv%dh-%dz", LABEL_W + j * cs, LABEL_H + i * cs,
-                            run * cs, cs, run * cs);
+                ebuf_printf(b, "M%d %dh%dv%dh-%dz", LABEL_W + j * cs, LABEL_H + i * cs, run * cs,
+                            cs, run * cs);
                 nnz += run;
                 j += run - 1;
             }
@@ -63,20 +64,21 @@ static long draw_cells(ebuf *b, const unsigned char *cells, int n, int cs)
 
 /* The grid, the cells, a line between the constraint and DoF blocks (split > 0), the
  * outline and the numbers. */
-static char *draw_matrix(const char *id, const unsigned char *cells, int n, int split,
-                         long *nnz)
+static char *draw_matrix(const char *id, const unsigned char *cells, int n, int split, long *nnz)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int cs = cell_px(n), side = n * cs, w = LABEL_W + side + 2, h = LABEL_H + side + 2;
-    ebuf_printf(&b, "<svg id=\"matrix-%s\" class=\"matrix\" width=\"%d\" height=\"%d\" "
+    ebuf_printf(&b,
+                "<svg id=\"matrix-%s\" class=\"matrix\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"sparsity of %s\">",
                 id, w, h, w, h, id);
     if (cs >= 5)
-        ebuf_printf(&b, "<defs><pattern id=\"grid-%s\" width=\"%d\" height=\"%d\" "
+        ebuf_printf(&b,
+                    "<defs><pattern id=\"grid-%s\" width=\"%d\" height=\"%d\" "
                     "patternUnits=\"userSpaceOnUse\" x=\"%d\" y=\"%d\"><path class=\"grid\" "
                     "d=\"M%d 0H0V%d\"/></pattern></defs><rect x=\"%d\" y=\"%d\" width=\"%d\" "
-                    "height=\"%d\" fill=\"url(#grid-%s)\"/>", id, cs, cs, LABEL_W, LABEL_H,
-                    cs, cs, LABEL_W, LABEL_H, side, side, id);
+                    "height=\"%d\" fill=\"url(#grid-%s)\"/>",
+                    id, cs, cs, LABEL_W, LABEL_H, cs, cs, LABEL_W, LABEL_H, side, side, id);
     *nnz = draw_cells(&b, cells, n, cs);
     if (split > 0)
         ebuf_printf(&b, "<path class=\"split\" d=\"M%d %dv%dM%d %dh%d\"/>", LABEL_W + split * cs,
@@ -144,23 +146,24 @@ static int augmented_cells(const kin_tree *t, unsigned char *cells, int n)
 static const struct {
     const char *id, *title, *legend;
 } matrix_text[REPORT_MAX_MATRICES] = {
-    {"M", "M, the joint-space inertia matrix",
-     "<i class=\"sw c1\"></i>M(i,j) can be nonzero only when one DoF is the other or its "
-     "ancestor; full symmetric"},
-    {"L", "L<sup>T</sup>DL factor of M",
-     "<i class=\"sw c1\"></i>lower triangle, D on the diagonal: Featherstone's order keeps the "
-     "tree's pattern, no fill-in"},
-    {"KKT", "KKT factor of [[&minus;&mu;I, J], [J<sup>T</sup>, M]], constraints first",
-     "<i class=\"sw c2\"></i>factor of &minus;(G + &mu;I) <i class=\"sw c3\"></i>B = "
-     "D<sup>&minus;1</sup>L<sup>&minus;T</sup>J<sup>T</sup> on each support "
-     "<i class=\"sw c1\"></i>M's factor"},
-    {"Maug", "proxLTLs factor of M + J<sup>T</sup>J/&mu;",
-     "<i class=\"sw c1\"></i>M's factor <i class=\"sw c4\"></i>fill-in where a loop couples "
-     "two branches"},
+    { "M", "M, the joint-space inertia matrix",
+      "<i class=\"sw c1\"></i>M(i,j) can be nonzero only when one DoF is the other or its "
+      "ancestor; full symmetric" },
+    { "L", "L<sup>T</sup>DL factor of M",
+      "<i class=\"sw c1\"></i>lower triangle, D on the diagonal: Featherstone's order keeps the "
+      "tree's pattern, no fill-in" },
+    { "KKT", "KKT factor of [[&minus;&mu;I, J], [J<sup>T</sup>, M]], constraints first",
+      "<i class=\"sw c2\"></i>factor of &minus;(G + &mu;I) <i class=\"sw c3\"></i>B = "
+      "D<sup>&minus;1</sup>L<sup>&minus;T</sup>J<sup>T</sup> on each support "
+      "<i class=\"sw c1\"></i>M's factor" },
+    { "Maug", "proxLTLs factor of M + J<sup>T</sup>J/&mu;",
+      "<i class=\"sw c1\"></i>M's factor <i class=\"sw c4\"></i>fill-in where a loop couples "
+      "two branches" },
 };
 
 /* proxLTLs' factor of a contact set: a contact's support is one chain to the root. */
-static const char no_fill_legend[] = "<i class=\"sw c1\"></i>M's factor itself: each "
+static const char no_fill_legend[] =
+    "<i class=\"sw c1\"></i>M's factor itself: each "
     "contact's support is one chain to the root, and J<sup>T</sup>J adds no fill-in";
 
 static int fill_matrix(const kin_tree *t, int which, report_matrix *m)
@@ -176,7 +179,7 @@ static int fill_matrix(const kin_tree *t, int which, report_matrix *m)
     m->id = matrix_text[which].id;
     m->title = matrix_text[which].title;
     m->legend = which == 3 && !memchr(cells, CELL_FILL, (size_t)n * n) ? no_fill_legend
-                                                                        : matrix_text[which].legend;
+                                                                       : matrix_text[which].legend;
     m->n = n;
     m->of = which == 0 ? (long)n * n : (long)n * (n + 1) / 2;
     m->svg = rc == 0 ? draw_matrix(m->id, cells, n, which == 2 ? t->nc : 0, &m->nnz) : NULL;

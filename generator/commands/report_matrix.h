@@ -5,12 +5,12 @@
 #include "model/tree.h"
 
 typedef struct {
-    const char *id;         /* "M", "L", "KKT", "Maug": the SVG's id is "matrix-" id */
-    const char *title;      /* HTML */
-    const char *legend;     /* HTML: what the colours mean */
-    int n;                  /* rows (= columns) */
-    long nnz;               /* filled cells, counted as they are drawn */
-    long of;                /* cells of the part drawn (all of M, a factor's lower triangle) */
+    const char *id;     /* "M", "L", "KKT", "Maug": the SVG's id is "matrix-" id */
+    const char *title;  /* HTML */
+    const char *legend; /* HTML: what the colours mean */
+    int n;              /* rows (= columns) */
+    long nnz;           /* filled cells, counted as they are drawn */
+    long of;            /* cells of the part drawn (all of M, a factor's lower triangle) */
     char *svg;
 } report_matrix;
 

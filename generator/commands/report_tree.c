@@ -12,27 +12,27 @@
 #include "commands/report_tree.h"
 #include "commands/summary.h"
 
-#define NODE_W 200          /* node width, px */
-#define PAD 8               /* text inset in a node */
-#define GAP_X 18            /* between columns */
-#define GAP_Y 48            /* between rows: room for contact marks above the edges' elbows */
-#define MARGIN_X 40         /* room for a loop drawn beside a column */
+#define NODE_W 200  /* node width, px */
+#define PAD 8       /* text inset in a node */
+#define GAP_X 18    /* between columns */
+#define GAP_Y 48    /* between rows: room for contact marks above the edges' elbows */
+#define MARGIN_X 40 /* room for a loop drawn beside a column */
 #define MARGIN_Y 16
-#define HEAD_H 40           /* a node's name and type lines */
-#define FRAME_H 13          /* one frame line */
-#define MAX_FRAME_LINES 12  /* more frames end in "+N more" (the frame table has them all) */
-#define MAX_NAME_CHARS 34   /* longer names are cut; the node's tooltip has the whole name */
-#define LOOP_DROP 70        /* how far a loop's curve bows away from its bodies */
-#define CONTACT_H 24        /* a contact's ground mark under its body */
+#define HEAD_H 40          /* a node's name and type lines */
+#define FRAME_H 13         /* one frame line */
+#define MAX_FRAME_LINES 12 /* more frames end in "+N more" (the frame table has them all) */
+#define MAX_NAME_CHARS 34  /* longer names are cut; the node's tooltip has the whole name */
+#define LOOP_DROP 70       /* how far a loop's curve bows away from its bodies */
+#define CONTACT_H 24       /* a contact's ground mark under its body */
 
 typedef struct {
     const kin_tree *t;
-    int n;                  /* nodes: the world and the bodies */
-    double *x;              /* centre of each node */
-    int *y, *h;             /* top and height of each node */
-    int *nframes;           /* frames on each node */
+    int n;        /* nodes: the world and the bodies */
+    double *x;    /* centre of each node */
+    int *y, *h;   /* top and height of each node */
+    int *nframes; /* frames on each node */
     int *nchildren;
-    int *row_y, *row_h;     /* per depth (the world is depth 0) */
+    int *row_y, *row_h; /* per depth (the world is depth 0) */
     int width, height;
 } layout;
 
@@ -159,14 +159,18 @@ static int frame_constrained(const kin_tree *t, int f)
  * joint (grey when it has no inertia), red when a constraint holds it. */
 static void draw_frame_line(ebuf *b, const kin_tree *t, int f, int own, int y)
 {
-    const char *cls = frame_constrained(t, f) ? "fm con" : own ? "fm own"
-                    : t->frames[f].has_inertial ? "fm" : "fm massless";
+    const char *cls = frame_constrained(t, f)     ? "fm con"
+                      : own                       ? "fm own"
+                      : t->frames[f].has_inertial ? "fm"
+                                                  : "fm massless";
     if (own)
         ebuf_printf(b, "<circle class=\"%s\" cx=\"%d\" cy=\"%d\" r=\"2.8\"/>", cls, PAD + 3, y - 4);
     else
         ebuf_printf(b, "<path class=\"%s\" d=\"M%d %dl3 3-3 3-3-3z\"/>", cls, PAD + 3, y - 7);
-    svg_text(b, PAD + 11, y, frame_constrained(t, f) ? "fn con"
-             : t->frames[f].has_inertial || own ? "fn" : "fn massless",
+    svg_text(b, PAD + 11, y,
+             frame_constrained(t, f)            ? "fn con"
+             : t->frames[f].has_inertial || own ? "fn"
+                                                : "fn massless",
              t->frames[f].name, NODE_W - PAD - 11 - 4);
 }
 
@@ -196,7 +200,7 @@ static void draw_frames(ebuf *b, const layout *L, int k)
 
 static const char *kind_class(tree_joint_kind k)
 {
-    static const char *names[] = {"revolute", "continuous", "prismatic", "planar", "freeflyer"};
+    static const char *names[] = { "revolute", "continuous", "prismatic", "planar", "freeflyer" };
     return names[k];
 }
 
@@ -214,9 +218,11 @@ static void draw_node(ebuf *b, const layout *L, int k)
         report_html_escape(b, body->link_name, 0);
         ebuf_puts(b, ")</title>");
     }
-    ebuf_printf(b, "<rect class=\"box\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
+    ebuf_printf(b,
+                "<rect class=\"box\" width=\"%d\" height=\"%d\" rx=\"6\"/>"
                 "<rect class=\"band\" width=\"%d\" height=\"5\" rx=\"2\"/>"
-                "<g clip-path=\"url(#node-clip)\">", NODE_W, L->h[k], NODE_W);
+                "<g clip-path=\"url(#node-clip)\">",
+                NODE_W, L->h[k], NODE_W);
     if (body) {
         summary_axis_text(body, axis, sizeof axis);
         snprintf(line, sizeof line, "%s %s", summary_kind_name(body->kind),
@@ -226,9 +232,10 @@ static void draw_node(ebuf *b, const layout *L, int k)
         ebuf_printf(b, "<text x=\"%d\" y=\"35\" class=\"jv\">v %d</text>", NODE_W - PAD,
                     body->idx_v);
     } else {
-        ebuf_printf(b, "<text x=\"%d\" y=\"21\" class=\"jn\">world</text>"
-                    "<text x=\"%d\" y=\"35\" class=\"jt\">%s</text>", PAD, PAD,
-                    t->floating ? "free-flyer base" : "fixed base");
+        ebuf_printf(b,
+                    "<text x=\"%d\" y=\"21\" class=\"jn\">world</text>"
+                    "<text x=\"%d\" y=\"35\" class=\"jt\">%s</text>",
+                    PAD, PAD, t->floating ? "free-flyer base" : "fixed base");
     }
     draw_frames(b, L, k);
     ebuf_puts(b, body ? "</g></a></g>\n" : "</g></g>\n");
@@ -266,7 +273,8 @@ static void draw_contacts(ebuf *b, const layout *L)
         y = L->y[k] + L->h[k];
         ebuf_printf(b, "<g class=\"contact\"><title>contact %dd at ", con->dim);
         report_html_escape(b, t->frames[con->frame_a].name, 0);
-        ebuf_printf(b, " (rows %d-%d)</title><path d=\"M%g %dv13m-11 0h22m-19 0l-4 6m10-6l-4 "
+        ebuf_printf(b,
+                    " (rows %d-%d)</title><path d=\"M%g %dv13m-11 0h22m-19 0l-4 6m10-6l-4 "
                     "6m10-6l-4 6m10-6l-4 6\"/><text x=\"%g\" y=\"%d\">%dd</text></g>\n",
                     con->row, con->row + con->dim - 1, gx, y, gx + 13, y + 11, con->dim);
     }
@@ -302,7 +310,8 @@ static void draw_loop(ebuf *b, const layout *L, const tree_constraint *con, int 
     report_html_escape(b, t->frames[con->frame_a].name, 0);
     ebuf_puts(b, " held on ");
     report_html_escape(b, t->frames[con->frame_b].name, 0);
-    ebuf_printf(b, "</title><path d=\"M%g %gC%g %g %g %g %g %g\"/>"
+    ebuf_printf(b,
+                "</title><path d=\"M%g %gC%g %g %g %g %g %g\"/>"
                 "<circle cx=\"%g\" cy=\"%g\" r=\"3\"/><circle cx=\"%g\" cy=\"%g\" r=\"3\"/>"
                 "<text x=\"%g\" y=\"%g\">loop %dd</text></g>\n",
                 x0, y0, c0x, c0y, c1x, c1y, x1, y1, x0, y0, x1, y1,
@@ -321,8 +330,9 @@ static int loops_bottom(const layout *L)
             continue;
         ka = t->frames[con->frame_a].body + 1;
         kb = t->frames[con->frame_b].body + 1;
-        y = (L->y[ka] + L->h[ka] > L->y[kb] + L->h[kb] ? L->y[ka] + L->h[ka] : L->y[kb] + L->h[kb])
-            + (LOOP_DROP + 16 * nth++) * 3 / 4 + 12;
+        y = (L->y[ka] + L->h[ka] > L->y[kb] + L->h[kb] ? L->y[ka] + L->h[ka]
+                                                       : L->y[kb] + L->h[kb]) +
+            (LOOP_DROP + 16 * nth++) * 3 / 4 + 12;
         if (y > bottom)
             bottom = y;
     }
@@ -341,13 +351,16 @@ int report_tree_svg(ebuf *b, const kin_tree *t)
     place_rows(&L);
     if (loops_bottom(&L) + MARGIN_Y > L.height)
         L.height = loops_bottom(&L) + MARGIN_Y;
-    ebuf_printf(b, "<svg id=\"tree\" class=\"tree\" width=\"%d\" height=\"%d\" "
+    ebuf_printf(b,
+                "<svg id=\"tree\" class=\"tree\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"kinematic tree\" "
                 "data-nodes=\"%d\">\n",
                 L.width, L.height, L.width, L.height, L.n);
     /* in each node's own coordinates: its text never runs out of it */
-    ebuf_printf(b, "<defs><clipPath id=\"node-clip\"><rect x=\"2\" width=\"%d\" height=\"%d\"/>"
-                "</clipPath></defs>\n", NODE_W - 4, L.height);
+    ebuf_printf(b,
+                "<defs><clipPath id=\"node-clip\"><rect x=\"2\" width=\"%d\" height=\"%d\"/>"
+                "</clipPath></defs>\n",
+                NODE_W - 4, L.height);
     draw_edges(b, &L);
     draw_contacts(b, &L);
     for (k = 0; k < L.n; k++)

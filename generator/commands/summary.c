@@ -7,7 +7,7 @@
 
 const char *summary_kind_name(tree_joint_kind k)
 {
-    static const char *names[] = {"revolute", "continuous", "prismatic", "planar", "free-flyer"};
+    static const char *names[] = { "revolute", "continuous", "prismatic", "planar", "free-flyer" };
     return names[k];
 }
 
@@ -58,19 +58,20 @@ void summary_print(const robot_options *o, const kin_tree *t)
     int i, n;
     printf("robot %s from %s, %s base\n", t->name, text_base_name(o->urdf),
            t->floating ? "floating (free-flyer)" : "fixed");
-    printf("nq %d  nv %d  bodies %d  frames %d  depth %d\n", t->nq, t->nv, t->nbodies,
-           t->nframes, t->max_depth);
+    printf("nq %d  nv %d  bodies %d  frames %d  depth %d\n", t->nq, t->nv, t->nbodies, t->nframes,
+           t->max_depth);
     printf("nonzeros: M %d of %d, LTL factor %d of %d\n", t->nnz_M, t->nv * t->nv, t->nnz_L,
            t->nv * (t->nv + 1) / 2);
     printf("joints, in order:\n");
-    printf("  %3s  %-32s %-11s %-22s %-32s %4s %4s\n", "id", "joint", "type", "axis", "parent",
-           "q", "v");
+    printf("  %3s  %-32s %-11s %-22s %-32s %4s %4s\n", "id", "joint", "type", "axis", "parent", "q",
+           "v");
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *b = &t->bodies[i];
         char axis[64];
         summary_axis_text(b, axis, sizeof axis);
-        printf("  %3d  %-32s %-11s %-22s %-32s %4d %4d\n", i + 1, b->joint_name, summary_kind_name(b->kind),
-               axis, b->parent < 0 ? "world" : t->bodies[b->parent].joint_name, b->idx_q, b->idx_v);
+        printf("  %3d  %-32s %-11s %-22s %-32s %4d %4d\n", i + 1, b->joint_name,
+               summary_kind_name(b->kind), axis,
+               b->parent < 0 ? "world" : t->bodies[b->parent].joint_name, b->idx_q, b->idx_v);
     }
     printf("frames (URDF links):\n");
     for (i = 0; i < t->nframes; i++)
@@ -89,6 +90,7 @@ void summary_print(const robot_options *o, const kin_tree *t)
         char why[512];
         validate_singular_text(t, t->singular_body, why, sizeof why);
         printf("left out (--massless-links ignore): ltl, ltl_solve, ltl_factor, minv, aba: "
-               "M is singular: %s\n", why);
+               "M is singular: %s\n",
+               why);
     }
 }

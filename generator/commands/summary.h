@@ -7,8 +7,9 @@
 #include "model/tree.h"
 
 /* Why a set with a loop gets proxLTL and proxLTLs only. */
-#define SUMMARY_LOOP_NOTE "constrained_aba and prox_pv are not generated: they eliminate the " \
-    "tree from the leaves, which takes constraints between a body and the world (contacts); " \
+#define SUMMARY_LOOP_NOTE                                                                          \
+    "constrained_aba and prox_pv are not generated: they eliminate the "                           \
+    "tree from the leaves, which takes constraints between a body and the world (contacts); "      \
     "a loop ties two branches together"
 
 const char *summary_kind_name(tree_joint_kind k);

@@ -33,8 +33,8 @@ smot emit_joint_motion(expr_prog *p, const kin_tree *t, int body, const char *ve
  * permutation: X = placement * rotation about axis k by (c, s). Transforming a matrix
  * quantity in these two steps is cheaper than with the composed rotation. Returns 1 and
  * the pieces, or 0 when the joint does not split so. */
-int emit_joint_split(expr_prog *p, const kin_tree *t, int body, splace *placement, int *k,
-                     ex *c, ex *s);
+int emit_joint_split(expr_prog *p, const kin_tree *t, int body, splace *placement, int *k, ex *c,
+                     ex *s);
 /* f = I a + v x* (I v) for the body's inertia (Newton-Euler at its centre of mass). */
 smot emit_body_force(expr_prog *p, const kin_tree *t, int body, smot a, smot v);
 /* Rigid-body inertia of a body in its own frame. */
@@ -87,8 +87,7 @@ void emit_rnea_forward_body(expr_prog *p, const kin_tree *t, int i, const char *
  * [R S_lin + w x (pf - p); w], w = R S_ang. */
 smot emit_world_column(expr_prog *p, splace oj, smot s, sv3 pf);
 /* rnea: tau = RNEA(q, v, a). Passing NULL for v or a makes it zero (nle, gravity). */
-void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a,
-               const char *out);
+void emit_rnea(expr_prog *p, const kin_tree *t, const char *v, const char *a, const char *out);
 /* M on the tree pattern as handles H[emit_ltl_index(t, i, j)] (composite inertias carried up). */
 void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
 /* crba: M on the tree pattern into d->M, and the full M (NV x NV, "M[...]"): both
@@ -109,8 +108,7 @@ void emit_ltl_solve(expr_prog *p, const kin_tree *t);
  * emit_minv_nsteps steps run in order (render/programs.c groups them into functions); the
  * generated function runs crba and ltl first. Each step adds its operations to c. */
 int emit_minv_nsteps(const kin_tree *t);
-void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
-                    expr_counts *c);
+void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent, expr_counts *c);
 /* aba: ddq = ABA(q, v, tau). */
 void emit_aba(expr_prog *p, const kin_tree *t);
 
@@ -124,14 +122,14 @@ typedef struct {
 
 /* A body's quantities in ABA, in its own frame. */
 typedef struct {
-    splace X;               /* placement in the parent */
-    smot v, c, pA, U[6];    /* velocity, v x S qd, bias force, U = IA S */
-    sabi IA;                /* articulated inertia */
+    splace X;            /* placement in the parent */
+    smot v, c, pA, U[6]; /* velocity, v x S qd, bias force, U = IA S */
+    sabi IA;             /* articulated inertia */
     int nv;
     smot S[6];
-    ex u[6];                /* tau - S^T pA */
-    ex Dinv[6][6];          /* (S^T IA S)^-1 when the joint has a parent */
-    sym_ldl ldl;            /* multi-DoF root: solved, not inverted */
+    ex u[6];       /* tau - S^T pA */
+    ex Dinv[6][6]; /* (S^T IA S)^-1 when the joint has a parent */
+    sym_ldl ldl;   /* multi-DoF root: solved, not inverted */
 } aba_body;
 
 /* x <- A^-1 x for a factorised A. */

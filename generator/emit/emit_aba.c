@@ -107,7 +107,7 @@ static sabi subtract_projection(expr_prog *p, sabi ia, const aba_body *b)
  * removes their arithmetic here and in the transform to the parent. */
 static sabi zero_motion_rows(sabi ia, const aba_body *b)
 {
-    static const int sym[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};   /* (i, j) -> ssym3 slot */
+    static const int sym[9] = { 0, 1, 2, 1, 3, 4, 2, 4, 5 }; /* (i, j) -> ssym3 slot */
     int a, r, j;
     for (a = 0; a < b->nv; a++) {
         int row = -1, nonzero = 0;

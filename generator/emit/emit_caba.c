@@ -22,8 +22,8 @@ typedef struct {
     sv3 *g;
     smot *acc;
     unsigned char *carries;
-    ex *kap;                /* nc: kappa - a*, computed (set-up) or loaded from d->kap */
-    int *slot;              /* d->caba_acc slot of a carrying body with non-carrying children */
+    ex *kap;   /* nc: kappa - a*, computed (set-up) or loaded from d->kap */
+    int *slot; /* d->caba_acc slot of a carrying body with non-carrying children */
 } caba_work;
 
 /* The carrying bodies whose acceleration a non-carrying child needs after the iterations:

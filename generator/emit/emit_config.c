@@ -11,8 +11,7 @@ void emit_neutral(expr_prog *p, const kin_tree *t)
         for (k = 0; k < b->nq; k++) {
             /* cos = 1 for [cos, sin] pairs, qw = 1 for the free-flyer quaternion */
             int one = (b->kind == TREE_REVOLUTE_UNBOUNDED && k == 0) ||
-                      (b->kind == TREE_PLANAR && k == 2) ||
-                      (b->kind == TREE_FREEFLYER && k == 6);
+                      (b->kind == TREE_PLANAR && k == 2) || (b->kind == TREE_FREEFLYER && k == 6);
             expr_storef(p, ex_const(one ? 1.0 : 0.0), "q[%d]", b->idx_q + k);
         }
     }
@@ -46,8 +45,8 @@ static void integrate_planar(ebuf *o, const char *in, const char *pre, const tre
 {
     int q = b->idx_q, v = b->idx_v;
     line(o, in, 1, "/* t = V(w) [vx vy], V = [[s/w, -(1-c)/w], [(1-c)/w, s/w]] */");
-    line(o, in, 1, "const cdyn_real vx = v[%d] * dt, vy = v[%d] * dt, w = v[%d] * dt;", v,
-         v + 1, v + 2);
+    line(o, in, 1, "const cdyn_real vx = v[%d] * dt, vy = v[%d] * dt, w = v[%d] * dt;", v, v + 1,
+         v + 2);
     line(o, in, 1, "const cdyn_real sw = %s__sinc(w), hw = CDYN_R(0.5) * w;", pre);
     line(o, in, 1, "const cdyn_real sh = %s__sinc(hw), cw = hw * sh * sh;   /* (1 - cos w)/w */",
          pre);
@@ -63,8 +62,8 @@ static void integrate_planar(ebuf *o, const char *in, const char *pre, const tre
  * b = (th - sin th)/th^3, and R t = t + 2 qw (u x t) + 2 u x (u x t), u = (qx qy qz). */
 static void integrate_translation(ebuf *o, const char *in, const char *pre, int q, int v)
 {
-    line(o, in, 1, "const cdyn_real vx = v[%d] * dt, vy = v[%d] * dt, vz = v[%d] * dt;", v,
-         v + 1, v + 2);
+    line(o, in, 1, "const cdyn_real vx = v[%d] * dt, vy = v[%d] * dt, vz = v[%d] * dt;", v, v + 1,
+         v + 2);
     line(o, in, 1, "const cdyn_real wx = v[%d] * dt, wy = v[%d] * dt, wz = v[%d] * dt;", v + 3,
          v + 4, v + 5);
     line(o, in, 1, "const cdyn_real th = CDYN_SQRT(wx * wx + wy * wy + wz * wz);");
@@ -129,12 +128,8 @@ int emit_integrate_text(const kin_tree *t, const char *pre, ebuf *o, const char 
             line(o, in, 1, "const cdyn_real w = v[%d] * dt;", b->idx_v);
             integrate_circle(o, in, 1, b->idx_q);
             break;
-        case TREE_PLANAR:
-            integrate_planar(o, in, pre, b);
-            break;
-        case TREE_FREEFLYER:
-            integrate_freeflyer(o, in, pre, b);
-            break;
+        case TREE_PLANAR: integrate_planar(o, in, pre, b); break;
+        case TREE_FREEFLYER: integrate_freeflyer(o, in, pre, b); break;
         }
         line(o, in, 0, "}");
     }
@@ -150,7 +145,8 @@ void emit_integrate_helpers(const kin_tree *t, const char *pre, ebuf *o)
     }
     if (!planar && !ff)
         return;
-    ebuf_printf(o,
+    ebuf_printf(
+        o,
         "/* sin(x)/x; its Taylor series near 0, where the quotient loses digits. */\n"
         "static cdyn_real %s__sinc(cdyn_real x)\n"
         "{\n"
@@ -159,10 +155,12 @@ void emit_integrate_helpers(const kin_tree *t, const char *pre, ebuf *o)
         "        return CDYN_R(1.0) - x2 / CDYN_R(6.0) * (CDYN_R(1.0) - x2 / CDYN_R(20.0) *\n"
         "               (CDYN_R(1.0) - x2 / CDYN_R(42.0) * (CDYN_R(1.0) - x2 / CDYN_R(72.0))));\n"
         "    return CDYN_SIN(x) / x;\n"
-        "}\n\n", pre);
+        "}\n\n",
+        pre);
     if (!ff)
         return;
-    ebuf_printf(o,
+    ebuf_printf(
+        o,
         "/* (x - sin x)/x^3, by its series near 0. */\n"
         "static cdyn_real %s__sinc_rest(cdyn_real x)\n"
         "{\n"
@@ -171,5 +169,6 @@ void emit_integrate_helpers(const kin_tree *t, const char *pre, ebuf *o)
         "        return (CDYN_R(1.0) - x2 / CDYN_R(20.0) * (CDYN_R(1.0) - x2 / CDYN_R(42.0) *\n"
         "               (CDYN_R(1.0) - x2 / CDYN_R(72.0)))) / CDYN_R(6.0);\n"
         "    return (x - CDYN_SIN(x)) / (x2 * x);\n"
-        "}\n\n", pre);
+        "}\n\n",
+        pre);
 }

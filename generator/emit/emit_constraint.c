@@ -87,7 +87,7 @@ static void constraint_column(expr_prog *p, const kin_tree *t, const tree_constr
     smot ca = column_at(p, t, b, dof, c->frame_a, A.p);
     smot cb = column_at(p, t, b, dof, c->frame_b, c->dim == 6 ? A.p : B.p);
     smot d = smot_sub(p, ca, cb);
-    sv3 lin = {{d.v[0], d.v[1], d.v[2]}}, ang = {{d.v[3], d.v[4], d.v[5]}};
+    sv3 lin = { { d.v[0], d.v[1], d.v[2] } }, ang = { { d.v[3], d.v[4], d.v[5] } };
     int i;
     lin = sm3_apply_t(p, A.R, lin);
     ang = sm3_apply_t(p, A.R, ang);
@@ -140,8 +140,8 @@ static void frame_motion(expr_prog *p, const kin_tree *t, int f, const body_pass
 /* Classical linear acceleration of a frame origin in its own axes: a_lin + w x v_lin. */
 static sv3 classical(expr_prog *p, smot v, smot a)
 {
-    sv3 vl = {{v.v[0], v.v[1], v.v[2]}}, w = {{v.v[3], v.v[4], v.v[5]}};
-    sv3 al = {{a.v[0], a.v[1], a.v[2]}};
+    sv3 vl = { { v.v[0], v.v[1], v.v[2] } }, w = { { v.v[3], v.v[4], v.v[5] } };
+    sv3 al = { { a.v[0], a.v[1], a.v[2] } };
     return sv3_add(p, al, sv3_cross(p, w, vl));
 }
 
@@ -180,7 +180,7 @@ static void constraint_terms(expr_prog *p, const kin_tree *t, int dynamics)
     int nnz = emit_ltl_nnz(t), ci, k, r;
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
     ex *Jh = malloc((size_t)(t->nnz_J > 0 ? t->nnz_J : 1) * sizeof *Jh);
-    body_pass b = {NULL, NULL, NULL, NULL};
+    body_pass b = { NULL, NULL, NULL, NULL };
     if (!H || !Jh || pass_alloc(t, &b) != 0) {
         expr_comment(p, "out of memory");
         goto done;
@@ -228,7 +228,7 @@ void emit_constraint_terms_kin(expr_prog *p, const kin_tree *t)
 void emit_constraint_jacobian(expr_prog *p, const kin_tree *t)
 {
     ex *Jh = malloc((size_t)(t->nnz_J > 0 ? t->nnz_J : 1) * sizeof *Jh);
-    body_pass b = {NULL, NULL, NULL, NULL};
+    body_pass b = { NULL, NULL, NULL, NULL };
     int ci, r, k;
     if (!Jh || pass_alloc(t, &b) != 0) {
         expr_comment(p, "out of memory");
@@ -250,7 +250,7 @@ done:
 
 void emit_constraint_drift(expr_prog *p, const kin_tree *t)
 {
-    body_pass b = {NULL, NULL, NULL, NULL};
+    body_pass b = { NULL, NULL, NULL, NULL };
     int ci, r;
     if (pass_alloc(t, &b) != 0) {
         expr_comment(p, "out of memory");
@@ -305,8 +305,7 @@ static void kkt_columns(expr_prog *p, const kin_tree *t, ex *X, ex *Bh)
 }
 
 /* G(r, s) = sum over the shared support of X(r, k) B(s, k). */
-static ex delassus_entry(expr_prog *p, const kin_tree *t, const ex *X, const ex *Bh, int r,
-                         int s)
+static ex delassus_entry(expr_prog *p, const kin_tree *t, const ex *X, const ex *Bh, int r, int s)
 {
     const tree_constraint *a = &t->constraints[tree_constraint_of_row(t, r)];
     const tree_constraint *b = &t->constraints[tree_constraint_of_row(t, s)];
@@ -316,8 +315,9 @@ static ex delassus_entry(expr_prog *p, const kin_tree *t, const ex *X, const ex 
         int dof = a->support[k], kb = b->dof_pos[dof];
         if (kb < 0)
             continue;
-        g = ex_add(p, g, ex_mul(p, X[tree_constraint_index(t, r, dof)],
-                                Bh[b->offset + (s - b->row) * b->nsupport + kb]));
+        g = ex_add(p, g,
+                   ex_mul(p, X[tree_constraint_index(t, r, dof)],
+                          Bh[b->offset + (s - b->row) * b->nsupport + kb]));
     }
     return g;
 }
@@ -366,7 +366,7 @@ void emit_dense_factor(expr_prog *p, const dense_factor *f, ex *A)
         ex dinv = ex_div(p, ex_const(1.0), A[k * n + k]);
         expr_storef(p, A[k * n + k], "d->%s[%d]", f->D, k);
         expr_storef(p, dinv, "d->%s[%d]", f->Dinv, k);
-        for (i = k - 1; i >= 0; i--) {    /* row k's entries left of i still unscaled */
+        for (i = k - 1; i >= 0; i--) { /* row k's entries left of i still unscaled */
             ex a;
             if (!f->pat[k * n + i])
                 continue;
@@ -386,13 +386,15 @@ void emit_dense_solve(expr_prog *p, const dense_factor *f, ex *x)
     for (i = n - 1; i >= 0; i--)
         for (j = 0; j < i; j++)
             if (f->pat[i * n + j])
-                x[j] = ex_sub(p, x[j], ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[i]));
+                x[j] = ex_sub(p, x[j],
+                              ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[i]));
     for (i = 0; i < n; i++)
         x[i] = ex_mul(p, x[i], ex_inputf(p, "d->%s[%d]", f->Dinv, i));
     for (i = 0; i < n; i++)
         for (j = 0; j < i; j++)
             if (f->pat[i * n + j])
-                x[i] = ex_sub(p, x[i], ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[j]));
+                x[i] = ex_sub(p, x[i],
+                              ex_mul(p, ex_inputf(p, "d->%s[%d]", f->L, slot(f, i, j)), x[j]));
 }
 
 static dense_factor delassus_factor(const kin_tree *t, const unsigned char *pat)
@@ -503,8 +505,10 @@ void emit_prox_rhs(expr_prog *p, const kin_tree *t)
         const tree_constraint *c = &t->constraints[tree_constraint_of_row(t, r)];
         ex e = ex_sub(p, ex_inputf(p, "astar[%d]", r), ex_inputf(p, "d->gamma[%d]", r));
         for (i = 0; i < c->nsupport; i++)
-            e = ex_sub(p, e, ex_mul(p, ex_inputf(p, "d->B[%d]", tree_constraint_index(t, r, c->support[i])),
-                                    z[c->support[i]]));
+            e = ex_sub(p, e,
+                       ex_mul(p,
+                              ex_inputf(p, "d->B[%d]", tree_constraint_index(t, r, c->support[i])),
+                              z[c->support[i]]));
         expr_storef(p, e, "d->r[%d]", r);
     }
     free(z);
@@ -517,8 +521,9 @@ static ex constraint_velocity(expr_prog *p, const kin_tree *t, int r, const char
     ex e = ex_const(0.0);
     int k;
     for (k = 0; k < c->nsupport; k++)
-        e = ex_add(p, e, ex_mul(p, ex_inputf(p, "d->Jc[%d]", tree_constraint_index(t, r, c->support[k])),
-                                ex_inputf(p, "%s[%d]", vec, c->support[k])));
+        e = ex_add(p, e,
+                   ex_mul(p, ex_inputf(p, "d->Jc[%d]", tree_constraint_index(t, r, c->support[k])),
+                          ex_inputf(p, "%s[%d]", vec, c->support[k])));
     return e;
 }
 
@@ -567,9 +572,9 @@ void emit_constraint_error(expr_prog *p, const tree_constraint *c, splace A, spl
 /* The error from the placements in d: the contact's d->ref_* or the loop's frame B. */
 static void position_error(expr_prog *p, int ci, const tree_constraint *c, ex *e)
 {
-    emit_constraint_error(p, c, placement_input(p, "con_a", ci),
-                          c->is_loop ? placement_input(p, "con_b", ci)
-                                     : emit_constraint_reference(p, ci), e);
+    emit_constraint_error(
+        p, c, placement_input(p, "con_a", ci),
+        c->is_loop ? placement_input(p, "con_b", ci) : emit_constraint_reference(p, ci), e);
 }
 
 /* Baumgarte: a* = -Kp e - Kd J v per constraint (Kp, Kd: arrays of the generated function). */
@@ -605,8 +610,9 @@ static void kkt_back_substitute(expr_prog *p, const kin_tree *t, int impulse)
         for (r = 0; r < c->dim; r++) {
             ex l = ex_inputf(p, "%s[%d]", lam, c->row + r);
             for (k = 0; k < c->nsupport; k++)
-                y[c->support[k]] = ex_add(p, y[c->support[k]],
-                    ex_mul(p, ex_inputf(p, "d->B[%d]", c->offset + r * c->nsupport + k), l));
+                y[c->support[k]] =
+                    ex_add(p, y[c->support[k]],
+                           ex_mul(p, ex_inputf(p, "d->B[%d]", c->offset + r * c->nsupport + k), l));
         }
     }
     for (i = 0; i < t->nv; i++)

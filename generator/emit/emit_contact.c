@@ -45,8 +45,8 @@ sabi emit_contact_inertia(expr_prog *p, const kin_tree *t, const tree_constraint
 {
     const double *o = t->frames[c->frame_a].p;
     const double pp = o[0] * o[0] + o[1] * o[1] + o[2] * o[2], ang = c->dim == 6 ? 1.0 : 0.0;
-    const double I[6] = {pp - o[0] * o[0] + ang, -o[0] * o[1], -o[0] * o[2],
-                         pp - o[1] * o[1] + ang, -o[1] * o[2], pp - o[2] * o[2] + ang};
+    const double I[6] = { pp - o[0] * o[0] + ang, -o[0] * o[1], -o[0] * o[2],
+                          pp - o[1] * o[1] + ang, -o[1] * o[2], pp - o[2] * o[2] + ang };
     sinertia y;
     int k;
     y.m = rho;
@@ -65,7 +65,7 @@ void emit_contact_bias(expr_prog *p, const kin_tree *t, const tree_constraint *c
     int r;
     if (c->dim == 3) {
         smot vf = smot_act_inv(p, F, v_body);
-        sv3 vl = {{vf.v[0], vf.v[1], vf.v[2]}}, w = {{vf.v[3], vf.v[4], vf.v[5]}};
+        sv3 vl = { { vf.v[0], vf.v[1], vf.v[2] } }, w = { { vf.v[3], vf.v[4], vf.v[5] } };
         g = sv3_add(p, g, sv3_cross(p, w, vl));
     }
     for (r = 0; r < c->dim; r++)

@@ -5,8 +5,7 @@
 #include "emit/emit.h"
 
 /* X Y X^-1 (compact), split into joint rotation and constant placement when cheaper. */
-static sinertia inertia_to_parent(expr_prog *p, const kin_tree *t, int body, splace X,
-                                  sinertia y)
+static sinertia inertia_to_parent(expr_prog *p, const kin_tree *t, int body, splace X, sinertia y)
 {
     splace placement;
     int k;
@@ -42,7 +41,7 @@ static void zeros_text(ebuf *out, const char *indent, const char *dst, int d0, i
  * under gcc; the robots with 18 DoFs or fewer within 2%. */
 static void crba_zeros_code(expr_prog *p, const kin_tree *t, int i)
 {
-    ebuf out = {0, 0, 0, 0};
+    ebuf out = { 0, 0, 0, 0 };
     int nv = t->nv, r, col, start, v0 = t->bodies[i].idx_v, nb = t->bodies[i].nv;
     size_t heading;
     if (nb == 1)
@@ -61,7 +60,7 @@ static void crba_zeros_code(expr_prog *p, const kin_tree *t, int i)
         }
     if (out.oom)
         expr_code(p, NULL);
-    else if (out.len > heading)     /* a chain's rows have no zeros */
+    else if (out.len > heading) /* a chain's rows have no zeros */
         expr_code(p, out.s);
     ebuf_free(&out);
 }
@@ -104,8 +103,8 @@ static void crba_pattern(expr_prog *p, const kin_tree *t, ex *H, int full)
                     H[emit_ltl_index(t, vi + b, vp + a)] = smot_dot(p, Sp[a], F[b]);
         }
         if (t->bodies[i].parent >= 0)
-            Y[t->bodies[i].parent] = sinertia_add(p, Y[t->bodies[i].parent],
-                                                  inertia_to_parent(p, t, i, X[i], Y[i]));
+            Y[t->bodies[i].parent] =
+                sinertia_add(p, Y[t->bodies[i].parent], inertia_to_parent(p, t, i, X[i], Y[i]));
         if (full)
             crba_zeros_code(p, t, i);
     }
@@ -301,12 +300,12 @@ static void axpy_text(ebuf *out, const char *indent, const char *dst, int d0, co
 {
     int k;
     if (n >= AXPY_LOOP_MIN)
-        ebuf_printf(out, "%s    for (int c = 0; c < %d; ++c)\n%s        %s[%d + c] -= %s * %s[%d + c];\n",
-                    indent, n, indent, dst, d0, s, src, s0);
+        ebuf_printf(
+            out, "%s    for (int c = 0; c < %d; ++c)\n%s        %s[%d + c] -= %s * %s[%d + c];\n",
+            indent, n, indent, dst, d0, s, src, s0);
     else
         for (k = 0; k < n; k++)
-            ebuf_printf(out, "%s    %s[%d] -= %s * %s[%d];\n", indent, dst, d0 + k, s, src,
-                        s0 + k);
+            ebuf_printf(out, "%s    %s[%d] -= %s * %s[%d];\n", indent, dst, d0 + k, s, src, s0 + k);
     c->mul += n;
     c->add += n;
 }
@@ -335,20 +334,21 @@ static const char *ltl_row_source(const kin_tree *t, int k)
     return dof_subtree_end(t, k) == k + 1 ? "d->M" : "d->L";
 }
 
-static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent,
-                         expr_counts *c)
+static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent, expr_counts *c)
 {
     int ii = emit_ltl_index(t, i, i), n = emit_dof_depth(t, i), end = dof_subtree_end(t, i), k, col;
-    const int i0 = ii - (n - 1);      /* row i: columns root .. i */
+    const int i0 = ii - (n - 1); /* row i: columns root .. i */
     row_comment_text(out, indent, t, i);
     for (k = end - 1; k > i; k--) {
-        const int ki = emit_ltl_index(t, k, i), k0 = ki - (n - 1);   /* row k's head */
+        const int ki = emit_ltl_index(t, k, i), k0 = ki - (n - 1); /* row k's head */
         const char *from = k == end - 1 ? "d->M" : "d->L";
         const char *rowk = ltl_row_source(t, k);
         ebuf_printf(out, "%s{\n%s    const cdyn_real a = %s[%d] * d->Dinv[%d];\n", indent, indent,
                     rowk, ki, k);
         if (n >= AXPY_LOOP_MIN)
-            ebuf_printf(out, "%s    for (int c = 0; c < %d; ++c)\n%s        d->L[%d + c] = %s[%d + c] - a * %s[%d + c];\n",
+            ebuf_printf(out,
+                        "%s    for (int c = 0; c < %d; ++c)\n%s        d->L[%d + c] = %s[%d + c] - "
+                        "a * %s[%d + c];\n",
                         indent, n, indent, i0, from, i0, rowk, k0);
         else
             for (col = 0; col < n; col++)
@@ -412,8 +412,7 @@ static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *in
         ebuf_printf(out, "%s{\n%s    const cdyn_real l = d->L[%d];\n", indent, indent,
                     emit_ltl_index(t, i, j));
         ebuf_printf(out, "%s    Minv[%d] = -l;\n", indent, j * nv + i);
-        axpy_text(out, indent, "Minv", j * nv + i + 1, "l", "Minv", i * nv + i + 1,
-                  end - i - 1, c);
+        axpy_text(out, indent, "Minv", j * nv + i + 1, "l", "Minv", i * nv + i + 1, end - i - 1, c);
         ebuf_printf(out, "%s}\n", indent);
     }
 }
@@ -422,8 +421,8 @@ static void minv_backward(const kin_tree *t, int step, ebuf *out, const char *in
  * (from a up to the root, a itself included) of w_j Minv[j * nv + col + c], c = 0 .. n-1;
  * w_k belongs to i's k-th ancestor (w0 to i itself). One store per entry, the sum in
  * registers, four terms a line (a loop from AXPY_LOOP_MIN on). */
-static void minv_sum_text(ebuf *out, const char *indent, const kin_tree *t, int i, int a,
-                          int col, int n, expr_counts *c)
+static void minv_sum_text(ebuf *out, const char *indent, const kin_tree *t, int i, int a, int col,
+                          int n, expr_counts *c)
 {
     int nv = t->nv, j, k, m, e, terms = emit_dof_depth(t, a);
     char at[16];
@@ -440,7 +439,7 @@ static void minv_sum_text(ebuf *out, const char *indent, const kin_tree *t, int 
         }
         for (j = i, k = 0, m = 0; j >= 0; j = t->dof_parent[j], k++) {
             if (emit_dof_depth(t, j) > terms)
-                continue;   /* below a: Y(j, col + c) is zero */
+                continue; /* below a: Y(j, col + c) is zero */
             if (m > 0 && m % 4 == 0)
                 ebuf_printf(out, "\n%s           ", indent);
             ebuf_printf(out, " %sw%d * Minv[%d + %s]", m > 0 ? "+ " : "", k, j * nv + col, at);
@@ -459,8 +458,7 @@ static void minv_sum_text(ebuf *out, const char *indent, const kin_tree *t, int 
  * lca(i, c) alone, where the recursion from the root, X(i, c) = Y(i, c) / D_i - sum over
  * all of i's ancestors of L(i, j) X(j, c), reads every ancestor's finished row: talos'
  * X step takes 9,557 products instead of 11,424. */
-static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent,
-                         expr_counts *c)
+static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv, j, k, end;
     row_comment_text(out, indent, t, i);
@@ -478,15 +476,15 @@ static void minv_forward(const kin_tree *t, int i, ebuf *out, const char *indent
         end = j_end;
     }
     ebuf_printf(out, "%s}\n", indent);
-    zeros_text(out, indent, "Minv", i * nv + end, nv - end);   /* the other trees of a forest */
-    if (i + 1 < nv)   /* its mirror image, column i of the lower triangle, while it is hot */
-        ebuf_printf(out, "%sfor (int c = %d; c < %d; ++c)\n"
-                    "%s    Minv[c * %d + %d] = Minv[%d + c];\n", indent, i + 1, nv, indent, nv, i,
-                    i * nv);
+    zeros_text(out, indent, "Minv", i * nv + end, nv - end); /* the other trees of a forest */
+    if (i + 1 < nv) /* its mirror image, column i of the lower triangle, while it is hot */
+        ebuf_printf(out,
+                    "%sfor (int c = %d; c < %d; ++c)\n"
+                    "%s    Minv[c * %d + %d] = Minv[%d + c];\n",
+                    indent, i + 1, nv, indent, nv, i, i * nv);
 }
 
-void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent,
-                    expr_counts *c)
+void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent, expr_counts *c)
 {
     int nv = t->nv;
     if (step <= nv)

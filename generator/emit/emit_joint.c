@@ -66,9 +66,7 @@ static splace joint_transform(expr_prog *p, const tree_body *b)
     case TREE_REVOLUTE:
         x.R = revolute_rotation(p, b, ex_cos(p, qin(p, k)), ex_sin(p, qin(p, k)));
         break;
-    case TREE_REVOLUTE_UNBOUNDED:
-        x.R = revolute_rotation(p, b, qin(p, k), qin(p, k + 1));
-        break;
+    case TREE_REVOLUTE_UNBOUNDED: x.R = revolute_rotation(p, b, qin(p, k), qin(p, k + 1)); break;
     case TREE_PRISMATIC:
         for (i = 0; i < 3; i++)
             x.p.v[i] = ex_mul(p, qin(p, k), ex_const(b->axis[i]));
@@ -125,8 +123,8 @@ int emit_joint_subspace(const kin_tree *t, int body, smot S[6])
     return 0;
 }
 
-int emit_joint_split(expr_prog *p, const kin_tree *t, int body, splace *placement, int *k,
-                     ex *c, ex *s)
+int emit_joint_split(expr_prog *p, const kin_tree *t, int body, splace *placement, int *k, ex *c,
+                     ex *s)
 {
     const tree_body *b = &t->bodies[body];
     int i;
@@ -224,16 +222,16 @@ void emit_body_comment(expr_prog *p, const kin_tree *t, int body, const char *wh
 
 const char *emit_joint_label(const tree_body *b, char *buf, size_t len)
 {
-    static const char *const kind[] = {"revolute", "continuous", "prismatic", "planar",
-                                       "free-flyer"};
+    static const char *const kind[] = { "revolute", "continuous", "prismatic", "planar",
+                                        "free-flyer" };
     if (b->kind == TREE_PLANAR || b->kind == TREE_FREEFLYER)
         snprintf(buf, len, "%s", kind[b->kind]);
     else if (b->axis_index >= 0)
         snprintf(buf, len, "%s %c%c", kind[b->kind], b->axis_sign > 0 ? '+' : '-',
                  "xyz"[b->axis_index]);
     else
-        snprintf(buf, len, "%s about (%.6g, %.6g, %.6g)", kind[b->kind], b->axis[0],
-                 b->axis[1], b->axis[2]);
+        snprintf(buf, len, "%s about (%.6g, %.6g, %.6g)", kind[b->kind], b->axis[0], b->axis[1],
+                 b->axis[2]);
     return buf;
 }
 

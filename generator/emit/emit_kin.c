@@ -20,9 +20,9 @@ void emit_fk(expr_prog *p, const kin_tree *t)
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *b = &t->bodies[i];
         splace x;
-        emit_body_heading(p, t, i, NULL);      /* the banner above the joint's placement, */
+        emit_body_heading(p, t, i, NULL); /* the banner above the joint's placement, */
         x = emit_joint_placement(p, t, i);
-        expr_barrier(p);                        /* the barrier where it was measured */
+        expr_barrier(p); /* the barrier where it was measured */
         o[i] = b->parent < 0 ? x : splace_compose(p, o[b->parent], x);
         emit_store_placement(p, o[i], "oMb", i);
     }

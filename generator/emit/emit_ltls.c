@@ -14,7 +14,7 @@
 typedef struct {
     unsigned char *pat;
     int *index;
-    int nnz;                /* strictly lower entries: the size of d->Lmu */
+    int nnz; /* strictly lower entries: the size of d->Lmu */
 } augmented;
 
 static int augmented_open(const kin_tree *t, augmented *a)
@@ -124,8 +124,8 @@ static void add_jt(expr_prog *p, const kin_tree *t, const ex *y, ex *x)
         const tree_constraint *c = &t->constraints[ci];
         for (r = 0; r < c->dim; r++)
             for (k = 0; k < c->nsupport; k++)
-                x[c->support[k]] = ex_add(p, x[c->support[k]],
-                                          ex_mul(p, J_at(p, c, r, k), y[c->row + r]));
+                x[c->support[k]] =
+                    ex_add(p, x[c->support[k]], ex_mul(p, J_at(p, c, r, k), y[c->row + r]));
     }
 }
 

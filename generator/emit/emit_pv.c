@@ -16,12 +16,12 @@
 typedef struct {
     aba_body *B;
     sv3 *g;
-    smot *KA;               /* nbodies x nc: column r of each body's KA */
+    smot *KA; /* nbodies x nc: column r of each body's KA */
     smot *acc;
-    ex *w;                  /* nv x nc: S^T KA of each DoF */
-    ex *G;                  /* nc x nc */
-    ex *e;                  /* nc: the free residual J ddq_free + gamma - a* */
-    unsigned char *rows;    /* nbodies x nc: row r belongs to a contact in the subtree */
+    ex *w;               /* nv x nc: S^T KA of each DoF */
+    ex *G;               /* nc x nc */
+    ex *e;               /* nc: the free residual J ddq_free + gamma - a* */
+    unsigned char *rows; /* nbodies x nc: row r belongs to a contact in the subtree */
 } pv_work;
 
 static void *zalloc(size_t n, size_t size)
@@ -128,19 +128,19 @@ static void eliminate(expr_prog *p, const kin_tree *t, pv_work *w, int i)
     for (r = 0; r < nc; r++)
         for (s = 0; s <= r && rows[r]; s++)
             for (a = 0; a < n && rows[s]; a++)
-                w->G[r * nc + s] = ex_add(p, w->G[r * nc + s],
-                                          ex_mul(p, w->w[(k0 + a) * nc + r], Dw[6 * s + a]));
+                w->G[r * nc + s] =
+                    ex_add(p, w->G[r * nc + s], ex_mul(p, w->w[(k0 + a) * nc + r], Dw[6 * s + a]));
     for (r = 0; r < nc; r++) {
         smot ka = KA[r];
         if (!rows[r])
             continue;
         if (t->bodies[i].kind == TREE_FREEFLYER)
-            continue;       /* S = 1: Ka = KA - IA IA^-1 KA = 0 exactly */
+            continue; /* S = 1: Ka = KA - IA IA^-1 KA = 0 exactly */
         for (a = 0; a < n; a++)
             ka = smot_sub(p, ka, smot_scale(p, Dw[6 * r + a], b->U[a]));
         if (parent < 0) {
-            w->e[r] = ex_add(p, w->e[r], smot_dot(p, ka, smot_act_inv(p, b->X,
-                                                                       emit_base_acceleration(t))));
+            w->e[r] = ex_add(p, w->e[r],
+                             smot_dot(p, ka, smot_act_inv(p, b->X, emit_base_acceleration(t))));
             continue;
         }
         w->e[r] = ex_add(p, w->e[r], smot_dot(p, ka, b->c));
@@ -197,9 +197,9 @@ static void run(expr_prog *p, const kin_tree *t, int load)
                 int k = t->bodies[i].idx_v + a;
                 for (r = 0; r < nc; r++)
                     if (w.rows[(size_t)i * (size_t)nc + (size_t)r])
-                        w.B[i].u[a] = ex_add(p, w.B[i].u[a],
-                                             ex_mul(p, w.w[k * nc + r],
-                                                    ex_inputf(p, "lambda[%d]", r)));
+                        w.B[i].u[a] =
+                            ex_add(p, w.B[i].u[a],
+                                   ex_mul(p, w.w[k * nc + r], ex_inputf(p, "lambda[%d]", r)));
             }
         emit_aba_pass3(p, t, w.B, w.acc, NULL);
     }
@@ -239,7 +239,7 @@ int emit_pv_stash_size(const kin_tree *t)
 void emit_pv_delassus(expr_prog *p, const kin_tree *t)
 {
     pv_work w;
-    stash s = stash_begin(p, "pv", 1);      /* loads nobody reads: nothing is stored */
+    stash s = stash_begin(p, "pv", 1); /* loads nobody reads: nothing is stored */
     int r, c, nc = t->nc;
     if (work_alloc(t, &w) != 0) {
         expr_comment(p, "out of memory");

@@ -17,8 +17,8 @@ static void emit_backward(expr_prog *p, const kin_tree *t, int i, const splace *
 {
     smot S[6];
     int k, nv = emit_joint_subspace(t, i, S), parent = t->bodies[i].parent;
-    emit_body_heading(p, t, i, parent >= 0 ? "joint forces, its force onto the parent"
-                                           : "joint forces");
+    emit_body_heading(p, t, i,
+                      parent >= 0 ? "joint forces, its force onto the parent" : "joint forces");
     for (k = 0; k < nv; k++) {
         char target[256];
         snprintf(target, sizeof target, "%.200s[%d]", out, t->bodies[i].idx_v + k);
@@ -57,7 +57,8 @@ void emit_rnea(expr_prog *p, const kin_tree *t, const char *vname, const char *a
         expr_comment(p, "out of memory");
         goto done;
     }
-    expr_section(p, "each subtree: velocities, accelerations and body forces down, joint forces up");
+    expr_section(p,
+                 "each subtree: velocities, accelerations and body forces down, joint forces up");
     for (i = 0; i < n; i++) {
         int j;
         emit_body_comment(p, t, i, NULL);

@@ -12,15 +12,15 @@
 
 /* Components of a multi-coordinate joint, in q and in v (a and tau pair with v). */
 static const char *const q_parts[][7] = {
-    [TREE_REVOLUTE_UNBOUNDED] = {"cos", "sin"},
-    [TREE_PLANAR] = {"x", "y", "cos", "sin"},
-    [TREE_FREEFLYER] = {"x", "y", "z", "qx", "qy", "qz", "qw"},
+    [TREE_REVOLUTE_UNBOUNDED] = { "cos", "sin" },
+    [TREE_PLANAR] = { "x", "y", "cos", "sin" },
+    [TREE_FREEFLYER] = { "x", "y", "z", "qx", "qy", "qz", "qw" },
 };
 static const char *const v_parts[][6] = {
-    [TREE_PLANAR] = {"x", "y", "rz"},
-    [TREE_FREEFLYER] = {"x", "y", "z", "rx", "ry", "rz"},
+    [TREE_PLANAR] = { "x", "y", "rz" },
+    [TREE_FREEFLYER] = { "x", "y", "z", "rx", "ry", "rz" },
 };
-static const char *const arrays[] = {"q", "v", "a", "tau"};
+static const char *const arrays[] = { "q", "v", "a", "tau" };
 
 /* The joint's name as C: letters, digits and '_' (others become '_'), at most 48 bytes. */
 static void joint_ident(const char *name, char *out)
@@ -47,8 +47,8 @@ static void ident_of(const tree_body *b, int a, int k, const char *joint, char *
 typedef struct {
     char (*names)[IDENT_LEN];
     int n;
-    int *slot;              /* indices into names, -1 empty */
-    size_t cap;             /* a power of two, more than twice the names */
+    int *slot;  /* indices into names, -1 empty */
+    size_t cap; /* a power of two, more than twice the names */
 } ident_set;
 
 static size_t ident_hash(const char *s)
@@ -82,8 +82,8 @@ static void ident_add(ident_set *u, const char *id)
  * "x" and a joint "hip_x") or by a parameter or local of templates/robot.c.tpl. */
 static int clashes(const tree_body *b, const char *joint, const ident_set *u)
 {
-    static const char *const params[] = {"q_next", "v_before", "v_after", "a_i", "a_p",
-                                         "a_world", "tau_i", "v_i", "v_p"};
+    static const char *const params[] = { "q_next",  "v_before", "v_after", "a_i", "a_p",
+                                          "a_world", "tau_i",    "v_i",     "v_p" };
     char id[IDENT_LEN];
     int a, k, x;
     for (a = 0; a < 4; a++)
@@ -98,7 +98,7 @@ static int clashes(const tree_body *b, const char *joint, const ident_set *u)
     return 0;
 }
 
-const expr_print_rules emit_print_rules = {"cdyn_sincos_n", "q"};
+const expr_print_rules emit_print_rules = { "cdyn_sincos_n", "q" };
 
 void emit_name_joint_inputs(expr_prog *p, const kin_tree *t)
 {
@@ -112,11 +112,11 @@ void emit_name_joint_inputs(expr_prog *p, const kin_tree *t)
     u.names = malloc(total * sizeof *u.names);
     u.slot = malloc(u.cap * sizeof *u.slot);
     if (!u.names || !u.slot) {
-        free(u.names);                 /* the temporaries keep their numbers */
+        free(u.names); /* the temporaries keep their numbers */
         free(u.slot);
         return;
     }
-    memset(u.slot, 0xff, u.cap * sizeof *u.slot);     /* all -1 */
+    memset(u.slot, 0xff, u.cap * sizeof *u.slot); /* all -1 */
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *b = &t->bodies[i];
         char joint[IDENT_LEN];
@@ -128,7 +128,8 @@ void emit_name_joint_inputs(expr_prog *p, const kin_tree *t)
                 char input[32], id[IDENT_LEN];
                 ident_of(b, a, k, joint, id);
                 ident_add(&u, id);
-                snprintf(input, sizeof input, "%s[%d]", arrays[a], (a == 0 ? b->idx_q : b->idx_v) + k);
+                snprintf(input, sizeof input, "%s[%d]", arrays[a],
+                         (a == 0 ? b->idx_q : b->idx_v) + k);
                 expr_name_input(p, input, id);
             }
     }

@@ -109,7 +109,8 @@ int tree_add_constraints(kin_tree *t, const constraint_spec *specs, int n, const
     }
     for (i = 0; i < n; i++) {
         const constraint_spec *s = &specs[i];
-        int a = tree_find_frame(t, s->frame_a), b = s->frame_b ? tree_find_frame(t, s->frame_b) : -1;
+        int a = tree_find_frame(t, s->frame_a),
+            b = s->frame_b ? tree_find_frame(t, s->frame_b) : -1;
         tree_constraint *c = &cs[i];
         if (check_spec(t, s, a, b, file, err, errlen) != 0)
             goto fail;
@@ -210,7 +211,7 @@ long tree_augmented_pattern(const kin_tree *t, unsigned char *pattern)
         const tree_constraint *c = &t->constraints[k];
         for (i = 0; i < c->nsupport; i++)
             for (j = 0; j <= i; j++)
-                pat[c->support[i] * nv + c->support[j]] = 1;   /* support is ascending */
+                pat[c->support[i] * nv + c->support[j]] = 1; /* support is ascending */
     }
     nnz = symbolic_fill(pat, nv);
     if (!pattern)
@@ -227,9 +228,9 @@ long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern)
         return -1;
     for (i = 0; i < nc; i++)
         for (j = 0; j <= i; j++)
-            pat[i * nc + j] = (unsigned char)supports_meet(
-                &t->constraints[tree_constraint_of_row(t, i)],
-                &t->constraints[tree_constraint_of_row(t, j)]);
+            pat[i * nc + j] =
+                (unsigned char)supports_meet(&t->constraints[tree_constraint_of_row(t, i)],
+                                             &t->constraints[tree_constraint_of_row(t, j)]);
     nnz = symbolic_fill(pat, nc);
     if (!pattern)
         free(pat);

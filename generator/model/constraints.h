@@ -17,8 +17,8 @@
 
 typedef struct {
     const char *frame_a;
-    const char *frame_b;    /* NULL for a contact */
-    int dim;                /* 3 or 6 */
+    const char *frame_b; /* NULL for a contact */
+    int dim;             /* 3 or 6 */
 } constraint_spec;
 
 /* Parses FRAME:3d|6d (a contact) or A:B:3d|6d (is_loop), splitting a copy in text (of n

@@ -40,7 +40,7 @@ int model_table_from_tree(const kin_tree *t, model_table *out)
         model_table_free(out);
         return -1;
     }
-    out->model.nframes = t->nframes;   /* first: model_table_free reads it */
+    out->model.nframes = t->nframes; /* first: model_table_free reads it */
     for (i = 0; i < t->nbodies; i++)
         fill_body(&out->bodies[i], &t->bodies[i]);
     for (i = 0; i < t->nframes; i++) {
@@ -82,12 +82,12 @@ void model_table_free(model_table *mt)
     memset(mt, 0, sizeof *mt);
 }
 
-int model_table_load(const char *urdf_path, int floating_base, model_table *out,
-                     char *err, size_t errlen)
+int model_table_load(const char *urdf_path, int floating_base, model_table *out, char *err,
+                     size_t errlen)
 {
     urdf_model u;
     kin_tree t;
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     int rc;
     memset(out, 0, sizeof *out);
     if (urdf_parse_file(urdf_path, &u, err, errlen) < 0)

@@ -8,7 +8,7 @@
 #include "cdyn_model.h"
 
 typedef struct {
-    cdyn_model model;       /* points into the arrays below */
+    cdyn_model model; /* points into the arrays below */
     cdyn_body *bodies;
     cdyn_frame *frames;
     int *dof_parent, *dof_body;
@@ -19,7 +19,7 @@ int model_table_from_tree(const kin_tree *t, model_table *out);
 void model_table_free(model_table *mt);
 
 /* Loads a URDF straight into a table: parse, tree, table. Returns 0, or -1 with err set. */
-int model_table_load(const char *urdf_path, int floating_base, model_table *out,
-                     char *err, size_t errlen);
+int model_table_load(const char *urdf_path, int floating_base, model_table *out, char *err,
+                     size_t errlen);
 
 #endif

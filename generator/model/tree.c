@@ -28,7 +28,7 @@ typedef struct {
     double R[9], p[3];
 } placement;
 
-typedef struct {            /* inertia accumulated about the body origin */
+typedef struct { /* inertia accumulated about the body origin */
     double mass, h[3], I[9];
 } lumped_inertia;
 
@@ -36,9 +36,9 @@ typedef struct {
     const urdf_model *u;
     const tree_options *opt;
     kin_tree *t;
-    int **children;         /* per link: child joint indices, sorted by joint name */
+    int **children; /* per link: child joint indices, sorted by joint name */
     int *nchildren;
-    lumped_inertia *lump;   /* per body */
+    lumped_inertia *lump; /* per body */
     char *err;
     size_t errlen;
 } builder;
@@ -50,8 +50,8 @@ static int fail(builder *b, int line, const char *joint, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(b->err, b->errlen, "%s:%d: joint \"%s\": %s", b->u->file ? b->u->file : "?",
-             line, joint, msg);
+    snprintf(b->err, b->errlen, "%s:%d: joint \"%s\": %s", b->u->file ? b->u->file : "?", line,
+             joint, msg);
     return -1;
 }
 
@@ -73,7 +73,7 @@ static double clean(double x)
  * (counted into *snapped: kin_tree.nsnapped, for `cdyngen report` and --summary). */
 static void snapped_cos_sin(double angle, double *c, double *s, int *snapped)
 {
-    static const double cos4[4] = {1, 0, -1, 0}, sin4[4] = {0, 1, 0, -1};
+    static const double cos4[4] = { 1, 0, -1, 0 }, sin4[4] = { 0, 1, 0, -1 };
     const double half_pi = 1.57079632679489661923;
     double k = floor(angle / half_pi + 0.5);
     if (fabs(angle - k * half_pi) < ANGLE_TOL && fabs(k) < 1e9) {
@@ -124,7 +124,7 @@ static void rpy_to_matrix(double R[9], const double rpy[3], int *snapped)
     snapped_cos_sin(rpy[2], &cy, &sy, snapped);
     R[0] = cy * cp, R[1] = cy * sp * sr - sy * cr, R[2] = cy * sp * cr + sy * sr;
     R[3] = sy * cp, R[4] = sy * sp * sr + cy * cr, R[5] = sy * sp * cr - cy * sr;
-    R[6] = -sp,     R[7] = cp * sr,                R[8] = cp * cr;
+    R[6] = -sp, R[7] = cp * sr, R[8] = cp * cr;
 }
 
 static placement origin_placement(const urdf_origin *o, int *snapped)
@@ -151,14 +151,14 @@ static placement compose(const placement *a, const placement *b)
 
 static placement identity_placement(void)
 {
-    placement x = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+    placement x = { { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, { 0, 0, 0 } };
     return x;
 }
 
 /* A rotation taking +z onto the unit vector a (used to put a planar joint's plane in xy). */
 static void rotation_z_to(double R[9], const double a[3])
 {
-    double ex[3] = {1, 0, 0}, x[3], y[3], n;
+    double ex[3] = { 1, 0, 0 }, x[3], y[3], n;
     int i;
     if (fabs(a[0]) > 0.9) {
         ex[0] = 0;
@@ -187,7 +187,7 @@ static void rotation_z_to(double R[9], const double a[3])
 static void lump_link(lumped_inertia *acc, const urdf_link *l, const placement *x, int *snapped)
 {
     placement in = origin_placement(&l->inertial_origin, snapped), c = compose(x, &in);
-    double Ic[9] = {l->ixx, l->ixy, l->ixz, l->ixy, l->iyy, l->iyz, l->ixz, l->iyz, l->izz};
+    double Ic[9] = { l->ixx, l->ixy, l->ixz, l->ixy, l->iyy, l->iyz, l->ixz, l->iyz, l->izz };
     double Rt[9], tmp[9], cc;
     int i, j;
     if (!l->has_inertial)
@@ -209,7 +209,7 @@ static void lump_link(lumped_inertia *acc, const urdf_link *l, const placement *
 /* Back from origin form to (mass, com, inertia about com). */
 static void finish_inertia(tree_body *body, const lumped_inertia *acc)
 {
-    double c[3] = {0, 0, 0}, cc, I[9];
+    double c[3] = { 0, 0, 0 }, cc, I[9];
     int i, j;
     body->mass = acc->mass;
     if (acc->mass > 0)
@@ -252,14 +252,14 @@ static void set_axis(tree_body *body, const double axis[3], int *snapped)
 
 static void kind_sizes(tree_joint_kind k, int *nq, int *nv)
 {
-    static const int q[] = {1, 2, 1, 4, 7}, v[] = {1, 1, 1, 3, 6};
+    static const int q[] = { 1, 2, 1, 4, 7 }, v[] = { 1, 1, 1, 3, 6 };
     *nq = q[k];
     *nv = v[k];
 }
 
 /* Appends a body; returns its index or -1 (no memory). */
-static int add_body(builder *b, const char *joint, const char *link, int line,
-                    tree_joint_kind kind, int parent, const placement *x)
+static int add_body(builder *b, const char *joint, const char *link, int line, tree_joint_kind kind,
+                    int parent, const placement *x)
 {
     kin_tree *t = b->t;
     tree_body *body;
@@ -339,7 +339,7 @@ static int add_moving_joint(builder *b, const urdf_joint *j, tree_joint_kind kin
     if (kind == TREE_REVOLUTE || kind == TREE_REVOLUTE_UNBOUNDED || kind == TREE_PRISMATIC)
         set_axis(&b->t->bodies[k], j->axis, &b->t->nsnapped);
     if (kind == TREE_PLANAR)
-        set_axis(&b->t->bodies[k], (const double[3]){0, 0, 1}, &b->t->nsnapped);
+        set_axis(&b->t->bodies[k], (const double[3]){ 0, 0, 1 }, &b->t->nsnapped);
     if (j->has_limit && b->t->bodies[k].nq == 1) {
         b->t->bodies[k].lower = j->lower;
         b->t->bodies[k].upper = j->upper;
@@ -413,8 +413,10 @@ static int check_limits(builder *b)
     if (t->nv > TREE_MAX_DOFS) {
         const tree_body *last = &t->bodies[t->nbodies - 1];
         free(path);
-        return fail(b, last->line, last->joint_name, "the robot has %d DoFs, this joint's the last; "
-                    "cdyngen generates at most %d", t->nv, TREE_MAX_DOFS);
+        return fail(b, last->line, last->joint_name,
+                    "the robot has %d DoFs, this joint's the last; "
+                    "cdyngen generates at most %d",
+                    t->nv, TREE_MAX_DOFS);
     }
     for (i = 0; i < t->nbodies; i++) {
         int parent = t->bodies[i].parent;
@@ -429,9 +431,11 @@ static int check_limits(builder *b)
     free(path);
     if (work > TREE_MAX_CHAIN_WORK) {
         const tree_body *d = &t->bodies[deepest];
-        return fail(b, d->line, d->joint_name, "a chain of %d DoFs ends here, and the chains' "
+        return fail(b, d->line, d->joint_name,
+                    "a chain of %d DoFs ends here, and the chains' "
                     "dense factorisation would emit %.3g operations; cdyngen generates at most "
-                    "%.3g (one chain of 143 DoFs)", (int)worst, work, TREE_MAX_CHAIN_WORK);
+                    "%.3g (one chain of 143 DoFs)",
+                    (int)worst, work, TREE_MAX_CHAIN_WORK);
     }
     return 0;
 }
@@ -492,8 +496,8 @@ static int build_sparsity(kin_tree *t)
         return -1;
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *body = &t->bodies[i];
-        int parent_last = body->parent < 0 ? -1
-                        : t->bodies[body->parent].idx_v + t->bodies[body->parent].nv - 1;
+        int parent_last =
+            body->parent < 0 ? -1 : t->bodies[body->parent].idx_v + t->bodies[body->parent].nv - 1;
         for (k = 0; k < body->nv; k++) {
             t->dof_parent[body->idx_v + k] = k == 0 ? parent_last : body->idx_v + k - 1;
             t->dof_body[body->idx_v + k] = i;
@@ -537,7 +541,7 @@ int tree_find_frame(const kin_tree *t, const char *name)
 
 int tree_frame_at_body_origin(const tree_frame *f)
 {
-    static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     int k;
     if (f->body < 0)
         return 0;
@@ -570,7 +574,8 @@ static int build(builder *b)
     t->floating = b->opt && b->opt->floating_base;
     for (i = 0; t->floating && i < u->njoints; i++)
         if (u->joints[i].type == URDF_FLOATING && u->joints[i].parent == u->root)
-            return fail(b, u->joints[i].line, u->joints[i].name, "the file already has a "
+            return fail(b, u->joints[i].line, u->joints[i].name,
+                        "the file already has a "
                         "floating root joint (from link \"%s\"), and --floating-base would add a "
                         "second free-flyer above it: leave --floating-base out",
                         u->links[u->root].name);
@@ -589,8 +594,8 @@ static int build(builder *b)
     return 0;
 }
 
-int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out,
-               char *err, size_t errlen)
+int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out, char *err,
+               size_t errlen)
 {
     builder b;
     int rc, i;

@@ -13,76 +13,80 @@
 #include "util/text.h"
 
 typedef enum {
-    TREE_REVOLUTE, TREE_REVOLUTE_UNBOUNDED, TREE_PRISMATIC, TREE_PLANAR, TREE_FREEFLYER
-} tree_joint_kind;   /* same order as cdyn_joint_type */
+    TREE_REVOLUTE,
+    TREE_REVOLUTE_UNBOUNDED,
+    TREE_PRISMATIC,
+    TREE_PLANAR,
+    TREE_FREEFLYER
+} tree_joint_kind; /* same order as cdyn_joint_type */
 
 typedef struct {
-    char *joint_name;       /* URDF joint name ("root_joint" for an added free-flyer) */
-    char *link_name;        /* URDF child link */
-    int line;               /* line of the URDF joint (of the root link for an added free-flyer) */
+    char *joint_name; /* URDF joint name ("root_joint" for an added free-flyer) */
+    char *link_name;  /* URDF child link */
+    int line;         /* line of the URDF joint (of the root link for an added free-flyer) */
     tree_joint_kind kind;
-    int axis_index;         /* 0/1/2 when the axis is +-x/+-y/+-z, -1 for a general axis */
-    int axis_sign;          /* +1 or -1 when axis_index >= 0 */
-    double axis[3];         /* unit axis in the joint frame */
-    int parent;             /* parent body, -1 = world */
+    int axis_index; /* 0/1/2 when the axis is +-x/+-y/+-z, -1 for a general axis */
+    int axis_sign;  /* +1 or -1 when axis_index >= 0 */
+    double axis[3]; /* unit axis in the joint frame */
+    int parent;     /* parent body, -1 = world */
     int idx_q, nq, idx_v, nv;
-    double R[9], p[3];      /* joint frame in parent body frame (row-major R) */
+    double R[9], p[3];               /* joint frame in parent body frame (row-major R) */
     double mass, com[3], inertia[6]; /* lumped: mass, com, inertia about com (xx xy xz yy yz zz) */
-    double lower, upper;    /* position limits (nq == 1 only); lower > upper if none */
+    double lower, upper;             /* position limits (nq == 1 only); lower > upper if none */
 } tree_body;
 
 typedef struct {
-    char *name;             /* URDF link name */
-    int line;               /* line of the URDF link */
-    int body;               /* -1 = world (links fixed to a fixed-base root) */
-    int has_inertial;       /* the URDF link has an <inertial> (lumped into the body) */
-    double R[9], p[3];      /* link frame in the body frame */
+    char *name;        /* URDF link name */
+    int line;          /* line of the URDF link */
+    int body;          /* -1 = world (links fixed to a fixed-base root) */
+    int has_inertial;  /* the URDF link has an <inertial> (lumped into the body) */
+    double R[9], p[3]; /* link frame in the body frame */
 } tree_frame;
 
 /* A constraint of the set chosen at generation time (constraints.c). */
 typedef struct {
-    int frame_a;            /* the constrained frame */
-    int frame_b;            /* a loop's other frame; -1 for a contact (the world) */
+    int frame_a; /* the constrained frame */
+    int frame_b; /* a loop's other frame; -1 for a contact (the world) */
     int is_loop;
-    int dim;                /* 3 or 6 */
-    int row;                /* its first row in the stacked lambda */
-    int *support;           /* the DoFs that move A or B (both chains to the root), ascending */
+    int dim;      /* 3 or 6 */
+    int row;      /* its first row in the stacked lambda */
+    int *support; /* the DoFs that move A or B (both chains to the root), ascending */
     int nsupport;
-    int *dof_pos;           /* (nv) position of each DoF in support, -1 outside */
-    int offset;             /* its block (dim x nsupport, row-major) in the compact J and B */
+    int *dof_pos; /* (nv) position of each DoF in support, -1 outside */
+    int offset;   /* its block (dim x nsupport, row-major) in the compact J and B */
 } tree_constraint;
 
 typedef struct {
-    char *name;             /* robot name from the URDF */
-    tree_body *bodies;      /* in joint order: parent < child */
+    char *name;        /* robot name from the URDF */
+    tree_body *bodies; /* in joint order: parent < child */
     int nbodies;
-    tree_frame *frames;     /* one per URDF link, in URDF order */
+    tree_frame *frames; /* one per URDF link, in URDF order */
     int nframes;
     int nq, nv;
-    int floating;           /* 1 if a free-flyer root was added */
+    int floating; /* 1 if a free-flyer root was added */
     double gravity[3];
     /* sparsity (Featherstone's expanded parent array and friends) */
-    int *dof_parent;        /* (nv) -1 = none */
-    int *dof_body;          /* (nv) */
-    int *depth;             /* (nbodies) root bodies have depth 1 */
-    int *subtree;           /* (nbodies) bodies in each subtree, itself included */
+    int *dof_parent; /* (nv) -1 = none */
+    int *dof_body;   /* (nv) */
+    int *depth;      /* (nbodies) root bodies have depth 1 */
+    int *subtree;    /* (nbodies) bodies in each subtree, itself included */
     int max_depth;
-    int nnz_M;              /* nonzeros of M (full symmetric) */
-    int nnz_L;              /* nonzeros of its LTL factor (lower triangle, diagonal included) */
-    int nsnapped;           /* angles and axes made exact right angles (within 1e-9 rad, tree.c) */
-    int m_singular;         /* M is singular and --massless-links ignore accepted it: no forward dynamics */
-    int singular_body;      /* then the body whose joint makes it so (validate.c) */
-    text_list warnings;     /* "file:line: link "name": warning: ..." (inertia_check.c) */
-    text_list notes;        /* "file:line: link "name": note: ...": what was ignored */
+    int nnz_M;      /* nonzeros of M (full symmetric) */
+    int nnz_L;      /* nonzeros of its LTL factor (lower triangle, diagonal included) */
+    int nsnapped;   /* angles and axes made exact right angles (within 1e-9 rad, tree.c) */
+    int m_singular; /* M is singular and --massless-links ignore accepted it: no forward dynamics */
+    int singular_body;  /* then the body whose joint makes it so (validate.c) */
+    text_list warnings; /* "file:line: link "name": warning: ..." (inertia_check.c) */
+    text_list notes;    /* "file:line: link "name": note: ...": what was ignored */
     /* constraints (constraints.c; none unless tree_add_constraints was called) */
     tree_constraint *constraints;
     int nconstraints;
-    int nc;                 /* total dimension: rows of J, entries of lambda */
-    int nnz_J;              /* entries of the compact J (each row on its constraint's support) */
+    int nc;    /* total dimension: rows of J, entries of lambda */
+    int nnz_J; /* entries of the compact J (each row on its constraint's support) */
 } kin_tree;
 
 typedef struct {
-    int floating_base;      /* add a free-flyer between world and the root link */
+    int floating_base; /* add a free-flyer between world and the root link */
 } tree_options;
 
 /* What cdyngen generates at most, checked as soon as the bodies are known (before anything
@@ -96,8 +100,8 @@ typedef struct {
 /* Builds the tree. On failure (a cycle, a bad limit, too many DoFs) returns -1 with
  * "file:line: joint "name": reason". The lumped inertias are checked after it, by the
  * check stage (check/inertia_check.h; pipeline_tree runs both). */
-int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out,
-               char *err, size_t errlen);
+int tree_build(const urdf_model *u, const tree_options *opt, kin_tree *out, char *err,
+               size_t errlen);
 void tree_free(kin_tree *t);
 
 /* Index of the frame named `name`, or -1. */

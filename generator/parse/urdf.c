@@ -50,8 +50,8 @@ static void element_label(char *out, size_t outlen, const xmlNode *n)
 static const xmlNode *owner_of(const xmlNode *n)
 {
     const xmlNode *owner = NULL;
-    while (n->parent != NULL && n->parent->type == XML_ELEMENT_NODE &&
-           n->parent->parent != NULL && n->parent->parent->type == XML_ELEMENT_NODE) {
+    while (n->parent != NULL && n->parent->type == XML_ELEMENT_NODE && n->parent->parent != NULL &&
+           n->parent->parent->type == XML_ELEMENT_NODE) {
         n = n->parent;
         owner = n;
     }
@@ -133,8 +133,8 @@ static int read_numbers(const parse_report *r, const xmlNode *n, const char *att
         if (*s == '\0')
             break;
         if (got == count) {
-            status = fail(r, n, "%s \"%.64s\" has more than %d number%s", attr,
-                          (const char *)value, count, count > 1 ? "s" : "");
+            status = fail(r, n, "%s \"%.64s\" has more than %d number%s", attr, (const char *)value,
+                          count, count > 1 ? "s" : "");
             break;
         }
         tmp[got] = strtod(s, &end);
@@ -150,8 +150,8 @@ static int read_numbers(const parse_report *r, const xmlNode *n, const char *att
         s = end;
     }
     if (status == 0 && got != count)
-        status = fail(r, n, "%s \"%.64s\" must hold %d number%s, not %d", attr,
-                      (const char *)value, count, count > 1 ? "s" : "", got);
+        status = fail(r, n, "%s \"%.64s\" must hold %d number%s, not %d", attr, (const char *)value,
+                      count, count > 1 ? "s" : "", got);
     if (status == 0)
         memcpy(out, tmp, (size_t)count * sizeof *out);
     xmlFree(value);
@@ -192,7 +192,7 @@ static int read_inertial(const parse_report *r, const xmlNode *inertial, urdf_li
 {
     const xmlNode *mass = first_child(inertial, "mass");
     const xmlNode *inertia = first_child(inertial, "inertia");
-    static const char *const names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy", "iyz", "izz" };
     double *fields[6];
     int i;
 
@@ -208,8 +208,10 @@ static int read_inertial(const parse_report *r, const xmlNode *inertial, urdf_li
     if (l->mass < 0)
         return fail(r, mass, "negative mass %g", l->mass);
     if (l->mass > URDF_MAX_MASS)
-        return fail(r, mass, "mass %g kg is beyond what the dynamics can carry without "
-                             "overflow (at most %g kg)", l->mass, URDF_MAX_MASS);
+        return fail(r, mass,
+                    "mass %g kg is beyond what the dynamics can carry without "
+                    "overflow (at most %g kg)",
+                    l->mass, URDF_MAX_MASS);
     if (inertia == NULL)
         return fail(r, inertial, "missing <inertia>");
     for (i = 0; i < 6; i++)
@@ -229,8 +231,8 @@ static int read_link(const parse_report *r, const xmlNode *n, urdf_link *l)
 
 /* ---------------------------------------------------------------- joints */
 
-static const char *const joint_type_names[] = {
-    "revolute", "continuous", "prismatic", "fixed", "floating", "planar"};
+static const char *const joint_type_names[] = { "revolute", "continuous", "prismatic",
+                                                "fixed",    "floating",   "planar" };
 
 const char *urdf_joint_type_name(urdf_joint_type t)
 {
@@ -277,8 +279,7 @@ static int read_link_ref(const parse_report *r, const xmlNode *joint, const char
 
 static int joint_has_axis(urdf_joint_type t)
 {
-    return t == URDF_REVOLUTE || t == URDF_CONTINUOUS || t == URDF_PRISMATIC ||
-           t == URDF_PLANAR;
+    return t == URDF_REVOLUTE || t == URDF_CONTINUOUS || t == URDF_PRISMATIC || t == URDF_PLANAR;
 }
 
 static int read_axis(const parse_report *r, const xmlNode *joint, urdf_joint *j)
@@ -345,8 +346,7 @@ static int read_joint(const parse_report *r, const xmlNode *n, const name_table 
 {
     j->line = (int)xml_node_line(n);
     if (read_name(r, n, "name", &j->name) || read_joint_type(r, n, &j->type) ||
-        read_origin(r, n, &j->origin) ||
-        read_link_ref(r, n, "parent", links, &j->parent) ||
+        read_origin(r, n, &j->origin) || read_link_ref(r, n, "parent", links, &j->parent) ||
         read_link_ref(r, n, "child", links, &j->child))
         return -1;
     if (parent_joint[j->child] >= 0)
@@ -452,12 +452,13 @@ static int check_mimics(robot_parse *p)
             continue;
         target = name_table_find(&p->joints, j->mimic_joint);
         if (target == i)
-            return fail(p->r, first_child(p->joint_nodes[i], "mimic"),
-                        "joint \"%s\" mimics itself", j->mimic_joint);
+            return fail(p->r, first_child(p->joint_nodes[i], "mimic"), "joint \"%s\" mimics itself",
+                        j->mimic_joint);
         /* cdyngen treats a mimic joint as independent, so a dangling one changes nothing */
         if (target < 0 && warn(p->r, p->m, first_child(p->joint_nodes[i], "mimic"),
                                "unknown joint \"%s\"; the mimic is ignored (cdyngen treats "
-                               "every mimic joint as independent)", j->mimic_joint) != 0)
+                               "every mimic joint as independent)",
+                               j->mimic_joint) != 0)
             return -1;
     }
     return 0;
@@ -559,8 +560,8 @@ static int read_robot(const parse_report *r, const xmlNode *robot, urdf_model *m
 
 /* ---------------------------------------------------------------- public API */
 
-int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model *out,
-                      char *err, size_t errlen)
+int urdf_parse_memory(const char *buf, size_t len, const char *name, urdf_model *out, char *err,
+                      size_t errlen)
 {
     parse_report r;
     xmlDocPtr doc;

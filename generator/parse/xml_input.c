@@ -54,9 +54,9 @@ long xml_node_line(const xmlNode *n)
 
 /* What the libxml2 callbacks saw during one parse. */
 typedef struct {
-    int xml_error_line;   /* first libxml2 error, 0 if none */
+    int xml_error_line; /* first libxml2 error, 0 if none */
     char xml_error[256];
-    int entity_line;      /* first entity declaration, 0 if none */
+    int entity_line; /* first entity declaration, 0 if none */
     char entity_name[64];
     startElementNsSAX2Func start_element; /* libxml2's own, which builds the tree */
 } parse_watch;
@@ -150,11 +150,13 @@ xmlDocPtr xml_read_untrusted(const char *buf, size_t len, const parse_report *r)
         ctxt->sax->startElementNs = on_start_element;
     doc = xmlCtxtReadMemory(ctxt, buf, (int)len, r->file, NULL, options);
     if (w.entity_line != 0)
-        parse_report_line(r, w.entity_line, "<!ENTITY>: entity \"%s\" declared; URDF files may not "
-                    "declare entities", w.entity_name);
+        parse_report_line(r, w.entity_line,
+                          "<!ENTITY>: entity \"%s\" declared; URDF files may not "
+                          "declare entities",
+                          w.entity_name);
     else if (doc == NULL || w.xml_error_line != 0)
         parse_report_line(r, w.xml_error_line, "malformed XML: %s",
-                    w.xml_error[0] ? w.xml_error : "not well-formed");
+                          w.xml_error[0] ? w.xml_error : "not well-formed");
     if ((w.entity_line != 0 || w.xml_error_line != 0) && doc != NULL) {
         xmlFreeDoc(doc);
         doc = NULL;
@@ -210,14 +212,15 @@ int xml_explain_xacro(const parse_report *r, const xmlNode *root)
         if (n->type == XML_ELEMENT_NODE && (is_xacro_element(n) || a)) {
             char what[160];
             if (is_xacro_element(n))
-                snprintf(what, sizeof what, "<%s%s>", n->ns ? "xacro:" : "",
-                         (const char *)n->name);
+                snprintf(what, sizeof what, "<%s%s>", n->ns ? "xacro:" : "", (const char *)n->name);
             else
                 snprintf(what, sizeof what, "<%s> %s \"%.64s\"", (const char *)n->name,
                          (const char *)a->name, attribute_text(a));
-            parse_report_line(r, xml_node_line(n), "%s: this is a xacro file, with macros still to "
-                        "expand; expand it first (xacro %s > robot.urdf, from ROS's xacro "
-                        "package) and give cdyngen the result", what, r->file);
+            parse_report_line(r, xml_node_line(n),
+                              "%s: this is a xacro file, with macros still to "
+                              "expand; expand it first (xacro %s > robot.urdf, from ROS's xacro "
+                              "package) and give cdyngen the result",
+                              what, r->file);
             return -1;
         }
         if (n->children)
@@ -240,7 +243,8 @@ char *xml_read_file(const char *path, size_t *len, const parse_report *r)
     char *buf = malloc(cap), *grown;
     FILE *f = fopen(path, "rb");
     if (f == NULL || buf == NULL) {
-        parse_report_line(r, 0, "cannot open the file: %s", f == NULL ? strerror(errno) : "out of memory");
+        parse_report_line(r, 0, "cannot open the file: %s",
+                          f == NULL ? strerror(errno) : "out of memory");
         goto fail;
     }
     for (;;) {
@@ -249,7 +253,7 @@ char *xml_read_file(const char *path, size_t *len, const parse_report *r)
             break;
         if (cap > URDF_MAX_FILE_BYTES) {
             parse_report_line(r, 0, "larger than %lu MiB",
-                        (unsigned long)(URDF_MAX_FILE_BYTES >> 20));
+                              (unsigned long)(URDF_MAX_FILE_BYTES >> 20));
             goto fail;
         }
         cap = cap * 2 > URDF_MAX_FILE_BYTES ? URDF_MAX_FILE_BYTES + 1 : cap * 2;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cdyn.h"        /* CDYN__DATA_REALS and friends: the generic workspace's counts */
+#include "cdyn.h" /* CDYN__DATA_REALS and friends: the generic workspace's counts */
 #include "check/validate.h"
 #include "emit/emit.h"
 #include "model/constraints.h"
@@ -58,7 +58,7 @@ static void set_ints(tpl_value *d, const named_int *v, int n)
 /* "CDYN_R(a), CDYN_R(b), ...", each in its shortest form that reads back to the same double. */
 static char *number_list(const double *v, int n)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     char text[32];
     int i;
     ebuf_puts(&b, "");
@@ -85,7 +85,7 @@ static void set_number_lists(tpl_value *d, const named_numbers *v, int n)
 /* "a, b, c"; "0" for none (an array initialiser may not be empty). */
 static char *int_list(const int *v, int n)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int i;
     ebuf_puts(&b, "");
     for (i = 0; i < n; i++)
@@ -111,7 +111,7 @@ static char **frame_idents(const kin_tree *t)
 {
     const int n = t->nframes > 0 ? t->nframes : 1;
     char **id = calloc((size_t)n, sizeof *id), **base = calloc((size_t)n, sizeof *base);
-    name_table taken = {0, 0, 0}, last = {0, 0, 0};
+    name_table taken = { 0, 0, 0 }, last = { 0, 0, 0 };
     int f, ok = id && base && name_table_init(&taken, n) == 0 && name_table_init(&last, n) == 0;
     for (f = 0; ok && f < t->nframes; f++) {
         int k;
@@ -176,10 +176,12 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
     for (f = 0; f < t->nframes; f++) {
         const tree_frame *fr = &t->frames[f];
         const named_int ints[] = {
-            {"index", f}, {"body", fr->body}, {"at_body_origin", tree_frame_at_body_origin(fr)},
-            {"jacobian", render_jacobian_index(t, f)},     /* its Jacobian functions' index */
+            { "index", f },
+            { "body", fr->body },
+            { "at_body_origin", tree_frame_at_body_origin(fr) },
+            { "jacobian", render_jacobian_index(t, f) }, /* its Jacobian functions' index */
         };
-        const named_numbers numbers[] = {{"R", fr->R, 9}, {"p", fr->p, 3}};
+        const named_numbers numbers[] = { { "R", fr->R, 9 }, { "p", fr->p, 3 } };
         tpl_value *d = tpl_dict();
         set_ints(d, ints, COUNT(ints));
         set_str(d, "ident", ids[f]);
@@ -195,18 +197,18 @@ static tpl_value *frames_value(const kin_tree *t, char **ids)
 
 static tpl_value *bodies_value(const kin_tree *t)
 {
-    static const char *const type[] = {"CDYN_JOINT_REVOLUTE", "CDYN_JOINT_REVOLUTE_UNBOUNDED",
-                                       "CDYN_JOINT_PRISMATIC", "CDYN_JOINT_PLANAR",
-                                       "CDYN_JOINT_FREEFLYER"};
+    static const char *const type[] = { "CDYN_JOINT_REVOLUTE", "CDYN_JOINT_REVOLUTE_UNBOUNDED",
+                                        "CDYN_JOINT_PRISMATIC", "CDYN_JOINT_PLANAR",
+                                        "CDYN_JOINT_FREEFLYER" };
     tpl_value *list = tpl_list();
     int i;
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *b = &t->bodies[i];
-        const named_int ints[] = {{"index", i},       {"parent", b->parent}, {"idx_q", b->idx_q},
-                                  {"nq", b->nq},      {"idx_v", b->idx_v},   {"nv", b->nv}};
-        const named_numbers numbers[] = {{"axis", b->axis, 3}, {"R", b->R, 9},
-                                         {"p", b->p, 3},       {"mass", &b->mass, 1},
-                                         {"com", b->com, 3},   {"inertia", b->inertia, 6}};
+        const named_int ints[] = { { "index", i },  { "parent", b->parent }, { "idx_q", b->idx_q },
+                                   { "nq", b->nq }, { "idx_v", b->idx_v },   { "nv", b->nv } };
+        const named_numbers numbers[] = { { "axis", b->axis, 3 }, { "R", b->R, 9 },
+                                          { "p", b->p, 3 },       { "mass", &b->mass, 1 },
+                                          { "com", b->com, 3 },   { "inertia", b->inertia, 6 } };
         tpl_value *d = tpl_dict();
         char label[96], text[512];
         snprintf(text, sizeof text, "body %d %s <- %s, joint %s: %s", i, b->link_name,
@@ -227,9 +229,12 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
     int i;
     for (i = 0; i < t->nconstraints; i++) {
         const tree_constraint *c = &t->constraints[i];
-        const named_int ints[] = {{"index", i},       {"frame_a_index", c->frame_a},
-                                  {"frame_b_index", c->frame_b}, {"dim", c->dim},
-                                  {"row", c->row},    {"nsupport", c->nsupport}};
+        const named_int ints[] = { { "index", i },
+                                   { "frame_a_index", c->frame_a },
+                                   { "frame_b_index", c->frame_b },
+                                   { "dim", c->dim },
+                                   { "row", c->row },
+                                   { "nsupport", c->nsupport } };
         tpl_value *d = tpl_dict();
         char text[600];
         if (c->is_loop)
@@ -251,13 +256,18 @@ static void robot_value(const kin_tree *t, const render_options *o, char **ids, 
 {
     const int nnz = emit_ltl_nnz(t);
     const named_int sizes[] = {
-        {"nq", t->nq}, {"nv", t->nv}, {"nbodies", t->nbodies}, {"nframes", t->nframes},
-        {"nnz", nnz},
-        {"nv_alloc", array_size(t->nv)}, {"nbodies_alloc", array_size(t->nbodies)},
-        {"nframes_alloc", array_size(t->nframes)}, {"nnz_alloc", array_size(nnz)},
+        { "nq", t->nq },
+        { "nv", t->nv },
+        { "nbodies", t->nbodies },
+        { "nframes", t->nframes },
+        { "nnz", nnz },
+        { "nv_alloc", array_size(t->nv) },
+        { "nbodies_alloc", array_size(t->nbodies) },
+        { "nframes_alloc", array_size(t->nframes) },
+        { "nnz_alloc", array_size(nnz) },
         /* the generic workspace (--size: NAME_data holds it; NAME.py mirrors it) */
-        {"generic_reals", (long)CDYN__DATA_REALS(t->nbodies, t->nv, t->nframes)},
-        {"generic_ints", (long)CDYN__DATA_INTS(t->nbodies, t->nv, nnz)},
+        { "generic_reals", (long)CDYN__DATA_REALS(t->nbodies, t->nv, t->nframes) },
+        { "generic_ints", (long)CDYN__DATA_INTS(t->nbodies, t->nv, nnz) },
     };
     set_str(ctx, "name", o->name);
     set_take(ctx, "NAME", render_ident_text(o->name, 1));
@@ -287,7 +297,9 @@ static void robot_value(const kin_tree *t, const render_options *o, char **ids, 
 /* The constraint set (nc, constraints, ...), and the generic workspace it needs. */
 static void constraint_set_value(const kin_tree *t, char **ids, tpl_value *ctx)
 {
-    const named_int sizes[] = {{"nc", t->nc}, {"ncon", t->nconstraints}, {"nnz_J", t->nnz_J}};
+    const named_int sizes[] = { { "nc", t->nc },
+                                { "ncon", t->nconstraints },
+                                { "nnz_J", t->nnz_J } };
     set_ints(ctx, sizes, COUNT(sizes));
     tpl_dict_set(ctx, "constraints", constraint_list(t, ids));
     set_bool(ctx, "contacts_only", tree_contacts_only(t));
@@ -296,8 +308,7 @@ static void constraint_set_value(const kin_tree *t, char **ids, tpl_value *ctx)
     /* the generic workspace of the set (--size: NAME_data holds it; NAME.py mirrors it) */
     set_int(ctx, "generic_constraint_reals",
             (long)CDYN__CONSTRAINT_REALS(t->nv, t->nconstraints, t->nc));
-    set_int(ctx, "generic_constraint_ints",
-            (long)CDYN__CONSTRAINT_INTS(t->nv, t->nconstraints));
+    set_int(ctx, "generic_constraint_ints", (long)CDYN__CONSTRAINT_INTS(t->nv, t->nconstraints));
 }
 
 /* ---- the emitted functions ---- */
@@ -340,7 +351,7 @@ static tpl_value *zero_runs_value(const kin_tree *t, int body)
         for (start = col; col < t->nv && !tree_dof_supports(t, col, last); col++)
             ;
         if (col > start) {
-            const named_int run[] = {{"start", start}, {"count", col - start}};
+            const named_int run[] = { { "start", start }, { "count", col - start } };
             tpl_value *d = tpl_dict();
             set_ints(d, run, COUNT(run));
             tpl_list_push(list, d);
@@ -365,7 +376,7 @@ static tpl_value *jacobian_function(const kin_tree *t, int frame, int local)
 static tpl_value *jacobian_value(const kin_tree *t, int f)
 {
     tpl_value *d, *frames = tpl_list(), *lwa = jacobian_function(t, f, 0),
-                                       *local = jacobian_function(t, f, 1);
+                  *local = jacobian_function(t, f, 1);
     int g;
     if (!lwa || !local) {
         tpl_free(lwa);
@@ -457,7 +468,7 @@ static int ltl_factor_value(const kin_tree *t, tpl_value *ctx)
 /* integrate: {body, unused, helpers (static functions it calls, written before it)}. */
 static void integrate_value(const kin_tree *t, const char *name, tpl_value *ctx)
 {
-    ebuf body = {0, 0, 0, 0}, helpers = {0, 0, 0, 0};
+    ebuf body = { 0, 0, 0, 0 }, helpers = { 0, 0, 0, 0 };
     tpl_value *d = tpl_dict();
     const char *bodies[1];
     ebuf_puts(&body, "");
@@ -490,13 +501,13 @@ static int delassus_route(const kin_tree *t, long ops[2])
 static const struct {
     const char *key;
     int (*count)(const kin_tree *t);
-    int scale;              /* items per counted thing */
+    int scale; /* items per counted thing */
     int contacts_only;
 } solver_arrays[] = {
-    {"ltls_nnz", emit_ltls_nnz, 1, 0},
-    {"caba_nstash", emit_caba_stash_size, 1, 1},
-    {"caba_nacc", emit_caba_branches, 6, 1},      /* a spatial acceleration per branch */
-    {"pv_nstash", emit_pv_stash_size, 1, 1},
+    { "ltls_nnz", emit_ltls_nnz, 1, 0 },
+    { "caba_nstash", emit_caba_stash_size, 1, 1 },
+    { "caba_nacc", emit_caba_branches, 6, 1 }, /* a spatial acceleration per branch */
+    { "pv_nstash", emit_pv_stash_size, 1, 1 },
 };
 
 /* The constrained functions' bodies, the solvers' array sizes and R_delassus's route. */
@@ -536,7 +547,7 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     for (i = 0; i < program_nalgorithms; i++) {
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
-            continue;                       /* in chunks, below; or not emitted */
+            continue; /* in chunks, below; or not emitted */
         if (set_program(ctx, t, a) != 0)
             return -1;
     }

@@ -3,7 +3,7 @@
 #define CDYNGEN_EMBEDDED_H
 
 typedef struct {
-    const char *path;       /* relative to the source tree: "templates/robot.c.tpl", "runtime/cdyn.h" */
+    const char *path; /* relative to the source tree: "templates/robot.c.tpl", "runtime/cdyn.h" */
     const char *text;
 } embedded_file;
 

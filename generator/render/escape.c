@@ -14,14 +14,14 @@ char *render_comment_text(const char *s)
 
 char *render_string_text(const char *s)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     const unsigned char *c;
     ebuf_puts(&b, "");
     for (c = (const unsigned char *)s; *c; c++) {
         if (*c == '"' || *c == '\\' || *c == '?')
             ebuf_printf(&b, "\\%c", *c);
         else if (*c < 0x20 || *c >= 0x7f)
-            ebuf_printf(&b, "\\%03o", *c);     /* octal: never swallows a following digit */
+            ebuf_printf(&b, "\\%03o", *c); /* octal: never swallows a following digit */
         else
             ebuf_printf(&b, "%c", *c);
     }
@@ -30,7 +30,7 @@ char *render_string_text(const char *s)
 
 char *render_python_bytes_text(const char *s)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     const unsigned char *c;
     ebuf_puts(&b, "");
     for (c = (const unsigned char *)s; *c; c++) {

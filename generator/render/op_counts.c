@@ -20,17 +20,44 @@ static const struct {
     int contacts_only, iterates;
     part_times parts[6];
 } constrained_totals[] = {
-    {"prox_ltl", 0, 1, {{"con_terms", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"prox_rhs", 1},
-                        {"prox_ddq", 1}, {"kkt_solve", PROX_ITERATIONS}}},
-    {"constrained_aba", 1, 1, {{"caba_setup", 1}, {"caba_forward", PROX_ITERATIONS - 1},
-                               {"caba_delta", PROX_ITERATIONS - 1}, {"caba_rest", 1}}},
-    {"prox_pv", 1, 1, {{"pv_setup", 1}, {"kkt_solve", PROX_ITERATIONS}, {"pv_forward", 1}}},
-    {"prox_ltls", 0, 1, {{"con_terms", 1}, {"ltls_factor", 1}, {"ltls_rhs", 1},
-                         {"ltls_iterate", PROX_ITERATIONS}}},
-    {"delassus_factorised", 0, 0, {{"con_terms_kin", 1}, {"ltl", 1}, {"delassus", 1}}},
-    {"delassus_articulated", 1, 0, {{"pv_delassus", 1}}},
-    {"impulse", 0, 1, {{"con_terms_kin", 1}, {"ltl", 1}, {"kkt_factor", 1}, {"impulse_rhs", 1},
-                       {"impulse_velocity", 1}, {"kkt_solve", PROX_ITERATIONS}}},
+    { "prox_ltl",
+      0,
+      1,
+      { { "con_terms", 1 },
+        { "ltl", 1 },
+        { "kkt_factor", 1 },
+        { "prox_rhs", 1 },
+        { "prox_ddq", 1 },
+        { "kkt_solve", PROX_ITERATIONS } } },
+    { "constrained_aba",
+      1,
+      1,
+      { { "caba_setup", 1 },
+        { "caba_forward", PROX_ITERATIONS - 1 },
+        { "caba_delta", PROX_ITERATIONS - 1 },
+        { "caba_rest", 1 } } },
+    { "prox_pv",
+      1,
+      1,
+      { { "pv_setup", 1 }, { "kkt_solve", PROX_ITERATIONS }, { "pv_forward", 1 } } },
+    { "prox_ltls",
+      0,
+      1,
+      { { "con_terms", 1 },
+        { "ltls_factor", 1 },
+        { "ltls_rhs", 1 },
+        { "ltls_iterate", PROX_ITERATIONS } } },
+    { "delassus_factorised", 0, 0, { { "con_terms_kin", 1 }, { "ltl", 1 }, { "delassus", 1 } } },
+    { "delassus_articulated", 1, 0, { { "pv_delassus", 1 } } },
+    { "impulse",
+      0,
+      1,
+      { { "con_terms_kin", 1 },
+        { "ltl", 1 },
+        { "kkt_factor", 1 },
+        { "impulse_rhs", 1 },
+        { "impulse_velocity", 1 },
+        { "kkt_solve", PROX_ITERATIONS } } },
 };
 
 /* The deepest body carrying a frame: the most expensive frame Jacobian. */
@@ -99,7 +126,8 @@ static int constrained_counts(const kin_tree *t, const emit_count *done, int ndo
             return -1;
         set_count(&parts[i], a->name, &e.c);
     }
-    for (i = 0; i < (int)(sizeof constrained_totals / sizeof constrained_totals[0]) && n < max; i++) {
+    for (i = 0; i < (int)(sizeof constrained_totals / sizeof constrained_totals[0]) && n < max;
+         i++) {
         emit_count *c = &counts[n];
         if (constrained_totals[i].contacts_only && !tree_contacts_only(t))
             continue;
@@ -138,7 +166,7 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
         if (program_run(t, a, &e, NULL) != 0)
             return -1;
         set_count(&counts[n], a->name, &e.c);
-        if (strcmp(a->name, "minv") == 0) {   /* it runs crba and ltl first: theirs count */
+        if (strcmp(a->name, "minv") == 0) { /* it runs crba and ltl first: theirs count */
             add_count(&counts[n], find_count(counts, n, "crba"), 1);
             add_count(&counts[n], find_count(counts, n, "ltl"), 1);
         }

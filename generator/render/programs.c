@@ -10,9 +10,18 @@
 #include "emit/emit.h"
 #include "render/render.h"
 
-static void build_rnea(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", "a", "tau"); }
-static void build_nle(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, "v", NULL, "h"); }
-static void build_gravity(expr_prog *p, const kin_tree *t) { emit_rnea(p, t, NULL, NULL, "g"); }
+static void build_rnea(expr_prog *p, const kin_tree *t)
+{
+    emit_rnea(p, t, "v", "a", "tau");
+}
+static void build_nle(expr_prog *p, const kin_tree *t)
+{
+    emit_rnea(p, t, "v", NULL, "h");
+}
+static void build_gravity(expr_prog *p, const kin_tree *t)
+{
+    emit_rnea(p, t, NULL, NULL, "g");
+}
 
 /* M^-1 as all its steps: counted as one algorithm (rendered in chunks, below). */
 static int minv_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c)
@@ -44,50 +53,45 @@ static void build_factor_D(expr_prog *p, const kin_tree *t)
 }
 
 const program program_algorithms[] = {
-    {"fk", emit_fk, NULL, 0, "q"},
-    {"rnea", build_rnea, NULL, 0, "d q v a tau"},
-    {"nle", build_nle, NULL, 0, "d q v h"},
-    {"gravity", build_gravity, NULL, 0, "d q g"},
-    {"crba", emit_crba, NULL, 0, "d q"},
-    {"crba_tree", emit_crba_tree, NULL, 0, "d q"},
-    {"ltl", emit_ltl, emit_ltl_text, 0, ""},
-    {"ltl_solve", emit_ltl_solve, NULL, 0, "d x"},
-    {"minv", NULL, minv_text, 0, "d Minv"},
-    {"aba", emit_aba, NULL, 0, "d q v tau ddq"},
-    {"neutral", emit_neutral, NULL, 0, "q"},
+    { "fk", emit_fk, NULL, 0, "q" },           { "rnea", build_rnea, NULL, 0, "d q v a tau" },
+    { "nle", build_nle, NULL, 0, "d q v h" },  { "gravity", build_gravity, NULL, 0, "d q g" },
+    { "crba", emit_crba, NULL, 0, "d q" },     { "crba_tree", emit_crba_tree, NULL, 0, "d q" },
+    { "ltl", emit_ltl, emit_ltl_text, 0, "" }, { "ltl_solve", emit_ltl_solve, NULL, 0, "d x" },
+    { "minv", NULL, minv_text, 0, "d Minv" },  { "aba", emit_aba, NULL, 0, "d q v tau ddq" },
+    { "neutral", emit_neutral, NULL, 0, "q" },
 };
 const int program_nalgorithms = (int)(sizeof program_algorithms / sizeof program_algorithms[0]);
 
 const program program_factor[2] = {
-    {"L", build_factor_L, NULL, 0, "d"},
-    {"D", build_factor_D, NULL, 0, "d"},
+    { "L", build_factor_L, NULL, 0, "d" },
+    { "D", build_factor_D, NULL, 0, "d" },
 };
 
 const program program_constrained[] = {
-    {"con_terms", emit_constraint_terms, NULL, 0, "q v"},
-    {"con_terms_kin", emit_constraint_terms_kin, NULL, 0, "q"},
-    {"con_jacobian", emit_constraint_jacobian, NULL, 0, "d q"},
-    {"con_drift", emit_constraint_drift, NULL, 0, "d q v"},
-    {"kkt_factor", emit_kkt_factor, NULL, 0, "mu"},
-    {"delassus", emit_delassus, NULL, 0, "mu"},
-    {"kkt_solve", emit_kkt_solve, NULL, 0, ""},
-    {"prox_rhs", emit_prox_rhs, NULL, 0, ""},
-    {"impulse_rhs", emit_impulse_rhs, NULL, 0, "restitution"},
-    {"baumgarte", emit_baumgarte, NULL, 0, ""},
-    {"prox_ddq", emit_prox_ddq, NULL, 0, ""},
-    {"impulse_velocity", emit_impulse_velocity, NULL, 0, ""},
+    { "con_terms", emit_constraint_terms, NULL, 0, "q v" },
+    { "con_terms_kin", emit_constraint_terms_kin, NULL, 0, "q" },
+    { "con_jacobian", emit_constraint_jacobian, NULL, 0, "d q" },
+    { "con_drift", emit_constraint_drift, NULL, 0, "d q v" },
+    { "kkt_factor", emit_kkt_factor, NULL, 0, "mu" },
+    { "delassus", emit_delassus, NULL, 0, "mu" },
+    { "kkt_solve", emit_kkt_solve, NULL, 0, "" },
+    { "prox_rhs", emit_prox_rhs, NULL, 0, "" },
+    { "impulse_rhs", emit_impulse_rhs, NULL, 0, "restitution" },
+    { "baumgarte", emit_baumgarte, NULL, 0, "" },
+    { "prox_ddq", emit_prox_ddq, NULL, 0, "" },
+    { "impulse_velocity", emit_impulse_velocity, NULL, 0, "" },
     /* constrainedABA and proxPV: a set without loops */
-    {"contact_baumgarte", emit_contact_baumgarte, NULL, 1, "d q v Kp Kd"},
-    {"caba_setup", emit_caba_setup, NULL, 1, "q v tau rho astar ddq"},
-    {"caba_delta", emit_caba_delta, NULL, 1, "lambda"},
-    {"caba_forward", emit_caba_forward, NULL, 1, "ddq"},
-    {"caba_rest", emit_caba_rest, NULL, 1, "d ddq"},
-    {"pv_setup", emit_pv_setup, NULL, 1, "q v tau mu astar"},
-    {"pv_forward", emit_pv_forward, NULL, 1, "lambda"},
-    {"pv_delassus", emit_pv_delassus, NULL, 1, "d q mu"},
-    {"ltls_factor", emit_ltls_factor, NULL, 0, "rho"},
-    {"ltls_rhs", emit_ltls_rhs, NULL, 0, "rho"},
-    {"ltls_iterate", emit_ltls_iterate, NULL, 0, "rho"},
+    { "contact_baumgarte", emit_contact_baumgarte, NULL, 1, "d q v Kp Kd" },
+    { "caba_setup", emit_caba_setup, NULL, 1, "q v tau rho astar ddq" },
+    { "caba_delta", emit_caba_delta, NULL, 1, "lambda" },
+    { "caba_forward", emit_caba_forward, NULL, 1, "ddq" },
+    { "caba_rest", emit_caba_rest, NULL, 1, "d ddq" },
+    { "pv_setup", emit_pv_setup, NULL, 1, "q v tau mu astar" },
+    { "pv_forward", emit_pv_forward, NULL, 1, "lambda" },
+    { "pv_delassus", emit_pv_delassus, NULL, 1, "d q mu" },
+    { "ltls_factor", emit_ltls_factor, NULL, 0, "rho" },
+    { "ltls_rhs", emit_ltls_rhs, NULL, 0, "rho" },
+    { "ltls_iterate", emit_ltls_iterate, NULL, 0, "rho" },
 };
 
 const program *program_named(const char *name)
@@ -104,7 +108,7 @@ const program *program_named(const char *name)
 
 int program_left_out(const kin_tree *t, const char *name)
 {
-    static const char *const need_minv[] = {"ltl", "ltl_solve", "minv", "aba"};
+    static const char *const need_minv[] = { "ltl", "ltl_solve", "minv", "aba" };
     size_t i;
     for (i = 0; t->m_singular && i < sizeof need_minv / sizeof need_minv[0]; i++)
         if (strcmp(name, need_minv[i]) == 0)
@@ -128,7 +132,7 @@ static int take_body(emitted *e, ebuf *b, const char *indent)
 /* 0 done, 1 declined (e untouched), -1 out of memory. */
 static int run_text(const kin_tree *t, program_text text, emitted *e, const char *indent)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     expr_counts c;
     memset(&c, 0, sizeof c);
     ebuf_puts(&b, "");
@@ -147,7 +151,7 @@ static int run_expr(const kin_tree *t, program_build build, int frame, int local
                     const char *indent)
 {
     expr_prog *p;
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int rc = 0;
     memset(e, 0, sizeof *e);
     p = expr_new();
@@ -181,8 +185,7 @@ int program_run(const kin_tree *t, const program *a, emitted *e, const char *ind
     return rc != 1 ? rc : run_expr(t, a->build, 0, 0, e, indent);
 }
 
-int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e,
-                         const char *indent)
+int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e, const char *indent)
 {
     return run_expr(t, NULL, frame, local, e, indent);
 }
@@ -194,7 +197,7 @@ int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e,
 int program_run_minv_chunk(const kin_tree *t, int *step, emitted *e)
 {
     const int nsteps = emit_minv_nsteps(t);
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     memset(e, 0, sizeof *e);
     ebuf_puts(&b, "");
     do
@@ -218,8 +221,8 @@ long program_ops(const kin_tree *t, const program *a)
 char *program_ops_text(const expr_counts *c)
 {
     char buf[160];
-    snprintf(buf, sizeof buf, "%ld mul, %ld add, %ld div, %ld sqrt, %ld sin/cos", c->mul,
-             c->add, c->div, c->sqrt, c->sincos);
+    snprintf(buf, sizeof buf, "%ld mul, %ld add, %ld div, %ld sqrt, %ld sin/cos", c->mul, c->add,
+             c->div, c->sqrt, c->sincos);
     return render_comment_text(buf);
 }
 
@@ -237,8 +240,8 @@ static void scan_uses(const char *text, const char *const *words, const size_t *
             s = s ? s + 2 : NULL;
         } else if (isalpha((unsigned char)*s) || *s == '_') {
             const char *w = s;
-            int member = (w - text >= 1 && w[-1] == '.') ||
-                         (w - text >= 2 && w[-2] == '-' && w[-1] == '>');
+            int member =
+                (w - text >= 1 && w[-1] == '.') || (w - text >= 2 && w[-2] == '-' && w[-1] == '>');
             int k;
             while (isalnum((unsigned char)*s) || *s == '_')
                 s++;
@@ -256,10 +259,10 @@ char *program_unused_text(const char *params, const char *const *bodies, int n)
     const char *word[MAX_PARAMS];
     size_t len[MAX_PARAMS];
     char used[MAX_PARAMS];
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     int nwords = 0, k;
     const char *s = params;
-    while (*s && nwords < MAX_PARAMS) {         /* the words of params */
+    while (*s && nwords < MAX_PARAMS) { /* the words of params */
         while (*s == ' ')
             s++;
         word[nwords] = s;

@@ -13,10 +13,10 @@ typedef void (*program_build)(expr_prog *p, const kin_tree *t);
 typedef int (*program_text)(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 
 typedef struct {
-    const char *name;       /* the template's name for it (robot.c.tpl: NAME.body, ...) */
+    const char *name; /* the template's name for it (robot.c.tpl: NAME.body, ...) */
     program_build build;
-    program_text text;      /* tried first when not NULL */
-    int contacts_only;      /* emitted only for a constraint set without loops */
+    program_text text; /* tried first when not NULL */
+    int contacts_only; /* emitted only for a constraint set without loops */
     /* The parameters of its generated function that the body alone may leave unused, in
      * the signature's order: the function casts those to (void). The template's own code
      * around the body uses the others. */
@@ -27,7 +27,7 @@ typedef struct {
  * functions' parts, emitted only for a robot generated with constraints (emit_constraint.c). */
 extern const program program_algorithms[];
 extern const int program_nalgorithms;
-#define PROGRAM_NCONSTRAINED 23     /* the definition's size must agree: checked by the compiler */
+#define PROGRAM_NCONSTRAINED 23 /* the definition's size must agree: checked by the compiler */
 extern const program program_constrained[PROGRAM_NCONSTRAINED];
 /* NAME_ltl_factor's two copies, L then D, one function (nested one level deeper). */
 extern const program program_factor[2];
@@ -39,7 +39,7 @@ const program *program_named(const char *name);
 int program_left_out(const kin_tree *t, const char *name);
 
 typedef struct {
-    char *body;             /* the C text; NULL when only counted */
+    char *body; /* the C text; NULL when only counted */
     expr_counts c;
 } emitted;
 
@@ -47,8 +47,7 @@ typedef struct {
  * with NULL, the counts only. 0, or -1 out of memory (e->body freed). */
 int program_run(const kin_tree *t, const program *a, emitted *e, const char *indent);
 /* The same for frame's Jacobian columns: LOCAL with `local`, else LOCAL_WORLD_ALIGNED. */
-int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e,
-                         const char *indent);
+int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e, const char *indent);
 /* The next chunk of M^-1's steps from *step (advanced): one static function's worth. */
 int program_run_minv_chunk(const kin_tree *t, int *step, emitted *e);
 /* The sum of the algorithm's operations, or -1 out of memory. */

@@ -15,13 +15,13 @@
 static const struct {
     const char *template_name, *path;
 } robot_files[] = {
-    {"robot.h.tpl", "%s.h"},
-    {"robot.c.tpl", "%s.c"},                /* robot_size.c.tpl with --size */
-    {"model.h.tpl", "%s_model.h"},
-    {"model.c.tpl", "%s_model.c"},
-    {"CMakeLists.txt.tpl", "CMakeLists.txt"},
-    {"cdyn_scalar.h.tpl", "cdyn_scalar.h"},
-    {"robot.py.tpl", "%s.py"},
+    { "robot.h.tpl", "%s.h" },
+    { "robot.c.tpl", "%s.c" }, /* robot_size.c.tpl with --size */
+    { "model.h.tpl", "%s_model.h" },
+    { "model.c.tpl", "%s_model.c" },
+    { "CMakeLists.txt.tpl", "CMakeLists.txt" },
+    { "cdyn_scalar.h.tpl", "cdyn_scalar.h" },
+    { "robot.py.tpl", "%s.py" },
 };
 #define NROBOT_FILES ((int)(sizeof robot_files / sizeof robot_files[0]))
 
@@ -62,8 +62,8 @@ static int render_file_from(const char *tpl, const char *path_fmt, const char *n
     return 0;
 }
 
-int render_robot(const kin_tree *t, const render_options *o, render_output *out,
-                 char *err, size_t errlen)
+int render_robot(const kin_tree *t, const render_options *o, render_output *out, char *err,
+                 size_t errlen)
 {
     const int nfiles = NROBOT_FILES - !o->python;
     tpl_value *ctx;

@@ -9,16 +9,22 @@
 #include <stddef.h>
 #include "model/tree.h"
 
-typedef struct { char *path; char *content; } render_file;  /* path relative to the out dir */
-typedef struct { render_file *files; int nfiles; } render_output;
+typedef struct {
+    char *path;
+    char *content;
+} render_file; /* path relative to the out dir */
+typedef struct {
+    render_file *files;
+    int nfiles;
+} render_output;
 
 typedef struct {
-    const char *name;          /* C prefix, already a valid identifier */
-    const char *urdf_file;     /* file name only, for the banner */
-    const char *options;       /* e.g. "--floating-base --scalar float", for the banner */
+    const char *name;      /* C prefix, already a valid identifier */
+    const char *urdf_file; /* file name only, for the banner */
+    const char *options;   /* e.g. "--floating-base --scalar float", for the banner */
     int scalar_float;
-    int python;                /* also NAME.py, the ctypes module (--python) */
-    int size;                  /* --size: NAME.c calls the generic runtime (robot_size.c.tpl);
+    int python; /* also NAME.py, the ctypes module (--python) */
+    int size;   /* --size: NAME.c calls the generic runtime (robot_size.c.tpl);
                                 * nothing is emitted */
 } render_options;
 
@@ -26,13 +32,16 @@ typedef struct {
  * replaces the runtime's own: it fixes the folder's scalar type) and, with o->python, NAME.py.
  * With o->size, NAME.c is the runtime's callers (templates/robot_size.c.tpl).
  * Returns 0, or -1 with a message in err (and *out empty). */
-int render_robot(const kin_tree *t, const render_options *o, render_output *out,
-                 char *err, size_t errlen);
+int render_robot(const kin_tree *t, const render_options *o, render_output *out, char *err,
+                 size_t errlen);
 void render_output_free(render_output *out);
 
 /* Op counts per emitted algorithm, for `cdyngen --summary` and the benchmark. */
-typedef struct { const char *algorithm; long mul, add, div, sqrt, sincos; } emit_count;
-int render_op_counts(const kin_tree *t, emit_count *counts, int max);  /* returns how many */
+typedef struct {
+    const char *algorithm;
+    long mul, add, div, sqrt, sincos;
+} emit_count;
+int render_op_counts(const kin_tree *t, emit_count *counts, int max); /* returns how many */
 /* The frame whose Jacobian render_op_counts counts: of the first of the deepest bodies
  * carrying a frame, the last frame (an end frame: tool, foot, sole); -1 if none moves. */
 int render_counted_jacobian_frame(const kin_tree *t);

@@ -33,12 +33,18 @@ typedef struct {
 
 struct tpl_value {
     tpl__kind kind;
-    int broken;             /* an item or entry was lost to a failed allocation */
+    int broken; /* an item or entry was lost to a failed allocation */
     union {
         char *s;
-        long i;             /* integers, and booleans as 0/1 */
-        struct { tpl_value **items; size_t n, cap; } list;
-        struct { tpl__entry *e; size_t n, cap; } dict;
+        long i; /* integers, and booleans as 0/1 */
+        struct {
+            tpl_value **items;
+            size_t n, cap;
+        } list;
+        struct {
+            tpl__entry *e;
+            size_t n, cap;
+        } dict;
     } u;
 };
 
@@ -93,7 +99,7 @@ tpl_value *tpl_string_take(char *s)
 {
     tpl_value *v;
     if (!s)
-        return NULL;        /* the caller's own allocation failed */
+        return NULL; /* the caller's own allocation failed */
     v = tpl__new(TPL__STR);
     if (!v) {
         free(s);
@@ -119,9 +125,15 @@ tpl_value *tpl_bool(int b)
     return v;
 }
 
-tpl_value *tpl_list(void) { return tpl__new(TPL__LIST); }
+tpl_value *tpl_list(void)
+{
+    return tpl__new(TPL__LIST);
+}
 
-tpl_value *tpl_dict(void) { return tpl__new(TPL__DICT); }
+tpl_value *tpl_dict(void)
+{
+    return tpl__new(TPL__DICT);
+}
 
 void tpl_list_push(tpl_value *list, tpl_value *item)
 {
@@ -130,8 +142,7 @@ void tpl_list_push(tpl_value *list, tpl_value *item)
         tpl_free(item);
         return;
     }
-    items = tpl__reserve(list->u.list.items, &list->u.list.cap, list->u.list.n + 1,
-                         sizeof *items);
+    items = tpl__reserve(list->u.list.items, &list->u.list.cap, list->u.list.n + 1, sizeof *items);
     if (items)
         list->u.list.items = items;
     if (!item || !items) {
@@ -153,8 +164,7 @@ static tpl__entry *tpl__dict_find(const tpl_value *dict, const char *key)
 
 static int tpl__dict_add(tpl_value *dict, const char *key, tpl_value *v)
 {
-    tpl__entry *e = tpl__reserve(dict->u.dict.e, &dict->u.dict.cap, dict->u.dict.n + 1,
-                                 sizeof *e);
+    tpl__entry *e = tpl__reserve(dict->u.dict.e, &dict->u.dict.cap, dict->u.dict.n + 1, sizeof *e);
     char *k;
     if (!e)
         return -1;
@@ -204,9 +214,7 @@ void tpl_free(tpl_value *v)
     if (!v)
         return;
     switch (v->kind) {
-    case TPL__STR:
-        free(v->u.s);
-        break;
+    case TPL__STR: free(v->u.s); break;
     case TPL__LIST:
         for (i = 0; i < v->u.list.n; i++)
             tpl_free(v->u.list.items[i]);
@@ -220,8 +228,7 @@ void tpl_free(tpl_value *v)
         free(v->u.dict.e);
         break;
     case TPL__INT:
-    case TPL__BOOL:
-        break;
+    case TPL__BOOL: break;
     }
     free(v);
 }
@@ -319,7 +326,10 @@ static void tpl__buf_add(tpl__buf *b, const char *s, size_t n)
     b->s[b->n] = '\0';
 }
 
-static void tpl__buf_adds(tpl__buf *b, const char *s) { tpl__buf_add(b, s, strlen(s)); }
+static void tpl__buf_adds(tpl__buf *b, const char *s)
+{
+    tpl__buf_add(b, s, strlen(s));
+}
 
 static void tpl__buf_addl(tpl__buf *b, long i)
 {
@@ -329,14 +339,14 @@ static void tpl__buf_addl(tpl__buf *b, long i)
 }
 
 typedef struct {
-    const char *name;       /* template */
-    int line, col;          /* of the tag, 1-based */
+    const char *name; /* template */
+    int line, col;    /* of the tag, 1-based */
 } tpl__pos;
 
 typedef struct {
     char *buf;
     size_t len;
-    int failed;             /* only the first, innermost error is kept */
+    int failed; /* only the first, innermost error is kept */
 } tpl__errs;
 
 static int tpl__fail(tpl__errs *e, tpl__pos pos, const char *fmt, ...) TPL__PRINTF(3, 4);
@@ -356,7 +366,10 @@ static int tpl__fail(tpl__errs *e, tpl__pos pos, const char *fmt, ...)
     return -1;
 }
 
-static int tpl__oom(tpl__errs *e, tpl__pos pos) { return tpl__fail(e, pos, "out of memory"); }
+static int tpl__oom(tpl__errs *e, tpl__pos pos)
+{
+    return tpl__fail(e, pos, "out of memory");
+}
 
 /* ------------------------------------------------------------------- lexer */
 
@@ -364,22 +377,22 @@ typedef enum { TPL__TK_TEXT, TPL__TK_OUTPUT, TPL__TK_BLOCK } tpl__tok_kind;
 
 typedef struct {
     tpl__tok_kind kind;
-    const char *s;          /* text, or the inside of the tag without delimiters and dashes */
+    const char *s; /* text, or the inside of the tag without delimiters and dashes */
     size_t n;
     tpl__pos pos;
 } tpl__tok;
 
 /* What the previous tag does to the text after it. */
 typedef enum {
-    TPL__AFTER_START,       /* nothing before: the text starts a line */
-    TPL__AFTER_KEEP,        /* `}}` `+%}` `+#}`: keep everything */
-    TPL__AFTER_TRIM,        /* `%}` `#}`: drop one newline (trim_blocks) */
-    TPL__AFTER_STRIP        /* `-}}` `-%}` `-#}`: drop all whitespace */
+    TPL__AFTER_START, /* nothing before: the text starts a line */
+    TPL__AFTER_KEEP,  /* `}}` `+%}` `+#}`: keep everything */
+    TPL__AFTER_TRIM,  /* `%}` `#}`: drop one newline (trim_blocks) */
+    TPL__AFTER_STRIP  /* `-}}` `-%}` `-#}`: drop all whitespace */
 } tpl__after;
 
 typedef struct {
-    const char *p;          /* cursor into the template */
-    tpl__pos pos;           /* of the cursor */
+    const char *p; /* cursor into the template */
+    tpl__pos pos;  /* of the cursor */
     tpl__errs *e;
     tpl__tok *tok;
     size_t n, cap;
@@ -417,12 +430,8 @@ static const char *tpl__skip_after(const char *s, const char *end, tpl__after af
 {
     const char *t = s;
     switch (after) {
-    case TPL__AFTER_START:
-        *line_start = 1;
-        return s;
-    case TPL__AFTER_KEEP:
-        *line_start = 0;
-        return s;
+    case TPL__AFTER_START: *line_start = 1; return s;
+    case TPL__AFTER_KEEP: *line_start = 0; return s;
     case TPL__AFTER_TRIM:
         if (t < end && *t == '\n')
             t++;
@@ -453,8 +462,7 @@ static const char *tpl__lstrip_line(const char *s, const char *end, int line_sta
     return l;
 }
 
-static int tpl__lex_push(tpl__lexer *lx, tpl__tok_kind kind, const char *s, size_t n,
-                         tpl__pos pos)
+static int tpl__lex_push(tpl__lexer *lx, tpl__tok_kind kind, const char *s, size_t n, tpl__pos pos)
 {
     tpl__tok *tok = tpl__reserve(lx->tok, &lx->cap, lx->n + 1, sizeof *tok);
     if (!tok)
@@ -559,16 +567,25 @@ static int tpl__lex(tpl__lexer *lx)
 /* ----------------------------------------------------------- tag contents */
 
 typedef enum {
-    TPL__T_END, TPL__T_IDENT, TPL__T_INT, TPL__T_STR, TPL__T_DOT, TPL__T_PIPE,
-    TPL__T_LPAREN, TPL__T_RPAREN, TPL__T_EQ, TPL__T_NE, TPL__T_ASSIGN
+    TPL__T_END,
+    TPL__T_IDENT,
+    TPL__T_INT,
+    TPL__T_STR,
+    TPL__T_DOT,
+    TPL__T_PIPE,
+    TPL__T_LPAREN,
+    TPL__T_RPAREN,
+    TPL__T_EQ,
+    TPL__T_NE,
+    TPL__T_ASSIGN
 } tpl__tt;
 
 typedef struct {
-    const char *p, *end;    /* unread part of the tag */
-    tpl__tt t;              /* current lexeme */
+    const char *p, *end; /* unread part of the tag */
+    tpl__tt t;           /* current lexeme */
     const char *s;
     size_t n;
-    tpl__pos pos;           /* of the tag */
+    tpl__pos pos; /* of the tag */
     tpl__errs *e;
 } tpl__tag;
 
@@ -577,9 +594,15 @@ static int tpl__is_alpha(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static int tpl__is_digit(char c) { return c >= '0' && c <= '9'; }
+static int tpl__is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
-static int tpl__is_ident_char(char c) { return tpl__is_alpha(c) || tpl__is_digit(c); }
+static int tpl__is_ident_char(char c)
+{
+    return tpl__is_alpha(c) || tpl__is_digit(c);
+}
 
 static tpl__tt tpl__punct(const char *p, size_t *n)
 {
@@ -618,12 +641,13 @@ static size_t tpl__scan(const char *p, const char *end, tpl__tt *t)
         return (size_t)(q - p);
     }
     if (tpl__is_digit(*p) || (*p == '-' && end - p > 1 && tpl__is_digit(p[1]))) {
-        for (q = p + 1; q < end && tpl__is_digit(*q); q++) {}
+        for (q = p + 1; q < end && tpl__is_digit(*q); q++) {
+        }
         *t = TPL__T_INT;
         return (size_t)(q - p);
     }
     if (*p == '"' || *p == '\'') {
-        q = tpl__skip_string(p);     /* the lexer already saw it close inside the tag */
+        q = tpl__skip_string(p); /* the lexer already saw it close inside the tag */
         *t = TPL__T_STR;
         return q ? (size_t)(q + 1 - p) : 0;
     }
@@ -672,8 +696,8 @@ static int tpl__expected(tpl__tag *t, const char *what)
 {
     if (t->t == TPL__T_END)
         return tpl__fail(t->e, t->pos, "syntax error: expected %s, found end of tag", what);
-    return tpl__fail(t->e, t->pos, "syntax error: expected %s, found \"%.*s\"", what,
-                     (int)t->n, t->s);
+    return tpl__fail(t->e, t->pos, "syntax error: expected %s, found \"%.*s\"", what, (int)t->n,
+                     t->s);
 }
 
 static int tpl__expect_end(tpl__tag *t)
@@ -684,28 +708,41 @@ static int tpl__expect_end(tpl__tag *t)
 /* ------------------------------------------------------------- expressions */
 
 typedef enum {
-    TPL__F_UPPER, TPL__F_LOWER, TPL__F_LENGTH, TPL__F_JOIN, TPL__F_DEFAULT, TPL__F_INDENT,
-    TPL__F_C_IDENT, TPL__F_INT, TPL__F_COUNT
+    TPL__F_UPPER,
+    TPL__F_LOWER,
+    TPL__F_LENGTH,
+    TPL__F_JOIN,
+    TPL__F_DEFAULT,
+    TPL__F_INDENT,
+    TPL__F_C_IDENT,
+    TPL__F_INT,
+    TPL__F_COUNT
 } tpl__filter;
 
 static const struct {
     const char *name;
     int takes_arg;
 } tpl__filters[TPL__F_COUNT] = {
-    { "upper", 0 }, { "lower", 0 }, { "length", 0 }, { "join", 1 },
+    { "upper", 0 },   { "lower", 0 },  { "length", 0 },  { "join", 1 },
     { "default", 1 }, { "indent", 1 }, { "c_ident", 0 }, { "int", 0 },
 };
 
 typedef enum {
-    TPL__X_LOOKUP, TPL__X_LITERAL, TPL__X_FILTER, TPL__X_NOT, TPL__X_AND, TPL__X_OR,
-    TPL__X_EQ, TPL__X_NE
+    TPL__X_LOOKUP,
+    TPL__X_LITERAL,
+    TPL__X_FILTER,
+    TPL__X_NOT,
+    TPL__X_AND,
+    TPL__X_OR,
+    TPL__X_EQ,
+    TPL__X_NE
 } tpl__xkind;
 
 typedef struct tpl__expr tpl__expr;
 struct tpl__expr {
     tpl__xkind kind;
-    tpl__expr *a, *b;       /* operands; a filter's input and argument (b may be NULL) */
-    char **names;           /* look-up: a.b.c */
+    tpl__expr *a, *b; /* operands; a filter's input and argument (b may be NULL) */
+    char **names;     /* look-up: a.b.c */
     size_t nnames;
     tpl_value *literal;
     tpl__filter filter;
@@ -746,7 +783,7 @@ static tpl__expr *tpl__parse_filtered(tpl__tag *t);
 
 static int tpl__add_name(tpl__tag *t, tpl__expr *x)
 {
-    size_t cap = x->nnames;    /* not kept: look-ups are short, each name reallocates */
+    size_t cap = x->nnames; /* not kept: look-ups are short, each name reallocates */
     char **names = tpl__reserve(x->names, &cap, x->nnames + 1, sizeof *names);
     if (!names)
         return tpl__oom(t->e, t->pos);
@@ -795,7 +832,9 @@ static char *tpl__unquote(const char *s, size_t n, int *bad_escape)
         switch (s[++i]) {
         case 'n': *o++ = '\n'; break;
         case 't': *o++ = '\t'; break;
-        case '\\': case '"': case '\'': *o++ = s[i]; break;
+        case '\\':
+        case '"':
+        case '\'': *o++ = s[i]; break;
         default:
             *bad_escape = 1;
             free(d);
@@ -841,7 +880,7 @@ static tpl__expr *tpl__parse_literal(tpl__tag *t)
         return NULL;
     x->literal = tpl__parse_literal_value(t);
     if (!x->literal) {
-        tpl__oom(t->e, t->pos);     /* no-op when a syntax error came first */
+        tpl__oom(t->e, t->pos); /* no-op when a syntax error came first */
         tpl__expr_free(x);
         return NULL;
     }
@@ -973,7 +1012,12 @@ static tpl__expr *tpl__parse_expr_to_end(tpl__tag *t)
 /* ------------------------------------------------------------------ parser */
 
 typedef enum {
-    TPL__N_TEXT, TPL__N_OUTPUT, TPL__N_FOR, TPL__N_IF, TPL__N_BRANCH, TPL__N_INCLUDE,
+    TPL__N_TEXT,
+    TPL__N_OUTPUT,
+    TPL__N_FOR,
+    TPL__N_IF,
+    TPL__N_BRANCH,
+    TPL__N_INCLUDE,
     TPL__N_SET
 } tpl__nkind;
 
@@ -981,12 +1025,12 @@ typedef struct tpl__node tpl__node;
 struct tpl__node {
     tpl__nkind kind;
     tpl__pos pos;
-    const char *text;       /* TEXT: a slice of the template */
+    const char *text; /* TEXT: a slice of the template */
     size_t len;
-    tpl__expr *expr;        /* OUTPUT value, FOR list, BRANCH test (NULL: else), INCLUDE name,
+    tpl__expr *expr; /* OUTPUT value, FOR list, BRANCH test (NULL: else), INCLUDE name,
                                SET value */
-    char *name;             /* FOR variable, SET target */
-    tpl__node *body;        /* FOR and BRANCH bodies; IF: its branches */
+    char *name;      /* FOR variable, SET target */
+    tpl__node *body; /* FOR and BRANCH bodies; IF: its branches */
     tpl__node *next;
 };
 
@@ -1009,7 +1053,7 @@ static const char *const tpl__closers[] = { "endfor", "elif", "else", "endif" };
 
 typedef struct {
     const tpl__tok *tok;
-    size_t n, i;            /* i: the next token */
+    size_t n, i; /* i: the next token */
     tpl__errs *e;
 } tpl__parser;
 
@@ -1022,7 +1066,8 @@ static int tpl__closer(const tpl__tok *tok)
         return 0;
     while (s < end && tpl__is_space(*s))
         s++;
-    for (w = s; w < end && tpl__is_ident_char(*w); w++) {}
+    for (w = s; w < end && tpl__is_ident_char(*w); w++) {
+    }
     for (i = 0; i < 4; i++)
         if (strlen(tpl__closers[i]) == (size_t)(w - s) &&
             memcmp(s, tpl__closers[i], (size_t)(w - s)) == 0)
@@ -1203,10 +1248,9 @@ static int tpl__parse_nodes(tpl__parser *p, int stop, tpl__node **head)
         if (closer & stop)
             return 0;
         if (closer)
-            return tpl__fail(p->e, p->tok[p->i].pos, "unexpected \"%s\"",
-                             tpl__closer_name(closer));
+            return tpl__fail(p->e, p->tok[p->i].pos, "unexpected \"%s\"", tpl__closer_name(closer));
         if (tpl__parse_token(p, tail))
-            return -1;      /* *tail, complete or not, is already linked and gets freed */
+            return -1; /* *tail, complete or not, is already linked and gets freed */
         tail = &(*tail)->next;
     }
     return 0;
@@ -1215,9 +1259,9 @@ static int tpl__parse_nodes(tpl__parser *p, int stop, tpl__node **head)
 /* ---------------------------------------------------------------- renderer */
 
 typedef struct {
-    const char *name;       /* borrowed from the syntax tree */
+    const char *name; /* borrowed from the syntax tree */
     const tpl_value *v;
-    tpl_value *owned;       /* set values belong to their frame */
+    tpl_value *owned; /* set values belong to their frame */
 } tpl__bind;
 
 /* Variables of one scope: the template, an include, or one pass of a for body. */
@@ -1233,14 +1277,14 @@ typedef struct {
     tpl_loader loader;
     void *loader_ctx;
     tpl__buf out;
-    int depth;              /* of includes */
+    int depth; /* of includes */
 } tpl__renderer;
 
 /* An evaluated expression. */
 typedef struct {
-    const tpl_value *v;     /* NULL: undefined */
-    tpl_value *owned;       /* == v when v is a temporary to free */
-    const tpl__expr *miss;  /* undefined: the look-up that failed, at names[miss_at] */
+    const tpl_value *v;    /* NULL: undefined */
+    tpl_value *owned;      /* == v when v is a temporary to free */
+    const tpl__expr *miss; /* undefined: the look-up that failed, at names[miss_at] */
     size_t miss_at;
 } tpl__res;
 
@@ -1382,8 +1426,8 @@ static int tpl__bad_arg(tpl__renderer *r, tpl__pos pos, tpl__filter f, const cha
                      tpl__filters[f].name, want, tpl__a_kind(got));
 }
 
-static int tpl__filter_case(tpl__renderer *r, tpl__pos pos, tpl__filter f,
-                            const tpl_value *in, tpl__res *out)
+static int tpl__filter_case(tpl__renderer *r, tpl__pos pos, tpl__filter f, const tpl_value *in,
+                            tpl__res *out)
 {
     char *s;
     size_t i;
@@ -1399,8 +1443,7 @@ static int tpl__filter_case(tpl__renderer *r, tpl__pos pos, tpl__filter f,
     return tpl__give(r, pos, out, s ? tpl_string_take(s) : NULL);
 }
 
-static int tpl__filter_length(tpl__renderer *r, tpl__pos pos, const tpl_value *in,
-                              tpl__res *out)
+static int tpl__filter_length(tpl__renderer *r, tpl__pos pos, const tpl_value *in, tpl__res *out)
 {
     size_t n;
     switch (in->kind) {
@@ -1426,8 +1469,7 @@ static int tpl__filter_join(tpl__renderer *r, tpl__pos pos, const tpl_value *in,
         const tpl_value *item = in->u.list.items[i];
         if (item->kind != TPL__STR && item->kind != TPL__INT) {
             free(b.s);
-            return tpl__bad_input(r, pos, TPL__F_JOIN, "a list of strings or integers, item",
-                                  item);
+            return tpl__bad_input(r, pos, TPL__F_JOIN, "a list of strings or integers, item", item);
         }
         if (i)
             tpl__buf_adds(&b, sep->u.s);
@@ -1455,8 +1497,10 @@ static int tpl__filter_indent(tpl__renderer *r, tpl__pos pos, const tpl_value *i
     if (in->kind != TPL__STR)
         return tpl__bad_input(r, pos, TPL__F_INDENT, "a string", in);
     if (width->kind != TPL__INT || width->u.i < 0 || width->u.i > TPL__MAX_INDENT)
-        return tpl__fail(&r->e, pos, "bad argument to filter \"indent\": needs an integer "
-                         "from 0 to %d", TPL__MAX_INDENT);
+        return tpl__fail(&r->e, pos,
+                         "bad argument to filter \"indent\": needs an integer "
+                         "from 0 to %d",
+                         TPL__MAX_INDENT);
     tpl__buf_add(&b, "", 0);
     for (s = in->u.s; *s; s++) {
         tpl__buf_add(&b, s, 1);
@@ -1468,8 +1512,7 @@ static int tpl__filter_indent(tpl__renderer *r, tpl__pos pos, const tpl_value *i
 
 /* Any string (or integer) as a C identifier: bytes outside [A-Za-z0-9_] become '_'; a
  * leading digit or an empty string gets a '_' in front. */
-static int tpl__filter_c_ident(tpl__renderer *r, tpl__pos pos, const tpl_value *in,
-                               tpl__res *out)
+static int tpl__filter_c_ident(tpl__renderer *r, tpl__pos pos, const tpl_value *in, tpl__res *out)
 {
     tpl__buf b = { NULL, 0, 0, 0 };
     char digits[32];
@@ -1487,8 +1530,7 @@ static int tpl__filter_c_ident(tpl__renderer *r, tpl__pos pos, const tpl_value *
     return tpl__give_buf(r, pos, out, &b);
 }
 
-static int tpl__filter_int(tpl__renderer *r, tpl__pos pos, const tpl_value *in,
-                           tpl__res *out)
+static int tpl__filter_int(tpl__renderer *r, tpl__pos pos, const tpl_value *in, tpl__res *out)
 {
     const char *s;
     char *end;
@@ -1506,8 +1548,8 @@ static int tpl__filter_int(tpl__renderer *r, tpl__pos pos, const tpl_value *in,
 }
 
 /* Applies filter f to *in (which may be undefined only for `default`) with argument arg. */
-static int tpl__apply(tpl__renderer *r, tpl__pos pos, tpl__filter f, tpl__res *in,
-                      tpl__res *arg, tpl__res *out)
+static int tpl__apply(tpl__renderer *r, tpl__pos pos, tpl__filter f, tpl__res *in, tpl__res *arg,
+                      tpl__res *out)
 {
     if (f == TPL__F_DEFAULT) {
         tpl__res *pick = in->v ? in : arg;
@@ -1530,8 +1572,8 @@ static int tpl__apply(tpl__renderer *r, tpl__pos pos, tpl__filter f, tpl__res *i
     return -1;
 }
 
-static int tpl__eval_filter(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x,
-                            tpl__pos pos, tpl__res *res)
+static int tpl__eval_filter(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x, tpl__pos pos,
+                            tpl__res *res)
 {
     tpl__res in = { NULL, NULL, NULL, 0 }, arg = { NULL, NULL, NULL, 0 };
     int rc = tpl__eval(r, f, x->a, pos, &in);
@@ -1549,8 +1591,7 @@ static int tpl__equal(tpl__renderer *r, tpl__pos pos, const tpl_value *a, const 
                       int *eq)
 {
     if (a->kind != b->kind || a->kind == TPL__LIST || a->kind == TPL__DICT)
-        return tpl__fail(&r->e, pos, "cannot compare %s with %s", tpl__a_kind(a),
-                         tpl__a_kind(b));
+        return tpl__fail(&r->e, pos, "cannot compare %s with %s", tpl__a_kind(a), tpl__a_kind(b));
     *eq = a->kind == TPL__STR ? strcmp(a->u.s, b->u.s) == 0 : a->u.i == b->u.i;
     return 0;
 }
@@ -1570,8 +1611,8 @@ static int tpl__eval_compare(tpl__renderer *r, const tpl__frame *f, const tpl__e
     return rc;
 }
 
-static int tpl__eval_truth(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x,
-                           tpl__pos pos, int *truth)
+static int tpl__eval_truth(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x, tpl__pos pos,
+                           int *truth)
 {
     tpl__res v = { NULL, NULL, NULL, 0 };
     if (tpl__eval_defined(r, f, x, pos, &v))
@@ -1582,8 +1623,8 @@ static int tpl__eval_truth(tpl__renderer *r, const tpl__frame *f, const tpl__exp
 }
 
 /* not, and, or; the last two stop as soon as the answer is known. */
-static int tpl__eval_logic(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x,
-                           tpl__pos pos, tpl__res *res)
+static int tpl__eval_logic(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x, tpl__pos pos,
+                           tpl__res *res)
 {
     int truth;
     if (tpl__eval_truth(r, f, x->a, pos, &truth))
@@ -1601,12 +1642,8 @@ static int tpl__eval(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x, 
 {
     memset(res, 0, sizeof *res);
     switch (x->kind) {
-    case TPL__X_LOOKUP:
-        tpl__eval_lookup(r, f, x, res);
-        return 0;
-    case TPL__X_LITERAL:
-        res->v = x->literal;
-        return 0;
+    case TPL__X_LOOKUP: tpl__eval_lookup(r, f, x, res); return 0;
+    case TPL__X_LITERAL: res->v = x->literal; return 0;
     case TPL__X_FILTER: return tpl__eval_filter(r, f, x, pos, res);
     case TPL__X_EQ:
     case TPL__X_NE: return tpl__eval_compare(r, f, x, pos, res);
@@ -1618,8 +1655,7 @@ static int tpl__eval(tpl__renderer *r, const tpl__frame *f, const tpl__expr *x, 
 }
 
 static int tpl__render_nodes(tpl__renderer *r, const tpl__node *n, tpl__frame *f);
-static int tpl__render_text(tpl__renderer *r, const char *name, const char *text,
-                            tpl__frame *up);
+static int tpl__render_text(tpl__renderer *r, const char *name, const char *text, tpl__frame *up);
 
 static int tpl__render_output(tpl__renderer *r, const tpl__node *n, tpl__frame *f)
 {
@@ -1642,7 +1678,7 @@ static int tpl__render_if(tpl__renderer *r, const tpl__node *n, tpl__frame *f)
     const tpl__node *b;
     int truth;
     for (b = n->body; b; b = b->next) {
-        truth = 1;          /* else */
+        truth = 1; /* else */
         if (b->expr && tpl__eval_truth(r, f, b->expr, b->pos, &truth))
             return -1;
         if (truth)
@@ -1681,7 +1717,7 @@ static int tpl__render_passes(tpl__renderer *r, const tpl__node *n, const tpl_va
     tpl_value *loop = tpl__loop_new(len);
     int rc = loop ? 0 : tpl__oom(&r->e, n->pos);
     for (i = 0; rc == 0 && i < len; i++) {
-        tpl__frame_clear(body);     /* a `set` lasts one pass, as in Jinja */
+        tpl__frame_clear(body); /* a `set` lasts one pass, as in Jinja */
         tpl__loop_update(loop, i, len);
         if (tpl__bind_name(body, n->name, list->u.list.items[i], NULL) ||
             tpl__bind_name(body, "loop", loop, NULL))
@@ -1750,9 +1786,7 @@ static int tpl__render_set(tpl__renderer *r, const tpl__node *n, tpl__frame *f)
 static int tpl__render_node(tpl__renderer *r, const tpl__node *n, tpl__frame *f)
 {
     switch (n->kind) {
-    case TPL__N_TEXT:
-        tpl__buf_add(&r->out, n->text, n->len);
-        return 0;
+    case TPL__N_TEXT: tpl__buf_add(&r->out, n->text, n->len); return 0;
     case TPL__N_OUTPUT: return tpl__render_output(r, n, f);
     case TPL__N_FOR: return tpl__render_for(r, n, f);
     case TPL__N_IF: return tpl__render_if(r, n, f);
@@ -1775,8 +1809,7 @@ static int tpl__render_nodes(tpl__renderer *r, const tpl__node *n, tpl__frame *f
 }
 
 /* Lexes, parses and renders one template into r->out, in a new frame below `up`. */
-static int tpl__render_text(tpl__renderer *r, const char *name, const char *text,
-                            tpl__frame *up)
+static int tpl__render_text(tpl__renderer *r, const char *name, const char *text, tpl__frame *up)
 {
     tpl__lexer lx;
     tpl__parser p;
@@ -1804,8 +1837,8 @@ static int tpl__render_text(tpl__renderer *r, const char *name, const char *text
     return rc;
 }
 
-int tpl_render(const char *name, const char *text, const tpl_value *ctx,
-               tpl_loader loader, void *loader_ctx, char **out, char *err, size_t errlen)
+int tpl_render(const char *name, const char *text, const tpl_value *ctx, tpl_loader loader,
+               void *loader_ctx, char **out, char *err, size_t errlen)
 {
     tpl__renderer r;
     tpl__pos start;
@@ -1828,7 +1861,7 @@ int tpl_render(const char *name, const char *text, const tpl_value *ctx,
         rc = tpl__fail(&r.e, start, "out of memory while the context was built");
     if (rc == 0)
         rc = tpl__render_text(&r, start.name, text, NULL);
-    tpl__buf_add(&r.out, "", 0);        /* an empty result is still a string */
+    tpl__buf_add(&r.out, "", 0); /* an empty result is still a string */
     if (rc == 0 && r.out.oom)
         rc = tpl__oom(&r.e, start);
     if (rc != 0) {

@@ -35,20 +35,20 @@
 
 #define TPL_MAX_INCLUDE_DEPTH 16
 
-typedef struct tpl_value tpl_value;           /* string, integer, boolean, list, or dict */
+typedef struct tpl_value tpl_value; /* string, integer, boolean, list, or dict */
 
 /* Constructors return NULL when out of memory; containers that were handed NULL, or could
  * not grow, remember it and make tpl_render fail with "out of memory". */
-tpl_value *tpl_string(const char *s);          /* copies s */
-tpl_value *tpl_string_take(char *s);           /* takes ownership of a malloc'd string */
+tpl_value *tpl_string(const char *s); /* copies s */
+tpl_value *tpl_string_take(char *s);  /* takes ownership of a malloc'd string */
 tpl_value *tpl_int(long v);
 tpl_value *tpl_bool(int v);
 tpl_value *tpl_list(void);
 tpl_value *tpl_dict(void);
-void tpl_list_push(tpl_value *list, tpl_value *item);      /* takes ownership of item */
+void tpl_list_push(tpl_value *list, tpl_value *item);              /* takes ownership of item */
 void tpl_dict_set(tpl_value *dict, const char *key, tpl_value *v); /* takes ownership; replaces */
 const tpl_value *tpl_dict_get(const tpl_value *dict, const char *key); /* NULL if absent */
-void tpl_free(tpl_value *v);                   /* frees recursively; NULL is fine */
+void tpl_free(tpl_value *v); /* frees recursively; NULL is fine */
 
 /* Looks up the text of an included template; returns 0 and sets *text (owned by the loader,
  * alive until tpl_render returns) or -1. */
@@ -58,7 +58,7 @@ typedef int (*tpl_loader)(void *ctx, const char *name, const char **text);
  * `loader` may be NULL when the template includes nothing. On success returns 0 and a
  * malloc'd NUL-terminated *out. On error returns -1, sets *out to NULL and writes
  * "NAME:LINE:COL: message" into err. */
-int tpl_render(const char *name, const char *text, const tpl_value *ctx,
-               tpl_loader loader, void *loader_ctx, char **out, char *err, size_t errlen);
+int tpl_render(const char *name, const char *text, const tpl_value *ctx, tpl_loader loader,
+               void *loader_ctx, char **out, char *err, size_t errlen);
 
 #endif

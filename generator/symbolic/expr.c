@@ -187,7 +187,7 @@ ex ex_const(double c)
     ex r;
     r.node = -1;
     r.neg = 0;
-    r.c = c == 0.0 ? 0.0 : c;     /* -0 becomes 0: exact zeros fold the same way */
+    r.c = c == 0.0 ? 0.0 : c; /* -0 becomes 0: exact zeros fold the same way */
     return r;
 }
 
@@ -220,7 +220,7 @@ void expr_name_input(expr_prog *p, const char *input, const char *ident)
         if (node_equal(&p->nodes[p->table[k]], &probe))
             n = &p->nodes[p->table[k]];
     if (!n)
-        return;                         /* not read by this program */
+        return; /* not read by this program */
     free(n->ident);
     n->ident = malloc(strlen(ident) + 1);
     if (!n->ident) {
@@ -320,7 +320,7 @@ ex ex_mul(expr_prog *p, ex a, ex b)
         a = b;
         b = t;
     }
-    if (a.node < 0) {               /* constant * node */
+    if (a.node < 0) { /* constant * node */
         if (a.c == 0.0)
             return ex_const(0.0);
         if (a.c == 1.0)
@@ -362,8 +362,7 @@ ex ex_div(expr_prog *p, ex a, ex b)
             return ex_mul(p, a, ex_const(1.0 / b.c));
         return make2(p, OP_DIV, positive(a), positive(b), a.neg ^ (b.c < 0));
     }
-    return make2(p, OP_DIV, positive(a), positive(b),
-                 (a.node < 0 ? a.c < 0 : a.neg) ^ b.neg);
+    return make2(p, OP_DIV, positive(a), positive(b), (a.node < 0 ? a.c < 0 : a.neg) ^ b.neg);
 }
 
 ex ex_sqrt(expr_prog *p, ex a)
@@ -377,14 +376,14 @@ ex ex_sin(expr_prog *p, ex a)
 {
     if (a.node < 0)
         return ex_const(sin(a.c));
-    return make2(p, OP_SIN, positive(a), ex_const(0.0), a.neg);   /* sin(-x) = -sin x */
+    return make2(p, OP_SIN, positive(a), ex_const(0.0), a.neg); /* sin(-x) = -sin x */
 }
 
 ex ex_cos(expr_prog *p, ex a)
 {
     if (a.node < 0)
         return ex_const(cos(a.c));
-    return make2(p, OP_COS, positive(a), ex_const(0.0), 0);      /* cos(-x) = cos x */
+    return make2(p, OP_COS, positive(a), ex_const(0.0), 0); /* cos(-x) = cos x */
 }
 
 ex ex_fma2(expr_prog *p, ex a, ex b, ex c, ex d)
@@ -428,7 +427,7 @@ void expr_storef(expr_prog *p, ex value, const char *fmt, ...)
 
 char *expr_comment_text(const char *s)
 {
-    ebuf b = {0, 0, 0, 0};
+    ebuf b = { 0, 0, 0, 0 };
     const unsigned char *c;
     ebuf_puts(&b, "");
     for (c = (const unsigned char *)s; *c; c++) {
@@ -454,8 +453,8 @@ static int add_comment(expr_prog *p, const char *text, comment_kind kind)
     if (p->failed)
         return -1;
     t = kind == COMMENT_CODE ? text_dup(text) : expr_comment_text(text ? text : "");
-    if (!t || grow((void **)&p->comments, &p->capcomments, p->ncomments,
-                   sizeof *p->comments) != 0) {
+    if (!t ||
+        grow((void **)&p->comments, &p->capcomments, p->ncomments, sizeof *p->comments) != 0) {
         free(t);
         p->failed = 1;
         return -1;
@@ -472,7 +471,7 @@ void expr_store_here(expr_prog *p, const char *target, ex value)
     int r;
     expr_store(p, target, value);
     if (value.node < 0 || p->failed)
-        return;                 /* a constant store is printed last, like any other */
+        return; /* a constant store is printed last, like any other */
     r = add_comment(p, NULL, COMMENT_STORE);
     if (r < 0)
         return;
@@ -498,7 +497,7 @@ void expr_barrier(expr_prog *p)
 void expr_code(expr_prog *p, const char *lines)
 {
     if (!lines)
-        p->failed = 1;      /* the caller ran out of memory making them */
+        p->failed = 1; /* the caller ran out of memory making them */
     else
         add_comment(p, lines, COMMENT_CODE);
 }

@@ -11,7 +11,7 @@
 #define CDYNGEN_EXPR_H
 
 #include <stddef.h>
-#include "util/ebuf.h"      /* the text buffer most users of expr.h also write into */
+#include "util/ebuf.h" /* the text buffer most users of expr.h also write into */
 
 /* A value: node < 0 means the exact constant c; otherwise (neg ? -1 : 1) * node. */
 typedef struct {
@@ -54,7 +54,7 @@ ex ex_cos(expr_prog *p, ex a);
 ex ex_fma2(expr_prog *p, ex a, ex b, ex c, ex d);
 ex ex_fms2(expr_prog *p, ex a, ex b, ex c, ex d);
 
-int ex_is_const(ex a, double c);   /* 1 if a is exactly the constant c */
+int ex_is_const(ex a, double c); /* 1 if a is exactly the constant c */
 int ex_is_zero(ex a);
 
 /* Names the temporary an input is read into (`q_knee` for "q[7]") instead of tN, so that a

@@ -35,11 +35,13 @@ static char *mark_live(const expr_prog *p)
 static void count_node(const expr_node *n, expr_counts *c)
 {
     switch (n->op) {
-    case OP_ADD: case OP_SUB: c->add++; break;
+    case OP_ADD:
+    case OP_SUB: c->add++; break;
     case OP_MUL: c->mul++; break;
     case OP_DIV: c->div++; break;
     case OP_SQRT: c->sqrt++; break;
-    case OP_SIN: case OP_COS: c->sincos++; break;
+    case OP_SIN:
+    case OP_COS: c->sincos++; break;
     case OP_INPUT: break;
     }
 }
@@ -70,8 +72,8 @@ void expr_print_const(ebuf *b, double c)
         ebuf_puts(b, c > 0 ? "1" : "-1");
         return;
     }
-    number_shortest(num, sizeof num, c);   /* the same double, so CDYN_R's cast rounds alike */
-    if (!strpbrk(num, ".eEn"))            /* keep it a floating literal: "2" -> "2.0" */
+    number_shortest(num, sizeof num, c); /* the same double, so CDYN_R's cast rounds alike */
+    if (!strpbrk(num, ".eEn"))           /* keep it a floating literal: "2" -> "2.0" */
         strcat(num, ".0");
     ebuf_printf(b, "CDYN_R(%s)", num);
 }
@@ -83,7 +85,7 @@ typedef struct {
     const expr_prog *p;
     const int *tmp;
     const char *inl;
-    const char *batched;    /* sin/cos nodes read in place from sin_angle[]/cos_angle[] */
+    const char *batched; /* sin/cos nodes read in place from sin_angle[]/cos_angle[] */
 } printer;
 
 static void print_node(ebuf *b, const expr_node *n, const printer *pr);
@@ -98,7 +100,7 @@ static void print_ref(ebuf *b, ex a, const printer *pr)
         print_node(b, &pr->p->nodes[a.node], pr);
         return;
     }
-    if (pr->batched[a.node])    /* tmp holds the slot */
+    if (pr->batched[a.node]) /* tmp holds the slot */
         ebuf_printf(b, "%s%s_angle[%d]", a.neg ? "-" : "",
                     pr->p->nodes[a.node].op == OP_SIN ? "sin" : "cos", pr->tmp[a.node]);
     else if (pr->p->nodes[a.node].ident)
@@ -109,8 +111,8 @@ static void print_ref(ebuf *b, ex a, const printer *pr)
 
 static void print_node(ebuf *b, const expr_node *n, const printer *pr)
 {
-    static const char *const fn[] = {"", "", "", "", "", "CDYN_SQRT", "CDYN_SIN", "CDYN_COS"};
-    static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
+    static const char *const fn[] = { "", "", "", "", "", "CDYN_SQRT", "CDYN_SIN", "CDYN_COS" };
+    static const char *const sym[] = { "", " + ", " - ", " * ", " / " };
     if (n->op == OP_INPUT) {
         ebuf_puts(b, n->name);
     } else if (n->op >= OP_SQRT) {
@@ -139,7 +141,7 @@ static char *find_inlined(const expr_prog *p, const char *live)
     }
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node >= 0)
-            uses[p->stores[i].value.node] += 2;     /* stored values keep their temporary */
+            uses[p->stores[i].value.node] += 2; /* stored values keep their temporary */
     for (i = 0; i < p->nnodes; i++) {
         const expr_node *n = &p->nodes[i];
         int sum = n->op == OP_ADD || n->op == OP_SUB;
@@ -194,8 +196,8 @@ typedef struct {
     const char *indent;
     const char *live;
     printer pr;
-    int *tmp;           /* temporary number of each printed node */
-    int *first;         /* first store of each node, chained through nextst */
+    int *tmp;   /* temporary number of each printed node */
+    int *first; /* first store of each node, chained through nextst */
     int *nextst;
     int *base;          /* inputs and stores: index of the array they name (see base_ids) */
     char *loaded;       /* inputs: 0 unread, 1 read, 2 read and stored */
@@ -203,7 +205,7 @@ typedef struct {
     char *emitted;      /* operation nodes already printed */
     char *batched;      /* sin/cos nodes read where used from sin_angle[]/cos_angle[] */
     int ntmp;
-    int ci;             /* next comment to print */
+    int ci; /* next comment to print */
 } emitter;
 
 /* The array an input or store target names: the text before '[' ("d->M" of "d->M[3]"). */
@@ -287,7 +289,7 @@ static void emit_store(emitter *e, int s)
 {
     const expr_prog *p = e->p;
     int b = e->base[p->nnodes + s];
-    if (!e->base_flushed[b]) {       /* the first store to this array: read all of it */
+    if (!e->base_flushed[b]) { /* the first store to this array: read all of it */
         int i, pass;
         e->base_flushed[b] = 1;
         for (pass = 0; pass < 2; pass++) /* the stores of those values only after */
@@ -322,7 +324,7 @@ static void flush_comments(emitter *e, int upto)
         if (r->kind == COMMENT_CODE) {
             print_code(e->out, e->indent, r->text);
         } else if (r->kind == COMMENT_STORE) {
-            load_operands(e, p->stores[r->store].value);  /* an input stored as it is */
+            load_operands(e, p->stores[r->store].value); /* an input stored as it is */
             emit_store(e, r->store);
         } else if (r->kind == COMMENT_BARRIER) {
             barrier = 1;
@@ -391,7 +393,7 @@ static int in_place_slots(const expr_prog *p, int *slot, int from, int n)
             free(idx);
             return 0;
         }
-    for (i = from; i < p->nnodes; i++)   /* idx[] is by old slot: each node reads its own */
+    for (i = from; i < p->nnodes; i++) /* idx[] is by old slot: each node reads its own */
         if (slot[i] >= 0) {
             int rank = 0, me = idx[slot[i]];
             for (k = 0; k < n; k++)
@@ -423,9 +425,9 @@ static void emit_in_place_sincos(emitter *e, const int *slot, int from, int n)
             ebuf_printf(e->out, "%s%s(%s + %d, sin_angle, cos_angle, %d);\n", e->indent,
                         p->rules.sincos_fn, p->rules.angle_array, idx[start], k - start);
         else
-            ebuf_printf(e->out, "%s%s(%s + %d, sin_angle + %d, cos_angle + %d, %d);\n",
-                        e->indent, p->rules.sincos_fn, p->rules.angle_array, idx[start], start,
-                        start, k - start);
+            ebuf_printf(e->out, "%s%s(%s + %d, sin_angle + %d, cos_angle + %d, %d);\n", e->indent,
+                        p->rules.sincos_fn, p->rules.angle_array, idx[start], start, start,
+                        k - start);
     }
     free(idx);
 }
@@ -453,7 +455,7 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
         return;
     }
     flush_comments(e, from);
-    for (i = from; i < p->nnodes; i++) {    /* slot[i]: node i's angle, or -1 */
+    for (i = from; i < p->nnodes; i++) { /* slot[i]: node i's angle, or -1 */
         slot[i] = -1;
         if (!e->live[i] || e->emitted[i] || !is_trig_of_input(p, i))
             continue;
@@ -471,8 +473,8 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
                 load_operands(e, p->nodes[i].a);
                 k++;
             }
-        ebuf_printf(e->out, "%scdyn_real angle[%d], sin_angle[%d], cos_angle[%d];\n", e->indent,
-                    n, n, n);
+        ebuf_printf(e->out, "%scdyn_real angle[%d], sin_angle[%d], cos_angle[%d];\n", e->indent, n,
+                    n, n);
         for (i = from, k = 0; i < p->nnodes; i++)
             if (slot[i] == k) {
                 ebuf_printf(e->out, "%sangle[%d] = ", e->indent, k++);
@@ -489,8 +491,8 @@ static void emit_trig_batch(emitter *e, int from, expr_counts *c)
                 e->batched[i] = 1;
             } else {
                 e->tmp[i] = e->ntmp++;
-                ebuf_printf(e->out, "%sconst cdyn_real t%d = %s_angle[%d];\n", e->indent,
-                            e->tmp[i], p->nodes[i].op == OP_SIN ? "sin" : "cos", slot[i]);
+                ebuf_printf(e->out, "%sconst cdyn_real t%d = %s_angle[%d];\n", e->indent, e->tmp[i],
+                            p->nodes[i].op == OP_SIN ? "sin" : "cos", slot[i]);
             }
             count_node(&p->nodes[i], c);
             emit_stores_of(e, i);
@@ -546,14 +548,22 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     e.ci = 0;
     if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
         !emitted || !batched || base_ids(&e) != 0) {
-        free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-        free(base_flushed); free(emitted); free(batched);
+        free(live);
+        free(tmp);
+        free(first);
+        free(nextst);
+        free(inl);
+        free(base);
+        free(loaded);
+        free(base_flushed);
+        free(emitted);
+        free(batched);
         p->failed = 1;
         return -1;
     }
     for (i = 0; i < p->nnodes; i++)
         first[i] = -1;
-    for (i = p->nstores - 1; i >= 0; i--) {     /* placed stores: in the comment records */
+    for (i = p->nstores - 1; i >= 0; i--) { /* placed stores: in the comment records */
         int nd = p->stores[i].value.node;
         if (nd >= 0 && !p->stores[i].placed) {
             nextst[i] = first[nd];
@@ -565,12 +575,12 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
         if (!live[i] || emitted[i])
             continue;
         if (n->op == OP_INPUT) {
-            if (first[i] >= 0) {        /* a stored input goes out where it was made */
+            if (first[i] >= 0) { /* a stored input goes out where it was made */
                 flush_comments(&e, i);
                 load_input(&e, i);
             }
         } else if (inl[i]) {
-            count_node(n, &c);          /* printed inside the sum that uses it */
+            count_node(n, &c); /* printed inside the sum that uses it */
         } else if (p->rules.sincos_fn && is_trig_of_input(p, i)) {
             emit_trig_batch(&e, i, &c);
         } else {
@@ -581,8 +591,16 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
-    free(live); free(tmp); free(first); free(nextst); free(inl); free(base); free(loaded);
-    free(base_flushed); free(emitted); free(batched);
+    free(live);
+    free(tmp);
+    free(first);
+    free(nextst);
+    free(inl);
+    free(base);
+    free(loaded);
+    free(base_flushed);
+    free(emitted);
+    free(batched);
     if (counts)
         *counts = c;
     return out->oom ? -1 : 0;

@@ -14,7 +14,7 @@ stash stash_begin(expr_prog *p, const char *array, int load)
 ex stash_ex(stash *s, ex e)
 {
     if (e.node < 0)
-        return e;                       /* a constant stays one */
+        return e; /* a constant stays one */
     if (s->load)
         return ex_inputf(s->p, "d->%s[%d]", s->array, s->n++);
     expr_storef(s->p, e, "d->%s[%d]", s->array, s->n++);

@@ -14,9 +14,9 @@
 
 typedef struct stash {
     expr_prog *p;
-    const char *array;      /* the R_data field, e.g. "caba" */
-    int load;               /* 0: store the values (set-up); 1: load them (iteration) */
-    int n;                  /* slots used so far: the array's size once every call is made */
+    const char *array; /* the R_data field, e.g. "caba" */
+    int load;          /* 0: store the values (set-up); 1: load them (iteration) */
+    int n;             /* slots used so far: the array's size once every call is made */
 } stash;
 
 stash stash_begin(expr_prog *p, const char *array, int load);

@@ -14,7 +14,7 @@ sv3 sv3_const(const double v[3])
 
 sv3 sv3_zero(void)
 {
-    static const double z[3] = {0, 0, 0};
+    static const double z[3] = { 0, 0, 0 };
     return sv3_const(z);
 }
 
@@ -69,7 +69,7 @@ sm3 sm3_const(const double R[9])
 
 sm3 sm3_identity(void)
 {
-    static const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const double id[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     return sm3_const(id);
 }
 
@@ -85,8 +85,8 @@ sm3 sm3_mul(expr_prog *p, sm3 a, sm3 b)
     int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
-            r.m[3 * i + j] = dot3(p, a.m[3 * i], b.m[j], a.m[3 * i + 1], b.m[3 + j],
-                                  a.m[3 * i + 2], b.m[6 + j]);
+            r.m[3 * i + j] =
+                dot3(p, a.m[3 * i], b.m[j], a.m[3 * i + 1], b.m[3 + j], a.m[3 * i + 2], b.m[6 + j]);
     return r;
 }
 
@@ -122,15 +122,21 @@ sv3 sm3_apply_t(expr_prog *p, sm3 a, sv3 v)
 static sm3 sm3_skew(sv3 v)
 {
     sm3 r;
-    r.m[0] = ex_const(0); r.m[1] = ex_neg(v.v[2]); r.m[2] = v.v[1];
-    r.m[3] = v.v[2]; r.m[4] = ex_const(0); r.m[5] = ex_neg(v.v[0]);
-    r.m[6] = ex_neg(v.v[1]); r.m[7] = v.v[0]; r.m[8] = ex_const(0);
+    r.m[0] = ex_const(0);
+    r.m[1] = ex_neg(v.v[2]);
+    r.m[2] = v.v[1];
+    r.m[3] = v.v[2];
+    r.m[4] = ex_const(0);
+    r.m[5] = ex_neg(v.v[0]);
+    r.m[6] = ex_neg(v.v[1]);
+    r.m[7] = v.v[0];
+    r.m[8] = ex_const(0);
     return r;
 }
 
 /* ---- symmetric 3x3 ---- */
 
-static const int sym_index[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+static const int sym_index[9] = { 0, 1, 2, 1, 3, 4, 2, 4, 5 };
 
 ex ssym3_at(const ssym3 *s, int i, int j)
 {
@@ -183,7 +189,7 @@ static ssym3 sym_of_product(expr_prog *p, sm3 a, sm3 bt)
 ssym3 ssym3_congruence(expr_prog *p, sm3 r, ssym3 s)
 {
     sm3 rs = sm3_mul(p, r, ssym3_full(s));
-    return sym_of_product(p, rs, r);     /* (r s) r^T, row i of rs against row j of r */
+    return sym_of_product(p, rs, r); /* (r s) r^T, row i of rs against row j of r */
 }
 
 /* ---- placements ---- */
@@ -198,7 +204,7 @@ splace splace_const(const double R[9], const double p[3])
 
 splace splace_identity(void)
 {
-    static const double z[3] = {0, 0, 0};
+    static const double z[3] = { 0, 0, 0 };
     splace x;
     x.R = sm3_identity();
     x.p = sv3_const(z);
@@ -223,14 +229,18 @@ sv3 splace_point(expr_prog *p, splace a, sv3 x)
 static sv3 lin(smot m)
 {
     sv3 r;
-    r.v[0] = m.v[0]; r.v[1] = m.v[1]; r.v[2] = m.v[2];
+    r.v[0] = m.v[0];
+    r.v[1] = m.v[1];
+    r.v[2] = m.v[2];
     return r;
 }
 
 static sv3 ang(smot m)
 {
     sv3 r;
-    r.v[0] = m.v[3]; r.v[1] = m.v[4]; r.v[2] = m.v[5];
+    r.v[0] = m.v[3];
+    r.v[1] = m.v[4];
+    r.v[2] = m.v[5];
     return r;
 }
 
@@ -431,16 +441,16 @@ sabi sabi_act(expr_prog *p, splace x, sabi a)
     hr = sm3_mul(p, sm3_mul(p, x.R, a.H), sm3_transpose(x.R));
     ir = ssym3_congruence(p, x.R, a.I);
     mr = ssym3_full(r.M);
-    mp = sm3_mul(p, mr, skp);                 /* M_r [p] */
-    ph = sm3_mul(p, skp, hr);                 /* [p] H_r */
+    mp = sm3_mul(p, mr, skp); /* M_r [p] */
+    ph = sm3_mul(p, skp, hr); /* [p] H_r */
     for (k = 0; k < 9; k++)
         r.H.m[k] = ex_sub(p, hr.m[k], mp.m[k]);
     k = 0;
     for (i = 0; i < 3; i++)
         for (j = i; j < 3; j++, k++) {
             /* ([p] M_r [p])_ij = row i of [p] . column j of M_r [p] */
-            ex pmp = dot3(p, skp.m[3 * i], mp.m[j], skp.m[3 * i + 1], mp.m[3 + j],
-                          skp.m[3 * i + 2], mp.m[6 + j]);
+            ex pmp = dot3(p, skp.m[3 * i], mp.m[j], skp.m[3 * i + 1], mp.m[3 + j], skp.m[3 * i + 2],
+                          mp.m[6 + j]);
             ex e = ex_add(p, ir.s[k], ex_add(p, ph.m[3 * i + j], ph.m[3 * j + i]));
             r.I.s[k] = ex_sub(p, e, pmp);
         }
@@ -472,7 +482,9 @@ sm3 sm3_axis_rotation(int k, ex c, ex s)
 }
 
 /* Shared per angle: s^2, c s, 2 c s and 2 s^2 (so that cos 2t = 1 - 2 s^2). */
-typedef struct { ex s2, cs, S2, s2x2; } double_angle;
+typedef struct {
+    ex s2, cs, S2, s2x2;
+} double_angle;
 
 static double_angle double_angle_of(expr_prog *p, ex c, ex s)
 {
@@ -549,8 +561,7 @@ sinertia sinertia_rotate_axis(expr_prog *p, int k, ex c, ex s, sinertia y)
 
 /* ---- Newton-Euler at the centre of mass ---- */
 
-smot sbody_force(expr_prog *p, double m, const double c[3], const double ic[6], smot a,
-                 smot v)
+smot sbody_force(expr_prog *p, double m, const double c[3], const double ic[6], smot a, smot v)
 {
     sv3 cc = sv3_const(c), w = ang(v), al = ang(a);
     ssym3 I;

@@ -13,9 +13,9 @@ typedef struct {
     size_t mask;
 } name_table;
 
-int name_table_init(name_table *t, int n);     /* 0, or -1 out of memory */
+int name_table_init(name_table *t, int n); /* 0, or -1 out of memory */
 void name_table_free(name_table *t);
-int name_table_find(const name_table *t, const char *key);    /* its value, or -1 */
+int name_table_find(const name_table *t, const char *key); /* its value, or -1 */
 /* Inserts key -> value; returns the earlier value when the key is already there, else -1. */
 int name_table_insert(name_table *t, const char *key, int value);
 /* Sets key's value, inserting it if absent. */

@@ -12,8 +12,8 @@ void number_shortest(char *buf, size_t len, double x)
         double back;
         snprintf(buf, len, "%.*g", digits, x);
         back = strtod(buf, NULL);
-        if (memcmp(&back, &x, sizeof x) == 0)  /* bits, so -0 and NaN payloads count too */
+        if (memcmp(&back, &x, sizeof x) == 0) /* bits, so -0 and NaN payloads count too */
             return;
     }
-    snprintf(buf, len, "%.17g", x);           /* 17 significant digits always round-trip */
+    snprintf(buf, len, "%.17g", x); /* 17 significant digits always round-trip */
 }

@@ -41,18 +41,34 @@ static int matches(const char *name, const char *word, int prefix)
 /* Target names CMake's generators define themselves (policy CMP0037, and the Makefile, Ninja,
  * Visual Studio, Xcode and CTest dashboard targets), compared ignoring case. */
 static const char *const cmake_targets[] = {
-    "all", "clean", "help", "install", "test", "package", "package_source", "depend",
-    "edit_cache", "rebuild_cache", "preinstall", "list_install_components", "all_build",
-    "zero_check", "run_tests", "experimental", "nightly", "continuous", "nightlymemorycheck",
+    "all",
+    "clean",
+    "help",
+    "install",
+    "test",
+    "package",
+    "package_source",
+    "depend",
+    "edit_cache",
+    "rebuild_cache",
+    "preinstall",
+    "list_install_components",
+    "all_build",
+    "zero_check",
+    "run_tests",
+    "experimental",
+    "nightly",
+    "continuous",
+    "nightlymemorycheck",
 };
 
 /* The C standard headers: NAME.h sits in the library's public include folder, where it
  * would shadow <NAME.h> for the runtime and for every program that links the library. */
 static const char *const c_headers[] = {
-    "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits",
-    "locale", "math", "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbool",
-    "stddef", "stdint", "stdio", "stdlib", "stdnoreturn", "string", "tgmath", "threads",
-    "time", "uchar", "wchar", "wctype",
+    "assert",  "complex", "ctype",  "errno",  "fenv",   "float",       "inttypes", "iso646",
+    "limits",  "locale",  "math",   "setjmp", "signal", "stdalign",    "stdarg",   "stdatomic",
+    "stdbool", "stddef",  "stdint", "stdio",  "stdlib", "stdnoreturn", "string",   "tgmath",
+    "threads", "time",    "uchar",  "wchar",  "wctype",
 };
 
 const char *prefix_problem(const char *name)

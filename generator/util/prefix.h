@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#define PREFIX_MAX 64           /* characters; longer prefixes are refused, never truncated */
+#define PREFIX_MAX 64 /* characters; longer prefixes are refused, never truncated */
 
 /* The file name without folder and extension, other characters as '_', and "robot_" before
  * a leading digit or underscore; "robot" when nothing is left. */

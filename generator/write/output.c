@@ -37,7 +37,7 @@ static int injected(void)
 
 /* ---- signals: the temporaries go with the process ---- */
 
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
 #define NCAUGHT ((int)(sizeof caught / sizeof caught[0]))
 static char (*volatile temporaries)[PATH_LEN];
 static volatile sig_atomic_t ntemporaries;
@@ -177,9 +177,10 @@ static int check_target(const char *dir, const char *name, int force, char *err,
     if (force)
         return 0;
     if (!S_ISREG(st.st_mode) || !has_marker(final)) {
-        snprintf(err, errlen, "%s: exists and was not written by cdyngen (no \"%s\" at its "
-                              "top); move it away, or use --force to replace it", final,
-                 OUTPUT_MARKER);
+        snprintf(err, errlen,
+                 "%s: exists and was not written by cdyngen (no \"%s\" at its "
+                 "top); move it away, or use --force to replace it",
+                 final, OUTPUT_MARKER);
         return -1;
     }
     return 0;
@@ -220,8 +221,8 @@ static int write_all(int fd, const char *s)
 }
 
 /* The marker and the content in a fresh temporary beside the target; its name into tmp. */
-static int write_temp(const char *dir, const output_file *f, mode_t mode, char *tmp,
-                      char *err, size_t errlen)
+static int write_temp(const char *dir, const output_file *f, mode_t mode, char *tmp, char *err,
+                      size_t errlen)
 {
     int fd, ok;
     snprintf(tmp, PATH_LEN, "%s/.%s.XXXXXX", dir, f->name);
@@ -244,7 +245,7 @@ static int write_temp(const char *dir, const output_file *f, mode_t mode, char *
 
 typedef struct {
     char final[PATH_LEN], backup[PATH_LEN];
-    int placed;             /* the temporary is now the final file */
+    int placed; /* the temporary is now the final file */
 } swap_state;
 
 /* A second name for the file about to be replaced: a hard link where the file system has
@@ -294,8 +295,8 @@ static int swap_in(const char *dir, const output_file *files, int n, char (*tmp)
         struct stat st;
         snprintf(s[i].final, sizeof s[i].final, "%s/%s", dir, files[i].name);
         if (lstat(s[i].final, &st) == 0 && keep_old(&s[i], dir, files[i].name) != 0) {
-            snprintf(err, errlen, "%s: cannot keep the old file while replacing it: %s",
-                     s[i].final, strerror(errno));
+            snprintf(err, errlen, "%s: cannot keep the old file while replacing it: %s", s[i].final,
+                     strerror(errno));
             s[i].backup[0] = '\0';
             roll_back(s, i);
             return -1;
@@ -328,7 +329,7 @@ static int valid_names(const output_file *files, int n, char *err, size_t errlen
 int output_write_all(const char *dir, const output_file *files, int n, int force, char *err,
                      size_t errlen)
 {
-    char (*tmp)[PATH_LEN];
+    char(*tmp)[PATH_LEN];
     swap_state *s;
     struct sigaction old[NCAUGHT];
     mode_t mask;

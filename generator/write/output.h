@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 typedef struct {
-    const char *name;       /* file name inside the folder (no '/') */
-    const char *content;    /* NUL-terminated text */
+    const char *name;    /* file name inside the folder (no '/') */
+    const char *content; /* NUL-terminated text */
 } output_file;
 
 /* The marker every written file begins with (in a comment of its language). A file in the

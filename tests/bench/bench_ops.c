@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     char err[512];
     urdf_model u;
     kin_tree t;
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     FILE *out;
     int rc;
     const char *frame = NULL;
@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     char texts[64][512];
     int a, ncon = 0;
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame F] [--contact C]... [--loop L]...\n");
+        fprintf(stderr, "usage: bench_ops ROBOT.urdf OUT.c NAME [--floating-base] [--frame F] "
+                        "[--contact C]... [--loop L]...\n");
         return 2;
     }
     for (a = 4; a < argc; a++) {
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
     }
     rc = pipeline_tree(&u, &opt, &t, err, sizeof err);
     urdf_free(&u);
-    if (rc == 0 && ncon > 0 && tree_add_constraints(&t, specs, ncon, argv[1], err, sizeof err) != 0) {
+    if (rc == 0 && ncon > 0 &&
+        tree_add_constraints(&t, specs, ncon, argv[1], err, sizeof err) != 0) {
         tree_free(&t);
         rc = -1;
     }

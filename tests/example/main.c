@@ -8,25 +8,25 @@
 
 int main(void)
 {
-    arm7_data d;                         /* the whole workspace, on the stack: no heap */
+    arm7_data d; /* the whole workspace, on the stack: no heap */
     cdyn_real q0[ARM7_NQ], q[ARM7_NQ], dq[ARM7_NV], v[ARM7_NV], tau[ARM7_NV];
     cdyn_real ddq[ARM7_NV], ddq_generic[ARM7_NV], lambda[ARM7_NC], lambda_generic[ARM7_NC];
-    static unsigned char cwork[ARM7_GENERIC_CONSTRAINT_BYTES];  /* its constraint workspace */
+    static unsigned char cwork[ARM7_GENERIC_CONSTRAINT_BYTES]; /* its constraint workspace */
     cdyn_constraint_data cd;
-    cdyn_prox_settings settings = CDYN_PROX_SETTINGS_DEFAULT;    /* mu 1e-6, up to 100 iterations */
+    cdyn_prox_settings settings = CDYN_PROX_SETTINGS_DEFAULT; /* mu 1e-6, up to 100 iterations */
     int iterations;
-    static unsigned char work[ARM7_GENERIC_DATA_BYTES];  /* the generic runtime's workspace */
+    static unsigned char work[ARM7_GENERIC_DATA_BYTES]; /* the generic runtime's workspace */
     cdyn_data gd;
     int i, mismatch = 0;
 
     arm7_neutral(q0);
     for (i = 0; i < ARM7_NV; i++) {
-        dq[i] = 0.1 * (i + 1);           /* a configuration away from the neutral one */
+        dq[i] = 0.1 * (i + 1); /* a configuration away from the neutral one */
         v[i] = 0.5;
         tau[i] = 1.0;
     }
     arm7_integrate(q0, dq, 1.0, q);
-    if (arm7_aba(&d, q, v, tau, ddq) != 0)   /* ddq = M(q)^-1 (tau - c(q, v) - g(q)) */
+    if (arm7_aba(&d, q, v, tau, ddq) != 0) /* ddq = M(q)^-1 (tau - c(q, v) - g(q)) */
         return 2;
 
     if (cdyn_data_init(&gd, &arm7_model, work, sizeof work) != CDYN_OK)
@@ -40,8 +40,9 @@ int main(void)
 
     /* the tool clamped to the world: constrained accelerations and the contact wrench */
     iterations = arm7_prox_ltl(&d, &settings, q, v, tau, ddq, lambda);
-    if (iterations < 0 || cdyn_constraint_data_init(&cd, &arm7_model, arm7_constraints,
-                                                    ARM7_NCONSTRAINTS, cwork, sizeof cwork) != CDYN_OK)
+    if (iterations < 0 ||
+        cdyn_constraint_data_init(&cd, &arm7_model, arm7_constraints, ARM7_NCONSTRAINTS, cwork,
+                                  sizeof cwork) != CDYN_OK)
         return 3;
     if (cdyn_prox_ltl(&arm7_model, &gd, &cd, &settings, q, v, tau, ddq_generic, lambda_generic) < 0)
         return 3;

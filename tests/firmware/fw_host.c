@@ -54,14 +54,15 @@ static double mu_of(int is_float)
 }
 
 typedef struct {
-    double *q, *v, *a, *tau;   /* [NSTATES][nq or nv] */
+    double *q, *v, *a, *tau; /* [NSTATES][nq or nv] */
 } states;
 
 /* The same states in both modes: a fixed seed, the configuration integrated from neutral. */
 static void make_states(const cdyn_model *m, int is_float, states *st)
 {
     unsigned seed = 20240817u;
-    double *q0 = malloc(sizeof(double) * (size_t)m->nq), *dq = malloc(sizeof(double) * (size_t)m->nv);
+    double *q0 = malloc(sizeof(double) * (size_t)m->nq),
+           *dq = malloc(sizeof(double) * (size_t)m->nv);
     int s, k;
     st->q = malloc(sizeof(double) * (size_t)(NSTATES * m->nq));
     st->v = malloc(sizeof(double) * (size_t)(NSTATES * m->nv));
@@ -117,8 +118,9 @@ static int write_states(const cdyn_model *m, int is_float, const char *path)
         return 2;
     }
     make_states(m, is_float, &st);
-    fprintf(f, "/* fw_states.h — written by fw_host: the states the firmware evaluates. */\n"
-               "#define FW_NSTATES %d\n#define FW_ITERATIONS %d\n#define FW_MU CDYN_R(%g)\n",
+    fprintf(f,
+            "/* fw_states.h — written by fw_host: the states the firmware evaluates. */\n"
+            "#define FW_NSTATES %d\n#define FW_ITERATIONS %d\n#define FW_MU CDYN_R(%g)\n",
             NSTATES, ITERATIONS, mu_of(is_float));
     write_array(f, "fw_q", st.q, m->nq, is_float);
     write_array(f, "fw_v", st.v, m->nv, is_float);
@@ -140,16 +142,29 @@ typedef struct {
 } result_stat;
 
 static result_stat stats[] = {
-    {"neutral", FWD, 0, 0, 0, 0}, {"fk", FWD, 0, 0, 0, 0}, {"jacobian", FWD, 0, 0, 0, 0},
-    {"jacobian_world", FWD, 0, 0, 0, 0}, {"rnea", FWD, 0, 0, 0, 0}, {"nle", FWD, 0, 0, 0, 0},
-    {"gravity", FWD, 0, 0, 0, 0}, {"crba", FWD, 0, 0, 0, 0}, {"ltl", FACTOR, 0, 0, 0, 0},
-    {"ltl_solve", FACTOR, 0, 0, 0, 0}, {"minv", FACTOR, 0, 0, 0, 0}, {"aba", FACTOR, 0, 0, 0, 0},
-    {"integrate", FWD, 0, 0, 0, 0}, {"constraint_jacobian", FWD, 0, 0, 0, 0},
-    {"constraint_drift", FWD, 0, 0, 0, 0}, {"delassus", DELASSUS, 0, 0, 0, 0},
-    {"delassus_factorised", DELASSUS, 0, 0, 0, 0}, {"delassus_articulated", DELASSUS, 0, 0, 0, 0},
-    {"prox_ltl", PROX, 0, 0, 0, 0}, {"prox_ltls", ALM, 0, 0, 0, 0},
-    {"constrained_aba", ALM, 0, 0, 0, 0}, {"prox_pv", PROX, 0, 0, 0, 0},
-    {"impulse", PROX, 0, 0, 0, 0},
+    { "neutral", FWD, 0, 0, 0, 0 },
+    { "fk", FWD, 0, 0, 0, 0 },
+    { "jacobian", FWD, 0, 0, 0, 0 },
+    { "jacobian_world", FWD, 0, 0, 0, 0 },
+    { "rnea", FWD, 0, 0, 0, 0 },
+    { "nle", FWD, 0, 0, 0, 0 },
+    { "gravity", FWD, 0, 0, 0, 0 },
+    { "crba", FWD, 0, 0, 0, 0 },
+    { "ltl", FACTOR, 0, 0, 0, 0 },
+    { "ltl_solve", FACTOR, 0, 0, 0, 0 },
+    { "minv", FACTOR, 0, 0, 0, 0 },
+    { "aba", FACTOR, 0, 0, 0, 0 },
+    { "integrate", FWD, 0, 0, 0, 0 },
+    { "constraint_jacobian", FWD, 0, 0, 0, 0 },
+    { "constraint_drift", FWD, 0, 0, 0, 0 },
+    { "delassus", DELASSUS, 0, 0, 0, 0 },
+    { "delassus_factorised", DELASSUS, 0, 0, 0, 0 },
+    { "delassus_articulated", DELASSUS, 0, 0, 0, 0 },
+    { "prox_ltl", PROX, 0, 0, 0, 0 },
+    { "prox_ltls", ALM, 0, 0, 0, 0 },
+    { "constrained_aba", ALM, 0, 0, 0, 0 },
+    { "prox_pv", PROX, 0, 0, 0, 0 },
+    { "impulse", PROX, 0, 0, 0, 0 },
 };
 #define NSTATS ((int)(sizeof stats / sizeof stats[0]))
 
@@ -158,9 +173,9 @@ typedef struct {
     const cdyn_model *m;
     cdyn_data d;
     cdyn_constraint_data cd;
-    void *work, *constraint_work;      /* the buffers d and cd are carved from */
+    void *work, *constraint_work; /* the buffers d and cd are carved from */
     int nc, is_float;
-    double growth, g_growth, g_size;   /* of M's factor; of G + mu I's; max|G| */
+    double growth, g_growth, g_size; /* of M's factor; of G + mu I's; max|G| */
 } reference;
 
 static void *checked_malloc(size_t n)
@@ -186,8 +201,8 @@ static void reference_init(reference *r, const cdyn_model *m, int is_float)
 #if FW_NCONSTRAINTS > 0
     bytes = cdyn_constraint_data_size(m, FW_CONSTRAINTS, FW_NCONSTRAINTS);
     r->constraint_work = checked_malloc(bytes);
-    if (cdyn_constraint_data_init(&r->cd, m, FW_CONSTRAINTS, FW_NCONSTRAINTS,
-                                  r->constraint_work, bytes) != CDYN_OK)
+    if (cdyn_constraint_data_init(&r->cd, m, FW_CONSTRAINTS, FW_NCONSTRAINTS, r->constraint_work,
+                                  bytes) != CDYN_OK)
         exit(2);
     r->nc = cdyn_constraint_dim(&r->cd);
 #endif
@@ -210,7 +225,7 @@ static void reference_conditioning(reference *r, const double *q, const double *
     r->g_growth = 1;
     r->g_size = 0;
     if (nc > 0) {
-        const cdyn_prox_settings s = {mu_of(r->is_float), 1, 0, 0, NULL, NULL, 0};
+        const cdyn_prox_settings s = { mu_of(r->is_float), 1, 0, 0, NULL, NULL, 0 };
         cdyn_delassus(r->m, &r->d, &r->cd, q, s.mu, G);
         cdyn_prox_ltl(r->m, &r->d, &r->cd, &s, q, v, tau, x, x + nv);
         for (k = 0; k < nc * nc; k++)
@@ -226,7 +241,8 @@ static double bound_of(const reference *r, int kind)
     const double u = r->is_float ? FLT_EPSILON : DBL_EPSILON, fwd = FWD_BOUND * u;
     switch (kind) {
     case FACTOR: return fwd * r->growth;
-    case DELASSUS: case PROX: return fwd * r->growth * r->g_growth;
+    case DELASSUS:
+    case PROX: return fwd * r->growth * r->g_growth;
     case ALM: return fwd * r->growth * r->g_growth * (1 + r->g_size / mu_of(r->is_float));
     default: return fwd;
     }
@@ -239,7 +255,7 @@ typedef int (*generic_solver)(const cdyn_model *, cdyn_data *, cdyn_constraint_d
 static int solver_ref(reference *r, generic_solver f, const double *q, const double *v,
                       const double *tau, double *x, long *status)
 {
-    const cdyn_prox_settings s = {mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0};
+    const cdyn_prox_settings s = { mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0 };
     memset(x, 0, sizeof(double) * (size_t)(r->m->nv + r->nc));
     *status = f(r->m, &r->d, &r->cd, &s, q, v, tau, x, x + r->m->nv);
     return r->m->nv + r->nc;
@@ -263,7 +279,9 @@ static int reference_eval(reference *r, const char *name, const double *q, const
         return 12 * m->nframes;
     }
     if (!strcmp(name, "jacobian") || !strcmp(name, "jacobian_world"))
-        return cdyn_frame_jacobian(m, &r->d, q, last, name[8] ? CDYN_LOCAL_WORLD_ALIGNED : CDYN_LOCAL, x), 6 * nv;
+        return cdyn_frame_jacobian(m, &r->d, q, last,
+                                   name[8] ? CDYN_LOCAL_WORLD_ALIGNED : CDYN_LOCAL, x),
+               6 * nv;
     if (!strcmp(name, "rnea"))
         return cdyn_rnea(m, &r->d, q, v, a, x), nv;
     if (!strcmp(name, "nle"))
@@ -307,7 +325,7 @@ static int reference_eval(reference *r, const char *name, const double *q, const
     if (!strcmp(name, "prox_pv"))
         return solver_ref(r, cdyn_prox_pv, q, v, tau, x, status);
     if (!strcmp(name, "impulse")) {
-        const cdyn_prox_settings s = {mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0};
+        const cdyn_prox_settings s = { mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0 };
         memset(x, 0, sizeof(double) * (size_t)(nv + nc));
         *status = cdyn_impulse(m, &r->d, &r->cd, &s, q, v, 0.5, x, x + nv);
         return nv + nc;
@@ -316,8 +334,7 @@ static int reference_eval(reference *r, const char *name, const double *q, const
 }
 
 /* Parses "name status ticks hex..." into its parts; returns the number of values, or -1. */
-static int parse_line(char *line, int is_float, char **name, long *status, double *ticks,
-                      double *y)
+static int parse_line(char *line, int is_float, char **name, long *status, double *ticks, double *y)
 {
     char *tok = strtok(line, " \n");
     int n = 0;
@@ -371,7 +388,8 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
 {
     FILE *f = fopen(path, "r"), *out;
     char *line = checked_malloc(1 << 20);
-    double *x = checked_malloc(sizeof(double) * MAXVAL * 4), *y = checked_malloc(sizeof(double) * MAXVAL * 4);
+    double *x = checked_malloc(sizeof(double) * MAXVAL * 4),
+           *y = checked_malloc(sizeof(double) * MAXVAL * 4);
     double per_tick = 0;
     long data_bytes = 0;
     reference r;
@@ -398,11 +416,11 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
         if (n < 0)
             continue;
         if (!strcmp(name, "data_bytes")) {
-            data_bytes = status;                  /* sizeof(NAME_data) on the target */
+            data_bytes = status; /* sizeof(NAME_data) on the target */
             continue;
         }
         if (!strcmp(name, "calibrate")) {
-            per_tick = (double)status / ticks;    /* instructions per tick */
+            per_tick = (double)status / ticks; /* instructions per tick */
             continue;
         }
         if (!(rs = stat_of(name))) {
@@ -423,16 +441,18 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
         tau = st.tau + (s < 0 ? 0 : s) * m->nv;
         nref = reference_eval(&r, name, q, v, a, tau, x, &ref_status);
         if (nref != n || ref_status != status) {
-            fprintf(stderr, "fw_host: state %d %s: %d values, status %ld; the generic runtime: "
-                    "%d values, status %ld\n", s, name, n, status, nref, ref_status);
+            fprintf(stderr,
+                    "fw_host: state %d %s: %d values, status %ld; the generic runtime: "
+                    "%d values, status %ld\n",
+                    s, name, n, status, nref, ref_status);
             failed = 1;
             continue;
         }
         err = relative_error(y, x, n);
         bound = bound_of(&r, rs->kind);
         if (!(err <= bound)) {
-            fprintf(stderr, "fw_host: state %d %s: error %.3g above the bound %.3g\n", s, name,
-                    err, bound);
+            fprintf(stderr, "fw_host: state %d %s: error %.3g above the bound %.3g\n", s, name, err,
+                    bound);
             failed = 1;
         }
         rs->max_err = fmax(rs->max_err, err);
@@ -460,8 +480,8 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
             fprintf(stderr, "fw_host: %s ran %d times, not %d\n", rs->name, rs->calls, NSTATES);
             failed = 1;
         }
-        printf("%-22s %6d %10.2e %10.3f %14.0f\n", rs->name, rs->calls, rs->max_err,
-               rs->max_ratio, rs->ticks * per_tick / rs->calls);
+        printf("%-22s %6d %10.2e %10.3f %14.0f\n", rs->name, rs->calls, rs->max_err, rs->max_ratio,
+               rs->ticks * per_tick / rs->calls);
         if (out)
             fprintf(out, "%s %.3e %.4f %.0f\n", rs->name, rs->max_err, rs->max_ratio,
                     rs->ticks * per_tick / rs->calls);

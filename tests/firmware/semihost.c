@@ -36,10 +36,10 @@ void clock_start(void)
 {
     SYST_RVR = 0xFFFFFFu;
     SYST_CVR = 0;
-    SYST_CSR = 5u;           /* enabled, core clock, no interrupt */
+    SYST_CSR = 5u; /* enabled, core clock, no interrupt */
 }
 
 uint32_t clock_now(void)
 {
-    return (0xFFFFFFu - SYST_CVR) & 0xFFFFFFu;   /* SysTick counts down */
+    return (0xFFFFFFu - SYST_CVR) & 0xFFFFFFu; /* SysTick counts down */
 }

@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
-void semihost_write(const char *s);         /* a NUL-terminated string to the host's stdout */
-void semihost_exit(int failed);             /* ends the emulation: exit status 0, or 1 */
-void clock_start(void);                     /* SysTick free-running from 2^24 - 1 */
-uint32_t clock_now(void);                   /* ticks elapsed since clock_start (mod 2^24) */
+void semihost_write(const char *s); /* a NUL-terminated string to the host's stdout */
+void semihost_exit(int failed);     /* ends the emulation: exit status 0, or 1 */
+void clock_start(void);             /* SysTick free-running from 2^24 - 1 */
+uint32_t clock_now(void);           /* ticks elapsed since clock_start (mod 2^24) */
 
 #endif

@@ -17,9 +17,13 @@ static void fw_fault(void)
 
 /* Initial stack pointer, reset, and the faults (NMI, HardFault, MemManage, BusFault,
  * UsageFault): nothing else is enabled. */
-__attribute__((section(".vectors"), used))
-static void (*const fw_vectors[7])(void) = {
-    (void (*)(void))(uintptr_t)__stack_top, fw_reset, fw_fault, fw_fault, fw_fault, fw_fault,
+__attribute__((section(".vectors"), used)) static void (*const fw_vectors[7])(void) = {
+    (void (*)(void))(uintptr_t)__stack_top,
+    fw_reset,
+    fw_fault,
+    fw_fault,
+    fw_fault,
+    fw_fault,
     fw_fault,
 };
 
@@ -28,7 +32,7 @@ void fw_reset(void)
     volatile uint32_t *const cpacr = (volatile uint32_t *)0xE000ED88u;
     memcpy(__data_start, __data_load, (size_t)((char *)__data_end - (char *)__data_start));
     memset(__bss_start, 0, (size_t)((char *)__bss_end - (char *)__bss_start));
-    *cpacr |= 0xFu << 20;                    /* CP10 and CP11 (the FPU): full access */
+    *cpacr |= 0xFu << 20; /* CP10 and CP11 (the FPU): full access */
     __asm__ volatile("dsb\n\tisb" ::: "memory");
     semihost_exit(main() != 0);
 }

@@ -37,21 +37,21 @@
 #include "quadruped12_model.h"
 
 enum {
-    FLAG_TAME = 1,      /* finite, moderate inputs (above) */
-    FLAG_KP = 2,        /* Baumgarte gains from the input, else NULL */
+    FLAG_TAME = 1, /* finite, moderate inputs (above) */
+    FLAG_KP = 2,   /* Baumgarte gains from the input, else NULL */
     FLAG_KD = 4,
-    FLAG_WARM = 8,      /* settings.warm_start */
-    FLAG_NO_L = 16,     /* R_ltl_factor with L = NULL */
-    FLAG_NO_D = 32      /* ... with D = NULL */
+    FLAG_WARM = 8,  /* settings.warm_start */
+    FLAG_NO_L = 16, /* R_ltl_factor with L = NULL */
+    FLAG_NO_D = 32  /* ... with D = NULL */
 };
-#define FUZZ_CAPTURE(flags) ((flags) >> 6)  /* 0: capture at q, 1: at q_next, else keep the fill */
-#define FUZZ_NX 96      /* the doubles q .. Kd of the largest robot (quadruped12: 93) */
+#define FUZZ_CAPTURE(flags) ((flags) >> 6) /* 0: capture at q, 1: at q_next, else keep the fill */
+#define FUZZ_NX 96 /* the doubles q .. Kd of the largest robot (quadruped12: 93) */
 
 typedef struct {
     int flags, frame, ref, fill;
-    cdyn_prox_settings s;       /* Kp and Kd are set per robot */
+    cdyn_prox_settings s; /* Kp and Kd are set per robot */
     cdyn_real dt, restitution;
-    cdyn_real x[FUZZ_NX];       /* q, v, tau, a, lambda, Kp, Kd */
+    cdyn_real x[FUZZ_NX]; /* q, v, tau, a, lambda, Kp, Kd */
 } fuzz_input;
 
 static const char *fuzz_robot = "";
@@ -83,7 +83,7 @@ static cdyn_real max_abs(const cdyn_real *x, int n)
 
 static void poison(cdyn_real *x, int n)
 {
-    memset(x, 0xff, (size_t)n * sizeof *x);     /* all bits set: a NaN */
+    memset(x, 0xff, (size_t)n * sizeof *x); /* all bits set: a NaN */
 }
 
 static int same_bits(const cdyn_real *a, const cdyn_real *b, int n)
@@ -107,17 +107,10 @@ static int symmetric(const cdyn_real *M, int n)
 static int unit_part(const cdyn_body *b, int *at, int *one)
 {
     switch (b->type) {
-    case CDYN_JOINT_FREEFLYER:
-        *at = b->idx_q + 3, *one = 3;
-        return 4;
-    case CDYN_JOINT_REVOLUTE_UNBOUNDED:
-        *at = b->idx_q, *one = 0;
-        return 2;
-    case CDYN_JOINT_PLANAR:
-        *at = b->idx_q + 2, *one = 0;
-        return 2;
-    default:
-        return 0;
+    case CDYN_JOINT_FREEFLYER: *at = b->idx_q + 3, *one = 3; return 4;
+    case CDYN_JOINT_REVOLUTE_UNBOUNDED: *at = b->idx_q, *one = 0; return 2;
+    case CDYN_JOINT_PLANAR: *at = b->idx_q + 2, *one = 0; return 2;
+    default: return 0;
     }
 }
 
@@ -129,7 +122,7 @@ static void normalise(const cdyn_model *m, cdyn_real *q)
         if ((n = unit_part(&m->bodies[b], &at, &one)) == 0)
             continue;
         x = q + at;
-        s = max_abs(x, n);      /* scaled first: the squares of subnormals vanish */
+        s = max_abs(x, n); /* scaled first: the squares of subnormals vanish */
         for (k = 0; k < n; ++k) {
             x[k] = s > 0 ? x[k] / s : k == one;
             n2 += x[k] * x[k];
@@ -174,8 +167,7 @@ static void check_solver(int rc, const cdyn_prox_settings *s, const cdyn_real *x
         CHECK(rc == CDYN_E_ARG);
         return;
     }
-    CHECK(rc >= 1 || rc == CDYN_E_SINGULAR || rc == CDYN_E_NONFINITE ||
-          rc == CDYN_E_NOT_CONVERGED);
+    CHECK(rc >= 1 || rc == CDYN_E_SINGULAR || rc == CDYN_E_NONFINITE || rc == CDYN_E_NOT_CONVERGED);
     CHECK(rc < 1 || (rc <= s->max_iter && finite));
     CHECK(rc != CDYN_E_NOT_CONVERGED || ((s->abs_tol > 0 || s->rel_tol > 0) && finite));
     CHECK(rc < 1 || s->abs_tol > 0 || s->rel_tol > 0 || rc == s->max_iter);
@@ -186,8 +178,8 @@ static void check_solver(int rc, const cdyn_prox_settings *s, const cdyn_real *x
 #define FUZZ_CAT(a, b) FUZZ_CAT_(a, b)
 #define FUZZ_STR_(a) #a
 #define FUZZ_STR(a) FUZZ_STR_(a)
-#define P(name) FUZZ_CAT(FUZZ_ROBOT, name)      /* P(_aba): arm7_aba */
-#define U(name) FUZZ_CAT(FUZZ_UPPER, name)      /* U(_NQ): ARM7_NQ */
+#define P(name) FUZZ_CAT(FUZZ_ROBOT, name) /* P(_aba): arm7_aba */
+#define U(name) FUZZ_CAT(FUZZ_UPPER, name) /* U(_NQ): ARM7_NQ */
 
 #define FUZZ_ROBOT arm7
 #define FUZZ_UPPER ARM7
@@ -238,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#else   /* ---- the per-robot part: FUZZ_ROBOT and FUZZ_UPPER name the robot ---- */
+#else /* ---- the per-robot part: FUZZ_ROBOT and FUZZ_UPPER name the robot ---- */
 
 static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
 {
@@ -247,7 +239,8 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
                           const cdyn_real *, const cdyn_real *, cdyn_real *, cdyn_real *);
     typedef int (*delassus)(P(_data) *, const cdyn_real *, cdyn_real, cdyn_real *);
     static const solver solvers[] = {
-        P(_prox_ltl), P(_prox_ltls),
+        P(_prox_ltl),
+        P(_prox_ltls),
 #if U(_HAS_CONSTRAINED_ABA)
         P(_constrained_aba),
 #endif
@@ -256,8 +249,9 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
 #endif
     };
     static const delassus delassus_routes[] = {
-        P(_delassus), P(_delassus_factorised),
-#if U(_HAS_PROX_PV)     /* generated with prox_pv: contacts only */
+        P(_delassus),
+        P(_delassus_factorised),
+#if U(_HAS_PROX_PV) /* generated with prox_pv: contacts only */
         P(_delassus_articulated),
 #endif
     };
@@ -291,7 +285,7 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
     poison(R, 9), poison(p, 3);
     CHECK(P(_frame_placement)(&d, in->frame, R, p) == (frame ? 0 : -1));
     CHECK(!frame || !tame || (all_finite(R, 9) && all_finite(p, 3)));
-    for (k = 0; k < 3; ++k) {   /* LOCAL and LOCAL_WORLD_ALIGNED at a valid frame, then the input's */
+    for (k = 0; k < 3; ++k) { /* LOCAL and LOCAL_WORLD_ALIGNED at a valid frame, then the input's */
         const int f = k < 2 ? (in->frame + 64) % NF : in->frame, ref = k < 2 ? k : in->ref;
         const int ok = f >= 0 && f < NF && (ref == CDYN_LOCAL || ref == CDYN_LOCAL_WORLD_ALIGNED);
         poison(J, 6 * NV);
@@ -311,15 +305,15 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
     CHECK(symmetric(M, NV) && (!tame || all_finite(M, NV * NV)));
     rc = P(_ltl)(&d);
     CHECK(rc == 0 || rc == CDYN_E_SINGULAR);
-    CHECK(!tame || rc == 0);    /* M is positive definite at any finite q */
+    CHECK(!tame || rc == 0); /* M is positive definite at any finite q */
     poison(L, NV * NV), poison(D, NV);
     P(_ltl_factor)(&d, in->flags & FLAG_NO_L ? NULL : L, in->flags & FLAG_NO_D ? NULL : D);
     for (k = 0; k < NV && !(in->flags & FLAG_NO_L); ++k)
         for (j = k; j < NV; ++j)
-            CHECK(L[k * NV + j] == (j == k));   /* unit lower triangular */
+            CHECK(L[k * NV + j] == (j == k)); /* unit lower triangular */
     CHECK((in->flags & FLAG_NO_L) || !tame || all_finite(L, NV * NV));
     for (k = 0; k < NV && !(in->flags & FLAG_NO_D) && rc == 0; ++k)
-        CHECK(D[k] > 0);        /* the pivots R_ltl accepted */
+        CHECK(D[k] > 0); /* the pivots R_ltl accepted */
     memcpy(x, tau, sizeof x), P(_ltl_solve)(&d, x);
     CHECK(!tame || all_finite(x, NV));
     poison(M, NV * NV);
@@ -355,7 +349,7 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
     CHECK(all_finite(qn, NQ) && normalised(model, qn, 0));
     poison(qn, NQ), P(_integrate)(q, v, in->dt, qn);
     memcpy(qi, q, sizeof qi), P(_integrate)(qi, v, in->dt, qi);
-    CHECK(same_bits(qn, qi, NQ));       /* q_next may be q */
+    CHECK(same_bits(qn, qi, NQ)); /* q_next may be q */
     CHECK(!tame || (all_finite(qn, NQ) && normalised(model, qn, 1e-12)));
 
     /* constraints; the contacts' references at q, at q_next or left as the fill bytes */
@@ -371,7 +365,7 @@ static void FUZZ_CAT(fuzz_, FUZZ_ROBOT)(const fuzz_input *in)
         memcpy(lam, lambda0, sizeof lam), poison(x, NV);
         rc = solvers[i](&d, &s, q, v, tau, x, lam);
         check_solver(rc, &s, x, NV, lam, NC);
-        memset(&d2, ~in->fill, sizeof d2);      /* all but the [in] references */
+        memset(&d2, ~in->fill, sizeof d2); /* all but the [in] references */
         memcpy(d2.ref_R, d.ref_R, sizeof d.ref_R), memcpy(d2.ref_p, d.ref_p, sizeof d.ref_p);
         memcpy(lam2, lambda0, sizeof lam2), poison(x2, NV);
         rc2 = solvers[i](&d2, &s, q, v, tau, x2, lam2);

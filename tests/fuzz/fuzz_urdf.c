@@ -18,12 +18,12 @@
 #include "parse/urdf.h"
 #include "check/validate.h"
 
-#define RENDER_MAX_DOFS 4   /* rendering costs ~10 ms per DoF: keep the fuzzer fast */
+#define RENDER_MAX_DOFS 4 /* rendering costs ~10 ms per DoF: keep the fuzzer fast */
 
 static void refuse_unless_named(int rc, const char *err)
 {
     if (rc < 0 && strncmp(err, "fuzz.urdf", 9) != 0 && strstr(err, "out of memory") == NULL)
-        abort();        /* a refusal must name the file */
+        abort(); /* a refusal must name the file */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro.urdf_file = "fuzz.urdf";
         ro.options = "";
         ro.scalar_float = scalar_float;
-        ro.python = 1;                  /* the Python module's template too */
+        ro.python = 1; /* the Python module's template too */
         if (render_robot(&t, &ro, &out, err, sizeof err) == 0) {
             for (i = 0, rc = 0; i < out.nfiles && rc == 0; i++) {
                 rc = scalar_range_check_text(&t, scalar_float, "fuzz.urdf", out.files[i].content,

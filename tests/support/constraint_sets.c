@@ -27,7 +27,8 @@ int random_constraint_set(const cdyn_model *m, xorshift64s *g, int max_n, int lo
         do {
             c->frame_a = moving[(int)xorshift64s_uniform(g, 0, nmoving - 1e-9)];
             c->frame_b = loops && xorshift64s_uniform(g, 0, 1) < 1.0 / 3
-                             ? (int)xorshift64s_uniform(g, 0, m->nframes - 1e-9) : -1;
+                             ? (int)xorshift64s_uniform(g, 0, m->nframes - 1e-9)
+                             : -1;
             c->dim = xorshift64s_uniform(g, 0, 1) < 0.5 ? 3 : 6;
         } while (cdyn_constraint_data_size(m, c, 1) == 0);
     }

@@ -7,7 +7,7 @@
 #include "cdyn.h"
 #include "rng.h"
 
-#define SAMPLE_SET_MAX 6        /* constraints in a sample set at most */
+#define SAMPLE_SET_MAX 6 /* constraints in a sample set at most */
 
 /* A set on a sample robot: robots/<file>, its constraints by frame name (b NULL: to the
  * world). */

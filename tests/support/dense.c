@@ -62,12 +62,12 @@ static void jacobi_rotate(double *A, double *V, int n, int p, int q)
     const double theta = (A[q * n + q] - A[p * n + p]) / (2 * apq);
     const double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
     const double c = 1 / sqrt(t * t + 1), s = t * c;
-    for (int k = 0; k < n; ++k) {           /* columns p, q */
+    for (int k = 0; k < n; ++k) { /* columns p, q */
         const double akp = A[k * n + p], akq = A[k * n + q];
         A[k * n + p] = c * akp - s * akq;
         A[k * n + q] = s * akp + c * akq;
     }
-    for (int k = 0; k < n; ++k) {           /* rows p, q */
+    for (int k = 0; k < n; ++k) { /* rows p, q */
         const double apk = A[p * n + k], aqk = A[q * n + k];
         A[p * n + k] = c * apk - s * aqk;
         A[q * n + k] = s * apk + c * aqk;
@@ -97,7 +97,7 @@ int dense_sym_eigen(const double *A, int n, double *w, double *V)
             for (int q = p + 1; q < n; ++q)
                 off += B[p * n + q] * B[p * n + q];
         }
-        if (off <= 1e-30 * diag || off == 0) {    /* off-diagonal ~1e-15 of the diagonal */
+        if (off <= 1e-30 * diag || off == 0) { /* off-diagonal ~1e-15 of the diagonal */
             rc = 0;
             break;
         }

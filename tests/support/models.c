@@ -31,11 +31,10 @@ void load_sample(const char *file, int floating, model_table *mt)
     ck_assert_msg(model_table_load(path, floating, mt, err, sizeof err) == 0, "%s", err);
 }
 
-char *random_robot_tree(unsigned seed, const char *name, urdf_model *u, kin_tree *t,
-                        int *floating)
+char *random_robot_tree(unsigned seed, const char *name, urdf_model *u, kin_tree *t, int *floating)
 {
     char err[512] = "";
-    tree_options opt = {0};
+    tree_options opt = { 0 };
     char *text = random_robot_urdf(seed, floating);
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(urdf_parse_memory(text, strlen(text), name, u, err, sizeof err) == 0,

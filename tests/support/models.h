@@ -22,8 +22,7 @@ void load_sample(const char *file, int floating, model_table *mt);
 /* The random robot of `seed` parsed (as a file called `name` in messages) and built with
  * pipeline_tree, the free-flyer root as the seed asks (*floating); returns its URDF text
  * (free() it, with urdf_free and tree_free). */
-char *random_robot_tree(unsigned seed, const char *name, urdf_model *u, kin_tree *t,
-                        int *floating);
+char *random_robot_tree(unsigned seed, const char *name, urdf_model *u, kin_tree *t, int *floating);
 
 /* A random robot through to its generic model table (mt.model). */
 typedef struct {

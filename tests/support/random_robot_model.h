@@ -15,61 +15,70 @@
 #include <stdint.h>
 #include "rng.h"
 
-#define RR_MAX_MOVING 40       /* ordinary seeds */
-#define RR_MAX_BIG_MOVING 90   /* big seeds: at most RR_MAX_TIPS chains of RR_BIG_CHAIN_MAX */
+#define RR_MAX_MOVING 40     /* ordinary seeds */
+#define RR_MAX_BIG_MOVING 90 /* big seeds: at most RR_MAX_TIPS chains of RR_BIG_CHAIN_MAX */
 #define RR_MAX_LINKS 400
 #define RR_NAME_LEN 128
 #define RR_PI 3.14159265358979323846
 #define RR_MAX_TIPS 6
 #define RR_BIG_CHAIN_MIN 8
 #define RR_BIG_CHAIN_MAX 15
-#define RR_BIG_MIN_PRODUCTS 1000   /* the generator's LTL_IN_PLACE_MIN_MUL (emit_crba.c) */
+#define RR_BIG_MIN_PRODUCTS 1000 /* the generator's LTL_IN_PLACE_MIN_MUL (emit_crba.c) */
 
 /* One splitmix64 stream per robot (rng.h). */
 typedef splitmix64 rr_rng;
 
 /* ------------------------------------------------------------ the model --- */
 
-typedef enum {
-    RR_REVOLUTE, RR_CONTINUOUS, RR_PRISMATIC, RR_FIXED, RR_FLOATING, RR_PLANAR
-} rr_type;
+typedef enum { RR_REVOLUTE, RR_CONTINUOUS, RR_PRISMATIC, RR_FIXED, RR_FLOATING, RR_PLANAR } rr_type;
 
 /* How an <origin> is written: absent, empty element, both attributes, or one of them. */
-typedef enum { RR_ORIGIN_ABSENT, RR_ORIGIN_EMPTY, RR_ORIGIN_BOTH, RR_ORIGIN_XYZ, RR_ORIGIN_RPY } rr_origin_form;
+typedef enum {
+    RR_ORIGIN_ABSENT,
+    RR_ORIGIN_EMPTY,
+    RR_ORIGIN_BOTH,
+    RR_ORIGIN_XYZ,
+    RR_ORIGIN_RPY
+} rr_origin_form;
 
 typedef struct {
-    double xyz[3], rpy[3];  /* an attribute that is not written holds zeros */
+    double xyz[3], rpy[3]; /* an attribute that is not written holds zeros */
     rr_origin_form form;
 } rr_origin;
 
 typedef struct {
     int present;
-    rr_origin frame;        /* com and the axes the inertia is written in */
+    rr_origin frame; /* com and the axes the inertia is written in */
     double mass;
-    double I[6];            /* xx xy xz yy yz zz about the com */
+    double I[6]; /* xx xy xz yy yz zz about the com */
 } rr_inertial;
 
 typedef enum { RR_LIMIT_NONE, RR_LIMIT_FULL, RR_LIMIT_EFFORT_ONLY } rr_limit_form;
 
 typedef struct {
-    char name[RR_NAME_LEN];       /* the link */
-    char joint[RR_NAME_LEN];      /* the joint to its parent (not for the root) */
-    int parent;                   /* parent link, -1 for the root */
-    rr_type type;                 /* RR_FIXED for the root */
+    char name[RR_NAME_LEN];  /* the link */
+    char joint[RR_NAME_LEN]; /* the joint to its parent (not for the root) */
+    int parent;              /* parent link, -1 for the root */
+    rr_type type;            /* RR_FIXED for the root */
     rr_origin origin;
     double axis[3];
-    int axis_written;             /* 0: no <axis>, URDF's default (1 0 0) */
+    int axis_written; /* 0: no <axis>, URDF's default (1 0 0) */
     rr_limit_form limit;
     double lower, upper, effort, velocity;
-    int dynamics, visual;         /* extra elements a parser must skip or accept */
+    int dynamics, visual; /* extra elements a parser must skip or accept */
     rr_inertial inertial;
 } rr_link;
 
 typedef enum {
-    RR_CHAIN, RR_STAR, RR_RANDOM_TREE, RR_MULTI_CHAIN, RR_BINARY, RR_CATERPILLAR,
-    RR_FOREST               /* big seeds only: chains of given lengths from the root */
+    RR_CHAIN,
+    RR_STAR,
+    RR_RANDOM_TREE,
+    RR_MULTI_CHAIN,
+    RR_BINARY,
+    RR_CATERPILLAR,
+    RR_FOREST /* big seeds only: chains of given lengths from the root */
 } rr_shape;
-#define RR_NSHAPES RR_FOREST   /* the shapes ordinary seeds draw from */
+#define RR_NSHAPES RR_FOREST /* the shapes ordinary seeds draw from */
 
 typedef struct {
     rr_rng rng;
@@ -77,18 +86,18 @@ typedef struct {
     int nlinks;
     int moving[RR_MAX_BIG_MOVING + 1]; /* moving[0] = root, then links with moving joints */
     int nbodies;
-    int tip[RR_MAX_TIPS];          /* chain ends for the multi-chain, caterpillar and forest */
+    int tip[RR_MAX_TIPS]; /* chain ends for the multi-chain, caterpillar and forest */
     int ntips;
-    int chain_len[RR_MAX_TIPS];    /* forest: moving joints per chain, chain after chain */
+    int chain_len[RR_MAX_TIPS]; /* forest: moving joints per chain, chain after chain */
     unsigned char planar[RR_MAX_BIG_MOVING + 1]; /* big seeds: moving joints made planar */
-    int order[2 * RR_MAX_LINKS];   /* print order: k >= 0 link k, k < 0 joint of link -k */
+    int order[2 * RR_MAX_LINKS]; /* print order: k >= 0 link k, k < 0 joint of link -k */
     int norder;
     /* flavour of this robot */
     int floating_base, extreme, nmoving, floating_at, planar_at;
     rr_shape shape;
-    double mass_lo, mass_span;     /* log10 of the lightest mass, decades spanned */
-    double length;                 /* typical joint offset, shrinks for long chains */
-    double odd_rate;               /* share of odd names */
+    double mass_lo, mass_span; /* log10 of the lightest mass, decades spanned */
+    double length;             /* typical joint offset, shrinks for long chains */
+    double odd_rate;           /* share of odd names */
     int collide_stem, collide_k, name_style;
     /* bookkeeping */
     int nv, nq;

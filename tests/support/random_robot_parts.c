@@ -44,9 +44,15 @@ static void rr_rpy_to_R(const double rpy[3], double R[9])
 {
     double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
     double cy = cos(rpy[2]), sy = sin(rpy[2]);
-    R[0] = cy * cp; R[1] = cy * sp * sr - sy * cr; R[2] = cy * sp * cr + sy * sr;
-    R[3] = sy * cp; R[4] = sy * sp * sr + cy * cr; R[5] = sy * sp * cr - cy * sr;
-    R[6] = -sp;     R[7] = cp * sr;                R[8] = cp * cr;
+    R[0] = cy * cp;
+    R[1] = cy * sp * sr - sy * cr;
+    R[2] = cy * sp * cr + sy * sr;
+    R[3] = sy * cp;
+    R[4] = sy * sp * sr + cy * cr;
+    R[5] = sy * sp * cr - cy * sr;
+    R[6] = -sp;
+    R[7] = cp * sr;
+    R[8] = cp * cr;
 }
 
 void rr_origin_pose(const rr_origin *o, rr_pose *T)
@@ -62,10 +68,10 @@ void rr_pose_mul(const rr_pose *A, const rr_pose *B, rr_pose *out)
     int i, j;
     for (i = 0; i < 3; ++i) {
         for (j = 0; j < 3; ++j)
-            r.R[3 * i + j] = A->R[3 * i] * B->R[j] + A->R[3 * i + 1] * B->R[3 + j]
-                           + A->R[3 * i + 2] * B->R[6 + j];
-        r.p[i] = A->R[3 * i] * B->p[0] + A->R[3 * i + 1] * B->p[1] + A->R[3 * i + 2] * B->p[2]
-               + A->p[i];
+            r.R[3 * i + j] = A->R[3 * i] * B->R[j] + A->R[3 * i + 1] * B->R[3 + j] +
+                             A->R[3 * i + 2] * B->R[6 + j];
+        r.p[i] =
+            A->R[3 * i] * B->p[0] + A->R[3 * i + 1] * B->p[1] + A->R[3 * i + 2] * B->p[2] + A->p[i];
     }
     *out = r;
 }
@@ -82,14 +88,16 @@ double rr_dot(const double *a, const double *b, int n)
 void rr_unit_axis(const double a[3], double u[3])
 {
     double n = sqrt(rr_dot(a, a, 3));
-    u[0] = a[0] / n; u[1] = a[1] / n; u[2] = a[2] / n;
+    u[0] = a[0] / n;
+    u[1] = a[1] / n;
+    u[2] = a[2] / n;
 }
 
 /* ------------------------------------------------------- random pieces --- */
 
 static double rr_right_angle(rr_rng *g)
 {
-    static const double angles[] = {0.0, RR_PI / 2, -RR_PI / 2, RR_PI};
+    static const double angles[] = { 0.0, RR_PI / 2, -RR_PI / 2, RR_PI };
     return angles[rr_int(g, 0, 3)];
 }
 
@@ -121,7 +129,7 @@ static void rr_random_xyz(rr_rng *g, double xyz[3], double scale)
         xyz[i] = 0.0;
     if (u < 0.15)
         return;
-    if (u < 0.5) {          /* an offset along one axis only */
+    if (u < 0.5) { /* an offset along one axis only */
         double x = rr_length(g, scale, rounded);
         xyz[rr_int(g, 0, 2)] = x != 0.0 ? x : scale;
         return;
@@ -172,13 +180,13 @@ void rr_random_axis(rr_rng *g, rr_link *l)
         l->axis[(k + 1) % 3] = rr_sign(g) * tiny;
         if (rr_chance(g, 0.5)) {
             double other = tiny * splitmix64_range(g, 0.1, 1.0);
-            l->axis[(k + 2) % 3] = rr_sign(g) * other;  /* one draw per statement: */
-        }                                               /* evaluation order is unspecified */
+            l->axis[(k + 2) % 3] = rr_sign(g) * other; /* one draw per statement: */
+        }                                              /* evaluation order is unspecified */
     } else {
         do {
             for (i = 0; i < 3; ++i)
-                l->axis[i] = rr_chance(g, 0.3) ? (double)rr_int(g, -1, 1)
-                                               : splitmix64_range(g, -2.0, 2.0);
+                l->axis[i] =
+                    rr_chance(g, 0.3) ? (double)rr_int(g, -1, 1) : splitmix64_range(g, -2.0, 2.0);
         } while (rr_dot(l->axis, l->axis, 3) < 0.1);
     }
 }
@@ -204,7 +212,7 @@ void rr_random_limits(rr_rng *g, rr_link *l)
 /* R diag(d) R^T, upper triangle as xx xy xz yy yz zz. */
 static void rr_rotate_inertia(const double R[9], const double d[3], double I[6])
 {
-    static const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
+    static const int row[6] = { 0, 0, 0, 1, 1, 2 }, col[6] = { 0, 1, 2, 1, 2, 2 };
     int e, k;
     double scale = d[0] + d[1] + d[2];
     for (e = 0; e < 6; ++e) {
@@ -212,7 +220,7 @@ static void rr_rotate_inertia(const double R[9], const double d[3], double I[6])
         for (k = 0; k < 3; ++k)
             I[e] += R[3 * row[e] + k] * d[k] * R[3 * col[e] + k];
         if (fabs(I[e]) < 1e-14 * scale)
-            I[e] = 0.0;     /* rounding residue of cos(pi/2): write the exact zero */
+            I[e] = 0.0; /* rounding residue of cos(pi/2): write the exact zero */
     }
 }
 
@@ -230,7 +238,9 @@ void rr_random_inertial(rr_robot *r, rr_inertial *in)
         double radius = splitmix64_range(g, 0.03, 0.12);
         s[k] = in->mass * radius * radius;
     }
-    d[0] = s[1] + s[2]; d[1] = s[0] + s[2]; d[2] = s[0] + s[1];
+    d[0] = s[1] + s[2];
+    d[1] = s[0] + s[2];
+    d[2] = s[0] + s[1];
     rr_random_rpy(g, rpy, 0.4, 0.2);
     rr_rpy_to_R(rpy, R);
     rr_rotate_inertia(R, d, in->I);
@@ -248,23 +258,57 @@ void rr_random_inertial(rr_robot *r, rr_inertial *in)
  * spaces and punctuation, characters XML escapes, UTF-8, case-only differences, and a
  * name longer than C's 63 significant characters. */
 static const char *const rr_odd_names[] = {
-    "int", "double", "for", "return", "struct", "static", "void", "const", "_Bool",
-    "main", "NULL", "M_PI", "errno", "sqrt", "nv", "q", "data", "model",
-    "2nd link", "0", "42", "3d-printed bracket", "two  spaces", "left leg/knee",
-    "R&D arm", "x<y", "say \"hi\"", "it's", "__reserved", "_Hidden",
-    "\xc3\xa9" "paule gauche",                          /* épaule gauche */
-    "\xce\xb3\xcf\x89\xce\xbd\xce\xaf\xce\xb1",         /* γωνία */
-    "\xe5\x85\xb3\xe8\x8a\x82",                         /* 关节 */
-    "Knie-\xc3\x9c",                                    /* Knie-Ü */
-    "\xf0\x9f\xa4\x96" "arm",                           /* robot emoji, then arm */
+    "int",
+    "double",
+    "for",
+    "return",
+    "struct",
+    "static",
+    "void",
+    "const",
+    "_Bool",
+    "main",
+    "NULL",
+    "M_PI",
+    "errno",
+    "sqrt",
+    "nv",
+    "q",
+    "data",
+    "model",
+    "2nd link",
+    "0",
+    "42",
+    "3d-printed bracket",
+    "two  spaces",
+    "left leg/knee",
+    "R&D arm",
+    "x<y",
+    "say \"hi\"",
+    "it's",
+    "__reserved",
+    "_Hidden",
+    "\xc3\xa9"
+    "paule gauche",                             /* épaule gauche */
+    "\xce\xb3\xcf\x89\xce\xbd\xce\xaf\xce\xb1", /* γωνία */
+    "\xe5\x85\xb3\xe8\x8a\x82",                 /* 关节 */
+    "Knie-\xc3\x9c",                            /* Knie-Ü */
+    "\xf0\x9f\xa4\x96"
+    "arm", /* robot emoji, then arm */
     "a_very_long_name_that_keeps_going_well_past_the_sixty_three_significant_characters",
-    "Knee", "knee", "KNEE", "a-b", "a_b", "a.b", "a b"
+    "Knee",
+    "knee",
+    "KNEE",
+    "a-b",
+    "a_b",
+    "a.b",
+    "a b"
 };
 #define RR_NODD ((int)(sizeof rr_odd_names / sizeof rr_odd_names[0]))
 
 /* Separators that all sanitise to '_': "seg-3", "seg_3", "seg.3" and "seg 3" collide. */
-static const char *const rr_collide_fmt[] = {"%s-%d", "%s_%d", "%s.%d", "%s %d"};
-static const char *const rr_collide_stems[] = {"seg", "arm", "Leg", "x"};
+static const char *const rr_collide_fmt[] = { "%s-%d", "%s_%d", "%s.%d", "%s %d" };
+static const char *const rr_collide_stems[] = { "seg", "arm", "Leg", "x" };
 
 static int rr_name_used(const rr_robot *r, const char *name)
 {

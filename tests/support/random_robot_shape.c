@@ -12,8 +12,8 @@
 /* --------------------------------------------------------------- building --- */
 
 /* The plain naming styles (r->name_style picks one; rr_make_name may pick an odd name). */
-static const char *const rr_link_styles[] = {"link_%d", "Link%d", "body-%d", "l%d"};
-static const char *const rr_joint_styles[] = {"joint_%d", "J%d", "hinge-%d", "j%d"};
+static const char *const rr_link_styles[] = { "link_%d", "Link%d", "body-%d", "l%d" };
+static const char *const rr_joint_styles[] = { "joint_%d", "J%d", "hinge-%d", "j%d" };
 
 static int rr_dofs(rr_type t)
 {
@@ -22,7 +22,11 @@ static int rr_dofs(rr_type t)
 
 static int rr_nq_of(rr_type t)
 {
-    return t == RR_FIXED ? 0 : t == RR_CONTINUOUS ? 2 : t == RR_PLANAR ? 4 : t == RR_FLOATING ? 7 : 1;
+    return t == RR_FIXED        ? 0
+           : t == RR_CONTINUOUS ? 2
+           : t == RR_PLANAR     ? 4
+           : t == RR_FLOATING   ? 7
+                                : 1;
 }
 
 /* A new link under `parent` with a joint of type `t`; returns its index. The caller
@@ -35,15 +39,16 @@ static int rr_new_link(rr_robot *r, int parent, rr_type t, double p_inertial)
     memset(l, 0, sizeof *l);
     l->parent = parent;
     l->type = t;
-    rr_make_name(r, l->name, parent < 0 || t == RR_FIXED ? "frame_%d" : rr_link_styles[r->name_style], i);
-    r->nlinks++;                          /* the link name now counts as used */
+    rr_make_name(r, l->name,
+                 parent < 0 || t == RR_FIXED ? "frame_%d" : rr_link_styles[r->name_style], i);
+    r->nlinks++; /* the link name now counts as used */
     if (parent >= 0) {
         rr_make_name(r, l->joint, t == RR_FIXED ? "fixed_%d" : rr_joint_styles[r->name_style], i);
         rr_random_origin(g, &l->origin, r->length);
         if (t != RR_FLOATING && t != RR_FIXED)
             rr_random_axis(g, l);
         else if (t == RR_FIXED && rr_chance(g, 0.1))
-            rr_random_axis(g, l);         /* an axis on a fixed joint means nothing */
+            rr_random_axis(g, l); /* an axis on a fixed joint means nothing */
         rr_random_limits(g, l);
         l->dynamics = t != RR_FIXED && rr_chance(g, 0.1);
     }
@@ -67,25 +72,19 @@ static int rr_pick_parent(rr_robot *r, int i, int *tip_slot)
     rr_rng *g = &r->rng;
     *tip_slot = -1;
     switch (r->shape) {
-    case RR_CHAIN:
-        return r->moving[r->nbodies - 1];
-    case RR_STAR:
-        return 0;
-    case RR_MULTI_CHAIN:
-        *tip_slot = (i - 1) % r->ntips;
-        return r->tip[*tip_slot];
-    case RR_BINARY:
-        return r->moving[(r->nbodies - 1) / 2];
+    case RR_CHAIN: return r->moving[r->nbodies - 1];
+    case RR_STAR: return 0;
+    case RR_MULTI_CHAIN: *tip_slot = (i - 1) % r->ntips; return r->tip[*tip_slot];
+    case RR_BINARY: return r->moving[(r->nbodies - 1) / 2];
     case RR_CATERPILLAR:
         if (rr_chance(g, 0.5))
-            *tip_slot = 0;              /* grow the spine, else hang a leg off it */
+            *tip_slot = 0; /* grow the spine, else hang a leg off it */
         return r->tip[0];
     case RR_FOREST:
         for (*tip_slot = 0; i > r->chain_len[*tip_slot]; ++*tip_slot)
             i -= r->chain_len[*tip_slot];
         return r->tip[*tip_slot];
-    default:
-        return r->moving[rr_int(g, 0, r->nbodies - 1)];
+    default: return r->moving[rr_int(g, 0, r->nbodies - 1)];
     }
 }
 
@@ -195,7 +194,7 @@ static void rr_pick_big_shape(rr_robot *r, int variant)
         if (r->ntips < RR_MAX_TIPS) {
             c = r->ntips++;
             r->chain_len[c] = rr_int(g, RR_BIG_CHAIN_MIN, RR_BIG_CHAIN_MAX);
-        } else {        /* lengthen the shortest chain */
+        } else { /* lengthen the shortest chain */
             for (c = 0, i = 1; i < r->ntips; ++i)
                 if (r->chain_len[i] < r->chain_len[c])
                     c = i;
@@ -206,7 +205,7 @@ static void rr_pick_big_shape(rr_robot *r, int variant)
     r->nmoving = 0;
     for (c = 0; c < r->ntips; ++c) {
         r->tip[c] = 0;
-        start[c] = r->nmoving;  /* joint start[c] + d is at depth d in chain c */
+        start[c] = r->nmoving; /* joint start[c] + d is at depth d in chain c */
         r->nmoving += r->chain_len[c];
         if (r->chain_len[c] > longest)
             longest = r->chain_len[c];
@@ -300,7 +299,7 @@ static void rr_joint_twist(const rr_link *l, const rr_pose *T, double s[6])
  * revolute axes at least 0.15 m apart) only zero velocities leave the child at rest. */
 static int rr_is_pinned(const rr_robot *r, int b)
 {
-    rr_pose own = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}, T;
+    rr_pose own = { { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, { 0, 0, 0 } }, T;
     double sb[6], sc[6], cross;
     int c;
     rr_joint_twist(&r->link[b], &own, sb);
@@ -359,7 +358,7 @@ static void rr_build(rr_robot *r, unsigned seed)
 {
     int i, slot, parent, mount, l;
     memset(r, 0, sizeof *r);
-    r->rng.state = 0x6364796e67656e00ULL ^ (uint64_t)seed;   /* "cdyngen\0" */
+    r->rng.state = 0x6364796e67656e00ULL ^ (uint64_t)seed; /* "cdyngen\0" */
     rr_pick_flavour(r, seed);
     rr_new_link(r, -1, RR_FIXED, 0.5);
     r->moving[r->nbodies++] = 0;

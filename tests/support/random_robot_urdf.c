@@ -12,10 +12,8 @@
 
 /* -------------------------------------------------------------- printing --- */
 
-static const char *const rr_type_names[] = {
-    "revolute", "continuous", "prismatic", "fixed", "floating", "planar"
-};
-
+static const char *const rr_type_names[] = { "revolute", "continuous", "prismatic",
+                                             "fixed",    "floating",   "planar" };
 
 typedef struct {
     char *s;
@@ -59,7 +57,7 @@ static const char *rr_num(char out[32], double x)
 {
     int prec;
     if (x == 0.0)
-        x = 0.0;                          /* no "-0" */
+        x = 0.0; /* no "-0" */
     for (prec = 1; prec <= 17; ++prec) {
         snprintf(out, 32, "%.*g", prec, x);
         if (strtod(out, NULL) == x)
@@ -101,7 +99,7 @@ static void rr_print_origin(rr_buf *b, const rr_origin *o, const char *indent)
 
 static void rr_print_inertial(rr_buf *b, const rr_inertial *in)
 {
-    static const char *const names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy", "iyz", "izz" };
     char x[32];
     int e;
     rr_printf(b, "    <inertial>\n");
@@ -165,16 +163,17 @@ static void rr_print_joint(rr_buf *b, const rr_robot *r, const rr_link *l)
 
 static char *rr_print(const rr_robot *r, unsigned seed)
 {
-    rr_buf b = {NULL, 0, 0, 0};
+    rr_buf b = { NULL, 0, 0, 0 };
     int k;
     b.s = malloc(4096);
     if (!b.s)
         return NULL;
     b.cap = 4096;
     b.s[0] = '\0';
-    rr_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                  "<!-- cdyngen random robot: seed %u, %d moving joints, nq %d, nv %d, %s -->\n"
-                  "<robot name=\"random_%u\">\n",
+    rr_printf(&b,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<!-- cdyngen random robot: seed %u, %d moving joints, nq %d, nv %d, %s -->\n"
+              "<robot name=\"random_%u\">\n",
               seed, r->nmoving, r->nq, r->nv,
               r->floating_base ? "for a floating base" : "fixed base", seed);
     for (k = 0; k < r->norder; ++k) {

@@ -18,7 +18,7 @@ typedef struct {
 } ref__header;
 
 struct ref_file {
-    ref__records *sections;     /* [0] = before the first state, [k + 1] = state k */
+    ref__records *sections; /* [0] = before the first state, [k + 1] = state k */
     int nsections;
     ref__header *headers;
     int nheaders;
@@ -134,7 +134,7 @@ static int ref__comment(ref_file *f, const char *line, int *section)
     if (sscanf(line, "# state %d %c", &k, &extra) != 1)
         return 0;
     if (k < 0 || k + 1 < f->nsections)
-        return -1;          /* states come in increasing order */
+        return -1; /* states come in increasing order */
     while (f->nsections <= k + 1) {
         if (ref__grow((void **)&f->sections, f->nsections, sizeof *f->sections))
             return -1;
@@ -148,10 +148,10 @@ static int ref__joint(ref_file *f, char *rest)
 {
     ref_joint j;
     char *name = ref__token(&rest), *type;
-    if (ref__int(name, &j.id) || !(name = ref__token(&rest)) || !(type = ref__token(&rest))
-        || ref__int(ref__token(&rest), &j.idx_q) || ref__int(ref__token(&rest), &j.nq)
-        || ref__int(ref__token(&rest), &j.idx_v) || ref__int(ref__token(&rest), &j.nv)
-        || ref__int(ref__token(&rest), &j.parent) || ref__token(&rest))
+    if (ref__int(name, &j.id) || !(name = ref__token(&rest)) || !(type = ref__token(&rest)) ||
+        ref__int(ref__token(&rest), &j.idx_q) || ref__int(ref__token(&rest), &j.nq) ||
+        ref__int(ref__token(&rest), &j.idx_v) || ref__int(ref__token(&rest), &j.nv) ||
+        ref__int(ref__token(&rest), &j.parent) || ref__token(&rest))
         return -1;
     if (ref__grow((void **)&f->joints, f->njoints, sizeof *f->joints))
         return -1;
@@ -165,9 +165,9 @@ static int ref__frame(ref_file *f, char *rest)
 {
     ref_frame fr;
     char *name = ref__token(&rest);
-    if (!name || ref__int(ref__token(&rest), &fr.id)
-        || ref__int(ref__token(&rest), &fr.parent_joint) || ref__doubles(&rest, fr.R, 9)
-        || ref__doubles(&rest, fr.p, 3) || ref__token(&rest))
+    if (!name || ref__int(ref__token(&rest), &fr.id) ||
+        ref__int(ref__token(&rest), &fr.parent_joint) || ref__doubles(&rest, fr.R, 9) ||
+        ref__doubles(&rest, fr.p, 3) || ref__token(&rest))
         return -1;
     if (ref__grow((void **)&f->frames, f->nframes, sizeof *f->frames))
         return -1;
@@ -180,8 +180,8 @@ static int ref__contact(ref_file *f, char *rest)
 {
     ref_contact c;
     char *dim, *frame;
-    if (ref__int(ref__token(&rest), &c.index) || !(dim = ref__token(&rest))
-        || !(frame = ref__token(&rest)) || ref__int(ref__token(&rest), &c.parent_joint))
+    if (ref__int(ref__token(&rest), &c.index) || !(dim = ref__token(&rest)) ||
+        !(frame = ref__token(&rest)) || ref__int(ref__token(&rest), &c.parent_joint))
         return -1;
     if (strcmp(dim, "3D") && strcmp(dim, "6D"))
         return -1;
@@ -219,8 +219,8 @@ static int ref__record(ref__records *sec, const char *name, char *rest)
     if (rows < 0 || cols < 0 || (cols && rows > INT_MAX / cols))
         return -1;
     ref_record r = { NULL, rows, cols, malloc(sizeof(double) * (size_t)(rows * cols + 1)) };
-    if (!r.v || ref__doubles(&probe, r.v, rows * cols) || ref__token(&probe)
-        || ref__grow((void **)&sec->items, sec->n, sizeof *sec->items)) {
+    if (!r.v || ref__doubles(&probe, r.v, rows * cols) || ref__token(&probe) ||
+        ref__grow((void **)&sec->items, sec->n, sizeof *sec->items)) {
         free(r.v);
         return -1;
     }

@@ -16,26 +16,26 @@
 typedef struct {
     char *name;
     int rows, cols;
-    double *v;              /* rows * cols values, row-major */
+    double *v; /* rows * cols values, row-major */
 } ref_record;
 
 typedef struct {
-    int id;                 /* Pinocchio joint id, 1..njoints-1 (0 is the universe) */
-    char *name, *type;      /* URDF joint name, Pinocchio type ("JointModelRZ", ...) */
+    int id;            /* Pinocchio joint id, 1..njoints-1 (0 is the universe) */
+    char *name, *type; /* URDF joint name, Pinocchio type ("JointModelRZ", ...) */
     int idx_q, nq, idx_v, nv;
-    int parent;             /* parent joint id, 0 = universe */
+    int parent; /* parent joint id, 0 = universe */
 } ref_joint;
 
 typedef struct {
     char *name;
-    int id;                 /* Pinocchio frame id */
-    int parent_joint;       /* 0 = universe */
-    double R[9], p[3];      /* placement in the parent joint frame, R row-major */
+    int id;            /* Pinocchio frame id */
+    int parent_joint;  /* 0 = universe */
+    double R[9], p[3]; /* placement in the parent joint frame, R row-major */
 } ref_frame;
 
 typedef struct {
-    int index;              /* position in the stacked constraint */
-    int dim;                /* 3 or 6 */
+    int index; /* position in the stacked constraint */
+    int dim;   /* 3 or 6 */
     char *frame;
     int parent_joint;
 } ref_contact;
