@@ -9,7 +9,11 @@
  *   write/     the files written into a folder, all or nothing
  *
  * Each stage includes only the stages above it in this list (and util/); commands/ (the
- * command line, bench, report, summary) sits on top and calls the pipeline. */
+ * command line, bench, report, summary) sits on top and calls the pipeline. The test
+ * generator_layering holds the rule. So a change to how ABA is emitted goes in
+ * emit/emit_aba.c and may use symbolic/, model/ and util/; a new check goes in check/ and
+ * is called from pipeline.c; a new generated file is a template and a line of render.c.
+ * docs/architecture.md walks through each folder. */
 #ifndef CDYNGEN_PIPELINE_H
 #define CDYNGEN_PIPELINE_H
 
