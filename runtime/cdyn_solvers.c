@@ -25,11 +25,6 @@
  * classical term). */
 #include "cdyn_internal.h"
 
-static cdyn_real cdyn__dot6(const cdyn_real a[6], const cdyn_real b[6])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 /* ---- shared ------------------------------------------------------------------------- */
 
 static int cdyn__args_ok(const cdyn_model *m, const cdyn_data *d, const cdyn_constraint_data *cd,

@@ -89,11 +89,6 @@ cdyn_status cdyn_gravity(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, 
 
 /* ---- joint-space inertia (CRBA) ----------------------------------------------------- */
 
-static cdyn_real cdyn__dot6(const cdyn_real a[6], const cdyn_real b[6])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 /* DoF k's ancestor list (root first, k last) and its length. */
 static const int *cdyn__ancestors(const cdyn_data *d, int k, int *len)
 {

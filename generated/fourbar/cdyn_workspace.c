@@ -65,13 +65,6 @@ size_t cdyn_data_size(const cdyn_model *m)
     return CDYN_DATA_BYTES(m->nbodies, m->nv, m->nframes, nanc);
 }
 
-static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
-{
-    cdyn_real *p = *next;
-    *next += n;
-    return p;
-}
-
 /* The S column of DoF j (0-based within the joint) of body b. */
 static void cdyn__joint_S(cdyn_real s[6], const cdyn_body *b, int j)
 {

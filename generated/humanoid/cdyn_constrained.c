@@ -90,13 +90,6 @@ static void cdyn__init_support_bodies(const cdyn_model *m, cdyn_constraint_data 
             cd->sbody[cd->nsbody++] = i;
 }
 
-static cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
-{
-    cdyn_real *p = *next;
-    *next += n;
-    return p;
-}
-
 /* The set's rows after the checks every way of carving shares, or a negative cdyn_status;
  * on an error cd (when given) refers to no model and no constraint. */
 static int cdyn__constraint_args(cdyn_constraint_data *cd, const cdyn_model *m,

@@ -21,6 +21,20 @@ static inline cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d)
     return m && d && d->model == m ? CDYN_OK : CDYN_E_ARG;
 }
 
+/* a . b for 6-vectors (a motion and a force, or two rows). */
+static inline cdyn_real cdyn__dot6(const cdyn_real a[6], const cdyn_real b[6])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* The next n reals of a workspace being carved into arrays: *next, which moves past them. */
+static inline cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
+{
+    cdyn_real *p = *next;
+    *next += n;
+    return p;
+}
+
 /* The placement of body i in its parent, (R_i, p_i) * X_J(q), into d->liR / d->lip. */
 void cdyn__joint_placement(const cdyn_model *m, cdyn_data *d, int i, const cdyn_real *q);
 /* Body i's world placement d->oR / d->op from its parent's and d->liR / d->lip. */
