@@ -506,6 +506,21 @@ void expr_set_print_rules(expr_prog *p, const expr_print_rules *rules)
     p->rules = *rules;
 }
 
+/* The emitter's work arrays (each may be NULL when its allocation failed). */
+static void free_emitter(emitter *e)
+{
+    free((char *)e->live); /* const for the printing, owned here */
+    free(e->tmp);
+    free(e->first);
+    free(e->nextst);
+    free((char *)e->pr.inl);
+    free(e->base);
+    free(e->loaded);
+    free(e->base_flushed);
+    free(e->emitted);
+    free(e->batched);
+}
+
 /* Stores grouped by node so emission is linear: first[node] chains store indices. */
 int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
 {
@@ -548,16 +563,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     e.ci = 0;
     if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
         !emitted || !batched || base_ids(&e) != 0) {
-        free(live);
-        free(tmp);
-        free(first);
-        free(nextst);
-        free(inl);
-        free(base);
-        free(loaded);
-        free(base_flushed);
-        free(emitted);
-        free(batched);
+        free_emitter(&e);
         p->failed = 1;
         return -1;
     }
@@ -591,16 +597,7 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
-    free(live);
-    free(tmp);
-    free(first);
-    free(nextst);
-    free(inl);
-    free(base);
-    free(loaded);
-    free(base_flushed);
-    free(emitted);
-    free(batched);
+    free_emitter(&e);
     if (counts)
         *counts = c;
     return out->oom ? -1 : 0;
