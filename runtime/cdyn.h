@@ -8,6 +8,7 @@
 
 #include "cdyn_model.h"
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +110,8 @@ typedef struct {
     int frame_a; /* frame index in the model */
     int frame_b; /* -1: a contact with the world; else the other frame of a loop */
     int dim;     /* 3 or 6 */
+    int friction; /* 1: a unilateral contact with Coulomb friction (a 3d contact) in the
+                   * contact step (cdyn_contact_step); the solvers above hold it bilaterally */
 } cdyn_constraint;
 
 /* The workspace of one constraint set; fields point into the caller's buffer. */

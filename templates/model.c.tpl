@@ -40,7 +40,7 @@ const cdyn_model {{ name }}_model = {
 
 const cdyn_constraint {{ name }}_constraints[{{ ncon }}] = {
 {% for c in constraints %}
-    { {{ c.frame_a_index }}, {{ c.frame_b_index }}, {{ c.dim }} }{% if not loop.last %},{% endif %}  /* {{ c.comment }} */
+    { {{ c.frame_a_index }}, {{ c.frame_b_index }}, {{ c.dim }}, {{ c.friction }} }{% if not loop.last %},{% endif %}  /* {{ c.comment }} */
 {% endfor %}
 };
 {% endif %}

@@ -469,11 +469,11 @@ START_TEST(test_bad_input)
     const cdyn_model *m = &mt.model;
     const int tool = frame_named(m, "tool"), base = frame_named(m, "base");
     const int link3 = frame_named(m, "link3"), link3b = frame_named(m, "link2");
-    const cdyn_constraint good[1] = { { tool, -1, 6 } };
+    const cdyn_constraint good[1] = { { tool, -1, 6, 0 } };
     const cdyn_constraint bad[][1] = {
-        { { m->nframes, -1, 3 } }, { { -1, -1, 3 } },   { { tool, m->nframes, 3 } },
-        { { tool, -2, 3 } },       { { tool, -1, 4 } }, { { base, -1, 3 } },
-        { { tool, tool, 6 } },
+        { { m->nframes, -1, 3, 0 } }, { { -1, -1, 3, 0 } },   { { tool, m->nframes, 3, 0 } },
+        { { tool, -2, 3, 0 } },       { { tool, -1, 4, 0 } }, { { base, -1, 3, 0 } },
+        { { tool, tool, 6, 0 } },
     };
     (void)link3;
     (void)link3b;
@@ -483,7 +483,7 @@ START_TEST(test_bad_input)
     ck_assert_uint_eq(cdyn_constraint_data_size(NULL, good, 1), 0);
     ck_assert_uint_eq(cdyn_constraint_data_size(m, NULL, 1), 0);
     /* a contact on a world-fixed frame moves nothing; a loop from it to a moving one does */
-    const cdyn_constraint to_world[1] = { { base, tool, 3 } };
+    const cdyn_constraint to_world[1] = { { base, tool, 3, 0 } };
     ck_assert_uint_gt(cdyn_constraint_data_size(m, to_world, 1), 0);
 
     const size_t bytes = cdyn_constraint_data_size(m, good, 1);

@@ -461,7 +461,7 @@ START_TEST(test_redundant)
     const int lf = frame_named(m, "lf_foot"), rf = frame_named(m, "rf_foot");
     const int lh = frame_named(m, "lh_foot"), rh = frame_named(m, "rh_foot");
     const cdyn_constraint set[5] = {
-        { lf, -1, 3 }, { lf, -1, 3 }, { rf, -1, 3 }, { lh, -1, 3 }, { rh, -1, 3 }
+        { lf, -1, 3, 0 }, { lf, -1, 3, 0 }, { rf, -1, 3, 0 }, { lh, -1, 3, 0 }, { rh, -1, 3, 0 }
     };
     fixture fx;
     xorshift64s g = { 12345 };
@@ -485,8 +485,8 @@ START_TEST(test_bad_input)
     const cdyn_model *m = &mt.model;
     const int ls = frame_named(m, "left_sole"), lh = frame_named(m, "left_hand");
     const int rh = frame_named(m, "right_hand");
-    const cdyn_constraint contacts[2] = { { ls, -1, 6 }, { lh, -1, 3 } };
-    const cdyn_constraint loop[2] = { { ls, -1, 6 }, { lh, rh, 3 } };
+    const cdyn_constraint contacts[2] = { { ls, -1, 6, 0 }, { lh, -1, 3, 0 } };
+    const cdyn_constraint loop[2] = { { ls, -1, 6, 0 }, { lh, rh, 3, 0 } };
     fixture fx, fl;
     fixture_open(&fx, m, "humanoid contacts", 1, contacts, 2);
     fixture_open(&fl, m, "humanoid with a loop", 1, loop, 2);

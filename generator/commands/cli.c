@@ -52,7 +52,7 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
             return cli_usage_error("%s: too many constraints", a);
         if (constraint_spec_parse(&c->spec, argv[++*i], is_loop, c->text, sizeof c->text) < 0)
             return cli_usage_error(is_loop ? "--loop \"%s\": expected FRAME_A:FRAME_B:3d|6d"
-                                           : "--contact \"%s\": expected FRAME:3d|6d",
+                                           : "--contact \"%s\": expected FRAME:3d|6d|friction",
                                    argv[*i]);
         o->nconstraints++;
     } else {

@@ -13,8 +13,10 @@
     "                       not cdyn or cdyn_*, a C header's or a CMake target's name\n"           \
     "  --floating-base      add a free-flyer joint between the world and the root link\n"          \
     "  --scalar TYPE        double (default) or float\n"                                           \
-    "  --contact FRAME:3d|6d   a contact of a link frame with the world (3d: its origin,\n"        \
-    "                       6d: its placement); the constrained solvers are emitted for the set\n" \
+    "  --contact FRAME:3d|6d|friction   a contact of a link frame with the world (3d: its\n"     \
+    "                       origin, 6d: its placement, held; friction: its origin, unilateral\n"  \
+    "                       with Coulomb friction in the contact step R_contact_step); the\n"     \
+    "                       constrained solvers are emitted for the set\n"                        \
     "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n" \
     "  --strict             treat warnings about the URDF as errors\n"                             \
     "  --massless-links refuse|ignore   when moving links carry no inertia, M is singular:\n"      \

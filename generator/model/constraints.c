@@ -19,8 +19,11 @@ int constraint_spec_parse(constraint_spec *s, const char *arg, int is_loop, char
         s->dim = 3;
     else if (strcmp(dim, "6d") == 0 || strcmp(dim, "6D") == 0)
         s->dim = 6;
+    else if (strcmp(dim, "friction") == 0 && !is_loop)
+        s->dim = 3;
     else
         return -1;
+    s->friction = strcmp(dim, "friction") == 0;
     s->frame_a = text;
     s->frame_b = NULL;
     if (is_loop) {
@@ -40,7 +43,8 @@ static int con_fail(char *err, size_t errlen, const char *file, const constraint
         snprintf(err, errlen, "%s: --loop %.200s:%.200s:%dd: %s", file, s->frame_a, s->frame_b,
                  s->dim, reason);
     else
-        snprintf(err, errlen, "%s: --contact %.200s:%dd: %s", file, s->frame_a, s->dim, reason);
+        snprintf(err, errlen, "%s: --contact %.200s:%s: %s", file, s->frame_a,
+                 s->friction ? "friction" : s->dim == 3 ? "3d" : "6d", reason);
     return -1;
 }
 
@@ -118,6 +122,7 @@ int tree_add_constraints(kin_tree *t, const constraint_spec *specs, int n, const
         c->frame_b = b;
         c->is_loop = s->frame_b != NULL;
         c->dim = s->dim;
+        c->friction = s->friction;
         c->row = row;
         if (set_support(t, c) != 0) {
             snprintf(err, errlen, "out of memory");

@@ -19,9 +19,10 @@ typedef struct {
     const char *frame_a;
     const char *frame_b; /* NULL for a contact */
     int dim;             /* 3 or 6 */
+    int friction;        /* FRAME:friction, a unilateral contact with Coulomb friction (3d) */
 } constraint_spec;
 
-/* Parses FRAME:3d|6d (a contact) or A:B:3d|6d (is_loop), splitting a copy in text (of n
+/* Parses FRAME:3d|6d|friction (a contact) or A:B:3d|6d (is_loop), splitting a copy in text (of n
  * bytes, which the spec's names then point into). Returns 0, or -1 when malformed. */
 int constraint_spec_parse(constraint_spec *s, const char *arg, int is_loop, char *text, size_t n);
 

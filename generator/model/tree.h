@@ -49,6 +49,7 @@ typedef struct {
     int frame_b; /* a loop's other frame; -1 for a contact (the world) */
     int is_loop;
     int dim;      /* 3 or 6 */
+    int friction; /* a unilateral contact with Coulomb friction (3d) in the contact step */
     int row;      /* its first row in the stacked lambda */
     int *support; /* the DoFs that move A or B (both chains to the root), ascending */
     int nsupport;

@@ -233,6 +233,7 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
                                    { "frame_a_index", c->frame_a },
                                    { "frame_b_index", c->frame_b },
                                    { "dim", c->dim },
+                                   { "friction", c->friction },
                                    { "row", c->row },
                                    { "nsupport", c->nsupport } };
         tpl_value *d = tpl_dict();

@@ -11,6 +11,7 @@ int sample_set_constraints(const sample_set *s, const cdyn_model *m, cdyn_constr
         set[k].frame_a = frame_named(m, s->c[k].a);
         set[k].frame_b = s->c[k].b ? frame_named(m, s->c[k].b) : -1;
         set[k].dim = s->c[k].dim;
+        set[k].friction = 0;
     }
     return s->n;
 }
@@ -30,6 +31,7 @@ int random_constraint_set(const cdyn_model *m, xorshift64s *g, int max_n, int lo
                              ? (int)xorshift64s_uniform(g, 0, m->nframes - 1e-9)
                              : -1;
             c->dim = xorshift64s_uniform(g, 0, 1) < 0.5 ? 3 : 6;
+            c->friction = 0;
         } while (cdyn_constraint_data_size(m, c, 1) == 0);
     }
     return n;

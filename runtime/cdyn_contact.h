@@ -1,0 +1,231 @@
+/* cdyn_contact.h — unilateral contacts with Coulomb friction: the cone complementarity
+ * problem of one velocity-level time step (seed 002), its solvers (ADMM, PGS), and the
+ * pieces of the step that the generated R_contact_step and the generic cdyn_contact_step
+ * share. Nothing here knows the robot: the robot-specific parts (J, G = J M^-1 J^T, the free
+ * velocity, the frames' placements) are handed in.
+ *
+ * The problem (dual form). lambda stacks one block per cone, c = G lambda + g the blocks'
+ * velocities, s the De Saxce shift of c (Coulomb's law; zero for the convex relaxation):
+ *     lambda_i in K_i,   c_i + s_i in K_i*,   lambda_i . (c_i + s_i) = 0   for every block i.
+ * A block is one of
+ *  - a friction cone (3 rows: two tangential, then the normal): K = {|lambda_t| <= mu lambda_n},
+ *    K* = {mu |c_t| <= c_n}, s = (0, 0, mu |c_t|): a sticking contact has c = 0, a sliding one
+ *    pushes on the cone's edge against its slip velocity, a separating one has lambda = 0;
+ *  - a half line (1 row): lambda >= 0, c >= 0 (a joint limit, a frictionless contact);
+ *  - free rows (a bilateral constraint): lambda anything, c = 0. */
+#ifndef CDYN_CONTACT_H
+#define CDYN_CONTACT_H
+
+#include "cdyn_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CDYN_CONE_FREE = 0,     /* dim rows, bilateral */
+    CDYN_CONE_FRICTION = 1, /* 3 rows (t1, t2, n), Coulomb cone of coefficient mu */
+    CDYN_CONE_POSITIVE = 2  /* 1 row, lambda >= 0 */
+} cdyn_cone_kind;
+
+typedef struct {
+    int kind;     /* cdyn_cone_kind */
+    int dim;      /* rows: 3 for a friction cone, 1 for a half line, 1..6 for free rows */
+    cdyn_real mu; /* friction coefficient (friction cones), >= 0 */
+} cdyn_cone;
+
+typedef struct {
+    int max_iter;      /* at most this many iterations, >= 1 */
+    cdyn_real abs_tol; /* stop when the solver's residuals are <= abs_tol (0: not a criterion) */
+    cdyn_real rel_tol; /* stop when |lambda_k - lambda_k-1|_inf <= rel_tol |lambda|_inf (0: not) */
+    int ccp;           /* 1: the convex relaxation (no De Saxce shift), 0: Coulomb's law */
+    int warm_start;    /* 1: start from the lambda passed in; 0: from lambda = 0 */
+    /* ADMM (Pinocchio 3.7's ADMMContactSolverTpl and its defaults) */
+    cdyn_real mu_prox;           /* proximal damping, >= 0 (1e-6) */
+    cdyn_real rho;               /* penalty; <= 0: the spectral rule sqrt(L m) (L/m)^rho_power,
+                                  * L the largest eigenvalue of G (power iteration), m = mu_prox */
+    cdyn_real tau;               /* over-relaxation of the penalty, in (0, 1] (0.5) */
+    cdyn_real rho_power;         /* 0.2 */
+    cdyn_real rho_power_factor;  /* rho changes by (L/m)^rho_power_factor when the primal and
+                                  * dual residuals differ by more than ratio_primal_dual (0.05) */
+    cdyn_real ratio_primal_dual; /* 10 */
+    int power_iter;              /* power iterations for L (20) */
+    /* PGS */
+    cdyn_real over_relax; /* in (0, 2) (1) */
+} cdyn_cone_settings;
+
+#ifdef CDYN_FLOAT
+#define CDYN_CONE_SETTINGS_DEFAULT                                                                 \
+    {                                                                                              \
+        100, CDYN_R(1e-5), CDYN_R(0), 0, 0, CDYN_R(1e-4), CDYN_R(0), CDYN_R(0.5), CDYN_R(0.2),     \
+            CDYN_R(0.05), CDYN_R(10), 20, CDYN_R(1)                                                \
+    }
+#else
+#define CDYN_CONE_SETTINGS_DEFAULT                                                                 \
+    {                                                                                              \
+        100, CDYN_R(1e-10), CDYN_R(0), 0, 0, CDYN_R(1e-6), CDYN_R(0), CDYN_R(0.5), CDYN_R(0.2),    \
+            CDYN_R(0.05), CDYN_R(10), 20, CDYN_R(1)                                                \
+    }
+#endif
+
+/* What a solve leaves: the conditions above measured on the lambda it returns. */
+typedef struct {
+    int iterations;
+    cdyn_real primal;          /* max over blocks of the distance of lambda_i to K_i */
+    cdyn_real dual;            /* max over blocks of the distance of c_i + s_i to K_i* */
+    cdyn_real complementarity; /* max over blocks of |lambda_i . (c_i + s_i)| */
+    cdyn_real change;          /* |lambda_k - lambda_k-1|_inf of the last iteration */
+    cdyn_real rho;             /* ADMM: the last penalty */
+} cdyn_cone_stats;
+
+/* Reals of workspace a solver needs for m rows (caller-owned). */
+#define CDYN_CONE_WORK_REALS(m) ((size_t)(m) * (size_t)(m) + 10 * (size_t)(m))
+
+/* The rows of the blocks (sum of dims), or -1 if a block is invalid (kind, dim, mu < 0 or
+ * not finite). */
+int cdyn_cone_rows(const cdyn_cone *cones, int ncones);
+/* Euclidean projection onto K (x may be y), onto K*, and the De Saxce shift s of c. */
+void cdyn_cone_project(const cdyn_cone *cones, int ncones, const cdyn_real *x, cdyn_real *y);
+void cdyn_cone_project_dual(const cdyn_cone *cones, int ncones, const cdyn_real *x, cdyn_real *y);
+void cdyn_cone_desaxce(const cdyn_cone *cones, int ncones, const cdyn_real *c, cdyn_real *s);
+/* The conditions of lambda with c = G lambda + g (shift as settings->ccp says), into st's
+ * primal, dual and complementarity. */
+void cdyn_cone_conditions(const cdyn_cone *cones, int ncones, int ccp, const cdyn_real *lambda,
+                          const cdyn_real *c, cdyn_cone_stats *st);
+
+/* Solvers of the problem on a dense G (m x m, symmetric positive semi-definite, row-major).
+ * lambda (m) is in (warm start) and out; c (m, may be NULL) gets G lambda + g; work holds
+ * CDYN_CONE_WORK_REALS(m) reals; st (may be NULL) gets the conditions. They stop after an
+ * iteration when every positive tolerance is met (with both 0, exactly max_iter
+ * iterations) and return the iterations done, or a negative cdyn_status: CDYN_E_ARG (bad
+ * settings or cones), CDYN_E_NONFINITE (a NaN or infinity in G, g or lambda: lambda and c
+ * are then zeros), CDYN_E_SINGULAR (ADMM: G + rho I not positive definite; PGS: a
+ * non-positive diagonal block), CDYN_E_NOT_CONVERGED (lambda and c hold the last iterate).
+ *
+ * cdyn_cone_admm: ADMM on lambda = y in K with the splitting x = y (Carpentier et al.,
+ * "Proximal and sparse...", Pinocchio's ADMMContactSolverTpl): per iteration one solve with
+ * the Cholesky factor of G + (mu_prox + tau rho) I, a projection onto K, a dual update; rho
+ * adapted by the spectral rule. abs_tol bounds its own residuals (|x - y|, the dual change,
+ * the complementarity of its dual variable). */
+int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                   const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                   cdyn_real *work, cdyn_cone_stats *st);
+/* cdyn_cone_pgs: projected Gauss-Seidel, one block at a time (a friction cone: its normal row,
+ * then its tangential pair projected on the disc of radius mu lambda_n; free rows solved
+ * exactly with their block). abs_tol bounds the dual feasibility and complementarity. */
+int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                  const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                  cdyn_real *work, cdyn_cone_stats *st);
+
+/* ---- the time step's problem, shared by the generated and the generic step ------------
+ * The constraint set's frictional contacts (cdyn_constraint.friction = 1, dim 3) are the
+ * unilateral blocks; its other constraints take part as free rows (held exactly at the
+ * velocity level: J v+ = 0 in their rows). Per frictional contact i with frame A:
+ *  - geometry: the normal n (world, unit) and the signed distance phi; by default the plane
+ *    z = ground_height: n = +z, phi = p_A.z - radius - ground_height; or as the caller
+ *    gives them (normal, phi: terrain, a perception stack);
+ *  - the contact basis (t1, t2, n), t1 the frame's x axis made orthogonal to n (its y axis
+ *    when x is along n), t2 = n x t1: friction follows the foot's heading, and when n is the
+ *    frame's z axis the basis is the frame's (Pinocchio's LOCAL 3D contact);
+ *  - active when phi <= margin, otherwise left out: lambda = 0;
+ *  - the normal row asks c_n = v+_n - b >= 0 with b = -phi/dt for phi >= 0 (reach the
+ *    surface, not beyond), -stabilisation phi/dt for phi < 0 (seed 002's stabilisation,
+ *    a fraction of the penetration per step), and, for an approaching contact that reaches
+ *    the surface within the step (phi + dt v_n <= 0, v_n < 0), b = max(b, -e v_n): Newton's
+ *    restitution coefficient e.
+ * The velocity of a contact is its frame origin's (J's rows): a radius moves the point
+ * for phi only, so a rolling ball's spin does not couple to its contact's slip. */
+typedef struct {
+    cdyn_real dt;            /* time step, > 0 */
+    cdyn_real ground_height; /* the default geometry: the plane z = ground_height */
+    cdyn_real margin;        /* contacts with phi > margin are left out of the step (>= 0) */
+    cdyn_real stabilisation; /* fraction of a penetration removed per step, in [0, 1] */
+    cdyn_real friction;      /* mu of every frictional contact when mu is NULL */
+    const cdyn_real *mu;          /* (n, by constraint of the set) friction coefficients, or NULL */
+    const cdyn_real *restitution; /* (n) restitution coefficients in [0, 1], or NULL: 0 */
+    const cdyn_real *radius;      /* (n) the point's offset below the frame along -n, or NULL */
+    const cdyn_real *normal;      /* (n x 3) world unit normals, or NULL: the ground plane */
+    const cdyn_real *phi;         /* (n) signed distances (with normal), or NULL: the plane */
+    int solver;                   /* CDYN_CONTACT_ADMM or CDYN_CONTACT_PGS */
+    cdyn_cone_settings cone;      /* the solver's settings (warm_start: from the last step's
+                                   * lambda of the contacts active in both) */
+} cdyn_contact_settings;
+
+enum { CDYN_CONTACT_ADMM = 0, CDYN_CONTACT_PGS = 1 };
+
+#ifdef CDYN_FLOAT
+#define CDYN_CONTACT_SETTINGS_DEFAULT                                                              \
+    {                                                                                              \
+        CDYN_R(1e-3), CDYN_R(0), CDYN_R(1e-3), CDYN_R(1), CDYN_R(0.8), 0, 0, 0, 0, 0,              \
+            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT                                          \
+    }
+#else
+#define CDYN_CONTACT_SETTINGS_DEFAULT                                                              \
+    {                                                                                              \
+        CDYN_R(1e-3), CDYN_R(0), CDYN_R(1e-3), CDYN_R(1), CDYN_R(0.8), 0, 0, 0, 0, 0,              \
+            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT                                          \
+    }
+#endif
+
+
+/* The step's problem over a constraint set of n constraints (nc rows) on nv DoFs, in a
+ * caller buffer of CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv) bytes. The robot side fills J and
+ * Gset; cdyn_contact_assemble builds the step's problem from them; cdyn_contact_solve
+ * solves it and leaves the set's impulses and their generalized impulse. */
+typedef struct {
+    int n, nc, nv;      /* the set: constraints, rows; DoFs */
+    int m, ncones;      /* this step's problem: rows, blocks (active contacts, bilateral ones) */
+    cdyn_cone *cones;   /* (n) the step's blocks, in set order */
+    int *block_row;     /* (n) each constraint's first row in the step's problem, -1: left out */
+    int *set_row;       /* (n) each constraint's first row in the set */
+    int *active;        /* (n) 1 when the constraint is in this step's problem */
+    cdyn_real *J;       /* (nc x nv) [in] the set's J at q (rows in each frame A's axes) */
+    cdyn_real *Gset;    /* (nc x nc) [in] the set's J M^-1 J^T at q */
+    cdyn_real *basis;   /* (n x 9) each frictional contact's t1, t2, n (rows, world) */
+    cdyn_real *T;       /* (n x 9) the rotation from its frame A's axes to that basis */
+    cdyn_real *phi;     /* (n) each frictional contact's signed distance */
+    cdyn_real *Jv;      /* (nc) J v before the step, in the step's rows (bases rotated) */
+    cdyn_real *Jvf;     /* (nc) J v_f, likewise */
+    cdyn_real *G;       /* (m x m) the step's Delassus matrix, contact rows in their bases */
+    cdyn_real *g;       /* (m) its free velocity J v_f minus the normal rows' bound b */
+    cdyn_real *x;       /* (m) the solver's lambda */
+    cdyn_real *y;       /* (m) its c = G x + g */
+    cdyn_real *lambda;  /* (nc) the set's impulses: a frictional contact's (t1, t2, n) in its
+                         * basis, 0 when left out; a bilateral constraint's in A's axes */
+    cdyn_real *c;       /* (nc) the velocities J v+ in the same layout (free: J v_f) */
+    cdyn_real *impulse; /* (nv) J^T lambda, the generalized impulse of the step */
+    cdyn_real *work;    /* CDYN_CONE_WORK_REALS(nc) */
+    cdyn_cone_stats stats; /* the last solve's */
+} cdyn_contact_problem;
+
+#define CDYN__CONTACT_REALS(n, nc, nv)                                                             \
+    ((size_t)(nc) * (size_t)(nv) + 2 * (size_t)(nc) * (size_t)(nc) + 19 * (size_t)(n) +            \
+     7 * (size_t)(nc) + (size_t)(nv) + CDYN_CONE_WORK_REALS(nc))
+#define CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv)                                                      \
+    (CDYN__CONTACT_REALS(n, nc, nv) * sizeof(cdyn_real) + 3 * (size_t)(n) * sizeof(int) +          \
+     (size_t)(n) * sizeof(cdyn_cone) + 2 * sizeof(cdyn_real))
+
+/* Carves p out of buf for the set (dims and friction flags read from it); CDYN_E_SIZE if
+ * too small, CDYN_E_ARG for a bad set (a frictional constraint not a 3d contact). The
+ * reals are not cleared but lambda (the warm start of the first step). */
+cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const int *dims,
+                                      const int *friction, int n, int nv, void *buf,
+                                      size_t bytes);
+/* The step's problem from p->J and p->Gset, each frame A's world placement (aR: n x 9
+ * row-major, ap: n x 3), the velocity v before the step and the free velocity vf = v + dt
+ * M^-1 (tau - nle). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e outside [0, 1], a zero
+ * normal, margin < 0), CDYN_E_NONFINITE for a NaN or infinity in them or the inputs. */
+cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
+                                  const cdyn_real *aR, const cdyn_real *ap, const cdyn_real *v,
+                                  const cdyn_real *vf);
+/* Solves the assembled problem by the settings' solver, warm-started (settings->cone.
+ * warm_start) from p->lambda; leaves p->lambda, p->c, p->impulse and p->stats. Returns the
+ * solver's iterations (0 when no constraint is active), or its negative cdyn_status (then
+ * lambda, c and impulse are zeros unless it is CDYN_E_NOT_CONVERGED). */
+int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
