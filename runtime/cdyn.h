@@ -260,6 +260,27 @@ void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal
 cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const cdyn_real R[9],
                                           const cdyn_real p[3]);
 
+/* ---- the contact step (cdyn_contact.c, cdyn_contact.h) ---------------------------------
+ * One semi-implicit Euler step with the set's frictional contacts unilateral (Coulomb
+ * cones) and its other constraints held at the velocity level:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,   q+ = integrate(q, v+ dt),
+ * lambda solving the cone complementarity problem over this step's active contacts
+ * (cdyn_contact.h). p is carved by cdyn_contact_problem_init for cd's set (dims and friction
+ * flags) and keeps the step's problem and results (p->lambda: impulses, p->c: J v+,
+ * p->impulse: J^T lambda, p->stats); its lambda warm-starts the next step. Returns the
+ * solver's iterations (0 when no contact is active) or a negative cdyn_status (CDYN_E_ARG,
+ * CDYN_E_NONFINITE, CDYN_E_SINGULAR: q_next and v_next untouched; CDYN_E_NOT_CONVERGED:
+ * the step is taken with the last iterate). q_next may be q, v_next may be v. */
+int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                      cdyn_contact_problem *p, const cdyn_contact_settings *settings,
+                      const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+                      cdyn_real *q_next, cdyn_real *v_next);
+/* The step's problem alone (J, Gset, the free velocity, the assembly): what
+ * cdyn_contact_step does before its solve. */
+cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                       cdyn_contact_problem *p, const cdyn_contact_settings *settings,
+                                       const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau);
+
 /* The workspace; fields are the runtime's own, shapes in comments. Rotations are
  * row-major 3x3, 6x6 matrices row-major, spatial vectors [linear; angular]. */
 struct cdyn_data {

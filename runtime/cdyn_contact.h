@@ -175,7 +175,8 @@ enum { CDYN_CONTACT_ADMM = 0, CDYN_CONTACT_PGS = 1 };
 typedef struct {
     int n, nc, nv;      /* the set: constraints, rows; DoFs */
     int m, ncones;      /* this step's problem: rows, blocks (active contacts, bilateral ones) */
-    cdyn_cone *cones;   /* (n) the step's blocks, in set order */
+    cdyn_cone *cones;   /* (n) every constraint's block, in set order */
+    cdyn_cone *step_cones; /* (n) this step's blocks: the active ones, packed */
     int *block_row;     /* (n) each constraint's first row in the step's problem, -1: left out */
     int *set_row;       /* (n) each constraint's first row in the set */
     int *active;        /* (n) 1 when the constraint is in this step's problem */
@@ -184,6 +185,7 @@ typedef struct {
     cdyn_real *basis;   /* (n x 9) each frictional contact's t1, t2, n (rows, world) */
     cdyn_real *T;       /* (n x 9) the rotation from its frame A's axes to that basis */
     cdyn_real *phi;     /* (n) each frictional contact's signed distance */
+    cdyn_real *bound;   /* (n) the bound b on its normal velocity (c_n = v+_n - b >= 0) */
     cdyn_real *Jv;      /* (nc) J v before the step, in the step's rows (bases rotated) */
     cdyn_real *Jvf;     /* (nc) J v_f, likewise */
     cdyn_real *G;       /* (m x m) the step's Delassus matrix, contact rows in their bases */
@@ -195,22 +197,28 @@ typedef struct {
     cdyn_real *c;       /* (nc) the velocities J v+ in the same layout (free: J v_f) */
     cdyn_real *impulse; /* (nv) J^T lambda, the generalized impulse of the step */
     cdyn_real *work;    /* CDYN_CONE_WORK_REALS(nc) */
-    cdyn_cone_stats stats; /* the last solve's */
+    cdyn_cone_stats *stats; /* the last solve's */
 } cdyn_contact_problem;
 
 #define CDYN__CONTACT_REALS(n, nc, nv)                                                             \
-    ((size_t)(nc) * (size_t)(nv) + 2 * (size_t)(nc) * (size_t)(nc) + 19 * (size_t)(n) +            \
+    ((size_t)(nc) * (size_t)(nv) + 2 * (size_t)(nc) * (size_t)(nc) + 20 * (size_t)(n) +            \
      7 * (size_t)(nc) + (size_t)(nv) + CDYN_CONE_WORK_REALS(nc))
 #define CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv)                                                      \
     (CDYN__CONTACT_REALS(n, nc, nv) * sizeof(cdyn_real) + 3 * (size_t)(n) * sizeof(int) +          \
-     (size_t)(n) * sizeof(cdyn_cone) + 2 * sizeof(cdyn_real))
+     2 * (size_t)(n) * sizeof(cdyn_cone) + sizeof(cdyn_cone_stats) + sizeof(cdyn_real))
 
 /* Carves p out of buf for the set (dims and friction flags read from it); CDYN_E_SIZE if
  * too small, CDYN_E_ARG for a bad set (a frictional constraint not a 3d contact). The
- * reals are not cleared but lambda (the warm start of the first step). */
+ * reals are not cleared but lambda (the warm start of the first step) and the stats. */
 cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const int *dims,
                                       const int *friction, int n, int nv, void *buf,
                                       size_t bytes);
+/* The same carving over a buffer that holds (or is to hold) p's problem, which may have
+ * been copied or moved: lambda (the next warm start), the active flags and the last
+ * results are kept. Any bytes are safe: the sizes are refilled from the set. */
+cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const int *dims,
+                                        const int *friction, int n, int nv, void *buf,
+                                        size_t bytes);
 /* The step's problem from p->J and p->Gset, each frame A's world placement (aR: n x 9
  * row-major, ap: n x 3), the velocity v before the step and the free velocity vf = v + dt
  * M^-1 (tau - nle). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e outside [0, 1], a zero

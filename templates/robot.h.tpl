@@ -15,6 +15,7 @@
 #endif
 {% if constraints %}
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 {% endif %}
 {% if size %}
 #include "{{ name }}_model.h" /* --size: the functions below run the generic runtime (cdyn.h) over this table */
@@ -108,6 +109,9 @@ typedef struct {
 {% if constraints %}
     /* the generic cdyn_constraint_data's buffer ({{ NAME }}_GENERIC_CONSTRAINT_BYTES) */
     cdyn_real cwork[({{ NAME }}_GENERIC_CONSTRAINT_BYTES + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    /* the contact step's problem and results (read them through {{ name }}_contact_view) */
+    cdyn_real contact_vf[{{ NAME }}_NV];
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ NAME }}_NCONSTRAINTS, {{ NAME }}_NC, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
 {% else %}
 /* Workspace; the caller allocates it (sizeof is a compile-time constant). */
@@ -158,6 +162,9 @@ typedef struct {
     cdyn_real pv[{{ pv_nstash }}];       /* placements, U, D^-1, u, S^T KA */
 {% endif %}
 {% endif %}
+    /* the contact step's problem and results (read them through {{ name }}_contact_view) */
+    cdyn_real contact_vf[{{ NAME }}_NV];
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ NAME }}_NCONSTRAINTS, {{ NAME }}_NC, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
 } {{ name }}_data;
 
@@ -325,6 +332,37 @@ int {{ name }}_delassus_articulated({{ name }}_data *d, const cdyn_real *q, cdyn
 int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+/* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
+ * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
+ * velocity level. One semi-implicit Euler step:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,  q+ = integrate(q, v+ dt),
+ * lambda from the cone complementarity problem over the contacts with phi <= margin, by
+ * ADMM or PGS (settings->solver). The problem and results live in d: {{ name }}_contact_view
+ * points a cdyn_contact_problem at them (lambda: a frictional contact's impulse in its
+ * basis t1, t2, n; c: the velocities J v+; phi, active, basis, impulse = J^T lambda, stats).
+ * Returns the solver's iterations (0: no contact active), or CDYN_E_ARG (bad settings),
+ * CDYN_E_NONFINITE (a NaN or infinity in q, v, tau or the geometry), CDYN_E_SINGULAR, with
+ * q_next and v_next untouched; CDYN_E_NOT_CONVERGED: the step is taken with the last iterate. */
+
+/** {{ name }}_contact_step — one time step. @settings [in]; @q [in] ({{ NAME }}_NQ); @v, @tau [in]
+ *  ({{ NAME }}_NV); @q_next [out] ({{ NAME }}_NQ, may be q); @v_next [out] ({{ NAME }}_NV, may be v). */
+int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next);
+
+/** {{ name }}_contact_problem — the step's problem alone (G over the active contacts, g): what
+ *  {{ name }}_contact_step does before its solve. Returns 0 or as {{ name }}_contact_step. */
+int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau);
+
+/** {{ name }}_contact_solve — solves the problem {{ name }}_contact_problem left in d (warm-started
+ *  from the last lambda when settings->cone.warm_start). Returns as {{ name }}_contact_step. */
+int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *settings);
+
+/** {{ name }}_contact_view — points p at the step's problem and results in d (valid until d
+ *  moves). {{ name }}_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
+int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p);
+int {{ name }}_contact_reset({{ name }}_data *d);
 
 {% endif %}
 #ifdef __cplusplus

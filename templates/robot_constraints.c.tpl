@@ -410,3 +410,97 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
     return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+/* ---- the contact step: the set's frictional contacts unilateral (cdyn_contact.h) ---- */
+
+static const int {{ name }}__con_dims[{{ ncon }}] = { {% for c in constraints %}{{ c.dim }}{% if not loop.last %}, {% endif %}{% endfor %} };
+static const int {{ name }}__con_friction[{{ ncon }}] = { {% for c in constraints %}{{ c.friction }}{% if not loop.last %}, {% endif %}{% endfor %} };
+{% for c in constraints %}
+static const int {{ name }}__support_{{ c.index }}[{{ c.nsupport }}] = { {{ c.support }} };
+{% endfor %}
+
+int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
+                                       {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+}
+
+int {{ name }}_contact_reset({{ name }}_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
+                                     {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The dense J (rows in each frame A's axes) from the compact one on the supports. */
+static void {{ name }}__contact_jacobian(const {{ name }}_data *d, cdyn_real *J)
+{
+    int k, a;
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        J[k] = 0;
+{% for c in constraints %}
+    for (a = 0; a < {{ c.dim }}; ++a)
+        for (k = 0; k < {{ c.nsupport }}; ++k)
+            J[({{ c.row }} + a) * {{ NAME }}_NV + {{ name }}__support_{{ c.index }}[k]] = d->Jc[{{ c.offset }} + a * {{ c.nsupport }} + k];
+{% endfor %}
+}
+
+int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    int k;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+        return CDYN_E_ARG;
+    if (!{{ name }}__finite(q, {{ NAME }}_NQ) || !{{ name }}__finite(v, {{ NAME }}_NV) || !{{ name }}__finite(tau, {{ NAME }}_NV))
+        return CDYN_E_NONFINITE;
+    /* one kinematic pass: M, nle, J on the supports and the frames' placements */
+    {{ name }}__constraint_terms(d, q, v);
+    if ({{ name }}_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__delassus(d, 0, p.Gset);
+    {{ name }}__contact_jacobian(d, p.J);
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        d->contact_vf[k] = tau[k] - d->nle[k];
+    {{ name }}_ltl_solve(d, d->contact_vf);
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        d->contact_vf[k] = v[k] + settings->dt * d->contact_vf[k];
+    return cdyn_contact_assemble(&p, settings, &d->con_a_R[0][0], &d->con_a_p[0][0], v, d->contact_vf);
+}
+
+int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_contact_problem p;
+    cdyn_real dv[{{ NAME }}_NV];
+    int k, it;
+    if (!q_next || !v_next)
+        return CDYN_E_ARG;
+    it = {{ name }}_contact_problem(d, settings, q, v, tau);
+    if (it != CDYN_OK)
+        return it;
+    (void){{ name }}_contact_view(d, &p);
+    it = cdyn_contact_solve(&p, settings);
+    if (it < 0 && it != CDYN_E_NOT_CONVERGED)
+        return it;
+    /* v+ = v_f + M^-1 J^T lambda, with the factor of M the problem left */
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        dv[k] = p.impulse[k];
+    {{ name }}_ltl_solve(d, dv);
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        v_next[k] = d->contact_vf[k] + dv[k];
+    {{ name }}_integrate(q, v_next, settings->dt, q_next);
+    return it;
+}

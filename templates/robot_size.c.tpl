@@ -262,4 +262,58 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
                           v_after, impulse);
     return {{ name }}__solved(d, &c, status);
 }
+
+/* ---- the contact step, by the generic runtime's ---- */
+
+static const int {{ name }}__con_dims[{{ ncon }}] = { {% for c in constraints %}{{ c.dim }}{% if not loop.last %}, {% endif %}{% endfor %} };
+static const int {{ name }}__con_friction[{{ ncon }}] = { {% for c in constraints %}{{ c.friction }}{% if not loop.last %}, {% endif %}{% endfor %} };
+
+int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
+                                       {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+}
+
+int {{ name }}_contact_reset({{ name }}_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
+                                     {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+}
+
+int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_data g;
+    cdyn_constraint_data c;
+    cdyn_contact_problem p;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    {{ name }}__attach_set(d, &g, &c);
+    return cdyn_contact_problem_build(&{{ name }}_model, &g, &c, &p, settings, q, v, tau);
+}
+
+int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_data g;
+    cdyn_constraint_data c;
+    cdyn_contact_problem p;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    {{ name }}__attach_set(d, &g, &c);
+    return cdyn_contact_step(&{{ name }}_model, &g, &c, &p, settings, q, v, tau, q_next, v_next);
+}
 {% endif %}

@@ -235,6 +235,7 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
                                    { "dim", c->dim },
                                    { "friction", c->friction },
                                    { "row", c->row },
+                                   { "offset", c->offset },
                                    { "nsupport", c->nsupport } };
         tpl_value *d = tpl_dict();
         char text[600];
@@ -247,6 +248,7 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
         set_take(d, "comment", render_comment_text(text));
         set_bool(d, "is_loop", c->is_loop);
         set_str(d, "frame_a", ids[c->frame_a]);
+        set_take(d, "support", int_list(c->support, c->nsupport));
         tpl_list_push(list, d);
     }
     return list;
