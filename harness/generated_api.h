@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "cdyn_config.h"
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 typedef struct {
     const char *name;
@@ -55,6 +56,12 @@ typedef struct {
                            cdyn_real *lambda);
     int (*prox_pv)(void *d, const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
                    const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+    /* the contact step (NAME_contact_step, _view, _reset) */
+    int (*contact_step)(void *d, const cdyn_contact_settings *s, const cdyn_real *q,
+                        const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next,
+                        cdyn_real *v_next);
+    int (*contact_view)(void *d, cdyn_contact_problem *p);
+    int (*contact_reset)(void *d);
 } generated_api;
 
 #endif

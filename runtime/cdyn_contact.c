@@ -166,7 +166,7 @@ static void contact_basis(const cdyn_real R[9], const cdyn_real nrm[3], cdyn_rea
         B[i] = t[i] * inv;
         B[6 + i] = nrm[i];
     }
-    cdyn_cross3(B + 6, B, B + 3); /* t2 = n x t1 */
+    cdyn_cross3(B + 3, B + 6, B); /* t2 = n x t1 */
 }
 
 /* T = B R: frame A's components to the basis's (B's rows are world vectors). */
@@ -220,7 +220,6 @@ static cdyn_status contact_geometry(cdyn_contact_problem *p, const cdyn_contact_
     contact_basis(R, nrm, p->basis + 9 * k);
     basis_from_frame(p->basis + 9 * k, R, p->T + 9 * k);
     p->cones[k].mu = s->mu ? s->mu[k] : s->friction;
-    p->active[k] = phi <= s->margin;
     return CDYN_OK;
 }
 
@@ -290,6 +289,8 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
         const int d = p->cones[k].dim, r = p->set_row[k];
         rotate(rotation_of(p, k), d, 0, p->Jv + r, p->Jv + r);
         rotate(rotation_of(p, k), d, 0, p->Jvf + r, p->Jvf + r);
+        if (p->cones[k].kind == CDYN_CONE_FRICTION) /* within the margin, or brought there */
+            p->active[k] = p->phi[k] <= s->margin || p->phi[k] + s->dt * p->Jvf[r + 2] <= s->margin;
         p->block_row[k] = p->active[k] ? p->m : -1;
         if (p->active[k]) {
             p->m += d;

@@ -127,7 +127,9 @@ int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const 
  *  - the contact basis (t1, t2, n), t1 the frame's x axis made orthogonal to n (its y axis
  *    when x is along n), t2 = n x t1: friction follows the foot's heading, and when n is the
  *    frame's z axis the basis is the frame's (Pinocchio's LOCAL 3D contact);
- *  - active when phi <= margin, otherwise left out: lambda = 0;
+ *  - active when phi <= margin or when the free motion brings it there within the step
+ *    (phi + dt (J v_f)_n <= margin: a fast fall is caught, not tunnelled), otherwise left
+ *    out: lambda = 0;
  *  - the normal row asks c_n = v+_n - b >= 0 with b = -phi/dt for phi >= 0 (reach the
  *    surface, not beyond), -stabilisation phi/dt for phi < 0 (seed 002's stabilisation,
  *    a fraction of the penetration per step), and, for an approaching contact that reaches
@@ -138,7 +140,8 @@ int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const 
 typedef struct {
     cdyn_real dt;            /* time step, > 0 */
     cdyn_real ground_height; /* the default geometry: the plane z = ground_height */
-    cdyn_real margin;        /* contacts with phi > margin are left out of the step (>= 0) */
+    cdyn_real margin;        /* contacts with phi > margin (and phi + dt (J v_f)_n > margin)
+                              * are left out of the step (>= 0) */
     cdyn_real stabilisation; /* fraction of a penetration removed per step, in [0, 1] */
     cdyn_real friction;      /* mu of every frictional contact when mu is NULL */
     const cdyn_real *mu;          /* (n, by constraint of the set) friction coefficients, or NULL */

@@ -1,0 +1,464 @@
+/* test_contact.c — the contact step (R_contact_step, cdyn_contact_step) on scenes whose
+ * outcome physics fixes, each run by the generated code and, side by side from the same
+ * state every step, by the generic runtime on the same model and set:
+ *  - a 2 kg box on its four bottom corners (tests/contact/box.urdf), mu 0.4, dt 1e-3: at
+ *    rest, pushed by 0.9 mu m g (sticks), pushed by 1.1 mu m g (slides, gaining 0.1 mu g dt
+ *    per step);
+ *  - a 1 kg ball (tests/contact/ball.urdf, radius 0.1) dropped from 0.5 m: e = 0 stops on
+ *    the ground, e = 0.5 bounces to a quarter of the height;
+ *  - the sample quadruped (robots/quadruped12.urdf) dropped 5 cm under PD control: it
+ *    stands, then lifts a foot by its joint torques.
+ * Every step's solution is checked against the conditions of Coulomb's law by this file's
+ * own arithmetic (not cdyn_cone_conditions): lambda in the cone, the shifted velocity in
+ * the dual cone (c_n >= 0), lambda . (c + s) = 0. Tolerances: the solvers run to abs_tol
+ * 1e-14 (impulses ~1e-2 N s, velocities ~1e-2 m/s): the conditions to 1e-9 of the scales
+ * m g dt and g dt; generated against generic 1e-10 relative (the same arithmetic, M^-1 by
+ * the generated factor or by ABA). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdyn.h"
+#include "generated_api.h"
+#include "support/check_main.h"
+
+#define DT 1e-3
+#define G0 9.81
+#define MAXV 32
+#define MAXC 32
+
+extern const generated_api contact_box_api, contact_ball_api, contact_quadruped_api;
+
+/* One simulated robot: the generated step in d, the generic one in gd/cd/gp. */
+typedef struct {
+    const generated_api *g;
+    const cdyn_model *m;
+    const cdyn_constraint *set;
+    void *d, *gwork, *cwork, *pwork;
+    cdyn_data gd;
+    cdyn_constraint_data cd;
+    cdyn_contact_problem gp; /* the generic step's */
+    double q[MAXV], v[MAXV];
+} sim;
+
+static void sim_open(sim *s, const generated_api *g)
+{
+    int dims[MAXC], friction[MAXC], nc = 0;
+    memset(s, 0, sizeof *s);
+    s->g = g;
+    s->m = g->model;
+    s->set = g->constraints;
+    ck_assert(g->nconstraints <= MAXC && g->nq <= MAXV && g->contact_step);
+    for (int k = 0; k < g->nconstraints; ++k) {
+        dims[k] = s->set[k].dim;
+        friction[k] = s->set[k].friction;
+        nc += dims[k];
+    }
+    const size_t pbytes = CDYN_CONTACT_PROBLEM_BYTES(g->nconstraints, nc, g->nv);
+    s->d = calloc(1, g->data_size);
+    s->gwork = malloc(cdyn_data_size(s->m));
+    s->cwork = malloc(g->generic_constraint_bytes);
+    s->pwork = malloc(pbytes);
+    ck_assert(s->d && s->gwork && s->cwork && s->pwork);
+    ck_assert_int_eq(cdyn_data_init(&s->gd, s->m, s->gwork, cdyn_data_size(s->m)), CDYN_OK);
+    ck_assert_int_eq(cdyn_constraint_data_init(&s->cd, s->m, s->set, g->nconstraints, s->cwork,
+                                               g->generic_constraint_bytes),
+                     CDYN_OK);
+    ck_assert_int_eq(cdyn_contact_problem_init(&s->gp, dims, friction, g->nconstraints, g->nv,
+                                               s->pwork, pbytes),
+                     CDYN_OK);
+    ck_assert_int_eq(g->contact_reset(s->d), CDYN_OK);
+    g->neutral(s->q);
+}
+
+static void sim_close(sim *s)
+{
+    free(s->d);
+    free(s->gwork);
+    free(s->cwork);
+    free(s->pwork);
+}
+
+static cdyn_contact_problem sim_view(sim *s)
+{
+    cdyn_contact_problem p;
+    ck_assert_int_eq(s->g->contact_view(s->d, &p), CDYN_OK);
+    return p;
+}
+
+static double rel_gap(const double *a, const double *b, int n, double floor)
+{
+    double gap = 0, scale = floor;
+    for (int k = 0; k < n; ++k) {
+        gap = fmax(gap, fabs(a[k] - b[k]));
+        scale = fmax(scale, fabs(b[k]));
+    }
+    return gap / scale;
+}
+
+/* Coulomb's law on each active frictional contact of p, by hand: lambda in the cone, c_n >= 0
+ * (the De Saxce-shifted velocity in the dual cone), lambda . (c + s) = 0; the bilateral rows
+ * held (c = 0). lam_scale and vel_scale: the scene's impulse and velocity scales. */
+static void check_conditions(const cdyn_contact_problem *p, double lam_scale, double vel_scale)
+{
+    for (int k = 0; k < p->n; ++k) {
+        const double *l = p->lambda + p->set_row[k], *c = p->c + p->set_row[k];
+        if (p->cones[k].kind != CDYN_CONE_FRICTION) {
+            for (int a = 0; a < p->cones[k].dim; ++a)
+                ck_assert_msg(fabs(c[a]) <= 1e-9 * vel_scale, "bilateral row moves: %g", c[a]);
+            continue;
+        }
+        if (!p->active[k]) {
+            ck_assert(l[0] == 0 && l[1] == 0 && l[2] == 0);
+            continue;
+        }
+        const double mu = p->cones[k].mu, lt = hypot(l[0], l[1]), ct = hypot(c[0], c[1]);
+        const double cn = c[2] - p->bound[k]; /* the row's c_n: v+_n - b */
+        ck_assert_msg(l[2] >= -1e-12 * lam_scale, "contact %d pulls: %g", k, l[2]);
+        ck_assert_msg(lt <= mu * l[2] + 1e-9 * lam_scale, "contact %d outside its cone", k);
+        ck_assert_msg(cn >= -1e-9 * vel_scale, "contact %d sinks: c_n %g", k, cn);
+        const double compl = l[0] * c[0] + l[1] * c[1] + l[2] * (cn + mu * ct);
+        ck_assert_msg(fabs(compl) <= 1e-8 * lam_scale * vel_scale,
+                      "contact %d: lambda . (c + s) = %g", k, compl);
+    }
+}
+
+static cdyn_contact_settings settings_for(double mu, int solver)
+{
+    cdyn_contact_settings s = CDYN_CONTACT_SETTINGS_DEFAULT;
+    s.dt = DT;
+    s.friction = mu;
+    s.solver = solver;
+    s.cone.max_iter = 2000;
+    s.cone.abs_tol = 1e-14; /* absolute, on impulses ~1e-2 N s: ADMM's dual residual is rho
+                             * (~1e-3 here) times the change of lambda */
+    return s;
+}
+
+/* One step from s->q, s->v by the generated code; the generic runtime steps from the same
+ * state, and the two must agree. Returns the generated step's iterations. */
+static int sim_step(sim *s, const cdyn_contact_settings *set, const double *tau)
+{
+    double qg[MAXV], vg[MAXV], q1[MAXV], v1[MAXV];
+    const int nq = s->g->nq, nv = s->g->nv;
+    const int it = s->g->contact_step(s->d, set, s->q, s->v, tau, q1, v1);
+    ck_assert_msg(it >= 0, "%s: contact_step %d", s->g->name, it);
+    const int itg =
+        cdyn_contact_step(s->m, &s->gd, &s->cd, &s->gp, set, s->q, s->v, tau, qg, vg);
+    ck_assert_msg(itg >= 0, "%s: cdyn_contact_step %d", s->g->name, itg);
+    const cdyn_contact_problem p = sim_view(s);
+    ck_assert_msg(rel_gap(v1, vg, nv, 1e-3) <= 1e-10, "%s: v generated/generic %g", s->g->name,
+                  rel_gap(v1, vg, nv, 1e-3));
+    ck_assert(rel_gap(q1, qg, nq, 1) <= 1e-10);
+    ck_assert_msg(rel_gap(p.lambda, s->gp.lambda, p.nc, 1e-3) <= 1e-9,
+                  "%s: lambda generated/generic %g", s->g->name,
+                  rel_gap(p.lambda, s->gp.lambda, p.nc, 1e-3));
+    memcpy(s->q, q1, sizeof(double) * (size_t)nq);
+    memcpy(s->v, v1, sizeof(double) * (size_t)nv);
+    return it;
+}
+
+static double normal_sum(const cdyn_contact_problem *p)
+{
+    double sum = 0;
+    for (int k = 0; k < p->n; ++k)
+        if (p->cones[k].kind == CDYN_CONE_FRICTION)
+            sum += p->lambda[p->set_row[k] + 2];
+    return sum;
+}
+
+static double vmax(const double *v, int n)
+{
+    double a = 0;
+    for (int k = 0; k < n; ++k)
+        a = fmax(a, fabs(v[k]));
+    return a;
+}
+
+/* ---- the box ---------------------------------------------------------------------------- */
+
+#define BOX_MASS 2.0
+#define BOX_MU 0.4
+
+/* The box with its corners on the ground (its centre 0.05 m up), at rest, pushed along x by
+ * push (N) at its centre for steps; returns its x velocity. */
+static double box_run(double push, int steps, int solver, double growth_tol)
+{
+    sim s;
+    double tau[6] = { 0 };
+    const cdyn_contact_settings set = settings_for(BOX_MU, solver);
+    sim_open(&s, &contact_box_api);
+    s.q[2] = 0.05;
+    tau[0] = push; /* the free-flyer's force, in the body's axes (the box stays level) */
+    for (int k = 1; k <= steps; ++k) {
+        sim_step(&s, &set, tau);
+        const cdyn_contact_problem p = sim_view(&s);
+        check_conditions(&p, BOX_MASS * G0 * DT, G0 * DT);
+        ck_assert_msg(fabs(normal_sum(&p) - BOX_MASS * G0 * DT) <= 1e-8 * BOX_MASS * G0 * DT,
+                      "step %d: normal impulses %.15g, m g dt %.15g", k, normal_sum(&p),
+                      BOX_MASS * G0 * DT);
+        if (growth_tol > 0) { /* sliding: (push - mu m g) / m per second */
+            const double expect = k * (push - BOX_MU * BOX_MASS * G0) / BOX_MASS * DT;
+            ck_assert_msg(fabs(s.v[0] - expect) <= growth_tol * fabs(expect),
+                          "step %d: v %.12g, expected %.12g", k, s.v[0], expect);
+            ck_assert(fabs(s.v[1]) + fabs(s.v[2]) + vmax(s.v + 3, 3) <= 1e-8);
+        } else {
+            ck_assert_msg(vmax(s.v, 6) <= 1e-8, "step %d: the box moves (%g)", k, vmax(s.v, 6));
+        }
+    }
+    const double vx = s.v[0];
+    sim_close(&s);
+    return vx;
+}
+
+START_TEST(box_at_rest)
+{
+    box_run(0, 200, CDYN_CONTACT_ADMM, 0);
+    box_run(0, 200, CDYN_CONTACT_PGS, 0);
+}
+END_TEST
+
+START_TEST(box_pushed_sticks)
+{
+    box_run(0.9 * BOX_MU * BOX_MASS * G0, 200, CDYN_CONTACT_ADMM, 0);
+    box_run(-0.9 * BOX_MU * BOX_MASS * G0, 200, CDYN_CONTACT_PGS, 0);
+}
+END_TEST
+
+START_TEST(box_pushed_slides)
+{
+    const double vx = box_run(1.1 * BOX_MU * BOX_MASS * G0, 200, CDYN_CONTACT_ADMM, 1e-6);
+    ck_assert(vx > 0.07); /* 200 steps of 0.1 mu g dt: 0.0785 m/s */
+    box_run(1.1 * BOX_MU * BOX_MASS * G0, 100, CDYN_CONTACT_PGS, 1e-6);
+}
+END_TEST
+
+/* A converged problem solved again from its own solution: 0 or 1 iteration. */
+START_TEST(warm_start_resolve)
+{
+    for (int solver = 0; solver < 2; ++solver) {
+        sim s;
+        double tau[6] = { 0 };
+        cdyn_contact_settings set = settings_for(BOX_MU, solver);
+        sim_open(&s, &contact_box_api);
+        s.q[2] = 0.05;
+        tau[0] = 1.1 * BOX_MU * BOX_MASS * G0;
+        sim_step(&s, &set, tau);
+        cdyn_contact_problem p = sim_view(&s);
+        set.cone.warm_start = 1;
+        const int it = cdyn_contact_solve(&p, &set);
+        ck_assert_msg(it >= 0 && it <= 1, "solver %d: %d iterations from the solution", solver,
+                      it);
+        sim_close(&s);
+    }
+}
+END_TEST
+
+/* ---- the ball --------------------------------------------------------------------------- */
+
+#define BALL_R 0.1
+
+static double ball_energy(const sim *s)
+{
+    const double *v = s->v;
+    return 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+           0.5 * 0.004 * (v[3] * v[3] + v[4] * v[4] + v[5] * v[5]) + G0 * s->q[2];
+}
+
+/* The ball dropped from h (its bottom), restitution e, for steps; returns the highest the
+ * bottom rises after the first contact. Energy never grows. */
+static double ball_drop(double h, double e, int steps, double *rest_z)
+{
+    sim s;
+    const double tau[6] = { 0 }, radius[1] = { BALL_R }, rest[1] = { e };
+    cdyn_contact_settings set = settings_for(0.5, CDYN_CONTACT_ADMM);
+    set.radius = radius;
+    set.restitution = rest;
+    sim_open(&s, &contact_ball_api);
+    s.q[2] = BALL_R + h;
+    double apex = 0, energy = ball_energy(&s);
+    int touched = 0;
+    for (int k = 0; k < steps; ++k) {
+        sim_step(&s, &set, tau);
+        const cdyn_contact_problem p = sim_view(&s);
+        check_conditions(&p, G0 * DT, G0 * DT);
+        const double e1 = ball_energy(&s);
+        ck_assert_msg(e1 <= energy + 1e-12, "step %d: energy grows by %g", k, e1 - energy);
+        energy = e1;
+        if (p.lambda[2] > 0)
+            touched = 1;
+        else if (touched)
+            apex = fmax(apex, s.q[2] - BALL_R);
+        ck_assert_msg(s.q[2] - BALL_R >= -1e-9, "step %d: the ball sinks %g", k, s.q[2] - BALL_R);
+    }
+    *rest_z = s.q[2] - BALL_R;
+    sim_close(&s);
+    return apex;
+}
+
+START_TEST(ball_without_restitution_stops)
+{
+    double z;
+    const double apex = ball_drop(0.5, 0, 1000, &z);
+    ck_assert_msg(apex <= 1e-9, "e = 0 bounces to %g", apex);
+    ck_assert_msg(fabs(z) <= 1e-9, "resting %g from the ground", z);
+}
+END_TEST
+
+START_TEST(ball_bounces_to_a_quarter)
+{
+    double z;
+    /* free fall 0.32 s, then up to 0.125 m in 0.16 s: apex near step 480 */
+    const double apex = ball_drop(0.5, 0.5, 600, &z);
+    /* the bounce happens at the step that would reach the ground: up to one step of travel
+     * (3.1 mm) early, and the apex is sampled every step: 2% of the quarter height */
+    ck_assert_msg(fabs(apex - 0.125) <= 0.02 * 0.125, "apex %g, expected 0.125", apex);
+}
+END_TEST
+
+/* ADMM and PGS on the same sliding ball: the solution is unique. */
+START_TEST(admm_and_pgs_agree)
+{
+    sim a, b;
+    double tau[6] = { 0 };
+    const double radius[1] = { BALL_R };
+    cdyn_contact_settings sa = settings_for(0.3, CDYN_CONTACT_ADMM),
+                          sb = settings_for(0.3, CDYN_CONTACT_PGS);
+    sa.radius = sb.radius = radius;
+    sim_open(&a, &contact_ball_api);
+    sim_open(&b, &contact_ball_api);
+    a.q[2] = b.q[2] = BALL_R;
+    a.v[0] = b.v[0] = 0.2;
+    a.v[1] = b.v[1] = -0.1;
+    tau[0] = 2.0;
+    tau[1] = 1.0;
+    for (int k = 0; k < 50; ++k) {
+        sim_step(&a, &sa, tau);
+        sim_step(&b, &sb, tau);
+        const cdyn_contact_problem pa = sim_view(&a), pb = sim_view(&b);
+        ck_assert_msg(rel_gap(pa.lambda, pb.lambda, 3, 1e-6) <= 1e-8, "step %d: %g", k,
+                      rel_gap(pa.lambda, pb.lambda, 3, 1e-6));
+    }
+    sim_close(&a);
+    sim_close(&b);
+}
+END_TEST
+
+/* ---- the quadruped ------------------------------------------------------------------- */
+
+/* tau: PD on the joints (not the base) towards target. */
+static void pd(const sim *s, const double *target, double *tau)
+{
+    const double kp = 50, kd = 0.2; /* explicit damping: kd dt / I < 2 for the shank's 5e-4 kg m^2 */
+    for (int j = 0; j < 6; ++j)
+        tau[j] = 0;
+    for (int j = 6; j < s->g->nv; ++j)
+        tau[j] = kp * (target[j + 1] - s->q[j + 1]) - kd * s->v[j];
+}
+
+START_TEST(quadruped_stands_and_lifts_a_foot)
+{
+    sim s;
+    double tau[MAXV], target[MAXV], R[9], p[3];
+    const cdyn_contact_settings set = settings_for(0.8, CDYN_CONTACT_ADMM);
+    sim_open(&s, &contact_quadruped_api);
+    memcpy(target, s.q, sizeof target);
+    s.g->fk(s.d, s.q);
+    ck_assert_int_eq(s.g->frame_placement(s.d, s.set[0].frame_a, R, p), 0);
+    s.q[2] = -p[2] + 0.05; /* feet 5 cm above the ground */
+    double lowest = 1;
+    for (int k = 0; k < 1500; ++k) {
+        pd(&s, target, tau);
+        sim_step(&s, &set, tau);
+        const cdyn_contact_problem pr = sim_view(&s);
+        check_conditions(&pr, 8.0 * G0 * DT, G0 * DT);
+        for (int c = 0; c < 4; ++c)
+            lowest = fmin(lowest, pr.phi[c]);
+    }
+    /* standing: still, every foot loaded, none below the ground by more than 1e-9 m */
+    ck_assert_msg(vmax(s.v, s.g->nv) <= 1e-6, "still moving: %g", vmax(s.v, s.g->nv));
+    ck_assert_msg(lowest >= -1e-9, "a foot sank %g", lowest);
+    {
+        const cdyn_contact_problem pr = sim_view(&s);
+        for (int c = 0; c < 4; ++c)
+            ck_assert_msg(pr.active[c] && pr.lambda[3 * c + 2] > 0.1 * G0 * DT, "foot %d unloaded",
+                          c);
+        ck_assert_msg(fabs(normal_sum(&pr) - 8.252 * G0 * DT) <= 1e-6 * 8.252 * G0 * DT,
+                      "normal impulses %g against the weight's %g", normal_sum(&pr),
+                      8.252 * G0 * DT);
+    }
+    /* the first foot's hip and knee flex: it leaves the ground */
+    target[1 + 7] += 0.6;
+    target[1 + 8] -= 1.2;
+    for (int k = 0; k < 200; ++k) {
+        pd(&s, target, tau);
+        sim_step(&s, &set, tau);
+    }
+    const cdyn_contact_problem pr = sim_view(&s);
+    ck_assert_msg(pr.phi[0] > set.margin && !pr.active[0], "foot 0 at %g", pr.phi[0]);
+    ck_assert(pr.lambda[0] == 0 && pr.lambda[1] == 0 && pr.lambda[2] == 0);
+    sim_close(&s);
+}
+END_TEST
+
+/* ---- bad input ---------------------------------------------------------------------- */
+
+START_TEST(bad_input_refused)
+{
+    sim s;
+    double tau[6] = { 0 }, q1[MAXV], v1[MAXV];
+    const double nan = strtod("nan", 0);
+    sim_open(&s, &contact_box_api);
+    s.q[2] = 0.05;
+    for (int k = 0; k < MAXV; ++k)
+        q1[k] = v1[k] = 7;
+    cdyn_contact_settings set = settings_for(BOX_MU, CDYN_CONTACT_ADMM);
+    const double zero_normal[12] = { 0 }, neg_mu[4] = { 0.4, -0.1, 0.4, 0.4 };
+    set.dt = 0;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_ARG);
+    set.dt = DT;
+    set.mu = neg_mu;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_ARG);
+    set.mu = 0;
+    set.normal = zero_normal;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_ARG);
+    set.normal = 0;
+    set.cone.max_iter = 0;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_ARG);
+    set.cone.max_iter = 100;
+    tau[3] = nan;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_NONFINITE);
+    ck_assert_int_eq(cdyn_contact_step(s.m, &s.gd, &s.cd, &s.gp, &set, s.q, s.v, tau, q1, v1),
+                     CDYN_E_NONFINITE);
+    tau[3] = 0;
+    s.q[0] = 1.0 / 0.0;
+    ck_assert_int_eq(s.g->contact_step(s.d, &set, s.q, s.v, tau, q1, v1), CDYN_E_NONFINITE);
+    for (int k = 0; k < MAXV; ++k) /* outputs untouched */
+        ck_assert(q1[k] == 7 && v1[k] == 7);
+    sim_close(&s);
+}
+END_TEST
+
+static Suite *contact_suite(void)
+{
+    Suite *s = suite_create("contact step");
+    TCase *t = tcase_create("scenes");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, box_at_rest);
+    tcase_add_test(t, box_pushed_sticks);
+    tcase_add_test(t, box_pushed_slides);
+    tcase_add_test(t, warm_start_resolve);
+    tcase_add_test(t, ball_without_restitution_stops);
+    tcase_add_test(t, ball_bounces_to_a_quarter);
+    tcase_add_test(t, admm_and_pgs_agree);
+    tcase_add_test(t, quadruped_stands_and_lifts_a_foot);
+    tcase_add_test(t, bad_input_refused);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return check_run(contact_suite(), CK_FORK_GETENV) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
