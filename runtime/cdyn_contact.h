@@ -81,8 +81,8 @@ typedef struct {
 /* Reals of workspace a solver needs for m rows (caller-owned). */
 #define CDYN_CONE_WORK_REALS(m) ((size_t)(m) * (size_t)(m) + 10 * (size_t)(m))
 
-/* The rows of the blocks (sum of dims), or -1 if a block is invalid (kind, dim, mu < 0 or
- * not finite). */
+/* The rows of the blocks (sum of dims), or -1 if a block is invalid (kind, dim, a friction
+ * cone's mu < 0 or not finite; other blocks do not read mu). */
 int cdyn_cone_rows(const cdyn_cone *cones, int ncones);
 /* Euclidean projection onto K (x may be y), onto K*, and the De Saxce shift s of c. */
 void cdyn_cone_project(const cdyn_cone *cones, int ncones, const cdyn_real *x, cdyn_real *y);
@@ -100,7 +100,8 @@ void cdyn_cone_conditions(const cdyn_cone *cones, int ncones, int ccp, const cdy
  * iterations) and return the iterations done, or a negative cdyn_status: CDYN_E_ARG (bad
  * settings or cones), CDYN_E_NONFINITE (a NaN or infinity in G, g or lambda: lambda and c
  * are then zeros), CDYN_E_SINGULAR (ADMM: G + rho I not positive definite; PGS: a
- * non-positive diagonal block), CDYN_E_NOT_CONVERGED (lambda and c hold the last iterate).
+ * non-positive diagonal block; lambda and c zeros too), CDYN_E_NOT_CONVERGED (lambda and c
+ * hold the last iterate).
  *
  * cdyn_cone_admm: ADMM on lambda = y in K with the splitting x = y (Carpentier et al.,
  * "Proximal and sparse...", Pinocchio's ADMMContactSolverTpl): per iteration one solve with
@@ -111,8 +112,10 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
                    const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
                    cdyn_real *work, cdyn_cone_stats *st);
 /* cdyn_cone_pgs: projected Gauss-Seidel, one block at a time (a friction cone: its normal row,
- * then its tangential pair projected on the disc of radius mu lambda_n; free rows solved
- * exactly with their block). abs_tol bounds the dual feasibility and complementarity. */
+ * then its tangential pair projected on the disc of radius mu lambda_n; with ccp = 1 the whole
+ * block's step projected on K instead, since the disc update converges to Coulomb's answer,
+ * not the relaxation's; free rows solved exactly with their block). abs_tol bounds the dual
+ * feasibility and complementarity. */
 int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
                   const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
                   cdyn_real *work, cdyn_cone_stats *st);

@@ -1,0 +1,771 @@
+/* cdyn_cone.c — the cone complementarity problem of cdyn_contact.h: its cones (projections
+ * onto K and K*, the De Saxce shift), the measure of its conditions, and two solvers on a
+ * dense G: ADMM after Pinocchio 3.7's ADMMContactSolverTpl, and projected Gauss-Seidel.
+ *
+ * Projections onto the cone {|t| <= a n} and its dual are closed forms: a point inside is
+ * itself, a point in the polar cone goes to 0, any other to its projection on the
+ * boundary ray through it. For the friction cone K = {|t| <= mu n} the ray is
+ * (mu t/|t|, 1), for K* = {mu |t| <= n} it is (t/|t|, mu); both stay defined at mu = 0,
+ * where K is the normal half line and K* the half space n >= 0.
+ *
+ * The ADMM needs x^p for a real p (the spectral rule of its penalty): without libm it is
+ * exp(p ln x) with the ln and exp below, both reduced by powers of two and summed as
+ * series, within a few ulps. */
+#include "cdyn_internal.h"
+
+/* The penalty's spectral rule floors m = mu_prox, and the adapted penalty is kept, within
+ * this fraction of L (and L over it): beyond it G + rho I is G's rounding, or the
+ * identity's, and the factor says nothing more. */
+#ifdef CDYN_FLOAT
+#define RHO_SPAN CDYN_R(1e-6)
+#else
+#define RHO_SPAN CDYN_R(1e-12)
+#endif
+
+/* ---- scalars ------------------------------------------------------------------------ */
+
+static cdyn_real absr(cdyn_real x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* The larger of m and a, a NaN in either kept: a NaN residual never looks small. */
+static cdyn_real max_nan(cdyn_real m, cdyn_real a)
+{
+    return (m != m || a <= m) ? m : a;
+}
+
+static cdyn_real norm2(cdyn_real a, cdyn_real b)
+{
+    return CDYN_SQRT(a * a + b * b);
+}
+
+/* 1 if every x[k] is finite (x - x is 0 for a number, NaN for a NaN or an infinity). */
+static int all_finite(const cdyn_real *x, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (!(x[k] - x[k] == 0))
+            return 0;
+    return 1;
+}
+
+/* ln 2 in two parts (fdlibm's): k LN2_HI is exact for |k| < 2^11 in double. */
+#define LN2_HI CDYN_R(6.93147180369123816490e-01)
+#define LN2_LO CDYN_R(1.90821492927058770002e-10)
+#define INV_LN2 CDYN_R(1.44269504088896338700e+00)
+#define TWO32 CDYN_R(4294967296.0)
+#define TWO_M32 CDYN_R(2.3283064365386962890625e-10)
+
+/* ln x for a finite x > 0: x = f 2^k with f in [sqrt(1/2), sqrt(2)), and
+ * ln f = 2 atanh(u) = 2 (u + u^3/3 + u^5/5 + ...), u = (f - 1)/(f + 1), |u| <= 0.172: twelve
+ * terms leave u^24/25 < 1e-19 relative. The reduction multiplies by powers of two (exact). */
+static cdyn_real ln_pos(cdyn_real x)
+{
+    cdyn_real k = 0, s = 0;
+    while (x > TWO32) {
+        x *= TWO_M32;
+        k += 32;
+    }
+    while (x < TWO_M32) {
+        x *= TWO32;
+        k -= 32;
+    }
+    while (x > CDYN_R(1.4142135623730951)) {
+        x *= CDYN_R(0.5);
+        k += 1;
+    }
+    while (x < CDYN_R(0.70710678118654752)) {
+        x *= 2;
+        k -= 1;
+    }
+    const cdyn_real u = (x - 1) / (x + 1), u2 = u * u;
+    for (int j = 11; j >= 0; --j)
+        s = s * u2 + 1 / (cdyn_real)(2 * j + 1);
+    return k * LN2_HI + (k * LN2_LO + 2 * u * s);
+}
+
+/* e^y: y = n ln 2 + r with |r| <= ln2/2, e^r by Taylor's series to r^16/16! (the next term
+ * < 1e-21), then scaled by 2^n one power of two at a time (exact until the range's ends).
+ * |y| is clamped to 1500, past both scalars' range, so n fits an int. */
+static cdyn_real exp_real(cdyn_real y)
+{
+    if (y > 1500)
+        y = 1500;
+    if (y < -1500)
+        y = -1500;
+    int n = (int)(y * INV_LN2 + (y < 0 ? CDYN_R(-0.5) : CDYN_R(0.5)));
+    const cdyn_real r = (y - (cdyn_real)n * LN2_HI) - (cdyn_real)n * LN2_LO;
+    cdyn_real e = 1;
+    for (int j = 16; j >= 1; --j)
+        e = 1 + e * r / (cdyn_real)j;
+    for (; n >= 32; n -= 32)
+        e *= TWO32;
+    for (; n <= -32; n += 32)
+        e *= TWO_M32;
+    for (; n > 0; --n)
+        e *= 2;
+    for (; n < 0; ++n)
+        e *= CDYN_R(0.5);
+    return e;
+}
+
+/* x^p for a finite x > 0. */
+static cdyn_real pos_pow(cdyn_real x, cdyn_real p)
+{
+    return p == 0 ? 1 : exp_real(p * ln_pos(x));
+}
+
+/* ---- cones -------------------------------------------------------------------------- */
+
+static int block_ok(const cdyn_cone *k)
+{
+    switch (k->kind) {
+    case CDYN_CONE_FRICTION: return k->dim == 3 && k->mu >= 0 && k->mu - k->mu == 0;
+    case CDYN_CONE_POSITIVE: return k->dim == 1;
+    case CDYN_CONE_FREE: return k->dim >= 1 && k->dim <= 6;
+    default: return 0;
+    }
+}
+
+int cdyn_cone_rows(const cdyn_cone *cones, int ncones)
+{
+    int rows = 0;
+    if (ncones < 0 || (ncones > 0 && !cones))
+        return -1;
+    for (int i = 0; i < ncones; ++i) {
+        if (!block_ok(&cones[i]) || rows > 0x7fffffff - 6)
+            return -1;
+        rows += cones[i].dim;
+    }
+    return rows;
+}
+
+/* y = P_K(x) for K = {|t| <= mu n} (x may be y). The polar cone {mu |t| <= -n} is tested
+ * first: at mu = 0 the inside test |t| <= 0 would also pass (0, 0, n < 0). */
+static void project_friction(cdyn_real mu, const cdyn_real *x, cdyn_real *y)
+{
+    const cdyn_real t1 = x[0], t2 = x[1], n = x[2], t = norm2(t1, t2);
+    if (mu * t <= -n) {
+        y[0] = y[1] = y[2] = 0;
+    } else if (t <= mu * n) {
+        y[0] = t1, y[1] = t2, y[2] = n;
+    } else { /* t > 0 here: on the ray (mu t/|t|, 1) */
+        const cdyn_real a = (mu * t + n) / (mu * mu + 1), b = mu * a / t;
+        y[0] = b * t1, y[1] = b * t2, y[2] = a;
+    }
+}
+
+/* y = P_K*(x) for K* = {mu |t| <= n} (x may be y). Its inside is tested first: at mu = 0
+ * the polar cone -K is the half line, and (0, 0, n >= 0) is inside K*, not in it. */
+static void project_friction_dual(cdyn_real mu, const cdyn_real *x, cdyn_real *y)
+{
+    const cdyn_real t1 = x[0], t2 = x[1], n = x[2], t = norm2(t1, t2);
+    if (mu * t <= n) {
+        y[0] = t1, y[1] = t2, y[2] = n;
+    } else if (t <= -mu * n) {
+        y[0] = y[1] = y[2] = 0;
+    } else { /* t > 0 here: on the ray (t/|t|, mu) */
+        const cdyn_real a = (t + mu * n) / (mu * mu + 1), b = a / t;
+        y[0] = b * t1, y[1] = b * t2, y[2] = mu * a;
+    }
+}
+
+/* One block of P_K (dual = 0) or P_K* (dual = 1). */
+static void project_block(const cdyn_cone *k, int dual, const cdyn_real *x, cdyn_real *y)
+{
+    if (k->kind == CDYN_CONE_FRICTION) {
+        if (dual)
+            project_friction_dual(k->mu, x, y);
+        else
+            project_friction(k->mu, x, y);
+    } else if (k->kind == CDYN_CONE_POSITIVE) {
+        y[0] = x[0] > 0 ? x[0] : 0;
+    } else { /* free rows: K is everything, K* = {0} */
+        for (int j = 0; j < k->dim; ++j)
+            y[j] = dual ? 0 : x[j];
+    }
+}
+
+static void project_all(const cdyn_cone *cones, int ncones, int dual, const cdyn_real *x,
+                        cdyn_real *y)
+{
+    for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i)
+        project_block(&cones[i], dual, x + r, y + r);
+}
+
+void cdyn_cone_project(const cdyn_cone *cones, int ncones, const cdyn_real *x, cdyn_real *y)
+{
+    project_all(cones, ncones, 0, x, y);
+}
+
+void cdyn_cone_project_dual(const cdyn_cone *cones, int ncones, const cdyn_real *x, cdyn_real *y)
+{
+    project_all(cones, ncones, 1, x, y);
+}
+
+void cdyn_cone_desaxce(const cdyn_cone *cones, int ncones, const cdyn_real *c, cdyn_real *s)
+{
+    for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i) {
+        for (int j = 0; j < cones[i].dim; ++j)
+            s[r + j] = 0;
+        if (cones[i].kind == CDYN_CONE_FRICTION)
+            s[r + 2] = cones[i].mu * norm2(c[r], c[r + 1]);
+    }
+}
+
+/* s = the shift of c, or zeros for the convex relaxation. */
+static void shift_of(const cdyn_cone *cones, int ncones, int m, int ccp, const cdyn_real *c,
+                     cdyn_real *s)
+{
+    if (!ccp) {
+        cdyn_cone_desaxce(cones, ncones, c, s);
+        return;
+    }
+    for (int r = 0; r < m; ++r)
+        s[r] = 0;
+}
+
+/* |a - b| over d rows (Euclidean). */
+static cdyn_real dist(const cdyn_real *a, const cdyn_real *b, int d)
+{
+    cdyn_real e = 0;
+    for (int j = 0; j < d; ++j)
+        e += (a[j] - b[j]) * (a[j] - b[j]);
+    return CDYN_SQRT(e);
+}
+
+static cdyn_real dot(const cdyn_real *a, const cdyn_real *b, int d)
+{
+    cdyn_real e = 0;
+    for (int j = 0; j < d; ++j)
+        e += a[j] * b[j];
+    return e;
+}
+
+/* One block's distance of lambda to K, of v = c + s to K*, and |lambda . v|. Free rows:
+ * lambda is in K, the distance of c to K* = {0} is |c|, and |lambda . c| is kept (0 at a
+ * solution, where c = 0). */
+static void block_conditions(const cdyn_cone *k, int ccp, const cdyn_real *lambda,
+                             const cdyn_real *c, cdyn_real res[3])
+{
+    cdyn_real v[3], p[3];
+    if (k->kind == CDYN_CONE_FREE) {
+        res[0] = 0;
+        res[1] = CDYN_SQRT(dot(c, c, k->dim));
+        res[2] = absr(dot(lambda, c, k->dim));
+        return;
+    }
+    for (int j = 0; j < k->dim; ++j)
+        v[j] = c[j];
+    if (!ccp && k->kind == CDYN_CONE_FRICTION)
+        v[2] += k->mu * norm2(c[0], c[1]);
+    project_block(k, 0, lambda, p);
+    res[0] = dist(lambda, p, k->dim);
+    project_block(k, 1, v, p);
+    res[1] = dist(v, p, k->dim);
+    res[2] = absr(dot(lambda, v, k->dim));
+}
+
+void cdyn_cone_conditions(const cdyn_cone *cones, int ncones, int ccp, const cdyn_real *lambda,
+                          const cdyn_real *c, cdyn_cone_stats *st)
+{
+    st->primal = st->dual = st->complementarity = 0;
+    for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i) {
+        cdyn_real res[3];
+        block_conditions(&cones[i], ccp, lambda + r, c + r, res);
+        st->primal = max_nan(st->primal, res[0]);
+        st->dual = max_nan(st->dual, res[1]);
+        st->complementarity = max_nan(st->complementarity, res[2]);
+    }
+}
+
+/* ---- shared by the solvers ---------------------------------------------------------- */
+
+/* Settings both solvers read, and the arrays; m = cdyn_cone_rows. */
+static int common_ok(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
+                     const cdyn_real *g, const cdyn_cone_settings *s, const cdyn_real *lambda,
+                     const cdyn_real *work)
+{
+    return cones && ncones >= 1 && m >= 1 && G && g && s && lambda && work && s->max_iter >= 1 &&
+           s->abs_tol >= 0 && s->rel_tol >= 0; /* a NaN tolerance fails >= */
+}
+
+/* 1 if G, g and (warm start) lambda are finite; if not, lambda is not read. */
+static int inputs_finite(int m, const cdyn_real *G, const cdyn_real *g, const cdyn_cone_settings *s,
+                         const cdyn_real *lambda)
+{
+    return all_finite(G, (size_t)m * (size_t)m) && all_finite(g, (size_t)m) &&
+           (!s->warm_start || all_finite(lambda, (size_t)m));
+}
+
+/* A failed solve leaves zeros (never a NaN) in lambda, c and st. */
+static int fail(int m, cdyn_real *lambda, cdyn_real *c, cdyn_cone_stats *st, int status)
+{
+    for (int r = 0; r < m; ++r) {
+        lambda[r] = 0;
+        if (c)
+            c[r] = 0;
+    }
+    if (st) {
+        st->iterations = 0;
+        st->primal = st->dual = st->complementarity = st->change = st->rho = 0;
+    }
+    return status;
+}
+
+/* out = G x + g. */
+static void mul_add(const cdyn_real *G, int m, const cdyn_real *x, const cdyn_real *g,
+                    cdyn_real *out)
+{
+    for (int i = 0; i < m; ++i)
+        out[i] = dot(G + (size_t)i * (size_t)m, x, m) + g[i];
+}
+
+static cdyn_real norm_inf(const cdyn_real *x, int m)
+{
+    cdyn_real e = 0;
+    for (int r = 0; r < m; ++r)
+        e = max_nan(e, absr(x[r]));
+    return e;
+}
+
+/* |x - y|_inf. */
+static cdyn_real diff_inf(const cdyn_real *x, const cdyn_real *y, int m)
+{
+    cdyn_real e = 0;
+    for (int r = 0; r < m; ++r)
+        e = max_nan(e, absr(x[r] - y[r]));
+    return e;
+}
+
+/* 1 when the iterations stop: every positive tolerance met, abs_tol by res and rel_tol by
+ * the change against the larger of |lambda|_inf before and after it. Never with no
+ * positive tolerance (max_iter iterations then); a NaN meets nothing. */
+static int tolerances_met(const cdyn_cone_settings *s, cdyn_real res, cdyn_real change,
+                          cdyn_real before, cdyn_real after)
+{
+    if (!(s->abs_tol > 0) && !(s->rel_tol > 0))
+        return 0;
+    if (s->abs_tol > 0 && !(res <= s->abs_tol))
+        return 0;
+    return !(s->rel_tol > 0) || change <= s->rel_tol * (before > after ? before : after);
+}
+
+/* The solve's outcome: lambda = the last iterate, c = G lambda + g (into cbuf when the
+ * caller has no c), st from cdyn_cone_conditions; the iterations, CDYN_E_NOT_CONVERGED, or
+ * CDYN_E_NONFINITE if the iterations overflowed. */
+static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G, const cdyn_real *g,
+                  const cdyn_cone_settings *s, int it, int stopped, cdyn_real change, cdyn_real rho,
+                  cdyn_real *lambda, cdyn_real *c, cdyn_real *cbuf, cdyn_cone_stats *st)
+{
+    cdyn_real *cv = c ? c : cbuf;
+    mul_add(G, m, lambda, g, cv);
+    if (!all_finite(lambda, (size_t)m) || !all_finite(cv, (size_t)m))
+        return fail(m, lambda, c, st, CDYN_E_NONFINITE);
+    if (st) {
+        cdyn_cone_conditions(cones, ncones, s->ccp, lambda, cv, st);
+        st->iterations = it;
+        st->change = change;
+        st->rho = rho;
+    }
+    if (!stopped && (s->abs_tol > 0 || s->rel_tol > 0))
+        return CDYN_E_NOT_CONVERGED;
+    return it;
+}
+
+/* ---- dense Cholesky ----------------------------------------------------------------- */
+
+/* F's lower triangle = L with L L^T = A + shift I, A symmetric n x n read in its lower
+ * triangle, both of row stride ld (F may be A); 0, or -1 at a pivot that is not positive
+ * (NaN included). */
+static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real *F)
+{
+    for (int i = 0; i < n; ++i) {
+        cdyn_real *Fi = F + (size_t)i * (size_t)ld;
+        const cdyn_real *Ai = A + (size_t)i * (size_t)ld;
+        for (int j = 0; j <= i; ++j) {
+            const cdyn_real *Fj = F + (size_t)j * (size_t)ld;
+            const cdyn_real a = Ai[j] + (i == j ? shift : 0) - dot(Fi, Fj, j);
+            if (j < i) {
+                Fi[j] = a / Fj[j];
+            } else {
+                if (!(a > 0))
+                    return -1;
+                Fi[i] = CDYN_SQRT(a);
+            }
+        }
+    }
+    return 0;
+}
+
+/* x <- (L L^T)^-1 x. */
+static void cholesky_solve(const cdyn_real *F, int n, int ld, cdyn_real *x)
+{
+    for (int i = 0; i < n; ++i) {
+        const cdyn_real *Fi = F + (size_t)i * (size_t)ld;
+        x[i] = (x[i] - dot(Fi, x, i)) / Fi[i];
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        cdyn_real e = x[i];
+        for (int k = i + 1; k < n; ++k)
+            e -= F[(size_t)k * (size_t)ld + (size_t)i] * x[k];
+        x[i] = e / F[(size_t)i * (size_t)ld + (size_t)i];
+    }
+}
+
+/* ---- ADMM --------------------------------------------------------------------------- */
+
+typedef struct {
+    const cdyn_cone *cones;
+    int ncones, m;
+    const cdyn_real *G, *g;
+    const cdyn_cone_settings *s;
+    cdyn_real *F;                  /* (m x m) Cholesky factor of G + (mu_prox + tau rho) I */
+    cdyn_real *x, *y, *z;          /* (m) primal, projected primal (lambda), dual */
+    cdyn_real *sh, *rhs, *xp, *yp; /* (m) shift, right-hand side, previous x and y */
+    cdyn_real rho, increment;      /* penalty, its adaptation factor (1: none) */
+    cdyn_real L;                   /* G's largest eigenvalue (estimate) */
+    cdyn_real primal, dual, comp, change;
+} admm;
+
+static int admm_settings_ok(const cdyn_cone_settings *s)
+{
+    const int spectral = !(s->rho > 0);
+    return s->mu_prox >= 0 && s->mu_prox - s->mu_prox == 0 && s->tau > 0 && s->tau <= 1 &&
+           s->rho - s->rho == 0 && (!spectral || s->power_iter >= 1) &&
+           s->rho_power - s->rho_power == 0 && s->rho_power_factor - s->rho_power_factor == 0 &&
+           s->ratio_primal_dual > 0;
+}
+
+/* The largest eigenvalue L of G, the norm of G v after power_iter power iterations from
+ * v = ones (Pinocchio's estimate). Both that and the largest diagonal entry are below L
+ * (Rayleigh quotients), so the larger one is taken: ones may be orthogonal to the top
+ * eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v, w: m reals each. */
+static cdyn_real largest_eigenvalue(const cdyn_real *G, int m, int iters, cdyn_real *v,
+                                    cdyn_real *w)
+{
+    cdyn_real L = 0, diag = 0;
+    for (int r = 0; r < m; ++r) {
+        v[r] = 1 / CDYN_SQRT((cdyn_real)m);
+        diag = max_nan(diag, G[(size_t)r * (size_t)m + (size_t)r]);
+    }
+    for (int k = 0; k < iters; ++k) {
+        for (int r = 0; r < m; ++r)
+            w[r] = dot(G + (size_t)r * (size_t)m, v, m);
+        L = CDYN_SQRT(dot(w, w, m));
+        if (!(L > 0))
+            break;
+        for (int r = 0; r < m; ++r)
+            v[r] = w[r] / L;
+    }
+    L = L > diag ? L : diag;
+    return L > 0 ? L : 1;
+}
+
+/* rho (settings, or sqrt(L m) (L/m)^rho_power) and its adaptation factor
+ * (L/m)^rho_power_factor, m = mu_prox floored at RHO_SPAN L (mu_prox = 0 has no ratio).
+ * Without power iterations (a given rho, power_iter < 1) rho is not adapted. */
+static void admm_penalty(admm *a)
+{
+    const cdyn_cone_settings *s = a->s;
+    a->rho = s->rho;
+    a->increment = 1;
+    if (s->power_iter < 1)
+        return;
+    const cdyn_real L = largest_eigenvalue(a->G, a->m, s->power_iter, a->rhs, a->sh);
+    const cdyn_real mm = s->mu_prox > RHO_SPAN * L ? s->mu_prox : RHO_SPAN * L, cond = L / mm;
+    a->L = L;
+    if (!(s->rho > 0))
+        a->rho = CDYN_SQRT(L * mm) * pos_pow(cond, s->rho_power);
+    a->increment = pos_pow(cond, s->rho_power_factor);
+}
+
+static int admm_factor(admm *a)
+{
+    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, a->F);
+}
+
+/* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
+ * c = G y + g. Pinocchio shifts by s(c - (mu_prox + tau rho) y); the shift of c itself makes
+ * z = c + s exactly when y solves the problem (Moreau: -y is normal to K* at c + s), so a
+ * warm start from a solution stays there. */
+static void admm_start(admm *a)
+{
+    const int m = a->m;
+    const cdyn_real prox = a->s->mu_prox + a->s->tau * a->rho;
+    for (int r = 0; r < m; ++r)
+        a->x[r] = a->s->warm_start ? a->y[r] : 0;
+    cdyn_cone_project(a->cones, a->ncones, a->x, a->y);
+    mul_add(a->G, m, a->y, a->g, a->rhs);
+    shift_of(a->cones, a->ncones, m, a->s->ccp, a->rhs, a->sh);
+    for (int r = 0; r < m; ++r)
+        a->z[r] = a->rhs[r] + a->sh[r] - prox * a->y[r];
+    cdyn_cone_project_dual(a->cones, a->ncones, a->z, a->z);
+}
+
+/* max over blocks of |y_i . z_i|. */
+static cdyn_real admm_complementarity(const admm *a)
+{
+    cdyn_real e = 0;
+    for (int i = 0, r = 0; i < a->ncones; r += a->cones[i].dim, ++i)
+        e = max_nan(e, absr(dot(a->y + r, a->z + r, a->cones[i].dim)));
+    return e;
+}
+
+/* One iteration: (G + (mu_prox + tau rho) I) x = -(g + s - tau rho y - mu_prox x - z),
+ * y = P_K(x - z/(tau rho)), z -= tau rho (x - y); then its residuals. */
+static void admm_iterate(admm *a)
+{
+    const int m = a->m;
+    const cdyn_real tr = a->s->tau * a->rho, mp = a->s->mu_prox;
+    shift_of(a->cones, a->ncones, m, a->s->ccp, a->z, a->sh);
+    for (int r = 0; r < m; ++r) {
+        a->xp[r] = a->x[r];
+        a->yp[r] = a->y[r];
+        a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - mp * a->x[r] - a->z[r]);
+    }
+    cholesky_solve(a->F, m, m, a->rhs);
+    for (int r = 0; r < m; ++r) {
+        a->x[r] = a->rhs[r];
+        a->rhs[r] = a->x[r] - a->z[r] / tr;
+    }
+    cdyn_cone_project(a->cones, a->ncones, a->rhs, a->y);
+    a->primal = a->dual = 0;
+    for (int r = 0; r < m; ++r) {
+        a->z[r] -= tr * (a->x[r] - a->y[r]);
+        a->primal = max_nan(a->primal, absr(a->x[r] - a->y[r]));
+        a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mp * (a->x[r] - a->xp[r])));
+    }
+    a->comp = admm_complementarity(a);
+    a->change = diff_inf(a->y, a->yp, m);
+}
+
+/* Pinocchio's adaptation: rho up by the increment when the primal residual exceeds
+ * ratio_primal_dual times the dual one, down in the opposite case, then G + (mu_prox +
+ * tau rho) I refactorised. rho stays within [RHO_SPAN L, L / RHO_SPAN] (a problem without a
+ * solution would drive it out of range). 0, or -1 if the factor fails. */
+static int admm_adapt(admm *a)
+{
+    const cdyn_real ratio = a->s->ratio_primal_dual;
+    cdyn_real rho = a->rho;
+    if (a->increment == 1)
+        return 0;
+    if (a->primal > ratio * a->dual)
+        rho *= a->increment;
+    else if (a->dual > ratio * a->primal)
+        rho /= a->increment;
+    if (rho == a->rho || !(rho >= RHO_SPAN * a->L && rho <= a->L / RHO_SPAN))
+        return 0;
+    a->rho = rho;
+    return admm_factor(a);
+}
+
+/* The workspace: F (m x m), then x, z, s, rhs, x_prev, y_prev; y is lambda. */
+static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
+{
+    const size_t m = (size_t)a->m;
+    cdyn_real *next = work;
+    a->F = cdyn__carve(&next, m * m);
+    a->x = cdyn__carve(&next, m);
+    a->z = cdyn__carve(&next, m);
+    a->sh = cdyn__carve(&next, m);
+    a->rhs = cdyn__carve(&next, m);
+    a->xp = cdyn__carve(&next, m);
+    a->yp = cdyn__carve(&next, m);
+    a->y = lambda;
+}
+
+int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                   const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                   cdyn_real *work, cdyn_cone_stats *st)
+{
+    const int m = cdyn_cone_rows(cones, ncones);
+    if (!common_ok(cones, ncones, m, G, g, settings, lambda, work) || !admm_settings_ok(settings))
+        return CDYN_E_ARG;
+    if (!inputs_finite(m, G, g, settings, lambda))
+        return fail(m, lambda, c, st, CDYN_E_NONFINITE);
+    admm a = { .cones = cones, .ncones = ncones, .m = m, .G = G, .g = g, .s = settings };
+    admm_carve(&a, work, lambda);
+    admm_penalty(&a);
+    if (admm_factor(&a) != 0)
+        return fail(m, lambda, c, st, CDYN_E_SINGULAR);
+    admm_start(&a);
+    int it = 0, stopped = 0;
+    while (!stopped && it < settings->max_iter) {
+        ++it;
+        admm_iterate(&a);
+        const cdyn_real res = max_nan(max_nan(a.primal, a.dual), a.comp);
+        stopped = tolerances_met(settings, res, a.change, norm_inf(a.yp, m), norm_inf(a.y, m));
+        if (!stopped && it < settings->max_iter && admm_adapt(&a) != 0)
+            return fail(m, lambda, c, st, CDYN_E_SINGULAR);
+    }
+    return finish(cones, ncones, m, G, g, settings, it, stopped, a.change, a.rho, lambda, c, a.rhs,
+                  st);
+}
+
+/* ---- projected Gauss-Seidel --------------------------------------------------------- */
+
+static int pgs_settings_ok(const cdyn_cone_settings *s)
+{
+    return s->over_relax > 0 && s->over_relax < 2;
+}
+
+/* G's entry (i, j) relative to the block's first row r. */
+#define GB(G, m, r, i, j) ((G)[(size_t)((r) + (i)) * (size_t)(m) + (size_t)((r) + (j))])
+
+/* The largest eigenvalue of a friction block's tangential 2 x 2 (closed form). */
+static cdyn_real tangent_eigenvalue(const cdyn_real *G, int m, int r)
+{
+    const cdyn_real a = GB(G, m, r, 0, 0), b = GB(G, m, r, 1, 1);
+    const cdyn_real o = (GB(G, m, r, 0, 1) + GB(G, m, r, 1, 0)) / 2;
+    return (a + b) / 2 + norm2((a - b) / 2, o);
+}
+
+/* A bound above the largest eigenvalue of a friction block's 3 x 3: the smaller of its
+ * trace (G is positive semi-definite) and Gershgorin's largest row sum. */
+static cdyn_real block_eigen_bound(const cdyn_real *G, int m, int r)
+{
+    cdyn_real trace = 0, rows = 0;
+    for (int i = 0; i < 3; ++i) {
+        cdyn_real row = 0;
+        for (int j = 0; j < 3; ++j)
+            row += absr(GB(G, m, r, i, j));
+        trace += GB(G, m, r, i, i);
+        rows = row > rows ? row : rows;
+    }
+    return trace < rows ? trace : rows;
+}
+
+/* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0 or -1. */
+static int free_factor(const cdyn_real *G, int m, int r, int d, cdyn_real F[36])
+{
+    for (int i = 0; i < d; ++i)
+        for (int j = 0; j < d; ++j)
+            F[i * d + j] = GB(G, m, r, i, j);
+    return cholesky(F, d, d, 0, F);
+}
+
+/* 1 if every block's steps are defined: positive diagonal entries where PGS divides by
+ * them (a friction cone's tangential rows only when mu > 0), a factor for free rows. */
+static int pgs_blocks_ok(const cdyn_cone *cones, int ncones, const cdyn_real *G, int m)
+{
+    cdyn_real F[36];
+    for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i) {
+        const cdyn_cone *k = &cones[i];
+        if (k->kind == CDYN_CONE_FREE && free_factor(G, m, r, k->dim, F) != 0)
+            return 0;
+        if (k->kind == CDYN_CONE_POSITIVE && !(GB(G, m, r, 0, 0) > 0))
+            return 0;
+        if (k->kind == CDYN_CONE_FRICTION &&
+            (!(GB(G, m, r, 2, 2) > 0) ||
+             (k->mu > 0 && !(GB(G, m, r, 0, 0) > 0 && GB(G, m, r, 1, 1) > 0))))
+            return 0;
+    }
+    return 1;
+}
+
+/* v = the block's rows of G lambda + g. */
+static void block_velocity(const cdyn_real *G, const cdyn_real *g, int m, int r, int d,
+                           const cdyn_real *lambda, cdyn_real *v)
+{
+    for (int j = 0; j < d; ++j)
+        v[j] = dot(G + (size_t)(r + j) * (size_t)m, lambda, m) + g[r + j];
+}
+
+/* Coulomb's friction cone: the normal row's step, clamped at 0, then the tangential pair's
+ * projected on the disc of radius mu lambda_n. The pair's step is 1 over the largest
+ * eigenvalue of its 2 x 2 (Pinocchio divides by the smaller diagonal entry: when the
+ * other is twice as large, that step overshoots, and unprojected it diverges). */
+static void pgs_coulomb(const cdyn_real *G, int m, int r, cdyn_real mu, cdyn_real w,
+                        const cdyn_real v[3], cdyn_real *l)
+{
+    const cdyn_real ln = l[2] - w * v[2] / GB(G, m, r, 2, 2);
+    const cdyn_real n = ln > 0 ? ln : 0, dn = n - l[2];
+    l[2] = n;
+    if (!(mu > 0)) {
+        l[0] = l[1] = 0;
+        return;
+    }
+    const cdyn_real h = w / tangent_eigenvalue(G, m, r);
+    const cdyn_real t1 = l[0] - h * (v[0] + GB(G, m, r, 0, 2) * dn);
+    const cdyn_real t2 = l[1] - h * (v[1] + GB(G, m, r, 1, 2) * dn);
+    const cdyn_real t = norm2(t1, t2), f = t > mu * n ? mu * n / t : 1;
+    l[0] = f * t1, l[1] = f * t2;
+}
+
+/* The convex relaxation's friction cone: a projected gradient step on the whole block,
+ * lambda = P_K(lambda - w v / eta), eta above the block's largest eigenvalue. Coulomb's
+ * update would converge to the De Saxce solution, which is not the relaxation's. */
+static void pgs_ccp(const cdyn_real *G, int m, int r, cdyn_real mu, cdyn_real w,
+                    const cdyn_real v[3], cdyn_real *l)
+{
+    const cdyn_real h = w / block_eigen_bound(G, m, r);
+    cdyn_real x[3];
+    for (int j = 0; j < 3; ++j)
+        x[j] = l[j] - h * v[j];
+    project_friction(mu, x, l);
+}
+
+/* Free rows: lambda += the step that zeroes their velocity, G_ii^-1 (-v). */
+static void pgs_free(const cdyn_real *G, int m, int r, int d, const cdyn_real *v, cdyn_real *l)
+{
+    cdyn_real F[36], dl[6];
+    (void)free_factor(G, m, r, d, F); /* positive definite: pgs_blocks_ok */
+    for (int j = 0; j < d; ++j)
+        dl[j] = -v[j];
+    cholesky_solve(F, d, d, dl);
+    for (int j = 0; j < d; ++j)
+        l[j] += dl[j];
+}
+
+/* One sweep over the blocks in order. */
+static void pgs_sweep(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                      int m, const cdyn_cone_settings *s, cdyn_real *lambda)
+{
+    const cdyn_real w = s->over_relax;
+    for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i) {
+        const cdyn_cone *k = &cones[i];
+        cdyn_real v[6];
+        block_velocity(G, g, m, r, k->dim, lambda, v);
+        if (k->kind == CDYN_CONE_FRICTION && s->ccp)
+            pgs_ccp(G, m, r, k->mu, w, v, lambda + r);
+        else if (k->kind == CDYN_CONE_FRICTION)
+            pgs_coulomb(G, m, r, k->mu, w, v, lambda + r);
+        else if (k->kind == CDYN_CONE_POSITIVE)
+            lambda[r] = max_nan(0, lambda[r] - w * v[0] / GB(G, m, r, 0, 0));
+        else
+            pgs_free(G, m, r, k->dim, v, lambda + r);
+    }
+}
+
+int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                  const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                  cdyn_real *work, cdyn_cone_stats *st)
+{
+    const int m = cdyn_cone_rows(cones, ncones);
+    if (!common_ok(cones, ncones, m, G, g, settings, lambda, work) || !pgs_settings_ok(settings))
+        return CDYN_E_ARG;
+    if (!inputs_finite(m, G, g, settings, lambda))
+        return fail(m, lambda, c, st, CDYN_E_NONFINITE);
+    if (!pgs_blocks_ok(cones, ncones, G, m))
+        return fail(m, lambda, c, st, CDYN_E_SINGULAR);
+    cdyn_real *prev = work, *cv = work + m;
+    cdyn_cone_stats now;
+    cdyn_real change = 0;
+    if (!settings->warm_start)
+        for (int r = 0; r < m; ++r)
+            lambda[r] = 0;
+    int it = 0, stopped = 0;
+    while (!stopped && it < settings->max_iter) {
+        ++it;
+        for (int r = 0; r < m; ++r)
+            prev[r] = lambda[r];
+        pgs_sweep(cones, ncones, G, g, m, settings, lambda);
+        mul_add(G, m, lambda, g, cv);
+        cdyn_cone_conditions(cones, ncones, settings->ccp, lambda, cv, &now);
+        change = diff_inf(lambda, prev, m);
+        stopped = tolerances_met(settings, max_nan(now.dual, now.complementarity), change,
+                                 norm_inf(prev, m), norm_inf(lambda, m));
+    }
+    return finish(cones, ncones, m, G, g, settings, it, stopped, change, 0, lambda, c, cv, st);
+}
