@@ -21,7 +21,7 @@ typedef struct {
 static const char usage_text[] =
     "usage: cdyngen ROBOT.urdf -o DIR [--name NAME] [--floating-base]\n"
     "               [--scalar double|float] [--contact FRAME:3d|6d|friction]...\n"
-    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--strict] [--size] [--python]\n"
+    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--joint-limits] [--strict] [--size] [--python]\n"
     "               [--summary] [--force] [--help] [--version]\n"
     "       cdyngen bench ROBOT.urdf [options]   (cdyngen bench --help)\n"
     "       cdyngen report ROBOT.urdf [options] -o FILE.html   (cdyngen report --help)\n"

@@ -82,6 +82,10 @@ static int add_constraints(const robot_options *o, kin_tree *t)
         diag_report("%s", err);
         return EXIT_INPUT;
     }
+    t->joint_limits = o->joint_limits;
+    if (o->joint_limits && tree_limited_joints(t, NULL) == 0)
+        diag_report("%s: note: --joint-limits: no revolute or prismatic joint has a <limit> "
+                    "with lower < upper; the contact step holds none", o->urdf);
     return 0;
 }
 
@@ -279,15 +283,17 @@ static int write_files(const render_output *r, const char *out_dir, int force)
 void pipeline_options_text(const robot_options *o, char *buf, size_t len)
 {
     int i;
-    snprintf(buf, len, "--name %s%s --scalar %s%s%s", o->name,
+    snprintf(buf, len, "--name %s%s --scalar %s%s%s%s", o->name,
              o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double",
-             o->massless_ignore ? " --massless-links ignore" : "", o->size ? " --size" : "");
+             o->massless_ignore ? " --massless-links ignore" : "", o->size ? " --size" : "",
+             o->joint_limits ? " --joint-limits" : "");
     for (i = 0; i < o->nconstraints; i++) {
         const constraint_spec *c = &o->constraints[i].spec;
         size_t n = strlen(buf);
         if (c->frame_b)
             snprintf(buf + n, len - n, " --loop %s:%s:%dd", c->frame_a, c->frame_b, c->dim);
         else
-            snprintf(buf + n, len - n, " --contact %s:%dd", c->frame_a, c->dim);
+            snprintf(buf + n, len - n, " --contact %s:%s", c->frame_a,
+                     c->friction ? "friction" : c->dim == 3 ? "3d" : "6d");
     }
 }

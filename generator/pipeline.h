@@ -44,6 +44,7 @@ typedef struct {
     int massless_ignore; /* --massless-links ignore: a singular M is accepted */
     int python;          /* --python: also NAME.py (cdyngen -o only) */
     int size;            /* --size: NAME.c calls the generic runtime */
+    int joint_limits;    /* --joint-limits: the contact step holds the URDF's position limits */
     constraint_arg constraints[ROBOT_MAX_CONSTRAINTS];
     int nconstraints;
 } robot_options;

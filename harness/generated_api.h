@@ -56,12 +56,14 @@ typedef struct {
                            cdyn_real *lambda);
     int (*prox_pv)(void *d, const cdyn_prox_settings *s, const cdyn_real *q, const cdyn_real *v,
                    const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
-    /* the contact step (NAME_contact_step, _view, _reset) */
+    /* the contact step (NAME_contact_step, _view, _reset; NULL without a set or limits) */
     int (*contact_step)(void *d, const cdyn_contact_settings *s, const cdyn_real *q,
                         const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next,
                         cdyn_real *v_next);
     int (*contact_view)(void *d, cdyn_contact_problem *p);
     int (*contact_reset)(void *d);
+    int njoint_limits;                     /* --joint-limits: the limits the step holds */
+    const cdyn_joint_limit *joint_limits;  /* (njoint_limits) */
 } generated_api;
 
 #endif

@@ -21,80 +21,108 @@ static int all_finite(const cdyn_real *x, int n)
     return s == 0;
 }
 
-/* Points p's arrays into buf (the layout of CDYN_CONTACT_PROBLEM_BYTES) and refills what
- * the set decides: rows, blocks' kinds and sizes; the active flags are read back (as 0 or
- * 1), so a buffer of unknown bytes gives a consistent, in-bounds problem. */
-static cdyn_status carve(cdyn_contact_problem *p, const int *dims, const int *friction, int n,
-                         int nv, void *buf, size_t bytes)
+static int layout_ok(const cdyn_contact_layout *l, int *nc)
 {
-    int nc = 0;
-    if (!p || !dims || !friction || !buf || n < 1 || nv < 1)
-        return CDYN_E_ARG;
-    for (int k = 0; k < n; ++k) {
-        if (dims[k] < 1 || dims[k] > 6 || (friction[k] != 0 && friction[k] != 1) ||
-            (friction[k] && dims[k] != 3))
-            return CDYN_E_ARG;
-        nc += dims[k];
+    *nc = 0;
+    if (!l || l->n < 0 || l->nlimits < 0 || l->n + l->nlimits < 1 || l->nv < 1 ||
+        (l->n > 0 && (!l->dims || !l->friction)) || (l->nlimits > 0 && !l->limits))
+        return 0;
+    for (int k = 0; k < l->n; ++k) {
+        if (l->dims[k] < 1 || l->dims[k] > 6 || (l->friction[k] != 0 && l->friction[k] != 1) ||
+            (l->friction[k] && l->dims[k] != 3))
+            return 0;
+        *nc += l->dims[k];
     }
-    if (bytes < CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv))
+    for (int k = 0; k < l->nlimits; ++k) {
+        const cdyn_joint_limit *j = &l->limits[k];
+        if (j->idx_v < 0 || j->idx_v >= l->nv || j->idx_q < 0 || !finite(j->lower) ||
+            !finite(j->upper) || !(j->lower < j->upper))
+            return 0;
+    }
+    return 1;
+}
+
+/* Points p's arrays into buf (the layout of CDYN_CONTACT_PROBLEM_BYTES) and refills what
+ * the layout decides: rows, blocks' kinds and sizes; the active flags are read back (as 0
+ * or 1), so a buffer of unknown bytes gives a consistent, in-bounds problem. */
+static cdyn_status carve(cdyn_contact_problem *p, const cdyn_contact_layout *l, void *buf,
+                         size_t bytes)
+{
+    int nc;
+    if (!p || !buf || !layout_ok(l, &nc))
+        return CDYN_E_ARG;
+    if (bytes < CDYN_CONTACT_PROBLEM_BYTES(l->n, nc, l->nlimits, l->nv))
         return CDYN_E_SIZE;
-    const size_t un = (size_t)n, unc = (size_t)nc;
+    const int nb = l->n + 2 * l->nlimits, nr = nc + 2 * l->nlimits;
+    const size_t unb = (size_t)nb, unr = (size_t)nr, unv = (size_t)l->nv;
     const size_t mis = (size_t)((uintptr_t)buf % sizeof(cdyn_real));
     cdyn_real *next = (cdyn_real *)(void *)((char *)buf + (mis ? sizeof(cdyn_real) - mis : 0));
-    p->n = n;
+    p->n = l->n;
     p->nc = nc;
-    p->nv = nv;
-    p->J = cdyn__carve(&next, unc * (size_t)nv);
-    p->Gset = cdyn__carve(&next, unc * unc);
-    p->G = cdyn__carve(&next, unc * unc);
-    p->basis = cdyn__carve(&next, 9 * un);
-    p->T = cdyn__carve(&next, 9 * un);
-    p->phi = cdyn__carve(&next, un);
-    p->bound = cdyn__carve(&next, un);
-    p->Jv = cdyn__carve(&next, unc);
-    p->Jvf = cdyn__carve(&next, unc);
-    p->g = cdyn__carve(&next, unc);
-    p->x = cdyn__carve(&next, unc);
-    p->y = cdyn__carve(&next, unc);
-    p->lambda = cdyn__carve(&next, unc);
-    p->c = cdyn__carve(&next, unc);
-    p->impulse = cdyn__carve(&next, (size_t)nv);
-    p->work = cdyn__carve(&next, CDYN_CONE_WORK_REALS(nc));
+    p->nv = l->nv;
+    p->nlimits = l->nlimits;
+    p->limits = l->limits;
+    p->nb = nb;
+    p->nr = nr;
+    p->J = cdyn__carve(&next, unr * unv);
+    p->Gset = cdyn__carve(&next, (size_t)nc * (size_t)nc);
+    p->Y = cdyn__carve(&next, (size_t)l->nlimits * unv);
+    p->Gall = cdyn__carve(&next, unr * unr);
+    p->G = cdyn__carve(&next, unr * unr);
+    p->basis = cdyn__carve(&next, 9 * unb);
+    p->T = cdyn__carve(&next, 9 * unb);
+    p->phi = cdyn__carve(&next, unb);
+    p->bound = cdyn__carve(&next, unb);
+    p->Jv = cdyn__carve(&next, unr);
+    p->Jvf = cdyn__carve(&next, unr);
+    p->g = cdyn__carve(&next, unr);
+    p->x = cdyn__carve(&next, unr);
+    p->y = cdyn__carve(&next, unr);
+    p->lambda = cdyn__carve(&next, unr);
+    p->c = cdyn__carve(&next, unr);
+    p->impulse = cdyn__carve(&next, unv);
+    p->vf = cdyn__carve(&next, unv);
+    p->scratch = cdyn__carve(&next, 2 * unv);
+    p->work = cdyn__carve(&next, CDYN_CONE_WORK_REALS(nr));
     p->stats = (cdyn_cone_stats *)(void *)next;
     p->cones = (cdyn_cone *)(void *)(p->stats + 1);
-    p->step_cones = p->cones + n;
-    int *ints = (int *)(void *)(p->step_cones + n);
+    p->step_cones = p->cones + nb;
+    int *ints = (int *)(void *)(p->step_cones + nb);
     p->block_row = ints;
-    p->set_row = ints + n;
-    p->active = ints + 2 * n;
+    p->set_row = ints + nb;
+    p->active = ints + 2 * nb;
     p->m = p->ncones = 0;
-    for (int k = 0, row = 0; k < n; row += dims[k], ++k) {
+    for (int k = 0, row = 0; k < nb; ++k) {
+        const int dim = k < l->n ? l->dims[k] : 1;
         p->set_row[k] = row;
-        p->cones[k].kind = friction[k] ? CDYN_CONE_FRICTION : CDYN_CONE_FREE;
-        p->cones[k].dim = dims[k];
+        p->cones[k].kind = k >= l->n          ? CDYN_CONE_POSITIVE
+                           : l->friction[k] ? CDYN_CONE_FRICTION
+                                            : CDYN_CONE_FREE;
+        p->cones[k].dim = dim;
         p->active[k] = p->active[k] == 1;
         p->block_row[k] = p->active[k] ? p->m : -1;
         if (p->active[k]) {
-            p->m += dims[k];
+            p->m += dim;
             p->ncones++;
         }
+        row += dim;
     }
     return CDYN_OK;
 }
 
-cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const int *dims,
-                                      const int *friction, int n, int nv, void *buf, size_t bytes)
+cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const cdyn_contact_layout *l,
+                                      void *buf, size_t bytes)
 {
-    const cdyn_status st = carve(p, dims, friction, n, nv, buf, bytes);
+    const cdyn_status st = carve(p, l, buf, bytes);
     if (st != CDYN_OK)
         return st;
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < p->nb; ++k) {
         p->active[k] = 0;
         p->block_row[k] = -1;
         p->cones[k].mu = 0;
     }
     p->m = p->ncones = 0;
-    for (int r = 0; r < p->nc; ++r)
+    for (int r = 0; r < p->nr; ++r)
         p->lambda[r] = 0;
     p->stats->iterations = 0;
     p->stats->primal = p->stats->dual = p->stats->complementarity = 0;
@@ -102,11 +130,10 @@ cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const int *dims,
     return CDYN_OK;
 }
 
-cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const int *dims,
-                                        const int *friction, int n, int nv, void *buf,
-                                        size_t bytes)
+cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const cdyn_contact_layout *l,
+                                        void *buf, size_t bytes)
 {
-    return carve(p, dims, friction, n, nv, buf, bytes);
+    return carve(p, l, buf, bytes);
 }
 
 /* ---- assembly ----------------------------------------------------------------------- */
@@ -225,24 +252,24 @@ static cdyn_status contact_geometry(cdyn_contact_problem *p, const cdyn_contact_
 
 /* b: the normal velocity the contact must reach (seed 002's -phi/dt, a fraction of it when
  * penetrating, restitution's -e v_n when it arrives within the step). */
-static cdyn_real normal_bound(const cdyn_contact_settings *s, int k, cdyn_real phi, cdyn_real vn)
+static cdyn_real normal_bound(const cdyn_contact_settings *s, cdyn_real e, cdyn_real phi,
+                              cdyn_real vn)
 {
     cdyn_real b = phi >= 0 ? -phi / s->dt : -s->stabilisation * phi / s->dt;
-    const cdyn_real e = s->restitution ? s->restitution[k] : 0;
     if (e > 0 && vn < 0 && phi + s->dt * vn <= 0 && -e * vn > b)
         b = -e * vn;
     return b;
 }
 
-/* G's block (i, j) of the step's problem: T_i Gset_ij T_j^T. */
+/* G's block (i, j) of the step's problem: T_i Gall_ij T_j^T. */
 static void delassus_block(cdyn_contact_problem *p, int i, int j)
 {
-    const int di = p->cones[i].dim, dj = p->cones[j].dim, nc = p->nc, m = p->m;
+    const int di = p->cones[i].dim, dj = p->cones[j].dim, nr = p->nr, m = p->m;
     const cdyn_real *Ti = rotation_of(p, i), *Tj = rotation_of(p, j);
     cdyn_real col[6] = { 0 }, rot[6] = { 0 }, blk[6][6];
-    for (int b = 0; b < dj; ++b) { /* column b of Gset_ij, rotated by T_i */
+    for (int b = 0; b < dj; ++b) { /* column b of Gall_ij, rotated by T_i */
         for (int a = 0; a < di; ++a)
-            col[a] = p->Gset[(size_t)(p->set_row[i] + a) * nc + p->set_row[j] + b];
+            col[a] = p->Gall[(size_t)(p->set_row[i] + a) * nr + p->set_row[j] + b];
         rotate(Ti, di, 0, col, rot);
         for (int a = 0; a < di; ++a)
             blk[a][b] = rot[a];
@@ -254,28 +281,77 @@ static void delassus_block(cdyn_contact_problem *p, int i, int j)
     }
 }
 
-cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
-                                  const cdyn_real *aR, const cdyn_real *ap, const cdyn_real *v,
-                                  const cdyn_real *vf)
+/* Gall and J's limit rows from the robot's Gset, J and Y = M^-1 e_k: a limit's row of J is
+ * +-e_k, so its row of J M^-1 J^T is +-(J Y_k) against the set and +-Y_k[k'] against
+ * another limit. */
+static void extend_rows(cdyn_contact_problem *p)
 {
-    if (!p || !s || !aR || !ap || !v || !vf)
+    const int nc = p->nc, nr = p->nr, nv = p->nv;
+    for (int r = 0; r < nc; ++r)
+        for (int c = 0; c < nc; ++c)
+            p->Gall[(size_t)r * nr + c] = p->Gset[(size_t)r * nc + c];
+    for (int a = nc; a < nr; ++a) {
+        const int la = (a - nc) / 2;
+        const cdyn_real sa = (a - nc) % 2 ? -1 : 1;
+        const cdyn_real *Ya = p->Y + (size_t)la * nv;
+        for (int j = 0; j < nv; ++j)
+            p->J[(size_t)a * nv + j] = 0;
+        p->J[(size_t)a * nv + p->limits[la].idx_v] = sa;
+        for (int r = 0; r < nc; ++r) {
+            cdyn_real t = 0;
+            for (int j = 0; j < nv; ++j)
+                t += p->J[(size_t)r * nv + j] * Ya[j];
+            p->Gall[(size_t)a * nr + r] = p->Gall[(size_t)r * nr + a] = sa * t;
+        }
+        for (int b = nc; b < nr; ++b) {
+            const cdyn_real sb = (b - nc) % 2 ? -1 : 1;
+            p->Gall[(size_t)a * nr + b] = sa * sb * Ya[p->limits[(b - nc) / 2].idx_v];
+        }
+    }
+}
+
+/* The row of block k that the bound b acts on: a contact's normal, a limit's only row. */
+static int normal_row(const cdyn_contact_problem *p, int k)
+{
+    return p->set_row[k] + (p->cones[k].kind == CDYN_CONE_FRICTION ? 2 : 0);
+}
+
+static cdyn_status block_geometry(cdyn_contact_problem *p, const cdyn_contact_settings *s,
+                                  const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap)
+{
+    for (int k = 0; k < p->nb; ++k) {
+        if (p->cones[k].kind == CDYN_CONE_FRICTION) {
+            const cdyn_status st = contact_geometry(p, s, k, aR + 9 * k, ap + 3 * k);
+            if (st != CDYN_OK)
+                return st;
+        } else if (p->cones[k].kind == CDYN_CONE_POSITIVE) {
+            const cdyn_joint_limit *l = &p->limits[(k - p->n) / 2];
+            const cdyn_real qk = q[l->idx_q];
+            if (!finite(qk))
+                return CDYN_E_NONFINITE;
+            p->phi[k] = (k - p->n) % 2 ? l->upper - qk : qk - l->lower;
+        }
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
+                                  const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
+                                  const cdyn_real *v, const cdyn_real *vf)
+{
+    if (!p || !s || !q || (p->n > 0 && (!aR || !ap)) || !v || !vf)
         return CDYN_E_ARG;
     if (!settings_ok(s, p->n))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
-    const int nc = p->nc, nv = p->nv;
+    const int nc = p->nc, nr = p->nr, nv = p->nv;
     if (!all_finite(v, nv) || !all_finite(vf, nv) || !all_finite(p->J, nc * nv) ||
-        !all_finite(p->Gset, nc * nc))
+        !all_finite(p->Gset, nc * nc) || !all_finite(p->Y, p->nlimits * nv))
         return CDYN_E_NONFINITE;
-    for (int k = 0; k < p->n; ++k) {
-        if (p->cones[k].kind != CDYN_CONE_FRICTION) {
-            p->active[k] = 1;
-            continue;
-        }
-        const cdyn_status st = contact_geometry(p, s, k, aR + 9 * k, ap + 3 * k);
-        if (st != CDYN_OK)
-            return st;
-    }
-    for (int r = 0; r < nc; ++r) { /* J v and J v_f in the frames' axes */
+    const cdyn_status st = block_geometry(p, s, q, aR, ap);
+    if (st != CDYN_OK)
+        return st;
+    extend_rows(p);
+    for (int r = 0; r < nr; ++r) { /* J v and J v_f in the frames' axes */
         cdyn_real a = 0, b = 0;
         for (int j = 0; j < nv; ++j) {
             a += p->J[(size_t)r * nv + j] * v[j];
@@ -285,30 +361,34 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
         p->Jvf[r] = b;
     }
     p->m = p->ncones = 0;
-    for (int k = 0; k < p->n; ++k) { /* rotate into the bases, number the active blocks */
-        const int d = p->cones[k].dim, r = p->set_row[k];
+    for (int k = 0; k < p->nb; ++k) { /* rotate into the bases, number the active blocks */
+        const int d = p->cones[k].dim, r = p->set_row[k], nrow = normal_row(p, k);
         rotate(rotation_of(p, k), d, 0, p->Jv + r, p->Jv + r);
         rotate(rotation_of(p, k), d, 0, p->Jvf + r, p->Jvf + r);
-        if (p->cones[k].kind == CDYN_CONE_FRICTION) /* within the margin, or brought there */
-            p->active[k] = p->phi[k] <= s->margin || p->phi[k] + s->dt * p->Jvf[r + 2] <= s->margin;
+        if (p->cones[k].kind != CDYN_CONE_FREE) /* within the margin, or brought there */
+            p->active[k] = p->phi[k] <= s->margin || p->phi[k] + s->dt * p->Jvf[nrow] <= s->margin;
+        else
+            p->active[k] = 1;
         p->block_row[k] = p->active[k] ? p->m : -1;
         if (p->active[k]) {
             p->m += d;
             p->ncones++;
         }
     }
-    for (int i = 0; i < p->n; ++i) {
+    for (int i = 0; i < p->nb; ++i) {
         if (!p->active[i])
             continue;
-        for (int j = 0; j < p->n; ++j)
+        for (int j = 0; j < p->nb; ++j)
             if (p->active[j])
                 delassus_block(p, i, j);
         const int d = p->cones[i].dim, r = p->set_row[i], row = p->block_row[i];
         for (int a = 0; a < d; ++a)
             p->g[row + a] = p->Jvf[r + a];
-        if (p->cones[i].kind == CDYN_CONE_FRICTION) {
-            p->bound[i] = normal_bound(s, i, p->phi[i], p->Jv[r + 2]);
-            p->g[row + 2] -= p->bound[i];
+        if (p->cones[i].kind != CDYN_CONE_FREE) {
+            const int nrow = normal_row(p, i);
+            const cdyn_real e = i < p->n && s->restitution ? s->restitution[i] : 0;
+            p->bound[i] = normal_bound(s, e, p->phi[i], p->Jv[nrow]);
+            p->g[row + nrow - r] -= p->bound[i];
         }
     }
     return CDYN_OK;
@@ -320,7 +400,7 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
 static int active_cones(const cdyn_contact_problem *p, cdyn_cone *out)
 {
     int n = 0;
-    for (int k = 0; k < p->n; ++k)
+    for (int k = 0; k < p->nb; ++k)
         if (p->active[k])
             out[n++] = p->cones[k];
     return n;
@@ -328,33 +408,33 @@ static int active_cones(const cdyn_contact_problem *p, cdyn_cone *out)
 
 static void clear_results(cdyn_contact_problem *p)
 {
-    for (int r = 0; r < p->nc; ++r)
+    for (int r = 0; r < p->nr; ++r)
         p->lambda[r] = p->c[r] = 0;
     for (int j = 0; j < p->nv; ++j)
         p->impulse[j] = 0;
 }
 
-/* lambda, c and the impulse from the solver's x: lambda in the set's layout, the velocities
- * J v+ = J v_f + Gset lambda_A of every row (left-out contacts too), J^T lambda_A. */
+/* lambda, c and the impulse from the solver's x: lambda in the blocks' layout, the
+ * velocities J v+ = J v_f + Gall lambda_A of every row (left-out blocks too), J^T lambda_A. */
 static void scatter_results(cdyn_contact_problem *p)
 {
-    const int nc = p->nc, nv = p->nv;
+    const int nr = p->nr, nv = p->nv;
     cdyn_real *lambdaA = p->y; /* the solver's c is no longer needed */
-    for (int k = 0; k < p->n; ++k) {
+    for (int k = 0; k < p->nb; ++k) {
         const int d = p->cones[k].dim, r = p->set_row[k], b = p->block_row[k];
         for (int a = 0; a < d; ++a)
             p->lambda[r + a] = b >= 0 ? p->x[b + a] : 0;
     }
-    for (int k = 0; k < p->n; ++k)
+    for (int k = 0; k < p->nb; ++k)
         rotate(rotation_of(p, k), p->cones[k].dim, 1, p->lambda + p->set_row[k],
                lambdaA + p->set_row[k]);
-    for (int r = 0; r < nc; ++r) {
+    for (int r = 0; r < nr; ++r) {
         cdyn_real s = 0;
-        for (int j = 0; j < nc; ++j)
-            s += p->Gset[(size_t)r * nc + j] * lambdaA[j];
+        for (int j = 0; j < nr; ++j)
+            s += p->Gall[(size_t)r * nr + j] * lambdaA[j];
         p->c[r] = s;
     }
-    for (int k = 0; k < p->n; ++k) {
+    for (int k = 0; k < p->nb; ++k) {
         const int r = p->set_row[k];
         rotate(rotation_of(p, k), p->cones[k].dim, 0, p->c + r, p->c + r);
         for (int a = 0; a < p->cones[k].dim; ++a)
@@ -362,7 +442,7 @@ static void scatter_results(cdyn_contact_problem *p)
     }
     for (int j = 0; j < nv; ++j) {
         cdyn_real s = 0;
-        for (int r = 0; r < nc; ++r)
+        for (int r = 0; r < nr; ++r)
             s += p->J[(size_t)r * nv + j] * lambdaA[r];
         p->impulse[j] = s;
     }
@@ -381,7 +461,7 @@ int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s)
     }
     cdyn_cone *cones = p->step_cones;
     const int ncones = active_cones(p, cones);
-    for (int k = 0; k < p->n; ++k) /* warm start: the last step's lambda of these contacts */
+    for (int k = 0; k < p->nb; ++k) /* warm start: the last step's lambda of these blocks */
         if (p->active[k])
             for (int a = 0; a < p->cones[k].dim; ++a)
                 p->x[p->block_row[k] + a] = s->cone.warm_start ? p->lambda[p->set_row[k] + a] : 0;
@@ -400,38 +480,69 @@ int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s)
 
 /* ---- the generic step ----------------------------------------------------------------- */
 
-static int problem_matches(const cdyn_constraint_data *cd, const cdyn_contact_problem *p, int nv)
+/* p was carved for cd's set (NULL: none) on m. */
+static int problem_matches(const cdyn_model *m, const cdyn_constraint_data *cd,
+                           const cdyn_contact_problem *p)
 {
-    if (p->n != cd->n || p->nc != cd->nc || p->nv != nv)
+    const int n = cd ? cd->n : 0;
+    if (p->n != n || p->nc != (cd ? cd->nc : 0) || p->nv != m->nv)
         return 0;
-    for (int k = 0; k < cd->n; ++k)
+    for (int k = 0; k < n; ++k)
         if (p->cones[k].dim != cd->set[k].dim ||
             (p->cones[k].kind == CDYN_CONE_FRICTION) != (cd->set[k].friction == 1))
             return 0;
+    for (int k = 0; k < p->nlimits; ++k)
+        if (p->limits[k].idx_q >= m->nq)
+            return 0;
     return 1;
+}
+
+/* J, Gset, Y and the free velocity (into cd's or p's scratch) at q, v, tau. */
+static cdyn_status robot_terms(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                               cdyn_contact_problem *p, const cdyn_real *q, const cdyn_real *v,
+                               const cdyn_real *tau, cdyn_real dt, cdyn_real *vf)
+{
+    cdyn_status st = CDYN_OK;
+    if (cd) {
+        st = cdyn_constraint_jacobian(m, d, cd, q, p->J);
+        if (st == CDYN_OK)
+            st = cdyn_delassus(m, d, cd, q, 0, p->Gset);
+    }
+    if (st == CDYN_OK && p->nlimits > 0) { /* M^-1 e_k from M's factor */
+        st = cdyn_crba(m, d, q, 0);
+        if (st == CDYN_OK)
+            st = cdyn_ltl(m, d);
+        for (int l = 0; l < p->nlimits && st == CDYN_OK; ++l) {
+            cdyn_real *y = p->Y + (size_t)l * m->nv;
+            for (int j = 0; j < m->nv; ++j)
+                y[j] = j == p->limits[l].idx_v;
+            st = cdyn_ltl_solve(m, d, y);
+        }
+    }
+    if (st == CDYN_OK)
+        st = cdyn_aba(m, d, q, v, tau, vf);
+    if (st != CDYN_OK)
+        return st;
+    for (int j = 0; j < m->nv; ++j)
+        vf[j] = v[j] + dt * vf[j];
+    return CDYN_OK;
 }
 
 cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                                        cdyn_contact_problem *p, const cdyn_contact_settings *s,
                                        const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau)
 {
-    if (cdyn__check_cd(m, d, cd) || !p || !s || !q || !v || !tau || !problem_matches(cd, p, m->nv))
+    if (cdyn__check(m, d) || (cd && cdyn__check_cd(m, d, cd)) || !p || !s || !q || !v || !tau ||
+        !problem_matches(m, cd, p))
         return CDYN_E_ARG;
     if (!(s->dt > 0))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
     if (!all_finite(q, m->nq) || !all_finite(v, m->nv) || !all_finite(tau, m->nv))
         return CDYN_E_NONFINITE;
-    cdyn_status st = cdyn_constraint_jacobian(m, d, cd, q, p->J);
-    if (st == CDYN_OK)
-        st = cdyn_delassus(m, d, cd, q, 0, p->Gset);
-    if (st == CDYN_OK)
-        st = cdyn_aba(m, d, q, v, tau, cd->zd); /* zd: free scratch of nv between solves */
+    const cdyn_status st = robot_terms(m, d, cd, p, q, v, tau, s->dt, p->vf);
     if (st != CDYN_OK)
         return st;
-    cdyn_real *vf = cd->u0;
-    for (int j = 0; j < m->nv; ++j)
-        vf[j] = v[j] + s->dt * cd->zd[j];
-    return cdyn_contact_assemble(p, s, cd->aR, cd->ap, v, vf);
+    return cdyn_contact_assemble(p, s, q, cd ? cd->aR : 0, cd ? cd->ap : 0, v, p->vf);
 }
 
 int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
@@ -447,10 +558,11 @@ int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *c
     const int it = cdyn_contact_solve(p, s);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED)
         return it;
-    cdyn_real *tau_c = cd->zd, *acc = cd->u0; /* tau + J^T lambda / dt, then v+'s ddq */
+    /* v+ = v_f + M^-1 J^T lambda = v + dt ABA(q, v, tau + J^T lambda / dt) */
     for (int j = 0; j < m->nv; ++j)
-        tau_c[j] = tau[j] + p->impulse[j] / s->dt;
-    const cdyn_status st = cdyn_aba(m, d, q, v, tau_c, acc);
+        p->scratch[j] = tau[j] + p->impulse[j] / s->dt;
+    cdyn_real *acc = p->scratch + m->nv;
+    const cdyn_status st = cdyn_aba(m, d, q, v, p->scratch, acc);
     if (st != CDYN_OK)
         return st;
     for (int j = 0; j < m->nv; ++j)

@@ -174,67 +174,103 @@ enum { CDYN_CONTACT_ADMM = 0, CDYN_CONTACT_PGS = 1 };
 #endif
 
 
-/* The step's problem over a constraint set of n constraints (nc rows) on nv DoFs, in a
- * caller buffer of CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv) bytes. The robot side fills J and
- * Gset; cdyn_contact_assemble builds the step's problem from them; cdyn_contact_solve
- * solves it and leaves the set's impulses and their generalized impulse. */
+/* A joint's position limits as two one-row unilateral constraints of the step (seed 004
+ * section 3): the lower row q - lower >= 0 pushes with +lambda on the DoF, the upper row
+ * upper - q >= 0 with -lambda; each a half line (lambda >= 0) with the contacts' rules:
+ * phi the distance to the limit, active within the margin, the normal rows' bound b. */
+typedef struct {
+    int idx_q, idx_v;       /* the joint's coordinate in q and DoF in v (nq = nv = 1) */
+    cdyn_real lower, upper; /* its limits, lower < upper */
+} cdyn_joint_limit;
+
+/* What a step's problem is over: the constraint set's n constraints (dims, friction
+ * flags) and the joint limits, on nv DoFs. n may be 0 when nlimits > 0. */
+typedef struct {
+    int n;                          /* constraints of the set */
+    const int *dims;                /* (n) their rows: 3 or 6 */
+    const int *friction;            /* (n) 1 for a frictional contact (dim 3) */
+    int nlimits;                    /* joints with limits */
+    const cdyn_joint_limit *limits; /* (nlimits) */
+    int nv;
+} cdyn_contact_layout;
+
+/* The step's problem in a caller buffer of CDYN_CONTACT_PROBLEM_BYTES(n, nc, nlimits, nv)
+ * bytes (nc: the set's rows). Its blocks are the set's constraints then two per limited
+ * joint (lower, upper): nb = n + 2 nlimits blocks, nr = nc + 2 nlimits rows. The robot
+ * side fills J's first nc rows, Gset and, with limits, Y; cdyn_contact_assemble builds the
+ * step's problem from them; cdyn_contact_solve solves it and leaves the impulses. */
 typedef struct {
     int n, nc, nv;      /* the set: constraints, rows; DoFs */
-    int m, ncones;      /* this step's problem: rows, blocks (active contacts, bilateral ones) */
-    cdyn_cone *cones;   /* (n) every constraint's block, in set order */
-    cdyn_cone *step_cones; /* (n) this step's blocks: the active ones, packed */
-    int *block_row;     /* (n) each constraint's first row in the step's problem, -1: left out */
-    int *set_row;       /* (n) each constraint's first row in the set */
-    int *active;        /* (n) 1 when the constraint is in this step's problem */
-    cdyn_real *J;       /* (nc x nv) [in] the set's J at q (rows in each frame A's axes) */
+    int nlimits;        /* limited joints */
+    int nb, nr;         /* blocks and rows: the set's and 2 per limited joint */
+    int m, ncones;      /* this step's problem: rows, blocks (active ones) */
+    const cdyn_joint_limit *limits; /* (nlimits) */
+    cdyn_cone *cones;      /* (nb) every block, in order (limits: half lines) */
+    cdyn_cone *step_cones; /* (nb) this step's blocks: the active ones, packed */
+    int *block_row;     /* (nb) each block's first row in the step's problem, -1: left out */
+    int *set_row;       /* (nb) each block's first row among the nr */
+    int *active;        /* (nb) 1 when the block is in this step's problem */
+    cdyn_real *J;       /* (nr x nv) [in] the set's J at q in its first nc rows (each frame A's
+                         * axes); the limits' rows (+-1 on their DoF) by the assembly */
     cdyn_real *Gset;    /* (nc x nc) [in] the set's J M^-1 J^T at q */
-    cdyn_real *basis;   /* (n x 9) each frictional contact's t1, t2, n (rows, world) */
-    cdyn_real *T;       /* (n x 9) the rotation from its frame A's axes to that basis */
-    cdyn_real *phi;     /* (n) each frictional contact's signed distance */
-    cdyn_real *bound;   /* (n) the bound b on its normal velocity (c_n = v+_n - b >= 0) */
-    cdyn_real *Jv;      /* (nc) J v before the step, in the step's rows (bases rotated) */
-    cdyn_real *Jvf;     /* (nc) J v_f, likewise */
+    cdyn_real *Y;       /* (nlimits x nv) [in] M^-1 e_k for each limit's DoF k */
+    cdyn_real *Gall;    /* (nr x nr) J M^-1 J^T over every row, frame axes */
+    cdyn_real *basis;   /* (nb x 9) each frictional contact's t1, t2, n (rows, world) */
+    cdyn_real *T;       /* (nb x 9) the rotation from its frame A's axes to that basis */
+    cdyn_real *phi;     /* (nb) each frictional contact's and limit's signed distance */
+    cdyn_real *bound;   /* (nb) the bound b on its normal velocity (c_n = v+_n - b >= 0) */
+    cdyn_real *Jv;      /* (nr) J v before the step, in the step's rows (bases rotated) */
+    cdyn_real *Jvf;     /* (nr) J v_f, likewise */
     cdyn_real *G;       /* (m x m) the step's Delassus matrix, contact rows in their bases */
     cdyn_real *g;       /* (m) its free velocity J v_f minus the normal rows' bound b */
     cdyn_real *x;       /* (m) the solver's lambda */
     cdyn_real *y;       /* (m) its c = G x + g */
-    cdyn_real *lambda;  /* (nc) the set's impulses: a frictional contact's (t1, t2, n) in its
-                         * basis, 0 when left out; a bilateral constraint's in A's axes */
-    cdyn_real *c;       /* (nc) the velocities J v+ in the same layout (free: J v_f) */
+    cdyn_real *lambda;  /* (nr) the impulses: a frictional contact's (t1, t2, n) in its
+                         * basis, 0 when left out; a bilateral constraint's in A's axes;
+                         * then each limit's (lower, upper), >= 0 */
+    cdyn_real *c;       /* (nr) the velocities J v+ in the same layout */
     cdyn_real *impulse; /* (nv) J^T lambda, the generalized impulse of the step */
-    cdyn_real *work;    /* CDYN_CONE_WORK_REALS(nc) */
+    cdyn_real *vf;      /* (nv) [in] the free velocity v + dt M^-1 (tau - nle) */
+    cdyn_real *scratch; /* (2 nv) the step's */
+    cdyn_real *work;    /* CDYN_CONE_WORK_REALS(nr) */
     cdyn_cone_stats *stats; /* the last solve's */
 } cdyn_contact_problem;
 
-#define CDYN__CONTACT_REALS(n, nc, nv)                                                             \
-    ((size_t)(nc) * (size_t)(nv) + 2 * (size_t)(nc) * (size_t)(nc) + 20 * (size_t)(n) +            \
-     7 * (size_t)(nc) + (size_t)(nv) + CDYN_CONE_WORK_REALS(nc))
-#define CDYN_CONTACT_PROBLEM_BYTES(n, nc, nv)                                                      \
-    (CDYN__CONTACT_REALS(n, nc, nv) * sizeof(cdyn_real) + 3 * (size_t)(n) * sizeof(int) +          \
-     2 * (size_t)(n) * sizeof(cdyn_cone) + sizeof(cdyn_cone_stats) + sizeof(cdyn_real))
+#define CDYN__CONTACT_NB(n, nl) ((size_t)(n) + 2 * (size_t)(nl))
+#define CDYN__CONTACT_NR(nc, nl) ((size_t)(nc) + 2 * (size_t)(nl))
+#define CDYN__CONTACT_REALS(n, nc, nl, nv)                                                         \
+    (CDYN__CONTACT_NR(nc, nl) * (size_t)(nv) + (size_t)(nc) * (size_t)(nc) +                       \
+     (size_t)(nl) * (size_t)(nv) + 2 * CDYN__CONTACT_NR(nc, nl) * CDYN__CONTACT_NR(nc, nl) +       \
+     20 * CDYN__CONTACT_NB(n, nl) + 7 * CDYN__CONTACT_NR(nc, nl) + 4 * (size_t)(nv) +              \
+     CDYN_CONE_WORK_REALS(CDYN__CONTACT_NR(nc, nl)))
+#define CDYN_CONTACT_PROBLEM_BYTES(n, nc, nl, nv)                                                  \
+    (CDYN__CONTACT_REALS(n, nc, nl, nv) * sizeof(cdyn_real) +                                      \
+     3 * CDYN__CONTACT_NB(n, nl) * sizeof(int) + 2 * CDYN__CONTACT_NB(n, nl) * sizeof(cdyn_cone) + \
+     sizeof(cdyn_cone_stats) + sizeof(cdyn_real))
 
-/* Carves p out of buf for the set (dims and friction flags read from it); CDYN_E_SIZE if
- * too small, CDYN_E_ARG for a bad set (a frictional constraint not a 3d contact). The
- * reals are not cleared but lambda (the warm start of the first step) and the stats. */
-cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const int *dims,
-                                      const int *friction, int n, int nv, void *buf,
-                                      size_t bytes);
+/* Carves p out of buf for the layout (referenced, not copied); CDYN_E_SIZE if too small,
+ * CDYN_E_ARG for a bad layout (a frictional constraint not of 3 rows, a limit with
+ * lower >= upper or not finite). lambda (the warm start of the first step) and the stats
+ * are cleared; the other reals are not. */
+cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const cdyn_contact_layout *layout,
+                                      void *buf, size_t bytes);
 /* The same carving over a buffer that holds (or is to hold) p's problem, which may have
  * been copied or moved: lambda (the next warm start), the active flags and the last
- * results are kept. Any bytes are safe: the sizes are refilled from the set. */
-cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const int *dims,
-                                        const int *friction, int n, int nv, void *buf,
+ * results are kept. Any bytes are safe: the sizes are refilled from the layout. */
+cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p,
+                                        const cdyn_contact_layout *layout, void *buf,
                                         size_t bytes);
-/* The step's problem from p->J and p->Gset, each frame A's world placement (aR: n x 9
- * row-major, ap: n x 3), the velocity v before the step and the free velocity vf = v + dt
- * M^-1 (tau - nle). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e outside [0, 1], a zero
- * normal, margin < 0), CDYN_E_NONFINITE for a NaN or infinity in them or the inputs. */
+/* The step's problem from p->J, p->Gset and p->Y, q (for the limits), each frame A's world
+ * placement (aR: n x 9 row-major, ap: n x 3), the velocity v before the step and the free
+ * velocity vf = v + dt M^-1 (tau - nle) (p->vf may be passed). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e
+ * outside [0, 1], a zero normal, margin < 0), CDYN_E_NONFINITE for a NaN or infinity in
+ * them or the inputs. */
 cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
-                                  const cdyn_real *aR, const cdyn_real *ap, const cdyn_real *v,
-                                  const cdyn_real *vf);
+                                  const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
+                                  const cdyn_real *v, const cdyn_real *vf);
 /* Solves the assembled problem by the settings' solver, warm-started (settings->cone.
  * warm_start) from p->lambda; leaves p->lambda, p->c, p->impulse and p->stats. Returns the
- * solver's iterations (0 when no constraint is active), or its negative cdyn_status (then
+ * solver's iterations (0 when no block is active), or its negative cdyn_status (then
  * lambda, c and impulse are zeros unless it is CDYN_E_NOT_CONVERGED). */
 int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s);
 

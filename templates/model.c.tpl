@@ -44,3 +44,11 @@ const cdyn_constraint {{ name }}_constraints[{{ ncon }}] = {
 {% endfor %}
 };
 {% endif %}
+{% if has_limits %}
+
+const cdyn_joint_limit {{ name }}_joint_limits[{{ nlimits }}] = {
+{% for l in limits %}
+    { {{ l.idx_q }}, {{ l.idx_v }}, {{ l.lower }}, {{ l.upper }} }{% if not loop.last %},{% endif %}  /* {{ l.comment }} */
+{% endfor %}
+};
+{% endif %}

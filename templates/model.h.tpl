@@ -26,6 +26,12 @@ extern const cdyn_constraint {{ name }}_constraints[{{ ncon }}];
 #define {{ NAME }}_GENERIC_CONSTRAINT_BYTES CDYN_CONSTRAINT_DATA_BYTES({{ nv }}, {{ ncon }}, {{ nc }})
 
 {% endif %}
+{% if has_limits %}
+/* The joints whose position limits the contact step holds (--joint-limits), for the
+ * generic step's cdyn_contact_layout. */
+extern const cdyn_joint_limit {{ name }}_joint_limits[{{ nlimits }}];
+
+{% endif %}
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,9 @@
 #include "{{ name }}.h"
 #include <string.h>
 #include "cdyn_trig.h"     /* cdyn_sincos_n: every joint angle's sin and cos at once */
+{% if has_limits %}
+#include "{{ name }}_model.h" /* {{ name }}_joint_limits, for the contact step */
+{% endif %}
 
 const char *const {{ name }}_frame_names[{{ nframes_alloc }}] = {
 {% for f in frames %}
@@ -261,4 +264,8 @@ void {{ name }}_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, 
 {% if constraints %}
 
 {% include "robot_constraints.c.tpl" %}
+{% endif %}
+{% if contact_step %}
+
+{% include "robot_contact.c.tpl" %}
 {% endif %}

@@ -15,6 +15,8 @@
 #endif
 {% if constraints %}
 #include "cdyn_prox.h"
+{% endif %}
+{% if contact_step %}
 #include "cdyn_contact.h"
 {% endif %}
 {% if size %}
@@ -75,6 +77,14 @@ extern "C" {
 {% endif %}
 
 {% endif %}
+{% if contact_step %}
+/* The contact step ({{ name }}_contact_step, below): 1; with --joint-limits, the joints whose
+ * position limits it holds ({{ name }}_joint_limits in {{ name }}_model.h: two rows each,
+ * lower then upper, after the set's {{ nc }} rows of lambda). */
+#define {{ NAME }}_HAS_CONTACT_STEP 1
+#define {{ NAME }}_NJOINT_LIMITS {{ nlimits }}
+
+{% endif %}
 /* Frame ids: one per URDF link. */
 enum {{ name }}_frame {
 {% for f in frames %}
@@ -109,9 +119,10 @@ typedef struct {
 {% if constraints %}
     /* the generic cdyn_constraint_data's buffer ({{ NAME }}_GENERIC_CONSTRAINT_BYTES) */
     cdyn_real cwork[({{ NAME }}_GENERIC_CONSTRAINT_BYTES + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+{% endif %}
+{% if contact_step %}
     /* the contact step's problem and results (read them through {{ name }}_contact_view) */
-    cdyn_real contact_vf[{{ NAME }}_NV];
-    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ NAME }}_NCONSTRAINTS, {{ NAME }}_NC, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ ncon }}, {{ nc }}, {{ nlimits }}, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
 {% else %}
 /* Workspace; the caller allocates it (sizeof is a compile-time constant). */
@@ -162,9 +173,10 @@ typedef struct {
     cdyn_real pv[{{ pv_nstash }}];       /* placements, U, D^-1, u, S^T KA */
 {% endif %}
 {% endif %}
+{% endif %}
+{% if contact_step %}
     /* the contact step's problem and results (read them through {{ name }}_contact_view) */
-    cdyn_real contact_vf[{{ NAME }}_NV];
-    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ NAME }}_NCONSTRAINTS, {{ NAME }}_NC, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ ncon }}, {{ nc }}, {{ nlimits }}, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
 } {{ name }}_data;
 
@@ -333,9 +345,12 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
 
+{% endif %}
+{% if contact_step %}
 /* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
  * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
- * velocity level. One semi-implicit Euler step:
+ * velocity level{% if has_limits %}, and the {{ nlimits }} limited joints' position limits (--joint-limits,
+ * {{ name }}_joint_limits in {{ name }}_model.h) unilateral{% endif %}. One semi-implicit Euler step:
  *   M (v+ - v) = dt (tau - nle) + J^T lambda,  q+ = integrate(q, v+ dt),
  * lambda from the cone complementarity problem over the contacts with phi <= margin, by
  * ADMM or PGS (settings->solver). The problem and results live in d: {{ name }}_contact_view

@@ -263,17 +263,26 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     return {{ name }}__solved(d, &c, status);
 }
 
+{% endif %}
+{% if contact_step %}
+
 /* ---- the contact step, by the generic runtime's ---- */
+{% if constraints %}
 
 static const int {{ name }}__con_dims[{{ ncon }}] = { {% for c in constraints %}{{ c.dim }}{% if not loop.last %}, {% endif %}{% endfor %} };
 static const int {{ name }}__con_friction[{{ ncon }}] = { {% for c in constraints %}{{ c.friction }}{% if not loop.last %}, {% endif %}{% endfor %} };
+{% endif %}
+
+static const cdyn_contact_layout {{ name }}__contact_layout = {
+    {{ ncon }}, {% if constraints %}{{ name }}__con_dims, {{ name }}__con_friction{% else %}0, 0{% endif %},
+    {{ nlimits }}, {% if has_limits %}{{ name }}_joint_limits{% else %}0{% endif %}, {{ NAME }}_NV
+};
 
 int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p)
 {
     if (!d || !p)
         return CDYN_E_ARG;
-    return cdyn_contact_problem_attach(p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
-                                       {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+    return cdyn_contact_problem_attach(p, &{{ name }}__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
 int {{ name }}_contact_reset({{ name }}_data *d)
@@ -281,8 +290,20 @@ int {{ name }}_contact_reset({{ name }}_data *d)
     cdyn_contact_problem p;
     if (!d)
         return CDYN_E_ARG;
-    return cdyn_contact_problem_init(&p, {{ name }}__con_dims, {{ name }}__con_friction, {{ NAME }}_NCONSTRAINTS,
-                                     {{ NAME }}_NV, d->contact_buf, sizeof d->contact_buf);
+    return cdyn_contact_problem_init(&p, &{{ name }}__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The generic workspaces re-pointed at d (the set's with it, or none). */
+static cdyn_constraint_data *{{ name }}__attach_step({{ name }}_data *d, cdyn_data *g, cdyn_constraint_data *c)
+{
+{% if constraints %}
+    {{ name }}__attach_set(d, g, c);
+    return c;
+{% else %}
+    (void)c;
+    {{ name }}__attach(d, g);
+    return 0;
+{% endif %}
 }
 
 int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
@@ -293,8 +314,8 @@ int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *
     cdyn_contact_problem p;
     if ({{ name }}_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    {{ name }}__attach_set(d, &g, &c);
-    return cdyn_contact_problem_build(&{{ name }}_model, &g, &c, &p, settings, q, v, tau);
+    return cdyn_contact_problem_build(&{{ name }}_model, &g, {{ name }}__attach_step(d, &g, &c), &p, settings,
+                                      q, v, tau);
 }
 
 int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *settings)
@@ -313,7 +334,7 @@ int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *set
     cdyn_contact_problem p;
     if ({{ name }}_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    {{ name }}__attach_set(d, &g, &c);
-    return cdyn_contact_step(&{{ name }}_model, &g, &c, &p, settings, q, v, tau, q_next, v_next);
+    return cdyn_contact_step(&{{ name }}_model, &g, {{ name }}__attach_step(d, &g, &c), &p, settings, q, v,
+                             tau, q_next, v_next);
 }
 {% endif %}

@@ -12,3 +12,9 @@ cdyn_generated_library(contact_quadruped ${CMAKE_SOURCE_DIR}/robots/quadruped12.
   --contact lh_foot:friction --contact rh_foot:friction)
 cdyn_add_check_test(test_contact test_contact.c)
 target_link_libraries(test_contact PRIVATE gen_contact_box gen_contact_ball gen_contact_quadruped)
+# the sample arm with its joints' limits (no constraint set: the limits-only step), and with
+# its tool clamped by a bilateral 3d contact as well (both kinds of rows in one problem)
+cdyn_generated_library(contact_arm ${CMAKE_SOURCE_DIR}/robots/arm7.urdf "" --joint-limits)
+cdyn_generated_library(contact_arm_clamped ${CMAKE_SOURCE_DIR}/robots/arm7.urdf ""
+  --joint-limits --contact tool:3d)
+target_link_libraries(test_contact PRIVATE gen_contact_arm gen_contact_arm_clamped)

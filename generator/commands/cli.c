@@ -29,6 +29,8 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
         o->strict = 1;
     } else if (strcmp(a, "--size") == 0) {
         o->size = 1;
+    } else if (strcmp(a, "--joint-limits") == 0) {
+        o->joint_limits = 1;
     } else if (strcmp(a, "--massless-links") == 0) {
         if (!has_value)
             return cli_usage_error("%s needs refuse or ignore", a);

@@ -18,6 +18,8 @@
     "                       with Coulomb friction in the contact step R_contact_step); the\n"     \
     "                       constrained solvers are emitted for the set\n"                        \
     "  --loop A:B:3d|6d     a loop closure: frame A's origin (3d) or placement (6d) held on B's\n" \
+    "  --joint-limits       the contact step also holds the revolute and prismatic joints'\n"    \
+    "                       URDF <limit lower upper> as unilateral constraints\n"               \
     "  --strict             treat warnings about the URDF as errors\n"                             \
     "  --massless-links refuse|ignore   when moving links carry no inertia, M is singular:\n"      \
     "                       refuse the robot (default), or emit only the kinematics and the\n"     \

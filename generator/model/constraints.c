@@ -250,3 +250,18 @@ int tree_contacts_only(const kin_tree *t)
             return 0;
     return t->nconstraints > 0;
 }
+
+int tree_limited_joints(const kin_tree *t, int *bodies)
+{
+    int b, n = 0;
+    for (b = 0; b < t->nbodies; b++) {
+        const tree_body *j = &t->bodies[b];
+        if ((j->kind == TREE_REVOLUTE || j->kind == TREE_PRISMATIC) && j->nq == 1 &&
+            j->lower < j->upper) {
+            if (bodies)
+                bodies[n] = b;
+            n++;
+        }
+    }
+    return n;
+}

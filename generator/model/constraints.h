@@ -46,6 +46,11 @@ long tree_constraint_factor_pattern(const kin_tree *t, unsigned char *pattern);
  * to the root, whose pairs the tree pattern has already: the pattern is M's. A loop's two
  * chains couple DoFs of different branches, and eliminating them fills in towards the
  * root. Returns the nonzeros (lower triangle and diagonal), -1 when out of memory. */
+/* The bodies whose joint has position limits the contact step can hold (one coordinate:
+ * revolute or prismatic, with lower < upper), ascending, into bodies (may be NULL);
+ * returns how many. */
+int tree_limited_joints(const kin_tree *t, int *bodies);
+
 /* 1 if the set is not empty and all contacts (what constrainedABA and proxPV take). */
 int tree_contacts_only(const kin_tree *t);
 long tree_augmented_pattern(const kin_tree *t, unsigned char *pattern);

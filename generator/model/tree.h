@@ -84,6 +84,7 @@ typedef struct {
     int nconstraints;
     int nc;    /* total dimension: rows of J, entries of lambda */
     int nnz_J; /* entries of the compact J (each row on its constraint's support) */
+    int joint_limits; /* --joint-limits: the contact step holds tree_limited_joints' limits */
 } kin_tree;
 
 typedef struct {

@@ -297,6 +297,31 @@ static void robot_value(const kin_tree *t, const render_options *o, char **ids, 
     set_bool(ctx, "size", o->size);
 }
 
+/* The joint limits the contact step holds (--joint-limits): limits, nlimits. */
+static void limits_value(const kin_tree *t, tpl_value *ctx)
+{
+    tpl_value *list = tpl_list();
+    int *bodies = malloc(sizeof(int) * (size_t)(t->nbodies > 0 ? t->nbodies : 1));
+    const int n = t->joint_limits && bodies ? tree_limited_joints(t, bodies) : 0;
+    int i;
+    for (i = 0; i < n; i++) {
+        const tree_body *b = &t->bodies[bodies[i]];
+        const named_int ints[] = { { "idx_q", b->idx_q }, { "idx_v", b->idx_v } };
+        const double bounds[2] = { b->lower, b->upper };
+        const named_numbers numbers[] = { { "lower", bounds, 1 }, { "upper", bounds + 1, 1 } };
+        tpl_value *d = tpl_dict();
+        set_ints(d, ints, COUNT(ints));
+        set_number_lists(d, numbers, COUNT(numbers));
+        set_take(d, "comment", render_comment_text(b->joint_name));
+        tpl_list_push(list, d);
+    }
+    free(bodies);
+    tpl_dict_set(ctx, "limits", list);
+    set_int(ctx, "nlimits", n);
+    set_bool(ctx, "has_limits", n > 0);
+    set_bool(ctx, "contact_step", (t->nconstraints > 0 || n > 0) && !t->m_singular);
+}
+
 /* The constraint set (nc, constraints, ...), and the generic workspace it needs. */
 static void constraint_set_value(const kin_tree *t, char **ids, tpl_value *ctx)
 {
@@ -571,6 +596,7 @@ tpl_value *context_build(const kin_tree *t, const render_options *o)
     if (ctx) {
         robot_value(t, o, ids, ctx);
         constraint_set_value(t, ids, ctx);
+        limits_value(t, ctx);
     }
     free_idents(ids, t->nframes);
     /* --size: NAME.c calls the runtime, nothing is emitted */
