@@ -120,10 +120,6 @@ typedef struct {
     /* the generic cdyn_constraint_data's buffer ({{ NAME }}_GENERIC_CONSTRAINT_BYTES) */
     cdyn_real cwork[({{ NAME }}_GENERIC_CONSTRAINT_BYTES + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
-{% if contact_step %}
-    /* the contact step's problem and results (read them through {{ name }}_contact_view) */
-    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ ncon }}, {{ nc }}, {{ nlimits }}, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
-{% endif %}
 {% else %}
 /* Workspace; the caller allocates it (sizeof is a compile-time constant). */
 typedef struct {
