@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-static int finite(cdyn_real x)
+static int is_finite(cdyn_real x)
 {
     return x - x == 0; /* NaN - NaN and inf - inf are NaN */
 }
@@ -35,8 +35,8 @@ static int layout_ok(const cdyn_contact_layout *l, int *nc)
     }
     for (int k = 0; k < l->nlimits; ++k) {
         const cdyn_joint_limit *j = &l->limits[k];
-        if (j->idx_v < 0 || j->idx_v >= l->nv || j->idx_q < 0 || !finite(j->lower) ||
-            !finite(j->upper) || !(j->lower < j->upper))
+        if (j->idx_v < 0 || j->idx_v >= l->nv || j->idx_q < 0 || !is_finite(j->lower) ||
+            !is_finite(j->upper) || !(j->lower < j->upper))
             return 0;
     }
     return 1;
@@ -140,17 +140,17 @@ cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const cdyn_cont
 
 static int settings_ok(const cdyn_contact_settings *s, int n)
 {
-    if (!(s->dt > 0) || !finite(s->dt) || !(s->margin >= 0) || !finite(s->margin) ||
-        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !finite(s->ground_height))
+    if (!(s->dt > 0) || !is_finite(s->dt) || !(s->margin >= 0) || !is_finite(s->margin) ||
+        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !is_finite(s->ground_height))
         return 0;
-    if (!s->mu && !(s->friction >= 0 && finite(s->friction)))
+    if (!s->mu && !(s->friction >= 0 && is_finite(s->friction)))
         return 0;
     for (int k = 0; k < n; ++k) {
-        if (s->mu && !(s->mu[k] >= 0 && finite(s->mu[k])))
+        if (s->mu && !(s->mu[k] >= 0 && is_finite(s->mu[k])))
             return 0;
         if (s->restitution && !(s->restitution[k] >= 0 && s->restitution[k] <= 1))
             return 0;
-        if (s->radius && !finite(s->radius[k]))
+        if (s->radius && !is_finite(s->radius[k]))
             return 0;
     }
     return s->solver == CDYN_CONTACT_ADMM || s->solver == CDYN_CONTACT_PGS;
@@ -166,9 +166,9 @@ static int contact_normal(const cdyn_contact_settings *s, int k, cdyn_real nrm[3
     }
     const cdyn_real *u = s->normal + 3 * k;
     const cdyn_real len2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    if (!(len2 > 0) || !finite(len2))
+    if (!(len2 > 0) || !is_finite(len2))
         return 0;
-    const cdyn_real inv = 1 / sqrt(len2);
+    const cdyn_real inv = 1 / CDYN_SQRT(len2);
     for (int i = 0; i < 3; ++i)
         nrm[i] = u[i] * inv;
     return 1;
@@ -188,7 +188,7 @@ static void contact_basis(const cdyn_real R[9], const cdyn_real nrm[3], cdyn_rea
         if (t[0] * t[0] + t[1] * t[1] + t[2] * t[2] > CDYN_R(1e-2))
             break;
     }
-    const cdyn_real inv = 1 / sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    const cdyn_real inv = 1 / CDYN_SQRT(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
     for (int i = 0; i < 3; ++i) {
         B[i] = t[i] * inv;
         B[6 + i] = nrm[i];
@@ -241,7 +241,7 @@ static cdyn_status contact_geometry(cdyn_contact_problem *p, const cdyn_contact_
     cdyn_real phi = s->phi ? s->phi[k]
                            : nrm[0] * pos[0] + nrm[1] * pos[1] + nrm[2] * (pos[2] - s->ground_height) -
                                  radius;
-    if (!finite(phi))
+    if (!is_finite(phi))
         return CDYN_E_NONFINITE;
     p->phi[k] = phi;
     contact_basis(R, nrm, p->basis + 9 * k);
@@ -327,7 +327,7 @@ static cdyn_status block_geometry(cdyn_contact_problem *p, const cdyn_contact_se
         } else if (p->cones[k].kind == CDYN_CONE_POSITIVE) {
             const cdyn_joint_limit *l = &p->limits[(k - p->n) / 2];
             const cdyn_real qk = q[l->idx_q];
-            if (!finite(qk))
+            if (!is_finite(qk))
                 return CDYN_E_NONFINITE;
             p->phi[k] = (k - p->n) % 2 ? l->upper - qk : qk - l->lower;
         }

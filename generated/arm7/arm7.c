@@ -15082,3 +15082,96 @@ int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
     arm7__impulse_velocity(d, impulse, v_before, v_after);
     return arm7__finite(v_after, ARM7_NV) && arm7__finite(impulse, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+
+/* ==== the contact step ==== */
+
+static const int arm7__con_dims[1] = { 6 };
+static const int arm7__con_friction[1] = { 0 };
+static const int arm7__support_0[7] = { 0, 1, 2, 3, 4, 5, 6 };
+
+static const cdyn_contact_layout arm7__contact_layout = {
+    1, arm7__con_dims, arm7__con_friction,
+    0, 0, ARM7_NV
+};
+
+int arm7_contact_view(arm7_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, &arm7__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+int arm7_contact_reset(arm7_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, &arm7__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The dense J (rows in each frame A's axes) from the compact one on the supports. */
+static void arm7__contact_jacobian(const arm7_data *d, cdyn_real *J)
+{
+    int k, a;
+    for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
+        J[k] = 0;
+    for (a = 0; a < 6; ++a)
+        for (k = 0; k < 7; ++k)
+            J[(0 + a) * ARM7_NV + arm7__support_0[k]] = d->Jc[0 + a * 7 + k];
+}
+
+int arm7_contact_problem(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    int k;
+    if (arm7_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+        return CDYN_E_ARG;
+    if (!arm7__finite(q, ARM7_NQ) || !arm7__finite(v, ARM7_NV) || !arm7__finite(tau, ARM7_NV))
+        return CDYN_E_NONFINITE;
+    /* one kinematic pass: M, nle, J on the supports and the frames' placements */
+    arm7__constraint_terms(d, q, v);
+    if (arm7_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    arm7__delassus(d, 0, p.Gset);
+    arm7__contact_jacobian(d, p.J);
+    for (k = 0; k < ARM7_NV; ++k)
+        p.vf[k] = tau[k] - d->nle[k];
+    arm7_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+    for (k = 0; k < ARM7_NV; ++k)
+        p.vf[k] = v[k] + settings->dt * p.vf[k];
+    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+}
+
+int arm7_contact_solve(arm7_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if (arm7_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int arm7_contact_step(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_contact_problem p;
+    int k, it;
+    if (!q_next || !v_next)
+        return CDYN_E_ARG;
+    it = arm7_contact_problem(d, settings, q, v, tau);
+    if (it != CDYN_OK)
+        return it;
+    (void)arm7_contact_view(d, &p);
+    it = cdyn_contact_solve(&p, settings);
+    if (it < 0 && it != CDYN_E_NOT_CONVERGED)
+        return it;
+    /* v+ = v_f + M^-1 J^T lambda, with the factor of M the problem left */
+    for (k = 0; k < ARM7_NV; ++k)
+        p.scratch[k] = p.impulse[k];
+    arm7_ltl_solve(d, p.scratch);
+    for (k = 0; k < ARM7_NV; ++k)
+        v_next[k] = p.vf[k] + p.scratch[k];
+    arm7_integrate(q, v_next, settings->dt, q_next);
+    return it;
+}

@@ -14,6 +14,7 @@
 #error "arm7 was generated with --scalar double, and this build's cdyn_config.h is the other type: use the runtime files of its own folder"
 #endif
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +49,12 @@ extern "C" {
 /* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
 #define ARM7_HAS_CONSTRAINED_ABA 1
 #define ARM7_HAS_PROX_PV 1
+
+/* The contact step (arm7_contact_step, below): 1; with --joint-limits, the joints whose
+ * position limits it holds (arm7_joint_limits in arm7_model.h: two rows each,
+ * lower then upper, after the set's 6 rows of lambda). */
+#define ARM7_HAS_CONTACT_STEP 1
+#define ARM7_NJOINT_LIMITS 0
 
 /* Frame ids: one per URDF link. */
 enum arm7_frame {
@@ -110,6 +117,8 @@ typedef struct {
     cdyn_real caba_acc[1];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[131];       /* placements, U, D^-1, u, S^T KA */
+    /* the contact step's problem and results (read them through arm7_contact_view) */
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(1, 6, 0, ARM7_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 } arm7_data;
 
 /** arm7_fk — forward kinematics: world placements of every body and frame, into d.
@@ -259,6 +268,37 @@ int arm7_delassus_articulated(arm7_data *d, const cdyn_real *q, cdyn_real mu, cd
 int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+/* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
+ * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
+ * velocity level. One semi-implicit Euler step:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,  q+ = integrate(q, v+ dt),
+ * lambda from the cone complementarity problem over the contacts with phi <= margin, by
+ * ADMM or PGS (settings->solver). The problem and results live in d: arm7_contact_view
+ * points a cdyn_contact_problem at them (lambda: a frictional contact's impulse in its
+ * basis t1, t2, n; c: the velocities J v+; phi, active, basis, impulse = J^T lambda, stats).
+ * Returns the solver's iterations (0: no contact active), or CDYN_E_ARG (bad settings),
+ * CDYN_E_NONFINITE (a NaN or infinity in q, v, tau or the geometry), CDYN_E_SINGULAR, with
+ * q_next and v_next untouched; CDYN_E_NOT_CONVERGED: the step is taken with the last iterate. */
+
+/** arm7_contact_step — one time step. @settings [in]; @q [in] (ARM7_NQ); @v, @tau [in]
+ *  (ARM7_NV); @q_next [out] (ARM7_NQ, may be q); @v_next [out] (ARM7_NV, may be v). */
+int arm7_contact_step(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next);
+
+/** arm7_contact_problem — the step's problem alone (G over the active contacts, g): what
+ *  arm7_contact_step does before its solve. Returns 0 or as arm7_contact_step. */
+int arm7_contact_problem(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau);
+
+/** arm7_contact_solve — solves the problem arm7_contact_problem left in d (warm-started
+ *  from the last lambda when settings->cone.warm_start). Returns as arm7_contact_step. */
+int arm7_contact_solve(arm7_data *d, const cdyn_contact_settings *settings);
+
+/** arm7_contact_view — points p at the step's problem and results in d (valid until d
+ *  moves). arm7_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
+int arm7_contact_view(arm7_data *d, cdyn_contact_problem *p);
+int arm7_contact_reset(arm7_data *d);
 
 #ifdef __cplusplus
 }

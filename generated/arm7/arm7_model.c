@@ -97,5 +97,5 @@ const cdyn_model arm7_model = {
 };
 
 const cdyn_constraint arm7_constraints[1] = {
-    { 9, -1, 6 }  /* contact 6d tool */
+    { 9, -1, 6, 0 }  /* contact 6d tool */
 };

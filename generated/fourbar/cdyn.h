@@ -9,6 +9,7 @@
 
 #include "cdyn_model.h"
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +111,8 @@ typedef struct {
     int frame_a; /* frame index in the model */
     int frame_b; /* -1: a contact with the world; else the other frame of a loop */
     int dim;     /* 3 or 6 */
+    int friction; /* 1: a unilateral contact with Coulomb friction (a 3d contact) in the
+                   * contact step (cdyn_contact_step); the solvers above hold it bilaterally */
 } cdyn_constraint;
 
 /* The workspace of one constraint set; fields point into the caller's buffer. */
@@ -257,6 +260,28 @@ void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal
 /* Reference placement of constraint k (a contact), world rotation (row-major) and position. */
 cdyn_status cdyn_constraint_set_reference(cdyn_constraint_data *cd, int k, const cdyn_real R[9],
                                           const cdyn_real p[3]);
+
+/* ---- the contact step (cdyn_contact.c, cdyn_contact.h) ---------------------------------
+ * One semi-implicit Euler step with the set's frictional contacts unilateral (Coulomb
+ * cones), its other constraints held at the velocity level and the layout's joint limits
+ * unilateral:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,   q+ = integrate(q, v+ dt),
+ * lambda solving the cone complementarity problem over this step's active blocks
+ * (cdyn_contact.h). p is carved by cdyn_contact_problem_init for cd's set (NULL for none:
+ * limits only) and keeps the step's problem and results (p->lambda: impulses, p->c: J v+,
+ * p->impulse: J^T lambda, p->vf, p->stats); its lambda warm-starts the next step. Returns
+ * the solver's iterations (0 when no block is active) or a negative cdyn_status (CDYN_E_ARG,
+ * CDYN_E_NONFINITE, CDYN_E_SINGULAR: q_next and v_next untouched; CDYN_E_NOT_CONVERGED:
+ * the step is taken with the last iterate). q_next may be q, v_next may be v. */
+int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                      cdyn_contact_problem *p, const cdyn_contact_settings *settings,
+                      const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+                      cdyn_real *q_next, cdyn_real *v_next);
+/* The step's problem alone (J, Gset, Y, p->vf, the assembly): what cdyn_contact_step does
+ * before its solve (cdyn_contact_solve). */
+cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                       cdyn_contact_problem *p, const cdyn_contact_settings *settings,
+                                       const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau);
 
 /* The workspace; fields are the runtime's own, shapes in comments. Rotations are
  * row-major 3x3, 6x6 matrices row-major, spatial vectors [linear; angular]. */

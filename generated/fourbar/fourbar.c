@@ -2110,3 +2110,96 @@ int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const c
     fourbar__impulse_velocity(d, impulse, v_before, v_after);
     return fourbar__finite(v_after, FOURBAR_NV) && fourbar__finite(impulse, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+
+/* ==== the contact step ==== */
+
+static const int fourbar__con_dims[1] = { 3 };
+static const int fourbar__con_friction[1] = { 0 };
+static const int fourbar__support_0[3] = { 0, 1, 2 };
+
+static const cdyn_contact_layout fourbar__contact_layout = {
+    1, fourbar__con_dims, fourbar__con_friction,
+    0, 0, FOURBAR_NV
+};
+
+int fourbar_contact_view(fourbar_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, &fourbar__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+int fourbar_contact_reset(fourbar_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, &fourbar__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The dense J (rows in each frame A's axes) from the compact one on the supports. */
+static void fourbar__contact_jacobian(const fourbar_data *d, cdyn_real *J)
+{
+    int k, a;
+    for (k = 0; k < FOURBAR_NC * FOURBAR_NV; ++k)
+        J[k] = 0;
+    for (a = 0; a < 3; ++a)
+        for (k = 0; k < 3; ++k)
+            J[(0 + a) * FOURBAR_NV + fourbar__support_0[k]] = d->Jc[0 + a * 3 + k];
+}
+
+int fourbar_contact_problem(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    int k;
+    if (fourbar_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+        return CDYN_E_ARG;
+    if (!fourbar__finite(q, FOURBAR_NQ) || !fourbar__finite(v, FOURBAR_NV) || !fourbar__finite(tau, FOURBAR_NV))
+        return CDYN_E_NONFINITE;
+    /* one kinematic pass: M, nle, J on the supports and the frames' placements */
+    fourbar__constraint_terms(d, q, v);
+    if (fourbar_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    fourbar__delassus(d, 0, p.Gset);
+    fourbar__contact_jacobian(d, p.J);
+    for (k = 0; k < FOURBAR_NV; ++k)
+        p.vf[k] = tau[k] - d->nle[k];
+    fourbar_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+    for (k = 0; k < FOURBAR_NV; ++k)
+        p.vf[k] = v[k] + settings->dt * p.vf[k];
+    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+}
+
+int fourbar_contact_solve(fourbar_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if (fourbar_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int fourbar_contact_step(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_contact_problem p;
+    int k, it;
+    if (!q_next || !v_next)
+        return CDYN_E_ARG;
+    it = fourbar_contact_problem(d, settings, q, v, tau);
+    if (it != CDYN_OK)
+        return it;
+    (void)fourbar_contact_view(d, &p);
+    it = cdyn_contact_solve(&p, settings);
+    if (it < 0 && it != CDYN_E_NOT_CONVERGED)
+        return it;
+    /* v+ = v_f + M^-1 J^T lambda, with the factor of M the problem left */
+    for (k = 0; k < FOURBAR_NV; ++k)
+        p.scratch[k] = p.impulse[k];
+    fourbar_ltl_solve(d, p.scratch);
+    for (k = 0; k < FOURBAR_NV; ++k)
+        v_next[k] = p.vf[k] + p.scratch[k];
+    fourbar_integrate(q, v_next, settings->dt, q_next);
+    return it;
+}

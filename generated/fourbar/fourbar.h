@@ -14,6 +14,7 @@
 #error "fourbar was generated with --scalar double, and this build's cdyn_config.h is the other type: use the runtime files of its own folder"
 #endif
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,12 @@ extern "C" {
 #define FOURBAR_NNZ_J 9
 /* Solvers generated for this set: prox_ltl, prox_ltls (constrained_aba and prox_pv
  * take contacts only, and the set has a loop). */
+
+/* The contact step (fourbar_contact_step, below): 1; with --joint-limits, the joints whose
+ * position limits it holds (fourbar_joint_limits in fourbar_model.h: two rows each,
+ * lower then upper, after the set's 3 rows of lambda). */
+#define FOURBAR_HAS_CONTACT_STEP 1
+#define FOURBAR_NJOINT_LIMITS 0
 
 /* Frame ids: one per URDF link. */
 enum fourbar_frame {
@@ -97,6 +104,8 @@ typedef struct {
     cdyn_real ltls_b[3];       /* tau - nle */
     cdyn_real ltls_c[3];       /* gamma - a* */
     cdyn_real ltls_rc[3];      /* rho (gamma - a*) */
+    /* the contact step's problem and results (read them through fourbar_contact_view) */
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(1, 3, 0, FOURBAR_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 } fourbar_data;
 
 /** fourbar_fk — forward kinematics: world placements of every body and frame, into d.
@@ -224,6 +233,37 @@ int fourbar_delassus_factorised(fourbar_data *d, const cdyn_real *q, cdyn_real m
 int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+/* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
+ * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
+ * velocity level. One semi-implicit Euler step:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,  q+ = integrate(q, v+ dt),
+ * lambda from the cone complementarity problem over the contacts with phi <= margin, by
+ * ADMM or PGS (settings->solver). The problem and results live in d: fourbar_contact_view
+ * points a cdyn_contact_problem at them (lambda: a frictional contact's impulse in its
+ * basis t1, t2, n; c: the velocities J v+; phi, active, basis, impulse = J^T lambda, stats).
+ * Returns the solver's iterations (0: no contact active), or CDYN_E_ARG (bad settings),
+ * CDYN_E_NONFINITE (a NaN or infinity in q, v, tau or the geometry), CDYN_E_SINGULAR, with
+ * q_next and v_next untouched; CDYN_E_NOT_CONVERGED: the step is taken with the last iterate. */
+
+/** fourbar_contact_step — one time step. @settings [in]; @q [in] (FOURBAR_NQ); @v, @tau [in]
+ *  (FOURBAR_NV); @q_next [out] (FOURBAR_NQ, may be q); @v_next [out] (FOURBAR_NV, may be v). */
+int fourbar_contact_step(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next);
+
+/** fourbar_contact_problem — the step's problem alone (G over the active contacts, g): what
+ *  fourbar_contact_step does before its solve. Returns 0 or as fourbar_contact_step. */
+int fourbar_contact_problem(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau);
+
+/** fourbar_contact_solve — solves the problem fourbar_contact_problem left in d (warm-started
+ *  from the last lambda when settings->cone.warm_start). Returns as fourbar_contact_step. */
+int fourbar_contact_solve(fourbar_data *d, const cdyn_contact_settings *settings);
+
+/** fourbar_contact_view — points p at the step's problem and results in d (valid until d
+ *  moves). fourbar_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
+int fourbar_contact_view(fourbar_data *d, cdyn_contact_problem *p);
+int fourbar_contact_reset(fourbar_data *d);
 
 #ifdef __cplusplus
 }

@@ -57,5 +57,5 @@ const cdyn_model fourbar_model = {
 };
 
 const cdyn_constraint fourbar_constraints[1] = {
-    { 3, 5, 3 }  /* loop 3d coupler_tip - rocker_tip */
+    { 3, 5, 3, 0 }  /* loop 3d coupler_tip - rocker_tip */
 };

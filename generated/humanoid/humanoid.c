@@ -82294,3 +82294,100 @@ int humanoid_impulse(humanoid_data *d, const cdyn_prox_settings *settings, const
     humanoid__impulse_velocity(d, impulse, v_before, v_after);
     return humanoid__finite(v_after, HUMANOID_NV) && humanoid__finite(impulse, HUMANOID_NC) ? humanoid__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+
+/* ==== the contact step ==== */
+
+static const int humanoid__con_dims[2] = { 6, 6 };
+static const int humanoid__con_friction[2] = { 0, 0 };
+static const int humanoid__support_0[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+static const int humanoid__support_1[12] = { 0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17 };
+
+static const cdyn_contact_layout humanoid__contact_layout = {
+    2, humanoid__con_dims, humanoid__con_friction,
+    0, 0, HUMANOID_NV
+};
+
+int humanoid_contact_view(humanoid_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, &humanoid__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+int humanoid_contact_reset(humanoid_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, &humanoid__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The dense J (rows in each frame A's axes) from the compact one on the supports. */
+static void humanoid__contact_jacobian(const humanoid_data *d, cdyn_real *J)
+{
+    int k, a;
+    for (k = 0; k < HUMANOID_NC * HUMANOID_NV; ++k)
+        J[k] = 0;
+    for (a = 0; a < 6; ++a)
+        for (k = 0; k < 12; ++k)
+            J[(0 + a) * HUMANOID_NV + humanoid__support_0[k]] = d->Jc[0 + a * 12 + k];
+    for (a = 0; a < 6; ++a)
+        for (k = 0; k < 12; ++k)
+            J[(6 + a) * HUMANOID_NV + humanoid__support_1[k]] = d->Jc[72 + a * 12 + k];
+}
+
+int humanoid_contact_problem(humanoid_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    int k;
+    if (humanoid_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+        return CDYN_E_ARG;
+    if (!humanoid__finite(q, HUMANOID_NQ) || !humanoid__finite(v, HUMANOID_NV) || !humanoid__finite(tau, HUMANOID_NV))
+        return CDYN_E_NONFINITE;
+    /* one kinematic pass: M, nle, J on the supports and the frames' placements */
+    humanoid__constraint_terms(d, q, v);
+    if (humanoid_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    humanoid__delassus(d, 0, p.Gset);
+    humanoid__contact_jacobian(d, p.J);
+    for (k = 0; k < HUMANOID_NV; ++k)
+        p.vf[k] = tau[k] - d->nle[k];
+    humanoid_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+    for (k = 0; k < HUMANOID_NV; ++k)
+        p.vf[k] = v[k] + settings->dt * p.vf[k];
+    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+}
+
+int humanoid_contact_solve(humanoid_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if (humanoid_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int humanoid_contact_step(humanoid_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_contact_problem p;
+    int k, it;
+    if (!q_next || !v_next)
+        return CDYN_E_ARG;
+    it = humanoid_contact_problem(d, settings, q, v, tau);
+    if (it != CDYN_OK)
+        return it;
+    (void)humanoid_contact_view(d, &p);
+    it = cdyn_contact_solve(&p, settings);
+    if (it < 0 && it != CDYN_E_NOT_CONVERGED)
+        return it;
+    /* v+ = v_f + M^-1 J^T lambda, with the factor of M the problem left */
+    for (k = 0; k < HUMANOID_NV; ++k)
+        p.scratch[k] = p.impulse[k];
+    humanoid_ltl_solve(d, p.scratch);
+    for (k = 0; k < HUMANOID_NV; ++k)
+        v_next[k] = p.vf[k] + p.scratch[k];
+    humanoid_integrate(q, v_next, settings->dt, q_next);
+    return it;
+}

@@ -14,6 +14,7 @@
 #error "humanoid was generated with --scalar double, and this build's cdyn_config.h is the other type: use the runtime files of its own folder"
 #endif
 #include "cdyn_prox.h"
+#include "cdyn_contact.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,12 @@ extern "C" {
 /* Solvers generated for this set: prox_ltl, prox_ltls, constrained_aba, prox_pv. */
 #define HUMANOID_HAS_CONSTRAINED_ABA 1
 #define HUMANOID_HAS_PROX_PV 1
+
+/* The contact step (humanoid_contact_step, below): 1; with --joint-limits, the joints whose
+ * position limits it holds (humanoid_joint_limits in humanoid_model.h: two rows each,
+ * lower then upper, after the set's 12 rows of lambda). */
+#define HUMANOID_HAS_CONTACT_STEP 1
+#define HUMANOID_NJOINT_LIMITS 0
 
 /* Frame ids: one per URDF link. */
 enum humanoid_frame {
@@ -140,6 +147,8 @@ typedef struct {
     cdyn_real caba_acc[6];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[661];       /* placements, U, D^-1, u, S^T KA */
+    /* the contact step's problem and results (read them through humanoid_contact_view) */
+    cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(2, 12, 0, HUMANOID_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 } humanoid_data;
 
 /** humanoid_fk — forward kinematics: world placements of every body and frame, into d.
@@ -289,6 +298,37 @@ int humanoid_delassus_articulated(humanoid_data *d, const cdyn_real *q, cdyn_rea
 int humanoid_impulse(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
+
+/* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
+ * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
+ * velocity level. One semi-implicit Euler step:
+ *   M (v+ - v) = dt (tau - nle) + J^T lambda,  q+ = integrate(q, v+ dt),
+ * lambda from the cone complementarity problem over the contacts with phi <= margin, by
+ * ADMM or PGS (settings->solver). The problem and results live in d: humanoid_contact_view
+ * points a cdyn_contact_problem at them (lambda: a frictional contact's impulse in its
+ * basis t1, t2, n; c: the velocities J v+; phi, active, basis, impulse = J^T lambda, stats).
+ * Returns the solver's iterations (0: no contact active), or CDYN_E_ARG (bad settings),
+ * CDYN_E_NONFINITE (a NaN or infinity in q, v, tau or the geometry), CDYN_E_SINGULAR, with
+ * q_next and v_next untouched; CDYN_E_NOT_CONVERGED: the step is taken with the last iterate. */
+
+/** humanoid_contact_step — one time step. @settings [in]; @q [in] (HUMANOID_NQ); @v, @tau [in]
+ *  (HUMANOID_NV); @q_next [out] (HUMANOID_NQ, may be q); @v_next [out] (HUMANOID_NV, may be v). */
+int humanoid_contact_step(humanoid_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next);
+
+/** humanoid_contact_problem — the step's problem alone (G over the active contacts, g): what
+ *  humanoid_contact_step does before its solve. Returns 0 or as humanoid_contact_step. */
+int humanoid_contact_problem(humanoid_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau);
+
+/** humanoid_contact_solve — solves the problem humanoid_contact_problem left in d (warm-started
+ *  from the last lambda when settings->cone.warm_start). Returns as humanoid_contact_step. */
+int humanoid_contact_solve(humanoid_data *d, const cdyn_contact_settings *settings);
+
+/** humanoid_contact_view — points p at the step's problem and results in d (valid until d
+ *  moves). humanoid_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
+int humanoid_contact_view(humanoid_data *d, cdyn_contact_problem *p);
+int humanoid_contact_reset(humanoid_data *d);
 
 #ifdef __cplusplus
 }

@@ -366,6 +366,6 @@ const cdyn_model humanoid_model = {
 };
 
 const cdyn_constraint humanoid_constraints[2] = {
-    { 13, -1, 6 },  /* contact 6d left_sole */
-    { 29, -1, 6 }  /* contact 6d right_sole */
+    { 13, -1, 6, 0 },  /* contact 6d left_sole */
+    { 29, -1, 6, 0 }  /* contact 6d right_sole */
 };

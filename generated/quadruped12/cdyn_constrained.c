@@ -15,8 +15,9 @@
 static int cdyn__constraint_ok(const cdyn_model *m, const cdyn_constraint *c)
 {
     if (c->frame_a < 0 || c->frame_a >= m->nframes || c->frame_b < -1 || c->frame_b >= m->nframes ||
-        (c->dim != 3 && c->dim != 6))
-        return 0;
+        (c->dim != 3 && c->dim != 6) || (c->friction != 0 && c->friction != 1) ||
+        (c->friction && (c->dim != 3 || c->frame_b >= 0)))
+        return 0; /* a frictional contact is a 3d contact with the world */
     const int body_a = m->frames[c->frame_a].body;
     if (c->frame_b < 0)
         return body_a >= 0; /* a contact on the world moves nothing */

@@ -37732,3 +37732,108 @@ int quadruped12_impulse(quadruped12_data *d, const cdyn_prox_settings *settings,
     quadruped12__impulse_velocity(d, impulse, v_before, v_after);
     return quadruped12__finite(v_after, QUADRUPED12_NV) && quadruped12__finite(impulse, QUADRUPED12_NC) ? quadruped12__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+
+/* ==== the contact step ==== */
+
+static const int quadruped12__con_dims[4] = { 3, 3, 3, 3 };
+static const int quadruped12__con_friction[4] = { 0, 0, 0, 0 };
+static const int quadruped12__support_0[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const int quadruped12__support_1[9] = { 0, 1, 2, 3, 4, 5, 12, 13, 14 };
+static const int quadruped12__support_2[9] = { 0, 1, 2, 3, 4, 5, 9, 10, 11 };
+static const int quadruped12__support_3[9] = { 0, 1, 2, 3, 4, 5, 15, 16, 17 };
+
+static const cdyn_contact_layout quadruped12__contact_layout = {
+    4, quadruped12__con_dims, quadruped12__con_friction,
+    0, 0, QUADRUPED12_NV
+};
+
+int quadruped12_contact_view(quadruped12_data *d, cdyn_contact_problem *p)
+{
+    if (!d || !p)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_attach(p, &quadruped12__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+int quadruped12_contact_reset(quadruped12_data *d)
+{
+    cdyn_contact_problem p;
+    if (!d)
+        return CDYN_E_ARG;
+    return cdyn_contact_problem_init(&p, &quadruped12__contact_layout, d->contact_buf, sizeof d->contact_buf);
+}
+
+/* The dense J (rows in each frame A's axes) from the compact one on the supports. */
+static void quadruped12__contact_jacobian(const quadruped12_data *d, cdyn_real *J)
+{
+    int k, a;
+    for (k = 0; k < QUADRUPED12_NC * QUADRUPED12_NV; ++k)
+        J[k] = 0;
+    for (a = 0; a < 3; ++a)
+        for (k = 0; k < 9; ++k)
+            J[(0 + a) * QUADRUPED12_NV + quadruped12__support_0[k]] = d->Jc[0 + a * 9 + k];
+    for (a = 0; a < 3; ++a)
+        for (k = 0; k < 9; ++k)
+            J[(3 + a) * QUADRUPED12_NV + quadruped12__support_1[k]] = d->Jc[27 + a * 9 + k];
+    for (a = 0; a < 3; ++a)
+        for (k = 0; k < 9; ++k)
+            J[(6 + a) * QUADRUPED12_NV + quadruped12__support_2[k]] = d->Jc[54 + a * 9 + k];
+    for (a = 0; a < 3; ++a)
+        for (k = 0; k < 9; ++k)
+            J[(9 + a) * QUADRUPED12_NV + quadruped12__support_3[k]] = d->Jc[81 + a * 9 + k];
+}
+
+int quadruped12_contact_problem(quadruped12_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    int k;
+    if (quadruped12_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+        return CDYN_E_ARG;
+    if (!quadruped12__finite(q, QUADRUPED12_NQ) || !quadruped12__finite(v, QUADRUPED12_NV) || !quadruped12__finite(tau, QUADRUPED12_NV))
+        return CDYN_E_NONFINITE;
+    /* one kinematic pass: M, nle, J on the supports and the frames' placements */
+    quadruped12__constraint_terms(d, q, v);
+    if (quadruped12_ltl(d) != 0)
+        return CDYN_E_SINGULAR;
+    quadruped12__delassus(d, 0, p.Gset);
+    quadruped12__contact_jacobian(d, p.J);
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        p.vf[k] = tau[k] - d->nle[k];
+    quadruped12_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        p.vf[k] = v[k] + settings->dt * p.vf[k];
+    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+}
+
+int quadruped12_contact_solve(quadruped12_data *d, const cdyn_contact_settings *settings)
+{
+    cdyn_contact_problem p;
+    if (quadruped12_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return cdyn_contact_solve(&p, settings);
+}
+
+int quadruped12_contact_step(quadruped12_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *q_next, cdyn_real *v_next)
+{
+    cdyn_contact_problem p;
+    int k, it;
+    if (!q_next || !v_next)
+        return CDYN_E_ARG;
+    it = quadruped12_contact_problem(d, settings, q, v, tau);
+    if (it != CDYN_OK)
+        return it;
+    (void)quadruped12_contact_view(d, &p);
+    it = cdyn_contact_solve(&p, settings);
+    if (it < 0 && it != CDYN_E_NOT_CONVERGED)
+        return it;
+    /* v+ = v_f + M^-1 J^T lambda, with the factor of M the problem left */
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        p.scratch[k] = p.impulse[k];
+    quadruped12_ltl_solve(d, p.scratch);
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        v_next[k] = p.vf[k] + p.scratch[k];
+    quadruped12_integrate(q, v_next, settings->dt, q_next);
+    return it;
+}

@@ -163,8 +163,8 @@ const cdyn_model quadruped12_model = {
 };
 
 const cdyn_constraint quadruped12_constraints[4] = {
-    { 5, -1, 3 },  /* contact 3d lf_foot */
-    { 9, -1, 3 },  /* contact 3d rf_foot */
-    { 13, -1, 3 },  /* contact 3d lh_foot */
-    { 17, -1, 3 }  /* contact 3d rh_foot */
+    { 5, -1, 3, 0 },  /* contact 3d lf_foot */
+    { 9, -1, 3, 0 },  /* contact 3d rf_foot */
+    { 13, -1, 3, 0 },  /* contact 3d lh_foot */
+    { 17, -1, 3, 0 }  /* contact 3d rh_foot */
 };
