@@ -636,15 +636,18 @@ def _array(ptr, *shape):
 def contact_view(data=None):
     """The last step's problem and results in data (copies), a dict: lambda (nr,) and c (nr,)
     (a frictional contact's rows in its basis t1, t2, n; then each limit's lower, upper),
-    impulse = J^T lambda (NV,); per block (nb: the set's, then 2 per limited joint) phi,
-    bound, active (bool) and basis (nb, 3, 3: rows t1, t2, n); the solved problem's G (m, m)
-    and g (m,); the solve's iterations, primal, dual, complementarity, change and rho."""
+    impulse = J^T lambda (NV,); per block (nb: the set's, then 2 per limited joint) kind
+    (0 bilateral, 1 friction cone, 2 half line), row (its first in lambda), phi, bound,
+    active (bool) and basis (nb, 3, 3: rows t1, t2, n); the solved problem's G (m, m) and
+    g (m,); the solve's iterations, primal, dual, complementarity, change and rho."""
     p = _ContactProblem()
     _check("contact_view", _c("contact_view")(_contact_data("contact_view", data),
                                               ctypes.byref(p)))
     r = {k: _array(getattr(p, k), p.nr) for k in ("lambda", "c")}
     r.update({k: _array(getattr(p, k), p.nb) for k in ("phi", "bound")})
-    r["active"] = _array(p.active, p.nb).astype(bool) if p.nb else np.zeros(0, bool)
+    r["active"] = np.array([p.active[i] for i in range(p.nb)], bool)
+    r["kind"] = np.array([p.cones[i].kind for i in range(p.nb)], int)
+    r["row"] = np.array([p.set_row[i] for i in range(p.nb)], int)
     r.update(basis=_array(p.basis, p.nb, 3, 3), impulse=_array(p.impulse, NV),
              G=_array(p.G, p.m, p.m), g=_array(p.g, p.m))
     st = p.stats.contents
