@@ -597,7 +597,8 @@ def contact_step(q, v, tau, settings=None, data=None):
     """One semi-implicit Euler step with contacts, returns (q_next (NQ,), v_next (NV,)):
     M (v_next - v) = dt (tau - nle) + J^T lambda, q_next = integrate(q, v_next, dt).
     settings: a dict of CONTACT_SETTINGS' fields (contact_settings(...)); data keeps the
-    problem and results (contact_view), by default the module's own."""
+    problem and results (contact_view), by default the module's own. A solve stopped at
+    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error)."""
     d = _contact_data("contact_step", data)
     s, _ = _contact_settings("contact_step", settings)
     q_next, v_next = _out(NQ), _out(NV)
