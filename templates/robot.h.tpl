@@ -374,6 +374,8 @@ int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *se
  *  moves). {{ name }}_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
 int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p);
 int {{ name }}_contact_reset({{ name }}_data *d);
+/** {{ name }}_data_size — sizeof({{ name }}_data), for bindings that mirror it ({{ name }}.py checks it). */
+size_t {{ name }}_data_size(void);
 
 {% endif %}
 #ifdef __cplusplus

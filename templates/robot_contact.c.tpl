@@ -24,6 +24,11 @@ int {{ name }}_contact_view({{ name }}_data *d, cdyn_contact_problem *p)
     return cdyn_contact_problem_attach(p, &{{ name }}__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
+size_t {{ name }}_data_size(void)
+{
+    return sizeof({{ name }}_data);
+}
+
 int {{ name }}_contact_reset({{ name }}_data *d)
 {
     cdyn_contact_problem p;

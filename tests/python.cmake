@@ -8,4 +8,4 @@ add_test(NAME python_module COMMAND ${CMAKE_COMMAND} -DCDYNGEN=$<TARGET_FILE:cdy
   -DSRC=${CMAKE_SOURCE_DIR} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/python_module
   -DCC=${CMAKE_C_COMPILER} "-DPYTHONS=${cdyn_pythons}"
   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/python_check.cmake)
-set_tests_properties(python_module PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 300)
+set_tests_properties(python_module PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP: " TIMEOUT 600)
