@@ -46,6 +46,28 @@ foreach(line ${fw_manifest})
     SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
 
+# The contact step on the M4F in float (tests/firmware/run_contact.sh): the sample quadruped
+# with a frictional contact at each foot, generated with --scalar float, dropped 5 cm under PD
+# control for 300 steps (fw_contact.h) under QEMU, checked against the same scenario run by
+# the double generic runtime (fw_contact_host, over the double model table generated here at
+# build time: generated/ has no frictional set), then its symbols and stack.
+set(fwc_opts --floating-base --contact lf_foot:friction --contact rf_foot:friction
+    --contact lh_foot:friction --contact rh_foot:friction --name quadruped12)
+set(fwc_work ${CMAKE_CURRENT_BINARY_DIR}/firmware/contact/quadruped12)
+set(fwc_urdf ${CMAKE_SOURCE_DIR}/robots/quadruped12.urdf)
+add_custom_command(OUTPUT ${fwc_work}/double/quadruped12_model.c
+  COMMAND cdyngen ${fwc_urdf} ${fwc_opts} -o ${fwc_work}/double --force > /dev/null
+  DEPENDS cdyngen ${fwc_urdf} COMMENT "Generating the double quadruped12 with frictional contacts")
+add_executable(fw_contact_host ${fw_dir}/fw_contact_host.c ${fwc_work}/double/quadruped12_model.c)
+target_include_directories(fw_contact_host PRIVATE ${fwc_work}/double ${fw_dir})
+target_link_libraries(fw_contact_host PRIVATE cdyn_runtime m)
+target_compile_definitions(fw_contact_host PRIVATE FW_MODEL_HEADER="quadruped12_model.h"
+  FW_MODEL=quadruped12_model FW_CONSTRAINTS=quadruped12_constraints)
+string(REPLACE ";" " " fwc_opts "${fwc_opts}")
+add_test(NAME firmware_quadruped12_contact_m4f COMMAND sh -c
+  "$<TARGET_FILE:cdyngen> ${fwc_urdf} ${fwc_opts} --scalar float -o ${fwc_work}/float --force > /dev/null && ${fw_dir}/run_contact.sh ${fwc_work}/float quadruped12 ${fwc_work}/m4f $<TARGET_FILE:fw_contact_host> ${CDYN_ARM_CC} ${CDYN_QEMU_ARM} ${CDYN_FIRMWARE_STACK_BUDGET}")
+set_tests_properties(firmware_quadruped12_contact_m4f PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # The checks themselves refuse what they are for: heap, stdio, double helpers in float,
 # recursion, a variable-length array, a path over the budget (tests/firmware/bad_firmware.c).
 add_test(NAME firmware_checks_fail COMMAND ${fw_dir}/checks_fail.sh ${CDYN_ARM_CC}

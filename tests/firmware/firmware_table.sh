@@ -97,3 +97,14 @@ fit "STM32G474" m4f 512 128
 fit "STM32F405" m4f 1024 192
 fit "STM32F746" m7 1024 320
 fit "STM32H743" m7 2048 1024
+
+# The contact step (firmware_quadruped12_contact_m4f, run_contact.sh), where it has run.
+c="$fw/contact/quadruped12/m4f"
+if [ -f "$c/contact.txt" ]; then
+    echo
+    echo "**quadruped12 with frictional feet, contact step** (M4F float, \`--contact FOOT:friction\` on the four feet; ADMM at a fixed 20 iterations; code: what a firmware calling only that function links of the robot's objects, the runtime's cone solver and assembly included, at -Os; instructions per call over the $(awk '$1 == "step" && $2 != 0' "$c/output.txt" | wc -l) steps with a foot in the problem; \`sizeof(R_data)\` $(awk '$1 == "data_bytes" {print $2}' "$c/summary.txt") B):"
+    echo
+    echo "| function | M4F .text -Os | stack | instructions, mean | largest |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    awk '{printf "| `%s` | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$c/contact.txt"
+fi
