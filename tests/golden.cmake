@@ -50,3 +50,8 @@ add_test(NAME scalar_mix_refused COMMAND sh -c "
 # The README's worked example, as a user's project that add_subdirectory()s the output.
 add_test(NAME worked_example COMMAND sh -c
   "${CMAKE_COMMAND} -S ${CMAKE_CURRENT_SOURCE_DIR}/example -B ${CMAKE_CURRENT_BINARY_DIR}/example -DROBOT_DIR=${CMAKE_SOURCE_DIR}/generated/arm7 > /dev/null && ${CMAKE_COMMAND} --build ${CMAKE_CURRENT_BINARY_DIR}/example > /dev/null && ${CMAKE_CURRENT_BINARY_DIR}/example/example")
+
+# The README's contact example: the quadruped with frictional feet, generated at test time,
+# dropped onto the ground in a loop of C (tests/example_contact).
+add_test(NAME contact_example COMMAND sh -c
+  "$<TARGET_FILE:cdyngen> ${CMAKE_SOURCE_DIR}/robots/quadruped12.urdf --floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:friction --contact rh_foot:friction -o ${CMAKE_CURRENT_BINARY_DIR}/example_contact_robot --force > /dev/null && ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_SOURCE_DIR}/example_contact -B ${CMAKE_CURRENT_BINARY_DIR}/example_contact -DROBOT_DIR=${CMAKE_CURRENT_BINARY_DIR}/example_contact_robot > /dev/null && ${CMAKE_COMMAND} --build ${CMAKE_CURRENT_BINARY_DIR}/example_contact > /dev/null && ${CMAKE_CURRENT_BINARY_DIR}/example_contact/example_contact")

@@ -15102,6 +15102,11 @@ int arm7_contact_view(arm7_data *d, cdyn_contact_problem *p)
     return cdyn_contact_problem_attach(p, &arm7__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
+size_t arm7_data_size(void)
+{
+    return sizeof(arm7_data);
+}
+
 int arm7_contact_reset(arm7_data *d)
 {
     cdyn_contact_problem p;

@@ -299,6 +299,8 @@ int arm7_contact_solve(arm7_data *d, const cdyn_contact_settings *settings);
  *  moves). arm7_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
 int arm7_contact_view(arm7_data *d, cdyn_contact_problem *p);
 int arm7_contact_reset(arm7_data *d);
+/** arm7_data_size — sizeof(arm7_data), for bindings that mirror it (arm7.py checks it). */
+size_t arm7_data_size(void);
 
 #ifdef __cplusplus
 }

@@ -2130,6 +2130,11 @@ int fourbar_contact_view(fourbar_data *d, cdyn_contact_problem *p)
     return cdyn_contact_problem_attach(p, &fourbar__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
+size_t fourbar_data_size(void)
+{
+    return sizeof(fourbar_data);
+}
+
 int fourbar_contact_reset(fourbar_data *d)
 {
     cdyn_contact_problem p;

@@ -264,6 +264,8 @@ int fourbar_contact_solve(fourbar_data *d, const cdyn_contact_settings *settings
  *  moves). fourbar_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
 int fourbar_contact_view(fourbar_data *d, cdyn_contact_problem *p);
 int fourbar_contact_reset(fourbar_data *d);
+/** fourbar_data_size — sizeof(fourbar_data), for bindings that mirror it (fourbar.py checks it). */
+size_t fourbar_data_size(void);
 
 #ifdef __cplusplus
 }

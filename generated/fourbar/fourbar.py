@@ -24,6 +24,7 @@ NFRAMES = 6
 NBODIES = 3
 NC = 3
 NCONSTRAINTS = 1
+NJOINT_LIMITS = 0   # joints whose limits the contact step holds (--joint-limits)
 DTYPE = np.float64
 LOCAL = 0                   # cdyn_reference: frame axes, frame origin
 LOCAL_WORLD_ALIGNED = 1     # world axes, frame origin
@@ -44,6 +45,28 @@ _real_p = ctypes.POINTER(_real)
 _int = ctypes.c_int
 
 
+class _Cone(ctypes.Structure):
+    """cdyn_cone."""
+    _fields_ = [("kind", _int), ("dim", _int), ("mu", _real)]
+
+
+class _ConeStats(ctypes.Structure):
+    """cdyn_cone_stats."""
+    _fields_ = [("iterations", _int), ("primal", _real), ("dual", _real),
+                ("complementarity", _real), ("change", _real), ("rho", _real)]
+
+
+def _contact_buf_reals(n, nc, nl, nv):
+    """The reals of contact_buf: CDYN_CONTACT_PROBLEM_BYTES(n, nc, nl, nv) of cdyn_contact.h,
+    rounded up, in this platform's sizes (ctypes lays structures out as the C compiler does)."""
+    nb, nr, size = n + 2 * nl, nc + 2 * nl, ctypes.sizeof(_real)
+    reals = (nr * nv + nc * nc + nl * nv + 2 * nr * nr + 20 * nb + 7 * nr + 4 * nv
+             + nr * nr + 10 * nr)               # the last two: CDYN_CONE_WORK_REALS(nr)
+    nbytes = (reals * size + 3 * nb * ctypes.sizeof(_int) + 2 * nb * ctypes.sizeof(_Cone)
+              + ctypes.sizeof(_ConeStats) + size)
+    return (nbytes + size - 1) // size
+
+
 class Data(ctypes.Structure):
     """The workspace fourbar_data, field for field (placements after fk, M, its factor...)."""
     _fields_ = [
@@ -60,6 +83,7 @@ class Data(ctypes.Structure):
         ("con_b_R", _real * 9 * 1), ("con_b_p", _real * 3 * 1),
         ("Lmu", _real * 3), ("Dmu", _real * 3), ("Dmuinv", _real * 3),
         ("ltls_b", _real * 3), ("ltls_c", _real * 3), ("ltls_rc", _real * 3),
+        ("contact_buf", _real * _contact_buf_reals(1, 3, 0, 3)),
     ]
 
 
@@ -67,6 +91,34 @@ class _Settings(ctypes.Structure):
     """cdyn_prox_settings."""
     _fields_ = [("mu", _real), ("max_iter", _int), ("abs_tol", _real), ("rel_tol", _real),
                 ("Kp", _real_p), ("Kd", _real_p), ("warm_start", _int)]
+
+
+class _ConeSettings(ctypes.Structure):
+    """cdyn_cone_settings."""
+    _fields_ = [("max_iter", _int), ("abs_tol", _real), ("rel_tol", _real), ("ccp", _int),
+                ("warm_start", _int), ("mu_prox", _real), ("rho", _real), ("tau", _real),
+                ("rho_power", _real), ("rho_power_factor", _real), ("ratio_primal_dual", _real),
+                ("power_iter", _int), ("over_relax", _real)]
+
+
+class _ContactSettings(ctypes.Structure):
+    """cdyn_contact_settings."""
+    _fields_ = [("dt", _real), ("ground_height", _real), ("margin", _real),
+                ("stabilisation", _real), ("friction", _real), ("mu", _real_p),
+                ("restitution", _real_p), ("radius", _real_p), ("normal", _real_p),
+                ("phi", _real_p), ("solver", _int), ("cone", _ConeSettings)]
+
+
+class _ContactProblem(ctypes.Structure):
+    """cdyn_contact_problem: sizes, then pointers into the Data's contact_buf."""
+    _fields_ = ([(f, _int) for f in ("n", "nc", "nv", "nlimits", "nb", "nr", "m", "ncones")]
+                + [("limits", ctypes.c_void_p), ("cones", ctypes.POINTER(_Cone)),
+                   ("step_cones", ctypes.POINTER(_Cone))]
+                + [(f, ctypes.POINTER(_int)) for f in ("block_row", "set_row", "active")]
+                + [(f, _real_p) for f in ("J", "Gset", "Y", "Gall", "basis", "T", "phi", "bound",
+                                          "Jv", "Jvf", "G", "g", "x", "y", "lambda", "c",
+                                          "impulse", "vf", "scratch", "work")]
+                + [("stats", ctypes.POINTER(_ConeStats))])
 
 
 class StatusError(RuntimeError):
@@ -107,6 +159,16 @@ _SOLVERS = ("prox_ltl", "prox_ltls")
 for _s in _SOLVERS:
     _PROTOTYPES[_s] = (_int, [_data_p, ctypes.POINTER(_Settings), _real_p, _real_p, _real_p,
                               _real_p, _real_p])
+_PROTOTYPES.update({
+    "contact_step": (_int, [_data_p, ctypes.POINTER(_ContactSettings), _real_p, _real_p, _real_p,
+                            _real_p, _real_p]),
+    "contact_problem": (_int, [_data_p, ctypes.POINTER(_ContactSettings), _real_p, _real_p,
+                               _real_p]),
+    "contact_solve": (_int, [_data_p, ctypes.POINTER(_ContactSettings)]),
+    "contact_view": (_int, [_data_p, ctypes.POINTER(_ContactProblem)]),
+    "contact_reset": (_int, [_data_p]),
+    "data_size": (ctypes.c_size_t, []),
+})
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LIB = []                   # the loaded library, once
@@ -134,6 +196,10 @@ def load(path=None):
     for fn, (restype, argtypes) in _PROTOTYPES.items():
         f = getattr(lib, "fourbar_" + fn)
         f.restype, f.argtypes = restype, argtypes
+    if lib.fourbar_data_size() != ctypes.sizeof(Data):
+        raise OSError("fourbar: %s has sizeof(fourbar_data) = %d bytes, fourbar.Data %d: the "
+                      "library and this module were not generated together (or for another "
+                      "scalar); regenerate both" % (path, lib.fourbar_data_size(), ctypes.sizeof(Data)))
     _LIB[:] = [lib]
     return lib
 
@@ -389,3 +455,135 @@ def impulse(q, v_before, restitution, impulse=None, data=None, mu=_MU, max_iter=
                        _ptr(_input("impulse", "v_before", v_before, (NV,))), float(restitution),
                        _ptr(v_after), _ptr(lam))
     return v_after, lam, _check("impulse", it)
+
+
+# ---- the contact step (cdyn_contact.h): the set's frictional contacts unilateral with
+# Coulomb friction, its other constraints held at the velocity level, the joint limits ----
+
+# CDYN_CONTACT_SETTINGS_DEFAULT, flat: cdyn_contact_settings' fields, then those of its cone
+# (cdyn_cone_settings). mu, restitution, radius, phi: None or one per constraint of the set
+# (NCONSTRAINTS,); normal: None or (NCONSTRAINTS, 3); solver: "admm" or "pgs".
+CONTACT_SETTINGS = {
+    "dt": 1e-3, "ground_height": 0.0, "margin": 1e-3, "stabilisation": 1.0, "friction": 0.8,
+    "mu": None, "restitution": None, "radius": None, "normal": None, "phi": None,
+    "solver": "admm",
+    "max_iter": 100, "abs_tol": 1e-10, "rel_tol": 0.0, "ccp": 0, "warm_start": 0,
+    "mu_prox": 1e-6, "rho": 0.0, "tau": 0.5, "rho_power": 0.2, "rho_power_factor": 0.05,
+    "ratio_primal_dual": 10.0, "power_iter": 20, "over_relax": 1.0,
+}
+_CONTACT_ARRAYS = {"mu": (1,), "restitution": (1,), "radius": (1,),
+                   "normal": (1, 3), "phi": (1,)}
+_SOLVER_IDS = {"admm": 0, "pgs": 1}       # CDYN_CONTACT_ADMM, CDYN_CONTACT_PGS
+_CONTACT_DATA = []                         # the Data of the contact calls given none
+
+
+def contact_settings(**fields):
+    """CONTACT_SETTINGS with `fields` changed; an unknown field raises ValueError."""
+    unknown = sorted(set(fields) - set(CONTACT_SETTINGS))
+    if unknown:
+        raise ValueError("contact_settings: no field %s; the fields are %s"
+                         % (", ".join(unknown), ", ".join(CONTACT_SETTINGS)))
+    s = dict(CONTACT_SETTINGS)
+    s.update(fields)
+    return s
+
+
+def _contact_settings(function, settings):
+    """cdyn_contact_settings from a dict (None: CONTACT_SETTINGS), and the arrays it points
+    to (kept alive by the caller)."""
+    s = contact_settings(**(settings or {}))
+    if s["solver"] not in _SOLVER_IDS:
+        raise ValueError("%s: solver must be 'admm' or 'pgs', got %r" % (function, s["solver"]))
+    arrays = {k: None if s[k] is None else _input(function, k, s[k], shape)
+              for k, shape in _CONTACT_ARRAYS.items()}
+    cone = _ConeSettings(**{k: (int if t is _int else float)(s[k])
+                            for k, t in _ConeSettings._fields_})
+    c = _ContactSettings(dt=float(s["dt"]), ground_height=float(s["ground_height"]),
+                         margin=float(s["margin"]), stabilisation=float(s["stabilisation"]),
+                         friction=float(s["friction"]), solver=_SOLVER_IDS[s["solver"]],
+                         cone=cone, **{k: None if a is None else _ptr(a)
+                                       for k, a in arrays.items()})
+    return c, arrays
+
+
+def _contact_data(function, data):
+    """data, or the module's own Data (so that consecutive calls warm-start and contact_view
+    reads the last)."""
+    if data is not None:
+        return _data(function, data)
+    if not _CONTACT_DATA:
+        _CONTACT_DATA.append(Data())
+    return _CONTACT_DATA[0]
+
+
+def contact_step(q, v, tau, settings=None, data=None):
+    """One semi-implicit Euler step with contacts, returns (q_next (NQ,), v_next (NV,)):
+    M (v_next - v) = dt (tau - nle) + J^T lambda, q_next = integrate(q, v_next, dt).
+    settings: a dict of CONTACT_SETTINGS' fields (contact_settings(...)); data keeps the
+    problem and results (contact_view), by default the module's own. A solve stopped at
+    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error)."""
+    d = _contact_data("contact_step", data)
+    s, _ = _contact_settings("contact_step", settings)
+    q_next, v_next = _out(NQ), _out(NV)
+    _check("contact_step", _c("contact_step")(
+        d, ctypes.byref(s), _ptr(_input("contact_step", "q", q, (NQ,))),
+        _ptr(_input("contact_step", "v", v, (NV,))),
+        _ptr(_input("contact_step", "tau", tau, (NV,))), _ptr(q_next), _ptr(v_next)))
+    return q_next, v_next
+
+
+def contact_problem(q, v, tau, settings=None, data=None):
+    """The step's problem alone (what contact_step does before its solve), left in data:
+    returns its Delassus matrix G (m, m) and g (m,) over the m rows of the active blocks."""
+    d = _contact_data("contact_problem", data)
+    s, _ = _contact_settings("contact_problem", settings)
+    _check("contact_problem", _c("contact_problem")(
+        d, ctypes.byref(s), _ptr(_input("contact_problem", "q", q, (NQ,))),
+        _ptr(_input("contact_problem", "v", v, (NV,))),
+        _ptr(_input("contact_problem", "tau", tau, (NV,)))))
+    r = contact_view(d)
+    return r["G"], r["g"]
+
+
+def contact_solve(settings=None, data=None):
+    """Solves the problem contact_problem left in data; returns the iterations."""
+    s, _ = _contact_settings("contact_solve", settings)
+    return _check("contact_solve", _c("contact_solve")(_contact_data("contact_solve", data),
+                                                       ctypes.byref(s)))
+
+
+def _array(ptr, *shape):
+    n = int(np.prod(shape))
+    return np.ctypeslib.as_array(ptr, (n,)).reshape(shape).copy() if n else _out(*shape)
+
+
+def contact_view(data=None):
+    """The last step's problem and results in data (copies), a dict: lambda (nr,) and c (nr,)
+    (a frictional contact's rows in its basis t1, t2, n; then each limit's lower, upper),
+    impulse = J^T lambda (NV,); per block (nb: the set's, then 2 per limited joint) kind
+    (0 bilateral, 1 friction cone, 2 half line), row (its first in lambda), phi, bound,
+    active (bool) and basis (nb, 3, 3: rows t1, t2, n); the solved problem's G (m, m) and
+    g (m,); the solve's iterations, primal, dual, complementarity, change and rho."""
+    p = _ContactProblem()
+    _check("contact_view", _c("contact_view")(_contact_data("contact_view", data),
+                                              ctypes.byref(p)))
+    r = {k: _array(getattr(p, k), p.nr) for k in ("lambda", "c")}
+    r.update({k: _array(getattr(p, k), p.nb) for k in ("phi", "bound")})
+    r["active"] = np.array([p.active[i] for i in range(p.nb)], bool)
+    r["kind"] = np.array([p.cones[i].kind for i in range(p.nb)], int)
+    r["row"] = np.array([p.set_row[i] for i in range(p.nb)], int)
+    r.update(basis=_array(p.basis, p.nb, 3, 3), impulse=_array(p.impulse, NV),
+             G=_array(p.G, p.m, p.m), g=_array(p.g, p.m))
+    st = p.stats.contents
+    r.update({k: getattr(st, k) for k, _ in _ConeStats._fields_})
+    return r
+
+
+def contact_reset(data=None):
+    """Clears the step's results in data (lambda = 0: the next warm start)."""
+    _check("contact_reset", _c("contact_reset")(_contact_data("contact_reset", data)))
+
+
+def data_size():
+    """sizeof(fourbar_data) in the library (load() checks Data against it)."""
+    return _library().fourbar_data_size()

@@ -82315,6 +82315,11 @@ int humanoid_contact_view(humanoid_data *d, cdyn_contact_problem *p)
     return cdyn_contact_problem_attach(p, &humanoid__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
+size_t humanoid_data_size(void)
+{
+    return sizeof(humanoid_data);
+}
+
 int humanoid_contact_reset(humanoid_data *d)
 {
     cdyn_contact_problem p;

@@ -329,6 +329,8 @@ int humanoid_contact_solve(humanoid_data *d, const cdyn_contact_settings *settin
  *  moves). humanoid_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
 int humanoid_contact_view(humanoid_data *d, cdyn_contact_problem *p);
 int humanoid_contact_reset(humanoid_data *d);
+/** humanoid_data_size — sizeof(humanoid_data), for bindings that mirror it (humanoid.py checks it). */
+size_t humanoid_data_size(void);
 
 #ifdef __cplusplus
 }

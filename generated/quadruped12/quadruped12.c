@@ -37755,6 +37755,11 @@ int quadruped12_contact_view(quadruped12_data *d, cdyn_contact_problem *p)
     return cdyn_contact_problem_attach(p, &quadruped12__contact_layout, d->contact_buf, sizeof d->contact_buf);
 }
 
+size_t quadruped12_data_size(void)
+{
+    return sizeof(quadruped12_data);
+}
+
 int quadruped12_contact_reset(quadruped12_data *d)
 {
     cdyn_contact_problem p;

@@ -310,6 +310,8 @@ int quadruped12_contact_solve(quadruped12_data *d, const cdyn_contact_settings *
  *  moves). quadruped12_contact_reset clears them (lambda = 0: the first warm start). Return 0. */
 int quadruped12_contact_view(quadruped12_data *d, cdyn_contact_problem *p);
 int quadruped12_contact_reset(quadruped12_data *d);
+/** quadruped12_data_size — sizeof(quadruped12_data), for bindings that mirror it (quadruped12.py checks it). */
+size_t quadruped12_data_size(void);
 
 #ifdef __cplusplus
 }

@@ -44,10 +44,8 @@ foreach(entry "arm7 robots/arm7.urdf --contact tool:6d" "arm7_f robots/arm7.urdf
   list(POP_FRONT options name urdf)
   set(dir ${WORK}/${name})
   run("cdyngen ${name}" ${CDYNGEN} ${SRC}/${urdf} -o ${dir} --name ${name} --python ${options})
-  # C_EXTENSIONS OFF: -std=c99, not gnu99, whose <math.h> declares finite(), which
-  # runtime/cdyn_contact.c's static finite() collides with (to drop once it is renamed)
   run("configuring ${name}" ${CMAKE_COMMAND} -S ${dir} -B ${dir}/build -DBUILD_SHARED_LIBS=ON
-      -DCMAKE_C_COMPILER=${CC} -DCMAKE_C_EXTENSIONS=OFF)
+      -DCMAKE_C_COMPILER=${CC})
   run("building ${name}" ${CMAKE_COMMAND} --build ${dir}/build)
   string(TOUPPER ${name} upper)
   set(def "")
