@@ -163,7 +163,7 @@ footer { margin: 40px 0 24px; color: var(--muted); font-size: 12px; border-top: 
 <div class="legend">
 <span><i class="sw revolute"></i>revolute</span><span><i class="sw continuous"></i>continuous</span><span><i class="sw prismatic"></i>prismatic</span><span><i class="sw planar"></i>planar</span><span><i class="sw freeflyer"></i>free-flyer</span>
 <span>&#9679; link of the joint</span><span>&#9671; link merged by a fixed joint (grey: no inertia)</span>
-<span><i class="sw contact"></i>contact with the world (ground mark), its dimension</span><span><i class="sw loop"></i>loop closure (dashed), its dimension</span>
+<span><i class="sw contact"></i>contact with the world (ground mark), its dimension (μ: unilateral with friction)</span><span><i class="sw loop"></i>loop closure (dashed), its dimension</span>
 </div>
 <p id="tree-check" class="check" data-drawn="none">The tree's nodes are counted by the page's script.</p>
 </section>

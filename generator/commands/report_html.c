@@ -97,8 +97,9 @@ static void frame_constraints(const kin_tree *t, int f, char *s, size_t n)
         const tree_constraint *con = &t->constraints[c];
         size_t used = strlen(s);
         if (con->frame_a == f || con->frame_b == f)
-            snprintf(s + used, n - used, "%s%s %dd", used ? ", " : "",
-                     con->is_loop ? "loop" : "contact", con->dim);
+            snprintf(s + used, n - used, "%s%s %s", used ? ", " : "",
+                     con->is_loop ? "loop" : "contact",
+                     con->friction ? "friction" : con->dim == 3 ? "3d" : "6d");
     }
 }
 
@@ -140,7 +141,9 @@ static tpl_value *constraint_rows(const kin_tree *t)
             report_html_escape(&b, t->frames[c->frame_b].name, 0);
         }
         tpl_dict_set(d, "frames", tpl_string_take(ebuf_take(&b)));
-        tpl_dict_set(d, "kind", tpl_string(c->is_loop ? "loop" : "contact"));
+        tpl_dict_set(d, "kind", tpl_string(c->is_loop    ? "loop"
+                                           : c->friction ? "contact with friction (unilateral)"
+                                                         : "contact"));
         tpl_dict_set(d, "dim", tpl_int(c->dim));
         snprintf(text, sizeof text, "%d-%d", c->row, c->row + c->dim - 1);
         tpl_dict_set(d, "rows", tpl_string(text));

@@ -271,12 +271,16 @@ static void draw_contacts(ebuf *b, const layout *L)
             continue;
         gx = L->x[k] + NODE_W / 2 - 26 - 40 * drawn[k]++;
         y = L->y[k] + L->h[k];
-        ebuf_printf(b, "<g class=\"contact\"><title>contact %dd at ", con->dim);
+        if (con->friction)
+            ebuf_puts(b, "<g class=\"contact\"><title>frictional contact (unilateral) at ");
+        else
+            ebuf_printf(b, "<g class=\"contact\"><title>contact %dd at ", con->dim);
         report_html_escape(b, t->frames[con->frame_a].name, 0);
         ebuf_printf(b,
                     " (rows %d-%d)</title><path d=\"M%g %dv13m-11 0h22m-19 0l-4 6m10-6l-4 "
-                    "6m10-6l-4 6m10-6l-4 6\"/><text x=\"%g\" y=\"%d\">%dd</text></g>\n",
-                    con->row, con->row + con->dim - 1, gx, y, gx + 13, y + 11, con->dim);
+                    "6m10-6l-4 6m10-6l-4 6\"/><text x=\"%g\" y=\"%d\">%s</text></g>\n",
+                    con->row, con->row + con->dim - 1, gx, y, gx + 13, y + 11,
+                    con->friction ? "\xce\xbc" : con->dim == 3 ? "3d" : "6d");
     }
     free(drawn);
 }

@@ -34,6 +34,8 @@ static void print_constraints(const kin_tree *t)
         if (c->is_loop)
             printf("  loop %dD %s - %s", c->dim, t->frames[c->frame_a].name,
                    t->frames[c->frame_b].name);
+        else if (c->friction)
+            printf("  contact with friction (unilateral in the step) %s", t->frames[c->frame_a].name);
         else
             printf("  contact %dD %s", c->dim, t->frames[c->frame_a].name);
         printf(", rows %d..%d, supported by %d DoFs:", c->row, c->row + c->dim - 1, c->nsupport);
@@ -50,6 +52,20 @@ static void print_constraints(const kin_tree *t)
            tree_contacts_only(t) ? ", constrained_aba, prox_pv" : "");
     if (!tree_contacts_only(t))
         printf("  (%s)\n", SUMMARY_LOOP_NOTE);
+}
+
+/* The contact step: what takes part (docs/contact.md). */
+static void print_contact_step(const kin_tree *t)
+{
+    int bodies[TREE_MAX_DOFS], n = t->joint_limits ? tree_limited_joints(t, bodies) : 0, i;
+    if ((t->nconstraints == 0 && n == 0) || t->m_singular)
+        return;
+    printf("contact step: %d constraint rows", t->nc);
+    if (t->joint_limits)
+        printf(", %d joint limits (2 rows each):", n);
+    for (i = 0; i < n; i++)
+        printf(" %s", t->bodies[bodies[i]].joint_name);
+    printf("\n");
 }
 
 void summary_print(const robot_options *o, const kin_tree *t)
@@ -78,6 +94,7 @@ void summary_print(const robot_options *o, const kin_tree *t)
         printf("  %-40s on %s\n", t->frames[i].name,
                t->frames[i].body < 0 ? "world" : t->bodies[t->frames[i].body].joint_name);
     print_constraints(t);
+    print_contact_step(t);
     n = render_op_counts(t, counts, (int)(sizeof counts / sizeof counts[0]));
     if (n > 0) {
         printf("emitted operations:\n  %-21s %8s %8s %6s %6s %7s\n", "algorithm", "mul", "add",
