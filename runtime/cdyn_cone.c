@@ -375,9 +375,10 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
 
 /* ---- dense Cholesky ----------------------------------------------------------------- */
 
-/* F's lower triangle = L with L L^T = A + shift I, A symmetric n x n read in its lower
- * triangle, both of row stride ld (F may be A); 0, or -1 at a pivot that is not positive
- * (NaN included). */
+/* F's strict lower triangle = L's and its diagonal = 1 / L's diagonal, with L L^T = A +
+ * shift I, A symmetric n x n read in its lower triangle, both of row stride ld (F may be
+ * A); 0, or -1 at a pivot that is not positive (NaN included). The reciprocals turn the
+ * solves' divisions, whose latency chains them, into products. */
 static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real *F)
 {
     for (int i = 0; i < n; ++i) {
@@ -387,29 +388,31 @@ static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_rea
             const cdyn_real *Fj = F + (size_t)j * (size_t)ld;
             const cdyn_real a = Ai[j] + (i == j ? shift : 0) - dot(Fi, Fj, j);
             if (j < i) {
-                Fi[j] = a / Fj[j];
+                Fi[j] = a * Fj[j];
             } else {
                 if (!(a > 0))
                     return -1;
-                Fi[i] = CDYN_SQRT(a);
+                Fi[i] = 1 / CDYN_SQRT(a);
             }
         }
     }
     return 0;
 }
 
-/* x <- (L L^T)^-1 x. */
+/* x <- (L L^T)^-1 x: forward by rows of L, backward by its rows too (column-oriented on L^T:
+ * each x[k] found is taken out of the rows above it, a contiguous update). */
 static void cholesky_solve(const cdyn_real *F, int n, int ld, cdyn_real *x)
 {
     for (int i = 0; i < n; ++i) {
         const cdyn_real *Fi = F + (size_t)i * (size_t)ld;
-        x[i] = (x[i] - dot(Fi, x, i)) / Fi[i];
+        x[i] = (x[i] - dot(Fi, x, i)) * Fi[i];
     }
-    for (int i = n - 1; i >= 0; --i) {
-        cdyn_real e = x[i];
-        for (int k = i + 1; k < n; ++k)
-            e -= F[(size_t)k * (size_t)ld + (size_t)i] * x[k];
-        x[i] = e / F[(size_t)i * (size_t)ld + (size_t)i];
+    for (int k = n - 1; k >= 0; --k) {
+        const cdyn_real *Fk = F + (size_t)k * (size_t)ld;
+        const cdyn_real xk = x[k] * Fk[k];
+        x[k] = xk;
+        for (int i = 0; i < k; ++i)
+            x[i] -= Fk[i] * xk;
     }
 }
 
@@ -450,8 +453,13 @@ static cdyn_real largest_eigenvalue(const cdyn_real *G, int m, int iters, cdyn_r
         diag = max_nan(diag, G[(size_t)r * (size_t)m + (size_t)r]);
     }
     for (int k = 0; k < iters; ++k) {
-        for (int r = 0; r < m; ++r)
-            w[r] = dot(G + (size_t)r * (size_t)m, v, m);
+        for (int r = 0; r < m; ++r) /* w = G v by rows of the symmetric G: contiguous updates */
+            w[r] = 0;
+        for (int j = 0; j < m; ++j) {
+            const cdyn_real *Gj = G + (size_t)j * (size_t)m, vj = v[j];
+            for (int r = 0; r < m; ++r)
+                w[r] += Gj[r] * vj;
+        }
         L = CDYN_SQRT(dot(w, w, m));
         if (!(L > 0))
             break;
@@ -525,9 +533,10 @@ static void admm_iterate(admm *a)
         a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - mp * a->x[r] - a->z[r]);
     }
     cholesky_solve(a->F, m, m, a->rhs);
+    const cdyn_real inv_tr = 1 / tr;
     for (int r = 0; r < m; ++r) {
         a->x[r] = a->rhs[r];
-        a->rhs[r] = a->x[r] - a->z[r] / tr;
+        a->rhs[r] = a->x[r] - a->z[r] * inv_tr;
     }
     cdyn_cone_project(a->cones, a->ncones, a->rhs, a->y);
     a->primal = a->dual = 0;
