@@ -10,6 +10,7 @@
 #include "support/check_main.h"
 #include "support/models.h"
 #include "support/random_robot.h"
+#include "support/random_robot_args.h"
 #include "model/tree.h"
 #include "pipeline.h"
 #include "parse/urdf.h"
@@ -441,6 +442,65 @@ START_TEST(ordinary_seeds_keep_masses_sane)
 }
 END_TEST
 
+/* The options random_urdf_tool writes (random_robot_args.h) over seeds 0..99: reproducible;
+ * frictional contacts on about half the seeds, on distinct frames of moving bodies, some mixed
+ * with 3d/6d contacts or loops; --joint-limits on about two in five, only where a joint has
+ * limits the step can hold; and the 12 seeds the sanitizers build (tests/sanitizers.cmake)
+ * have both. */
+START_TEST(random_options_roam_the_contact_step)
+{
+    unsigned seed;
+    int friction = 0, mixed = 0, limits = 0, small_friction = 0, small_limits = 0;
+    for (seed = 0; seed < NSEEDS; ++seed) {
+        urdf_model u;
+        kin_tree t;
+        int floating, lim = -1, lim2 = -1, nf, nf2;
+        char *text = load_random(seed, &u, &t, &floating), a[4096] = "", b[4096] = "";
+        char all[4096], again[4096];
+        const char *at;
+        random_robot_constraint_options(&t, seed, a, sizeof a);
+        nf = random_robot_step_options(&t, seed, a, sizeof a, &lim);
+        nf2 = random_robot_step_options(&t, seed, b, sizeof b, &lim2);
+        ck_assert_int_eq(nf, nf2);
+        ck_assert_int_eq(lim, lim2);
+        random_robot_options(&t, seed, floating, all, sizeof all);
+        random_robot_options(&t, seed, floating, again, sizeof again);
+        ck_assert_str_eq(all, again);
+        ck_assert_msg(strstr(all, a) != NULL, "seed %u: %s not in %s", seed, a, all);
+        ck_assert_int_le(nf, RANDOM_ROBOT_MAX_FRICTION);
+        ck_assert(!lim || tree_limited_joints(&t, NULL) > 0);
+        /* each frictional contact: a frame of a moving body, named once */
+        for (at = strstr(b, "--contact "); at; at = strstr(at + 1, "--contact ")) {
+            char name[256];
+            const char *end = strchr(at + 10, ':');
+            int f, count = 0;
+            const char *other;
+            ck_assert(end && (size_t)(end - at - 10) < sizeof name);
+            memcpy(name, at + 10, (size_t)(end - at - 10));
+            name[end - at - 10] = '\0';
+            ck_assert(strncmp(end, ":friction", 9) == 0);
+            f = tree_find_frame(&t, name);
+            ck_assert_msg(f >= 0 && t.frames[f].body >= 0, "seed %u: %s", seed, name);
+            for (other = strstr(b, name); other; other = strstr(other + 1, name))
+                count += other[-1] == ' ' && other[strlen(name)] == ':';
+            ck_assert_int_eq(count, 1);
+        }
+        friction += nf > 0;
+        limits += lim;
+        mixed += nf > 0 && (strstr(a, ":3d") || strstr(a, ":6d"));
+        small_friction += seed < 12 && nf > 0;
+        small_limits += seed < 12 && lim;
+        free(text);
+        tree_free(&t);
+        urdf_free(&u);
+    }
+    ck_assert_msg(friction >= 30 && friction <= 70, "%d seeds with friction", friction);
+    ck_assert_msg(limits >= 20 && limits <= 60, "%d seeds with limits", limits);
+    ck_assert_msg(mixed >= 10, "%d seeds with friction beside 3d/6d", mixed);
+    ck_assert(small_friction > 0 && small_limits > 0);
+}
+END_TEST
+
 static Suite *robots_suite(void)
 {
     Suite *s = suite_create("robots");
@@ -455,6 +515,7 @@ static Suite *robots_suite(void)
     tcase_add_loop_test(random, ordinary_seeds_keep_masses_sane, 0, NSEEDS);
     tcase_add_test(random, neighbouring_seeds_differ);
     tcase_add_test(random, seeds_roam_the_promised_space);
+    tcase_add_test(random, random_options_roam_the_contact_step);
     tcase_add_loop_test(random, random_robot_builds_with_its_booked_size, RANDOM_ROBOT_BIG_FIRST,
                         RANDOM_ROBOT_BIG_FIRST + RANDOM_ROBOT_BIG_COUNT);
     tcase_add_loop_test(random, ordinary_seeds_keep_masses_sane, RANDOM_ROBOT_BIG_FIRST,
