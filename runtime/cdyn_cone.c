@@ -377,9 +377,10 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
 
 /* F's strict lower triangle = L's and its diagonal = 1 / L's diagonal, with L L^T = A +
  * shift I, A symmetric n x n read in its lower triangle, both of row stride ld (F may be
- * A); 0, or -1 at a pivot that is not positive (NaN included). The reciprocals turn the
+ * A); 0, or -1 at a pivot that is not above floor (NaN included). The reciprocals turn the
  * solves' divisions, whose latency chains them, into products. */
-static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real *F)
+static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real floor,
+                    cdyn_real *F)
 {
     for (int i = 0; i < n; ++i) {
         cdyn_real *Fi = F + (size_t)i * (size_t)ld;
@@ -390,7 +391,7 @@ static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_rea
             if (j < i) {
                 Fi[j] = a * Fj[j];
             } else {
-                if (!(a > 0))
+                if (!(a > floor))
                     return -1;
                 Fi[i] = 1 / CDYN_SQRT(a);
             }
@@ -490,7 +491,7 @@ static void admm_penalty(admm *a)
 
 static int admm_factor(admm *a)
 {
-    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, a->F);
+    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, 0, a->F);
 }
 
 /* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
@@ -645,13 +646,19 @@ static cdyn_real block_eigen_bound(const cdyn_real *G, int m, int r)
     return trace < rows ? trace : rows;
 }
 
-/* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0 or -1. */
+/* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0, or -1 when
+ * the block is singular to rounding: a pivot below RHO_SPAN times its largest diagonal
+ * entry (a rank-deficient block's pivot is rounding noise of either sign, and the two sides
+ * of a comparison must not decide by it). */
 static int free_factor(const cdyn_real *G, int m, int r, int d, cdyn_real F[36])
 {
-    for (int i = 0; i < d; ++i)
+    cdyn_real dmax = 0;
+    for (int i = 0; i < d; ++i) {
         for (int j = 0; j < d; ++j)
             F[i * d + j] = GB(G, m, r, i, j);
-    return cholesky(F, d, d, 0, F);
+        dmax = F[i * d + i] > dmax ? F[i * d + i] : dmax;
+    }
+    return cholesky(F, d, d, 0, RHO_SPAN * dmax, F);
 }
 
 /* 1 if every block's steps are defined: positive diagonal entries where PGS divides by
