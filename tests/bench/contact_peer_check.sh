@@ -37,8 +37,8 @@ fi
 "$cdyngen" "$urdf" --floating-base --contact FL_FOOT:friction --contact FR_FOOT:friction \
     --contact HL_FOOT:friction --contact HR_FOOT:friction -o "$work/chk4" --name chk4 >/dev/null
 # the generated code and the runtime as C (C99), the harness as C++17 against Pinocchio
-# (-DNDEBUG as the peer is built: Pinocchio asserts that its cone projection lands inside
-# the cone within 1e-12, which rounding misses near convergence)
+# with the flags the peer's URDF parser objects were built with (build.sh: -O3 -march=native
+# -DNDEBUG): Eigen's alignment, so Pinocchio's Model's layout, depends on -march
 for r in chk1 chk4; do
     for f in "$work/$r/$r.c" "$work/$r/${r}_model.c"; do
         cc -std=c99 -O2 -I "$work/$r" -c "$f" -o "$f.o"
@@ -48,7 +48,7 @@ for f in "$work"/chk1/cdyn_*.c; do
     cc -std=c99 -O2 -I "$work/chk1" -c "$f" -o "$f.o"
 done
 echo "contact_peer_check.sh: compiling the Pinocchio side (a minute or two)" >&2
-clang++ -std=c++17 -O2 -DNDEBUG -w -DBOOST_MPL_LIMIT_LIST_SIZE=30 -DBOOST_MPL_LIMIT_VECTOR_SIZE=30 \
+clang++ -std=c++17 -O3 -march=native -DNDEBUG -w -DBOOST_MPL_LIMIT_LIST_SIZE=30 -DBOOST_MPL_LIMIT_VECTOR_SIZE=30 \
     -DPINOCCHIO_WITH_URDFDOM -I "$pin/gen-include" -I "$pin/include" -isystem /usr/include/eigen3 \
     -I "$work/chk1" -I "$work/chk4" -c "$src/tests/bench/contact_peer_check.cpp" -o "$work/check.o"
 clang++ "$work/check.o" "$work"/chk1/*.o "$work"/chk4/chk4*.o "$peer/urdf_model.o" \
