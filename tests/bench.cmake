@@ -163,3 +163,13 @@ add_custom_target(bench_run
 add_test(NAME bench_contact_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/contact_rows.sh
   $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_contact_rows)
 set_tests_properties(bench_contact_rows PROPERTIES TIMEOUT 300)
+
+# Optional: the contact step's solution against Pinocchio's on the same problem (C++, built
+# against ../shared/peers/pinocchio's build; skipped when that or ../shared is absent).
+# Configure with -DCDYN_PINOCCHIO_PEER=DIR, DIR where that build.sh built its harness.
+set(CDYN_PINOCCHIO_PEER "" CACHE PATH "Pinocchio peer build folder (../shared/peers/pinocchio/build.sh)")
+if(CDYN_PINOCCHIO_PEER)
+  add_test(NAME bench_contact_peer_check COMMAND ${CMAKE_COMMAND} -E env CDYN_SHARED=${CDYN_SHARED_DIR}
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/contact_peer_check.sh $<TARGET_FILE:cdyngen> ${CDYN_PINOCCHIO_PEER})
+  set_tests_properties(bench_contact_peer_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1200)
+endif()
