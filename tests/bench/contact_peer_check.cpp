@@ -14,7 +14,9 @@
 // bound is b = -phi/dt = 0.05 m/s and g_n = (J v_f)_n - 0.05 as Pinocchio's.
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/admm-solver.hpp>
+#include <pinocchio/algorithm/compute-all-terms.hpp>
 #include <pinocchio/algorithm/contact-info.hpp>
+#include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/delassus-operator-dense.hpp>
 #include <pinocchio/algorithm/delassus.hpp>
 #include <pinocchio/algorithm/frames.hpp>
@@ -118,7 +120,7 @@ int compare(const Model &model, Ours o, const std::vector<std::string> &names, i
     solver.setRelativePrecision(tol);
     int bad = 0;
     double worst_imp = 0, worst_lambda = 0, worst_order = 0, worst_G = 0, worst_g = 0;
-    double worst_cond[2] = { 0, 0 };
+    double worst_cond[2] = { 0, 0 }, worst_ref[2] = { 0, 0 };
     int pin_it = 0, our_it = 0;
     srand(20240607);
     for (int k = 0; k < states; ++k) {
@@ -182,6 +184,16 @@ int compare(const Model &model, Ours o, const std::vector<std::string> &names, i
         const VecX g_ours = Eigen::Map<const VecX>(p.g, m);
         worst_G = std::max(worst_G, (G_ours - G).lpNorm<Eigen::Infinity>() /
                                         G.lpNorm<Eigen::Infinity>());
+        // and both against J M^-1 J^T formed from Pinocchio's crba and J
+        {
+            Data d3(model);
+            MatX M = crba(model, d3, q);
+            M.triangularView<Eigen::StrictlyLower>() = M.transpose().triangularView<Eigen::StrictlyLower>();
+            const MatX Gref = J * M.ldlt().solve(J.transpose());
+            const double sc = Gref.lpNorm<Eigen::Infinity>();
+            worst_ref[0] = std::max(worst_ref[0], (G_ours - Gref).lpNorm<Eigen::Infinity>() / sc);
+            worst_ref[1] = std::max(worst_ref[1], (G - Gref).lpNorm<Eigen::Infinity>() / sc);
+        }
         worst_g = std::max(worst_g, rel(g_ours, g));
         // both answers measured on Pinocchio's G and g (cdyn_cone_conditions: primal, dual,
         // complementarity of Coulomb's law with the De Saxce shift)
@@ -215,9 +227,12 @@ int compare(const Model &model, Ours o, const std::vector<std::string> &names, i
     std::printf("%s (%d contacts, m = %d): %d states; the problem: G within %.2g, g within %.2g "
                 "relative; J^T lambda within %.2g relative, lambda within %.2g (bound 1e-6); "
                 "Coulomb's conditions on the answers (largest residual): ours %.2g, "
-                "Pinocchio's %.2g; iterations at most: ours %d, Pinocchio's %d%s\n",
+                "Pinocchio's %.2g; iterations at most: ours %d, Pinocchio's %d%s\n"
+                "  G against J M^-1 J^T (Pinocchio's crba and J): ours within %.2g, "
+                "computeDelassusMatrix's within %.2g relative\n",
                 o.name, nc, m, states, worst_G, worst_g, worst_imp, worst_lambda, worst_cond[0],
-                worst_cond[1], our_it, pin_it, bad ? " DIFFERENT" : "");
+                worst_cond[1], our_it, pin_it, bad ? " DIFFERENT" : "", worst_ref[0], worst_ref[1]);
+    std::fflush(stdout);
     return bad;
 }
 
