@@ -76,7 +76,11 @@ static const char *const algo_names[BENCH_NALGOS] = { "fk",
                                                       "delassus",
                                                       "delassus_factorised",
                                                       "delassus_articulated",
-                                                      "impulse" };
+                                                      "impulse",
+                                                      "contact_problem",
+                                                      "admm",
+                                                      "pgs",
+                                                      "contact_step" };
 
 /* ---- options ---- */
 
@@ -240,6 +244,8 @@ static int timed(const bench_options *o, const bench_robot *r, int algo)
 {
     if (!r->loops[algo])
         return 0; /* not generated for this robot (no set, or a loop) */
+    if (algo >= BENCH_FIRST_CONTACT && !bench_has_contact_step(r->api))
+        return 0; /* the contact step's rows need a frictional contact */
     if (o->algorithms_given)
         return o->algorithms[algo];
     return (algo >= BENCH_FIRST_CONSTRAINED) == (r->api->nc > 0);
@@ -395,8 +401,7 @@ static int run_one(const bench_options *o)
         fprintf(stderr, "bench: %s: cannot set up\n", r->api->name);
         return 1;
     }
-    if (algo == BENCH_LTL)
-        bench_prime_ltl(&c, side, 0);
+    bench_prime(&c, side, algo, 0);
     bench_sink +=
         measured(bench_loop_of(&c, side, algo), c.data[side], &c.in, c.out[side], o->calls);
     printf("%s %s %s: %ld calls, checksum %.17g\n", r->api->name, algo_names[algo],

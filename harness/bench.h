@@ -29,9 +29,15 @@ typedef enum {
     BENCH_DELASSUS_FACTORISED,
     BENCH_DELASSUS_ARTICULATED,
     BENCH_IMPULSE,
+    /* robots generated with a contact step (NAME_contact_*), every contact of the set active */
+    BENCH_CONTACT_PROBLEM,
+    BENCH_ADMM,
+    BENCH_PGS,
+    BENCH_CONTACT_STEP,
     BENCH_NALGOS
 } bench_algo;
 #define BENCH_FIRST_CONSTRAINED BENCH_PROX_LTL
+#define BENCH_FIRST_CONTACT BENCH_CONTACT_PROBLEM
 
 /* The state pool: BENCH_POOL rows of nq (q) or nv (v, a, tau) values. */
 typedef struct {
@@ -40,6 +46,10 @@ typedef struct {
     int frame;             /* the frame whose Jacobian and placement are timed */
     int nc;                /* constraint rows (0 without constraints) */
     void *constraint_data; /* the generic side's cdyn_constraint_data */
+    /* the contact step's rows (robots with one): settings[0] ADMM, [1] PGS (BENCH_CONTACT_SETTINGS),
+     * and the generic side's cdyn_contact_problem */
+    const cdyn_contact_settings *contact_settings[2];
+    void *contact_problem;
 } bench_inputs;
 
 /* The constrained solvers are timed with exactly three proximal iterations at mu = 1e-6,
@@ -48,6 +58,13 @@ typedef struct {
     {                                                                                              \
         CDYN_R(1e-6), 3, CDYN_R(0), CDYN_R(0), 0, 0, 0                                             \
     }
+
+/* The contact step's rows time a problem with every contact of the set active, whatever q:
+ * settings.phi is a zero per constraint (normal NULL: the world z axis is each contact's
+ * normal; the cost is the same for any normal), dt 1e-3, mu 0.8, the solver's tolerances 0
+ * so that it runs exactly BENCH_CONTACT_ITER iterations from lambda = 0, as Pinocchio's peer
+ * (pinocchio_admm: ADMMContactSolverTpl, 20 iterations, mu 0.8) does. */
+#define BENCH_CONTACT_ITER 20
 
 /* n calls of one algorithm on states cycled through the pool, outputs into out; returns
  * the sum of one output entry per call (so no call can be optimised away). d is the side's

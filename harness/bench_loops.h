@@ -34,5 +34,10 @@
 #define BENCH_LTL_OUT 1                   /* the status; the factor stays in d */
 #define BENCH_SOLVE_OUT (in->nv + in->nc) /* ddq (or v_after), then lambda */
 #define BENCH_DELASSUS_OUT ((long)in->nc * in->nc)
+/* the contact step's problem stays in the workspace: its G (the first nc x nc entries; every
+ * contact is active, so G has at least nc rows), or its lambda (nc: the set's rows) */
+#define BENCH_CONTACT_G_OUT ((long)in->nc * in->nc)
+#define BENCH_CONTACT_LAMBDA_OUT (in->nc)
+#define BENCH_STEP_OUT (in->nq + in->nv) /* q_next, v_next */
 
 #endif

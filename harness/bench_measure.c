@@ -113,6 +113,47 @@ static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out
         BENCH_SOLVE_OUT);
 }
 
+/* The contact step's rows (bench.h); the problem and lambda stay in P, read there. */
+#define PROBLEM ((cdyn_contact_problem *)in->contact_problem)
+
+static cdyn_real generic_contact_problem(void *d, const bench_inputs *in, cdyn_real *unused, long n)
+{
+    const cdyn_real *out = PROBLEM->G;
+    (void)unused;
+    BENCH_CALLS((void)cdyn_contact_problem_build(MODEL(d), d, CDATA, PROBLEM,
+                                                 in->contact_settings[0], BENCH_Q, BENCH_V,
+                                                 BENCH_TAU),
+                BENCH_CONTACT_G_OUT);
+}
+
+static cdyn_real generic_contact_solve(const bench_inputs *in, int solver, long n)
+{
+    const cdyn_real *out = PROBLEM->lambda;
+    BENCH_CALLS((void)s; (void)cdyn_contact_solve(PROBLEM, in->contact_settings[solver]),
+                BENCH_CONTACT_LAMBDA_OUT);
+}
+
+static cdyn_real generic_admm(void *d, const bench_inputs *in, cdyn_real *unused, long n)
+{
+    (void)d;
+    (void)unused;
+    return generic_contact_solve(in, 0, n);
+}
+
+static cdyn_real generic_pgs(void *d, const bench_inputs *in, cdyn_real *unused, long n)
+{
+    (void)d;
+    (void)unused;
+    return generic_contact_solve(in, 1, n);
+}
+
+static cdyn_real generic_contact_step(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS((void)cdyn_contact_step(MODEL(d), d, CDATA, PROBLEM, in->contact_settings[0],
+                                        BENCH_Q, BENCH_V, BENCH_TAU, out, out + in->nq),
+                BENCH_STEP_OUT);
+}
+
 static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_fk,
     generic_jacobian,
@@ -131,7 +172,11 @@ static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_delassus,
     generic_delassus,
     generic_delassus, /* the generic runtime has one route */
-    generic_impulse
+    generic_impulse,
+    generic_contact_problem,
+    generic_admm,
+    generic_pgs,
+    generic_contact_step
 };
 
 /* ---- one robot's inputs and workspaces ---- */
@@ -183,8 +228,68 @@ static int frame_id(const bench_robot *r, const cdyn_model *m)
     return f >= 0 && f < m->nframes && strcmp(m->frames[f].name, name) == 0 ? f : -1;
 }
 
+int bench_has_contact_step(const generated_api *api)
+{
+    const cdyn_constraint *set = api->constraints;
+    int k;
+    for (k = 0; api->contact_step && set && k < api->nconstraints; k++)
+        if (set[k].friction)
+            return 1;
+    return 0;
+}
+
+/* The contact step's settings (bench.h), the generic side's problem for the robot's set and
+ * joint limits; 0, or -1. */
+static int contact_init(bench_ctx *c)
+{
+    const generated_api *api = c->robot->api;
+    const cdyn_constraint *set = api->constraints;
+    const cdyn_contact_settings defaults = CDYN_CONTACT_SETTINGS_DEFAULT;
+    const int n = api->nconstraints;
+    size_t bytes;
+    int k;
+    c->contact_phi = calloc((size_t)n, sizeof *c->contact_phi);
+    c->contact_dims = malloc(2 * (size_t)n * sizeof *c->contact_dims);
+    if (!c->contact_phi || !c->contact_dims)
+        return -1;
+    for (k = 0; k < n; k++) {
+        c->contact_dims[k] = set[k].dim;
+        c->contact_dims[n + k] = set[k].friction;
+    }
+    c->contact_layout.n = n;
+    c->contact_layout.dims = c->contact_dims;
+    c->contact_layout.friction = c->contact_dims + n;
+    c->contact_layout.nlimits = api->njoint_limits;
+    c->contact_layout.limits = api->joint_limits;
+    c->contact_layout.nv = api->nv;
+    for (k = 0; k < 2; k++) {
+        cdyn_contact_settings *s = &c->contact_settings[k];
+        *s = defaults;
+        s->normal = NULL; /* the world z axis */
+        s->phi = c->contact_phi; /* every contact at the surface: active */
+        s->solver = k == 0 ? CDYN_CONTACT_ADMM : CDYN_CONTACT_PGS;
+        s->cone.max_iter = BENCH_CONTACT_ITER;
+        s->cone.abs_tol = 0;
+        s->cone.rel_tol = 0;
+        s->cone.warm_start = 0;
+        c->in.contact_settings[k] = s;
+    }
+    bytes = CDYN_CONTACT_PROBLEM_BYTES(n, api->nc, api->njoint_limits, api->nv);
+    c->contact_buf = malloc(bytes);
+    if (!c->contact_buf ||
+        cdyn_contact_problem_init(&c->contact_problem, &c->contact_layout, c->contact_buf,
+                                  bytes) != CDYN_OK ||
+        api->contact_reset(c->data[GENERATED]) != CDYN_OK)
+        return -1;
+    c->in.contact_problem = &c->contact_problem;
+    return 0;
+}
+
 void bench_ctx_free(bench_ctx *c)
 {
+    free(c->contact_phi);
+    free(c->contact_dims);
+    free(c->contact_buf);
     free(c->pool);
     free(c->data[GENERATED]);
     free(c->generic_buf);
@@ -198,7 +303,8 @@ int bench_ctx_init(bench_ctx *c, const bench_robot *r)
     const generated_api *api = r->api;
     const size_t nq = (size_t)api->nq, nv = (size_t)api->nv;
     const size_t nc = (size_t)api->nc;
-    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nc * nc + nc;
+    const size_t nr = nc + 2 * (size_t)api->njoint_limits; /* the contact step's rows */
+    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nr * nr + nr + nq;
     size_t generic_bytes;
     memset(c, 0, sizeof *c);
     c->robot = r;
@@ -238,6 +344,10 @@ int bench_ctx_init(bench_ctx *c, const bench_robot *r)
     c->neutral = c->tau + BENCH_POOL * nv;
     c->step = c->neutral + nq;
     draw_states(c);
+    if (bench_has_contact_step(api) && contact_init(c) != 0) {
+        bench_ctx_free(c);
+        return -1;
+    }
     return 0;
 }
 
@@ -249,6 +359,24 @@ void bench_prime_ltl(bench_ctx *c, int side, int state)
         c->robot->api->crba(c->data[GENERATED], q, c->out[GENERATED]);
     else
         cdyn_crba(c->model, &c->generic, q, c->out[GENERIC]);
+}
+
+void bench_prime_contact(bench_ctx *c, int side, int state)
+{
+    bench_inputs one = c->in; /* the pool from `state` on: the loop's first call is there */
+    one.q += state * c->in.nq;
+    one.v += state * c->in.nv;
+    one.tau += state * c->in.nv;
+    bench_sink += bench_loop_of(c, side, BENCH_CONTACT_PROBLEM)(c->data[side], &one,
+                                                                 c->out[side], 1);
+}
+
+void bench_prime(bench_ctx *c, int side, int algo, int state)
+{
+    if (algo == BENCH_LTL)
+        bench_prime_ltl(c, side, state);
+    else if (algo == BENCH_ADMM || algo == BENCH_PGS)
+        bench_prime_contact(c, side, state);
 }
 
 bench_loop bench_loop_of(const bench_ctx *c, int side, int algo)
@@ -274,8 +402,39 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_DELASSUS:
     case BENCH_DELASSUS_FACTORISED:
     case BENCH_DELASSUS_ARTICULATED: return BENCH_DELASSUS_OUT;
+    case BENCH_CONTACT_STEP: return BENCH_STEP_OUT;
     default: return BENCH_VECTOR_OUT;
     }
+}
+
+/* The problem (G, g) or the solver's lambda of both sides into out; their length, or -1 when
+ * the two problems differ in size or the solve did not run its iterations. */
+static long contact_outputs(bench_ctx *c, int algo)
+{
+    cdyn_contact_problem p[2];
+    long k, m, len;
+    int side;
+    (void)c->robot->api->contact_view(c->data[GENERATED], &p[GENERATED]);
+    p[GENERIC] = c->contact_problem;
+    m = p[GENERATED].m;
+    if (m != p[GENERIC].m || m < c->in.nc)
+        return -1;
+    for (side = 0; side < 2; side++) {
+        cdyn_real *out = c->out[side];
+        if (algo == BENCH_CONTACT_PROBLEM) {
+            for (k = 0; k < m * m; k++)
+                out[k] = p[side].G[k];
+            for (k = 0; k < m; k++)
+                out[m * m + k] = p[side].g[k];
+        } else {
+            if (p[side].stats->iterations != BENCH_CONTACT_ITER)
+                return -1;
+            for (k = 0; k < p[side].nr; k++)
+                out[k] = p[side].lambda[k];
+        }
+    }
+    len = algo == BENCH_CONTACT_PROBLEM ? m * m + m : p[GENERATED].nr;
+    return len;
 }
 
 /* Both sides on state 0: max |generated - generic| / (1 + max |generic|), so a table never
@@ -286,10 +445,12 @@ double bench_disagreement(bench_ctx *c, int algo)
     long k, n = output_length(c, algo);
     int side;
     for (side = 0; side < 2; side++) {
-        if (algo == BENCH_LTL)
-            bench_prime_ltl(c, side, 0);
+        bench_prime(c, side, algo, 0);
         bench_loop_of(c, side, algo)(c->data[side], &c->in, c->out[side], 1);
     }
+    if (algo >= BENCH_FIRST_CONTACT && algo != BENCH_CONTACT_STEP &&
+        (n = contact_outputs(c, algo)) < 0)
+        return 1; /* not the same problem */
     if (algo == BENCH_CRBA_TREE) { /* M is only in d: compared through its factor */
         (void)c->robot->api->ltl(c->data[GENERATED]);
         (void)cdyn_ltl(c->model, &c->generic);
@@ -323,8 +484,7 @@ static double time_batch(bench_ctx *c, int side, int algo, long calls, int batch
     bench_loop loop = bench_loop_of(c, side, algo);
     double t0, t1;
     cdyn_real sum;
-    if (algo == BENCH_LTL)
-        bench_prime_ltl(c, side, batch % BENCH_POOL);
+    bench_prime(c, side, algo, batch % BENCH_POOL);
     t0 = now_seconds();
     sum = loop(c->data[side], &c->in, c->out[side], calls);
     t1 = now_seconds();

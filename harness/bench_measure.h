@@ -22,6 +22,14 @@ typedef struct {
     void *generic_buf;
     cdyn_constraint_data constraints; /* the generic side's, when the robot has a set */
     void *constraint_buf;
+    /* the contact step's rows (bench_has_contact_step): ADMM and PGS settings, the zero phi
+     * of every constraint, the generic side's problem and its layout */
+    cdyn_contact_settings contact_settings[2];
+    cdyn_real *contact_phi;
+    int *contact_dims; /* (2 n) dims, then friction flags */
+    cdyn_contact_layout contact_layout;
+    cdyn_contact_problem contact_problem;
+    void *contact_buf;
     cdyn_real *out[2]; /* per side: room for the largest output */
 } bench_ctx;
 
@@ -36,8 +44,15 @@ int bench_find_index(const char *const *names, int n, const char *name);
  * model, or a Jacobian frame the model table does not name alike) with nothing held. */
 int bench_ctx_init(bench_ctx *c, const bench_robot *r);
 void bench_ctx_free(bench_ctx *c);
+/* 1 when the robot has a contact step and its set a frictional contact: the contact
+ * step's rows are timed for it. */
+int bench_has_contact_step(const generated_api *api);
 /* ltl factors the M of the last crba: computed (untimed) at one pool state. */
 void bench_prime_ltl(bench_ctx *c, int side, int state);
+/* admm and pgs solve the side's contact problem built (untimed) at one pool state. */
+void bench_prime_contact(bench_ctx *c, int side, int state);
+/* Before each batch of algo: the primes above where algo needs one. */
+void bench_prime(bench_ctx *c, int side, int algo, int state);
 /* The side's timed loop of algo. */
 bench_loop bench_loop_of(const bench_ctx *c, int side, int algo);
 /* Both sides on state 0: max |generated - generic| / (1 + max |generic|). */

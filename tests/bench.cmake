@@ -39,7 +39,11 @@ set(BENCH_ROBOTS
     "quadruped12_F3x2|${R}/quadruped12.urdf|--floating-base --contact lf_foot:3d --contact rf_foot:3d"
     "quadruped12_F3x4|${R}/quadruped12.urdf|--floating-base --contact lf_foot:3d --contact rf_foot:3d --contact lh_foot:3d --contact rh_foot:3d"
     "humanoid_F6x2|${R}/humanoid.urdf|--floating-base --contact left_sole:6d --contact right_sole:6d"
-    "humanoid_F6x2_H6x2|${R}/humanoid.urdf|--floating-base --contact left_sole:6d --contact right_sole:6d --contact left_hand:6d --contact right_hand:6d")
+    "humanoid_F6x2_H6x2|${R}/humanoid.urdf|--floating-base --contact left_sole:6d --contact right_sole:6d --contact left_hand:6d --contact right_hand:6d"
+    # frictional contacts: the contact step's rows (contact_problem, admm, pgs, contact_step)
+    # beside the solvers that hold the same contacts bilaterally
+    "quadruped12_C4|${R}/quadruped12.urdf|--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:friction --contact rh_foot:friction"
+    "humanoid_C2|${R}/humanoid.urdf|--floating-base --contact left_sole:friction --contact right_sole:friction")
 # the robots Pinocchio's published timings are for (../shared/reference/README.md). Their
 # Jacobian is timed here for the first contact frame of the reference files (Pinocchio's
 # table does not name its frame): for iiwa and solo12 that is the deepest frame anyway; for
@@ -56,10 +60,13 @@ if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
     "talos_F6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d|left_sole_link"
     "talos_F6x2_H6x2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_base_link:6d --contact gripper_right_base_link:6d|left_sole_link"
     # the largest robot we have with two 6d feet and 3d fingertips, as seed 001's Atlas with hands
+    "solo12_C4|${CDYN_SHARED_DIR}/reference/urdf/solo12.urdf|--floating-base --contact FL_FOOT:friction --contact FR_FOOT:friction --contact HL_FOOT:friction --contact HR_FOOT:friction|FL_FOOT"
+    "talos_C2|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:friction --contact right_sole_link:friction|left_sole_link"
     "talos_F6x2_T3x6|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_fingertip_1_link:3d --contact gripper_left_fingertip_2_link:3d --contact gripper_left_fingertip_3_link:3d --contact gripper_right_fingertip_1_link:3d --contact gripper_right_fingertip_2_link:3d --contact gripper_right_fingertip_3_link:3d|left_sole_link")
 endif()
 
-# The generic runtime built like the generated code; the project's cdyn_runtime keeps its
+# The generic runtime built like the generated code (-D_POSIX_C_SOURCE: runtime/cdyn_contact.c's
+# static finite() clashes with the one glibc declares under -std=gnu99; drop it once renamed); the project's cdyn_runtime keeps its
 # own flags, and the benchmark never links it.
 if(NOT CDYN_RUNTIME_SOURCES)
   file(GLOB CDYN_RUNTIME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/*.c)
@@ -67,6 +74,7 @@ endif()
 add_library(bench_runtime STATIC EXCLUDE_FROM_ALL ${CDYN_RUNTIME_SOURCES})
 target_include_directories(bench_runtime PUBLIC ${CMAKE_SOURCE_DIR}/runtime)
 target_compile_options(bench_runtime PRIVATE ${BENCH_COPTS})
+target_compile_definitions(bench_runtime PRIVATE _POSIX_C_SOURCE=200112L)
 set_target_properties(bench_runtime PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})
 target_link_libraries(bench_runtime PUBLIC m)
 
@@ -149,3 +157,19 @@ add_custom_target(bench_run
   COMMAND bench --markdown ${CMAKE_CURRENT_BINARY_DIR}/bench.md
   DEPENDS bench USES_TERMINAL
   COMMENT "Benchmark: generated code vs the generic runtime (a minute or two)")
+
+# The contact step's rows through `cdyngen bench` (a test: about 20 s, -O1): the sample
+# quadruped on four frictional feet, the rows in the CSV, JSON and SVG, both sides agreeing.
+add_test(NAME bench_contact_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/contact_rows.sh
+  $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_contact_rows)
+set_tests_properties(bench_contact_rows PROPERTIES TIMEOUT 300)
+
+# Optional: the contact step's solution against Pinocchio's on the same problem (C++, built
+# against ../shared/peers/pinocchio's build; skipped when that or ../shared is absent).
+# Configure with -DCDYN_PINOCCHIO_PEER=DIR, DIR where that build.sh built its harness.
+set(CDYN_PINOCCHIO_PEER "" CACHE PATH "Pinocchio peer build folder (../shared/peers/pinocchio/build.sh)")
+if(CDYN_PINOCCHIO_PEER)
+  add_test(NAME bench_contact_peer_check COMMAND ${CMAKE_COMMAND} -E env CDYN_SHARED=${CDYN_SHARED_DIR}
+    sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/contact_peer_check.sh $<TARGET_FILE:cdyngen> ${CDYN_PINOCCHIO_PEER})
+  set_tests_properties(bench_contact_peer_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1200)
+endif()

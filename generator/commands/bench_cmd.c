@@ -22,7 +22,7 @@
 
 /* The harness's algorithms (harness/bench.h, in its order), which robots have
  * them and the generated function whose machine code is their code size. */
-enum { ALWAYS, CONSTRAINED, CONTACTS_ONLY };
+enum { ALWAYS, CONSTRAINED, CONTACTS_ONLY, FRICTION };
 static const struct {
     const char *name, *function;
     int needs;
@@ -45,6 +45,12 @@ static const struct {
     { "delassus_factorised", "delassus_factorised", CONSTRAINED },
     { "delassus_articulated", "delassus_articulated", CONTACTS_ONLY },
     { "impulse", "impulse", CONSTRAINED },
+    /* the contact step's (a frictional contact, --contact FRAME:friction); the solvers'
+     * code is the runtime's: no function of the robot is theirs */
+    { "contact_problem", "contact_problem", FRICTION },
+    { "admm", "(runtime)", FRICTION },
+    { "pgs", "(runtime)", FRICTION },
+    { "contact_step", "contact_step", FRICTION },
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
@@ -75,7 +81,9 @@ static const char usage_text[] =
     "  --cflags \"FLAGS\"     its flags, split at spaces (default: -O3 -march=native); always\n"
     "                       preceded by -std=gnu99 -DNDEBUG\n"
     "  --algorithms LIST    comma-separated, e.g. rnea,aba,prox_ltl (default: all the robot\n"
-    "                       has; the constrained solvers need --contact or --loop)\n"
+    "                       has; the constrained solvers need --contact or --loop; the\n"
+    "                       contact step's contact_problem, admm, pgs and contact_step a\n"
+    "                       --contact FRAME:friction)\n"
     "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
     "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
     "                       on the deepest body)\n"
@@ -175,8 +183,19 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
     return cli_check_prefix(&o->robot);
 }
 
+static int has_friction(const kin_tree *t)
+{
+    int k;
+    for (k = 0; k < t->nconstraints; k++)
+        if (t->constraints[k].friction)
+            return 1;
+    return 0;
+}
+
 static int available(const kin_tree *t, int k)
 {
+    if (algorithms[k].needs == FRICTION)
+        return has_friction(t);
     return algorithms[k].needs == ALWAYS ||
            (t->nconstraints > 0 && (algorithms[k].needs == CONSTRAINED || tree_contacts_only(t)));
 }
@@ -189,6 +208,10 @@ static int choose_algorithms(bench_options *o, const kin_tree *t)
     for (k = 0; k < NALGORITHMS; k++) {
         if (!o->algorithms)
             o->asked[k] = available(t, k);
+        else if (o->asked[k] && !available(t, k) && algorithms[k].needs == FRICTION)
+            return cli_usage_error("--algorithms: %s needs a frictional contact "
+                                   "(--contact FRAME:friction)",
+                                   algorithms[k].name);
         else if (o->asked[k] && !available(t, k))
             return cli_usage_error(t->nconstraints == 0
                                        ? "--algorithms: %s needs constraints (--contact or --loop)"
