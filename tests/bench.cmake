@@ -74,7 +74,6 @@ endif()
 add_library(bench_runtime STATIC EXCLUDE_FROM_ALL ${CDYN_RUNTIME_SOURCES})
 target_include_directories(bench_runtime PUBLIC ${CMAKE_SOURCE_DIR}/runtime)
 target_compile_options(bench_runtime PRIVATE ${BENCH_COPTS})
-target_compile_definitions(bench_runtime PRIVATE _POSIX_C_SOURCE=200112L)
 set_target_properties(bench_runtime PROPERTIES C_EXTENSIONS ${CDYN_BENCH_GNU_EXTENSIONS})
 target_link_libraries(bench_runtime PUBLIC m)
 

@@ -37,9 +37,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pin="taskset -c 1"
 command -v taskset >/dev/null || pin=""
-# -D_POSIX_C_SOURCE: runtime/cdyn_contact.c's static finite() clashes with the one glibc
-# declares under -std=gnu99; drop it once the runtime renames it.
-gcc_flags="-O3 -march=native -D_POSIX_C_SOURCE=200112L"
+gcc_flags="-O3 -march=native"
 clang_flags="-std=c99 -O3 -march=native"
 
 # name|urdf|contact frames

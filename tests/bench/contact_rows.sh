@@ -25,12 +25,10 @@ fail() {
     exit 1
 }
 feet="--contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:friction --contact rh_foot:friction"
-# -D_POSIX_C_SOURCE: runtime/cdyn_contact.c's static finite() clashes with glibc's, which
-# -std=gnu99 (cdyngen bench's) declares; remove once the runtime renames it.
 # shellcheck disable=SC2086  # the options are words
 TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/quadruped12.urdf" --floating-base $feet \
     --batches 3 --algorithms contact_problem,admm,pgs,contact_step,aba \
-    --cflags "-O1 -D_POSIX_C_SOURCE=200112L" \
+    --cflags "-O1" \
     --csv "$work/c.csv" --json "$work/c.json" --svg "$work/c.svg" > "$work/out.txt" 2>&1 ||
     fail "cdyngen bench failed: $(cat "$work/out.txt")"
 [ -z "$(ls -A "$work/tmp")" ] || fail "left files in TMPDIR"
