@@ -65,8 +65,7 @@ if(EXISTS ${CDYN_SHARED_DIR}/reference/urdf)
     "talos_F6x2_T3x6|${CDYN_SHARED_DIR}/reference/urdf/talos_full_v2.urdf|--floating-base --contact left_sole_link:6d --contact right_sole_link:6d --contact gripper_left_fingertip_1_link:3d --contact gripper_left_fingertip_2_link:3d --contact gripper_left_fingertip_3_link:3d --contact gripper_right_fingertip_1_link:3d --contact gripper_right_fingertip_2_link:3d --contact gripper_right_fingertip_3_link:3d|left_sole_link")
 endif()
 
-# The generic runtime built like the generated code (-D_POSIX_C_SOURCE: runtime/cdyn_contact.c's
-# static finite() clashes with the one glibc declares under -std=gnu99; drop it once renamed); the project's cdyn_runtime keeps its
+# The generic runtime built like the generated code; the project's cdyn_runtime keeps its
 # own flags, and the benchmark never links it.
 if(NOT CDYN_RUNTIME_SOURCES)
   file(GLOB CDYN_RUNTIME_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/*.c)
