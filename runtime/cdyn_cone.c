@@ -234,12 +234,21 @@ static cdyn_real dist(const cdyn_real *a, const cdyn_real *b, int d)
     return CDYN_SQRT(e);
 }
 
+/* a . b in four running sums: one sum's chain of dependent additions would bound the
+ * solves (the forward substitution, G x) by the adder's latency, not its throughput. */
 static cdyn_real dot(const cdyn_real *a, const cdyn_real *b, int d)
 {
-    cdyn_real e = 0;
-    for (int j = 0; j < d; ++j)
-        e += a[j] * b[j];
-    return e;
+    cdyn_real e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+    int j = 0;
+    for (; j + 4 <= d; j += 4) {
+        e0 += a[j] * b[j];
+        e1 += a[j + 1] * b[j + 1];
+        e2 += a[j + 2] * b[j + 2];
+        e3 += a[j + 3] * b[j + 3];
+    }
+    for (; j < d; ++j)
+        e0 += a[j] * b[j];
+    return (e0 + e1) + (e2 + e3);
 }
 
 /* One block's distance of lambda to K, of v = c + s to K*, and |lambda . v|. Free rows:
