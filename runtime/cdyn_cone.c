@@ -555,7 +555,7 @@ static void admm_iterate(admm *a)
         a->primal = max_nan(a->primal, absr(a->x[r] - a->y[r]));
         a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mp * (a->x[r] - a->xp[r])));
     }
-    a->comp = admm_complementarity(a);
+    a->comp = a->s->abs_tol > 0 ? admm_complementarity(a) : 0; /* read by abs_tol only */
     a->change = diff_inf(a->y, a->yp, m);
 }
 
@@ -614,7 +614,9 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
         ++it;
         admm_iterate(&a);
         const cdyn_real res = max_nan(max_nan(a.primal, a.dual), a.comp);
-        stopped = tolerances_met(settings, res, a.change, norm_inf(a.yp, m), norm_inf(a.y, m));
+        const int rel = settings->rel_tol > 0; /* the norms only when they are read */
+        stopped = tolerances_met(settings, res, a.change, rel ? norm_inf(a.yp, m) : 0,
+                                 rel ? norm_inf(a.y, m) : 0);
         if (!stopped && it < settings->max_iter && admm_adapt(&a) != 0)
             return fail(m, lambda, c, st, CDYN_E_SINGULAR);
     }
