@@ -235,12 +235,21 @@ static cdyn_real dist(const cdyn_real *a, const cdyn_real *b, int d)
     return CDYN_SQRT(e);
 }
 
+/* a . b in four running sums: one sum's chain of dependent additions would bound the
+ * solves (the forward substitution, G x) by the adder's latency, not its throughput. */
 static cdyn_real dot(const cdyn_real *a, const cdyn_real *b, int d)
 {
-    cdyn_real e = 0;
-    for (int j = 0; j < d; ++j)
-        e += a[j] * b[j];
-    return e;
+    cdyn_real e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+    int j = 0;
+    for (; j + 4 <= d; j += 4) {
+        e0 += a[j] * b[j];
+        e1 += a[j + 1] * b[j + 1];
+        e2 += a[j + 2] * b[j + 2];
+        e3 += a[j + 3] * b[j + 3];
+    }
+    for (; j < d; ++j)
+        e0 += a[j] * b[j];
+    return (e0 + e1) + (e2 + e3);
 }
 
 /* One block's distance of lambda to K, of v = c + s to K*, and |lambda . v|. Free rows:
@@ -376,10 +385,12 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
 
 /* ---- dense Cholesky ----------------------------------------------------------------- */
 
-/* F's lower triangle = L with L L^T = A + shift I, A symmetric n x n read in its lower
- * triangle, both of row stride ld (F may be A); 0, or -1 at a pivot that is not positive
- * (NaN included). */
-static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real *F)
+/* F's strict lower triangle = L's and its diagonal = 1 / L's diagonal, with L L^T = A +
+ * shift I, A symmetric n x n read in its lower triangle, both of row stride ld (F may be
+ * A); 0, or -1 at a pivot that is not above floor (NaN included). The reciprocals turn the
+ * solves' divisions, whose latency chains them, into products. */
+static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_real floor,
+                    cdyn_real *F)
 {
     for (int i = 0; i < n; ++i) {
         cdyn_real *Fi = F + (size_t)i * (size_t)ld;
@@ -388,29 +399,31 @@ static int cholesky(const cdyn_real *A, int n, int ld, cdyn_real shift, cdyn_rea
             const cdyn_real *Fj = F + (size_t)j * (size_t)ld;
             const cdyn_real a = Ai[j] + (i == j ? shift : 0) - dot(Fi, Fj, j);
             if (j < i) {
-                Fi[j] = a / Fj[j];
+                Fi[j] = a * Fj[j];
             } else {
-                if (!(a > 0))
+                if (!(a > floor))
                     return -1;
-                Fi[i] = CDYN_SQRT(a);
+                Fi[i] = 1 / CDYN_SQRT(a);
             }
         }
     }
     return 0;
 }
 
-/* x <- (L L^T)^-1 x. */
+/* x <- (L L^T)^-1 x: forward by rows of L, backward by its rows too (column-oriented on L^T:
+ * each x[k] found is taken out of the rows above it, a contiguous update). */
 static void cholesky_solve(const cdyn_real *F, int n, int ld, cdyn_real *x)
 {
     for (int i = 0; i < n; ++i) {
         const cdyn_real *Fi = F + (size_t)i * (size_t)ld;
-        x[i] = (x[i] - dot(Fi, x, i)) / Fi[i];
+        x[i] = (x[i] - dot(Fi, x, i)) * Fi[i];
     }
-    for (int i = n - 1; i >= 0; --i) {
-        cdyn_real e = x[i];
-        for (int k = i + 1; k < n; ++k)
-            e -= F[(size_t)k * (size_t)ld + (size_t)i] * x[k];
-        x[i] = e / F[(size_t)i * (size_t)ld + (size_t)i];
+    for (int k = n - 1; k >= 0; --k) {
+        const cdyn_real *Fk = F + (size_t)k * (size_t)ld;
+        const cdyn_real xk = x[k] * Fk[k];
+        x[k] = xk;
+        for (int i = 0; i < k; ++i)
+            x[i] -= Fk[i] * xk;
     }
 }
 
@@ -451,8 +464,13 @@ static cdyn_real largest_eigenvalue(const cdyn_real *G, int m, int iters, cdyn_r
         diag = max_nan(diag, G[(size_t)r * (size_t)m + (size_t)r]);
     }
     for (int k = 0; k < iters; ++k) {
-        for (int r = 0; r < m; ++r)
-            w[r] = dot(G + (size_t)r * (size_t)m, v, m);
+        for (int r = 0; r < m; ++r) /* w = G v by rows of the symmetric G: contiguous updates */
+            w[r] = 0;
+        for (int j = 0; j < m; ++j) {
+            const cdyn_real *Gj = G + (size_t)j * (size_t)m, vj = v[j];
+            for (int r = 0; r < m; ++r)
+                w[r] += Gj[r] * vj;
+        }
         L = CDYN_SQRT(dot(w, w, m));
         if (!(L > 0))
             break;
@@ -483,7 +501,7 @@ static void admm_penalty(admm *a)
 
 static int admm_factor(admm *a)
 {
-    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, a->F);
+    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, 0, a->F);
 }
 
 /* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
@@ -526,9 +544,10 @@ static void admm_iterate(admm *a)
         a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - mp * a->x[r] - a->z[r]);
     }
     cholesky_solve(a->F, m, m, a->rhs);
+    const cdyn_real inv_tr = 1 / tr;
     for (int r = 0; r < m; ++r) {
         a->x[r] = a->rhs[r];
-        a->rhs[r] = a->x[r] - a->z[r] / tr;
+        a->rhs[r] = a->x[r] - a->z[r] * inv_tr;
     }
     cdyn_cone_project(a->cones, a->ncones, a->rhs, a->y);
     a->primal = a->dual = 0;
@@ -537,7 +556,7 @@ static void admm_iterate(admm *a)
         a->primal = max_nan(a->primal, absr(a->x[r] - a->y[r]));
         a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mp * (a->x[r] - a->xp[r])));
     }
-    a->comp = admm_complementarity(a);
+    a->comp = a->s->abs_tol > 0 ? admm_complementarity(a) : 0; /* read by abs_tol only */
     a->change = diff_inf(a->y, a->yp, m);
 }
 
@@ -596,7 +615,9 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
         ++it;
         admm_iterate(&a);
         const cdyn_real res = max_nan(max_nan(a.primal, a.dual), a.comp);
-        stopped = tolerances_met(settings, res, a.change, norm_inf(a.yp, m), norm_inf(a.y, m));
+        const int rel = settings->rel_tol > 0; /* the norms only when they are read */
+        stopped = tolerances_met(settings, res, a.change, rel ? norm_inf(a.yp, m) : 0,
+                                 rel ? norm_inf(a.y, m) : 0);
         if (!stopped && it < settings->max_iter && admm_adapt(&a) != 0)
             return fail(m, lambda, c, st, CDYN_E_SINGULAR);
     }
@@ -637,13 +658,19 @@ static cdyn_real block_eigen_bound(const cdyn_real *G, int m, int r)
     return trace < rows ? trace : rows;
 }
 
-/* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0 or -1. */
+/* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0, or -1 when
+ * the block is singular to rounding: a pivot below RHO_SPAN times its largest diagonal
+ * entry (a rank-deficient block's pivot is rounding noise of either sign, and the two sides
+ * of a comparison must not decide by it). */
 static int free_factor(const cdyn_real *G, int m, int r, int d, cdyn_real F[36])
 {
-    for (int i = 0; i < d; ++i)
+    cdyn_real dmax = 0;
+    for (int i = 0; i < d; ++i) {
         for (int j = 0; j < d; ++j)
             F[i * d + j] = GB(G, m, r, i, j);
-    return cholesky(F, d, d, 0, F);
+        dmax = F[i * d + i] > dmax ? F[i * d + i] : dmax;
+    }
+    return cholesky(F, d, d, 0, RHO_SPAN * dmax, F);
 }
 
 /* 1 if every block's steps are defined: positive diagonal entries where PGS divides by
