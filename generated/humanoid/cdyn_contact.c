@@ -14,14 +14,6 @@ static int is_finite(cdyn_real x)
     return x - x == 0; /* NaN - NaN and inf - inf are NaN */
 }
 
-static int all_finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    for (int k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
-}
-
 static int layout_ok(const cdyn_contact_layout *l, int *nc)
 {
     *nc = 0;
@@ -96,7 +88,7 @@ static cdyn_status carve(cdyn_contact_problem *p, const cdyn_contact_layout *l, 
     for (int k = 0, row = 0; k < nb; ++k) {
         const int dim = k < l->n ? l->dims[k] : 1;
         p->set_row[k] = row;
-        p->cones[k].kind = k >= l->n          ? CDYN_CONE_POSITIVE
+        p->cones[k].kind = k >= l->n        ? CDYN_CONE_POSITIVE
                            : l->friction[k] ? CDYN_CONE_FRICTION
                                             : CDYN_CONE_FREE;
         p->cones[k].dim = dim;
@@ -197,14 +189,6 @@ static void contact_basis(const cdyn_real R[9], const cdyn_real nrm[3], cdyn_rea
     cdyn_cross3(B + 3, B + 6, B); /* t2 = n x t1 */
 }
 
-/* T = B R: frame A's components to the basis's (B's rows are world vectors). */
-static void basis_from_frame(const cdyn_real B[9], const cdyn_real R[9], cdyn_real T[9])
-{
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-            T[3 * r + c] = B[3 * r] * R[c] + B[3 * r + 1] * R[3 + c] + B[3 * r + 2] * R[6 + c];
-}
-
 /* y = T x for a frictional contact's 3 rows, y = x for a bilateral constraint's (T NULL);
  * transposed: y = T^T x. */
 static void rotate(const cdyn_real *T, int dim, int transposed, const cdyn_real *x, cdyn_real *y)
@@ -214,10 +198,11 @@ static void rotate(const cdyn_real *T, int dim, int transposed, const cdyn_real 
             y[i] = x[i];
         return;
     }
-    cdyn_real t[3];
-    for (int i = 0; i < 3; ++i)
-        t[i] = transposed ? T[i] * x[0] + T[3 + i] * x[1] + T[6 + i] * x[2]
-                          : T[3 * i] * x[0] + T[3 * i + 1] * x[1] + T[3 * i + 2] * x[2];
+    cdyn_real t[3]; /* x and y may be one array */
+    if (transposed)
+        cdyn_rot_apply_t(t, T, x);
+    else
+        cdyn_rot_apply(t, T, x);
     y[0] = t[0];
     y[1] = t[1];
     y[2] = t[2];
@@ -235,18 +220,18 @@ static cdyn_status contact_geometry(cdyn_contact_problem *p, const cdyn_contact_
 {
     cdyn_real nrm[3];
     if (!contact_normal(s, k, nrm))
-        return s->normal && !all_finite(s->normal + 3 * k, 3) ? CDYN_E_NONFINITE : CDYN_E_ARG;
-    if (!all_finite(R, 9) || !all_finite(pos, 3))
+        return s->normal && !cdyn__all_finite(s->normal + 3 * k, 3) ? CDYN_E_NONFINITE : CDYN_E_ARG;
+    if (!cdyn__all_finite(R, 9) || !cdyn__all_finite(pos, 3))
         return CDYN_E_NONFINITE;
     const cdyn_real radius = s->radius ? s->radius[k] : 0;
-    cdyn_real phi = s->phi ? s->phi[k]
-                           : nrm[0] * pos[0] + nrm[1] * pos[1] + nrm[2] * (pos[2] - s->ground_height) -
-                                 radius;
+    cdyn_real phi =
+        s->phi ? s->phi[k]
+               : nrm[0] * pos[0] + nrm[1] * pos[1] + nrm[2] * (pos[2] - s->ground_height) - radius;
     if (!is_finite(phi))
         return CDYN_E_NONFINITE;
     p->phi[k] = phi;
     contact_basis(R, nrm, p->basis + 9 * k);
-    basis_from_frame(p->basis + 9 * k, R, p->T + 9 * k);
+    cdyn_rot_mul(p->T + 9 * k, p->basis + 9 * k, R); /* T = B R: frame A's axes to the basis */
     p->cones[k].mu = s->mu ? s->mu[k] : s->friction;
     return CDYN_OK;
 }
@@ -345,8 +330,10 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
     if (!settings_ok(s, p->n))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
     const int nc = p->nc, nr = p->nr, nv = p->nv;
-    if (!all_finite(v, nv) || !all_finite(vf, nv) || !all_finite(p->J, nc * nv) ||
-        !all_finite(p->Gset, nc * nc) || !all_finite(p->Y, p->nlimits * nv))
+    if (!cdyn__all_finite(v, (size_t)nv) || !cdyn__all_finite(vf, (size_t)nv) ||
+        !cdyn__all_finite(p->J, (size_t)nc * (size_t)nv) ||
+        !cdyn__all_finite(p->Gset, (size_t)nc * (size_t)nc) ||
+        !cdyn__all_finite(p->Y, (size_t)p->nlimits * (size_t)nv))
         return CDYN_E_NONFINITE;
     const cdyn_status st = block_geometry(p, s, q, aR, ap);
     if (st != CDYN_OK)
@@ -466,11 +453,10 @@ int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s)
         if (p->active[k])
             for (int a = 0; a < p->cones[k].dim; ++a)
                 p->x[p->block_row[k] + a] = s->cone.warm_start ? p->lambda[p->set_row[k] + a] : 0;
-    const int it = s->solver == CDYN_CONTACT_ADMM
-                       ? cdyn_cone_admm(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work,
-                                        p->stats)
-                       : cdyn_cone_pgs(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work,
-                                       p->stats);
+    const int it =
+        s->solver == CDYN_CONTACT_ADMM
+            ? cdyn_cone_admm(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work, p->stats)
+            : cdyn_cone_pgs(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work, p->stats);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED) {
         clear_results(p);
         return it;
@@ -538,7 +524,8 @@ cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_c
         return CDYN_E_ARG;
     if (!(s->dt > 0))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
-    if (!all_finite(q, m->nq) || !all_finite(v, m->nv) || !all_finite(tau, m->nv))
+    if (!cdyn__all_finite(q, (size_t)m->nq) || !cdyn__all_finite(v, (size_t)m->nv) ||
+        !cdyn__all_finite(tau, (size_t)m->nv))
         return CDYN_E_NONFINITE;
     const cdyn_status st = robot_terms(m, d, cd, p, q, v, tau, s->dt, p->vf);
     if (st != CDYN_OK)

@@ -41,15 +41,6 @@ static cdyn_real norm2(cdyn_real a, cdyn_real b)
     return CDYN_SQRT(a * a + b * b);
 }
 
-/* 1 if every x[k] is finite (x - x is 0 for a number, NaN for a NaN or an infinity). */
-static int all_finite(const cdyn_real *x, size_t n)
-{
-    for (size_t k = 0; k < n; ++k)
-        if (!(x[k] - x[k] == 0))
-            return 0;
-    return 1;
-}
-
 /* ln 2 in two parts (fdlibm's): k LN2_HI is exact for |k| < 2^11 in double. */
 #define LN2_HI CDYN_R(6.93147180369123816490e-01)
 #define LN2_LO CDYN_R(1.90821492927058770002e-10)
@@ -304,8 +295,8 @@ static int common_ok(const cdyn_cone *cones, int ncones, int m, const cdyn_real 
 static int inputs_finite(int m, const cdyn_real *G, const cdyn_real *g, const cdyn_cone_settings *s,
                          const cdyn_real *lambda)
 {
-    return all_finite(G, (size_t)m * (size_t)m) && all_finite(g, (size_t)m) &&
-           (!s->warm_start || all_finite(lambda, (size_t)m));
+    return cdyn__all_finite(G, (size_t)m * (size_t)m) && cdyn__all_finite(g, (size_t)m) &&
+           (!s->warm_start || cdyn__all_finite(lambda, (size_t)m));
 }
 
 /* A failed solve leaves zeros (never a NaN) in lambda, c and st. */
@@ -370,7 +361,7 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
 {
     cdyn_real *cv = c ? c : cbuf;
     mul_add(G, m, lambda, g, cv);
-    if (!all_finite(lambda, (size_t)m) || !all_finite(cv, (size_t)m))
+    if (!cdyn__all_finite(lambda, (size_t)m) || !cdyn__all_finite(cv, (size_t)m))
         return fail(m, lambda, c, st, CDYN_E_NONFINITE);
     if (st) {
         cdyn_cone_conditions(cones, ncones, s->ccp, lambda, cv, st);

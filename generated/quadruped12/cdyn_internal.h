@@ -27,6 +27,15 @@ static inline cdyn_real cdyn__dot6(const cdyn_real a[6], const cdyn_real b[6])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
+/* 1 if every x[k] is finite (x - x is 0 for a number, NaN for a NaN or an infinity). */
+static inline int cdyn__all_finite(const cdyn_real *x, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (!(x[k] - x[k] == 0))
+            return 0;
+    return 1;
+}
+
 /* The next n reals of a workspace being carved into arrays: *next, which moves past them. */
 static inline cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
 {
