@@ -435,8 +435,11 @@ typedef struct {
 static int admm_settings_ok(const cdyn_cone_settings *s)
 {
     const int spectral = !(s->rho > 0);
+    /* a given rho so small that 1 / (tau rho) overflows would make every iterate NaN */
+    const cdyn_real inv_penalty = spectral ? 0 : 1 / (s->tau * s->rho);
     return s->mu_prox >= 0 && s->mu_prox - s->mu_prox == 0 && s->tau > 0 && s->tau <= 1 &&
-           s->rho - s->rho == 0 && (!spectral || s->power_iter >= 1) &&
+           s->rho - s->rho == 0 && inv_penalty - inv_penalty == 0 &&
+           (!spectral || s->power_iter >= 1) &&
            s->rho_power - s->rho_power == 0 && s->rho_power_factor - s->rho_power_factor == 0 &&
            s->ratio_primal_dual > 0;
 }

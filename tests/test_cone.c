@@ -648,6 +648,12 @@ START_TEST(bad_input)
     s.rho = 1;
     ck_assert_int_ge(cdyn_cone_admm(p.cones, p.ncones, p.G, p.g, &s, lambda, NULL, work, NULL), 1);
     check_solution(&p, 0, lambda);
+    /* a given rho whose 1 / (tau rho) overflows (a subnormal) is refused, not iterated as NaN */
+    s.rho = sizeof(cdyn_real) == sizeof(float) ? CDYN_R(1e-30) * CDYN_R(1e-10)
+                                               : CDYN_R(1e-300) * CDYN_R(1e-10);
+    if (s.rho > 0) /* the platform keeps subnormals */
+        ck_assert_int_eq(
+            cdyn_cone_admm(p.cones, p.ncones, p.G, p.g, &s, lambda, NULL, work, NULL), CDYN_E_ARG);
 }
 END_TEST
 

@@ -44,7 +44,8 @@ typedef struct {
     /* ADMM (Pinocchio 3.7's ADMMContactSolverTpl and its defaults) */
     cdyn_real mu_prox;           /* proximal damping, >= 0 (1e-6) */
     cdyn_real rho;               /* penalty; <= 0: the spectral rule sqrt(L m) (L/m)^rho_power,
-                                  * L the largest eigenvalue of G (power iteration), m = mu_prox */
+                                  * L the largest eigenvalue of G (power iteration), m = mu_prox;
+                                  * a given rho needs a finite 1 / (tau rho) (else CDYN_E_ARG) */
     cdyn_real tau;               /* over-relaxation of the penalty, in (0, 1] (0.5) */
     cdyn_real rho_power;         /* 0.2 */
     cdyn_real rho_power_factor;  /* rho changes by (L/m)^rho_power_factor when the primal and

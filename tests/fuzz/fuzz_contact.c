@@ -126,6 +126,8 @@ static void step_settings(reader *r, int flags, int max_iter, int n, cdyn_real *
         if (flags & FLAG_SOLVER) {
             s->cone.mu_prox = within(s->cone.mu_prox, 1e-8, 1);
             s->cone.tau = within(s->cone.tau, 0.1, 1);
+            if (s->cone.rho > 0) /* a given penalty (else the spectral rule) */
+                s->cone.rho = within(s->cone.rho, 1e-6, 1e3);
             s->cone.rho_power = within(s->cone.rho_power, 0, 0.5);
             s->cone.rho_power_factor = within(s->cone.rho_power_factor, 0, 0.2);
             s->cone.ratio_primal_dual = within(s->cone.ratio_primal_dual, 1.5, 100);
@@ -285,6 +287,8 @@ static void fuzz_cones(reader *r, int flags, int max_iter, unsigned blocks, int 
         s.power_iter = (int)(blocks >> 10) % 40 - 5;
         if (r->tame) {
             s.mu_prox = within(s.mu_prox, 1e-8, 1), s.tau = within(s.tau, 0.1, 1);
+            if (s.rho > 0) /* a given penalty (else the spectral rule) */
+                s.rho = within(s.rho, 1e-6, 1e3);
             s.over_relax = within(s.over_relax, 0.1, 1.9);
             s.power_iter = s.power_iter < 1 ? 1 : s.power_iter;
         }
