@@ -417,6 +417,90 @@ static void cholesky_solve(const cdyn_real *F, int n, int ld, cdyn_real *x)
     }
 }
 
+/* ---- ADMM's padded kernels ------------------------------------------------------------
+ * Its matrix W (G's padded copy, then (G + shift I)^-1) has the row stride mp =
+ * CDYN_CONE_PAD(m), a multiple of 4, and zeros past m in every row and in rows m..mp-1; its
+ * vectors are mp long with zeros past m. Every inner loop then runs over whole groups of 4
+ * contiguous reals, which compilers turn into single vector operations without the
+ * remainder loops and alias checks that an m of run time costs. */
+
+/* W's rows 0..m-1 = G's, padded with zeros (G: m x m, row-major; rows m..mp-1 of W are
+ * never read). One select per entry, not a copy loop that compilers would turn into a
+ * call to memmove, which firmware may not have. */
+static void pad_copy(const cdyn_real *restrict G, int m, int mp, cdyn_real *restrict W)
+{
+    for (int i = 0; i < m; ++i) {
+        cdyn_real *Wi = W + (size_t)i * (size_t)mp;
+        const cdyn_real *Gi = G + (size_t)i * (size_t)m;
+        for (int j = 0; j < mp; ++j)
+            Wi[j] = j < m ? Gi[j] : 0;
+    }
+}
+
+/* out = W r for a symmetric padded W (its rows are its columns): per group of 4 rows, the
+ * sum over j of W's row j's group times r_j, in 4 running sums. */
+static void sym_mul(const cdyn_real *restrict W, int m, int mp, const cdyn_real *restrict r,
+                    cdyn_real *restrict out)
+{
+    for (int i = 0; i < mp; i += 4) {
+        cdyn_real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int j = 0; j < m; ++j) {
+            const cdyn_real *w = W + (size_t)j * (size_t)mp + (size_t)i, rj = r[j];
+            a0 += w[0] * rj;
+            a1 += w[1] * rj;
+            a2 += w[2] * rj;
+            a3 += w[3] * rj;
+        }
+        out[i] = a0, out[i + 1] = a1, out[i + 2] = a2, out[i + 3] = a3;
+    }
+}
+
+/* W = (G + shift I)^-1, padded, for a symmetric padded G, by Gauss-Jordan without
+ * pivoting (d = 1 / a_kk; a_ij -= a_ik a_kj d for i, j != k; a_kj *= d, a_ik *= -d,
+ * a_kk = d). Pivot k is the Schur complement that LDL^T's D_k would be, so a positive
+ * definite G + shift I never needs a swap, and a pivot that is not positive (NaN included)
+ * says it is not positive definite: -1. Each step updates whole rows by a multiple of row
+ * k (contiguous, vectorised), where a triangular solve per iteration would chain dependent
+ * rows (measured twice as slow): the iterations then need products with W. row: mp reals,
+ * row k scaled (a separate array: the updates of the other rows vectorise unchecked). */
+static int spd_inverse(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
+                       cdyn_real *restrict W, cdyn_real *restrict row)
+{
+    for (int i = 0; i < m; ++i) {
+        cdyn_real *Wi = W + (size_t)i * (size_t)mp;
+        const cdyn_real *Gi = G + (size_t)i * (size_t)mp;
+        for (int j = 0; j < mp; ++j)
+            Wi[j] = Gi[j] + (j == i ? shift : 0);
+    }
+    for (int k = 0; k < m; ++k) {
+        cdyn_real *Wk = W + (size_t)k * (size_t)mp;
+        if (!(Wk[k] > 0))
+            return -1;
+        const cdyn_real d = 1 / Wk[k];
+        for (int j = 0; j < mp; j += 4) {
+            row[j] = Wk[j] * d, row[j + 1] = Wk[j + 1] * d;
+            row[j + 2] = Wk[j + 2] * d, row[j + 3] = Wk[j + 3] * d;
+        }
+        for (int i = 0; i < m; ++i) {
+            cdyn_real *Wi = W + (size_t)i * (size_t)mp;
+            const cdyn_real f = Wi[k];
+            if (i == k)
+                continue;
+            for (int j = 0; j < mp; j += 4) {
+                Wi[j] -= f * row[j];
+                Wi[j + 1] -= f * row[j + 1];
+                Wi[j + 2] -= f * row[j + 2];
+                Wi[j + 3] -= f * row[j + 3];
+            }
+            Wi[k] = -f * d;
+        }
+        for (int j = 0; j < mp; ++j)
+            Wk[j] *= d;
+        Wk[k] = d;
+    }
+    return 0;
+}
+
 /* ---- ADMM --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -424,9 +508,11 @@ typedef struct {
     int ncones, m;
     const cdyn_real *G, *g;
     const cdyn_cone_settings *s;
-    cdyn_real *F;                  /* (m x m) Cholesky factor of G + (mu_prox + tau rho) I */
-    cdyn_real *x, *y, *z;          /* (m) primal, projected primal (lambda), dual */
-    cdyn_real *sh, *rhs, *xp, *yp; /* (m) shift, right-hand side, previous x and y */
+    int mp;                        /* the padded rows: CDYN_CONE_PAD(m) */
+    cdyn_real *Gp;                 /* (mp x mp) G, padded */
+    cdyn_real *W;                  /* (mp x mp) (G + (mu_prox + tau rho) I)^-1, padded */
+    cdyn_real *x, *y, *z;          /* (mp; y: m) primal, projected primal (lambda), dual */
+    cdyn_real *sh, *rhs, *xp, *yp; /* (mp) shift, right-hand side, previous x and y */
     cdyn_real rho, increment;      /* penalty, its adaptation factor (1: none) */
     cdyn_real L;                   /* G's largest eigenvalue (estimate) */
     cdyn_real primal, dual, comp, change;
@@ -445,30 +531,27 @@ static int admm_settings_ok(const cdyn_cone_settings *s)
 }
 
 /* The largest eigenvalue L of G, the norm of G v after power_iter power iterations from
- * v = ones (Pinocchio's estimate). Both that and the largest diagonal entry are below L
- * (Rayleigh quotients), so the larger one is taken: ones may be orthogonal to the top
- * eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v, w: m reals each. */
-static cdyn_real largest_eigenvalue(const cdyn_real *G, int m, int iters, cdyn_real *v,
-                                    cdyn_real *w)
+ * v = ones (Pinocchio's estimate), on G's padded copy a->Gp. Both that and the largest
+ * diagonal entry are below L (Rayleigh quotients), so the larger one is taken: ones may be
+ * orthogonal to the top eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v and w
+ * are a->rhs and a->sh. */
+static cdyn_real largest_eigenvalue(admm *a, int iters)
 {
-    cdyn_real L = 0, diag = 0;
-    for (int r = 0; r < m; ++r) {
-        v[r] = 1 / CDYN_SQRT((cdyn_real)m);
-        diag = max_nan(diag, G[(size_t)r * (size_t)m + (size_t)r]);
+    const int m = a->m, mp = a->mp;
+    cdyn_real L = 0, diag = 0, *v = a->rhs, *w = a->sh;
+    for (int r = 0; r < mp; ++r) {
+        v[r] = r < m ? 1 / CDYN_SQRT((cdyn_real)m) : 0;
+        if (r < m)
+            diag = max_nan(diag, a->Gp[(size_t)r * (size_t)mp + (size_t)r]);
     }
     for (int k = 0; k < iters; ++k) {
-        for (int r = 0; r < m; ++r) /* w = G v by rows of the symmetric G: contiguous updates */
-            w[r] = 0;
-        for (int j = 0; j < m; ++j) {
-            const cdyn_real *Gj = G + (size_t)j * (size_t)m, vj = v[j];
-            for (int r = 0; r < m; ++r)
-                w[r] += Gj[r] * vj;
-        }
-        L = CDYN_SQRT(dot(w, w, m));
+        sym_mul(a->Gp, m, mp, v, w);
+        L = CDYN_SQRT(dot(w, w, mp));
         if (!(L > 0))
             break;
-        for (int r = 0; r < m; ++r)
-            v[r] = w[r] / L;
+        const cdyn_real inv = 1 / L;
+        for (int r = 0; r < mp; ++r)
+            v[r] = w[r] * inv;
     }
     L = L > diag ? L : diag;
     return L > 0 ? L : 1;
@@ -484,7 +567,7 @@ static void admm_penalty(admm *a)
     a->increment = 1;
     if (s->power_iter < 1)
         return;
-    const cdyn_real L = largest_eigenvalue(a->G, a->m, s->power_iter, a->rhs, a->sh);
+    const cdyn_real L = largest_eigenvalue(a, s->power_iter);
     const cdyn_real mm = s->mu_prox > RHO_SPAN * L ? s->mu_prox : RHO_SPAN * L, cond = L / mm;
     a->L = L;
     if (!(s->rho > 0))
@@ -494,7 +577,7 @@ static void admm_penalty(admm *a)
 
 static int admm_factor(admm *a)
 {
-    return cholesky(a->G, a->m, a->m, a->s->mu_prox + a->s->tau * a->rho, 0, a->F);
+    return spd_inverse(a->Gp, a->m, a->mp, a->s->mu_prox + a->s->tau * a->rho, a->W, a->sh);
 }
 
 /* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
@@ -529,25 +612,32 @@ static cdyn_real admm_complementarity(const admm *a)
 static void admm_iterate(admm *a)
 {
     const int m = a->m;
-    const cdyn_real tr = a->s->tau * a->rho, mp = a->s->mu_prox;
+    const cdyn_real tr = a->s->tau * a->rho, mu = a->s->mu_prox;
     shift_of(a->cones, a->ncones, m, a->s->ccp, a->z, a->sh);
+    /* x += W (b - A x), A = G + (mu_prox + tau rho) I, b = -(g + s - tau rho y - mu_prox x
+     * - z): a step of iterative refinement from the last x. Its fixed point solves A x = b
+     * to the rounding of that residual, as a triangular solve would; W b alone (an inverse
+     * is not backward stable) would solve a system off by eps cond(A), too far in float.
+     * The residual is summed as b is, so an exact zero (a separating contact) stays zero:
+     * rounding noise would drive the penalty's adaptation. */
+    sym_mul(a->Gp, m, a->mp, a->x, a->rhs);
     for (int r = 0; r < m; ++r) {
         a->xp[r] = a->x[r];
         a->yp[r] = a->y[r];
-        a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - mp * a->x[r] - a->z[r]);
+        a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - a->z[r]) - (a->rhs[r] + tr * a->x[r]);
     }
-    cholesky_solve(a->F, m, m, a->rhs);
+    sym_mul(a->W, m, a->mp, a->rhs, a->sh);
+    for (int r = 0; r < m; ++r)
+        a->x[r] += a->sh[r];
     const cdyn_real inv_tr = 1 / tr;
-    for (int r = 0; r < m; ++r) {
-        a->x[r] = a->rhs[r];
+    for (int r = 0; r < m; ++r)
         a->rhs[r] = a->x[r] - a->z[r] * inv_tr;
-    }
     cdyn_cone_project(a->cones, a->ncones, a->rhs, a->y);
     a->primal = a->dual = 0;
     for (int r = 0; r < m; ++r) {
         a->z[r] -= tr * (a->x[r] - a->y[r]);
         a->primal = max_nan(a->primal, absr(a->x[r] - a->y[r]));
-        a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mp * (a->x[r] - a->xp[r])));
+        a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mu * (a->x[r] - a->xp[r])));
     }
     a->comp = a->s->abs_tol > 0 ? admm_complementarity(a) : 0; /* read by abs_tol only */
     a->change = diff_inf(a->y, a->yp, m);
@@ -573,18 +663,23 @@ static int admm_adapt(admm *a)
     return admm_factor(a);
 }
 
-/* The workspace: F (m x m), then x, z, s, rhs, x_prev, y_prev; y is lambda. */
+/* The workspace: Gp and W (mp x mp), then x, z, s, rhs, x_prev, y_prev (mp each; the rows past m
+ * zero, for the padded products); y is lambda. */
 static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
 {
-    const size_t m = (size_t)a->m;
+    const size_t mp = CDYN_CONE_PAD(a->m);
     cdyn_real *next = work;
-    a->F = cdyn__carve(&next, m * m);
-    a->x = cdyn__carve(&next, m);
-    a->z = cdyn__carve(&next, m);
-    a->sh = cdyn__carve(&next, m);
-    a->rhs = cdyn__carve(&next, m);
-    a->xp = cdyn__carve(&next, m);
-    a->yp = cdyn__carve(&next, m);
+    a->mp = (int)mp;
+    a->Gp = cdyn__carve(&next, mp * mp);
+    a->W = cdyn__carve(&next, mp * mp);
+    a->x = cdyn__carve(&next, 6 * mp);
+    for (size_t r = 0; r < 6 * mp; ++r)
+        a->x[r] = 0;
+    a->z = a->x + mp;
+    a->sh = a->z + mp;
+    a->rhs = a->sh + mp;
+    a->xp = a->rhs + mp;
+    a->yp = a->xp + mp;
     a->y = lambda;
 }
 
@@ -599,6 +694,7 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
         return fail(m, lambda, c, st, CDYN_E_NONFINITE);
     admm a = { .cones = cones, .ncones = ncones, .m = m, .G = G, .g = g, .s = settings };
     admm_carve(&a, work, lambda);
+    pad_copy(G, m, a.mp, a.Gp);
     admm_penalty(&a);
     if (admm_factor(&a) != 0)
         return fail(m, lambda, c, st, CDYN_E_SINGULAR);

@@ -39,7 +39,8 @@
 #define RHO_SPAN 1e-12
 #endif
 
-enum { MAXM = 24, MAXC = 24, WORK = MAXM * MAXM + 10 * MAXM };
+enum { MAXM = 24, MAXC = 24 };
+#define WORK CDYN_CONE_WORK_REALS(MAXM)
 
 /* ---- independent cone arithmetic (double) ------------------------------------------- */
 
@@ -512,7 +513,7 @@ START_TEST(stick_slide_and_separate_in_closed_form)
             }
             const cdyn_real g[3] = { (cdyn_real)gd[0], (cdyn_real)gd[1], (cdyn_real)gd[2] };
             for (int f = 0; f < 2; ++f) {
-                cdyn_real lambda[3], cv[3], work[9 + 30];
+                cdyn_real lambda[3], cv[3], work[CDYN_CONE_WORK_REALS(3)];
                 cdyn_cone_settings s = solve_settings(ccp);
                 ck_assert_int_ge((f ? cdyn_cone_pgs : cdyn_cone_admm)(&cone, 1, G, g, &s, lambda,
                                                                       cv, work, NULL),
@@ -666,7 +667,7 @@ START_TEST(singular)
     const cdyn_real G1[9] = { 1, 0, 0, 0, 1, 1, 0, 1, 1 }; /* singular free block */
     const cdyn_real Gneg[9] = { -1, 0, 0, 0, -1, 0, 0, 0, -1 };
     const cdyn_real g[3] = { -1, 1, 1 };
-    cdyn_real lambda[3], c[3], work[9 + 30];
+    cdyn_real lambda[3], c[3], work[CDYN_CONE_WORK_REALS(3)];
     cdyn_cone_settings s = solve_settings(0);
     ck_assert_int_eq(cdyn_cone_pgs(pos, 2, G0, g, &s, lambda, c, work, NULL), CDYN_E_SINGULAR);
     assert_zeros(lambda, 3);
@@ -697,7 +698,7 @@ START_TEST(spectral_penalty_against_libm)
     const double mus[6] = { 0, 1e-6, 1e-3, 0.5, 37, 1e4 };
     const double powers[7] = { -1, -0.5, 0.05, 0.2, 0.37, 0.999, 1 };
     const double L = 3.7;
-    cdyn_real G[36] = { 0 }, g[6] = { 0.1f, -0.2f, -1, 0.3f, 0, -0.5f }, lambda[6], work[96];
+    cdyn_real G[36] = { 0 }, g[6] = { 0.1f, -0.2f, -1, 0.3f, 0, -0.5f }, lambda[6], work[CDYN_CONE_WORK_REALS(6)];
     for (int i = 0; i < 6; ++i)
         G[i * 7] = (cdyn_real)(i == 2 ? L : L * 0.02 * (i + 1) / 7);
     for (int a = 0; a < 6; ++a)

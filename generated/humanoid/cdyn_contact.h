@@ -80,8 +80,11 @@ typedef struct {
     cdyn_real rho;             /* ADMM: the last penalty */
 } cdyn_cone_stats;
 
-/* Reals of workspace a solver needs for m rows (caller-owned). */
-#define CDYN_CONE_WORK_REALS(m) ((size_t)(m) * (size_t)(m) + 10 * (size_t)(m))
+/* Reals of workspace a solver needs for m rows (caller-owned). ADMM keeps its two matrices
+ * and its vectors with the rows padded to CDYN_CONE_PAD(m), a multiple of 4, so that its
+ * inner loops are whole 4-wide vector operations. */
+#define CDYN_CONE_PAD(m) (((size_t)(m) + 3) / 4 * 4)
+#define CDYN_CONE_WORK_REALS(m) (2 * CDYN_CONE_PAD(m) * CDYN_CONE_PAD(m) + 10 * CDYN_CONE_PAD(m))
 
 /* The rows of the blocks (sum of dims), or -1 if a block is invalid (kind, dim, a friction
  * cone's mu < 0 or not finite; other blocks do not read mu). */

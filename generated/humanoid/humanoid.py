@@ -93,8 +93,9 @@ def _contact_buf_reals(n, nc, nl, nv):
     """The reals of contact_buf: CDYN_CONTACT_PROBLEM_BYTES(n, nc, nl, nv) of cdyn_contact.h,
     rounded up, in this platform's sizes (ctypes lays structures out as the C compiler does)."""
     nb, nr, size = n + 2 * nl, nc + 2 * nl, ctypes.sizeof(_real)
+    pad = (nr + 3) // 4 * 4                     # CDYN_CONE_PAD(nr)
     reals = (nr * nv + nc * nc + nl * nv + 2 * nr * nr + 20 * nb + 7 * nr + 4 * nv
-             + nr * nr + 10 * nr)               # the last two: CDYN_CONE_WORK_REALS(nr)
+             + 2 * pad * pad + 10 * pad)            # the last two: CDYN_CONE_WORK_REALS(nr)
     nbytes = (reals * size + 3 * nb * ctypes.sizeof(_int) + 2 * nb * ctypes.sizeof(_Cone)
               + ctypes.sizeof(_ConeStats) + size)
     return (nbytes + size - 1) // size

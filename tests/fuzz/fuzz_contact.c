@@ -253,8 +253,10 @@ static void normalise_quaternion(cdyn_real *q)
         rc = cdyn_contact_step(&P##_model, &gd, &cd, &gp, &s, q, v, tau, q1, v1);                  \
         fuzz_what = #P " generic";                                                                 \
         check_step(rc, &s, NK, q1, NQ, v1, NV, r.tame);                                            \
-        if (rc >= 0 || rc == CDYN_E_NOT_CONVERGED) /* q_next may be q, v_next may be v */          \
+        if (rc >= 0 || rc == CDYN_E_NOT_CONVERGED) { /* q_next may be q, v_next may be v; */     \
+            memset(gp.lambda, 0, (size_t)gp.nr * sizeof *gp.lambda); /* the same warm start */  \
             CHECK(cdyn_contact_step(&P##_model, &gd, &cd, &gp, &s, q, v, tau, q, v) == rc);        \
+        }                                                                                          \
     } while (0)
 
 /* The cone solvers on a problem of the input: blocks from byte 3 (kinds, dims, mu), G = A A^T
