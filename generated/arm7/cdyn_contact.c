@@ -247,23 +247,41 @@ static cdyn_real normal_bound(const cdyn_contact_settings *s, cdyn_real e, cdyn_
     return b;
 }
 
-/* G's block (i, j) of the step's problem: T_i Gall_ij T_j^T. */
+/* G's block (i, j) of the step's problem, T_i Gall_ij T_j^T, and its mirror (j, i) (G is
+ * symmetric). Two frictional contacts, most blocks, take the straight 3 x 3 route. */
 static void delassus_block(cdyn_contact_problem *p, int i, int j)
 {
     const int di = p->cones[i].dim, dj = p->cones[j].dim, nr = p->nr, m = p->m;
     const cdyn_real *Ti = rotation_of(p, i), *Tj = rotation_of(p, j);
-    cdyn_real col[6] = { 0 }, rot[6] = { 0 }, blk[6][6];
+    const cdyn_real *src = p->Gall + (size_t)p->set_row[i] * nr + p->set_row[j];
+    cdyn_real *dst = p->G + (size_t)p->block_row[i] * m + p->block_row[j];
+    cdyn_real *mirror = p->G + (size_t)p->block_row[j] * m + p->block_row[i];
+    cdyn_real blk[6][6];
+    if (Ti && Tj) {
+        cdyn_real a[9], b[9];
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                a[3 * r + c] = src[(size_t)r * nr + c];
+        cdyn_rot_mul(b, Ti, a);   /* T_i Gall_ij */
+        cdyn_rot_mul_t(a, b, Tj); /* (T_i Gall_ij) T_j^T */
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                dst[(size_t)r * m + c] = mirror[(size_t)c * m + r] = a[3 * r + c];
+        return;
+    }
     for (int b = 0; b < dj; ++b) { /* column b of Gall_ij, rotated by T_i */
+        cdyn_real col[6] = { 0 }, rot[6] = { 0 };
         for (int a = 0; a < di; ++a)
-            col[a] = p->Gall[(size_t)(p->set_row[i] + a) * nr + p->set_row[j] + b];
+            col[a] = src[(size_t)a * nr + b];
         rotate(Ti, di, 0, col, rot);
         for (int a = 0; a < di; ++a)
             blk[a][b] = rot[a];
     }
     for (int a = 0; a < di; ++a) { /* each row, rotated by T_j */
+        cdyn_real rot[6] = { 0 };
         rotate(Tj, dj, 0, blk[a], rot);
         for (int b = 0; b < dj; ++b)
-            p->G[(size_t)(p->block_row[i] + a) * m + p->block_row[j] + b] = rot[b];
+            dst[(size_t)a * m + b] = mirror[(size_t)b * m + a] = rot[b];
     }
 }
 
@@ -366,7 +384,7 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
     for (int i = 0; i < p->nb; ++i) {
         if (!p->active[i])
             continue;
-        for (int j = 0; j < p->nb; ++j)
+        for (int j = i; j < p->nb; ++j) /* the upper blocks, mirrored */
             if (p->active[j])
                 delassus_block(p, i, j);
         const int d = p->cones[i].dim, r = p->set_row[i], row = p->block_row[i];
