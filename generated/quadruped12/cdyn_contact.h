@@ -110,9 +110,9 @@ void cdyn_cone_conditions(const cdyn_cone *cones, int ncones, int ccp, const cdy
  *
  * cdyn_cone_admm: ADMM on lambda = y in K with the splitting x = y (Carpentier et al.,
  * "Proximal and sparse...", Pinocchio's ADMMContactSolverTpl): per iteration one solve with
- * the Cholesky factor of G + (mu_prox + tau rho) I, a projection onto K, a dual update; rho
- * adapted by the spectral rule. abs_tol bounds its own residuals (|x - y|, the dual change,
- * the complementarity of its dual variable). */
+ * A = G + (mu_prox + tau rho) I (a refinement step with A^-1, formed when rho changes), a
+ * projection onto K, a dual update; rho adapted by the spectral rule. abs_tol bounds its own
+ * residuals (|x - y|, the dual change, the complementarity of its dual variable). */
 int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
                    const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
                    cdyn_real *work, cdyn_cone_stats *st);
