@@ -24,6 +24,15 @@
 
 /* ---- scalars ------------------------------------------------------------------------ */
 
+/* The scalar's smallest normal and largest finite numbers (float.h's, without it). */
+#ifdef CDYN_FLOAT
+#define CDYN_REAL_MIN_NORMAL CDYN_R(1.17549435e-38)
+#define CDYN_REAL_MAX CDYN_R(3.40282347e+38)
+#else
+#define CDYN_REAL_MIN_NORMAL CDYN_R(2.2250738585072014e-308)
+#define CDYN_REAL_MAX CDYN_R(1.7976931348623157e+308)
+#endif
+
 static cdyn_real absr(cdyn_real x)
 {
     return x < 0 ? -x : x;
@@ -100,10 +109,18 @@ static cdyn_real exp_real(cdyn_real y)
     return e;
 }
 
-/* x^p for a finite x > 0. */
+/* x^p for x > 0. A ratio that underflowed to 0 or overflowed to infinity (L / mu_prox of
+ * an extreme G) is taken as the nearest normal number: ln_pos's reductions by 2^32 never
+ * end on 0 or infinity. A NaN stays NaN. */
 static cdyn_real pos_pow(cdyn_real x, cdyn_real p)
 {
-    return p == 0 ? 1 : exp_real(p * ln_pos(x));
+    if (p == 0 || x != x)
+        return p == 0 ? 1 : x;
+    if (x < CDYN_REAL_MIN_NORMAL)
+        x = CDYN_REAL_MIN_NORMAL;
+    if (x > CDYN_REAL_MAX)
+        x = CDYN_REAL_MAX;
+    return exp_real(p * ln_pos(x));
 }
 
 /* ---- cones -------------------------------------------------------------------------- */

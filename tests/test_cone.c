@@ -649,6 +649,22 @@ START_TEST(bad_input)
     s.rho = 1;
     ck_assert_int_ge(cdyn_cone_admm(p.cones, p.ncones, p.G, p.g, &s, lambda, NULL, work, NULL), 1);
     check_solution(&p, 0, lambda);
+    /* the spectral rule's L / mu_prox underflowing to 0 (a subnormal G, a huge mu_prox): the
+     * power x^p of 0 used to loop for ever in its range reduction; now a status comes back */
+    {
+        const cdyn_cone one[1] = { { CDYN_CONE_FRICTION, 3, 0.5f } };
+        const cdyn_real tiny = sizeof(cdyn_real) == sizeof(float)
+                                   ? CDYN_R(1e-30) * CDYN_R(1e-14)
+                                   : CDYN_R(1e-300) * CDYN_R(1e-20);
+        const cdyn_real Gt[9] = { tiny, 0, 0, 0, tiny, 0, 0, 0, tiny }, gt[3] = { 0, 0, -1 };
+        cdyn_cone_settings t = solve_settings(0);
+        t.rho = 0;
+        t.power_iter = 5;
+        t.mu_prox = CDYN_R(1e30);
+        const int rc = cdyn_cone_admm(one, 1, Gt, gt, &t, lambda, NULL, work, NULL);
+        ck_assert(rc >= 1 || rc == CDYN_E_NOT_CONVERGED || rc == CDYN_E_NONFINITE ||
+                  rc == CDYN_E_SINGULAR);
+    }
     /* a given rho whose 1 / (tau rho) overflows (a subnormal) is refused, not iterated as NaN */
     s.rho = sizeof(cdyn_real) == sizeof(float) ? CDYN_R(1e-30) * CDYN_R(1e-10)
                                                : CDYN_R(1e-300) * CDYN_R(1e-10);
