@@ -12,6 +12,8 @@
  * The ADMM needs x^p for a real p (the spectral rule of its penalty): without libm it is
  * exp(p ln x) with the ln and exp below, both reduced by powers of two and summed as
  * series, within a few ulps. */
+#include <float.h>
+
 #include "cdyn_internal.h"
 
 /* The penalty's spectral rule floors m = mu_prox, and the adapted penalty is kept, within
@@ -25,13 +27,13 @@
 
 /* ---- scalars ------------------------------------------------------------------------ */
 
-/* The scalar's smallest normal and largest finite numbers (float.h's, without it). */
+/* The scalar's smallest normal and largest finite numbers (float.h: freestanding, no libm). */
 #ifdef CDYN_FLOAT
-#define CDYN_REAL_MIN_NORMAL CDYN_R(1.17549435e-38)
-#define CDYN_REAL_MAX CDYN_R(3.40282347e+38)
+#define CDYN_REAL_MIN_NORMAL FLT_MIN
+#define CDYN_REAL_MAX FLT_MAX
 #else
-#define CDYN_REAL_MIN_NORMAL CDYN_R(2.2250738585072014e-308)
-#define CDYN_REAL_MAX CDYN_R(1.7976931348623157e+308)
+#define CDYN_REAL_MIN_NORMAL DBL_MIN
+#define CDYN_REAL_MAX DBL_MAX
 #endif
 
 static cdyn_real absr(cdyn_real x)
