@@ -437,7 +437,7 @@ static void cholesky_solve(const cdyn_real *F, int n, int ld, cdyn_real *x)
 }
 
 /* ---- ADMM's padded kernels ------------------------------------------------------------
- * Its matrix W (G's padded copy, then (G + shift I)^-1) has the row stride mp =
+ * Its matrices (G's padded copy Gp, the factor F of G + shift I) have the row stride mp =
  * CDYN_CONE_PAD(m), a multiple of 4, and zeros past m in every row and in rows m..mp-1; its
  * vectors are mp long with zeros past m. Every inner loop then runs over whole groups of 4
  * contiguous reals, which compilers turn into single vector operations without the
@@ -474,50 +474,90 @@ static void sym_mul(const cdyn_real *restrict W, int m, int mp, const cdyn_real 
     }
 }
 
-/* W = (G + shift I)^-1, padded, for a symmetric padded G, by Gauss-Jordan without
- * pivoting (d = 1 / a_kk; a_ij -= a_ik a_kj d for i, j != k; a_kj *= d, a_ik *= -d,
- * a_kk = d). Pivot k is the Schur complement that LDL^T's D_k would be, so a positive
- * definite G + shift I never needs a swap, and a pivot that is not positive (NaN included)
- * says it is not positive definite: -1. Each step updates whole rows by a multiple of row
- * k (contiguous, vectorised), where a triangular solve per iteration would chain dependent
- * rows (measured twice as slow): the iterations then need products with W. row: mp reals,
- * row k scaled (a separate array: the updates of the other rows vectorise unchecked). */
-static int spd_inverse(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
-                       cdyn_real *restrict W, cdyn_real *restrict row)
+/* G + shift I = U^T D U (LDL^T without pivoting), for a symmetric padded G: F's upper
+ * triangle = the unit upper U, its strict lower triangle = U^T's rows (the backward solve
+ * reads them contiguously), dinv = 1 / D (0 past m), F's rows past m zero. Pivot k is
+ * Schur's complement, so a positive definite G + shift I never needs a swap, and one that
+ * is not positive (NaN included) says it is not: -1. Step k takes row k's multiple out
+ * of the rows below it a group of 4 columns at a time, each group's rows in a plain
+ * scalar loop (no vectorised inner loop per row to set up: at m = 12 to 24 those
+ * set-ups cost more than the arithmetic). row: mp reals, U's row k. */
+static int spd_factor(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
+                      cdyn_real *restrict F, cdyn_real *restrict dinv, cdyn_real *restrict row)
 {
-    for (int i = 0; i < m; ++i) {
-        cdyn_real *Wi = W + (size_t)i * (size_t)mp;
+    for (int i = 0; i < mp; ++i) { /* the diagonal's select keeps this loop from memmove */
+        cdyn_real *Fi = F + (size_t)i * (size_t)mp;
         const cdyn_real *Gi = G + (size_t)i * (size_t)mp;
         for (int j = 0; j < mp; ++j)
-            Wi[j] = Gi[j] + (j == i ? shift : 0);
+            Fi[j] = i < m ? Gi[j] + (j == i ? shift : 0) : 0;
+        dinv[i] = 0;
     }
     for (int k = 0; k < m; ++k) {
-        cdyn_real *Wk = W + (size_t)k * (size_t)mp;
-        if (!(Wk[k] > 0))
+        cdyn_real *Fk = F + (size_t)k * (size_t)mp;
+        if (!(Fk[k] > 0))
             return -1;
-        const cdyn_real d = 1 / Wk[k];
-        for (int j = 0; j < mp; j += 4) {
-            row[j] = Wk[j] * d, row[j + 1] = Wk[j + 1] * d;
-            row[j + 2] = Wk[j + 2] * d, row[j + 3] = Wk[j + 3] * d;
-        }
-        for (int i = 0; i < m; ++i) {
-            cdyn_real *Wi = W + (size_t)i * (size_t)mp;
-            const cdyn_real f = Wi[k];
-            if (i == k)
-                continue;
-            for (int j = 0; j < mp; j += 4) {
-                Wi[j] -= f * row[j];
-                Wi[j + 1] -= f * row[j + 1];
-                Wi[j + 2] -= f * row[j + 2];
-                Wi[j + 3] -= f * row[j + 3];
+        const cdyn_real inv = 1 / Fk[k];
+        dinv[k] = inv;
+        for (int j = k & ~3; j < mp; ++j)
+            row[j] = Fk[j] * inv;
+        for (int g = (k + 1) & ~3; g < mp; g += 4) { /* rows k+1..: F_i -= F_ki U_k */
+            const cdyn_real r0 = row[g], r1 = row[g + 1], r2 = row[g + 2], r3 = row[g + 3];
+            const int last = g + 3 < m - 1 ? g + 3 : m - 1;
+            for (int i = k + 1; i <= last; ++i) {
+                cdyn_real *Fi = F + (size_t)i * (size_t)mp + (size_t)g;
+                const cdyn_real f = Fk[i];
+                Fi[0] -= f * r0;
+                Fi[1] -= f * r1;
+                Fi[2] -= f * r2;
+                Fi[3] -= f * r3;
             }
-            Wi[k] = -f * d;
         }
-        for (int j = 0; j < mp; ++j)
-            Wk[j] *= d;
-        Wk[k] = d;
+        for (int j = k & ~3; j < mp; ++j)
+            Fk[j] *= inv;
     }
+    for (int i = 1; i < m; ++i)
+        for (int j = 0; j < i; ++j)
+            F[(size_t)i * (size_t)mp + (size_t)j] = F[(size_t)j * (size_t)mp + (size_t)i];
     return 0;
+}
+
+/* x = (U^T D U)^-1 b by blocks of 4 rows: each block's triangle in scalars, then the rows
+ * after it (forward) or before it (backward) updated a group of 4 at a time, four
+ * products per entry: a chain of dependent steps per block, not per row. b and t (mp
+ * each) are overwritten; x may not be either. */
+static void spd_solve(const cdyn_real *restrict F, const cdyn_real *restrict dinv, int mp,
+                      cdyn_real *restrict b, cdyn_real *restrict t, cdyn_real *restrict x)
+{
+    const size_t ld = (size_t)mp;
+    for (int K = 0; K < mp; K += 4) { /* U^T y = b, t = D^-1 y */
+        const cdyn_real *F0 = F + (size_t)K * ld, *F1 = F0 + ld, *F2 = F1 + ld, *F3 = F2 + ld;
+        const cdyn_real y0 = b[K];
+        const cdyn_real y1 = b[K + 1] - y0 * F0[K + 1];
+        const cdyn_real y2 = b[K + 2] - y0 * F0[K + 2] - y1 * F1[K + 2];
+        const cdyn_real y3 = b[K + 3] - y0 * F0[K + 3] - y1 * F1[K + 3] - y2 * F2[K + 3];
+        t[K] = y0 * dinv[K], t[K + 1] = y1 * dinv[K + 1];
+        t[K + 2] = y2 * dinv[K + 2], t[K + 3] = y3 * dinv[K + 3];
+        for (int j = K + 4; j < mp; j += 4) {
+            b[j] -= y0 * F0[j] + y1 * F1[j] + y2 * F2[j] + y3 * F3[j];
+            b[j + 1] -= y0 * F0[j + 1] + y1 * F1[j + 1] + y2 * F2[j + 1] + y3 * F3[j + 1];
+            b[j + 2] -= y0 * F0[j + 2] + y1 * F1[j + 2] + y2 * F2[j + 2] + y3 * F3[j + 2];
+            b[j + 3] -= y0 * F0[j + 3] + y1 * F1[j + 3] + y2 * F2[j + 3] + y3 * F3[j + 3];
+        }
+    }
+    for (int K = mp - 4; K >= 0; K -= 4) { /* U x = t, by U^T's rows (F's lower triangle) */
+        const cdyn_real *F0 = F + (size_t)K * ld, *F1 = F0 + ld, *F2 = F1 + ld, *F3 = F2 + ld;
+        const cdyn_real x3 = t[K + 3];
+        const cdyn_real x2 = t[K + 2] - x3 * F3[K + 2];
+        const cdyn_real x1 = t[K + 1] - x3 * F3[K + 1] - x2 * F2[K + 1];
+        const cdyn_real x0 = t[K] - x3 * F3[K] - x2 * F2[K] - x1 * F1[K];
+        x[K] = x0, x[K + 1] = x1, x[K + 2] = x2, x[K + 3] = x3;
+        for (int j = 0; j < K; j += 4) {
+            t[j] -= x0 * F0[j] + x1 * F1[j] + x2 * F2[j] + x3 * F3[j];
+            t[j + 1] -= x0 * F0[j + 1] + x1 * F1[j + 1] + x2 * F2[j + 1] + x3 * F3[j + 1];
+            t[j + 2] -= x0 * F0[j + 2] + x1 * F1[j + 2] + x2 * F2[j + 2] + x3 * F3[j + 2];
+            t[j + 3] -= x0 * F0[j + 3] + x1 * F1[j + 3] + x2 * F2[j + 3] + x3 * F3[j + 3];
+        }
+    }
 }
 
 /* ---- ADMM --------------------------------------------------------------------------- */
@@ -527,13 +567,14 @@ typedef struct {
     int ncones, m;
     const cdyn_real *G, *g;
     const cdyn_cone_settings *s;
-    int mp;                        /* the padded rows: CDYN_CONE_PAD(m) */
-    cdyn_real *Gp;                 /* (mp x mp) G, padded */
-    cdyn_real *W;                  /* (mp x mp) (G + (mu_prox + tau rho) I)^-1, padded */
-    cdyn_real *x, *y, *z;          /* (mp; y: m) primal, projected primal (lambda), dual */
-    cdyn_real *sh, *rhs, *xp, *yp; /* (mp) shift, right-hand side, previous x and y */
-    cdyn_real rho, increment;      /* penalty, its adaptation factor (1: none) */
-    cdyn_real L;                   /* G's largest eigenvalue (estimate) */
+    int mp;                   /* the padded rows: CDYN_CONE_PAD(m) */
+    cdyn_real *Gp;            /* (mp x mp) G, padded */
+    cdyn_real *F, *dinv;      /* (mp x mp, mp) G + (mu_prox + tau rho) I = U^T D U */
+    cdyn_real *x, *y, *z;     /* (mp; y: m) primal, projected primal (lambda), dual */
+    cdyn_real *b, *t;         /* (mp) right-hand side, the solve's scratch */
+    cdyn_real *xp, *yp;       /* (mp) previous x and y */
+    cdyn_real rho, increment; /* penalty, its adaptation factor (1: none) */
+    cdyn_real L;              /* G's largest eigenvalue (estimate) */
     cdyn_real primal, dual, comp, change;
 } admm;
 
@@ -553,11 +594,11 @@ static int admm_settings_ok(const cdyn_cone_settings *s)
  * v = ones (Pinocchio's estimate), on G's padded copy a->Gp. Both that and the largest
  * diagonal entry are below L (Rayleigh quotients), so the larger one is taken: ones may be
  * orthogonal to the top eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v and w
- * are a->rhs and a->sh. */
+ * are a->b and a->t. */
 static cdyn_real largest_eigenvalue(admm *a, int iters)
 {
     const int m = a->m, mp = a->mp;
-    cdyn_real L = 0, diag = 0, *v = a->rhs, *w = a->sh;
+    cdyn_real L = 0, diag = 0, *v = a->b, *w = a->t;
     for (int r = 0; r < mp; ++r) {
         v[r] = r < m ? 1 / CDYN_SQRT((cdyn_real)m) : 0;
         if (r < m)
@@ -596,7 +637,8 @@ static void admm_penalty(admm *a)
 
 static int admm_factor(admm *a)
 {
-    return spd_inverse(a->Gp, a->m, a->mp, a->s->mu_prox + a->s->tau * a->rho, a->W, a->sh);
+    return spd_factor(a->Gp, a->m, a->mp, a->s->mu_prox + a->s->tau * a->rho, a->F, a->dinv,
+                      a->t);
 }
 
 /* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
@@ -610,10 +652,10 @@ static void admm_start(admm *a)
     for (int r = 0; r < m; ++r)
         a->x[r] = a->s->warm_start ? a->y[r] : 0;
     cdyn_cone_project(a->cones, a->ncones, a->x, a->y);
-    mul_add(a->G, m, a->y, a->g, a->rhs);
-    shift_of(a->cones, a->ncones, m, a->s->ccp, a->rhs, a->sh);
+    mul_add(a->G, m, a->y, a->g, a->b);
+    shift_of(a->cones, a->ncones, m, a->s->ccp, a->b, a->t);
     for (int r = 0; r < m; ++r)
-        a->z[r] = a->rhs[r] + a->sh[r] - prox * a->y[r];
+        a->z[r] = a->b[r] + a->t[r] - prox * a->y[r];
     cdyn_cone_project_dual(a->cones, a->ncones, a->z, a->z);
 }
 
@@ -626,40 +668,50 @@ static cdyn_real admm_complementarity(const admm *a)
     return e;
 }
 
-/* One iteration: (G + (mu_prox + tau rho) I) x = -(g + s - tau rho y - mu_prox x - z),
- * y = P_K(x - z/(tau rho)), z -= tau rho (x - y); then its residuals. */
+/* b = -(g + s(z) - tau rho y - mu_prox x - z), block by block: the De Saxce shift s(z)
+ * (0, 0, mu |z_t|) of a friction cone (none for the relaxation) inline. */
+static void admm_rhs(admm *a, cdyn_real tr, cdyn_real mu)
+{
+    const int ccp = a->s->ccp;
+    for (int i = 0, r = 0; i < a->ncones; r += a->cones[i].dim, ++i) {
+        const cdyn_cone *k = &a->cones[i];
+        const int d = k->dim;
+        const cdyn_real *g = a->g + r, *y = a->y + r, *x = a->x + r, *z = a->z + r;
+        for (int j = 0; j < d; ++j)
+            a->b[r + j] = -(g[j] - tr * y[j] - mu * x[j] - z[j]);
+        if (k->kind == CDYN_CONE_FRICTION && !ccp)
+            a->b[r + 2] = -(g[2] + k->mu * norm2(z[0], z[1]) - tr * y[2] - mu * x[2] - z[2]);
+    }
+}
+
+/* One iteration: (G + (mu_prox + tau rho) I) x = b (admm_rhs), y = P_K(x - z/(tau rho)),
+ * z -= tau rho (x - y); then its residuals. */
 static void admm_iterate(admm *a)
 {
     const int m = a->m;
     const cdyn_real tr = a->s->tau * a->rho, mu = a->s->mu_prox;
-    shift_of(a->cones, a->ncones, m, a->s->ccp, a->z, a->sh);
-    /* x += W (b - A x), A = G + (mu_prox + tau rho) I, b = -(g + s - tau rho y - mu_prox x
-     * - z): a step of iterative refinement from the last x. Its fixed point solves A x = b
-     * to the rounding of that residual, as a triangular solve would; W b alone (an inverse
-     * is not backward stable) would solve a system off by eps cond(A), too far in float.
-     * The residual is summed as b is, so an exact zero (a separating contact) stays zero:
-     * rounding noise would drive the penalty's adaptation. */
-    sym_mul(a->Gp, m, a->mp, a->x, a->rhs);
+    admm_rhs(a, tr, mu);
     for (int r = 0; r < m; ++r) {
         a->xp[r] = a->x[r];
         a->yp[r] = a->y[r];
-        a->rhs[r] = -(a->g[r] + a->sh[r] - tr * a->y[r] - a->z[r]) - (a->rhs[r] + tr * a->x[r]);
     }
-    sym_mul(a->W, m, a->mp, a->rhs, a->sh);
-    for (int r = 0; r < m; ++r)
-        a->x[r] += a->sh[r];
+    spd_solve(a->F, a->dinv, a->mp, a->b, a->t, a->x);
     const cdyn_real inv_tr = 1 / tr;
     for (int r = 0; r < m; ++r)
-        a->rhs[r] = a->x[r] - a->z[r] * inv_tr;
-    cdyn_cone_project(a->cones, a->ncones, a->rhs, a->y);
-    a->primal = a->dual = 0;
+        a->b[r] = a->x[r] - a->z[r] * inv_tr;
+    cdyn_cone_project(a->cones, a->ncones, a->b, a->y);
+    cdyn_real primal = 0, dual = 0, change = 0;
     for (int r = 0; r < m; ++r) {
-        a->z[r] -= tr * (a->x[r] - a->y[r]);
-        a->primal = max_nan(a->primal, absr(a->x[r] - a->y[r]));
-        a->dual = max_nan(a->dual, absr(tr * (a->y[r] - a->yp[r]) + mu * (a->x[r] - a->xp[r])));
+        const cdyn_real dx = a->x[r] - a->y[r], dy = a->y[r] - a->yp[r];
+        a->z[r] -= tr * dx;
+        primal = max_nan(primal, absr(dx));
+        dual = max_nan(dual, absr(tr * dy + mu * (a->x[r] - a->xp[r])));
+        change = max_nan(change, absr(dy));
     }
+    a->primal = primal;
+    a->dual = dual;
+    a->change = change;
     a->comp = a->s->abs_tol > 0 ? admm_complementarity(a) : 0; /* read by abs_tol only */
-    a->change = diff_inf(a->y, a->yp, m);
 }
 
 /* Pinocchio's adaptation: rho up by the increment when the primal residual exceeds
@@ -682,22 +734,23 @@ static int admm_adapt(admm *a)
     return admm_factor(a);
 }
 
-/* The workspace: Gp and W (mp x mp), then x, z, s, rhs, x_prev, y_prev (mp each; the rows past m
- * zero, for the padded products); y is lambda. */
+/* The workspace: Gp and F (mp x mp), then dinv, x, z, b, t, x_prev, y_prev (mp each; the
+ * rows past m zero, for the padded products); y is lambda. */
 static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
 {
     const size_t mp = CDYN_CONE_PAD(a->m);
     cdyn_real *next = work;
     a->mp = (int)mp;
     a->Gp = cdyn__carve(&next, mp * mp);
-    a->W = cdyn__carve(&next, mp * mp);
-    a->x = cdyn__carve(&next, 6 * mp);
-    for (size_t r = 0; r < 6 * mp; ++r)
-        a->x[r] = 0;
+    a->F = cdyn__carve(&next, mp * mp);
+    a->dinv = cdyn__carve(&next, 7 * mp);
+    for (size_t r = 0; r < 7 * mp; ++r)
+        a->dinv[r] = 0;
+    a->x = a->dinv + mp;
     a->z = a->x + mp;
-    a->sh = a->z + mp;
-    a->rhs = a->sh + mp;
-    a->xp = a->rhs + mp;
+    a->b = a->z + mp;
+    a->t = a->b + mp;
+    a->xp = a->t + mp;
     a->yp = a->xp + mp;
     a->y = lambda;
 }
@@ -729,7 +782,7 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
         if (!stopped && it < settings->max_iter && admm_adapt(&a) != 0)
             return fail(m, lambda, c, st, CDYN_E_SINGULAR);
     }
-    return finish(cones, ncones, m, G, g, settings, it, stopped, a.change, a.rho, lambda, c, a.rhs,
+    return finish(cones, ncones, m, G, g, settings, it, stopped, a.change, a.rho, lambda, c, a.b,
                   st);
 }
 

@@ -110,7 +110,7 @@ void cdyn_cone_conditions(const cdyn_cone *cones, int ncones, int ccp, const cdy
  *
  * cdyn_cone_admm: ADMM on lambda = y in K with the splitting x = y (Carpentier et al.,
  * "Proximal and sparse...", Pinocchio's ADMMContactSolverTpl): per iteration one solve with
- * A = G + (mu_prox + tau rho) I (a refinement step with A^-1, formed when rho changes), a
+ * A = G + (mu_prox + tau rho) I (its LDL^T factor, formed when rho changes), a
  * projection onto K, a dual update; rho adapted by the spectral rule. abs_tol bounds its own
  * residuals (|x - y|, the dual change, the complementarity of its dual variable). */
 int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
