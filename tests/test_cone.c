@@ -698,6 +698,22 @@ START_TEST(singular)
     ck_assert_int_ge(cdyn_cone_admm(pos, 2, G0, gsep, &s, lambda, c, work, NULL), 1);
     ck_assert_double_le(fabs(lambda[0]), CLOSED_TOL);
     ck_assert_double_le(fabs(lambda[1] + 1) + fabs(lambda[2] + 1), CLOSED_TOL);
+    /* a G of rounding's size (subnormal entries; found by fuzz_contact): PGS would divide a
+     * moderate velocity by it into an overflow, so it is singular; ADMM keeps tau rho above
+     * the square root of the smallest normal and returns finite lambda and c */
+    const cdyn_cone fric[1] = { { CDYN_CONE_FRICTION, 3, CDYN_R(0.5) } };
+    const cdyn_real tiny = sizeof(cdyn_real) == sizeof(float) ? CDYN_R(1e-30) * CDYN_R(1e-14)
+                                                              : CDYN_R(1e-300) * CDYN_R(1e-20);
+    const cdyn_real Gt[9] = { tiny, 0, 0, 0, tiny, 0, 0, 0, tiny }, gt[3] = { 1, -2, -1 };
+    s = solve_settings(0);
+    s.rho = 0; /* the spectral rule */
+    s.mu_prox = CDYN_R(1e-8);
+    ck_assert_int_eq(cdyn_cone_pgs(fric, 1, Gt, gt, &s, lambda, c, work, NULL), CDYN_E_SINGULAR);
+    assert_zeros(lambda, 3);
+    const int rc = cdyn_cone_admm(fric, 1, Gt, gt, &s, lambda, c, work, NULL);
+    ck_assert(rc >= 1 || rc == CDYN_E_NOT_CONVERGED);
+    for (int k = 0; k < 3; ++k)
+        ck_assert(isfinite(lambda[k]) && isfinite(c[k]));
 }
 END_TEST
 

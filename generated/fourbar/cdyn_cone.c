@@ -36,6 +36,17 @@
 #define CDYN_REAL_MAX DBL_MAX
 #endif
 
+/* The square root of the smallest normal number (2^-63 in float, 2^-511 in double): the
+ * floor of a pivot PGS divides by and of ADMM's tau rho, whose reciprocals then stay
+ * below 1 / SQRT_MIN, so that a moderate velocity divided by them is finite. A G this
+ * small (subnormal products of a Delassus matrix of 1e-160 m/N s) is rounding, not a
+ * mechanism: physical ones are around 1e-6 to 1e6. */
+#ifdef CDYN_FLOAT
+#define SQRT_MIN CDYN_R(1.0842021724855044e-19)
+#else
+#define SQRT_MIN CDYN_R(1.4916681462400413e-154)
+#endif
+
 static cdyn_real absr(cdyn_real x)
 {
     return x < 0 ? -x : x;
@@ -633,6 +644,8 @@ static void admm_penalty(admm *a)
     a->L = L;
     if (!(s->rho > 0))
         a->rho = CDYN_SQRT(L * mm) * pos_pow(cond, s->rho_power);
+    if (!(s->tau * a->rho >= SQRT_MIN)) /* a G of rounding's size: 1 / (tau rho) would overflow */
+        a->rho = SQRT_MIN / s->tau;
     a->increment = pos_pow(cond, s->rho_power_factor);
 }
 
@@ -717,8 +730,9 @@ static void admm_iterate(admm *a)
 
 /* Pinocchio's adaptation: rho up by the increment when the primal residual exceeds
  * ratio_primal_dual times the dual one, down in the opposite case, then G + (mu_prox +
- * tau rho) I refactorised. rho stays within [RHO_SPAN L, L / RHO_SPAN] (a problem without a
- * solution would drive it out of range). 0, or -1 if the factor fails. */
+ * tau rho) I refactorised. rho stays within [RHO_SPAN L, L / RHO_SPAN] and tau rho above
+ * SQRT_MIN (a problem without a solution would drive it out of range). 0, or -1 if the
+ * factor fails. */
 static int admm_adapt(admm *a)
 {
     const cdyn_real ratio = a->s->ratio_primal_dual;
@@ -729,7 +743,8 @@ static int admm_adapt(admm *a)
         rho *= a->increment;
     else if (a->dual > ratio * a->primal)
         rho /= a->increment;
-    if (rho == a->rho || !(rho >= RHO_SPAN * a->L && rho <= a->L / RHO_SPAN))
+    if (rho == a->rho || !(rho >= RHO_SPAN * a->L && rho <= a->L / RHO_SPAN) ||
+        !(a->s->tau * rho >= SQRT_MIN))
         return 0;
     a->rho = rho;
     return admm_factor(a);
@@ -823,7 +838,7 @@ static cdyn_real block_eigen_bound(const cdyn_real *G, int m, int r)
 /* F (d x d) = the Cholesky factor of the free rows' diagonal block at row r; 0, or -1 when
  * the block is singular to rounding: a pivot below RHO_SPAN times its largest diagonal
  * entry (a rank-deficient block's pivot is rounding noise of either sign, and the two sides
- * of a comparison must not decide by it). */
+ * of a comparison must not decide by it), or below SQRT_MIN. */
 static int free_factor(const cdyn_real *G, int m, int r, int d, cdyn_real F[36])
 {
     cdyn_real dmax = 0;
@@ -832,11 +847,12 @@ static int free_factor(const cdyn_real *G, int m, int r, int d, cdyn_real F[36])
             F[i * d + j] = GB(G, m, r, i, j);
         dmax = F[i * d + i] > dmax ? F[i * d + i] : dmax;
     }
-    return cholesky(F, d, d, 0, RHO_SPAN * dmax, F);
+    return cholesky(F, d, d, 0, RHO_SPAN * dmax > SQRT_MIN ? RHO_SPAN * dmax : SQRT_MIN, F);
 }
 
-/* 1 if every block's steps are defined: positive diagonal entries where PGS divides by
- * them (a friction cone's tangential rows only when mu > 0), a factor for free rows. */
+/* 1 if every block's steps are defined: diagonal entries of at least SQRT_MIN where PGS
+ * divides by them (a friction cone's tangential rows only when mu > 0), a factor for free
+ * rows. */
 static int pgs_blocks_ok(const cdyn_cone *cones, int ncones, const cdyn_real *G, int m)
 {
     cdyn_real F[36];
@@ -844,11 +860,11 @@ static int pgs_blocks_ok(const cdyn_cone *cones, int ncones, const cdyn_real *G,
         const cdyn_cone *k = &cones[i];
         if (k->kind == CDYN_CONE_FREE && free_factor(G, m, r, k->dim, F) != 0)
             return 0;
-        if (k->kind == CDYN_CONE_POSITIVE && !(GB(G, m, r, 0, 0) > 0))
+        if (k->kind == CDYN_CONE_POSITIVE && !(GB(G, m, r, 0, 0) >= SQRT_MIN))
             return 0;
         if (k->kind == CDYN_CONE_FRICTION &&
-            (!(GB(G, m, r, 2, 2) > 0) ||
-             (k->mu > 0 && !(GB(G, m, r, 0, 0) > 0 && GB(G, m, r, 1, 1) > 0))))
+            (!(GB(G, m, r, 2, 2) >= SQRT_MIN) ||
+             (k->mu > 0 && !(GB(G, m, r, 0, 0) >= SQRT_MIN && GB(G, m, r, 1, 1) >= SQRT_MIN))))
             return 0;
     }
     return 1;
