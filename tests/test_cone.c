@@ -710,10 +710,28 @@ START_TEST(singular)
     s.mu_prox = CDYN_R(1e-8);
     ck_assert_int_eq(cdyn_cone_pgs(fric, 1, Gt, gt, &s, lambda, c, work, NULL), CDYN_E_SINGULAR);
     assert_zeros(lambda, 3);
-    const int rc = cdyn_cone_admm(fric, 1, Gt, gt, &s, lambda, c, work, NULL);
-    ck_assert(rc >= 1 || rc == CDYN_E_NOT_CONVERGED);
-    for (int k = 0; k < 3; ++k)
-        ck_assert(isfinite(lambda[k]) && isfinite(c[k]));
+    /* fuzz_contact's input: G zero but one subnormal entry, mu_prox 1e-8 above L, so the
+     * adaptation's increment (L/mu_prox)^0.05 is below 1 and takes rho down each iteration
+     * until 1 / (tau rho) overflowed into NaN; tau rho is now kept above SQRT_MIN */
+    {
+        const cdyn_cone three[3] = { { CDYN_CONE_FRICTION, 3, CDYN_R(0.5) },
+                                     { CDYN_CONE_FRICTION, 3, CDYN_R(0.5) },
+                                     { CDYN_CONE_FREE, 2, 0 } };
+        cdyn_real G8[64] = { 0 }, g8[8] = { 0 }, l8[8] = { 0 }, c8[8];
+        cdyn_real w8[CDYN_CONE_WORK_REALS(8)];
+        G8[0] = tiny;
+        cdyn_cone_settings f = solve_settings(1);
+        f.rho = 0;
+        f.mu_prox = CDYN_R(1e-8);
+        f.tau = CDYN_R(0.1);
+        f.power_iter = 6;
+        f.max_iter = 4;
+        f.abs_tol = f.rel_tol = 0;
+        f.warm_start = 1;
+        ck_assert_int_eq(cdyn_cone_admm(three, 3, G8, g8, &f, l8, c8, w8, NULL), 4);
+        for (int k = 0; k < 8; ++k)
+            ck_assert(isfinite(l8[k]) && isfinite(c8[k]));
+    }
 }
 END_TEST
 
