@@ -227,10 +227,13 @@ void cdyn_cone_project_dual(const cdyn_cone *cones, int ncones, const cdyn_real 
 void cdyn_cone_desaxce(const cdyn_cone *cones, int ncones, const cdyn_real *c, cdyn_real *s)
 {
     for (int i = 0, r = 0; i < ncones; r += cones[i].dim, ++i) {
-        for (int j = 0; j < cones[i].dim; ++j)
-            s[r + j] = 0;
-        if (cones[i].kind == CDYN_CONE_FRICTION)
+        if (cones[i].kind == CDYN_CONE_FRICTION) {
+            s[r] = s[r + 1] = 0;
             s[r + 2] = cones[i].mu * norm2(c[r], c[r + 1]);
+        } else {
+            for (int j = 0; j < cones[i].dim; ++j)
+                s[r + j] = 0;
+        }
     }
 }
 
@@ -403,6 +406,13 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
     return it;
 }
 
+/* A function kept out of line (where the compiler has a way to say it). */
+#ifdef __GNUC__
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* ---- dense Cholesky ----------------------------------------------------------------- */
 
 /* F's strict lower triangle = L's and its diagonal = 1 / L's diagonal, with L L^T = A +
@@ -485,50 +495,124 @@ static void sym_mul(const cdyn_real *restrict W, int m, int mp, const cdyn_real 
     }
 }
 
-/* G + shift I = U^T D U (LDL^T without pivoting), for a symmetric padded G: F's upper
- * triangle = the unit upper U, its strict lower triangle = U^T's rows (the backward solve
- * reads them contiguously), dinv = 1 / D (0 past m), F's rows past m zero. Pivot k is
- * Schur's complement, so a positive definite G + shift I never needs a swap, and one that
- * is not positive (NaN included) says it is not: -1. Step k takes row k's multiple out
- * of the rows below it a group of 4 columns at a time, each group's rows in a plain
- * scalar loop (no vectorised inner loop per row to set up: at m = 12 to 24 those
- * set-ups cost more than the arithmetic). row: mp reals, U's row k. */
-static int spd_factor(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
-                      cdyn_real *restrict F, cdyn_real *restrict dinv, cdyn_real *restrict row)
+/* dinv = 1 / pivot for a row before m (0 past it); 0 if that pivot is not positive (NaN
+ * included). */
+static int pivot_ok(cdyn_real pivot, int row, int m, cdyn_real *dinv)
 {
-    for (int i = 0; i < mp; ++i) { /* the diagonal's select keeps this loop from memmove */
-        cdyn_real *Fi = F + (size_t)i * (size_t)mp;
-        const cdyn_real *Gi = G + (size_t)i * (size_t)mp;
-        for (int j = 0; j < mp; ++j)
-            Fi[j] = i < m ? Gi[j] + (j == i ? shift : 0) : 0;
-        dinv[i] = 0;
+    *dinv = row < m ? 1 / pivot : 0;
+    return row >= m || pivot > 0;
+}
+
+/* Block K's diagonal tile of the factor, from F's (rows K..K+3 of G + shift I less the
+ * rows above them), in scalars: its pivots (-1 at one that is not positive; none past m,
+ * where dinv is 0), U = a row less the block's earlier rows, over D, at (K + p, K + q), and
+ * V = D U at (K + q, K + p) and in vd[4 p + q] (q > p), for the block's other tiles. */
+static int factor_diagonal(int m, int K, size_t ld, cdyn_real shift, cdyn_real *restrict F,
+                           cdyn_real *restrict dinv, cdyn_real *restrict vd)
+{
+    cdyn_real *A0 = F + (size_t)K * ld + (size_t)K, *A1 = A0 + ld, *A2 = A1 + ld, *A3 = A2 + ld;
+    cdyn_real *d = dinv + K;
+    if (!pivot_ok(A0[0] + shift, K, m, &d[0]))
+        return -1;
+    const cdyn_real v01 = A0[1], v02 = A0[2], v03 = A0[3];
+    const cdyn_real u01 = v01 * d[0], u02 = v02 * d[0], u03 = v03 * d[0];
+    if (!pivot_ok(A1[1] + shift - v01 * u01, K + 1, m, &d[1]))
+        return -1;
+    const cdyn_real v12 = A1[2] - v01 * u02, v13 = A1[3] - v01 * u03;
+    const cdyn_real u12 = v12 * d[1], u13 = v13 * d[1];
+    if (!pivot_ok(A2[2] + shift - v02 * u02 - v12 * u12, K + 2, m, &d[2]))
+        return -1;
+    const cdyn_real v23 = A2[3] - v02 * u03 - v12 * u13, u23 = v23 * d[2];
+    if (!pivot_ok(A3[3] + shift - v03 * u03 - v13 * u13 - v23 * u23, K + 3, m, &d[3]))
+        return -1;
+    A0[1] = u01, A0[2] = u02, A0[3] = u03, A1[2] = u12, A1[3] = u13, A2[3] = u23;
+    A1[0] = v01, A2[0] = v02, A3[0] = v03, A2[1] = v12, A3[1] = v13, A3[2] = v23;
+    vd[1] = v01, vd[2] = v02, vd[3] = v03, vd[6] = v12, vd[7] = v13;
+    vd[11] = v23;
+    return 0;
+}
+
+/* Block K's tile at columns J.. (J > K): row p less the block's earlier rows (vd: the
+ * diagonal tile's V), U = that over D at (K + p, J + q), V = D U at (J + q, K + p). Row by row, four entries a vector step. */
+static void factor_panel(const cdyn_real *restrict vd, const cdyn_real *restrict dinv, int K,
+                         int J, size_t ld, cdyn_real *restrict F)
+{
+    cdyn_real *R0 = F + (size_t)K * ld + (size_t)J, *R1 = R0 + ld, *R2 = R1 + ld, *R3 = R2 + ld;
+    cdyn_real v0[4], v1[4], v2[4], v3[4];
+    for (int q = 0; q < 4; ++q) {
+        v0[q] = R0[q];
+        R0[q] = v0[q] * dinv[K];
     }
-    for (int k = 0; k < m; ++k) {
-        cdyn_real *Fk = F + (size_t)k * (size_t)mp;
-        if (!(Fk[k] > 0))
-            return -1;
-        const cdyn_real inv = 1 / Fk[k];
-        dinv[k] = inv;
-        for (int j = k & ~3; j < mp; ++j)
-            row[j] = Fk[j] * inv;
-        for (int g = (k + 1) & ~3; g < mp; g += 4) { /* rows k+1..: F_i -= F_ki U_k */
-            const cdyn_real r0 = row[g], r1 = row[g + 1], r2 = row[g + 2], r3 = row[g + 3];
-            const int last = g + 3 < m - 1 ? g + 3 : m - 1;
-            for (int i = k + 1; i <= last; ++i) {
-                cdyn_real *Fi = F + (size_t)i * (size_t)mp + (size_t)g;
-                const cdyn_real f = Fk[i];
-                Fi[0] -= f * r0;
-                Fi[1] -= f * r1;
-                Fi[2] -= f * r2;
-                Fi[3] -= f * r3;
-            }
+    for (int q = 0; q < 4; ++q) {
+        v1[q] = R1[q] - vd[1] * R0[q];
+        R1[q] = v1[q] * dinv[K + 1];
+    }
+    for (int q = 0; q < 4; ++q) {
+        v2[q] = R2[q] - vd[2] * R0[q] - vd[6] * R1[q];
+        R2[q] = v2[q] * dinv[K + 2];
+    }
+    for (int q = 0; q < 4; ++q) {
+        v3[q] = R3[q] - vd[3] * R0[q] - vd[7] * R1[q] - vd[11] * R2[q];
+        R3[q] = v3[q] * dinv[K + 3];
+    }
+    for (int q = 0; q < 4; ++q) {
+        cdyn_real *V = F + (size_t)(J + q) * ld + (size_t)K;
+        V[0] = v0[q], V[1] = v1[q], V[2] = v2[q], V[3] = v3[q];
+    }
+}
+
+/* The rows below block K (those before m) less its rows U (F's rows K..K+3, which this
+ * does not write): row i's columns from i's own group of 4 on, less the sum over p of
+ * V_K+p,i U_K+p, four products per entry, a group's four entries one vector step (U and F
+ * restrict: the rows read are not those written). Out of line: clang 14 leaves this loop
+ * scalar once it is inlined into the factor (three times the instructions). */
+NOINLINE
+static void factor_update(const cdyn_real *restrict U, int m, int mp, int K,
+                          cdyn_real *restrict F)
+{
+    const size_t ld = (size_t)mp;
+    for (int g = K + 4; g < mp; g += 4) {
+        const int last = g + 3 < m - 1 ? g + 3 : m - 1;
+        const cdyn_real *U0 = U + g, *U1 = U0 + ld, *U2 = U1 + ld, *U3 = U2 + ld;
+        for (int i = K + 4; i <= last; ++i) {
+            cdyn_real *Fi = F + (size_t)i * ld;
+            const cdyn_real w0 = Fi[K], w1 = Fi[K + 1], w2 = Fi[K + 2], w3 = Fi[K + 3];
+            Fi[g] -= w0 * U0[0] + w1 * U1[0] + w2 * U2[0] + w3 * U3[0];
+            Fi[g + 1] -= w0 * U0[1] + w1 * U1[1] + w2 * U2[1] + w3 * U3[1];
+            Fi[g + 2] -= w0 * U0[2] + w1 * U1[2] + w2 * U2[2] + w3 * U3[2];
+            Fi[g + 3] -= w0 * U0[3] + w1 * U1[3] + w2 * U2[3] + w3 * U3[3];
         }
-        for (int j = k & ~3; j < mp; ++j)
-            Fk[j] *= inv;
     }
-    for (int i = 1; i < m; ++i)
-        for (int j = 0; j < i; ++j)
-            F[(size_t)i * (size_t)mp + (size_t)j] = F[(size_t)j * (size_t)mp + (size_t)i];
+}
+
+/* G + shift I = U^T D U (LDL^T without pivoting) for a symmetric padded G: F's strict upper
+ * triangle = the unit upper U, its strict lower triangle = (D U)^T (the backward solve
+ * reads its rows contiguously), dinv = 1 / D (0 past m). Pivot k is Schur's complement, so
+ * a positive definite G + shift I never needs a swap, and one that is not positive (NaN
+ * included) says it is not: -1. On G's upper triangle copied into F (zero rows past m),
+ * by blocks of 4 rows: the block's rows (factor_diagonal, factor_panel), then the rows below less the block's (factor_update),
+ * four rows' multiples at once, a vector step per 16 products. The shift joins a
+ * diagonal entry when its block is reached. */
+static int spd_factor(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
+                      cdyn_real *restrict F, cdyn_real *restrict dinv)
+{
+    const size_t ld = (size_t)mp;
+    for (int i = 0; i < mp; ++i) /* by groups of 4: a vector step, not a call to memcpy */
+        for (int j = i & ~3; j < mp; j += 4) {
+            const cdyn_real *Gi = G + (size_t)i * ld + (size_t)j;
+            cdyn_real *Fi = F + (size_t)i * ld + (size_t)j;
+            const int live = i < m;
+            Fi[0] = live ? Gi[0] : 0, Fi[1] = live ? Gi[1] : 0;
+            Fi[2] = live ? Gi[2] : 0, Fi[3] = live ? Gi[3] : 0;
+        }
+    for (int K = 0; K < mp; K += 4) {
+        cdyn_real vd[16];
+        if (factor_diagonal(m, K, ld, shift, F, dinv, vd) != 0)
+            return -1;
+        for (int J = K + 4; J < mp; J += 4)
+            factor_panel(vd, dinv, K, J, ld, F);
+        factor_update(F + (size_t)K * ld, m, mp, K, F);
+    }
     return 0;
 }
 
@@ -540,14 +624,13 @@ static void spd_solve(const cdyn_real *restrict F, const cdyn_real *restrict din
                       cdyn_real *restrict b, cdyn_real *restrict t, cdyn_real *restrict x)
 {
     const size_t ld = (size_t)mp;
-    for (int K = 0; K < mp; K += 4) { /* U^T y = b, t = D^-1 y */
+    for (int K = 0; K < mp; K += 4) { /* U^T y = b, y in t */
         const cdyn_real *F0 = F + (size_t)K * ld, *F1 = F0 + ld, *F2 = F1 + ld, *F3 = F2 + ld;
         const cdyn_real y0 = b[K];
         const cdyn_real y1 = b[K + 1] - y0 * F0[K + 1];
         const cdyn_real y2 = b[K + 2] - y0 * F0[K + 2] - y1 * F1[K + 2];
         const cdyn_real y3 = b[K + 3] - y0 * F0[K + 3] - y1 * F1[K + 3] - y2 * F2[K + 3];
-        t[K] = y0 * dinv[K], t[K + 1] = y1 * dinv[K + 1];
-        t[K + 2] = y2 * dinv[K + 2], t[K + 3] = y3 * dinv[K + 3];
+        t[K] = y0, t[K + 1] = y1, t[K + 2] = y2, t[K + 3] = y3;
         for (int j = K + 4; j < mp; j += 4) {
             b[j] -= y0 * F0[j] + y1 * F1[j] + y2 * F2[j] + y3 * F3[j];
             b[j + 1] -= y0 * F0[j + 1] + y1 * F1[j + 1] + y2 * F2[j + 1] + y3 * F3[j + 1];
@@ -555,12 +638,12 @@ static void spd_solve(const cdyn_real *restrict F, const cdyn_real *restrict din
             b[j + 3] -= y0 * F0[j + 3] + y1 * F1[j + 3] + y2 * F2[j + 3] + y3 * F3[j + 3];
         }
     }
-    for (int K = mp - 4; K >= 0; K -= 4) { /* U x = t, by U^T's rows (F's lower triangle) */
+    for (int K = mp - 4; K >= 0; K -= 4) { /* D U x = y, by (D U)^T's rows (F's lower) */
         const cdyn_real *F0 = F + (size_t)K * ld, *F1 = F0 + ld, *F2 = F1 + ld, *F3 = F2 + ld;
-        const cdyn_real x3 = t[K + 3];
-        const cdyn_real x2 = t[K + 2] - x3 * F3[K + 2];
-        const cdyn_real x1 = t[K + 1] - x3 * F3[K + 1] - x2 * F2[K + 1];
-        const cdyn_real x0 = t[K] - x3 * F3[K] - x2 * F2[K] - x1 * F1[K];
+        const cdyn_real x3 = t[K + 3] * dinv[K + 3];
+        const cdyn_real x2 = (t[K + 2] - x3 * F3[K + 2]) * dinv[K + 2];
+        const cdyn_real x1 = (t[K + 1] - x3 * F3[K + 1] - x2 * F2[K + 1]) * dinv[K + 1];
+        const cdyn_real x0 = (t[K] - x3 * F3[K] - x2 * F2[K] - x1 * F1[K]) * dinv[K];
         x[K] = x0, x[K + 1] = x1, x[K + 2] = x2, x[K + 3] = x3;
         for (int j = 0; j < K; j += 4) {
             t[j] -= x0 * F0[j] + x1 * F1[j] + x2 * F2[j] + x3 * F3[j];
@@ -582,7 +665,7 @@ typedef struct {
     cdyn_real *Gp;            /* (mp x mp) G, padded */
     cdyn_real *F, *dinv;      /* (mp x mp, mp) G + (mu_prox + tau rho) I = U^T D U */
     cdyn_real *x, *y, *z;     /* (mp; y: m) primal, projected primal (lambda), dual */
-    cdyn_real *b, *t;         /* (mp) right-hand side, the solve's scratch */
+    cdyn_real *b, *t;         /* (mp; t: 4 mp) right-hand side, the solve's and factor's scratch */
     cdyn_real *xp, *yp;       /* (mp) previous x and y */
     cdyn_real rho, increment; /* penalty, its adaptation factor (1: none) */
     cdyn_real L;              /* G's largest eigenvalue (estimate) */
@@ -650,8 +733,7 @@ static void admm_penalty(admm *a)
 
 static int admm_factor(admm *a)
 {
-    return spd_factor(a->Gp, a->m, a->mp, a->s->mu_prox + a->s->tau * a->rho, a->F, a->dinv,
-                      a->t);
+    return spd_factor(a->Gp, a->m, a->mp, a->s->mu_prox + a->s->tau * a->rho, a->F, a->dinv);
 }
 
 /* x = lambda (warm start) or 0, y = P_K(x), z = P_K*(c + s(c) - (mu_prox + tau rho) y) with
@@ -681,20 +763,15 @@ static cdyn_real admm_complementarity(const admm *a)
     return e;
 }
 
-/* b = -(g + s(z) - tau rho y - mu_prox x - z), block by block: the De Saxce shift s(z)
- * (0, 0, mu |z_t|) of a friction cone (none for the relaxation) inline. */
+/* b = -(g + s(z) - tau rho y - mu_prox x - z), s(z) the De Saxce shift (in t, the solve's
+ * scratch, free until the solve). */
 static void admm_rhs(admm *a, cdyn_real tr, cdyn_real mu)
 {
-    const int ccp = a->s->ccp;
-    for (int i = 0, r = 0; i < a->ncones; r += a->cones[i].dim, ++i) {
-        const cdyn_cone *k = &a->cones[i];
-        const int d = k->dim;
-        const cdyn_real *g = a->g + r, *y = a->y + r, *x = a->x + r, *z = a->z + r;
-        for (int j = 0; j < d; ++j)
-            a->b[r + j] = -(g[j] - tr * y[j] - mu * x[j] - z[j]);
-        if (k->kind == CDYN_CONE_FRICTION && !ccp)
-            a->b[r + 2] = -(g[2] + k->mu * norm2(z[0], z[1]) - tr * y[2] - mu * x[2] - z[2]);
-    }
+    const int m = a->m;
+    const cdyn_real *g = a->g, *y = a->y, *x = a->x, *z = a->z, *sz = a->t;
+    shift_of(a->cones, a->ncones, m, a->s->ccp, z, a->t);
+    for (int r = 0; r < m; ++r)
+        a->b[r] = -(g[r] + sz[r] - tr * y[r] - mu * x[r] - z[r]);
 }
 
 /* One iteration: (G + (mu_prox + tau rho) I) x = b (admm_rhs), y = P_K(x - z/(tau rho)),
@@ -749,8 +826,8 @@ static int admm_adapt(admm *a)
     return admm_factor(a);
 }
 
-/* The workspace: Gp and F (mp x mp), then dinv, x, z, b, t, x_prev, y_prev (mp each; the
- * rows past m zero, for the padded products); y is lambda. */
+/* The workspace: Gp and F (mp x mp), then dinv, x, z, b, x_prev, y_prev (mp each; the rows
+ * past m zero, for the padded products) and t (4 mp); y is lambda. */
 static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
 {
     const size_t mp = CDYN_CONE_PAD(a->m);
@@ -758,15 +835,15 @@ static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
     a->mp = (int)mp;
     a->Gp = cdyn__carve(&next, mp * mp);
     a->F = cdyn__carve(&next, mp * mp);
-    a->dinv = cdyn__carve(&next, 7 * mp);
-    for (size_t r = 0; r < 7 * mp; ++r)
+    a->dinv = cdyn__carve(&next, 10 * mp);
+    for (size_t r = 0; r < 10 * mp; ++r)
         a->dinv[r] = 0;
     a->x = a->dinv + mp;
     a->z = a->x + mp;
     a->b = a->z + mp;
-    a->t = a->b + mp;
-    a->xp = a->t + mp;
+    a->xp = a->b + mp;
     a->yp = a->xp + mp;
+    a->t = a->yp + mp;
     a->y = lambda;
 }
 
