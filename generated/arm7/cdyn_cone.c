@@ -414,6 +414,15 @@ static int finish(const cdyn_cone *cones, int ncones, int m, const cdyn_real *G,
 #define NOINLINE
 #endif
 
+/* Before a loop over groups of 4 whose body is one vector step: clang's loop vectoriser
+ * would otherwise take 4 groups at a time and leave the short loops of m = 12 to 24 rows
+ * to its scalar remainder. */
+#ifdef __clang__
+#define BY_GROUPS _Pragma("clang loop vectorize(disable)")
+#else
+#define BY_GROUPS
+#endif
+
 /* ---- dense Cholesky ----------------------------------------------------------------- */
 
 /* F's strict lower triangle = L's and its diagonal = 1 / L's diagonal, with L L^T = A +
@@ -632,6 +641,7 @@ static void spd_solve(const cdyn_real *restrict F, const cdyn_real *restrict din
         const cdyn_real y2 = b[K + 2] - y0 * F0[K + 2] - y1 * F1[K + 2];
         const cdyn_real y3 = b[K + 3] - y0 * F0[K + 3] - y1 * F1[K + 3] - y2 * F2[K + 3];
         t[K] = y0, t[K + 1] = y1, t[K + 2] = y2, t[K + 3] = y3;
+        BY_GROUPS
         for (int j = K + 4; j < mp; j += 4) {
             b[j] -= y0 * F0[j] + y1 * F1[j] + y2 * F2[j] + y3 * F3[j];
             b[j + 1] -= y0 * F0[j + 1] + y1 * F1[j + 1] + y2 * F2[j + 1] + y3 * F3[j + 1];
@@ -646,6 +656,7 @@ static void spd_solve(const cdyn_real *restrict F, const cdyn_real *restrict din
         const cdyn_real x1 = (t[K + 1] - x3 * F3[K + 1] - x2 * F2[K + 1]) * dinv[K + 1];
         const cdyn_real x0 = (t[K] - x3 * F3[K] - x2 * F2[K] - x1 * F1[K]) * dinv[K];
         x[K] = x0, x[K + 1] = x1, x[K + 2] = x2, x[K + 3] = x3;
+        BY_GROUPS
         for (int j = 0; j < K; j += 4) {
             t[j] -= x0 * F0[j] + x1 * F1[j] + x2 * F2[j] + x3 * F3[j];
             t[j + 1] -= x0 * F0[j + 1] + x1 * F1[j + 1] + x2 * F2[j + 1] + x3 * F3[j + 1];
