@@ -542,7 +542,8 @@ static int factor_diagonal(int m, int K, size_t ld, cdyn_real shift, cdyn_real *
 }
 
 /* Block K's tile at columns J.. (J > K): row p less the block's earlier rows (vd: the
- * diagonal tile's V), U = that over D at (K + p, J + q), V = D U at (J + q, K + p). Row by row, four entries a vector step. */
+ * diagonal tile's V), U = that over D at (K + p, J + q), V = D U at (J + q, K + p). Row by
+ * row, four entries a vector step. */
 static void factor_panel(const cdyn_real *restrict vd, const cdyn_real *restrict dinv, int K,
                          int J, size_t ld, cdyn_real *restrict F)
 {
@@ -599,9 +600,9 @@ static void factor_update(const cdyn_real *restrict U, int m, int mp, int K,
  * reads its rows contiguously), dinv = 1 / D (0 past m). Pivot k is Schur's complement, so
  * a positive definite G + shift I never needs a swap, and one that is not positive (NaN
  * included) says it is not: -1. On G's upper triangle copied into F (zero rows past m),
- * by blocks of 4 rows: the block's rows (factor_diagonal, factor_panel), then the rows below less the block's (factor_update),
- * four rows' multiples at once, a vector step per 16 products. The shift joins a
- * diagonal entry when its block is reached. */
+ * by blocks of 4 rows: the block's rows (factor_diagonal, factor_panel), then the rows
+ * below less the block's (factor_update), four rows' multiples at once, a vector step per
+ * 16 products. The shift joins a diagonal entry when its block is reached. */
 static int spd_factor(const cdyn_real *restrict G, int m, int mp, cdyn_real shift,
                       cdyn_real *restrict F, cdyn_real *restrict dinv)
 {
@@ -676,7 +677,7 @@ typedef struct {
     cdyn_real *Gp;            /* (mp x mp) G, padded */
     cdyn_real *F, *dinv;      /* (mp x mp, mp) G + (mu_prox + tau rho) I = U^T D U */
     cdyn_real *x, *y, *z;     /* (mp; y: m) primal, projected primal (lambda), dual */
-    cdyn_real *b, *t;         /* (mp; t: 4 mp) right-hand side, the solve's and factor's scratch */
+    cdyn_real *b, *t;         /* (mp) right-hand side, the solve's scratch */
     cdyn_real *xp, *yp;       /* (mp) previous x and y */
     cdyn_real rho, increment; /* penalty, its adaptation factor (1: none) */
     cdyn_real L;              /* G's largest eigenvalue (estimate) */
@@ -837,8 +838,8 @@ static int admm_adapt(admm *a)
     return admm_factor(a);
 }
 
-/* The workspace: Gp and F (mp x mp), then dinv, x, z, b, x_prev, y_prev (mp each; the rows
- * past m zero, for the padded products) and t (4 mp); y is lambda. */
+/* The workspace: Gp and F (mp x mp), then dinv, x, z, b, t, x_prev, y_prev (mp each; the
+ * rows past m zero, for the padded products); y is lambda. */
 static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
 {
     const size_t mp = CDYN_CONE_PAD(a->m);
@@ -846,15 +847,15 @@ static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
     a->mp = (int)mp;
     a->Gp = cdyn__carve(&next, mp * mp);
     a->F = cdyn__carve(&next, mp * mp);
-    a->dinv = cdyn__carve(&next, 10 * mp);
-    for (size_t r = 0; r < 10 * mp; ++r)
+    a->dinv = cdyn__carve(&next, 7 * mp);
+    for (size_t r = 0; r < 7 * mp; ++r)
         a->dinv[r] = 0;
     a->x = a->dinv + mp;
     a->z = a->x + mp;
     a->b = a->z + mp;
-    a->xp = a->b + mp;
+    a->t = a->b + mp;
+    a->xp = a->t + mp;
     a->yp = a->xp + mp;
-    a->t = a->yp + mp;
     a->y = lambda;
 }
 
