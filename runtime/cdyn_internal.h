@@ -71,6 +71,8 @@ cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, const cdyn_
 /* Pass 3, root to leaves: a' = X a_parent + c, qdd = D^-1 (u - U^T a'), a = a' + S qdd
  * (a in d->a, gravity entering as the base acceleration [-g; 0]). */
 void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq);
+/* M^-1 (both triangles) from the factor of the last cdyn_ltl, as cdyn_minv. */
+void cdyn__minv_factored(const cdyn_model *m, cdyn_data *d, cdyn_real *Minv);
 /* Y = U D^-1 for body b's joint, one column of 6 per DoF. */
 void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6]);
 /* x <- D^-1 x for a joint's n x n D factored in Dfac (row stride 6). */
