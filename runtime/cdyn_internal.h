@@ -13,6 +13,17 @@
 extern "C" {
 #endif
 
+/* Below this angle the exponential maps (cdyn_kinematics.c), their logarithms and their
+ * Jacobians (cdyn_manifold.c) use Taylor series: their closed forms lose precision to
+ * cancellation (theta - sin theta) or divide 0 by 0. The exponentials' series are truncated
+ * after the theta^4 term, whose successor is below rounding here; cdyn_manifold.c's keep
+ * the theta^6 term too. */
+#ifdef CDYN_FLOAT
+#define CDYN__SMALL_ANGLE CDYN_R(0.3)
+#else
+#define CDYN__SMALL_ANGLE CDYN_R(1e-2)
+#endif
+
 /* CDYN_OK if d was set up for m (cdyn_data_init, attach or view), else CDYN_E_ARG: the
  * check every function taking a model and its data starts with. */
 static inline cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d)

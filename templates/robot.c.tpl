@@ -136,6 +136,95 @@ void {{ name }}_rnea({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
 {
 {{ rnea.unused }}{{ rnea.body }}}
 
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int {{ name }}__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
+}
+
+/* RNEA's derivatives in the world frame (Carpentier & Mansard 2018), each DoF's terms: forward,
+ * each body's world placement, motion columns, velocity, acceleration, force and inertia
+ * variation, and each DoF's changes of velocity and acceleration; backward, the composites
+ * and each DoF's force changes; into d->dcol.
+ * {{ rnea_derivatives.ops }} */
+static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a)
+{
+{{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}
+{% if nltl_pairs %}
+
+/* (DoF i, strict ancestor a, index of L(i, a) in d->L, 1 if i and a are one joint's), rows
+ * ascending: the pairs of RNEA's derivatives off the diagonal, and the sweeps of M^-1. */
+static const int {{ name }}__ltl_pairs[{{ nltl_pairs }}][4] = {
+{{ ltl_pairs }}
+};
+{% endif %}
+
+static inline cdyn_real {{ name }}__dot6(const cdyn_real *x, const cdyn_real *y)
+{
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
+}
+
+/* Row k's entries at column j (j = k or an ancestor of k, whose subtree holds k): the terms
+ * of d->dcol are [Ic S | Bc^T S | dA | dV | dAv | S | ...], so dtau_k/dq_j =
+ * (Ic S_k).dA_j + (Bc^T S_k).dV_j and dtau_k/dv_j = (Ic S_k).dAv_j + (Bc^T S_k).S_j. */
+static inline void {{ name }}__entry(const {{ name }}_data *d, int k, int j, cdyn_real *dq,
+                                      cdyn_real *dv)
+{
+    const cdyn_real *K = d->dcol[k], *J = d->dcol[j];
+    dq[k * {{ NAME }}_NV + j] = {{ name }}__dot6(K, J + 12) + {{ name }}__dot6(K + 6, J + 18);
+    dv[k * {{ NAME }}_NV + j] = {{ name }}__dot6(K, J + 24) + {{ name }}__dot6(K + 6, J + 30);
+}
+
+/* Both outputs: zeros, then the entries on each branch. Off the diagonal, (k, a) for an
+ * ancestor a; and (a, k): as above when a and k are one joint's (each in the other's
+ * subtree), else S_a . (k's force changes). */
+static void {{ name }}__rnea_derivatives_full({{ name }}_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a,
+                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    int k;
+{% if nltl_pairs %}
+    int t;
+{% endif %}
+    {{ name }}__rnea_derivative_terms(d, q, v, a);
+    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k) {
+        dtau_dq[k] = 0;
+        dtau_dv[k] = 0;
+    }
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        {{ name }}__entry(d, k, k, dtau_dq, dtau_dv);
+{% if nltl_pairs %}
+    for (t = 0; t < {{ nltl_pairs }}; ++t) {
+        const int i = {{ name }}__ltl_pairs[t][0], j = {{ name }}__ltl_pairs[t][1];
+        {{ name }}__entry(d, i, j, dtau_dq, dtau_dv);
+        if ({{ name }}__ltl_pairs[t][3]) {
+            {{ name }}__entry(d, j, i, dtau_dq, dtau_dv);
+        } else {
+            const cdyn_real *S = d->dcol[j] + 30, *F = d->dcol[i] + 36;
+            dtau_dq[j * {{ NAME }}_NV + i] = {{ name }}__dot6(S, F);
+            dtau_dv[j * {{ NAME }}_NV + i] = {{ name }}__dot6(S, F + 6);
+        }
+    }
+{% endif %}
+}
+
+int {{ name }}_rnea_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    if (!dtau_dq || !dtau_dv)
+        return CDYN_E_ARG;
+    {{ name }}__rnea_derivatives_full(d, q, v, a, dtau_dq, dtau_dv);
+    return {{ name }}__finite(dtau_dq, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   {{ name }}__finite(dtau_dv, {{ NAME }}_NV * {{ NAME }}_NV)
+               ? 0
+               : CDYN_E_NONFINITE;
+}
+
 /* Nonlinear effects: RNEA with a = 0, specialised (the zeros are folded).
  * {{ nle.ops }} */
 void {{ name }}_nle({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
@@ -226,16 +315,6 @@ int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv)
     return 0;
 }
 
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int {{ name }}__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
-}
-
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
@@ -250,6 +329,70 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
         if (!(d->aba_D[k] > 0))
             return CDYN_E_SINGULAR;
     return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
+}
+
+{% if nltl_pairs %}
+/* x -= l y over one row of a {{ NAME }}_NV-column matrix (two distinct rows). */
+static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+{
+    int c;
+    for (c = 0; c < {{ NAME }}_NV; ++c)
+        x[c] -= l * y[c];
+}
+
+{% endif %}
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X on every column at once, by whole rows: each pair of the
+ * factor is one row update, contiguous and vectorised. */
+static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
+{
+    int i, c;
+{% if nltl_pairs %}
+    int t;
+    for (t = {{ nltl_pairs }} - 1; t >= 0; --t) /* L^-T: leaves first */
+        {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV,
+                       d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV);
+{% endif %}
+    for (i = 0; i < {{ NAME }}_NV; ++i) {
+        const cdyn_real s = -d->Dinv[i];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            X[i * {{ NAME }}_NV + c] *= s;
+    }
+{% if nltl_pairs %}
+    for (t = 0; t < {{ nltl_pairs }}; ++t) /* L^-1: root first */
+        {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV,
+                       d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV);
+{% endif %}
+}
+
+/* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
+ * factor, then -M^-1 on both by rows; M^-1 itself by {{ name }}_minv's steps. */
+int {{ name }}_aba_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau)
+{
+    int status;
+    if (!ddq_dq || !ddq_dv)
+        return CDYN_E_ARG;
+    status = {{ name }}_aba(d, q, v, tau, d->deriv_ddq);
+    if (status != 0)
+        return status;
+    {{ name }}__rnea_derivatives_full(d, q, v, d->deriv_ddq, ddq_dq, ddq_dv);
+    {{ name }}__crba_tree(d, q);
+    status = {{ name }}_ltl(d);
+    if (status != 0)
+        return status;
+    {{ name }}__minus_minv_rows(d, ddq_dq);
+    {{ name }}__minus_minv_rows(d, ddq_dv);
+    if (ddq_dtau) {
+{% for c in minv_chunks %}
+        {{ name }}__minv_{{ c.index }}(d, ddq_dtau);
+{% endfor %}
+    }
+    return {{ name }}__finite(ddq_dq, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   {{ name }}__finite(ddq_dv, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   (!ddq_dtau || {{ name }}__finite(ddq_dtau, {{ NAME }}_NV * {{ NAME }}_NV))
+               ? 0
+               : CDYN_E_NONFINITE;
 }
 
 {% endif %}

@@ -132,6 +132,8 @@ typedef struct {
     cdyn_real D[{{ nv_alloc }}];        /* its diagonal */
     cdyn_real Dinv[{{ nv_alloc }}];     /* 1 / D */
     cdyn_real aba_D[{{ nv_alloc }}];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by {{ name }}_aba */
+    cdyn_real deriv_ddq[{{ nv_alloc }}]; /* the accelerations {{ name }}_aba_derivatives takes RNEA's derivatives at */
+    cdyn_real dcol[{{ nv_alloc }}][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
 {% if constraints %}
     /* constrained dynamics */
     cdyn_real ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or {{ name }}_constraint_capture */
@@ -205,6 +207,20 @@ void {{ name }}_nle({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, 
 /** {{ name }}_gravity — generalised gravity g(q).  @q [in] ({{ NAME }}_NQ); @g [out] ({{ NAME }}_NV). */
 void {{ name }}_gravity({{ name }}_data *d, const cdyn_real *q, cdyn_real *g);
 
+/* ---- analytical derivatives ----------------------------------------------------------
+ * With respect to q in the tangent space, as Pinocchio: column k is d/de f(integrate(q, e u_k))
+ * at e = 0, so a free-flyer's first six columns are its base's LOCAL linear and angular
+ * directions. Matrices are full {{ NAME }}_NV x {{ NAME }}_NV (nc x {{ NAME }}_NV for lambda),
+ * row-major, every entry written: the entries no branch of the tree can make nonzero as zeros. */
+
+/** {{ name }}_rnea_derivatives — dtau/dq and dtau/dv of tau = RNEA(q, v, a); dtau/da is M
+ *  ({{ name }}_crba). Only the entries (k, j) with k and j on one branch (one an ancestor of
+ *  the other, or one joint's) are computed.
+ *  @q [in] ({{ NAME }}_NQ); @v, @a [in] ({{ NAME }}_NV); @dtau_dq, @dtau_dv [out] ({{ NAME }}_NV x {{ NAME }}_NV).
+ *  Returns 0, CDYN_E_ARG for a NULL output, or CDYN_E_NONFINITE when a NaN or infinity reached them. */
+int {{ name }}_rnea_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+
 /** {{ name }}_crba — joint-space inertia matrix, full symmetric, also kept in d for {{ name }}_ltl.
  *  @d [out]; @q [in] ({{ NAME }}_NQ); @M [out] ({{ NAME }}_NV x {{ NAME }}_NV), or NULL: then
  *  only d's copy on the tree pattern is written (each entry once, what {{ name }}_ltl reads). */
@@ -236,9 +252,19 @@ int {{ name }}_minv({{ name }}_data *d, const cdyn_real *q, cdyn_real *Minv);
 int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+/** {{ name }}_aba_derivatives — dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): ABA,
+ *  then {{ name }}_rnea_derivatives at a = ddq solved by M's sparse factor (d keeps M on the
+ *  tree pattern and its factor, as after {{ name }}_minv).
+ *  @q [in] ({{ NAME }}_NQ); @v, @tau [in] ({{ NAME }}_NV); @ddq_dq, @ddq_dv [out] ({{ NAME }}_NV x {{ NAME }}_NV);
+ *  @ddq_dtau [out] ({{ NAME }}_NV x {{ NAME }}_NV) or NULL (not computed).
+ *  Returns 0, CDYN_E_ARG for a NULL ddq_dq or ddq_dv, or CDYN_E_SINGULAR and CDYN_E_NONFINITE as {{ name }}_aba. */
+int {{ name }}_aba_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau);
+
 {% else %}
 /* Left out (--massless-links ignore): the forward dynamics {{ name }}_ltl, {{ name }}_ltl_solve,
- * {{ name }}_ltl_factor, {{ name }}_minv and {{ name }}_aba, which need M^-1. M is singular:
+ * {{ name }}_ltl_factor, {{ name }}_minv, {{ name }}_aba and {{ name }}_aba_derivatives, which need M^-1. M is singular:
  * {{ singular_reason }}. */
 
 {% endif %}
@@ -249,6 +275,24 @@ void {{ name }}_neutral(cdyn_real *q);
  *  [cos, sin] pairs stay normalised).  @q [in] ({{ NAME }}_NQ); @v [in] ({{ NAME }}_NV);
  *  @dt [in]; @q_next [out] ({{ NAME }}_NQ), may be q. */
 void {{ name }}_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+
+/** {{ name }}_difference — integrate's inverse: v with integrate(q0, v, 1) = q1, in q0's tangent
+ *  space (a free-flyer's in its base frame, as v).  @q0, @q1 [in] ({{ NAME }}_NQ); @v [out] ({{ NAME }}_NV).
+ *  Returns 0, or CDYN_E_NONFINITE. */
+int {{ name }}_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+
+/** {{ name }}_integrate_derivatives — of q_next = integrate(q, v, 1), in the tangent spaces of q and
+ *  q_next: dq_next/dq and dq_next/dv, block diagonal per joint (1 for a revolute or prismatic
+ *  joint; Pinocchio's dIntegrate).  @q [in] ({{ NAME }}_NQ); @v [in] ({{ NAME }}_NV);
+ *  @dq_next_dq, @dq_next_dv [out] ({{ NAME }}_NV x {{ NAME }}_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int {{ name }}_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv);
+
+/** {{ name }}_difference_derivatives — of v = difference(q0, q1): dv/dq0 and dv/dq1 in the tangent
+ *  spaces (Pinocchio's dDifference).  @q0, @q1 [in] ({{ NAME }}_NQ);
+ *  @dv_dq0, @dv_dq1 [out] ({{ NAME }}_NV x {{ NAME }}_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int {{ name }}_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1);
 
 {% if constraints %}
 /* ---- constrained dynamics, for the set above ----

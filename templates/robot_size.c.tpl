@@ -58,6 +58,16 @@ void {{ name }}_rnea({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
     (void)cdyn_rnea(&{{ name }}_model, &g, q, v, a, tau);
 }
 
+int {{ name }}_rnea_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    cdyn_data g;
+    if (!dtau_dq || !dtau_dv)
+        return CDYN_E_ARG;
+    {{ name }}__attach(d, &g);
+    return (int)cdyn_rnea_derivatives(&{{ name }}_model, &g, q, v, a, dtau_dq, dtau_dv);
+}
+
 void {{ name }}_nle({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
 {
     cdyn_data g;
@@ -116,6 +126,17 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
     return (int)cdyn_aba(&{{ name }}_model, &g, q, v, tau, ddq);
 }
 
+int {{ name }}_aba_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau)
+{
+    cdyn_data g;
+    if (!ddq_dq || !ddq_dv)
+        return CDYN_E_ARG;
+    {{ name }}__attach(d, &g);
+    return (int)cdyn_aba_derivatives(&{{ name }}_model, &g, q, v, tau, ddq_dq, ddq_dv, ddq_dtau);
+}
+
 {% endif %}
 void {{ name }}_neutral(cdyn_real *q)
 {
@@ -125,6 +146,23 @@ void {{ name }}_neutral(cdyn_real *q)
 void {{ name }}_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next)
 {
     (void)cdyn_integrate(&{{ name }}_model, q, v, dt, q_next);
+}
+
+int {{ name }}_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v)
+{
+    return (int)cdyn_difference(&{{ name }}_model, q0, q1, v);
+}
+
+int {{ name }}_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv)
+{
+    return (int)cdyn_integrate_derivatives(&{{ name }}_model, q, v, dq_next_dq, dq_next_dv);
+}
+
+int {{ name }}_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1)
+{
+    return (int)cdyn_difference_derivatives(&{{ name }}_model, q0, q1, dv_dq0, dv_dq1);
 }
 {% if constraints %}
 

@@ -84,6 +84,8 @@ typedef struct {
     cdyn_real D[7];        /* its diagonal */
     cdyn_real Dinv[7];     /* 1 / D */
     cdyn_real aba_D[7];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by arm7_aba */
+    cdyn_real deriv_ddq[7]; /* the accelerations arm7_aba_derivatives takes RNEA's derivatives at */
+    cdyn_real dcol[7][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[1][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or arm7_constraint_capture */
     cdyn_real ref_p[1][3];   /* [in] each contact's reference world position */
@@ -150,6 +152,20 @@ void arm7_nle(arm7_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h
 /** arm7_gravity — generalised gravity g(q).  @q [in] (ARM7_NQ); @g [out] (ARM7_NV). */
 void arm7_gravity(arm7_data *d, const cdyn_real *q, cdyn_real *g);
 
+/* ---- analytical derivatives ----------------------------------------------------------
+ * With respect to q in the tangent space, as Pinocchio: column k is d/de f(integrate(q, e u_k))
+ * at e = 0, so a free-flyer's first six columns are its base's LOCAL linear and angular
+ * directions. Matrices are full ARM7_NV x ARM7_NV (nc x ARM7_NV for lambda),
+ * row-major, every entry written: the entries no branch of the tree can make nonzero as zeros. */
+
+/** arm7_rnea_derivatives — dtau/dq and dtau/dv of tau = RNEA(q, v, a); dtau/da is M
+ *  (arm7_crba). Only the entries (k, j) with k and j on one branch (one an ancestor of
+ *  the other, or one joint's) are computed.
+ *  @q [in] (ARM7_NQ); @v, @a [in] (ARM7_NV); @dtau_dq, @dtau_dv [out] (ARM7_NV x ARM7_NV).
+ *  Returns 0, CDYN_E_ARG for a NULL output, or CDYN_E_NONFINITE when a NaN or infinity reached them. */
+int arm7_rnea_derivatives(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+
 /** arm7_crba — joint-space inertia matrix, full symmetric, also kept in d for arm7_ltl.
  *  @d [out]; @q [in] (ARM7_NQ); @M [out] (ARM7_NV x ARM7_NV), or NULL: then
  *  only d's copy on the tree pattern is written (each entry once, what arm7_ltl reads). */
@@ -180,6 +196,16 @@ int arm7_minv(arm7_data *d, const cdyn_real *q, cdyn_real *Minv);
 int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+/** arm7_aba_derivatives — dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): ABA,
+ *  then arm7_rnea_derivatives at a = ddq solved by M's sparse factor (d keeps M on the
+ *  tree pattern and its factor, as after arm7_minv).
+ *  @q [in] (ARM7_NQ); @v, @tau [in] (ARM7_NV); @ddq_dq, @ddq_dv [out] (ARM7_NV x ARM7_NV);
+ *  @ddq_dtau [out] (ARM7_NV x ARM7_NV) or NULL (not computed).
+ *  Returns 0, CDYN_E_ARG for a NULL ddq_dq or ddq_dv, or CDYN_E_SINGULAR and CDYN_E_NONFINITE as arm7_aba. */
+int arm7_aba_derivatives(arm7_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau);
+
 /** arm7_neutral — the neutral configuration.  @q [out] (ARM7_NQ). */
 void arm7_neutral(cdyn_real *q);
 
@@ -187,6 +213,24 @@ void arm7_neutral(cdyn_real *q);
  *  [cos, sin] pairs stay normalised).  @q [in] (ARM7_NQ); @v [in] (ARM7_NV);
  *  @dt [in]; @q_next [out] (ARM7_NQ), may be q. */
 void arm7_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+
+/** arm7_difference — integrate's inverse: v with integrate(q0, v, 1) = q1, in q0's tangent
+ *  space (a free-flyer's in its base frame, as v).  @q0, @q1 [in] (ARM7_NQ); @v [out] (ARM7_NV).
+ *  Returns 0, or CDYN_E_NONFINITE. */
+int arm7_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+
+/** arm7_integrate_derivatives — of q_next = integrate(q, v, 1), in the tangent spaces of q and
+ *  q_next: dq_next/dq and dq_next/dv, block diagonal per joint (1 for a revolute or prismatic
+ *  joint; Pinocchio's dIntegrate).  @q [in] (ARM7_NQ); @v [in] (ARM7_NV);
+ *  @dq_next_dq, @dq_next_dv [out] (ARM7_NV x ARM7_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int arm7_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv);
+
+/** arm7_difference_derivatives — of v = difference(q0, q1): dv/dq0 and dv/dq1 in the tangent
+ *  spaces (Pinocchio's dDifference).  @q0, @q1 [in] (ARM7_NQ);
+ *  @dv_dq0, @dv_dq1 [out] (ARM7_NV x ARM7_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int arm7_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1);
 
 /* ---- constrained dynamics, for the set above ----
  * Conventions (Pinocchio's contacts, LOCAL): 3d constrains the classical linear acceleration

@@ -283,6 +283,13 @@ static void cdyn__minv_row(const cdyn_model *m, cdyn_data *d, int k, cdyn_real *
         Minv[i * nv + k] = row[i];
 }
 
+void cdyn__minv_factored(const cdyn_model *m, cdyn_data *d, cdyn_real *Minv)
+{
+    cdyn__linv_t(m, d);
+    for (int k = 0; k < m->nv; ++k)
+        cdyn__minv_row(m, d, k, Minv);
+}
+
 cdyn_status cdyn_minv(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdyn_real *Minv)
 {
     if (cdyn__check(m, d) || !q || !Minv)
@@ -292,9 +299,7 @@ cdyn_status cdyn_minv(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cdy
         st = cdyn_ltl(m, d);
     if (st != CDYN_OK)
         return st;
-    cdyn__linv_t(m, d);
-    for (int k = 0; k < m->nv; ++k)
-        cdyn__minv_row(m, d, k, Minv);
+    cdyn__minv_factored(m, d, Minv);
     return CDYN_OK;
 }
 

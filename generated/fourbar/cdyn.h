@@ -26,7 +26,7 @@ size_t cdyn_data_size(const cdyn_model *m);
 #define CDYN__DATA_REALS(nbodies, nv, nframes)                                                     \
     ((size_t)(nv)*6 + (size_t)(nbodies) * (9 + 3 + 9 + 3) + (size_t)(nframes) * (9 + 3) +          \
      (size_t)(nbodies) * (6 * 5 + 36 + 10) + (size_t)(nv) * (6 + 6 + 1) +                          \
-     3 * (size_t)(nv) * (size_t)(nv))
+     3 * (size_t)(nv) * (size_t)(nv) + (size_t)(nv) * (7 * 6 + 1))
 #define CDYN__DATA_INTS(nbodies, nv, nnz) (3 * (size_t)(nv) + (size_t)(nbodies) + 1 + (size_t)(nnz))
 #define CDYN_DATA_BYTES(nbodies, nv, nframes, nnz)                                                 \
     (CDYN__DATA_REALS(nbodies, nv, nframes) * sizeof(cdyn_real) +                                  \
@@ -89,6 +89,40 @@ cdyn_status cdyn_aba(const cdyn_model *m, cdyn_data *d, const cdyn_real *q, cons
 cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q);
 cdyn_status cdyn_integrate(const cdyn_model *m, const cdyn_real *q, const cdyn_real *v,
                            cdyn_real dt, cdyn_real *q_next);
+
+/* ---- derivatives (cdyn_derivatives.c, cdyn_manifold.c) ---------------------------------
+ * Conventions (Pinocchio's): a derivative with respect to q is taken in the tangent space,
+ * column k being d/de f(integrate(q, e u_k)) at e = 0, so a free-flyer's first six columns
+ * are its base's LOCAL linear and angular directions; matrices are full (every entry
+ * written, the structural zeros too) and row-major: nv x nv, nc x nv for lambda. Any
+ * output may be NULL (not computed). */
+
+/* dtau/dq and dtau/dv of tau = RNEA(q, v, a) (dtau/da is M: cdyn_crba). Also leaves M in
+ * d, as cdyn_crba does. O(nv depth): entry (k, j) is zero unless k and j are on one branch. */
+cdyn_status cdyn_rnea_derivatives(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                                  const cdyn_real *v, const cdyn_real *a, cdyn_real *dtau_dq,
+                                  cdyn_real *dtau_dv);
+/* dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): the RNEA derivatives at
+ * a = ABA(q, v, tau) solved by M's sparse factor, -M^-1 dtau/dq and -M^-1 dtau/dv. Leaves
+ * M and its factor in d (as cdyn_crba and cdyn_ltl). CDYN_E_SINGULAR and CDYN_E_NONFINITE
+ * as cdyn_aba. */
+cdyn_status cdyn_aba_derivatives(const cdyn_model *m, cdyn_data *d, const cdyn_real *q,
+                                 const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq_dq,
+                                 cdyn_real *ddq_dv, cdyn_real *ddq_dtau);
+
+/* The configuration manifold's derivatives (cdyn_manifold.c). difference is integrate's
+ * inverse: integrate(q0, difference(q0, q1), 1) = q1, v (nv) the tangent vector in q0's
+ * tangent space (a free-flyer's in its base frame, as v). The derivatives of
+ * q_next = integrate(q, v, 1) in the tangent spaces of q and q_next: dq_next/dq (nv x nv)
+ * and dq_next/dv (nv x nv); of v = difference(q0, q1): dv/dq0 and dv/dq1. Block diagonal
+ * per joint: 1 for revolute and prismatic joints, the SE(3)/SE(2) adjoint and exponential
+ * Jacobians for a free-flyer and a planar joint. */
+cdyn_status cdyn_difference(const cdyn_model *m, const cdyn_real *q0, const cdyn_real *q1,
+                            cdyn_real *v);
+cdyn_status cdyn_integrate_derivatives(const cdyn_model *m, const cdyn_real *q, const cdyn_real *v,
+                                       cdyn_real *dq_next_dq, cdyn_real *dq_next_dv);
+cdyn_status cdyn_difference_derivatives(const cdyn_model *m, const cdyn_real *q0,
+                                        const cdyn_real *q1, cdyn_real *dv_dq0, cdyn_real *dv_dq1);
 
 /* ---- constrained dynamics (cdyn_constrained.c) ----------------------------------------
  * A constraint set given at run time. Conventions (Pinocchio's RigidConstraintModel, LOCAL):
@@ -202,6 +236,23 @@ cdyn_status cdyn_constraint_drift(const cdyn_model *m, cdyn_data *d, cdyn_constr
 int cdyn_prox_ltl(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                   const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                   const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+/* The derivatives of the converged constrained dynamics (ddq, lambda) of the last
+ * cdyn_prox_ltl on d and cd (same q, v and settings; ddq and lambda its results) with
+ * respect to q, v and tau: dddq/dq, dddq/dv, dddq/dtau (nv x nv), dlambda/dq, dlambda/dv,
+ * dlambda/dtau (nc x nv), the conventions of the derivatives above. From the solve's own
+ * factor (M = L^T D L and G + mu I), one back-substitution per column: with
+ * r = d(M ddq + nle - J^T lambda) and c = d(J ddq + gamma) at ddq and lambda fixed,
+ * dlambda = G^-1 (J M^-1 r - c) and dddq = M^-1 (J^T dlambda - r), G^-1 applied by proximal
+ * iterations on (G + mu I) until they settle (at most settings->max_iter), as Pinocchio's
+ * computeConstraintDynamicsDerivatives. Contacts (frame_b = -1) without Baumgarte gains:
+ * CDYN_E_ARG for a loop or Kp/Kd given; CDYN_E_NONFINITE if a NaN or infinity reaches a
+ * result; any output may be NULL. */
+cdyn_status cdyn_prox_ltl_derivatives(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                                      const cdyn_prox_settings *settings, const cdyn_real *q,
+                                      const cdyn_real *v, const cdyn_real *ddq,
+                                      const cdyn_real *lambda, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                                      cdyn_real *ddq_dtau, cdyn_real *lambda_dq,
+                                      cdyn_real *lambda_dv, cdyn_real *lambda_dtau);
 /* Three more solvers of the same iterates, lambda_0 = 0 (or the lambda passed in, with
  * warm_start), (G + mu I) lambda_k+1 = a* - gamma - J M^-1 (tau - nle) + mu lambda_k, each
  * leaving ddq with M ddq + nle = tau + J^T lambda for the final lambda, the same return
@@ -320,6 +371,8 @@ struct cdyn_data {
     cdyn_real *LD;    /* (nv x nv) its LTL factor: L strictly below the diagonal (DoF
                          * ancestors only), D on the diagonal; the rest is unused */
     cdyn_real *LinvT; /* (nv x nv) minv: (L^-1)^T; row a is used on a's subtree only */
+    cdyn_real *dcol;  /* (nv x 42) derivatives: per DoF seven world 6-vectors (cdyn_derivatives.c) */
+    cdyn_real *ddq;   /* (nv) derivatives: the accelerations they are taken at */
 };
 
 #ifdef __cplusplus

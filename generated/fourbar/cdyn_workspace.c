@@ -5,7 +5,7 @@
 #include "cdyn_internal.h"
 
 /* The layout cdyn_data_init carves: S; liR lip oR op; ofR ofp; v a f c pA, IA, Ic; U Dfac u;
- * M LD LinvT (reals), then S_pick axis_index anc_start anc subtree_end (ints). */
+ * M LD LinvT dcol ddq (reals), then S_pick axis_index anc_start anc subtree_end (ints). */
 static size_t cdyn__count_reals(const cdyn_model *m)
 {
     return CDYN__DATA_REALS(m->nbodies, m->nv, m->nframes);
@@ -186,6 +186,8 @@ static cdyn_real *cdyn__data_carve(cdyn_data *d, const cdyn_model *m, void *buf,
     d->M = cdyn__carve(&next, nv * nv);
     d->LD = cdyn__carve(&next, nv * nv);
     d->LinvT = cdyn__carve(&next, nv * nv);
+    d->dcol = cdyn__carve(&next, nv * 42);
+    d->ddq = cdyn__carve(&next, nv);
     d->S_pick = (int *)next;
     d->axis_index = d->S_pick + nv;
     d->anc_start = d->axis_index + nb;

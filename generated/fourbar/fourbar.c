@@ -688,6 +688,309 @@ void fourbar_rnea(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const
     tau[2] = t25;
 }
 
+/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
+static int fourbar__finite(const cdyn_real *x, int n)
+{
+    cdyn_real s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += x[k] - x[k];
+    return s == 0;
+}
+
+/* RNEA's derivatives in the world frame (Carpentier & Mansard 2018), each DoF's terms: forward,
+ * each body's world placement, motion columns, velocity, acceleration, force and inertia
+ * variation, and each DoF's changes of velocity and acceleration; backward, the composites
+ * and each DoF's force changes; into d->dcol.
+ * 85 mul, 56 add, 0 div, 0 sqrt, 6 sin/cos */
+static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a)
+{
+    /* root to leaves: world placements, velocities, accelerations, forces and each DoF's changes */
+    cdyn_real sin_angle[3], cos_angle[3];
+    cdyn_sincos_n(q + 0, sin_angle, cos_angle, 3);
+    const cdyn_real t0 = sin_angle[0];
+    const cdyn_real t1 = cos_angle[0];
+    const cdyn_real t2 = sin_angle[1];
+    const cdyn_real t3 = cos_angle[1];
+    const cdyn_real t4 = sin_angle[2];
+    const cdyn_real t5 = cos_angle[2];
+    /* body 0 "crank_joint" <- "world": revolute +z (link crank), world placement, motion columns, velocity, acceleration, force */
+    CDYN_BARRIER();
+    const cdyn_real t6 = t2 * CDYN_R(0.934937490231322) + t3 * CDYN_R(0.3548124706939664);
+    const cdyn_real t7 = t3 * CDYN_R(0.934937490231322) - t2 * CDYN_R(0.3548124706939664);
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), world placement, motion columns, velocity, acceleration, force */
+    CDYN_BARRIER();
+    const cdyn_real t8 = t1 * t7 - t0 * t6;
+    const cdyn_real t9 = t1 * t6 + t0 * t7;
+    const cdyn_real t10 = t0 * CDYN_R(0.1);
+    d->dcol[1][31] = t10;
+    const cdyn_real t11 = t1 * CDYN_R(0.1);
+    d->dcol[1][30] = t11;
+    const cdyn_real v_coupler_joint = v[1];
+    const cdyn_real t12 = t11 * v_coupler_joint;
+    const cdyn_real t13 = t10 * v_coupler_joint;
+    const cdyn_real v_crank_joint = v[0];
+    const cdyn_real t14 = v_crank_joint + v_coupler_joint;
+    const cdyn_real t15 = v_coupler_joint * t13 - t13 * t14;
+    const cdyn_real t16 = v_coupler_joint * t12 - t12 * t14;
+    const cdyn_real a_crank_joint = a[0];
+    const cdyn_real a_coupler_joint = a[1];
+    const cdyn_real t17 = a_crank_joint + a_coupler_joint;
+    const cdyn_real t18 = t11 * a_coupler_joint + t15;
+    const cdyn_real t19 = t10 * a_coupler_joint - t16;
+    const cdyn_real t20 = t8 * CDYN_R(0.010125);
+    const cdyn_real t21 = t9 * CDYN_R(0.010125);
+    const cdyn_real t22 = t10 * CDYN_R(0.081);
+    const cdyn_real t23 = t11 * CDYN_R(0.081);
+    const cdyn_real t24 = t11 * t23 + t10 * t22;
+    const cdyn_real t25 = t11 * t21 - t10 * t20;
+    const cdyn_real t26 = t20 - t22;
+    const cdyn_real t27 = t21 + t23;
+    const cdyn_real t28 = t24 + t25 * CDYN_R(2.0);
+    const cdyn_real t29 = t28 + CDYN_R(0.0016902);
+    const cdyn_real t30 = t14 * t27 - t12 * CDYN_R(0.081);
+    const cdyn_real t31 = t14 * t26 + t13 * CDYN_R(0.081);
+    const cdyn_real t32 = t17 * t27 - t18 * CDYN_R(0.081);
+    const cdyn_real t33 = t17 * t26 + t19 * CDYN_R(0.081);
+    const cdyn_real t34 = t14 * t31 + t32;
+    const cdyn_real t35 = t14 * t30 - t33;
+    const cdyn_real t36 = t12 * t26 + t13 * t27;
+    const cdyn_real t37 = t36 * CDYN_R(2.0);
+    d->dcol[0][11] = t37;
+    const cdyn_real t38 = v_crank_joint * t10;
+    d->dcol[1][18] = -t38;
+    const cdyn_real t39 = v_crank_joint * t11;
+    d->dcol[1][19] = t39;
+    const cdyn_real t40 = v_crank_joint * t39 + a_crank_joint * t10;
+    d->dcol[1][12] = -t40;
+    const cdyn_real t41 = v_crank_joint * t38 - a_crank_joint * t11;
+    d->dcol[1][13] = -t41;
+    const cdyn_real t42 = v_crank_joint + t14;
+    const cdyn_real t43 = t13 - t10 * t42;
+    d->dcol[1][24] = t43;
+    const cdyn_real t44 = t12 - t11 * t42;
+    d->dcol[1][25] = -t44;
+    const cdyn_real t45 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
+    const cdyn_real t46 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement, motion columns, velocity, acceleration, force */
+    CDYN_BARRIER();
+    const cdyn_real v_rocker_joint = v[2];
+    const cdyn_real t47 = v_rocker_joint * CDYN_R(0.3);
+    const cdyn_real t48 = t45 * CDYN_R(0.00648);
+    const cdyn_real t49 = t46 * CDYN_R(0.00648);
+    d->dcol[2][0] = -t49;
+    const cdyn_real t50 = t48 * CDYN_R(0.3);
+    const cdyn_real t51 = t48 - CDYN_R(0.01944);
+    const cdyn_real t52 = t50 * CDYN_R(2.0) - CDYN_R(0.0058319999999999995);
+    const cdyn_real t53 = t52 - CDYN_R(0.0008661600000000002);
+    const cdyn_real t54 = v_rocker_joint * t49;
+    const cdyn_real t55 = t47 * t49;
+    /* leaves to root: composites and each DoF's force changes */
+    /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), composite terms of its DoFs */
+    const cdyn_real t56 = t51 + CDYN_R(0.01944);
+    d->dcol[2][1] = -t56;
+    const cdyn_real t57 = t53 - t51 * CDYN_R(0.3);
+    d->dcol[2][5] = -t57;
+    const cdyn_real t58 = t54 * CDYN_R(2.0);
+    const cdyn_real t59 = t55 * CDYN_R(2.0) - t58 * CDYN_R(0.3);
+    d->dcol[2][11] = -t59;
+    /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite terms of its DoFs */
+    const cdyn_real t60 = t23 - t27;
+    d->dcol[1][0] = t60;
+    const cdyn_real t61 = t22 + t26;
+    d->dcol[1][1] = t61;
+    const cdyn_real t62 = t11 * t27 - t10 * t26;
+    const cdyn_real t63 = t29 - t62;
+    d->dcol[1][5] = t63;
+    const cdyn_real t64 = t30 * CDYN_R(2.0);
+    const cdyn_real t65 = t31 * CDYN_R(2.0);
+    const cdyn_real t66 = t11 * t65 + t10 * t64;
+    const cdyn_real t67 = t37 - t66;
+    d->dcol[1][11] = t67;
+    const cdyn_real t68 = t27 * t40 - t26 * t41;
+    const cdyn_real t69 = t10 * t34 - t11 * t35;
+    const cdyn_real t70 = t26 * CDYN_R(9.81) + t10 * CDYN_R(0.79461);
+    d->dcol[1][39] = t70;
+    const cdyn_real t71 = t27 * CDYN_R(9.81) - t11 * CDYN_R(0.79461);
+    d->dcol[1][40] = t71;
+    const cdyn_real t72 = t35 - t40 * CDYN_R(0.081);
+    d->dcol[1][36] = t72;
+    const cdyn_real t73 = t34 + t41 * CDYN_R(0.081);
+    d->dcol[1][37] = -t73;
+    const cdyn_real t74 = t68 + t69;
+    d->dcol[1][41] = t74;
+    const cdyn_real t75 = t27 * t43 + t26 * t44;
+    const cdyn_real t76 = t65 - t43 * CDYN_R(0.081);
+    d->dcol[1][42] = -t76;
+    const cdyn_real t77 = t64 + t44 * CDYN_R(0.081);
+    d->dcol[1][43] = -t77;
+    const cdyn_real t78 = t37 - t75;
+    d->dcol[1][47] = t78;
+    const cdyn_real t79 = t0 * CDYN_R(0.00162) - t26;
+    d->dcol[0][1] = -t79;
+    const cdyn_real t80 = t1 * CDYN_R(0.00162) + t27;
+    d->dcol[0][0] = -t80;
+    const cdyn_real t81 = t29 + CDYN_R(0.00010908000000000002);
+    d->dcol[0][5] = t81;
+    /* each DoF's terms, for the entries on its branch */
+    d->dcol[0][2] = 0;
+    d->dcol[0][3] = 0;
+    d->dcol[0][4] = 0;
+    d->dcol[0][6] = 0;
+    d->dcol[0][7] = 0;
+    d->dcol[0][8] = 0;
+    d->dcol[0][9] = 0;
+    d->dcol[0][10] = 0;
+    d->dcol[0][12] = 0;
+    d->dcol[0][13] = 0;
+    d->dcol[0][14] = 0;
+    d->dcol[0][15] = 0;
+    d->dcol[0][16] = 0;
+    d->dcol[0][17] = 0;
+    d->dcol[0][18] = 0;
+    d->dcol[0][19] = 0;
+    d->dcol[0][20] = 0;
+    d->dcol[0][21] = 0;
+    d->dcol[0][22] = 0;
+    d->dcol[0][23] = 0;
+    d->dcol[0][24] = 0;
+    d->dcol[0][25] = 0;
+    d->dcol[0][26] = 0;
+    d->dcol[0][27] = 0;
+    d->dcol[0][28] = 0;
+    d->dcol[0][29] = 0;
+    d->dcol[0][30] = 0;
+    d->dcol[0][31] = 0;
+    d->dcol[0][32] = 0;
+    d->dcol[0][33] = 0;
+    d->dcol[0][34] = 0;
+    d->dcol[0][35] = 1;
+    d->dcol[1][2] = 0;
+    d->dcol[1][3] = 0;
+    d->dcol[1][4] = 0;
+    d->dcol[1][6] = 0;
+    d->dcol[1][7] = 0;
+    d->dcol[1][8] = 0;
+    d->dcol[1][9] = 0;
+    d->dcol[1][10] = 0;
+    d->dcol[1][14] = 0;
+    d->dcol[1][15] = 0;
+    d->dcol[1][16] = 0;
+    d->dcol[1][17] = 0;
+    d->dcol[1][20] = 0;
+    d->dcol[1][21] = 0;
+    d->dcol[1][22] = 0;
+    d->dcol[1][23] = 0;
+    d->dcol[1][26] = 0;
+    d->dcol[1][27] = 0;
+    d->dcol[1][28] = 0;
+    d->dcol[1][29] = 0;
+    d->dcol[1][32] = 0;
+    d->dcol[1][33] = 0;
+    d->dcol[1][34] = 0;
+    d->dcol[1][35] = 1;
+    d->dcol[1][38] = 0;
+    d->dcol[1][44] = 0;
+    d->dcol[1][45] = 0;
+    d->dcol[1][46] = 0;
+    d->dcol[2][2] = 0;
+    d->dcol[2][3] = 0;
+    d->dcol[2][4] = 0;
+    d->dcol[2][6] = 0;
+    d->dcol[2][7] = 0;
+    d->dcol[2][8] = 0;
+    d->dcol[2][9] = 0;
+    d->dcol[2][10] = 0;
+    d->dcol[2][12] = 0;
+    d->dcol[2][13] = 0;
+    d->dcol[2][14] = 0;
+    d->dcol[2][15] = 0;
+    d->dcol[2][16] = 0;
+    d->dcol[2][17] = 0;
+    d->dcol[2][18] = 0;
+    d->dcol[2][19] = 0;
+    d->dcol[2][20] = 0;
+    d->dcol[2][21] = 0;
+    d->dcol[2][22] = 0;
+    d->dcol[2][23] = 0;
+    d->dcol[2][24] = 0;
+    d->dcol[2][25] = 0;
+    d->dcol[2][26] = 0;
+    d->dcol[2][27] = 0;
+    d->dcol[2][28] = 0;
+    d->dcol[2][29] = 0;
+    d->dcol[2][30] = 0;
+    d->dcol[2][31] = CDYN_R(-0.3);
+    d->dcol[2][32] = 0;
+    d->dcol[2][33] = 0;
+    d->dcol[2][34] = 0;
+    d->dcol[2][35] = 1;
+}
+
+/* (DoF i, strict ancestor a, index of L(i, a) in d->L, 1 if i and a are one joint's), rows
+ * ascending: the pairs of RNEA's derivatives off the diagonal, and the sweeps of M^-1. */
+static const int fourbar__ltl_pairs[1][4] = {
+    { 1, 0, 1, 0 }
+};
+
+static inline cdyn_real fourbar__dot6(const cdyn_real *x, const cdyn_real *y)
+{
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
+}
+
+/* Row k's entries at column j (j = k or an ancestor of k, whose subtree holds k): the terms
+ * of d->dcol are [Ic S | Bc^T S | dA | dV | dAv | S | ...], so dtau_k/dq_j =
+ * (Ic S_k).dA_j + (Bc^T S_k).dV_j and dtau_k/dv_j = (Ic S_k).dAv_j + (Bc^T S_k).S_j. */
+static inline void fourbar__entry(const fourbar_data *d, int k, int j, cdyn_real *dq,
+                                      cdyn_real *dv)
+{
+    const cdyn_real *K = d->dcol[k], *J = d->dcol[j];
+    dq[k * FOURBAR_NV + j] = fourbar__dot6(K, J + 12) + fourbar__dot6(K + 6, J + 18);
+    dv[k * FOURBAR_NV + j] = fourbar__dot6(K, J + 24) + fourbar__dot6(K + 6, J + 30);
+}
+
+/* Both outputs: zeros, then the entries on each branch. Off the diagonal, (k, a) for an
+ * ancestor a; and (a, k): as above when a and k are one joint's (each in the other's
+ * subtree), else S_a . (k's force changes). */
+static void fourbar__rnea_derivatives_full(fourbar_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a,
+                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    int k;
+    int t;
+    fourbar__rnea_derivative_terms(d, q, v, a);
+    for (k = 0; k < FOURBAR_NV * FOURBAR_NV; ++k) {
+        dtau_dq[k] = 0;
+        dtau_dv[k] = 0;
+    }
+    for (k = 0; k < FOURBAR_NV; ++k)
+        fourbar__entry(d, k, k, dtau_dq, dtau_dv);
+    for (t = 0; t < 1; ++t) {
+        const int i = fourbar__ltl_pairs[t][0], j = fourbar__ltl_pairs[t][1];
+        fourbar__entry(d, i, j, dtau_dq, dtau_dv);
+        if (fourbar__ltl_pairs[t][3]) {
+            fourbar__entry(d, j, i, dtau_dq, dtau_dv);
+        } else {
+            const cdyn_real *S = d->dcol[j] + 30, *F = d->dcol[i] + 36;
+            dtau_dq[j * FOURBAR_NV + i] = fourbar__dot6(S, F);
+            dtau_dv[j * FOURBAR_NV + i] = fourbar__dot6(S, F + 6);
+        }
+    }
+}
+
+int fourbar_rnea_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    if (!dtau_dq || !dtau_dv)
+        return CDYN_E_ARG;
+    fourbar__rnea_derivatives_full(d, q, v, a, dtau_dq, dtau_dv);
+    return fourbar__finite(dtau_dq, FOURBAR_NV * FOURBAR_NV) &&
+                   fourbar__finite(dtau_dv, FOURBAR_NV * FOURBAR_NV)
+               ? 0
+               : CDYN_E_NONFINITE;
+}
+
 /* Nonlinear effects: RNEA with a = 0, specialised (the zeros are folded).
  * 18 mul, 8 add, 0 div, 0 sqrt, 2 sin/cos */
 void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_real *h)
@@ -943,16 +1246,6 @@ int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv)
     return 0;
 }
 
-/* 1 if every x[k] is finite: x - x is 0 for a finite x, NaN otherwise. */
-static int fourbar__finite(const cdyn_real *x, int n)
-{
-    cdyn_real s = 0;
-    int k;
-    for (k = 0; k < n; ++k)
-        s += x[k] - x[k];
-    return s == 0;
-}
-
 /* Articulated-body algorithm (ABA). Pass 1: velocities v_i, bias accelerations c_i and
  * forces pA_i; pass 2 (leaves first): U = IA S, D = S^T U (1/D once), u = tau - S^T pA,
  * IA_p += X (IA - U D^-1 U^T) X^-1, pA_p += X (pA + Ia c + U D^-1 u); pass 3: the
@@ -1031,6 +1324,62 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
         if (!(d->aba_D[k] > 0))
             return CDYN_E_SINGULAR;
     return fourbar__finite(ddq, FOURBAR_NV) ? 0 : CDYN_E_NONFINITE;
+}
+
+/* x -= l y over one row of a FOURBAR_NV-column matrix (two distinct rows). */
+static void fourbar__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+{
+    int c;
+    for (c = 0; c < FOURBAR_NV; ++c)
+        x[c] -= l * y[c];
+}
+
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X on every column at once, by whole rows: each pair of the
+ * factor is one row update, contiguous and vectorised. */
+static void fourbar__minus_minv_rows(const fourbar_data *d, cdyn_real *X)
+{
+    int i, c;
+    int t;
+    for (t = 1 - 1; t >= 0; --t) /* L^-T: leaves first */
+        fourbar__row_axpy(X + fourbar__ltl_pairs[t][1] * FOURBAR_NV,
+                       d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][0] * FOURBAR_NV);
+    for (i = 0; i < FOURBAR_NV; ++i) {
+        const cdyn_real s = -d->Dinv[i];
+        for (c = 0; c < FOURBAR_NV; ++c)
+            X[i * FOURBAR_NV + c] *= s;
+    }
+    for (t = 0; t < 1; ++t) /* L^-1: root first */
+        fourbar__row_axpy(X + fourbar__ltl_pairs[t][0] * FOURBAR_NV,
+                       d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][1] * FOURBAR_NV);
+}
+
+/* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
+ * factor, then -M^-1 on both by rows; M^-1 itself by fourbar_minv's steps. */
+int fourbar_aba_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau)
+{
+    int status;
+    if (!ddq_dq || !ddq_dv)
+        return CDYN_E_ARG;
+    status = fourbar_aba(d, q, v, tau, d->deriv_ddq);
+    if (status != 0)
+        return status;
+    fourbar__rnea_derivatives_full(d, q, v, d->deriv_ddq, ddq_dq, ddq_dv);
+    fourbar__crba_tree(d, q);
+    status = fourbar_ltl(d);
+    if (status != 0)
+        return status;
+    fourbar__minus_minv_rows(d, ddq_dq);
+    fourbar__minus_minv_rows(d, ddq_dv);
+    if (ddq_dtau) {
+        fourbar__minv_0(d, ddq_dtau);
+    }
+    return fourbar__finite(ddq_dq, FOURBAR_NV * FOURBAR_NV) &&
+                   fourbar__finite(ddq_dv, FOURBAR_NV * FOURBAR_NV) &&
+                   (!ddq_dtau || fourbar__finite(ddq_dtau, FOURBAR_NV * FOURBAR_NV))
+               ? 0
+               : CDYN_E_NONFINITE;
 }
 
 void fourbar_neutral(cdyn_real *q)

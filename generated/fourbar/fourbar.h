@@ -79,6 +79,8 @@ typedef struct {
     cdyn_real D[3];        /* its diagonal */
     cdyn_real Dinv[3];     /* 1 / D */
     cdyn_real aba_D[3];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by fourbar_aba */
+    cdyn_real deriv_ddq[3]; /* the accelerations fourbar_aba_derivatives takes RNEA's derivatives at */
+    cdyn_real dcol[3][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[1][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or fourbar_constraint_capture */
     cdyn_real ref_p[1][3];   /* [in] each contact's reference world position */
@@ -137,6 +139,20 @@ void fourbar_nle(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, cdyn_r
 /** fourbar_gravity — generalised gravity g(q).  @q [in] (FOURBAR_NQ); @g [out] (FOURBAR_NV). */
 void fourbar_gravity(fourbar_data *d, const cdyn_real *q, cdyn_real *g);
 
+/* ---- analytical derivatives ----------------------------------------------------------
+ * With respect to q in the tangent space, as Pinocchio: column k is d/de f(integrate(q, e u_k))
+ * at e = 0, so a free-flyer's first six columns are its base's LOCAL linear and angular
+ * directions. Matrices are full FOURBAR_NV x FOURBAR_NV (nc x FOURBAR_NV for lambda),
+ * row-major, every entry written: the entries no branch of the tree can make nonzero as zeros. */
+
+/** fourbar_rnea_derivatives — dtau/dq and dtau/dv of tau = RNEA(q, v, a); dtau/da is M
+ *  (fourbar_crba). Only the entries (k, j) with k and j on one branch (one an ancestor of
+ *  the other, or one joint's) are computed.
+ *  @q [in] (FOURBAR_NQ); @v, @a [in] (FOURBAR_NV); @dtau_dq, @dtau_dv [out] (FOURBAR_NV x FOURBAR_NV).
+ *  Returns 0, CDYN_E_ARG for a NULL output, or CDYN_E_NONFINITE when a NaN or infinity reached them. */
+int fourbar_rnea_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+
 /** fourbar_crba — joint-space inertia matrix, full symmetric, also kept in d for fourbar_ltl.
  *  @d [out]; @q [in] (FOURBAR_NQ); @M [out] (FOURBAR_NV x FOURBAR_NV), or NULL: then
  *  only d's copy on the tree pattern is written (each entry once, what fourbar_ltl reads). */
@@ -167,6 +183,16 @@ int fourbar_minv(fourbar_data *d, const cdyn_real *q, cdyn_real *Minv);
 int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+/** fourbar_aba_derivatives — dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): ABA,
+ *  then fourbar_rnea_derivatives at a = ddq solved by M's sparse factor (d keeps M on the
+ *  tree pattern and its factor, as after fourbar_minv).
+ *  @q [in] (FOURBAR_NQ); @v, @tau [in] (FOURBAR_NV); @ddq_dq, @ddq_dv [out] (FOURBAR_NV x FOURBAR_NV);
+ *  @ddq_dtau [out] (FOURBAR_NV x FOURBAR_NV) or NULL (not computed).
+ *  Returns 0, CDYN_E_ARG for a NULL ddq_dq or ddq_dv, or CDYN_E_SINGULAR and CDYN_E_NONFINITE as fourbar_aba. */
+int fourbar_aba_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau);
+
 /** fourbar_neutral — the neutral configuration.  @q [out] (FOURBAR_NQ). */
 void fourbar_neutral(cdyn_real *q);
 
@@ -174,6 +200,24 @@ void fourbar_neutral(cdyn_real *q);
  *  [cos, sin] pairs stay normalised).  @q [in] (FOURBAR_NQ); @v [in] (FOURBAR_NV);
  *  @dt [in]; @q_next [out] (FOURBAR_NQ), may be q. */
 void fourbar_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+
+/** fourbar_difference — integrate's inverse: v with integrate(q0, v, 1) = q1, in q0's tangent
+ *  space (a free-flyer's in its base frame, as v).  @q0, @q1 [in] (FOURBAR_NQ); @v [out] (FOURBAR_NV).
+ *  Returns 0, or CDYN_E_NONFINITE. */
+int fourbar_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+
+/** fourbar_integrate_derivatives — of q_next = integrate(q, v, 1), in the tangent spaces of q and
+ *  q_next: dq_next/dq and dq_next/dv, block diagonal per joint (1 for a revolute or prismatic
+ *  joint; Pinocchio's dIntegrate).  @q [in] (FOURBAR_NQ); @v [in] (FOURBAR_NV);
+ *  @dq_next_dq, @dq_next_dv [out] (FOURBAR_NV x FOURBAR_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int fourbar_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv);
+
+/** fourbar_difference_derivatives — of v = difference(q0, q1): dv/dq0 and dv/dq1 in the tangent
+ *  spaces (Pinocchio's dDifference).  @q0, @q1 [in] (FOURBAR_NQ);
+ *  @dv_dq0, @dv_dq1 [out] (FOURBAR_NV x FOURBAR_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int fourbar_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1);
 
 /* ---- constrained dynamics, for the set above ----
  * Conventions (Pinocchio's contacts, LOCAL): 3d constrains the classical linear acceleration

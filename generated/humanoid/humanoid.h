@@ -114,6 +114,8 @@ typedef struct {
     cdyn_real D[38];        /* its diagonal */
     cdyn_real Dinv[38];     /* 1 / D */
     cdyn_real aba_D[38];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by humanoid_aba */
+    cdyn_real deriv_ddq[38]; /* the accelerations humanoid_aba_derivatives takes RNEA's derivatives at */
+    cdyn_real dcol[38][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[2][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or humanoid_constraint_capture */
     cdyn_real ref_p[2][3];   /* [in] each contact's reference world position */
@@ -180,6 +182,20 @@ void humanoid_nle(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, cdyn
 /** humanoid_gravity — generalised gravity g(q).  @q [in] (HUMANOID_NQ); @g [out] (HUMANOID_NV). */
 void humanoid_gravity(humanoid_data *d, const cdyn_real *q, cdyn_real *g);
 
+/* ---- analytical derivatives ----------------------------------------------------------
+ * With respect to q in the tangent space, as Pinocchio: column k is d/de f(integrate(q, e u_k))
+ * at e = 0, so a free-flyer's first six columns are its base's LOCAL linear and angular
+ * directions. Matrices are full HUMANOID_NV x HUMANOID_NV (nc x HUMANOID_NV for lambda),
+ * row-major, every entry written: the entries no branch of the tree can make nonzero as zeros. */
+
+/** humanoid_rnea_derivatives — dtau/dq and dtau/dv of tau = RNEA(q, v, a); dtau/da is M
+ *  (humanoid_crba). Only the entries (k, j) with k and j on one branch (one an ancestor of
+ *  the other, or one joint's) are computed.
+ *  @q [in] (HUMANOID_NQ); @v, @a [in] (HUMANOID_NV); @dtau_dq, @dtau_dv [out] (HUMANOID_NV x HUMANOID_NV).
+ *  Returns 0, CDYN_E_ARG for a NULL output, or CDYN_E_NONFINITE when a NaN or infinity reached them. */
+int humanoid_rnea_derivatives(humanoid_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+
 /** humanoid_crba — joint-space inertia matrix, full symmetric, also kept in d for humanoid_ltl.
  *  @d [out]; @q [in] (HUMANOID_NQ); @M [out] (HUMANOID_NV x HUMANOID_NV), or NULL: then
  *  only d's copy on the tree pattern is written (each entry once, what humanoid_ltl reads). */
@@ -210,6 +226,16 @@ int humanoid_minv(humanoid_data *d, const cdyn_real *q, cdyn_real *Minv);
 int humanoid_aba(humanoid_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+/** humanoid_aba_derivatives — dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): ABA,
+ *  then humanoid_rnea_derivatives at a = ddq solved by M's sparse factor (d keeps M on the
+ *  tree pattern and its factor, as after humanoid_minv).
+ *  @q [in] (HUMANOID_NQ); @v, @tau [in] (HUMANOID_NV); @ddq_dq, @ddq_dv [out] (HUMANOID_NV x HUMANOID_NV);
+ *  @ddq_dtau [out] (HUMANOID_NV x HUMANOID_NV) or NULL (not computed).
+ *  Returns 0, CDYN_E_ARG for a NULL ddq_dq or ddq_dv, or CDYN_E_SINGULAR and CDYN_E_NONFINITE as humanoid_aba. */
+int humanoid_aba_derivatives(humanoid_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau);
+
 /** humanoid_neutral — the neutral configuration.  @q [out] (HUMANOID_NQ). */
 void humanoid_neutral(cdyn_real *q);
 
@@ -217,6 +243,24 @@ void humanoid_neutral(cdyn_real *q);
  *  [cos, sin] pairs stay normalised).  @q [in] (HUMANOID_NQ); @v [in] (HUMANOID_NV);
  *  @dt [in]; @q_next [out] (HUMANOID_NQ), may be q. */
 void humanoid_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+
+/** humanoid_difference — integrate's inverse: v with integrate(q0, v, 1) = q1, in q0's tangent
+ *  space (a free-flyer's in its base frame, as v).  @q0, @q1 [in] (HUMANOID_NQ); @v [out] (HUMANOID_NV).
+ *  Returns 0, or CDYN_E_NONFINITE. */
+int humanoid_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+
+/** humanoid_integrate_derivatives — of q_next = integrate(q, v, 1), in the tangent spaces of q and
+ *  q_next: dq_next/dq and dq_next/dv, block diagonal per joint (1 for a revolute or prismatic
+ *  joint; Pinocchio's dIntegrate).  @q [in] (HUMANOID_NQ); @v [in] (HUMANOID_NV);
+ *  @dq_next_dq, @dq_next_dv [out] (HUMANOID_NV x HUMANOID_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int humanoid_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv);
+
+/** humanoid_difference_derivatives — of v = difference(q0, q1): dv/dq0 and dv/dq1 in the tangent
+ *  spaces (Pinocchio's dDifference).  @q0, @q1 [in] (HUMANOID_NQ);
+ *  @dv_dq0, @dv_dq1 [out] (HUMANOID_NV x HUMANOID_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int humanoid_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1);
 
 /* ---- constrained dynamics, for the set above ----
  * Conventions (Pinocchio's contacts, LOCAL): 3d constrains the classical linear acceleration

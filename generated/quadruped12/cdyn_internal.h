@@ -14,6 +14,17 @@
 extern "C" {
 #endif
 
+/* Below this angle the exponential maps (cdyn_kinematics.c), their logarithms and their
+ * Jacobians (cdyn_manifold.c) use Taylor series: their closed forms lose precision to
+ * cancellation (theta - sin theta) or divide 0 by 0. The exponentials' series are truncated
+ * after the theta^4 term, whose successor is below rounding here; cdyn_manifold.c's keep
+ * the theta^6 term too. */
+#ifdef CDYN_FLOAT
+#define CDYN__SMALL_ANGLE CDYN_R(0.3)
+#else
+#define CDYN__SMALL_ANGLE CDYN_R(1e-2)
+#endif
+
 /* CDYN_OK if d was set up for m (cdyn_data_init, attach or view), else CDYN_E_ARG: the
  * check every function taking a model and its data starts with. */
 static inline cdyn_status cdyn__check(const cdyn_model *m, const cdyn_data *d)
@@ -72,6 +83,8 @@ cdyn_status cdyn__aba_articulated(const cdyn_model *m, cdyn_data *d, const cdyn_
 /* Pass 3, root to leaves: a' = X a_parent + c, qdd = D^-1 (u - U^T a'), a = a' + S qdd
  * (a in d->a, gravity entering as the base acceleration [-g; 0]). */
 void cdyn__aba_accelerations(const cdyn_model *m, cdyn_data *d, cdyn_real *ddq);
+/* M^-1 (both triangles) from the factor of the last cdyn_ltl, as cdyn_minv. */
+void cdyn__minv_factored(const cdyn_model *m, cdyn_data *d, cdyn_real *Minv);
 /* Y = U D^-1 for body b's joint, one column of 6 per DoF. */
 void cdyn__aba_UDinv(const cdyn_data *d, const cdyn_body *b, cdyn_real Y[6][6]);
 /* x <- D^-1 x for a joint's n x n D factored in Dfac (row stride 6). */

@@ -240,15 +240,6 @@ cdyn_status cdyn_neutral(const cdyn_model *m, cdyn_real *q)
     return CDYN_OK;
 }
 
-/* Below this angle the exponential maps use Taylor series: their closed forms lose
- * precision to cancellation (theta - sin theta) or divide 0 by 0. The series are
- * truncated after the theta^4 term, whose successor is below rounding here. */
-#ifdef CDYN_FLOAT
-#define CDYN__SMALL_ANGLE CDYN_R(0.3)
-#else
-#define CDYN__SMALL_ANGLE CDYN_R(1e-2)
-#endif
-
 /* (c, s) rotated by the angle theta and renormalised (cosine, sine pairs). */
 static void cdyn__rotate_pair(cdyn_real out[2], const cdyn_real cs[2], cdyn_real theta)
 {

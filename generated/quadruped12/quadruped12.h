@@ -95,6 +95,8 @@ typedef struct {
     cdyn_real D[18];        /* its diagonal */
     cdyn_real Dinv[18];     /* 1 / D */
     cdyn_real aba_D[18];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by quadruped12_aba */
+    cdyn_real deriv_ddq[18]; /* the accelerations quadruped12_aba_derivatives takes RNEA's derivatives at */
+    cdyn_real dcol[18][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[4][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or quadruped12_constraint_capture */
     cdyn_real ref_p[4][3];   /* [in] each contact's reference world position */
@@ -161,6 +163,20 @@ void quadruped12_nle(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v
 /** quadruped12_gravity — generalised gravity g(q).  @q [in] (QUADRUPED12_NQ); @g [out] (QUADRUPED12_NV). */
 void quadruped12_gravity(quadruped12_data *d, const cdyn_real *q, cdyn_real *g);
 
+/* ---- analytical derivatives ----------------------------------------------------------
+ * With respect to q in the tangent space, as Pinocchio: column k is d/de f(integrate(q, e u_k))
+ * at e = 0, so a free-flyer's first six columns are its base's LOCAL linear and angular
+ * directions. Matrices are full QUADRUPED12_NV x QUADRUPED12_NV (nc x QUADRUPED12_NV for lambda),
+ * row-major, every entry written: the entries no branch of the tree can make nonzero as zeros. */
+
+/** quadruped12_rnea_derivatives — dtau/dq and dtau/dv of tau = RNEA(q, v, a); dtau/da is M
+ *  (quadruped12_crba). Only the entries (k, j) with k and j on one branch (one an ancestor of
+ *  the other, or one joint's) are computed.
+ *  @q [in] (QUADRUPED12_NQ); @v, @a [in] (QUADRUPED12_NV); @dtau_dq, @dtau_dv [out] (QUADRUPED12_NV x QUADRUPED12_NV).
+ *  Returns 0, CDYN_E_ARG for a NULL output, or CDYN_E_NONFINITE when a NaN or infinity reached them. */
+int quadruped12_rnea_derivatives(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
+                          const cdyn_real *a, cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+
 /** quadruped12_crba — joint-space inertia matrix, full symmetric, also kept in d for quadruped12_ltl.
  *  @d [out]; @q [in] (QUADRUPED12_NQ); @M [out] (QUADRUPED12_NV x QUADRUPED12_NV), or NULL: then
  *  only d's copy on the tree pattern is written (each entry once, what quadruped12_ltl reads). */
@@ -191,6 +207,16 @@ int quadruped12_minv(quadruped12_data *d, const cdyn_real *q, cdyn_real *Minv);
 int quadruped12_aba(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
               cdyn_real *ddq);
 
+/** quadruped12_aba_derivatives — dddq/dq, dddq/dv and dddq/dtau = M^-1 of ddq = ABA(q, v, tau): ABA,
+ *  then quadruped12_rnea_derivatives at a = ddq solved by M's sparse factor (d keeps M on the
+ *  tree pattern and its factor, as after quadruped12_minv).
+ *  @q [in] (QUADRUPED12_NQ); @v, @tau [in] (QUADRUPED12_NV); @ddq_dq, @ddq_dv [out] (QUADRUPED12_NV x QUADRUPED12_NV);
+ *  @ddq_dtau [out] (QUADRUPED12_NV x QUADRUPED12_NV) or NULL (not computed).
+ *  Returns 0, CDYN_E_ARG for a NULL ddq_dq or ddq_dv, or CDYN_E_SINGULAR and CDYN_E_NONFINITE as quadruped12_aba. */
+int quadruped12_aba_derivatives(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
+                         const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                         cdyn_real *ddq_dtau);
+
 /** quadruped12_neutral — the neutral configuration.  @q [out] (QUADRUPED12_NQ). */
 void quadruped12_neutral(cdyn_real *q);
 
@@ -198,6 +224,24 @@ void quadruped12_neutral(cdyn_real *q);
  *  [cos, sin] pairs stay normalised).  @q [in] (QUADRUPED12_NQ); @v [in] (QUADRUPED12_NV);
  *  @dt [in]; @q_next [out] (QUADRUPED12_NQ), may be q. */
 void quadruped12_integrate(const cdyn_real *q, const cdyn_real *v, cdyn_real dt, cdyn_real *q_next);
+
+/** quadruped12_difference — integrate's inverse: v with integrate(q0, v, 1) = q1, in q0's tangent
+ *  space (a free-flyer's in its base frame, as v).  @q0, @q1 [in] (QUADRUPED12_NQ); @v [out] (QUADRUPED12_NV).
+ *  Returns 0, or CDYN_E_NONFINITE. */
+int quadruped12_difference(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+
+/** quadruped12_integrate_derivatives — of q_next = integrate(q, v, 1), in the tangent spaces of q and
+ *  q_next: dq_next/dq and dq_next/dv, block diagonal per joint (1 for a revolute or prismatic
+ *  joint; Pinocchio's dIntegrate).  @q [in] (QUADRUPED12_NQ); @v [in] (QUADRUPED12_NV);
+ *  @dq_next_dq, @dq_next_dv [out] (QUADRUPED12_NV x QUADRUPED12_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int quadruped12_integrate_derivatives(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                               cdyn_real *dq_next_dv);
+
+/** quadruped12_difference_derivatives — of v = difference(q0, q1): dv/dq0 and dv/dq1 in the tangent
+ *  spaces (Pinocchio's dDifference).  @q0, @q1 [in] (QUADRUPED12_NQ);
+ *  @dv_dq0, @dv_dq1 [out] (QUADRUPED12_NV x QUADRUPED12_NV) or NULL. Returns 0, or CDYN_E_NONFINITE. */
+int quadruped12_difference_derivatives(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                cdyn_real *dv_dq1);
 
 /* ---- constrained dynamics, for the set above ----
  * Conventions (Pinocchio's contacts, LOCAL): 3d constrains the classical linear acceleration

@@ -111,6 +111,10 @@ int emit_minv_nsteps(const kin_tree *t);
 void emit_minv_step(const kin_tree *t, int step, ebuf *out, const char *indent, expr_counts *c);
 /* aba: ddq = ABA(q, v, tau). */
 void emit_aba(expr_prog *p, const kin_tree *t);
+/* rnea_derivatives: each DoF's terms of RNEA's derivatives at inputs q, v, a into
+ * d->dcol[k][48] (emit_derivatives.c: the layout), from which the caller's loop over the
+ * pairs on each branch makes the entries of dtau/dq and dtau/dv. */
+void emit_rnea_derivatives(expr_prog *p, const kin_tree *t);
 
 /* ---- ABA's passes, shared with the constrained solvers (emit_aba.c) ---- */
 

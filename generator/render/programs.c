@@ -59,6 +59,7 @@ const program program_algorithms[] = {
     { "ltl", emit_ltl, emit_ltl_text, 0, "" }, { "ltl_solve", emit_ltl_solve, NULL, 0, "d x" },
     { "minv", NULL, minv_text, 0, "d Minv" },  { "aba", emit_aba, NULL, 0, "d q v tau ddq" },
     { "neutral", emit_neutral, NULL, 0, "q" },
+    { "rnea_derivatives", emit_rnea_derivatives, NULL, 0, "d q v a" },
 };
 const int program_nalgorithms = (int)(sizeof program_algorithms / sizeof program_algorithms[0]);
 

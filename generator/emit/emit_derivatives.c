@@ -1,0 +1,219 @@
+/* emit_derivatives.c — the analytical derivatives of RNEA (Carpentier & Mansard, RSS 2018,
+ * in the world frame as Pinocchio's and the runtime's cdyn_derivatives.c, whose header
+ * comment derives the formulas), unrolled over one robot's tree.
+ *
+ * Every quantity is in world axes. Forward, per body: its world placement, world motion
+ * columns S_j, velocity v, acceleration a (gravity as the base's upward acceleration),
+ * inertia I, force f = I a + v x* I v and the variation B (B x = v x* I x - I (v x x) +
+ * x x* I v); per DoF j the changes dV_j = v_p x S_j, dA_j = a_p x S_j + v_p x dV_j and
+ * dAv_j = (v_b + v_p) x S_j that do not turn with j's subtree (p: the parent body of j's
+ * joint). Backward, composites Ic, Bc, F carried up, and per DoF Ic S, Bc^T S and the
+ * force changes S x* F + Ic dA + Bc dV, Ic dAv + Bc S, stored per DoF. The entries on each
+ * branch (only pairs of DoFs of which one is the other's ancestor are ever nonzero) are
+ * 6-vector dot products of those terms, taken by a loop over the robot's pair table in the
+ * generated code: O(nv depth) of them, which straight-line code would spread over more
+ * instructions than the instruction cache holds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "emit/emit.h"
+
+typedef struct {
+    smot S, dV, dA, dAv, IS, BS, FQ, FV;
+} dof_terms;
+
+/* The variation B x = v x* I x - I (v x x) + x x* h of a body (or a composite), h = I v
+ * its momentum. Its first part is dI/dt, a spatial inertia again with mass 0, first moment
+ * hd = w x c + m v_lin and rotational part Id = [w] Io - Io [w] - [v_lin][c] - [c][v_lin]
+ * (c the first moment, Io about the origin), so B is 15 numbers that add up over a subtree:
+ *   B (a, b)   = (b x (hd + h_lin),  (hd - h_lin) x a + Id b - h_ang x b),
+ *   B^T (a, b) = (b x (hd - h_lin),  (hd + h_lin) x a + Id b + h_ang x b). */
+typedef struct {
+    sv3 hd, hl, hn;
+    ssym3 Id;
+} svariation;
+
+typedef struct {
+    splace oX;
+    smot v, a, f;
+    sinertia I;
+    svariation B;
+} body_terms;
+
+static sv3 lin(smot m)
+{
+    sv3 r;
+    r.v[0] = m.v[0];
+    r.v[1] = m.v[1];
+    r.v[2] = m.v[2];
+    return r;
+}
+
+static sv3 ang(smot m)
+{
+    sv3 r;
+    r.v[0] = m.v[3];
+    r.v[1] = m.v[4];
+    r.v[2] = m.v[5];
+    return r;
+}
+
+static smot join(sv3 l, sv3 a)
+{
+    smot m;
+    int r;
+    for (r = 0; r < 3; r++) {
+        m.v[r] = l.v[r];
+        m.v[3 + r] = a.v[r];
+    }
+    return m;
+}
+
+/* B of a body with world inertia I (first moment c, Io) moving at v, momentum h. */
+static svariation body_variation(expr_prog *p, sinertia I, smot v, smot h)
+{
+    svariation B;
+    sv3 w = ang(v), vl = lin(v), col[3];
+    int r, c, k = 0;
+    B.hd = sv3_add(p, sv3_cross(p, w, I.h), sv3_scale(p, I.m, vl));
+    B.hl = lin(h);
+    B.hn = ang(h);
+    for (c = 0; c < 3; c++) { /* column c of [w] Io */
+        sv3 ioc;
+        for (r = 0; r < 3; r++)
+            ioc.v[r] = ssym3_at(&I.I, r, c);
+        col[c] = sv3_cross(p, w, ioc);
+    }
+    for (r = 0; r < 3; r++) /* [w] Io + ([w] Io)^T - (c vl^T + vl c^T) + 2 (vl . c) 1 */
+        for (c = r; c < 3; c++) {
+            ex e = ex_add(p, col[c].v[r], col[r].v[c]);
+            e = ex_sub(p, e, ex_fma2(p, I.h.v[r], vl.v[c], vl.v[r], I.h.v[c]));
+            if (r == c)
+                e = ex_add(p, e, ex_mul(p, ex_const(2.0), sv3_dot(p, vl, I.h)));
+            B.Id.s[k++] = e;
+        }
+    return B;
+}
+
+static svariation variation_add(expr_prog *p, svariation a, svariation b)
+{
+    a.hd = sv3_add(p, a.hd, b.hd);
+    a.hl = sv3_add(p, a.hl, b.hl);
+    a.hn = sv3_add(p, a.hn, b.hn);
+    a.Id = ssym3_add(p, a.Id, b.Id);
+    return a;
+}
+
+/* B x (transposed: B^T x). */
+static smot variation_apply(expr_prog *p, const svariation *B, smot x, int transposed)
+{
+    sv3 a = lin(x), b = ang(x);
+    sv3 plus = sv3_add(p, B->hd, B->hl), minus = sv3_sub(p, B->hd, B->hl);
+    sv3 l = sv3_cross(p, b, transposed ? minus : plus);
+    sv3 n = sv3_add(p, sv3_cross(p, transposed ? plus : minus, a), ssym3_apply(p, B->Id, b));
+    sv3 hb = sv3_cross(p, B->hn, b);
+    n = transposed ? sv3_add(p, n, hb) : sv3_sub(p, n, hb);
+    return join(l, n);
+}
+
+/* Body i's forward step, after its parent's. */
+static void forward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt, dof_terms *dt)
+{
+    const tree_body *tb = &t->bodies[i];
+    body_terms *b = &bt[i];
+    smot S[6], vJ = smot_zero(), aJ = smot_zero(), zero = smot_zero(), h;
+    smot vp = tb->parent < 0 ? zero : bt[tb->parent].v;
+    smot ap = tb->parent < 0 ? emit_base_acceleration(t) : bt[tb->parent].a;
+    splace X = emit_joint_placement(p, t, i);
+    int n = emit_joint_subspace(t, i, S), k;
+    emit_body_comment(p, t, i, "world placement, motion columns, velocity, acceleration, force");
+    b->oX = tb->parent < 0 ? X : splace_compose(p, bt[tb->parent].oX, X);
+    for (k = 0; k < n; k++) {
+        const int j = tb->idx_v + k;
+        dt[j].S = smot_act(p, b->oX, S[k]);
+        vJ = smot_add(p, vJ, smot_scale(p, ex_inputf(p, "v[%d]", j), dt[j].S));
+        aJ = smot_add(p, aJ, smot_scale(p, ex_inputf(p, "a[%d]", j), dt[j].S));
+    }
+    b->v = smot_add(p, vp, vJ);
+    b->a = smot_add(p, smot_add(p, ap, aJ), smot_cross(p, b->v, vJ));
+    b->I = sinertia_act(p, b->oX, emit_body_inertia(t, i));
+    h = sinertia_apply(p, b->I, b->v);
+    b->f = smot_add(p, sinertia_apply(p, b->I, b->a), sforce_cross(p, b->v, h));
+    b->B = body_variation(p, b->I, b->v, h);
+    for (k = 0; k < n; k++) {
+        dof_terms *d = &dt[tb->idx_v + k];
+        d->dV = smot_cross(p, vp, d->S);
+        d->dA = smot_add(p, smot_cross(p, ap, d->S), smot_cross(p, vp, d->dV));
+        d->dAv = smot_cross(p, smot_add(p, b->v, vp), d->S);
+    }
+}
+
+/* Body i's backward step: its DoFs' terms from the composites, which then go up. */
+static void backward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt, dof_terms *dt)
+{
+    const tree_body *tb = &t->bodies[i];
+    body_terms *b = &bt[i];
+    int k;
+    emit_body_heading(p, t, i, "composite terms of its DoFs");
+    for (k = 0; k < tb->nv; k++) {
+        dof_terms *d = &dt[tb->idx_v + k];
+        d->IS = sinertia_apply(p, b->I, d->S);
+        d->BS = variation_apply(p, &b->B, d->S, 1);
+        d->FQ = smot_add(p, sforce_cross(p, d->S, b->f), sinertia_apply(p, b->I, d->dA));
+        d->FQ = smot_add(p, d->FQ, variation_apply(p, &b->B, d->dV, 0));
+        d->FV = smot_add(p, sinertia_apply(p, b->I, d->dAv), variation_apply(p, &b->B, d->S, 0));
+    }
+    if (tb->parent < 0)
+        return;
+    bt[tb->parent].I = sinertia_add(p, bt[tb->parent].I, b->I);
+    bt[tb->parent].f = smot_add(p, bt[tb->parent].f, b->f);
+    bt[tb->parent].B = variation_add(p, bt[tb->parent].B, b->B);
+}
+
+/* DoF k's terms into d->dcol[k] in the layout the pair loop of the generated code reads
+ * (robot.c.tpl): [Ic S | Bc^T S | dA | dV | dAv | S | force changes by q | by v]. The force
+ * changes only for a DoF with an ancestor on another body: no other entry reads them. */
+static void store_terms(expr_prog *p, const kin_tree *t, const dof_terms *dt, int k)
+{
+    const dof_terms *K = &dt[k];
+    const smot *parts[8];
+    int j = t->dof_parent[k], n, c, r;
+    parts[0] = &K->IS;
+    parts[1] = &K->BS;
+    parts[2] = &K->dA;
+    parts[3] = &K->dV;
+    parts[4] = &K->dAv;
+    parts[5] = &K->S;
+    parts[6] = &K->FQ;
+    parts[7] = &K->FV;
+    while (j >= 0 && t->dof_body[j] == t->dof_body[k])
+        j = t->dof_parent[j];
+    n = j >= 0 ? 8 : 6;
+    for (c = 0; c < n; c++)
+        for (r = 0; r < 6; r++)
+            expr_storef(p, parts[c]->v[r], "d->dcol[%d][%d]", k, 6 * c + r);
+}
+
+void emit_rnea_derivatives(expr_prog *p, const kin_tree *t)
+{
+    const int n = t->nbodies, nv = t->nv;
+    body_terms *bt = malloc((size_t)(n > 0 ? n : 1) * sizeof *bt);
+    dof_terms *dt = malloc((size_t)(nv > 0 ? nv : 1) * sizeof *dt);
+    int i, k;
+    if (!bt || !dt) {
+        expr_comment(p, "out of memory");
+        goto done;
+    }
+    expr_section(p, "root to leaves: world placements, velocities, accelerations, forces and "
+                    "each DoF's changes");
+    for (i = 0; i < n; i++)
+        forward_body(p, t, i, bt, dt);
+    expr_section(p, "leaves to root: composites and each DoF's force changes");
+    for (i = n - 1; i >= 0; i--)
+        backward_body(p, t, i, bt, dt);
+    expr_section(p, "each DoF's terms, for the entries on its branch");
+    for (k = 0; k < nv; k++)
+        store_terms(p, t, dt, k);
+done:
+    free(bt);
+    free(dt);
+}
