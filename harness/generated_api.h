@@ -64,6 +64,21 @@ typedef struct {
     int (*contact_reset)(void *d);
     int njoint_limits;                     /* --joint-limits: the limits the step holds */
     const cdyn_joint_limit *joint_limits;  /* (njoint_limits) */
+    /* the derivatives (NAME_rnea_derivatives, ...); aba_derivatives NULL with the forward
+     * dynamics left out, prox_ltl_derivatives NULL without a set of contacts only */
+    int (*rnea_derivatives)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a,
+                            cdyn_real *dtau_dq, cdyn_real *dtau_dv);
+    int (*aba_derivatives)(void *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau,
+                           cdyn_real *ddq_dq, cdyn_real *ddq_dv, cdyn_real *ddq_dtau);
+    int (*difference)(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *v);
+    int (*integrate_derivatives)(const cdyn_real *q, const cdyn_real *v, cdyn_real *dq_next_dq,
+                                 cdyn_real *dq_next_dv);
+    int (*difference_derivatives)(const cdyn_real *q0, const cdyn_real *q1, cdyn_real *dv_dq0,
+                                  cdyn_real *dv_dq1);
+    int (*prox_ltl_derivatives)(void *d, const cdyn_prox_settings *s, const cdyn_real *q,
+                                const cdyn_real *v, const cdyn_real *ddq, const cdyn_real *lambda,
+                                cdyn_real *ddq_dq, cdyn_real *ddq_dv, cdyn_real *ddq_dtau,
+                                cdyn_real *lambda_dq, cdyn_real *lambda_dv, cdyn_real *lambda_dtau);
 } generated_api;
 
 #endif

@@ -180,18 +180,16 @@ static inline void {{ name }}__entry(const {{ name }}_data *d, int k, int j, cdy
     dv[k * {{ NAME }}_NV + j] = {{ name }}__dot6(K, J + 24) + {{ name }}__dot6(K + 6, J + 30);
 }
 
-/* Both outputs: zeros, then the entries on each branch. Off the diagonal, (k, a) for an
- * ancestor a; and (a, k): as above when a and k are one joint's (each in the other's
- * subtree), else S_a . (k's force changes). */
-static void {{ name }}__rnea_derivatives_full({{ name }}_data *d, const cdyn_real *q,
-                                        const cdyn_real *v, const cdyn_real *a,
-                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+/* From the terms in d, both outputs: zeros, then the entries on each branch. Off the
+ * diagonal, (k, a) for an ancestor a; and (a, k): as above when a and k are one joint's
+ * (each in the other's subtree), else S_a . (k's force changes). */
+static void {{ name }}__derivative_entries(const {{ name }}_data *d, cdyn_real *dtau_dq,
+                                     cdyn_real *dtau_dv)
 {
     int k;
 {% if nltl_pairs %}
     int t;
 {% endif %}
-    {{ name }}__rnea_derivative_terms(d, q, v, a);
     for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k) {
         dtau_dq[k] = 0;
         dtau_dv[k] = 0;
@@ -211,6 +209,14 @@ static void {{ name }}__rnea_derivatives_full({{ name }}_data *d, const cdyn_rea
         }
     }
 {% endif %}
+}
+
+static void {{ name }}__rnea_derivatives_full({{ name }}_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a,
+                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    {{ name }}__rnea_derivative_terms(d, q, v, a);
+    {{ name }}__derivative_entries(d, dtau_dq, dtau_dv);
 }
 
 int {{ name }}_rnea_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
@@ -331,7 +337,7 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
     return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
-{% if nltl_pairs %}
+{% if nltl_pairs or constraints and contacts_only %}
 /* x -= l y over one row of a {{ NAME }}_NV-column matrix (two distinct rows). */
 static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
 {
@@ -341,27 +347,51 @@ static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_
 }
 
 {% endif %}
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X on every column at once, by whole rows: each pair of the
+/* X <- L^-T X and X <- L^-1 X on every column at once, by whole rows: each pair of the
  * factor is one row update, contiguous and vectorised. */
-static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
+static void {{ name }}__solve_lt_rows(const {{ name }}_data *d, cdyn_real *X)
 {
-    int i, c;
 {% if nltl_pairs %}
     int t;
-    for (t = {{ nltl_pairs }} - 1; t >= 0; --t) /* L^-T: leaves first */
+    for (t = {{ nltl_pairs }} - 1; t >= 0; --t) /* leaves first */
         {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV,
                        d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV);
+{% else %}
+    (void)d;
+    (void)X;
 {% endif %}
-    for (i = 0; i < {{ NAME }}_NV; ++i) {
-        const cdyn_real s = -d->Dinv[i];
-        for (c = 0; c < {{ NAME }}_NV; ++c)
-            X[i * {{ NAME }}_NV + c] *= s;
-    }
+}
+
+static void {{ name }}__solve_l_rows(const {{ name }}_data *d, cdyn_real *X)
+{
 {% if nltl_pairs %}
-    for (t = 0; t < {{ nltl_pairs }}; ++t) /* L^-1: root first */
+    int t;
+    for (t = 0; t < {{ nltl_pairs }}; ++t) /* root first */
         {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV,
                        d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV);
+{% else %}
+    (void)d;
+    (void)X;
 {% endif %}
+}
+
+/* X <- s D^-1 X, by rows. */
+static void {{ name }}__scale_d_rows(const {{ name }}_data *d, cdyn_real *X, cdyn_real s)
+{
+    int i, c;
+    for (i = 0; i < {{ NAME }}_NV; ++i) {
+        const cdyn_real f = s * d->Dinv[i];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            X[i * {{ NAME }}_NV + c] *= f;
+    }
+}
+
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X. */
+static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
+{
+    {{ name }}__solve_lt_rows(d, X);
+    {{ name }}__scale_d_rows(d, X, -1);
+    {{ name }}__solve_l_rows(d, X);
 }
 
 /* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its

@@ -10,7 +10,9 @@ and in its build/ folder. Every function takes and returns DTYPE arrays (inputs
 are checked: a wrong shape or dtype raises ValueError; lists are converted) and has the
 C function's arguments, in order, without the workspace and the outputs, which it
 returns; `data` is the C workspace {{ name }}_data (a new one when not given). A
-negative status of the C code raises StatusError.
+negative status of the C code raises StatusError. The derivatives (*_derivatives) return
+full matrices, with respect to q in the tangent space as Pinocchio's{% if contacts_only %};
+prox_ltl_derivatives runs prox_ltl itself, so it takes prox_ltl's arguments{% endif %}.
 """
 import ctypes
 import os
@@ -108,6 +110,7 @@ class Data(ctypes.Structure):
         ("oMf_R", _real * 9 * {{ nframes_alloc }}), ("oMf_p", _real * 3 * {{ nframes_alloc }}),
         ("M", _real * {{ nnz_alloc }}), ("L", _real * {{ nnz_alloc }}),
         ("D", _real * {{ nv_alloc }}), ("Dinv", _real * {{ nv_alloc }}), ("aba_D", _real * {{ nv_alloc }}),
+        ("deriv_ddq", _real * {{ nv_alloc }}), ("dcol", _real * 48 * {{ nv_alloc }}),
 {% if constraints %}
         ("ref_R", _real * 9 * {{ ncon }}), ("ref_p", _real * 3 * {{ ncon }}),
         ("primal_residual", _real), ("dual_residual", _real),
@@ -121,6 +124,7 @@ class Data(ctypes.Structure):
 {% if contacts_only %}
         ("caba", _real * {{ caba_nstash }}), ("u", _real * {{ nv }}), ("u0", _real * {{ nv }}),
         ("kap", _real * {{ nc }}), ("caba_acc", _real * {{ caba_nacc }}), ("pv", _real * {{ pv_nstash }}),
+        ("deriv_W", _real * ({{ nc }} * {{ nv }})),
 {% endif %}
 {% endif %}
 {% if contact_step %}
@@ -184,6 +188,7 @@ _PROTOTYPES = {
     "rnea": (None, [_data_p, _real_p, _real_p, _real_p, _real_p]),
     "nle": (None, [_data_p, _real_p, _real_p, _real_p]),
     "gravity": (None, [_data_p, _real_p, _real_p]),
+    "rnea_derivatives": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p, _real_p]),
     "crba": (None, [_data_p, _real_p, _real_p]),
 {% if forward_dynamics %}
     "ltl": (_int, [_data_p]),
@@ -191,9 +196,13 @@ _PROTOTYPES = {
     "ltl_factor": (None, [_data_p, _real_p, _real_p]),
     "minv": (_int, [_data_p, _real_p, _real_p]),
     "aba": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p]),
+    "aba_derivatives": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p, _real_p, _real_p]),
 {% endif %}
     "neutral": (None, [_real_p]),
     "integrate": (None, [_real_p, _real_p, _real, _real_p]),
+    "difference": (_int, [_real_p, _real_p, _real_p]),
+    "integrate_derivatives": (_int, [_real_p, _real_p, _real_p, _real_p]),
+    "difference_derivatives": (_int, [_real_p, _real_p, _real_p, _real_p]),
 {% if constraints %}
     "constraint_jacobian": (None, [_data_p, _real_p, _real_p]),
     "constraint_drift": (None, [_data_p, _real_p, _real_p, _real_p]),
@@ -212,6 +221,9 @@ _SOLVERS = ("prox_ltl", "prox_ltls"{% if contacts_only %}, "constrained_aba", "p
 for _s in _SOLVERS:
     _PROTOTYPES[_s] = (_int, [_data_p, ctypes.POINTER(_Settings), _real_p, _real_p, _real_p,
                               _real_p, _real_p])
+{% if contacts_only %}
+_PROTOTYPES["prox_ltl_derivatives"] = (_int, [_data_p, ctypes.POINTER(_Settings)] + [_real_p] * 10)
+{% endif %}
 {% endif %}
 {% if contact_step %}
 _PROTOTYPES.update({
@@ -374,6 +386,22 @@ def gravity(q, data=None):
     return g
 
 
+# ---- analytical derivatives (Carpentier & Mansard 2018) ----
+# With respect to q in the tangent space, as Pinocchio's: column k of d f/dq is
+# d/de f(integrate(q, e u_k, 1)) at e = 0 (u_k the k-th unit vector of R^NV), so a free-flyer's
+# first six columns are its base's LOCAL linear and angular directions and a [cos, sin]
+# joint's is its angle. Matrices are full (NV, NV) or (NC, NV), C order.
+
+def rnea_derivatives(q, v, a, data=None):
+    """Returns (dtau_dq, dtau_dv), (NV, NV) each, of tau = rnea(q, v, a); dtau/da is
+    crba(q). dtau_dq in the tangent space (above)."""
+    dq, dv = _out(NV, NV), _out(NV, NV)
+    f = "rnea_derivatives"
+    _check(f, _c(f)(_data(f, data), _ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))),
+                    _ptr(_input(f, "a", a, (NV,))), _ptr(dq), _ptr(dv)))
+    return dq, dv
+
+
 def crba(q, data=None):
     """Joint-space inertia matrix M(q), (NV, NV); data keeps it for ltl."""
     M = _out(NV, NV)
@@ -418,6 +446,17 @@ def aba(q, v, tau, data=None):
     return ddq
 
 
+def aba_derivatives(q, v, tau, data=None):
+    """Returns (ddq_dq, ddq_dv, ddq_dtau), (NV, NV) each, of ddq = aba(q, v, tau);
+    ddq_dtau = M(q)^-1. ddq_dq in the tangent space (above). ABA, then rnea_derivatives at
+    a = ddq times -M^-1 (data keeps M and its factor, as after minv)."""
+    dq, dv, dtau = _out(NV, NV), _out(NV, NV), _out(NV, NV)
+    f = "aba_derivatives"
+    _check(f, _c(f)(_data(f, data), _ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))),
+                    _ptr(_input(f, "tau", tau, (NV,))), _ptr(dq), _ptr(dv), _ptr(dtau)))
+    return dq, dv, dtau
+
+
 {% endif %}
 def neutral():
     """The neutral configuration, (NQ,)."""
@@ -432,6 +471,37 @@ def integrate(q, v, dt):
     _c("integrate")(_ptr(_input("integrate", "q", q, (NQ,))),
                     _ptr(_input("integrate", "v", v, (NV,))), float(dt), _ptr(q_next))
     return q_next
+
+
+def difference(q0, q1):
+    """integrate's inverse: v (NV,) with integrate(q0, v, 1) = q1, in q0's tangent space (a
+    free-flyer's in its base frame, as v)."""
+    v = _out(NV)
+    _check("difference", _c("difference")(_ptr(_input("difference", "q0", q0, (NQ,))),
+                                          _ptr(_input("difference", "q1", q1, (NQ,))), _ptr(v)))
+    return v
+
+
+def integrate_derivatives(q, v):
+    """Returns (dq_next_dq, dq_next_dv), (NV, NV) each, of q_next = integrate(q, v, 1) in the
+    tangent spaces of q and q_next (Pinocchio's dIntegrate; block diagonal per joint, 1 for
+    a revolute or prismatic joint). For integrate(q, v, dt): integrate_derivatives(q, v dt),
+    and dq_next_dv times dt."""
+    dq, dv = _out(NV, NV), _out(NV, NV)
+    f = "integrate_derivatives"
+    _check(f, _c(f)(_ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))), _ptr(dq),
+                    _ptr(dv)))
+    return dq, dv
+
+
+def difference_derivatives(q0, q1):
+    """Returns (dv_dq0, dv_dq1), (NV, NV) each, of v = difference(q0, q1) in the tangent spaces
+    of q0 and q1 (Pinocchio's dDifference)."""
+    d0, d1 = _out(NV, NV), _out(NV, NV)
+    f = "difference_derivatives"
+    _check(f, _c(f)(_ptr(_input(f, "q0", q0, (NQ,))), _ptr(_input(f, "q1", q1, (NQ,))), _ptr(d0),
+                    _ptr(d1)))
+    return d0, d1
 {% if constraints %}
 
 
@@ -498,6 +568,28 @@ prox_ltls = _solver("prox_ltls")
 {% if contacts_only %}
 constrained_aba = _solver("constrained_aba")
 prox_pv = _solver("prox_pv")
+
+
+def prox_ltl_derivatives(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
+                         rel_tol=0.0):
+    """Constrained forward dynamics and its derivatives: prox_ltl(q, v, tau, lam, data, mu,
+    max_iter, abs_tol, rel_tol), then {{ name }}_prox_ltl_derivatives on that solve (its
+    factor, ddq and lambda; the same settings, max_iter also bounding the proximal
+    refinement of G^-1). Returns (ddq (NV,), lambda (NC,), ddq_dq, ddq_dv, ddq_dtau (NV, NV),
+    lambda_dq, lambda_dv, lambda_dtau (NC, NV)); the q derivatives in the tangent space
+    (above). The derivatives are the converged solution's: a solve that misses a positive
+    abs_tol or rel_tol raises StatusError. No Baumgarte gains (Kp = Kd = 0), which the
+    derivatives do not cover."""
+    f = "prox_ltl_derivatives"
+    c = _c(f)                       # OSError before the solve if the library lacks it
+    d, q, v = _data(f, data), _input(f, "q", q, (NQ,)), _input(f, "v", v, (NV,))
+    tau = _input(f, "tau", tau, (NV,))
+    lam = None if lam is None else _input(f, "lam", lam, (NC,))
+    ddq, lam, _ = prox_ltl(q, v, tau, lam, d, mu, max_iter, abs_tol, rel_tol)
+    s, _ = _settings(f, mu, max_iter, abs_tol, rel_tol, None, None, 0)
+    out = [_out(NV, NV) for _ in range(3)] + [_out(NC, NV) for _ in range(3)]
+    _check(f, c(d, ctypes.byref(s), _ptr(q), _ptr(v), _ptr(ddq), _ptr(lam), *map(_ptr, out)))
+    return (ddq, lam) + tuple(out)
 {% endif %}
 
 

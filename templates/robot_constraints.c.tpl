@@ -410,4 +410,122 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
     return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+{% if contacts_only %}
 
+/* ==== the derivatives of the converged constrained dynamics ==== */
+
+/* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
+ * (into d->dcol), and each contact's rows of d(J ddq + gamma) by q and by v on its support.
+ * {{ con_derivatives.ops }} */
+static void {{ name }}__constrained_derivative_terms({{ name }}_data *d, const cdyn_real *q,
+    const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
+    cdyn_real *lambda_dv)
+{
+{{ con_derivatives.unused }}{{ con_derivatives.body }}}
+
+/* (row r, DoF j on r's support, index of J(r, j) and B(j, r) in d->Jc and d->B), rows
+ * ascending: the products with B and B^T by whole rows. */
+static const int {{ name }}__con_pairs[{{ ncon_pairs }}][3] = {
+{{ con_pairs }}
+};
+
+/* One rounding of the scalar: where the proximal refinement below stops. */
+#if CDYN_SCALAR_FLOAT
+#define {{ NAME }}__EPS CDYN_R(1.2e-7)
+#else
+#define {{ NAME }}__EPS CDYN_R(2.3e-16)
+#endif
+
+/* A <- G^-1 A (NC x NV) by proximal iterations on the factor of G + mu I the solve left,
+ * (G + mu I) X_k+1 = A + mu X_k from X_0 = 0 (Pinocchio's), as their steps
+ * W_k = mu (G + mu I)^-1 W_k-1 added up, until a step moves no entry by more than a few
+ * roundings of the largest, or max_iter steps; column by column. */
+static void {{ name }}__g_inverse_rows({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *A)
+{
+    cdyn_real x[{{ NAME }}_NC], *W = d->deriv_W;
+    int it, r, c;
+    for (c = 0; c < {{ NAME }}_NV; ++c) {
+        for (r = 0; r < {{ NAME }}_NC; ++r)
+            x[r] = A[r * {{ NAME }}_NV + c];
+        {{ name }}__kkt_solve(d, x);
+        for (r = 0; r < {{ NAME }}_NC; ++r)
+            A[r * {{ NAME }}_NV + c] = W[r * {{ NAME }}_NV + c] = x[r];
+    }
+    for (it = 1; it < s->max_iter; ++it) {
+        cdyn_real step = 0, size = 0;
+        for (c = 0; c < {{ NAME }}_NV; ++c) {
+            for (r = 0; r < {{ NAME }}_NC; ++r)
+                x[r] = s->mu * W[r * {{ NAME }}_NV + c];
+            {{ name }}__kkt_solve(d, x);
+            for (r = 0; r < {{ NAME }}_NC; ++r) {
+                cdyn_real *y = &A[r * {{ NAME }}_NV + c];
+                const cdyn_real w = x[r] < 0 ? -x[r] : x[r];
+                W[r * {{ NAME }}_NV + c] = x[r];
+                *y += x[r];
+                step = w > step ? w : step;
+                size = (*y < 0 ? -*y : *y) > size ? (*y < 0 ? -*y : *y) : size;
+            }
+        }
+        if (!(step > 4 * {{ NAME }}__EPS * size)) /* a NaN stops too: the caller sees it */
+            break;
+    }
+}
+
+/* One variable's derivatives: R (NV x NV) = d(M ddq + nle - J^T lambda) and A (NC x NV) =
+ * d(J ddq + gamma) in; dlambda = G^-1 (J M^-1 R - A) into A, dddq = M^-1 (J^T dlambda - R)
+ * = L^-1 (B dlambda - D^-1 L^-T R) into R (J M^-1 = B^T L^-T, B = D^-1 L^-T J^T). */
+static void {{ name }}__kkt_columns({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *R,
+                              cdyn_real *A)
+{
+    int t, k;
+    {{ name }}__solve_lt_rows(d, R);
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        A[k] = -A[k];
+    for (t = 0; t < {{ ncon_pairs }}; ++t)
+        {{ name }}__row_axpy(A + {{ name }}__con_pairs[t][0] * {{ NAME }}_NV, -d->B[{{ name }}__con_pairs[t][2]],
+                       R + {{ name }}__con_pairs[t][1] * {{ NAME }}_NV);
+    {{ name }}__g_inverse_rows(d, s, A);
+    {{ name }}__scale_d_rows(d, R, -1);
+    for (t = 0; t < {{ ncon_pairs }}; ++t)
+        {{ name }}__row_axpy(R + {{ name }}__con_pairs[t][1] * {{ NAME }}_NV, -d->B[{{ name }}__con_pairs[t][2]],
+                       A + {{ name }}__con_pairs[t][0] * {{ NAME }}_NV);
+    {{ name }}__solve_l_rows(d, R);
+}
+
+int {{ name }}_prox_ltl_derivatives({{ name }}_data *d, const cdyn_prox_settings *settings,
+                              const cdyn_real *q, const cdyn_real *v, const cdyn_real *ddq,
+                              const cdyn_real *lambda, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                              cdyn_real *ddq_dtau, cdyn_real *lambda_dq, cdyn_real *lambda_dv,
+                              cdyn_real *lambda_dtau)
+{
+    int k;
+    if (!{{ name }}__settings_ok(settings) || !q || !v || !ddq || !lambda || !ddq_dq || !ddq_dv ||
+        !ddq_dtau || !lambda_dq || !lambda_dv || !lambda_dtau)
+        return CDYN_E_ARG;
+    for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) /* Baumgarte's terms are not differentiated */
+        if ((settings->Kp && settings->Kp[k] != 0) || (settings->Kd && settings->Kd[k] != 0))
+            return CDYN_E_ARG;
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k) {
+        lambda_dq[k] = 0;
+        lambda_dv[k] = 0;
+        lambda_dtau[k] = 0;
+    }
+    {{ name }}__constrained_derivative_terms(d, q, v, ddq, lambda, lambda_dq, lambda_dv);
+    {{ name }}__derivative_entries(d, ddq_dq, ddq_dv);
+    {{ name }}__kkt_columns(d, settings, ddq_dq, lambda_dq);
+    {{ name }}__kkt_columns(d, settings, ddq_dv, lambda_dv);
+    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k)
+        ddq_dtau[k] = 0;
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        ddq_dtau[k * {{ NAME }}_NV + k] = -1;
+    {{ name }}__kkt_columns(d, settings, ddq_dtau, lambda_dtau);
+    return {{ name }}__finite(ddq_dq, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   {{ name }}__finite(ddq_dv, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   {{ name }}__finite(ddq_dtau, {{ NAME }}_NV * {{ NAME }}_NV) &&
+                   {{ name }}__finite(lambda_dq, {{ NAME }}_NC * {{ NAME }}_NV) &&
+                   {{ name }}__finite(lambda_dv, {{ NAME }}_NC * {{ NAME }}_NV) &&
+                   {{ name }}__finite(lambda_dtau, {{ NAME }}_NC * {{ NAME }}_NV)
+               ? 0
+               : CDYN_E_NONFINITE;
+}
+{% endif %}

@@ -245,6 +245,22 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
 }
 {% if contacts_only %}
 
+int {{ name }}_prox_ltl_derivatives({{ name }}_data *d, const cdyn_prox_settings *settings,
+                              const cdyn_real *q, const cdyn_real *v, const cdyn_real *ddq,
+                              const cdyn_real *lambda, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                              cdyn_real *ddq_dtau, cdyn_real *lambda_dq, cdyn_real *lambda_dv,
+                              cdyn_real *lambda_dtau)
+{
+    cdyn_data g;
+    cdyn_constraint_data c;
+    if (!ddq_dq || !ddq_dv || !ddq_dtau || !lambda_dq || !lambda_dv || !lambda_dtau)
+        return CDYN_E_ARG;
+    {{ name }}__attach_set(d, &g, &c); /* the last prox_ltl's factor is kept in d's arrays */
+    return (int)cdyn_prox_ltl_derivatives(&{{ name }}_model, &g, &c, settings, q, v, ddq, lambda,
+                                          ddq_dq, ddq_dv, ddq_dtau, lambda_dq, lambda_dv,
+                                          lambda_dtau);
+}
+
 int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {

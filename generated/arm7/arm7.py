@@ -11,7 +11,9 @@ and in its build/ folder. Every function takes and returns DTYPE arrays (inputs
 are checked: a wrong shape or dtype raises ValueError; lists are converted) and has the
 C function's arguments, in order, without the workspace and the outputs, which it
 returns; `data` is the C workspace arm7_data (a new one when not given). A
-negative status of the C code raises StatusError.
+negative status of the C code raises StatusError. The derivatives (*_derivatives) return
+full matrices, with respect to q in the tangent space as Pinocchio's;
+prox_ltl_derivatives runs prox_ltl itself, so it takes prox_ltl's arguments.
 """
 import ctypes
 import os
@@ -79,6 +81,7 @@ class Data(ctypes.Structure):
         ("oMf_R", _real * 9 * 10), ("oMf_p", _real * 3 * 10),
         ("M", _real * 28), ("L", _real * 28),
         ("D", _real * 7), ("Dinv", _real * 7), ("aba_D", _real * 7),
+        ("deriv_ddq", _real * 7), ("dcol", _real * 48 * 7),
         ("ref_R", _real * 9 * 1), ("ref_p", _real * 3 * 1),
         ("primal_residual", _real), ("dual_residual", _real),
         ("nle", _real * 7), ("Jc", _real * 42), ("B", _real * 42),
@@ -90,6 +93,7 @@ class Data(ctypes.Structure):
         ("ltls_b", _real * 7), ("ltls_c", _real * 6), ("ltls_rc", _real * 6),
         ("caba", _real * 91), ("u", _real * 7), ("u0", _real * 7),
         ("kap", _real * 6), ("caba_acc", _real * 1), ("pv", _real * 131),
+        ("deriv_W", _real * (6 * 7)),
         ("contact_buf", _real * _contact_buf_reals(1, 6, 0, 7)),
     ]
 
@@ -146,14 +150,19 @@ _PROTOTYPES = {
     "rnea": (None, [_data_p, _real_p, _real_p, _real_p, _real_p]),
     "nle": (None, [_data_p, _real_p, _real_p, _real_p]),
     "gravity": (None, [_data_p, _real_p, _real_p]),
+    "rnea_derivatives": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p, _real_p]),
     "crba": (None, [_data_p, _real_p, _real_p]),
     "ltl": (_int, [_data_p]),
     "ltl_solve": (None, [_data_p, _real_p]),
     "ltl_factor": (None, [_data_p, _real_p, _real_p]),
     "minv": (_int, [_data_p, _real_p, _real_p]),
     "aba": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p]),
+    "aba_derivatives": (_int, [_data_p, _real_p, _real_p, _real_p, _real_p, _real_p, _real_p]),
     "neutral": (None, [_real_p]),
     "integrate": (None, [_real_p, _real_p, _real, _real_p]),
+    "difference": (_int, [_real_p, _real_p, _real_p]),
+    "integrate_derivatives": (_int, [_real_p, _real_p, _real_p, _real_p]),
+    "difference_derivatives": (_int, [_real_p, _real_p, _real_p, _real_p]),
     "constraint_jacobian": (None, [_data_p, _real_p, _real_p]),
     "constraint_drift": (None, [_data_p, _real_p, _real_p, _real_p]),
     "constraint_capture": (None, [_data_p, _real_p]),
@@ -167,6 +176,7 @@ _SOLVERS = ("prox_ltl", "prox_ltls", "constrained_aba", "prox_pv")
 for _s in _SOLVERS:
     _PROTOTYPES[_s] = (_int, [_data_p, ctypes.POINTER(_Settings), _real_p, _real_p, _real_p,
                               _real_p, _real_p])
+_PROTOTYPES["prox_ltl_derivatives"] = (_int, [_data_p, ctypes.POINTER(_Settings)] + [_real_p] * 10)
 _PROTOTYPES.update({
     "contact_step": (_int, [_data_p, ctypes.POINTER(_ContactSettings), _real_p, _real_p, _real_p,
                             _real_p, _real_p]),
@@ -317,6 +327,22 @@ def gravity(q, data=None):
     return g
 
 
+# ---- analytical derivatives (Carpentier & Mansard 2018) ----
+# With respect to q in the tangent space, as Pinocchio's: column k of d f/dq is
+# d/de f(integrate(q, e u_k, 1)) at e = 0 (u_k the k-th unit vector of R^NV), so a free-flyer's
+# first six columns are its base's LOCAL linear and angular directions and a [cos, sin]
+# joint's is its angle. Matrices are full (NV, NV) or (NC, NV), C order.
+
+def rnea_derivatives(q, v, a, data=None):
+    """Returns (dtau_dq, dtau_dv), (NV, NV) each, of tau = rnea(q, v, a); dtau/da is
+    crba(q). dtau_dq in the tangent space (above)."""
+    dq, dv = _out(NV, NV), _out(NV, NV)
+    f = "rnea_derivatives"
+    _check(f, _c(f)(_data(f, data), _ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))),
+                    _ptr(_input(f, "a", a, (NV,))), _ptr(dq), _ptr(dv)))
+    return dq, dv
+
+
 def crba(q, data=None):
     """Joint-space inertia matrix M(q), (NV, NV); data keeps it for ltl."""
     M = _out(NV, NV)
@@ -360,6 +386,17 @@ def aba(q, v, tau, data=None):
     return ddq
 
 
+def aba_derivatives(q, v, tau, data=None):
+    """Returns (ddq_dq, ddq_dv, ddq_dtau), (NV, NV) each, of ddq = aba(q, v, tau);
+    ddq_dtau = M(q)^-1. ddq_dq in the tangent space (above). ABA, then rnea_derivatives at
+    a = ddq times -M^-1 (data keeps M and its factor, as after minv)."""
+    dq, dv, dtau = _out(NV, NV), _out(NV, NV), _out(NV, NV)
+    f = "aba_derivatives"
+    _check(f, _c(f)(_data(f, data), _ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))),
+                    _ptr(_input(f, "tau", tau, (NV,))), _ptr(dq), _ptr(dv), _ptr(dtau)))
+    return dq, dv, dtau
+
+
 def neutral():
     """The neutral configuration, (NQ,)."""
     q = _out(NQ)
@@ -373,6 +410,37 @@ def integrate(q, v, dt):
     _c("integrate")(_ptr(_input("integrate", "q", q, (NQ,))),
                     _ptr(_input("integrate", "v", v, (NV,))), float(dt), _ptr(q_next))
     return q_next
+
+
+def difference(q0, q1):
+    """integrate's inverse: v (NV,) with integrate(q0, v, 1) = q1, in q0's tangent space (a
+    free-flyer's in its base frame, as v)."""
+    v = _out(NV)
+    _check("difference", _c("difference")(_ptr(_input("difference", "q0", q0, (NQ,))),
+                                          _ptr(_input("difference", "q1", q1, (NQ,))), _ptr(v)))
+    return v
+
+
+def integrate_derivatives(q, v):
+    """Returns (dq_next_dq, dq_next_dv), (NV, NV) each, of q_next = integrate(q, v, 1) in the
+    tangent spaces of q and q_next (Pinocchio's dIntegrate; block diagonal per joint, 1 for
+    a revolute or prismatic joint). For integrate(q, v, dt): integrate_derivatives(q, v dt),
+    and dq_next_dv times dt."""
+    dq, dv = _out(NV, NV), _out(NV, NV)
+    f = "integrate_derivatives"
+    _check(f, _c(f)(_ptr(_input(f, "q", q, (NQ,))), _ptr(_input(f, "v", v, (NV,))), _ptr(dq),
+                    _ptr(dv)))
+    return dq, dv
+
+
+def difference_derivatives(q0, q1):
+    """Returns (dv_dq0, dv_dq1), (NV, NV) each, of v = difference(q0, q1) in the tangent spaces
+    of q0 and q1 (Pinocchio's dDifference)."""
+    d0, d1 = _out(NV, NV), _out(NV, NV)
+    f = "difference_derivatives"
+    _check(f, _c(f)(_ptr(_input(f, "q0", q0, (NQ,))), _ptr(_input(f, "q1", q1, (NQ,))), _ptr(d0),
+                    _ptr(d1)))
+    return d0, d1
 
 
 # ---- constrained dynamics, for the set arm7.h lists: NC rows of J and lambda ----
@@ -436,6 +504,28 @@ prox_ltl = _solver("prox_ltl")
 prox_ltls = _solver("prox_ltls")
 constrained_aba = _solver("constrained_aba")
 prox_pv = _solver("prox_pv")
+
+
+def prox_ltl_derivatives(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
+                         rel_tol=0.0):
+    """Constrained forward dynamics and its derivatives: prox_ltl(q, v, tau, lam, data, mu,
+    max_iter, abs_tol, rel_tol), then arm7_prox_ltl_derivatives on that solve (its
+    factor, ddq and lambda; the same settings, max_iter also bounding the proximal
+    refinement of G^-1). Returns (ddq (NV,), lambda (NC,), ddq_dq, ddq_dv, ddq_dtau (NV, NV),
+    lambda_dq, lambda_dv, lambda_dtau (NC, NV)); the q derivatives in the tangent space
+    (above). The derivatives are the converged solution's: a solve that misses a positive
+    abs_tol or rel_tol raises StatusError. No Baumgarte gains (Kp = Kd = 0), which the
+    derivatives do not cover."""
+    f = "prox_ltl_derivatives"
+    c = _c(f)                       # OSError before the solve if the library lacks it
+    d, q, v = _data(f, data), _input(f, "q", q, (NQ,)), _input(f, "v", v, (NV,))
+    tau = _input(f, "tau", tau, (NV,))
+    lam = None if lam is None else _input(f, "lam", lam, (NC,))
+    ddq, lam, _ = prox_ltl(q, v, tau, lam, d, mu, max_iter, abs_tol, rel_tol)
+    s, _ = _settings(f, mu, max_iter, abs_tol, rel_tol, None, None, 0)
+    out = [_out(NV, NV) for _ in range(3)] + [_out(NC, NV) for _ in range(3)]
+    _check(f, c(d, ctypes.byref(s), _ptr(q), _ptr(v), _ptr(ddq), _ptr(lam), *map(_ptr, out)))
+    return (ddq, lam) + tuple(out)
 
 
 def _delassus(fn):

@@ -950,16 +950,14 @@ static inline void fourbar__entry(const fourbar_data *d, int k, int j, cdyn_real
     dv[k * FOURBAR_NV + j] = fourbar__dot6(K, J + 24) + fourbar__dot6(K + 6, J + 30);
 }
 
-/* Both outputs: zeros, then the entries on each branch. Off the diagonal, (k, a) for an
- * ancestor a; and (a, k): as above when a and k are one joint's (each in the other's
- * subtree), else S_a . (k's force changes). */
-static void fourbar__rnea_derivatives_full(fourbar_data *d, const cdyn_real *q,
-                                        const cdyn_real *v, const cdyn_real *a,
-                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+/* From the terms in d, both outputs: zeros, then the entries on each branch. Off the
+ * diagonal, (k, a) for an ancestor a; and (a, k): as above when a and k are one joint's
+ * (each in the other's subtree), else S_a . (k's force changes). */
+static void fourbar__derivative_entries(const fourbar_data *d, cdyn_real *dtau_dq,
+                                     cdyn_real *dtau_dv)
 {
     int k;
     int t;
-    fourbar__rnea_derivative_terms(d, q, v, a);
     for (k = 0; k < FOURBAR_NV * FOURBAR_NV; ++k) {
         dtau_dq[k] = 0;
         dtau_dv[k] = 0;
@@ -977,6 +975,14 @@ static void fourbar__rnea_derivatives_full(fourbar_data *d, const cdyn_real *q,
             dtau_dv[j * FOURBAR_NV + i] = fourbar__dot6(S, F + 6);
         }
     }
+}
+
+static void fourbar__rnea_derivatives_full(fourbar_data *d, const cdyn_real *q,
+                                        const cdyn_real *v, const cdyn_real *a,
+                                        cdyn_real *dtau_dq, cdyn_real *dtau_dv)
+{
+    fourbar__rnea_derivative_terms(d, q, v, a);
+    fourbar__derivative_entries(d, dtau_dq, dtau_dv);
 }
 
 int fourbar_rnea_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
@@ -1334,23 +1340,41 @@ static void fourbar__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_rea
         x[c] -= l * y[c];
 }
 
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X on every column at once, by whole rows: each pair of the
+/* X <- L^-T X and X <- L^-1 X on every column at once, by whole rows: each pair of the
  * factor is one row update, contiguous and vectorised. */
-static void fourbar__minus_minv_rows(const fourbar_data *d, cdyn_real *X)
+static void fourbar__solve_lt_rows(const fourbar_data *d, cdyn_real *X)
 {
-    int i, c;
     int t;
-    for (t = 1 - 1; t >= 0; --t) /* L^-T: leaves first */
+    for (t = 1 - 1; t >= 0; --t) /* leaves first */
         fourbar__row_axpy(X + fourbar__ltl_pairs[t][1] * FOURBAR_NV,
                        d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][0] * FOURBAR_NV);
-    for (i = 0; i < FOURBAR_NV; ++i) {
-        const cdyn_real s = -d->Dinv[i];
-        for (c = 0; c < FOURBAR_NV; ++c)
-            X[i * FOURBAR_NV + c] *= s;
-    }
-    for (t = 0; t < 1; ++t) /* L^-1: root first */
+}
+
+static void fourbar__solve_l_rows(const fourbar_data *d, cdyn_real *X)
+{
+    int t;
+    for (t = 0; t < 1; ++t) /* root first */
         fourbar__row_axpy(X + fourbar__ltl_pairs[t][0] * FOURBAR_NV,
                        d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][1] * FOURBAR_NV);
+}
+
+/* X <- s D^-1 X, by rows. */
+static void fourbar__scale_d_rows(const fourbar_data *d, cdyn_real *X, cdyn_real s)
+{
+    int i, c;
+    for (i = 0; i < FOURBAR_NV; ++i) {
+        const cdyn_real f = s * d->Dinv[i];
+        for (c = 0; c < FOURBAR_NV; ++c)
+            X[i * FOURBAR_NV + c] *= f;
+    }
+}
+
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X. */
+static void fourbar__minus_minv_rows(const fourbar_data *d, cdyn_real *X)
+{
+    fourbar__solve_lt_rows(d, X);
+    fourbar__scale_d_rows(d, X, -1);
+    fourbar__solve_l_rows(d, X);
 }
 
 /* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
@@ -2459,7 +2483,6 @@ int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const c
     fourbar__impulse_velocity(d, impulse, v_before, v_after);
     return fourbar__finite(v_after, FOURBAR_NV) && fourbar__finite(impulse, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
-
 
 /* ==== the contact step ==== */
 

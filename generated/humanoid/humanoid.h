@@ -149,6 +149,8 @@ typedef struct {
     cdyn_real caba_acc[6];   /* accelerations of carrying bodies with other children */
     /* proxPV: what its set-up hands to the last pass */
     cdyn_real pv[661];       /* placements, U, D^-1, u, S^T KA */
+    /* the derivatives' scratch: the steps of the proximal refinement */
+    cdyn_real deriv_W[12 * HUMANOID_NV];
     /* the contact step's problem and results (read them through humanoid_contact_view) */
     cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(2, 12, 0, HUMANOID_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 } humanoid_data;
@@ -301,6 +303,24 @@ int humanoid_prox_ltl(humanoid_data *d, const cdyn_prox_settings *settings, cons
  *  humanoid_prox_ltl. */
 int humanoid_prox_ltls(humanoid_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
+
+/** humanoid_prox_ltl_derivatives — the derivatives of the converged constrained dynamics of the
+ *  last humanoid_prox_ltl on d (same q, v and settings; ddq and lambda its results) with
+ *  respect to q, v and tau, from that solve's own factor, one back-substitution per column:
+ *  with r = d(M ddq + nle - J^T lambda) and c = d(J ddq + gamma) at ddq and lambda fixed,
+ *  dlambda = G^-1 (J M^-1 r - c), dddq = M^-1 (J^T dlambda - r); G^-1 by proximal iterations
+ *  on the factor of G + mu I until they settle (at most settings->max_iter), as Pinocchio's
+ *  computeConstraintDynamicsDerivatives. Contacts only, without Baumgarte gains (Kp, Kd NULL
+ *  or zero: else CDYN_E_ARG). Conventions of the derivatives above.
+ *  @settings [in]; @q [in] (HUMANOID_NQ); @v, @ddq [in] (HUMANOID_NV); @lambda [in] (HUMANOID_NC);
+ *  @ddq_dq, @ddq_dv, @ddq_dtau [out] (HUMANOID_NV x HUMANOID_NV);
+ *  @lambda_dq, @lambda_dv, @lambda_dtau [out] (HUMANOID_NC x HUMANOID_NV); all six required.
+ *  Returns 0, CDYN_E_ARG, or CDYN_E_NONFINITE when a NaN or infinity reached an output. */
+int humanoid_prox_ltl_derivatives(humanoid_data *d, const cdyn_prox_settings *settings,
+                              const cdyn_real *q, const cdyn_real *v, const cdyn_real *ddq,
+                              const cdyn_real *lambda, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
+                              cdyn_real *ddq_dtau, cdyn_real *lambda_dq, cdyn_real *lambda_dv,
+                              cdyn_real *lambda_dtau);
 
 /** humanoid_constrained_aba — the same problem by constrainedABA (Sathya and Carpentier): the
  *  articulated-body algorithm with each contact's proximal penalty 1/mu folded into the

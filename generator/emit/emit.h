@@ -115,6 +115,11 @@ void emit_aba(expr_prog *p, const kin_tree *t);
  * d->dcol[k][48] (emit_derivatives.c: the layout), from which the caller's loop over the
  * pairs on each branch makes the entries of dtau/dq and dtau/dv. */
 void emit_rnea_derivatives(expr_prog *p, const kin_tree *t);
+/* con_derivatives (a set of contacts): the same terms at a = ddq with the contact forces
+ * "lambda[r]" taken off their bodies, and each contact's rows of d(J ddq + gamma) by q and
+ * by v on its support ("lambda_dq[r * NV + j]", "lambda_dv[...]"; the caller zeroes the
+ * rest). */
+void emit_constrained_derivatives(expr_prog *p, const kin_tree *t);
 
 /* ---- ABA's passes, shared with the constrained solvers (emit_aba.c) ---- */
 

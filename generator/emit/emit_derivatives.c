@@ -115,8 +115,34 @@ static smot variation_apply(expr_prog *p, const svariation *B, smot x, int trans
     return join(l, n);
 }
 
+/* A contact's frame in the world: its body's placement times the frame's constant offset. */
+static splace contact_frame(expr_prog *p, const kin_tree *t, const tree_constraint *c, splace oX)
+{
+    const tree_frame *f = &t->frames[c->frame_a];
+    return splace_compose(p, oX, splace_const(f->R, f->p));
+}
+
+/* The world wrench of the contacts on body i: lambda's rows are a force (3d) or [force;
+ * torque] (6d) at the frame's origin in its axes ("lambda[r]"). */
+static smot contact_wrenches(expr_prog *p, const kin_tree *t, int i, splace oX)
+{
+    smot w = smot_zero();
+    int k, r;
+    for (k = 0; k < t->nconstraints; k++) {
+        const tree_constraint *c = &t->constraints[k];
+        smot l = smot_zero();
+        if (t->frames[c->frame_a].body != i)
+            continue;
+        for (r = 0; r < c->dim; r++)
+            l.v[r] = ex_inputf(p, "lambda[%d]", c->row + r);
+        w = smot_add(p, w, sforce_act(p, contact_frame(p, t, c, oX), l));
+    }
+    return w;
+}
+
 /* Body i's forward step, after its parent's. */
-static void forward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt, dof_terms *dt)
+static void forward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt, dof_terms *dt,
+                         int with_contacts)
 {
     const tree_body *tb = &t->bodies[i];
     body_terms *b = &bt[i];
@@ -138,6 +164,8 @@ static void forward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt,
     b->I = sinertia_act(p, b->oX, emit_body_inertia(t, i));
     h = sinertia_apply(p, b->I, b->v);
     b->f = smot_add(p, sinertia_apply(p, b->I, b->a), sforce_cross(p, b->v, h));
+    if (with_contacts)
+        b->f = smot_sub(p, b->f, contact_wrenches(p, t, i, b->oX));
     b->B = body_variation(p, b->I, b->v, h);
     for (k = 0; k < n; k++) {
         dof_terms *d = &dt[tb->idx_v + k];
@@ -193,7 +221,42 @@ static void store_terms(expr_prog *p, const kin_tree *t, const dof_terms *dt, in
             expr_storef(p, parts[c]->v[r], "d->dcol[%d][%d]", k, 6 * c + r);
 }
 
-void emit_rnea_derivatives(expr_prog *p, const kin_tree *t)
+/* Contact c's rows of d(J ddq + gamma) at ddq fixed, by q ("lambda_dq") and by v
+ * ("lambda_dv"), row-major NC x NV, on its support: with dA the world change of its body's
+ * acceleration that does not turn with the body (gravity taken out) and dV its velocity's,
+ * seen in the frame's axes: 6d the spatial acceleration, 3d the classical one a_lin + w x v_lin
+ * (vl: the frame's velocity in its axes). */
+static void store_contact_rows(expr_prog *p, const kin_tree *t, const body_terms *bt,
+                               const dof_terms *dt, const tree_constraint *c)
+{
+    const int b = t->frames[c->frame_a].body;
+    const splace oXc = contact_frame(p, t, c, bt[b].oX);
+    const smot vb = bt[b].v, vl = smot_act_inv(p, oXc, vb), g = emit_base_acceleration(t);
+    int k, r, by_v;
+    for (k = 0; k < c->nsupport; k++) {
+        const dof_terms *J = &dt[c->support[k]];
+        for (by_v = 0; by_v < 2; by_v++) {
+            smot dV = by_v ? J->S : J->dV, dA, rows, dv;
+            if (by_v)
+                dA = J->dAv;
+            else /* dA includes gravity as the base's acceleration g = -gravity: take it out */
+                dA = smot_sub(p, J->dA, smot_cross(p, g, J->S));
+            dA = smot_sub(p, dA, smot_cross(p, vb, dV));
+            rows = smot_act_inv(p, oXc, dA);
+            if (c->dim == 3) {
+                dv = smot_act_inv(p, oXc, dV);
+                rows = join(sv3_add(p, lin(rows), sv3_add(p, sv3_cross(p, ang(dv), lin(vl)),
+                                                           sv3_cross(p, ang(vl), lin(dv)))),
+                            ang(rows));
+            }
+            for (r = 0; r < c->dim; r++)
+                expr_storef(p, rows.v[r], "%s[%d]", by_v ? "lambda_dv" : "lambda_dq",
+                            (c->row + r) * t->nv + c->support[k]);
+        }
+    }
+}
+
+static void emit_derivative_terms(expr_prog *p, const kin_tree *t, int with_contacts)
 {
     const int n = t->nbodies, nv = t->nv;
     body_terms *bt = malloc((size_t)(n > 0 ? n : 1) * sizeof *bt);
@@ -206,14 +269,29 @@ void emit_rnea_derivatives(expr_prog *p, const kin_tree *t)
     expr_section(p, "root to leaves: world placements, velocities, accelerations, forces and "
                     "each DoF's changes");
     for (i = 0; i < n; i++)
-        forward_body(p, t, i, bt, dt);
+        forward_body(p, t, i, bt, dt, with_contacts);
     expr_section(p, "leaves to root: composites and each DoF's force changes");
     for (i = n - 1; i >= 0; i--)
         backward_body(p, t, i, bt, dt);
     expr_section(p, "each DoF's terms, for the entries on its branch");
     for (k = 0; k < nv; k++)
         store_terms(p, t, dt, k);
+    if (with_contacts) {
+        expr_section(p, "the contact accelerations' derivatives at ddq fixed, on each support");
+        for (k = 0; k < t->nconstraints; k++)
+            store_contact_rows(p, t, bt, dt, &t->constraints[k]);
+    }
 done:
     free(bt);
     free(dt);
+}
+
+void emit_rnea_derivatives(expr_prog *p, const kin_tree *t)
+{
+    emit_derivative_terms(p, t, 0);
+}
+
+void emit_constrained_derivatives(expr_prog *p, const kin_tree *t)
+{
+    emit_derivative_terms(p, t, 1);
 }

@@ -515,6 +515,27 @@ static void ltl_pairs_value(const kin_tree *t, tpl_value *ctx)
     set_int(ctx, "nltl_pairs", n);
 }
 
+/* con_pairs: the (row r, DoF j on its constraint's support, index of J(r, j) and B(j, r) in
+ * the compact d->Jc and d->B) triples, rows ascending, as C initialisers; ncon_pairs their
+ * count: R_prox_ltl_derivatives' products with B and B^T, by whole rows. */
+static void con_pairs_value(const kin_tree *t, tpl_value *ctx)
+{
+    ebuf b = { 0, 0, 0, 0 };
+    int k, r, j, n = 0;
+    ebuf_puts(&b, "");
+    for (k = 0; k < t->nconstraints; k++) {
+        const tree_constraint *c = &t->constraints[k];
+        for (r = c->row; r < c->row + c->dim; r++)
+            for (j = 0; j < c->nsupport; j++) {
+                ebuf_printf(&b, "%s{ %d, %d, %d }", n % 6 ? ", " : n ? ",\n    " : "    ", r,
+                            c->support[j], tree_constraint_index(t, r, c->support[j]));
+                n++;
+            }
+    }
+    set_take(ctx, "con_pairs", ebuf_take(&b));
+    set_int(ctx, "ncon_pairs", n);
+}
+
 /* integrate: {body, unused, helpers (static functions it calls, written before it)}. */
 static void integrate_value(const kin_tree *t, const char *name, tpl_value *ctx)
 {
@@ -608,6 +629,8 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
         return -1;
     if (t->nconstraints > 0 && constrained_functions_value(t, ctx) != 0)
         return -1;
+    if (t->nconstraints > 0)
+        con_pairs_value(t, ctx);
     integrate_value(t, o->name, ctx);
     return 0;
 }

@@ -19,6 +19,13 @@ the robot: the 2 kg box of tests/contact/box.urdf (frames c_fl...) at rest on it
 (ADMM and PGS: normal impulses sum to m g dt, velocity 0) and dropped tilted (comes to rest
 on its four corners); a robot with joint limits and no set (arm7 --joint-limits) driven into
 its joint 2's upper limit (held there, released when the torque reverses).
+Derivatives (check_derivatives): rnea_derivatives, aba_derivatives, integrate_derivatives,
+difference_derivatives and, for a contacts-only set of at most NV rows, prox_ltl_derivatives
+(skipped, saying so, while the library lacks NAME_prox_ltl_derivatives) against central
+differences of the module's own functions, q stepped in the tangent space by integrate and
+configurations compared by difference; and identities (aba's ddq_dtau = crba's M^-1,
+ddq_dq = -M^-1 dtau_dq at a = ddq, difference(q, integrate(q, v)) = v, the chain rule of
+difference and integrate, J ddq_dtau = 0, M ddq_dtau - J^T lambda_dtau = I).
 Prints what it checked; exits 1 listing every failure.
 """
 import ctypes
@@ -33,6 +40,7 @@ import tempfile
 import numpy as np
 
 FAILURES = []
+WORST = {}          # check -> (worst error / scale, tolerance), printed by main
 DT, G0 = 1e-3, 9.81
 
 
@@ -45,6 +53,14 @@ def close(a, b, tol, what):
     err = float(np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), initial=0.0))
     scale = 1.0 + float(np.max(np.abs(np.asarray(b, float)), initial=0.0))
     check(err <= tol * scale, "%s: off by %.2e (tolerance %.1e x %.3g)" % (what, err, tol, scale))
+
+
+def worst(a, b, tol, what):
+    """close(), recording the error relative to its scale 1 + max|b| under `what`."""
+    err = float(np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), initial=0.0))
+    rel = err / (1.0 + float(np.max(np.abs(np.asarray(b, float)), initial=0.0)))
+    WORST[what] = (max(rel, WORST.get(what, (0.0, tol))[0]), tol)
+    close(a, b, tol, what)
 
 
 def raises(exc, words, fn, *args):
@@ -66,6 +82,137 @@ def c_aba(driver, q, v, tau):
     out = subprocess.run([driver], input=text, stdout=subprocess.PIPE, universal_newlines=True,
                          check=True).stdout.split()
     return int(out[0]), int(out[1]), np.array([float(x) for x in out[2:]])
+
+
+def fd_q(m, f, q, eps):
+    """Central differences of f in q's tangent space: column k is
+    (f(integrate(q, eps u_k, 1)) - f(integrate(q, -eps u_k, 1))) / (2 eps)."""
+    cols = []
+    for k in range(m.NV):
+        e = np.zeros(m.NV, m.DTYPE)
+        e[k] = eps
+        cols.append((np.asarray(f(m.integrate(q, e, 1.0)), float)
+                     - np.asarray(f(m.integrate(q, -e, 1.0)), float)) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def fd_x(f, x, eps):
+    """Central differences of f in a vector x (v, tau)."""
+    cols = []
+    for k in range(len(x)):
+        e = np.zeros_like(x)
+        e[k] = eps
+        cols.append((np.asarray(f(x + e), float) - np.asarray(f(x - e), float)) / (2 * eps))
+    return np.stack(cols, axis=-1)
+
+
+def fd_settings(m):
+    """Step and tolerance of the central differences, relative to 1 + max|difference|.
+    Double: eps = 1e-5 leaves a truncation error eps^2 / 6 |f'''| ~ 2e-11 |f'''| and a
+    rounding error ~ 1e-16 |f| / eps ~ 1e-11 |f|, so 1e-6 holds while the third derivatives
+    stay within ~1e4 times the scale (main prints the worst measured). Float: eps = 1e-2
+    (rounding ~6e-8 |f| / eps ~ 1e-5 |f|, truncation ~2e-5 |f'''|) and 1e-2, as
+    frame_jacobian's check."""
+    return (1e-2, 1e-2) if m.DTYPE == np.float32 else (1e-5, 1e-6)
+
+
+def check_derivatives(m, q, v, tau, tol):
+    """The unconstrained derivatives and the configuration manifold's; returns what it checked."""
+    eps, fd_tol = fd_settings(m)
+    rng = np.random.default_rng(7)
+    I, Z = np.eye(m.NV), np.zeros((m.NV, m.NV))
+    a = rng.uniform(-1, 1, m.NV).astype(m.DTYPE)
+    dq, dv = m.rnea_derivatives(q, v, a)
+    check(dq.shape == (m.NV, m.NV) and dv.shape == (m.NV, m.NV) and dq.dtype == m.DTYPE
+          and dq.flags.c_contiguous, "rnea_derivatives: %s %s %s" % (dq.shape, dv.shape, dq.dtype))
+    worst(dq, fd_q(m, lambda x: m.rnea(x, v, a), q, eps), fd_tol, "rnea dtau_dq")
+    worst(dv, fd_x(lambda x: m.rnea(q, x, a), v, eps), fd_tol, "rnea dtau_dv")
+    checked = ["rnea"]
+
+    if hasattr(m, "aba_derivatives"):
+        ddq_dq, ddq_dv, ddq_dtau = m.aba_derivatives(q, v, tau, data=m.Data())
+        worst(ddq_dq, fd_q(m, lambda x: m.aba(x, v, tau), q, eps), fd_tol, "aba ddq_dq")
+        worst(ddq_dv, fd_x(lambda x: m.aba(q, x, tau), v, eps), fd_tol, "aba ddq_dv")
+        worst(ddq_dtau, fd_x(lambda x: m.aba(q, v, x), tau, eps), fd_tol, "aba ddq_dtau")
+        M = m.crba(q).astype(float)
+        Minv = np.linalg.inv(M)
+        worst(ddq_dtau, Minv, 10 * tol, "aba ddq_dtau = inv(crba M)")
+        R_dq, R_dv = m.rnea_derivatives(q, v, m.aba(q, v, tau))
+        worst(ddq_dq, -Minv @ R_dq, 10 * tol, "aba ddq_dq = -M^-1 dtau_dq(a = ddq)")
+        worst(ddq_dv, -Minv @ R_dv, 10 * tol, "aba ddq_dv = -M^-1 dtau_dv(a = ddq)")
+        checked.append("aba")
+
+    # the manifold: q1 = q (+) v1, |v1| < 1 (inside the injectivity radius)
+    v1 = rng.uniform(-1, 1, m.NV).astype(m.DTYPE)
+    q1 = m.integrate(q, v1, 1.0)
+    worst(m.difference(q, q1), v1, tol, "difference(q, integrate(q, v)) = v")
+    worst(m.difference(q, q), np.zeros(m.NV), 0, "difference(q, q) = 0")
+    q2 = m.integrate(m.neutral(), rng.uniform(-1, 1, m.NV).astype(m.DTYPE), 1.0)
+    worst(m.difference(q2, m.integrate(q, m.difference(q, q2), 1.0)), np.zeros(m.NV), tol,
+          "integrate(q, difference(q, q2)) = q2")
+    dn_dq, dn_dv = m.integrate_derivatives(q, v1)
+    worst(dn_dq, fd_q(m, lambda x: m.difference(q1, m.integrate(x, v1, 1.0)), q, eps), fd_tol,
+          "integrate dq_next_dq")
+    worst(dn_dv, fd_x(lambda x: m.difference(q1, m.integrate(q, x, 1.0)), v1, eps), fd_tol,
+          "integrate dq_next_dv")
+    dv_dq0, dv_dq1 = m.difference_derivatives(q, q1)
+    worst(dv_dq0, fd_q(m, lambda x: m.difference(x, q1), q, eps), fd_tol, "difference dv_dq0")
+    worst(dv_dq1, fd_q(m, lambda x: m.difference(q, x), q1, eps), fd_tol, "difference dv_dq1")
+    # v1 = difference(q, integrate(q, v1)) for all q, v1: the chain rule
+    worst(dv_dq1 @ dn_dv, I, 10 * tol, "dv_dq1 dq_next_dv = I")
+    worst(dv_dq1 @ dn_dq + dv_dq0, Z, 10 * tol, "dv_dq1 dq_next_dq + dv_dq0 = 0")
+    worst(np.concatenate(m.difference_derivatives(q, q)), np.concatenate([-I, I]), tol,
+          "difference_derivatives(q, q) = -I, I")
+    worst(np.concatenate(m.integrate_derivatives(q, np.zeros(m.NV, m.DTYPE))),
+          np.concatenate([I, I]), tol, "integrate_derivatives(q, 0) = I, I")
+    checked.append("integrate, difference")
+
+    nan_q = np.full(m.NQ, np.nan, m.DTYPE)
+    raises(ValueError, ["rnea_derivatives", "a", "shape"], m.rnea_derivatives, q, v, a[:-1])
+    raises(ValueError, ["difference", "q1", "shape"], m.difference, q, q[:-1])
+    raises(m.StatusError, ["rnea_derivatives", "cdyn_status -4"], m.rnea_derivatives, nan_q, v, a)
+    raises(m.StatusError, ["difference", "cdyn_status -4"], m.difference, q, nan_q)
+    raises(m.StatusError, ["integrate_derivatives", "cdyn_status -4"], m.integrate_derivatives,
+           nan_q, v)
+    raises(m.StatusError, ["difference_derivatives", "cdyn_status -4"], m.difference_derivatives,
+           nan_q, q)
+    if hasattr(m, "aba_derivatives"):
+        raises(m.StatusError, ["aba_derivatives", "cdyn_status"], m.aba_derivatives, nan_q, v, tau)
+    return checked
+
+
+def check_prox_derivatives(m, name, q, v, tau, tol):
+    """prox_ltl_derivatives against central differences of prox_ltl solved to its last digit
+    (abs_tol = rel_tol = 0: exactly max_iter proximal iterations, each shrinking the error by
+    ~mu / (mu + sigma_min(G))), and its identities. Returns what it checked, or why not."""
+    if not hasattr(m._LIB[0], name + "_prox_ltl_derivatives"):
+        raises(OSError, [name + "_prox_ltl_derivatives"], m.prox_ltl_derivatives, q, v, tau)
+        return "prox_ltl SKIPPED (the library has no %s_prox_ltl_derivatives)" % name
+    eps, fd_tol = fd_settings(m)
+    single = m.DTYPE == np.float32
+    kw = dict(mu=1e-3 if single else 1e-6, max_iter=200 if single else 50, abs_tol=0.0)
+    r = m.prox_ltl_derivatives(q, v, tau, **kw)
+    ddq, lam, ddq_dq, ddq_dv, ddq_dtau, lam_dq, lam_dv, lam_dtau = r
+    check([x.shape for x in r] == [(m.NV,), (m.NC,)] + [(m.NV, m.NV)] * 3 + [(m.NC, m.NV)] * 3,
+          "prox_ltl_derivatives shapes %s" % [x.shape for x in r])
+    ddq0, lam0, _ = m.prox_ltl(q, v, tau, **kw)
+    worst(np.concatenate([ddq, lam]), np.concatenate([ddq0, lam0]), 0,
+          "prox_ltl_derivatives' ddq, lambda = prox_ltl's")
+
+    def solve(x, y, z):
+        ddq, lam, _ = m.prox_ltl(x, y, z, **kw)
+        return np.concatenate([ddq, lam])
+    for what, got, fd in (("dq", (ddq_dq, lam_dq), fd_q(m, lambda x: solve(x, v, tau), q, eps)),
+                          ("dv", (ddq_dv, lam_dv), fd_x(lambda x: solve(q, x, tau), v, eps)),
+                          ("dtau", (ddq_dtau, lam_dtau), fd_x(lambda x: solve(q, v, x), tau, eps))):
+        worst(got[0], fd[:m.NV], fd_tol, "prox_ltl ddq_" + what)
+        worst(got[1], fd[m.NV:], fd_tol, "prox_ltl lambda_" + what)
+    J, M = m.constraint_jacobian(q).astype(float), m.crba(q).astype(float)
+    worst(J @ ddq_dtau, np.zeros((m.NC, m.NV)), 10 * tol, "prox_ltl J ddq_dtau = 0")
+    worst(M @ ddq_dtau - J.T @ lam_dtau, np.eye(m.NV), 10 * tol,
+          "prox_ltl M ddq_dtau - J^T lambda_dtau = I")
+    raises(ValueError, ["prox_ltl_derivatives", "q", "shape"], m.prox_ltl_derivatives, q[:-1], v, tau)
+    return "prox_ltl"
 
 
 def check_constrained(m, q, v, tau, tol):
@@ -316,10 +463,13 @@ def main():
     close(J[:3], fd, 1e-2 if single else 1e-6, "frame_jacobian = d(position)/dq")
     close(m.frame_jacobian(q, m.FRAMES[tip])[3:], Rt.T @ J[3:], tol, "LOCAL = R^T LOCAL_WORLD_ALIGNED")
     close(m.integrate(q, zero, 1.0), q, 0, "integrate(q, 0) = q")
+    derivatives = check_derivatives(m, q, v, tau, tol)
 
     # (a set of more rows than DoFs, as the box's four corners, is inconsistent at a random
     # velocity: the solvers stop at max_iter; its contact step is checked below)
     solvers = check_constrained(m, q, v, tau, tol) if getattr(m, "NC", m.NV + 1) <= m.NV else []
+    if "constrained_aba" in solvers:            # contacts only, at most NV rows
+        derivatives.append(check_prox_derivatives(m, name, q, v, tau, tol))
     scenes = []
     if hasattr(m, "contact_step"):
         check_contact(m, module_dir, name, q, v, tau)
@@ -342,6 +492,9 @@ def main():
 
     for f in FAILURES:
         print("FAIL: " + f)
+    print("derivatives (worst error / (1 + max|reference|), tolerance): " + ", ".join(
+        "%s %.1e (%.0e)" % (k, e, t) for k, (e, t) in WORST.items()))
+    print("derivatives: " + ", ".join(derivatives))
     print("%s.py (%s): %d functions of %s.h, solvers %s; %s: %s" % (
         name, np.dtype(m.DTYPE).name, len(declared), name, ", ".join(solvers) or "none",
         ", ".join(scenes) or "no contact step",
