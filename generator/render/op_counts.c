@@ -155,6 +155,95 @@ static int constrained_counts(const kin_tree *t, const emit_count *done, int ndo
     return n;
 }
 
+/* The pairs (k, j) of DoFs with j a strict ancestor of k, and those of one joint. */
+static void branch_pairs(const kin_tree *t, long *pairs, long *same)
+{
+    int k, j;
+    *pairs = *same = 0;
+    for (k = 0; k < t->nv; k++)
+        for (j = t->dof_parent[k]; j >= 0; j = t->dof_parent[j]) {
+            (*pairs)++;
+            *same += t->dof_body[j] == t->dof_body[k];
+        }
+}
+
+/* The loops the generated code runs after the emitted terms (robot.c.tpl): the entries on
+ * each branch (two 12-term dot products per entry of row k at an ancestor-or-self column, or
+ * one 6-term product per entry above the diagonal across joints), and one whole-row sweep of
+ * M's factor (each pair one row update of nv products, then nv^2 for D^-1). */
+static void entry_loop_count(const kin_tree *t, emit_count *c)
+{
+    long pairs, same, cross;
+    branch_pairs(t, &pairs, &same);
+    cross = pairs - same;
+    c->mul += 24L * (t->nv + pairs + same) + 12L * cross;
+    c->add += 22L * (t->nv + pairs + same) + 10L * cross;
+}
+
+static void row_sweeps_count(const kin_tree *t, emit_count *c)
+{
+    long pairs, same;
+    branch_pairs(t, &pairs, &same);
+    c->mul += 2L * pairs * t->nv + (long)t->nv * t->nv;
+    c->add += 2L * pairs * t->nv;
+}
+
+/* The nonzeros of the compact J (rows times supports): B's products, one row update each. */
+static long compact_j(const kin_tree *t)
+{
+    long n = 0;
+    int k;
+    for (k = 0; k < t->nconstraints; k++)
+        n += (long)t->constraints[k].dim * t->constraints[k].nsupport;
+    return n;
+}
+
+/* R_rnea_derivatives: its terms and the entry loop. R_aba_derivatives: ABA, that, M^-1 (CRBA
+ * on the tree pattern, the factor, its steps) and two row sweeps. R_prox_ltl_derivatives (a
+ * set of contacts; the solve before it not included): the terms with the contacts, the entry
+ * loop and, for q, v and tau, two row sweeps, B^T and B by rows, and G^-1 counted as two
+ * proximal passes (one solve per column each). 0, or -1 out of memory. */
+static int derivative_counts(const kin_tree *t, emit_count *counts, int *n, int max)
+{
+    emit_count *rd = (emit_count *)find_count(counts, *n, "rnea_derivatives");
+    const emit_count *aba = find_count(counts, *n, "aba"), *minv = find_count(counts, *n, "minv");
+    emit_count sweeps, c;
+    emitted terms, solve;
+    int pass;
+    if (!rd)
+        return 0;
+    entry_loop_count(t, rd);
+    memset(&sweeps, 0, sizeof sweeps);
+    row_sweeps_count(t, &sweeps);
+    if (aba && minv && *n < max) {
+        c = *aba;
+        c.algorithm = "aba_derivatives";
+        add_count(&c, rd, 1);
+        add_count(&c, minv, 1);
+        add_count(&c, &sweeps, 2);
+        counts[(*n)++] = c;
+    }
+    if (t->nconstraints == 0 || !tree_contacts_only(t) || *n >= max)
+        return 0;
+    if (program_run(t, program_named("con_derivatives"), &terms, NULL) != 0 ||
+        program_run(t, program_named("kkt_solve"), &solve, NULL) != 0)
+        return -1;
+    memset(&c, 0, sizeof c);
+    set_count(&c, "prox_ltl_derivatives", &terms.c);
+    entry_loop_count(t, &c);
+    add_count(&c, &sweeps, 3);
+    c.mul += 3 * 2 * compact_j(t) * t->nv;
+    c.add += 3 * 2 * compact_j(t) * t->nv;
+    for (pass = 0; pass < 2; pass++) {
+        emit_count one;
+        set_count(&one, "kkt_solve", &solve.c);
+        add_count(&c, &one, 3L * t->nv);
+    }
+    c.algorithm = "prox_ltl_derivatives";
+    counts[(*n)++] = c;
+    return 0;
+}
+
 int render_op_counts(const kin_tree *t, emit_count *counts, int max)
 {
     int i, n = 0, f = render_counted_jacobian_frame(t), m;
@@ -177,6 +266,8 @@ int render_op_counts(const kin_tree *t, emit_count *counts, int max)
             return -1;
         n++;
     }
+    if (derivative_counts(t, counts, &n, max) != 0)
+        return -1;
     if (t->nconstraints > 0) {
         m = constrained_counts(t, counts, n, counts + n, max - n);
         if (m < 0)

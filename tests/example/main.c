@@ -53,5 +53,23 @@ int main(void)
         if (!(fabs(lambda[i] - lambda_generic[i]) <= 1e-9 * (1 + fabs(lambda_generic[i]))))
             mismatch = 1;
     }
+
+    /* the derivatives an MPC solver needs (the README's snippet): the generated ABA
+     * derivatives against the generic runtime's, M^-1 included */
+    {
+        static cdyn_real ddq_dq[ARM7_NV * ARM7_NV], ddq_dv[ARM7_NV * ARM7_NV];
+        static cdyn_real Minv[ARM7_NV * ARM7_NV], Minv_generic[ARM7_NV * ARM7_NV];
+        static cdyn_real dq_generic[ARM7_NV * ARM7_NV], dv_generic[ARM7_NV * ARM7_NV];
+        if (arm7_aba_derivatives(&d, q, v, tau, ddq_dq, ddq_dv, Minv) != 0 ||
+            cdyn_aba_derivatives(&arm7_model, &gd, q, v, tau, dq_generic, dv_generic,
+                                 Minv_generic) != CDYN_OK)
+            return 4;
+        for (i = 0; i < ARM7_NV * ARM7_NV; i++)
+            if (!(fabs(ddq_dq[i] - dq_generic[i]) <= 1e-9 * (1 + fabs(dq_generic[i]))) ||
+                !(fabs(ddq_dv[i] - dv_generic[i]) <= 1e-9 * (1 + fabs(dv_generic[i]))) ||
+                !(fabs(Minv[i] - Minv_generic[i]) <= 1e-9 * (1 + fabs(Minv_generic[i]))))
+                mismatch = 1;
+        printf("d ddq / d q[0][0] = %+.9f   (generic %+.9f)\n", ddq_dq[0], dq_generic[0]);
+    }
     return mismatch;
 }
