@@ -69,6 +69,9 @@ static const char *const algo_names[BENCH_NALGOS] = { "fk",
                                                       "ltl",
                                                       "minv",
                                                       "aba",
+                                                      "rnea_derivatives",
+                                                      "aba_derivatives",
+                                                      "aba_fd",
                                                       "prox_ltl",
                                                       "prox_ltls",
                                                       "constrained_aba",
@@ -77,6 +80,7 @@ static const char *const algo_names[BENCH_NALGOS] = { "fk",
                                                       "delassus_factorised",
                                                       "delassus_articulated",
                                                       "impulse",
+                                                      "prox_ltl_derivatives",
                                                       "contact_problem",
                                                       "admm",
                                                       "pgs",
@@ -251,17 +255,27 @@ static int timed(const bench_options *o, const bench_robot *r, int algo)
     return (algo >= BENCH_FIRST_CONSTRAINED) == (r->api->nc > 0);
 }
 
+/* aba_fd's count is nv + 1 times aba's (the integrates and differences not counted);
+ * prox_ltl_derivatives' is the derivatives' and the prox_ltl timed before them. */
 static bench_row make_row(const bench_ctx *c, int algo, const bench_time t[2], double diff)
 {
     const bench_robot *r = c->robot;
-    const bench_op_count *ops = op_count(r->ops, algo_names[algo]);
+    const int fd = algo == BENCH_ABA_FD;
+    const bench_op_count *ops = op_count(r->ops, algo_names[fd ? BENCH_ABA : algo]);
+    const bench_op_count *solve =
+        algo == BENCH_PROX_LTL_DERIVATIVES ? op_count(r->ops, algo_names[BENCH_PROX_LTL]) : NULL;
+    const long times = fd ? r->api->nv + 1 : 1;
     bench_row row;
     row.robot = r->api->name;
     row.algorithm = algo_names[algo];
     row.generated = t[GENERATED];
     row.generic = t[GENERIC];
-    row.mul = ops ? ops->mul : -1;
-    row.add = ops ? ops->add : -1;
+    row.mul = ops ? times * ops->mul : -1;
+    row.add = ops ? times * ops->add : -1;
+    if (solve && ops) {
+        row.mul += solve->mul;
+        row.add += solve->add;
+    }
     row.code_bytes = r->code_bytes ? r->code_bytes[algo] : -1;
     row.rel_diff = diff;
     return row;

@@ -20,6 +20,11 @@ typedef enum {
     BENCH_LTL,
     BENCH_MINV,
     BENCH_ABA,
+    /* the analytical derivatives (all outputs of each), and the user's alternative to
+     * aba_derivatives: dddq/dq by forward differences, nv + 1 calls of aba */
+    BENCH_RNEA_DERIVATIVES,
+    BENCH_ABA_DERIVATIVES,
+    BENCH_ABA_FD,
     /* robots generated with constraints; constrained_aba and prox_pv for contact sets */
     BENCH_PROX_LTL,
     BENCH_PROX_LTLS,
@@ -29,6 +34,8 @@ typedef enum {
     BENCH_DELASSUS_FACTORISED,
     BENCH_DELASSUS_ARTICULATED,
     BENCH_IMPULSE,
+    /* contact sets: prox_ltl (three iterations) followed by its derivatives */
+    BENCH_PROX_LTL_DERIVATIVES,
     /* robots generated with a contact step (NAME_contact_*), every contact of the set active */
     BENCH_CONTACT_PROBLEM,
     BENCH_ADMM,
@@ -66,13 +73,22 @@ typedef struct {
  * (pinocchio_admm: ADMMContactSolverTpl, 20 iterations, mu 0.8) does. */
 #define BENCH_CONTACT_ITER 20
 
+/* aba_fd's step: forward differences in the tangent space, column k of dddq/dq being
+ * (aba(integrate(q, h u_k), v, tau) - aba(q, v, tau)) / h, h about the square root of the
+ * scalar's epsilon. */
+#if CDYN_SCALAR_FLOAT
+#define BENCH_FD_STEP CDYN_R(3.5e-4)
+#else
+#define BENCH_FD_STEP CDYN_R(1.5e-8)
+#endif
+
 /* n calls of one algorithm on states cycled through the pool, outputs into out; returns
  * the sum of one output entry per call (so no call can be optimised away). d is the side's
  * workspace: a NAME_data, or a cdyn_data for the generic runtime. */
 typedef cdyn_real (*bench_loop)(void *d, const bench_inputs *in, cdyn_real *out, long n);
 
 /* Emitted operation counts from render_op_counts, written by bench_ops at build time. */
-#define BENCH_MAX_COUNTS 24
+#define BENCH_MAX_COUNTS 32
 typedef struct {
     const char *algorithm;
     long mul, add;

@@ -39,5 +39,37 @@
 #define BENCH_CONTACT_G_OUT ((long)in->nc * in->nc)
 #define BENCH_CONTACT_LAMBDA_OUT (in->nc)
 #define BENCH_STEP_OUT (in->nq + in->nv) /* q_next, v_next */
+/* The derivatives' loops write their outputs in a row, then their status one entry further
+ * (not in the checksum; bench_disagreement flags a row whose status is not 0). */
+#define BENCH_RNEA_DERIVATIVES_OUT (2 * BENCH_MATRIX_OUT) /* dtau/dq, dtau/dv */
+#define BENCH_ABA_DERIVATIVES_OUT (3 * BENCH_MATRIX_OUT)  /* dddq/dq, dddq/dv, dddq/dtau */
+/* aba_fd: dddq/dq (nv x nv); its scratch after it: ddq at q (nv), at the stepped q (nv),
+ * the tangent step (nv) and the stepped q (nq) */
+#define BENCH_ABA_FD_OUT BENCH_MATRIX_OUT
+/* prox_ltl_derivatives: ddq (nv) and lambda (nc) of the solve, then dddq/dq, dv, dtau
+ * (nv x nv each) and dlambda/dq, dv, dtau (nc x nv each) */
+#define BENCH_PROX_DERIVATIVES_OUT (BENCH_SOLVE_OUT + 3 * (long)in->nv * (in->nv + in->nc))
+
+/* aba_fd's body, the same on both sides: ABA(q, v, tau) into ddq0, then per tangent
+ * direction k ABA at integrate(q, h u_k) into ddq1 and column k of out = (ddq1 - ddq0) / h.
+ * INTEGRATE(QK) and ABA(Q, DDQ) are the side's calls. */
+#define BENCH_ABA_FD(INTEGRATE, ABA)                                                               \
+    do {                                                                                           \
+        const int nv_ = in->nv;                                                                    \
+        cdyn_real *ddq0 = out + (long)nv_ * nv_, *ddq1 = ddq0 + nv_, *u = ddq1 + nv_;             \
+        cdyn_real *qk = u + nv_;                                                                   \
+        int j_, k_;                                                                                \
+        (void)ABA(BENCH_Q, ddq0);                                                                  \
+        for (j_ = 0; j_ < nv_; j_++)                                                               \
+            u[j_] = CDYN_R(0);                                                                     \
+        for (k_ = 0; k_ < nv_; k_++) {                                                             \
+            u[k_] = BENCH_FD_STEP;                                                                 \
+            INTEGRATE(qk);                                                                         \
+            u[k_] = CDYN_R(0);                                                                     \
+            (void)ABA(qk, ddq1);                                                                   \
+            for (j_ = 0; j_ < nv_; j_++)                                                           \
+                out[(long)j_ * nv_ + k_] = (ddq1[j_] - ddq0[j_]) / BENCH_FD_STEP;                  \
+        }                                                                                          \
+    } while (0)
 
 #endif

@@ -70,6 +70,31 @@ static cdyn_real generic_aba(void *d, const bench_inputs *in, cdyn_real *out, lo
     BENCH_CALLS(cdyn_aba(MODEL(d), d, BENCH_Q, BENCH_V, BENCH_TAU, out), BENCH_VECTOR_OUT);
 }
 
+static cdyn_real generic_rnea_derivatives(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    const long len = BENCH_MATRIX_OUT;
+    BENCH_CALLS(out[2 * len] = (cdyn_real)cdyn_rnea_derivatives(MODEL(d), d, BENCH_Q, BENCH_V,
+                                                                 BENCH_A, out, out + len),
+                BENCH_RNEA_DERIVATIVES_OUT);
+}
+
+static cdyn_real generic_aba_derivatives(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    const long len = BENCH_MATRIX_OUT;
+    BENCH_CALLS(out[3 * len] = (cdyn_real)cdyn_aba_derivatives(MODEL(d), d, BENCH_Q, BENCH_V,
+                                                                BENCH_TAU, out, out + len,
+                                                                out + 2 * len),
+                BENCH_ABA_DERIVATIVES_OUT);
+}
+
+/* nv + 1 calls of the generic ABA (bench_loops.h) */
+#define FD_INTEGRATE(QK) cdyn_integrate(MODEL(d), BENCH_Q, u, CDYN_R(1), QK)
+#define FD_ABA(Q, DDQ) cdyn_aba(MODEL(d), d, Q, BENCH_V, BENCH_TAU, DDQ)
+static cdyn_real generic_aba_fd(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS(BENCH_ABA_FD(FD_INTEGRATE, FD_ABA), BENCH_ABA_FD_OUT);
+}
+
 #define CDATA ((cdyn_constraint_data *)in->constraint_data)
 static const cdyn_prox_settings prox3 = BENCH_PROX_SETTINGS;
 
@@ -111,6 +136,20 @@ static cdyn_real generic_impulse(void *d, const bench_inputs *in, cdyn_real *out
     BENCH_CALLS(
         cdyn_impulse(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, CDYN_R(0.5), out, out + in->nv),
         BENCH_SOLVE_OUT);
+}
+
+/* prox_ltl (three iterations) then its derivatives, laid out as the generated side's. */
+static cdyn_real generic_prox_ltl_derivatives(void *d, const bench_inputs *in, cdyn_real *out,
+                                              long n)
+{
+    const long nv = in->nv, nc = in->nc, mm = nv * nv, cm = nc * nv;
+    cdyn_real *x = out + nv + nc;
+    BENCH_CALLS(((void)cdyn_prox_ltl(MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, BENCH_TAU, out,
+                                     out + nv),
+                 out[BENCH_PROX_DERIVATIVES_OUT] = (cdyn_real)cdyn_prox_ltl_derivatives(
+                     MODEL(d), d, CDATA, &prox3, BENCH_Q, BENCH_V, out, out + nv, x, x + mm,
+                     x + 2 * mm, x + 3 * mm, x + 3 * mm + cm, x + 3 * mm + 2 * cm)),
+                BENCH_PROX_DERIVATIVES_OUT);
 }
 
 /* The contact step's rows (bench.h); the problem and lambda stay in P, read there. */
@@ -165,6 +204,9 @@ static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_ltl,
     generic_minv,
     generic_aba,
+    generic_rnea_derivatives,
+    generic_aba_derivatives,
+    generic_aba_fd,
     generic_prox_ltl,
     generic_prox_ltls,
     generic_constrained_aba,
@@ -173,6 +215,7 @@ static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_delassus,
     generic_delassus, /* the generic runtime has one route */
     generic_impulse,
+    generic_prox_ltl_derivatives,
     generic_contact_problem,
     generic_admm,
     generic_pgs,
@@ -304,7 +347,10 @@ int bench_ctx_init(bench_ctx *c, const bench_robot *r)
     const size_t nq = (size_t)api->nq, nv = (size_t)api->nv;
     const size_t nc = (size_t)api->nc;
     const size_t nr = nc + 2 * (size_t)api->njoint_limits; /* the contact step's rows */
-    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nr * nr + nr + nq;
+    /* the largest output: a Jacobian or the contact step's, or the derivatives' (with their
+     * status), or aba_fd's Jacobian and scratch */
+    const size_t out_len = 12 + (nv > 6 ? nv * nv : 6 * nv) + nr * nr + nr + nq +
+                           3 * nv * (nv + nc) + 3 * nv + 1;
     size_t generic_bytes;
     memset(c, 0, sizeof *c);
     c->robot = r;
@@ -403,6 +449,10 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_DELASSUS_FACTORISED:
     case BENCH_DELASSUS_ARTICULATED: return BENCH_DELASSUS_OUT;
     case BENCH_CONTACT_STEP: return BENCH_STEP_OUT;
+    case BENCH_RNEA_DERIVATIVES: return BENCH_RNEA_DERIVATIVES_OUT;
+    case BENCH_ABA_DERIVATIVES: return BENCH_ABA_DERIVATIVES_OUT;
+    case BENCH_ABA_FD: return BENCH_ABA_FD_OUT;
+    case BENCH_PROX_LTL_DERIVATIVES: return BENCH_PROX_DERIVATIVES_OUT;
     default: return BENCH_VECTOR_OUT;
     }
 }
@@ -451,6 +501,10 @@ double bench_disagreement(bench_ctx *c, int algo)
     if (algo >= BENCH_FIRST_CONTACT && algo != BENCH_CONTACT_STEP &&
         (n = contact_outputs(c, algo)) < 0)
         return 1; /* not the same problem */
+    if ((algo == BENCH_RNEA_DERIVATIVES || algo == BENCH_ABA_DERIVATIVES ||
+         algo == BENCH_PROX_LTL_DERIVATIVES) &&
+        (c->out[GENERATED][n] != 0 || c->out[GENERIC][n] != 0))
+        return 1; /* a side's status after its outputs: not computed */
     if (algo == BENCH_CRBA_TREE) { /* M is only in d: compared through its factor */
         (void)c->robot->api->ltl(c->data[GENERATED]);
         (void)cdyn_ltl(c->model, &c->generic);

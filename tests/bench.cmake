@@ -162,6 +162,13 @@ add_test(NAME bench_contact_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/co
   $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_contact_rows)
 set_tests_properties(bench_contact_rows PROPERTIES TIMEOUT 300)
 
+# The derivatives' rows through `cdyngen bench` (a test: about 20 s, -O1): the sample arm with
+# a 3d tool contact, rnea_derivatives, aba_derivatives, aba_fd and prox_ltl_derivatives in the
+# CSV and JSON, both sides agreeing.
+add_test(NAME bench_derivative_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/derivative_rows.sh
+  $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_derivative_rows)
+set_tests_properties(bench_derivative_rows PROPERTIES TIMEOUT 300)
+
 # Optional: the contact step's solution against Pinocchio's on the same problem (C++, built
 # against ../shared/peers/pinocchio's build; skipped when that or ../shared is absent).
 # Configure with -DCDYN_PINOCCHIO_PEER=DIR, DIR where that build.sh built its harness.

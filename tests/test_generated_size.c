@@ -15,7 +15,9 @@
  *    ltl_solve and ltl_factor leave their outputs as they are (they cannot trust its index
  *    tables, and may not write them);
  *  - the caller-facing fields: ref_R/ref_p written by constraint_capture and read by the
- *    solvers' Baumgarte terms, primal_residual/dual_residual after a solve. */
+ *    solvers' Baumgarte terms, primal_residual/dual_residual after a solve.
+ * The derivatives NAME_rnea_derivatives and NAME_aba_derivatives (every entry written) are
+ * held to 1e-12 (DERIV_TOL). */
 #include <check.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +37,10 @@
 
 #define TOL 1e-10
 #define PENALTY_GROWTH 1e3 /* as test_generated_random: prox_ltls, constrained_aba */
+/* NAME_rnea_derivatives and NAME_aba_derivatives, size form (the runtime's
+ * cdyn_rnea_derivatives, cdyn_aba_derivatives) against full form (straight-line code):
+ * 1e-12 relative, measured 1.1e-15 (RNEA's) and 4.0e-13 (ABA's, quadruped12's solve with M) */
+#define DERIV_TOL 1e-12
 #define STATES 4
 
 extern const generated_api size_q12_full_api, size_q12_api, size_arm7_full_api, size_arm7_api,
@@ -224,6 +230,19 @@ static void check_dynamics(fixture *fx, int st)
     ck_assert_int_eq(f->aba(fx->df, fx->q, fx->v, fx->tau, x), 0);
     ck_assert_int_eq(s->aba(fx->ds, fx->q, fx->v, fx->tau, y), 0);
     assert_vec_close(y, x, nv, TOL, "%s state %d aba", r, st);
+    /* the derivatives: the size form's functions call cdyn_rnea_derivatives and cdyn_aba_derivatives,
+     * the full form's are its own straight-line code (DERIV_TOL above) */
+    for (i = 0; i < 2 * n2; i++)
+        fx->X[i] = fx->Y[i] = fx->x[i] = fx->y[i] = 0.0 / 0.0; /* every entry written */
+    ck_assert_int_eq(f->rnea_derivatives(fx->df, fx->q, fx->v, fx->a, fx->X, fx->X + n2), 0);
+    ck_assert_int_eq(s->rnea_derivatives(fx->ds, fx->q, fx->v, fx->a, fx->Y, fx->Y + n2), 0);
+    assert_vec_close(fx->Y, fx->X, n2, DERIV_TOL, "%s state %d rnea_dq", r, st);
+    assert_vec_close(fx->Y + n2, fx->X + n2, n2, DERIV_TOL, "%s state %d rnea_dv", r, st);
+    ck_assert_int_eq(f->aba_derivatives(fx->df, fx->q, fx->v, fx->tau, fx->X, fx->X + n2, x), 0);
+    ck_assert_int_eq(s->aba_derivatives(fx->ds, fx->q, fx->v, fx->tau, fx->Y, fx->Y + n2, y), 0);
+    assert_vec_close(fx->Y, fx->X, n2, DERIV_TOL, "%s state %d aba_dq", r, st);
+    assert_vec_close(fx->Y + n2, fx->X + n2, n2, DERIV_TOL, "%s state %d aba_dv", r, st);
+    assert_vec_close(y, x, n2, DERIV_TOL, "%s state %d aba_dtau", r, st);
     /* the status contract (docs/api.md): a NaN in any entry of q. The size form returns what
      * the generic runtime returns; the full form never reads what it folded away (a
      * free-flyer's position in ABA), so its error must come with one of the size form's,

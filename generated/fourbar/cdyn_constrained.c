@@ -162,8 +162,17 @@ static void cdyn__constraint_constants(cdyn_constraint_data *cd, const cdyn_mode
         cd->bp[3 * k] = cd->bp[3 * k + 1] = cd->bp[3 * k + 2] = 0;
         cdyn__init_support(m, cd, k);
     }
-    for (int k = 0; k < cd->nc * m->nv; ++k)
-        cd->J[k] = cd->B[k] = 0;
+    for (int k = 0; k < cd->n; ++k) { /* the supports' entries kept: an attached buffer's */
+        const int *s = cd->support + k * m->nv; /* factor serves cdyn_prox_ltl_derivatives */
+        for (int r = cd->row[k]; r < cd->row[k] + cd->set[k].dim; ++r)
+            for (int j = 0, t = 0; j < m->nv; ++j) {
+                if (t < cd->nsupport[k] && s[t] == j) {
+                    ++t;
+                    continue;
+                }
+                cd->J[r * m->nv + j] = cd->B[r * m->nv + j] = 0;
+            }
+    }
     cdyn__init_support_bodies(m, cd);
 }
 

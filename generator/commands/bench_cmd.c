@@ -21,36 +21,45 @@
 #define MAX_JOBS 32
 
 /* The harness's algorithms (harness/bench.h, in its order), which robots have
- * them and the generated function whose machine code is their code size. */
+ * them and the generated function whose machine code is their code size (with its static
+ * helpers: those named after it, and those starting with `helpers` when given). */
 enum { ALWAYS, CONSTRAINED, CONTACTS_ONLY, FRICTION };
 static const struct {
     const char *name, *function;
     int needs;
+    const char *helpers;
 } algorithms[] = {
-    { "fk", "fk", ALWAYS },
-    { "jacobian", "frame_jacobian", ALWAYS },
-    { "rnea", "rnea", ALWAYS },
-    { "nle", "nle", ALWAYS },
-    { "gravity", "gravity", ALWAYS },
-    { "crba", "crba", ALWAYS },
-    { "crba_tree", "crba_tree", ALWAYS },
-    { "ltl", "ltl", ALWAYS },
-    { "minv", "minv", ALWAYS },
-    { "aba", "aba", ALWAYS },
-    { "prox_ltl", "prox_ltl", CONSTRAINED },
-    { "prox_ltls", "prox_ltls", CONSTRAINED },
-    { "constrained_aba", "constrained_aba", CONTACTS_ONLY },
-    { "prox_pv", "prox_pv", CONTACTS_ONLY },
-    { "delassus", "delassus", CONSTRAINED },
-    { "delassus_factorised", "delassus_factorised", CONSTRAINED },
-    { "delassus_articulated", "delassus_articulated", CONTACTS_ONLY },
-    { "impulse", "impulse", CONSTRAINED },
+    { "fk", "fk", ALWAYS, NULL },
+    { "jacobian", "frame_jacobian", ALWAYS, NULL },
+    { "rnea", "rnea", ALWAYS, NULL },
+    { "nle", "nle", ALWAYS, NULL },
+    { "gravity", "gravity", ALWAYS, NULL },
+    { "crba", "crba", ALWAYS, NULL },
+    { "crba_tree", "crba_tree", ALWAYS, NULL },
+    { "ltl", "ltl", ALWAYS, NULL },
+    { "minv", "minv", ALWAYS, NULL },
+    { "aba", "aba", ALWAYS, NULL },
+    /* R__rnea_derivative_terms (the straight-line part) is rnea_derivatives', not rnea's;
+     * aba_fd is nv + 1 calls of R_aba: no code of its own */
+    { "rnea_derivatives", "rnea_derivatives", ALWAYS, "rnea_derivative" },
+    { "aba_derivatives", "aba_derivatives", ALWAYS, NULL },
+    { "aba_fd", "(aba)", ALWAYS, NULL },
+    { "prox_ltl", "prox_ltl", CONSTRAINED, NULL },
+    { "prox_ltls", "prox_ltls", CONSTRAINED, NULL },
+    { "constrained_aba", "constrained_aba", CONTACTS_ONLY, NULL },
+    { "prox_pv", "prox_pv", CONTACTS_ONLY, NULL },
+    { "delassus", "delassus", CONSTRAINED, NULL },
+    { "delassus_factorised", "delassus_factorised", CONSTRAINED, NULL },
+    { "delassus_articulated", "delassus_articulated", CONTACTS_ONLY, NULL },
+    { "impulse", "impulse", CONSTRAINED, NULL },
+    /* timed after prox_ltl (three iterations); its code is the derivatives' own */
+    { "prox_ltl_derivatives", "prox_ltl_derivatives", CONTACTS_ONLY, "constrained_derivative" },
     /* the contact step's (a frictional contact, --contact FRAME:friction); the solvers'
      * code is the runtime's: no function of the robot is theirs */
-    { "contact_problem", "contact_problem", FRICTION },
-    { "admm", "(runtime)", FRICTION },
-    { "pgs", "(runtime)", FRICTION },
-    { "contact_step", "contact_step", FRICTION },
+    { "contact_problem", "contact_problem", FRICTION, NULL },
+    { "admm", "(runtime)", FRICTION, NULL },
+    { "pgs", "(runtime)", FRICTION, NULL },
+    { "contact_step", "contact_step", FRICTION, NULL },
 };
 #define NALGORITHMS ((int)(sizeof algorithms / sizeof algorithms[0]))
 
@@ -81,8 +90,9 @@ static const char usage_text[] =
     "  --cflags \"FLAGS\"     its flags, split at spaces (default: -O3 -march=native); always\n"
     "                       preceded by -std=gnu99 -DNDEBUG\n"
     "  --algorithms LIST    comma-separated, e.g. rnea,aba,prox_ltl (default: all the robot\n"
-    "                       has; the constrained solvers need --contact or --loop; the\n"
-    "                       contact step's contact_problem, admm, pgs and contact_step a\n"
+    "                       has; the constrained solvers need --contact or --loop,\n"
+    "                       prox_ltl_derivatives contacts only; the contact step's\n"
+    "                       contact_problem, admm, pgs and contact_step a\n"
     "                       --contact FRAME:friction)\n"
     "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
     "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
@@ -276,8 +286,9 @@ typedef struct {
     long bytes[NALGORITHMS];
 } code_sizes;
 
-/* R_aba is aba's; R__minv_chunk_3 is minv's (the longest algorithm name that fits, so
- * R__prox_ltls_iterate is prox_ltls's, not prox_ltl's). R_frame_jacobian's is its
+/* R_aba is aba's; R__minv_chunk_3 is minv's (the longest algorithm name or helpers prefix
+ * that fits, so R__prox_ltls_iterate is prox_ltls's, not prox_ltl's, and
+ * R__rnea_derivative_terms rnea_derivatives', not rnea's). R_frame_jacobian's is its
  * dispatcher and the one per-frame function the bench times (R__jacobian_local_K), not the
  * other frames'. */
 static void add_function(const char *symbol, unsigned long bytes, void *ctx)
@@ -285,6 +296,7 @@ static void add_function(const char *symbol, unsigned long bytes, void *ctx)
     code_sizes *c = ctx;
     const size_t n = strlen(c->name);
     const char *rest = symbol + n + 1;
+    size_t best_len;
     int k, best = -1, helper;
     if (strncmp(symbol, c->name, n) != 0 || symbol[n] != '_')
         return;
@@ -292,12 +304,17 @@ static void add_function(const char *symbol, unsigned long bytes, void *ctx)
         rest = "frame_jacobian"; /* the other frames' functions match no algorithm */
     helper = *rest == '_';
     rest += helper;
-    for (k = 0; k < NALGORITHMS; k++) {
-        const size_t len = strlen(algorithms[k].function);
-        if (strncmp(rest, algorithms[k].function, len) == 0 &&
-            (rest[len] == '\0' || (helper && rest[len] == '_')) &&
-            (best < 0 || len > strlen(algorithms[best].function)))
-            best = k;
+    for (k = 0, best_len = 0; k < NALGORITHMS; k++) {
+        const char *named[2] = { algorithms[k].function, helper ? algorithms[k].helpers : NULL };
+        int j;
+        for (j = 0; j < 2 && named[j]; j++) {
+            const size_t len = strlen(named[j]);
+            if (strncmp(rest, named[j], len) == 0 &&
+                (rest[len] == '\0' || (helper && rest[len] == '_')) && len > best_len) {
+                best = k;
+                best_len = len;
+            }
+        }
     }
     if (best >= 0)
         c->bytes[best] += (long)bytes;
