@@ -104,7 +104,7 @@ for form in full size; do
     "$cdyngen" "$src/robots/humanoid.urdf" $opts $flag --name humanoid --scalar float \
         -o "$work/m4f_$form/gen" > /dev/null
     sh "$here/run_target.sh" m4f "$work/m4f_$form/gen" humanoid "$work/m4f_$form/run" \
-        "$fw_host" "$cc" "$qemu" 8192 > "$work/m4f_$form/run.log" 2>&1 \
+        "$fw_host" "$cc" "$qemu" 20480 > "$work/m4f_$form/run.log" 2>&1 \
         || { cat "$work/m4f_$form/run.log" >&2; exit 1; }
 done
 
