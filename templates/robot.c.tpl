@@ -170,12 +170,12 @@ static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_rea
 static const int {{ name }}__ltl_pairs[{{ nltl_pairs }}][4] = {
 {{ ltl_pairs }}
 };
-{% endif %}
 
 static inline cdyn_real {{ name }}__dot6(const cdyn_real *x, const cdyn_real *y)
 {
     return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
 }
+{% endif %}
 
 /* x . y for 12-vectors in four interleaved partial sums, which compilers turn into three
  * vector products and one horizontal sum. */
