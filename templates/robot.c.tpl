@@ -163,70 +163,101 @@ static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_rea
                                         const cdyn_real *v, const cdyn_real *a)
 {
 {{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}
-{% if nltl_pairs %}
+{% if nltl_pairs and forward_dynamics %}
 
-/* (DoF i, strict ancestor a, index of L(i, a) in d->L, 1 if i and a are one joint's), rows
- * ascending: the pairs of RNEA's derivatives off the diagonal, and the sweeps of M^-1. */
-static const int {{ name }}__ltl_pairs[{{ nltl_pairs }}][4] = {
-{{ ltl_pairs }}
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
+ * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
+ * first). DoF k's are [first[k], first[k + 1]). */
+static const int {{ name }}__ltl_rows[{{ nltl_pairs }}][2] = {
+{{ ltl_rows }}
+};
+static const int {{ name }}__ltl_row_first[{{ NAME }}_NV + 1] = {
+{{ ltl_row_first }}
+};
+static const int {{ name }}__ltl_cols[{{ nltl_pairs }}][2] = {
+{{ ltl_cols }}
+};
+static const int {{ name }}__ltl_col_first[{{ NAME }}_NV + 1] = {
+{{ ltl_col_first }}
 };
 
-static inline cdyn_real {{ name }}__dot6(const cdyn_real *x, const cdyn_real *y)
-{
-    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
-}
+/* DoF by DoF, the end of its subtree: its branch (ancestors, itself, descendants) lies in
+ * the columns before it. */
+static const int {{ name }}__subtree_end[{{ NAME }}_NV] = {
+{{ subtree_end }}
+};
 {% endif %}
 
-/* x . y for 12-vectors in four interleaved partial sums, which compilers turn into three
- * vector products and one horizontal sum. */
-static inline cdyn_real {{ name }}__dot12(const cdyn_real *x, const cdyn_real *y)
+{% if nderiv_runs %}
+/* (row, first column, length, kind) of each run of RNEA's derivatives: kind 1 from the row's
+ * composite terms and the columns' motion changes (ancestors, the row's own joint), kind 2
+ * from the row's axis and the columns' force changes (descendants on other bodies). */
+static const int {{ name }}__deriv_runs[{{ nderiv_runs }}][4] = {
+{{ deriv_runs }}
+};
+
+/* d->dcol holds each term component by component over the DoFs (row c, column DoF), so a
+ * run's entries are products of a few scalars of its row with contiguous columns: one vector
+ * operation for several entries. Rows 0-11 [Ic S | Bc^T S], 12-23 [dA | dV], 24-35
+ * [dAv | S], 36-47 the force changes [by q | by v]. Kind 1: dtau_i/dq_j = (Ic S_i).dA_j +
+ * (Bc^T S_i).dV_j and dtau_i/dv_j = (Ic S_i).dAv_j + (Bc^T S_i).S_j. */
+static void {{ name }}__motion_run(const cdyn_real (*restrict T)[{{ nv_alloc }}], int i, int j0, int n,
+                             cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    const cdyn_real a = x[0] * y[0] + x[4] * y[4] + x[8] * y[8];
-    const cdyn_real b = x[1] * y[1] + x[5] * y[5] + x[9] * y[9];
-    const cdyn_real c = x[2] * y[2] + x[6] * y[6] + x[10] * y[10];
-    const cdyn_real e = x[3] * y[3] + x[7] * y[7] + x[11] * y[11];
-    return (a + b) + (c + e);
+    cdyn_real k[12];
+    int c, j;
+    for (c = 0; c < 12; ++c)
+        k[c] = T[c][i];
+    for (j = j0; j < j0 + n; ++j) { /* unrolled: the loop over j vectorises */
+        const cdyn_real q0 = k[0] * T[12][j] + k[1] * T[13][j] + k[2] * T[14][j],
+                        q1 = k[3] * T[15][j] + k[4] * T[16][j] + k[5] * T[17][j],
+                        q2 = k[6] * T[18][j] + k[7] * T[19][j] + k[8] * T[20][j],
+                        q3 = k[9] * T[21][j] + k[10] * T[22][j] + k[11] * T[23][j];
+        const cdyn_real v0 = k[0] * T[24][j] + k[1] * T[25][j] + k[2] * T[26][j],
+                        v1 = k[3] * T[27][j] + k[4] * T[28][j] + k[5] * T[29][j],
+                        v2 = k[6] * T[30][j] + k[7] * T[31][j] + k[8] * T[32][j],
+                        v3 = k[9] * T[33][j] + k[10] * T[34][j] + k[11] * T[35][j];
+        dq[j] = (q0 + q1) + (q2 + q3);
+        dv[j] = (v0 + v1) + (v2 + v3);
+    }
 }
 
-/* Row k's entries at column j (j = k or an ancestor of k, whose subtree holds k): the terms
- * of d->dcol are [Ic S | Bc^T S | dA | dV | dAv | S | ...], so dtau_k/dq_j =
- * (Ic S_k).dA_j + (Bc^T S_k).dV_j and dtau_k/dv_j = (Ic S_k).dAv_j + (Bc^T S_k).S_j. */
-static inline void {{ name }}__entry(const {{ name }}_data *d, int k, int j, cdyn_real *dq,
-                                      cdyn_real *dv)
+/* Kind 2: dtau_i/dq_j = S_i . (j's force change by q), and by v. */
+static void {{ name }}__force_run(const cdyn_real (*restrict T)[{{ nv_alloc }}], int i, int j0, int n,
+                            cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    const cdyn_real *K = d->dcol[k], *J = d->dcol[j];
-    dq[k * {{ NAME }}_NV + j] = {{ name }}__dot12(K, J + 12);
-    dv[k * {{ NAME }}_NV + j] = {{ name }}__dot12(K, J + 24);
+    cdyn_real s[6];
+    int c, j;
+    for (c = 0; c < 6; ++c)
+        s[c] = T[30 + c][i];
+    for (j = j0; j < j0 + n; ++j) {
+        dq[j] = (s[0] * T[36][j] + s[1] * T[37][j] + s[2] * T[38][j]) +
+                (s[3] * T[39][j] + s[4] * T[40][j] + s[5] * T[41][j]);
+        dv[j] = (s[0] * T[42][j] + s[1] * T[43][j] + s[2] * T[44][j]) +
+                (s[3] * T[45][j] + s[4] * T[46][j] + s[5] * T[47][j]);
+    }
 }
 
-/* From the terms in d, both outputs: zeros, then the entries on each branch. Off the
- * diagonal, (k, a) for an ancestor a; and (a, k): as above when a and k are one joint's
- * (each in the other's subtree), else S_a . (k's force changes). */
+{% endif %}
+/* From the terms in d, both outputs: zeros, then the runs of each row. */
 static void {{ name }}__derivative_entries(const {{ name }}_data *d, cdyn_real *dtau_dq,
                                      cdyn_real *dtau_dv)
 {
     int k;
-{% if nltl_pairs %}
-    int t;
-{% endif %}
     for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k) {
         dtau_dq[k] = 0;
         dtau_dv[k] = 0;
     }
-    for (k = 0; k < {{ NAME }}_NV; ++k)
-        {{ name }}__entry(d, k, k, dtau_dq, dtau_dv);
-{% if nltl_pairs %}
-    for (t = 0; t < {{ nltl_pairs }}; ++t) {
-        const int i = {{ name }}__ltl_pairs[t][0], j = {{ name }}__ltl_pairs[t][1];
-        {{ name }}__entry(d, i, j, dtau_dq, dtau_dv);
-        if ({{ name }}__ltl_pairs[t][3]) {
-            {{ name }}__entry(d, j, i, dtau_dq, dtau_dv);
-        } else {
-            const cdyn_real *S = d->dcol[j] + 30, *F = d->dcol[i] + 36;
-            dtau_dq[j * {{ NAME }}_NV + i] = {{ name }}__dot6(S, F);
-            dtau_dv[j * {{ NAME }}_NV + i] = {{ name }}__dot6(S, F + 6);
-        }
+{% if nderiv_runs %}
+    for (k = 0; k < {{ nderiv_runs }}; ++k) {
+        const int *r = {{ name }}__deriv_runs[k], row = r[0] * {{ NAME }}_NV;
+        if (r[3] == 1)
+            {{ name }}__motion_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
+        else
+            {{ name }}__force_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
     }
+{% else %}
+    (void)d;
 {% endif %}
 }
 
@@ -356,38 +387,95 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
     return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
-{% if nltl_pairs or constraints and contacts_only %}
-/* x -= l y over one row of a {{ NAME }}_NV-column matrix (two distinct rows). */
-static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+{% if nltl_pairs %}
+/* acc <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]), on W columns from c: W
+ * accumulators stay in registers over all the rows read (one load per row read, where an
+ * update row by row would load and store x once per row read too). */
+#define {{ NAME }}__GATHER_BLOCK(W)                                                              \
+    static inline void {{ name }}__gather_block##W(cdyn_real *restrict acc, const cdyn_real *restrict x, \
+                                           const cdyn_real *restrict X, const int (*p)[2], int t0,  \
+                                           int t1, const cdyn_real *restrict L, int c)          \
+    {                                                                                           \
+        int t, u;                                                                               \
+        for (u = 0; u < W; ++u)                                                                 \
+            acc[u] = x[c + u];                                                                  \
+        for (t = t0; t < t1; ++t) {                                                             \
+            const cdyn_real l = L[p[t][1]], *y = X + p[t][0] + c;                               \
+            for (u = 0; u < W; ++u)                                                             \
+                acc[u] -= l * y[u];                                                             \
+        }                                                                                       \
+    }
+{{ NAME }}__GATHER_BLOCK(4)
+{{ NAME }}__GATHER_BLOCK(8)
+{{ NAME }}__GATHER_BLOCK(16)
+
+/* x <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]) (p[t][0]: a row's offset), on
+ * the first n columns; x is none of those rows. Sixteen columns at a time, then eight, then
+ * four; the last n % 4 as the four ending at n, computed before the others change x and
+ * stored after (their common columns get the same value twice): no column one by one. */
+static void {{ name }}__gather_rows(cdyn_real *restrict x, const cdyn_real *restrict X,
+                              const int (*p)[2], int t0, int t1, const cdyn_real *restrict L, int n)
 {
-    int c;
-    for (c = 0; c < {{ NAME }}_NV; ++c)
-        x[c] -= l * y[c];
+    cdyn_real acc[16], tail[4];
+    int c = 0, u, t;
+    if (n < 4) {
+        for (; c < n; ++c) {
+            cdyn_real a = x[c];
+            for (t = t0; t < t1; ++t)
+                a -= L[p[t][1]] * X[p[t][0] + c];
+            x[c] = a;
+        }
+        return;
+    }
+    if (n % 4)
+        {{ name }}__gather_block4(tail, x, X, p, t0, t1, L, n - 4);
+    for (; c + 16 <= n; c += 16) {
+        {{ name }}__gather_block16(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 16; ++u)
+            x[c + u] = acc[u];
+    }
+    if (c + 8 <= n) {
+        {{ name }}__gather_block8(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 8; ++u)
+            x[c + u] = acc[u];
+        c += 8;
+    }
+    if (c + 4 <= n) {
+        {{ name }}__gather_block4(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 4; ++u)
+            x[c + u] = acc[u];
+    }
+    if (n % 4)
+        for (u = 0; u < 4; ++u)
+            x[n - 4 + u] = tail[u];
 }
 
 {% endif %}
-/* X <- L^-T X and X <- L^-1 X on every column at once, by whole rows: each pair of the
- * factor is one row update, contiguous and vectorised. */
-static void {{ name }}__solve_lt_rows(const {{ name }}_data *d, cdyn_real *X)
+/* X <- L^-T X on every column at once, by whole rows, each gathered from its descendants'
+ * (leaves first); of each row the first n[k] columns (the rest are zeros and stay so), or all
+ * with n NULL. */
+static void {{ name }}__solve_lt_rows(const {{ name }}_data *d, cdyn_real *X, const int *n)
 {
 {% if nltl_pairs %}
-    int t;
-    for (t = {{ nltl_pairs }} - 1; t >= 0; --t) /* leaves first */
-        {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV,
-                       d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV);
+    int k;
+    for (k = {{ NAME }}_NV - 1; k >= 0; --k)
+        {{ name }}__gather_rows(X + k * {{ NAME }}_NV, X, {{ name }}__ltl_cols, {{ name }}__ltl_col_first[k],
+                          {{ name }}__ltl_col_first[k + 1], d->L, n ? n[k] : {{ NAME }}_NV);
 {% else %}
     (void)d;
     (void)X;
+    (void)n;
 {% endif %}
 }
 
+/* X <- L^-1 X: each row gathered from its ancestors', root first. */
 static void {{ name }}__solve_l_rows(const {{ name }}_data *d, cdyn_real *X)
 {
 {% if nltl_pairs %}
-    int t;
-    for (t = 0; t < {{ nltl_pairs }}; ++t) /* root first */
-        {{ name }}__row_axpy(X + {{ name }}__ltl_pairs[t][0] * {{ NAME }}_NV,
-                       d->L[{{ name }}__ltl_pairs[t][2]], X + {{ name }}__ltl_pairs[t][1] * {{ NAME }}_NV);
+    int k;
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        {{ name }}__gather_rows(X + k * {{ NAME }}_NV, X, {{ name }}__ltl_rows, {{ name }}__ltl_row_first[k],
+                          {{ name }}__ltl_row_first[k + 1], d->L, {{ NAME }}_NV);
 {% else %}
     (void)d;
     (void)X;
@@ -405,10 +493,14 @@ static void {{ name }}__scale_d_rows(const {{ name }}_data *d, cdyn_real *X, cdy
     }
 }
 
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X. */
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
 static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
 {
-    {{ name }}__solve_lt_rows(d, X);
+{% if nltl_pairs %}
+    {{ name }}__solve_lt_rows(d, X, {{ name }}__subtree_end);
+{% else %}
+    {{ name }}__solve_lt_rows(d, X, 0);
+{% endif %}
     {{ name }}__scale_d_rows(d, X, -1);
     {{ name }}__solve_l_rows(d, X);
 }

@@ -133,7 +133,7 @@ typedef struct {
     cdyn_real Dinv[{{ nv_alloc }}];     /* 1 / D */
     cdyn_real aba_D[{{ nv_alloc }}];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by {{ name }}_aba */
     cdyn_real deriv_ddq[{{ nv_alloc }}]; /* the accelerations {{ name }}_aba_derivatives takes RNEA's derivatives at */
-    cdyn_real dcol[{{ nv_alloc }}][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
+    cdyn_real dcol[48][{{ nv_alloc }}]; /* RNEA's derivatives: the DoFs' world terms, component by component (robot.c: the layout) */
 {% if constraints %}
     /* constrained dynamics */
     cdyn_real ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or {{ name }}_constraint_capture */

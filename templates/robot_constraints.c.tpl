@@ -429,6 +429,14 @@ static const int {{ name }}__con_pairs[{{ ncon_pairs }}][3] = {
 {{ con_pairs }}
 };
 
+/* x -= l y over one row of a {{ NAME }}_NV-column matrix (two distinct rows). */
+static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+{
+    int c;
+    for (c = 0; c < {{ NAME }}_NV; ++c)
+        x[c] -= l * y[c];
+}
+
 /* One rounding of the scalar: where the proximal refinement below stops. */
 #if CDYN_SCALAR_FLOAT
 #define {{ NAME }}__EPS CDYN_R(1.2e-7)
@@ -478,7 +486,7 @@ static void {{ name }}__kkt_columns({{ name }}_data *d, const cdyn_prox_settings
                               cdyn_real *A)
 {
     int t, k;
-    {{ name }}__solve_lt_rows(d, R);
+    {{ name }}__solve_lt_rows(d, R, 0);
     for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
         A[k] = -A[k];
     for (t = 0; t < {{ ncon_pairs }}; ++t)

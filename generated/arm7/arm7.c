@@ -2828,12 +2828,12 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
-    d->dcol[1][33] = -t0;
+    d->dcol[33][1] = -t0;
     const cdyn_real t1 = cos_angle[0];
-    d->dcol[1][34] = t1;
+    d->dcol[34][1] = t1;
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
-    d->dcol[2][35] = t3;
+    d->dcol[35][2] = t3;
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = sin_angle[3];
@@ -2859,14 +2859,14 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     CDYN_BARRIER();
     const cdyn_real t22 = t1 * t3;
     const cdyn_real t23 = t1 * t2;
-    d->dcol[2][33] = t23;
+    d->dcol[33][2] = t23;
     const cdyn_real t24 = t0 * t3;
     const cdyn_real t25 = t0 * t2;
-    d->dcol[2][34] = t25;
+    d->dcol[34][2] = t25;
     const cdyn_real t26 = t1 * CDYN_R(0.333);
-    d->dcol[1][30] = -t26;
+    d->dcol[30][1] = -t26;
     const cdyn_real t27 = t0 * CDYN_R(0.333);
-    d->dcol[1][31] = -t27;
+    d->dcol[31][1] = -t27;
     const cdyn_real v_joint2 = v[1];
     const cdyn_real t28 = t26 * v_joint2;
     const cdyn_real t29 = t27 * v_joint2;
@@ -3003,58 +3003,58 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t158 = t78 + t157;
     const cdyn_real t159 = t148 - t143 * CDYN_R(2.0);
     const cdyn_real t160 = v_joint1 * t27;
-    d->dcol[1][18] = t160;
+    d->dcol[18][1] = t160;
     const cdyn_real t161 = v_joint1 * t26;
-    d->dcol[1][19] = -t161;
+    d->dcol[19][1] = -t161;
     const cdyn_real t162 = t1 * v_joint1;
-    d->dcol[1][21] = -t162;
+    d->dcol[21][1] = -t162;
     const cdyn_real t163 = t0 * v_joint1;
-    d->dcol[1][22] = -t163;
+    d->dcol[22][1] = -t163;
     const cdyn_real t164 = t1 * CDYN_R(9.81) - a_joint1 * t27;
     const cdyn_real t165 = t0 * CDYN_R(9.81) + a_joint1 * t26;
     const cdyn_real t166 = v_joint1 * t161 - t164;
-    d->dcol[1][12] = t166;
+    d->dcol[12][1] = t166;
     const cdyn_real t167 = v_joint1 * t160 - t165;
-    d->dcol[1][13] = t167;
+    d->dcol[13][1] = t167;
     const cdyn_real t168 = v_joint1 * t163 - t1 * a_joint1;
-    d->dcol[1][15] = t168;
+    d->dcol[15][1] = t168;
     const cdyn_real t169 = v_joint1 * t162 + t0 * a_joint1;
-    d->dcol[1][16] = -t169;
+    d->dcol[16][1] = -t169;
     const cdyn_real t170 = v_joint1 * CDYN_R(2.0);
     const cdyn_real t171 = t0 * t29 + t1 * t28;
     const cdyn_real t172 = t27 * t170;
-    d->dcol[1][24] = t172;
+    d->dcol[24][1] = t172;
     const cdyn_real t173 = t26 * t170;
-    d->dcol[1][25] = -t173;
+    d->dcol[25][1] = -t173;
     const cdyn_real t174 = t26 * t31 + t27 * t30;
     const cdyn_real t175 = t171 - t174;
-    d->dcol[1][26] = -t175;
+    d->dcol[26][1] = -t175;
     const cdyn_real t176 = t1 * t170;
-    d->dcol[1][27] = -t176;
+    d->dcol[27][1] = -t176;
     const cdyn_real t177 = t0 * t170;
-    d->dcol[1][28] = -t177;
+    d->dcol[28][1] = -t177;
     const cdyn_real t178 = t0 * t31 - t1 * t30;
-    d->dcol[1][29] = t178;
+    d->dcol[29][1] = t178;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t179 = t0 * t4 - t22 * t5;
     const cdyn_real t180 = t0 * t5 + t22 * t4;
-    d->dcol[3][33] = t180;
+    d->dcol[33][3] = t180;
     const cdyn_real t181 = t1 * t4 + t24 * t5;
     const cdyn_real t182 = t1 * t5 - t24 * t4;
-    d->dcol[3][34] = -t182;
+    d->dcol[34][3] = -t182;
     const cdyn_real t183 = t2 * t5;
     const cdyn_real t184 = t2 * t4;
-    d->dcol[3][35] = -t184;
+    d->dcol[35][3] = -t184;
     const cdyn_real t185 = t23 * CDYN_R(0.316);
     const cdyn_real t186 = t25 * CDYN_R(0.316);
     const cdyn_real t187 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
     const cdyn_real t188 = t25 * t187 - t3 * t186;
-    d->dcol[2][30] = -t188;
+    d->dcol[30][2] = -t188;
     const cdyn_real t189 = t3 * t185 - t23 * t187;
-    d->dcol[2][31] = -t189;
+    d->dcol[31][2] = -t189;
     const cdyn_real t190 = t23 * t186 - t25 * t185;
-    d->dcol[2][32] = -t190;
+    d->dcol[32][2] = -t190;
     const cdyn_real v_joint3 = v[2];
     const cdyn_real t191 = t188 * v_joint3;
     const cdyn_real t192 = t189 * v_joint3;
@@ -3267,17 +3267,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t398 = t30 * t190 + v_joint1 * t188;
     const cdyn_real t399 = t31 * t188 + t30 * t189;
     const cdyn_real t400 = t3 * t29 - t397;
-    d->dcol[2][18] = -t400;
+    d->dcol[18][2] = -t400;
     const cdyn_real t401 = t3 * t28 - t398;
-    d->dcol[2][19] = t401;
+    d->dcol[19][2] = t401;
     const cdyn_real t402 = t396 + t399;
-    d->dcol[2][20] = t402;
+    d->dcol[20][2] = t402;
     const cdyn_real t403 = v_joint1 * t25 - t3 * t31;
-    d->dcol[2][21] = -t403;
+    d->dcol[21][2] = -t403;
     const cdyn_real t404 = t3 * t30 + v_joint1 * t23;
-    d->dcol[2][22] = t404;
+    d->dcol[22][2] = t404;
     const cdyn_real t405 = t23 * t31 + t25 * t30;
-    d->dcol[2][23] = -t405;
+    d->dcol[23][2] = -t405;
     const cdyn_real t406 = t29 * t403 + t28 * t404;
     const cdyn_real t407 = v_joint1 * t401 - t31 * t402;
     const cdyn_real t408 = t30 * t402 - v_joint1 * t400;
@@ -3301,17 +3301,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t426 = t3 * t34 + a_joint1 * t23;
     const cdyn_real t427 = t23 * t35 + t25 * t34;
     const cdyn_real t428 = t410 - t422;
-    d->dcol[2][12] = t428;
+    d->dcol[12][2] = t428;
     const cdyn_real t429 = t411 - t423;
-    d->dcol[2][13] = -t429;
+    d->dcol[13][2] = -t429;
     const cdyn_real t430 = t412 - t424;
-    d->dcol[2][14] = -t430;
+    d->dcol[14][2] = -t430;
     const cdyn_real t431 = t413 + t425;
-    d->dcol[2][15] = -t431;
+    d->dcol[15][2] = -t431;
     const cdyn_real t432 = t414 - t426;
-    d->dcol[2][16] = -t432;
+    d->dcol[16][2] = -t432;
     const cdyn_real t433 = t415 - t427;
-    d->dcol[2][17] = t433;
+    d->dcol[17][2] = t433;
     const cdyn_real t434 = t28 + t197;
     const cdyn_real t435 = t29 + t198;
     const cdyn_real t436 = t30 + t199;
@@ -3324,37 +3324,37 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t443 = t190 * t436 + t188 * t438;
     const cdyn_real t444 = t188 * t437 + t189 * t436;
     const cdyn_real t445 = t439 + t442;
-    d->dcol[2][24] = t445;
+    d->dcol[24][2] = t445;
     const cdyn_real t446 = t440 - t443;
-    d->dcol[2][25] = t446;
+    d->dcol[25][2] = t446;
     const cdyn_real t447 = t441 + t444;
-    d->dcol[2][26] = t447;
+    d->dcol[26][2] = t447;
     const cdyn_real t448 = t25 * t438 - t3 * t437;
-    d->dcol[2][27] = -t448;
+    d->dcol[27][2] = -t448;
     const cdyn_real t449 = t3 * t436 + t23 * t438;
-    d->dcol[2][28] = t449;
+    d->dcol[28][2] = t449;
     const cdyn_real t450 = t23 * t437 + t25 * t436;
-    d->dcol[2][29] = -t450;
+    d->dcol[29][2] = -t450;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t451 = t23 * t6 - t179 * t7;
     const cdyn_real t452 = t23 * t7 + t179 * t6;
-    d->dcol[4][33] = t452;
+    d->dcol[33][4] = t452;
     const cdyn_real t453 = t25 * t6 + t181 * t7;
     const cdyn_real t454 = t25 * t7 - t181 * t6;
-    d->dcol[4][34] = t454;
+    d->dcol[34][4] = t454;
     const cdyn_real t455 = t3 * t6 - t183 * t7;
     const cdyn_real t456 = t3 * t7 + t183 * t6;
-    d->dcol[4][35] = t456;
+    d->dcol[35][4] = t456;
     const cdyn_real t457 = t185 - t179 * CDYN_R(0.0825);
     const cdyn_real t458 = t186 + t181 * CDYN_R(0.0825);
     const cdyn_real t459 = t187 - t183 * CDYN_R(0.0825);
     const cdyn_real t460 = t182 * t459 - t184 * t458;
-    d->dcol[3][30] = t460;
+    d->dcol[30][3] = t460;
     const cdyn_real t461 = t184 * t457 + t180 * t459;
-    d->dcol[3][31] = t461;
+    d->dcol[31][3] = t461;
     const cdyn_real t462 = t180 * t458 + t182 * t457;
-    d->dcol[3][32] = -t462;
+    d->dcol[32][3] = -t462;
     const cdyn_real v_joint4 = v[3];
     const cdyn_real t463 = t460 * v_joint4;
     const cdyn_real t464 = t461 * v_joint4;
@@ -3570,17 +3570,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t673 = t199 * t462 - t201 * t460;
     const cdyn_real t674 = t200 * t460 + t199 * t461;
     const cdyn_real t675 = t669 + t672;
-    d->dcol[3][18] = -t675;
+    d->dcol[18][3] = -t675;
     const cdyn_real t676 = t670 + t673;
-    d->dcol[3][19] = -t676;
+    d->dcol[19][3] = -t676;
     const cdyn_real t677 = t671 - t674;
-    d->dcol[3][20] = t677;
+    d->dcol[20][3] = t677;
     const cdyn_real t678 = t182 * t201 - t184 * t200;
-    d->dcol[3][21] = t678;
+    d->dcol[21][3] = t678;
     const cdyn_real t679 = t184 * t199 - t180 * t201;
-    d->dcol[3][22] = -t679;
+    d->dcol[22][3] = -t679;
     const cdyn_real t680 = t180 * t200 - t182 * t199;
-    d->dcol[3][23] = -t680;
+    d->dcol[23][3] = -t680;
     const cdyn_real t681 = t193 * t679 - t198 * t680;
     const cdyn_real t682 = t197 * t680 + t193 * t678;
     const cdyn_real t683 = t198 * t678 + t197 * t679;
@@ -3606,17 +3606,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t703 = t184 * t223 + t180 * t225;
     const cdyn_real t704 = t180 * t224 - t182 * t223;
     const cdyn_real t705 = t687 - t699;
-    d->dcol[3][12] = -t705;
+    d->dcol[12][3] = -t705;
     const cdyn_real t706 = t688 - t700;
-    d->dcol[3][13] = -t706;
+    d->dcol[13][3] = -t706;
     const cdyn_real t707 = t689 - t701;
-    d->dcol[3][14] = t707;
+    d->dcol[14][3] = t707;
     const cdyn_real t708 = t690 - t702;
-    d->dcol[3][15] = t708;
+    d->dcol[15][3] = t708;
     const cdyn_real t709 = t691 + t703;
-    d->dcol[3][16] = -t709;
+    d->dcol[16][3] = -t709;
     const cdyn_real t710 = t692 + t704;
-    d->dcol[3][17] = -t710;
+    d->dcol[17][3] = -t710;
     const cdyn_real t711 = t197 + t469;
     const cdyn_real t712 = t198 + t470;
     const cdyn_real t713 = t193 + t471;
@@ -3630,28 +3630,28 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t721 = t462 * t714 - t460 * t716;
     const cdyn_real t722 = t460 * t715 + t461 * t714;
     const cdyn_real t723 = t717 + t720;
-    d->dcol[3][24] = -t723;
+    d->dcol[24][3] = -t723;
     const cdyn_real t724 = t718 + t721;
-    d->dcol[3][25] = -t724;
+    d->dcol[25][3] = -t724;
     const cdyn_real t725 = t719 - t722;
-    d->dcol[3][26] = t725;
+    d->dcol[26][3] = t725;
     const cdyn_real t726 = t182 * t716 - t184 * t715;
-    d->dcol[3][27] = t726;
+    d->dcol[27][3] = t726;
     const cdyn_real t727 = t184 * t714 - t180 * t716;
-    d->dcol[3][28] = -t727;
+    d->dcol[28][3] = -t727;
     const cdyn_real t728 = t180 * t715 - t182 * t714;
-    d->dcol[3][29] = -t728;
+    d->dcol[29][3] = -t728;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t729 = t180 * t8 - t451 * t9;
     const cdyn_real t730 = t180 * t9 + t451 * t8;
-    d->dcol[5][33] = t730;
+    d->dcol[33][5] = t730;
     const cdyn_real t731 = t182 * t8 + t453 * t9;
     const cdyn_real t732 = t182 * t9 - t453 * t8;
-    d->dcol[5][34] = -t732;
+    d->dcol[34][5] = -t732;
     const cdyn_real t733 = t184 * t8 + t455 * t9;
     const cdyn_real t734 = t184 * t9 - t455 * t8;
-    d->dcol[5][35] = -t734;
+    d->dcol[35][5] = -t734;
     const cdyn_real t735 = t452 * CDYN_R(0.384) - t451 * CDYN_R(0.0825);
     const cdyn_real t736 = t454 * CDYN_R(0.384) - t453 * CDYN_R(0.0825);
     const cdyn_real t737 = t456 * CDYN_R(0.384) - t455 * CDYN_R(0.0825);
@@ -3659,11 +3659,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t739 = t458 + t736;
     const cdyn_real t740 = t459 + t737;
     const cdyn_real t741 = t454 * t740 - t456 * t739;
-    d->dcol[4][30] = -t741;
+    d->dcol[30][4] = -t741;
     const cdyn_real t742 = t456 * t738 - t452 * t740;
-    d->dcol[4][31] = -t742;
+    d->dcol[31][4] = -t742;
     const cdyn_real t743 = t452 * t739 - t454 * t738;
-    d->dcol[4][32] = -t743;
+    d->dcol[32][4] = -t743;
     const cdyn_real v_joint5 = v[4];
     const cdyn_real t744 = t741 * v_joint5;
     const cdyn_real t745 = t742 * v_joint5;
@@ -3879,17 +3879,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t954 = t472 * t743 + t474 * t741;
     const cdyn_real t955 = t473 * t741 + t472 * t742;
     const cdyn_real t956 = t950 + t953;
-    d->dcol[4][18] = t956;
+    d->dcol[18][4] = t956;
     const cdyn_real t957 = t951 - t954;
-    d->dcol[4][19] = t957;
+    d->dcol[19][4] = t957;
     const cdyn_real t958 = t952 + t955;
-    d->dcol[4][20] = t958;
+    d->dcol[20][4] = t958;
     const cdyn_real t959 = t454 * t474 - t456 * t473;
-    d->dcol[4][21] = -t959;
+    d->dcol[21][4] = -t959;
     const cdyn_real t960 = t456 * t472 + t452 * t474;
-    d->dcol[4][22] = t960;
+    d->dcol[22][4] = t960;
     const cdyn_real t961 = t452 * t473 + t454 * t472;
-    d->dcol[4][23] = -t961;
+    d->dcol[23][4] = -t961;
     const cdyn_real t962 = t471 * t960 + t470 * t961;
     const cdyn_real t963 = t469 * t961 - t471 * t959;
     const cdyn_real t964 = t470 * t959 + t469 * t960;
@@ -3915,17 +3915,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t984 = t456 * t496 + t452 * t498;
     const cdyn_real t985 = t452 * t497 + t454 * t496;
     const cdyn_real t986 = t968 - t980;
-    d->dcol[4][12] = t986;
+    d->dcol[12][4] = t986;
     const cdyn_real t987 = t969 - t981;
-    d->dcol[4][13] = -t987;
+    d->dcol[13][4] = -t987;
     const cdyn_real t988 = t970 - t982;
-    d->dcol[4][14] = -t988;
+    d->dcol[14][4] = -t988;
     const cdyn_real t989 = t971 - t983;
-    d->dcol[4][15] = -t989;
+    d->dcol[15][4] = -t989;
     const cdyn_real t990 = t972 + t984;
-    d->dcol[4][16] = -t990;
+    d->dcol[16][4] = -t990;
     const cdyn_real t991 = t973 + t985;
-    d->dcol[4][17] = t991;
+    d->dcol[17][4] = t991;
     const cdyn_real t992 = t469 + t750;
     const cdyn_real t993 = t470 + t751;
     const cdyn_real t994 = t471 + t752;
@@ -3939,34 +3939,34 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1002 = t743 * t995 + t741 * t997;
     const cdyn_real t1003 = t741 * t996 + t742 * t995;
     const cdyn_real t1004 = t998 + t1001;
-    d->dcol[4][24] = t1004;
+    d->dcol[24][4] = t1004;
     const cdyn_real t1005 = t999 - t1002;
-    d->dcol[4][25] = t1005;
+    d->dcol[25][4] = t1005;
     const cdyn_real t1006 = t1000 + t1003;
-    d->dcol[4][26] = t1006;
+    d->dcol[26][4] = t1006;
     const cdyn_real t1007 = t454 * t997 - t456 * t996;
-    d->dcol[4][27] = -t1007;
+    d->dcol[27][4] = -t1007;
     const cdyn_real t1008 = t456 * t995 + t452 * t997;
-    d->dcol[4][28] = t1008;
+    d->dcol[28][4] = t1008;
     const cdyn_real t1009 = t452 * t996 + t454 * t995;
-    d->dcol[4][29] = -t1009;
+    d->dcol[29][4] = -t1009;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t1010 = t452 * t10 - t729 * t11;
     const cdyn_real t1011 = t452 * t11 + t729 * t10;
-    d->dcol[6][33] = -t1011;
+    d->dcol[33][6] = -t1011;
     const cdyn_real t1012 = t454 * t10 + t731 * t11;
     const cdyn_real t1013 = t454 * t11 - t731 * t10;
-    d->dcol[6][34] = -t1013;
+    d->dcol[34][6] = -t1013;
     const cdyn_real t1014 = t456 * t10 + t733 * t11;
     const cdyn_real t1015 = t456 * t11 - t733 * t10;
-    d->dcol[6][35] = -t1015;
+    d->dcol[35][6] = -t1015;
     const cdyn_real t1016 = t732 * t740 - t734 * t739;
-    d->dcol[5][30] = t1016;
+    d->dcol[30][5] = t1016;
     const cdyn_real t1017 = t734 * t738 + t730 * t740;
-    d->dcol[5][31] = t1017;
+    d->dcol[31][5] = t1017;
     const cdyn_real t1018 = t730 * t739 + t732 * t738;
-    d->dcol[5][32] = -t1018;
+    d->dcol[32][5] = -t1018;
     const cdyn_real v_joint6 = v[5];
     const cdyn_real t1019 = t1016 * v_joint6;
     const cdyn_real t1020 = t1017 * v_joint6;
@@ -4182,17 +4182,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1229 = t753 * t1018 - t755 * t1016;
     const cdyn_real t1230 = t754 * t1016 + t753 * t1017;
     const cdyn_real t1231 = t1225 + t1228;
-    d->dcol[5][18] = -t1231;
+    d->dcol[18][5] = -t1231;
     const cdyn_real t1232 = t1226 + t1229;
-    d->dcol[5][19] = -t1232;
+    d->dcol[19][5] = -t1232;
     const cdyn_real t1233 = t1227 - t1230;
-    d->dcol[5][20] = t1233;
+    d->dcol[20][5] = t1233;
     const cdyn_real t1234 = t732 * t755 - t734 * t754;
-    d->dcol[5][21] = t1234;
+    d->dcol[21][5] = t1234;
     const cdyn_real t1235 = t734 * t753 - t730 * t755;
-    d->dcol[5][22] = -t1235;
+    d->dcol[22][5] = -t1235;
     const cdyn_real t1236 = t730 * t754 - t732 * t753;
-    d->dcol[5][23] = -t1236;
+    d->dcol[23][5] = -t1236;
     const cdyn_real t1237 = t752 * t1235 - t751 * t1236;
     const cdyn_real t1238 = t750 * t1236 + t752 * t1234;
     const cdyn_real t1239 = t751 * t1234 + t750 * t1235;
@@ -4218,17 +4218,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1259 = t734 * t777 + t730 * t779;
     const cdyn_real t1260 = t730 * t778 - t732 * t777;
     const cdyn_real t1261 = t1243 - t1255;
-    d->dcol[5][12] = -t1261;
+    d->dcol[12][5] = -t1261;
     const cdyn_real t1262 = t1244 - t1256;
-    d->dcol[5][13] = -t1262;
+    d->dcol[13][5] = -t1262;
     const cdyn_real t1263 = t1245 - t1257;
-    d->dcol[5][14] = t1263;
+    d->dcol[14][5] = t1263;
     const cdyn_real t1264 = t1246 - t1258;
-    d->dcol[5][15] = t1264;
+    d->dcol[15][5] = t1264;
     const cdyn_real t1265 = t1247 + t1259;
-    d->dcol[5][16] = -t1265;
+    d->dcol[16][5] = -t1265;
     const cdyn_real t1266 = t1248 + t1260;
-    d->dcol[5][17] = -t1266;
+    d->dcol[17][5] = -t1266;
     const cdyn_real t1267 = t750 + t1025;
     const cdyn_real t1268 = t751 + t1026;
     const cdyn_real t1269 = t752 + t1027;
@@ -4242,17 +4242,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1277 = t1018 * t1270 - t1016 * t1272;
     const cdyn_real t1278 = t1016 * t1271 + t1017 * t1270;
     const cdyn_real t1279 = t1273 + t1276;
-    d->dcol[5][24] = -t1279;
+    d->dcol[24][5] = -t1279;
     const cdyn_real t1280 = t1274 + t1277;
-    d->dcol[5][25] = -t1280;
+    d->dcol[25][5] = -t1280;
     const cdyn_real t1281 = t1275 - t1278;
-    d->dcol[5][26] = t1281;
+    d->dcol[26][5] = t1281;
     const cdyn_real t1282 = t732 * t1272 - t734 * t1271;
-    d->dcol[5][27] = t1282;
+    d->dcol[27][5] = t1282;
     const cdyn_real t1283 = t734 * t1270 - t730 * t1272;
-    d->dcol[5][28] = -t1283;
+    d->dcol[28][5] = -t1283;
     const cdyn_real t1284 = t730 * t1271 - t732 * t1270;
-    d->dcol[5][29] = -t1284;
+    d->dcol[29][5] = -t1284;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t1285 = t730 * t12 + t1010 * t13;
@@ -4265,11 +4265,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1292 = t739 + t1012 * CDYN_R(0.088);
     const cdyn_real t1293 = t740 + t1014 * CDYN_R(0.088);
     const cdyn_real t1294 = t1013 * t1293 - t1015 * t1292;
-    d->dcol[6][30] = t1294;
+    d->dcol[30][6] = t1294;
     const cdyn_real t1295 = t1015 * t1291 - t1011 * t1293;
-    d->dcol[6][31] = t1295;
+    d->dcol[31][6] = t1295;
     const cdyn_real t1296 = t1011 * t1292 - t1013 * t1291;
-    d->dcol[6][32] = t1296;
+    d->dcol[32][6] = t1296;
     const cdyn_real v_joint7 = v[6];
     const cdyn_real t1297 = t1294 * v_joint7;
     const cdyn_real t1298 = t1295 * v_joint7;
@@ -4485,17 +4485,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1507 = t1028 * t1296 + t1030 * t1294;
     const cdyn_real t1508 = t1029 * t1294 + t1028 * t1295;
     const cdyn_real t1509 = t1503 + t1506;
-    d->dcol[6][18] = -t1509;
+    d->dcol[18][6] = -t1509;
     const cdyn_real t1510 = t1504 - t1507;
-    d->dcol[6][19] = -t1510;
+    d->dcol[19][6] = -t1510;
     const cdyn_real t1511 = t1505 + t1508;
-    d->dcol[6][20] = -t1511;
+    d->dcol[20][6] = -t1511;
     const cdyn_real t1512 = t1013 * t1030 - t1015 * t1029;
-    d->dcol[6][21] = t1512;
+    d->dcol[21][6] = t1512;
     const cdyn_real t1513 = t1015 * t1028 + t1011 * t1030;
-    d->dcol[6][22] = -t1513;
+    d->dcol[22][6] = -t1513;
     const cdyn_real t1514 = t1011 * t1029 + t1013 * t1028;
-    d->dcol[6][23] = t1514;
+    d->dcol[23][6] = t1514;
     const cdyn_real t1515 = t1027 * t1513 + t1026 * t1514;
     const cdyn_real t1516 = t1025 * t1514 - t1027 * t1512;
     const cdyn_real t1517 = t1026 * t1512 + t1025 * t1513;
@@ -4521,17 +4521,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1537 = t1015 * t1052 + t1011 * t1054;
     const cdyn_real t1538 = t1011 * t1053 + t1013 * t1052;
     const cdyn_real t1539 = t1521 - t1533;
-    d->dcol[6][12] = -t1539;
+    d->dcol[12][6] = -t1539;
     const cdyn_real t1540 = t1522 - t1534;
-    d->dcol[6][13] = t1540;
+    d->dcol[13][6] = t1540;
     const cdyn_real t1541 = t1523 - t1535;
-    d->dcol[6][14] = t1541;
+    d->dcol[14][6] = t1541;
     const cdyn_real t1542 = t1524 - t1536;
-    d->dcol[6][15] = t1542;
+    d->dcol[15][6] = t1542;
     const cdyn_real t1543 = t1525 + t1537;
-    d->dcol[6][16] = t1543;
+    d->dcol[16][6] = t1543;
     const cdyn_real t1544 = t1526 + t1538;
-    d->dcol[6][17] = -t1544;
+    d->dcol[17][6] = -t1544;
     const cdyn_real t1545 = t1025 + t1303;
     const cdyn_real t1546 = t1026 + t1304;
     const cdyn_real t1547 = t1027 + t1305;
@@ -4545,28 +4545,28 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1555 = t1296 * t1548 + t1294 * t1550;
     const cdyn_real t1556 = t1294 * t1549 + t1295 * t1548;
     const cdyn_real t1557 = t1551 + t1554;
-    d->dcol[6][24] = -t1557;
+    d->dcol[24][6] = -t1557;
     const cdyn_real t1558 = t1552 - t1555;
-    d->dcol[6][25] = -t1558;
+    d->dcol[25][6] = -t1558;
     const cdyn_real t1559 = t1553 + t1556;
-    d->dcol[6][26] = -t1559;
+    d->dcol[26][6] = -t1559;
     const cdyn_real t1560 = t1013 * t1550 - t1015 * t1549;
-    d->dcol[6][27] = t1560;
+    d->dcol[27][6] = t1560;
     const cdyn_real t1561 = t1015 * t1548 + t1011 * t1550;
-    d->dcol[6][28] = -t1561;
+    d->dcol[28][6] = -t1561;
     const cdyn_real t1562 = t1011 * t1549 + t1013 * t1548;
-    d->dcol[6][29] = t1562;
+    d->dcol[29][6] = t1562;
     /* leaves to root: composites and each DoF's force changes */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite terms of its DoFs */
     const cdyn_real t1563 = t1013 * t1384 - t1015 * t1383;
     const cdyn_real t1564 = t1015 * t1382 - t1011 * t1384;
     const cdyn_real t1565 = t1011 * t1383 - t1013 * t1382;
     const cdyn_real t1566 = t1563 + t1294 * CDYN_R(0.735522);
-    d->dcol[6][0] = t1566;
+    d->dcol[0][6] = t1566;
     const cdyn_real t1567 = t1564 + t1295 * CDYN_R(0.735522);
-    d->dcol[6][1] = t1567;
+    d->dcol[1][6] = t1567;
     const cdyn_real t1568 = t1565 + t1296 * CDYN_R(0.735522);
-    d->dcol[6][2] = t1568;
+    d->dcol[2][6] = t1568;
     const cdyn_real t1569 = t1295 * t1384 - t1296 * t1383;
     const cdyn_real t1570 = t1296 * t1382 - t1294 * t1384;
     const cdyn_real t1571 = t1294 * t1383 - t1295 * t1382;
@@ -4577,11 +4577,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1576 = t1013 * t1400 + t1011 * t1394;
     const cdyn_real t1577 = t1015 * t1403 + t1576;
     const cdyn_real t1578 = t1569 - t1573;
-    d->dcol[6][3] = t1578;
+    d->dcol[3][6] = t1578;
     const cdyn_real t1579 = t1570 - t1575;
-    d->dcol[6][4] = t1579;
+    d->dcol[4][6] = t1579;
     const cdyn_real t1580 = t1571 - t1577;
-    d->dcol[6][5] = t1580;
+    d->dcol[5][6] = t1580;
     const cdyn_real t1581 = t1407 * CDYN_R(2.0);
     const cdyn_real t1582 = t1408 * CDYN_R(2.0);
     const cdyn_real t1583 = t1409 * CDYN_R(2.0);
@@ -4601,11 +4601,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1597 = t1015 * t1431 - t1011 * t1433;
     const cdyn_real t1598 = t1011 * t1432 - t1013 * t1431;
     const cdyn_real t1599 = t1593 - t1596;
-    d->dcol[6][9] = t1599;
+    d->dcol[9][6] = t1599;
     const cdyn_real t1600 = t1594 - t1597;
-    d->dcol[6][10] = t1600;
+    d->dcol[10][6] = t1600;
     const cdyn_real t1601 = t1595 + t1598;
-    d->dcol[6][11] = -t1601;
+    d->dcol[11][6] = -t1601;
     const cdyn_real t1602 = t1384 * t1543 + t1383 * t1544;
     const cdyn_real t1603 = t1382 * t1544 + t1384 * t1542;
     const cdyn_real t1604 = t1383 * t1542 - t1382 * t1543;
@@ -4658,17 +4658,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1651 = t1644 + t1648;
     const cdyn_real t1652 = t1646 - t1649;
     const cdyn_real t1653 = t1632 - t1638;
-    d->dcol[6][36] = -t1653;
+    d->dcol[36][6] = -t1653;
     const cdyn_real t1654 = t1633 - t1639;
-    d->dcol[6][37] = t1654;
+    d->dcol[37][6] = t1654;
     const cdyn_real t1655 = t1634 + t1640;
-    d->dcol[6][38] = -t1655;
+    d->dcol[38][6] = -t1655;
     const cdyn_real t1656 = t1635 - t1650;
-    d->dcol[6][39] = t1656;
+    d->dcol[39][6] = t1656;
     const cdyn_real t1657 = t1636 - t1651;
-    d->dcol[6][40] = t1657;
+    d->dcol[40][6] = t1657;
     const cdyn_real t1658 = t1637 - t1652;
-    d->dcol[6][41] = -t1658;
+    d->dcol[41][6] = -t1658;
     const cdyn_real t1659 = t1015 * t1582 + t1013 * t1583;
     const cdyn_real t1660 = t1011 * t1583 + t1015 * t1581;
     const cdyn_real t1661 = t1013 * t1581 - t1011 * t1582;
@@ -4694,17 +4694,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1681 = t1672 - t1677;
     const cdyn_real t1682 = t1673 - t1679;
     const cdyn_real t1683 = t1659 - t1668;
-    d->dcol[6][42] = -t1683;
+    d->dcol[42][6] = -t1683;
     const cdyn_real t1684 = t1660 - t1669;
-    d->dcol[6][43] = t1684;
+    d->dcol[43][6] = t1684;
     const cdyn_real t1685 = t1661 + t1670;
-    d->dcol[6][44] = -t1685;
+    d->dcol[44][6] = -t1685;
     const cdyn_real t1686 = t1662 - t1680;
-    d->dcol[6][45] = t1686;
+    d->dcol[45][6] = t1686;
     const cdyn_real t1687 = t1663 - t1681;
-    d->dcol[6][46] = t1687;
+    d->dcol[46][6] = t1687;
     const cdyn_real t1688 = t1664 + t1682;
-    d->dcol[6][47] = -t1688;
+    d->dcol[47][6] = -t1688;
     const cdyn_real t1689 = t1104 + t1382;
     const cdyn_real t1690 = t1105 - t1383;
     const cdyn_real t1691 = t1106 - t1384;
@@ -4737,11 +4737,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1717 = t734 * t1689 - t730 * t1691;
     const cdyn_real t1718 = t730 * t1690 - t732 * t1689;
     const cdyn_real t1719 = t1716 - t1016 * CDYN_R(2.4020770000000002);
-    d->dcol[5][0] = -t1719;
+    d->dcol[0][5] = -t1719;
     const cdyn_real t1720 = t1717 + t1017 * CDYN_R(2.4020770000000002);
-    d->dcol[5][1] = t1720;
+    d->dcol[1][5] = t1720;
     const cdyn_real t1721 = t1718 - t1018 * CDYN_R(2.4020770000000002);
-    d->dcol[5][2] = t1721;
+    d->dcol[2][5] = t1721;
     const cdyn_real t1722 = t1017 * t1691 + t1018 * t1690;
     const cdyn_real t1723 = t1018 * t1689 - t1016 * t1691;
     const cdyn_real t1724 = t1016 * t1690 + t1017 * t1689;
@@ -4752,9 +4752,9 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1729 = t732 * t1696 + t730 * t1694;
     const cdyn_real t1730 = t734 * t1697 + t1729;
     const cdyn_real t1731 = t1722 - t1726;
-    d->dcol[5][3] = -t1731;
+    d->dcol[3][5] = -t1731;
     const cdyn_real t1732 = t1723 + t1728;
-    d->dcol[5][4] = -t1732;
+    d->dcol[4][5] = -t1732;
     const cdyn_real t1733 = t1724 + t1730;
     d->dcol[5][5] = -t1733;
     const cdyn_real t1734 = t1704 * CDYN_R(2.0);
@@ -4776,11 +4776,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1750 = t734 * t1707 + t730 * t1709;
     const cdyn_real t1751 = t730 * t1708 - t732 * t1707;
     const cdyn_real t1752 = t1746 - t1749;
-    d->dcol[5][9] = -t1752;
+    d->dcol[9][5] = -t1752;
     const cdyn_real t1753 = t1747 - t1750;
-    d->dcol[5][10] = -t1753;
+    d->dcol[10][5] = -t1753;
     const cdyn_real t1754 = t1748 + t1751;
-    d->dcol[5][11] = t1754;
+    d->dcol[11][5] = t1754;
     const cdyn_real t1755 = t1265 * t1691 - t1266 * t1690;
     const cdyn_real t1756 = t1266 * t1689 - t1264 * t1691;
     const cdyn_real t1757 = t1264 * t1690 - t1265 * t1689;
@@ -4833,17 +4833,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1804 = t1797 + t1801;
     const cdyn_real t1805 = t1799 - t1802;
     const cdyn_real t1806 = t1785 + t1791;
-    d->dcol[5][36] = -t1806;
+    d->dcol[36][5] = -t1806;
     const cdyn_real t1807 = t1786 + t1792;
-    d->dcol[5][37] = t1807;
+    d->dcol[37][5] = t1807;
     const cdyn_real t1808 = t1787 + t1793;
-    d->dcol[5][38] = t1808;
+    d->dcol[38][5] = t1808;
     const cdyn_real t1809 = t1788 - t1803;
-    d->dcol[5][39] = t1809;
+    d->dcol[39][5] = t1809;
     const cdyn_real t1810 = t1789 - t1804;
-    d->dcol[5][40] = t1810;
+    d->dcol[40][5] = t1810;
     const cdyn_real t1811 = t1790 + t1805;
-    d->dcol[5][41] = t1811;
+    d->dcol[41][5] = t1811;
     const cdyn_real t1812 = t734 * t1735 - t732 * t1736;
     const cdyn_real t1813 = t730 * t1736 - t734 * t1734;
     const cdyn_real t1814 = t732 * t1734 - t730 * t1735;
@@ -4869,17 +4869,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1834 = t1825 - t1830;
     const cdyn_real t1835 = t1826 - t1832;
     const cdyn_real t1836 = t1812 + t1821;
-    d->dcol[5][42] = -t1836;
+    d->dcol[42][5] = -t1836;
     const cdyn_real t1837 = t1813 + t1822;
-    d->dcol[5][43] = t1837;
+    d->dcol[43][5] = t1837;
     const cdyn_real t1838 = t1814 + t1823;
-    d->dcol[5][44] = t1838;
+    d->dcol[44][5] = t1838;
     const cdyn_real t1839 = t1815 - t1833;
-    d->dcol[5][45] = -t1839;
+    d->dcol[45][5] = -t1839;
     const cdyn_real t1840 = t1816 - t1834;
-    d->dcol[5][46] = -t1840;
+    d->dcol[46][5] = -t1840;
     const cdyn_real t1841 = t1817 + t1835;
-    d->dcol[5][47] = t1841;
+    d->dcol[47][5] = t1841;
     const cdyn_real t1842 = t829 + t1689;
     const cdyn_real t1843 = t830 - t1690;
     const cdyn_real t1844 = t831 - t1691;
@@ -4912,11 +4912,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1870 = t456 * t1842 - t452 * t1844;
     const cdyn_real t1871 = t452 * t1843 - t454 * t1842;
     const cdyn_real t1872 = t1869 + t741 * CDYN_R(3.628023);
-    d->dcol[4][0] = -t1872;
+    d->dcol[0][4] = -t1872;
     const cdyn_real t1873 = t1870 + t742 * CDYN_R(3.628023);
-    d->dcol[4][1] = -t1873;
+    d->dcol[1][4] = -t1873;
     const cdyn_real t1874 = t1871 + t743 * CDYN_R(3.628023);
-    d->dcol[4][2] = -t1874;
+    d->dcol[2][4] = -t1874;
     const cdyn_real t1875 = t742 * t1844 - t743 * t1843;
     const cdyn_real t1876 = t743 * t1842 - t741 * t1844;
     const cdyn_real t1877 = t741 * t1843 - t742 * t1842;
@@ -4927,11 +4927,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1882 = t454 * t1849 + t452 * t1847;
     const cdyn_real t1883 = t456 * t1850 + t1882;
     const cdyn_real t1884 = t1875 - t1879;
-    d->dcol[4][3] = -t1884;
+    d->dcol[3][4] = -t1884;
     const cdyn_real t1885 = t1876 - t1881;
     d->dcol[4][4] = -t1885;
     const cdyn_real t1886 = t1877 - t1883;
-    d->dcol[4][5] = -t1886;
+    d->dcol[5][4] = -t1886;
     const cdyn_real t1887 = t1857 * CDYN_R(2.0);
     const cdyn_real t1888 = t1858 * CDYN_R(2.0);
     const cdyn_real t1889 = t1859 * CDYN_R(2.0);
@@ -4951,11 +4951,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1903 = t456 * t1860 - t452 * t1862;
     const cdyn_real t1904 = t452 * t1861 - t454 * t1860;
     const cdyn_real t1905 = t1899 - t1902;
-    d->dcol[4][9] = -t1905;
+    d->dcol[9][4] = -t1905;
     const cdyn_real t1906 = t1900 - t1903;
-    d->dcol[4][10] = -t1906;
+    d->dcol[10][4] = -t1906;
     const cdyn_real t1907 = t1901 + t1904;
-    d->dcol[4][11] = t1907;
+    d->dcol[11][4] = t1907;
     const cdyn_real t1908 = t990 * t1844 + t991 * t1843;
     const cdyn_real t1909 = t991 * t1842 + t989 * t1844;
     const cdyn_real t1910 = t989 * t1843 - t990 * t1842;
@@ -5008,17 +5008,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1957 = t1950 + t1954;
     const cdyn_real t1958 = t1952 - t1955;
     const cdyn_real t1959 = t1938 - t1944;
-    d->dcol[4][36] = t1959;
+    d->dcol[36][4] = t1959;
     const cdyn_real t1960 = t1939 - t1945;
-    d->dcol[4][37] = -t1960;
+    d->dcol[37][4] = -t1960;
     const cdyn_real t1961 = t1940 + t1946;
-    d->dcol[4][38] = t1961;
+    d->dcol[38][4] = t1961;
     const cdyn_real t1962 = t1941 - t1956;
-    d->dcol[4][39] = -t1962;
+    d->dcol[39][4] = -t1962;
     const cdyn_real t1963 = t1942 - t1957;
-    d->dcol[4][40] = -t1963;
+    d->dcol[40][4] = -t1963;
     const cdyn_real t1964 = t1943 - t1958;
-    d->dcol[4][41] = t1964;
+    d->dcol[41][4] = t1964;
     const cdyn_real t1965 = t456 * t1888 + t454 * t1889;
     const cdyn_real t1966 = t452 * t1889 + t456 * t1887;
     const cdyn_real t1967 = t454 * t1887 - t452 * t1888;
@@ -5044,17 +5044,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1987 = t1978 - t1983;
     const cdyn_real t1988 = t1979 - t1985;
     const cdyn_real t1989 = t1965 - t1974;
-    d->dcol[4][42] = t1989;
+    d->dcol[42][4] = t1989;
     const cdyn_real t1990 = t1966 - t1975;
-    d->dcol[4][43] = -t1990;
+    d->dcol[43][4] = -t1990;
     const cdyn_real t1991 = t1967 + t1976;
-    d->dcol[4][44] = t1991;
+    d->dcol[44][4] = t1991;
     const cdyn_real t1992 = t1968 - t1986;
-    d->dcol[4][45] = -t1992;
+    d->dcol[45][4] = -t1992;
     const cdyn_real t1993 = t1969 - t1987;
-    d->dcol[4][46] = -t1993;
+    d->dcol[46][4] = -t1993;
     const cdyn_real t1994 = t1970 + t1988;
-    d->dcol[4][47] = t1994;
+    d->dcol[47][4] = t1994;
     const cdyn_real t1995 = t548 - t1842;
     const cdyn_real t1996 = t549 + t1843;
     const cdyn_real t1997 = t550 + t1844;
@@ -5087,11 +5087,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2023 = t184 * t1995 - t180 * t1997;
     const cdyn_real t2024 = t180 * t1996 - t182 * t1995;
     const cdyn_real t2025 = t2022 + t460 * CDYN_R(7.215918);
-    d->dcol[3][0] = t2025;
+    d->dcol[0][3] = t2025;
     const cdyn_real t2026 = t2023 - t461 * CDYN_R(7.215918);
-    d->dcol[3][1] = -t2026;
+    d->dcol[1][3] = -t2026;
     const cdyn_real t2027 = t2024 + t462 * CDYN_R(7.215918);
-    d->dcol[3][2] = -t2027;
+    d->dcol[2][3] = -t2027;
     const cdyn_real t2028 = t461 * t1997 + t462 * t1996;
     const cdyn_real t2029 = t462 * t1995 - t460 * t1997;
     const cdyn_real t2030 = t460 * t1996 + t461 * t1995;
@@ -5104,9 +5104,9 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2037 = t2028 + t2032;
     d->dcol[3][3] = t2037;
     const cdyn_real t2038 = t2029 - t2034;
-    d->dcol[3][4] = t2038;
+    d->dcol[4][3] = t2038;
     const cdyn_real t2039 = t2030 - t2036;
-    d->dcol[3][5] = t2039;
+    d->dcol[5][3] = t2039;
     const cdyn_real t2040 = t2010 * CDYN_R(2.0);
     const cdyn_real t2041 = t2011 * CDYN_R(2.0);
     const cdyn_real t2042 = t2012 * CDYN_R(2.0);
@@ -5126,11 +5126,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2056 = t184 * t2013 + t180 * t2015;
     const cdyn_real t2057 = t180 * t2014 - t182 * t2013;
     const cdyn_real t2058 = t2052 + t2055;
-    d->dcol[3][9] = -t2058;
+    d->dcol[9][3] = -t2058;
     const cdyn_real t2059 = t2053 + t2056;
-    d->dcol[3][10] = -t2059;
+    d->dcol[10][3] = -t2059;
     const cdyn_real t2060 = t2054 + t2057;
-    d->dcol[3][11] = -t2060;
+    d->dcol[11][3] = -t2060;
     const cdyn_real t2061 = t709 * t1997 - t710 * t1996;
     const cdyn_real t2062 = t710 * t1995 - t708 * t1997;
     const cdyn_real t2063 = t708 * t1996 - t709 * t1995;
@@ -5183,17 +5183,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2110 = t2103 - t2107;
     const cdyn_real t2111 = t2105 - t2108;
     const cdyn_real t2112 = t2091 + t2097;
-    d->dcol[3][36] = t2112;
+    d->dcol[36][3] = t2112;
     const cdyn_real t2113 = t2092 + t2098;
-    d->dcol[3][37] = -t2113;
+    d->dcol[37][3] = -t2113;
     const cdyn_real t2114 = t2093 + t2099;
-    d->dcol[3][38] = -t2114;
+    d->dcol[38][3] = -t2114;
     const cdyn_real t2115 = t2094 + t2109;
-    d->dcol[3][39] = -t2115;
+    d->dcol[39][3] = -t2115;
     const cdyn_real t2116 = t2095 + t2110;
-    d->dcol[3][40] = -t2116;
+    d->dcol[40][3] = -t2116;
     const cdyn_real t2117 = t2096 + t2111;
-    d->dcol[3][41] = -t2117;
+    d->dcol[41][3] = -t2117;
     const cdyn_real t2118 = t184 * t2041 - t182 * t2042;
     const cdyn_real t2119 = t180 * t2042 - t184 * t2040;
     const cdyn_real t2120 = t182 * t2040 - t180 * t2041;
@@ -5219,17 +5219,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2140 = t2131 + t2136;
     const cdyn_real t2141 = t2132 + t2138;
     const cdyn_real t2142 = t2118 + t2127;
-    d->dcol[3][42] = t2142;
+    d->dcol[42][3] = t2142;
     const cdyn_real t2143 = t2119 + t2128;
-    d->dcol[3][43] = -t2143;
+    d->dcol[43][3] = -t2143;
     const cdyn_real t2144 = t2120 + t2129;
-    d->dcol[3][44] = -t2144;
+    d->dcol[44][3] = -t2144;
     const cdyn_real t2145 = t2121 + t2139;
-    d->dcol[3][45] = -t2145;
+    d->dcol[45][3] = -t2145;
     const cdyn_real t2146 = t2122 + t2140;
-    d->dcol[3][46] = -t2146;
+    d->dcol[46][3] = -t2146;
     const cdyn_real t2147 = t2123 + t2141;
-    d->dcol[3][47] = -t2147;
+    d->dcol[47][3] = -t2147;
     const cdyn_real t2148 = t275 - t1995;
     const cdyn_real t2149 = t276 + t1996;
     const cdyn_real t2150 = t277 + t1997;
@@ -5262,9 +5262,9 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2176 = t3 * t2148 - t23 * t2150;
     const cdyn_real t2177 = t23 * t2149 - t25 * t2148;
     const cdyn_real t2178 = t2175 + t188 * CDYN_R(10.444522);
-    d->dcol[2][0] = -t2178;
+    d->dcol[0][2] = -t2178;
     const cdyn_real t2179 = t2176 + t189 * CDYN_R(10.444522);
-    d->dcol[2][1] = -t2179;
+    d->dcol[1][2] = -t2179;
     const cdyn_real t2180 = t2177 + t190 * CDYN_R(10.444522);
     d->dcol[2][2] = -t2180;
     const cdyn_real t2181 = t189 * t2150 - t190 * t2149;
@@ -5277,11 +5277,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2188 = t25 * t2155 + t23 * t2153;
     const cdyn_real t2189 = t3 * t2156 + t2188;
     const cdyn_real t2190 = t2181 - t2185;
-    d->dcol[2][3] = -t2190;
+    d->dcol[3][2] = -t2190;
     const cdyn_real t2191 = t2182 - t2187;
-    d->dcol[2][4] = -t2191;
+    d->dcol[4][2] = -t2191;
     const cdyn_real t2192 = t2183 - t2189;
-    d->dcol[2][5] = -t2192;
+    d->dcol[5][2] = -t2192;
     const cdyn_real t2193 = t2163 * CDYN_R(2.0);
     const cdyn_real t2194 = t2164 * CDYN_R(2.0);
     const cdyn_real t2195 = t2165 * CDYN_R(2.0);
@@ -5301,11 +5301,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2209 = t3 * t2166 - t23 * t2168;
     const cdyn_real t2210 = t23 * t2167 - t25 * t2166;
     const cdyn_real t2211 = t2205 - t2208;
-    d->dcol[2][9] = -t2211;
+    d->dcol[9][2] = -t2211;
     const cdyn_real t2212 = t2206 - t2209;
-    d->dcol[2][10] = -t2212;
+    d->dcol[10][2] = -t2212;
     const cdyn_real t2213 = t2207 + t2210;
-    d->dcol[2][11] = t2213;
+    d->dcol[11][2] = t2213;
     const cdyn_real t2214 = t432 * t2150 + t433 * t2149;
     const cdyn_real t2215 = t433 * t2148 + t431 * t2150;
     const cdyn_real t2216 = t431 * t2149 - t432 * t2148;
@@ -5358,17 +5358,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2263 = t2256 + t2260;
     const cdyn_real t2264 = t2258 - t2261;
     const cdyn_real t2265 = t2244 - t2250;
-    d->dcol[2][36] = t2265;
+    d->dcol[36][2] = t2265;
     const cdyn_real t2266 = t2245 - t2251;
-    d->dcol[2][37] = -t2266;
+    d->dcol[37][2] = -t2266;
     const cdyn_real t2267 = t2246 + t2252;
-    d->dcol[2][38] = t2267;
+    d->dcol[38][2] = t2267;
     const cdyn_real t2268 = t2247 - t2262;
-    d->dcol[2][39] = -t2268;
+    d->dcol[39][2] = -t2268;
     const cdyn_real t2269 = t2248 - t2263;
-    d->dcol[2][40] = -t2269;
+    d->dcol[40][2] = -t2269;
     const cdyn_real t2270 = t2249 - t2264;
-    d->dcol[2][41] = t2270;
+    d->dcol[41][2] = t2270;
     const cdyn_real t2271 = t3 * t2194 + t25 * t2195;
     const cdyn_real t2272 = t23 * t2195 + t3 * t2193;
     const cdyn_real t2273 = t25 * t2193 - t23 * t2194;
@@ -5394,17 +5394,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2293 = t2284 - t2289;
     const cdyn_real t2294 = t2285 - t2291;
     const cdyn_real t2295 = t2271 - t2280;
-    d->dcol[2][42] = t2295;
+    d->dcol[42][2] = t2295;
     const cdyn_real t2296 = t2272 - t2281;
-    d->dcol[2][43] = -t2296;
+    d->dcol[43][2] = -t2296;
     const cdyn_real t2297 = t2273 + t2282;
-    d->dcol[2][44] = t2297;
+    d->dcol[44][2] = t2297;
     const cdyn_real t2298 = t2274 - t2292;
-    d->dcol[2][45] = -t2298;
+    d->dcol[45][2] = -t2298;
     const cdyn_real t2299 = t2275 - t2293;
-    d->dcol[2][46] = -t2299;
+    d->dcol[46][2] = -t2299;
     const cdyn_real t2300 = t2276 + t2294;
-    d->dcol[2][47] = t2300;
+    d->dcol[47][2] = t2300;
     const cdyn_real t2301 = t37 + t2148;
     const cdyn_real t2302 = t39 - t2149;
     const cdyn_real t2303 = t65 - t2150;
@@ -5432,12 +5432,12 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2325 = t156 + t2172;
     const cdyn_real t2326 = t158 - t2173;
     const cdyn_real t2327 = t159 + t2174;
-    d->dcol[0][11] = t2327;
+    d->dcol[11][0] = t2327;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite terms of its DoFs */
     const cdyn_real t2328 = t0 * t2302 - t1 * t2301;
-    d->dcol[1][2] = -t2328;
+    d->dcol[2][1] = -t2328;
     const cdyn_real t2329 = t1 * t2303 - t26 * CDYN_R(11.091448);
-    d->dcol[1][0] = t2329;
+    d->dcol[0][1] = t2329;
     const cdyn_real t2330 = t0 * t2303 - t27 * CDYN_R(11.091448);
     d->dcol[1][1] = t2330;
     const cdyn_real t2331 = t26 * t2302 + t27 * t2301;
@@ -5445,11 +5445,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2333 = t1 * t2307 + t0 * t2305;
     const cdyn_real t2334 = t1 * t2308 + t0 * t2306;
     const cdyn_real t2335 = t27 * t2303 - t2332;
-    d->dcol[1][3] = t2335;
+    d->dcol[3][1] = t2335;
     const cdyn_real t2336 = t26 * t2303 - t2333;
-    d->dcol[1][4] = -t2336;
+    d->dcol[4][1] = -t2336;
     const cdyn_real t2337 = t2331 - t2334;
-    d->dcol[1][5] = t2337;
+    d->dcol[5][1] = t2337;
     const cdyn_real t2338 = t2316 * CDYN_R(2.0);
     const cdyn_real t2339 = t2317 * CDYN_R(2.0);
     const cdyn_real t2340 = t2318 * CDYN_R(2.0);
@@ -5464,11 +5464,11 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2349 = t0 * t2321;
     const cdyn_real t2350 = t0 * t2320 - t1 * t2319;
     const cdyn_real t2351 = t2345 - t2348;
-    d->dcol[1][9] = t2351;
+    d->dcol[9][1] = t2351;
     const cdyn_real t2352 = t2346 - t2349;
-    d->dcol[1][10] = t2352;
+    d->dcol[10][1] = t2352;
     const cdyn_real t2353 = t2347 - t2350;
-    d->dcol[1][11] = t2353;
+    d->dcol[11][1] = t2353;
     const cdyn_real t2354 = t168 * t2302 - t169 * t2301;
     const cdyn_real t2355 = t169 * t2303 - t166 * CDYN_R(11.091448);
     const cdyn_real t2356 = t168 * t2303 - t167 * CDYN_R(11.091448);
@@ -5500,17 +5500,17 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2382 = t2378 - t162 * t2321;
     const cdyn_real t2383 = t2379 - t2380;
     const cdyn_real t2384 = t2370 - t163 * t2340;
-    d->dcol[1][36] = -t2384;
+    d->dcol[36][1] = -t2384;
     const cdyn_real t2385 = t2371 + t162 * t2340;
-    d->dcol[1][37] = -t2385;
+    d->dcol[37][1] = -t2385;
     const cdyn_real t2386 = t2372 + t2376;
-    d->dcol[1][38] = t2386;
+    d->dcol[38][1] = t2386;
     const cdyn_real t2387 = t2373 + t2381;
-    d->dcol[1][39] = -t2387;
+    d->dcol[39][1] = -t2387;
     const cdyn_real t2388 = t2374 - t2382;
-    d->dcol[1][40] = t2388;
+    d->dcol[40][1] = t2388;
     const cdyn_real t2389 = t2375 + t2383;
-    d->dcol[1][41] = -t2389;
+    d->dcol[41][1] = -t2389;
     const cdyn_real t2390 = t1 * t2338 - t0 * t2339;
     const cdyn_real t2391 = t2341 + t2348;
     const cdyn_real t2392 = t2342 + t2349;
@@ -5534,152 +5534,183 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2410 = t2401 + t2406;
     const cdyn_real t2411 = t2402 - t2408;
     const cdyn_real t2412 = t1 * t2340 + t2397;
-    d->dcol[1][42] = -t2412;
+    d->dcol[42][1] = -t2412;
     const cdyn_real t2413 = t0 * t2340 + t2398;
-    d->dcol[1][43] = -t2413;
+    d->dcol[43][1] = -t2413;
     const cdyn_real t2414 = t2390 + t2399;
-    d->dcol[1][44] = -t2414;
+    d->dcol[44][1] = -t2414;
     const cdyn_real t2415 = t2391 + t2409;
-    d->dcol[1][45] = t2415;
+    d->dcol[45][1] = t2415;
     const cdyn_real t2416 = t2392 - t2410;
-    d->dcol[1][46] = t2416;
+    d->dcol[46][1] = t2416;
     const cdyn_real t2417 = t2393 - t2411;
-    d->dcol[1][47] = t2417;
+    d->dcol[47][1] = t2417;
     const cdyn_real t2418 = t14 + t2301;
-    d->dcol[0][1] = -t2418;
+    d->dcol[1][0] = -t2418;
     const cdyn_real t2419 = t15 + t2302;
     d->dcol[0][0] = -t2419;
     const cdyn_real t2420 = t18 - t2306;
-    d->dcol[0][3] = -t2420;
+    d->dcol[3][0] = -t2420;
     const cdyn_real t2421 = t19 - t2308;
-    d->dcol[0][4] = t2421;
+    d->dcol[4][0] = t2421;
     const cdyn_real t2422 = t2309 + CDYN_R(0.009213163777211222);
-    d->dcol[0][5] = t2422;
+    d->dcol[5][0] = t2422;
     const cdyn_real t2423 = t20 - t2319;
     const cdyn_real t2424 = t21 - t2320;
     const cdyn_real t2425 = t21 - t2324;
     const cdyn_real t2426 = t20 - t2326;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite terms of its DoFs */
     const cdyn_real t2427 = t2424 - t2425;
-    d->dcol[0][9] = t2427;
+    d->dcol[9][0] = t2427;
     const cdyn_real t2428 = t2423 - t2426;
-    d->dcol[0][10] = t2428;
+    d->dcol[10][0] = t2428;
     /* each DoF's terms, for the entries on its branch */
-    d->dcol[0][2] = 0;
-    d->dcol[0][6] = 0;
-    d->dcol[0][7] = 0;
-    d->dcol[0][8] = 0;
-    d->dcol[0][12] = 0;
-    d->dcol[0][13] = 0;
-    d->dcol[0][14] = 0;
-    d->dcol[0][15] = 0;
-    d->dcol[0][16] = 0;
-    d->dcol[0][17] = 0;
-    d->dcol[0][18] = 0;
-    d->dcol[0][19] = 0;
-    d->dcol[0][20] = 0;
-    d->dcol[0][21] = 0;
-    d->dcol[0][22] = 0;
-    d->dcol[0][23] = 0;
-    d->dcol[0][24] = 0;
-    d->dcol[0][25] = 0;
-    d->dcol[0][26] = 0;
-    d->dcol[0][27] = 0;
-    d->dcol[0][28] = 0;
-    d->dcol[0][29] = 0;
-    d->dcol[0][30] = 0;
-    d->dcol[0][31] = 0;
-    d->dcol[0][32] = 0;
-    d->dcol[0][33] = 0;
-    d->dcol[0][34] = 0;
-    d->dcol[0][35] = 1;
-    d->dcol[1][6] = 0;
-    d->dcol[1][7] = 0;
-    d->dcol[1][8] = 0;
-    d->dcol[1][14] = 0;
-    d->dcol[1][17] = 0;
-    d->dcol[1][20] = 0;
-    d->dcol[1][23] = 0;
-    d->dcol[1][32] = 0;
-    d->dcol[1][35] = 0;
-    d->dcol[2][6] = 0;
-    d->dcol[2][7] = 0;
-    d->dcol[2][8] = 0;
-    d->dcol[3][6] = 0;
-    d->dcol[3][7] = 0;
-    d->dcol[3][8] = 0;
-    d->dcol[4][6] = 0;
-    d->dcol[4][7] = 0;
-    d->dcol[4][8] = 0;
-    d->dcol[5][6] = 0;
-    d->dcol[5][7] = 0;
-    d->dcol[5][8] = 0;
+    d->dcol[2][0] = 0;
+    d->dcol[6][0] = 0;
+    d->dcol[7][0] = 0;
+    d->dcol[8][0] = 0;
+    d->dcol[12][0] = 0;
+    d->dcol[13][0] = 0;
+    d->dcol[14][0] = 0;
+    d->dcol[15][0] = 0;
+    d->dcol[16][0] = 0;
+    d->dcol[17][0] = 0;
+    d->dcol[18][0] = 0;
+    d->dcol[19][0] = 0;
+    d->dcol[20][0] = 0;
+    d->dcol[21][0] = 0;
+    d->dcol[22][0] = 0;
+    d->dcol[23][0] = 0;
+    d->dcol[24][0] = 0;
+    d->dcol[25][0] = 0;
+    d->dcol[26][0] = 0;
+    d->dcol[27][0] = 0;
+    d->dcol[28][0] = 0;
+    d->dcol[29][0] = 0;
+    d->dcol[30][0] = 0;
+    d->dcol[31][0] = 0;
+    d->dcol[32][0] = 0;
+    d->dcol[33][0] = 0;
+    d->dcol[34][0] = 0;
+    d->dcol[35][0] = 1;
+    d->dcol[6][1] = 0;
+    d->dcol[7][1] = 0;
+    d->dcol[8][1] = 0;
+    d->dcol[14][1] = 0;
+    d->dcol[17][1] = 0;
+    d->dcol[20][1] = 0;
+    d->dcol[23][1] = 0;
+    d->dcol[32][1] = 0;
+    d->dcol[35][1] = 0;
+    d->dcol[6][2] = 0;
+    d->dcol[7][2] = 0;
+    d->dcol[8][2] = 0;
+    d->dcol[6][3] = 0;
+    d->dcol[7][3] = 0;
+    d->dcol[8][3] = 0;
+    d->dcol[6][4] = 0;
+    d->dcol[7][4] = 0;
+    d->dcol[8][4] = 0;
+    d->dcol[6][5] = 0;
+    d->dcol[7][5] = 0;
+    d->dcol[8][5] = 0;
     d->dcol[6][6] = 0;
-    d->dcol[6][7] = 0;
-    d->dcol[6][8] = 0;
+    d->dcol[7][6] = 0;
+    d->dcol[8][6] = 0;
 }
 
-/* (DoF i, strict ancestor a, index of L(i, a) in d->L, 1 if i and a are one joint's), rows
- * ascending: the pairs of RNEA's derivatives off the diagonal, and the sweeps of M^-1. */
-static const int arm7__ltl_pairs[21][4] = {
-    { 1, 0, 1, 0 }, { 2, 0, 3, 0 }, { 2, 1, 4, 0 }, { 3, 0, 6, 0 }, { 3, 1, 7, 0 },
-    { 3, 2, 8, 0 }, { 4, 0, 10, 0 }, { 4, 1, 11, 0 }, { 4, 2, 12, 0 }, { 4, 3, 13, 0 },
-    { 5, 0, 15, 0 }, { 5, 1, 16, 0 }, { 5, 2, 17, 0 }, { 5, 3, 18, 0 }, { 5, 4, 19, 0 },
-    { 6, 0, 21, 0 }, { 6, 1, 22, 0 }, { 6, 2, 23, 0 }, { 6, 3, 24, 0 }, { 6, 4, 25, 0 },
-    { 6, 5, 26, 0 }
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
+ * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
+ * first). DoF k's are [first[k], first[k + 1]). */
+static const int arm7__ltl_rows[21][2] = {
+    { 0, 1 }, { 0, 3 }, { 7, 4 }, { 0, 6 }, { 7, 7 }, { 14, 8 }, { 0, 10 }, { 7, 11 },
+    { 14, 12 }, { 21, 13 }, { 0, 15 }, { 7, 16 }, { 14, 17 }, { 21, 18 }, { 28, 19 }, { 0, 21 },
+    { 7, 22 }, { 14, 23 }, { 21, 24 }, { 28, 25 }, { 35, 26 }
+};
+static const int arm7__ltl_row_first[ARM7_NV + 1] = {
+    0, 0, 1, 3, 6, 10, 15, 21
+};
+static const int arm7__ltl_cols[21][2] = {
+    { 42, 21 }, { 35, 15 }, { 28, 10 }, { 21, 6 }, { 14, 3 }, { 7, 1 }, { 42, 22 }, { 35, 16 },
+    { 28, 11 }, { 21, 7 }, { 14, 4 }, { 42, 23 }, { 35, 17 }, { 28, 12 }, { 21, 8 }, { 42, 24 },
+    { 35, 18 }, { 28, 13 }, { 42, 25 }, { 35, 19 }, { 42, 26 }
+};
+static const int arm7__ltl_col_first[ARM7_NV + 1] = {
+    0, 6, 11, 15, 18, 20, 21, 21
 };
 
-static inline cdyn_real arm7__dot6(const cdyn_real *x, const cdyn_real *y)
+/* DoF by DoF, the end of its subtree: its branch (ancestors, itself, descendants) lies in
+ * the columns before it. */
+static const int arm7__subtree_end[ARM7_NV] = {
+    7, 7, 7, 7, 7, 7, 7
+};
+
+/* (row, first column, length, kind) of each run of RNEA's derivatives: kind 1 from the row's
+ * composite terms and the columns' motion changes (ancestors, the row's own joint), kind 2
+ * from the row's axis and the columns' force changes (descendants on other bodies). */
+static const int arm7__deriv_runs[13][4] = {
+    { 0, 0, 1, 1 }, { 0, 1, 6, 2 }, { 1, 0, 2, 1 }, { 1, 2, 5, 2 }, { 2, 0, 3, 1 },
+    { 2, 3, 4, 2 }, { 3, 0, 4, 1 }, { 3, 4, 3, 2 }, { 4, 0, 5, 1 }, { 4, 5, 2, 2 },
+    { 5, 0, 6, 1 }, { 5, 6, 1, 2 }, { 6, 0, 7, 1 }
+};
+
+/* d->dcol holds each term component by component over the DoFs (row c, column DoF), so a
+ * run's entries are products of a few scalars of its row with contiguous columns: one vector
+ * operation for several entries. Rows 0-11 [Ic S | Bc^T S], 12-23 [dA | dV], 24-35
+ * [dAv | S], 36-47 the force changes [by q | by v]. Kind 1: dtau_i/dq_j = (Ic S_i).dA_j +
+ * (Bc^T S_i).dV_j and dtau_i/dv_j = (Ic S_i).dAv_j + (Bc^T S_i).S_j. */
+static void arm7__motion_run(const cdyn_real (*restrict T)[7], int i, int j0, int n,
+                             cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
+    cdyn_real k[12];
+    int c, j;
+    for (c = 0; c < 12; ++c)
+        k[c] = T[c][i];
+    for (j = j0; j < j0 + n; ++j) { /* unrolled: the loop over j vectorises */
+        const cdyn_real q0 = k[0] * T[12][j] + k[1] * T[13][j] + k[2] * T[14][j],
+                        q1 = k[3] * T[15][j] + k[4] * T[16][j] + k[5] * T[17][j],
+                        q2 = k[6] * T[18][j] + k[7] * T[19][j] + k[8] * T[20][j],
+                        q3 = k[9] * T[21][j] + k[10] * T[22][j] + k[11] * T[23][j];
+        const cdyn_real v0 = k[0] * T[24][j] + k[1] * T[25][j] + k[2] * T[26][j],
+                        v1 = k[3] * T[27][j] + k[4] * T[28][j] + k[5] * T[29][j],
+                        v2 = k[6] * T[30][j] + k[7] * T[31][j] + k[8] * T[32][j],
+                        v3 = k[9] * T[33][j] + k[10] * T[34][j] + k[11] * T[35][j];
+        dq[j] = (q0 + q1) + (q2 + q3);
+        dv[j] = (v0 + v1) + (v2 + v3);
+    }
 }
 
-/* x . y for 12-vectors in four interleaved partial sums, which compilers turn into three
- * vector products and one horizontal sum. */
-static inline cdyn_real arm7__dot12(const cdyn_real *x, const cdyn_real *y)
+/* Kind 2: dtau_i/dq_j = S_i . (j's force change by q), and by v. */
+static void arm7__force_run(const cdyn_real (*restrict T)[7], int i, int j0, int n,
+                            cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    const cdyn_real a = x[0] * y[0] + x[4] * y[4] + x[8] * y[8];
-    const cdyn_real b = x[1] * y[1] + x[5] * y[5] + x[9] * y[9];
-    const cdyn_real c = x[2] * y[2] + x[6] * y[6] + x[10] * y[10];
-    const cdyn_real e = x[3] * y[3] + x[7] * y[7] + x[11] * y[11];
-    return (a + b) + (c + e);
+    cdyn_real s[6];
+    int c, j;
+    for (c = 0; c < 6; ++c)
+        s[c] = T[30 + c][i];
+    for (j = j0; j < j0 + n; ++j) {
+        dq[j] = (s[0] * T[36][j] + s[1] * T[37][j] + s[2] * T[38][j]) +
+                (s[3] * T[39][j] + s[4] * T[40][j] + s[5] * T[41][j]);
+        dv[j] = (s[0] * T[42][j] + s[1] * T[43][j] + s[2] * T[44][j]) +
+                (s[3] * T[45][j] + s[4] * T[46][j] + s[5] * T[47][j]);
+    }
 }
 
-/* Row k's entries at column j (j = k or an ancestor of k, whose subtree holds k): the terms
- * of d->dcol are [Ic S | Bc^T S | dA | dV | dAv | S | ...], so dtau_k/dq_j =
- * (Ic S_k).dA_j + (Bc^T S_k).dV_j and dtau_k/dv_j = (Ic S_k).dAv_j + (Bc^T S_k).S_j. */
-static inline void arm7__entry(const arm7_data *d, int k, int j, cdyn_real *dq,
-                                      cdyn_real *dv)
-{
-    const cdyn_real *K = d->dcol[k], *J = d->dcol[j];
-    dq[k * ARM7_NV + j] = arm7__dot12(K, J + 12);
-    dv[k * ARM7_NV + j] = arm7__dot12(K, J + 24);
-}
-
-/* From the terms in d, both outputs: zeros, then the entries on each branch. Off the
- * diagonal, (k, a) for an ancestor a; and (a, k): as above when a and k are one joint's
- * (each in the other's subtree), else S_a . (k's force changes). */
+/* From the terms in d, both outputs: zeros, then the runs of each row. */
 static void arm7__derivative_entries(const arm7_data *d, cdyn_real *dtau_dq,
                                      cdyn_real *dtau_dv)
 {
     int k;
-    int t;
     for (k = 0; k < ARM7_NV * ARM7_NV; ++k) {
         dtau_dq[k] = 0;
         dtau_dv[k] = 0;
     }
-    for (k = 0; k < ARM7_NV; ++k)
-        arm7__entry(d, k, k, dtau_dq, dtau_dv);
-    for (t = 0; t < 21; ++t) {
-        const int i = arm7__ltl_pairs[t][0], j = arm7__ltl_pairs[t][1];
-        arm7__entry(d, i, j, dtau_dq, dtau_dv);
-        if (arm7__ltl_pairs[t][3]) {
-            arm7__entry(d, j, i, dtau_dq, dtau_dv);
-        } else {
-            const cdyn_real *S = d->dcol[j] + 30, *F = d->dcol[i] + 36;
-            dtau_dq[j * ARM7_NV + i] = arm7__dot6(S, F);
-            dtau_dv[j * ARM7_NV + i] = arm7__dot6(S, F + 6);
-        }
+    for (k = 0; k < 13; ++k) {
+        const int *r = arm7__deriv_runs[k], row = r[0] * ARM7_NV;
+        if (r[3] == 1)
+            arm7__motion_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
+        else
+            arm7__force_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
     }
 }
 
@@ -8495,30 +8526,86 @@ int arm7_aba(arm7_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_re
     return arm7__finite(ddq, ARM7_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
-/* x -= l y over one row of a ARM7_NV-column matrix (two distinct rows). */
-static void arm7__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+/* acc <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]), on W columns from c: W
+ * accumulators stay in registers over all the rows read (one load per row read, where an
+ * update row by row would load and store x once per row read too). */
+#define ARM7__GATHER_BLOCK(W)                                                              \
+    static inline void arm7__gather_block##W(cdyn_real *restrict acc, const cdyn_real *restrict x, \
+                                           const cdyn_real *restrict X, const int (*p)[2], int t0,  \
+                                           int t1, const cdyn_real *restrict L, int c)          \
+    {                                                                                           \
+        int t, u;                                                                               \
+        for (u = 0; u < W; ++u)                                                                 \
+            acc[u] = x[c + u];                                                                  \
+        for (t = t0; t < t1; ++t) {                                                             \
+            const cdyn_real l = L[p[t][1]], *y = X + p[t][0] + c;                               \
+            for (u = 0; u < W; ++u)                                                             \
+                acc[u] -= l * y[u];                                                             \
+        }                                                                                       \
+    }
+ARM7__GATHER_BLOCK(4)
+ARM7__GATHER_BLOCK(8)
+ARM7__GATHER_BLOCK(16)
+
+/* x <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]) (p[t][0]: a row's offset), on
+ * the first n columns; x is none of those rows. Sixteen columns at a time, then eight, then
+ * four; the last n % 4 as the four ending at n, computed before the others change x and
+ * stored after (their common columns get the same value twice): no column one by one. */
+static void arm7__gather_rows(cdyn_real *restrict x, const cdyn_real *restrict X,
+                              const int (*p)[2], int t0, int t1, const cdyn_real *restrict L, int n)
 {
-    int c;
-    for (c = 0; c < ARM7_NV; ++c)
-        x[c] -= l * y[c];
+    cdyn_real acc[16], tail[4];
+    int c = 0, u, t;
+    if (n < 4) {
+        for (; c < n; ++c) {
+            cdyn_real a = x[c];
+            for (t = t0; t < t1; ++t)
+                a -= L[p[t][1]] * X[p[t][0] + c];
+            x[c] = a;
+        }
+        return;
+    }
+    if (n % 4)
+        arm7__gather_block4(tail, x, X, p, t0, t1, L, n - 4);
+    for (; c + 16 <= n; c += 16) {
+        arm7__gather_block16(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 16; ++u)
+            x[c + u] = acc[u];
+    }
+    if (c + 8 <= n) {
+        arm7__gather_block8(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 8; ++u)
+            x[c + u] = acc[u];
+        c += 8;
+    }
+    if (c + 4 <= n) {
+        arm7__gather_block4(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 4; ++u)
+            x[c + u] = acc[u];
+    }
+    if (n % 4)
+        for (u = 0; u < 4; ++u)
+            x[n - 4 + u] = tail[u];
 }
 
-/* X <- L^-T X and X <- L^-1 X on every column at once, by whole rows: each pair of the
- * factor is one row update, contiguous and vectorised. */
-static void arm7__solve_lt_rows(const arm7_data *d, cdyn_real *X)
+/* X <- L^-T X on every column at once, by whole rows, each gathered from its descendants'
+ * (leaves first); of each row the first n[k] columns (the rest are zeros and stay so), or all
+ * with n NULL. */
+static void arm7__solve_lt_rows(const arm7_data *d, cdyn_real *X, const int *n)
 {
-    int t;
-    for (t = 21 - 1; t >= 0; --t) /* leaves first */
-        arm7__row_axpy(X + arm7__ltl_pairs[t][1] * ARM7_NV,
-                       d->L[arm7__ltl_pairs[t][2]], X + arm7__ltl_pairs[t][0] * ARM7_NV);
+    int k;
+    for (k = ARM7_NV - 1; k >= 0; --k)
+        arm7__gather_rows(X + k * ARM7_NV, X, arm7__ltl_cols, arm7__ltl_col_first[k],
+                          arm7__ltl_col_first[k + 1], d->L, n ? n[k] : ARM7_NV);
 }
 
+/* X <- L^-1 X: each row gathered from its ancestors', root first. */
 static void arm7__solve_l_rows(const arm7_data *d, cdyn_real *X)
 {
-    int t;
-    for (t = 0; t < 21; ++t) /* root first */
-        arm7__row_axpy(X + arm7__ltl_pairs[t][0] * ARM7_NV,
-                       d->L[arm7__ltl_pairs[t][2]], X + arm7__ltl_pairs[t][1] * ARM7_NV);
+    int k;
+    for (k = 0; k < ARM7_NV; ++k)
+        arm7__gather_rows(X + k * ARM7_NV, X, arm7__ltl_rows, arm7__ltl_row_first[k],
+                          arm7__ltl_row_first[k + 1], d->L, ARM7_NV);
 }
 
 /* X <- s D^-1 X, by rows. */
@@ -8532,10 +8619,10 @@ static void arm7__scale_d_rows(const arm7_data *d, cdyn_real *X, cdyn_real s)
     }
 }
 
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X. */
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
 static void arm7__minus_minv_rows(const arm7_data *d, cdyn_real *X)
 {
-    arm7__solve_lt_rows(d, X);
+    arm7__solve_lt_rows(d, X, arm7__subtree_end);
     arm7__scale_d_rows(d, X, -1);
     arm7__solve_l_rows(d, X);
 }
@@ -18065,12 +18152,12 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     cdyn_real sin_angle[7], cos_angle[7];
     cdyn_sincos_n(q + 0, sin_angle, cos_angle, 7);
     const cdyn_real t0 = sin_angle[0];
-    d->dcol[1][33] = -t0;
+    d->dcol[33][1] = -t0;
     const cdyn_real t1 = cos_angle[0];
-    d->dcol[1][34] = t1;
+    d->dcol[34][1] = t1;
     const cdyn_real t2 = sin_angle[1];
     const cdyn_real t3 = cos_angle[1];
-    d->dcol[2][35] = t3;
+    d->dcol[35][2] = t3;
     const cdyn_real t4 = sin_angle[2];
     const cdyn_real t5 = cos_angle[2];
     const cdyn_real t6 = sin_angle[3];
@@ -18096,14 +18183,14 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     CDYN_BARRIER();
     const cdyn_real t22 = t1 * t3;
     const cdyn_real t23 = t1 * t2;
-    d->dcol[2][33] = t23;
+    d->dcol[33][2] = t23;
     const cdyn_real t24 = t0 * t3;
     const cdyn_real t25 = t0 * t2;
-    d->dcol[2][34] = t25;
+    d->dcol[34][2] = t25;
     const cdyn_real t26 = t1 * CDYN_R(0.333);
-    d->dcol[1][30] = -t26;
+    d->dcol[30][1] = -t26;
     const cdyn_real t27 = t0 * CDYN_R(0.333);
-    d->dcol[1][31] = -t27;
+    d->dcol[31][1] = -t27;
     const cdyn_real v_joint2 = v[1];
     const cdyn_real t28 = t26 * v_joint2;
     const cdyn_real t29 = t27 * v_joint2;
@@ -18240,60 +18327,60 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t158 = t78 + t157;
     const cdyn_real t159 = t148 - t143 * CDYN_R(2.0);
     const cdyn_real t160 = v_joint1 * t27;
-    d->dcol[1][18] = t160;
+    d->dcol[18][1] = t160;
     const cdyn_real t161 = v_joint1 * t26;
-    d->dcol[1][19] = -t161;
+    d->dcol[19][1] = -t161;
     const cdyn_real t162 = t1 * v_joint1;
-    d->dcol[1][21] = -t162;
+    d->dcol[21][1] = -t162;
     const cdyn_real t163 = t0 * v_joint1;
-    d->dcol[1][22] = -t163;
+    d->dcol[22][1] = -t163;
     const cdyn_real t164 = t1 * CDYN_R(9.81);
     const cdyn_real t165 = t0 * CDYN_R(9.81);
     const cdyn_real t166 = t164 - a_joint1 * t27;
     const cdyn_real t167 = t165 + a_joint1 * t26;
     const cdyn_real t168 = v_joint1 * t161 - t166;
-    d->dcol[1][12] = t168;
+    d->dcol[12][1] = t168;
     const cdyn_real t169 = v_joint1 * t160 - t167;
-    d->dcol[1][13] = t169;
+    d->dcol[13][1] = t169;
     const cdyn_real t170 = v_joint1 * t163 - t1 * a_joint1;
-    d->dcol[1][15] = t170;
+    d->dcol[15][1] = t170;
     const cdyn_real t171 = v_joint1 * t162 + t0 * a_joint1;
-    d->dcol[1][16] = -t171;
+    d->dcol[16][1] = -t171;
     const cdyn_real t172 = v_joint1 * CDYN_R(2.0);
     const cdyn_real t173 = t0 * t29 + t1 * t28;
     const cdyn_real t174 = t27 * t172;
-    d->dcol[1][24] = t174;
+    d->dcol[24][1] = t174;
     const cdyn_real t175 = t26 * t172;
-    d->dcol[1][25] = -t175;
+    d->dcol[25][1] = -t175;
     const cdyn_real t176 = t26 * t31 + t27 * t30;
     const cdyn_real t177 = t173 - t176;
-    d->dcol[1][26] = -t177;
+    d->dcol[26][1] = -t177;
     const cdyn_real t178 = t1 * t172;
-    d->dcol[1][27] = -t178;
+    d->dcol[27][1] = -t178;
     const cdyn_real t179 = t0 * t172;
-    d->dcol[1][28] = -t179;
+    d->dcol[28][1] = -t179;
     const cdyn_real t180 = t0 * t31 - t1 * t30;
-    d->dcol[1][29] = t180;
+    d->dcol[29][1] = t180;
     /* body 2 "joint3" <- "joint2": revolute +z (link link3), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t181 = t0 * t4 - t22 * t5;
     const cdyn_real t182 = t0 * t5 + t22 * t4;
-    d->dcol[3][33] = t182;
+    d->dcol[33][3] = t182;
     const cdyn_real t183 = t1 * t4 + t24 * t5;
     const cdyn_real t184 = t1 * t5 - t24 * t4;
-    d->dcol[3][34] = -t184;
+    d->dcol[34][3] = -t184;
     const cdyn_real t185 = t2 * t5;
     const cdyn_real t186 = t2 * t4;
-    d->dcol[3][35] = -t186;
+    d->dcol[35][3] = -t186;
     const cdyn_real t187 = t23 * CDYN_R(0.316);
     const cdyn_real t188 = t25 * CDYN_R(0.316);
     const cdyn_real t189 = t3 * CDYN_R(0.316) + CDYN_R(0.333);
     const cdyn_real t190 = t25 * t189 - t3 * t188;
-    d->dcol[2][30] = -t190;
+    d->dcol[30][2] = -t190;
     const cdyn_real t191 = t3 * t187 - t23 * t189;
-    d->dcol[2][31] = -t191;
+    d->dcol[31][2] = -t191;
     const cdyn_real t192 = t23 * t188 - t25 * t187;
-    d->dcol[2][32] = -t192;
+    d->dcol[32][2] = -t192;
     const cdyn_real v_joint3 = v[2];
     const cdyn_real t193 = t190 * v_joint3;
     const cdyn_real t194 = t191 * v_joint3;
@@ -18506,17 +18593,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t400 = t30 * t192 + v_joint1 * t190;
     const cdyn_real t401 = t31 * t190 + t30 * t191;
     const cdyn_real t402 = t3 * t29 - t399;
-    d->dcol[2][18] = -t402;
+    d->dcol[18][2] = -t402;
     const cdyn_real t403 = t3 * t28 - t400;
-    d->dcol[2][19] = t403;
+    d->dcol[19][2] = t403;
     const cdyn_real t404 = t398 + t401;
-    d->dcol[2][20] = t404;
+    d->dcol[20][2] = t404;
     const cdyn_real t405 = v_joint1 * t25 - t3 * t31;
-    d->dcol[2][21] = -t405;
+    d->dcol[21][2] = -t405;
     const cdyn_real t406 = t3 * t30 + v_joint1 * t23;
-    d->dcol[2][22] = t406;
+    d->dcol[22][2] = t406;
     const cdyn_real t407 = t23 * t31 + t25 * t30;
-    d->dcol[2][23] = -t407;
+    d->dcol[23][2] = -t407;
     const cdyn_real t408 = t29 * t405 + t28 * t406;
     const cdyn_real t409 = v_joint1 * t403 - t31 * t404;
     const cdyn_real t410 = t30 * t404 - v_joint1 * t402;
@@ -18542,17 +18629,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t430 = t3 * t34 + a_joint1 * t23;
     const cdyn_real t431 = t23 * t35 + t25 * t34;
     const cdyn_real t432 = t412 - t426;
-    d->dcol[2][12] = t432;
+    d->dcol[12][2] = t432;
     const cdyn_real t433 = t413 - t427;
-    d->dcol[2][13] = -t433;
+    d->dcol[13][2] = -t433;
     const cdyn_real t434 = t414 - t428;
-    d->dcol[2][14] = -t434;
+    d->dcol[14][2] = -t434;
     const cdyn_real t435 = t415 + t429;
-    d->dcol[2][15] = -t435;
+    d->dcol[15][2] = -t435;
     const cdyn_real t436 = t416 - t430;
-    d->dcol[2][16] = -t436;
+    d->dcol[16][2] = -t436;
     const cdyn_real t437 = t417 - t431;
-    d->dcol[2][17] = t437;
+    d->dcol[17][2] = t437;
     const cdyn_real t438 = t28 + t199;
     const cdyn_real t439 = t29 + t200;
     const cdyn_real t440 = t30 + t201;
@@ -18565,37 +18652,37 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t447 = t192 * t440 + t190 * t442;
     const cdyn_real t448 = t190 * t441 + t191 * t440;
     const cdyn_real t449 = t443 + t446;
-    d->dcol[2][24] = t449;
+    d->dcol[24][2] = t449;
     const cdyn_real t450 = t444 - t447;
-    d->dcol[2][25] = t450;
+    d->dcol[25][2] = t450;
     const cdyn_real t451 = t445 + t448;
-    d->dcol[2][26] = t451;
+    d->dcol[26][2] = t451;
     const cdyn_real t452 = t25 * t442 - t3 * t441;
-    d->dcol[2][27] = -t452;
+    d->dcol[27][2] = -t452;
     const cdyn_real t453 = t3 * t440 + t23 * t442;
-    d->dcol[2][28] = t453;
+    d->dcol[28][2] = t453;
     const cdyn_real t454 = t23 * t441 + t25 * t440;
-    d->dcol[2][29] = -t454;
+    d->dcol[29][2] = -t454;
     /* body 3 "joint4" <- "joint3": revolute +z (link link4), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t455 = t23 * t6 - t181 * t7;
     const cdyn_real t456 = t23 * t7 + t181 * t6;
-    d->dcol[4][33] = t456;
+    d->dcol[33][4] = t456;
     const cdyn_real t457 = t25 * t6 + t183 * t7;
     const cdyn_real t458 = t25 * t7 - t183 * t6;
-    d->dcol[4][34] = t458;
+    d->dcol[34][4] = t458;
     const cdyn_real t459 = t3 * t6 - t185 * t7;
     const cdyn_real t460 = t3 * t7 + t185 * t6;
-    d->dcol[4][35] = t460;
+    d->dcol[35][4] = t460;
     const cdyn_real t461 = t187 - t181 * CDYN_R(0.0825);
     const cdyn_real t462 = t188 + t183 * CDYN_R(0.0825);
     const cdyn_real t463 = t189 - t185 * CDYN_R(0.0825);
     const cdyn_real t464 = t184 * t463 - t186 * t462;
-    d->dcol[3][30] = t464;
+    d->dcol[30][3] = t464;
     const cdyn_real t465 = t186 * t461 + t182 * t463;
-    d->dcol[3][31] = t465;
+    d->dcol[31][3] = t465;
     const cdyn_real t466 = t182 * t462 + t184 * t461;
-    d->dcol[3][32] = -t466;
+    d->dcol[32][3] = -t466;
     const cdyn_real v_joint4 = v[3];
     const cdyn_real t467 = t464 * v_joint4;
     const cdyn_real t468 = t465 * v_joint4;
@@ -18811,17 +18898,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t677 = t201 * t466 - t203 * t464;
     const cdyn_real t678 = t202 * t464 + t201 * t465;
     const cdyn_real t679 = t673 + t676;
-    d->dcol[3][18] = -t679;
+    d->dcol[18][3] = -t679;
     const cdyn_real t680 = t674 + t677;
-    d->dcol[3][19] = -t680;
+    d->dcol[19][3] = -t680;
     const cdyn_real t681 = t675 - t678;
-    d->dcol[3][20] = t681;
+    d->dcol[20][3] = t681;
     const cdyn_real t682 = t184 * t203 - t186 * t202;
-    d->dcol[3][21] = t682;
+    d->dcol[21][3] = t682;
     const cdyn_real t683 = t186 * t201 - t182 * t203;
-    d->dcol[3][22] = -t683;
+    d->dcol[22][3] = -t683;
     const cdyn_real t684 = t182 * t202 - t184 * t201;
-    d->dcol[3][23] = -t684;
+    d->dcol[23][3] = -t684;
     const cdyn_real t685 = t195 * t683 - t200 * t684;
     const cdyn_real t686 = t199 * t684 + t195 * t682;
     const cdyn_real t687 = t200 * t682 + t199 * t683;
@@ -18847,17 +18934,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t707 = t186 * t225 + t182 * t227;
     const cdyn_real t708 = t182 * t226 - t184 * t225;
     const cdyn_real t709 = t691 - t703;
-    d->dcol[3][12] = -t709;
+    d->dcol[12][3] = -t709;
     const cdyn_real t710 = t692 - t704;
-    d->dcol[3][13] = -t710;
+    d->dcol[13][3] = -t710;
     const cdyn_real t711 = t693 - t705;
-    d->dcol[3][14] = t711;
+    d->dcol[14][3] = t711;
     const cdyn_real t712 = t694 - t706;
-    d->dcol[3][15] = t712;
+    d->dcol[15][3] = t712;
     const cdyn_real t713 = t695 + t707;
-    d->dcol[3][16] = -t713;
+    d->dcol[16][3] = -t713;
     const cdyn_real t714 = t696 + t708;
-    d->dcol[3][17] = -t714;
+    d->dcol[17][3] = -t714;
     const cdyn_real t715 = t199 + t473;
     const cdyn_real t716 = t200 + t474;
     const cdyn_real t717 = t195 + t475;
@@ -18871,28 +18958,28 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t725 = t466 * t718 - t464 * t720;
     const cdyn_real t726 = t464 * t719 + t465 * t718;
     const cdyn_real t727 = t721 + t724;
-    d->dcol[3][24] = -t727;
+    d->dcol[24][3] = -t727;
     const cdyn_real t728 = t722 + t725;
-    d->dcol[3][25] = -t728;
+    d->dcol[25][3] = -t728;
     const cdyn_real t729 = t723 - t726;
-    d->dcol[3][26] = t729;
+    d->dcol[26][3] = t729;
     const cdyn_real t730 = t184 * t720 - t186 * t719;
-    d->dcol[3][27] = t730;
+    d->dcol[27][3] = t730;
     const cdyn_real t731 = t186 * t718 - t182 * t720;
-    d->dcol[3][28] = -t731;
+    d->dcol[28][3] = -t731;
     const cdyn_real t732 = t182 * t719 - t184 * t718;
-    d->dcol[3][29] = -t732;
+    d->dcol[29][3] = -t732;
     /* body 4 "joint5" <- "joint4": revolute +z (link link5), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t733 = t182 * t8 - t455 * t9;
     const cdyn_real t734 = t182 * t9 + t455 * t8;
-    d->dcol[5][33] = t734;
+    d->dcol[33][5] = t734;
     const cdyn_real t735 = t184 * t8 + t457 * t9;
     const cdyn_real t736 = t184 * t9 - t457 * t8;
-    d->dcol[5][34] = -t736;
+    d->dcol[34][5] = -t736;
     const cdyn_real t737 = t186 * t8 + t459 * t9;
     const cdyn_real t738 = t186 * t9 - t459 * t8;
-    d->dcol[5][35] = -t738;
+    d->dcol[35][5] = -t738;
     const cdyn_real t739 = t456 * CDYN_R(0.384) - t455 * CDYN_R(0.0825);
     const cdyn_real t740 = t458 * CDYN_R(0.384) - t457 * CDYN_R(0.0825);
     const cdyn_real t741 = t460 * CDYN_R(0.384) - t459 * CDYN_R(0.0825);
@@ -18900,11 +18987,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t743 = t462 + t740;
     const cdyn_real t744 = t463 + t741;
     const cdyn_real t745 = t458 * t744 - t460 * t743;
-    d->dcol[4][30] = -t745;
+    d->dcol[30][4] = -t745;
     const cdyn_real t746 = t460 * t742 - t456 * t744;
-    d->dcol[4][31] = -t746;
+    d->dcol[31][4] = -t746;
     const cdyn_real t747 = t456 * t743 - t458 * t742;
-    d->dcol[4][32] = -t747;
+    d->dcol[32][4] = -t747;
     const cdyn_real v_joint5 = v[4];
     const cdyn_real t748 = t745 * v_joint5;
     const cdyn_real t749 = t746 * v_joint5;
@@ -19120,17 +19207,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t958 = t476 * t747 + t478 * t745;
     const cdyn_real t959 = t477 * t745 + t476 * t746;
     const cdyn_real t960 = t954 + t957;
-    d->dcol[4][18] = t960;
+    d->dcol[18][4] = t960;
     const cdyn_real t961 = t955 - t958;
-    d->dcol[4][19] = t961;
+    d->dcol[19][4] = t961;
     const cdyn_real t962 = t956 + t959;
-    d->dcol[4][20] = t962;
+    d->dcol[20][4] = t962;
     const cdyn_real t963 = t458 * t478 - t460 * t477;
-    d->dcol[4][21] = -t963;
+    d->dcol[21][4] = -t963;
     const cdyn_real t964 = t460 * t476 + t456 * t478;
-    d->dcol[4][22] = t964;
+    d->dcol[22][4] = t964;
     const cdyn_real t965 = t456 * t477 + t458 * t476;
-    d->dcol[4][23] = -t965;
+    d->dcol[23][4] = -t965;
     const cdyn_real t966 = t475 * t964 + t474 * t965;
     const cdyn_real t967 = t473 * t965 - t475 * t963;
     const cdyn_real t968 = t474 * t963 + t473 * t964;
@@ -19156,17 +19243,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t988 = t460 * t500 + t456 * t502;
     const cdyn_real t989 = t456 * t501 + t458 * t500;
     const cdyn_real t990 = t972 - t984;
-    d->dcol[4][12] = t990;
+    d->dcol[12][4] = t990;
     const cdyn_real t991 = t973 - t985;
-    d->dcol[4][13] = -t991;
+    d->dcol[13][4] = -t991;
     const cdyn_real t992 = t974 - t986;
-    d->dcol[4][14] = -t992;
+    d->dcol[14][4] = -t992;
     const cdyn_real t993 = t975 - t987;
-    d->dcol[4][15] = -t993;
+    d->dcol[15][4] = -t993;
     const cdyn_real t994 = t976 + t988;
-    d->dcol[4][16] = -t994;
+    d->dcol[16][4] = -t994;
     const cdyn_real t995 = t977 + t989;
-    d->dcol[4][17] = t995;
+    d->dcol[17][4] = t995;
     const cdyn_real t996 = t473 + t754;
     const cdyn_real t997 = t474 + t755;
     const cdyn_real t998 = t475 + t756;
@@ -19180,34 +19267,34 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1006 = t747 * t999 + t745 * t1001;
     const cdyn_real t1007 = t745 * t1000 + t746 * t999;
     const cdyn_real t1008 = t1002 + t1005;
-    d->dcol[4][24] = t1008;
+    d->dcol[24][4] = t1008;
     const cdyn_real t1009 = t1003 - t1006;
-    d->dcol[4][25] = t1009;
+    d->dcol[25][4] = t1009;
     const cdyn_real t1010 = t1004 + t1007;
-    d->dcol[4][26] = t1010;
+    d->dcol[26][4] = t1010;
     const cdyn_real t1011 = t458 * t1001 - t460 * t1000;
-    d->dcol[4][27] = -t1011;
+    d->dcol[27][4] = -t1011;
     const cdyn_real t1012 = t460 * t999 + t456 * t1001;
-    d->dcol[4][28] = t1012;
+    d->dcol[28][4] = t1012;
     const cdyn_real t1013 = t456 * t1000 + t458 * t999;
-    d->dcol[4][29] = -t1013;
+    d->dcol[29][4] = -t1013;
     /* body 5 "joint6" <- "joint5": revolute +z (link link6), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t1014 = t456 * t10 - t733 * t11;
     const cdyn_real t1015 = t456 * t11 + t733 * t10;
-    d->dcol[6][33] = -t1015;
+    d->dcol[33][6] = -t1015;
     const cdyn_real t1016 = t458 * t10 + t735 * t11;
     const cdyn_real t1017 = t458 * t11 - t735 * t10;
-    d->dcol[6][34] = -t1017;
+    d->dcol[34][6] = -t1017;
     const cdyn_real t1018 = t460 * t10 + t737 * t11;
     const cdyn_real t1019 = t460 * t11 - t737 * t10;
-    d->dcol[6][35] = -t1019;
+    d->dcol[35][6] = -t1019;
     const cdyn_real t1020 = t736 * t744 - t738 * t743;
-    d->dcol[5][30] = t1020;
+    d->dcol[30][5] = t1020;
     const cdyn_real t1021 = t738 * t742 + t734 * t744;
-    d->dcol[5][31] = t1021;
+    d->dcol[31][5] = t1021;
     const cdyn_real t1022 = t734 * t743 + t736 * t742;
-    d->dcol[5][32] = -t1022;
+    d->dcol[32][5] = -t1022;
     const cdyn_real v_joint6 = v[5];
     const cdyn_real t1023 = t1020 * v_joint6;
     const cdyn_real t1024 = t1021 * v_joint6;
@@ -19423,17 +19510,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1233 = t757 * t1022 - t759 * t1020;
     const cdyn_real t1234 = t758 * t1020 + t757 * t1021;
     const cdyn_real t1235 = t1229 + t1232;
-    d->dcol[5][18] = -t1235;
+    d->dcol[18][5] = -t1235;
     const cdyn_real t1236 = t1230 + t1233;
-    d->dcol[5][19] = -t1236;
+    d->dcol[19][5] = -t1236;
     const cdyn_real t1237 = t1231 - t1234;
-    d->dcol[5][20] = t1237;
+    d->dcol[20][5] = t1237;
     const cdyn_real t1238 = t736 * t759 - t738 * t758;
-    d->dcol[5][21] = t1238;
+    d->dcol[21][5] = t1238;
     const cdyn_real t1239 = t738 * t757 - t734 * t759;
-    d->dcol[5][22] = -t1239;
+    d->dcol[22][5] = -t1239;
     const cdyn_real t1240 = t734 * t758 - t736 * t757;
-    d->dcol[5][23] = -t1240;
+    d->dcol[23][5] = -t1240;
     const cdyn_real t1241 = t756 * t1239 - t755 * t1240;
     const cdyn_real t1242 = t754 * t1240 + t756 * t1238;
     const cdyn_real t1243 = t755 * t1238 + t754 * t1239;
@@ -19459,17 +19546,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1263 = t738 * t781 + t734 * t783;
     const cdyn_real t1264 = t734 * t782 - t736 * t781;
     const cdyn_real t1265 = t1247 - t1259;
-    d->dcol[5][12] = -t1265;
+    d->dcol[12][5] = -t1265;
     const cdyn_real t1266 = t1248 - t1260;
-    d->dcol[5][13] = -t1266;
+    d->dcol[13][5] = -t1266;
     const cdyn_real t1267 = t1249 - t1261;
-    d->dcol[5][14] = t1267;
+    d->dcol[14][5] = t1267;
     const cdyn_real t1268 = t1250 - t1262;
-    d->dcol[5][15] = t1268;
+    d->dcol[15][5] = t1268;
     const cdyn_real t1269 = t1251 + t1263;
-    d->dcol[5][16] = -t1269;
+    d->dcol[16][5] = -t1269;
     const cdyn_real t1270 = t1252 + t1264;
-    d->dcol[5][17] = -t1270;
+    d->dcol[17][5] = -t1270;
     const cdyn_real t1271 = t754 + t1029;
     const cdyn_real t1272 = t755 + t1030;
     const cdyn_real t1273 = t756 + t1031;
@@ -19483,17 +19570,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1281 = t1022 * t1274 - t1020 * t1276;
     const cdyn_real t1282 = t1020 * t1275 + t1021 * t1274;
     const cdyn_real t1283 = t1277 + t1280;
-    d->dcol[5][24] = -t1283;
+    d->dcol[24][5] = -t1283;
     const cdyn_real t1284 = t1278 + t1281;
-    d->dcol[5][25] = -t1284;
+    d->dcol[25][5] = -t1284;
     const cdyn_real t1285 = t1279 - t1282;
-    d->dcol[5][26] = t1285;
+    d->dcol[26][5] = t1285;
     const cdyn_real t1286 = t736 * t1276 - t738 * t1275;
-    d->dcol[5][27] = t1286;
+    d->dcol[27][5] = t1286;
     const cdyn_real t1287 = t738 * t1274 - t734 * t1276;
-    d->dcol[5][28] = -t1287;
+    d->dcol[28][5] = -t1287;
     const cdyn_real t1288 = t734 * t1275 - t736 * t1274;
-    d->dcol[5][29] = -t1288;
+    d->dcol[29][5] = -t1288;
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), world placement, motion columns, velocity, acceleration, force */
     CDYN_BARRIER();
     const cdyn_real t1289 = t734 * t12 + t1014 * t13;
@@ -19506,11 +19593,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1296 = t743 + t1016 * CDYN_R(0.088);
     const cdyn_real t1297 = t744 + t1018 * CDYN_R(0.088);
     const cdyn_real t1298 = t1017 * t1297 - t1019 * t1296;
-    d->dcol[6][30] = t1298;
+    d->dcol[30][6] = t1298;
     const cdyn_real t1299 = t1019 * t1295 - t1015 * t1297;
-    d->dcol[6][31] = t1299;
+    d->dcol[31][6] = t1299;
     const cdyn_real t1300 = t1015 * t1296 - t1017 * t1295;
-    d->dcol[6][32] = t1300;
+    d->dcol[32][6] = t1300;
     const cdyn_real v_joint7 = v[6];
     const cdyn_real t1301 = t1298 * v_joint7;
     const cdyn_real t1302 = t1299 * v_joint7;
@@ -19765,17 +19852,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1550 = t1032 * t1300 + t1034 * t1298;
     const cdyn_real t1551 = t1033 * t1298 + t1032 * t1299;
     const cdyn_real t1552 = t1546 + t1549;
-    d->dcol[6][18] = -t1552;
+    d->dcol[18][6] = -t1552;
     const cdyn_real t1553 = t1547 - t1550;
-    d->dcol[6][19] = -t1553;
+    d->dcol[19][6] = -t1553;
     const cdyn_real t1554 = t1548 + t1551;
-    d->dcol[6][20] = -t1554;
+    d->dcol[20][6] = -t1554;
     const cdyn_real t1555 = t1017 * t1034 - t1019 * t1033;
-    d->dcol[6][21] = t1555;
+    d->dcol[21][6] = t1555;
     const cdyn_real t1556 = t1019 * t1032 + t1015 * t1034;
-    d->dcol[6][22] = -t1556;
+    d->dcol[22][6] = -t1556;
     const cdyn_real t1557 = t1015 * t1033 + t1017 * t1032;
-    d->dcol[6][23] = t1557;
+    d->dcol[23][6] = t1557;
     const cdyn_real t1558 = t1031 * t1556 + t1030 * t1557;
     const cdyn_real t1559 = t1029 * t1557 - t1031 * t1555;
     const cdyn_real t1560 = t1030 * t1555 + t1029 * t1556;
@@ -19801,17 +19888,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1580 = t1019 * t1056 + t1015 * t1058;
     const cdyn_real t1581 = t1015 * t1057 + t1017 * t1056;
     const cdyn_real t1582 = t1564 - t1576;
-    d->dcol[6][12] = -t1582;
+    d->dcol[12][6] = -t1582;
     const cdyn_real t1583 = t1565 - t1577;
-    d->dcol[6][13] = t1583;
+    d->dcol[13][6] = t1583;
     const cdyn_real t1584 = t1566 - t1578;
-    d->dcol[6][14] = t1584;
+    d->dcol[14][6] = t1584;
     const cdyn_real t1585 = t1567 - t1579;
-    d->dcol[6][15] = t1585;
+    d->dcol[15][6] = t1585;
     const cdyn_real t1586 = t1568 + t1580;
-    d->dcol[6][16] = t1586;
+    d->dcol[16][6] = t1586;
     const cdyn_real t1587 = t1569 + t1581;
-    d->dcol[6][17] = -t1587;
+    d->dcol[17][6] = -t1587;
     const cdyn_real t1588 = t1029 + t1307;
     const cdyn_real t1589 = t1030 + t1308;
     const cdyn_real t1590 = t1031 + t1309;
@@ -19825,28 +19912,28 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1598 = t1300 * t1591 + t1298 * t1593;
     const cdyn_real t1599 = t1298 * t1592 + t1299 * t1591;
     const cdyn_real t1600 = t1594 + t1597;
-    d->dcol[6][24] = -t1600;
+    d->dcol[24][6] = -t1600;
     const cdyn_real t1601 = t1595 - t1598;
-    d->dcol[6][25] = -t1601;
+    d->dcol[25][6] = -t1601;
     const cdyn_real t1602 = t1596 + t1599;
-    d->dcol[6][26] = -t1602;
+    d->dcol[26][6] = -t1602;
     const cdyn_real t1603 = t1017 * t1593 - t1019 * t1592;
-    d->dcol[6][27] = t1603;
+    d->dcol[27][6] = t1603;
     const cdyn_real t1604 = t1019 * t1591 + t1015 * t1593;
-    d->dcol[6][28] = -t1604;
+    d->dcol[28][6] = -t1604;
     const cdyn_real t1605 = t1015 * t1592 + t1017 * t1591;
-    d->dcol[6][29] = t1605;
+    d->dcol[29][6] = t1605;
     /* leaves to root: composites and each DoF's force changes */
     /* body 6 "joint7" <- "joint6": revolute +z (link link7), composite terms of its DoFs */
     const cdyn_real t1606 = t1017 * t1388 - t1019 * t1387;
     const cdyn_real t1607 = t1019 * t1386 - t1015 * t1388;
     const cdyn_real t1608 = t1015 * t1387 - t1017 * t1386;
     const cdyn_real t1609 = t1606 + t1298 * CDYN_R(0.735522);
-    d->dcol[6][0] = t1609;
+    d->dcol[0][6] = t1609;
     const cdyn_real t1610 = t1607 + t1299 * CDYN_R(0.735522);
-    d->dcol[6][1] = t1610;
+    d->dcol[1][6] = t1610;
     const cdyn_real t1611 = t1608 + t1300 * CDYN_R(0.735522);
-    d->dcol[6][2] = t1611;
+    d->dcol[2][6] = t1611;
     const cdyn_real t1612 = t1299 * t1388 - t1300 * t1387;
     const cdyn_real t1613 = t1300 * t1386 - t1298 * t1388;
     const cdyn_real t1614 = t1298 * t1387 - t1299 * t1386;
@@ -19857,11 +19944,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1619 = t1017 * t1404 + t1015 * t1398;
     const cdyn_real t1620 = t1019 * t1407 + t1619;
     const cdyn_real t1621 = t1612 - t1616;
-    d->dcol[6][3] = t1621;
+    d->dcol[3][6] = t1621;
     const cdyn_real t1622 = t1613 - t1618;
-    d->dcol[6][4] = t1622;
+    d->dcol[4][6] = t1622;
     const cdyn_real t1623 = t1614 - t1620;
-    d->dcol[6][5] = t1623;
+    d->dcol[5][6] = t1623;
     const cdyn_real t1624 = t1411 * CDYN_R(2.0);
     const cdyn_real t1625 = t1412 * CDYN_R(2.0);
     const cdyn_real t1626 = t1413 * CDYN_R(2.0);
@@ -19881,11 +19968,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1640 = t1019 * t1435 - t1015 * t1437;
     const cdyn_real t1641 = t1015 * t1436 - t1017 * t1435;
     const cdyn_real t1642 = t1636 - t1639;
-    d->dcol[6][9] = t1642;
+    d->dcol[9][6] = t1642;
     const cdyn_real t1643 = t1637 - t1640;
-    d->dcol[6][10] = t1643;
+    d->dcol[10][6] = t1643;
     const cdyn_real t1644 = t1638 + t1641;
-    d->dcol[6][11] = -t1644;
+    d->dcol[11][6] = -t1644;
     const cdyn_real t1645 = t1388 * t1586 + t1387 * t1587;
     const cdyn_real t1646 = t1386 * t1587 + t1388 * t1585;
     const cdyn_real t1647 = t1387 * t1585 - t1386 * t1586;
@@ -19938,17 +20025,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1694 = t1687 + t1691;
     const cdyn_real t1695 = t1689 - t1692;
     const cdyn_real t1696 = t1675 - t1681;
-    d->dcol[6][36] = -t1696;
+    d->dcol[36][6] = -t1696;
     const cdyn_real t1697 = t1676 - t1682;
-    d->dcol[6][37] = t1697;
+    d->dcol[37][6] = t1697;
     const cdyn_real t1698 = t1677 + t1683;
-    d->dcol[6][38] = -t1698;
+    d->dcol[38][6] = -t1698;
     const cdyn_real t1699 = t1678 - t1693;
-    d->dcol[6][39] = t1699;
+    d->dcol[39][6] = t1699;
     const cdyn_real t1700 = t1679 - t1694;
-    d->dcol[6][40] = t1700;
+    d->dcol[40][6] = t1700;
     const cdyn_real t1701 = t1680 - t1695;
-    d->dcol[6][41] = -t1701;
+    d->dcol[41][6] = -t1701;
     const cdyn_real t1702 = t1019 * t1625 + t1017 * t1626;
     const cdyn_real t1703 = t1015 * t1626 + t1019 * t1624;
     const cdyn_real t1704 = t1017 * t1624 - t1015 * t1625;
@@ -19974,17 +20061,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1724 = t1715 - t1720;
     const cdyn_real t1725 = t1716 - t1722;
     const cdyn_real t1726 = t1702 - t1711;
-    d->dcol[6][42] = -t1726;
+    d->dcol[42][6] = -t1726;
     const cdyn_real t1727 = t1703 - t1712;
-    d->dcol[6][43] = t1727;
+    d->dcol[43][6] = t1727;
     const cdyn_real t1728 = t1704 + t1713;
-    d->dcol[6][44] = -t1728;
+    d->dcol[44][6] = -t1728;
     const cdyn_real t1729 = t1705 - t1723;
-    d->dcol[6][45] = t1729;
+    d->dcol[45][6] = t1729;
     const cdyn_real t1730 = t1706 - t1724;
-    d->dcol[6][46] = t1730;
+    d->dcol[46][6] = t1730;
     const cdyn_real t1731 = t1707 + t1725;
-    d->dcol[6][47] = -t1731;
+    d->dcol[47][6] = -t1731;
     const cdyn_real t1732 = t1108 + t1386;
     const cdyn_real t1733 = t1109 - t1387;
     const cdyn_real t1734 = t1110 - t1388;
@@ -20017,11 +20104,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1760 = t738 * t1732 - t734 * t1734;
     const cdyn_real t1761 = t734 * t1733 - t736 * t1732;
     const cdyn_real t1762 = t1759 - t1020 * CDYN_R(2.4020770000000002);
-    d->dcol[5][0] = -t1762;
+    d->dcol[0][5] = -t1762;
     const cdyn_real t1763 = t1760 + t1021 * CDYN_R(2.4020770000000002);
-    d->dcol[5][1] = t1763;
+    d->dcol[1][5] = t1763;
     const cdyn_real t1764 = t1761 - t1022 * CDYN_R(2.4020770000000002);
-    d->dcol[5][2] = t1764;
+    d->dcol[2][5] = t1764;
     const cdyn_real t1765 = t1021 * t1734 + t1022 * t1733;
     const cdyn_real t1766 = t1022 * t1732 - t1020 * t1734;
     const cdyn_real t1767 = t1020 * t1733 + t1021 * t1732;
@@ -20032,9 +20119,9 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1772 = t736 * t1739 + t734 * t1737;
     const cdyn_real t1773 = t738 * t1740 + t1772;
     const cdyn_real t1774 = t1765 - t1769;
-    d->dcol[5][3] = -t1774;
+    d->dcol[3][5] = -t1774;
     const cdyn_real t1775 = t1766 + t1771;
-    d->dcol[5][4] = -t1775;
+    d->dcol[4][5] = -t1775;
     const cdyn_real t1776 = t1767 + t1773;
     d->dcol[5][5] = -t1776;
     const cdyn_real t1777 = t1747 * CDYN_R(2.0);
@@ -20056,11 +20143,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1793 = t738 * t1750 + t734 * t1752;
     const cdyn_real t1794 = t734 * t1751 - t736 * t1750;
     const cdyn_real t1795 = t1789 - t1792;
-    d->dcol[5][9] = -t1795;
+    d->dcol[9][5] = -t1795;
     const cdyn_real t1796 = t1790 - t1793;
-    d->dcol[5][10] = -t1796;
+    d->dcol[10][5] = -t1796;
     const cdyn_real t1797 = t1791 + t1794;
-    d->dcol[5][11] = t1797;
+    d->dcol[11][5] = t1797;
     const cdyn_real t1798 = t1269 * t1734 - t1270 * t1733;
     const cdyn_real t1799 = t1270 * t1732 - t1268 * t1734;
     const cdyn_real t1800 = t1268 * t1733 - t1269 * t1732;
@@ -20113,17 +20200,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1847 = t1840 + t1844;
     const cdyn_real t1848 = t1842 - t1845;
     const cdyn_real t1849 = t1828 + t1834;
-    d->dcol[5][36] = -t1849;
+    d->dcol[36][5] = -t1849;
     const cdyn_real t1850 = t1829 + t1835;
-    d->dcol[5][37] = t1850;
+    d->dcol[37][5] = t1850;
     const cdyn_real t1851 = t1830 + t1836;
-    d->dcol[5][38] = t1851;
+    d->dcol[38][5] = t1851;
     const cdyn_real t1852 = t1831 - t1846;
-    d->dcol[5][39] = t1852;
+    d->dcol[39][5] = t1852;
     const cdyn_real t1853 = t1832 - t1847;
-    d->dcol[5][40] = t1853;
+    d->dcol[40][5] = t1853;
     const cdyn_real t1854 = t1833 + t1848;
-    d->dcol[5][41] = t1854;
+    d->dcol[41][5] = t1854;
     const cdyn_real t1855 = t738 * t1778 - t736 * t1779;
     const cdyn_real t1856 = t734 * t1779 - t738 * t1777;
     const cdyn_real t1857 = t736 * t1777 - t734 * t1778;
@@ -20149,17 +20236,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1877 = t1868 - t1873;
     const cdyn_real t1878 = t1869 - t1875;
     const cdyn_real t1879 = t1855 + t1864;
-    d->dcol[5][42] = -t1879;
+    d->dcol[42][5] = -t1879;
     const cdyn_real t1880 = t1856 + t1865;
-    d->dcol[5][43] = t1880;
+    d->dcol[43][5] = t1880;
     const cdyn_real t1881 = t1857 + t1866;
-    d->dcol[5][44] = t1881;
+    d->dcol[44][5] = t1881;
     const cdyn_real t1882 = t1858 - t1876;
-    d->dcol[5][45] = -t1882;
+    d->dcol[45][5] = -t1882;
     const cdyn_real t1883 = t1859 - t1877;
-    d->dcol[5][46] = -t1883;
+    d->dcol[46][5] = -t1883;
     const cdyn_real t1884 = t1860 + t1878;
-    d->dcol[5][47] = t1884;
+    d->dcol[47][5] = t1884;
     const cdyn_real t1885 = t833 + t1732;
     const cdyn_real t1886 = t834 - t1733;
     const cdyn_real t1887 = t835 - t1734;
@@ -20192,11 +20279,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1913 = t460 * t1885 - t456 * t1887;
     const cdyn_real t1914 = t456 * t1886 - t458 * t1885;
     const cdyn_real t1915 = t1912 + t745 * CDYN_R(3.628023);
-    d->dcol[4][0] = -t1915;
+    d->dcol[0][4] = -t1915;
     const cdyn_real t1916 = t1913 + t746 * CDYN_R(3.628023);
-    d->dcol[4][1] = -t1916;
+    d->dcol[1][4] = -t1916;
     const cdyn_real t1917 = t1914 + t747 * CDYN_R(3.628023);
-    d->dcol[4][2] = -t1917;
+    d->dcol[2][4] = -t1917;
     const cdyn_real t1918 = t746 * t1887 - t747 * t1886;
     const cdyn_real t1919 = t747 * t1885 - t745 * t1887;
     const cdyn_real t1920 = t745 * t1886 - t746 * t1885;
@@ -20207,11 +20294,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1925 = t458 * t1892 + t456 * t1890;
     const cdyn_real t1926 = t460 * t1893 + t1925;
     const cdyn_real t1927 = t1918 - t1922;
-    d->dcol[4][3] = -t1927;
+    d->dcol[3][4] = -t1927;
     const cdyn_real t1928 = t1919 - t1924;
     d->dcol[4][4] = -t1928;
     const cdyn_real t1929 = t1920 - t1926;
-    d->dcol[4][5] = -t1929;
+    d->dcol[5][4] = -t1929;
     const cdyn_real t1930 = t1900 * CDYN_R(2.0);
     const cdyn_real t1931 = t1901 * CDYN_R(2.0);
     const cdyn_real t1932 = t1902 * CDYN_R(2.0);
@@ -20231,11 +20318,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t1946 = t460 * t1903 - t456 * t1905;
     const cdyn_real t1947 = t456 * t1904 - t458 * t1903;
     const cdyn_real t1948 = t1942 - t1945;
-    d->dcol[4][9] = -t1948;
+    d->dcol[9][4] = -t1948;
     const cdyn_real t1949 = t1943 - t1946;
-    d->dcol[4][10] = -t1949;
+    d->dcol[10][4] = -t1949;
     const cdyn_real t1950 = t1944 + t1947;
-    d->dcol[4][11] = t1950;
+    d->dcol[11][4] = t1950;
     const cdyn_real t1951 = t994 * t1887 + t995 * t1886;
     const cdyn_real t1952 = t995 * t1885 + t993 * t1887;
     const cdyn_real t1953 = t993 * t1886 - t994 * t1885;
@@ -20288,17 +20375,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2000 = t1993 + t1997;
     const cdyn_real t2001 = t1995 - t1998;
     const cdyn_real t2002 = t1981 - t1987;
-    d->dcol[4][36] = t2002;
+    d->dcol[36][4] = t2002;
     const cdyn_real t2003 = t1982 - t1988;
-    d->dcol[4][37] = -t2003;
+    d->dcol[37][4] = -t2003;
     const cdyn_real t2004 = t1983 + t1989;
-    d->dcol[4][38] = t2004;
+    d->dcol[38][4] = t2004;
     const cdyn_real t2005 = t1984 - t1999;
-    d->dcol[4][39] = -t2005;
+    d->dcol[39][4] = -t2005;
     const cdyn_real t2006 = t1985 - t2000;
-    d->dcol[4][40] = -t2006;
+    d->dcol[40][4] = -t2006;
     const cdyn_real t2007 = t1986 - t2001;
-    d->dcol[4][41] = t2007;
+    d->dcol[41][4] = t2007;
     const cdyn_real t2008 = t460 * t1931 + t458 * t1932;
     const cdyn_real t2009 = t456 * t1932 + t460 * t1930;
     const cdyn_real t2010 = t458 * t1930 - t456 * t1931;
@@ -20324,17 +20411,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2030 = t2021 - t2026;
     const cdyn_real t2031 = t2022 - t2028;
     const cdyn_real t2032 = t2008 - t2017;
-    d->dcol[4][42] = t2032;
+    d->dcol[42][4] = t2032;
     const cdyn_real t2033 = t2009 - t2018;
-    d->dcol[4][43] = -t2033;
+    d->dcol[43][4] = -t2033;
     const cdyn_real t2034 = t2010 + t2019;
-    d->dcol[4][44] = t2034;
+    d->dcol[44][4] = t2034;
     const cdyn_real t2035 = t2011 - t2029;
-    d->dcol[4][45] = -t2035;
+    d->dcol[45][4] = -t2035;
     const cdyn_real t2036 = t2012 - t2030;
-    d->dcol[4][46] = -t2036;
+    d->dcol[46][4] = -t2036;
     const cdyn_real t2037 = t2013 + t2031;
-    d->dcol[4][47] = t2037;
+    d->dcol[47][4] = t2037;
     const cdyn_real t2038 = t552 - t1885;
     const cdyn_real t2039 = t553 + t1886;
     const cdyn_real t2040 = t554 + t1887;
@@ -20367,11 +20454,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2066 = t186 * t2038 - t182 * t2040;
     const cdyn_real t2067 = t182 * t2039 - t184 * t2038;
     const cdyn_real t2068 = t2065 + t464 * CDYN_R(7.215918);
-    d->dcol[3][0] = t2068;
+    d->dcol[0][3] = t2068;
     const cdyn_real t2069 = t2066 - t465 * CDYN_R(7.215918);
-    d->dcol[3][1] = -t2069;
+    d->dcol[1][3] = -t2069;
     const cdyn_real t2070 = t2067 + t466 * CDYN_R(7.215918);
-    d->dcol[3][2] = -t2070;
+    d->dcol[2][3] = -t2070;
     const cdyn_real t2071 = t465 * t2040 + t466 * t2039;
     const cdyn_real t2072 = t466 * t2038 - t464 * t2040;
     const cdyn_real t2073 = t464 * t2039 + t465 * t2038;
@@ -20384,9 +20471,9 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2080 = t2071 + t2075;
     d->dcol[3][3] = t2080;
     const cdyn_real t2081 = t2072 - t2077;
-    d->dcol[3][4] = t2081;
+    d->dcol[4][3] = t2081;
     const cdyn_real t2082 = t2073 - t2079;
-    d->dcol[3][5] = t2082;
+    d->dcol[5][3] = t2082;
     const cdyn_real t2083 = t2053 * CDYN_R(2.0);
     const cdyn_real t2084 = t2054 * CDYN_R(2.0);
     const cdyn_real t2085 = t2055 * CDYN_R(2.0);
@@ -20406,11 +20493,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2099 = t186 * t2056 + t182 * t2058;
     const cdyn_real t2100 = t182 * t2057 - t184 * t2056;
     const cdyn_real t2101 = t2095 + t2098;
-    d->dcol[3][9] = -t2101;
+    d->dcol[9][3] = -t2101;
     const cdyn_real t2102 = t2096 + t2099;
-    d->dcol[3][10] = -t2102;
+    d->dcol[10][3] = -t2102;
     const cdyn_real t2103 = t2097 + t2100;
-    d->dcol[3][11] = -t2103;
+    d->dcol[11][3] = -t2103;
     const cdyn_real t2104 = t713 * t2040 - t714 * t2039;
     const cdyn_real t2105 = t714 * t2038 - t712 * t2040;
     const cdyn_real t2106 = t712 * t2039 - t713 * t2038;
@@ -20463,17 +20550,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2153 = t2146 - t2150;
     const cdyn_real t2154 = t2148 - t2151;
     const cdyn_real t2155 = t2134 + t2140;
-    d->dcol[3][36] = t2155;
+    d->dcol[36][3] = t2155;
     const cdyn_real t2156 = t2135 + t2141;
-    d->dcol[3][37] = -t2156;
+    d->dcol[37][3] = -t2156;
     const cdyn_real t2157 = t2136 + t2142;
-    d->dcol[3][38] = -t2157;
+    d->dcol[38][3] = -t2157;
     const cdyn_real t2158 = t2137 + t2152;
-    d->dcol[3][39] = -t2158;
+    d->dcol[39][3] = -t2158;
     const cdyn_real t2159 = t2138 + t2153;
-    d->dcol[3][40] = -t2159;
+    d->dcol[40][3] = -t2159;
     const cdyn_real t2160 = t2139 + t2154;
-    d->dcol[3][41] = -t2160;
+    d->dcol[41][3] = -t2160;
     const cdyn_real t2161 = t186 * t2084 - t184 * t2085;
     const cdyn_real t2162 = t182 * t2085 - t186 * t2083;
     const cdyn_real t2163 = t184 * t2083 - t182 * t2084;
@@ -20499,17 +20586,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2183 = t2174 + t2179;
     const cdyn_real t2184 = t2175 + t2181;
     const cdyn_real t2185 = t2161 + t2170;
-    d->dcol[3][42] = t2185;
+    d->dcol[42][3] = t2185;
     const cdyn_real t2186 = t2162 + t2171;
-    d->dcol[3][43] = -t2186;
+    d->dcol[43][3] = -t2186;
     const cdyn_real t2187 = t2163 + t2172;
-    d->dcol[3][44] = -t2187;
+    d->dcol[44][3] = -t2187;
     const cdyn_real t2188 = t2164 + t2182;
-    d->dcol[3][45] = -t2188;
+    d->dcol[45][3] = -t2188;
     const cdyn_real t2189 = t2165 + t2183;
-    d->dcol[3][46] = -t2189;
+    d->dcol[46][3] = -t2189;
     const cdyn_real t2190 = t2166 + t2184;
-    d->dcol[3][47] = -t2190;
+    d->dcol[47][3] = -t2190;
     const cdyn_real t2191 = t277 - t2038;
     const cdyn_real t2192 = t278 + t2039;
     const cdyn_real t2193 = t279 + t2040;
@@ -20542,9 +20629,9 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2219 = t3 * t2191 - t23 * t2193;
     const cdyn_real t2220 = t23 * t2192 - t25 * t2191;
     const cdyn_real t2221 = t2218 + t190 * CDYN_R(10.444522);
-    d->dcol[2][0] = -t2221;
+    d->dcol[0][2] = -t2221;
     const cdyn_real t2222 = t2219 + t191 * CDYN_R(10.444522);
-    d->dcol[2][1] = -t2222;
+    d->dcol[1][2] = -t2222;
     const cdyn_real t2223 = t2220 + t192 * CDYN_R(10.444522);
     d->dcol[2][2] = -t2223;
     const cdyn_real t2224 = t191 * t2193 - t192 * t2192;
@@ -20557,11 +20644,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2231 = t25 * t2198 + t23 * t2196;
     const cdyn_real t2232 = t3 * t2199 + t2231;
     const cdyn_real t2233 = t2224 - t2228;
-    d->dcol[2][3] = -t2233;
+    d->dcol[3][2] = -t2233;
     const cdyn_real t2234 = t2225 - t2230;
-    d->dcol[2][4] = -t2234;
+    d->dcol[4][2] = -t2234;
     const cdyn_real t2235 = t2226 - t2232;
-    d->dcol[2][5] = -t2235;
+    d->dcol[5][2] = -t2235;
     const cdyn_real t2236 = t2206 * CDYN_R(2.0);
     const cdyn_real t2237 = t2207 * CDYN_R(2.0);
     const cdyn_real t2238 = t2208 * CDYN_R(2.0);
@@ -20581,11 +20668,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2252 = t3 * t2209 - t23 * t2211;
     const cdyn_real t2253 = t23 * t2210 - t25 * t2209;
     const cdyn_real t2254 = t2248 - t2251;
-    d->dcol[2][9] = -t2254;
+    d->dcol[9][2] = -t2254;
     const cdyn_real t2255 = t2249 - t2252;
-    d->dcol[2][10] = -t2255;
+    d->dcol[10][2] = -t2255;
     const cdyn_real t2256 = t2250 + t2253;
-    d->dcol[2][11] = t2256;
+    d->dcol[11][2] = t2256;
     const cdyn_real t2257 = t436 * t2193 + t437 * t2192;
     const cdyn_real t2258 = t437 * t2191 + t435 * t2193;
     const cdyn_real t2259 = t435 * t2192 - t436 * t2191;
@@ -20638,17 +20725,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2306 = t2299 + t2303;
     const cdyn_real t2307 = t2301 - t2304;
     const cdyn_real t2308 = t2287 - t2293;
-    d->dcol[2][36] = t2308;
+    d->dcol[36][2] = t2308;
     const cdyn_real t2309 = t2288 - t2294;
-    d->dcol[2][37] = -t2309;
+    d->dcol[37][2] = -t2309;
     const cdyn_real t2310 = t2289 + t2295;
-    d->dcol[2][38] = t2310;
+    d->dcol[38][2] = t2310;
     const cdyn_real t2311 = t2290 - t2305;
-    d->dcol[2][39] = -t2311;
+    d->dcol[39][2] = -t2311;
     const cdyn_real t2312 = t2291 - t2306;
-    d->dcol[2][40] = -t2312;
+    d->dcol[40][2] = -t2312;
     const cdyn_real t2313 = t2292 - t2307;
-    d->dcol[2][41] = t2313;
+    d->dcol[41][2] = t2313;
     const cdyn_real t2314 = t3 * t2237 + t25 * t2238;
     const cdyn_real t2315 = t23 * t2238 + t3 * t2236;
     const cdyn_real t2316 = t25 * t2236 - t23 * t2237;
@@ -20674,17 +20761,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2336 = t2327 - t2332;
     const cdyn_real t2337 = t2328 - t2334;
     const cdyn_real t2338 = t2314 - t2323;
-    d->dcol[2][42] = t2338;
+    d->dcol[42][2] = t2338;
     const cdyn_real t2339 = t2315 - t2324;
-    d->dcol[2][43] = -t2339;
+    d->dcol[43][2] = -t2339;
     const cdyn_real t2340 = t2316 + t2325;
-    d->dcol[2][44] = t2340;
+    d->dcol[44][2] = t2340;
     const cdyn_real t2341 = t2317 - t2335;
-    d->dcol[2][45] = -t2341;
+    d->dcol[45][2] = -t2341;
     const cdyn_real t2342 = t2318 - t2336;
-    d->dcol[2][46] = -t2342;
+    d->dcol[46][2] = -t2342;
     const cdyn_real t2343 = t2319 + t2337;
-    d->dcol[2][47] = t2343;
+    d->dcol[47][2] = t2343;
     const cdyn_real t2344 = t37 + t2191;
     const cdyn_real t2345 = t39 - t2192;
     const cdyn_real t2346 = t65 - t2193;
@@ -20712,12 +20799,12 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2368 = t156 + t2215;
     const cdyn_real t2369 = t158 - t2216;
     const cdyn_real t2370 = t159 + t2217;
-    d->dcol[0][11] = t2370;
+    d->dcol[11][0] = t2370;
     /* body 1 "joint2" <- "joint1": revolute +z (link link2), composite terms of its DoFs */
     const cdyn_real t2371 = t0 * t2345 - t1 * t2344;
-    d->dcol[1][2] = -t2371;
+    d->dcol[2][1] = -t2371;
     const cdyn_real t2372 = t1 * t2346 - t26 * CDYN_R(11.091448);
-    d->dcol[1][0] = t2372;
+    d->dcol[0][1] = t2372;
     const cdyn_real t2373 = t0 * t2346 - t27 * CDYN_R(11.091448);
     d->dcol[1][1] = t2373;
     const cdyn_real t2374 = t26 * t2345 + t27 * t2344;
@@ -20725,11 +20812,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2376 = t1 * t2350 + t0 * t2348;
     const cdyn_real t2377 = t1 * t2351 + t0 * t2349;
     const cdyn_real t2378 = t27 * t2346 - t2375;
-    d->dcol[1][3] = t2378;
+    d->dcol[3][1] = t2378;
     const cdyn_real t2379 = t26 * t2346 - t2376;
-    d->dcol[1][4] = -t2379;
+    d->dcol[4][1] = -t2379;
     const cdyn_real t2380 = t2374 - t2377;
-    d->dcol[1][5] = t2380;
+    d->dcol[5][1] = t2380;
     const cdyn_real t2381 = t2359 * CDYN_R(2.0);
     const cdyn_real t2382 = t2360 * CDYN_R(2.0);
     const cdyn_real t2383 = t2361 * CDYN_R(2.0);
@@ -20744,11 +20831,11 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2392 = t0 * t2364;
     const cdyn_real t2393 = t0 * t2363 - t1 * t2362;
     const cdyn_real t2394 = t2388 - t2391;
-    d->dcol[1][9] = t2394;
+    d->dcol[9][1] = t2394;
     const cdyn_real t2395 = t2389 - t2392;
-    d->dcol[1][10] = t2395;
+    d->dcol[10][1] = t2395;
     const cdyn_real t2396 = t2390 - t2393;
-    d->dcol[1][11] = t2396;
+    d->dcol[11][1] = t2396;
     const cdyn_real t2397 = t170 * t2345 - t171 * t2344;
     const cdyn_real t2398 = t171 * t2346 - t168 * CDYN_R(11.091448);
     const cdyn_real t2399 = t170 * t2346 - t169 * CDYN_R(11.091448);
@@ -20780,17 +20867,17 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2425 = t2421 - t162 * t2364;
     const cdyn_real t2426 = t2422 - t2423;
     const cdyn_real t2427 = t2413 - t163 * t2383;
-    d->dcol[1][36] = -t2427;
+    d->dcol[36][1] = -t2427;
     const cdyn_real t2428 = t2414 + t162 * t2383;
-    d->dcol[1][37] = -t2428;
+    d->dcol[37][1] = -t2428;
     const cdyn_real t2429 = t2415 + t2419;
-    d->dcol[1][38] = t2429;
+    d->dcol[38][1] = t2429;
     const cdyn_real t2430 = t2416 + t2424;
-    d->dcol[1][39] = -t2430;
+    d->dcol[39][1] = -t2430;
     const cdyn_real t2431 = t2417 - t2425;
-    d->dcol[1][40] = t2431;
+    d->dcol[40][1] = t2431;
     const cdyn_real t2432 = t2418 + t2426;
-    d->dcol[1][41] = -t2432;
+    d->dcol[41][1] = -t2432;
     const cdyn_real t2433 = t1 * t2381 - t0 * t2382;
     const cdyn_real t2434 = t2384 + t2391;
     const cdyn_real t2435 = t2385 + t2392;
@@ -20814,36 +20901,36 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2453 = t2444 + t2449;
     const cdyn_real t2454 = t2445 - t2451;
     const cdyn_real t2455 = t1 * t2383 + t2440;
-    d->dcol[1][42] = -t2455;
+    d->dcol[42][1] = -t2455;
     const cdyn_real t2456 = t0 * t2383 + t2441;
-    d->dcol[1][43] = -t2456;
+    d->dcol[43][1] = -t2456;
     const cdyn_real t2457 = t2433 + t2442;
-    d->dcol[1][44] = -t2457;
+    d->dcol[44][1] = -t2457;
     const cdyn_real t2458 = t2434 + t2452;
-    d->dcol[1][45] = t2458;
+    d->dcol[45][1] = t2458;
     const cdyn_real t2459 = t2435 - t2453;
-    d->dcol[1][46] = t2459;
+    d->dcol[46][1] = t2459;
     const cdyn_real t2460 = t2436 - t2454;
-    d->dcol[1][47] = t2460;
+    d->dcol[47][1] = t2460;
     const cdyn_real t2461 = t14 + t2344;
-    d->dcol[0][1] = -t2461;
+    d->dcol[1][0] = -t2461;
     const cdyn_real t2462 = t15 + t2345;
     d->dcol[0][0] = -t2462;
     const cdyn_real t2463 = t18 - t2349;
-    d->dcol[0][3] = -t2463;
+    d->dcol[3][0] = -t2463;
     const cdyn_real t2464 = t19 - t2351;
-    d->dcol[0][4] = t2464;
+    d->dcol[4][0] = t2464;
     const cdyn_real t2465 = t2352 + CDYN_R(0.009213163777211222);
-    d->dcol[0][5] = t2465;
+    d->dcol[5][0] = t2465;
     const cdyn_real t2466 = t20 - t2362;
     const cdyn_real t2467 = t21 - t2363;
     const cdyn_real t2468 = t21 - t2367;
     const cdyn_real t2469 = t20 - t2369;
     /* body 0 "joint1" <- "world": revolute +z (link link1), composite terms of its DoFs */
     const cdyn_real t2470 = t2467 - t2468;
-    d->dcol[0][9] = t2470;
+    d->dcol[9][0] = t2470;
     const cdyn_real t2471 = t2466 - t2469;
-    d->dcol[0][10] = t2471;
+    d->dcol[10][0] = t2471;
     /* the contact accelerations' derivatives at ddq fixed, on each support */
     const cdyn_real t2472 = t1311 * t1481 - t1310 * t1480;
     const cdyn_real t2473 = t1308 - t1310 * t1482;
@@ -21364,58 +21451,58 @@ static void arm7__constrained_derivative_terms(arm7_data *d, const cdyn_real *q,
     const cdyn_real t2911 = t1017 * t2899 + t1015 * t2898;
     const cdyn_real t2912 = t1019 * t2900 + t2911;
     lambda_dv[20] = t2912;
-    d->dcol[0][2] = 0;
-    d->dcol[0][6] = 0;
-    d->dcol[0][7] = 0;
-    d->dcol[0][8] = 0;
-    d->dcol[0][12] = 0;
-    d->dcol[0][13] = 0;
-    d->dcol[0][14] = 0;
-    d->dcol[0][15] = 0;
-    d->dcol[0][16] = 0;
-    d->dcol[0][17] = 0;
-    d->dcol[0][18] = 0;
-    d->dcol[0][19] = 0;
-    d->dcol[0][20] = 0;
-    d->dcol[0][21] = 0;
-    d->dcol[0][22] = 0;
-    d->dcol[0][23] = 0;
-    d->dcol[0][24] = 0;
-    d->dcol[0][25] = 0;
-    d->dcol[0][26] = 0;
-    d->dcol[0][27] = 0;
-    d->dcol[0][28] = 0;
-    d->dcol[0][29] = 0;
-    d->dcol[0][30] = 0;
-    d->dcol[0][31] = 0;
-    d->dcol[0][32] = 0;
-    d->dcol[0][33] = 0;
-    d->dcol[0][34] = 0;
-    d->dcol[0][35] = 1;
-    d->dcol[1][6] = 0;
-    d->dcol[1][7] = 0;
-    d->dcol[1][8] = 0;
-    d->dcol[1][14] = 0;
-    d->dcol[1][17] = 0;
-    d->dcol[1][20] = 0;
-    d->dcol[1][23] = 0;
-    d->dcol[1][32] = 0;
-    d->dcol[1][35] = 0;
-    d->dcol[2][6] = 0;
-    d->dcol[2][7] = 0;
-    d->dcol[2][8] = 0;
-    d->dcol[3][6] = 0;
-    d->dcol[3][7] = 0;
-    d->dcol[3][8] = 0;
-    d->dcol[4][6] = 0;
-    d->dcol[4][7] = 0;
-    d->dcol[4][8] = 0;
-    d->dcol[5][6] = 0;
-    d->dcol[5][7] = 0;
-    d->dcol[5][8] = 0;
+    d->dcol[2][0] = 0;
+    d->dcol[6][0] = 0;
+    d->dcol[7][0] = 0;
+    d->dcol[8][0] = 0;
+    d->dcol[12][0] = 0;
+    d->dcol[13][0] = 0;
+    d->dcol[14][0] = 0;
+    d->dcol[15][0] = 0;
+    d->dcol[16][0] = 0;
+    d->dcol[17][0] = 0;
+    d->dcol[18][0] = 0;
+    d->dcol[19][0] = 0;
+    d->dcol[20][0] = 0;
+    d->dcol[21][0] = 0;
+    d->dcol[22][0] = 0;
+    d->dcol[23][0] = 0;
+    d->dcol[24][0] = 0;
+    d->dcol[25][0] = 0;
+    d->dcol[26][0] = 0;
+    d->dcol[27][0] = 0;
+    d->dcol[28][0] = 0;
+    d->dcol[29][0] = 0;
+    d->dcol[30][0] = 0;
+    d->dcol[31][0] = 0;
+    d->dcol[32][0] = 0;
+    d->dcol[33][0] = 0;
+    d->dcol[34][0] = 0;
+    d->dcol[35][0] = 1;
+    d->dcol[6][1] = 0;
+    d->dcol[7][1] = 0;
+    d->dcol[8][1] = 0;
+    d->dcol[14][1] = 0;
+    d->dcol[17][1] = 0;
+    d->dcol[20][1] = 0;
+    d->dcol[23][1] = 0;
+    d->dcol[32][1] = 0;
+    d->dcol[35][1] = 0;
+    d->dcol[6][2] = 0;
+    d->dcol[7][2] = 0;
+    d->dcol[8][2] = 0;
+    d->dcol[6][3] = 0;
+    d->dcol[7][3] = 0;
+    d->dcol[8][3] = 0;
+    d->dcol[6][4] = 0;
+    d->dcol[7][4] = 0;
+    d->dcol[8][4] = 0;
+    d->dcol[6][5] = 0;
+    d->dcol[7][5] = 0;
+    d->dcol[8][5] = 0;
     d->dcol[6][6] = 0;
-    d->dcol[6][7] = 0;
-    d->dcol[6][8] = 0;
+    d->dcol[7][6] = 0;
+    d->dcol[8][6] = 0;
     lambda_dq[0] = 0;
     lambda_dq[7] = 0;
     lambda_dq[14] = 0;
@@ -21435,6 +21522,14 @@ static const int arm7__con_pairs[42][3] = {
     { 4, 2, 30 }, { 4, 3, 31 }, { 4, 4, 32 }, { 4, 5, 33 }, { 4, 6, 34 }, { 5, 0, 35 },
     { 5, 1, 36 }, { 5, 2, 37 }, { 5, 3, 38 }, { 5, 4, 39 }, { 5, 5, 40 }, { 5, 6, 41 }
 };
+
+/* x -= l y over one row of a ARM7_NV-column matrix (two distinct rows). */
+static void arm7__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+{
+    int c;
+    for (c = 0; c < ARM7_NV; ++c)
+        x[c] -= l * y[c];
+}
 
 /* One rounding of the scalar: where the proximal refinement below stops. */
 #if CDYN_SCALAR_FLOAT
@@ -21485,7 +21580,7 @@ static void arm7__kkt_columns(arm7_data *d, const cdyn_prox_settings *s, cdyn_re
                               cdyn_real *A)
 {
     int t, k;
-    arm7__solve_lt_rows(d, R);
+    arm7__solve_lt_rows(d, R, 0);
     for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
         A[k] = -A[k];
     for (t = 0; t < 42; ++t)

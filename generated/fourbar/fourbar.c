@@ -732,9 +732,9 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     const cdyn_real t8 = t1 * t7 - t0 * t6;
     const cdyn_real t9 = t1 * t6 + t0 * t7;
     const cdyn_real t10 = t0 * CDYN_R(0.1);
-    d->dcol[1][31] = t10;
+    d->dcol[31][1] = t10;
     const cdyn_real t11 = t1 * CDYN_R(0.1);
-    d->dcol[1][30] = t11;
+    d->dcol[30][1] = t11;
     const cdyn_real v_coupler_joint = v[1];
     const cdyn_real t12 = t11 * v_coupler_joint;
     const cdyn_real t13 = t10 * v_coupler_joint;
@@ -765,20 +765,20 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     const cdyn_real t35 = t14 * t30 - t33;
     const cdyn_real t36 = t12 * t26 + t13 * t27;
     const cdyn_real t37 = t36 * CDYN_R(2.0);
-    d->dcol[0][11] = t37;
+    d->dcol[11][0] = t37;
     const cdyn_real t38 = v_crank_joint * t10;
-    d->dcol[1][18] = -t38;
+    d->dcol[18][1] = -t38;
     const cdyn_real t39 = v_crank_joint * t11;
-    d->dcol[1][19] = t39;
+    d->dcol[19][1] = t39;
     const cdyn_real t40 = v_crank_joint * t39 + a_crank_joint * t10;
-    d->dcol[1][12] = -t40;
+    d->dcol[12][1] = -t40;
     const cdyn_real t41 = v_crank_joint * t38 - a_crank_joint * t11;
-    d->dcol[1][13] = -t41;
+    d->dcol[13][1] = -t41;
     const cdyn_real t42 = v_crank_joint + t14;
     const cdyn_real t43 = t13 - t10 * t42;
-    d->dcol[1][24] = t43;
+    d->dcol[24][1] = t43;
     const cdyn_real t44 = t12 - t11 * t42;
-    d->dcol[1][25] = -t44;
+    d->dcol[25][1] = -t44;
     const cdyn_real t45 = t4 * CDYN_R(0.9435155883674577) + t5 * CDYN_R(0.33132813721084725);
     const cdyn_real t46 = t5 * CDYN_R(0.9435155883674577) - t4 * CDYN_R(0.33132813721084725);
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), world placement, motion columns, velocity, acceleration, force */
@@ -787,7 +787,7 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     const cdyn_real t47 = v_rocker_joint * CDYN_R(0.3);
     const cdyn_real t48 = t45 * CDYN_R(0.00648);
     const cdyn_real t49 = t46 * CDYN_R(0.00648);
-    d->dcol[2][0] = -t49;
+    d->dcol[0][2] = -t49;
     const cdyn_real t50 = t48 * CDYN_R(0.3);
     const cdyn_real t51 = t48 - CDYN_R(0.01944);
     const cdyn_real t52 = t50 * CDYN_R(2.0) - CDYN_R(0.0058319999999999995);
@@ -797,202 +797,231 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     /* leaves to root: composites and each DoF's force changes */
     /* body 2 "rocker_joint" <- "world": revolute +z (link rocker), composite terms of its DoFs */
     const cdyn_real t56 = t51 + CDYN_R(0.01944);
-    d->dcol[2][1] = -t56;
+    d->dcol[1][2] = -t56;
     const cdyn_real t57 = t53 - t51 * CDYN_R(0.3);
-    d->dcol[2][5] = -t57;
+    d->dcol[5][2] = -t57;
     const cdyn_real t58 = t54 * CDYN_R(2.0);
     const cdyn_real t59 = t55 * CDYN_R(2.0) - t58 * CDYN_R(0.3);
-    d->dcol[2][11] = -t59;
+    d->dcol[11][2] = -t59;
     /* body 1 "coupler_joint" <- "crank_joint": revolute +z (link coupler), composite terms of its DoFs */
     const cdyn_real t60 = t23 - t27;
-    d->dcol[1][0] = t60;
+    d->dcol[0][1] = t60;
     const cdyn_real t61 = t22 + t26;
     d->dcol[1][1] = t61;
     const cdyn_real t62 = t11 * t27 - t10 * t26;
     const cdyn_real t63 = t29 - t62;
-    d->dcol[1][5] = t63;
+    d->dcol[5][1] = t63;
     const cdyn_real t64 = t30 * CDYN_R(2.0);
     const cdyn_real t65 = t31 * CDYN_R(2.0);
     const cdyn_real t66 = t11 * t65 + t10 * t64;
     const cdyn_real t67 = t37 - t66;
-    d->dcol[1][11] = t67;
+    d->dcol[11][1] = t67;
     const cdyn_real t68 = t27 * t40 - t26 * t41;
     const cdyn_real t69 = t10 * t34 - t11 * t35;
     const cdyn_real t70 = t26 * CDYN_R(9.81) + t10 * CDYN_R(0.79461);
-    d->dcol[1][39] = t70;
+    d->dcol[39][1] = t70;
     const cdyn_real t71 = t27 * CDYN_R(9.81) - t11 * CDYN_R(0.79461);
-    d->dcol[1][40] = t71;
+    d->dcol[40][1] = t71;
     const cdyn_real t72 = t35 - t40 * CDYN_R(0.081);
-    d->dcol[1][36] = t72;
+    d->dcol[36][1] = t72;
     const cdyn_real t73 = t34 + t41 * CDYN_R(0.081);
-    d->dcol[1][37] = -t73;
+    d->dcol[37][1] = -t73;
     const cdyn_real t74 = t68 + t69;
-    d->dcol[1][41] = t74;
+    d->dcol[41][1] = t74;
     const cdyn_real t75 = t27 * t43 + t26 * t44;
     const cdyn_real t76 = t65 - t43 * CDYN_R(0.081);
-    d->dcol[1][42] = -t76;
+    d->dcol[42][1] = -t76;
     const cdyn_real t77 = t64 + t44 * CDYN_R(0.081);
-    d->dcol[1][43] = -t77;
+    d->dcol[43][1] = -t77;
     const cdyn_real t78 = t37 - t75;
-    d->dcol[1][47] = t78;
+    d->dcol[47][1] = t78;
     const cdyn_real t79 = t0 * CDYN_R(0.00162) - t26;
-    d->dcol[0][1] = -t79;
+    d->dcol[1][0] = -t79;
     const cdyn_real t80 = t1 * CDYN_R(0.00162) + t27;
     d->dcol[0][0] = -t80;
     const cdyn_real t81 = t29 + CDYN_R(0.00010908000000000002);
-    d->dcol[0][5] = t81;
+    d->dcol[5][0] = t81;
     /* each DoF's terms, for the entries on its branch */
-    d->dcol[0][2] = 0;
-    d->dcol[0][3] = 0;
-    d->dcol[0][4] = 0;
-    d->dcol[0][6] = 0;
-    d->dcol[0][7] = 0;
-    d->dcol[0][8] = 0;
-    d->dcol[0][9] = 0;
-    d->dcol[0][10] = 0;
-    d->dcol[0][12] = 0;
-    d->dcol[0][13] = 0;
-    d->dcol[0][14] = 0;
-    d->dcol[0][15] = 0;
-    d->dcol[0][16] = 0;
-    d->dcol[0][17] = 0;
-    d->dcol[0][18] = 0;
-    d->dcol[0][19] = 0;
-    d->dcol[0][20] = 0;
-    d->dcol[0][21] = 0;
-    d->dcol[0][22] = 0;
-    d->dcol[0][23] = 0;
-    d->dcol[0][24] = 0;
-    d->dcol[0][25] = 0;
-    d->dcol[0][26] = 0;
-    d->dcol[0][27] = 0;
-    d->dcol[0][28] = 0;
-    d->dcol[0][29] = 0;
-    d->dcol[0][30] = 0;
-    d->dcol[0][31] = 0;
-    d->dcol[0][32] = 0;
-    d->dcol[0][33] = 0;
-    d->dcol[0][34] = 0;
-    d->dcol[0][35] = 1;
-    d->dcol[1][2] = 0;
-    d->dcol[1][3] = 0;
-    d->dcol[1][4] = 0;
-    d->dcol[1][6] = 0;
-    d->dcol[1][7] = 0;
-    d->dcol[1][8] = 0;
-    d->dcol[1][9] = 0;
-    d->dcol[1][10] = 0;
-    d->dcol[1][14] = 0;
-    d->dcol[1][15] = 0;
-    d->dcol[1][16] = 0;
-    d->dcol[1][17] = 0;
-    d->dcol[1][20] = 0;
-    d->dcol[1][21] = 0;
-    d->dcol[1][22] = 0;
-    d->dcol[1][23] = 0;
-    d->dcol[1][26] = 0;
-    d->dcol[1][27] = 0;
-    d->dcol[1][28] = 0;
-    d->dcol[1][29] = 0;
-    d->dcol[1][32] = 0;
-    d->dcol[1][33] = 0;
-    d->dcol[1][34] = 0;
-    d->dcol[1][35] = 1;
-    d->dcol[1][38] = 0;
-    d->dcol[1][44] = 0;
-    d->dcol[1][45] = 0;
-    d->dcol[1][46] = 0;
+    d->dcol[2][0] = 0;
+    d->dcol[3][0] = 0;
+    d->dcol[4][0] = 0;
+    d->dcol[6][0] = 0;
+    d->dcol[7][0] = 0;
+    d->dcol[8][0] = 0;
+    d->dcol[9][0] = 0;
+    d->dcol[10][0] = 0;
+    d->dcol[12][0] = 0;
+    d->dcol[13][0] = 0;
+    d->dcol[14][0] = 0;
+    d->dcol[15][0] = 0;
+    d->dcol[16][0] = 0;
+    d->dcol[17][0] = 0;
+    d->dcol[18][0] = 0;
+    d->dcol[19][0] = 0;
+    d->dcol[20][0] = 0;
+    d->dcol[21][0] = 0;
+    d->dcol[22][0] = 0;
+    d->dcol[23][0] = 0;
+    d->dcol[24][0] = 0;
+    d->dcol[25][0] = 0;
+    d->dcol[26][0] = 0;
+    d->dcol[27][0] = 0;
+    d->dcol[28][0] = 0;
+    d->dcol[29][0] = 0;
+    d->dcol[30][0] = 0;
+    d->dcol[31][0] = 0;
+    d->dcol[32][0] = 0;
+    d->dcol[33][0] = 0;
+    d->dcol[34][0] = 0;
+    d->dcol[35][0] = 1;
+    d->dcol[2][1] = 0;
+    d->dcol[3][1] = 0;
+    d->dcol[4][1] = 0;
+    d->dcol[6][1] = 0;
+    d->dcol[7][1] = 0;
+    d->dcol[8][1] = 0;
+    d->dcol[9][1] = 0;
+    d->dcol[10][1] = 0;
+    d->dcol[14][1] = 0;
+    d->dcol[15][1] = 0;
+    d->dcol[16][1] = 0;
+    d->dcol[17][1] = 0;
+    d->dcol[20][1] = 0;
+    d->dcol[21][1] = 0;
+    d->dcol[22][1] = 0;
+    d->dcol[23][1] = 0;
+    d->dcol[26][1] = 0;
+    d->dcol[27][1] = 0;
+    d->dcol[28][1] = 0;
+    d->dcol[29][1] = 0;
+    d->dcol[32][1] = 0;
+    d->dcol[33][1] = 0;
+    d->dcol[34][1] = 0;
+    d->dcol[35][1] = 1;
+    d->dcol[38][1] = 0;
+    d->dcol[44][1] = 0;
+    d->dcol[45][1] = 0;
+    d->dcol[46][1] = 0;
     d->dcol[2][2] = 0;
-    d->dcol[2][3] = 0;
-    d->dcol[2][4] = 0;
-    d->dcol[2][6] = 0;
-    d->dcol[2][7] = 0;
-    d->dcol[2][8] = 0;
-    d->dcol[2][9] = 0;
-    d->dcol[2][10] = 0;
-    d->dcol[2][12] = 0;
-    d->dcol[2][13] = 0;
-    d->dcol[2][14] = 0;
-    d->dcol[2][15] = 0;
-    d->dcol[2][16] = 0;
-    d->dcol[2][17] = 0;
-    d->dcol[2][18] = 0;
-    d->dcol[2][19] = 0;
-    d->dcol[2][20] = 0;
-    d->dcol[2][21] = 0;
-    d->dcol[2][22] = 0;
-    d->dcol[2][23] = 0;
-    d->dcol[2][24] = 0;
-    d->dcol[2][25] = 0;
-    d->dcol[2][26] = 0;
-    d->dcol[2][27] = 0;
-    d->dcol[2][28] = 0;
-    d->dcol[2][29] = 0;
-    d->dcol[2][30] = 0;
-    d->dcol[2][31] = CDYN_R(-0.3);
-    d->dcol[2][32] = 0;
-    d->dcol[2][33] = 0;
-    d->dcol[2][34] = 0;
-    d->dcol[2][35] = 1;
+    d->dcol[3][2] = 0;
+    d->dcol[4][2] = 0;
+    d->dcol[6][2] = 0;
+    d->dcol[7][2] = 0;
+    d->dcol[8][2] = 0;
+    d->dcol[9][2] = 0;
+    d->dcol[10][2] = 0;
+    d->dcol[12][2] = 0;
+    d->dcol[13][2] = 0;
+    d->dcol[14][2] = 0;
+    d->dcol[15][2] = 0;
+    d->dcol[16][2] = 0;
+    d->dcol[17][2] = 0;
+    d->dcol[18][2] = 0;
+    d->dcol[19][2] = 0;
+    d->dcol[20][2] = 0;
+    d->dcol[21][2] = 0;
+    d->dcol[22][2] = 0;
+    d->dcol[23][2] = 0;
+    d->dcol[24][2] = 0;
+    d->dcol[25][2] = 0;
+    d->dcol[26][2] = 0;
+    d->dcol[27][2] = 0;
+    d->dcol[28][2] = 0;
+    d->dcol[29][2] = 0;
+    d->dcol[30][2] = 0;
+    d->dcol[31][2] = CDYN_R(-0.3);
+    d->dcol[32][2] = 0;
+    d->dcol[33][2] = 0;
+    d->dcol[34][2] = 0;
+    d->dcol[35][2] = 1;
 }
 
-/* (DoF i, strict ancestor a, index of L(i, a) in d->L, 1 if i and a are one joint's), rows
- * ascending: the pairs of RNEA's derivatives off the diagonal, and the sweeps of M^-1. */
-static const int fourbar__ltl_pairs[1][4] = {
-    { 1, 0, 1, 0 }
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
+ * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
+ * first). DoF k's are [first[k], first[k + 1]). */
+static const int fourbar__ltl_rows[1][2] = {
+    { 0, 1 }
+};
+static const int fourbar__ltl_row_first[FOURBAR_NV + 1] = {
+    0, 0, 1, 1
+};
+static const int fourbar__ltl_cols[1][2] = {
+    { 3, 1 }
+};
+static const int fourbar__ltl_col_first[FOURBAR_NV + 1] = {
+    0, 1, 1, 1
 };
 
-static inline cdyn_real fourbar__dot6(const cdyn_real *x, const cdyn_real *y)
+/* DoF by DoF, the end of its subtree: its branch (ancestors, itself, descendants) lies in
+ * the columns before it. */
+static const int fourbar__subtree_end[FOURBAR_NV] = {
+    2, 2, 3
+};
+
+/* (row, first column, length, kind) of each run of RNEA's derivatives: kind 1 from the row's
+ * composite terms and the columns' motion changes (ancestors, the row's own joint), kind 2
+ * from the row's axis and the columns' force changes (descendants on other bodies). */
+static const int fourbar__deriv_runs[4][4] = {
+    { 0, 0, 1, 1 }, { 0, 1, 1, 2 }, { 1, 0, 2, 1 }, { 2, 2, 1, 1 }
+};
+
+/* d->dcol holds each term component by component over the DoFs (row c, column DoF), so a
+ * run's entries are products of a few scalars of its row with contiguous columns: one vector
+ * operation for several entries. Rows 0-11 [Ic S | Bc^T S], 12-23 [dA | dV], 24-35
+ * [dAv | S], 36-47 the force changes [by q | by v]. Kind 1: dtau_i/dq_j = (Ic S_i).dA_j +
+ * (Bc^T S_i).dV_j and dtau_i/dv_j = (Ic S_i).dAv_j + (Bc^T S_i).S_j. */
+static void fourbar__motion_run(const cdyn_real (*restrict T)[3], int i, int j0, int n,
+                             cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4] + x[5] * y[5];
+    cdyn_real k[12];
+    int c, j;
+    for (c = 0; c < 12; ++c)
+        k[c] = T[c][i];
+    for (j = j0; j < j0 + n; ++j) { /* unrolled: the loop over j vectorises */
+        const cdyn_real q0 = k[0] * T[12][j] + k[1] * T[13][j] + k[2] * T[14][j],
+                        q1 = k[3] * T[15][j] + k[4] * T[16][j] + k[5] * T[17][j],
+                        q2 = k[6] * T[18][j] + k[7] * T[19][j] + k[8] * T[20][j],
+                        q3 = k[9] * T[21][j] + k[10] * T[22][j] + k[11] * T[23][j];
+        const cdyn_real v0 = k[0] * T[24][j] + k[1] * T[25][j] + k[2] * T[26][j],
+                        v1 = k[3] * T[27][j] + k[4] * T[28][j] + k[5] * T[29][j],
+                        v2 = k[6] * T[30][j] + k[7] * T[31][j] + k[8] * T[32][j],
+                        v3 = k[9] * T[33][j] + k[10] * T[34][j] + k[11] * T[35][j];
+        dq[j] = (q0 + q1) + (q2 + q3);
+        dv[j] = (v0 + v1) + (v2 + v3);
+    }
 }
 
-/* x . y for 12-vectors in four interleaved partial sums, which compilers turn into three
- * vector products and one horizontal sum. */
-static inline cdyn_real fourbar__dot12(const cdyn_real *x, const cdyn_real *y)
+/* Kind 2: dtau_i/dq_j = S_i . (j's force change by q), and by v. */
+static void fourbar__force_run(const cdyn_real (*restrict T)[3], int i, int j0, int n,
+                            cdyn_real *restrict dq, cdyn_real *restrict dv)
 {
-    const cdyn_real a = x[0] * y[0] + x[4] * y[4] + x[8] * y[8];
-    const cdyn_real b = x[1] * y[1] + x[5] * y[5] + x[9] * y[9];
-    const cdyn_real c = x[2] * y[2] + x[6] * y[6] + x[10] * y[10];
-    const cdyn_real e = x[3] * y[3] + x[7] * y[7] + x[11] * y[11];
-    return (a + b) + (c + e);
+    cdyn_real s[6];
+    int c, j;
+    for (c = 0; c < 6; ++c)
+        s[c] = T[30 + c][i];
+    for (j = j0; j < j0 + n; ++j) {
+        dq[j] = (s[0] * T[36][j] + s[1] * T[37][j] + s[2] * T[38][j]) +
+                (s[3] * T[39][j] + s[4] * T[40][j] + s[5] * T[41][j]);
+        dv[j] = (s[0] * T[42][j] + s[1] * T[43][j] + s[2] * T[44][j]) +
+                (s[3] * T[45][j] + s[4] * T[46][j] + s[5] * T[47][j]);
+    }
 }
 
-/* Row k's entries at column j (j = k or an ancestor of k, whose subtree holds k): the terms
- * of d->dcol are [Ic S | Bc^T S | dA | dV | dAv | S | ...], so dtau_k/dq_j =
- * (Ic S_k).dA_j + (Bc^T S_k).dV_j and dtau_k/dv_j = (Ic S_k).dAv_j + (Bc^T S_k).S_j. */
-static inline void fourbar__entry(const fourbar_data *d, int k, int j, cdyn_real *dq,
-                                      cdyn_real *dv)
-{
-    const cdyn_real *K = d->dcol[k], *J = d->dcol[j];
-    dq[k * FOURBAR_NV + j] = fourbar__dot12(K, J + 12);
-    dv[k * FOURBAR_NV + j] = fourbar__dot12(K, J + 24);
-}
-
-/* From the terms in d, both outputs: zeros, then the entries on each branch. Off the
- * diagonal, (k, a) for an ancestor a; and (a, k): as above when a and k are one joint's
- * (each in the other's subtree), else S_a . (k's force changes). */
+/* From the terms in d, both outputs: zeros, then the runs of each row. */
 static void fourbar__derivative_entries(const fourbar_data *d, cdyn_real *dtau_dq,
                                      cdyn_real *dtau_dv)
 {
     int k;
-    int t;
     for (k = 0; k < FOURBAR_NV * FOURBAR_NV; ++k) {
         dtau_dq[k] = 0;
         dtau_dv[k] = 0;
     }
-    for (k = 0; k < FOURBAR_NV; ++k)
-        fourbar__entry(d, k, k, dtau_dq, dtau_dv);
-    for (t = 0; t < 1; ++t) {
-        const int i = fourbar__ltl_pairs[t][0], j = fourbar__ltl_pairs[t][1];
-        fourbar__entry(d, i, j, dtau_dq, dtau_dv);
-        if (fourbar__ltl_pairs[t][3]) {
-            fourbar__entry(d, j, i, dtau_dq, dtau_dv);
-        } else {
-            const cdyn_real *S = d->dcol[j] + 30, *F = d->dcol[i] + 36;
-            dtau_dq[j * FOURBAR_NV + i] = fourbar__dot6(S, F);
-            dtau_dv[j * FOURBAR_NV + i] = fourbar__dot6(S, F + 6);
-        }
+    for (k = 0; k < 4; ++k) {
+        const int *r = fourbar__deriv_runs[k], row = r[0] * FOURBAR_NV;
+        if (r[3] == 1)
+            fourbar__motion_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
+        else
+            fourbar__force_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
     }
 }
 
@@ -1351,30 +1380,86 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     return fourbar__finite(ddq, FOURBAR_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
-/* x -= l y over one row of a FOURBAR_NV-column matrix (two distinct rows). */
-static void fourbar__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *restrict y)
+/* acc <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]), on W columns from c: W
+ * accumulators stay in registers over all the rows read (one load per row read, where an
+ * update row by row would load and store x once per row read too). */
+#define FOURBAR__GATHER_BLOCK(W)                                                              \
+    static inline void fourbar__gather_block##W(cdyn_real *restrict acc, const cdyn_real *restrict x, \
+                                           const cdyn_real *restrict X, const int (*p)[2], int t0,  \
+                                           int t1, const cdyn_real *restrict L, int c)          \
+    {                                                                                           \
+        int t, u;                                                                               \
+        for (u = 0; u < W; ++u)                                                                 \
+            acc[u] = x[c + u];                                                                  \
+        for (t = t0; t < t1; ++t) {                                                             \
+            const cdyn_real l = L[p[t][1]], *y = X + p[t][0] + c;                               \
+            for (u = 0; u < W; ++u)                                                             \
+                acc[u] -= l * y[u];                                                             \
+        }                                                                                       \
+    }
+FOURBAR__GATHER_BLOCK(4)
+FOURBAR__GATHER_BLOCK(8)
+FOURBAR__GATHER_BLOCK(16)
+
+/* x <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]) (p[t][0]: a row's offset), on
+ * the first n columns; x is none of those rows. Sixteen columns at a time, then eight, then
+ * four; the last n % 4 as the four ending at n, computed before the others change x and
+ * stored after (their common columns get the same value twice): no column one by one. */
+static void fourbar__gather_rows(cdyn_real *restrict x, const cdyn_real *restrict X,
+                              const int (*p)[2], int t0, int t1, const cdyn_real *restrict L, int n)
 {
-    int c;
-    for (c = 0; c < FOURBAR_NV; ++c)
-        x[c] -= l * y[c];
+    cdyn_real acc[16], tail[4];
+    int c = 0, u, t;
+    if (n < 4) {
+        for (; c < n; ++c) {
+            cdyn_real a = x[c];
+            for (t = t0; t < t1; ++t)
+                a -= L[p[t][1]] * X[p[t][0] + c];
+            x[c] = a;
+        }
+        return;
+    }
+    if (n % 4)
+        fourbar__gather_block4(tail, x, X, p, t0, t1, L, n - 4);
+    for (; c + 16 <= n; c += 16) {
+        fourbar__gather_block16(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 16; ++u)
+            x[c + u] = acc[u];
+    }
+    if (c + 8 <= n) {
+        fourbar__gather_block8(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 8; ++u)
+            x[c + u] = acc[u];
+        c += 8;
+    }
+    if (c + 4 <= n) {
+        fourbar__gather_block4(acc, x, X, p, t0, t1, L, c);
+        for (u = 0; u < 4; ++u)
+            x[c + u] = acc[u];
+    }
+    if (n % 4)
+        for (u = 0; u < 4; ++u)
+            x[n - 4 + u] = tail[u];
 }
 
-/* X <- L^-T X and X <- L^-1 X on every column at once, by whole rows: each pair of the
- * factor is one row update, contiguous and vectorised. */
-static void fourbar__solve_lt_rows(const fourbar_data *d, cdyn_real *X)
+/* X <- L^-T X on every column at once, by whole rows, each gathered from its descendants'
+ * (leaves first); of each row the first n[k] columns (the rest are zeros and stay so), or all
+ * with n NULL. */
+static void fourbar__solve_lt_rows(const fourbar_data *d, cdyn_real *X, const int *n)
 {
-    int t;
-    for (t = 1 - 1; t >= 0; --t) /* leaves first */
-        fourbar__row_axpy(X + fourbar__ltl_pairs[t][1] * FOURBAR_NV,
-                       d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][0] * FOURBAR_NV);
+    int k;
+    for (k = FOURBAR_NV - 1; k >= 0; --k)
+        fourbar__gather_rows(X + k * FOURBAR_NV, X, fourbar__ltl_cols, fourbar__ltl_col_first[k],
+                          fourbar__ltl_col_first[k + 1], d->L, n ? n[k] : FOURBAR_NV);
 }
 
+/* X <- L^-1 X: each row gathered from its ancestors', root first. */
 static void fourbar__solve_l_rows(const fourbar_data *d, cdyn_real *X)
 {
-    int t;
-    for (t = 0; t < 1; ++t) /* root first */
-        fourbar__row_axpy(X + fourbar__ltl_pairs[t][0] * FOURBAR_NV,
-                       d->L[fourbar__ltl_pairs[t][2]], X + fourbar__ltl_pairs[t][1] * FOURBAR_NV);
+    int k;
+    for (k = 0; k < FOURBAR_NV; ++k)
+        fourbar__gather_rows(X + k * FOURBAR_NV, X, fourbar__ltl_rows, fourbar__ltl_row_first[k],
+                          fourbar__ltl_row_first[k + 1], d->L, FOURBAR_NV);
 }
 
 /* X <- s D^-1 X, by rows. */
@@ -1388,10 +1473,10 @@ static void fourbar__scale_d_rows(const fourbar_data *d, cdyn_real *X, cdyn_real
     }
 }
 
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X. */
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
 static void fourbar__minus_minv_rows(const fourbar_data *d, cdyn_real *X)
 {
-    fourbar__solve_lt_rows(d, X);
+    fourbar__solve_lt_rows(d, X, fourbar__subtree_end);
     fourbar__scale_d_rows(d, X, -1);
     fourbar__solve_l_rows(d, X);
 }

@@ -80,7 +80,7 @@ typedef struct {
     cdyn_real Dinv[3];     /* 1 / D */
     cdyn_real aba_D[3];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by fourbar_aba */
     cdyn_real deriv_ddq[3]; /* the accelerations fourbar_aba_derivatives takes RNEA's derivatives at */
-    cdyn_real dcol[3][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
+    cdyn_real dcol[48][3]; /* RNEA's derivatives: the DoFs' world terms, component by component (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[1][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or fourbar_constraint_capture */
     cdyn_real ref_p[1][3];   /* [in] each contact's reference world position */

@@ -115,7 +115,7 @@ typedef struct {
     cdyn_real Dinv[38];     /* 1 / D */
     cdyn_real aba_D[38];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by humanoid_aba */
     cdyn_real deriv_ddq[38]; /* the accelerations humanoid_aba_derivatives takes RNEA's derivatives at */
-    cdyn_real dcol[38][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
+    cdyn_real dcol[48][38]; /* RNEA's derivatives: the DoFs' world terms, component by component (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[2][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or humanoid_constraint_capture */
     cdyn_real ref_p[2][3];   /* [in] each contact's reference world position */

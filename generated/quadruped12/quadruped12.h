@@ -96,7 +96,7 @@ typedef struct {
     cdyn_real Dinv[18];     /* 1 / D */
     cdyn_real aba_D[18];    /* ABA's pivots S^T IA S (LDL pivots of a multi-DoF joint), by quadruped12_aba */
     cdyn_real deriv_ddq[18]; /* the accelerations quadruped12_aba_derivatives takes RNEA's derivatives at */
-    cdyn_real dcol[18][48]; /* RNEA's derivatives: each DoF's world terms (robot.c: the layout) */
+    cdyn_real dcol[48][18]; /* RNEA's derivatives: the DoFs' world terms, component by component (robot.c: the layout) */
     /* constrained dynamics */
     cdyn_real ref_R[4][9];   /* [in] each contact's reference world rotation (Baumgarte), set by the caller or quadruped12_constraint_capture */
     cdyn_real ref_p[4][3];   /* [in] each contact's reference world position */

@@ -197,7 +197,7 @@ static void backward_body(expr_prog *p, const kin_tree *t, int i, body_terms *bt
     bt[tb->parent].B = variation_add(p, bt[tb->parent].B, b->B);
 }
 
-/* DoF k's terms into d->dcol[k] in the layout the pair loop of the generated code reads
+/* DoF k's terms into column k of d->dcol in the layout the runs of the generated code read
  * (robot.c.tpl): [Ic S | Bc^T S | dA | dV | dAv | S | force changes by q | by v]. The force
  * changes only for a DoF with an ancestor on another body: no other entry reads them. */
 static void store_terms(expr_prog *p, const kin_tree *t, const dof_terms *dt, int k)
@@ -218,7 +218,7 @@ static void store_terms(expr_prog *p, const kin_tree *t, const dof_terms *dt, in
     n = j >= 0 ? 8 : 6;
     for (c = 0; c < n; c++)
         for (r = 0; r < 6; r++)
-            expr_storef(p, parts[c]->v[r], "d->dcol[%d][%d]", k, 6 * c + r);
+            expr_storef(p, parts[c]->v[r], "d->dcol[%d][%d]", 6 * c + r, k);
 }
 
 /* Contact c's rows of d(J ddq + gamma) at ddq fixed, by q ("lambda_dq") and by v

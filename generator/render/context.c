@@ -10,6 +10,7 @@
 #include "check/validate.h"
 #include "emit/emit.h"
 #include "model/constraints.h"
+#include "render/index_tables.h"
 #include "render/programs.h"
 #include "util/name_table.h"
 #include "util/number.h"
@@ -493,49 +494,6 @@ static int ltl_factor_value(const kin_tree *t, tpl_value *ctx)
     return 0;
 }
 
-/* ltl_pairs: the (DoF, strict ancestor, index of L(DoF, ancestor) in d->L, 1 if both are one
- * joint's) rows, DoFs ascending, as C initialisers; nltl_pairs their count. M^-1's sweeps
- * over the rows of a matrix (R_aba_derivatives) walk them forward (L^-1) and backward
- * (L^-T); RNEA's derivatives take an entry pair per row. */
-static void ltl_pairs_value(const kin_tree *t, tpl_value *ctx)
-{
-    ebuf b = { 0, 0, 0, 0 };
-    int i, a, n = 0;
-    ebuf_puts(&b, "");
-    for (i = 0; i < t->nv; i++)
-        for (a = 0; a < i; a++) {
-            int k = emit_ltl_index(t, i, a);
-            if (k < 0)
-                continue;
-            ebuf_printf(&b, "%s{ %d, %d, %d, %d }", n % 5 ? ", " : n ? ",\n    " : "    ", i, a, k,
-                        t->dof_body[i] == t->dof_body[a]);
-            n++;
-        }
-    set_take(ctx, "ltl_pairs", ebuf_take(&b));
-    set_int(ctx, "nltl_pairs", n);
-}
-
-/* con_pairs: the (row r, DoF j on its constraint's support, index of J(r, j) and B(j, r) in
- * the compact d->Jc and d->B) triples, rows ascending, as C initialisers; ncon_pairs their
- * count: R_prox_ltl_derivatives' products with B and B^T, by whole rows. */
-static void con_pairs_value(const kin_tree *t, tpl_value *ctx)
-{
-    ebuf b = { 0, 0, 0, 0 };
-    int k, r, j, n = 0;
-    ebuf_puts(&b, "");
-    for (k = 0; k < t->nconstraints; k++) {
-        const tree_constraint *c = &t->constraints[k];
-        for (r = c->row; r < c->row + c->dim; r++)
-            for (j = 0; j < c->nsupport; j++) {
-                ebuf_printf(&b, "%s{ %d, %d, %d }", n % 6 ? ", " : n ? ",\n    " : "    ", r,
-                            c->support[j], tree_constraint_index(t, r, c->support[j]));
-                n++;
-            }
-    }
-    set_take(ctx, "con_pairs", ebuf_take(&b));
-    set_int(ctx, "ncon_pairs", n);
-}
-
 /* integrate: {body, unused, helpers (static functions it calls, written before it)}. */
 static void integrate_value(const kin_tree *t, const char *name, tpl_value *ctx)
 {
@@ -624,13 +582,11 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     }
     if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
         return -1;
-    ltl_pairs_value(t, ctx);
+    index_tables_value(t, ctx);
     if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0))
         return -1;
     if (t->nconstraints > 0 && constrained_functions_value(t, ctx) != 0)
         return -1;
-    if (t->nconstraints > 0)
-        con_pairs_value(t, ctx);
     integrate_value(t, o->name, ctx);
     return 0;
 }

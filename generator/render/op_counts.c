@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/constraints.h"
+#include "render/index_tables.h"
 #include "render/programs.h"
 
 /* The public constrained functions as sums of their parts, (part, times); the solvers
@@ -167,10 +168,9 @@ static void branch_pairs(const kin_tree *t, long *pairs, long *same)
         }
 }
 
-/* The loops the generated code runs after the emitted terms (robot.c.tpl): the entries on
- * each branch (two 12-term dot products per entry of row k at an ancestor-or-self column, or
- * one 6-term product per entry above the diagonal across joints), and one whole-row sweep of
- * M's factor (each pair one row update of nv products, then nv^2 for D^-1). */
+/* The loop the generated code runs after the emitted terms (robot.c.tpl): the entries on
+ * each branch, two 12-term dot products per entry of row k at an ancestor-or-self column (or
+ * one on k's joint), two 6-term products per entry above the diagonal across joints. */
 static void entry_loop_count(const kin_tree *t, emit_count *c)
 {
     long pairs, same, cross;
@@ -180,12 +180,19 @@ static void entry_loop_count(const kin_tree *t, emit_count *c)
     c->add += 22L * (t->nv + pairs + same) + 10L * cross;
 }
 
-static void row_sweeps_count(const kin_tree *t, emit_count *c)
+/* -M^-1 X by rows (robot.c.tpl): the sweep of L^-T (one row update per pair of the factor,
+ * of the first index_subtree_end(ancestor) columns when X has RNEA's derivatives' pattern,
+ * else of nv), nv^2 products for D^-1, and the sweep of L^-1 (nv columns per pair). */
+static void row_sweeps_count(const kin_tree *t, int on_branches, emit_count *c)
 {
-    long pairs, same;
-    branch_pairs(t, &pairs, &same);
-    c->mul += 2L * pairs * t->nv + (long)t->nv * t->nv;
-    c->add += 2L * pairs * t->nv;
+    int k, j;
+    for (k = 0; k < t->nv; k++)
+        for (j = t->dof_parent[k]; j >= 0; j = t->dof_parent[j]) {
+            const long n = t->nv + (on_branches ? index_subtree_end(t, j) : t->nv);
+            c->mul += n;
+            c->add += n;
+        }
+    c->mul += (long)t->nv * t->nv;
 }
 
 /* The nonzeros of the compact J (rows times supports): B's products, one row update each. */
@@ -207,20 +214,22 @@ static int derivative_counts(const kin_tree *t, emit_count *counts, int *n, int 
 {
     emit_count *rd = (emit_count *)find_count(counts, *n, "rnea_derivatives");
     const emit_count *aba = find_count(counts, *n, "aba"), *minv = find_count(counts, *n, "minv");
-    emit_count sweeps, c;
+    emit_count sweeps, branch_sweeps, c;
     emitted terms, solve;
     int pass;
     if (!rd)
         return 0;
     entry_loop_count(t, rd);
     memset(&sweeps, 0, sizeof sweeps);
-    row_sweeps_count(t, &sweeps);
+    memset(&branch_sweeps, 0, sizeof branch_sweeps);
+    row_sweeps_count(t, 0, &sweeps);
+    row_sweeps_count(t, 1, &branch_sweeps);
     if (aba && minv && *n < max) {
         c = *aba;
         c.algorithm = "aba_derivatives";
         add_count(&c, rd, 1);
         add_count(&c, minv, 1);
-        add_count(&c, &sweeps, 2);
+        add_count(&c, &branch_sweeps, 2);
         counts[(*n)++] = c;
     }
     if (t->nconstraints == 0 || !tree_contacts_only(t) || *n >= max)
