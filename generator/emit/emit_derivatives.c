@@ -10,9 +10,9 @@
  * joint). Backward, composites Ic, Bc, F carried up, and per DoF Ic S, Bc^T S and the
  * force changes S x* F + Ic dA + Bc dV, Ic dAv + Bc S, stored per DoF. The entries on each
  * branch (only pairs of DoFs of which one is the other's ancestor are ever nonzero) are
- * 6-vector dot products of those terms, taken by a loop over the robot's pair table in the
- * generated code: O(nv depth) of them, which straight-line code would spread over more
- * instructions than the instruction cache holds. */
+ * 6-vector dot products of those terms, taken by loops over runs of consecutive columns in
+ * the generated code (index_tables.c): O(nv depth) of them, which straight-line code would
+ * spread over more instructions than the instruction cache holds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "emit/emit.h"
