@@ -13,9 +13,10 @@
  * fails the rendering. */
 void index_tables_value(const kin_tree *t, tpl_value *ctx);
 
-/* One past the last DoF of DoF k's subtree. Ancestors come first, so k's branch (its ancestors,
- * itself, its descendants: where row k of RNEA's derivatives, and of L^-T times them, can be
- * nonzero) lies before it, so the first sweep of M^-1 skips the columns after. */
-int index_subtree_end(const kin_tree *t, int k);
+/* end[k]: one past the last DoF of DoF k's subtree (nv of them). Ancestors come first, so
+ * k's branch (its ancestors, itself, its descendants: where row k of RNEA's derivatives, and
+ * of L^-T times them, can be nonzero) lies before it: the first sweep of M^-1 skips the
+ * columns after. */
+void index_subtree_ends(const kin_tree *t, int *end);
 
 #endif

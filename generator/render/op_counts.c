@@ -2,6 +2,7 @@
  * the report and the benchmark (render.h): counted from the same programs render prints. */
 #include "render/render.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/constraints.h"
@@ -181,18 +182,24 @@ static void entry_loop_count(const kin_tree *t, emit_count *c)
 }
 
 /* -M^-1 X by rows (robot.c.tpl): the sweep of L^-T (one row update per pair of the factor,
- * of the first index_subtree_end(ancestor) columns when X has RNEA's derivatives' pattern,
- * else of nv), nv^2 products for D^-1, and the sweep of L^-1 (nv columns per pair). */
-static void row_sweeps_count(const kin_tree *t, int on_branches, emit_count *c)
+ * of the first index_subtree_ends(ancestor) columns when X has RNEA's derivatives' pattern,
+ * else of nv), nv^2 products for D^-1, and the sweep of L^-1 (nv columns per pair). -1 out
+ * of memory. */
+static int row_sweeps_count(const kin_tree *t, int on_branches, emit_count *c)
 {
-    int k, j;
+    int *end = malloc((size_t)(t->nv > 0 ? t->nv : 1) * sizeof *end), k, j;
+    if (!end)
+        return -1;
+    index_subtree_ends(t, end);
     for (k = 0; k < t->nv; k++)
         for (j = t->dof_parent[k]; j >= 0; j = t->dof_parent[j]) {
-            const long n = t->nv + (on_branches ? index_subtree_end(t, j) : t->nv);
+            const long n = t->nv + (on_branches ? end[j] : t->nv);
             c->mul += n;
             c->add += n;
         }
     c->mul += (long)t->nv * t->nv;
+    free(end);
+    return 0;
 }
 
 /* The nonzeros of the compact J (rows times supports): B's products, one row update each. */
@@ -222,8 +229,8 @@ static int derivative_counts(const kin_tree *t, emit_count *counts, int *n, int 
     entry_loop_count(t, rd);
     memset(&sweeps, 0, sizeof sweeps);
     memset(&branch_sweeps, 0, sizeof branch_sweeps);
-    row_sweeps_count(t, 0, &sweeps);
-    row_sweeps_count(t, 1, &branch_sweeps);
+    if (row_sweeps_count(t, 0, &sweeps) != 0 || row_sweeps_count(t, 1, &branch_sweeps) != 0)
+        return -1;
     if (aba && minv && *n < max) {
         c = *aba;
         c.algorithm = "aba_derivatives";
