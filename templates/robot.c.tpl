@@ -165,9 +165,9 @@ static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_rea
 {{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}
 {% if nltl_pairs and forward_dynamics %}
 
-/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
- * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
- * first). DoF k's are [first[k], first[k + 1]). */
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
+ * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
+ * leaves first). DoF k's are [first[k], first[k + 1]). */
 static const int {{ name }}__ltl_rows[{{ nltl_pairs }}][2] = {
 {{ ltl_rows }}
 };

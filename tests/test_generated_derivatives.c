@@ -573,6 +573,13 @@ static void count_joints(const cdyn_model *m)
             ++type_seen[m->bodies[i].type];
 }
 
+/* 1 for a seeded random robot ("randomN") that random_robot.h marks extreme. */
+static int is_extreme_robot(const char *name)
+{
+    return strncmp(name, "random", 6) == 0 &&
+           random_robot_is_extreme((unsigned)strtoul(name + 6, NULL, 10)) == 1;
+}
+
 START_TEST(test_random)
 {
     const generated_api *g = deriv_random_robots[_i];
@@ -582,7 +589,7 @@ START_TEST(test_random)
     const int nv = fx.nv, random = strncmp(g->name, "random", 6) == 0;
     const unsigned seed =
         random ? (unsigned)strtoul(g->name + strlen("random"), NULL, 10) : 0x5eedu + (unsigned)_i;
-    const int extreme = random && random_robot_is_extreme(seed) == 1;
+    const int extreme = is_extreme_robot(g->name);
     /* not test_generated_random's states: another stream of the same generator */
     unsigned rng = 0x2545F491u + 7919u * seed;
     double *q = dalloc((size_t)fx.nq), *q0 = dalloc((size_t)fx.nq), *step = dalloc((size_t)nv);
@@ -806,11 +813,8 @@ START_TEST(test_coverage)
         /* every extreme seed in the build ran its wider tolerance (the sanitizers' short
          * seed list may hold none; the default list does) */
         int extreme_built = 0;
-        for (int r = 0; deriv_random_robots[r]; ++r) {
-            const char *name = deriv_random_robots[r]->name;
-            extreme_built += strncmp(name, "random", 6) == 0 &&
-                             random_robot_is_extreme((unsigned)strtoul(name + 6, NULL, 10)) == 1;
-        }
+        for (int r = 0; deriv_random_robots[r]; ++r)
+            extreme_built += is_extreme_robot(deriv_random_robots[r]->name);
         ck_assert_int_eq(random_extreme_run, extreme_built);
     }
     ck_assert_int_gt(zeros_checked, 0);

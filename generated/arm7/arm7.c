@@ -5619,9 +5619,9 @@ static void arm7__rnea_derivative_terms(arm7_data *d, const cdyn_real *q,
     d->dcol[8][6] = 0;
 }
 
-/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
- * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
- * first). DoF k's are [first[k], first[k + 1]). */
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
+ * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
+ * leaves first). DoF k's are [first[k], first[k + 1]). */
 static const int arm7__ltl_rows[21][2] = {
     { 0, 1 }, { 0, 3 }, { 7, 4 }, { 0, 6 }, { 7, 7 }, { 14, 8 }, { 0, 10 }, { 7, 11 },
     { 14, 12 }, { 21, 13 }, { 0, 15 }, { 7, 16 }, { 14, 17 }, { 21, 18 }, { 28, 19 }, { 0, 21 },

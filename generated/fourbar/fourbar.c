@@ -936,9 +936,9 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     d->dcol[35][2] = 1;
 }
 
-/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
- * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
- * first). DoF k's are [first[k], first[k + 1]). */
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
+ * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
+ * leaves first). DoF k's are [first[k], first[k + 1]). */
 static const int fourbar__ltl_rows[1][2] = {
     { 0, 1 }
 };

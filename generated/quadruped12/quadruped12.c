@@ -13154,9 +13154,9 @@ static void quadruped12__rnea_derivative_terms(quadruped12_data *d, const cdyn_r
     d->dcol[8][17] = 0;
 }
 
-/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L): by DoF, its
- * ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T, leaves
- * first). DoF k's are [first[k], first[k + 1]). */
+/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
+ * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
+ * leaves first). DoF k's are [first[k], first[k + 1]). */
 static const int quadruped12__ltl_rows[99][2] = {
     { 0, 1 }, { 0, 3 }, { 18, 4 }, { 0, 6 }, { 18, 7 }, { 36, 8 }, { 0, 10 }, { 18, 11 },
     { 36, 12 }, { 54, 13 }, { 0, 15 }, { 18, 16 }, { 36, 17 }, { 54, 18 }, { 72, 19 }, { 0, 21 },

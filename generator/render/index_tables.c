@@ -7,7 +7,8 @@
 #include "model/constraints.h"
 #include "util/ebuf.h"
 
-/* ok 0: out of memory on the way, remembered by ctx as a NULL list. */
+/* ok 0: out of memory on the way, remembered by ctx as a NULL list. count_key NULL: a list
+ * whose length the templates know (NV or NV + 1). */
 static void set_list(tpl_value *ctx, const char *key, const char *count_key, ebuf *b, int n, int ok)
 {
     char *s = ebuf_take(b);
@@ -16,7 +17,8 @@ static void set_list(tpl_value *ctx, const char *key, const char *count_key, ebu
         s = NULL;
     }
     tpl_dict_set(ctx, key, s ? tpl_string_take(s) : NULL);
-    tpl_dict_set(ctx, count_key, tpl_int(n));
+    if (count_key)
+        tpl_dict_set(ctx, count_key, tpl_int(n));
 }
 
 /* The separator before the n-th initialiser of a list, per_line to a line. */
@@ -107,9 +109,9 @@ done:
     free(chain);
     free(col_i);
     set_list(ctx, "ltl_rows", "nltl_pairs", &rows, n, ok);
-    set_list(ctx, "ltl_cols", "nltl_cols", &cols, n, ok);
-    set_list(ctx, "ltl_row_first", "nltl_row_first", &row_first, nv + 1, ok);
-    set_list(ctx, "ltl_col_first", "nltl_col_first", &col_first, nv + 1, ok);
+    set_list(ctx, "ltl_cols", NULL, &cols, n, ok);
+    set_list(ctx, "ltl_row_first", NULL, &row_first, nv + 1, ok);
+    set_list(ctx, "ltl_col_first", NULL, &col_first, nv + 1, ok);
 }
 
 void index_subtree_ends(const kin_tree *t, int *end)
@@ -170,7 +172,7 @@ done:
     free(end);
     free(kind);
     set_list(ctx, "deriv_runs", "nderiv_runs", &b, n, ok);
-    set_list(ctx, "subtree_end", "nsubtree_end", &ends, t->nv, ok);
+    set_list(ctx, "subtree_end", NULL, &ends, t->nv, ok);
 }
 
 /* con_pairs: the (row r, DoF j on its constraint's support, index of J(r, j) and B(j, r) in
