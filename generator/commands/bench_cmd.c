@@ -4,21 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "util/text.h"
-#include "commands/bench_build.h"
 #include "commands/bench_cmd.h"
 #include "commands/bench_files.h"
 #include "commands/cli.h"
 #include "commands/elf_symbols.h"
+#include "commands/program_build.h"
 #include "render/embedded.h"
 #include "symbolic/expr.h"
 #include "pipeline.h"
 #include "render/render.h"
 
-#define EXIT_BUILD 3
-#define MAX_FLAGS 64
-#define MAX_JOBS 32
 
 /* The harness's algorithms (harness/bench.h, in its order), which robots have
  * them and the generated function whose machine code is their code size (with its static
@@ -234,18 +230,6 @@ static int choose_algorithms(bench_options *o, const kin_tree *t)
 
 /* ---- the build folder ---- */
 
-static int write_text(const char *dir, const char *file, const char *text)
-{
-    char path[BENCH_PATH_LEN + 256];
-    FILE *f;
-    int ok;
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (!text || !(f = fopen(path, "w")))
-        return -1;
-    ok = fputs(text, f) >= 0;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* The harness beside the generated folder: its files, the robot's loops, adapter and op
  * counts. 0, or -1 reported. */
 static int write_harness(const bench_options *o, const kin_tree *t, const char *dir)
@@ -257,22 +241,22 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
     int rc = 0;
     for (k = 0; k < sizeof harness_files / sizeof harness_files[0] && rc == 0; k++) {
         snprintf(path, sizeof path, "harness/%s", harness_files[k]);
-        rc = write_text(dir, harness_files[k], embedded_text(path));
+        rc = program_write_text(dir, harness_files[k], embedded_text(path));
     }
     snprintf(file, sizeof file, "%s_api.c", name);
     text = bench_fill(embedded_text("harness/generated_adapter.c.in"), name);
-    rc = rc ? rc : write_text(dir, file, text);
+    rc = rc ? rc : program_write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_loops.c", name);
     text = bench_fill(embedded_text("harness/bench_adapter.c.in"), name);
-    rc = rc ? rc : write_text(dir, file, text);
+    rc = rc ? rc : program_write_text(dir, file, text);
     free(text);
     snprintf(file, sizeof file, "%s_ops.c", name);
     text = bench_ops_text(t, name, text_base_name(o->robot.urdf), o->frame, !o->robot.size, err,
                           sizeof err);
     if (!text)
         diag_report("%s", err);
-    else if (rc == 0 && (rc = write_text(dir, file, text)) != 0)
+    else if (rc == 0 && (rc = program_write_text(dir, file, text)) != 0)
         diag_report("cannot write into %s", dir);
     free(text);
     return text ? rc : -1;
@@ -365,7 +349,7 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
                     n, n, n, urdf_c, flags_c);
         text = b.oom ? NULL : ebuf_take(&b);
     }
-    rc = write_text(dir, "registry.c", text);
+    rc = program_write_text(dir, "registry.c", text);
     ebuf_free(&b);
     free(text);
     free(flags_c);
@@ -375,157 +359,32 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
 
 /* ---- compile, link, run ---- */
 
-typedef struct {
-    char dir[BENCH_PATH_LEN]; /* the temporary folder; the robot's code in dir/gen */
-    char gen[BENCH_PATH_LEN + 8];
-    char flag_text[2048]; /* --cflags, split in place */
-    char *flags[MAX_FLAGS];
-    int nflags, njobs;
-    char src[MAX_JOBS][BENCH_PATH_LEN + 64], obj[MAX_JOBS][BENCH_PATH_LEN + 64];
-    char log[MAX_JOBS][BENCH_PATH_LEN + 64], exe[BENCH_PATH_LEN + 16];
-    char *argv[MAX_JOBS][MAX_FLAGS + MAX_JOBS + 8];
-    bench_job jobs[MAX_JOBS];
-} build;
-
-static int split_flags(build *b, const char *cflags)
-{
-    char *p;
-    snprintf(b->flag_text, sizeof b->flag_text, "%s", cflags);
-    for (p = strtok(b->flag_text, " \t"); p; p = strtok(NULL, " \t")) {
-        if (b->nflags == MAX_FLAGS)
-            return cli_usage_error("--cflags: more than %s flags", "64");
-        b->flags[b->nflags++] = p;
-    }
-    return 0;
-}
-
-/* argv of cc -std=gnu99 -DNDEBUG FLAGS... then the rest (NULL-terminated). */
-static int compiler_argv(const bench_options *o, build *b, char **argv, char *const *rest)
-{
-    int n = 0, k;
-    argv[n++] = (char *)o->cc;
-    argv[n++] = "-std=gnu99";
-    argv[n++] = "-DNDEBUG";
-    for (k = 0; k < b->nflags; k++)
-        argv[n++] = b->flags[k];
-    for (k = 0; rest[k]; k++)
-        argv[n++] = rest[k];
-    argv[n] = NULL;
-    return n;
-}
-
-/* A job compiling dir/file (or the generated folder's file) into file.o. */
-static void add_compile(const bench_options *o, build *b, const char *folder, const char *file)
-{
-    const int k = b->njobs++;
-    char *rest[9] = { "-I", b->dir, "-I", b->gen, "-c", b->src[k], "-o", b->obj[k], NULL };
-    char path[BENCH_PATH_LEN + 64]; /* via a copy: gcc's -Wrestrict sees b on both sides */
-    snprintf(b->src[k], sizeof b->src[k], "%s/%s", folder, file);
-    snprintf(path, sizeof path, "%s/job%d.o", b->dir, k);
-    memcpy(b->obj[k], path, sizeof path);
-    snprintf(path, sizeof path, "%s/job%d.log", b->dir, k);
-    memcpy(b->log[k], path, sizeof path);
-    compiler_argv(o, b, b->argv[k], rest);
-    b->jobs[k].argv = b->argv[k];
-    b->jobs[k].label = b->src[k] + strlen(folder) + 1;
-    b->jobs[k].log = b->log[k];
-}
-
 /* The robot's own code first (the longest compile), then the runtime, then the harness. */
-static void plan_compiles(const bench_options *o, build *b)
+static void plan_compiles(const bench_options *o, program_build *b)
 {
     static const char *const suffixes[5] = { ".c", "_model.c", "_api.c", "_loops.c", "_ops.c" };
-    const embedded_file *e;
     char file[256];
     int k;
     for (k = 0; k < 5; k++) {
         snprintf(file, sizeof file, "%s%s", o->robot.name, suffixes[k]);
-        add_compile(o, b, k < 2 ? b->gen : b->dir, file);
+        program_add_compile(b, k < 2 ? b->gen : b->dir, file);
     }
-    for (e = embedded_files; e->path; e++)
-        if (strncmp(e->path, "runtime/", 8) == 0 && strstr(e->path, ".c") &&
-            b->njobs < MAX_JOBS - 4)
-            add_compile(o, b, b->gen, e->path + 8);
-    add_compile(o, b, b->dir, "bench.c");
-    add_compile(o, b, b->dir, "bench_measure.c");
-    add_compile(o, b, b->dir, "bench_report.c");
-}
-
-/* Which job failed, and its first lines: the compiler's own words. */
-static int build_failed(const build *b, int k, const char *what)
-{
-    if (k == -2)
-        return EXIT_BUILD; /* interrupted: bench_tmp_finish re-raises */
-    diag_report("%s failed on %s; the compiler said:", what, b->jobs[k].label);
-    bench_print_head(b->jobs[k].log, 12);
-    return EXIT_BUILD;
-}
-
-/* The compiler runs at all: a missing one is named before any long compile. */
-static int check_compiler(const bench_options *o, build *b)
-{
-    char *argv[3] = { (char *)o->cc, "--version", NULL };
-    bench_job job;
-    char log[BENCH_PATH_LEN + 16];
-    snprintf(log, sizeof log, "%s/version.log", b->dir);
-    job.argv = argv;
-    job.label = o->cc;
-    job.log = log;
-    if (bench_run_jobs(&job, 1, 1, 0) != -1) {
-        if (!bench_interrupted()) {
-            diag_report("the compiler \"%s\" does not run (--cc):", o->cc);
-            bench_print_head(log, 6);
-        }
-        return EXIT_BUILD;
-    }
-    return 0;
-}
-
-static int parallel_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
-}
-
-/* A job linking every object so far into dir/bench: cc FLAGS objects... -o bench -lm. */
-static void add_link(const bench_options *o, build *b)
-{
-    const int k = b->njobs++;
-    char *rest[MAX_JOBS + 4];
-    int n = 0, j;
-    for (j = 0; j < k; j++)
-        rest[n++] = b->obj[j];
-    snprintf(b->exe, sizeof b->exe, "%s/bench", b->dir);
-    rest[n++] = "-o";
-    rest[n++] = b->exe;
-    rest[n++] = "-lm";
-    rest[n] = NULL;
-    compiler_argv(o, b, b->argv[k], rest);
-    snprintf(b->log[k], sizeof b->log[k], "%s/link.log", b->dir);
-    b->jobs[k].argv = b->argv[k];
-    b->jobs[k].label = "the link";
-    b->jobs[k].log = b->log[k];
-}
-
-/* The job just added, alone: 0, or EXIT_BUILD (reported). */
-static int run_last(build *b, const char *what)
-{
-    const int k = b->njobs - 1, rc = bench_run_jobs(&b->jobs[k], 1, 1, 0);
-    return rc == -1 ? 0 : build_failed(b, rc == -2 ? -2 : k, what);
+    program_add_runtime(b);
+    program_add_compile(b, b->dir, "bench.c");
+    program_add_compile(b, b->dir, "bench_measure.c");
+    program_add_compile(b, b->dir, "bench_report.c");
 }
 
 /* Everything compiled, the registry with the code sizes, linked into dir/bench. */
-static int compile_and_link(const bench_options *o, const kin_tree *t, build *b)
+static int compile_and_link(const bench_options *o, const kin_tree *t, program_build *b)
 {
     const int robot_object = 0; /* plan_compiles puts NAME.c first */
     const int frame = bench_timed_frame(t, o->frame);
     long bytes[NALGORITHMS];
     int rc, k;
     plan_compiles(o, b);
-    fprintf(stderr, "cdyngen bench: compiling with %s -std=gnu99 -DNDEBUG %s\n", o->cc, o->cflags);
-    rc = bench_run_jobs(b->jobs, b->njobs, parallel_jobs(), isatty(STDERR_FILENO));
-    if (rc != -1)
-        return build_failed(b, rc, "compiling");
+    if ((rc = program_compile(b, "bench")) != 0)
+        return rc;
     measure_code(b->obj[robot_object], o->robot.name,
                  frame >= 0 ? render_jacobian_index(t, frame) : -1, bytes);
     for (k = 0; o->robot.size && k < NALGORITHMS; k++)
@@ -534,15 +393,15 @@ static int compile_and_link(const bench_options *o, const kin_tree *t, build *b)
         diag_report("cannot write into %s", b->dir);
         return EXIT_BUILD;
     }
-    add_compile(o, b, b->dir, "registry.c");
-    if ((rc = run_last(b, "compiling")) != 0)
+    program_add_compile(b, b->dir, "registry.c");
+    if ((rc = program_run_last(b, "compiling")) != 0)
         return rc;
-    add_link(o, b);
-    return run_last(b, "linking");
+    program_add_link(b, "bench");
+    return program_run_last(b, "linking");
 }
 
 /* The harness, with the terminal: its table is the command's output. */
-static int run_harness(const bench_options *o, build *b)
+static int run_harness(const bench_options *o, program_build *b)
 {
     char batches[32], list[1024] = "";
     char *argv[16];
@@ -574,8 +433,7 @@ int bench_main(int argc, char **argv)
 {
     bench_options o;
     kin_tree t;
-    build *b;
-    char err[1024];
+    program_build *b;
     int rc = parse_bench_args(argc, argv, &o);
     if (rc != 0)
         return rc;
@@ -589,25 +447,22 @@ int bench_main(int argc, char **argv)
         tree_free(&t);
         return EXIT_INPUT;
     }
-    b = calloc(1, sizeof *b);
+    b = malloc(sizeof *b);
     rc = b ? choose_algorithms(&o, &t) : EXIT_INPUT;
     if (rc == 0 && b)
-        rc = split_flags(b, o.cflags);
-    if (rc == 0 && bench_tmp_create(b->dir, err, sizeof err) != 0) {
-        diag_report("%s", err);
-        rc = EXIT_BUILD;
-    }
-    if (rc == 0) {
-        snprintf(b->gen, sizeof b->gen, "%s/gen", b->dir);
+        rc = program_init(b, o.cc, o.cflags);
+    else if (b)
+        b->dir[0] = '\0';
+    rc = rc ? rc : program_folder(b);
+    if (rc == 0)
         rc = pipeline_write(&o.robot, &t, b->gen, 0);
-    }
     if (rc == 0 && write_harness(&o, &t, b->dir) != 0)
         rc = EXIT_BUILD;
-    rc = rc ? rc : check_compiler(&o, b);
+    rc = rc ? rc : program_check_compiler(b);
     rc = rc ? rc : compile_and_link(&o, &t, b);
     rc = rc ? rc : run_harness(&o, b);
     if (b)
-        bench_tmp_finish(b->dir);
+        program_finish(b);
     free(b);
     tree_free(&t);
     return rc;
