@@ -154,7 +154,9 @@ class _ContactSettings(ctypes.Structure):
     _fields_ = [("dt", _real), ("ground_height", _real), ("margin", _real),
                 ("stabilisation", _real), ("friction", _real), ("mu", _real_p),
                 ("restitution", _real_p), ("radius", _real_p), ("normal", _real_p),
-                ("phi", _real_p), ("solver", _int), ("cone", _ConeSettings)]
+                ("phi", _real_p), ("solver", _int), ("cone", _ConeSettings), ("model", _int),
+                ("soft_stiffness", _real), ("soft_damping", _real), ("stiffness", _real_p),
+                ("damping", _real_p), ("project", _int)]
 
 
 class _ContactProblem(ctypes.Structure):
@@ -631,19 +633,25 @@ def impulse(q, v_before, restitution, impulse=None, data=None, mu=_MU, max_iter=
 # Coulomb friction, its other constraints held at the velocity level, the joint limits ----
 
 # CDYN_CONTACT_SETTINGS_DEFAULT, flat: cdyn_contact_settings' fields, then those of its cone
-# (cdyn_cone_settings). mu, restitution, radius, phi: None or one per constraint of the set
-# (NCONSTRAINTS,); normal: None or (NCONSTRAINTS, 3); solver: "admm" or "pgs".
+# (cdyn_cone_settings). mu, restitution, radius, phi, stiffness, damping: None or one per
+# constraint of the set (NCONSTRAINTS,); normal: None or (NCONSTRAINTS, 3); solver: "admm" or
+# "pgs"; model: "rigid" or "soft" (the spring-damper: every frictional contact pushes with
+# max(0, -k phi+ - d v+_n) at the step's end, k soft_stiffness or stiffness, d soft_damping
+# or damping); project: 1 projects q+ and v+ onto the set's bilateral constraints.
 CONTACT_SETTINGS = {
     "dt": 1e-3, "ground_height": 0.0, "margin": 1e-3, "stabilisation": 1.0, "friction": 0.8,
     "mu": None, "restitution": None, "radius": None, "normal": None, "phi": None,
-    "solver": "admm",
+    "solver": "admm", "model": "rigid", "soft_stiffness": 1e5, "soft_damping": 1e3,
+    "stiffness": None, "damping": None, "project": 0,
     "max_iter": 100, "abs_tol": {% if scalar_float %}1e-5{% else %}1e-10{% endif %}, "rel_tol": 0.0, "ccp": 0, "warm_start": 0,
     "mu_prox": {% if scalar_float %}1e-4{% else %}1e-6{% endif %}, "rho": 0.0, "tau": 0.5, "rho_power": 0.2, "rho_power_factor": 0.05,
     "ratio_primal_dual": 10.0, "power_iter": 20, "over_relax": 1.0,
 }
 _CONTACT_ARRAYS = {"mu": ({{ ncon }},), "restitution": ({{ ncon }},), "radius": ({{ ncon }},),
-                   "normal": ({{ ncon }}, 3), "phi": ({{ ncon }},)}
+                   "normal": ({{ ncon }}, 3), "phi": ({{ ncon }},), "stiffness": ({{ ncon }},),
+                   "damping": ({{ ncon }},)}
 _SOLVER_IDS = {"admm": 0, "pgs": 1}       # CDYN_CONTACT_ADMM, CDYN_CONTACT_PGS
+_MODEL_IDS = {"rigid": 0, "soft": 1}      # CDYN_CONTACT_RIGID, CDYN_CONTACT_SOFT
 _CONTACT_DATA = []                         # the Data of the contact calls given none
 
 
@@ -664,6 +672,8 @@ def _contact_settings(function, settings):
     s = contact_settings(**(settings or {}))
     if s["solver"] not in _SOLVER_IDS:
         raise ValueError("%s: solver must be 'admm' or 'pgs', got %r" % (function, s["solver"]))
+    if s["model"] not in _MODEL_IDS:
+        raise ValueError("%s: model must be 'rigid' or 'soft', got %r" % (function, s["model"]))
     arrays = {k: None if s[k] is None else _input(function, k, s[k], shape)
               for k, shape in _CONTACT_ARRAYS.items()}
     cone = _ConeSettings(**{k: (int if t is _int else float)(s[k])
@@ -671,8 +681,10 @@ def _contact_settings(function, settings):
     c = _ContactSettings(dt=float(s["dt"]), ground_height=float(s["ground_height"]),
                          margin=float(s["margin"]), stabilisation=float(s["stabilisation"]),
                          friction=float(s["friction"]), solver=_SOLVER_IDS[s["solver"]],
-                         cone=cone, **{k: None if a is None else _ptr(a)
-                                       for k, a in arrays.items()})
+                         cone=cone, model=_MODEL_IDS[s["model"]],
+                         soft_stiffness=float(s["soft_stiffness"]),
+                         soft_damping=float(s["soft_damping"]), project=int(s["project"]),
+                         **{k: None if a is None else _ptr(a) for k, a in arrays.items()})
     return c, arrays
 
 
@@ -691,7 +703,10 @@ def contact_step(q, v, tau, settings=None, data=None):
     M (v_next - v) = dt (tau - nle) + J^T lambda, q_next = integrate(q, v_next, dt).
     settings: a dict of CONTACT_SETTINGS' fields (contact_settings(...)); data keeps the
     problem and results (contact_view), by default the module's own. A solve stopped at
-    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error)."""
+    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error).
+    Soft contacts: contact_settings(model="soft", soft_stiffness=k, soft_damping=d), or
+    per contact stiffness=..., damping=... (NCONSTRAINTS,): each frictional contact's
+    normal impulse is then max(0, -dt k phi - dt (d + k dt) v_next_n) (cdyn_contact.h)."""
     d = _contact_data("contact_step", data)
     s, _ = _contact_settings("contact_step", settings)
     q_next, v_next = _out(NQ), _out(NV)

@@ -16,8 +16,9 @@ block's conditions (bilateral rows at rest, Coulomb's cone and complementarity, 
 bit-identical results when taken twice and as contact_problem + contact_solve; a NaN tau
 raises StatusError CDYN_E_NONFINITE, dt = 0 CDYN_E_ARG, bad settings ValueError. Scenes, by
 the robot: the 2 kg box of tests/contact/box.urdf (frames c_fl...) at rest on its corners
-(ADMM and PGS: normal impulses sum to m g dt, velocity 0) and dropped tilted (comes to rest
-on its four corners); a robot with joint limits and no set (arm7 --joint-limits) driven into
+(ADMM and PGS: normal impulses sum to m g dt, velocity 0), dropped tilted (comes to rest
+on its four corners) and on soft corners (each sinks by m g / 4k; every step the spring-damper's
+laws, as after a soft step from the random state); a robot with joint limits and no set (arm7 --joint-limits) driven into
 its joint 2's upper limit (held there, released when the torque reverses).
 Derivatives (check_derivatives): rnea_derivatives, aba_derivatives, integrate_derivatives,
 difference_derivatives and, for a contacts-only set of at most NV rows, prox_ltl_derivatives
@@ -268,6 +269,35 @@ def contact_conditions(r, mu, tol, what):
     check(not bad, "%s: %s" % (what, "; ".join(bad)))
 
 
+def soft_conditions(r, s, tol, what):
+    """The soft model (settings s, model "soft") block by block, by this file's arithmetic: an
+    active frictional contact's lambda_n = max(0, -dt k phi - beta v+_n), beta = dt (d + k dt),
+    its friction in the cone and Coulomb's on c'_t = v+_t + lambda_t / beta (sticking: c'_t = 0;
+    sliding: lambda_t = -mu lambda_n c'_t / |c'_t|); a block left out would not push."""
+    lam, c = r["lambda"].astype(float), r["c"].astype(float)
+    ls, vs = 1 + np.abs(lam).max(initial=0), 1 + np.abs(c).max(initial=0)
+    bad = []
+    for b, (kind, row) in enumerate(zip(r["kind"], r["row"])):
+        if kind != 1:
+            continue
+        k = s["soft_stiffness"] if s["stiffness"] is None else float(s["stiffness"][b])
+        d = s["soft_damping"] if s["damping"] is None else float(s["damping"][b])
+        mu = s["friction"] if s["mu"] is None else float(s["mu"][b])
+        beta = s["dt"] * (d + k * s["dt"])
+        l, v = lam[row:row + 3], c[row:row + 3]
+        law = -s["dt"] * k * float(r["phi"][b]) - beta * v[2]
+        if not r["active"][b]:
+            ok = not l.any() and law <= tol * ls
+        else:
+            ct = v[:2] + l[:2] / beta
+            ok = (l[2] >= 0 and abs(l[2] - max(0.0, law)) <= tol * ls
+                  and np.hypot(l[0], l[1]) <= mu * l[2] + tol * ls
+                  and abs(l[:2] @ ct + mu * l[2] * np.hypot(ct[0], ct[1])) <= tol * ls * vs)
+        if not ok:
+            bad.append("block %d: lambda %s, c %s, phi %g" % (b, l, v, r["phi"][b]))
+    check(not bad, "%s: %s" % (what, "; ".join(bad)))
+
+
 def contact_tolerances(m, abs_tol, abs_tol_float):
     """Settings solved to abs_tol (float: abs_tol_float), and the conditions' tolerance."""
     single = m.DTYPE == np.float32
@@ -326,6 +356,17 @@ def check_contact(m, module_dir, name, q, v, tau):
     raises(m.StatusError, ["contact_step", "cdyn_status -1"], m.contact_step, q, v, tau, m.contact_settings(dt=0))
     raises(ValueError, ["no field", "dtt"], lambda: m.contact_settings(dtt=1))
     raises(ValueError, ["solver"], m.contact_step, q, v, tau, {"solver": "newton"})
+    # the soft model from the same state: the same equation of motion, the spring-damper's laws
+    soft = dict(s, model="soft", soft_stiffness=1e4, soft_damping=1e2)
+    q3, v3 = m.contact_step(q, v, tau, soft, d2)
+    r3 = m.contact_view(d2)
+    close(M @ (v3 - v), DT * (tau - h) + r3["impulse"], 10 * tol, "soft contact_step: M (v+ - v) = dt (tau - h) + J^T lambda")
+    soft_conditions(r3, soft, tol, "soft contact_step from a random state")
+    raises(m.StatusError, ["contact_step", "cdyn_status -1"], m.contact_step, q, v, tau,
+           m.contact_settings(model="soft", soft_stiffness=0.0))
+    raises(m.StatusError, ["contact_step", "cdyn_status -1"], m.contact_step, q, v, tau,
+           m.contact_settings(model="soft", soft_damping=-1.0))
+    raises(ValueError, ["model"], m.contact_step, q, v, tau, {"model": "spring"})
     n = getattr(m, "NCONSTRAINTS", 0)
     raises(ValueError, ["mu", "shape"], m.contact_step, q, v, tau, {"mu": [0.5] * (n + 1)})
 
@@ -368,7 +409,24 @@ def box_scenes(m):
     check(r["active"].all() and abs(float(r["lambda"][2::3].sum()) - mgdt) <= rest * mgdt,
           "box dropped: at rest on %s, normal impulses %g, m g dt %g" % (r["active"], r["lambda"][2::3].sum(), mgdt))
     check(lowest >= -1e-6 and abs(q[2] - 0.05) <= 1e-6, "box dropped: a corner %g m deep, centre at %g m" % (lowest, q[2]))
-    return "box at rest (ADMM, PGS) and dropped"
+    # soft corners (k 1e5, d 1e3, heavily damped): released at phi = 0, at rest each sinks by
+    # its share of the weight over k, m g / (4 k) (the step's exact fixed point; float: the
+    # corners' heights are rounded to 4e-9 m of the 1.2e-5)
+    s, tol = contact_tolerances(m, 1e-14, 1e-8)
+    k, n = 1e5, 4
+    s.update(friction=0.4, model="soft", soft_stiffness=k, soft_damping=1e3,  # k by array in double
+             stiffness=None if m.DTYPE == np.float32 else [k] * n)
+    q, v = m.neutral(), zero
+    q[2] = 0.05
+    for step in range(600):
+        q, v = m.contact_step(q, v, zero, s)
+        r = m.contact_view()
+        soft_conditions(r, s, tol, "soft box, step %d" % step)
+    sink = 2.0 * G0 / (n * k)
+    worst = float(np.abs(r["phi"] + sink).max())
+    check(worst <= (1e-3 if m.DTYPE == np.float32 else 1e-6) * sink,
+          "soft box at rest: corners at %s, -m g / (4 k) = %g" % (r["phi"], -sink))
+    return "box at rest (ADMM, PGS), dropped, and soft (at m g / 4k)"
 
 
 def arm_limit_scene(m, name):
