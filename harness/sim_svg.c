@@ -227,11 +227,11 @@ static void value_ticks(FILE *f, const value_axis *a)
 /* The shared time axis's lines in a panel, labelled under it. */
 static void time_ticks(FILE *f, const time_axis *ta, int top, int bottom)
 {
-    const double step = round_step(ta->t1 - ta->t0);
-    double t;
+    const double step = round_step(ta->t1 - ta->t0), first = ceil(ta->t0 / step - 1e-9) * step;
     char label[40];
-    for (t = ceil(ta->t0 / step - 1e-9) * step; t <= ta->t1 + step * 1e-9; t += step) {
-        const double x = x_of(ta, t);
+    int i;
+    for (i = 0; i <= 20 && first + i * step <= ta->t1 + step * 1e-9; i++) {
+        const double t = first + i * step, x = x_of(ta, t);
         format_tick(label, sizeof label, t, step);
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>"

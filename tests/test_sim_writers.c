@@ -4,7 +4,8 @@
  * angles, two contacts going from separated to sticking to sliding.
  *
  *  SVG:  well-formed XML (libxml2), no script or link; its panels in order, each with its
- *        lines; the legends name the joints and the contacts; the count of the steps that
+ *        lines; a short run's lines are its samples (read back through the axes' labels);
+ *        the legends name the joints and the contacts; the count of the steps that
  *        did not converge is in the iterations' title and has as many red ticks; a fixed
  *        base has no base panel; a line of 100001 samples is cut to about 2000 points, its
  *        first and last samples kept and a one-sample spike still drawn.
@@ -14,7 +15,8 @@
  *        at other steps, the first and last always; numbers that are not finite are null;
  *        the sim-forces JSON has the normal forces of the same samples.
  *  Both: hostile names (markup, quotes, "</script>", control and non-UTF-8 bytes) come out
- *        as text; a write that fails (a read-only stream, /dev/full) returns -1.
+ *        as text; the series a run may lack (contacts, energy, solver counts) are left out;
+ *        a write that fails (a read-only stream, /dev/full) returns -1.
  *
  * `test_sim_writers --page FILE` writes the synthetic page with hostile names and a NaN for
  * tests/scripts/sim_page_check.cmake to load in a browser (121 frames); --svg FILE its plots,
@@ -512,6 +514,52 @@ static int path_points(const char *d, double *x, double *y, int max)
 
 /* ---- the SVG ---- */
 
+/* The value and the pixel row of a panel's first or last value tick (which: "1" or
+ * "last()"); a label's baseline is 4 px under its line. */
+static double value_tick(svg_doc *d, const char *panel, const char *which, double *y)
+{
+    char expr[300], attr[320];
+    snprintf(expr, sizeof expr,
+             "(//s:g[@id='%s']/s:text[@class='tick' and @text-anchor='end'])[%s]", panel, which);
+    snprintf(attr, sizeof attr, "%s/@y", expr);
+    *y = xpath_number(d, attr) - 4;
+    return xpath_number(d, expr);
+}
+
+/* The value at pixel row y of a panel, read off its outermost labelled ticks. */
+static double value_at(svg_doc *d, const char *panel, double y)
+{
+    double y0, y1;
+    const double v0 = value_tick(d, panel, "1", &y0), v1 = value_tick(d, panel, "last()", &y1);
+    ck_assert(isfinite(v0) && isfinite(v1) && y0 != y1);
+    return v0 + (y - y0) / (y1 - y0) * (v1 - v0);
+}
+
+/* Line `line` of a panel of a finite run short enough to be drawn whole: point k is sample
+ * k (value[k * stride]) at time t[k], to the pixels' rounding (0.05 px). */
+static void expect_line_is_data(svg_doc *d, const char *panel, int line, const double *t,
+                                const double *value, int stride, int n)
+{
+    static double x[4000], y[4000];
+    char expr[256];
+    double left, width, height, v_per_px;
+    int k;
+    snprintf(expr, sizeof expr, "(//s:g[@id='%s']/s:path[@class='line'])[%d]/@d", panel, line);
+    ck_assert_int_eq(path_points(xpath_string(d, expr), x, y, 4000), n);
+    snprintf(expr, sizeof expr, "//s:g[@id='%s']/s:rect/@x", panel);
+    left = xpath_number(d, expr);
+    snprintf(expr, sizeof expr, "//s:g[@id='%s']/s:rect/@width", panel);
+    width = xpath_number(d, expr);
+    snprintf(expr, sizeof expr, "//s:g[@id='%s']/s:rect/@height", panel);
+    height = xpath_number(d, expr);
+    v_per_px = fabs(value_at(d, panel, 0) - value_at(d, panel, height)) / height;
+    for (k = 0; k < n; k++) {
+        const double v = value[(long)k * stride];
+        ck_assert_double_eq_tol(x[k], left + (t[k] - t[0]) / (t[n - 1] - t[0]) * width, 0.051);
+        ck_assert_double_eq_tol(value_at(d, panel, y[k]), v, 0.051 * v_per_px + 1e-12);
+    }
+}
+
 START_TEST(svg_panels_legends_failures)
 {
     static const char *const panels[5] = { "panel-base-height", "panel-joints",
@@ -560,12 +608,8 @@ START_TEST(svg_panels_legends_failures)
     ck_assert_int_eq(xpath_count(&d, "//s:script | //s:a | //s:image | //@*[local-name()='href']"),
                      0);
     ck_assert_int_eq(count_of(text, "http"), 1);
-    /* every sample of a short run is drawn */
-    {
-        static double x[2000], y[2000];
-        const char *path = xpath_string(&d, "//s:g[@id='panel-energy']/s:path/@d");
-        ck_assert_int_eq(path_points(path, x, y, 2000), 1201);
-    }
+    expect_line_is_data(&d, "panel-energy", 1, s->t, s->energy, 1, 1201);
+    expect_line_is_data(&d, "panel-joints", 2, s->t, s->q + 8, NQ, 1201);
     free_svg(&d);
     free(text);
     free_trace(s);
@@ -830,6 +874,35 @@ START_TEST(svg_odd_names)
 }
 END_TEST
 
+/* A fixed base without contacts, energy or solver counts: the SVG has the joints' panel
+ * and the iterations' is gone; the page's frames have empty contact lists. */
+START_TEST(optional_series_absent)
+{
+    synthetic *s = make_trace(121, 1.0 / 60, 0, 0);
+    static int ks[121];
+    int rc;
+    char *svg, *page;
+    svg_doc d;
+    s->tr.ncontacts = 0;
+    s->tr.contact_names = NULL;
+    s->tr.energy = NULL;
+    s->tr.iterations = NULL;
+    s->tr.converged = NULL;
+    svg = written(sim_write_svg, &s->tr, &rc);
+    ck_assert_int_eq(rc, 0);
+    d = parse_svg(svg);
+    ck_assert_int_eq(xpath_count(&d, "//s:g[@class='panel']"), 1);
+    ck_assert_int_eq(xpath_count(&d, "//s:g[@id='panel-joints']/s:path"), 2);
+    free_svg(&d);
+    page = written(sim_write_html, &s->tr, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(check_page_data(s, page, ks, 121), 121);
+    free(svg);
+    free(page);
+    free_trace(s);
+}
+END_TEST
+
 /* ---- failures ---- */
 
 START_TEST(failed_writes_return_minus_one)
@@ -873,6 +946,7 @@ static Suite *sim_writers_suite(void)
     tcase_add_test(tc, html_frames_other_steps);
     tcase_add_test(tc, html_not_finite_is_null);
     tcase_add_test(tc, hostile_names_stay_text);
+    tcase_add_test(tc, optional_series_absent);
     tcase_add_test(tc, failed_writes_return_minus_one);
     suite_add_tcase(s, tc);
     return s;
