@@ -79,6 +79,11 @@ typedef struct {
                                 const cdyn_real *v, const cdyn_real *ddq, const cdyn_real *lambda,
                                 cdyn_real *ddq_dq, cdyn_real *ddq_dv, cdyn_real *ddq_dtau,
                                 cdyn_real *lambda_dq, cdyn_real *lambda_dv, cdyn_real *lambda_dtau);
+    /* the projection onto the constraint manifold (NULL without a set) */
+    int (*project_position)(void *d, const cdyn_project_settings *s, const cdyn_real *q,
+                            cdyn_real *q_out);
+    int (*project_velocity)(void *d, const cdyn_project_settings *s, const cdyn_real *q,
+                            const cdyn_real *v, cdyn_real *v_out);
 } generated_api;
 
 #endif

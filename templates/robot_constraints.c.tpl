@@ -410,6 +410,100 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     {{ name }}__impulse_velocity(d, impulse, v_before, v_after);
     return {{ name }}__finite(v_after, {{ NAME }}_NV) && {{ name }}__finite(impulse, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
+
+/* ==== the projection onto the constraint manifold (seed 003; cdyn_prox.h) ==== */
+
+/* Baumgarte's stiffness 1 on the bilateral constraints, 0 on the frictional contacts: with
+ * no damping and v = 0, __baumgarte gives a* = -e on the corrected rows and 0 on the others
+ * (whose points the projection keeps where they are). */
+static const cdyn_real {{ name }}__corrected[{{ ncon }}] = { {% for c in constraints %}{% if c.friction %}0{% else %}1{% endif %}{% if not loop.last %}, {% endif %}{% endfor %} };
+static const cdyn_real {{ name }}__zero_v[{{ NAME }}_NV] = { 0 };
+
+/* The settings given (or the defaults), checked: 1 when usable. */
+static int {{ name }}__project_settings(const cdyn_project_settings *given, cdyn_project_settings *s)
+{
+    static const cdyn_project_settings defaults = CDYN_PROJECT_SETTINGS_DEFAULT;
+    *s = given ? *given : defaults;
+    return s->tol >= 0 && s->tol < (cdyn_real)1e30 && s->mu > 0 && s->mu < (cdyn_real)1e30 &&
+           s->max_iter >= 1 && s->prox_iter >= 1;
+}
+
+/* (G + mu I) lambda = d->r by at most prox_iter proximal iterations from 0, stopping at a
+ * primal residual ||G lambda - r||_inf <= tol; the iterations, or CDYN_E_NOT_CONVERGED. */
+static int {{ name }}__project_solve({{ name }}_data *d, const cdyn_project_settings *s, cdyn_real *lambda)
+{
+    cdyn_prox_settings p = CDYN_PROX_SETTINGS_DEFAULT;
+    p.mu = s->mu;
+    p.max_iter = s->prox_iter;
+    p.abs_tol = s->tol;
+    p.rel_tol = 0;
+    p.warm_start = 0;
+    return {{ name }}__result(d, &p, {{ name }}__prox_iterate(d, &p, lambda));
+}
+
+int {{ name }}_project_position({{ name }}_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[{{ NAME }}_NC], dq[{{ NAME }}_NV];
+    int it, k;
+    if (!d || !q || !q_out || !{{ name }}__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!{{ name }}__finite(q, {{ NAME }}_NQ))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < {{ NAME }}_NQ; ++k)
+        q_out[k] = q[k];
+    for (it = 0;; ++it) {
+        cdyn_real worst = 0;
+        {{ name }}__constraint_terms_kin(d, q_out);
+        {{ name }}__baumgarte(d, {{ name }}__zero_v, {{ name }}__corrected, {{ name }}__no_gains, d->r);
+        for (k = 0; k < {{ NAME }}_NC; ++k) {
+            const cdyn_real a = d->r[k] < 0 ? -d->r[k] : d->r[k];
+            if (!(a <= worst))
+                worst = a; /* keeps a NaN */
+        }
+        if (worst <= s.tol)
+            return it;
+        if (!(worst == worst) || !{{ name }}__finite(q_out, {{ NAME }}_NQ))
+            return CDYN_E_NONFINITE;
+        if (it == s.max_iter)
+            return CDYN_E_NOT_CONVERGED;
+        if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, s.mu) != 0)
+            return CDYN_E_SINGULAR;
+        (void){{ name }}__project_solve(d, &s, lambda);
+        {{ name }}__impulse_velocity(d, lambda, {{ name }}__zero_v, dq); /* dq = M^-1 J^T lambda */
+        if (!{{ name }}__finite(dq, {{ NAME }}_NV))
+            return CDYN_E_NONFINITE;
+        {{ name }}_integrate(q_out, dq, 1, q_out);
+    }
+}
+
+int {{ name }}_project_velocity({{ name }}_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[{{ NAME }}_NC], v_in[{{ NAME }}_NV];
+    int it, k;
+    if (!d || !q || !v || !v_out || !{{ name }}__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!{{ name }}__finite(q, {{ NAME }}_NQ) || !{{ name }}__finite(v, {{ NAME }}_NV))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        v_in[k] = v[k]; /* v_out may be v */
+    {{ name }}__constraint_terms_kin(d, q);
+    if ({{ name }}_ltl(d) != 0 || {{ name }}__kkt_factor(d, s.mu) != 0)
+        return CDYN_E_SINGULAR;
+    {{ name }}__impulse_rhs(d, v_in, 0); /* d->r = -J v */
+{% for c in constraints %}
+{% if c.friction %}
+    for (k = {{ c.row }}; k < {{ c.row }} + 3; ++k) /* {{ c.comment }}: no change */
+        d->r[k] = 0;
+{% endif %}
+{% endfor %}
+    it = {{ name }}__project_solve(d, &s, lambda);
+    {{ name }}__impulse_velocity(d, lambda, v_in, v_out);
+    return {{ name }}__finite(v_out, {{ NAME }}_NV) ? it : CDYN_E_NONFINITE;
+}
 {% if contacts_only %}
 
 /* ==== the derivatives of the converged constrained dynamics ==== */

@@ -317,6 +317,25 @@ int {{ name }}_impulse({{ name }}_data *d, const cdyn_prox_settings *settings, c
     return {{ name }}__solved(d, &c, status);
 }
 
+int {{ name }}_project_position({{ name }}_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out)
+{
+    cdyn_data g;
+    cdyn_constraint_data c;
+    {{ name }}__attach_set(d, &g, &c);
+    return {{ name }}__solved(d, &c, cdyn_project_position(&{{ name }}_model, &g, &c, settings, q, q_out));
+}
+
+int {{ name }}_project_velocity({{ name }}_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out)
+{
+    cdyn_data g;
+    cdyn_constraint_data c;
+    {{ name }}__attach_set(d, &g, &c);
+    return {{ name }}__solved(d, &c, cdyn_project_velocity(&{{ name }}_model, &g, &c, settings, q, v,
+                                                       v_out));
+}
+
 {% endif %}
 {% if contact_step %}
 

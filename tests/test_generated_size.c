@@ -366,6 +366,26 @@ static void check_constraints(fixture *fx, int st)
     ck_assert_int_eq(s->impulse(fx->ds, &set, fx->q, fx->v, 0.5, B, B + nv), 3);
     assert_vec_close(B, A, nv, TOL, "%s state %d impulse v+", r, st);
     assert_vec_close(B + nv, A + nv, nc, TOL, "%s state %d impulse", r, st);
+    /* the projection (seed 003): both forms' references captured at the state, which is
+     * then moved off the manifold by 1e-2 v; the same Gauss-Newton steps and the same q and
+     * v to the rounding of the steps */
+    {
+        cdyn_project_settings ps_ = CDYN_PROJECT_SETTINGS_DEFAULT;
+        double qp[64], qf[64], qs[64];
+        int itf, its;
+        ck_assert_int_le(f->nq, 64);
+        f->constraint_capture(fx->df, fx->q);
+        s->constraint_capture(fx->ds, fx->q);
+        f->integrate(fx->q, fx->v, 1e-2, qp);
+        itf = f->project_position(fx->df, &ps_, qp, qf);
+        its = s->project_position(fx->ds, &ps_, qp, qs);
+        ck_assert_msg(itf == its && itf >= 1, "%s state %d project_position %d vs %d steps", r,
+                      st, itf, its);
+        assert_vec_close(qs, qf, f->nq, TOL, "%s state %d project_position", r, st);
+        ck_assert_int_ge(f->project_velocity(fx->df, &ps_, fx->q, fx->v, A), 1);
+        ck_assert_int_ge(s->project_velocity(fx->ds, &ps_, fx->q, fx->v, B), 1);
+        assert_vec_close(B, A, nv, TOL, "%s state %d project_velocity", r, st);
+    }
 }
 
 START_TEST(size_equals_full)
