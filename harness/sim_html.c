@@ -423,7 +423,7 @@ static const char *const page_script[] = {
     "    /* ---- the projection ---- */",
     "",
     "    function camera(f, width, height) {",
-    "      var c = follow(f), d = scene.size * 3.2 * view.zoom;",
+    "      var c = follow(f), d = scene.size * 2.6 * view.zoom;",
     "      var ce = Math.cos(view.el), se = Math.sin(view.el);",
     "      var ca = Math.cos(view.az), sa = Math.sin(view.az);",
     "      var target = [c[0], c[1], scene.zmid];",

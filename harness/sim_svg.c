@@ -253,11 +253,12 @@ typedef struct {
 static void plot_point(pen *p, const series *s, int k)
 {
     const double v = sample(s, k);
-    if (!isfinite(v) || !isfinite(p->t[k])) {
+    const double x = x_of(p->ta, p->t[k]);
+    if (!isfinite(v) || !isfinite(x)) {
         p->pen_down = 0;
         return;
     }
-    fprintf(p->f, "%c%.1f %.1f ", p->pen_down ? 'L' : 'M', x_of(p->ta, p->t[k]), y_of(p->va, v));
+    fprintf(p->f, "%c%.1f %.1f ", p->pen_down ? 'L' : 'M', x, y_of(p->va, v));
     p->pen_down = 1;
 }
 
@@ -544,13 +545,38 @@ static int trace_usable(const sim_trace *tr)
            (tr->ncontacts == 0 || !tr->normal_force || tr->contact_names);
 }
 
+/* The run's first to last time; a run of one sample (or of times that are not finite)
+ * spans a step from its first. */
+static time_axis make_time_axis(const sim_trace *tr)
+{
+    time_axis ta;
+    ta.t0 = isfinite(tr->t[0]) ? tr->t[0] : 0;
+    ta.t1 = tr->t[tr->nsamples - 1];
+    if (!(ta.t1 > ta.t0) || !isfinite(ta.t1 - ta.t0))
+        ta.t1 = ta.t0 + (tr->dt > 0 && isfinite(tr->dt) ? tr->dt : 1);
+    return ta;
+}
+
+static void write_plots(FILE *f, const sim_trace *tr, const layout *l)
+{
+    const time_axis ta = make_time_axis(tr);
+    int i, y, height = HEADER + 16; /* and the time axis's name under the last panel */
+    for (i = 0; i < l->npanels; i++)
+        height += PANEL_TITLE + panel_height(&l->panels[i]) + PANEL_GAP;
+    header(f, tr, height);
+    for (i = 0, y = HEADER; i < l->npanels; i++)
+        y = draw_panel(f, tr, &ta, &l->panels[i], y, i == l->failed_panel) + PANEL_GAP;
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">time (s)</text>\n",
+            PLOT_RIGHT, y - PANEL_GAP + 30);
+    fputs("</svg>\n", f);
+}
+
 int sim_write_svg(const sim_trace *tr, FILE *f)
 {
     layout l;
     series *joints, *forces;
     const char **joint_names;
-    time_axis ta;
-    int i, y, height, failed = 0;
+    int failed = 0;
     if (!f || !trace_usable(tr))
         return -1;
     joints = malloc(sizeof *joints * (size_t)(tr->nq + 1));
@@ -558,19 +584,7 @@ int sim_write_svg(const sim_trace *tr, FILE *f)
     forces = malloc(sizeof *forces * (size_t)(tr->ncontacts + 1));
     if (joints && joint_names && forces) {
         plan(&l, tr, joints, joint_names, forces);
-        ta.t0 = tr->t[0];
-        ta.t1 = tr->t[tr->nsamples - 1];
-        if (!(ta.t1 > ta.t0) || !isfinite(ta.t1 - ta.t0))
-            ta.t1 = ta.t0 + (tr->dt > 0 ? tr->dt : 1);
-        height = HEADER + 16; /* and the time axis's name */
-        for (i = 0; i < l.npanels; i++)
-            height += PANEL_TITLE + panel_height(&l.panels[i]) + PANEL_GAP;
-        header(f, tr, height);
-        for (i = 0, y = HEADER; i < l.npanels; i++)
-            y = draw_panel(f, tr, &ta, &l.panels[i], y, i == l.failed_panel) + PANEL_GAP;
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">time (s)</text>\n",
-                PLOT_RIGHT, y - PANEL_GAP + 30);
-        fputs("</svg>\n", f);
+        write_plots(f, tr, &l);
     } else {
         failed = 1;
     }
