@@ -1,13 +1,15 @@
 /* main.c — the cdyngen command line: `cdyngen ROBOT.urdf -o DIR` runs the pipeline
  * (pipeline.h: parse, model, check, then render, check, write); `--summary` prints what
  * it understood. The commands `cdyngen bench` (commands/bench_cmd.c) and `cdyngen report`
- * (commands/report_cmd.c) have files of their own.
+ * (commands/report_cmd.c) and `cdyngen simulate` (commands/simulate_cmd.c) have files of
+ * their own.
  * Exit codes: 0 success, 1 bad input (URDF, frames), 2 bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/bench_cmd.h"
 #include "commands/report_cmd.h"
+#include "commands/simulate_cmd.h"
 #include "commands/cli.h"
 #include "pipeline.h"
 #include "commands/summary.h"
@@ -25,6 +27,7 @@ static const char usage_text[] =
     "               [--summary] [--force] [--help] [--version]\n"
     "       cdyngen bench ROBOT.urdf [options]   (cdyngen bench --help)\n"
     "       cdyngen report ROBOT.urdf [options] -o FILE.html   (cdyngen report --help)\n"
+    "       cdyngen simulate ROBOT.urdf [options]   (cdyngen simulate --help)\n"
     "\n"
     "Writes robot-specific, loop-unrolled C for the robot's rigid-body dynamics into DIR:\n"
     "NAME.h, NAME.c (FK, frame Jacobians, RNEA, CRBA, sparse LTL, M^-1, ABA), the model\n"
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
         return bench_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "simulate") == 0)
+        return simulate_main(argc - 1, argv + 1);
     rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc;

@@ -1,0 +1,20 @@
+/* simulate_files.h — the per-robot file of `cdyngen simulate`'s program: sim_robot.h, what
+ * the model table does not say (the coordinates' names, the frictional contacts, where the
+ * base height is in q) and what this cdyngen's runtime offers (soft contacts, projection). */
+#ifndef CDYNGEN_SIMULATE_FILES_H
+#define CDYNGEN_SIMULATE_FILES_H
+
+#include "model/tree.h"
+
+/* What the embedded runtime's cdyn_contact_settings has. */
+int simulate_has_soft_contact(void);
+int simulate_has_projection(void);
+
+/* The frictional contacts of t's set. */
+int simulate_contacts(const kin_tree *t);
+
+/* The text of sim_robot.h for t (urdf: the file's name, for titles; svg, html: the writers
+ * are compiled in); malloc'd, NULL when out of memory. */
+char *simulate_robot_header(const kin_tree *t, const char *urdf, int svg, int html);
+
+#endif
