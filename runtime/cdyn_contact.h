@@ -191,7 +191,10 @@ typedef struct {
     const cdyn_real *stiffness, *damping; /* (n, by constraint of the set) per contact, or
                                            * NULL; every entry checked like mu's (soft only) */
     int project;               /* 1: after the step, project q+ and v+ onto the set's bilateral
-                                * constraints (cdyn_project_position / _velocity); 0 (default) */
+                                * constraints (cdyn_project_position / _velocity, their default
+                                * settings; a set of frictional contacts alone has none); 0
+                                * (default). A projection's error is the step's return, q_next
+                                * and v_next as far as they got */
 } cdyn_contact_settings;
 
 enum { CDYN_CONTACT_ADMM = 0, CDYN_CONTACT_PGS = 1 };

@@ -26,6 +26,8 @@ NBODIES = {{ nbodies }}
 {% if constraints %}
 NC = {{ nc }}
 NCONSTRAINTS = {{ ncon }}
+# per constraint: 1 for a frictional contact (--contact FRAME:friction), the step's unilateral one
+CONSTRAINT_FRICTION = ({% for c in constraints %}{{ c.friction }}, {% endfor %})
 {% endif %}
 {% if contact_step %}
 NJOINT_LIMITS = {{ nlimits }}   # joints whose limits the contact step holds (--joint-limits)
@@ -138,6 +140,11 @@ class _Settings(ctypes.Structure):
     """cdyn_prox_settings."""
     _fields_ = [("mu", _real), ("max_iter", _int), ("abs_tol", _real), ("rel_tol", _real),
                 ("Kp", _real_p), ("Kd", _real_p), ("warm_start", _int)]
+
+
+class _ProjectSettings(ctypes.Structure):
+    """cdyn_project_settings."""
+    _fields_ = [("tol", _real), ("max_iter", _int), ("mu", _real), ("prox_iter", _int)]
 {% if contact_step %}
 
 
@@ -216,6 +223,9 @@ _PROTOTYPES = {
 {% endif %}
     "impulse": (_int, [_data_p, ctypes.POINTER(_Settings), _real_p, _real_p, _real, _real_p,
                        _real_p]),
+    "project_position": (_int, [_data_p, ctypes.POINTER(_ProjectSettings), _real_p, _real_p]),
+    "project_velocity": (_int, [_data_p, ctypes.POINTER(_ProjectSettings), _real_p, _real_p,
+                                _real_p]),
 {% endif %}
 }
 {% if constraints %}
@@ -625,6 +635,40 @@ def impulse(q, v_before, restitution, impulse=None, data=None, mu=_MU, max_iter=
                        _ptr(_input("impulse", "v_before", v_before, (NV,))), float(restitution),
                        _ptr(v_after), _ptr(lam))
     return v_after, lam, _check("impulse", it)
+
+
+_PROJECT_TOL, _PROJECT_MU = {% if scalar_float %}1e-5, 1e-6{% else %}1e-12, 1e-9{% endif +%}
+
+
+def _project_settings(function, tol, max_iter, mu, prox_iter):
+    if not (tol >= 0 and mu > 0 and max_iter >= 1 and prox_iter >= 1):
+        raise ValueError("%s: expected tol >= 0, mu > 0, max_iter >= 1, prox_iter >= 1" %
+                         function)
+    return _ProjectSettings(float(tol), int(max_iter), float(mu), int(prox_iter))
+
+
+def project_position(q, data=None, tol=_PROJECT_TOL, max_iter=10, mu=_PROJECT_MU, prox_iter=10):
+    """Seed 003: q projected back onto the bilateral constraints (loops; 3d and 6d contacts
+    against their references, constraint_capture) by Gauss-Newton, each step the least change
+    in the kinetic-energy metric; a frictional contact's point is kept. Returns (q (NQ,),
+    Gauss-Newton steps)."""
+    s = _project_settings("project_position", tol, max_iter, mu, prox_iter)
+    out = _out(NQ)
+    it = _c("project_position")(_data("project_position", data), ctypes.byref(s),
+                                _ptr(_input("project_position", "q", q, (NQ,))), _ptr(out))
+    return out, _check("project_position", it)
+
+
+def project_velocity(q, v, data=None, tol=_PROJECT_TOL, mu=_PROJECT_MU, prox_iter=10):
+    """v projected onto J v = 0 (the bilateral rows; a frictional contact's J v kept) in the
+    kinetic-energy metric: the allowed velocity that loses the least energy. Returns (v (NV,),
+    proximal iterations)."""
+    s = _project_settings("project_velocity", tol, 1, mu, prox_iter)
+    out = _out(NV)
+    it = _c("project_velocity")(_data("project_velocity", data), ctypes.byref(s),
+                                _ptr(_input("project_velocity", "q", q, (NQ,))),
+                                _ptr(_input("project_velocity", "v", v, (NV,))), _ptr(out))
+    return out, _check("project_velocity", it)
 {% endif %}
 {% if contact_step %}
 

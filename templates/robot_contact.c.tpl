@@ -125,5 +125,14 @@ int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *set
     for (k = 0; k < {{ NAME }}_NV; ++k)
         v_next[k] = p.vf[k] + p.scratch[k];
     {{ name }}_integrate(q, v_next, settings->dt, q_next);
+{% if has_bilateral %}
+    if (settings->project) { /* seed 003: back onto the bilateral constraints' manifold */
+        int pr = {{ name }}_project_position(d, 0, q_next, q_next);
+        if (pr >= 0)
+            pr = {{ name }}_project_velocity(d, 0, q_next, v_next, v_next);
+        if (pr < 0)
+            return pr;
+    }
+{% endif %}
     return it;
 }

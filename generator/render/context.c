@@ -331,7 +331,11 @@ static void constraint_set_value(const kin_tree *t, char **ids, tpl_value *ctx)
                                 { "nnz_J", t->nnz_J } };
     set_ints(ctx, sizes, COUNT(sizes));
     tpl_dict_set(ctx, "constraints", constraint_list(t, ids));
+    int k, bilateral = 0;
+    for (k = 0; k < t->nconstraints; k++)
+        bilateral += !t->constraints[k].friction;
     set_bool(ctx, "contacts_only", tree_contacts_only(t));
+    set_bool(ctx, "has_bilateral", bilateral > 0); /* what the projection corrects */
     if (t->nconstraints == 0)
         return;
     /* the generic workspace of the set (--size: NAME_data holds it; NAME.py mirrors it) */

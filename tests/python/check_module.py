@@ -235,6 +235,24 @@ def check_constrained(m, q, v, tau, tol):
     v_after, imp, it = m.impulse(q, v, 0.5, mu=mu)
     close(J @ v_after, -0.5 * (J @ v), 1e3 * tol, "impulse: J v+ = -e J v-")
     close(M @ (v_after - v), J.T @ imp, 1e3 * tol, "impulse: M (v+ - v-) = J^T impulse")
+    # seed 003's projection, where every constraint is bilateral (a frictional contact's rows
+    # keep J v instead): J v_out = 0, and v_out is the kinetic-energy projection, so
+    # M (v_out - v) is in J^T's range and the energy lost is |v - v_out|_M^2 / 2
+    if not any(m.CONSTRAINT_FRICTION):
+        vp, it = m.project_velocity(q, v)
+        check(it >= 1 and vp.dtype == m.DTYPE, "project_velocity: %d iterations" % it)
+        close(J @ vp, np.zeros(m.NC), 1e3 * tol, "project_velocity: J v = 0")
+        lam = np.linalg.lstsq(J.T.astype(float), M @ (vp - v), rcond=None)[0]
+        close(M @ (vp - v), J.T @ lam, 1e3 * tol, "project_velocity: M dv in range(J^T)")
+        dp = m.Data()
+        m.constraint_capture(dp, q)
+        step = np.linspace(-1e-3, 1e-3, m.NV).astype(m.DTYPE)
+        q_off = m.integrate(q, step, 1.0)
+        q_back, steps = m.project_position(q_off, data=dp)
+        check(steps >= 1, "project_position: %d Gauss-Newton steps" % steps)
+        _, steps = m.project_position(q_back, data=dp)
+        check(steps == 0, "project_position: q_back on the manifold (%d more steps)" % steps)
+        raises(ValueError, ["project_position", "tol"], m.project_position, q, None, -1.0)
     d = m.Data()
     m.constraint_capture(d, q)
     if hasattr(m, "constrained_aba"):           # contacts only: each has a reference

@@ -16,7 +16,7 @@
 
 #define DT 1e-3
 #define G0 9.81
-#define MAXV 32
+#define MAXV 64
 #define MAXC 32
 
 /* One simulated robot: the generated step in d, the generic one in gd/cd/gp. */
