@@ -36,6 +36,10 @@ typedef enum {
     BENCH_IMPULSE,
     /* contact sets: prox_ltl (three iterations) followed by its derivatives */
     BENCH_PROX_LTL_DERIVATIVES,
+    /* any set: the projection onto the manifold (seed 003), one Gauss-Newton step of the
+     * position and the velocity's projection, three proximal iterations each */
+    BENCH_PROJECT_POSITION,
+    BENCH_PROJECT_VELOCITY,
     /* robots generated with a contact step (NAME_contact_*), every contact of the set active */
     BENCH_CONTACT_PROBLEM,
     BENCH_ADMM,
@@ -72,6 +76,14 @@ typedef struct {
  * so that it runs exactly BENCH_CONTACT_ITER iterations from lambda = 0, as Pinocchio's peer
  * (pinocchio_admm: ADMMContactSolverTpl, 20 iterations, mu 0.8) does. */
 #define BENCH_CONTACT_ITER 20
+
+/* The projection's rows: exactly one Gauss-Newton step (tol 0, max_iter 1: it then reports
+ * CDYN_E_NOT_CONVERGED, having evaluated the error twice) and three proximal iterations per
+ * solve, against references captured at the next state of the pool (bench_prime). */
+#define BENCH_PROJECT_SETTINGS                                                                     \
+    {                                                                                              \
+        CDYN_R(0), 1, CDYN_R(1e-9), 3                                                              \
+    }
 
 /* aba_fd's step: forward differences in the tangent space, column k of dddq/dq being
  * (aba(integrate(q, h u_k), v, tau) - aba(q, v, tau)) / h, h about the square root of the

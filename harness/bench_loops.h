@@ -39,6 +39,7 @@
 #define BENCH_CONTACT_G_OUT ((long)in->nc * in->nc)
 #define BENCH_CONTACT_LAMBDA_OUT (in->nc)
 #define BENCH_STEP_OUT (in->nq + in->nv) /* q_next, v_next */
+#define BENCH_PROJECT_POSITION_OUT (in->nq) /* q_out */
 /* The derivatives' loops write their outputs in a row, then their status one entry further
  * (not in the checksum; bench_disagreement flags a row whose status is not 0). */
 #define BENCH_RNEA_DERIVATIVES_OUT (2 * BENCH_MATRIX_OUT) /* dtau/dq, dtau/dv */

@@ -152,6 +152,20 @@ static cdyn_real generic_prox_ltl_derivatives(void *d, const bench_inputs *in, c
                 BENCH_PROX_DERIVATIVES_OUT);
 }
 
+static const cdyn_project_settings project1 = BENCH_PROJECT_SETTINGS;
+
+static cdyn_real generic_project_position(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS((void)cdyn_project_position(MODEL(d), d, CDATA, &project1, BENCH_Q, out),
+                BENCH_PROJECT_POSITION_OUT);
+}
+
+static cdyn_real generic_project_velocity(void *d, const bench_inputs *in, cdyn_real *out, long n)
+{
+    BENCH_CALLS((void)cdyn_project_velocity(MODEL(d), d, CDATA, &project1, BENCH_Q, BENCH_V, out),
+                BENCH_VECTOR_OUT);
+}
+
 /* The contact step's rows (bench.h); the problem and lambda stay in P, read there. */
 #define PROBLEM ((cdyn_contact_problem *)in->contact_problem)
 
@@ -216,6 +230,8 @@ static const bench_loop generic_loops[BENCH_NALGOS] = {
     generic_delassus, /* the generic runtime has one route */
     generic_impulse,
     generic_prox_ltl_derivatives,
+    generic_project_position,
+    generic_project_velocity,
     generic_contact_problem,
     generic_admm,
     generic_pgs,
@@ -417,10 +433,24 @@ void bench_prime_contact(bench_ctx *c, int side, int state)
                                                                  c->out[side], 1);
 }
 
+/* The projection's references: the contacts' placements at the pool's next state, so that
+ * the state itself is off the manifold by a random step (the generic side starts at the
+ * identity, the generated at zeros: the check compares like with like). */
+static void bench_prime_references(bench_ctx *c, int side, int state)
+{
+    const cdyn_real *q = c->in.q + ((state + 1) % BENCH_POOL) * c->in.nq;
+    if (side == GENERATED)
+        c->robot->api->constraint_capture(c->data[GENERATED], q);
+    else
+        (void)cdyn_constraint_capture(c->model, &c->generic, c->in.constraint_data, q);
+}
+
 void bench_prime(bench_ctx *c, int side, int algo, int state)
 {
     if (algo == BENCH_LTL)
         bench_prime_ltl(c, side, state);
+    else if (algo == BENCH_PROJECT_POSITION)
+        bench_prime_references(c, side, state);
     else if (algo == BENCH_ADMM || algo == BENCH_PGS)
         bench_prime_contact(c, side, state);
 }
@@ -453,6 +483,7 @@ static long output_length(const bench_ctx *c, int algo)
     case BENCH_ABA_DERIVATIVES: return BENCH_ABA_DERIVATIVES_OUT;
     case BENCH_ABA_FD: return BENCH_ABA_FD_OUT;
     case BENCH_PROX_LTL_DERIVATIVES: return BENCH_PROX_DERIVATIVES_OUT;
+    case BENCH_PROJECT_POSITION: return BENCH_PROJECT_POSITION_OUT;
     default: return BENCH_VECTOR_OUT;
     }
 }

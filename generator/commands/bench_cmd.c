@@ -50,6 +50,9 @@ static const struct {
     { "impulse", "impulse", CONSTRAINED, NULL },
     /* timed after prox_ltl (three iterations); its code is the derivatives' own */
     { "prox_ltl_derivatives", "prox_ltl_derivatives", CONTACTS_ONLY, "constrained_derivative" },
+    /* seed 003's projection: one Gauss-Newton step, the velocity's projection */
+    { "project_position", "project_position", CONSTRAINED, NULL },
+    { "project_velocity", "project_velocity", CONSTRAINED, NULL },
     /* the contact step's (a frictional contact, --contact FRAME:friction); the solvers'
      * code is the runtime's: no function of the robot is theirs */
     { "contact_problem", "contact_problem", FRICTION, NULL },
@@ -86,7 +89,8 @@ static const char usage_text[] =
     "  --cflags \"FLAGS\"     its flags, split at spaces (default: -O3 -march=native); always\n"
     "                       preceded by -std=gnu99 -DNDEBUG\n"
     "  --algorithms LIST    comma-separated, e.g. rnea,aba,prox_ltl (default: all the robot\n"
-    "                       has; the constrained solvers need --contact or --loop,\n"
+    "                       has; the constrained solvers and project_position,\n"
+    "                       project_velocity need --contact or --loop,\n"
     "                       prox_ltl_derivatives contacts only; the contact step's\n"
     "                       contact_problem, admm, pgs and contact_step a\n"
     "                       --contact FRAME:friction)\n"
