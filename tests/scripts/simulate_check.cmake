@@ -13,7 +13,8 @@
 #               the output files as they were (absent, or an existing one unchanged): no
 #               frictional contact (2, naming --contact FRAME:friction), a negative
 #               duration (2), a zero dt (2), a word in --q (2), a NaN in --q (1), a wrong
-#               --q count (1), an unwritable --csv path (1); --help exits 0.
+#               --q count (1), an unwritable --csv path (1); and a compiler that does not
+#               run (3, after the robot is generated in $TMPDIR); --help exits 0.
 # cmake -DCDYNGEN=... -DSRC=<source dir> -DWORK=<dir> -DMODE=run|errors [-DWRITERS=0|1]
 #       -P simulate_check.cmake
 set(quadruped ${SRC}/robots/quadruped12.urdf --floating-base --contact lf_foot:friction
@@ -223,6 +224,9 @@ elseif(MODE STREQUAL "errors")
   expect(1 "cdyngen: cannot write ${WORK}/no/such/folder/new.csv" ${quadruped}
     --csv ${WORK}/no/such/folder/new.csv)
   expect(2 "cdyngen: --controller \"pid\": expected pd or none" ${quadruped} --controller pid ${out})
+  # a failure after the robot is generated (the compiler does not run): exit 3, the same
+  expect(3 "cdyngen: the compiler \"no-such-cc\" does not run" ${quadruped} --cc no-such-cc
+    --csv mine.csv --svg new.svg)
   expect(2 "cdyngen: simulate: unknown option \"--bogus\"" ${quadruped} --bogus ${out})
   simulate(rc text --help)
   if(NOT rc EQUAL 0 OR NOT text MATCHES "usage: cdyngen simulate")
