@@ -16,7 +16,7 @@
 #               --q count (1), an unwritable --csv path (1); and a compiler that does not
 #               run (3, after the robot is generated in $TMPDIR); --help exits 0.
 # cmake -DCDYNGEN=... -DSRC=<source dir> -DWORK=<dir> -DMODE=run|errors [-DWRITERS=0|1]
-#       -P simulate_check.cmake
+#       [-DCFLAGS=<the program's flags, default cdyngen's>] -P simulate_check.cmake
 set(quadruped ${SRC}/robots/quadruped12.urdf --floating-base --contact lf_foot:friction
   --contact rf_foot:friction --contact lh_foot:friction --contact rh_foot:friction)
 set(tmp ${WORK}/tmp) # TMPDIR: must be empty after every run
@@ -68,6 +68,9 @@ file(MAKE_DIRECTORY ${tmp})
 
 if(MODE STREQUAL "run")
   set(files --csv quadruped.csv)
+  if(CFLAGS)
+    list(APPEND files --cflags "${CFLAGS}")
+  endif()
   if(WRITERS)
     list(APPEND files --svg quadruped.svg --html quadruped.html)
   endif()
