@@ -159,7 +159,8 @@ cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const cdyn_cont
 static int settings_ok(const cdyn_contact_settings *s, int n)
 {
     if (!(s->dt > 0) || !is_finite(s->dt) || !(s->margin >= 0) || !is_finite(s->margin) ||
-        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !is_finite(s->ground_height))
+        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !is_finite(s->ground_height) ||
+        s->cone.max_iter < 1) /* the solvers' own refusal, before the robot's terms */
         return 0;
     if (!s->mu && !(s->friction >= 0 && is_finite(s->friction)))
         return 0;
@@ -596,7 +597,9 @@ cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_c
     if (cdyn__check(m, d) || (cd && cdyn__check_cd(m, d, cd)) || !p || !s || !q || !v || !tau ||
         !problem_matches(m, cd, p))
         return CDYN_E_ARG;
-    if (!(s->dt > 0))
+    /* the settings first, as the generated step's assembly would refuse them: not a
+     * CDYN_E_SINGULAR from the robot's terms for settings that are bad anyway */
+    if (!settings_ok(s, p->n))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
     if (!cdyn__all_finite(q, (size_t)m->nq) || !cdyn__all_finite(v, (size_t)m->nv) ||
         !cdyn__all_finite(tau, (size_t)m->nv))

@@ -307,10 +307,10 @@ cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p,
                                         size_t bytes);
 /* The step's problem from p->J, p->Gset and p->Y, q (for the limits), each frame A's world
  * placement (aR: n x 9 row-major, ap: n x 3), the velocity v before the step and the free
- * velocity vf = v + dt M^-1 (tau - nle) (p->vf may be passed). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e
- * outside [0, 1], a zero normal, margin < 0, a model neither RIGID nor SOFT; soft: a
- * stiffness <= 0 or a damping < 0, or either not finite), CDYN_E_NONFINITE for a NaN or
- * infinity in the other settings or the inputs. */
+ * velocity vf = v + dt M^-1 (tau - nle) (p->vf may be passed). CDYN_E_ARG for bad settings
+ * (dt <= 0, mu < 0, e outside [0, 1], a zero normal, margin < 0, cone.max_iter < 1, a model
+ * neither RIGID nor SOFT; soft: a stiffness <= 0 or a damping < 0, or either not finite),
+ * CDYN_E_NONFINITE for a NaN or infinity in the other settings or the inputs. */
 cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
                                   const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
                                   const cdyn_real *v, const cdyn_real *vf);

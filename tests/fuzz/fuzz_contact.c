@@ -5,14 +5,16 @@
  * generic cdyn_contact_step beside each (both with --joint-limits), and cdyn_cone_admm / cdyn_cone_pgs on a problem made
  * of the input. Raw bytes become doubles, so NaN, infinities, subnormals and huge values all
  * occur, in the state and in the settings (dt, margin, stabilisation, mu, restitution,
- * normals, phi, tolerances, ADMM's and PGS's parameters), bad ones included.
+ * normals, phi, tolerances, ADMM's and PGS's parameters, the soft model's stiffness and
+ * damping), bad ones included.
  *
  * The contract checked (cdyn_contact.h, cdyn.h): nothing crashes or reads out of bounds (ASan,
  * UBSan); a step returns its iterations (<= max_iter; exactly max_iter without a tolerance) or
  * CDYN_E_ARG, CDYN_E_NONFINITE, CDYN_E_SINGULAR, CDYN_E_NOT_CONVERGED; on ARG, NONFINITE and
  * SINGULAR q_next and v_next are untouched (bit for bit); bad settings (dt <= 0, mu < 0,
- * restitution outside [0, 1], max_iter < 1, a zero normal, a bad solver) are CDYN_E_ARG or, for a
- * NaN among them, CDYN_E_NONFINITE, never a step. With FLAG_TAME (finite moderate inputs,
+ * restitution outside [0, 1], max_iter < 1, a zero normal, a bad solver; soft: a stiffness <= 0
+ * or a damping < 0 or either not finite) are CDYN_E_ARG or, for a NaN among them,
+ * CDYN_E_NONFINITE, never a step. With FLAG_TAME (finite moderate inputs,
  * valid settings) the step is taken and its outputs are finite. The cone solvers: iterations
  * or a status, NONFINITE and SINGULAR leave lambda and c zeros, and a finite problem never
  * gives NONFINITE.
@@ -39,7 +41,9 @@ enum {
     FLAG_RADIUS = 8,
     FLAG_WARM = 16,  /* a second step, warm-started from the first's lambda */
     FLAG_TOLS = 32,  /* the input's tolerances, else 0 (exactly max_iter) */
-    FLAG_SOLVER = 64 /* the input's ADMM parameters, else the defaults */
+    FLAG_SOLVER = 64, /* the input's ADMM parameters, else the defaults */
+    FLAG_SOFT = 128   /* the soft model, its stiffness and damping from the input (per
+                       * contact with FLAG_ARRAYS) */
 };
 #define NX 160
 
@@ -80,8 +84,8 @@ static cdyn_real within(cdyn_real x, cdyn_real lo, cdyn_real hi)
 }
 
 static void step_settings(reader *r, int flags, int max_iter, int n, cdyn_real *mu, cdyn_real *e,
-                          cdyn_real *radius, cdyn_real *normal, cdyn_real *phi,
-                          cdyn_contact_settings *s, int solver)
+                          cdyn_real *radius, cdyn_real *normal, cdyn_real *phi, cdyn_real *kk,
+                          cdyn_real *dd, cdyn_contact_settings *s, int solver)
 {
     const int tame = flags & FLAG_TAME;
     cdyn_contact_settings d = CDYN_CONTACT_SETTINGS_DEFAULT;
@@ -113,6 +117,22 @@ static void step_settings(reader *r, int flags, int max_iter, int n, cdyn_real *
         mu[k] = take(r), e[k] = take(r), radius[k] = take(r), phi[k] = take(r);
         for (int a = 0; a < 3; ++a)
             normal[3 * k + a] = take(r);
+    }
+    if (flags & FLAG_SOFT) { /* read only with the flag: an input without it means what it
+                              * did before the soft model */
+        s->model = CDYN_CONTACT_SOFT;
+        s->soft_stiffness = take(r);
+        s->soft_damping = take(r);
+        for (int k = 0; k < n; ++k)
+            kk[k] = take(r), dd[k] = take(r);
+        if (tame) {
+            s->soft_stiffness = within(s->soft_stiffness, 1e2, 1e7);
+            s->soft_damping = within(s->soft_damping, 0, 1e4);
+            for (int k = 0; k < n; ++k)
+                kk[k] = within(kk[k], 1e2, 1e7), dd[k] = within(dd[k], 0, 1e4);
+        }
+        s->stiffness = flags & FLAG_ARRAYS ? kk : NULL;
+        s->damping = flags & FLAG_ARRAYS ? dd : NULL;
     }
     if (tame) { /* every setting valid */
         s->solver = solver % 2;
@@ -155,8 +175,13 @@ static int settings_bad(const cdyn_contact_settings *s, int n)
               s->cone.max_iter < 1 ||
               (s->solver != CDYN_CONTACT_ADMM && s->solver != CDYN_CONTACT_PGS) ||
               (!s->mu && !(s->friction >= 0 && isfinite(s->friction)));
+    const int soft = s->model == CDYN_CONTACT_SOFT;
+    bad |= soft && ((!s->stiffness && !(s->soft_stiffness > 0 && isfinite(s->soft_stiffness))) ||
+                    (!s->damping && !(s->soft_damping >= 0 && isfinite(s->soft_damping))));
     for (int k = 0; k < n; ++k)
-        bad |= (s->mu && !(s->mu[k] >= 0 && isfinite(s->mu[k]))) ||
+        bad |= (soft && s->stiffness && !(s->stiffness[k] > 0 && isfinite(s->stiffness[k]))) ||
+               (soft && s->damping && !(s->damping[k] >= 0 && isfinite(s->damping[k]))) ||
+               (s->mu && !(s->mu[k] >= 0 && isfinite(s->mu[k]))) ||
                (s->restitution && !(s->restitution[k] >= 0 && s->restitution[k] <= 1)) ||
                (s->radius && !isfinite(s->radius[k]));
     return bad;
@@ -213,7 +238,7 @@ static void normalise_quaternion(cdyn_real *q)
                               sizeof(cdyn_real)];                                                  \
         int dims[NK], fr[NK], nc = 0;                                                              \
         cdyn_real q[NQ], v[NV], tau[NV], q1[NQ], v1[NV], mu[NK], e[NK], rad[NK], nrm[3 * NK],      \
-            phi[NK];                                                                               \
+            phi[NK], kk[NK], dd[NK];                                                               \
         cdyn_data gd;                                                                              \
         cdyn_constraint_data cd;                                                                   \
         cdyn_contact_problem gp;                                                                   \
@@ -227,7 +252,7 @@ static void normalise_quaternion(cdyn_real *q)
         const cdyn_contact_layout layout = {                                                       \
             NK, dims, fr, U##_NJOINT_LIMITS, P##_joint_limits, NV                                  \
         };                                                                                         \
-        step_settings(&r, flags, max_iter, NK, mu, e, rad, nrm, phi, &s, solver);                  \
+        step_settings(&r, flags, max_iter, NK, mu, e, rad, nrm, phi, kk, dd, &s, solver);          \
         for (int k = 0; k < NQ; ++k)                                                               \
             q[k] = take(&r);                                                                       \
         for (int k = 0; k < NV; ++k)                                                               \
