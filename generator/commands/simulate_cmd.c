@@ -162,21 +162,12 @@ static int check_values(const simulate_options *o)
     return 0;
 }
 
-/* What this runtime offers: soft contacts and projection only where its settings have them. */
+/* The soft model's parameters only with it. */
 static int check_features(const simulate_options *o)
 {
     const int soft = o->model && strcmp(o->model, "soft") == 0;
-    if ((soft || o->stiffness || o->damping) && !simulate_has_soft_contact())
-        return cli_usage_error("%s", "--model soft, --stiffness, --damping: this cdyngen's runtime "
-                                     "has no soft contact model");
     if ((o->stiffness || o->damping) && !soft)
         return cli_usage_error("%s", "--stiffness and --damping are the soft model's (--model soft)");
-    if (o->project && !simulate_has_projection())
-        return cli_usage_error("%s", "--project: this cdyngen's runtime has no projection");
-    if (o->out[OUT_SVG] && !embedded_text("harness/sim_svg.c"))
-        return cli_usage_error("%s", "--svg: this cdyngen has no SVG writer yet");
-    if (o->out[OUT_HTML] && !embedded_text("harness/sim_html.c"))
-        return cli_usage_error("%s", "--html: this cdyngen has no HTML writer yet");
     return 0;
 }
 
@@ -270,8 +261,7 @@ static int write_program(const simulate_options *o, const kin_tree *t, const cha
     int k, rc = 0;
     for (k = 0; k < 4 && rc == 0; k++) {
         snprintf(path, sizeof path, "harness/%s", copied[k]);
-        if (embedded_text(path))
-            rc = program_write_text(dir, copied[k], embedded_text(path));
+        rc = program_write_text(dir, copied[k], embedded_text(path));
     }
     text = bench_fill(embedded_text("harness/simulate.c.in"), o->robot.name);
     rc = rc ? rc : program_write_text(dir, "simulate.c", text);

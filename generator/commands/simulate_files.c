@@ -1,25 +1,9 @@
 /* simulate_files.c — sim_robot.h, the robot's names and contacts for the simulation program. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "commands/simulate_files.h"
-#include "render/embedded.h"
 #include "render/render.h"
 #include "util/ebuf.h"
-
-/* The runtime is embedded at configure time: what its settings hold is what the program
- * compiled from it can set. */
-int simulate_has_soft_contact(void)
-{
-    const char *h = embedded_text("runtime/cdyn_contact.h");
-    return h && strstr(h, "soft_stiffness") && strstr(h, "CDYN_CONTACT_SOFT");
-}
-
-int simulate_has_projection(void)
-{
-    const char *h = embedded_text("runtime/cdyn_contact.h");
-    return h && strstr(h, "int project;");
-}
 
 int simulate_contacts(const kin_tree *t)
 {
@@ -93,8 +77,6 @@ char *simulate_robot_header(const kin_tree *t, const char *urdf, int svg, int ht
                   "contacts. */\n#ifndef SIM_ROBOT_H\n#define SIM_ROBOT_H\n");
     ebuf_printf(&b, "#define SIM_NCONTACTS %d\n#define SIM_BASE_Z %d\n", simulate_contacts(t),
                 base_z);
-    ebuf_printf(&b, "#define SIM_HAS_SOFT %d\n#define SIM_HAS_PROJECT %d\n",
-                simulate_has_soft_contact(), simulate_has_projection());
     ebuf_printf(&b, "#define SIM_HAS_SVG %d\n#define SIM_HAS_HTML %d\n", svg, html);
     ebuf_printf(&b, "static const char sim_urdf[] = \"%s\";\n", file ? file : "?");
     ebuf_puts(&b, "static const char *const sim_q_names[] = {\n");

@@ -1,14 +1,10 @@
 /* simulate_files.h — the per-robot file of `cdyngen simulate`'s program: sim_robot.h, what
  * the model table does not say (the coordinates' names, the frictional contacts, where the
- * base height is in q) and what this cdyngen's runtime offers (soft contacts, projection). */
+ * base height is in q) and which writers are compiled in. */
 #ifndef CDYNGEN_SIMULATE_FILES_H
 #define CDYNGEN_SIMULATE_FILES_H
 
 #include "model/tree.h"
-
-/* What the embedded runtime's cdyn_contact_settings has. */
-int simulate_has_soft_contact(void);
-int simulate_has_projection(void);
 
 /* The frictional contacts of t's set. */
 int simulate_contacts(const kin_tree *t);
