@@ -18139,6 +18139,94 @@ int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
     return arm7__finite(v_after, ARM7_NV) && arm7__finite(impulse, ARM7_NC) ? arm7__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
+/* ==== the projection onto the constraint manifold (seed 003; cdyn_prox.h) ==== */
+
+/* Baumgarte's stiffness 1 on the bilateral constraints, 0 on the frictional contacts: with
+ * no damping and v = 0, __baumgarte gives a* = -e on the corrected rows and 0 on the others
+ * (whose points the projection keeps where they are). */
+static const cdyn_real arm7__corrected[1] = { 1 };
+static const cdyn_real arm7__zero_v[ARM7_NV] = { 0 };
+
+/* The settings given (or the defaults), checked: 1 when usable. */
+static int arm7__project_settings(const cdyn_project_settings *given, cdyn_project_settings *s)
+{
+    static const cdyn_project_settings defaults = CDYN_PROJECT_SETTINGS_DEFAULT;
+    *s = given ? *given : defaults;
+    return s->tol >= 0 && s->tol < (cdyn_real)1e30 && s->mu > 0 && s->mu < (cdyn_real)1e30 &&
+           s->max_iter >= 1 && s->prox_iter >= 1;
+}
+
+/* (G + mu I) lambda = d->r by at most prox_iter proximal iterations from 0, stopping at a
+ * primal residual ||G lambda - r||_inf <= tol; the iterations, or CDYN_E_NOT_CONVERGED. */
+static int arm7__project_solve(arm7_data *d, const cdyn_project_settings *s, cdyn_real *lambda)
+{
+    cdyn_prox_settings p = CDYN_PROX_SETTINGS_DEFAULT;
+    p.mu = s->mu;
+    p.max_iter = s->prox_iter;
+    p.abs_tol = s->tol;
+    p.rel_tol = 0;
+    p.warm_start = 0;
+    return arm7__result(d, &p, arm7__prox_iterate(d, &p, lambda));
+}
+
+int arm7_project_position(arm7_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[ARM7_NC], dq[ARM7_NV];
+    int it, k;
+    if (!d || !q || !q_out || !arm7__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!arm7__finite(q, ARM7_NQ))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < ARM7_NQ; ++k)
+        q_out[k] = q[k];
+    for (it = 0;; ++it) {
+        cdyn_real worst = 0;
+        arm7__constraint_terms_kin(d, q_out);
+        arm7__baumgarte(d, arm7__zero_v, arm7__corrected, arm7__no_gains, d->r);
+        for (k = 0; k < ARM7_NC; ++k) {
+            const cdyn_real a = d->r[k] < 0 ? -d->r[k] : d->r[k];
+            if (!(a <= worst))
+                worst = a; /* keeps a NaN */
+        }
+        if (worst <= s.tol)
+            return it;
+        if (!(worst == worst) || !arm7__finite(q_out, ARM7_NQ))
+            return CDYN_E_NONFINITE;
+        if (it == s.max_iter)
+            return CDYN_E_NOT_CONVERGED;
+        if (arm7_ltl(d) != 0 || arm7__kkt_factor(d, s.mu) != 0)
+            return CDYN_E_SINGULAR;
+        (void)arm7__project_solve(d, &s, lambda);
+        arm7__impulse_velocity(d, lambda, arm7__zero_v, dq); /* dq = M^-1 J^T lambda */
+        if (!arm7__finite(dq, ARM7_NV))
+            return CDYN_E_NONFINITE;
+        arm7_integrate(q_out, dq, 1, q_out);
+    }
+}
+
+int arm7_project_velocity(arm7_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[ARM7_NC], v_in[ARM7_NV];
+    int it, k;
+    if (!d || !q || !v || !v_out || !arm7__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!arm7__finite(q, ARM7_NQ) || !arm7__finite(v, ARM7_NV))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < ARM7_NV; ++k)
+        v_in[k] = v[k]; /* v_out may be v */
+    arm7__constraint_terms_kin(d, q);
+    if (arm7_ltl(d) != 0 || arm7__kkt_factor(d, s.mu) != 0)
+        return CDYN_E_SINGULAR;
+    arm7__impulse_rhs(d, v_in, 0); /* d->r = -J v */
+    it = arm7__project_solve(d, &s, lambda);
+    arm7__impulse_velocity(d, lambda, v_in, v_out);
+    return arm7__finite(v_out, ARM7_NV) ? it : CDYN_E_NONFINITE;
+}
+
 /* ==== the derivatives of the converged constrained dynamics ==== */
 
 /* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
@@ -21725,5 +21813,12 @@ int arm7_contact_step(arm7_data *d, const cdyn_contact_settings *settings, const
     for (k = 0; k < ARM7_NV; ++k)
         v_next[k] = p.vf[k] + p.scratch[k];
     arm7_integrate(q, v_next, settings->dt, q_next);
+    if (settings->project) { /* seed 003: back onto the bilateral constraints' manifold */
+        int pr = arm7_project_position(d, 0, q_next, q_next);
+        if (pr >= 0)
+            pr = arm7_project_velocity(d, 0, q_next, v_next, v_next);
+        if (pr < 0)
+            return pr;
+    }
     return it;
 }

@@ -333,6 +333,28 @@ int arm7_impulse(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_re
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
 
+/** arm7_project_position — q projected back onto the constraint manifold (seed 003):
+ *  Gauss-Newton on the bilateral constraints' position error e (loops; 3d and 6d contacts
+ *  against their references, arm7_constraint_capture), each step the least change in the
+ *  kinetic-energy metric, q <- integrate(q, M^-1 J^T lambda) with (G + mu I) lambda = -e, by
+ *  this set's KKT factor; a frictional contact's point is kept where it is (to first order).
+ *  Stops when every corrected row's |e| <= tol (m, rad); a redundant set is corrected in the
+ *  least-squares sense.
+ *  @settings [in] (NULL: CDYN_PROJECT_SETTINGS_DEFAULT, cdyn_prox.h); @q [in] (ARM7_NQ);
+ *  @q_out [out] (ARM7_NQ, may be q). Returns the steps taken (0: q was within tol), or
+ *  CDYN_E_ARG, CDYN_E_NONFINITE, CDYN_E_SINGULAR, CDYN_E_NOT_CONVERGED (q_out: the last
+ *  iterate). */
+int arm7_project_position(arm7_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out);
+
+/** arm7_project_velocity — v projected onto J v = 0 (the bilateral rows; a frictional
+ *  contact's rows keep J v) in the kinetic-energy metric: v_out = v + M^-1 J^T lambda, the
+ *  velocity the constraints allow that loses the least kinetic energy.
+ *  @settings [in] (NULL: the defaults); @q [in]; @v [in] (ARM7_NV); @v_out [out] (ARM7_NV,
+ *  may be v). Returns the proximal iterations, or a negative cdyn_status as above. */
+int arm7_project_velocity(arm7_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out);
+
 /* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
  * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
  * velocity level. One semi-implicit Euler step:

@@ -160,11 +160,22 @@ cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p, const cdyn_cont
 static int settings_ok(const cdyn_contact_settings *s, int n)
 {
     if (!(s->dt > 0) || !is_finite(s->dt) || !(s->margin >= 0) || !is_finite(s->margin) ||
-        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !is_finite(s->ground_height))
+        !(s->stabilisation >= 0 && s->stabilisation <= 1) || !is_finite(s->ground_height) ||
+        s->cone.max_iter < 1) /* the solvers' own refusal, before the robot's terms */
         return 0;
     if (!s->mu && !(s->friction >= 0 && is_finite(s->friction)))
         return 0;
+    if (s->model != CDYN_CONTACT_RIGID && s->model != CDYN_CONTACT_SOFT)
+        return 0;
+    const int soft = s->model == CDYN_CONTACT_SOFT;
+    if (soft && ((!s->stiffness && !(s->soft_stiffness > 0 && is_finite(s->soft_stiffness))) ||
+                 (!s->damping && !(s->soft_damping >= 0 && is_finite(s->soft_damping)))))
+        return 0;
     for (int k = 0; k < n; ++k) {
+        if (soft && s->stiffness && !(s->stiffness[k] > 0 && is_finite(s->stiffness[k])))
+            return 0;
+        if (soft && s->damping && !(s->damping[k] >= 0 && is_finite(s->damping[k])))
+            return 0;
         if (s->mu && !(s->mu[k] >= 0 && is_finite(s->mu[k])))
             return 0;
         if (s->restitution && !(s->restitution[k] >= 0 && s->restitution[k] <= 1))
@@ -271,6 +282,30 @@ static cdyn_real normal_bound(const cdyn_contact_settings *s, cdyn_real e, cdyn_
     if (e > 0 && vn < 0 && phi + s->dt * vn <= 0 && -e * vn > b)
         b = -e * vn;
     return b;
+}
+
+/* A soft contact k's spring-damper in the step (cdyn_contact.h): its rows' compliance 1/beta,
+ * beta = dt (d + k dt), the bound b_s = -k phi / (d + k dt) of its normal row, and the horizon
+ * dt + d/k over which its free motion is looked ahead for activation. */
+typedef struct {
+    cdyn_real compliance, bound, horizon;
+} soft_row;
+
+static soft_row soft_contact(const cdyn_contact_settings *s, int k, cdyn_real phi)
+{
+    const cdyn_real stiff = s->stiffness ? s->stiffness[k] : s->soft_stiffness;
+    const cdyn_real damp = s->damping ? s->damping[k] : s->soft_damping;
+    const cdyn_real rate = damp + stiff * s->dt; /* d + k dt > 0: k > 0, d >= 0 */
+    soft_row r;
+    r.compliance = 1 / (s->dt * rate);
+    r.bound = -stiff * phi / rate;
+    r.horizon = s->dt + damp / stiff;
+    return r;
+}
+
+static int is_soft(const cdyn_contact_problem *p, const cdyn_contact_settings *s, int k)
+{
+    return s->model == CDYN_CONTACT_SOFT && p->cones[k].kind == CDYN_CONE_FRICTION;
 }
 
 /* G's block (i, j) of the step's problem, T_i Gall_ij T_j^T, and its mirror (j, i) (G is
@@ -390,9 +425,11 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
         const int d = p->cones[k].dim, r = p->set_row[k], nrow = normal_row(p, k);
         rotate(rotation_of(p, k), d, 0, p->Jv + r, p->Jv + r);
         rotate(rotation_of(p, k), d, 0, p->Jvf + r, p->Jvf + r);
-        if (p->cones[k].kind != CDYN_CONE_FREE) /* within the margin, or brought there */
-            p->active[k] = p->phi[k] <= s->margin || p->phi[k] + s->dt * p->Jvf[nrow] <= s->margin;
-        else
+        if (p->cones[k].kind != CDYN_CONE_FREE) { /* within the margin, or brought there */
+            const cdyn_real ahead =
+                is_soft(p, s, k) ? soft_contact(s, k, p->phi[k]).horizon : s->dt;
+            p->active[k] = p->phi[k] <= s->margin || p->phi[k] + ahead * p->Jvf[nrow] <= s->margin;
+        } else
             p->active[k] = 1;
         p->block_row[k] = p->active[k] ? p->m : -1;
         if (p->active[k]) {
@@ -409,7 +446,13 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
         const int d = p->cones[i].dim, r = p->set_row[i], row = p->block_row[i];
         for (int a = 0; a < d; ++a)
             p->g[row + a] = p->Jvf[r + a];
-        if (p->cones[i].kind != CDYN_CONE_FREE) {
+        if (is_soft(p, s, i)) { /* the spring-damper: compliance on the 3 rows, b_s */
+            const soft_row sr = soft_contact(s, i, p->phi[i]);
+            for (int a = 0; a < 3; ++a)
+                p->G[(size_t)(row + a) * (size_t)p->m + (size_t)(row + a)] += sr.compliance;
+            p->bound[i] = sr.bound;
+            p->g[row + 2] -= sr.bound;
+        } else if (p->cones[i].kind != CDYN_CONE_FREE) {
             const int nrow = normal_row(p, i);
             const cdyn_real e = i < p->n && s->restitution ? s->restitution[i] : 0;
             p->bound[i] = normal_bound(s, e, p->phi[i], p->Jv[nrow]);
@@ -555,7 +598,9 @@ cdyn_status cdyn_contact_problem_build(const cdyn_model *m, cdyn_data *d, cdyn_c
     if (cdyn__check(m, d) || (cd && cdyn__check_cd(m, d, cd)) || !p || !s || !q || !v || !tau ||
         !problem_matches(m, cd, p))
         return CDYN_E_ARG;
-    if (!(s->dt > 0))
+    /* the settings first, as the generated step's assembly would refuse them: not a
+     * CDYN_E_SINGULAR from the robot's terms for settings that are bad anyway */
+    if (!settings_ok(s, p->n))
         return s->dt - s->dt != 0 ? CDYN_E_NONFINITE : CDYN_E_ARG;
     if (!cdyn__all_finite(q, (size_t)m->nq) || !cdyn__all_finite(v, (size_t)m->nv) ||
         !cdyn__all_finite(tau, (size_t)m->nv))
@@ -589,5 +634,15 @@ int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *c
     for (int j = 0; j < m->nv; ++j)
         v_next[j] = v[j] + s->dt * acc[j];
     cdyn_integrate(m, q, v_next, s->dt, q_next);
+    int bilateral = 0;
+    for (int k = 0; cd && k < cd->n; ++k)
+        bilateral += !cd->set[k].friction;
+    if (s->project && bilateral) { /* seed 003: back onto the bilateral constraints' manifold */
+        int pr = cdyn_project_position(m, d, cd, NULL, q_next, q_next);
+        if (pr >= 0)
+            pr = cdyn_project_velocity(m, d, cd, NULL, q_next, v_next, v_next);
+        if (pr < 0)
+            return pr;
+    }
     return it;
 }

@@ -144,7 +144,32 @@ int cdyn_cone_pgs(const cdyn_cone *cones, int ncones, const cdyn_real *G, const 
  *    the surface within the step (phi + dt v_n <= 0, v_n < 0), b = max(b, -e v_n): Newton's
  *    restitution coefficient e.
  * The velocity of a contact is its frame origin's (J's rows): a radius moves the point
- * for phi only, so a rolling ball's spin does not couple to its contact's slip. */
+ * for phi only, so a rolling ball's spin does not couple to its contact's slip.
+ *
+ * Soft contacts (model = CDYN_CONTACT_SOFT, seed 000's spring-damper): every frictional
+ * contact i pushes with f_n = max(0, -k phi+ - d v+_n), k, d its stiffness and damping,
+ * taken implicitly at the end of the step, phi+ = phi + dt v+_n. Its impulse is then
+ *     lambda_n = dt f_n = max(0, -dt k phi - beta v+_n),   beta = dt (d + k dt),
+ * which is the rigid row with a compliance 1/beta on G's diagonal and the bound b replaced by
+ * b_s = -k phi / (d + k dt): lambda_n >= 0 _|_ v+_n + lambda_n / beta - b_s >= 0. Its two
+ * tangential rows get the same compliance (regularised Coulomb friction): a sticking contact
+ * creeps at v+_t = -lambda_t / beta, a velocity proportional to its friction force (viscous
+ * below the cone's edge, Coulomb on it). As k grows (d with it, slower: d / k -> 0), 1/beta
+ * -> 0 and b_s -> -phi/dt: the rigid row. Implicit, a stiff k (1e7 N/m on a few kg at 1 ms)
+ * does not blow up: the spring is integrated by backward Euler, which damps what it cannot
+ * resolve. With the compliance G is positive definite: lambda is unique (four corners too).
+ *  - The De Saxce shift (ccp = 0) acts on the compliant velocity c' = v+ + lambda/beta - b:
+ *    the conditions then read lambda_n c'_n = 0 (the spring-damper law) and, on the cone's
+ *    edge, lambda_t = -mu lambda_n c'_t / |c'_t|, with v+_t = c'_t - lambda_t / beta parallel
+ *    to c'_t: friction opposes the slip, as Coulomb's law asks. With ccp = 1 the relaxation
+ *    asks c'_n >= mu |c'_t| instead: a sliding contact's spring pushes less (the rigid
+ *    relaxation's lift-off, seen through the spring).
+ *  - Activation: the damper pushes before the contact touches (when v+_n < -k phi+ / d), so
+ *    a soft contact is in the step when phi <= margin or phi + (dt + d/k) (J v_f)_n <= margin
+ *    (the free motion brings it where the spring-damper pushes; the rigid rule is the same
+ *    with d/k = 0). A contact in the step that does not push gets lambda = 0 exactly.
+ *  - Restitution and stabilisation do not apply to soft contacts (the damper decides the
+ *    bounce, the spring the penetration); joint limits and bilateral rows stay rigid. */
 typedef struct {
     cdyn_real dt;            /* time step, > 0 */
     cdyn_real ground_height; /* the default geometry: the plane z = ground_height */
@@ -160,21 +185,35 @@ typedef struct {
     int solver;                   /* CDYN_CONTACT_ADMM or CDYN_CONTACT_PGS */
     cdyn_cone_settings cone;      /* the solver's settings (warm_start: from the last step's
                                    * lambda of the contacts active in both) */
+    int model;                 /* CDYN_CONTACT_RIGID (0, default) or CDYN_CONTACT_SOFT (1) */
+    cdyn_real soft_stiffness;  /* soft: k (N/m) of every frictional contact when stiffness is
+                                * NULL, > 0 (1e5) */
+    cdyn_real soft_damping;    /* soft: d (N s/m) when damping is NULL, >= 0 (1e3) */
+    const cdyn_real *stiffness, *damping; /* (n, by constraint of the set) per contact, or
+                                           * NULL; every entry checked like mu's (soft only) */
+    int project;               /* 1: after the step, project q+ and v+ onto the set's bilateral
+                                * constraints (cdyn_project_position / _velocity, their default
+                                * settings; a set of frictional contacts alone has none); 0
+                                * (default). A projection's error is the step's return, q_next
+                                * and v_next as far as they got */
 } cdyn_contact_settings;
 
 enum { CDYN_CONTACT_ADMM = 0, CDYN_CONTACT_PGS = 1 };
+enum { CDYN_CONTACT_RIGID = 0, CDYN_CONTACT_SOFT = 1 };
 
 #ifdef CDYN_FLOAT
 #define CDYN_CONTACT_SETTINGS_DEFAULT                                                              \
     {                                                                                              \
         CDYN_R(1e-3), CDYN_R(0), CDYN_R(1e-3), CDYN_R(1), CDYN_R(0.8), 0, 0, 0, 0, 0,              \
-            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT                                          \
+            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT, CDYN_CONTACT_RIGID, CDYN_R(1e5),        \
+            CDYN_R(1e3), 0, 0, 0                                                                   \
     }
 #else
 #define CDYN_CONTACT_SETTINGS_DEFAULT                                                              \
     {                                                                                              \
         CDYN_R(1e-3), CDYN_R(0), CDYN_R(1e-3), CDYN_R(1), CDYN_R(0.8), 0, 0, 0, 0, 0,              \
-            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT                                          \
+            CDYN_CONTACT_ADMM, CDYN_CONE_SETTINGS_DEFAULT, CDYN_CONTACT_RIGID, CDYN_R(1e5),        \
+            CDYN_R(1e3), 0, 0, 0                                                                   \
     }
 #endif
 
@@ -223,17 +262,19 @@ typedef struct {
     cdyn_real *basis;   /* (nb x 9) each frictional contact's t1, t2, n (rows, world) */
     cdyn_real *T;       /* (nb x 9) the rotation from its frame A's axes to that basis */
     cdyn_real *phi;     /* (nb) each frictional contact's and limit's signed distance */
-    cdyn_real *bound;   /* (nb) the bound b on its normal velocity (c_n = v+_n - b >= 0) */
+    cdyn_real *bound;   /* (nb) the bound b on its normal velocity (c_n = v+_n - b >= 0; a
+                         * soft contact's b_s, its row c_n = v+_n + lambda_n / beta - b_s) */
     cdyn_real *Jv;      /* (nr) J v before the step, in the step's rows (bases rotated) */
     cdyn_real *Jvf;     /* (nr) J v_f, likewise */
-    cdyn_real *G;       /* (m x m) the step's Delassus matrix, contact rows in their bases */
+    cdyn_real *G;       /* (m x m) the step's Delassus matrix, contact rows in their bases;
+                         * soft contacts' compliance 1/beta added to their rows' diagonal */
     cdyn_real *g;       /* (m) its free velocity J v_f minus the normal rows' bound b */
     cdyn_real *x;       /* (m) the solver's lambda */
     cdyn_real *y;       /* (m) its c = G x + g */
     cdyn_real *lambda;  /* (nr) the impulses: a frictional contact's (t1, t2, n) in its
                          * basis, 0 when left out; a bilateral constraint's in A's axes;
                          * then each limit's (lower, upper), >= 0 */
-    cdyn_real *c;       /* (nr) the velocities J v+ in the same layout */
+    cdyn_real *c;       /* (nr) the velocities J v+ in the same layout (no compliance) */
     cdyn_real *impulse; /* (nv) J^T lambda, the generalized impulse of the step */
     cdyn_real *vf;      /* (nv) [in] the free velocity v + dt M^-1 (tau - nle) */
     cdyn_real *scratch; /* (2 nv) the step's */
@@ -267,9 +308,10 @@ cdyn_status cdyn_contact_problem_attach(cdyn_contact_problem *p,
                                         size_t bytes);
 /* The step's problem from p->J, p->Gset and p->Y, q (for the limits), each frame A's world
  * placement (aR: n x 9 row-major, ap: n x 3), the velocity v before the step and the free
- * velocity vf = v + dt M^-1 (tau - nle) (p->vf may be passed). CDYN_E_ARG for bad settings (dt <= 0, mu < 0, e
- * outside [0, 1], a zero normal, margin < 0), CDYN_E_NONFINITE for a NaN or infinity in
- * them or the inputs. */
+ * velocity vf = v + dt M^-1 (tau - nle) (p->vf may be passed). CDYN_E_ARG for bad settings
+ * (dt <= 0, mu < 0, e outside [0, 1], a zero normal, margin < 0, cone.max_iter < 1, a model
+ * neither RIGID nor SOFT; soft: a stiffness <= 0 or a damping < 0, or either not finite),
+ * CDYN_E_NONFINITE for a NaN or infinity in the other settings or the inputs. */
 cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_settings *s,
                                   const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
                                   const cdyn_real *v, const cdyn_real *vf);

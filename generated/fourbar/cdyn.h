@@ -305,6 +305,26 @@ cdyn_status cdyn_delassus(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
 int cdyn_impulse(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                  const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v_before,
                  cdyn_real restitution, cdyn_real *v_after, cdyn_real *impulse);
+/* The projection onto the constraint manifold (cdyn_projection.c; cdyn_project_settings in
+ * cdyn_prox.h, NULL for CDYN_PROJECT_SETTINGS_DEFAULT). Corrected: the bilateral constraints
+ * (loops; 3d and 6d contacts against their references, cdyn_constraint_capture); a frictional
+ * contact's rows ask no change, so its point stays where it is (to first order).
+ * cdyn_project_position: Gauss-Newton from q, q <- integrate(q, M^-1 J^T lambda) with
+ * (G + mu I) lambda = -e, until every bilateral row's |e| <= tol; returns the steps taken
+ * (0: q already within tol). q_out may be q.
+ * cdyn_project_velocity: v_out = v + M^-1 J^T lambda with J v_out = 0 on the bilateral rows
+ * (and J v_out = J v on the frictional ones): of all such velocities the one closest to v in
+ * the kinetic-energy metric, so it loses the least energy; returns the proximal iterations.
+ * v_out may be v. A redundant set is corrected in the least-squares sense. Both return
+ * CDYN_E_ARG, CDYN_E_NONFINITE (a NaN or infinity in the input or reached), CDYN_E_SINGULAR
+ * or CDYN_E_NOT_CONVERGED (tol unmet after max_iter; the output holds the last iterate). They
+ * use d and cd's arrays as scratch. */
+int cdyn_project_position(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                          const cdyn_project_settings *settings, const cdyn_real *q,
+                          cdyn_real *q_out);
+int cdyn_project_velocity(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                          const cdyn_project_settings *settings, const cdyn_real *q,
+                          const cdyn_real *v, cdyn_real *v_out);
 /* The last solve's primal residual ||J ddq + gamma - a*||_inf (impulse: ||J v_after +
  * restitution J v_before||_inf) and dual residual ||lambda_k - lambda_{k-1}||_inf. */
 void cdyn_constraint_residuals(const cdyn_constraint_data *cd, cdyn_real *primal, cdyn_real *dual);

@@ -417,8 +417,8 @@ int cdyn__constraint_of_row(const cdyn_constraint_data *cd, int r)
 
 /* G + mu I = B^T D B + mu I, lower triangle into Gl; entries whose supports do not meet
  * are exact zeros (B's rows are zero off their supports). */
-static void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
-                                 cdyn_real mu)
+void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
+                          cdyn_real mu)
 {
     const int nv = m->nv, nc = cd->nc;
     for (int r = 0; r < nc; ++r) {
@@ -482,8 +482,8 @@ int cdyn__block_factor(cdyn_constraint_data *cd)
 }
 
 /* crba (world columns, M), its LTL, placements and J: what every solve shares. */
-static cdyn_status cdyn__kinematics(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                                    const cdyn_real *q)
+cdyn_status cdyn__kinematics(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                             const cdyn_real *q)
 {
     cdyn_status st = cdyn_crba(m, d, q, NULL);
     if (st == CDYN_OK)
@@ -513,7 +513,7 @@ cdyn_real cdyn__row_times(const cdyn_model *m, const cdyn_constraint_data *cd, i
 /* Position error of constraint k in A's axes: R_A^T (p_A - p_ref), and for 6d the
  * small-angle vee(R_e - R_e^T) / 2 of R_e = R_ref^T R_A; the reference is the contact's
  * ref_* or the loop's frame B. */
-static void cdyn__position_error(const cdyn_constraint_data *cd, int k, cdyn_real e[6])
+void cdyn__position_error(const cdyn_constraint_data *cd, int k, cdyn_real e[6])
 {
     const int loop = cd->set[k].frame_b >= 0;
     const cdyn_real *RA = cd->aR + 9 * k, *pA = cd->ap + 3 * k;
@@ -588,9 +588,8 @@ static void cdyn__prox_rhs(const cdyn_model *m, const cdyn_data *d, cdyn_constra
 }
 
 /* out = L^-1 (base + B lambda), base zd or 0. */
-static void cdyn__back_substitute(const cdyn_model *m, const cdyn_data *d,
-                                  const cdyn_constraint_data *cd, const cdyn_real *base,
-                                  const cdyn_real *lambda, cdyn_real *out)
+void cdyn__back_substitute(const cdyn_model *m, const cdyn_data *d, const cdyn_constraint_data *cd,
+                           const cdyn_real *base, const cdyn_real *lambda, cdyn_real *out)
 {
     const int nv = m->nv;
     for (int i = 0; i < nv; ++i)

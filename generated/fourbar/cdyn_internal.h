@@ -125,11 +125,25 @@ int cdyn__block_factor(cdyn_constraint_data *cd);
 /* Proximal iterations from cd->r with the factor of cdyn__block_factor; returns the
  * iterations done. */
 int cdyn__prox_iterate(cdyn_constraint_data *cd, const cdyn_prox_settings *s, cdyn_real *lambda);
-/* Records iteration `it`'s residuals from dual = ||lambda_k+1 - lambda_k||_inf (primal =
- * mu dual); 1 when the iterations stop (max_iter, or every positive tolerance met). */
 /* 1 when a positive tolerance of s is not met by the residuals in cd (NaN included). */
 int cdyn__prox_missed(const cdyn_constraint_data *cd, const cdyn_prox_settings *s);
+/* Records iteration `it`'s residuals from dual = ||lambda_k+1 - lambda_k||_inf (primal =
+ * mu dual); 1 when the iterations stop (max_iter, or every positive tolerance met). */
 int cdyn__prox_stop(cdyn_constraint_data *cd, const cdyn_prox_settings *s, int it, cdyn_real dual);
+/* M (crba, world columns), its L^T D L, the placements, J and B = D^-1 L^-T J^T at q: what
+ * every solve of the set shares. */
+cdyn_status cdyn__kinematics(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
+                             const cdyn_real *q);
+/* G + mu I = B^T D B + mu I into cd->Gl's lower triangle. */
+void cdyn__delassus_lower(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
+                          cdyn_real mu);
+/* Constraint k's position error in frame A's axes (its rows' order): the translation, then
+ * for 6d the small-angle rotation, against the contact's reference or the loop's frame B. */
+void cdyn__position_error(const cdyn_constraint_data *cd, int k, cdyn_real e[6]);
+/* out = L^-1 (base + B lambda) = base' + M^-1 J^T lambda (base D^-1 L^-T of something, or
+ * NULL for 0). */
+void cdyn__back_substitute(const cdyn_model *m, const cdyn_data *d, const cdyn_constraint_data *cd,
+                           const cdyn_real *base, const cdyn_real *lambda, cdyn_real *out);
 
 /* S_k^T x for DoF k and a 6-vector x (a force, or a column of a 6x6). */
 static inline cdyn_real cdyn__S_dot(const cdyn_data *d, int k, const cdyn_real x[6])

@@ -47,6 +47,35 @@ typedef struct {
     }
 #endif
 
+/* The projection onto the constraint manifold (seed 003; generated R_project_position and
+ * R_project_velocity, generic cdyn_project_position and cdyn_project_velocity): Gauss-Newton
+ * on the bilateral constraints' position error, each step the least change of q in the
+ * kinetic-energy metric, dq = M^-1 J^T lambda with J dq = -e; and the velocity's projection
+ * onto J v = 0 in the same metric. lambda from the proximal iterations on (G + mu I) that
+ * cdyn_prox_ltl uses. */
+typedef struct {
+    cdyn_real tol; /* position: stop when every bilateral row's |error| <= tol (m, rad);
+                    * both: the inner solves stop at a primal residual <= tol */
+    int max_iter;  /* at most this many Gauss-Newton steps (position), >= 1 */
+    cdyn_real mu;  /* the proximal damping of G, > 0: small against G's smallest eigenvalue
+                    * of interest (each solve is then exact to mu / that eigenvalue) */
+    int prox_iter; /* at most this many proximal iterations per solve, >= 1 */
+} cdyn_project_settings;
+
+/* Double resolves a loop or a foot to 1e-12 m in a few steps; float to about 1e-6 m (6e-8
+ * of a metre-sized robot), so its tolerance is 1e-5 and its damping larger. */
+#ifdef CDYN_FLOAT
+#define CDYN_PROJECT_SETTINGS_DEFAULT                                                              \
+    {                                                                                              \
+        CDYN_R(1e-5), 10, CDYN_R(1e-6), 10                                                         \
+    }
+#else
+#define CDYN_PROJECT_SETTINGS_DEFAULT                                                              \
+    {                                                                                              \
+        CDYN_R(1e-12), 10, CDYN_R(1e-9), 10                                                        \
+    }
+#endif
+
 #ifdef __cplusplus
 }
 #endif

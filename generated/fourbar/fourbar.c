@@ -2588,6 +2588,94 @@ int fourbar_impulse(fourbar_data *d, const cdyn_prox_settings *settings, const c
     return fourbar__finite(v_after, FOURBAR_NV) && fourbar__finite(impulse, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
+/* ==== the projection onto the constraint manifold (seed 003; cdyn_prox.h) ==== */
+
+/* Baumgarte's stiffness 1 on the bilateral constraints, 0 on the frictional contacts: with
+ * no damping and v = 0, __baumgarte gives a* = -e on the corrected rows and 0 on the others
+ * (whose points the projection keeps where they are). */
+static const cdyn_real fourbar__corrected[1] = { 1 };
+static const cdyn_real fourbar__zero_v[FOURBAR_NV] = { 0 };
+
+/* The settings given (or the defaults), checked: 1 when usable. */
+static int fourbar__project_settings(const cdyn_project_settings *given, cdyn_project_settings *s)
+{
+    static const cdyn_project_settings defaults = CDYN_PROJECT_SETTINGS_DEFAULT;
+    *s = given ? *given : defaults;
+    return s->tol >= 0 && s->tol < (cdyn_real)1e30 && s->mu > 0 && s->mu < (cdyn_real)1e30 &&
+           s->max_iter >= 1 && s->prox_iter >= 1;
+}
+
+/* (G + mu I) lambda = d->r by at most prox_iter proximal iterations from 0, stopping at a
+ * primal residual ||G lambda - r||_inf <= tol; the iterations, or CDYN_E_NOT_CONVERGED. */
+static int fourbar__project_solve(fourbar_data *d, const cdyn_project_settings *s, cdyn_real *lambda)
+{
+    cdyn_prox_settings p = CDYN_PROX_SETTINGS_DEFAULT;
+    p.mu = s->mu;
+    p.max_iter = s->prox_iter;
+    p.abs_tol = s->tol;
+    p.rel_tol = 0;
+    p.warm_start = 0;
+    return fourbar__result(d, &p, fourbar__prox_iterate(d, &p, lambda));
+}
+
+int fourbar_project_position(fourbar_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[FOURBAR_NC], dq[FOURBAR_NV];
+    int it, k;
+    if (!d || !q || !q_out || !fourbar__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!fourbar__finite(q, FOURBAR_NQ))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < FOURBAR_NQ; ++k)
+        q_out[k] = q[k];
+    for (it = 0;; ++it) {
+        cdyn_real worst = 0;
+        fourbar__constraint_terms_kin(d, q_out);
+        fourbar__baumgarte(d, fourbar__zero_v, fourbar__corrected, fourbar__no_gains, d->r);
+        for (k = 0; k < FOURBAR_NC; ++k) {
+            const cdyn_real a = d->r[k] < 0 ? -d->r[k] : d->r[k];
+            if (!(a <= worst))
+                worst = a; /* keeps a NaN */
+        }
+        if (worst <= s.tol)
+            return it;
+        if (!(worst == worst) || !fourbar__finite(q_out, FOURBAR_NQ))
+            return CDYN_E_NONFINITE;
+        if (it == s.max_iter)
+            return CDYN_E_NOT_CONVERGED;
+        if (fourbar_ltl(d) != 0 || fourbar__kkt_factor(d, s.mu) != 0)
+            return CDYN_E_SINGULAR;
+        (void)fourbar__project_solve(d, &s, lambda);
+        fourbar__impulse_velocity(d, lambda, fourbar__zero_v, dq); /* dq = M^-1 J^T lambda */
+        if (!fourbar__finite(dq, FOURBAR_NV))
+            return CDYN_E_NONFINITE;
+        fourbar_integrate(q_out, dq, 1, q_out);
+    }
+}
+
+int fourbar_project_velocity(fourbar_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[FOURBAR_NC], v_in[FOURBAR_NV];
+    int it, k;
+    if (!d || !q || !v || !v_out || !fourbar__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!fourbar__finite(q, FOURBAR_NQ) || !fourbar__finite(v, FOURBAR_NV))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < FOURBAR_NV; ++k)
+        v_in[k] = v[k]; /* v_out may be v */
+    fourbar__constraint_terms_kin(d, q);
+    if (fourbar_ltl(d) != 0 || fourbar__kkt_factor(d, s.mu) != 0)
+        return CDYN_E_SINGULAR;
+    fourbar__impulse_rhs(d, v_in, 0); /* d->r = -J v */
+    it = fourbar__project_solve(d, &s, lambda);
+    fourbar__impulse_velocity(d, lambda, v_in, v_out);
+    return fourbar__finite(v_out, FOURBAR_NV) ? it : CDYN_E_NONFINITE;
+}
+
 /* ==== the contact step ==== */
 
 static const int fourbar__con_dims[1] = { 3 };
@@ -2682,5 +2770,12 @@ int fourbar_contact_step(fourbar_data *d, const cdyn_contact_settings *settings,
     for (k = 0; k < FOURBAR_NV; ++k)
         v_next[k] = p.vf[k] + p.scratch[k];
     fourbar_integrate(q, v_next, settings->dt, q_next);
+    if (settings->project) { /* seed 003: back onto the bilateral constraints' manifold */
+        int pr = fourbar_project_position(d, 0, q_next, q_next);
+        if (pr >= 0)
+            pr = fourbar_project_velocity(d, 0, q_next, v_next, v_next);
+        if (pr < 0)
+            return pr;
+    }
     return it;
 }

@@ -25,6 +25,8 @@ NFRAMES = 6
 NBODIES = 3
 NC = 3
 NCONSTRAINTS = 1
+# per constraint: 1 for a frictional contact (--contact FRAME:friction), the step's unilateral one
+CONSTRAINT_FRICTION = (0, )
 NJOINT_LIMITS = 0   # joints whose limits the contact step holds (--joint-limits)
 DTYPE = np.float64
 LOCAL = 0                   # cdyn_reference: frame axes, frame origin
@@ -96,6 +98,11 @@ class _Settings(ctypes.Structure):
                 ("Kp", _real_p), ("Kd", _real_p), ("warm_start", _int)]
 
 
+class _ProjectSettings(ctypes.Structure):
+    """cdyn_project_settings."""
+    _fields_ = [("tol", _real), ("max_iter", _int), ("mu", _real), ("prox_iter", _int)]
+
+
 class _ConeSettings(ctypes.Structure):
     """cdyn_cone_settings."""
     _fields_ = [("max_iter", _int), ("abs_tol", _real), ("rel_tol", _real), ("ccp", _int),
@@ -109,7 +116,9 @@ class _ContactSettings(ctypes.Structure):
     _fields_ = [("dt", _real), ("ground_height", _real), ("margin", _real),
                 ("stabilisation", _real), ("friction", _real), ("mu", _real_p),
                 ("restitution", _real_p), ("radius", _real_p), ("normal", _real_p),
-                ("phi", _real_p), ("solver", _int), ("cone", _ConeSettings)]
+                ("phi", _real_p), ("solver", _int), ("cone", _ConeSettings), ("model", _int),
+                ("soft_stiffness", _real), ("soft_damping", _real), ("stiffness", _real_p),
+                ("damping", _real_p), ("project", _int)]
 
 
 class _ContactProblem(ctypes.Structure):
@@ -162,6 +171,9 @@ _PROTOTYPES = {
     "delassus_factorised": (_int, [_data_p, _real_p, _real, _real_p]),
     "impulse": (_int, [_data_p, ctypes.POINTER(_Settings), _real_p, _real_p, _real, _real_p,
                        _real_p]),
+    "project_position": (_int, [_data_p, ctypes.POINTER(_ProjectSettings), _real_p, _real_p]),
+    "project_velocity": (_int, [_data_p, ctypes.POINTER(_ProjectSettings), _real_p, _real_p,
+                                _real_p]),
 }
 _SOLVERS = ("prox_ltl", "prox_ltls")
 for _s in _SOLVERS:
@@ -523,23 +535,63 @@ def impulse(q, v_before, restitution, impulse=None, data=None, mu=_MU, max_iter=
     return v_after, lam, _check("impulse", it)
 
 
+_PROJECT_TOL, _PROJECT_MU = 1e-12, 1e-9
+
+
+def _project_settings(function, tol, max_iter, mu, prox_iter):
+    if not (tol >= 0 and mu > 0 and max_iter >= 1 and prox_iter >= 1):
+        raise ValueError("%s: expected tol >= 0, mu > 0, max_iter >= 1, prox_iter >= 1" %
+                         function)
+    return _ProjectSettings(float(tol), int(max_iter), float(mu), int(prox_iter))
+
+
+def project_position(q, data=None, tol=_PROJECT_TOL, max_iter=10, mu=_PROJECT_MU, prox_iter=10):
+    """Seed 003: q projected back onto the bilateral constraints (loops; 3d and 6d contacts
+    against their references, constraint_capture) by Gauss-Newton, each step the least change
+    in the kinetic-energy metric; a frictional contact's point is kept. Returns (q (NQ,),
+    Gauss-Newton steps)."""
+    s = _project_settings("project_position", tol, max_iter, mu, prox_iter)
+    out = _out(NQ)
+    it = _c("project_position")(_data("project_position", data), ctypes.byref(s),
+                                _ptr(_input("project_position", "q", q, (NQ,))), _ptr(out))
+    return out, _check("project_position", it)
+
+
+def project_velocity(q, v, data=None, tol=_PROJECT_TOL, mu=_PROJECT_MU, prox_iter=10):
+    """v projected onto J v = 0 (the bilateral rows; a frictional contact's J v kept) in the
+    kinetic-energy metric: the allowed velocity that loses the least energy. Returns (v (NV,),
+    proximal iterations)."""
+    s = _project_settings("project_velocity", tol, 1, mu, prox_iter)
+    out = _out(NV)
+    it = _c("project_velocity")(_data("project_velocity", data), ctypes.byref(s),
+                                _ptr(_input("project_velocity", "q", q, (NQ,))),
+                                _ptr(_input("project_velocity", "v", v, (NV,))), _ptr(out))
+    return out, _check("project_velocity", it)
+
+
 # ---- the contact step (cdyn_contact.h): the set's frictional contacts unilateral with
 # Coulomb friction, its other constraints held at the velocity level, the joint limits ----
 
 # CDYN_CONTACT_SETTINGS_DEFAULT, flat: cdyn_contact_settings' fields, then those of its cone
-# (cdyn_cone_settings). mu, restitution, radius, phi: None or one per constraint of the set
-# (NCONSTRAINTS,); normal: None or (NCONSTRAINTS, 3); solver: "admm" or "pgs".
+# (cdyn_cone_settings). mu, restitution, radius, phi, stiffness, damping: None or one per
+# constraint of the set (NCONSTRAINTS,); normal: None or (NCONSTRAINTS, 3); solver: "admm" or
+# "pgs"; model: "rigid" or "soft" (the spring-damper: every frictional contact pushes with
+# max(0, -k phi+ - d v+_n) at the step's end, k soft_stiffness or stiffness, d soft_damping
+# or damping); project: 1 projects q+ and v+ onto the set's bilateral constraints.
 CONTACT_SETTINGS = {
     "dt": 1e-3, "ground_height": 0.0, "margin": 1e-3, "stabilisation": 1.0, "friction": 0.8,
     "mu": None, "restitution": None, "radius": None, "normal": None, "phi": None,
-    "solver": "admm",
+    "solver": "admm", "model": "rigid", "soft_stiffness": 1e5, "soft_damping": 1e3,
+    "stiffness": None, "damping": None, "project": 0,
     "max_iter": 100, "abs_tol": 1e-10, "rel_tol": 0.0, "ccp": 0, "warm_start": 0,
     "mu_prox": 1e-6, "rho": 0.0, "tau": 0.5, "rho_power": 0.2, "rho_power_factor": 0.05,
     "ratio_primal_dual": 10.0, "power_iter": 20, "over_relax": 1.0,
 }
 _CONTACT_ARRAYS = {"mu": (1,), "restitution": (1,), "radius": (1,),
-                   "normal": (1, 3), "phi": (1,)}
+                   "normal": (1, 3), "phi": (1,), "stiffness": (1,),
+                   "damping": (1,)}
 _SOLVER_IDS = {"admm": 0, "pgs": 1}       # CDYN_CONTACT_ADMM, CDYN_CONTACT_PGS
+_MODEL_IDS = {"rigid": 0, "soft": 1}      # CDYN_CONTACT_RIGID, CDYN_CONTACT_SOFT
 _CONTACT_DATA = []                         # the Data of the contact calls given none
 
 
@@ -560,6 +612,8 @@ def _contact_settings(function, settings):
     s = contact_settings(**(settings or {}))
     if s["solver"] not in _SOLVER_IDS:
         raise ValueError("%s: solver must be 'admm' or 'pgs', got %r" % (function, s["solver"]))
+    if s["model"] not in _MODEL_IDS:
+        raise ValueError("%s: model must be 'rigid' or 'soft', got %r" % (function, s["model"]))
     arrays = {k: None if s[k] is None else _input(function, k, s[k], shape)
               for k, shape in _CONTACT_ARRAYS.items()}
     cone = _ConeSettings(**{k: (int if t is _int else float)(s[k])
@@ -567,8 +621,10 @@ def _contact_settings(function, settings):
     c = _ContactSettings(dt=float(s["dt"]), ground_height=float(s["ground_height"]),
                          margin=float(s["margin"]), stabilisation=float(s["stabilisation"]),
                          friction=float(s["friction"]), solver=_SOLVER_IDS[s["solver"]],
-                         cone=cone, **{k: None if a is None else _ptr(a)
-                                       for k, a in arrays.items()})
+                         cone=cone, model=_MODEL_IDS[s["model"]],
+                         soft_stiffness=float(s["soft_stiffness"]),
+                         soft_damping=float(s["soft_damping"]), project=int(s["project"]),
+                         **{k: None if a is None else _ptr(a) for k, a in arrays.items()})
     return c, arrays
 
 
@@ -587,7 +643,10 @@ def contact_step(q, v, tau, settings=None, data=None):
     M (v_next - v) = dt (tau - nle) + J^T lambda, q_next = integrate(q, v_next, dt).
     settings: a dict of CONTACT_SETTINGS' fields (contact_settings(...)); data keeps the
     problem and results (contact_view), by default the module's own. A solve stopped at
-    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error)."""
+    max_iter raises StatusError (abs_tol = rel_tol = 0: max_iter iterations, no error).
+    Soft contacts: contact_settings(model="soft", soft_stiffness=k, soft_damping=d), or
+    per contact stiffness=..., damping=... (NCONSTRAINTS,): each frictional contact's
+    normal impulse is then max(0, -dt k phi - dt (d + k dt) v_next_n) (cdyn_contact.h)."""
     d = _contact_data("contact_step", data)
     s, _ = _contact_settings("contact_step", settings)
     q_next, v_next = _out(NQ), _out(NV)

@@ -363,6 +363,28 @@ int humanoid_impulse(humanoid_data *d, const cdyn_prox_settings *settings, const
                 const cdyn_real *v_before, cdyn_real restitution, cdyn_real *v_after,
                 cdyn_real *impulse);
 
+/** humanoid_project_position — q projected back onto the constraint manifold (seed 003):
+ *  Gauss-Newton on the bilateral constraints' position error e (loops; 3d and 6d contacts
+ *  against their references, humanoid_constraint_capture), each step the least change in the
+ *  kinetic-energy metric, q <- integrate(q, M^-1 J^T lambda) with (G + mu I) lambda = -e, by
+ *  this set's KKT factor; a frictional contact's point is kept where it is (to first order).
+ *  Stops when every corrected row's |e| <= tol (m, rad); a redundant set is corrected in the
+ *  least-squares sense.
+ *  @settings [in] (NULL: CDYN_PROJECT_SETTINGS_DEFAULT, cdyn_prox.h); @q [in] (HUMANOID_NQ);
+ *  @q_out [out] (HUMANOID_NQ, may be q). Returns the steps taken (0: q was within tol), or
+ *  CDYN_E_ARG, CDYN_E_NONFINITE, CDYN_E_SINGULAR, CDYN_E_NOT_CONVERGED (q_out: the last
+ *  iterate). */
+int humanoid_project_position(humanoid_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out);
+
+/** humanoid_project_velocity — v projected onto J v = 0 (the bilateral rows; a frictional
+ *  contact's rows keep J v) in the kinetic-energy metric: v_out = v + M^-1 J^T lambda, the
+ *  velocity the constraints allow that loses the least kinetic energy.
+ *  @settings [in] (NULL: the defaults); @q [in]; @v [in] (HUMANOID_NV); @v_out [out] (HUMANOID_NV,
+ *  may be v). Returns the proximal iterations, or a negative cdyn_status as above. */
+int humanoid_project_velocity(humanoid_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out);
+
 /* ---- the contact step (cdyn_contact.h): the set's frictional contacts (--contact
  * FRAME:friction) unilateral with Coulomb friction, its other constraints held at the
  * velocity level. One semi-implicit Euler step:

@@ -44307,6 +44307,94 @@ int quadruped12_impulse(quadruped12_data *d, const cdyn_prox_settings *settings,
     return quadruped12__finite(v_after, QUADRUPED12_NV) && quadruped12__finite(impulse, QUADRUPED12_NC) ? quadruped12__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
+/* ==== the projection onto the constraint manifold (seed 003; cdyn_prox.h) ==== */
+
+/* Baumgarte's stiffness 1 on the bilateral constraints, 0 on the frictional contacts: with
+ * no damping and v = 0, __baumgarte gives a* = -e on the corrected rows and 0 on the others
+ * (whose points the projection keeps where they are). */
+static const cdyn_real quadruped12__corrected[4] = { 1, 1, 1, 1 };
+static const cdyn_real quadruped12__zero_v[QUADRUPED12_NV] = { 0 };
+
+/* The settings given (or the defaults), checked: 1 when usable. */
+static int quadruped12__project_settings(const cdyn_project_settings *given, cdyn_project_settings *s)
+{
+    static const cdyn_project_settings defaults = CDYN_PROJECT_SETTINGS_DEFAULT;
+    *s = given ? *given : defaults;
+    return s->tol >= 0 && s->tol < (cdyn_real)1e30 && s->mu > 0 && s->mu < (cdyn_real)1e30 &&
+           s->max_iter >= 1 && s->prox_iter >= 1;
+}
+
+/* (G + mu I) lambda = d->r by at most prox_iter proximal iterations from 0, stopping at a
+ * primal residual ||G lambda - r||_inf <= tol; the iterations, or CDYN_E_NOT_CONVERGED. */
+static int quadruped12__project_solve(quadruped12_data *d, const cdyn_project_settings *s, cdyn_real *lambda)
+{
+    cdyn_prox_settings p = CDYN_PROX_SETTINGS_DEFAULT;
+    p.mu = s->mu;
+    p.max_iter = s->prox_iter;
+    p.abs_tol = s->tol;
+    p.rel_tol = 0;
+    p.warm_start = 0;
+    return quadruped12__result(d, &p, quadruped12__prox_iterate(d, &p, lambda));
+}
+
+int quadruped12_project_position(quadruped12_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 cdyn_real *q_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[QUADRUPED12_NC], dq[QUADRUPED12_NV];
+    int it, k;
+    if (!d || !q || !q_out || !quadruped12__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!quadruped12__finite(q, QUADRUPED12_NQ))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < QUADRUPED12_NQ; ++k)
+        q_out[k] = q[k];
+    for (it = 0;; ++it) {
+        cdyn_real worst = 0;
+        quadruped12__constraint_terms_kin(d, q_out);
+        quadruped12__baumgarte(d, quadruped12__zero_v, quadruped12__corrected, quadruped12__no_gains, d->r);
+        for (k = 0; k < QUADRUPED12_NC; ++k) {
+            const cdyn_real a = d->r[k] < 0 ? -d->r[k] : d->r[k];
+            if (!(a <= worst))
+                worst = a; /* keeps a NaN */
+        }
+        if (worst <= s.tol)
+            return it;
+        if (!(worst == worst) || !quadruped12__finite(q_out, QUADRUPED12_NQ))
+            return CDYN_E_NONFINITE;
+        if (it == s.max_iter)
+            return CDYN_E_NOT_CONVERGED;
+        if (quadruped12_ltl(d) != 0 || quadruped12__kkt_factor(d, s.mu) != 0)
+            return CDYN_E_SINGULAR;
+        (void)quadruped12__project_solve(d, &s, lambda);
+        quadruped12__impulse_velocity(d, lambda, quadruped12__zero_v, dq); /* dq = M^-1 J^T lambda */
+        if (!quadruped12__finite(dq, QUADRUPED12_NV))
+            return CDYN_E_NONFINITE;
+        quadruped12_integrate(q_out, dq, 1, q_out);
+    }
+}
+
+int quadruped12_project_velocity(quadruped12_data *d, const cdyn_project_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, cdyn_real *v_out)
+{
+    cdyn_project_settings s;
+    cdyn_real lambda[QUADRUPED12_NC], v_in[QUADRUPED12_NV];
+    int it, k;
+    if (!d || !q || !v || !v_out || !quadruped12__project_settings(settings, &s))
+        return CDYN_E_ARG;
+    if (!quadruped12__finite(q, QUADRUPED12_NQ) || !quadruped12__finite(v, QUADRUPED12_NV))
+        return CDYN_E_NONFINITE;
+    for (k = 0; k < QUADRUPED12_NV; ++k)
+        v_in[k] = v[k]; /* v_out may be v */
+    quadruped12__constraint_terms_kin(d, q);
+    if (quadruped12_ltl(d) != 0 || quadruped12__kkt_factor(d, s.mu) != 0)
+        return CDYN_E_SINGULAR;
+    quadruped12__impulse_rhs(d, v_in, 0); /* d->r = -J v */
+    it = quadruped12__project_solve(d, &s, lambda);
+    quadruped12__impulse_velocity(d, lambda, v_in, v_out);
+    return quadruped12__finite(v_out, QUADRUPED12_NV) ? it : CDYN_E_NONFINITE;
+}
+
 /* ==== the derivatives of the converged constrained dynamics ==== */
 
 /* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
@@ -53401,5 +53489,12 @@ int quadruped12_contact_step(quadruped12_data *d, const cdyn_contact_settings *s
     for (k = 0; k < QUADRUPED12_NV; ++k)
         v_next[k] = p.vf[k] + p.scratch[k];
     quadruped12_integrate(q, v_next, settings->dt, q_next);
+    if (settings->project) { /* seed 003: back onto the bilateral constraints' manifold */
+        int pr = quadruped12_project_position(d, 0, q_next, q_next);
+        if (pr >= 0)
+            pr = quadruped12_project_velocity(d, 0, q_next, v_next, v_next);
+        if (pr < 0)
+            return pr;
+    }
     return it;
 }

@@ -142,18 +142,6 @@ static int positive_long(const char *s, long *out)
     return 0;
 }
 
-/* The option taking a value at argv[*i], into *dst; 1 when it is one, 0 when not, or
- * EXIT_USAGE. */
-static int value_option(int argc, char **argv, int *i, const char *name, const char **dst)
-{
-    if (strcmp(argv[*i], name) != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return cli_usage_error("%s needs a value", name);
-    *dst = argv[++*i];
-    return 1;
-}
-
 static int parse_bench_args(int argc, char **argv, bench_options *o)
 {
     const char *batches = NULL;
@@ -172,7 +160,7 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
             exit(0);
         }
         for (k = 0, rc = 0; k < 8 && rc == 0; k++)
-            rc = value_option(argc, argv, &i, names[k], values[k]);
+            rc = cli_value_option(argc, argv, &i, names[k], values[k]);
         if (rc == 0)
             rc = cli_robot_option(argc, argv, &i, &o->robot);
         if (rc > 1)

@@ -63,6 +63,16 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
     return 1;
 }
 
+int cli_value_option(int argc, char **argv, int *i, const char *name, const char **dst)
+{
+    if (strcmp(argv[*i], name) != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return cli_usage_error("%s needs a value", name);
+    *dst = argv[++*i];
+    return 1;
+}
+
 int cli_output_option(int argc, char **argv, int *i, const char **out, int *force, const char *what)
 {
     char msg[128];

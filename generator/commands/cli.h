@@ -35,6 +35,9 @@ int cli_usage_error(const char *fmt, const char *arg);
 /* argv[*i] as a generation option: 1 when it is one (*i moved past its value), 0 when it is
  * not, EXIT_USAGE (reported) when its value is bad or missing. */
 int cli_robot_option(int argc, char **argv, int *i, robot_options *o);
+/* argv[*i] as `name` VALUE into *dst: 1 when it is that option, 0 when not, EXIT_USAGE
+ * (reported) when the value is missing. */
+int cli_value_option(int argc, char **argv, int *i, const char *name, const char **dst);
 /* argv[*i] as -o/--output VALUE (`what` names the value: "a folder") or --force: 1 when it
  * is one of them, 0 when not, EXIT_USAGE (reported) when the value is missing. */
 int cli_output_option(int argc, char **argv, int *i, const char **out, int *force,

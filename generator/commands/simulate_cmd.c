@@ -70,17 +70,6 @@ static const char usage_text[] =
     "\n"
     "Generation options:\n" CLI_ROBOT_OPTIONS_HELP;
 
-/* The option taking a value at argv[*i]: 1 when it is one, 0 when not, or EXIT_USAGE. */
-static int value_option(int argc, char **argv, int *i, const char *name, const char **dst)
-{
-    if (strcmp(argv[*i], name) != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return cli_usage_error("%s needs a value", name);
-    *dst = argv[++*i];
-    return 1;
-}
-
 static int parse_values(int argc, char **argv, int *i, simulate_options *o)
 {
     const char **values[19] = { &o->cc,       &o->cflags,     &o->q,          &o->duration,
@@ -95,7 +84,7 @@ static int parse_values(int argc, char **argv, int *i, simulate_options *o)
                                            "--svg",      "--html" };
     int k, rc = 0;
     for (k = 0; k < 18 && rc == 0; k++)
-        rc = value_option(argc, argv, i, names[k], values[k]);
+        rc = cli_value_option(argc, argv, i, names[k], values[k]);
     return rc;
 }
 
