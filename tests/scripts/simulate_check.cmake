@@ -9,13 +9,15 @@
 #               touchdown the energy (kinetic, gravity's, the PD springs') never grows by more
 #               than 1e-9 J in a step (measured: 1.4e-14 J, the rounding of a 32 J sum; the
 #               PD damping and the impact take joules out); no temporary folder left.
+#  MODE=soft:   the same run on spring-damper feet (--model soft): each foot's normal force
+#               is k times its penetration at the end, together the weight (comments below).
 #  MODE=errors: bad input, each before anything is compiled, exits with its code and leaves
 #               the output files as they were (absent, or an existing one unchanged): no
 #               frictional contact (2, naming --contact FRAME:friction), a negative
 #               duration (2), a zero dt (2), a word in --q (2), a NaN in --q (1), a wrong
 #               --q count (1), an unwritable --csv path (1); and a compiler that does not
 #               run (3, after the robot is generated in $TMPDIR); --help exits 0.
-# cmake -DCDYNGEN=... -DSRC=<source dir> -DWORK=<dir> -DMODE=run|errors [-DWRITERS=0|1]
+# cmake -DCDYNGEN=... -DSRC=<source dir> -DWORK=<dir> -DMODE=run|errors|soft [-DWRITERS=0|1]
 #       [-DCFLAGS=<the program's flags, default cdyngen's>] -P simulate_check.cmake
 set(quadruped ${SRC}/robots/quadruped12.urdf --floating-base --contact lf_foot:friction
   --contact rf_foot:friction --contact lh_foot:friction --contact rh_foot:friction)
@@ -240,6 +242,56 @@ elseif(MODE STREQUAL "errors")
     message(FATAL_ERROR "cdyngen --help does not list simulate")
   endif()
   message(STATUS "bad input: exit codes and messages as documented, no file written or changed")
+elseif(MODE STREQUAL "soft")
+  # the same quadruped on spring-damper feet (seed 000: k 2e4 N/m, d 800 N s/m, over-damped
+  # on a quarter of its 8.252 kg), 1 s: at the end the feet carry the weight (their normal
+  # forces sum to m g within 1e-4: measured 2e-6, what remains of the settling) and each
+  # foot's penetration is its normal force over k within 1e-5 relative (measured 8e-7: the
+  # damper's share d v_n / k of a foot still creeping at ~1e-3 m/s, the regularised
+  # friction's creep F / (d + k dt)); the summary names the soft model
+  set(files --model soft --stiffness 20000 --damping 800 --duration 1 --csv soft.csv)
+  if(CFLAGS)
+    list(APPEND files --cflags "${CFLAGS}")
+  endif()
+  simulate(rc out ${quadruped} ${files})
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\\(soft contacts\\)")
+    message(FATAL_ERROR "cdyngen simulate --model soft: exit ${rc}: ${out}")
+  endif()
+  file(STRINGS ${WORK}/soft.csv lines)
+  list(GET lines 0 header)
+  list(GET lines -1 last)
+  string(REPLACE "," ";" header "${header}")
+  string(REPLACE "," ";" last "${last}")
+  set(sum 0)
+  foreach(foot lf_foot rf_foot lh_foot rh_foot)
+    list(FIND header "${foot}_normal_force" in)
+    list(FIND header "${foot}_penetration" ip)
+    if(in LESS 0 OR ip LESS 0)
+      message(FATAL_ERROR "soft.csv: no ${foot} columns: ${header}")
+    endif()
+    list(GET last ${in} fn)
+    list(GET last ${ip} pen)
+    nano(${fn} fn_n)   # nN
+    nano(${pen} pen_n) # nm
+    math(EXPR spring "20000 * ${pen_n}")  # k phi, nN
+    math(EXPR gap "${spring} - ${fn_n}")
+    math(EXPR allowed "${fn_n} / 100000") # 1e-5 relative
+    if(gap LESS 0)
+      math(EXPR gap "-${gap}")
+    endif()
+    if(gap GREATER allowed)
+      message(FATAL_ERROR "${foot}: normal force ${fn} N, k * penetration ${pen} m off by ${gap} nN")
+    endif()
+    math(EXPR sum "${sum} + ${fn_n}")
+  endforeach()
+  math(EXPR gap "${sum} - 80952120000") # m g = 8.252 * 9.81 N
+  if(gap LESS 0)
+    math(EXPR gap "-${gap}")
+  endif()
+  if(gap GREATER 8095212) # 1e-4 of m g
+    message(FATAL_ERROR "the soft feet carry ${sum} nN, m g = 80952120000 nN")
+  endif()
+  message(STATUS "soft feet: each pushes k times its penetration, together the weight")
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()
