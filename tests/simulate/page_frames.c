@@ -91,17 +91,16 @@ static double fk_error(const double *q, const double *p)
     return worst;
 }
 
-int main(int argc, char **argv)
+/* The page's frames against the CSV's rows: 0, or 1 reported. */
+static int check_frames(const char *page, double (*rows)[NQ], int nrows)
 {
-    char *page = argc == 3 ? slurp(argv[1]) : NULL, *csv = argc == 3 ? slurp(argv[2]) : NULL;
     const char *s;
-    double (*rows)[NQ], k, q[NQ + 1], p[3 * NF + 1], worst = 0;
-    int nrows, frames = 0, last = -1, j;
-    if (!page || !csv || !(s = strstr(page, "id=\"sim-data\"")) || !(s = strstr(s, "\"frames\":["))) {
+    double k, q[NQ + 1], p[3 * NF + 1], worst = 0;
+    int frames = 0, last = -1, j;
+    if (!page || !rows || !(s = strstr(page, "id=\"sim-data\"")) || !(s = strstr(s, "\"frames\":["))) {
         fprintf(stderr, "page_frames: cannot read the page's frames or the CSV\n");
         return 1;
     }
-    rows = csv_q(csv, &nrows);
     for (s = strchr(s, '{'); s; s = strchr(s + 1, '{'), frames++) {
         const char *end = strchr(s, '}');
         if (numbers(s, "k", &k, 1) != 1 || numbers(s, "q", q, NQ + 1) != NQ ||
@@ -131,4 +130,15 @@ int main(int argc, char **argv)
     printf("page_frames: %d frames of %d rows: q as the CSV's, points FK(q) within %.2g m\n",
            frames, nrows, worst);
     return frames >= 2 && last == nrows - 1 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    char *page = argc == 3 ? slurp(argv[1]) : NULL, *csv = argc == 3 ? slurp(argv[2]) : NULL;
+    int nrows = 0;
+    double (*rows)[NQ] = csv ? csv_q(csv, &nrows) : NULL;
+    const int rc = check_frames(page, rows, nrows);
+    free(page);
+    free(csv);
+    return rc;
 }
