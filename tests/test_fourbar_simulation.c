@@ -82,17 +82,11 @@ static double pin_gap(sim *s)
     return sqrt(g2);
 }
 
-/* One second; returns the largest pin gap. */
-static double simulate(sim *s, int stabilise)
+/* Assembled at q = 0 with the crank at 3 rad/s and a velocity the loop allows: the null
+ * space of J's in-plane rows. */
+static void start(sim *s)
 {
-    const double Kp[1] = { 1e4 }, Kd[1] = { 200 }, tau[3] = { 0, 0, 0 };
-    cdyn_prox_settings st = { 1e-8, 20, 0, 0, NULL, NULL, 0 };
-    double J[9], ddq[3], lambda[3], gap = 0;
-    if (stabilise) {
-        st.Kp = Kp;
-        st.Kd = Kd;
-    }
-    /* assembled at q = 0; a velocity the loop allows: the null space of J's in-plane rows */
+    double J[9];
     s->g->neutral(s->q);
     s->g->constraint_jacobian(s->d, s->q, J);
     s->v[0] = J[1] * J[5] - J[2] * J[4];
@@ -101,6 +95,19 @@ static double simulate(sim *s, int stabilise)
     const double scale = 3 / fabs(s->v[0]);
     for (int k = 0; k < 3; ++k)
         s->v[k] *= scale;
+}
+
+/* One second; returns the largest pin gap. */
+static double simulate(sim *s, int stabilise)
+{
+    const double Kp[1] = { 1e4 }, Kd[1] = { 200 }, tau[3] = { 0, 0, 0 };
+    cdyn_prox_settings st = { 1e-8, 20, 0, 0, NULL, NULL, 0 };
+    double ddq[3], lambda[3], gap = 0;
+    if (stabilise) {
+        st.Kp = Kp;
+        st.Kd = Kd;
+    }
+    start(s);
     for (int step = 0; step < STEPS; ++step) {
         const int it = s->generic
                            ? cdyn_prox_ltl(s->m, &s->gd, &s->cd, &st, s->q, s->v, tau, ddq, lambda)
@@ -156,14 +163,7 @@ static double simulate_projected(sim *s, int steps, double *jv)
     const double tau[3] = { 0, 0, 0 };
     const cdyn_prox_settings st = { 1e-8, 20, 0, 0, NULL, NULL, 0 };
     double J[9], ddq[3], lambda[3], gap = 0;
-    s->g->neutral(s->q);
-    s->g->constraint_jacobian(s->d, s->q, J);
-    s->v[0] = J[1] * J[5] - J[2] * J[4];
-    s->v[1] = J[2] * J[3] - J[0] * J[5];
-    s->v[2] = J[0] * J[4] - J[1] * J[3];
-    const double scale = 3 / fabs(s->v[0]);
-    for (int k = 0; k < 3; ++k)
-        s->v[k] *= scale;
+    start(s);
     *jv = 0;
     for (int step = 0; step < steps; ++step) {
         int it = s->generic ? cdyn_prox_ltl(s->m, &s->gd, &s->cd, &st, s->q, s->v, tau, ddq, lambda)

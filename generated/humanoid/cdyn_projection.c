@@ -58,13 +58,11 @@ static cdyn_real cdyn__position_target(const cdyn_constraint_data *cd)
     return worst;
 }
 
-/* The factor of G + mu I at q (M, its factor, J, B): 0, or a cdyn_status. */
-static cdyn_status cdyn__project_factor(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
-                                        const cdyn_project_settings *s, const cdyn_real *q)
+/* The factor of G + mu I from the kinematics at q (cdyn__kinematics: M's factor, J, B):
+ * 0, or CDYN_E_SINGULAR. */
+static cdyn_status cdyn__project_factor(const cdyn_model *m, const cdyn_data *d,
+                                        cdyn_constraint_data *cd, const cdyn_project_settings *s)
 {
-    cdyn_status st = cdyn__kinematics(m, d, cd, q);
-    if (st != CDYN_OK)
-        return st;
     cdyn__delassus_lower(m, d, cd, s->mu);
     return cdyn__block_factor(cd) == 0 ? CDYN_OK : CDYN_E_SINGULAR;
 }
@@ -83,7 +81,7 @@ int cdyn_project_position(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
     for (int k = 0; k < m->nq; ++k)
         q_out[k] = q[k];
     for (int it = 0;; ++it) {
-        cdyn_status st = cdyn__project_factor(m, d, cd, s, q_out);
+        cdyn_status st = cdyn__kinematics(m, d, cd, q_out);
         if (st != CDYN_OK)
             return st;
         const cdyn_real worst = cdyn__position_target(cd);
@@ -93,6 +91,8 @@ int cdyn_project_position(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
             return CDYN_E_NONFINITE;
         if (it == s->max_iter)
             return CDYN_E_NOT_CONVERGED;
+        if ((st = cdyn__project_factor(m, d, cd, s)) != CDYN_OK)
+            return st; /* factorised only when a step is taken */
         (void)cdyn__prox_iterate(cd, &inner, lambda);
         cdyn__back_substitute(m, d, cd, NULL, lambda, dq); /* dq = M^-1 J^T lambda */
         if (!cdyn__finite(dq, m->nv))
@@ -112,7 +112,9 @@ int cdyn_project_velocity(const cdyn_model *m, cdyn_data *d, cdyn_constraint_dat
     if (!cdyn__finite(q, m->nq) || !cdyn__finite(v, m->nv))
         return CDYN_E_NONFINITE;
     const cdyn_prox_settings inner = cdyn__inner(s);
-    cdyn_status st = cdyn__project_factor(m, d, cd, s, q);
+    cdyn_status st = cdyn__kinematics(m, d, cd, q);
+    if (st == CDYN_OK)
+        st = cdyn__project_factor(m, d, cd, s);
     if (st != CDYN_OK)
         return st;
     for (int r = 0; r < cd->nc; ++r)

@@ -635,9 +635,9 @@ int cdyn_contact_step(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *c
         v_next[j] = v[j] + s->dt * acc[j];
     cdyn_integrate(m, q, v_next, s->dt, q_next);
     int bilateral = 0;
-    for (int k = 0; cd && k < cd->n; ++k)
-        bilateral += !cd->set[k].friction;
-    if (s->project && bilateral) { /* seed 003: back onto the bilateral constraints' manifold */
+    for (int k = 0; s->project && cd && k < cd->n; ++k)
+        bilateral += !cd->set[k].friction; /* counted only when asked to project */
+    if (bilateral) { /* seed 003: back onto the bilateral constraints' manifold */
         int pr = cdyn_project_position(m, d, cd, NULL, q_next, q_next);
         if (pr >= 0)
             pr = cdyn_project_velocity(m, d, cd, NULL, q_next, v_next, v_next);
