@@ -58,7 +58,7 @@ extern const char bench_flags[]; /* written beside the registry by cdyngen bench
 #define BENCH_FLAGS bench_flags
 #endif
 
-static const char *const side_names[2] = { "generated", "generic" };
+static const char *const side_names[3] = { "generated", "generic", "batch" };
 static const char *const algo_names[BENCH_NALGOS] = { "fk",
                                                       "jacobian",
                                                       "rnea",
@@ -107,7 +107,7 @@ typedef struct {
 static const char usage_text[] =
     "usage: bench [--robot NAME]... [--batches N] [--calls N] [--algorithms LIST]\n"
     "             [--markdown FILE] [--csv FILE] [--json FILE] [--svg FILE] [--list] [--help]\n"
-    "       bench --callgrind-one ROBOT ALGORITHM generated|generic [--calls N]\n"
+    "       bench --callgrind-one ROBOT ALGORITHM generated|generic|batch [--calls N]\n"
     "Times the generated code against the generic runtime (median of N batches of M calls).\n"
     "--algorithms fk,aba,...: those only, for every robot (default: a robot generated with\n"
     "constraints times its solvers, any other its unconstrained algorithms).\n"
@@ -259,7 +259,7 @@ static int timed(const bench_options *o, const bench_robot *r, int algo)
 
 /* aba_fd's count is nv + 1 times aba's (the integrates and differences not counted);
  * prox_ltl_derivatives' is the derivatives' and the prox_ltl timed before them. */
-static bench_row make_row(const bench_ctx *c, int algo, const bench_time t[2], double diff)
+static bench_row make_row(const bench_ctx *c, int algo, const bench_time *t, double diff)
 {
     const bench_robot *r = c->robot;
     const int fd = algo == BENCH_ABA_FD;
@@ -280,6 +280,9 @@ static bench_row make_row(const bench_ctx *c, int algo, const bench_time t[2], d
     }
     row.code_bytes = r->code_bytes ? r->code_bytes[algo] : -1;
     row.rel_diff = diff;
+    row.batch_w = bench_has_batch(c, algo) ? r->batch->w : 0;
+    row.batch = row.batch_w ? t[BATCH] : t[GENERATED];
+    row.batch_rel_diff = 0;
     return row;
 }
 
@@ -287,6 +290,7 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
                            bench_table1_row *table1, bench_rows *rows)
 {
     bench_ctx c;
+    const int first = rows->n; /* this robot's rows: rows->rows[first..] */
     int algo;
     if (bench_ctx_init(&c, r) != 0) {
         fprintf(stderr, "bench: %s: cannot set up (memory, model or frame \"%s\")\n", r->api->name,
@@ -297,17 +301,19 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
            r->api->nq, r->api->nv, r->ops->jacobian_frame,
            r->api->nc && !o->algorithms_given ? "; constrained solvers only" : "");
     for (algo = 0; algo < BENCH_NALGOS; algo++) {
-        bench_time t[2];
+        bench_time t[3];
         bench_row row;
-        double diff;
+        double diff, batch_diff;
         if (!timed(o, r, algo))
             continue;
         diff = bench_disagreement(&c, algo);
+        batch_diff = bench_batch_disagreement(&c, algo);
         if (bench_measure(&c, algo, o->batches, o->calls, t) != 0) {
             bench_ctx_free(&c);
             return -1;
         }
         row = make_row(&c, algo, t, diff);
+        row.batch_rel_diff = batch_diff;
         bench_print_row(stdout, &row, algo, 0);
         if (md)
             bench_print_row(md, &row, algo, 1);
@@ -316,6 +322,11 @@ static int bench_robot_run(const bench_robot *r, const bench_options *o, FILE *m
         if (rows->n < MAX_ROWS)
             rows->rows[rows->n++] = row;
         fflush(stdout);
+    }
+    if (rows->n > first) { /* --batch: the batch forms' table after the robot's rows */
+        bench_print_batch(stdout, rows->rows + first, rows->n - first, 0);
+        if (md)
+            bench_print_batch(md, rows->rows + first, rows->n - first, 1);
     }
     bench_ctx_free(&c);
     return 0;
@@ -350,7 +361,7 @@ static int run_all(const bench_options *o)
     static bench_table1_row table1[TABLE1_ROWS];
     static bench_rows rows;
     char cpu[256];
-    const bench_setup s = { cpu, BENCH_COMPILER, BENCH_FLAGS, o->batches, o->calls };
+    bench_setup s = { cpu, BENCH_COMPILER, BENCH_FLAGS, o->batches, o->calls, 0 };
     FILE *md = NULL;
     int rc = 0, n1 = 0;
     if (o->markdown && !(md = fopen(o->markdown, "w"))) {
@@ -358,6 +369,9 @@ static int run_all(const bench_options *o)
         return 1;
     }
     cpu_model(cpu, sizeof cpu);
+    for (r = bench_robots; r->api; r++)
+        if (selected(o, r) && r->batch && !s.batch_w)
+            s.batch_w = r->batch->w; /* the files' batch fields */
     bench_print_header(stdout, &s, 0);
     if (md)
         bench_print_header(md, &s, 1);
@@ -407,7 +421,7 @@ static int run_one(const bench_options *o)
         bench_measured_calls;
     const bench_robot *r = find_robot(o->one_robot);
     int algo = bench_find_index(algo_names, BENCH_NALGOS, o->one_algo);
-    int side = bench_find_index(side_names, 2, o->one_side);
+    int side = bench_find_index(side_names, 3, o->one_side);
     bench_ctx c;
     if (!r || algo < 0 || side < 0) {
         fprintf(stderr, "bench: --callgrind-one: unknown robot, algorithm or side\n%s", usage_text);
@@ -417,9 +431,15 @@ static int run_one(const bench_options *o)
         fprintf(stderr, "bench: %s: cannot set up\n", r->api->name);
         return 1;
     }
+    if (side == BATCH && !bench_has_batch(&c, algo)) {
+        fprintf(stderr, "bench: --callgrind-one: %s has no batch form of %s\n", r->api->name,
+                algo_names[algo]);
+        bench_ctx_free(&c);
+        return 2;
+    }
     bench_prime(&c, side, algo, 0);
-    bench_sink +=
-        measured(bench_loop_of(&c, side, algo), c.data[side], &c.in, c.out[side], o->calls);
+    bench_sink += measured(bench_loop_of(&c, side, algo), c.data[side],
+                           side == BATCH ? &c.batch_in : &c.in, c.out[side], o->calls);
     printf("%s %s %s: %ld calls, checksum %.17g\n", r->api->name, algo_names[algo],
            side_names[side], o->calls, (double)bench_sink);
     bench_ctx_free(&c);

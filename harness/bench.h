@@ -111,12 +111,28 @@ typedef struct {
     bench_op_count counts[BENCH_MAX_COUNTS];
 } bench_ops;
 
+/* A robot generated with --batch W (NAME_batch.h), from bench_batch_adapter.c.in: its
+ * NAME_batch_* forms timed as a third side, each call W states of the pool (BENCH_POOL / w
+ * blocks of w consecutive states, packed as NAME_lanes: bench_inputs' q, v, a, tau then
+ * point to lanes, not reals). A loop's out is a NAME_lanes array, except fk's, which writes
+ * the timed frame's placement of each lane as 12 reals per lane (R, p), as the single form's
+ * loop does for its one state. */
+typedef struct {
+    int w;                  /* NAME_BATCH_W: lanes per call */
+    size_t data_size;       /* sizeof(NAME_batch_data) */
+    size_t lane_bytes;      /* sizeof(NAME_lanes): the alignment of the workspace and arrays */
+    void (*pack)(void *out, const cdyn_real *states, int n);   /* NAME_batch_pack */
+    void (*unpack)(cdyn_real *states, const void *in, int n); /* NAME_batch_unpack */
+    const bench_loop *loops; /* (BENCH_NALGOS) the batch forms' loops; NULL where none */
+} bench_batch;
+
 typedef struct {
     const generated_api *api;
     const bench_loop *loops; /* (BENCH_NALGOS) generated code, from bench_adapter.c.in */
     const bench_ops *ops;
     const char *urdf;       /* file name, for the report */
     const long *code_bytes; /* (BENCH_NALGOS) bytes of machine code, -1 unknown; or NULL */
+    const bench_batch *batch; /* --batch: the batch forms; NULL without */
 } bench_robot;
 
 extern const bench_robot bench_robots[]; /* written by CMake; ends with a zeroed entry */

@@ -346,6 +346,9 @@ static int contact_init(bench_ctx *c)
 
 void bench_ctx_free(bench_ctx *c)
 {
+    free(c->data[BATCH]);
+    free(c->out[BATCH]);
+    free(c->batch_pool);
     free(c->contact_phi);
     free(c->contact_dims);
     free(c->contact_buf);
@@ -355,6 +358,54 @@ void bench_ctx_free(bench_ctx *c)
     free(c->constraint_buf);
     free(c->out[GENERATED]);
     free(c->out[GENERIC]);
+}
+
+/* aligned for NAME_lanes (a GNU vector is aligned to its size); NULL out of memory */
+static void *lanes_alloc(const bench_batch *b, size_t bytes)
+{
+    void *p = NULL;
+    size_t align = b->lane_bytes > sizeof(void *) ? b->lane_bytes : sizeof(void *);
+    if (posix_memalign(&p, align, bytes ? bytes : align) != 0)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+/* The batch side (bench.h): its workspace, the pool packed in blocks of W consecutive
+ * states, room for its largest output; 0, or -1. */
+static int batch_init(bench_ctx *c)
+{
+    const bench_batch *b = c->robot->batch;
+    const int nq = c->in.nq, nv = c->in.nv;
+    const int nblocks = b->w > 0 && BENCH_POOL % b->w == 0 ? BENCH_POOL / b->w : 0;
+    const size_t lane = b->lane_bytes;
+    unsigned char *p;
+    int k;
+    if (nblocks == 0)
+        return -1;
+    c->data[BATCH] = lanes_alloc(b, b->data_size);
+    c->out[BATCH] = lanes_alloc(b, ((size_t)nv * nv + (size_t)nv + 12) * lane);
+    c->batch_pool = lanes_alloc(b, (size_t)nblocks * ((size_t)nq + 3 * (size_t)nv) * lane);
+    if (!c->data[BATCH] || !c->out[BATCH] || !c->batch_pool)
+        return -1;
+    c->batch_in = c->in;
+    p = c->batch_pool;
+    c->batch_in.q = (const cdyn_real *)(void *)p;
+    c->batch_in.v = (const cdyn_real *)(void *)(p += (size_t)nblocks * nq * lane);
+    c->batch_in.a = (const cdyn_real *)(void *)(p += (size_t)nblocks * nv * lane);
+    c->batch_in.tau = (const cdyn_real *)(void *)(p + (size_t)nblocks * nv * lane);
+    for (k = 0; k < nblocks; k++) {
+        const long s = (long)k * b->w; /* the block's first state */
+        b->pack((unsigned char *)(void *)c->batch_in.q + (size_t)k * nq * lane, c->q + s * nq,
+                nq);
+        b->pack((unsigned char *)(void *)c->batch_in.v + (size_t)k * nv * lane, c->v + s * nv,
+                nv);
+        b->pack((unsigned char *)(void *)c->batch_in.a + (size_t)k * nv * lane, c->a + s * nv,
+                nv);
+        b->pack((unsigned char *)(void *)c->batch_in.tau + (size_t)k * nv * lane,
+                c->tau + s * nv, nv);
+    }
+    return 0;
 }
 
 int bench_ctx_init(bench_ctx *c, const bench_robot *r)
@@ -406,7 +457,7 @@ int bench_ctx_init(bench_ctx *c, const bench_robot *r)
     c->neutral = c->tau + BENCH_POOL * nv;
     c->step = c->neutral + nq;
     draw_states(c);
-    if (bench_has_contact_step(api) && contact_init(c) != 0) {
+    if ((bench_has_contact_step(api) && contact_init(c) != 0) || (r->batch && batch_init(c) != 0)) {
         bench_ctx_free(c);
         return -1;
     }
@@ -457,7 +508,20 @@ void bench_prime(bench_ctx *c, int side, int algo, int state)
 
 bench_loop bench_loop_of(const bench_ctx *c, int side, int algo)
 {
+    if (side == BATCH)
+        return c->robot->batch ? c->robot->batch->loops[algo] : NULL;
     return side == GENERATED ? c->robot->loops[algo] : generic_loops[algo];
+}
+
+int bench_has_batch(const bench_ctx *c, int algo)
+{
+    return bench_loop_of(c, BATCH, algo) != NULL;
+}
+
+/* The side's inputs: the pool, or for the batch side the pool in blocks. */
+static const bench_inputs *side_inputs(const bench_ctx *c, int side)
+{
+    return side == BATCH ? &c->batch_in : &c->in;
 }
 
 static long output_length(const bench_ctx *c, int algo)
@@ -552,6 +616,45 @@ double bench_disagreement(bench_ctx *c, int algo)
     return diff / (1 + scale);
 }
 
+double bench_batch_disagreement(bench_ctx *c, int algo)
+{
+    const bench_batch *b = c->robot->batch;
+    const long n = output_length(c, algo);
+    cdyn_real *lanes = NULL;
+    double diff = 0, scale = 0;
+    int l;
+    long k;
+    if (!bench_has_batch(c, algo))
+        return 0;
+    /* the batch form on block 0 (states 0 .. W-1), its outputs one state after another */
+    bench_loop_of(c, BATCH, algo)(c->data[BATCH], &c->batch_in, c->out[BATCH], 1);
+    if (algo == BENCH_FK) {
+        lanes = c->out[BATCH]; /* already 12 reals per lane */
+    } else {
+        if (!(lanes = malloc((size_t)b->w * (size_t)n * sizeof *lanes)))
+            return 1;
+        b->unpack(lanes, c->out[BATCH], (int)n);
+    }
+    for (l = 0; l < b->w; l++) {
+        bench_inputs one = c->in; /* state l of the pool: the single form's loop starts there */
+        one.q += (long)l * c->in.nq;
+        one.v += (long)l * c->in.nv;
+        one.a += (long)l * c->in.nv;
+        one.tau += (long)l * c->in.nv;
+        bench_loop_of(c, GENERATED, algo)(c->data[GENERATED], &one, c->out[GENERATED], 1);
+        for (k = 0; k < n; k++) {
+            double x = (double)lanes[(long)l * n + k], r = (double)c->out[GENERATED][k];
+            if (!isfinite(x) || !isfinite(r))
+                diff = 1e300;
+            diff = fmax(diff, fabs(x - r));
+            scale = fmax(scale, fabs(r));
+        }
+    }
+    if (lanes != c->out[BATCH])
+        free(lanes);
+    return diff >= 1e300 ? 1 : diff / (1 + scale);
+}
+
 /* ---- timing ---- */
 
 volatile cdyn_real bench_sink;
@@ -571,10 +674,11 @@ static double time_batch(bench_ctx *c, int side, int algo, long calls, int batch
     cdyn_real sum;
     bench_prime(c, side, algo, batch % BENCH_POOL);
     t0 = now_seconds();
-    sum = loop(c->data[side], &c->in, c->out[side], calls);
+    sum = loop(c->data[side], side_inputs(c, side), c->out[side], calls);
     t1 = now_seconds();
     bench_sink += sum;
-    return 1e6 * (t1 - t0) / (double)calls;
+    /* the batch form: per state */
+    return 1e6 * (t1 - t0) / (double)calls / (side == BATCH ? c->robot->batch->w : 1);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -593,23 +697,25 @@ static bench_time summarise(double *x, long n)
     return t;
 }
 
-/* Microseconds per call of each side over the batches, alternating between the sides. */
-int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time t[2])
+/* Microseconds per call of each side over the batches, alternating between the sides (the
+ * two, or with a batch form the three in rotation, so each goes first as often). */
+int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time *t)
 {
-    double *x = malloc(2 * (size_t)batches * sizeof *x);
+    const int sides = bench_has_batch(c, algo) ? 3 : 2;
+    double *x = malloc((size_t)sides * (size_t)batches * sizeof *x);
     long b;
     int k;
     if (!x)
         return -1;
-    time_batch(c, GENERATED, algo, calls, 0); /* warm-up */
-    time_batch(c, GENERIC, algo, calls, 0);
+    for (k = 0; k < sides; k++)
+        time_batch(c, k, algo, calls, 0); /* warm-up */
     for (b = 0; b < batches; b++)
-        for (k = 0; k < 2; k++) {
-            int side = (int)((b + k) % 2);
+        for (k = 0; k < sides; k++) {
+            int side = (int)((b + k) % sides);
             x[side * batches + b] = time_batch(c, side, algo, calls, (int)b);
         }
-    t[GENERATED] = summarise(x, batches);
-    t[GENERIC] = summarise(x + batches, batches);
+    for (k = 0; k < sides; k++)
+        t[k] = summarise(x + k * batches, batches);
     free(x);
     return 0;
 }

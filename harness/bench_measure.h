@@ -17,7 +17,7 @@ typedef struct {
     cdyn_real *pool;            /* one block for the arrays below */
     cdyn_real *q, *v, *a, *tau; /* (BENCH_POOL x nq or nv) the states */
     cdyn_real *neutral, *step;  /* (nq), (nv) scratch for drawing q */
-    void *data[2];              /* per side: the NAME_data, the cdyn_data */
+    void *data[3];              /* per side: the NAME_data, the cdyn_data, NAME_batch_data */
     cdyn_data generic;
     void *generic_buf;
     cdyn_constraint_data constraints; /* the generic side's, when the robot has a set */
@@ -30,7 +30,10 @@ typedef struct {
     cdyn_contact_layout contact_layout;
     cdyn_contact_problem contact_problem;
     void *contact_buf;
-    cdyn_real *out[2]; /* per side: room for the largest output */
+    cdyn_real *out[3]; /* per side: room for the largest output (lanes for the batch side) */
+    /* --batch (robot->batch): the pool packed in blocks of W states (bench.h), aligned */
+    bench_inputs batch_in;
+    void *batch_pool;
 } bench_ctx;
 
 /* Every timed call's checksum adds up here, printed at the end so no call is optimised
@@ -57,8 +60,15 @@ void bench_prime(bench_ctx *c, int side, int algo, int state);
 bench_loop bench_loop_of(const bench_ctx *c, int side, int algo);
 /* Both sides on state 0: max |generated - generic| / (1 + max |generic|). */
 double bench_disagreement(bench_ctx *c, int algo);
+/* 1 when the robot has a batch form of algo (--batch): it is timed as a third side. */
+int bench_has_batch(const bench_ctx *c, int algo);
+/* The batch form on the pool's first block against the single-state generated form on each
+ * of its W states: max |batch - single| / (1 + max |single|); 1 when a lane is not finite. */
+double bench_batch_disagreement(bench_ctx *c, int algo);
 /* Microseconds per call of each side: a warm-up batch each, then `batches` batches of
- * `calls` calls, the sides alternating; 0, or -1 out of memory. */
-int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time t[2]);
+ * `calls` calls, the sides alternating; 0, or -1 out of memory. With a batch form
+ * (bench_has_batch) t[BATCH] too, in microseconds per state (per call / W), the three
+ * sides rotating; t then has three entries. */
+int bench_measure(bench_ctx *c, int algo, long batches, long calls, bench_time *t);
 
 #endif

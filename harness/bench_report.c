@@ -88,6 +88,57 @@ void bench_print_row(FILE *f, const bench_row *r, int algo, int markdown)
                 r->rel_diff > flag_above(algo) ? " DIFFERENT" : "");
 }
 
+/* "8.13 M": states per second from microseconds per state, three significant digits. */
+static void format_rate(char *buf, size_t len, double us)
+{
+    const double rate = us > 0 ? 1e6 / us : 0;
+    if (rate >= 1e6)
+        snprintf(buf, len, "%.3g M", rate / 1e6);
+    else
+        snprintf(buf, len, "%.3g k", rate / 1e3);
+}
+
+void bench_print_batch(FILE *f, const bench_row *rows, int n, int markdown)
+{
+    int i, w = 0;
+    for (i = 0; i < n; i++)
+        if (rows[i].batch_w > 0 && !w)
+            w = rows[i].batch_w;
+    if (!w)
+        return;
+    if (markdown)
+        fprintf(f, "\n%s: batch forms (W = %d states a call), per state, against the "
+                   "single-state generated form timed with them\n\n| robot | algorithm | "
+                   "batch µs/state | single µs | speed-up | states/s per core |\n"
+                   "|---|---|---:|---:|---:|---:|\n",
+                rows[0].robot, w);
+    else
+        fprintf(f, "%-14s batch forms (R_batch_*, W = %d states a call) per state, against "
+                   "the single-state\n%-14s generated form above, the three sides' batches "
+                   "alternating\n%-14s %-20s %10s %17s %10s %9s %15s %8s\n",
+                "", w, "", "", "algorithm", "batch/state", "(min-max) us", "single", "speed-up",
+                "states/s/core", "rel diff");
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        char batch[32], lo[32], hi[32], range[72], single[32], rate[32];
+        if (r->batch_w <= 0)
+            continue;
+        format_us(batch, sizeof batch, r->batch.median);
+        format_us(lo, sizeof lo, r->batch.min);
+        format_us(hi, sizeof hi, r->batch.max);
+        snprintf(range, sizeof range, "(%s-%s)", lo, hi);
+        format_us(single, sizeof single, r->generated.median);
+        format_rate(rate, sizeof rate, r->batch.median);
+        if (markdown)
+            fprintf(f, "| %s | %s | %s | %s | %.2f× | %s |\n", r->robot, r->algorithm, batch,
+                    single, r->generated.median / r->batch.median, rate);
+        else
+            fprintf(f, "%-14s %-20s %10s %17s %10s %8.2fx %15s %8.1e%s\n", "", r->algorithm,
+                    batch, range, single, r->generated.median / r->batch.median, rate,
+                    r->batch_rel_diff, r->batch_rel_diff > 1e-9 ? " DIFFERENT" : "");
+    }
+}
+
 /* Seed 001's Table I: the four solvers in its order. */
 static const int table1_algos[4] = { BENCH_CONSTRAINED_ABA, BENCH_PROX_PV, BENCH_PROX_LTLS,
                                      BENCH_PROX_LTL };
@@ -195,10 +246,14 @@ static void csv_long(FILE *f, long x)
 static void csv_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n)
 {
     int i;
-    (void)s;
     fputs("robot,algorithm,generated_us,generated_min_us,generated_max_us,generic_us,"
-          "generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff\n",
+          "generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff",
           f);
+    if (s->batch_w) /* --batch: empty on the rows without a batch form */
+        fputs(",batch_w,batch_us_per_state,batch_min_us_per_state,batch_max_us_per_state,"
+              "batch_speedup,batch_states_per_second,batch_rel_diff",
+              f);
+    fputc('\n', f);
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         csv_field(f, r->robot);
@@ -210,7 +265,14 @@ static void csv_rows(FILE *f, const bench_setup *s, const bench_row *rows, int n
         csv_long(f, r->mul);
         csv_long(f, r->add);
         csv_long(f, r->code_bytes);
-        fprintf(f, ",%.3g\n", r->rel_diff);
+        fprintf(f, ",%.3g", r->rel_diff);
+        if (s->batch_w && r->batch_w > 0)
+            fprintf(f, ",%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.3g", r->batch_w, r->batch.median,
+                    r->batch.min, r->batch.max, r->generated.median / r->batch.median,
+                    1e6 / r->batch.median, r->batch_rel_diff);
+        else if (s->batch_w)
+            fputs(",,,,,,,", f);
+        fputc('\n', f);
     }
 }
 
@@ -253,7 +315,10 @@ static void json_rows(FILE *f, const bench_setup *s, const bench_row *rows, int 
     json_string(f, s->compiler);
     fputs(",\n  \"flags\": ", f);
     json_string(f, s->flags);
-    fprintf(f, ",\n  \"batches\": %ld,\n  \"calls\": %ld,\n  \"rows\": [", s->batches, s->calls);
+    fprintf(f, ",\n  \"batches\": %ld,\n  \"calls\": %ld,", s->batches, s->calls);
+    if (s->batch_w)
+        fprintf(f, "\n  \"batch_w\": %d,", s->batch_w);
+    fputs("\n  \"rows\": [", f);
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fputs(i ? ",\n    {\"robot\": " : "\n    {\"robot\": ", f);
@@ -269,7 +334,17 @@ static void json_rows(FILE *f, const bench_setup *s, const bench_row *rows, int 
         json_long(f, "mul", r->mul);
         json_long(f, "add", r->add);
         json_long(f, "code_bytes", r->code_bytes);
-        fprintf(f, ", \"rel_diff\": %.3g}", r->rel_diff);
+        fprintf(f, ", \"rel_diff\": %.3g", r->rel_diff);
+        if (s->batch_w && r->batch_w > 0)
+            fprintf(f,
+                    ", \"batch_w\": %d, \"batch_us_per_state\": %.6g, "
+                    "\"batch_min_us_per_state\": %.6g, \"batch_max_us_per_state\": %.6g, "
+                    "\"batch_speedup\": %.4g, \"batch_states_per_second\": %.6g, "
+                    "\"batch_rel_diff\": %.3g",
+                    r->batch_w, r->batch.median, r->batch.min, r->batch.max,
+                    r->generated.median / r->batch.median, 1e6 / r->batch.median,
+                    r->batch_rel_diff);
+        fputc('}', f);
     }
     fputs("\n  ]\n}\n", f);
 }

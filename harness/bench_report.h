@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 enum { GENERATED = 0, GENERIC = 1 }; /* the two sides: the index of every per-side pair */
+enum { BATCH = 2 }; /* with --batch, a third side: the batch form, per state (bench.h) */
 
 /* Microseconds per call over the batches of one side. */
 typedef struct {
@@ -20,12 +21,19 @@ typedef struct {
     long mul, add;   /* emitted operations; -1 when unknown */
     long code_bytes; /* machine code of the generated function; -1 when unknown */
     double rel_diff; /* largest relative difference of the two sides' outputs */
+    /* --batch (batch_w > 0 for the algorithms with a batch form): the batch form's time
+     * per state (the call's divided by batch_w), timed with the two sides above, and the
+     * largest relative difference of its lanes from the single-state form's results */
+    int batch_w;
+    bench_time batch;
+    double batch_rel_diff;
 } bench_row;
 
 /* Where the rows were measured. */
 typedef struct {
     const char *cpu, *compiler, *flags;
     long batches, calls;
+    int batch_w; /* the robots' --batch W, 0 without: the files' batch fields then */
 } bench_setup;
 
 /* Each writes the whole file (to FILE.tmp, then renamed), returning 0 or -1 with errno. */
@@ -40,6 +48,10 @@ int bench_write_svg(const char *path, const bench_setup *s, const bench_row *row
  * (a bench_algo) sets how far the sides may differ before the row is flagged DIFFERENT. */
 void bench_print_header(FILE *f, const bench_setup *s, int markdown);
 void bench_print_row(FILE *f, const bench_row *r, int algo, int markdown);
+/* --batch: the rows with a batch form (batch_w > 0), one line each: the batch form's time
+ * per state beside the single-state form's, their ratio, and states per second per core;
+ * nothing when no row has one. */
+void bench_print_batch(FILE *f, const bench_row *rows, int n, int markdown);
 
 /* Seed 001's Table I: one row per constraint set, its four solvers (cABA, PV, LTLs, LTL)
  * side by side, generated then generic. */

@@ -134,7 +134,7 @@ foreach(entry ${BENCH_ROBOTS})
   string(APPEND bench_registry "extern const generated_api ${n}_api;\n"
     "extern const bench_loop ${n}_bench_loops[BENCH_NALGOS];\n"
     "extern const bench_ops ${n}_bench_ops;\n")
-  string(APPEND bench_entries "    {&${n}_api, ${n}_bench_loops, &${n}_bench_ops, \"${urdf_file}\", NULL},\n")
+  string(APPEND bench_entries "    {&${n}_api, ${n}_bench_loops, &${n}_bench_ops, \"${urdf_file}\", NULL, NULL},\n")
 endforeach()
 string(APPEND bench_registry "const bench_robot bench_robots[] = {\n${bench_entries}    {0, 0, 0, 0}\n};\n")
 file(WRITE ${BENCH_OUT}/registry.c.tmp "${bench_registry}")
