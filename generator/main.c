@@ -23,8 +23,8 @@ typedef struct {
 static const char usage_text[] =
     "usage: cdyngen ROBOT.urdf -o DIR [--name NAME] [--floating-base]\n"
     "               [--scalar double|float] [--contact FRAME:3d|6d|friction]...\n"
-    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--joint-limits] [--strict] [--size] [--python]\n"
-    "               [--summary] [--force] [--help] [--version]\n"
+    "               [--loop FRAME_A:FRAME_B:3d|6d]... [--joint-limits] [--strict] [--size]\n"
+    "               [--batch W] [--python] [--summary] [--force] [--help] [--version]\n"
     "       cdyngen bench ROBOT.urdf [options]   (cdyngen bench --help)\n"
     "       cdyngen report ROBOT.urdf [options] -o FILE.html   (cdyngen report --help)\n"
     "       cdyngen simulate ROBOT.urdf [options]   (cdyngen simulate --help)\n"
@@ -64,6 +64,8 @@ static int parse_args(int argc, char **argv, cli_options *o)
     }
     if (!o->robot.urdf)
         return cli_usage_error("%s", "no URDF file given");
+    if (o->robot.size && o->robot.batch)
+        return cli_usage_error("%s", "--batch needs the emitted code: not with --size");
     if (!o->out_dir && !o->summary)
         return cli_usage_error("%s", "no output folder given (-o DIR), and no --summary");
     return cli_check_prefix(&o->robot);

@@ -259,6 +259,7 @@ static int render_files(const robot_options *o, const kin_tree *t, render_output
     ro.scalar_float = o->scalar_float;
     ro.python = o->python;
     ro.size = o->size;
+    ro.batch = o->batch;
     if (render_robot(t, &ro, r, err, sizeof err) == 0)
         return 0;
     diag_report("%s", err);
@@ -287,6 +288,13 @@ void pipeline_options_text(const robot_options *o, char *buf, size_t len)
              o->floating_base ? " --floating-base" : "", o->scalar_float ? "float" : "double",
              o->massless_ignore ? " --massless-links ignore" : "", o->size ? " --size" : "",
              o->joint_limits ? " --joint-limits" : "");
+    if (o->batch) {
+        size_t n = strlen(buf);
+        if (o->batch < 0)
+            snprintf(buf + n, len - n, " --batch native");
+        else
+            snprintf(buf + n, len - n, " --batch %d", o->batch);
+    }
     for (i = 0; i < o->nconstraints; i++) {
         const constraint_spec *c = &o->constraints[i].spec;
         size_t n = strlen(buf);

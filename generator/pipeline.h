@@ -45,6 +45,7 @@ typedef struct {
     int python;          /* --python: also NAME.py (cdyngen -o only) */
     int size;            /* --size: NAME.c calls the generic runtime */
     int joint_limits;    /* --joint-limits: the contact step holds the URDF's position limits */
+    int batch;           /* --batch W: also the W-lane forms (-1: native); 0 none */
     constraint_arg constraints[ROBOT_MAX_CONSTRAINTS];
     int nconstraints;
 } robot_options;

@@ -11,6 +11,9 @@ file(GLOB {{ NAME }}_RUNTIME_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cdyn_*.c)
 add_library({{ name }}
   ${CMAKE_CURRENT_SOURCE_DIR}/{{ name }}.c
   ${CMAKE_CURRENT_SOURCE_DIR}/{{ name }}_model.c
+{% if batch %}
+  ${CMAKE_CURRENT_SOURCE_DIR}/{{ name }}_batch.c
+{% endif %}
   ${ {{- NAME }}_RUNTIME_SOURCES})
 add_library({{ name }}::{{ name }} ALIAS {{ name }})
 include(GNUInstallDirs)

@@ -29,6 +29,16 @@ int cli_robot_option(int argc, char **argv, int *i, robot_options *o)
         o->strict = 1;
     } else if (strcmp(a, "--size") == 0) {
         o->size = 1;
+    } else if (strcmp(a, "--batch") == 0) {
+        if (!has_value)
+            return cli_usage_error("%s needs 4, 8, 16 or native", a);
+        a = argv[++*i];
+        o->batch = strcmp(a, "native") == 0 ? -1 : strcmp(a, "4") == 0 ? 4
+                 : strcmp(a, "8") == 0      ? 8
+                 : strcmp(a, "16") == 0     ? 16
+                                            : 0;
+        if (!o->batch)
+            return cli_usage_error("--batch \"%s\": expected 4, 8, 16 or native", a);
     } else if (strcmp(a, "--joint-limits") == 0) {
         o->joint_limits = 1;
     } else if (strcmp(a, "--massless-links") == 0) {

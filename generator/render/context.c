@@ -11,6 +11,7 @@
 #include "emit/emit.h"
 #include "model/constraints.h"
 #include "render/index_tables.h"
+#include "render/lanes.h"
 #include "render/programs.h"
 #include "util/name_table.h"
 #include "util/number.h"
@@ -281,6 +282,9 @@ static void robot_value(const kin_tree *t, const render_options *o, char **ids, 
     set_take(ctx, "robot", render_comment_text(t->name ? t->name : ""));
     set_take(ctx, "robot_string", render_string_text(t->name ? t->name : ""));
     set_bool(ctx, "scalar_float", o->scalar_float);
+    /* --batch: W lanes (0: chosen when compiled, --batch native) */
+    set_bool(ctx, "batch", o->batch != 0);
+    set_int(ctx, "batch_w", o->batch > 0 ? o->batch : 0);
     set_bool(ctx, "floating", t->floating);
     set_bool(ctx, "ltl_in_place", emit_ltl_in_place(t));
     set_bool(ctx, "forward_dynamics", !t->m_singular);
@@ -347,27 +351,34 @@ static void constraint_set_value(const kin_tree *t, char **ids, tpl_value *ctx)
 /* ---- the emitted functions ---- */
 
 /* A generated function's parts from its emitted body (taken): body, ops (the op counts,
- * comment text) and unused (its (void) lines, or ""). */
-static tpl_value *function_value(emitted *e, const char *params)
+ * comment text) and unused (its (void) lines, or ""); with --batch (o->batch, o not NULL),
+ * also lanes: the body retyped for the batch form (lanes.h). */
+static tpl_value *function_value(emitted *e, const char *params, const render_options *o)
 {
     const char *bodies[1];
     tpl_value *d = tpl_dict();
     bodies[0] = e->body;
     set_take(d, "unused", program_unused_text(params, bodies, 1));
+    if (o && o->batch) {
+        char lane_type[160];
+        snprintf(lane_type, sizeof lane_type, "%s_lanes", o->name);
+        set_take(d, "lanes", lanes_retype(e->body, lane_type, o->name));
+    }
     set_take(d, "body", e->body);
     set_take(d, "ops", program_ops_text(&e->c));
     return d;
 }
 
 /* ctx[a->name]: algorithm a's function. 0, or -1 out of memory. */
-static int set_program(tpl_value *ctx, const kin_tree *t, const program *a)
+static int set_program(tpl_value *ctx, const kin_tree *t, const program *a,
+                       const render_options *o)
 {
     emitted e;
     if (program_run(t, a, &e, "    ") != 0) {
         free(e.body);
         return -1;
     }
-    tpl_dict_set(ctx, a->name, function_value(&e, a->params));
+    tpl_dict_set(ctx, a->name, function_value(&e, a->params, o));
     return 0;
 }
 
@@ -394,22 +405,23 @@ static tpl_value *zero_runs_value(const kin_tree *t, int body)
 }
 
 /* frame's Jacobian function, LOCAL or LOCAL_WORLD_ALIGNED; NULL out of memory. */
-static tpl_value *jacobian_function(const kin_tree *t, int frame, int local)
+static tpl_value *jacobian_function(const kin_tree *t, int frame, int local,
+                                    const render_options *o)
 {
     emitted e;
     if (program_run_jacobian(t, frame, local, &e, "    ") != 0) {
         free(e.body);
         return NULL;
     }
-    return function_value(&e, "q");
+    return function_value(&e, "q", o);
 }
 
 /* jacobians: one entry per moving frame with a place of its own, {index (its frame), body,
  * frames (the frames it serves: [{index, comment}]), zero_runs, lwa, local}. */
-static tpl_value *jacobian_value(const kin_tree *t, int f)
+static tpl_value *jacobian_value(const kin_tree *t, int f, const render_options *o)
 {
-    tpl_value *d, *frames = tpl_list(), *lwa = jacobian_function(t, f, 0),
-                  *local = jacobian_function(t, f, 1);
+    tpl_value *d, *frames = tpl_list(), *lwa = jacobian_function(t, f, 0, o),
+                  *local = jacobian_function(t, f, 1, o);
     int g;
     if (!lwa || !local) {
         tpl_free(lwa);
@@ -434,7 +446,7 @@ static tpl_value *jacobian_value(const kin_tree *t, int f)
     return d;
 }
 
-static int jacobians_value(const kin_tree *t, tpl_value *ctx)
+static int jacobians_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
     int f;
@@ -442,7 +454,7 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
         tpl_value *d;
         if (t->frames[f].body < 0 || render_jacobian_index(t, f) != f)
             continue;
-        d = jacobian_value(t, f);
+        d = jacobian_value(t, f, o);
         if (!d) {
             tpl_free(list);
             return -1;
@@ -454,7 +466,7 @@ static int jacobians_value(const kin_tree *t, tpl_value *ctx)
 }
 
 /* minv_chunks: M^-1's steps as several static functions, [{index, body, ops, unused}]. */
-static int minv_chunks_value(const kin_tree *t, tpl_value *ctx)
+static int minv_chunks_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
     const char *params = program_named("minv")->params;
     tpl_value *list = tpl_list();
@@ -466,7 +478,7 @@ static int minv_chunks_value(const kin_tree *t, tpl_value *ctx)
             tpl_free(list);
             return -1;
         }
-        d = function_value(&e, params);
+        d = function_value(&e, params, o);
         set_int(d, "index", index++);
         tpl_list_push(list, d);
     }
@@ -567,9 +579,21 @@ static int constrained_functions_value(const kin_tree *t, tpl_value *ctx)
         const program *a = &program_constrained[i];
         if (a->contacts_only && !tree_contacts_only(t))
             continue;
-        if (set_program(ctx, t, a) != 0)
+        if (set_program(ctx, t, a, NULL) != 0)
             return -1;
     }
+    return 0;
+}
+
+/* The algorithms whose bodies robot_batch.c.tpl uses (with --batch). */
+static int has_batch_form(const char *name)
+{
+    static const char *const names[] = { "fk",        "rnea", "nle", "gravity", "crba",
+                                         "crba_tree", "ltl",  "aba" };
+    int i;
+    for (i = 0; i < COUNT(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
     return 0;
 }
 
@@ -581,13 +605,14 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
             continue; /* in chunks, below; or not emitted */
-        if (set_program(ctx, t, a) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL) != 0)
             return -1;
     }
     if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
         return -1;
     index_tables_value(t, ctx);
-    if (jacobians_value(t, ctx) != 0 || (!t->m_singular && minv_chunks_value(t, ctx) != 0))
+    if (jacobians_value(t, o, ctx) != 0 ||
+        (!t->m_singular && minv_chunks_value(t, o, ctx) != 0))
         return -1;
     if (t->nconstraints > 0 && constrained_functions_value(t, ctx) != 0)
         return -1;

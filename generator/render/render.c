@@ -11,17 +11,20 @@
 #include "render/template.h"
 
 /* The files in the order they are written: a template and the path made from the robot's
- * name. NAME.py comes last, written only with --python. */
+ * name. The batch forms are written only with --batch, NAME.py only with --python. */
 static const struct {
     const char *template_name, *path;
+    int batch, python;
 } robot_files[] = {
-    { "robot.h.tpl", "%s.h" },
-    { "robot.c.tpl", "%s.c" }, /* robot_size.c.tpl with --size */
-    { "model.h.tpl", "%s_model.h" },
-    { "model.c.tpl", "%s_model.c" },
-    { "CMakeLists.txt.tpl", "CMakeLists.txt" },
-    { "cdyn_scalar.h.tpl", "cdyn_scalar.h" },
-    { "robot.py.tpl", "%s.py" },
+    { "robot.h.tpl", "%s.h", 0, 0 },
+    { "robot.c.tpl", "%s.c", 0, 0 }, /* robot_size.c.tpl with --size */
+    { "model.h.tpl", "%s_model.h", 0, 0 },
+    { "model.c.tpl", "%s_model.c", 0, 0 },
+    { "CMakeLists.txt.tpl", "CMakeLists.txt", 0, 0 },
+    { "cdyn_scalar.h.tpl", "cdyn_scalar.h", 0, 0 },
+    { "robot_batch.h.tpl", "%s_batch.h", 1, 0 },
+    { "robot_batch.c.tpl", "%s_batch.c", 1, 0 },
+    { "robot.py.tpl", "%s.py", 0, 1 },
 };
 #define NROBOT_FILES ((int)(sizeof robot_files / sizeof robot_files[0]))
 
@@ -65,10 +68,10 @@ static int render_file_from(const char *tpl, const char *path_fmt, const char *n
 int render_robot(const kin_tree *t, const render_options *o, render_output *out, char *err,
                  size_t errlen)
 {
-    const int nfiles = NROBOT_FILES - !o->python;
+    const int batch = o->batch != 0 && !o->size;
     tpl_value *ctx;
     int i, rc = 0;
-    out->files = calloc((size_t)nfiles, sizeof *out->files);
+    out->files = calloc((size_t)NROBOT_FILES, sizeof *out->files);
     out->nfiles = 0;
     if (!out->files) {
         snprintf(err, errlen, "out of memory");
@@ -80,8 +83,10 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
         snprintf(err, errlen, "out of memory while emitting code");
         return -1;
     }
-    for (i = 0; i < nfiles && rc == 0; i++) {
+    for (i = 0; i < NROBOT_FILES && rc == 0; i++) {
         const char *tpl = robot_files[i].template_name;
+        if ((robot_files[i].batch && !batch) || (robot_files[i].python && !o->python))
+            continue;
         if (o->size && strcmp(tpl, "robot.c.tpl") == 0)
             tpl = "robot_size.c.tpl";
         rc = render_file_from(tpl, robot_files[i].path, o->name, ctx, out, err, errlen);

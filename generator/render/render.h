@@ -26,6 +26,8 @@ typedef struct {
     int python; /* also NAME.py, the ctypes module (--python) */
     int size;   /* --size: NAME.c calls the generic runtime (robot_size.c.tpl);
                                 * nothing is emitted */
+    int batch;  /* --batch: W lanes (4, 8, 16), or -1 for the target's widest (native);
+                 * 0: none. Adds NAME_batch.h and NAME_batch.c. */
 } render_options;
 
 /* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt, cdyn_scalar.h (which
