@@ -169,6 +169,13 @@ add_test(NAME bench_derivative_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench
   $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_derivative_rows)
 set_tests_properties(bench_derivative_rows PROPERTIES TIMEOUT 300)
 
+# The batch forms' rows through `cdyngen bench --batch 4` (a test: about 10 s, -O1): the sample
+# arm's R_batch_* per state beside its single-state forms in the text, CSV and JSON, each lane
+# equal to the single form to rounding; --batch with --size refused.
+add_test(NAME bench_batch_rows COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bench/batch_rows.sh
+  $<TARGET_FILE:cdyngen> ${CMAKE_CURRENT_BINARY_DIR}/bench_batch_rows)
+set_tests_properties(bench_batch_rows PROPERTIES TIMEOUT 300)
+
 # Optional: the contact step's solution against Pinocchio's on the same problem (C++, built
 # against ../shared/peers/pinocchio's build; skipped when that or ../shared is absent).
 # Configure with -DCDYN_PINOCCHIO_PEER=DIR, DIR where that build.sh built its harness.

@@ -97,6 +97,9 @@ static const char usage_text[] =
     "  --batches N          batches per algorithm and side (default 40, of 1000 calls)\n"
     "  --frame FRAME        the link frame whose Jacobian is timed (default: an end frame\n"
     "                       on the deepest body)\n"
+    "  --batch W            (a generation option, below) also times R_batch_fk, rnea, nle,\n"
+    "                       gravity, crba, minv and aba per state against the single-state\n"
+    "                       forms, W random states a call\n"
     "  --csv, --json FILE   the rows for scripts (fields: docs/benchmarks.md)\n"
     "  --svg FILE           the rows as a bar chart\n"
     "\n"
@@ -178,6 +181,9 @@ static int parse_bench_args(int argc, char **argv, bench_options *o)
         return rc;
     if (!*o->cc)
         return cli_usage_error("%s", "--cc: empty compiler name");
+    if (o->robot.batch && o->robot.size)
+        return cli_usage_error("%s", "bench: --batch and --size exclude each other (the --size "
+                                     "form has no batch forms)");
     return cli_check_prefix(&o->robot);
 }
 
@@ -243,6 +249,12 @@ static int write_harness(const bench_options *o, const kin_tree *t, const char *
     text = bench_fill(embedded_text("harness/bench_adapter.c.in"), name);
     rc = rc ? rc : program_write_text(dir, file, text);
     free(text);
+    if (o->robot.batch) {
+        snprintf(file, sizeof file, "%s_batch_loops.c", name);
+        text = bench_fill(embedded_text("harness/bench_batch_adapter.c.in"), name);
+        rc = rc ? rc : program_write_text(dir, file, text);
+        free(text);
+    }
     snprintf(file, sizeof file, "%s_ops.c", name);
     text = bench_ops_text(t, name, text_base_name(o->robot.urdf), o->frame, !o->robot.size, err,
                           sizeof err);
@@ -329,16 +341,23 @@ static int write_registry(const bench_options *o, const char *dir, const long *b
                     "/* cdyngen bench: the one robot timed. */\n#include \"bench.h\"\n"
                     "extern const generated_api %s_api;\n"
                     "extern const bench_loop %s_bench_loops[BENCH_NALGOS];\n"
-                    "extern const bench_ops %s_bench_ops;\n"
-                    "static const long code_bytes[BENCH_NALGOS] = {",
+                    "extern const bench_ops %s_bench_ops;\n",
                     n, n, n);
+        if (o->robot.batch)
+            ebuf_printf(&b, "extern const bench_batch %s_bench_batch;\n", n);
+        ebuf_printf(&b, "static const long code_bytes[BENCH_NALGOS] = {");
         for (k = 0; k < NALGORITHMS; k++)
             ebuf_printf(&b, "%s%ld", k ? ", " : "", bytes[k]);
         ebuf_printf(&b,
                     "};\nconst bench_robot bench_robots[] = {\n"
-                    "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes},\n"
-                    "    {0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n",
-                    n, n, n, urdf_c, flags_c);
+                    "    {&%s_api, %s_bench_loops, &%s_bench_ops, \"%s\", code_bytes, ",
+                    n, n, n, urdf_c);
+        if (o->robot.batch)
+            ebuf_printf(&b, "&%s_bench_batch},\n", n);
+        else
+            ebuf_printf(&b, "0},\n");
+        ebuf_printf(&b, "    {0, 0, 0, 0, 0, 0}\n};\nconst char bench_flags[] = \"%s\";\n",
+                    flags_c);
         text = b.oom ? NULL : ebuf_take(&b);
     }
     rc = program_write_text(dir, "registry.c", text);
@@ -360,6 +379,12 @@ static void plan_compiles(const bench_options *o, program_build *b)
     for (k = 0; k < 5; k++) {
         snprintf(file, sizeof file, "%s%s", o->robot.name, suffixes[k]);
         program_add_compile(b, k < 2 ? b->gen : b->dir, file);
+    }
+    if (o->robot.batch) { /* --batch: the batch forms and their loops */
+        snprintf(file, sizeof file, "%s_batch.c", o->robot.name);
+        program_add_compile(b, b->gen, file);
+        snprintf(file, sizeof file, "%s_batch_loops.c", o->robot.name);
+        program_add_compile(b, b->dir, file);
     }
     program_add_runtime(b);
     program_add_compile(b, b->dir, "bench.c");
