@@ -10,7 +10,9 @@ and in its build/ folder. Every function takes and returns DTYPE arrays (inputs
 are checked: a wrong shape or dtype raises ValueError; lists are converted) and has the
 C function's arguments, in order, without the workspace and the outputs, which it
 returns; `data` is the C workspace {{ name }}_data (a new one when not given). A
-negative status of the C code raises StatusError. The derivatives (*_derivatives) return
+negative status of the C code raises StatusError.{% if batch %} The batch_* functions (--batch)
+take (N, NQ) and (N, NV) arrays of N states and return (N, ...) arrays, through the C batch
+forms, W states a call.{% endif %} The derivatives (*_derivatives) return
 full matrices, with respect to q in the tangent space as Pinocchio's{% if contacts_only %};
 prox_ltl_derivatives runs prox_ltl itself, so it takes prox_ltl's arguments{% endif %}.
 """
@@ -250,6 +252,25 @@ _PROTOTYPES.update({
 })
 {% endif %}
 
+{% if batch %}
+_lanes_p = ctypes.c_void_p         # {{ name }}_lanes * and {{ name }}_batch_data *: aligned buffers
+_PROTOTYPES.update({
+    "batch_pack": (None, [_lanes_p, _real_p, _int]),
+    "batch_unpack": (None, [_real_p, _lanes_p, _int]),
+    "batch_fk": (None, [_lanes_p, _lanes_p]),
+    "batch_frame_placement": (_int, [_lanes_p, _int, _int, _real_p, _real_p]),
+    "batch_frame_jacobian": (_int, [_lanes_p, _lanes_p, _int, _int, _lanes_p]),
+    "batch_rnea": (None, [_lanes_p] * 5),
+    "batch_nle": (None, [_lanes_p] * 4),
+    "batch_gravity": (None, [_lanes_p] * 3),
+    "batch_crba": (None, [_lanes_p] * 3),
+{% if forward_dynamics %}
+    "batch_minv": (_int, [_lanes_p] * 3),
+    "batch_aba": (_int, [_lanes_p] * 5),
+{% endif %}
+})
+{% endif %}
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LIB = []                   # the loaded library, once
 
@@ -281,6 +302,9 @@ def load(path=None):
         raise OSError("{{ name }}: %s has sizeof({{ name }}_data) = %d bytes, {{ name }}.Data %d: the "
                       "library and this module were not generated together (or for another "
                       "scalar); regenerate both" % (path, lib.{{ name }}_data_size(), ctypes.sizeof(Data)))
+{% endif %}
+{% if batch %}
+    _BATCH[:] = _batch_probe(lib)
 {% endif %}
     _LIB[:] = [lib]
     return lib
@@ -514,6 +538,209 @@ def difference_derivatives(q0, q1):
     _check(f, _c(f)(_ptr(_input(f, "q0", q0, (NQ,))), _ptr(_input(f, "q1", q1, (NQ,))), _ptr(d0),
                     _ptr(d1)))
     return d0, d1
+{% if batch %}
+
+
+# ---- the batch forms ({{ name }}_batch.h, --batch {% if batch_w %}{{ batch_w }}{% else %}native{% endif %}): many states a call ----
+# Each batch_* function takes (N, NQ) and (N, NV) arrays of any N (lists are converted),
+# evaluates them W states a call of the C batch form ({{ name }}_batch_*), the last block
+# padded by repeating its last state, and returns the results stacked: (N, NV),
+# (N, NV, NV), ... Row i of a result is the single-state function's on row i of the inputs
+# (to rounding: the same operations in the same order, the compiler's fma contraction
+# aside). W is the library's {{ NAME }}_BATCH_W (batch_w()); the lane blocks are aligned buffers
+# allocated once per call, or kept in a BatchData passed as `data`.
+
+BATCH_W_GENERATED = {{ batch_w }}   # --batch W; 0: native, W chosen when the library was compiled
+_BATCH = []                  # [W, the bytes of one {{ name }}_lanes], from the library by load()
+
+
+def _aligned(nbytes, align):
+    """A zeroed uint8 array of nbytes whose address is a multiple of align (numpy's
+    allocation over-allocated and offset)."""
+    raw = np.zeros(nbytes + align, np.uint8)
+    start = (-raw.ctypes.data) % align
+    return raw[start:start + nbytes]
+
+
+def _batch_probe(lib):
+    """W of the library's batch forms: the lanes {{ name }}_batch_pack fills with one entry of
+    W states (at most 64 bytes of lanes: AVX-512)."""
+    out = _aligned(128 * ctypes.sizeof(_real), 64).view(DTYPE)
+    out[:] = np.nan
+    states = np.arange(1, 65, dtype=DTYPE)
+    lib.{{ name }}_batch_pack(out.ctypes.data, _ptr(states), 1)
+    w = int(np.count_nonzero(~np.isnan(out)))
+    if w < 1 or w > 16 or not np.array_equal(out[:w], states[:w]):
+        raise OSError("{{ name }}: the library's {{ name }}_batch_pack is not the layout this "
+                      "module knows (W = %d)" % w)
+    if BATCH_W_GENERATED and w != BATCH_W_GENERATED:
+        raise OSError("{{ name }}: the library's batch forms have W = %d, this module %d: they "
+                      "were not generated together; regenerate both" % (w, BATCH_W_GENERATED))
+    return [w, w * ctypes.sizeof(_real)]
+
+
+def batch_w():
+    """W: states per call of the library's batch forms ({{ NAME }}_BATCH_W)."""
+    _library()
+    return _BATCH[0]
+
+
+class BatchData(object):
+    """The workspace {{ name }}_batch_data of the batch forms, in a buffer aligned as
+    {{ name }}_lanes. Its oMf_R, oMf_p (the frames' placements after batch_fk), M (after
+    batch_crba) hold the last block's lanes only."""
+
+    def __init__(self):
+        _library()
+        w, lane = _BATCH
+        # the fields of {{ name }}_batch_data, in lanes (its vector form; the plain form's
+        # single-state workspace after them is room enough for too)
+        self._oMf = 12 * {{ nbodies_alloc }}           # lanes before oMf_R
+        n = 12 * {{ nbodies_alloc }} + 12 * {{ nframes_alloc }} + {{ nnz_alloc }}
+{% if forward_dynamics %}
+        n += {{ nnz_alloc }} + 3 * {{ nv_alloc }}
+{% endif %}
+        self.buffer = _aligned(n * lane + ctypes.sizeof(Data), max(lane, 16))
+        self.w, self._lanes = w, n
+
+    @property
+    def _as_parameter_(self):
+        return ctypes.c_void_p(self.buffer.ctypes.data)
+
+    def placements(self):
+        """(R (W, NFRAMES, 3, 3), p (W, NFRAMES, 3)) of the last batch_fk's lanes."""
+        lanes = self.buffer[:self._lanes * self.w * ctypes.sizeof(_real)].view(DTYPE)
+        lanes = lanes.reshape(self._lanes, self.w)
+        R = lanes[self._oMf:self._oMf + 9 * {{ nframes_alloc }}].reshape({{ nframes_alloc }}, 9, self.w)
+        p = lanes[self._oMf + 9 * {{ nframes_alloc }}:self._oMf + 12 * {{ nframes_alloc }}]
+        p = p.reshape({{ nframes_alloc }}, 3, self.w)
+        return (R[:NFRAMES].transpose(2, 0, 1).reshape(self.w, NFRAMES, 3, 3),
+                p[:NFRAMES].transpose(2, 0, 1))
+
+
+def _batch_data(function, data):
+    if data is None:
+        return BatchData()
+    if not isinstance(data, BatchData):
+        raise TypeError("%s: data must be a {{ name }}.BatchData, got %s"
+                        % (function, type(data).__name__))
+    return data
+
+
+def _batch_input(function, name, x, n):
+    """x as a C-contiguous (N, n) DTYPE array (as _input checks its dtype)."""
+    if isinstance(x, np.ndarray) and not np.can_cast(x.dtype, DTYPE, "safe"):
+        raise ValueError("%s: %s has dtype %s; this module computes in %s" %
+                         (function, name, x.dtype, np.dtype(DTYPE).name))
+    a = np.ascontiguousarray(x, dtype=DTYPE)
+    if a.ndim != 2 or a.shape[1] != n:
+        raise ValueError("%s: %s must have shape (N, %d), got %s" % (function, name, n, a.shape))
+    return a
+
+
+def _batch(function, inputs, outputs, call, data=None, single=None, each=None):
+    """The batch driver: inputs [(name, x, n)], each (N, n); outputs, the per-state shapes
+    of the results; call(d, input lanes..., output lanes...) the C batch form, returning its
+    lane mask when single is given: then a set bit raises StatusError naming the row, with
+    the status single(row) (the single-state form on that row) gives. each(d, start, k),
+    if given, reads what else a block leaves in d. Returns the results, (N,) + shape each."""
+    xs = [_batch_input(function, name, x, n) for name, x, n in inputs]
+    rows = xs[0].shape[0]
+    for (name, _, _), a in zip(inputs, xs):
+        if a.shape[0] != rows:
+            raise ValueError("%s: %s has %d rows, %s %d" % (function, name, a.shape[0],
+                                                            inputs[0][0], rows))
+    d = _batch_data(function, data)
+    w, lane = _BATCH
+    size = [int(np.prod(s, dtype=int)) for s in outputs]
+    lanes_in = [_aligned(a.shape[1] * lane, max(lane, 16)).view(DTYPE).reshape(-1, w)
+                for a in xs]
+    lanes_out = [_aligned(n * lane, max(lane, 16)).view(DTYPE).reshape(-1, w) for n in size]
+    results = [_out(rows, *s) for s in outputs]
+    pointers = [ctypes.c_void_p(b.ctypes.data) for b in lanes_in + lanes_out]
+    for start in range(0, rows, w):
+        k = min(w, rows - start)
+        for b, a in zip(lanes_in, xs):
+            b[:, :k] = a[start:start + k].T
+            b[:, k:] = a[start + k - 1][:, None]   # padding: the block's last state again
+        mask = call(d, *pointers)
+        if single is not None and mask & ((1 << k) - 1):
+            row = start + ((mask & -mask).bit_length() - 1)
+            status = single(row)
+            e = StatusError("%s (row %d)" % (function, row), status if status < 0 else -4)
+            e.row = row
+            raise e
+        for r, b, s in zip(results, lanes_out, outputs):
+            r[start:start + k] = b[:, :k].T.reshape((k,) + tuple(s))
+        if each is not None:
+            each(d, start, k)
+    return results
+
+
+def batch_fk(q, data=None):
+    """fk on N states: world rotations (N, NFRAMES, 3, 3) and positions (N, NFRAMES, 3) of
+    every frame."""
+    q = _batch_input("batch_fk", "q", q, NQ)
+    R, p = _out(q.shape[0], NFRAMES, 3, 3), _out(q.shape[0], NFRAMES, 3)
+
+    def read(d, start, k):
+        Rb, pb = d.placements()
+        R[start:start + k], p[start:start + k] = Rb[:k], pb[:k]
+    _batch("batch_fk", [("q", q, NQ)], [], _c("batch_fk"), data, each=read)
+    return R, p
+
+
+def batch_frame_jacobian(q, frame, ref=LOCAL, data=None):
+    """frame_jacobian on N states: (N, 6, NV), rows [linear; angular]."""
+    if ref not in (LOCAL, LOCAL_WORLD_ALIGNED):
+        raise ValueError("batch_frame_jacobian: ref must be LOCAL or LOCAL_WORLD_ALIGNED, got %r"
+                         % (ref,))
+    f, c = _frame("batch_frame_jacobian", frame), _c("batch_frame_jacobian")
+    return _batch("batch_frame_jacobian", [("q", q, NQ)], [(6, NV)],
+                  lambda d, q, J: c(d, q, f, ref, J), data)[0]
+
+
+def batch_rnea(q, v, a, data=None):
+    """rnea on N states: tau (N, NV)."""
+    return _batch("batch_rnea", [("q", q, NQ), ("v", v, NV), ("a", a, NV)], [(NV,)],
+                  _c("batch_rnea"), data)[0]
+
+
+def batch_nle(q, v, data=None):
+    """nle on N states: h (N, NV)."""
+    return _batch("batch_nle", [("q", q, NQ), ("v", v, NV)], [(NV,)], _c("batch_nle"), data)[0]
+
+
+def batch_gravity(q, data=None):
+    """gravity on N states: g (N, NV)."""
+    return _batch("batch_gravity", [("q", q, NQ)], [(NV,)], _c("batch_gravity"), data)[0]
+
+
+def batch_crba(q, data=None):
+    """crba on N states: M (N, NV, NV), full and symmetric."""
+    return _batch("batch_crba", [("q", q, NQ)], [(NV, NV)], _c("batch_crba"), data)[0]
+{% if forward_dynamics %}
+
+
+def batch_minv(q, data=None):
+    """minv on N states: M^-1 (N, NV, NV). A row whose M is singular (a NaN or infinity in
+    it) raises StatusError naming the row, with minv's status on it (.row)."""
+    q = _batch_input("batch_minv", "q", q, NQ)
+    return _batch("batch_minv", [("q", q, NQ)], [(NV, NV)], _c("batch_minv"), data,
+                  single=lambda i: _c("minv")(Data(), _ptr(q[i]), _ptr(_out(NV, NV))))[0]
+
+
+def batch_aba(q, v, tau, data=None):
+    """aba on N states: ddq (N, NV). A row whose M is singular or whose ddq is not finite
+    raises StatusError naming the row, with aba's status on it (.row)."""
+    q, v = _batch_input("batch_aba", "q", q, NQ), _batch_input("batch_aba", "v", v, NV)
+    tau = _batch_input("batch_aba", "tau", tau, NV)
+    return _batch("batch_aba", [("q", q, NQ), ("v", v, NV), ("tau", tau, NV)], [(NV,)],
+                  _c("batch_aba"), data,
+                  single=lambda i: _c("aba")(Data(), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
+                                             _ptr(_out(NV))))[0]
+{% endif %}
+{% endif %}
 {% if constraints %}
 
 

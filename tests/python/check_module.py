@@ -27,6 +27,9 @@ differences of the module's own functions, q stepped in the tangent space by int
 configurations compared by difference; and identities (aba's ddq_dtau = crba's M^-1,
 ddq_dq = -M^-1 dtau_dq at a = ddq, difference(q, integrate(q, v)) = v, the chain rule of
 difference and integrate, J ddq_dtau = 0, M ddq_dtau - J^T lambda_dtau = I).
+Batch forms (check_batch, a module of cdyngen --batch): every batch_* function on 2 W + 3
+states against the single-state function row by row (1e-12 relative in double, 1e-5 in float),
+N = 1 and 0, a NaN row's StatusError naming the row, ValueError on bad shapes.
 Prints what it checked; exits 1 listing every failure.
 """
 import ctypes
@@ -476,6 +479,74 @@ def arm_limit_scene(m, name):
     return "arm driven into joint 2's limit"
 
 
+def check_batch(m, module_dir, name, rng, single):
+    """--batch: every batch_* function on N states (two lane blocks and a padded third)
+    against the single-state function row by row, to 1e-12 relative in double (1e-5 in
+    float); N = 1 and N = 0; a NaN row raises StatusError naming it, with the single form's
+    status; wrong shapes raise ValueError. Returns what it checked."""
+    tol = 1e-5 if single else 1e-12
+    w = m.batch_w()
+    check(w in (2, 4, 8, 16) and (m.BATCH_W_GENERATED in (0, w)),
+          "batch_w() %d, generated %d" % (w, m.BATCH_W_GENERATED))
+    header = open(os.path.join(module_dir, name + "_batch.h")).read()
+    declared = re.findall(r"^\w+ %s_batch_(\w+)\(" % name, header, re.M)
+    missing = [f for f in declared if f not in ("pack", "unpack", "frame_placement")
+               and not callable(getattr(m, "batch_" + f, None))]
+    check(len(declared) >= 9 and not missing, "batch forms of %s_batch.h missing from the "
+          "module: %s" % (name, missing))
+    n = 2 * w + 3
+    q = np.array([m.integrate(m.neutral(), rng.uniform(-3, 3, m.NV).astype(m.DTYPE), 1.0)
+                  for _ in range(n)])
+    v, a = (rng.uniform(-1, 1, (n, m.NV)).astype(m.DTYPE) for _ in range(2))
+    tip = m.FRAME_NAMES[-1]
+    each = lambda f, *xs: np.array([f(*row) for row in zip(*xs)])
+    ddq = each(m.aba, q, v, a)
+    pairs = [("rnea", m.batch_rnea(q, v, a), each(m.rnea, q, v, a)),
+             ("nle", m.batch_nle(q, v), each(m.nle, q, v)),
+             ("gravity", m.batch_gravity(q), each(m.gravity, q)),
+             ("crba", m.batch_crba(q), each(m.crba, q)),
+             ("minv", m.batch_minv(q), each(m.minv, q)),
+             ("aba", m.batch_aba(q, v, a), ddq)]
+    for ref in (m.LOCAL, m.LOCAL_WORLD_ALIGNED):
+        pairs.append(("frame_jacobian %d" % ref, m.batch_frame_jacobian(q, tip, ref),
+                      each(lambda x: m.frame_jacobian(x, tip, ref), q)))
+    R, p = m.batch_fk(q)
+    fk = [m.fk(x) for x in q]
+    pairs += [("fk R", R, np.array([f[0] for f in fk])), ("fk p", p, np.array([f[1] for f in fk]))]
+    rel = 0.0
+    for what, got, want in pairs:
+        check(got.shape == want.shape and got.dtype == m.DTYPE,
+              "batch_%s: %s %s, single %s" % (what, got.shape, got.dtype, want.shape))
+        if got.shape == want.shape:
+            close(got, want, tol, "batch_%s = %s row by row" % (what, what.split()[0]))
+            rel = max(rel, float(np.max(np.abs(got.astype(float) - want)) /
+                                 (1 + np.max(np.abs(want.astype(float))))))
+    d = m.BatchData()
+    close(m.batch_aba(q[:1], v[:1], a[:1], data=d), ddq[:1], tol, "batch_aba, N = 1")
+    close(m.batch_aba(q[1:], v[1:], a[1:], data=d), ddq[1:], tol, "batch_aba, data kept")
+    check(m.batch_rnea(q[:0], v[:0], a[:0]).shape == (0, m.NV), "batch_rnea of no state")
+    bad = w + 1                                   # a NaN in the second block's second lane
+    qn = q.copy()
+    qn[bad] = np.nan
+    status = None
+    try:
+        m.aba(qn[bad], v[bad], a[bad])
+    except m.StatusError as e:
+        status = e.status
+    check(status is not None, "aba of a NaN q: no StatusError")
+    for f, args in (("batch_aba", (qn, v, a)), ("batch_minv", (qn,))):
+        raises(m.StatusError, [f, "row %d" % bad, "cdyn_status %d" % status], getattr(m, f), *args)
+    try:
+        m.batch_aba(qn, v, a)
+    except m.StatusError as e:
+        check(e.row == bad and e.status == status, "batch_aba's error: row %s status %s"
+              % (getattr(e, "row", None), e.status))
+    raises(ValueError, ["batch_aba", "q", "(N, %d)" % m.NQ], m.batch_aba, q[:, :-1], v, a)
+    raises(ValueError, ["batch_rnea", "a", "rows"], m.batch_rnea, q, v, a[:-1])
+    raises(ValueError, ["batch_gravity", "q", "shape"], m.batch_gravity, q[0])
+    return "batch forms (W = %d, N = %d) as the single forms to %.1e" % (w, n, rel)
+
+
 def main():
     module_dir, name, driver = sys.argv[1:4]
     sys.path.insert(0, module_dir)
@@ -554,6 +625,9 @@ def main():
             scenes.append(box_scenes(m))
         if getattr(m, "NJOINT_LIMITS", 0) and not hasattr(m, "NC"):
             scenes.append(arm_limit_scene(m, name))
+
+    if hasattr(m, "batch_w"):
+        scenes.append(check_batch(m, module_dir, name, rng, single))
 
     raises(ValueError, ["aba", "q", "shape (%d,)" % m.NQ], m.aba, q[:-1], v, tau)
     raises(ValueError, ["rnea", "a", "shape"], m.rnea, q, v, np.zeros((m.NV, 1), m.DTYPE))

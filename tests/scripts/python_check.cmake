@@ -2,7 +2,8 @@
 # four-bar with its loop, the two also with --size (NAME_data then holds the generic
 # runtime's workspace, which the module's Data mirrors); for the contact step, the box of
 # tests/contact/box.urdf on four frictional corners in double, float and --size, and arm7
-# with --joint-limits alone; each generated with --python,
+# with --joint-limits alone; the batch forms' functions (--batch) on the floating-base
+# quadruped (W = 8) and on arm7 in float (native W); each generated with --python,
 # built with BUILD_SHARED_LIBS, and checked by tests/python/check_module.py against the C
 # driver tests/python/driver.c.
 # The interpreter is the first of PYTHONS that imports numpy (the one CMake found, then
@@ -39,7 +40,9 @@ foreach(entry "arm7 robots/arm7.urdf --contact tool:6d" "arm7_f robots/arm7.urdf
               "arm7_s robots/arm7.urdf --size --contact tool:6d"
               "fourbar_s robots/fourbar.urdf --size --loop coupler_tip:rocker_tip:3d"
               "box tests/contact/box.urdf ${box}" "box_f tests/contact/box.urdf --scalar float ${box}"
-              "box_s tests/contact/box.urdf --size ${box}" "arm7_l robots/arm7.urdf --joint-limits")
+              "box_s tests/contact/box.urdf --size ${box}" "arm7_l robots/arm7.urdf --joint-limits"
+              "quadruped12_b robots/quadruped12.urdf --floating-base --batch 8"
+              "arm7_bf robots/arm7.urdf --scalar float --batch native")
   separate_arguments(options UNIX_COMMAND "${entry}")
   list(POP_FRONT options name urdf)
   set(dir ${WORK}/${name})
