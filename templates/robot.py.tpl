@@ -251,8 +251,8 @@ _PROTOTYPES.update({
     "data_size": (ctypes.c_size_t, []),
 })
 {% endif %}
-
 {% if batch %}
+
 _lanes_p = ctypes.c_void_p         # {{ name }}_lanes * and {{ name }}_batch_data *: aligned buffers
 _PROTOTYPES.update({
     "batch_pack": (None, [_lanes_p, _real_p, _int]),
