@@ -34,15 +34,27 @@
 #   PEERS_CASE_ALGORITHMS=LIST       the cases' rows (default prox_ltl,prox_ltl_derivatives)
 #   PEERS_SECTION=NAME               the markers of OUT.md to write between (default peers;
 #                                    docs/benchmarks.md's derivatives table: derivatives)
+#   PEERS_BATCH=W                    4, 8, 16 or native: the generated sides' runs take
+#                                    `--batch W` (the robots generated with their batch forms)
+#                                    and a second table gives, per robot and algorithm with a
+#                                    batch form (fk rnea nle gravity crba minv aba), the single
+#                                    and the batch form's µs per state of gcc and clang,
+#                                    Pinocchio's µs, single ÷ batch and Pinocchio ÷ batch
+#   PEERS_CFLAGS="FLAGS"             the generated sides' flags in place of -march=native
+#                                    (after -O3; e.g. -march=x86-64-v3: AVX2 without AVX-512)
 # With aba_derivatives and aba_fd among the rows, a second table gives, per robot, how many
 # times faster the analytical ABA derivatives are than aba_fd (dddq/dq by forward differences:
 # nv + 1 calls of the generated ABA), per compiler.
+# Batch example (W = 4 on AVX2, the lanes' per-state time against the single form's):
+#   PEERS_ROBOTS=iiwa,solo12,talos PEERS_ALGORITHMS=fk,rnea,nle,gravity,crba,minv,aba \
+#   PEERS_BATCH=4 PEERS_CFLAGS=-march=x86-64-v3 \
+#   tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md 10 2
 # Derivatives example (hours on a shared 2-core VM: each talos case compiles for 10 minutes):
 #   PEERS_ALGORITHMS=aba,rnea_derivatives,aba_derivatives,aba_fd PEERS_CASES=iiwa,solo12,talos \
 #   PEERS_SECTION=derivatives tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md 10 2
 set -Eeuo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,40p' "$0" >&2
+    sed -n '2,54p' "$0" >&2
     exit 2
 fi
 cdyngen=$1 pinocchio=$2 out=$3 batches=${4:-20} rounds=${5:-3}
@@ -51,6 +63,15 @@ algorithms=${PEERS_ALGORITHMS:-}
 with_cases=${PEERS_CASES:-0}
 case_algorithms=${PEERS_CASE_ALGORITHMS:-prox_ltl,prox_ltl_derivatives}
 section=${PEERS_SECTION:-peers}
+batch=${PEERS_BATCH:-}
+cflags=${PEERS_CFLAGS:--march=native}
+case "$batch" in
+    "" | 4 | 8 | 16 | native) ;;
+    *)
+        echo "peers.sh: PEERS_BATCH=$batch: expected 4, 8, 16 or native" >&2
+        exit 2
+        ;;
+esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${CDYN_SHARED:-$src/../shared}
 work=$(mktemp -d)
@@ -122,7 +143,8 @@ bench_round() {
     fi
     # shellcheck disable=SC2086  # the options are words
     $pin "$cdyngen" bench "$urdf" --name "$name" $options $extra --frame "$frame" \
-        --batches "$batches" ${list:+--algorithms "$list"} --cc "$1" --cflags "$2" \
+        --batches "$batches" ${list:+--algorithms "$list"} ${batch:+--batch "$batch"} \
+        --cc "$1" --cflags "$2" \
         --csv "$work/round.csv" >/dev/null
     tail -n +2 "$work/round.csv" >> "$file"
 }
@@ -161,6 +183,7 @@ table_rows() {
 }
 
 : > "$work/fd.md"
+: > "$work/batch.md"
 for entry in "${robots[@]}"; do
     IFS='|' read -r name urdf options root frame cases <<< "$entry"
     if [ -n "$only_robots" ] && ! grep -qx "$name" <<< "${only_robots//,/$'\n'}"; then
@@ -177,12 +200,12 @@ for entry in "${robots[@]}"; do
     : > "$work/gcc.csv"; : > "$work/clang.csv"; : > "$work/pinocchio.csv"
     for round in $(seq "$rounds"); do
         echo "peers.sh: $name, round $round of $rounds" >&2
-        bench_round gcc "-O3 -march=native"
-        bench_round clang "-std=c99 -O3 -march=native"
+        bench_round gcc "-O3 $cflags"
+        bench_round clang "-std=c99 -O3 $cflags"
         for c in "${case_names[@]}"; do
             echo "peers.sh: $name $c, round $round of $rounds" >&2
-            bench_round gcc "-O3 -march=native" "$c"
-            bench_round clang "-std=c99 -O3 -march=native" "$c"
+            bench_round gcc "-O3 $cflags" "$c"
+            bench_round clang "-std=c99 -O3 $cflags" "$c"
         done
         $pin "$pinocchio" --robot "$name:$urdf:$root:$frame" "${pinocchio_cases[@]}" \
             --batches "$batches" > "$work/pinocchio.md" 2>/dev/null
@@ -205,9 +228,28 @@ for entry in "${robots[@]}"; do
                 g["aba_derivatives"], g["aba_fd"], g["aba_fd"] / g["aba_derivatives"],
                 c["aba_derivatives"], c["aba_fd"], c["aba_fd"] / c["aba_derivatives"]
         }' "$work/gcc.csv" "$work/clang.csv" >> "$work/fd.md"
+    # PEERS_BATCH: the rows with a batch form (csv fields 14 batch_w, 15 batch_us_per_state)
+    [ -z "$batch" ] || awk -F, -v robot="$name" '
+        function least(arr, k, v) { if (!(k in arr) || v < arr[k]) arr[k] = v }
+        function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.2f×", b / a) : "" }
+        FILENAME ~ /pinocchio/ { least(pin, $1, $2); next }
+        $14 == "" { next }
+        FILENAME ~ /gcc/ {
+            if (!($2 in g)) order[++n] = $2
+            least(g, $2, $3); least(gb, $2, $15); w[$2] = $14; next
+        }
+        { least(c, $2, $3); least(cb, $2, $15) }
+        END {
+            for (i = 1; i <= n; i++) {
+                a = order[i]; p = pin[a]
+                printf "| %s | %s | %s | %.4g | %.4g | %.4g | %.4g | %s | %s | %s | %s | %s |\n",
+                    robot, a, w[a], g[a], gb[a], c[a], cb[a], p, ratio(gb[a], g[a]),
+                    ratio(cb[a], c[a]), ratio(gb[a], p), ratio(cb[a], p)
+            }
+        }' "$work/pinocchio.csv" "$work/gcc.csv" "$work/clang.csv" >> "$work/batch.md"
 done
 {
-    echo "Generated (gcc -std=gnu99 and clang -std=c99, -O3 -march=native) vs the generic runtime"
+    echo "Generated (gcc -std=gnu99 and clang -std=c99, -O3 $cflags) vs the generic runtime"
     echo "built by the same compiler vs Pinocchio 3.7 (clang++ -O3 -march=native), one run,"
     echo "$rounds rounds per robot of $batches batches of 1000 calls per side, each side's time the"
     echo "smallest of its rounds' medians, pinned to one core; \"÷\" is how many times faster the"
@@ -219,8 +261,11 @@ done
     fi
     echo "$(gcc --version | head -1); $(clang --version | head -1)."
     settings=""
-    for v in PEERS_ROBOTS PEERS_ALGORITHMS PEERS_CASES PEERS_CASE_ALGORITHMS PEERS_SECTION; do
-        [ -n "${!v:-}" ] && settings="$settings$v=${!v} "
+    for v in PEERS_ROBOTS PEERS_ALGORITHMS PEERS_CASES PEERS_CASE_ALGORITHMS PEERS_SECTION \
+        PEERS_BATCH PEERS_CFLAGS; do
+        value=${!v:-}
+        [ "$value" = "${value// /}" ] || value="\"$value\""
+        [ -n "${!v:-}" ] && settings="$settings$v=$value "
     done
     echo "Of $(git -C "$src" describe --always --dirty 2>/dev/null || echo "an unknown commit"):" \
         "\`${settings}tests/bench/peers.sh CDYNGEN PINOCCHIO_BENCH OUT.md $batches $rounds\`."
@@ -235,6 +280,18 @@ done
         echo "| robot | nv | gcc aba_derivatives µs | gcc aba_fd µs | gcc aba_fd ÷ aba_derivatives | clang aba_derivatives µs | clang aba_fd µs | clang aba_fd ÷ aba_derivatives |"
         echo "|---|---:|---:|---:|---:|---:|---:|---:|"
         cat "$work/fd.md"
+    fi
+    if [ -s "$work/batch.md" ]; then
+        echo
+        echo "The batch forms (--batch $batch; W states a call in vector lanes, W as compiled) per state"
+        echo "against the single-state form built by the same compiler and against Pinocchio (one state"
+        echo "a call, single thread): \"batch µs\" is a call's time over W, each side's time the smallest"
+        echo "of its rounds' medians; \"÷\" is how many times faster the batch form is per state: the"
+        echo "single form's, or Pinocchio's, µs over the batch form's."
+        echo
+        echo "| robot | algorithm | W | gcc single µs | gcc batch µs | clang single µs | clang batch µs | Pinocchio µs | gcc single ÷ batch | clang single ÷ batch | gcc Pinocchio ÷ batch | clang Pinocchio ÷ batch |"
+        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        cat "$work/batch.md"
     fi
 } > "$work/out.md"
 if [ -f "$out" ] && grep -qxF "<!-- $section:begin -->" "$out"; then
