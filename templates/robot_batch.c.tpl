@@ -44,8 +44,18 @@ int {{ name }}_batch_frame_placement(const {{ name }}_batch_data *d, int frame, 
 
 #if {{ NAME }}_BATCH_VECTOR
 
+/* The helpers below take and return lane vectors by value. When W is wider than the
+ * target's vectors (W = 8 in double under AVX2), gcc and clang warn that such a vector
+ * argument's ABI depends on the target (-Wpsabi); every one of them is static, so no call
+ * crosses this file and the warning says nothing here. The public functions take pointers. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+/* Static helpers a robot may not call (no revolute joint: no sin and cos; no forward
+ * dynamics: no pivots) carry CDYN__BATCH_HELPER, so that they are not a warning. */
+#define CDYN__BATCH_HELPER static __attribute__((unused))
+
 /* x in every lane: C converts a scalar to a vector in an operation with one, not in a store. */
-static inline {{ name }}_lanes {{ name }}__splat(cdyn_real x)
+CDYN__BATCH_HELPER inline {{ name }}_lanes {{ name }}__splat(cdyn_real x)
 {
     {{ name }}_lanes r = { 0 };
     int l;
@@ -58,7 +68,7 @@ static inline {{ name }}_lanes {{ name }}__splat(cdyn_real x)
  * handed to cdyn_sincos_n (one vectorised loop) in blocks through scalar buffers (memcpy:
  * no aliasing of vectors by scalars). */
 #define {{ NAME }}__SINCOS_BLOCK 16
-static void {{ name }}__sincos_lanes(const {{ name }}_lanes *x, {{ name }}_lanes *s, {{ name }}_lanes *c, int n)
+CDYN__BATCH_HELPER void {{ name }}__sincos_lanes(const {{ name }}_lanes *x, {{ name }}_lanes *s, {{ name }}_lanes *c, int n)
 {
     cdyn_real xs[{{ NAME }}__SINCOS_BLOCK * W], ss[{{ NAME }}__SINCOS_BLOCK * W], cs[{{ NAME }}__SINCOS_BLOCK * W];
     int i, m;
@@ -71,10 +81,9 @@ static void {{ name }}__sincos_lanes(const {{ name }}_lanes *x, {{ name }}_lanes
     }
 }
 
-/* Lane by lane, for the few sqrt, sin and cos a body may call on a computed value (unused
- * by most robots: hence the attribute, inside this gcc/clang branch). */
+/* Lane by lane, for the few sqrt, sin and cos a body may call on a computed value. */
 #define {{ NAME }}__LANEWISE(fn, op)                                                            \
-    static inline __attribute__((unused)) {{ name }}_lanes fn({{ name }}_lanes x)                   \
+    CDYN__BATCH_HELPER inline {{ name }}_lanes fn({{ name }}_lanes x)                             \
     {                                                                                        \
         {{ name }}_lanes r = x;                                                                  \
         int l;                                                                               \
@@ -87,7 +96,7 @@ static void {{ name }}__sincos_lanes(const {{ name }}_lanes *x, {{ name }}_lanes
 {{ NAME }}__LANEWISE({{ name }}__cos_lanes, CDYN_COS)
 
 /* The lanes where some x[k] (k < n) is not finite: x - x is 0 for a finite x, NaN else. */
-static int {{ name }}__nonfinite_lanes(const {{ name }}_lanes *x, int n)
+CDYN__BATCH_HELPER int {{ name }}__nonfinite_lanes(const {{ name }}_lanes *x, int n)
 {
     {{ name }}_lanes s = { 0 };
     int k, l, mask = 0;
@@ -100,7 +109,7 @@ static int {{ name }}__nonfinite_lanes(const {{ name }}_lanes *x, int n)
 }
 
 /* The lanes where some pivot p[k] (k < n) is not positive. */
-static int {{ name }}__nonpositive_lanes(const {{ name }}_lanes *p, int n)
+CDYN__BATCH_HELPER int {{ name }}__nonpositive_lanes(const {{ name }}_lanes *p, int n)
 {
     int k, l, mask = 0;
     for (k = 0; k < n; ++k)
@@ -253,6 +262,149 @@ int {{ name }}_batch_aba({{ name }}_batch_data *d, const {{ name }}_lanes *q, co
            {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV);
 }
 {% endif %}
+{% if constraints and forward_dynamics %}
+
+/* ---- proxLTL: {{ ncon }} constraints, {{ nc }} rows; {{ name }}.c's parts, per lane ---- */
+
+void {{ name }}_batch_constraint_capture({{ name }}_batch_data *d, const {{ name }}_lanes *q)
+{
+    int k;
+    {{ name }}_batch_fk(d, q);
+    for (k = 0; k < 9; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_R[{{ c.index }}][k] = d->oMf_R[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+    for (k = 0; k < 3; ++k) {
+{% for c in constraints %}
+{% if not c.is_loop %}
+        d->ref_p[{{ c.index }}][k] = d->oMf_p[{{ NAME }}_FRAME_{{ c.frame_a }}][k];
+{% endif %}
+{% endfor %}
+    }
+}
+
+/* As {{ name }}__constraint_terms. {{ con_terms.ops }} (per lane) */
+static void {{ name }}__batch_constraint_terms({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                              const {{ name }}_lanes *v)
+{
+{{ con_terms.unused }}{{ con_terms.lanes }}}
+
+/* As {{ name }}__kkt_factor, mu in every lane (by address: a vector argument's alignment
+ * makes gcc note an ABI change); the pivots are checked by the caller.
+ * {{ kkt_factor.ops }} (per lane) */
+static void {{ name }}__batch_kkt_factor({{ name }}_batch_data *d, const {{ name }}_lanes *mu_lanes)
+{
+    const {{ name }}_lanes mu = *mu_lanes;
+{{ kkt_factor.unused }}{{ kkt_factor.lanes }}}
+
+/* As {{ name }}__kkt_solve. {{ kkt_solve.ops }} (per lane) */
+static void {{ name }}__batch_kkt_solve(const {{ name }}_batch_data *d, {{ name }}_lanes *x)
+{
+{{ kkt_solve.lanes }}}
+
+/* As {{ name }}__prox_rhs. {{ prox_rhs.ops }} (per lane) */
+static void {{ name }}__batch_prox_rhs({{ name }}_batch_data *d, const {{ name }}_lanes *tau,
+                                      const {{ name }}_lanes *astar)
+{
+{{ prox_rhs.lanes }}}
+
+/* As {{ name }}__baumgarte, the gains in every lane. {{ baumgarte.ops }} (per lane) */
+static void {{ name }}__batch_baumgarte(const {{ name }}_batch_data *d, const {{ name }}_lanes *v,
+                                       const {{ name }}_lanes *Kp, const {{ name }}_lanes *Kd,
+                                       {{ name }}_lanes *astar)
+{
+{{ baumgarte.lanes }}}
+
+/* As {{ name }}__prox_ddq. {{ prox_ddq.ops }} (per lane) */
+static void {{ name }}__batch_prox_ddq(const {{ name }}_batch_data *d, const {{ name }}_lanes *lambda,
+                                      {{ name }}_lanes *ddq)
+{
+{{ prox_ddq.lanes }}}
+
+/* The lanes where *x exceeds tol, or is NaN. */
+static int {{ name }}__above_lanes(const {{ name }}_lanes *x, cdyn_real tol)
+{
+    int l, mask = 0;
+    for (l = 0; l < W; ++l)
+        if (!((*x)[l] <= tol))
+            mask |= 1 << l;
+    return mask;
+}
+
+/* The lanes that miss a positive tolerance of s. */
+static int {{ name }}__unconverged_lanes(const {{ name }}_batch_data *d, const cdyn_prox_settings *s)
+{
+    return (s->abs_tol > 0 ? {{ name }}__above_lanes(&d->primal_residual, s->abs_tol) : 0) |
+           (s->rel_tol > 0 ? {{ name }}__above_lanes(&d->dual_residual, s->rel_tol) : 0);
+}
+
+/* {{ name }}__prox_iterate on every lane at once: the residuals per lane (a NaN kept), the
+ * same iterations for all, until every lane meets the tolerances or max_iter. */
+static int {{ name }}__batch_prox_iterate({{ name }}_batch_data *d, const cdyn_prox_settings *s,
+                                         {{ name }}_lanes *lambda)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    {{ name }}_lanes x[{{ NAME }}_NC];
+    int it, k, l;
+    if (!s->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = {{ name }}__splat(0);
+    for (it = 1;; ++it) {
+        {{ name }}_lanes dual = {{ name }}__splat(0);
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            x[k] = d->r[k] + s->mu * lambda[k];
+        {{ name }}__batch_kkt_solve(d, x);
+        for (k = 0; k < {{ NAME }}_NC; ++k) {
+            const {{ name }}_lanes e = x[k] - lambda[k];
+            for (l = 0; l < W; ++l) {
+                const cdyn_real a = e[l] < 0 ? -e[l] : e[l];
+                if (!(a <= dual[l]))
+                    dual[l] = a;          /* keeps a NaN */
+            }
+            lambda[k] = x[k];
+        }
+        d->dual_residual = dual;
+        d->primal_residual = s->mu * dual;
+        if (it >= s->max_iter || (use_tol && {{ name }}__unconverged_lanes(d, s) == 0))
+            return it;
+    }
+}
+
+int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                             const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                             {{ name }}_lanes *lambda)
+{
+    {{ name }}_lanes astar[{{ NAME }}_NC], Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS], mu;
+    int k, mask;
+    if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
+        return CDYN_E_ARG;
+    {{ name }}__batch_constraint_terms(d, q, v);
+    {{ name }}__batch_ltl(d);
+    mu = {{ name }}__splat(settings->mu);
+    {{ name }}__batch_kkt_factor(d, &mu);
+    mask = {{ name }}__nonpositive_lanes(d->D, {{ NAME }}_NV) |
+           {{ name }}__nonpositive_lanes(d->GD, {{ NAME }}_NC);
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        astar[k] = {{ name }}__splat(0);
+    if (settings->Kp || settings->Kd) {
+        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
+            Kp[k] = {{ name }}__splat(settings->Kp ? settings->Kp[k] : 0);
+            Kd[k] = {{ name }}__splat(settings->Kd ? settings->Kd[k] : 0);
+        }
+        {{ name }}__batch_baumgarte(d, v, Kp, Kd, astar);
+    }
+    {{ name }}__batch_prox_rhs(d, tau, astar);
+    d->iterations = {{ name }}__batch_prox_iterate(d, settings, lambda);
+    {{ name }}__batch_prox_ddq(d, lambda, ddq);
+    return mask | {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
+           {{ name }}__unconverged_lanes(d, settings);
+}
+{% endif %}
 
 #else /* plain C99: each form a loop over the lanes calling the single-state function */
 
@@ -381,6 +533,57 @@ int {{ name }}_batch_aba({{ name }}_batch_data *d, const {{ name }}_lanes *q, co
         if ({{ name }}_aba(&d->one, ql, vl, tl, out) != 0)
             mask |= 1 << l;
         {{ name }}__set_lane(ddq, out, {{ NAME }}_NV, l);
+    }
+    return mask;
+}
+{% endif %}
+{% if constraints and forward_dynamics %}
+
+void {{ name }}_batch_constraint_capture({{ name }}_batch_data *d, const {{ name }}_lanes *q)
+{
+    cdyn_real ql[{{ NAME }}_NQ];
+    int l, k;
+    for (l = 0; l < W; ++l) {
+        {{ name }}__get_lane(ql, q, {{ NAME }}_NQ, l);
+        {{ name }}_constraint_capture(&d->one, ql);
+        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
+            {{ name }}__set_lane(d->ref_R[k], d->one.ref_R[k], 9, l);
+            {{ name }}__set_lane(d->ref_p[k], d->one.ref_p[k], 3, l);
+        }
+    }
+}
+
+int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                             const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                             {{ name }}_lanes *lambda)
+{
+    cdyn_real ql[{{ NAME }}_NQ], vl[{{ NAME }}_NV], tl[{{ NAME }}_NV], out[{{ NAME }}_NV];
+    cdyn_real lam[{{ NAME }}_NC];
+    int l, k, status, mask = 0;
+    if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
+        return CDYN_E_ARG;
+    d->iterations = 0;
+    for (l = 0; l < W; ++l) {
+        {{ name }}__get_lane(ql, q, {{ NAME }}_NQ, l);
+        {{ name }}__get_lane(vl, v, {{ NAME }}_NV, l);
+        {{ name }}__get_lane(tl, tau, {{ NAME }}_NV, l);
+        {{ name }}__get_lane(lam, lambda, {{ NAME }}_NC, l);
+        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
+            {{ name }}__get_lane(d->one.ref_R[k], d->ref_R[k], 9, l);
+            {{ name }}__get_lane(d->one.ref_p[k], d->ref_p[k], 3, l);
+        }
+        status = {{ name }}_prox_ltl(&d->one, settings, ql, vl, tl, out, lam);
+        if (status < 0)
+            mask |= 1 << l;
+        if (status == CDYN_E_NOT_CONVERGED)
+            status = settings->max_iter;
+        if (status > d->iterations)
+            d->iterations = status; /* the most: each lane stops at its own count here */
+        {{ name }}__set_lane(ddq, out, {{ NAME }}_NV, l);
+        {{ name }}__set_lane(lambda, lam, {{ NAME }}_NC, l);
+        d->primal_residual.lane[l] = d->one.primal_residual;
+        d->dual_residual.lane[l] = d->one.dual_residual;
     }
     return mask;
 }

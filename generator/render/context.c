@@ -542,6 +542,20 @@ static int delassus_route(const kin_tree *t, long ops[2])
     return tree_contacts_only(t) && ops[1] < ops[0];
 }
 
+/* The algorithms and constrained parts whose bodies robot_batch.c.tpl uses (--batch). */
+static int has_batch_form(const char *name)
+{
+    static const char *const names[] = {
+        "fk",        "rnea",       "nle",       "gravity",  "crba",      "crba_tree", "ltl",
+        "aba",       "con_terms",  "kkt_factor", "kkt_solve", "prox_rhs", "baumgarte", "prox_ddq",
+    };
+    int i;
+    for (i = 0; i < COUNT(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* The sizes of the constrained solvers' arrays in NAME_data, from the emitters. */
 static const struct {
     const char *key;
@@ -556,7 +570,8 @@ static const struct {
 };
 
 /* The constrained functions' bodies, the solvers' array sizes and R_delassus's route. */
-static int constrained_functions_value(const kin_tree *t, tpl_value *ctx)
+static int constrained_functions_value(const kin_tree *t, const render_options *o,
+                                       tpl_value *ctx)
 {
     long ops[2];
     int i, route;
@@ -579,21 +594,9 @@ static int constrained_functions_value(const kin_tree *t, tpl_value *ctx)
         const program *a = &program_constrained[i];
         if (a->contacts_only && !tree_contacts_only(t))
             continue;
-        if (set_program(ctx, t, a, NULL) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL) != 0)
             return -1;
     }
-    return 0;
-}
-
-/* The algorithms whose bodies robot_batch.c.tpl uses (with --batch). */
-static int has_batch_form(const char *name)
-{
-    static const char *const names[] = { "fk",        "rnea", "nle", "gravity", "crba",
-                                         "crba_tree", "ltl",  "aba" };
-    int i;
-    for (i = 0; i < COUNT(names); i++)
-        if (strcmp(names[i], name) == 0)
-            return 1;
     return 0;
 }
 
@@ -614,7 +617,7 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     if (jacobians_value(t, o, ctx) != 0 ||
         (!t->m_singular && minv_chunks_value(t, o, ctx) != 0))
         return -1;
-    if (t->nconstraints > 0 && constrained_functions_value(t, ctx) != 0)
+    if (t->nconstraints > 0 && constrained_functions_value(t, o, ctx) != 0)
         return -1;
     integrate_value(t, o->name, ctx);
     return 0;
