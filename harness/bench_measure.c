@@ -384,7 +384,7 @@ static int batch_init(bench_ctx *c)
     if (nblocks == 0)
         return -1;
     c->data[BATCH] = lanes_alloc(b, b->data_size);
-    c->out[BATCH] = lanes_alloc(b, ((size_t)nv * nv + (size_t)nv + 12) * lane);
+    c->out[BATCH] = lanes_alloc(b, ((size_t)nv * nv + (size_t)nv + (size_t)c->in.nc + 12) * lane);
     c->batch_pool = lanes_alloc(b, (size_t)nblocks * ((size_t)nq + 3 * (size_t)nv) * lane);
     if (!c->data[BATCH] || !c->out[BATCH] || !c->batch_pool)
         return -1;
