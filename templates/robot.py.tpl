@@ -256,6 +256,7 @@ _PROTOTYPES.update({
 _lanes_p = ctypes.c_void_p         # {{ name }}_lanes * and {{ name }}_batch_data *: aligned buffers
 _PROTOTYPES.update({
     "batch_pack": (None, [_lanes_p, _real_p, _int]),
+    "batch_data_bytes": (ctypes.c_size_t, []),
     "batch_unpack": (None, [_real_p, _lanes_p, _int]),
     "batch_fk": (None, [_lanes_p, _lanes_p]),
     "batch_frame_placement": (_int, [_lanes_p, _int, _int, _real_p, _real_p]),
@@ -593,14 +594,10 @@ class BatchData(object):
     def __init__(self):
         _library()
         w, lane = _BATCH
-        # the fields of {{ name }}_batch_data, in lanes (its vector form; the plain form's
-        # single-state workspace after them is room enough for too)
+        # its first fields, in lanes: oMb_R, oMb_p, oMf_R, oMf_p (its size from the library)
         self._oMf = 12 * {{ nbodies_alloc }}           # lanes before oMf_R
-        n = 12 * {{ nbodies_alloc }} + 12 * {{ nframes_alloc }} + {{ nnz_alloc }}
-{% if forward_dynamics %}
-        n += {{ nnz_alloc }} + 3 * {{ nv_alloc }}
-{% endif %}
-        self.buffer = _aligned(n * lane + ctypes.sizeof(Data), max(lane, 16))
+        n = 12 * {{ nbodies_alloc }} + 12 * {{ nframes_alloc }}
+        self.buffer = _aligned(_c("batch_data_bytes")(), max(lane, 16))
         self.w, self._lanes = w, n
 
     @property

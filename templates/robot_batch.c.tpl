@@ -13,6 +13,11 @@
 
 #define W {{ NAME }}_BATCH_W
 
+size_t {{ name }}_batch_data_bytes(void)
+{
+    return sizeof({{ name }}_batch_data);
+}
+
 void {{ name }}_batch_pack({{ name }}_lanes *out, const cdyn_real *states, int n)
 {
     int i, l;

@@ -25,6 +25,7 @@
 #ifndef {{ NAME }}_BATCH_H
 #define {{ NAME }}_BATCH_H
 
+#include <stddef.h>
 #include "{{ name }}.h"
 
 #ifdef __cplusplus
@@ -95,6 +96,11 @@ typedef struct {
     {{ name }}_data one; /* the plain form's single-state workspace */
 #endif
 } {{ name }}_batch_data;
+
+/** {{ name }}_batch_data_bytes — sizeof({{ name }}_batch_data) as this library was compiled
+ *  (W and the form are fixed when it is compiled: for callers that cannot read the header,
+ *  the Python module). */
+size_t {{ name }}_batch_data_bytes(void);
 
 /** {{ name }}_batch_pack — W ordinary states into lanes: out[i] lane l = states[l * n + i].
  *  @out [out] (n); @states [in] (W * n), state after state; @n entries per state. */
