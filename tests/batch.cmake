@@ -13,8 +13,14 @@
 #                    -ffp-contract=off and require every value bit for bit; the others let the
 #                    compiler contract into fma (gcc -O2, clang's default), against the
 #                    uncontracted reference: 1e-12 (double) or 1e-5 (float) relative.
-#   batch_compile_*  NAME_batch.c of arm7 and of random robot 25 (a free-flyer without a
-#                    revolute joint), -std=c99 -Wall -Wextra -Wpedantic -Wdouble-promotion
+#   batch_lanes_con_* the same for robots with a constraint set (humanoid on two 6d soles;
+#                    fourbar's 3d loop; quadruped12 on two friction and two 3d feet; solo12's
+#                    F3x4 when ../shared is present): also NAME_batch_constraint_capture and
+#                    NAME_batch_prox_ltl against the single-state ones (gcc W = 8 exact, clang
+#                    native, plain). batch_single builds their folders' cdyn_*.c into runtime.a
+#                    (NAME.c's contact step calls the runtime's contact solver).
+#   batch_compile_*  NAME_batch.c of arm7, of random robot 25 (a free-flyer without a
+#                    revolute joint) and of fourbar with its loop (proxLTL), -std=c99 -Wall -Wextra -Wpedantic -Wdouble-promotion
 #                    -Werror at -O1, under -march=x86-64 (baseline SSE2) and x86-64-v3 (AVX2),
 #                    each with the width native gives it and the next target's (AVX on SSE2,
 #                    AVX-512 on AVX2), and with CDYN_BATCH_PLAIN; native's W checked against
@@ -58,8 +64,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 
   # generate(ENTRY DIR_PARENT OPTIONS...): robot "name^urdf^cdyngen options^test options";
   # "random:SEED" as the urdf is random_urdf_tool's robot SEED (written into URDF_DIR), with
-  # --floating-base when its options say so (its constraint sets are left out: the batch forms
-  # are the unconstrained ones). Sets name, upper, dir, topts.
+  # --floating-base when its options say so (its constraint sets are left out: the constrained
+  # robots are the named ones of batch_con). Sets name, upper, dir, topts, gopts.
   macro(generate entry parent)
     string(REPLACE "|" ";" parts "${entry}")
     list(GET parts 0 name)
@@ -118,6 +124,19 @@ if(CMAKE_SCRIPT_MODE_FILE)
         generate("${entry}" ${WORK}/${scalar} ${sopt})
         run("${name}.c (${scalar})" ${CC} ${warn} -O0 -ffp-contract=off -c ${dir}/${name}.c
             -o ${dir}/single.o)
+        if("${gopts}" MATCHES "--contact|--loop")
+          # a constraint set's NAME.c calls the runtime's contact solver (the contact step):
+          # the folder's cdyn_*.c into an archive, the same flags (not under test: no -Werror)
+          file(GLOB rt ${dir}/cdyn_*.c)
+          set(objs "")
+          foreach(src ${rt})
+            get_filename_component(base ${src} NAME_WE)
+            run("${name}: ${base}.c" ${CC} -std=c99 -O0 -ffp-contract=off -c ${src}
+                -o ${dir}/${base}.o)
+            list(APPEND objs ${dir}/${base}.o)
+          endforeach()
+          run("${name}: runtime.a" ${AR} rcs ${dir}/runtime.a ${objs})
+        endif()
       endforeach()
     endforeach()
 
@@ -166,8 +185,12 @@ if(CMAKE_SCRIPT_MODE_FILE)
       run("test_batch.c for ${name}" ${CC} ${warn} ${BFLAGS} ${exact} -DBATCH_ROBOT=${name}
           -DBATCH_UPPER=${upper} "-DBATCH_HEADER=\"${name}_batch.h\"" -I${dir} -I${TESTS}
           -c ${TESTS}/test_batch.c -o ${dir}/test.o)
+      set(runtime "")
+      if(EXISTS ${single}/runtime.a)
+        set(runtime ${single}/runtime.a)
+      endif()
       run("link ${name}" ${CC} ${dir}/test.o ${dir}/batch.o ${single}/single.o ${SINGLE}/rng.o
-          -lm -o ${dir}/test_batch)
+          ${runtime} -lm -o ${dir}/test_batch)
       if(broken)
         continue()
       endif()
@@ -265,11 +288,24 @@ if(EXISTS ${ref}/iiwa.urdf AND EXISTS ${ref}/talos_full_v2.urdf)
 else()
   message(STATUS "cdyngen: ${CDYN_SHARED_DIR}/reference absent: the batch tests leave out its robots")
 endif()
+# constraint sets (--contact, --loop): the batch proxLTL besides every form above
+set(batch_con
+  "humanoid_c2^${R}/humanoid.urdf^--floating-base --contact left_sole:6d --contact right_sole:6d^--constrained"
+  "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^--constrained"   # a loop, 1 DoF
+  "quadruped12_c4^${R}/quadruped12.urdf^--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:3d --contact rh_foot:3d^--constrained")
+if(EXISTS ${ref}/solo12.urdf)
+  # the reference's contact case F3x4
+  list(APPEND batch_con "solo12_f3x4^${ref}/solo12.urdf^--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d^--constrained")
+else()
+  message(STATUS "cdyngen: ${ref}/solo12.urdf absent: the batch proxLTL tests leave out solo12")
+endif()
 string(REPLACE ";" "|" batch_small "${batch_small}")
 string(REPLACE ";" "|" batch_all "${batch_all}")
+string(REPLACE ";" "|" batch_con "${batch_con}")
 
 add_test(NAME batch_single COMMAND ${CMAKE_COMMAND} -DMODE=single -DCC=${CMAKE_C_COMPILER}
-  "-DROBOTS=${batch_all}" "-DFROBOTS=${batch_small}" -DCDYNGEN=$<TARGET_FILE:cdyngen>
+  "-DROBOTS=${batch_all}|${batch_con}" "-DFROBOTS=${batch_small}" -DAR=${CMAKE_AR}
+  -DCDYNGEN=$<TARGET_FILE:cdyngen>
   -DRANDOM_TOOL=$<TARGET_FILE:random_urdf_tool> -DTESTS=${CMAKE_CURRENT_SOURCE_DIR}
   -DWORK=${batch_work}/single -P ${batch_script})
 set_tests_properties(batch_single PROPERTIES FIXTURES_SETUP batch_single TIMEOUT 600)
@@ -301,9 +337,16 @@ batch_lanes(gcc_double_native_x86-64 "${CDYN_GCC}" double native 1 batch_small
 # the plain C99 fallback
 batch_lanes(gcc_double_w8_plain "${CDYN_GCC}" double 8 1 batch_small
   "-O1|-DCDYN_BATCH_PLAIN|-ffp-contract=off")
+# the constraint sets' proxLTL: bit for bit, contracted, and the plain form (each lane its own
+# iteration count there)
+batch_lanes(con_gcc_double_w8_exact "${CDYN_GCC}" double 8 1 batch_con "-O1|-march=native|-ffp-contract=off")
+batch_lanes(con_clang_double_native "${CDYN_CLANG}" double native 0 batch_con "-O1|-march=native")
+batch_lanes(con_gcc_double_w8_plain "${CDYN_GCC}" double 8 1 batch_con
+  "-O1|-DCDYN_BATCH_PLAIN|-ffp-contract=off")
 
 # batch_compile(NAME CC FLAGS BUILDS): BUILDS scalar:W|...
-set(batch_compile_robots "arm7^${R}/arm7.urdf^^" "random25^random:25^^")
+set(batch_compile_robots "arm7^${R}/arm7.urdf^^" "random25^random:25^^"
+  "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^")   # a constraint set: proxLTL
 string(REPLACE ";" "|" batch_compile_robots "${batch_compile_robots}")
 function(batch_compile name cc flags builds)
   get_filename_component(ccname "${cc}" NAME)

@@ -29,10 +29,25 @@
  * x[i] lane l = states[l n + i], nothing written outside n entries.
  * The comparison itself is checked first: it must reject one entry off by one ulp (exact) or
  * by twice the tolerance.
+ * A constraint set (--constrained; NAME_batch_prox_ltl exists): per batch, each lane captures
+ * its references at its own configuration (its q moved by a small step: the Baumgarte terms
+ * act) and gets its own warm-start lambda; batch_constraint_capture's references, and
+ * batch_prox_ltl's ddq, lambda and residuals against the single-state constraint_capture and
+ * prox_ltl: (a) mu 1e-2, exactly 3 iterations, Kp and Kd, warm start: mask 0, d->iterations 3;
+ * (b) the default settings: d->iterations the most any lane's single-state call takes, a mask
+ * bit exactly where the lane's primal residual misses abs_tol, and each lane the single-state
+ * result of exactly d->iterations iterations (plain form: of its own count); (c) max_iter one
+ * fewer: the bits exactly the lanes whose single-state call is CDYN_E_NOT_CONVERGED.
+ * Bit for bit under -DBATCH_EXACT, else max(TOL, 16 eps (cond1(M) + cond1(G + mu I))) of the
+ * lane (the residuals: that times max|lambda|). Then NaN in each tau entry of lane L (fixed
+ * count): the mask bit L as the single-state status, the other lanes bit for bit; with the
+ * default settings bit L only and the other lanes within abs_tol; bad settings (mu 0, -1,
+ * NaN, max_iter 0, -3, NULL): CDYN_E_ARG, ddq, lambda and d unwritten.
  *
  * Options: --batches N (default 3: 3 W states), --angles (every q entry is a revolute angle:
  * the last lane's angles are moved by ~1.5e5 rad, past cdyn_sincos_n's 1e5 (float 1e4) switch
- * to libm, in the first batch), --singular a,b,... (NQ values), --expect-w N.
+ * to libm, in the first batch), --singular a,b,... (NQ values), --expect-w N, --constrained (the
+ * robot has a constraint set: its batch proxLTL must exist, and is checked).
  * Exit 0 pass, 1 fail; prints the largest relative difference of each form. */
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +68,15 @@
 #define NNZ C(NNZ)
 #define W C(BATCH_W)
 #define FWD C(HAS_FORWARD_DYNAMICS)
+/* A constraint set (--contact, --loop): the batch proxLTL exists (with the forward dynamics).
+ * An undefined NAME_NCONSTRAINTS is 0 in #if. */
+#if FWD && C(NCONSTRAINTS) + 0 > 0
+#define CON 1
+#define NC C(NC)
+#define NCON C(NCONSTRAINTS)
+#else
+#define CON 0
+#endif
 typedef F(lanes) lanes;
 typedef F(data) sdata;
 typedef BF(data) bdata;
@@ -103,9 +127,13 @@ static void lanes_set(lanes *x, const cdyn_real *in, int n, int l)
 static int failures = 0;
 
 /* Worst relative difference seen per form, for the summary. */
-enum { K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA, K_COUNT };
+enum {
+    K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA,
+    K_CAPTURE, K_PROX_DDQ, K_PROX_LAMBDA, K_PROX_RES, K_COUNT
+};
 static const char *const kind_name[K_COUNT] = { "placement", "jacobian", "rnea", "nle", "gravity",
-                                                 "crba", "crba(NULL)", "minv", "aba" };
+                                                 "crba", "crba(NULL)", "minv", "aba", "capture",
+                                                 "prox ddq", "prox lambda", "prox resid" };
 static double worst[K_COUNT];
 static long compared[K_COUNT], bit_equal[K_COUNT];
 
@@ -586,6 +614,379 @@ static void check_nonfinite(const cdyn_real *singular)
 }
 #endif
 
+#if CON
+/* ---- proxLTL on the constraint set (NAME_batch_constraint_capture, NAME_batch_prox_ltl) ----
+ * Each lane captures its references at its own configuration qc (the lane's q moved by a small
+ * random step, so that the contacts' position and rotation errors are not zero and the
+ * Baumgarte gains act), and gets its own warm-start lambda0. */
+static cdyn_real qc_of[W][NQ], lam0_of[W][NC], Kp[NCON], Kd[NCON];
+static lanes QC[NQ], LAM0[NC];
+/* Where the two sides may round differently: ddq and lambda go through M's factor and, every
+ * iteration, through G + mu I's, as minv and aba through M's: max(TOL, 16 eps (cond1(M) +
+ * cond1(G + mu I))) of the lane, relative to the largest entry; the residuals (changes of
+ * lambda) absolutely, that bound times max|lambda|. */
+static double tol_kkt[W], eps_kkt[W], worst_over_kkt;
+
+/* The fixed count: mu 1e-2 (against G's eigenvalues of 1e-2..1e2 a contraction of about 1/2
+ * in the weakest directions, so a fourth iteration, or a cold start, would show), exactly 3
+ * iterations, the gains, warm start. */
+static cdyn_prox_settings fixed_settings(void)
+{
+    cdyn_prox_settings s = CDYN_PROX_SETTINGS_DEFAULT;
+    s.mu = (cdyn_real)1e-2;
+    s.max_iter = 3;
+    s.abs_tol = 0;
+    s.rel_tol = 0;
+    s.Kp = Kp;
+    s.Kd = Kd;
+    s.warm_start = 1;
+    return s;
+}
+
+/* cond1 of the n x n A (row-major) by Gauss-Jordan with partial pivoting; inf if singular. */
+static double cond1(const cdyn_real *A, int n)
+{
+    static double a[NC > NV ? NC : NV][2 * (NC > NV ? NC : NV)];
+    double na = 0, ni = 0;
+    int i, j, k;
+    for (j = 0; j < n; ++j) {
+        double c = 0;
+        for (i = 0; i < n; ++i)
+            c += fabs((double)A[i * n + j]);
+        if (c > na)
+            na = c;
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < 2 * n; ++j)
+            a[i][j] = j < n ? (double)A[i * n + j] : (j - n == i);
+    for (k = 0; k < n; ++k) {
+        int p = k;
+        for (i = k + 1; i < n; ++i)
+            if (fabs(a[i][k]) > fabs(a[p][k]))
+                p = i;
+        if (!(fabs(a[p][k]) > 0))
+            return INFINITY;
+        for (j = 0; j < 2 * n; ++j) {
+            double t = a[k][j];
+            a[k][j] = a[p][j];
+            a[p][j] = t;
+        }
+        for (j = 2 * n - 1; j >= k; --j)
+            a[k][j] /= a[k][k];
+        for (i = 0; i < n; ++i)
+            if (i != k)
+                for (j = 2 * n - 1; j >= k; --j)
+                    a[i][j] -= a[i][k] * a[k][j];
+    }
+    for (j = 0; j < n; ++j) {
+        double c = 0;
+        for (i = 0; i < n; ++i)
+            c += fabs(a[i][n + j]);
+        if (c > ni)
+            ni = c;
+    }
+    return na * ni;
+}
+
+static void draw_capture(void)
+{
+    static double step[NV + 1], dummy[NV + 1], lam[NC + 1];
+    cdyn_real dq[NV + 1];
+    static xorshift64s g = { 0x9e3779b97f4a7c15u };
+    int l, i;
+    for (l = 0; l < W; ++l) {
+        xorshift32_state(&rng_state, NV, step, dummy, dummy, dummy);
+        for (i = 0; i < NV; ++i)
+            dq[i] = (cdyn_real)(0.05 * step[i]);
+        F(integrate)(q_of[l], dq, 1, qc_of[l]);
+        xorshift64s_vector(&g, lam, NC, 20);
+        for (i = 0; i < NC; ++i)
+            lam0_of[l][i] = (cdyn_real)lam[i];
+        lanes_set(QC, qc_of[l], NQ, l);
+        lanes_set(LAM0, lam0_of[l], NC, l);
+    }
+    for (i = 0; i < NCON; ++i) {
+        Kp[i] = (cdyn_real)(20 + 5 * i);
+        Kd[i] = (cdyn_real)(3 + i);
+    }
+}
+
+/* The references of every constraint, lane by lane, against the single-state capture. */
+static void check_capture(void)
+{
+    static cdyn_real ref[NCON * 12], got[NCON * 12];
+    int l, k;
+    BF(constraint_capture)(&bd, QC);
+    for (l = 0; l < W; ++l) {
+        F(constraint_capture)(&sd, qc_of[l]);
+        for (k = 0; k < NCON; ++k) {
+            memcpy(ref + 12 * k, sd.ref_R[k], 9 * sizeof *ref);
+            memcpy(ref + 12 * k + 9, sd.ref_p[k], 3 * sizeof *ref);
+            lanes_get(got + 12 * k, bd.ref_R[k], 9, l);
+            lanes_get(got + 12 * k + 9, bd.ref_p[k], 3, l);
+        }
+        compare(got, ref, NCON * 12, K_CAPTURE, EXACT, TOL, "constraint_capture", l, 0);
+    }
+}
+
+/* One lane's single-state proxLTL: capture at qc, then solve from lambda0 (read when warm). */
+static int single_prox(int l, const cdyn_prox_settings *s, const cdyn_real *tau, cdyn_real *ddq,
+                       cdyn_real *lambda)
+{
+    F(constraint_capture)(&sd, qc_of[l]);
+    memcpy(lambda, lam0_of[l], sizeof lam0_of[l]);
+    return F(prox_ltl)(&sd, s, q_of[l], v_of[l], tau, ddq, lambda);
+}
+
+/* Lane l of the batch results against the single-state ones: ddq, lambda (relative, tol of the
+ * lane) and the two residuals (absolute: tol times max|lambda|). */
+static void compare_prox(const lanes *ddq, const lanes *lambda, const cdyn_real *sddq,
+                         const cdyn_real *slam, double sprimal, double sdual, int l,
+                         const char *what)
+{
+    cdyn_real got[NV > NC ? NV : NC], res[2], sres[2];
+    double lmax = 0, tol = tol_kkt[l], e = 0, scale = 0, el = 0;
+    char w[96];
+    int k;
+    lanes_get(got, ddq, NV, l);
+    snprintf(w, sizeof w, "%s ddq", what);
+    compare(got, sddq, NV, K_PROX_DDQ, EXACT, tol, w, l, 0);
+    for (k = 0; k < NV; ++k) {
+        if (fabs((double)got[k] - (double)sddq[k]) > e)
+            e = fabs((double)got[k] - (double)sddq[k]);
+        if (fabs((double)sddq[k]) > scale)
+            scale = fabs((double)sddq[k]);
+    }
+    lanes_get(got, lambda, NC, l);
+    snprintf(w, sizeof w, "%s lambda", what);
+    compare(got, slam, NC, K_PROX_LAMBDA, EXACT, tol, w, l, 0);
+    for (k = 0; k < NC; ++k) {
+        if (fabs((double)slam[k]) > lmax)
+            lmax = fabs((double)slam[k]);
+        if (fabs((double)got[k] - (double)slam[k]) > el)
+            el = fabs((double)got[k] - (double)slam[k]);
+    }
+    if (scale > 0 && e / scale / eps_kkt[l] > worst_over_kkt)
+        worst_over_kkt = e / scale / eps_kkt[l];
+    if (lmax > 0 && el / lmax / eps_kkt[l] > worst_over_kkt)
+        worst_over_kkt = el / lmax / eps_kkt[l];
+    /* the residuals: bit for bit, or within tol max|lambda| (a difference of two lambdas) */
+    res[0] = lane_get(&bd.dual_residual, l);
+    res[1] = lane_get(&bd.primal_residual, l);
+    sres[0] = (cdyn_real)sdual;
+    sres[1] = (cdyn_real)sprimal;
+    snprintf(w, sizeof w, "%s residuals (dual, primal)", what);
+    compare(res, sres, 2, K_PROX_RES, EXACT,
+            lmax > 0 && fabs(sdual) > 0 ? tol * lmax / fabs(sdual) : tol, w, l, 0);
+}
+
+/* Fixed count, then a tolerance: lane by lane against the single-state proxLTL. */
+static void check_prox(void)
+{
+    static lanes ddq[NV], lam[NC];
+    static cdyn_real sddq[NV], slam[NC], Gmu[NC * NC], Ml[NV * NV], Mi[NV * NV];
+    static int counts[W];
+    const double eps = sizeof(cdyn_real) == 4 ? 5.96e-8 : 1.11e-16;
+    cdyn_prox_settings s = fixed_settings(), t = CDYN_PROX_SETTINGS_DEFAULT;
+    char what[96];
+    int l, m, st, most = 0;
+    for (l = 0; l < W; ++l) {
+        F(crba)(&sd, q_of[l], Ml);
+        F(minv)(&sd, q_of[l], Mi);
+        if (F(delassus)(&sd, q_of[l], s.mu, Gmu) != 0) {
+            printf("FAIL %s single-state delassus refused lane %d's state\n", ROBOT, l);
+            failures++;
+        }
+        eps_kkt[l] = eps * (norm1(Ml) * norm1(Mi) + cond1(Gmu, NC));
+        tol_kkt[l] = 16 * eps_kkt[l] > TOL ? 16 * eps_kkt[l] : TOL;
+    }
+    check_capture();
+
+    /* exactly 3 iterations, gains, warm start */
+    memcpy(lam, LAM0, sizeof LAM0);
+    m = BF(prox_ltl)(&bd, &s, Q, V, T, ddq, lam);
+    if (m != 0 || bd.iterations != 3) {
+        printf("FAIL %s batch_prox_ltl (3 iterations): mask %#x, %d iterations\n", ROBOT, m,
+               bd.iterations);
+        failures++;
+    }
+    for (l = 0; l < W; ++l) {
+        st = single_prox(l, &s, tau_of[l], sddq, slam);
+        if (st != 3) {
+            printf("FAIL %s single-state prox_ltl (3 iterations) returned %d on lane %d\n", ROBOT, st, l);
+            failures++;
+        }
+        compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l,
+                     "prox_ltl (3 iterations)");
+    }
+
+    /* the default settings (abs_tol 1e-10): the most iterations any lane needs, on every lane */
+    t.max_iter = 100;
+    memcpy(lam, LAM0, sizeof LAM0);
+    m = BF(prox_ltl)(&bd, &t, Q, V, T, ddq, lam);
+    for (l = 0; l < W; ++l) {
+        cdyn_real pr = lane_get(&bd.primal_residual, l);
+        st = single_prox(l, &t, tau_of[l], sddq, slam);
+        counts[l] = st == CDYN_E_NOT_CONVERGED ? t.max_iter : st;
+        if (counts[l] > most)
+            most = counts[l];
+        if (st < 0 && st != CDYN_E_NOT_CONVERGED) {
+            printf("FAIL %s single-state prox_ltl (default settings) returned %d on lane %d\n", ROBOT,
+                   st, l);
+            failures++;
+        }
+        if (((m >> l) & 1) != !(pr <= t.abs_tol)) {
+            printf("FAIL %s batch_prox_ltl (default settings) lane %d: mask bit %d, primal residual"
+                   " %.3g against abs_tol %.3g\n", ROBOT, l, (m >> l) & 1, (double)pr, (double)t.abs_tol);
+            failures++;
+        }
+#if C(BATCH_VECTOR)
+        (void)sddq;
+#else
+        /* plain: each lane stops at its own count, as the single-state function */
+        compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l,
+                     "prox_ltl (default settings, plain)");
+#endif
+    }
+    if (bd.iterations != most) {
+        printf("FAIL %s batch_prox_ltl (default settings): %d iterations, the lanes' single-state"
+               " counts' maximum is %d\n", ROBOT, bd.iterations, most);
+        failures++;
+    }
+#if C(BATCH_VECTOR)
+    /* every lane ran d->iterations: the single-state function run for exactly that many */
+    {
+        cdyn_prox_settings e = t;
+        e.abs_tol = 0;
+        e.max_iter = bd.iterations > 0 ? bd.iterations : 1;
+        for (l = 0; l < W; ++l) {
+            st = single_prox(l, &e, tau_of[l], sddq, slam);
+            snprintf(what, sizeof what, "prox_ltl (default settings, %d iterations)", e.max_iter);
+            compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l, what);
+        }
+    }
+#endif
+    printf("%s: prox_ltl default settings: %d iterations, single-state counts", ROBOT, bd.iterations);
+    for (l = 0; l < W; ++l)
+        printf(" %d", counts[l]);
+    printf(", mask %#x", m);
+    /* one iteration fewer than the most: the lanes that needed the most miss abs_tol, their
+     * bits (the single-state CDYN_E_NOT_CONVERGED), the others' clear; results as the
+     * single-state ones, every lane having run max_iter */
+    if (most > 1) {
+        int want = 0;
+        t.max_iter = most - 1;
+        memcpy(lam, LAM0, sizeof LAM0);
+        m = BF(prox_ltl)(&bd, &t, Q, V, T, ddq, lam);
+        for (l = 0; l < W; ++l) {
+            st = single_prox(l, &t, tau_of[l], sddq, slam);
+            want |= (st == CDYN_E_NOT_CONVERGED) << l;
+            snprintf(what, sizeof what, "prox_ltl (default settings, max_iter %d)", t.max_iter);
+            compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l, what);
+        }
+        if (m != want || want == 0 || bd.iterations != t.max_iter) {
+            printf("\nFAIL %s batch_prox_ltl (default settings, max_iter %d): mask %#x, %d iterations;"
+                   " the single-state functions missed abs_tol on %#x\n", ROBOT, t.max_iter, m,
+                   bd.iterations, want);
+            failures++;
+        }
+        printf("; max_iter %d: mask %#x", t.max_iter, m);
+    }
+    printf("\n");
+}
+
+/* A NaN in each tau entry of lane L (fixed count): the mask against the single-state status,
+ * the other lanes bit for bit the clean run's; then bad settings: CDYN_E_ARG, nothing written. */
+static void check_prox_nonfinite(void)
+{
+    static lanes ddq0[NV], lam0[NC], ddq[NV], lam[NC], t2[NV];
+    static cdyn_real sddq[NV], slam[NC], ts[NV];
+    static bdata before;
+    const int L = W > 2 ? 2 : W - 1;
+    cdyn_prox_settings s = fixed_settings(), bad[5];
+    lanes pr0, du0;
+    int k, m, st, refused = 0;
+    memcpy(lam0, LAM0, sizeof LAM0);
+    m = BF(prox_ltl)(&bd, &s, Q, V, T, ddq0, lam0);
+    pr0 = bd.primal_residual;
+    du0 = bd.dual_residual;
+    for (k = 0; k < NV; ++k) {
+        memcpy(t2, T, sizeof T);
+        lane_set(&t2[k], L, (cdyn_real)NAN);
+        memcpy(ts, tau_of[L], sizeof ts);
+        ts[k] = (cdyn_real)NAN;
+        memcpy(lam, LAM0, sizeof LAM0);
+        m = BF(prox_ltl)(&bd, &s, Q, V, t2, ddq, lam);
+        st = single_prox(L, &s, ts, sddq, slam);
+        refused += st < 0;
+        if (m != (st < 0 ? 1 << L : 0) || bd.iterations != 3) {
+            printf("FAIL %s prox_ltl with NaN in tau[%d] of lane %d: mask %#x, %d iterations; the"
+                   " single-state prox_ltl returned %d\n", ROBOT, k, L, m, bd.iterations, st);
+            failures++;
+        }
+        if (!others_untouched(ddq, ddq0, NV, L) || !others_untouched(lam, lam0, NC, L) ||
+            !others_untouched(&bd.primal_residual, &pr0, 1, L) ||
+            !others_untouched(&bd.dual_residual, &du0, 1, L)) {
+            printf("FAIL %s prox_ltl with NaN in tau[%d] of lane %d: another lane changed\n", ROBOT, k, L);
+            failures++;
+        }
+    }
+    if (refused != NV) {
+        printf("FAIL %s: a NaN in tau refused by the single-state prox_ltl in %d of %d entries\n", ROBOT,
+               refused, NV);
+        failures++;
+    }
+    /* with a tolerance the NaN lane never converges: its bit, and the others still meet it */
+    {
+        cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
+        int l;
+        memcpy(t2, T, sizeof T);
+        lane_set(&t2[0], L, (cdyn_real)NAN);
+        memcpy(lam, LAM0, sizeof LAM0);
+        m = BF(prox_ltl)(&bd, &t, Q, V, t2, ddq, lam);
+        if (m != 1 << L) {
+            printf("FAIL %s prox_ltl (default settings) with NaN in tau[0] of lane %d: mask %#x\n",
+                   ROBOT, L, m);
+            failures++;
+        }
+        for (l = 0; l < W; ++l)
+            if (l != L && !(lane_get(&bd.primal_residual, l) <= t.abs_tol)) {
+                printf("FAIL %s prox_ltl (default settings), NaN in lane %d: lane %d's residual %.3g\n",
+                       ROBOT, L, l, (double)lane_get(&bd.primal_residual, l));
+                failures++;
+            }
+        printf("%s: prox_ltl NaN in tau of lane %d: mask bit %d only, the other lanes bit for bit"
+               " (3 iterations); default settings: %d iterations (max_iter %d)\n",
+               ROBOT, L, L, bd.iterations, t.max_iter);
+    }
+    /* bad settings */
+    for (k = 0; k < 5; ++k)
+        bad[k] = s;
+    bad[0].mu = 0;
+    bad[1].mu = -1;
+    bad[2].mu = (cdyn_real)NAN;
+    bad[3].max_iter = 0;
+    bad[4].max_iter = -3;
+    for (k = 0; k <= 5; ++k) {
+        const cdyn_prox_settings *p = k < 5 ? &bad[k] : NULL;
+        memset(ddq, 0x5a, sizeof ddq);
+        memset(lam, 0x5a, sizeof lam);
+        memcpy(ddq0, ddq, sizeof ddq);
+        memcpy(lam0, lam, sizeof lam);
+        memcpy(&before, &bd, sizeof bd);
+        m = BF(prox_ltl)(&bd, p, Q, V, T, ddq, lam);
+        st = F(prox_ltl)(&sd, p, q_of[0], v_of[0], tau_of[0], sddq, slam);
+        if (m != CDYN_E_ARG || st != CDYN_E_ARG || memcmp(ddq, ddq0, sizeof ddq) != 0 ||
+            memcmp(lam, lam0, sizeof lam) != 0 || memcmp(&before, &bd, sizeof bd) != 0) {
+            printf("FAIL %s prox_ltl bad settings %d (mu %g, max_iter %d%s): returned %d (single %d),"
+                   " or wrote ddq, lambda or d\n", ROBOT, k, p ? (double)p->mu : 0, p ? p->max_iter : 0,
+                   p ? "" : ", NULL", m, st);
+            failures++;
+        }
+    }
+}
+#endif
+
 /* ---- pack / unpack ---- */
 
 static void check_pack(int n)
@@ -642,7 +1043,7 @@ static void check_pack(int n)
 
 int main(int argc, char **argv)
 {
-    int batches = 3, angles = 0, expect_w = 0, b, k, i;
+    int batches = 3, angles = 0, expect_w = 0, constrained = 0, b, k, i;
     cdyn_real singular_q[NQ];
     const cdyn_real *singular = NULL;
     for (i = 1; i < argc; ++i) {
@@ -650,6 +1051,8 @@ int main(int argc, char **argv)
             batches = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--angles"))
             angles = 1;
+        else if (!strcmp(argv[i], "--constrained"))
+            constrained = 1;
         else if (!strcmp(argv[i], "--expect-w") && i + 1 < argc)
             expect_w = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--singular") && i + 1 < argc) {
@@ -661,7 +1064,8 @@ int main(int argc, char **argv)
             }
             singular = singular_q;
         } else {
-            fprintf(stderr, "usage: %s [--batches N] [--angles] [--expect-w N] [--singular a,b,...]\n",
+            fprintf(stderr, "usage: %s [--batches N] [--angles] [--expect-w N] [--singular a,b,...]"
+                    " [--constrained]\n",
                     argv[0]);
             return 2;
         }
@@ -682,6 +1086,12 @@ int main(int argc, char **argv)
         failures++;
     }
 #endif
+    if (constrained != CON) {
+        printf("FAIL %s: %s, but --constrained %s\n", ROBOT,
+               CON ? "the batch proxLTL is generated" : "no batch proxLTL is generated",
+               constrained ? "was given" : "was not given");
+        failures++;
+    }
     check_pack(NQ);
     check_pack(NV);
     check_pack(6 * NV);
@@ -695,7 +1105,14 @@ int main(int argc, char **argv)
 #if FWD
         check_forward();
 #endif
+#if CON
+        draw_capture();
+        check_prox();
+#endif
     }
+#if CON
+    check_prox_nonfinite();
+#endif
 #if FWD
     check_nonfinite(singular);
 #else
@@ -724,6 +1141,10 @@ int main(int argc, char **argv)
 #if FWD
             if (k == K_MINV || k == K_ABA)
                 printf(", %.3g eps cond1(M)", worst_over_cond[k]);
+#endif
+#if CON
+            if (k == K_PROX_LAMBDA)
+                printf(", ddq and lambda %.3g eps (cond1(M) + cond1(G + mu I))", worst_over_kkt);
 #endif
             printf("\n");
         }
