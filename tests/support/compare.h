@@ -17,7 +17,7 @@
             double e_ = fabs((double)(x)[k_] - (double)(ref)[k_]);                                 \
             if (fabs((double)(ref)[k_]) > scale_)                                                  \
                 scale_ = fabs((double)(ref)[k_]);                                                  \
-            if (!(e_ <= err_)) {                                                                   \
+            if (!(e_ <= err_) && err_ == err_) { /* a NaN, once seen, stays the error */           \
                 err_ = e_;                                                                         \
                 at_ = k_;                                                                          \
             }                                                                                      \
