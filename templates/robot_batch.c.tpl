@@ -221,15 +221,16 @@ static void {{ name }}__batch_crba_tree({{ name }}_batch_data *d, const {{ name 
 {
 {{ crba_tree.unused }}{{ crba_tree.lanes }}}
 
-/* CRBA, as {{ name }}_crba.
- * {{ crba.ops }} (per lane) */
+/* CRBA, as {{ name }}_crba; with M, into M only: d->M is not written (nothing here reads it
+ * after, and the stores of lane vectors are what bounds this form).
+ * {{ crba_full.ops }} (per lane) */
 void {{ name }}_batch_crba({{ name }}_batch_data *d, const {{ name }}_lanes *q, {{ name }}_lanes *M)
 {
     if (!M) {
         {{ name }}__batch_crba_tree(d, q);
         return;
     }
-{{ crba.unused }}{{ crba.lanes }}}
+{{ crba_full.unused }}{{ crba_full.lanes }}}
 {% if forward_dynamics %}
 
 /* LTDL of d->M, as {{ name }}_ltl; the pivots are checked by the caller.

@@ -135,8 +135,9 @@ void {{ name }}_batch_nle({{ name }}_batch_data *d, const {{ name }}_lanes *q, c
 /** {{ name }}_batch_gravity — g(q), on W states. */
 void {{ name }}_batch_gravity({{ name }}_batch_data *d, const {{ name }}_lanes *q, {{ name }}_lanes *g);
 
-/** {{ name }}_batch_crba — M(q), full and symmetric ({{ NAME }}_NV x {{ NAME }}_NV), on W states;
- *  M NULL: d->M only (the tree pattern). */
+/** {{ name }}_batch_crba — M(q), full and symmetric ({{ NAME }}_NV x {{ NAME }}_NV), on W states,
+ *  into M (unlike {{ name }}_crba's, d->M is not kept: it is unspecified after); M NULL:
+ *  into d->M only (the tree pattern). */
 void {{ name }}_batch_crba({{ name }}_batch_data *d, const {{ name }}_lanes *q, {{ name }}_lanes *M);
 {% if forward_dynamics %}
 

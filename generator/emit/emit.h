@@ -95,6 +95,9 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H);
 void emit_crba(expr_prog *p, const kin_tree *t);
 /* crba_tree: M on the tree pattern into d->M only (R_crba with M NULL, and M^-1). */
 void emit_crba_tree(expr_prog *p, const kin_tree *t);
+/* crba_full: the full M only, not d->M (the batch form with M: a third fewer stores of lane
+ * vectors, which bound it). */
+void emit_crba_full(expr_prog *p, const kin_tree *t);
 /* ltl: factorises d->M into d->L (D on its diagonal), d->D, d->Dinv. Two forms: an expr
  * program (emit_ltl), or, when emit_ltl_in_place says the factor is too big for registers,
  * C text that builds d->L row by row from d->M (emit_ltl_text, counting its operations into

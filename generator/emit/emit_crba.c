@@ -117,12 +117,12 @@ void emit_crba_pattern(expr_prog *p, const kin_tree *t, ex *H)
     crba_pattern(p, t, H, 0);
 }
 
-/* M on the tree pattern into d->M; with full, each entry also into both triangles of the
- * full "M" where it is computed (and the zeros after each body, crba_zeros_code). Talos'
+/* M on the tree pattern into d->M (with pattern); with full, each entry also into both
+ * triangles of the full "M" where it is computed (and the zeros after each body, crba_zeros_code). Talos'
  * crba (nv = 50, 1084 of 2500 entries on the pattern), microbenchmark: 1.59 -> 1.34 us
  * under gcc against copying d->M into M after it (a pass of 567 loads and 1084 stores);
  * clang unchanged (1.54, 1.53). */
-static void store_crba(expr_prog *p, const kin_tree *t, int full)
+static void store_crba(expr_prog *p, const kin_tree *t, int full, int pattern)
 {
     int nnz = emit_ltl_nnz(t), nv = t->nv, r, j, k;
     ex *H = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *H);
@@ -132,7 +132,8 @@ static void store_crba(expr_prog *p, const kin_tree *t, int full)
     for (r = 0; r < nv; r++)
         for (j = r; j >= 0; j = t->dof_parent[j]) {
             k = emit_ltl_index(t, r, j);
-            expr_storef(p, H[k], "d->M[%d]", k);
+            if (pattern)
+                expr_storef(p, H[k], "d->M[%d]", k);
             if (full)
                 expr_storef(p, H[k], "M[%d]", r * nv + j);
             if (full && j != r)
@@ -143,12 +144,17 @@ static void store_crba(expr_prog *p, const kin_tree *t, int full)
 
 void emit_crba(expr_prog *p, const kin_tree *t)
 {
-    store_crba(p, t, 1);
+    store_crba(p, t, 1, 1);
 }
 
 void emit_crba_tree(expr_prog *p, const kin_tree *t)
 {
-    store_crba(p, t, 0);
+    store_crba(p, t, 0, 1);
+}
+
+void emit_crba_full(expr_prog *p, const kin_tree *t)
+{
+    store_crba(p, t, 1, 0);
 }
 
 /* "row 5 (joint knee): ancestors 4 3", comment-safe (malloc'd, NULL on oom). */

@@ -611,6 +611,8 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
         if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL) != 0)
             return -1;
     }
+    if (o->batch && set_program(ctx, t, &program_batch_crba, o) != 0)
+        return -1;
     if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
         return -1;
     index_tables_value(t, ctx);

@@ -68,6 +68,8 @@ const program program_factor[2] = {
     { "D", build_factor_D, NULL, 0, "d" },
 };
 
+const program program_batch_crba = { "crba_full", emit_crba_full, NULL, 0, "d q" };
+
 const program program_constrained[] = {
     { "con_terms", emit_constraint_terms, NULL, 0, "q v" },
     { "con_terms_kin", emit_constraint_terms_kin, NULL, 0, "q" },

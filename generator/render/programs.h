@@ -31,6 +31,8 @@ extern const int program_nalgorithms;
 extern const program program_constrained[PROGRAM_NCONSTRAINED];
 /* NAME_ltl_factor's two copies, L then D, one function (nested one level deeper). */
 extern const program program_factor[2];
+/* NAME_batch_crba's body with M (--batch): the full M without d->M. */
+extern const program program_batch_crba;
 
 /* The algorithm or constrained part of that name (one of the tables'). */
 const program *program_named(const char *name);
