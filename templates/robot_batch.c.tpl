@@ -347,8 +347,20 @@ static int {{ name }}__unconverged_lanes(const {{ name }}_batch_data *d, const c
            (s->rel_tol > 0 ? {{ name }}__above_lanes(&d->dual_residual, s->rel_tol) : 0);
 }
 
+/* The lanes where x is not finite. */
+static int {{ name }}__lost_lanes(const {{ name }}_lanes *x)
+{
+    int l, mask = 0;
+    for (l = 0; l < W; ++l)
+        if (!((*x)[l] - (*x)[l] == 0))
+            mask |= 1 << l;
+    return mask;
+}
+
 /* {{ name }}__prox_iterate on every lane at once: the residuals per lane (a NaN kept), the
- * same iterations for all, until every lane meets the tolerances or max_iter. */
+ * same iterations for all, until every lane meets the tolerances or max_iter. A lane whose
+ * residual is not finite is lost (its bit comes from its result) and keeps no other lane
+ * iterating: the others stop where they would without it. */
 static int {{ name }}__batch_prox_iterate({{ name }}_batch_data *d, const cdyn_prox_settings *s,
                                          {{ name }}_lanes *lambda)
 {
@@ -374,7 +386,8 @@ static int {{ name }}__batch_prox_iterate({{ name }}_batch_data *d, const cdyn_p
         }
         d->dual_residual = dual;
         d->primal_residual = s->mu * dual;
-        if (it >= s->max_iter || (use_tol && {{ name }}__unconverged_lanes(d, s) == 0))
+        if (it >= s->max_iter ||
+            (use_tol && ({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&dual)) == 0))
             return it;
     }
 }
