@@ -490,7 +490,7 @@ def check_batch(m, module_dir, name, rng, single):
           "batch_w() %d, generated %d" % (w, m.BATCH_W_GENERATED))
     header = open(os.path.join(module_dir, name + "_batch.h")).read()
     declared = re.findall(r"^\w+ %s_batch_(\w+)\(" % name, header, re.M)
-    missing = [f for f in declared if f not in ("pack", "unpack", "frame_placement")
+    missing = [f for f in declared if f not in ("pack", "unpack", "frame_placement", "data_bytes")
                and not callable(getattr(m, "batch_" + f, None))]
     check(len(declared) >= 9 and not missing, "batch forms of %s_batch.h missing from the "
           "module: %s" % (name, missing))
