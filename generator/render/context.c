@@ -542,12 +542,13 @@ static int delassus_route(const kin_tree *t, long ops[2])
     return tree_contacts_only(t) && ops[1] < ops[0];
 }
 
-/* The algorithms and constrained parts whose bodies robot_batch.c.tpl uses (--batch). */
+/* The algorithms and constrained parts whose bodies robot_batch.c.tpl uses (--batch; its
+ * CRBA with M is program_batch_crba's body, not crba's). */
 static int has_batch_form(const char *name)
 {
     static const char *const names[] = {
-        "fk",        "rnea",       "nle",       "gravity",  "crba",      "crba_tree", "ltl",
-        "aba",       "con_terms",  "kkt_factor", "kkt_solve", "prox_rhs", "baumgarte", "prox_ddq",
+        "fk",        "rnea",       "nle",       "gravity",  "crba_tree", "ltl",      "aba",
+        "con_terms", "kkt_factor", "kkt_solve", "prox_rhs", "baumgarte", "prox_ddq",
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
