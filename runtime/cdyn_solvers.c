@@ -171,7 +171,8 @@ static int cdyn__ltls_iterate(const cdyn_model *m, const cdyn_data *d, cdyn_cons
         cdyn__ltdl_dense_solve(cd->Mmu, m->nv, ddq);
         for (int r = 0; r < cd->nc; ++r)
             cd->x[r] = cdyn__row_times(m, cd, r, ddq) + cd->gamma[r] - cd->astar[r];
-        cdyn__alm_step(cd, lambda, cd->x, rho);
+        if (!cdyn__prox_stop(cd, s, it, cdyn__alm_step(cd, lambda, cd->x, rho)))
+            continue;
         cdyn__ltls_refine(m, d, cd, tau, rho, ddq, lambda);
         if (cdyn__prox_stop(cd, s, it, cdyn__max_change(lambda, cd->r, cd->nc)))
             return it;

@@ -175,10 +175,10 @@ int {{ name }}_prox_ltl({{ name }}_data *d, const cdyn_prox_settings *settings, 
     return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
-/* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
- * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
- * 1 when the iterations stop. */
-static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+/* The residuals of a primal step of the augmented Lagrangian (d->r = J ddq + gamma - a* at
+ * ddq_k+1), as __prox_iterate keeps them: the change of lambda is rho |d->r|. Returns 1 when
+ * the iterations stop. */
+static int {{ name }}__alm_stops({{ name }}_data *d, const cdyn_prox_settings *s, int it)
 {
     const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
     const cdyn_real rho = 1 / s->mu;
@@ -188,7 +188,6 @@ static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *
         const cdyn_real r = d->r[k], a = r < 0 ? -r : r;
         if (!(a <= primal))
             primal = a;            /* keeps a NaN */
-        lambda[k] -= rho * r;
     }
     d->primal_residual = primal;
     d->dual_residual = rho * primal;
@@ -196,6 +195,23 @@ static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *
         return 1;
     return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
            (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
+}
+
+/* lambda_k+1 = lambda_k - r / mu: the proximal iterate. */
+static void {{ name }}__alm_step(const {{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda)
+{
+    const cdyn_real rho = 1 / s->mu;
+    int k;
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        lambda[k] -= rho * d->r[k];
+}
+
+/* Both: the residuals, then lambda_k+1; returns 1 when the iterations stop. */
+static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+{
+    const int stops = {{ name }}__alm_stops(d, s, it);
+    {{ name }}__alm_step(d, s, lambda);
+    return stops;
 }
 
 /* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
@@ -215,12 +231,20 @@ static void {{ name }}__ltls_rhs({{ name }}_data *d, const cdyn_real *tau, const
 {
 {{ ltls_rhs.unused }}{{ ltls_rhs.body }}}
 
-/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
- * refined once against M and J apart; d->r = J ddq + gamma - a*.
+/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*)));
+ * d->r = J ddq + gamma - a*.
  * {{ ltls_iterate.ops }} */
 static void {{ name }}__ltls_iterate({{ name }}_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
 {
 {{ ltls_iterate.unused }}{{ ltls_iterate.body }}}
+
+/* The last primal step (ddq and d->r, at lambda) refined once against M and J apart:
+ * M + rho J^T J rounds M's entries by ~eps rho ||J||^2. The earlier steps' rounding enters
+ * lambda only, which the last, refined step contracts by mu (G + mu I)^-1.
+ * {{ ltls_refine.ops }} */
+static void {{ name }}__ltls_refine({{ name }}_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
+{
+{{ ltls_refine.unused }}{{ ltls_refine.body }}}
 
 int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
@@ -244,6 +268,11 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
             lambda[k] = 0;
     for (it = 1;; ++it) {
         {{ name }}__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
+        if (!{{ name }}__alm_stops(d, settings, it)) {
+            {{ name }}__alm_step(d, settings, lambda);
+            continue;
+        }
+        {{ name }}__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if ({{ name }}__alm_update(d, settings, lambda, it))
             break;
     }

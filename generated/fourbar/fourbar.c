@@ -2295,10 +2295,10 @@ int fourbar_prox_ltl(fourbar_data *d, const cdyn_prox_settings *settings, const 
     return fourbar__finite(ddq, FOURBAR_NV) && fourbar__finite(lambda, FOURBAR_NC) ? fourbar__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
-/* lambda_k+1 = lambda_k - r / mu after a primal step of the augmented Lagrangian (d->r =
- * J ddq + gamma - a* at ddq_k+1): the proximal iterate. Residuals as __prox_iterate; returns
- * 1 when the iterations stop. */
-static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+/* The residuals of a primal step of the augmented Lagrangian (d->r = J ddq + gamma - a* at
+ * ddq_k+1), as __prox_iterate keeps them: the change of lambda is rho |d->r|. Returns 1 when
+ * the iterations stop. */
+static int fourbar__alm_stops(fourbar_data *d, const cdyn_prox_settings *s, int it)
 {
     const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
     const cdyn_real rho = 1 / s->mu;
@@ -2308,7 +2308,6 @@ static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdy
         const cdyn_real r = d->r[k], a = r < 0 ? -r : r;
         if (!(a <= primal))
             primal = a;            /* keeps a NaN */
-        lambda[k] -= rho * r;
     }
     d->primal_residual = primal;
     d->dual_residual = rho * primal;
@@ -2316,6 +2315,23 @@ static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdy
         return 1;
     return use_tol && (!(s->abs_tol > 0) || primal <= s->abs_tol) &&
            (!(s->rel_tol > 0) || d->dual_residual <= s->rel_tol);
+}
+
+/* lambda_k+1 = lambda_k - r / mu: the proximal iterate. */
+static void fourbar__alm_step(const fourbar_data *d, const cdyn_prox_settings *s, cdyn_real *lambda)
+{
+    const cdyn_real rho = 1 / s->mu;
+    int k;
+    for (k = 0; k < FOURBAR_NC; ++k)
+        lambda[k] -= rho * d->r[k];
+}
+
+/* Both: the residuals, then lambda_k+1; returns 1 when the iterations stop. */
+static int fourbar__alm_update(fourbar_data *d, const cdyn_prox_settings *s, cdyn_real *lambda, int it)
+{
+    const int stops = fourbar__alm_stops(d, s, it);
+    fourbar__alm_step(d, s, lambda);
+    return stops;
 }
 
 /* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
@@ -2419,11 +2435,12 @@ static void fourbar__ltls_rhs(fourbar_data *d, const cdyn_real *tau, const cdyn_
     d->ltls_rc[2] = -t18;
 }
 
-/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*))),
- * refined once against M and J apart; d->r = J ddq + gamma - a*.
- * 62 mul, 62 add, 0 div, 0 sqrt, 0 sin/cos */
+/* One primal step: ddq = (M + rho J^T J)^-1 (tau - nle + J^T (lambda - rho (gamma - a*)));
+ * d->r = J ddq + gamma - a*.
+ * 27 mul, 27 add, 0 div, 0 sqrt, 0 sin/cos */
 static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
 {
+    (void)rho;
     const cdyn_real t0 = d->ltls_rc[0];
     const cdyn_real t1 = lambda[0];
     const cdyn_real t2 = t0 - t1;
@@ -2462,71 +2479,114 @@ static void fourbar__ltls_iterate(fourbar_data *d, const cdyn_real *lambda, cdyn
     const cdyn_real t35 = t31 - t33 * t34;
     const cdyn_real t36 = d->Dmuinv[0];
     const cdyn_real t37 = t35 * t36;
+    ddq[0] = t37;
     const cdyn_real t38 = d->Dmuinv[1];
     const cdyn_real t39 = t33 * t38 - t34 * t37;
+    ddq[1] = t39;
     const cdyn_real t40 = d->Dmuinv[2];
     const cdyn_real t41 = t29 * t40 - t30 * t37;
     const cdyn_real t42 = t41 - t32 * t39;
-    /* one step of refinement against M and J apart */
+    ddq[2] = t42;
     const cdyn_real t43 = d->ltls_c[0];
     const cdyn_real t44 = t43 + t10 * t37;
     const cdyn_real t45 = t44 + t13 * t39;
     const cdyn_real t46 = t45 + t16 * t42;
+    d->r[0] = t46;
     const cdyn_real t47 = d->ltls_c[1];
     const cdyn_real t48 = t47 + t18 * t37;
     const cdyn_real t49 = t48 + t20 * t39;
     const cdyn_real t50 = t49 + t22 * t42;
+    d->r[1] = t50;
     const cdyn_real t51 = d->ltls_c[2];
     const cdyn_real t52 = t51 + t24 * t37;
     const cdyn_real t53 = t52 + t26 * t39;
     const cdyn_real t54 = t53 + t28 * t42;
-    const cdyn_real t55 = rho;
-    const cdyn_real t56 = t1 - t55 * t46;
-    const cdyn_real t57 = t4 - t55 * t50;
-    const cdyn_real t58 = t7 - t55 * t54;
-    const cdyn_real t59 = d->M[0];
-    const cdyn_real t60 = t9 - t37 * t59;
-    const cdyn_real t61 = d->M[2];
-    const cdyn_real t62 = t12 - t39 * t61;
-    const cdyn_real t63 = d->M[1];
-    const cdyn_real t64 = t62 - t37 * t63;
-    const cdyn_real t65 = t60 - t39 * t63;
-    const cdyn_real t66 = d->M[3];
-    const cdyn_real t67 = t15 - t42 * t66;
-    const cdyn_real t68 = t65 + t10 * t56;
-    const cdyn_real t69 = t64 + t13 * t56;
-    const cdyn_real t70 = t67 + t16 * t56;
-    const cdyn_real t71 = t68 + t18 * t57;
-    const cdyn_real t72 = t69 + t20 * t57;
-    const cdyn_real t73 = t70 + t22 * t57;
-    const cdyn_real t74 = t71 + t24 * t58;
-    const cdyn_real t75 = t72 + t26 * t58;
-    const cdyn_real t76 = t73 + t28 * t58;
-    const cdyn_real t77 = t74 - t30 * t76;
-    const cdyn_real t78 = t75 - t32 * t76;
-    const cdyn_real t79 = t77 - t34 * t78;
-    const cdyn_real t80 = t36 * t79;
-    const cdyn_real t81 = t38 * t78 - t34 * t80;
-    const cdyn_real t82 = t40 * t76 - t30 * t80;
-    const cdyn_real t83 = t82 - t32 * t81;
-    const cdyn_real t84 = t37 + t80;
-    ddq[0] = t84;
-    const cdyn_real t85 = t39 + t81;
-    ddq[1] = t85;
-    const cdyn_real t86 = t42 + t83;
-    ddq[2] = t86;
-    const cdyn_real t87 = t43 + t10 * t84;
-    const cdyn_real t88 = t87 + t13 * t85;
-    const cdyn_real t89 = t88 + t16 * t86;
-    d->r[0] = t89;
-    const cdyn_real t90 = t47 + t18 * t84;
-    const cdyn_real t91 = t90 + t20 * t85;
-    const cdyn_real t92 = t91 + t22 * t86;
-    d->r[1] = t92;
-    const cdyn_real t93 = t51 + t24 * t84;
-    const cdyn_real t94 = t93 + t26 * t85;
-    const cdyn_real t95 = t94 + t28 * t86;
-    d->r[2] = t95;
+    d->r[2] = t54;
+}
+
+/* The last primal step (ddq and d->r, at lambda) refined once against M and J apart:
+ * M + rho J^T J rounds M's entries by ~eps rho ||J||^2. The earlier steps' rounding enters
+ * lambda only, which the last, refined step contracts by mu (G + mu I)^-1.
+ * 35 mul, 35 add, 0 div, 0 sqrt, 0 sin/cos */
+static void fourbar__ltls_refine(fourbar_data *d, const cdyn_real *lambda, cdyn_real rho, cdyn_real *ddq)
+{
+    const cdyn_real t0 = rho;
+    const cdyn_real t1 = d->r[0];
+    const cdyn_real t2 = lambda[0];
+    const cdyn_real t3 = t0 * t1 - t2;
+    const cdyn_real t4 = d->r[1];
+    const cdyn_real t5 = lambda[1];
+    const cdyn_real t6 = t0 * t4 - t5;
+    const cdyn_real t7 = d->r[2];
+    const cdyn_real t8 = lambda[2];
+    const cdyn_real t9 = t0 * t7 - t8;
+    const cdyn_real t10 = d->ltls_b[0];
+    const cdyn_real t11 = ddq[0];
+    const cdyn_real t12 = d->M[0];
+    const cdyn_real t13 = t10 - t11 * t12;
+    const cdyn_real t14 = d->ltls_b[1];
+    const cdyn_real t15 = ddq[1];
+    const cdyn_real t16 = d->M[2];
+    const cdyn_real t17 = t14 - t15 * t16;
+    const cdyn_real t18 = d->M[1];
+    const cdyn_real t19 = t17 - t11 * t18;
+    const cdyn_real t20 = t13 - t15 * t18;
+    const cdyn_real t21 = d->ltls_b[2];
+    const cdyn_real t22 = ddq[2];
+    const cdyn_real t23 = d->M[3];
+    const cdyn_real t24 = t21 - t22 * t23;
+    const cdyn_real t25 = d->Jc[0];
+    const cdyn_real t26 = t20 - t3 * t25;
+    const cdyn_real t27 = d->Jc[1];
+    const cdyn_real t28 = t19 - t3 * t27;
+    const cdyn_real t29 = d->Jc[2];
+    const cdyn_real t30 = t24 - t3 * t29;
+    const cdyn_real t31 = d->Jc[3];
+    const cdyn_real t32 = t26 - t6 * t31;
+    const cdyn_real t33 = d->Jc[4];
+    const cdyn_real t34 = t28 - t6 * t33;
+    const cdyn_real t35 = d->Jc[5];
+    const cdyn_real t36 = t30 - t6 * t35;
+    const cdyn_real t37 = d->Jc[6];
+    const cdyn_real t38 = t32 - t9 * t37;
+    const cdyn_real t39 = d->Jc[7];
+    const cdyn_real t40 = t34 - t9 * t39;
+    const cdyn_real t41 = d->Jc[8];
+    const cdyn_real t42 = t36 - t9 * t41;
+    const cdyn_real t43 = d->Lmu[1];
+    const cdyn_real t44 = t38 - t42 * t43;
+    const cdyn_real t45 = d->Lmu[2];
+    const cdyn_real t46 = t40 - t42 * t45;
+    const cdyn_real t47 = d->Lmu[0];
+    const cdyn_real t48 = t44 - t46 * t47;
+    const cdyn_real t49 = d->Dmuinv[0];
+    const cdyn_real t50 = t48 * t49;
+    const cdyn_real t51 = d->Dmuinv[1];
+    const cdyn_real t52 = t46 * t51 - t47 * t50;
+    const cdyn_real t53 = d->Dmuinv[2];
+    const cdyn_real t54 = t42 * t53 - t43 * t50;
+    const cdyn_real t55 = t54 - t45 * t52;
+    const cdyn_real t56 = t11 + t50;
+    ddq[0] = t56;
+    const cdyn_real t57 = t15 + t52;
+    ddq[1] = t57;
+    const cdyn_real t58 = t22 + t55;
+    ddq[2] = t58;
+    const cdyn_real t59 = d->ltls_c[0];
+    const cdyn_real t60 = t59 + t25 * t56;
+    const cdyn_real t61 = t60 + t27 * t57;
+    const cdyn_real t62 = t61 + t29 * t58;
+    d->r[0] = t62;
+    const cdyn_real t63 = d->ltls_c[1];
+    const cdyn_real t64 = t63 + t31 * t56;
+    const cdyn_real t65 = t64 + t33 * t57;
+    const cdyn_real t66 = t65 + t35 * t58;
+    d->r[1] = t66;
+    const cdyn_real t67 = d->ltls_c[2];
+    const cdyn_real t68 = t67 + t37 * t56;
+    const cdyn_real t69 = t68 + t39 * t57;
+    const cdyn_real t70 = t69 + t41 * t58;
+    d->r[2] = t70;
 }
 
 int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const cdyn_real *q,
@@ -2551,6 +2611,11 @@ int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const
             lambda[k] = 0;
     for (it = 1;; ++it) {
         fourbar__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
+        if (!fourbar__alm_stops(d, settings, it)) {
+            fourbar__alm_step(d, settings, lambda);
+            continue;
+        }
+        fourbar__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if (fourbar__alm_update(d, settings, lambda, it))
             break;
     }

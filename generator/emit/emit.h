@@ -258,10 +258,12 @@ void emit_pv_delassus(expr_prog *p, const kin_tree *t);
 /* proxLTLs. ltls_factor (inputs d->M, d->Jc, rho): M + rho J^T J's L^T D L into d->Lmu
  * (emit_ltls_nnz entries), d->Dmu, d->Dmuinv. ltls_rhs (inputs tau, astar, rho, d->nle,
  * d->gamma): d->ltls_b, d->ltls_c, d->ltls_rc. ltls_iterate (input lambda): ddq and
- * d->r = J ddq + gamma - a*. */
+ * d->r = J ddq + gamma - a*. ltls_refine (inputs lambda, ddq, d->r of ltls_iterate at that
+ * lambda): the same step refined once against M and J apart, into ddq and d->r. */
 void emit_ltls_factor(expr_prog *p, const kin_tree *t);
 void emit_ltls_rhs(expr_prog *p, const kin_tree *t);
 void emit_ltls_iterate(expr_prog *p, const kin_tree *t);
+void emit_ltls_refine(expr_prog *p, const kin_tree *t);
 int emit_ltls_nnz(const kin_tree *t);
 
 /* neutral: q. */

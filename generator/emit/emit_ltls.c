@@ -1,9 +1,9 @@
 /* emit_ltls.c — proxLTLs (Sathya and Carpentier, eq. 10): the augmented Lagrangian on
  * M_mu = M + rho J^T J, rho = 1/mu, in joint space.
  *
- * Each iteration solves M_mu ddq = tau - nle + J^T (lambda_k - rho (gamma - a*)) (and refines
- * that once against M and J apart) and sets lambda_k+1 = lambda_k - rho (J ddq + gamma - a*): the proximal iterate of proxLTL, with
- * M ddq + nle = tau + J^T lambda_k+1. M_mu is factorised once, by Featherstone's L^T D L on
+ * Each iteration solves M_mu ddq = tau - nle + J^T (lambda_k - rho (gamma - a*)) and sets
+ * lambda_k+1 = lambda_k - rho (J ddq + gamma - a*): the proximal iterate of proxLTL, with
+ * M ddq + nle = tau + J^T lambda_k+1. The last step is refined once against M and J apart. M_mu is factorised once, by Featherstone's L^T D L on
  * tree_augmented_pattern: for contacts M's own tree pattern (J^T J only couples DoFs of one
  * chain); a loop couples its two chains, and the factor fills in where their elimination
  * meets (the pattern says where, every other product is never built). */
@@ -144,57 +144,93 @@ static void times_j(expr_prog *p, const kin_tree *t, const ex *x, int with_c, ex
     }
 }
 
-/* One primal step, refined once: x = M_mu^-1 (b + J^T (lambda - rho c)) and lambda' =
- * lambda - rho (J x + c); then the residual of M x + nle = tau + J^T lambda', formed with M
- * and J apart, is solved again and added: forming M + rho J^T J rounds M's entries by
- * ~eps rho ||J||^2, which loses digits where J does not see (1e-4 relative on random
- * robots' gram-scale links), and one refinement step recovers them. ddq and d->r =
- * J ddq + c, with which lambda_k+1 = lambda - rho d->r. */
-void emit_ltls_iterate(expr_prog *p, const kin_tree *t)
+/* x = M_mu^-1 (b + J^T (lambda - rho c)), from d->ltls_b and the input lambda. */
+static void primal_step(expr_prog *p, const kin_tree *t, const dense_factor *f, ex *x, ex *y)
+{
+    int i, r;
+    for (i = 0; i < t->nv; i++)
+        x[i] = ex_inputf(p, "d->ltls_b[%d]", i);
+    for (r = 0; r < t->nc; r++)
+        y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_inputf(p, "d->ltls_rc[%d]", r));
+    add_jt(p, t, y, x);
+    emit_dense_solve(p, f, x);
+}
+
+/* ddq = x and d->r = J x + c. */
+static void store_step(expr_prog *p, const kin_tree *t, const ex *x, ex *y)
+{
+    int i, r;
+    for (i = 0; i < t->nv; i++)
+        expr_storef(p, x[i], "ddq[%d]", i);
+    times_j(p, t, x, 1, y);
+    for (r = 0; r < t->nc; r++)
+        expr_storef(p, y[r], "d->r[%d]", r);
+}
+
+typedef void (*ltls_body)(expr_prog *p, const kin_tree *t, const dense_factor *f, ex *x, ex *y);
+
+/* The scratch of one step (x: 2 nv handles, y: nc) around body. */
+static void with_step(expr_prog *p, const kin_tree *t, ltls_body body)
 {
     augmented a;
     ex *x = malloc((size_t)(t->nv > 0 ? t->nv : 1) * 2 * sizeof *x);
     ex *y = malloc((size_t)(t->nc > 0 ? t->nc : 1) * sizeof *y);
-    ex rho = ex_input(p, "rho");
-    int i, j, r, nv = t->nv;
-    if (!x || !y || augmented_open(t, &a) != 0) {
+    if (!x || !y || augmented_open(t, &a) != 0)
         expr_comment(p, "out of memory");
-        goto done;
-    }
-    {
+    else {
         dense_factor f = factor_of(t, &a);
-        ex *res = x + nv;
-        for (i = 0; i < nv; i++)
-            x[i] = ex_inputf(p, "d->ltls_b[%d]", i);
-        for (r = 0; r < t->nc; r++)
-            y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_inputf(p, "d->ltls_rc[%d]", r));
-        add_jt(p, t, y, x);
-        emit_dense_solve(p, &f, x);
-        expr_section(p, "one step of refinement against M and J apart");
-        times_j(p, t, x, 1, y);
-        for (r = 0; r < t->nc; r++)
-            y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_mul(p, rho, y[r]));
-        for (i = 0; i < nv; i++)
-            res[i] = ex_inputf(p, "d->ltls_b[%d]", i);
-        for (i = 0; i < nv; i++)
-            for (j = i; j >= 0; j = t->dof_parent[j]) {
-                ex m = ex_inputf(p, "d->M[%d]", emit_ltl_index(t, i, j));
-                res[i] = ex_sub(p, res[i], ex_mul(p, m, x[j]));
-                if (j != i)
-                    res[j] = ex_sub(p, res[j], ex_mul(p, m, x[i]));
-            }
-        add_jt(p, t, y, res);
-        emit_dense_solve(p, &f, res);
-        for (i = 0; i < nv; i++) {
-            x[i] = ex_add(p, x[i], res[i]);
-            expr_storef(p, x[i], "ddq[%d]", i);
-        }
-        times_j(p, t, x, 1, y);
-        for (r = 0; r < t->nc; r++)
-            expr_storef(p, y[r], "d->r[%d]", r);
+        body(p, t, &f, x, y);
     }
-done:
     augmented_close(&a);
     free(x);
     free(y);
+}
+
+static void iterate_body(expr_prog *p, const kin_tree *t, const dense_factor *f, ex *x, ex *y)
+{
+    primal_step(p, t, f, x, y);
+    store_step(p, t, x, y);
+}
+
+/* One primal step: ddq and d->r = J ddq + c, with which lambda_k+1 = lambda - rho d->r. */
+void emit_ltls_iterate(expr_prog *p, const kin_tree *t)
+{
+    with_step(p, t, iterate_body);
+}
+
+static void refine_body(expr_prog *p, const kin_tree *t, const dense_factor *f, ex *x, ex *y)
+{
+    ex rho = ex_input(p, "rho");
+    ex *res = x + t->nv;
+    int i, j, r, nv = t->nv;
+    for (i = 0; i < nv; i++)
+        x[i] = ex_inputf(p, "ddq[%d]", i);
+    for (r = 0; r < t->nc; r++)
+        y[r] = ex_sub(p, ex_inputf(p, "lambda[%d]", r), ex_mul(p, rho, ex_inputf(p, "d->r[%d]", r)));
+    for (i = 0; i < nv; i++)
+        res[i] = ex_inputf(p, "d->ltls_b[%d]", i);
+    for (i = 0; i < nv; i++)
+        for (j = i; j >= 0; j = t->dof_parent[j]) {
+            ex m = ex_inputf(p, "d->M[%d]", emit_ltl_index(t, i, j));
+            res[i] = ex_sub(p, res[i], ex_mul(p, m, x[j]));
+            if (j != i)
+                res[j] = ex_sub(p, res[j], ex_mul(p, m, x[i]));
+        }
+    add_jt(p, t, y, res);
+    emit_dense_solve(p, f, res);
+    for (i = 0; i < nv; i++)
+        x[i] = ex_add(p, x[i], res[i]);
+    store_step(p, t, x, y);
+}
+
+/* One step of iterative refinement of the last primal step (ddq and d->r from
+ * ltls_iterate at the input lambda): forming M + rho J^T J rounds M's entries by
+ * ~eps rho ||J||^2, which loses digits where J does not see (1e-4 relative on random
+ * robots' gram-scale links). The residual of M ddq + nle = tau + J^T lambda', lambda' =
+ * lambda - rho d->r, formed with M and J apart, is solved again and added. Only the last
+ * step is refined: an earlier step's error enters lambda, which the next exact step
+ * contracts by mu (G + mu I)^-1. */
+void emit_ltls_refine(expr_prog *p, const kin_tree *t)
+{
+    with_step(p, t, refine_body);
 }

@@ -95,6 +95,7 @@ const program program_constrained[] = {
     { "ltls_factor", emit_ltls_factor, NULL, 0, "rho" },
     { "ltls_rhs", emit_ltls_rhs, NULL, 0, "rho" },
     { "ltls_iterate", emit_ltls_iterate, NULL, 0, "rho" },
+    { "ltls_refine", emit_ltls_refine, NULL, 0, "rho" },
     { "con_derivatives", emit_constrained_derivatives, NULL, 1, "d q v a lambda lambda_dq lambda_dv" },
 };
 

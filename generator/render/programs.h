@@ -27,7 +27,7 @@ typedef struct {
  * functions' parts, emitted only for a robot generated with constraints (emit_constraint.c). */
 extern const program program_algorithms[];
 extern const int program_nalgorithms;
-#define PROGRAM_NCONSTRAINED 24 /* the definition's size must agree: checked by the compiler */
+#define PROGRAM_NCONSTRAINED 25 /* the definition's size must agree: checked by the compiler */
 extern const program program_constrained[PROGRAM_NCONSTRAINED];
 /* NAME_ltl_factor's two copies, L then D, one function (nested one level deeper). */
 extern const program program_factor[2];
