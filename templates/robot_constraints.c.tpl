@@ -539,12 +539,30 @@ int {{ name }}_project_velocity({{ name }}_data *d, const cdyn_project_settings 
 
 /* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
  * (into d->dcol), and each contact's rows of d(J ddq + gamma) by q and by v on its support.
- * {{ con_derivatives.ops }} */
+ * {{ con_derivatives.ops }}{% if con_derivatives.parts %}
+
+ * In {{ con_derivatives.parts | length }} parts, each a function of its own (compilers take time superlinear in a
+ * function's size); the values one part leaves to the next pass through carry[]. */
+{% for c in con_derivatives.parts %}
+/* The constrained derivative terms, part {{ c.index }}. */
+static CDYN_NOINLINE void {{ name }}__constrained_derivative_terms_{{ c.index }}({{ name }}_data *d,
+    const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda,
+    cdyn_real *lambda_dq, cdyn_real *lambda_dv, cdyn_real *carry)
+{
+{{ c.unused }}{{ c.body }}}
+{% endfor %}
 static void {{ name }}__constrained_derivative_terms({{ name }}_data *d, const cdyn_real *q,
     const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
     cdyn_real *lambda_dv)
 {
-{{ con_derivatives.unused }}{{ con_derivatives.body }}}
+    cdyn_real carry[{{ con_derivatives.ncarry }}];
+{% for c in con_derivatives.parts %}    {{ name }}__constrained_derivative_terms_{{ c.index }}(d, q, v, a, lambda, lambda_dq, lambda_dv, carry);
+{% endfor %}}{% else %} */
+static void {{ name }}__constrained_derivative_terms({{ name }}_data *d, const cdyn_real *q,
+    const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
+    cdyn_real *lambda_dv)
+{
+{{ con_derivatives.unused }}{{ con_derivatives.body }}}{% endif %}
 
 /* (row r, DoF j on r's support, index of J(r, j) and B(j, r) in d->Jc and d->B), rows
  * ascending: the products with B and B^T by whole rows. */

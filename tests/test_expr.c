@@ -670,6 +670,97 @@ START_TEST(many_nodes)
 }
 END_TEST
 
+/* expr_emit_parts: values a later part reads go into carry[] once, at the end of the part
+ * that made them (x, z, a = x + z after part 0), and are read back where a part first uses
+ * them; a slot whose value has no reader left is reused (x's slot 0 takes d); a value no
+ * later part reads is not carried (c). Cuts fall at the comments past max_ops. */
+START_TEST(parts_carry_each_value_once)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), z = ex_input(p, "z"), a, c, d;
+    char **bodies;
+    int n, ncarry, k;
+    expr_counts cnt;
+    static const char *const expected[3] = {
+        "const cdyn_real t0 = x;\nconst cdyn_real t1 = z;\nconst cdyn_real t2 = t0 + t1;\n"
+        "carry[0] = t0;\ncarry[1] = t1;\ncarry[2] = t2;\n",
+        "/* second */\nconst cdyn_real t3 = carry[0];\nconst cdyn_real t4 = carry[2];\n"
+        "const cdyn_real t5 = t3 - t4 * t4;\nconst cdyn_real t6 = t5 * t5;\ncarry[0] = t6;\n",
+        "/* third */\nconst cdyn_real t7 = carry[2];\nconst cdyn_real t8 = carry[0];\n"
+        "const cdyn_real t9 = t7 + t8;\ny[0] = t9;\nconst cdyn_real t10 = carry[1];\n"
+        "const cdyn_real t11 = t10 - t8;\ny[1] = -t11;\n",
+    };
+    a = ex_add(p, x, z);
+    expr_section(p, "second");
+    c = ex_sub(p, ex_mul(p, a, a), x);
+    d = ex_mul(p, c, c);
+    expr_section(p, "third");
+    expr_store(p, "y[0]", ex_add(p, d, a));
+    expr_store(p, "y[1]", ex_sub(p, d, z));
+    ck_assert_int_eq(expr_emit_parts(p, 2, "", &bodies, &n, &ncarry, &cnt), 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(ncarry, 3);
+    ck_assert_int_eq(cnt.mul, 2);
+    ck_assert_int_eq(cnt.add, 4);
+    for (k = 0; k < n; k++) {
+        ck_assert_str_eq(bodies[k], expected[k]);
+        free(bodies[k]);
+    }
+    free(bodies);
+    expr_free(p);
+}
+END_TEST
+
+/* A program of max_ops or fewer: one part, expr_emit's text, nothing carried; and sin/cos
+ * read in place (past 16 angles) become temporaries when carried. */
+START_TEST(parts_small_program_whole)
+{
+    expr_prog *p = expr_new();
+    ex x = ex_input(p, "x"), z = ex_input(p, "z");
+    char **bodies, *whole;
+    int n, ncarry;
+    expr_counts cnt;
+    expr_store(p, "y", ex_mul(p, ex_add(p, x, z), z));
+    whole = emit_text(p, NULL);
+    ck_assert_int_eq(expr_emit_parts(p, 2, "", &bodies, &n, &ncarry, &cnt), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(ncarry, 0);
+    ck_assert_str_eq(bodies[0], whole);
+    free(bodies[0]);
+    free(bodies);
+    free(whole);
+    expr_free(p);
+}
+END_TEST
+
+START_TEST(parts_carry_sin_cos_slots)
+{
+    expr_prog *p = expr_new();
+    ex s = ex_const(0.0), c = ex_const(0.0);
+    char **bodies;
+    int n, ncarry, k;
+    expr_counts cnt;
+    expr_set_print_rules(p, &robot_rules);
+    for (k = 0; k < 17; k++) {
+        ex q = ex_inputf(p, "q[%d]", k);
+        s = ex_add(p, s, ex_sin(p, q));
+        c = ex_add(p, c, ex_cos(p, q));
+    }
+    expr_store(p, "s", s);
+    expr_section(p, "later");
+    expr_store(p, "c", ex_mul(p, c, ex_sin(p, ex_inputf(p, "q[0]"))));
+    ck_assert_int_eq(expr_emit_parts(p, 60, "", &bodies, &n, &ncarry, &cnt), 0);
+    ck_assert_int_eq(n, 2);
+    ck_assert_ptr_nonnull(strstr(bodies[0], "cdyn_sincos_n(q + 0, sin_angle, cos_angle, 17);"));
+    ck_assert_ptr_null(strstr(bodies[1], "_angle"));
+    ck_assert_ptr_nonnull(strstr(bodies[1], "/* later */\nconst cdyn_real"));
+    for (k = 0; k < n; k++)
+        free(bodies[k]);
+    free(bodies);
+    expr_free(p);
+}
+END_TEST
+
 static Suite *expr_suite(void)
 {
     Suite *s = suite_create("expr");
@@ -694,6 +785,9 @@ static Suite *expr_suite(void)
                         (int)(sizeof constant_spellings / sizeof constant_spellings[0]));
     tcase_add_test(tc, products_inlined_into_sums);
     tcase_add_test(tc, many_nodes);
+    tcase_add_test(tc, parts_carry_each_value_once);
+    tcase_add_test(tc, parts_small_program_whole);
+    tcase_add_test(tc, parts_carry_sin_cos_slots);
     suite_add_tcase(s, tc);
     return s;
 }

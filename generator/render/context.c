@@ -370,10 +370,64 @@ static tpl_value *function_value(emitted *e, const char *params, const render_op
 }
 
 /* ctx[a->name]: algorithm a's function. 0, or -1 out of memory. */
+/* About this many operations per part of the functions big robots make too big to compile
+ * as one (talos' RNEA derivative terms: 36k; gcc -O2 took 167 s on it alone, 86% of it in
+ * its register allocator's hard-register assignment). */
+#define PART_OPS 8000
+
+/* A function emitted in parts (expr_emit_parts): {body, ops, unused} as set_program's when
+ * it is one, else parts [{index, body, unused}] (the template makes each a CDYN_NOINLINE
+ * function taking `carry` last) and ncarry, carry's length; body is then "". */
+static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a)
+{
+    emitted_parts ep;
+    tpl_value *d, *list;
+    int k;
+    if (program_run_parts(t, a, PART_OPS, &ep) != 0) {
+        program_parts_free(&ep);
+        return -1;
+    }
+    d = tpl_dict();
+    list = tpl_list();
+    set_take(d, "ops", program_ops_text(&ep.c));
+    set_int(d, "ncarry", ep.ncarry);
+    if (ep.n == 1) {
+        const char *bodies[1];
+        bodies[0] = ep.bodies[0];
+        set_take(d, "unused", program_unused_text(a->params, bodies, 1));
+        set_take(d, "body", ep.bodies[0]);
+        ep.bodies[0] = NULL;
+    } else {
+        set_str(d, "body", "");
+        for (k = 0; k < ep.n; k++) {
+            tpl_value *part = tpl_dict();
+            const char *bodies[1];
+            bodies[0] = ep.bodies[k];
+            set_take(part, "unused", program_unused_text(a->params, bodies, 1));
+            set_take(part, "body", ep.bodies[k]);
+            ep.bodies[k] = NULL;
+            set_int(part, "index", k);
+            tpl_list_push(list, part);
+        }
+    }
+    tpl_dict_set(d, "parts", list);
+    tpl_dict_set(ctx, a->name, d);
+    program_parts_free(&ep);
+    return 0;
+}
+
+/* The programs emitted in parts (set_program_parts). */
+static int in_parts(const char *name)
+{
+    return strcmp(name, "rnea_derivatives") == 0 || strcmp(name, "con_derivatives") == 0;
+}
+
 static int set_program(tpl_value *ctx, const kin_tree *t, const program *a,
                        const render_options *o)
 {
     emitted e;
+    if (in_parts(a->name))
+        return set_program_parts(ctx, t, a);
     if (program_run(t, a, &e, "    ") != 0) {
         free(e.body);
         return -1;

@@ -184,6 +184,31 @@ static int run_expr(const kin_tree *t, program_build build, int frame, int local
     return rc;
 }
 
+int program_run_parts(const kin_tree *t, const program *a, int max_ops, emitted_parts *ep)
+{
+    expr_prog *p = expr_new();
+    int rc = -1;
+    memset(ep, 0, sizeof *ep);
+    if (!p || !a->build)
+        goto done;
+    a->build(p, t);
+    emit_name_joint_inputs(p, t);
+    if (!expr_failed(p))
+        rc = expr_emit_parts(p, max_ops, "    ", &ep->bodies, &ep->n, &ep->ncarry, &ep->c);
+done:
+    expr_free(p);
+    return rc;
+}
+
+void program_parts_free(emitted_parts *ep)
+{
+    int k;
+    for (k = 0; k < ep->n; k++)
+        free(ep->bodies[k]);
+    free(ep->bodies);
+    memset(ep, 0, sizeof *ep);
+}
+
 int program_run(const kin_tree *t, const program *a, emitted *e, const char *indent)
 {
     int rc = a->text ? run_text(t, a->text, e, indent) : 1;

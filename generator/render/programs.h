@@ -48,6 +48,14 @@ typedef struct {
 /* Runs one algorithm into e: with `indent`, its C text (each line so indented) and counts;
  * with NULL, the counts only. 0, or -1 out of memory (e->body freed). */
 int program_run(const kin_tree *t, const program *a, emitted *e, const char *indent);
+/* An expr program's body cut into parts of about max_ops operations (expr_emit_parts). */
+typedef struct {
+    char **bodies;
+    int n, ncarry;
+    expr_counts c;
+} emitted_parts;
+int program_run_parts(const kin_tree *t, const program *a, int max_ops, emitted_parts *ep);
+void program_parts_free(emitted_parts *ep);
 /* The same for frame's Jacobian columns: LOCAL with `local`, else LOCAL_WORLD_ALIGNED. */
 int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e, const char *indent);
 /* The next chunk of M^-1's steps from *step (advanced): one static function's worth. */

@@ -206,6 +206,15 @@ typedef struct {
     char *batched;      /* sin/cos nodes read where used from sin_angle[]/cos_angle[] */
     int ntmp;
     int ci; /* next comment to print */
+    /* Parts (expr_emit_parts): out is parts[nparts - 1]; a part is cut after max_ops
+     * operations (0: never); last_use[i] is the last node (or placed store's mark) that
+     * reads node i's printed value. */
+    ebuf *parts;
+    int nparts, max_ops, ncarry;
+    long part_start;
+    int *last_use;
+    int *slot;    /* each value's place in carry[], or -1 */
+    char *reload; /* values of earlier parts this part has not read back yet */
 } emitter;
 
 /* The array an input or store target names: the text before '[' ("d->M" of "d->M[3]"). */
@@ -267,6 +276,8 @@ static void load_input(emitter *e, int i)
     }
 }
 
+static void reload(emitter *e, int j);
+
 /* Inputs are read just before their first use, which keeps a compiler's live ranges short
  * in long straight-line code; a store reads first every input of the array it writes, so
  * in-place outputs (x <- f(x)) still see the old values. Distinct arrays must not overlap
@@ -277,7 +288,9 @@ static void load_operands(emitter *e, ex a)
     if (a.node < 0)
         return;
     n = &e->p->nodes[a.node];
-    if (n->op == OP_INPUT) {
+    if (e->reload && e->reload[a.node]) {
+        reload(e, a.node);
+    } else if (n->op == OP_INPUT) {
         load_input(e, a.node);
     } else if (e->pr.inl[a.node]) {
         load_operands(e, n->a);
@@ -519,10 +532,143 @@ static void free_emitter(emitter *e)
     free(e->base_flushed);
     free(e->emitted);
     free(e->batched);
+    free(e->last_use);
+    free(e->slot);
+    free(e->reload);
 }
 
-/* Stores grouped by node so emission is linear: first[node] chains store indices. */
-int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
+/* ---- parts: one program as several functions ---- */
+
+static long ops_of(const expr_counts *c)
+{
+    return c->mul + c->add + c->div + c->sqrt + c->sincos;
+}
+
+/* last_use[j] = consumer for the printed value a reads (through an inlined product, its
+ * operands). */
+static void note_use(emitter *e, ex a, int consumer)
+{
+    const expr_node *n;
+    if (a.node < 0)
+        return;
+    n = &e->p->nodes[a.node];
+    if (e->pr.inl[a.node]) {
+        note_use(e, n->a, consumer);
+        note_use(e, n->b, consumer);
+    } else if (e->last_use[a.node] < consumer) {
+        e->last_use[a.node] = consumer;
+    }
+}
+
+static int find_last_uses(emitter *e)
+{
+    const expr_prog *p = e->p;
+    int i;
+    e->last_use = malloc(((size_t)p->nnodes + 1) * sizeof *e->last_use);
+    e->slot = malloc(((size_t)p->nnodes + 1) * sizeof *e->slot);
+    e->reload = calloc((size_t)p->nnodes + 1, 1);
+    if (!e->last_use || !e->slot || !e->reload)
+        return -1;
+    for (i = 0; i < p->nnodes; i++)
+        e->last_use[i] = e->slot[i] = -1;
+    for (i = 0; i < p->nnodes; i++)
+        if (e->live[i] && !e->pr.inl[i] && p->nodes[i].op != OP_INPUT) {
+            note_use(e, p->nodes[i].a, i);
+            if (p->nodes[i].op < OP_SQRT)
+                note_use(e, p->nodes[i].b, i);
+        }
+    for (i = 0; i < p->ncomments; i++)
+        if (p->comments[i].kind == COMMENT_STORE)
+            note_use(e, p->stores[p->comments[i].store].value, p->comments[i].mark);
+    return 0;
+}
+
+/* Node j has a printed value (a temporary, a read input or a sin/cos slot) that node `at`
+ * or a later one reads. */
+static int carried(const emitter *e, int j, int at)
+{
+    const expr_node *n = &e->p->nodes[j];
+    if (e->last_use[j] < at || e->pr.inl[j])
+        return 0;
+    return n->op == OP_INPUT ? e->loaded[j] != 0 : e->emitted[j];
+}
+
+/* Ends the current part before node `at` and starts the next. Each value a later part reads
+ * goes into carry[] once, when its part ends (a slot whose value has no reader left is
+ * reused), and a part reads it back where it first uses it (load_operands), as spilled
+ * values would be. */
+static void cut_part(emitter *e, int at, const expr_counts *c)
+{
+    const int n = e->p->nnodes;
+    char *taken = calloc((size_t)n + 1, 1); /* the slots whose values have readers left */
+    ebuf *next;
+    int j, k = 0;
+    if (!taken) {
+        e->out->oom = 1;
+        return;
+    }
+    for (j = 0; j < n; j++)
+        if (e->slot[j] >= 0 && e->last_use[j] >= at)
+            taken[e->slot[j]] = 1;
+    for (j = 0; j < n; j++) /* past `at` too: sin/cos batches, early reads */
+        if (carried(e, j, at) && e->slot[j] < 0) {
+            ex a;
+            a.node = j;
+            a.neg = 0;
+            a.c = 0;
+            while (taken[k])
+                k++;
+            taken[k] = 1;
+            e->slot[j] = k;
+            if (e->ncarry <= e->slot[j])
+                e->ncarry = e->slot[j] + 1;
+            ebuf_printf(e->out, "%scarry[%d] = ", e->indent, e->slot[j]);
+            print_ref(e->out, a, &e->pr);
+            ebuf_puts(e->out, ";\n");
+        }
+    free(taken);
+    for (j = 0; j < n; j++)
+        e->reload[j] = (char)(carried(e, j, at) && e->slot[j] >= 0);
+    next = realloc(e->parts, ((size_t)e->nparts + 1) * sizeof *e->parts);
+    if (!next) {
+        e->out->oom = 1;
+        return;
+    }
+    e->parts = next;
+    e->out = &e->parts[e->nparts++];
+    memset(e->out, 0, sizeof *e->out);
+    ebuf_puts(e->out, "");
+    e->part_start = ops_of(c);
+}
+
+/* Node j read back from carry[] in this part, as a temporary (a sin/cos slot becomes one),
+ * or under its own name. */
+static void reload(emitter *e, int j)
+{
+    const expr_node *n = &e->p->nodes[j];
+    e->reload[j] = 0;
+    e->batched[j] = 0;
+    if (n->ident) {
+        ebuf_printf(e->out, "%sconst cdyn_real %s = carry[%d];\n", e->indent, n->ident, e->slot[j]);
+        return;
+    }
+    e->tmp[j] = e->ntmp++;
+    ebuf_printf(e->out, "%sconst cdyn_real t%d = carry[%d];\n", e->indent, e->tmp[j], e->slot[j]);
+}
+
+/* Whether to end the part before node i: past max_ops, at the next comment (a body's or a
+ * pass's start) or, failing one, past twice that. */
+static int cut_here(const emitter *e, int i, const expr_counts *c)
+{
+    const long done = ops_of(c) - e->part_start;
+    const int comment = e->ci < e->p->ncomments && e->p->comments[e->ci].mark <= i;
+    return e->max_ops > 0 && ((done >= e->max_ops && comment) || done >= 2L * e->max_ops);
+}
+
+/* Stores grouped by node so emission is linear: first[node] chains store indices. With
+ * max_ops > 0, e's parts (the first is out) are cut as it goes. */
+static int emit_program(expr_prog *p, emitter *eo, ebuf *out, const char *indent, int max_ops,
+                        expr_counts *counts)
 {
     char *live, *inl = NULL;
     int *tmp, *first, *nextst, *base, i;
@@ -561,8 +707,17 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
     e.pr.batched = batched;
     e.ntmp = 0;
     e.ci = 0;
+    e.parts = eo->parts;
+    e.nparts = eo->nparts;
+    e.max_ops = max_ops;
+    e.ncarry = 0;
+    e.part_start = 0;
+    e.last_use = NULL;
+    e.slot = NULL;
+    e.reload = NULL;
     if (!live || !tmp || !first || !nextst || !inl || !base || !loaded || !base_flushed ||
-        !emitted || !batched || base_ids(&e) != 0) {
+        !emitted || !batched || base_ids(&e) != 0 || (max_ops > 0 && find_last_uses(&e) != 0)) {
+        eo->parts = e.parts;
         free_emitter(&e);
         p->failed = 1;
         return -1;
@@ -585,20 +740,65 @@ int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
                 flush_comments(&e, i);
                 load_input(&e, i);
             }
-        } else if (inl[i]) {
-            count_node(n, &c); /* printed inside the sum that uses it */
-        } else if (p->rules.sincos_fn && is_trig_of_input(p, i)) {
-            emit_trig_batch(&e, i, &c);
-        } else {
-            emit_node(&e, i, &c);
+            continue;
         }
+        if (inl[i]) {
+            count_node(n, &c); /* printed inside the sum that uses it */
+            continue;
+        }
+        if (cut_here(&e, i, &c))
+            cut_part(&e, i, &c);
+        if (p->rules.sincos_fn && is_trig_of_input(p, i))
+            emit_trig_batch(&e, i, &c);
+        else
+            emit_node(&e, i, &c);
     }
     flush_comments(&e, p->nnodes);
     for (i = 0; i < p->nstores; i++)
         if (p->stores[i].value.node < 0)
             emit_store(&e, i);
+    eo->parts = e.parts;
+    eo->nparts = e.nparts;
+    eo->ncarry = e.ncarry;
     free_emitter(&e);
     if (counts)
         *counts = c;
-    return out->oom ? -1 : 0;
+    return e.out->oom ? -1 : 0;
+}
+
+int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts)
+{
+    emitter e;
+    e.parts = NULL;
+    e.nparts = 0;
+    return emit_program(p, &e, out, indent, 0, counts);
+}
+
+int expr_emit_parts(expr_prog *p, int max_ops, const char *indent, char ***bodies, int *nparts,
+                    int *ncarry, expr_counts *counts)
+{
+    emitter e;
+    int k, rc = -1;
+    *bodies = NULL;
+    *nparts = *ncarry = 0;
+    e.parts = calloc(1, sizeof *e.parts);
+    e.nparts = 1;
+    if (e.parts) {
+        ebuf_puts(&e.parts[0], "");
+        rc = emit_program(p, &e, &e.parts[0], indent, max_ops, counts);
+    }
+    for (k = 0; rc == 0 && k < e.nparts; k++)
+        rc = e.parts[k].oom ? -1 : 0;
+    if (rc == 0 && (*bodies = calloc((size_t)e.nparts, sizeof **bodies)) != NULL) {
+        for (k = 0; k < e.nparts; k++)
+            (*bodies)[k] = ebuf_take(&e.parts[k]);
+        *nparts = e.nparts;
+        *ncarry = e.ncarry;
+    } else {
+        rc = -1;
+    }
+    for (k = 0; e.parts && k < e.nparts; k++)
+        ebuf_free(&e.parts[k]);
+    free(e.parts);
+    return rc;
 }

@@ -30,6 +30,16 @@ void expr_set_print_rules(expr_prog *p, const expr_print_rules *rules);
  * its loads), stores right after the value they store (expr_store_here's where they were
  * made), constant stores last. Each line starts with `indent`. Returns 0, or -1 on oom. */
 int expr_emit(expr_prog *p, ebuf *out, const char *indent, expr_counts *counts);
+/* The same, cut into *nparts bodies of about max_ops operations each (at a comment, a body's
+ * or a pass's start, where one comes soon after): compilers take time superlinear in a
+ * function's size (gcc's register allocator: talos' RNEA derivatives alone, 36k operations,
+ * took 167 s at -O2). The values read across a cut pass through an array `carry` of
+ * *ncarry entries, which the caller's functions share: each part but the last ends with
+ * `carry[k] = value;`, each but the first starts with `const cdyn_real name = carry[k];`.
+ * A program of max_ops or fewer is one body, as expr_emit's. *bodies (malloc'd, each body
+ * too) is the caller's. Returns 0, or -1 on oom. */
+int expr_emit_parts(expr_prog *p, int max_ops, const char *indent, char ***bodies, int *nparts,
+                    int *ncarry, expr_counts *counts);
 /* Op counts of the live part without emitting (the same whatever the rules). */
 void expr_count(expr_prog *p, expr_counts *counts);
 
