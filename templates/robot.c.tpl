@@ -154,31 +154,15 @@ static int {{ name }}__finite(const cdyn_real *x, int n)
     return (s0 + s1) + (s2 + s3) == 0;
 }
 
-/* RNEA's derivatives in the world frame (Carpentier & Mansard 2018), each DoF's terms: forward,
+{{ rnea_derivatives.parts_text }}/* RNEA's derivatives in the world frame (Carpentier & Mansard 2018), each DoF's terms: forward,
  * each body's world placement, motion columns, velocity, acceleration, force and inertia
  * variation, and each DoF's changes of velocity and acceleration; backward, the composites
  * and each DoF's force changes; into d->dcol.
- * {{ rnea_derivatives.ops }}{% if rnea_derivatives.parts %}
-
- * In {{ rnea_derivatives.parts | length }} parts, each a function of its own (compilers take time superlinear in a
- * function's size); the values one part leaves to the next pass through carry[]. */
-{% for c in rnea_derivatives.parts %}
-/* RNEA's derivative terms, part {{ c.index }}. */
-static CDYN_NOINLINE void {{ name }}__rnea_derivative_terms_{{ c.index }}({{ name }}_data *d,
-    const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, cdyn_real *carry)
-{
-{{ c.unused }}{{ c.body }}}
-{% endfor %}
+ * {{ rnea_derivatives.ops }} */
 static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_real *q,
                                         const cdyn_real *v, const cdyn_real *a)
 {
-    cdyn_real carry[{{ rnea_derivatives.ncarry }}];
-{% for c in rnea_derivatives.parts %}    {{ name }}__rnea_derivative_terms_{{ c.index }}(d, q, v, a, carry);
-{% endfor %}}{% else %} */
-static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_real *q,
-                                        const cdyn_real *v, const cdyn_real *a)
-{
-{{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}{% endif %}
+{{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}
 {% if nltl_pairs and forward_dynamics %}
 
 /* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):

@@ -214,7 +214,7 @@ static int {{ name }}__alm_update({{ name }}_data *d, const cdyn_prox_settings *
     return stops;
 }
 
-/* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
+{{ ltls_factor.parts_text }}/* M + rho J^T J, factorised (proxLTLs). Returns 0, or -1 on a non-positive pivot.
  * {{ ltls_factor.ops }} */
 static int {{ name }}__ltls_factor({{ name }}_data *d, cdyn_real rho)
 {
@@ -301,7 +301,7 @@ static void {{ name }}__contact_astar(const {{ name }}_data *d, const cdyn_prox_
         astar[k] = 0;
 }
 
-/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
+{{ caba_setup.parts_text }}/* constrainedABA set-up: passes 1 and 2 with rho K^T K in the contact bodies' inertias,
  * then the first iteration's pass 3 (lambda = 0) as caba_forward does it.
  * {{ caba_setup.ops }} */
 static void {{ name }}__caba_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
@@ -353,7 +353,7 @@ int {{ name }}_constrained_aba({{ name }}_data *d, const cdyn_prox_settings *set
     return {{ name }}__finite(ddq, {{ NAME }}_NV) && {{ name }}__finite(lambda, {{ NAME }}_NC) ? {{ name }}__result(d, settings, it) : CDYN_E_NONFINITE;
 }
 
-/* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
+{{ pv_setup.parts_text }}/* proxPV set-up: ABA's passes with the constraint force maps, G + mu I factorised into
  * d->Gl, d->GD, d->GDinv, and d->r. Returns 0, or -1 on a non-positive pivot.
  * {{ pv_setup.ops }} */
 static int {{ name }}__pv_setup({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
@@ -389,7 +389,7 @@ int {{ name }}_prox_pv({{ name }}_data *d, const cdyn_prox_settings *settings, c
 {% endif %}
 
 {% if contacts_only %}
-/* {{ pv_delassus.ops }} */
+{{ pv_delassus.parts_text }}/* {{ pv_delassus.ops }} */
 static void {{ name }}__pv_delassus({{ name }}_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G)
 {
 {{ pv_delassus.unused }}{{ pv_delassus.body }}}
@@ -537,32 +537,14 @@ int {{ name }}_project_velocity({{ name }}_data *d, const cdyn_project_settings 
 
 /* ==== the derivatives of the converged constrained dynamics ==== */
 
-/* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
+{{ con_derivatives.parts_text }}/* RNEA's derivative terms at a = ddq with the contact forces lambda taken off their bodies
  * (into d->dcol), and each contact's rows of d(J ddq + gamma) by q and by v on its support.
- * {{ con_derivatives.ops }}{% if con_derivatives.parts %}
-
- * In {{ con_derivatives.parts | length }} parts, each a function of its own (compilers take time superlinear in a
- * function's size); the values one part leaves to the next pass through carry[]. */
-{% for c in con_derivatives.parts %}
-/* The constrained derivative terms, part {{ c.index }}. */
-static CDYN_NOINLINE void {{ name }}__constrained_derivative_terms_{{ c.index }}({{ name }}_data *d,
-    const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda,
-    cdyn_real *lambda_dq, cdyn_real *lambda_dv, cdyn_real *carry)
-{
-{{ c.unused }}{{ c.body }}}
-{% endfor %}
+ * {{ con_derivatives.ops }} */
 static void {{ name }}__constrained_derivative_terms({{ name }}_data *d, const cdyn_real *q,
     const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
     cdyn_real *lambda_dv)
 {
-    cdyn_real carry[{{ con_derivatives.ncarry }}];
-{% for c in con_derivatives.parts %}    {{ name }}__constrained_derivative_terms_{{ c.index }}(d, q, v, a, lambda, lambda_dq, lambda_dv, carry);
-{% endfor %}}{% else %} */
-static void {{ name }}__constrained_derivative_terms({{ name }}_data *d, const cdyn_real *q,
-    const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
-    cdyn_real *lambda_dv)
-{
-{{ con_derivatives.unused }}{{ con_derivatives.body }}}{% endif %}
+{{ con_derivatives.unused }}{{ con_derivatives.body }}}
 
 /* (row r, DoF j on r's support, index of J(r, j) and B(j, r) in d->Jc and d->B), rows
  * ascending: the products with B and B^T by whole rows. */

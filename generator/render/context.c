@@ -2,6 +2,7 @@
  * sizes, frames, bodies, constraint set) and, unless --size, its emitted functions. */
 #include "render/context.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,64 +371,125 @@ static tpl_value *function_value(emitted *e, const char *params, const render_op
 }
 
 /* ctx[a->name]: algorithm a's function. 0, or -1 out of memory. */
-/* About this many operations per part of the functions big robots make too big to compile
+/* About this many operations per part of the functions a big robot makes too big to compile
  * as one (talos' RNEA derivative terms: 36k; gcc -O2 took 167 s on it alone, 86% of it in
  * its register allocator's hard-register assignment). */
 #define PART_OPS 8000
 
-/* A function emitted in parts (expr_emit_parts): {body, ops, unused} as set_program's when
- * it is one, else parts [{index, body, unused}] (the template makes each a CDYN_NOINLINE
- * function taking `carry` last) and ncarry, carry's length; body is then "". */
-static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a)
+/* The functions that may be emitted in parts, with their parameter lists as the templates
+ * declare them ("N" the robot's prefix), which each part repeats: the derivative terms and
+ * the constrained set-ups of big robots. Not those with batch forms (has_batch_form). */
+static const struct {
+    const char *name, *signature;
+} part_signatures[] = {
+    { "rnea_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a" },
+    { "con_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, "
+                         "const cdyn_real *lambda, cdyn_real *lambda_dq, cdyn_real *lambda_dv" },
+    { "caba_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
+                    "cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq" },
+    { "pv_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
+                  "cdyn_real mu, const cdyn_real *astar" },
+    { "pv_delassus", "N_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G" },
+    { "ltls_factor", "N_data *d, cdyn_real rho" },
+};
+
+static const char *part_signature(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof part_signatures / sizeof part_signatures[0]; i++)
+        if (strcmp(part_signatures[i].name, name) == 0)
+            return part_signatures[i].signature;
+    return NULL;
+}
+
+/* signature ("N_data *d, const cdyn_real *q") with N the prefix; or, with args, only the
+ * parameters' names ("d, q"). */
+static void print_params(ebuf *b, const char *signature, const char *prefix, int args)
+{
+    const char *s = signature;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        if (args) {
+            size_t k = n;
+            while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
+                k--;
+            ebuf_printf(b, "%.*s", (int)(n - k), s + k);
+        } else {
+            ebuf_printf(b, "%s%.*s", s[0] == 'N' && s[1] == '_' ? prefix : "",
+                        (int)(s[0] == 'N' && s[1] == '_' ? n - 1 : n),
+                        s[0] == 'N' && s[1] == '_' ? s + 1 : s);
+        }
+        s += n;
+        if (*s == ',') {
+            ebuf_puts(b, ", ");
+            s++;
+            while (*s == ' ')
+                s++;
+        }
+    }
+}
+
+/* A function emitted in parts (expr_emit_parts): parts_text, the parts as CDYN_NOINLINE
+ * functions NAME__PROGRAM_partK (the template writes it before the function), and the
+ * function's body calling them in turn over one carry[] array. Small enough, the whole body
+ * and parts_text "". {body, ops, unused, parts_text} as set_program's. */
+static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a,
+                             const char *signature, const char *prefix)
 {
     emitted_parts ep;
-    tpl_value *d, *list;
+    tpl_value *d = tpl_dict();
+    ebuf parts = { 0, 0, 0, 0 }, body = { 0, 0, 0, 0 };
     int k;
     if (program_run_parts(t, a, PART_OPS, &ep) != 0) {
         program_parts_free(&ep);
+        tpl_free(d);
         return -1;
     }
-    d = tpl_dict();
-    list = tpl_list();
     set_take(d, "ops", program_ops_text(&ep.c));
-    set_int(d, "ncarry", ep.ncarry);
+    ebuf_puts(&parts, "");
+    ebuf_puts(&body, "");
+    if (ep.n > 1)
+        ebuf_printf(&body, "    cdyn_real carry[%d];\n", ep.ncarry);
+    for (k = 0; k < ep.n && ep.n > 1; k++) {
+        const char *bodies[1];
+        char *unused;
+        bodies[0] = ep.bodies[k];
+        unused = program_unused_text(a->params, bodies, 1);
+        ebuf_printf(&parts,
+                    "/* %s, part %d of %d: a function too big to compile as one is cut in "
+                    "parts;\n * the values a later part reads pass through carry[]. */\n"
+                    "static CDYN_NOINLINE void %s__%s_part%d(\n    ",
+                    a->name, k, ep.n, prefix, a->name, k);
+        print_params(&parts, signature, prefix, 0);
+        ebuf_printf(&parts, ", cdyn_real *carry)\n{\n%s%s}\n\n", unused ? unused : "",
+                    ep.bodies[k]);
+        free(unused);
+        ebuf_printf(&body, "    %s__%s_part%d(", prefix, a->name, k);
+        print_params(&body, signature, prefix, 1);
+        ebuf_puts(&body, ", carry);\n");
+    }
     if (ep.n == 1) {
         const char *bodies[1];
         bodies[0] = ep.bodies[0];
         set_take(d, "unused", program_unused_text(a->params, bodies, 1));
-        set_take(d, "body", ep.bodies[0]);
-        ep.bodies[0] = NULL;
+        ebuf_puts(&body, ep.bodies[0]);
     } else {
-        set_str(d, "body", "");
-        for (k = 0; k < ep.n; k++) {
-            tpl_value *part = tpl_dict();
-            const char *bodies[1];
-            bodies[0] = ep.bodies[k];
-            set_take(part, "unused", program_unused_text(a->params, bodies, 1));
-            set_take(part, "body", ep.bodies[k]);
-            ep.bodies[k] = NULL;
-            set_int(part, "index", k);
-            tpl_list_push(list, part);
-        }
+        set_str(d, "unused", "");
     }
-    tpl_dict_set(d, "parts", list);
+    set_take(d, "body", ebuf_take(&body));
+    set_take(d, "parts_text", ebuf_take(&parts));
     tpl_dict_set(ctx, a->name, d);
     program_parts_free(&ep);
     return 0;
 }
 
-/* The programs emitted in parts (set_program_parts). */
-static int in_parts(const char *name)
-{
-    return strcmp(name, "rnea_derivatives") == 0 || strcmp(name, "con_derivatives") == 0;
-}
-
 static int set_program(tpl_value *ctx, const kin_tree *t, const program *a,
-                       const render_options *o)
+                       const render_options *o, const char *prefix)
 {
     emitted e;
-    if (in_parts(a->name))
-        return set_program_parts(ctx, t, a);
+    const char *signature = part_signature(a->name);
+    if (signature)
+        return set_program_parts(ctx, t, a, signature, prefix);
     if (program_run(t, a, &e, "    ") != 0) {
         free(e.body);
         return -1;
@@ -649,7 +711,7 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
         const program *a = &program_constrained[i];
         if (a->contacts_only && !tree_contacts_only(t))
             continue;
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name) != 0)
             return -1;
     }
     return 0;
@@ -663,10 +725,10 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
             continue; /* in chunks, below; or not emitted */
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name) != 0)
             return -1;
     }
-    if (o->batch && set_program(ctx, t, &program_batch_crba, o) != 0)
+    if (o->batch && set_program(ctx, t, &program_batch_crba, o, o->name) != 0)
         return -1;
     if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
         return -1;
