@@ -3,8 +3,8 @@
  * (cdyn_constrained.c), over the same constraint sets and conventions (cdyn.h):
  *
  *  - cdyn_prox_ltls: the augmented Lagrangian method (ALM) in joint space (Carpentier,
- *    Budhiraja, Mansard 2021, eq. 10): M + rho J^T J factorised once, each step solved and
- *    refined once;
+ *    Budhiraja, Mansard 2021, eq. 10): M + rho J^T J factorised once, each step solved, the
+ *    last one refined once;
  *  - cdyn_constrained_aba: the same ALM in body coordinates: each contact's penalty folded
  *    into ABA's articulated inertias, each step an O(nv) update of the bias forces;
  *  - cdyn_prox_pv: Popov-Vereshchagin: ABA's sweeps accumulate G = J M^-1 J^T and the free
@@ -160,7 +160,10 @@ static void cdyn__ltls_refine(const cdyn_model *m, const cdyn_data *d, cdyn_cons
         lambda[r] -= rho * cdyn__row_times(m, cd, r, res);
 }
 
-/* Each iteration: the ALM step, refined once (as a generated R_prox_ltls does). */
+/* Each iteration: the ALM step; the last one refined once (as a generated R_prox_ltls does):
+ * an earlier step's rounding enters lambda only, which the last, exact step contracts by
+ * mu (G + mu I)^-1. When the refined step misses a tolerance the unrefined one met, the
+ * iterations go on. */
 static int cdyn__ltls_iterate(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
                               const cdyn_prox_settings *s, const cdyn_real *tau, cdyn_real rho,
                               cdyn_real *ddq, cdyn_real *lambda)

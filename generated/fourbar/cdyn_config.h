@@ -35,6 +35,14 @@ typedef double cdyn_real;
 #define CDYN_BARRIER() ((void)0)
 #endif
 
+/* On the parts of a generated function too big to compile as one (expr_emit_parts): a
+ * compiler that inlined them back would face the whole again. */
+#if defined(__GNUC__)
+#define CDYN_NOINLINE __attribute__((noinline))
+#else
+#define CDYN_NOINLINE
+#endif
+
 /* Which axes a frame Jacobian is expressed in. */
 typedef enum {
     CDYN_LOCAL = 0,              /* frame axes, frame origin */

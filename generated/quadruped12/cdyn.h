@@ -271,10 +271,11 @@ cdyn_status cdyn_prox_ltl_derivatives(const cdyn_model *m, cdyn_data *d, cdyn_co
  *
  * cdyn_prox_ltls: the ALM in joint space (Carpentier et al. 2021, eq. 10): M + rho J^T J
  * factorised once as a dense L^T D L skipping exact zeros (a contact keeps M's tree
- * pattern; a loop couples its two chains), then per iteration a solve and one step of
- * iterative refinement against M and J apart (2 solves and M times a vector, O(nv^2)):
- * forming M + rho J^T J rounds away M's small entries, which costs up to eps rho ||J||^2 /
- * lambda_min(M) relative without it. Any set. */
+ * pattern; a loop couples its two chains), then per iteration a solve, and the last
+ * iteration's refined once against M and J apart (a solve and M times a vector): forming
+ * M + rho J^T J rounds away M's small entries, which costs up to eps rho ||J||^2 /
+ * lambda_min(M) relative without it. The earlier iterations' rounding enters lambda only,
+ * which the last, refined one contracts by mu (G + mu I)^-1. Any set. */
 int cdyn_prox_ltls(const cdyn_model *m, cdyn_data *d, cdyn_constraint_data *cd,
                    const cdyn_prox_settings *settings, const cdyn_real *q, const cdyn_real *v,
                    const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda);
