@@ -438,7 +438,7 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
 {
     emitted_parts ep;
     tpl_value *d = tpl_dict();
-    ebuf parts = { 0, 0, 0, 0 }, body = { 0, 0, 0, 0 };
+    ebuf parts = { 0, 0, 0, 0 }, body = { 0, 0, 0, 0 }, names = { 0, 0, 0, 0 };
     int k;
     if (program_run_parts(t, a, PART_OPS, &ep) != 0) {
         program_parts_free(&ep);
@@ -450,11 +450,18 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
     ebuf_puts(&body, "");
     if (ep.n > 1)
         ebuf_printf(&body, "    cdyn_real carry[%d];\n", ep.ncarry);
+    print_params(&names, signature, prefix, 1); /* a part may leave any of them unused */
+    ebuf_puts(&names, ", carry");
+    for (k = 0; names.s && names.s[k]; k++)
+        if (names.s[k] == ',')
+            names.s[k] = ' ';
     for (k = 0; k < ep.n && ep.n > 1; k++) {
         const char *bodies[1];
         char *unused;
         bodies[0] = ep.bodies[k];
-        unused = program_unused_text(a->params, bodies, 1);
+        unused = names.oom ? NULL : program_unused_text(names.s, bodies, 1);
+        if (!unused)
+            parts.oom = 1;
         ebuf_printf(&parts,
                     "/* %s, part %d of %d: a function too big to compile as one is cut in "
                     "parts;\n * the values a later part reads pass through carry[]. */\n"
@@ -478,6 +485,7 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
     }
     set_take(d, "body", ebuf_take(&body));
     set_take(d, "parts_text", ebuf_take(&parts));
+    ebuf_free(&names);
     tpl_dict_set(ctx, a->name, d);
     program_parts_free(&ep);
     return 0;
