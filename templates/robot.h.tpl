@@ -178,6 +178,9 @@ typedef struct {
     /* the contact step's problem and results (read them through {{ name }}_contact_view) */
     cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES({{ ncon }}, {{ nc }}, {{ nlimits }}, {{ NAME }}_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
 {% endif %}
+{% if ncarry %}
+    cdyn_real carry[{{ ncarry }}]; /* the values one part of a function emitted in parts leaves to the next */
+{% endif %}
 } {{ name }}_data;
 
 /** {{ name }}_fk — forward kinematics: world placements of every body and frame, into d.

@@ -134,6 +134,9 @@ class Data(ctypes.Structure):
 {% if contact_step %}
         ("contact_buf", _real * _contact_buf_reals({{ ncon }}, {{ nc }}, {{ nlimits }}, {{ nv }})),
 {% endif %}
+{% if ncarry %}
+        ("carry", _real * {{ ncarry }}),
+{% endif %}
     ]
 
 

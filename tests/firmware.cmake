@@ -17,11 +17,11 @@ if(NOT CDYN_QEMU_ARM)
   set(CDYN_QEMU_ARM qemu-system-arm)
 endif()
 # Worst-case stack of any generated function's call path, in bytes (docs/firmware.md):
-# the deepest measured is the humanoid's derivatives, whose straight-line world-frame terms
-# spill to a frame of 8.4 KB in float and 17.4 KB in double (humanoid_constrained_derivative_terms,
-# -Os); without them 3.7 KB and 7.7 KB (humanoid prox_ltls). Raised from 8 KB for them: a
-# smaller frame for the terms is open work of the derivatives (issue 41).
-set(CDYN_FIRMWARE_STACK_BUDGET 20480)
+# the deepest measured is the humanoid's prox_ltl_derivatives, 5.3 KB in float and 10.8 KB
+# in double (-Os; its derivative terms in parts, what one part leaves to the next in
+# d->carry); without the derivatives 3.7 KB and 7.7 KB (humanoid prox_ltls). 20 KB while
+# the terms were whole (frames of 8.4 and 17.4 KB).
+set(CDYN_FIRMWARE_STACK_BUDGET 12288)
 
 set(fw_dir ${CMAKE_CURRENT_SOURCE_DIR}/firmware)
 file(STRINGS ${CMAKE_SOURCE_DIR}/generated/manifest.txt fw_manifest REGEX "^[^#]")

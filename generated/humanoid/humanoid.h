@@ -153,6 +153,7 @@ typedef struct {
     cdyn_real deriv_W[12 * HUMANOID_NV];
     /* the contact step's problem and results (read them through humanoid_contact_view) */
     cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(2, 12, 0, HUMANOID_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    cdyn_real carry[1403]; /* the values one part of a function emitted in parts leaves to the next */
 } humanoid_data;
 
 /** humanoid_fk — forward kinematics: world placements of every body and frame, into d.

@@ -126,6 +126,7 @@ class Data(ctypes.Structure):
         ("kap", _real * 12), ("caba_acc", _real * 6), ("pv", _real * 661),
         ("deriv_W", _real * (12 * 38)),
         ("contact_buf", _real * _contact_buf_reals(2, 12, 0, 38)),
+        ("carry", _real * 1403),
     ]
 
 

@@ -13787,9 +13787,8 @@ static CDYN_NOINLINE void quadruped12__rnea_derivatives_part1(
 static void quadruped12__rnea_derivative_terms(quadruped12_data *d, const cdyn_real *q,
                                         const cdyn_real *v, const cdyn_real *a)
 {
-    cdyn_real carry[309];
-    quadruped12__rnea_derivatives_part0(d, q, v, a, carry);
-    quadruped12__rnea_derivatives_part1(d, q, v, a, carry);
+    quadruped12__rnea_derivatives_part0(d, q, v, a, d->carry);
+    quadruped12__rnea_derivatives_part1(d, q, v, a, d->carry);
 }
 
 /* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
@@ -55312,9 +55311,8 @@ static void quadruped12__constrained_derivative_terms(quadruped12_data *d, const
     const cdyn_real *v, const cdyn_real *a, const cdyn_real *lambda, cdyn_real *lambda_dq,
     cdyn_real *lambda_dv)
 {
-    cdyn_real carry[524];
-    quadruped12__con_derivatives_part0(d, q, v, a, lambda, lambda_dq, lambda_dv, carry);
-    quadruped12__con_derivatives_part1(d, q, v, a, lambda, lambda_dq, lambda_dv, carry);
+    quadruped12__con_derivatives_part0(d, q, v, a, lambda, lambda_dq, lambda_dv, d->carry);
+    quadruped12__con_derivatives_part1(d, q, v, a, lambda, lambda_dq, lambda_dv, d->carry);
 }
 
 /* (row r, DoF j on r's support, index of J(r, j) and B(j, r) in d->Jc and d->B), rows

@@ -134,6 +134,7 @@ typedef struct {
     cdyn_real deriv_W[12 * QUADRUPED12_NV];
     /* the contact step's problem and results (read them through quadruped12_contact_view) */
     cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(4, 12, 0, QUADRUPED12_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    cdyn_real carry[524]; /* the values one part of a function emitted in parts leaves to the next */
 } quadruped12_data;
 
 /** quadruped12_fk — forward kinematics: world placements of every body and frame, into d.

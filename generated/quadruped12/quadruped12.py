@@ -105,6 +105,7 @@ class Data(ctypes.Structure):
         ("kap", _real * 12), ("caba_acc", _real * 1), ("pv", _real * 315),
         ("deriv_W", _real * (12 * 18)),
         ("contact_buf", _real * _contact_buf_reals(4, 12, 0, 18)),
+        ("carry", _real * 524),
     ]
 
 

@@ -261,6 +261,7 @@ static tpl_value *constraint_list(const kin_tree *t, char **ids)
 static void robot_value(const kin_tree *t, const render_options *o, char **ids, tpl_value *ctx)
 {
     const int nnz = emit_ltl_nnz(t);
+    set_int(ctx, "ncarry", 0); /* d->carry's length; functions_value sets it */
     const named_int sizes[] = {
         { "nq", t->nq },
         { "nv", t->nv },
@@ -431,10 +432,12 @@ static void print_params(ebuf *b, const char *signature, const char *prefix, int
 
 /* A function emitted in parts (expr_emit_parts): parts_text, the parts as CDYN_NOINLINE
  * functions NAME__PROGRAM_partK (the template writes it before the function), and the
- * function's body calling them in turn over one carry[] array. Small enough, the whole body
- * and parts_text "". {body, ops, unused, parts_text} as set_program's. */
+ * function's body calling them in turn over d->carry, whose length *ncarry is raised to
+ * what they need (in d, not on the stack: a firmware stack holds one part's frame only).
+ * Small enough, the whole body and parts_text "". {body, ops, unused, parts_text} as
+ * set_program's. */
 static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a,
-                             const char *signature, const char *prefix)
+                             const char *signature, const char *prefix, int *ncarry)
 {
     emitted_parts ep;
     tpl_value *d = tpl_dict();
@@ -448,8 +451,8 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
     set_take(d, "ops", program_ops_text(&ep.c));
     ebuf_puts(&parts, "");
     ebuf_puts(&body, "");
-    if (ep.n > 1)
-        ebuf_printf(&body, "    cdyn_real carry[%d];\n", ep.ncarry);
+    if (ep.n > 1 && *ncarry < ep.ncarry)
+        *ncarry = ep.ncarry;
     print_params(&names, signature, prefix, 1); /* a part may leave any of them unused */
     ebuf_puts(&names, ", carry");
     for (k = 0; names.s && names.s[k]; k++)
@@ -473,7 +476,7 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
         free(unused);
         ebuf_printf(&body, "    %s__%s_part%d(", prefix, a->name, k);
         print_params(&body, signature, prefix, 1);
-        ebuf_puts(&body, ", carry);\n");
+        ebuf_puts(&body, ", d->carry);\n");
     }
     if (ep.n == 1) {
         const char *bodies[1];
@@ -492,12 +495,12 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
 }
 
 static int set_program(tpl_value *ctx, const kin_tree *t, const program *a,
-                       const render_options *o, const char *prefix)
+                       const render_options *o, const char *prefix, int *ncarry)
 {
     emitted e;
     const char *signature = part_signature(a->name);
     if (signature)
-        return set_program_parts(ctx, t, a, signature, prefix);
+        return set_program_parts(ctx, t, a, signature, prefix, ncarry);
     if (program_run(t, a, &e, "    ") != 0) {
         free(e.body);
         return -1;
@@ -696,7 +699,7 @@ static const struct {
 
 /* The constrained functions' bodies, the solvers' array sizes and R_delassus's route. */
 static int constrained_functions_value(const kin_tree *t, const render_options *o,
-                                       tpl_value *ctx)
+                                       tpl_value *ctx, int *ncarry)
 {
     long ops[2];
     int i, route;
@@ -719,7 +722,7 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
         const program *a = &program_constrained[i];
         if (a->contacts_only && !tree_contacts_only(t))
             continue;
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name, ncarry) != 0)
             return -1;
     }
     return 0;
@@ -728,15 +731,15 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
 /* Every emitted function's body, in robot.c.tpl's names. 0, or -1 out of memory. */
 static int functions_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
-    int i;
+    int i, carry = 0, *ncarry = &carry;
     for (i = 0; i < program_nalgorithms; i++) {
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
             continue; /* in chunks, below; or not emitted */
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name) != 0)
+        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name, ncarry) != 0)
             return -1;
     }
-    if (o->batch && set_program(ctx, t, &program_batch_crba, o, o->name) != 0)
+    if (o->batch && set_program(ctx, t, &program_batch_crba, o, o->name, ncarry) != 0)
         return -1;
     if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
         return -1;
@@ -744,9 +747,10 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     if (jacobians_value(t, o, ctx) != 0 ||
         (!t->m_singular && minv_chunks_value(t, o, ctx) != 0))
         return -1;
-    if (t->nconstraints > 0 && constrained_functions_value(t, o, ctx) != 0)
+    if (t->nconstraints > 0 && constrained_functions_value(t, o, ctx, ncarry) != 0)
         return -1;
     integrate_value(t, o->name, ctx);
+    set_int(ctx, "ncarry", carry); /* d->carry: the longest of the parts' carry[] */
     return 0;
 }
 
