@@ -404,25 +404,25 @@ static const char *part_signature(const char *name)
 }
 
 /* signature ("N_data *d, const cdyn_real *q") with N the prefix; or, with args, only the
- * parameters' names ("d, q"). */
-static void print_params(ebuf *b, const char *signature, const char *prefix, int args)
+ * parameters' names ("d, q"); sep between them. */
+static void print_params(ebuf *b, const char *signature, const char *prefix, int args,
+                         const char *sep)
 {
     const char *s = signature;
     while (*s) {
-        size_t n = strcspn(s, ",");
+        const size_t n = strcspn(s, ",");
+        const int robot = s[0] == 'N' && s[1] == '_'; /* N_data: the robot's type */
         if (args) {
             size_t k = n;
             while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
                 k--;
             ebuf_printf(b, "%.*s", (int)(n - k), s + k);
         } else {
-            ebuf_printf(b, "%s%.*s", s[0] == 'N' && s[1] == '_' ? prefix : "",
-                        (int)(s[0] == 'N' && s[1] == '_' ? n - 1 : n),
-                        s[0] == 'N' && s[1] == '_' ? s + 1 : s);
+            ebuf_printf(b, "%s%.*s", robot ? prefix : "", (int)(n - robot), s + robot);
         }
         s += n;
         if (*s == ',') {
-            ebuf_puts(b, ", ");
+            ebuf_puts(b, sep);
             s++;
             while (*s == ' ')
                 s++;
@@ -453,11 +453,8 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
     ebuf_puts(&body, "");
     if (ep.n > 1 && *ncarry < ep.ncarry)
         *ncarry = ep.ncarry;
-    print_params(&names, signature, prefix, 1); /* a part may leave any of them unused */
-    ebuf_puts(&names, ", carry");
-    for (k = 0; names.s && names.s[k]; k++)
-        if (names.s[k] == ',')
-            names.s[k] = ' ';
+    print_params(&names, signature, prefix, 1, " "); /* a part may leave any of them unused */
+    ebuf_puts(&names, " carry");
     for (k = 0; k < ep.n && ep.n > 1; k++) {
         const char *bodies[1];
         char *unused;
@@ -470,12 +467,12 @@ static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a
                     "parts;\n * the values a later part reads pass through carry[]. */\n"
                     "static CDYN_NOINLINE void %s__%s_part%d(\n    ",
                     a->name, k, ep.n, prefix, a->name, k);
-        print_params(&parts, signature, prefix, 0);
+        print_params(&parts, signature, prefix, 0, ", ");
         ebuf_printf(&parts, ", cdyn_real *carry)\n{\n%s%s}\n\n", unused ? unused : "",
                     ep.bodies[k]);
         free(unused);
         ebuf_printf(&body, "    %s__%s_part%d(", prefix, a->name, k);
-        print_params(&body, signature, prefix, 1);
+        print_params(&body, signature, prefix, 1, ", ");
         ebuf_puts(&body, ", d->carry);\n");
     }
     if (ep.n == 1) {
