@@ -423,6 +423,145 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
            {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
            {{ name }}__unconverged_lanes(d, settings);
 }
+{% if contacts_only %}
+
+/* ---- constrainedABA and proxPV: {{ name }}.c's parts, per lane ---- */
+
+/* x in every lane, for n entries. */
+static void {{ name }}__splat_n({{ name }}_lanes *x, const cdyn_real *from, int n)
+{
+    int k;
+    for (k = 0; k < n; ++k)
+        x[k] = {{ name }}__splat(from ? from[k] : 0);
+}
+
+/* As {{ name }}__contact_baumgarte. {{ contact_baumgarte.ops }} (per lane) */
+static void {{ name }}__batch_contact_baumgarte(const {{ name }}_batch_data *d, const {{ name }}_lanes *q,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *Kp, const {{ name }}_lanes *Kd, {{ name }}_lanes *astar)
+{
+{{ contact_baumgarte.unused }}{{ contact_baumgarte.lanes }}}
+
+/* As {{ name }}__contact_astar: the settings' gains in every lane. */
+static void {{ name }}__batch_contact_astar(const {{ name }}_batch_data *d, const cdyn_prox_settings *s,
+    const {{ name }}_lanes *q, const {{ name }}_lanes *v, {{ name }}_lanes *astar)
+{
+    {{ name }}_lanes Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS];
+    if (s->Kp || s->Kd) {
+        {{ name }}__splat_n(Kp, s->Kp, {{ NAME }}_NCONSTRAINTS);
+        {{ name }}__splat_n(Kd, s->Kd, {{ NAME }}_NCONSTRAINTS);
+        {{ name }}__batch_contact_baumgarte(d, q, v, Kp, Kd, astar);
+        return;
+    }
+    {{ name }}__splat_n(astar, NULL, {{ NAME }}_NC);
+}
+
+{{ caba_setup.lanes_parts_text }}/* As {{ name }}__caba_setup. {{ caba_setup.ops }} (per lane) */
+static void {{ name }}__batch_caba_setup({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, {{ name }}_lanes rho,
+    const {{ name }}_lanes *astar, {{ name }}_lanes *ddq)
+{
+{{ caba_setup.unused }}{{ caba_setup.lanes }}}
+
+/* As {{ name }}__caba_delta. {{ caba_delta.ops }} (per lane) */
+static void {{ name }}__batch_caba_delta({{ name }}_batch_data *d, const {{ name }}_lanes *lambda)
+{
+{{ caba_delta.unused }}{{ caba_delta.lanes }}}
+
+/* As {{ name }}__caba_forward. {{ caba_forward.ops }} (per lane) */
+static void {{ name }}__batch_caba_forward({{ name }}_batch_data *d, {{ name }}_lanes *ddq)
+{
+{{ caba_forward.unused }}{{ caba_forward.lanes }}}
+
+/* As {{ name }}__caba_rest. {{ caba_rest.ops }} (per lane) */
+static void {{ name }}__batch_caba_rest(const {{ name }}_batch_data *d, {{ name }}_lanes *ddq)
+{
+{{ caba_rest.unused }}{{ caba_rest.lanes }}}
+
+/* As {{ name }}__alm_stops, lane by lane: the residuals of d->r (a NaN kept); 1 when the
+ * iterations stop: at max_iter, or when every lane not lost meets the tolerances. */
+static int {{ name }}__batch_alm_stops({{ name }}_batch_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    {{ name }}_lanes primal = {{ name }}__splat(0);
+    int k, l;
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        for (l = 0; l < W; ++l) {
+            const cdyn_real r = d->r[k][l], a = r < 0 ? -r : r;
+            if (!(a <= primal[l]))
+                primal[l] = a;         /* keeps a NaN */
+        }
+    d->primal_residual = primal;
+    d->dual_residual = (1 / s->mu) * primal;
+    return it >= s->max_iter ||
+           (use_tol && ({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&primal)) == 0);
+}
+
+int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                                    const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                                    const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                                    {{ name }}_lanes *lambda)
+{
+    {{ name }}_lanes astar[{{ NAME }}_NC], rho;
+    int k, it, stops;
+    if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
+        return CDYN_E_ARG;
+    rho = {{ name }}__splat(1 / settings->mu);
+    {{ name }}__batch_contact_astar(d, settings, q, v, astar);
+    {{ name }}__batch_caba_setup(d, q, v, tau, rho, astar, ddq);
+    if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
+        {{ name }}__batch_caba_delta(d, lambda);
+        {{ name }}__batch_caba_forward(d, ddq);
+    } else {
+        {{ name }}__splat_n(lambda, NULL, {{ NAME }}_NC);
+    }
+    for (it = 1;; ++it) {
+        stops = {{ name }}__batch_alm_stops(d, settings, it);
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] -= rho * d->r[k];   /* as {{ name }}__alm_step */
+        if (stops)
+            break;
+        {{ name }}__batch_caba_delta(d, lambda);
+        {{ name }}__batch_caba_forward(d, ddq);
+    }
+    d->iterations = it;
+    {{ name }}__batch_caba_rest(d, ddq);
+    return {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
+           {{ name }}__unconverged_lanes(d, settings);
+}
+
+{{ pv_setup.lanes_parts_text }}/* As {{ name }}__pv_setup; the caller checks the pivots. {{ pv_setup.ops }} (per lane) */
+static void {{ name }}__batch_pv_setup({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, {{ name }}_lanes mu,
+    const {{ name }}_lanes *astar)
+{
+{{ pv_setup.unused }}{{ pv_setup.lanes }}}
+
+/* As {{ name }}__pv_forward. {{ pv_forward.ops }} (per lane) */
+static void {{ name }}__batch_pv_forward(const {{ name }}_batch_data *d, const {{ name }}_lanes *lambda,
+    {{ name }}_lanes *ddq)
+{
+{{ pv_forward.unused }}{{ pv_forward.lanes }}}
+
+int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                            const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                            const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                            {{ name }}_lanes *lambda)
+{
+    {{ name }}_lanes astar[{{ NAME }}_NC];
+    int mask;
+    if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
+        return CDYN_E_ARG;
+    {{ name }}__batch_contact_astar(d, settings, q, v, astar);
+    {{ name }}__batch_pv_setup(d, q, v, tau, {{ name }}__splat(settings->mu), astar);
+    mask = {{ name }}__nonpositive_lanes(d->GD, {{ NAME }}_NC);
+    d->iterations = {{ name }}__batch_prox_iterate(d, settings, lambda);
+    {{ name }}__batch_pv_forward(d, lambda, ddq);
+    return mask | {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
+           {{ name }}__unconverged_lanes(d, settings);
+}
+{% endif %}
 {% endif %}
 
 #else /* plain C99: each form a loop over the lanes calling the single-state function */
@@ -572,10 +711,15 @@ void {{ name }}_batch_constraint_capture({{ name }}_batch_data *d, const {{ name
     }
 }
 
-int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
-                             const {{ name }}_lanes *q, const {{ name }}_lanes *v,
-                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
-                             {{ name }}_lanes *lambda)
+typedef int (*{{ name }}__solver)({{ name }}_data *, const cdyn_prox_settings *, const cdyn_real *,
+                                 const cdyn_real *, const cdyn_real *, cdyn_real *, cdyn_real *);
+
+/* A constrained solver lane by lane, each lane with its own references; d->iterations the
+ * most any lane ran (each lane stops at its own count here). */
+static int {{ name }}__batch_solve({{ name }}_batch_data *d, {{ name }}__solver solve,
+                                  const cdyn_prox_settings *settings, const {{ name }}_lanes *q,
+                                  const {{ name }}_lanes *v, const {{ name }}_lanes *tau,
+                                  {{ name }}_lanes *ddq, {{ name }}_lanes *lambda)
 {
     cdyn_real ql[{{ NAME }}_NQ], vl[{{ NAME }}_NV], tl[{{ NAME }}_NV], out[{{ NAME }}_NV];
     cdyn_real lam[{{ NAME }}_NC];
@@ -592,13 +736,13 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
             {{ name }}__get_lane(d->one.ref_R[k], d->ref_R[k], 9, l);
             {{ name }}__get_lane(d->one.ref_p[k], d->ref_p[k], 3, l);
         }
-        status = {{ name }}_prox_ltl(&d->one, settings, ql, vl, tl, out, lam);
+        status = solve(&d->one, settings, ql, vl, tl, out, lam);
         if (status < 0)
             mask |= 1 << l;
         if (status == CDYN_E_NOT_CONVERGED)
             status = settings->max_iter;
         if (status > d->iterations)
-            d->iterations = status; /* the most: each lane stops at its own count here */
+            d->iterations = status;
         {{ name }}__set_lane(ddq, out, {{ NAME }}_NV, l);
         {{ name }}__set_lane(lambda, lam, {{ NAME }}_NC, l);
         d->primal_residual.lane[l] = d->one.primal_residual;
@@ -606,6 +750,32 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
     }
     return mask;
 }
+
+int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                             const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                             {{ name }}_lanes *lambda)
+{
+    return {{ name }}__batch_solve(d, {{ name }}_prox_ltl, settings, q, v, tau, ddq, lambda);
+}
+{% if contacts_only %}
+
+int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                                    const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                                    const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                                    {{ name }}_lanes *lambda)
+{
+    return {{ name }}__batch_solve(d, {{ name }}_constrained_aba, settings, q, v, tau, ddq, lambda);
+}
+
+int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                            const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                            const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                            {{ name }}_lanes *lambda)
+{
+    return {{ name }}__batch_solve(d, {{ name }}_prox_pv, settings, q, v, tau, ddq, lambda);
+}
+{% endif %}
 {% endif %}
 
 #endif

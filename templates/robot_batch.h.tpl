@@ -91,6 +91,18 @@ typedef struct {
     {{ name }}_lanes con_a_p[{{ ncon }}][3];
     {{ name }}_lanes con_b_R[{{ ncon }}][9];
     {{ name }}_lanes con_b_p[{{ ncon }}][3];
+{% if contacts_only %}
+    /* constrainedABA and proxPV ({{ name }}_batch_constrained_aba, {{ name }}_batch_prox_pv) */
+    {{ name }}_lanes caba[{{ caba_nstash }}];
+    {{ name }}_lanes u[{{ nv }}];
+    {{ name }}_lanes u0[{{ nv }}];
+    {{ name }}_lanes kap[{{ nc }}];
+    {{ name }}_lanes caba_acc[{{ caba_nacc }}];
+    {{ name }}_lanes pv[{{ pv_nstash }}];
+{% endif %}
+{% endif %}
+{% if ncarry_lanes %}
+    {{ name }}_lanes carry[{{ ncarry_lanes }}]; /* the values one part of a set-up emitted in parts leaves to the next */
 {% endif %}
 #if !{{ NAME }}_BATCH_VECTOR
     {{ name }}_data one; /* the plain form's single-state workspace */
@@ -169,6 +181,23 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                              {{ name }}_lanes *lambda);
+{% if contacts_only %}
+
+/** {{ name }}_batch_constrained_aba, {{ name }}_batch_prox_pv — {{ name }}_constrained_aba and
+ *  {{ name }}_prox_pv on W states, as {{ name }}_batch_prox_ltl: the same iterations on every
+ *  lane, until every lane meets the tolerances or max_iter (d->iterations); each lane's
+ *  residuals in d; the same lane mask (prox_pv also sets a lane's bit when its G + mu I has
+ *  a non-positive pivot); CDYN_E_ARG for bad settings. d->ref_R and d->ref_p hold the
+ *  references of Baumgarte's gains ({{ name }}_batch_constraint_capture). */
+int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                                    const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                                    const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                                    {{ name }}_lanes *lambda);
+int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                            const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                            const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                            {{ name }}_lanes *lambda);
+{% endif %}
 {% endif %}
 
 #ifdef __cplusplus

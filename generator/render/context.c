@@ -2,7 +2,6 @@
  * sizes, frames, bodies, constraint set) and, unless --size, its emitted functions. */
 #include "render/context.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "check/validate.h"
 #include "emit/emit.h"
 #include "model/constraints.h"
+#include "render/function_parts.h"
 #include "render/index_tables.h"
 #include "render/lanes.h"
 #include "render/programs.h"
@@ -262,6 +262,7 @@ static void robot_value(const kin_tree *t, const render_options *o, char **ids, 
 {
     const int nnz = emit_ltl_nnz(t);
     set_int(ctx, "ncarry", 0); /* d->carry's length; functions_value sets it */
+    set_int(ctx, "ncarry_lanes", 0);
     const named_int sizes[] = {
         { "nq", t->nq },
         { "nv", t->nv },
@@ -371,133 +372,24 @@ static tpl_value *function_value(emitted *e, const char *params, const render_op
     return d;
 }
 
-/* ctx[a->name]: algorithm a's function. 0, or -1 out of memory. */
-/* About this many operations per part of the functions a big robot makes too big to compile
- * as one (talos' RNEA derivative terms: 36k; gcc -O2 took 167 s on it alone, 86% of it in
- * its register allocator's hard-register assignment). */
-#define PART_OPS 8000
-
-/* The functions that may be emitted in parts, with their parameter lists as the templates
- * declare them ("N" the robot's prefix), which each part repeats: the derivative terms and
- * the constrained set-ups of big robots. Not those with batch forms (has_batch_form). */
-static const struct {
-    const char *name, *signature;
-} part_signatures[] = {
-    { "rnea_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a" },
-    { "con_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, "
-                         "const cdyn_real *lambda, cdyn_real *lambda_dq, cdyn_real *lambda_dv" },
-    { "caba_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
-                    "cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq" },
-    { "pv_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
-                  "cdyn_real mu, const cdyn_real *astar" },
-    { "pv_delassus", "N_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G" },
-    { "ltls_factor", "N_data *d, cdyn_real rho" },
-};
-
-static const char *part_signature(const char *name)
-{
-    size_t i;
-    for (i = 0; i < sizeof part_signatures / sizeof part_signatures[0]; i++)
-        if (strcmp(part_signatures[i].name, name) == 0)
-            return part_signatures[i].signature;
-    return NULL;
-}
-
-/* signature ("N_data *d, const cdyn_real *q") with N the prefix; or, with args, only the
- * parameters' names ("d, q"); sep between them. */
-static void print_params(ebuf *b, const char *signature, const char *prefix, int args,
-                         const char *sep)
-{
-    const char *s = signature;
-    while (*s) {
-        const size_t n = strcspn(s, ",");
-        const int robot = s[0] == 'N' && s[1] == '_'; /* N_data: the robot's type */
-        if (args) {
-            size_t k = n;
-            while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
-                k--;
-            ebuf_printf(b, "%.*s", (int)(n - k), s + k);
-        } else {
-            ebuf_printf(b, "%s%.*s", robot ? prefix : "", (int)(n - robot), s + robot);
-        }
-        s += n;
-        if (*s == ',') {
-            ebuf_puts(b, sep);
-            s++;
-            while (*s == ' ')
-                s++;
-        }
-    }
-}
-
-/* A function emitted in parts (expr_emit_parts): parts_text, the parts as CDYN_NOINLINE
- * functions NAME__PROGRAM_partK (the template writes it before the function), and the
- * function's body calling them in turn over d->carry, whose length *ncarry is raised to
- * what they need (in d, not on the stack: a firmware stack holds one part's frame only).
- * Small enough, the whole body and parts_text "". {body, ops, unused, parts_text} as
- * set_program's. */
-static int set_program_parts(tpl_value *ctx, const kin_tree *t, const program *a,
-                             const char *signature, const char *prefix, int *ncarry)
-{
-    emitted_parts ep;
-    tpl_value *d = tpl_dict();
-    ebuf parts = { 0, 0, 0, 0 }, body = { 0, 0, 0, 0 }, names = { 0, 0, 0, 0 };
-    int k;
-    if (program_run_parts(t, a, PART_OPS, &ep) != 0) {
-        program_parts_free(&ep);
-        tpl_free(d);
-        return -1;
-    }
-    set_take(d, "ops", program_ops_text(&ep.c));
-    ebuf_puts(&parts, "");
-    ebuf_puts(&body, "");
-    if (ep.n > 1 && *ncarry < ep.ncarry)
-        *ncarry = ep.ncarry;
-    print_params(&names, signature, prefix, 1, " "); /* a part may leave any of them unused */
-    ebuf_puts(&names, " carry");
-    for (k = 0; k < ep.n && ep.n > 1; k++) {
-        const char *bodies[1];
-        char *unused;
-        bodies[0] = ep.bodies[k];
-        unused = names.oom ? NULL : program_unused_text(names.s, bodies, 1);
-        if (!unused)
-            parts.oom = 1;
-        ebuf_printf(&parts,
-                    "/* %s, part %d of %d: a function too big to compile as one is cut in "
-                    "parts;\n * the values a later part reads pass through carry[]. */\n"
-                    "static CDYN_NOINLINE void %s__%s_part%d(\n    ",
-                    a->name, k, ep.n, prefix, a->name, k);
-        print_params(&parts, signature, prefix, 0, ", ");
-        ebuf_printf(&parts, ", cdyn_real *carry)\n{\n%s%s}\n\n", unused ? unused : "",
-                    ep.bodies[k]);
-        free(unused);
-        ebuf_printf(&body, "    %s__%s_part%d(", prefix, a->name, k);
-        print_params(&body, signature, prefix, 1, ", ");
-        ebuf_puts(&body, ", d->carry);\n");
-    }
-    if (ep.n == 1) {
-        const char *bodies[1];
-        bodies[0] = ep.bodies[0];
-        set_take(d, "unused", program_unused_text(a->params, bodies, 1));
-        ebuf_puts(&body, ep.bodies[0]);
-    } else {
-        set_str(d, "unused", "");
-    }
-    set_take(d, "body", ebuf_take(&body));
-    set_take(d, "parts_text", ebuf_take(&parts));
-    ebuf_free(&names);
-    tpl_dict_set(ctx, a->name, d);
-    program_parts_free(&ep);
-    return 0;
-}
-
+/* ctx[a->name]: algorithm a's function; with o (--batch: a function with a batch form), its
+ * lanes too. ncarry: function_parts_value's. 0, or -1 out of memory. */
 static int set_program(tpl_value *ctx, const kin_tree *t, const program *a,
-                       const render_options *o, const char *prefix, int *ncarry)
+                       const render_options *o, const char *prefix, int ncarry[2])
 {
     emitted e;
     const char *signature = part_signature(a->name);
-    if (signature)
-        return set_program_parts(ctx, t, a, signature, prefix, ncarry);
+    if (signature) {
+        char lane_type[160];
+        tpl_value *d;
+        snprintf(lane_type, sizeof lane_type, "%s_lanes", prefix);
+        d = function_parts_value(t, a, signature, prefix, o && o->batch ? lane_type : NULL,
+                                 ncarry);
+        if (!d)
+            return -1;
+        tpl_dict_set(ctx, a->name, d);
+        return 0;
+    }
     if (program_run(t, a, &e, "    ") != 0) {
         free(e.body);
         return -1;
@@ -673,6 +565,8 @@ static int has_batch_form(const char *name)
     static const char *const names[] = {
         "fk",        "rnea",       "nle",       "gravity",  "crba_tree", "ltl",      "aba",
         "con_terms", "kkt_factor", "kkt_solve", "prox_rhs", "baumgarte", "prox_ddq",
+        "contact_baumgarte", "caba_setup", "caba_delta", "caba_forward", "caba_rest",
+        "pv_setup", "pv_forward",
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
@@ -696,7 +590,7 @@ static const struct {
 
 /* The constrained functions' bodies, the solvers' array sizes and R_delassus's route. */
 static int constrained_functions_value(const kin_tree *t, const render_options *o,
-                                       tpl_value *ctx, int *ncarry)
+                                       tpl_value *ctx, int ncarry[2])
 {
     long ops[2];
     int i, route;
@@ -728,7 +622,7 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
 /* Every emitted function's body, in robot.c.tpl's names. 0, or -1 out of memory. */
 static int functions_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
-    int i, carry = 0, *ncarry = &carry;
+    int i, ncarry[2] = { 0, 0 }; /* d->carry's length in NAME_data, and in NAME_batch_data */
     for (i = 0; i < program_nalgorithms; i++) {
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
@@ -747,7 +641,8 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     if (t->nconstraints > 0 && constrained_functions_value(t, o, ctx, ncarry) != 0)
         return -1;
     integrate_value(t, o->name, ctx);
-    set_int(ctx, "ncarry", carry); /* d->carry: the longest of the parts' carry[] */
+    set_int(ctx, "ncarry", ncarry[0]); /* d->carry: the longest of the parts' carry[] */
+    set_int(ctx, "ncarry_lanes", ncarry[1]);
     return 0;
 }
 
