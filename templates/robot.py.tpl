@@ -272,6 +272,10 @@ _PROTOTYPES.update({
     "batch_minv": (_int, [_lanes_p] * 3),
     "batch_aba": (_int, [_lanes_p] * 5),
 {% endif %}
+{% if constraints and forward_dynamics %}
+    "batch_constraint_capture": (None, [_lanes_p] * 2),
+    "batch_prox_ltl": (_int, [_lanes_p, ctypes.POINTER(_Settings)] + [_lanes_p] * 5),
+{% endif %}
 })
 {% endif %}
 
@@ -602,17 +606,30 @@ class BatchData(object):
         n = 12 * {{ nbodies_alloc }} + 12 * {{ nframes_alloc }}
         self.buffer = _aligned(_c("batch_data_bytes")(), max(lane, 16))
         self.w, self._lanes = w, n
+{% if constraints and forward_dynamics %}
+        # the proxLTL fields follow M, L, D, Dinv, aba_D: ref_R, ref_p, primal_residual,
+        # dual_residual (lanes), then the int iterations
+        self._ref = n + 2 * {{ nnz_alloc }} + 3 * {{ nv_alloc }}
+        self._lanes = self._ref + 12 * {{ ncon }} + 2
+        # Per row, as Data's fields: the references of batch_constraint_capture ((N,
+        # NCONSTRAINTS, 3, 3), (N, NCONSTRAINTS, 3); None: zero, as a new Data's) and the
+        # residuals of the last batch_prox_ltl ((N,) each)
+        self.ref_R = self.ref_p = self.primal_residual = self.dual_residual = None
+{% endif %}
 
     @property
     def _as_parameter_(self):
         return ctypes.c_void_p(self.buffer.ctypes.data)
 
+    def _view(self, start, count):
+        """Lanes start .. start + count - 1 of the buffer, as a (count, W) DTYPE view."""
+        lanes = self.buffer[:self._lanes * self.w * ctypes.sizeof(_real)].view(DTYPE)
+        return lanes.reshape(self._lanes, self.w)[start:start + count]
+
     def placements(self):
         """(R (W, NFRAMES, 3, 3), p (W, NFRAMES, 3)) of the last batch_fk's lanes."""
-        lanes = self.buffer[:self._lanes * self.w * ctypes.sizeof(_real)].view(DTYPE)
-        lanes = lanes.reshape(self._lanes, self.w)
-        R = lanes[self._oMf:self._oMf + 9 * {{ nframes_alloc }}].reshape({{ nframes_alloc }}, 9, self.w)
-        p = lanes[self._oMf + 9 * {{ nframes_alloc }}:self._oMf + 12 * {{ nframes_alloc }}]
+        R = self._view(self._oMf, 9 * {{ nframes_alloc }}).reshape({{ nframes_alloc }}, 9, self.w)
+        p = self._view(self._oMf + 9 * {{ nframes_alloc }}, 3 * {{ nframes_alloc }})
         p = p.reshape({{ nframes_alloc }}, 3, self.w)
         return (R[:NFRAMES].transpose(2, 0, 1).reshape(self.w, NFRAMES, 3, 3),
                 p[:NFRAMES].transpose(2, 0, 1))
@@ -638,12 +655,26 @@ def _batch_input(function, name, x, n):
     return a
 
 
+def _batch_error(function, rows, single):
+    """The StatusError of failing rows (ascending): the first's status by single(row), the
+    single-state form on that row (CDYN_E_NONFINITE if that one succeeds), every row named."""
+    status = single(rows[0])
+    named = ", ".join("%d" % r for r in rows[:8])
+    if len(rows) > 8:
+        named += " and %d more" % (len(rows) - 8)
+    e = StatusError("%s (row%s %s)" % (function, "s" if len(rows) > 1 else "", named),
+                    status if status < 0 else -4)
+    e.row, e.rows = rows[0], rows
+    return e
+
+
 def _batch(function, inputs, outputs, call, data=None, single=None, each=None):
     """The batch driver: inputs [(name, x, n)], each (N, n); outputs, the per-state shapes
     of the results; call(d, input lanes..., output lanes...) the C batch form, returning its
-    lane mask when single is given: then a set bit raises StatusError naming the row, with
-    the status single(row) (the single-state form on that row) gives. each(d, start, k),
-    if given, reads what else a block leaves in d. Returns the results, (N,) + shape each."""
+    lane mask when single is given: then, after every block, StatusError names the rows whose
+    bit was set, with the status single(row) gives for the first (.row; all in .rows); a
+    negative return (bad settings) raises StatusError at once. each(d, start, k), if given,
+    reads what else a block leaves in d. Returns the results, (N,) + shape each."""
     xs = [_batch_input(function, name, x, n) for name, x, n in inputs]
     rows = xs[0].shape[0]
     for (name, _, _), a in zip(inputs, xs):
@@ -658,22 +689,25 @@ def _batch(function, inputs, outputs, call, data=None, single=None, each=None):
     lanes_out = [_aligned(n * lane, max(lane, 16)).view(DTYPE).reshape(-1, w) for n in size]
     results = [_out(rows, *s) for s in outputs]
     pointers = [ctypes.c_void_p(b.ctypes.data) for b in lanes_in + lanes_out]
+    failed = []
     for start in range(0, rows, w):
         k = min(w, rows - start)
         for b, a in zip(lanes_in, xs):
             b[:, :k] = a[start:start + k].T
             b[:, k:] = a[start + k - 1][:, None]   # padding: the block's last state again
         mask = call(d, *pointers)
-        if single is not None and mask & ((1 << k) - 1):
-            row = start + ((mask & -mask).bit_length() - 1)
-            status = single(row)
-            e = StatusError("%s (row %d)" % (function, row), status if status < 0 else -4)
-            e.row = row
+        if single is not None and mask < 0:
+            e = StatusError(function, mask)
+            e.row, e.rows = None, []
             raise e
+        if single is not None:      # the padding lanes repeat row start + k - 1: not counted
+            failed += [start + l for l in range(k) if mask >> l & 1]
         for r, b, s in zip(results, lanes_out, outputs):
             r[start:start + k] = b[:, :k].T.reshape((k,) + tuple(s))
         if each is not None:
             each(d, start, k)
+    if failed:
+        raise _batch_error(function, failed, single)
     return results
 
 
@@ -829,6 +863,95 @@ def prox_ltl_derivatives(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, a
     out = [_out(NV, NV) for _ in range(3)] + [_out(NC, NV) for _ in range(3)]
     _check(f, c(d, ctypes.byref(s), _ptr(q), _ptr(v), _ptr(ddq), _ptr(lam), *map(_ptr, out)))
     return (ddq, lam) + tuple(out)
+{% endif %}
+{% if batch and forward_dynamics %}
+
+
+# ---- proxLTL on N states ({{ name }}_batch_prox_ltl; the batch forms above) ----
+
+def batch_constraint_capture(data, q):
+    """constraint_capture on N states: data.ref_R (N, NCONSTRAINTS, 3, 3) and data.ref_p
+    (N, NCONSTRAINTS, 3) := each contact's frame's world placement at q[i] (a loop's stays
+    zero), the references of batch_prox_ltl's Kp and Kd with that data, row for row. data
+    is a BatchData; its ref_R and ref_p may also be set directly."""
+    f = "batch_constraint_capture"
+    if not isinstance(data, BatchData):
+        raise TypeError("%s: data must be a {{ name }}.BatchData, got %s" % (f, type(data).__name__))
+    q, c = _batch_input(f, "q", q, NQ), _c(f)
+    R, p = _out(q.shape[0], NCONSTRAINTS, 3, 3), _out(q.shape[0], NCONSTRAINTS, 3)
+    refs = data._view(data._ref, 12 * NCONSTRAINTS)
+
+    def capture(d, q_lanes):
+        refs[:] = 0                 # the C form skips loops: theirs zero, as a new Data's
+        c(d, q_lanes)
+
+    def read(d, start, k):
+        R[start:start + k] = refs[:9 * NCONSTRAINTS, :k].T.reshape(k, NCONSTRAINTS, 3, 3)
+        p[start:start + k] = refs[9 * NCONSTRAINTS:, :k].T.reshape(k, NCONSTRAINTS, 3)
+    _batch(f, [("q", q, NQ)], [], capture, data, each=read)
+    data.ref_R, data.ref_p = R, p
+
+
+def _batch_refs(function, d, n):
+    """The references in d as (n, 12 NCONSTRAINTS) rows, ref_R's then ref_p's entries (the
+    lanes' order in {{ name }}_batch_data); zero when d has none."""
+    if d.ref_R is None and d.ref_p is None:
+        return _out(n, 12 * NCONSTRAINTS)
+    R = _input(function, "data.ref_R", d.ref_R, (n, NCONSTRAINTS, 3, 3))
+    p = _input(function, "data.ref_p", d.ref_p, (n, NCONSTRAINTS, 3))
+    return np.concatenate([R.reshape(n, -1), p.reshape(n, -1)], axis=1)
+
+
+def batch_prox_ltl(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
+                   rel_tol=0.0, Kp=None, Kd=None):
+    """prox_ltl on N states: returns (ddq (N, NV), lambda (N, NC), iterations (N,)). The
+    arguments are prox_ltl's, with lam (N, NC) warm-starting row by row; Kp and Kd act
+    against the references batch_constraint_capture left in data (zero without). The W
+    rows of a block iterate together until each meets the tolerances, or max_iter: a row's
+    iterations are its block's (the most one of its rows needs alone), so its result is
+    prox_ltl's to within the tolerances, and to rounding with abs_tol = rel_tol = 0 (exactly
+    max_iter). Each row's residuals are left in data.primal_residual, data.dual_residual (N,),
+    also when a row fails. A failing row (M or G + mu I singular, a NaN, a tolerance unmet)
+    raises StatusError naming every failing row (.rows; .row the first, with prox_ltl's
+    status on it); bad settings (mu <= 0, max_iter < 1) raise StatusError CDYN_E_ARG."""
+    f = "batch_prox_ltl"
+    d, c = _batch_data(f, data), _c(f)
+    s, gains = _settings(f, mu, max_iter, abs_tol, rel_tol, Kp, Kd, lam is not None)
+    q, v = _batch_input(f, "q", q, NQ), _batch_input(f, "v", v, NV)
+    tau, n = _batch_input(f, "tau", tau, NV), q.shape[0]
+    lam = _out(n, NC) if lam is None else _batch_input(f, "lam", lam, NC)
+    refs = _batch_refs(f, d, n)
+    lane = _BATCH[1]
+    ref_lanes = d._view(d._ref, 12 * NCONSTRAINTS).ctypes.data
+    iterations = np.zeros(n, np.intc)
+    d.primal_residual, d.dual_residual = _out(n), _out(n)
+    residuals = d._view(d._ref + 12 * NCONSTRAINTS, 2)
+    it_at = (d._ref + 12 * NCONSTRAINTS + 2) * lane      # the int after dual_residual
+
+    def solve(dd, q, v, tau, lam_in, ref, ddq, lam_out):
+        ctypes.memmove(lam_out.value, lam_in.value, NC * lane)   # lambda is in and out
+        ctypes.memmove(ref_lanes, ref.value, 12 * NCONSTRAINTS * lane)
+        return c(dd, ctypes.byref(s), q, v, tau, ddq, lam_out)
+
+    def read(dd, start, k):
+        d.primal_residual[start:start + k] = residuals[0, :k]
+        d.dual_residual[start:start + k] = residuals[1, :k]
+        count = d.buffer[it_at:it_at + ctypes.sizeof(_int)].view(np.intc)[0]
+        iterations[start:start + k] = count         # the block's, on every lane
+
+    def single(i):                  # prox_ltl's status on row i, with its references
+        one = Data()
+        np.ctypeslib.as_array(one.ref_R).reshape(-1)[:] = refs[i, :9 * NCONSTRAINTS]
+        np.ctypeslib.as_array(one.ref_p).reshape(-1)[:] = refs[i, 9 * NCONSTRAINTS:]
+        status = _c("prox_ltl")(one, ctypes.byref(s), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
+                                _ptr(_out(NV)), _ptr(lam[i].copy()))
+        # passing alone (it met the tolerance before the block's last iteration), the
+        # lane's failure is the tolerance: CDYN_E_NOT_CONVERGED
+        return status if status < 0 else -5
+    ddq, lam = _batch(f, [("q", q, NQ), ("v", v, NV), ("tau", tau, NV), ("lam", lam, NC),
+                          ("refs", refs, 12 * NCONSTRAINTS)], [(NV,), (NC,)], solve, d,
+                      single=single, each=read)
+    return ddq, lam, iterations
 {% endif %}
 
 

@@ -3,9 +3,10 @@
 # runtime's workspace, which the module's Data mirrors); for the contact step, the box of
 # tests/contact/box.urdf on four frictional corners in double, float and --size, and arm7
 # with --joint-limits alone; the batch forms' functions (--batch) on the floating-base
-# quadruped (W = 8) and on arm7 in float (native W); each generated with --python,
-# built with BUILD_SHARED_LIBS, and checked by tests/python/check_module.py against the C
-# driver tests/python/driver.c.
+# quadruped (W = 8) and on arm7 in float (native W), and with batch_prox_ltl on the humanoid
+# on its two 6d soles (W = 4) and on the four-bar's loop in float (native W); each generated
+# with --python, built with BUILD_SHARED_LIBS, and checked by tests/python/check_module.py
+# against the C driver tests/python/driver.c.
 # The interpreter is the first of PYTHONS that imports numpy (the one CMake found, then
 # Debian's /usr/bin/python3, then python3 on PATH); with none it prints "SKIP: ..." (the
 # test's SKIP_REGULAR_EXPRESSION).
@@ -42,7 +43,9 @@ foreach(entry "arm7 robots/arm7.urdf --contact tool:6d" "arm7_f robots/arm7.urdf
               "box tests/contact/box.urdf ${box}" "box_f tests/contact/box.urdf --scalar float ${box}"
               "box_s tests/contact/box.urdf --size ${box}" "arm7_l robots/arm7.urdf --joint-limits"
               "quadruped12_b robots/quadruped12.urdf --floating-base --batch 8"
-              "arm7_bf robots/arm7.urdf --scalar float --batch native")
+              "arm7_bf robots/arm7.urdf --scalar float --batch native"
+              "humanoid_b robots/humanoid.urdf --floating-base --contact left_sole:6d --contact right_sole:6d --batch 4"
+              "fourbar_bf robots/fourbar.urdf --scalar float --loop coupler_tip:rocker_tip:3d --batch native")
   separate_arguments(options UNIX_COMMAND "${entry}")
   list(POP_FRONT options name urdf)
   set(dir ${WORK}/${name})
