@@ -37,11 +37,14 @@ measure() {
     "$cc" $cpu -O2 $common -I"$gen" -c "$gen/$name.c" -o "$tmp/$name.o"
     sizes "$name" "$tmp/$name.o" | sort > "$tmp/o2"
     awk -v P="$name" '$1 == "stack" && index($2, P "_") == 1 {print $2, $3}' "$run/stack.txt" | sort > "$tmp/stack"
-    awk -v P="$name" '$1 != "data_bytes" {f = $1 == "jacobian" ? "frame_jacobian" : $1; print P "_" f, $4, $2, $3}' \
+    # (jacobian_world is frame_jacobian's other reference frame: one row)
+    awk -v P="$name" '$1 != "data_bytes" && $1 != "jacobian_world" {f = $1 == "jacobian" ? "frame_jacobian" : $1; print P "_" f, $4, $2, $3}' \
         "$run/summary.txt" | sort > "$tmp/summary"
+    # -a2: the functions run but not in NAME.o (integrate_derivatives and
+    # difference_derivatives wrap the runtime's, in NAME_model.c) get a row without code
     join -a1 -e - -o 0,1.2,2.2 "$tmp/os" "$tmp/o2" \
-        | join -a1 -e - -o 0,1.2,1.3,2.2 - "$tmp/stack" \
-        | join -a1 -e - -o 0,1.2,1.3,1.4,2.2,2.3,2.4 - "$tmp/summary" > "$tmp/$name.$core"
+        | join -a1 -a2 -e - -o 0,1.2,1.3,2.2,2.3,2.4 - "$tmp/summary" \
+        | join -a1 -e - -o 0,1.2,1.3,2.2,1.4,1.5,1.6 - "$tmp/stack" > "$tmp/$name.$core"
     echo "$(text "$run/robot/$name.o") $(text "$tmp/$name.o") $(awk '$1 == "data_bytes" {print $2}' "$run/summary.txt")" \
         > "$tmp/$name.$core.totals"
 }

@@ -19,6 +19,29 @@
  *     G + mu I's factor, max_k G_kk / GD_k, and, for the augmented-Lagrangian solvers
  *     (prox_ltls, constrained_aba), times 1 + |G| / mu: their multiplier step multiplies the
  *     rounding of J ddq by 1/mu (cdyn.h).
+ * The derivatives and the projections, each output of a call (an nv x nv or nc x nv matrix)
+ * compared on its own scale, the call's bound the largest its outputs need:
+ *   - rnea_derivatives, integrate_derivatives, difference_derivatives: FWD_BOUND u. The
+ *     first is RNEA's recursion differentiated (its sums of products along the tree, a few
+ *     more terms per entry); the manifold's are closed forms per joint (1 for a revolute
+ *     joint; the SE(3) exponential's Jacobians for a free-flyer, at rotations of at most
+ *     sqrt 3 rad, away from the logarithm's cut at pi);
+ *   - aba_derivatives: dddq/dtau = M^-1 and dddq/dv = -M^-1 dtau/dv are solves with M
+ *     (FWD_BOUND u g). dddq/dq = -M^-1 dtau/dq(a) is taken at the a = ddq that ABA computed,
+ *     off by up to FWD_BOUND u g relative; dtau/dq is affine in a, so that error reaches its
+ *     right-hand side scaled by s = max|dtau/dq(a) - dtau/dq(0)| / max|dtau/dq(a)| (measured
+ *     here; 0.06 to 2.2), and the solve amplifies the sum: FWD_BOUND u g (1 + g s). The
+ *     nearest its bound is dddq/dv on quadruped12, where |M^-1| |dtau/dv| is up to 28
+ *     times the result (cancellation the pivot growth does not see): 0.3 of it;
+ *   - prox_ltl_derivatives: one KKT solve per column with prox_ltl's own factors, M's and
+ *     G + mu I's, and its proximal iterations (at the same mu and count), on a right-hand
+ *     side formed as RNEA's derivatives are: the proximal solvers' bound, FWD_BOUND u g g_G.
+ *     Its ddq and lambda are inputs (prox_ltl's, from the host), so no solver error enters;
+ *   - project_position, project_velocity: each Gauss-Newton step and the velocity's one
+ *     correction is M^-1 J^T lambda with (G + mu I) lambda = target, prox_ltl's solve and
+ *     back-substitution, at the solvers' mu: FWD_BOUND u g g_G. Gauss-Newton contracts the
+ *     earlier steps' rounding; the last leaves the constraint error at FK's rounding, which
+ *     the same solve maps to q.
  * Each bound is checked on every state; the largest error and error/bound are printed. */
 #include <float.h>
 #include <math.h>
@@ -32,6 +55,7 @@
 #define NSTATES 12
 #define ITERATIONS 3
 #define MAXVAL 4096
+#define PROJECT_OFFSET 1e-2 /* its input's distance from the manifold, per coordinate */
 
 static double uniform(unsigned *s)
 {
@@ -53,8 +77,16 @@ static double mu_of(int is_float)
     return is_float ? 1e-3 : 1e-6;
 }
 
+static double project_tol(int is_float)
+{
+    return is_float ? 1e-5 : 1e-12;
+}
+
 typedef struct {
     double *q, *v, *a, *tau; /* [NSTATES][nq or nv] */
+    double *qn;          /* integrate(q, v, 1): difference_derivatives' other end */
+    double *qp;          /* project_position's input: q moved off the set's manifold */
+    double *ddq, *lambda; /* prox_ltl's results at (q, v, tau): its derivatives' input */
 } states;
 
 /* The same states in both modes: a fixed seed, the configuration integrated from neutral. */
@@ -68,6 +100,7 @@ static void make_states(const cdyn_model *m, int is_float, states *st)
     st->v = malloc(sizeof(double) * (size_t)(NSTATES * m->nv));
     st->a = malloc(sizeof(double) * (size_t)(NSTATES * m->nv));
     st->tau = malloc(sizeof(double) * (size_t)(NSTATES * m->nv));
+    st->qn = st->qp = st->ddq = st->lambda = NULL; /* make_inputs */
     if (!q0 || !dq || !st->q || !st->v || !st->a || !st->tau) {
         fprintf(stderr, "fw_host: out of memory\n");
         exit(2);
@@ -94,6 +127,174 @@ static void free_states(states *st)
     free(st->v);
     free(st->a);
     free(st->tau);
+    free(st->qn);
+    free(st->qp);
+    free(st->ddq);
+    free(st->lambda);
+}
+
+/* ---- the generic runtime, and the inputs it computes ---- */
+
+/* The generic runtime's side, in double. */
+typedef struct {
+    const cdyn_model *m;
+    cdyn_data d;
+    cdyn_constraint_data cd;
+    void *work, *constraint_work; /* the buffers d and cd are carved from */
+    int nc, is_float;
+    double growth, g_growth, g_size; /* of M's factor; of G + mu I's; max|G| */
+    double a_share; /* of dtau/dq at a = ABA's ddq, the part a contributes (see bound_of) */
+    int nblocks, block[6]; /* the last result's outputs, compared each on its own */
+} reference;
+
+/* One state's inputs. */
+typedef struct {
+    const double *q, *v, *a, *tau, *qn, *qp, *ddq, *lambda;
+} inputs;
+
+static inputs inputs_of(const reference *r, const states *st, int s)
+{
+    const int nq = r->m->nq, nv = r->m->nv;
+    inputs in;
+    in.q = st->q + s * nq;
+    in.v = st->v + s * nv;
+    in.a = st->a + s * nv;
+    in.tau = st->tau + s * nv;
+    in.qn = st->qn + s * nq;
+    in.qp = st->qp + s * nq;
+    in.ddq = st->ddq + s * nv;
+    in.lambda = st->lambda + s * r->nc;
+    return in;
+}
+
+static void *checked_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "fw_host: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static void reference_init(reference *r, const cdyn_model *m, int is_float)
+{
+    size_t bytes = cdyn_data_size(m);
+    r->m = m;
+    r->is_float = is_float;
+    r->nc = 0;
+    r->work = checked_malloc(bytes);
+    r->constraint_work = NULL;
+    if (cdyn_data_init(&r->d, m, r->work, bytes) != CDYN_OK)
+        exit(2);
+#if FW_NCONSTRAINTS > 0
+    bytes = cdyn_constraint_data_size(m, FW_CONSTRAINTS, FW_NCONSTRAINTS);
+    r->constraint_work = checked_malloc(bytes);
+    if (cdyn_constraint_data_init(&r->cd, m, FW_CONSTRAINTS, FW_NCONSTRAINTS, r->constraint_work,
+                                  bytes) != CDYN_OK)
+        exit(2);
+    r->nc = cdyn_constraint_dim(&r->cd);
+#endif
+}
+
+static void reference_free(reference *r)
+{
+    free(r->work);
+    free(r->constraint_work);
+}
+
+static int contacts_only(const reference *r)
+{
+    int k;
+    for (k = 0; k < r->cd.n; k++)
+        if (r->cd.set[k].frame_b >= 0)
+            return 0;
+    return 1;
+}
+
+static void round_all(int is_float, double *x, int n)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        x[k] = round_to(is_float, x[k]);
+}
+
+/* The settings of the projections: the defaults' tolerance and counts for the target's
+ * scalar (CDYN_PROJECT_SETTINGS_DEFAULT: 1e-5 in float, 1e-12 in double; 10 steps, 10
+ * proximal iterations), at the solvers' mu (mu_of), whose G + mu I the bounds measure.
+ * Gauss-Newton squares the error each step (1e-2 -> 1e-4 -> 1e-8 here), so both sides stop
+ * after the same steps unless an error lands within rounding of tol; the counts are
+ * compared. */
+static cdyn_project_settings project_settings(int is_float)
+{
+    const cdyn_project_settings s = { project_tol(is_float), 10, mu_of(is_float), 10 };
+    return s;
+}
+
+/* A configuration on the set's manifold, in double, into q_on: q itself, with the contacts'
+ * references captured there; for a set with a loop, which a random q does not close, the
+ * projection of the configuration 0.3 of the way from neutral (the sample four-bar's
+ * assembled pose) to q. Gauss-Newton from q itself reaches the loop too, but far off, at
+ * joint angles up to 60 rad; from 0.3 of the way it stays within 2.2 rad. w: nv scratch. */
+static void on_manifold(reference *r, const double *q, double *q_on, double *w)
+{
+    const cdyn_model *m = r->m;
+    int rc = 0, k;
+    memcpy(q_on, q, sizeof(double) * (size_t)m->nq);
+    if (r->nc == 0)
+        return;
+    cdyn_constraint_capture(m, &r->d, &r->cd, q);
+    if (!contacts_only(r)) {
+        cdyn_neutral(m, q_on);
+        cdyn_difference(m, q_on, q, w);
+        for (k = 0; k < m->nv; k++)
+            w[k] *= 0.3;
+        cdyn_integrate(m, q_on, w, 1.0, q_on);
+        rc = cdyn_project_position(m, &r->d, &r->cd, NULL, q_on, q_on);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "fw_host: no configuration on the manifold (%d)\n", rc);
+        exit(2);
+    }
+}
+
+/* The inputs beyond q, v, a and tau, computed here in double and rounded to the target's
+ * scalar, so that both sides evaluate the same bits: integrate(q, v, 1) for
+ * difference_derivatives (a rotation of at most |v| = sqrt 3 rad, away from the log's
+ * cut at pi); q on the manifold moved off it by a random step of PROJECT_OFFSET per
+ * coordinate for project_position (Gauss-Newton's region); prox_ltl's ddq and lambda at
+ * (q, v, tau) for its derivatives. Their own seed: fw_q .. fw_tau are unchanged. */
+static void make_inputs(reference *r, states *st)
+{
+    const cdyn_model *m = r->m;
+    const int nq = m->nq, nv = m->nv, nc = r->nc;
+    const cdyn_prox_settings ps = { mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0 };
+    unsigned seed = 20240818u;
+    double *w = checked_malloc(sizeof(double) * (size_t)nv),
+           *q_on = checked_malloc(sizeof(double) * (size_t)nq);
+    int s, k;
+    st->qn = checked_malloc(sizeof(double) * (size_t)(NSTATES * nq));
+    st->qp = checked_malloc(sizeof(double) * (size_t)(NSTATES * nq));
+    st->ddq = checked_malloc(sizeof(double) * (size_t)(NSTATES * nv));
+    st->lambda = checked_malloc(sizeof(double) * (size_t)(NSTATES * nc));
+    for (s = 0; s < NSTATES; s++) {
+        const double *q = st->q + s * nq, *v = st->v + s * nv;
+        cdyn_integrate(m, q, v, 1.0, st->qn + s * nq);
+        round_all(r->is_float, st->qn + s * nq, nq);
+        on_manifold(r, q, q_on, w);
+        for (k = 0; k < nv; k++)
+            w[k] = PROJECT_OFFSET * uniform(&seed);
+        cdyn_integrate(m, q_on, w, 1.0, st->qp + s * nq);
+        round_all(r->is_float, st->qp + s * nq, nq);
+        if (nc == 0)
+            continue;
+        cdyn_prox_ltl(m, &r->d, &r->cd, &ps, q, v, st->tau + s * nv, st->ddq + s * nv,
+                      st->lambda + s * nc);
+        round_all(r->is_float, st->ddq + s * nv, nv);
+        round_all(r->is_float, st->lambda + s * nc, nc);
+    }
+    free(w);
+    free(q_on);
 }
 
 static void write_array(FILE *f, const char *name, const double *x, int n, int is_float)
@@ -111,28 +312,41 @@ static void write_array(FILE *f, const char *name, const double *x, int n, int i
 
 static int write_states(const cdyn_model *m, int is_float, const char *path)
 {
+    const cdyn_project_settings ps = project_settings(is_float);
     states st;
+    reference r;
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
         return 2;
     }
     make_states(m, is_float, &st);
+    reference_init(&r, m, is_float);
+    make_inputs(&r, &st);
     fprintf(f,
             "/* fw_states.h — written by fw_host: the states the firmware evaluates. */\n"
-            "#define FW_NSTATES %d\n#define FW_ITERATIONS %d\n#define FW_MU CDYN_R(%g)\n",
-            NSTATES, ITERATIONS, mu_of(is_float));
+            "#define FW_NSTATES %d\n#define FW_ITERATIONS %d\n#define FW_MU CDYN_R(%g)\n"
+            "#define FW_PROJECT_SETTINGS {CDYN_R(%g), %d, CDYN_R(%g), %d}\n",
+            NSTATES, ITERATIONS, mu_of(is_float), ps.tol, ps.max_iter, ps.mu, ps.prox_iter);
     write_array(f, "fw_q", st.q, m->nq, is_float);
     write_array(f, "fw_v", st.v, m->nv, is_float);
     write_array(f, "fw_a", st.a, m->nv, is_float);
     write_array(f, "fw_tau", st.tau, m->nv, is_float);
+    write_array(f, "fw_qn", st.qn, m->nq, is_float);
+    if (r.nc > 0)
+        write_array(f, "fw_qp", st.qp, m->nq, is_float);
+    if (r.nc > 0 && contacts_only(&r)) { /* where prox_ltl_derivatives is generated */
+        write_array(f, "fw_ddq", st.ddq, m->nv, is_float);
+        write_array(f, "fw_lambda", st.lambda, r.nc, is_float);
+    }
     free_states(&st);
+    reference_free(&r);
     return fclose(f) == 0 ? 0 : 2;
 }
 
 /* ---- compare ---- */
 
-enum { FWD, FACTOR, DELASSUS, PROX, ALM };
+enum { FWD, FACTOR, DELASSUS, PROX, ALM, ABA_DERIV };
 
 typedef struct {
     const char *name;
@@ -165,47 +379,35 @@ static result_stat stats[] = {
     { "constrained_aba", ALM, 0, 0, 0, 0 },
     { "prox_pv", PROX, 0, 0, 0, 0 },
     { "impulse", PROX, 0, 0, 0, 0 },
+    { "rnea_derivatives", FWD, 0, 0, 0, 0 },
+    { "aba_derivatives", ABA_DERIV, 0, 0, 0, 0 },
+    { "integrate_derivatives", FWD, 0, 0, 0, 0 },
+    { "difference_derivatives", FWD, 0, 0, 0, 0 },
+    { "prox_ltl_derivatives", PROX, 0, 0, 0, 0 },
+    { "project_position", PROX, 0, 0, 0, 0 },
+    { "project_velocity", PROX, 0, 0, 0, 0 },
 };
 #define NSTATS ((int)(sizeof stats / sizeof stats[0]))
 
-/* The generic runtime's side, in double. */
-typedef struct {
-    const cdyn_model *m;
-    cdyn_data d;
-    cdyn_constraint_data cd;
-    void *work, *constraint_work; /* the buffers d and cd are carved from */
-    int nc, is_float;
-    double growth, g_growth, g_size; /* of M's factor; of G + mu I's; max|G| */
-} reference;
-
-static void *checked_malloc(size_t n)
+/* max|dtau/dq(a) - dtau/dq(0)| / max|dtau/dq(a)| at a = ABA(q, v, tau): the share of
+ * aba_derivatives' right-hand side that ABA's ddq brings (see bound_of). W: nv x nv. */
+static double acceleration_share(reference *r, const double *q, const double *v,
+                                 const double *tau, double *W)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "fw_host: out of memory\n");
-        exit(2);
+    const int nv = r->m->nv;
+    double *ddq = checked_malloc(sizeof(double) * (size_t)(2 * nv + nv * nv)), *zero = ddq + nv,
+           *Ra = zero + nv, diff = 0, size = 0;
+    int k;
+    cdyn_aba(r->m, &r->d, q, v, tau, ddq);
+    memset(zero, 0, sizeof(double) * (size_t)nv);
+    cdyn_rnea_derivatives(r->m, &r->d, q, v, ddq, Ra, NULL);
+    cdyn_rnea_derivatives(r->m, &r->d, q, v, zero, W, NULL);
+    for (k = 0; k < nv * nv; k++) {
+        diff = fmax(diff, fabs(Ra[k] - W[k]));
+        size = fmax(size, fabs(Ra[k]));
     }
-    return p;
-}
-
-static void reference_init(reference *r, const cdyn_model *m, int is_float)
-{
-    size_t bytes = cdyn_data_size(m);
-    r->m = m;
-    r->is_float = is_float;
-    r->nc = 0;
-    r->work = checked_malloc(bytes);
-    r->constraint_work = NULL;
-    if (cdyn_data_init(&r->d, m, r->work, bytes) != CDYN_OK)
-        exit(2);
-#if FW_NCONSTRAINTS > 0
-    bytes = cdyn_constraint_data_size(m, FW_CONSTRAINTS, FW_NCONSTRAINTS);
-    r->constraint_work = checked_malloc(bytes);
-    if (cdyn_constraint_data_init(&r->cd, m, FW_CONSTRAINTS, FW_NCONSTRAINTS, r->constraint_work,
-                                  bytes) != CDYN_OK)
-        exit(2);
-    r->nc = cdyn_constraint_dim(&r->cd);
-#endif
+    free(ddq);
+    return size > 0 ? diff / size : 0;
 }
 
 /* The conditioning figures the bounds use, at state q. */
@@ -222,6 +424,7 @@ static void reference_conditioning(reference *r, const double *q, const double *
     r->growth = 1;
     for (k = 0; k < nv; k++)
         r->growth = fmax(r->growth, M[k * nv + k] / D[k]);
+    r->a_share = acceleration_share(r, q, v, tau, M);
     r->g_growth = 1;
     r->g_size = 0;
     if (nc > 0) {
@@ -244,6 +447,7 @@ static double bound_of(const reference *r, int kind)
     case DELASSUS:
     case PROX: return fwd * r->growth * r->g_growth;
     case ALM: return fwd * r->growth * r->g_growth * (1 + r->g_size / mu_of(r->is_float));
+    case ABA_DERIV: return fwd * r->growth * (1 + r->growth * r->a_share);
     default: return fwd;
     }
 }
@@ -261,15 +465,72 @@ static int solver_ref(reference *r, generic_solver f, const double *q, const dou
     return r->m->nv + r->nc;
 }
 
-/* The generic result for the function `name` at one state into x; returns its length, or
- * -1 for a name it does not know. */
-static int reference_eval(reference *r, const char *name, const double *q, const double *v,
-                          const double *a, const double *tau, double *x, long *status)
+/* Splits a result into n_a outputs of len_a values, then n_b of len_b; returns its length. */
+static int split(reference *r, int n_a, int len_a, int n_b, int len_b)
+{
+    int k;
+    r->nblocks = n_a + n_b;
+    for (k = 0; k < r->nblocks; k++)
+        r->block[k] = k < n_a ? len_a : len_b;
+    return n_a * len_a + n_b * len_b;
+}
+
+/* The derivatives and the projections, as reference_eval. Each output of a derivative is
+ * its own block (an nv x nv or nc x nv matrix), compared on its own scale. */
+static int derivative_eval(reference *r, const char *name, const inputs *in, double *x,
+                           long *status)
 {
     const cdyn_model *m = r->m;
+    const int nv = m->nv, nn = nv * nv, nc = r->nc;
+    if (!strcmp(name, "rnea_derivatives"))
+        return *status = cdyn_rnea_derivatives(m, &r->d, in->q, in->v, in->a, x, x + nn),
+               split(r, 2, nn, 0, 0);
+    if (!strcmp(name, "aba_derivatives"))
+        return *status = cdyn_aba_derivatives(m, &r->d, in->q, in->v, in->tau, x, x + nn,
+                                              x + 2 * nn),
+               split(r, 3, nn, 0, 0);
+    if (!strcmp(name, "integrate_derivatives"))
+        return *status = cdyn_integrate_derivatives(m, in->q, in->v, x, x + nn),
+               split(r, 2, nn, 0, 0);
+    if (!strcmp(name, "difference_derivatives"))
+        return *status = cdyn_difference_derivatives(m, in->q, in->qn, x, x + nn),
+               split(r, 2, nn, 0, 0);
+    if (nc == 0)
+        return -1;
+    if (!strcmp(name, "prox_ltl_derivatives")) {
+        /* prox_ltl first, for its factor; the derivatives at the inputs' ddq and lambda */
+        const cdyn_prox_settings s = { mu_of(r->is_float), ITERATIONS, 0, 0, NULL, NULL, 0 };
+        cdyn_prox_ltl(m, &r->d, &r->cd, &s, in->q, in->v, in->tau, x, x + nv);
+        *status = cdyn_prox_ltl_derivatives(m, &r->d, &r->cd, &s, in->q, in->v, in->ddq,
+                                            in->lambda, x, x + nn, x + 2 * nn, x + 3 * nn,
+                                            x + 3 * nn + nc * nv, x + 3 * nn + 2 * nc * nv);
+        return split(r, 3, nn, 3, nc * nv);
+    }
+    if (!strcmp(name, "project_position")) {
+        const cdyn_project_settings s = project_settings(r->is_float);
+        cdyn_constraint_capture(m, &r->d, &r->cd, in->q); /* the references, as on_manifold */
+        return *status = cdyn_project_position(m, &r->d, &r->cd, &s, in->qp, x), m->nq;
+    }
+    if (!strcmp(name, "project_velocity")) {
+        const cdyn_project_settings s = project_settings(r->is_float);
+        return *status = cdyn_project_velocity(m, &r->d, &r->cd, &s, in->q, in->v, x), nv;
+    }
+    return -1;
+}
+
+/* The generic result for the function `name` at one state into x; returns its length, or
+ * -1 for a name it does not know. */
+static int reference_eval(reference *r, const char *name, const inputs *in, double *x,
+                          long *status)
+{
+    const cdyn_model *m = r->m;
+    const double *q = in->q, *v = in->v, *a = in->a, *tau = in->tau;
     const int nv = m->nv, nc = r->nc, last = m->nframes - 1;
     int f;
     *status = 0;
+    r->nblocks = 0;
+    if ((f = derivative_eval(r, name, in, x, status)) >= 0)
+        return f;
     if (!strcmp(name, "neutral"))
         return cdyn_neutral(m, x), m->nq;
     if (!strcmp(name, "fk")) {
@@ -384,6 +645,18 @@ static double relative_error(const double *y, const double *x, int n)
     return size > 0 ? diff / size : diff;
 }
 
+/* The largest relative error over the result's outputs, each on its own scale. */
+static double blocks_error(const reference *r, const double *y, const double *x, int n)
+{
+    double err = 0;
+    int b, at = 0;
+    if (r->nblocks == 0)
+        return relative_error(y, x, n);
+    for (b = 0; b < r->nblocks; at += r->block[b++])
+        err = fmax(err, relative_error(y + at, x + at, r->block[b]));
+    return err;
+}
+
 static int compare(const cdyn_model *m, int is_float, const char *path, const char *summary)
 {
     FILE *f = fopen(path, "r"), *out;
@@ -401,12 +674,13 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
     }
     make_states(m, is_float, &st);
     reference_init(&r, m, is_float);
+    make_inputs(&r, &st);
     while (fgets(line, 1 << 20, f)) {
         char *name;
         long status, ref_status;
         double ticks, err, bound;
         int n, nref;
-        const double *q, *v, *a, *tau;
+        inputs in;
         result_stat *rs;
         if (!strncmp(line, "end", 3)) {
             ended = 1;
@@ -435,11 +709,8 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
             failed = 1;
             break;
         }
-        q = st.q + (s < 0 ? 0 : s) * m->nq;
-        v = st.v + (s < 0 ? 0 : s) * m->nv;
-        a = st.a + (s < 0 ? 0 : s) * m->nv;
-        tau = st.tau + (s < 0 ? 0 : s) * m->nv;
-        nref = reference_eval(&r, name, q, v, a, tau, x, &ref_status);
+        in = inputs_of(&r, &st, s < 0 ? 0 : s);
+        nref = reference_eval(&r, name, &in, x, &ref_status);
         if (nref != n || ref_status != status) {
             fprintf(stderr,
                     "fw_host: state %d %s: %d values, status %ld; the generic runtime: "
@@ -448,7 +719,7 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
             failed = 1;
             continue;
         }
-        err = relative_error(y, x, n);
+        err = blocks_error(&r, y, x, n);
         bound = bound_of(&r, rs->kind);
         if (!(err <= bound)) {
             fprintf(stderr, "fw_host: state %d %s: error %.3g above the bound %.3g\n", s, name, err,
@@ -489,8 +760,7 @@ static int compare(const cdyn_model *m, int is_float, const char *path, const ch
     if (out)
         fclose(out);
     free_states(&st);
-    free(r.work);
-    free(r.constraint_work);
+    reference_free(&r);
     free(line);
     free(x);
     free(y);
