@@ -268,6 +268,178 @@ int {{ name }}_batch_aba({{ name }}_batch_data *d, const {{ name }}_lanes *q, co
            {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV);
 }
 {% endif %}
+
+/* ---- analytical derivatives: {{ name }}.c's, per lane ---- */
+
+{{ rnea_derivatives.lanes_parts_text }}/* As {{ name }}__rnea_derivative_terms: each DoF's terms into d->dcol.
+ * {{ rnea_derivatives.ops }} (per lane) */
+static void {{ name }}__batch_rnea_derivative_terms({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                               const {{ name }}_lanes *v, const {{ name }}_lanes *a)
+{
+{{ rnea_derivatives.unused }}{{ rnea_derivatives.lanes }}}
+{% if nderiv_runs %}
+
+/* (row, first column, length, kind) of each run of RNEA's derivatives, as {{ name }}.c's. */
+static const int {{ name }}__deriv_runs[{{ nderiv_runs }}][4] = {
+{{ deriv_runs }}
+};
+
+/* As {{ name }}__motion_run, in the same order of operations. */
+static void {{ name }}__batch_motion_run(const {{ name }}_lanes (*restrict T)[{{ nv_alloc }}], int i, int j0,
+                                    int n, {{ name }}_lanes *restrict dq, {{ name }}_lanes *restrict dv)
+{
+    {{ name }}_lanes k[12];
+    int c, j;
+    for (c = 0; c < 12; ++c)
+        k[c] = T[c][i];
+    for (j = j0; j < j0 + n; ++j) {
+        const {{ name }}_lanes q0 = k[0] * T[12][j] + k[1] * T[13][j] + k[2] * T[14][j],
+                        q1 = k[3] * T[15][j] + k[4] * T[16][j] + k[5] * T[17][j],
+                        q2 = k[6] * T[18][j] + k[7] * T[19][j] + k[8] * T[20][j],
+                        q3 = k[9] * T[21][j] + k[10] * T[22][j] + k[11] * T[23][j];
+        const {{ name }}_lanes v0 = k[0] * T[24][j] + k[1] * T[25][j] + k[2] * T[26][j],
+                        v1 = k[3] * T[27][j] + k[4] * T[28][j] + k[5] * T[29][j],
+                        v2 = k[6] * T[30][j] + k[7] * T[31][j] + k[8] * T[32][j],
+                        v3 = k[9] * T[33][j] + k[10] * T[34][j] + k[11] * T[35][j];
+        dq[j] = (q0 + q1) + (q2 + q3);
+        dv[j] = (v0 + v1) + (v2 + v3);
+    }
+}
+
+/* As {{ name }}__force_run. */
+static void {{ name }}__batch_force_run(const {{ name }}_lanes (*restrict T)[{{ nv_alloc }}], int i, int j0,
+                                   int n, {{ name }}_lanes *restrict dq, {{ name }}_lanes *restrict dv)
+{
+    {{ name }}_lanes s[6];
+    int c, j;
+    for (c = 0; c < 6; ++c)
+        s[c] = T[30 + c][i];
+    for (j = j0; j < j0 + n; ++j) {
+        dq[j] = (s[0] * T[36][j] + s[1] * T[37][j] + s[2] * T[38][j]) +
+                (s[3] * T[39][j] + s[4] * T[40][j] + s[5] * T[41][j]);
+        dv[j] = (s[0] * T[42][j] + s[1] * T[43][j] + s[2] * T[44][j]) +
+                (s[3] * T[45][j] + s[4] * T[46][j] + s[5] * T[47][j]);
+    }
+}
+{% endif %}
+
+/* As {{ name }}__derivative_entries: zeros, then the runs of each row. */
+static void {{ name }}__batch_derivative_entries(const {{ name }}_batch_data *d, {{ name }}_lanes *dtau_dq,
+                                            {{ name }}_lanes *dtau_dv)
+{
+    int k;
+    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k) {
+        dtau_dq[k] = {{ name }}__splat(0);
+        dtau_dv[k] = {{ name }}__splat(0);
+    }
+{% if nderiv_runs %}
+    for (k = 0; k < {{ nderiv_runs }}; ++k) {
+        const int *r = {{ name }}__deriv_runs[k], row = r[0] * {{ NAME }}_NV;
+        if (r[3] == 1)
+            {{ name }}__batch_motion_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
+        else
+            {{ name }}__batch_force_run(d->dcol, r[0], r[1], r[2], dtau_dq + row, dtau_dv + row);
+    }
+{% else %}
+    (void)d;
+{% endif %}
+}
+
+int {{ name }}_batch_rnea_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                     const {{ name }}_lanes *v, const {{ name }}_lanes *a,
+                                     {{ name }}_lanes *dtau_dq, {{ name }}_lanes *dtau_dv)
+{
+    if (!dtau_dq || !dtau_dv)
+        return CDYN_E_ARG;
+    {{ name }}__batch_rnea_derivative_terms(d, q, v, a);
+    {{ name }}__batch_derivative_entries(d, dtau_dq, dtau_dv);
+    return {{ name }}__nonfinite_lanes(dtau_dq, {{ NAME }}_NV * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(dtau_dv, {{ NAME }}_NV * {{ NAME }}_NV);
+}
+{% if forward_dynamics %}
+{% if nltl_pairs %}
+
+/* M's factor pair by pair, and each DoF's subtree end, as {{ name }}.c's. */
+static const int {{ name }}__ltl_rows[{{ nltl_pairs }}][2] = {
+{{ ltl_rows }}
+};
+static const int {{ name }}__ltl_row_first[{{ NAME }}_NV + 1] = {
+{{ ltl_row_first }}
+};
+static const int {{ name }}__ltl_cols[{{ nltl_pairs }}][2] = {
+{{ ltl_cols }}
+};
+static const int {{ name }}__ltl_col_first[{{ NAME }}_NV + 1] = {
+{{ ltl_col_first }}
+};
+static const int {{ name }}__subtree_end[{{ NAME }}_NV] = {
+{{ subtree_end }}
+};
+
+/* As {{ name }}__gather_rows, column by column in the same order of operations (a lane
+ * vector per entry: no blocks of columns to keep in registers). */
+static void {{ name }}__batch_gather_rows({{ name }}_lanes *restrict x, const {{ name }}_lanes *restrict X,
+                                     const int (*p)[2], int t0, int t1,
+                                     const {{ name }}_lanes *restrict L, int n)
+{
+    int c, t;
+    for (c = 0; c < n; ++c) {
+        {{ name }}_lanes a = x[c];
+        for (t = t0; t < t1; ++t)
+            a -= L[p[t][1]] * X[p[t][0] + c];
+        x[c] = a;
+    }
+}
+{% endif %}
+
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, as {{ name }}__minus_minv_rows: L^-T on each row's branch
+ * (leaves first), D^-1 row by row, L^-1 (root first). */
+static void {{ name }}__batch_minus_minv_rows(const {{ name }}_batch_data *d, {{ name }}_lanes *X)
+{
+    int k, c;
+{% if nltl_pairs %}
+    for (k = {{ NAME }}_NV - 1; k >= 0; --k)
+        {{ name }}__batch_gather_rows(X + k * {{ NAME }}_NV, X, {{ name }}__ltl_cols, {{ name }}__ltl_col_first[k],
+                                 {{ name }}__ltl_col_first[k + 1], d->L, {{ name }}__subtree_end[k]);
+{% endif %}
+    for (k = 0; k < {{ NAME }}_NV; ++k) {
+        const {{ name }}_lanes f = (cdyn_real)-1 * d->Dinv[k];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            X[k * {{ NAME }}_NV + c] *= f;
+    }
+{% if nltl_pairs %}
+    for (k = 0; k < {{ NAME }}_NV; ++k)
+        {{ name }}__batch_gather_rows(X + k * {{ NAME }}_NV, X, {{ name }}__ltl_rows, {{ name }}__ltl_row_first[k],
+                                 {{ name }}__ltl_row_first[k + 1], d->L, {{ NAME }}_NV);
+{% endif %}
+}
+
+int {{ name }}_batch_aba_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                    const {{ name }}_lanes *v, const {{ name }}_lanes *tau,
+                                    {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+                                    {{ name }}_lanes *ddq_dtau)
+{
+    int mask;
+    if (!ddq_dq || !ddq_dv)
+        return CDYN_E_ARG;
+    mask = {{ name }}_batch_aba(d, q, v, tau, d->deriv_ddq);
+    {{ name }}__batch_rnea_derivative_terms(d, q, v, d->deriv_ddq);
+    {{ name }}__batch_derivative_entries(d, ddq_dq, ddq_dv);
+    {{ name }}__batch_crba_tree(d, q);
+    {{ name }}__batch_ltl(d);
+    mask |= {{ name }}__nonpositive_lanes(d->D, {{ NAME }}_NV);
+    {{ name }}__batch_minus_minv_rows(d, ddq_dq);
+    {{ name }}__batch_minus_minv_rows(d, ddq_dv);
+    if (ddq_dtau) {
+{% for c in minv_chunks %}
+        {{ name }}__batch_minv_{{ c.index }}(d, ddq_dtau);
+{% endfor %}
+        mask |= {{ name }}__nonfinite_lanes(ddq_dtau, {{ NAME }}_NV * {{ NAME }}_NV);
+    }
+    return mask | {{ name }}__nonfinite_lanes(ddq_dq, {{ NAME }}_NV * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(ddq_dv, {{ NAME }}_NV * {{ NAME }}_NV);
+}
+{% endif %}
 {% if constraints and forward_dynamics %}
 
 /* ---- proxLTL: {{ ncon }} constraints, {{ nc }} rows; {{ name }}.c's parts, per lane ---- */
@@ -457,9 +629,10 @@ static void {{ name }}__batch_contact_astar(const {{ name }}_batch_data *d, cons
 
 {{ caba_setup.lanes_parts_text }}/* As {{ name }}__caba_setup. {{ caba_setup.ops }} (per lane) */
 static void {{ name }}__batch_caba_setup({{ name }}_batch_data *d, const {{ name }}_lanes *q,
-    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, {{ name }}_lanes rho,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, const {{ name }}_lanes *rho_in,
     const {{ name }}_lanes *astar, {{ name }}_lanes *ddq)
 {
+    const {{ name }}_lanes rho = *rho_in; /* by address: see {{ name }}__batch_kkt_factor */
 {{ caba_setup.unused }}{{ caba_setup.lanes }}}
 
 /* As {{ name }}__caba_delta. {{ caba_delta.ops }} (per lane) */
@@ -507,7 +680,7 @@ int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_s
         return CDYN_E_ARG;
     rho = {{ name }}__splat(1 / settings->mu);
     {{ name }}__batch_contact_astar(d, settings, q, v, astar);
-    {{ name }}__batch_caba_setup(d, q, v, tau, rho, astar, ddq);
+    {{ name }}__batch_caba_setup(d, q, v, tau, &rho, astar, ddq);
     if (settings->warm_start) {     /* the set-up's pass 3 redone at the given lambda */
         {{ name }}__batch_caba_delta(d, lambda);
         {{ name }}__batch_caba_forward(d, ddq);
@@ -532,9 +705,10 @@ int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_s
 
 {{ pv_setup.lanes_parts_text }}/* As {{ name }}__pv_setup; the caller checks the pivots. {{ pv_setup.ops }} (per lane) */
 static void {{ name }}__batch_pv_setup({{ name }}_batch_data *d, const {{ name }}_lanes *q,
-    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, {{ name }}_lanes mu,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *tau, const {{ name }}_lanes *mu_in,
     const {{ name }}_lanes *astar)
 {
+    const {{ name }}_lanes mu = *mu_in;
 {{ pv_setup.unused }}{{ pv_setup.lanes }}}
 
 /* As {{ name }}__pv_forward. {{ pv_forward.ops }} (per lane) */
@@ -548,12 +722,13 @@ int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings 
                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                             {{ name }}_lanes *lambda)
 {
-    {{ name }}_lanes astar[{{ NAME }}_NC];
+    {{ name }}_lanes astar[{{ NAME }}_NC], mu;
     int mask;
     if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
         return CDYN_E_ARG;
+    mu = {{ name }}__splat(settings->mu);
     {{ name }}__batch_contact_astar(d, settings, q, v, astar);
-    {{ name }}__batch_pv_setup(d, q, v, tau, {{ name }}__splat(settings->mu), astar);
+    {{ name }}__batch_pv_setup(d, q, v, tau, &mu, astar);
     mask = {{ name }}__nonpositive_lanes(d->GD, {{ NAME }}_NC);
     d->iterations = {{ name }}__batch_prox_iterate(d, settings, lambda);
     {{ name }}__batch_pv_forward(d, lambda, ddq);
@@ -693,6 +868,56 @@ int {{ name }}_batch_aba({{ name }}_batch_data *d, const {{ name }}_lanes *q, co
         {{ name }}__set_lane(ddq, out, {{ NAME }}_NV, l);
     }
     return mask;
+}
+{% endif %}
+
+/* RNEA's derivatives (x = a) or, with aba, ABA's (x = tau) lane by lane; X3 (ABA's ddq_dtau)
+ * may be NULL. A lane that fails gets its bit and zeros where its function wrote nothing. */
+static int {{ name }}__batch_derivatives({{ name }}_batch_data *d, int aba, const {{ name }}_lanes *q,
+                                        const {{ name }}_lanes *v, const {{ name }}_lanes *x,
+                                        {{ name }}_lanes *X1, {{ name }}_lanes *X2, {{ name }}_lanes *X3)
+{
+    cdyn_real ql[{{ NAME }}_NQ], vl[{{ NAME }}_NV], xl[{{ NAME }}_NV];
+    cdyn_real m[3][{{ NAME }}_NV * {{ NAME }}_NV];
+    int l, status, mask = 0;
+    if (!X1 || !X2)
+        return CDYN_E_ARG;
+    for (l = 0; l < W; ++l) {
+        {{ name }}__get_lane(ql, q, {{ NAME }}_NQ, l);
+        {{ name }}__get_lane(vl, v, {{ NAME }}_NV, l);
+        {{ name }}__get_lane(xl, x, {{ NAME }}_NV, l);
+        memset(m, 0, sizeof m);
+{% if forward_dynamics %}
+        status = aba ? {{ name }}_aba_derivatives(&d->one, ql, vl, xl, m[0], m[1], X3 ? m[2] : NULL)
+                     : {{ name }}_rnea_derivatives(&d->one, ql, vl, xl, m[0], m[1]);
+{% else %}
+        status = {{ name }}_rnea_derivatives(&d->one, ql, vl, xl, m[0], m[1]);
+        (void)aba;
+{% endif %}
+        if (status != 0)
+            mask |= 1 << l;
+        {{ name }}__set_lane(X1, m[0], {{ NAME }}_NV * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(X2, m[1], {{ NAME }}_NV * {{ NAME }}_NV, l);
+        if (X3)
+            {{ name }}__set_lane(X3, m[2], {{ NAME }}_NV * {{ NAME }}_NV, l);
+    }
+    return mask;
+}
+
+int {{ name }}_batch_rnea_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                     const {{ name }}_lanes *v, const {{ name }}_lanes *a,
+                                     {{ name }}_lanes *dtau_dq, {{ name }}_lanes *dtau_dv)
+{
+    return {{ name }}__batch_derivatives(d, 0, q, v, a, dtau_dq, dtau_dv, NULL);
+}
+{% if forward_dynamics %}
+
+int {{ name }}_batch_aba_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                    const {{ name }}_lanes *v, const {{ name }}_lanes *tau,
+                                    {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+                                    {{ name }}_lanes *ddq_dtau)
+{
+    return {{ name }}__batch_derivatives(d, 1, q, v, tau, ddq_dq, ddq_dv, ddq_dtau);
 }
 {% endif %}
 {% if constraints and forward_dynamics %}

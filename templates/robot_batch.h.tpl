@@ -70,7 +70,9 @@ typedef struct {
     {{ name }}_lanes D[{{ nv_alloc }}];        /* its diagonal */
     {{ name }}_lanes Dinv[{{ nv_alloc }}];     /* 1 / D */
     {{ name }}_lanes aba_D[{{ nv_alloc }}];    /* ABA's pivots, by {{ name }}_batch_aba */
+    {{ name }}_lanes deriv_ddq[{{ nv_alloc }}]; /* the accelerations {{ name }}_batch_aba_derivatives takes RNEA's derivatives at */
 {% endif %}
+    {{ name }}_lanes dcol[48][{{ nv_alloc }}]; /* RNEA's derivatives' terms, as {{ name }}_data's */
 {% if constraints and forward_dynamics %}
     /* proxLTL ({{ name }}_batch_prox_ltl), each field as {{ name }}_data's, per lane */
     {{ name }}_lanes ref_R[{{ ncon }}][9];   /* [in] each contact's reference world rotation (Baumgarte), by {{ name }}_batch_constraint_capture */
@@ -163,6 +165,25 @@ int {{ name }}_batch_minv({{ name }}_batch_data *d, const {{ name }}_lanes *q, {
 /** {{ name }}_batch_aba — ddq = M^-1 (tau - C v - g), on W states. */
 int {{ name }}_batch_aba({{ name }}_batch_data *d, const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                         const {{ name }}_lanes *tau, {{ name }}_lanes *ddq);
+{% endif %}
+
+/** {{ name }}_batch_rnea_derivatives — {{ name }}_rnea_derivatives on W states: dtau/dq and
+ *  dtau/dv ({{ NAME }}_NV x {{ NAME }}_NV lane vectors each, row-major).
+ *  Returns CDYN_E_ARG for a NULL output, else a lane mask: bit l set when lane l's result is
+ *  not finite. */
+int {{ name }}_batch_rnea_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                     const {{ name }}_lanes *v, const {{ name }}_lanes *a,
+                                     {{ name }}_lanes *dtau_dq, {{ name }}_lanes *dtau_dv);
+{% if forward_dynamics %}
+
+/** {{ name }}_batch_aba_derivatives — {{ name }}_aba_derivatives on W states: dddq/dq, dddq/dv
+ *  and (ddq_dtau not NULL) dddq/dtau = M^-1. Every lane runs to the end.
+ *  Returns CDYN_E_ARG for a NULL ddq_dq or ddq_dv, else a lane mask: bit l set when lane l's
+ *  M or ABA pivot is not positive, or its results are not finite. */
+int {{ name }}_batch_aba_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
+                                    const {{ name }}_lanes *v, const {{ name }}_lanes *tau,
+                                    {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+                                    {{ name }}_lanes *ddq_dtau);
 {% endif %}
 {% if constraints and forward_dynamics %}
 

@@ -563,9 +563,10 @@ static int delassus_route(const kin_tree *t, long ops[2])
 static int has_batch_form(const char *name)
 {
     static const char *const names[] = {
-        "fk",        "rnea",       "nle",       "gravity",  "crba_tree", "ltl",      "aba",
-        "con_terms", "kkt_factor", "kkt_solve", "prox_rhs", "baumgarte", "prox_ddq",
-        "contact_baumgarte", "caba_setup", "caba_delta", "caba_forward", "caba_rest",
+        "fk",         "rnea",         "rnea_derivatives", "nle",         "gravity",
+        "crba_tree",  "ltl",          "aba",              "con_terms",   "kkt_factor",
+        "kkt_solve",  "prox_rhs",     "baumgarte",        "prox_ddq",    "contact_baumgarte",
+        "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",
         "pv_setup", "pv_forward",
     };
     int i;

@@ -45,23 +45,42 @@ const char *part_signature(const char *name)
     return NULL;
 }
 
-/* signature ("N_data *d, const cdyn_real *q") with N the prefix; or, with args, only the
- * parameters' names ("d, q"); sep between them. */
-static void print_params(ebuf *b, const char *signature, const char *prefix, int args,
-                         const char *sep)
+/* How print_params writes a signature. */
+enum params_form {
+    PARAMS_DECL, /* "N_data *d, const cdyn_real *q", N the prefix */
+    PARAMS_ARGS, /* the names: "d, q" */
+    /* the same, with each value parameter (cdyn_real rho) passed by address: "const
+     * cdyn_real *rho_in" and "&rho". The batch forms' parts: gcc notes an ABI change for
+     * each vector wider than the target's passed by value. */
+    PARAMS_DECL_BY_ADDRESS,
+    PARAMS_ARGS_BY_ADDRESS,
+};
+
+/* The parameter's name: the identifier that ends s[0, n). */
+static size_t name_start(const char *s, size_t n)
+{
+    size_t k = n;
+    while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
+        k--;
+    return k;
+}
+
+/* signature in that form, sep between the parameters. */
+static void print_params(ebuf *b, const char *signature, const char *prefix,
+                         enum params_form form, const char *sep)
 {
     const char *s = signature;
     while (*s) {
-        const size_t n = strcspn(s, ",");
+        const size_t n = strcspn(s, ","), k = name_start(s, n);
         const int robot = s[0] == 'N' && s[1] == '_'; /* N_data: the robot's type */
-        if (args) {
-            size_t k = n;
-            while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
-                k--;
-            ebuf_printf(b, "%.*s", (int)(n - k), s + k);
-        } else {
+        const int value = !memchr(s, '*', n) &&
+                          (form == PARAMS_DECL_BY_ADDRESS || form == PARAMS_ARGS_BY_ADDRESS);
+        if (form == PARAMS_ARGS || form == PARAMS_ARGS_BY_ADDRESS)
+            ebuf_printf(b, "%s%.*s", value ? "&" : "", (int)(n - k), s + k);
+        else if (value)
+            ebuf_printf(b, "const %.*s*%.*s_in", (int)k, s, (int)(n - k), s + k);
+        else
             ebuf_printf(b, "%s%.*s", robot ? prefix : "", (int)(n - robot), s + robot);
-        }
         s += n;
         if (*s == ',') {
             ebuf_puts(b, sep);
@@ -72,14 +91,30 @@ static void print_params(ebuf *b, const char *signature, const char *prefix, int
     }
 }
 
+/* By address, each part's first lines: "    const cdyn_real rho = *rho_in;" per value
+ * parameter. */
+static void print_value_copies(ebuf *b, const char *signature)
+{
+    const char *s = signature;
+    while (*s) {
+        const size_t n = strcspn(s, ","), k = name_start(s, n);
+        if (!memchr(s, '*', n))
+            ebuf_printf(b, "    const %.*s%.*s = *%.*s_in;\n", (int)k, s, (int)(n - k), s + k,
+                        (int)(n - k), s + k);
+        s += n;
+        while (*s == ',' || *s == ' ')
+            s++;
+    }
+}
+
 /* The parts of ep (more than one) as functions PREFIX__NAME_partK into *parts, and into
- * *body the calls of them in turn over d->carry. */
+ * *body the calls of them in turn over d->carry; value parameters by address or not. */
 static void print_parts(const emitted_parts *ep, const char *name, const char *signature,
-                        const char *prefix, ebuf *parts, ebuf *body)
+                        const char *prefix, int by_address, ebuf *parts, ebuf *body)
 {
     ebuf names = { 0, 0, 0, 0 };
     int k;
-    print_params(&names, signature, prefix, 1, " "); /* a part may leave any of them unused */
+    print_params(&names, signature, prefix, PARAMS_ARGS, " "); /* a part may leave any unused */
     ebuf_puts(&names, " carry");
     for (k = 0; k < ep->n; k++) {
         const char *bodies[1];
@@ -93,12 +128,16 @@ static void print_parts(const emitted_parts *ep, const char *name, const char *s
                     "parts;\n * the values a later part reads pass through carry[]. */\n"
                     "static CDYN_NOINLINE void %s__%s_part%d(\n    ",
                     name, k, ep->n, prefix, name, k);
-        print_params(parts, signature, prefix, 0, ", ");
-        ebuf_printf(parts, ", cdyn_real *carry)\n{\n%s%s}\n\n", unused ? unused : "",
-                    ep->bodies[k]);
+        print_params(parts, signature, prefix, by_address ? PARAMS_DECL_BY_ADDRESS : PARAMS_DECL,
+                     ", ");
+        ebuf_puts(parts, ", cdyn_real *carry)\n{\n");
+        if (by_address)
+            print_value_copies(parts, signature);
+        ebuf_printf(parts, "%s%s}\n\n", unused ? unused : "", ep->bodies[k]);
         free(unused);
         ebuf_printf(body, "    %s__%s_part%d(", prefix, name, k);
-        print_params(body, signature, prefix, 1, ", ");
+        print_params(body, signature, prefix, by_address ? PARAMS_ARGS_BY_ADDRESS : PARAMS_ARGS,
+                     ", ");
         ebuf_puts(body, ", d->carry);\n");
     }
     ebuf_free(&names);
@@ -109,7 +148,8 @@ static void set_text(tpl_value *d, const char *key, char *s)
     tpl_dict_set(d, key, s ? tpl_string_take(s) : NULL);
 }
 
-/* d's lanes and lanes_parts_text: the parts printed for PREFIX_batch_data, retyped. */
+/* d's lanes and lanes_parts_text: the parts printed for PREFIX_batch_data, value
+ * parameters by address, retyped. */
 static void set_lanes(tpl_value *d, const emitted_parts *ep, const char *name,
                       const char *signature, const char *prefix, const char *lane_type)
 {
@@ -118,7 +158,7 @@ static void set_lanes(tpl_value *d, const emitted_parts *ep, const char *name,
     ebuf_puts(&body, "");
     ebuf_printf(&batch, "%s_batch", prefix);
     if (ep->n > 1 && !batch.oom)
-        print_parts(ep, name, signature, batch.s, &parts, &body);
+        print_parts(ep, name, signature, batch.s, 1, &parts, &body);
     else
         ebuf_puts(&body, ep->bodies[0]);
     set_text(d, "lanes", body.oom ? NULL : lanes_retype(body.s, lane_type, prefix));
@@ -143,7 +183,7 @@ tpl_value *function_parts_value(const kin_tree *t, const program *a, const char 
     ebuf_puts(&parts, "");
     ebuf_puts(&body, "");
     if (ep.n > 1) {
-        print_parts(&ep, a->name, signature, prefix, &parts, &body);
+        print_parts(&ep, a->name, signature, prefix, 0, &parts, &body);
         tpl_dict_set(d, "unused", tpl_string(""));
         if (ncarry[0] < ep.ncarry)
             ncarry[0] = ep.ncarry;
