@@ -274,9 +274,13 @@ _PROTOTYPES.update({
 {% endif %}
 {% if constraints and forward_dynamics %}
     "batch_constraint_capture": (None, [_lanes_p] * 2),
-    "batch_prox_ltl": (_int, [_lanes_p, ctypes.POINTER(_Settings)] + [_lanes_p] * 5),
 {% endif %}
 })
+{% if constraints and forward_dynamics %}
+_BATCH_SOLVERS = ("prox_ltl",{% if contacts_only %} "constrained_aba", "prox_pv"{% endif %})
+for _s in _BATCH_SOLVERS:
+    _PROTOTYPES["batch_" + _s] = (_int, [_lanes_p, ctypes.POINTER(_Settings)] + [_lanes_p] * 5)
+{% endif %}
 {% endif %}
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -613,7 +617,7 @@ class BatchData(object):
         self._lanes = self._ref + 12 * {{ ncon }} + 2
         # Per row, as Data's fields: the references of batch_constraint_capture ((N,
         # NCONSTRAINTS, 3, 3), (N, NCONSTRAINTS, 3); None: zero, as a new Data's) and the
-        # residuals of the last batch_prox_ltl ((N,) each)
+        # residuals of the last batch solver's call ((N,) each)
         self.ref_R = self.ref_p = self.primal_residual = self.dual_residual = None
 {% endif %}
 
@@ -867,12 +871,12 @@ def prox_ltl_derivatives(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, a
 {% if batch and forward_dynamics %}
 
 
-# ---- proxLTL on N states ({{ name }}_batch_prox_ltl; the batch forms above) ----
+# ---- the constrained solvers on N states ({{ name }}_batch_*; the batch forms above) ----
 
 def batch_constraint_capture(data, q):
     """constraint_capture on N states: data.ref_R (N, NCONSTRAINTS, 3, 3) and data.ref_p
     (N, NCONSTRAINTS, 3) := each contact's frame's world placement at q[i] (a loop's stays
-    zero), the references of batch_prox_ltl's Kp and Kd with that data, row for row. data
+    zero), the references of the batch solvers' Kp and Kd with that data, row for row. data
     is a BatchData; its ref_R and ref_p may also be set directly."""
     f = "batch_constraint_capture"
     if not isinstance(data, BatchData):
@@ -902,19 +906,24 @@ def _batch_refs(function, d, n):
     return np.concatenate([R.reshape(n, -1), p.reshape(n, -1)], axis=1)
 
 
-def batch_prox_ltl(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
-                   rel_tol=0.0, Kp=None, Kd=None):
-    """prox_ltl on N states: returns (ddq (N, NV), lambda (N, NC), iterations (N,)). The
-    arguments are prox_ltl's, with lam (N, NC) warm-starting row by row; Kp and Kd act
+_BATCH_SOLVER_DOC = """%(fn)s on N states: returns (ddq (N, NV), lambda (N, NC), iterations (N,)).
+    The arguments are %(fn)s's, with lam (N, NC) warm-starting row by row; Kp and Kd act
     against the references batch_constraint_capture left in data (zero without). The W
     rows of a block iterate together until each meets the tolerances, or max_iter: a row's
     iterations are its block's (the most one of its rows needs alone), so its result is
-    prox_ltl's to within the tolerances, and to rounding with abs_tol = rel_tol = 0 (exactly
+    %(fn)s's to within the tolerances, and to rounding with abs_tol = rel_tol = 0 (exactly
     max_iter). Each row's residuals are left in data.primal_residual, data.dual_residual (N,),
-    also when a row fails. A failing row (M or G + mu I singular, a NaN, a tolerance unmet)
-    raises StatusError naming every failing row (.rows; .row the first, with prox_ltl's
-    status on it); bad settings (mu <= 0, max_iter < 1) raise StatusError CDYN_E_ARG."""
-    f = "batch_prox_ltl"
+    also when a row fails. A failing row (M or G + mu I singular%(pivot)s, a NaN, a tolerance
+    unmet) raises StatusError naming every failing row (.rows; .row the first, with
+    %(fn)s's status on it); bad settings (mu <= 0, max_iter < 1) raise StatusError
+    CDYN_E_ARG."""
+
+
+def _batch_solve(fn, q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol, Kp, Kd):
+    """The driver of batch_FN (_batch_solver): {{ name }}_batch_FN block by block over _batch,
+    lambda and the references copied into each block's lanes, the iterations and residuals
+    read back; a failing row's status is FN's on that row alone."""
+    f = "batch_" + fn
     d, c = _batch_data(f, data), _c(f)
     s, gains = _settings(f, mu, max_iter, abs_tol, rel_tol, Kp, Kd, lam is not None)
     q, v = _batch_input(f, "q", q, NQ), _batch_input(f, "v", v, NV)
@@ -939,12 +948,12 @@ def batch_prox_ltl(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol
         count = d.buffer[it_at:it_at + ctypes.sizeof(_int)].view(np.intc)[0]
         iterations[start:start + k] = count         # the block's, on every lane
 
-    def single(i):                  # prox_ltl's status on row i, with its references
+    def single(i):                  # fn's status on row i, with its references
         one = Data()
         np.ctypeslib.as_array(one.ref_R).reshape(-1)[:] = refs[i, :9 * NCONSTRAINTS]
         np.ctypeslib.as_array(one.ref_p).reshape(-1)[:] = refs[i, 9 * NCONSTRAINTS:]
-        status = _c("prox_ltl")(one, ctypes.byref(s), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
-                                _ptr(_out(NV)), _ptr(lam[i].copy()))
+        status = _c(fn)(one, ctypes.byref(s), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
+                        _ptr(_out(NV)), _ptr(lam[i].copy()))
         # passing alone (it met the tolerance before the block's last iteration), the
         # lane's failure is the tolerance: CDYN_E_NOT_CONVERGED
         return status if status < 0 else -5
@@ -952,6 +961,24 @@ def batch_prox_ltl(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol
                           ("refs", refs, 12 * NCONSTRAINTS)], [(NV,), (NC,)], solve, d,
                       single=single, each=read)
     return ddq, lam, iterations
+
+
+def _batch_solver(fn):
+    """batch_FN: _batch_solve on the solver FN, with FN's settings and defaults."""
+    def solve(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100, abs_tol=_ABS_TOL,
+              rel_tol=0.0, Kp=None, Kd=None):
+        return _batch_solve(fn, q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol, Kp, Kd)
+    solve.__name__ = "batch_" + fn
+    solve.__doc__ = _BATCH_SOLVER_DOC % {"fn": fn, "pivot": " or with a non-positive pivot"
+                                         if fn == "prox_pv" else ""}
+    return solve
+
+
+batch_prox_ltl = _batch_solver("prox_ltl")
+{% if contacts_only %}
+batch_constrained_aba = _batch_solver("constrained_aba")
+batch_prox_pv = _batch_solver("prox_pv")
+{% endif %}
 {% endif %}
 
 

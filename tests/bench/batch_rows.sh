@@ -1,7 +1,8 @@
 #!/bin/sh
 # batch_rows.sh — `cdyngen bench --batch W` times the batch forms (R_batch_fk, rnea, nle,
-# gravity, crba, minv, aba) beside the single-state forms on the sample arm, and writes
-# them to the CSV and JSON files:
+# gravity, crba, minv, aba, and the constrained solvers prox_ltl, constrained_aba, prox_pv
+# of a contacts-only set) beside the single-state forms on the sample arm with its 6d tool
+# contact, and writes them to the CSV and JSON files:
 #
 #   tests/bench/batch_rows.sh CDYNGEN WORKDIR
 #
@@ -12,7 +13,7 @@
 # the JSON's batch_w and fields; nothing left in TMPDIR; --batch with --size refused.
 set -eu
 if [ $# -ne 2 ]; then
-    sed -n '2,13p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2
 fi
 cdyngen=$1 work=$2
@@ -23,19 +24,26 @@ fail() {
     echo "batch_rows.sh: $*" >&2
     exit 1
 }
-TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/arm7.urdf" --batch 4 --batches 3 \
-    --algorithms fk,jacobian,rnea,nle,gravity,crba,minv,aba \
+# the rows timed, and those with a batch form (all but jacobian)
+rows="fk jacobian rnea nle gravity crba minv aba prox_ltl constrained_aba prox_pv"
+batched="fk rnea nle gravity crba minv aba prox_ltl constrained_aba prox_pv"
+TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/arm7.urdf" --contact tool:6d --batch 4 \
+    --batches 3 --algorithms "$(echo "$rows" | tr ' ' ,)" \
     --cflags "-O1" --csv "$work/b.csv" --json "$work/b.json" > "$work/out.txt" 2>&1 ||
     fail "cdyngen bench failed: $(cat "$work/out.txt")"
 [ -z "$(ls -A "$work/tmp")" ] || fail "left files in TMPDIR"
 grep -q DIFFERENT "$work/out.txt" && fail "the sides differ: $(cat "$work/out.txt")"
 grep -q "batch forms (R_batch_\*, W = 4 states a call)" "$work/out.txt" ||
     fail "no batch table: $(cat "$work/out.txt")"
+# the table's rows, after its heading: every batch form once, in order
+table=$(sed -n '/batch forms (R_batch_/,/^$/p' "$work/out.txt" |
+    awk '$1 ~ /^[a-z_]+$/ && $2 ~ /^[0-9.]+$/ { printf "%s%s", sep, $1; sep = " " }')
+[ "$table" = "$batched" ] || fail "the batch table's rows: \"$table\", not \"$batched\""
 # csv: robot,algorithm,generated_us,generated_min_us,generated_max_us,generic_us,
 #      generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff,batch_w,
 #      batch_us_per_state,batch_min_us_per_state,batch_max_us_per_state,batch_speedup,
 #      batch_states_per_second,batch_rel_diff
-awk -F, -v want="fk jacobian rnea nle gravity crba minv aba" '
+awk -F, -v want="$rows" '
     BEGIN { n = split(want, names, " ") }
     NR == 1 {
         if ($14 != "batch_w" || $20 != "batch_rel_diff" || NF != 20) { print "header " $0; bad = 1 }
@@ -61,11 +69,11 @@ awk -F, -v want="fk jacobian rnea nle gravity crba minv aba" '
     }
     END {
         if (NR - 1 != n) { print NR - 1 " rows"; bad = 1 }
-        if (batch != 7) { print batch " batch rows"; bad = 1 }
+        if (batch != 10) { print batch " batch rows"; bad = 1 }
         exit bad
     }' "$work/b.csv" || fail "b.csv: $(cat "$work/b.csv")"
 grep -q '"batch_w": 4,' "$work/b.json" || fail "b.json: no batch_w"
-[ "$(grep -c '"batch_us_per_state"' "$work/b.json")" = 7 ] || fail "b.json: not 7 batch rows"
+[ "$(grep -c '"batch_us_per_state"' "$work/b.json")" = 10 ] || fail "b.json: not 10 batch rows"
 # no batch forms in the --size form
 if TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/arm7.urdf" --batch 4 --size \
     > "$work/refused.txt" 2>&1; then

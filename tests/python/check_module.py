@@ -30,10 +30,12 @@ difference and integrate, J ddq_dtau = 0, M ddq_dtau - J^T lambda_dtau = I).
 Batch forms (check_batch, a module of cdyngen --batch): every batch_* function on 2 W + 3
 states against the single-state function row by row (1e-12 relative in double, 1e-5 in float),
 N = 1 and 0, a NaN row's StatusError naming the row, ValueError on bad shapes; with a
-constraint set (check_batch_prox), batch_constraint_capture's references and batch_prox_ltl's
-ddq, lambda, iterations and residuals against prox_ltl's row by row (to the same tolerance
-at a fixed max_iter, with Baumgarte gains and a warm start; a row's iterations its block's
-most at a tolerance), a NaN row named alone, every unconverged row named, bad settings.
+constraint set (check_batch_prox), batch_constraint_capture's references and, with
+check_batch_solver, batch_prox_ltl's (and with contacts only batch_constrained_aba's and
+batch_prox_pv's) ddq, lambda, iterations and residuals against the single solver's row by row
+(to the same tolerance at a fixed max_iter, with Baumgarte gains and a warm start; a row's
+iterations its block's most at a tolerance), a NaN row named alone, every unconverged row
+named, bad settings.
 Prints what it checked; exits 1 listing every failure.
 """
 import ctypes
@@ -554,18 +556,18 @@ def check_batch(m, module_dir, name, rng, single):
     return done
 
 
-def single_prox(m, q, v, tau, lam, refs, **kw):
-    """prox_ltl on each row, each with a Data holding that row's references (refs: the
-    configurations given to constraint_capture, or None): ddq, lambda, iterations and
-    residuals, stacked; a failing row's status instead of its iterations."""
+def single_prox(m, fn, q, v, tau, lam, refs, **kw):
+    """The solver fn (prox_ltl, ...) on each row, each with a Data holding that row's
+    references (refs: the configurations given to constraint_capture, or None): ddq, lambda,
+    iterations and residuals, stacked; a failing row's status instead of its iterations."""
     out = {"ddq": [], "lam": [], "it": [], "primal": [], "dual": []}
     for i in range(len(q)):
         d = m.Data()
         if refs is not None:
             m.constraint_capture(d, refs[i])
         try:
-            ddq, lam_i, it = m.prox_ltl(q[i], v[i], tau[i], None if lam is None else lam[i],
-                                        data=d, **kw)
+            ddq, lam_i, it = getattr(m, fn)(q[i], v[i], tau[i], None if lam is None else lam[i],
+                                            data=d, **kw)
         except m.StatusError as e:
             ddq, lam_i, it = np.full(m.NV, np.nan), np.full(m.NC, np.nan), e.status
         for key, x in zip(out, (ddq, lam_i, it, d.primal_residual, d.dual_residual)):
@@ -574,46 +576,63 @@ def single_prox(m, q, v, tau, lam, refs, **kw):
 
 
 def check_batch_prox(m, rng, tol, q, v, tau):
-    """batch_prox_ltl (a module with a constraint set) against prox_ltl row by row, on the
-    N = 2 W + 3 states of check_batch (the third block padded): with abs_tol = rel_tol = 0
-    every lane runs exactly max_iter iterations of the single form's operations, so ddq,
-    lambda and the residuals agree to rounding (tol, as the other batch forms); with the
-    default tolerance a block stops when its last row converges, so a row's iterations are
-    the most of its block's rows alone and its result within the tolerance's effect of the
-    single one. Baumgarte gains against batch_constraint_capture's references (perturbed
-    configurations) and a warm start; a NaN row raises StatusError naming that row only, an
-    unmet tolerance every row; bad settings raise StatusError CDYN_E_ARG or ValueError."""
-    w, n = m.batch_w(), len(q)
-    mu = 1e-6 if m.DTYPE == np.float64 else 1e-3
+    """A module with a constraint set: batch_constraint_capture's references against
+    constraint_capture's row by row, then each batch solver (check_batch_solver) with them:
+    batch_prox_ltl, and with contacts only (the module has constrained_aba) also
+    batch_constrained_aba and batch_prox_pv."""
     q_ref = np.array([m.integrate(x, rng.uniform(-0.05, 0.05, m.NV).astype(m.DTYPE), 1.0)
                       for x in q])
-    lam0 = rng.uniform(-10, 10, (n, m.NC)).astype(m.DTYPE)
-    gains = dict(Kp=np.full(m.NCONSTRAINTS, 100.0, m.DTYPE),
-                 Kd=np.full(m.NCONSTRAINTS, 20.0, m.DTYPE))
+    lam0 = rng.uniform(-10, 10, (len(q), m.NC)).astype(m.DTYPE)
     d = m.BatchData()
     m.batch_constraint_capture(d, q_ref)
-    for i in range(n):                          # the references as constraint_capture's
+    for i in range(len(q)):                     # the references as constraint_capture's
         one = m.Data()
         m.constraint_capture(one, q_ref[i])
         close(d.ref_R[i].reshape(-1), np.ctypeslib.as_array(one.ref_R).reshape(-1), tol,
               "batch_constraint_capture's ref_R = constraint_capture's")
         close(d.ref_p[i], np.ctypeslib.as_array(one.ref_p), tol,
               "batch_constraint_capture's ref_p = constraint_capture's")
+    raises(TypeError, ["batch_constraint_capture", "BatchData"],
+           m.batch_constraint_capture, m.Data(), q)
+    solvers = ["prox_ltl"] + (["constrained_aba", "prox_pv"] if hasattr(m, "constrained_aba")
+                              else [])
+    missing = [fn for fn in solvers if not callable(getattr(m, "batch_" + fn, None))]
+    check(not missing, "batch solvers missing from the module: %s" % missing)
+    return "; ".join(check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0)
+                     for fn in solvers if fn not in missing)
+
+
+def check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0):
+    """batch_FN against FN (prox_ltl, constrained_aba, prox_pv) row by row, on the N = 2 W + 3
+    states of check_batch (the third block padded): with abs_tol = rel_tol = 0 every lane
+    runs exactly max_iter iterations of the single form's operations, so ddq, lambda and the
+    residuals agree to rounding (tol, as the other batch forms); with the default tolerance a
+    block stops when its last row converges, so a row's iterations are the most of its
+    block's rows alone and its result within the tolerance's effect of the single one.
+    Baumgarte gains against the references in d (batch_constraint_capture of the perturbed
+    configurations q_ref) and a warm start (lam0); a NaN row raises StatusError naming that
+    row only, an unmet tolerance every row; bad settings raise StatusError CDYN_E_ARG or
+    ValueError."""
+    w, n, f = m.batch_w(), len(q), "batch_" + fn
+    batch = getattr(m, f)
+    mu = 1e-6 if m.DTYPE == np.float64 else 1e-3
+    gains = dict(Kp=np.full(m.NCONSTRAINTS, 100.0, m.DTYPE),
+                 Kd=np.full(m.NCONSTRAINTS, 20.0, m.DTYPE))
 
     # exactly max_iter iterations on every lane: rounding-level agreement (3 at mu = 1e-2,
     # short of converged, so that the warm start shows)
     fixed = dict(mu=1e-2, max_iter=3, abs_tol=0.0, rel_tol=0.0, **gains)
-    ddq, lam, it = m.batch_prox_ltl(q, v, tau, lam0, data=d, **fixed)
-    want = single_prox(m, q, v, tau, lam0, q_ref, **fixed)
+    ddq, lam, it = batch(q, v, tau, lam0, data=d, **fixed)
+    want = single_prox(m, fn, q, v, tau, lam0, q_ref, **fixed)
     check(ddq.shape == (n, m.NV) and lam.shape == (n, m.NC) and ddq.dtype == m.DTYPE,
-          "batch_prox_ltl shapes %s %s %s" % (ddq.shape, lam.shape, ddq.dtype))
+          "%s shapes %s %s %s" % (f, ddq.shape, lam.shape, ddq.dtype))
     check(np.array_equal(it, want["it"]) and np.all(it == 3),
-          "batch_prox_ltl iterations %s, single %s" % (it, want["it"]))
+          "%s iterations %s, single %s" % (f, it, want["it"]))
     rel = 0.0
     for what, got, ref in (("ddq", ddq, want["ddq"]), ("lambda", lam, want["lam"]),
                            ("primal_residual", d.primal_residual, want["primal"]),
                            ("dual_residual", d.dual_residual, want["dual"])):
-        close(got, ref, tol, "batch_prox_ltl %s = prox_ltl's row by row (max_iter)" % what)
+        close(got, ref, tol, "%s %s = %s's row by row (max_iter)" % (f, what, fn))
         rel = max(rel, float(np.max(np.abs(got.astype(float) - ref)) /
                              (1 + np.max(np.abs(ref.astype(float))))))
 
@@ -621,57 +640,53 @@ def check_batch_prox(m, rng, tol, q, v, tau):
     # 1e-2: the rows need different counts, 10 to 19 on the humanoid)
     slow = dict(mu=1e-2, max_iter=500)
     d2 = m.BatchData()
-    ddq, lam, it = m.batch_prox_ltl(q, v, tau, data=d2, **slow)
+    ddq, lam, it = batch(q, v, tau, data=d2, **slow)
     abs_tol = 1e-10 if m.DTYPE == np.float64 else 1e-4      # CDYN_PROX_SETTINGS_DEFAULT's
     check(np.all(d2.primal_residual <= abs_tol) and np.all(d2.primal_residual >= 0),
-          "batch_prox_ltl residuals %s above abs_tol" % d2.primal_residual)
-    want = single_prox(m, q, v, tau, None, None, **slow)
+          "%s residuals %s above abs_tol" % (f, d2.primal_residual))
+    want = single_prox(m, fn, q, v, tau, None, None, **slow)
     block_max = np.array([want["it"][i // w * w:i // w * w + w].max() for i in range(n)])
     check(np.all(want["it"] >= 1) and np.array_equal(it, block_max),
-          "batch_prox_ltl iterations %s, the blocks' most alone %s" % (it, block_max))
+          "%s iterations %s, the blocks' most alone %s" % (f, it, block_max))
     more = int(np.sum(it > want["it"]))
-    close(ddq, want["ddq"], 1e3 * tol, "batch_prox_ltl ddq = prox_ltl's (tolerance)")
-    close(lam, want["lam"], 1e3 * tol, "batch_prox_ltl lambda = prox_ltl's (tolerance)")
-    ddq1, _, it1 = m.batch_prox_ltl(q[:1], v[:1], tau[:1], **slow)
-    close(ddq1, want["ddq"][:1], tol, "batch_prox_ltl, N = 1")
-    check(it1[0] == want["it"][0], "batch_prox_ltl, N = 1: %d iterations, alone %d"
-          % (it1[0], want["it"][0]))
-    check(m.batch_prox_ltl(q[:0], v[:0], tau[:0])[1].shape == (0, m.NC), "batch_prox_ltl of no state")
+    close(ddq, want["ddq"], 1e3 * tol, "%s ddq = %s's (tolerance)" % (f, fn))
+    close(lam, want["lam"], 1e3 * tol, "%s lambda = %s's (tolerance)" % (f, fn))
+    ddq1, _, it1 = batch(q[:1], v[:1], tau[:1], **slow)
+    close(ddq1, want["ddq"][:1], tol, "%s, N = 1" % f)
+    check(it1[0] == want["it"][0], "%s, N = 1: %d iterations, alone %d"
+          % (f, it1[0], want["it"][0]))
+    check(batch(q[:0], v[:0], tau[:0])[1].shape == (0, m.NC), "%s of no state" % f)
 
     bad = w + 1                                 # a NaN in the second block's second lane
     qn = q.copy()
     qn[bad] = np.nan
-    status = single_prox(m, qn[bad:bad + 1], v[bad:], tau[bad:], None, None, mu=mu)["it"][0]
+    status = single_prox(m, fn, qn[bad:bad + 1], v[bad:], tau[bad:], None, None, mu=mu)["it"][0]
     try:
-        m.batch_prox_ltl(qn, v, tau, mu=mu)
-        check(False, "batch_prox_ltl of a NaN row: no StatusError")
+        batch(qn, v, tau, mu=mu)
+        check(False, "%s of a NaN row: no StatusError" % f)
     except m.StatusError as e:
         check(e.rows == [bad] and e.row == bad and e.status == status < 0 and
               "(row %d)" % bad in str(e),
-              "batch_prox_ltl's NaN error: rows %s status %s (%s), single %s"
-              % (e.rows, e.status, e, status))
+              "%s's NaN error: rows %s status %s (%s), single %s"
+              % (f, e.rows, e.status, e, status))
     d1 = m.BatchData()
     try:                                        # 1 iteration cannot meet 1e-30: every row
-        m.batch_prox_ltl(q, v, tau, data=d1, mu=mu, max_iter=1, abs_tol=1e-30)
-        check(False, "batch_prox_ltl unconverged: no StatusError")
+        batch(q, v, tau, data=d1, mu=mu, max_iter=1, abs_tol=1e-30)
+        check(False, "%s unconverged: no StatusError" % f)
     except m.StatusError as e:
         check(e.rows == list(range(n)) and e.status == -5 and "rows 0, 1" in str(e),
-              "batch_prox_ltl unconverged: rows %s status %s (%s)" % (e.rows, e.status, e))
+              "%s unconverged: rows %s status %s (%s)" % (f, e.rows, e.status, e))
         check(d1.primal_residual.shape == (n,) and np.all(d1.primal_residual > 1e-30),
-              "batch_prox_ltl unconverged: residuals %s" % d1.primal_residual)
+              "%s unconverged: residuals %s" % (f, d1.primal_residual))
     for bad_settings in (dict(mu=0.0), dict(mu=np.nan), dict(max_iter=0)):
-        raises(m.StatusError, ["batch_prox_ltl", "cdyn_status -1"],
-               lambda: m.batch_prox_ltl(q, v, tau, **bad_settings))
-    raises(ValueError, ["batch_prox_ltl", "lam", "(N, %d)" % m.NC],
-           m.batch_prox_ltl, q, v, tau, lam0[:, :-1])
-    raises(ValueError, ["batch_prox_ltl", "Kp", "shape"],
-           lambda: m.batch_prox_ltl(q, v, tau, Kp=[1.0] * (m.NCONSTRAINTS + 1)))
-    raises(ValueError, ["batch_prox_ltl", "data.ref_R", "shape"],
-           lambda: m.batch_prox_ltl(q[1:], v[1:], tau[1:], data=d))
-    raises(TypeError, ["batch_constraint_capture", "BatchData"],
-           m.batch_constraint_capture, m.Data(), q)
-    return ("batch_prox_ltl as prox_ltl to %.1e (max_iter); iterations its blocks' (%d of %d "
-            "rows more than alone)" % (rel, more, n))
+        raises(m.StatusError, [f, "cdyn_status -1"],
+               lambda: batch(q, v, tau, **bad_settings))
+    raises(ValueError, [f, "lam", "(N, %d)" % m.NC], batch, q, v, tau, lam0[:, :-1])
+    raises(ValueError, [f, "Kp", "shape"],
+           lambda: batch(q, v, tau, Kp=[1.0] * (m.NCONSTRAINTS + 1)))
+    raises(ValueError, [f, "data.ref_R", "shape"], lambda: batch(q[1:], v[1:], tau[1:], data=d))
+    return ("%s as %s to %.1e (max_iter); iterations its blocks' (%d of %d rows more than "
+            "alone)" % (f, fn, rel, more, n))
 
 
 def main():

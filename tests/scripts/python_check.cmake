@@ -3,10 +3,11 @@
 # runtime's workspace, which the module's Data mirrors); for the contact step, the box of
 # tests/contact/box.urdf on four frictional corners in double, float and --size, and arm7
 # with --joint-limits alone; the batch forms' functions (--batch) on the floating-base
-# quadruped (W = 8) and on arm7 in float (native W), and with batch_prox_ltl on the humanoid
-# on its two 6d soles (W = 4) and on the four-bar's loop in float (native W); each generated
-# with --python, built with BUILD_SHARED_LIBS, and checked by tests/python/check_module.py
-# against the C driver tests/python/driver.c.
+# quadruped (W = 8) and on arm7 in float (native W), with batch_prox_ltl, batch_constrained_aba
+# and batch_prox_pv on the humanoid on its two 6d soles (W = 4), and with batch_prox_ltl on
+# the four-bar's loop in float (native W); each generated with --python, built with
+# BUILD_SHARED_LIBS, and checked by tests/python/check_module.py against the C driver
+# tests/python/driver.c.
 # The interpreter is the first of PYTHONS that imports numpy (the one CMake found, then
 # Debian's /usr/bin/python3, then python3 on PATH); with none it prints "SKIP: ..." (the
 # test's SKIP_REGULAR_EXPRESSION).
