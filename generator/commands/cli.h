@@ -28,8 +28,8 @@
     "                       generic runtime over the model table instead of straight-line\n"       \
     "                       code (humanoid: 1/14 to 1/22 of the code, mostly 4-15 times\n"         \
     "                       the time, 4-5 times the RAM)\n"                                    \
-    "  --batch W            also NAME_batch.h/.c: the unconstrained algorithms (and proxLTL\n"   \
-    "                       with a constraint set; constrainedABA, proxPV contacts only) on\n"   \
+    "  --batch W            also NAME_batch.h/.c: the unconstrained algorithms, their\n"       \
+    "                       derivatives, proxLTL, constrainedABA, proxPV (as generated) on\n"   \
     "                       W states in vector lanes (W = 4, 8, 16, or native: the widest)\n"
 
 /* Reports fmt (with arg) and the pointer to --help; returns EXIT_USAGE. */
