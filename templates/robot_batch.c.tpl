@@ -376,18 +376,18 @@ static const int {{ name }}__subtree_end[{{ NAME }}_NV] = {
 {{ subtree_end }}
 };
 
-/* As {{ name }}__gather_rows, column by column in the same order of operations (a lane
- * vector per entry: no blocks of columns to keep in registers). */
+/* As {{ name }}__gather_rows: x[c] -= L[p[t][1]] X[p[t][0] + c] for t in [t0, t1), each
+ * entry's terms in the single form's order. Row by row read (each a contiguous stretch, x's
+ * row kept in L1): a lane vector per entry leaves no blocks of columns to hold in registers. */
 static void {{ name }}__batch_gather_rows({{ name }}_lanes *restrict x, const {{ name }}_lanes *restrict X,
                                      const int (*p)[2], int t0, int t1,
                                      const {{ name }}_lanes *restrict L, int n)
 {
     int c, t;
-    for (c = 0; c < n; ++c) {
-        {{ name }}_lanes a = x[c];
-        for (t = t0; t < t1; ++t)
-            a -= L[p[t][1]] * X[p[t][0] + c];
-        x[c] = a;
+    for (t = t0; t < t1; ++t) {
+        const {{ name }}_lanes l = L[p[t][1]], *restrict y = X + p[t][0];
+        for (c = 0; c < n; ++c)
+            x[c] -= l * y[c];
     }
 }
 {% endif %}
