@@ -595,6 +595,108 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
            {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
            {{ name }}__unconverged_lanes(d, settings);
 }
+
+/* ---- proxLTLs: {{ name }}.c's parts, per lane ---- */
+
+/* As {{ name }}__alm_stops, lane by lane: the residuals of d->r (a NaN kept); 1 when the
+ * iterations stop: at max_iter, or when every lane not lost meets the tolerances. */
+static int {{ name }}__batch_alm_stops({{ name }}_batch_data *d, const cdyn_prox_settings *s, int it)
+{
+    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    {{ name }}_lanes primal = {{ name }}__splat(0);
+    int k, l;
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        for (l = 0; l < W; ++l) {
+            const cdyn_real r = d->r[k][l], a = r < 0 ? -r : r;
+            if (!(a <= primal[l]))
+                primal[l] = a;         /* keeps a NaN */
+        }
+    d->primal_residual = primal;
+    d->dual_residual = (1 / s->mu) * primal;
+    return it >= s->max_iter ||
+           (use_tol && ({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&primal)) == 0);
+}
+
+{{ ltls_factor.lanes_parts_text }}/* As {{ name }}__ltls_factor; the caller checks the pivots. {{ ltls_factor.ops }} (per lane) */
+static void {{ name }}__batch_ltls_factor({{ name }}_batch_data *d, const {{ name }}_lanes *rho_in)
+{
+    const {{ name }}_lanes rho = *rho_in; /* by address: see {{ name }}__batch_kkt_factor */
+{{ ltls_factor.unused }}{{ ltls_factor.lanes }}}
+
+/* As {{ name }}__ltls_rhs. {{ ltls_rhs.ops }} (per lane) */
+static void {{ name }}__batch_ltls_rhs({{ name }}_batch_data *d, const {{ name }}_lanes *tau,
+                                      const {{ name }}_lanes *astar, const {{ name }}_lanes *rho_in)
+{
+    const {{ name }}_lanes rho = *rho_in;
+{{ ltls_rhs.unused }}{{ ltls_rhs.lanes }}}
+
+/* As {{ name }}__ltls_iterate. {{ ltls_iterate.ops }} (per lane) */
+static void {{ name }}__batch_ltls_iterate({{ name }}_batch_data *d, const {{ name }}_lanes *lambda,
+                                          const {{ name }}_lanes *rho_in, {{ name }}_lanes *ddq)
+{
+    const {{ name }}_lanes rho = *rho_in;
+{{ ltls_iterate.unused }}{{ ltls_iterate.lanes }}}
+
+/* As {{ name }}__ltls_refine. {{ ltls_refine.ops }} (per lane) */
+static void {{ name }}__batch_ltls_refine({{ name }}_batch_data *d, const {{ name }}_lanes *lambda,
+                                         const {{ name }}_lanes *rho_in, {{ name }}_lanes *ddq)
+{
+    const {{ name }}_lanes rho = *rho_in;
+{{ ltls_refine.unused }}{{ ltls_refine.lanes }}}
+
+/* lambda -= rho d->r, as {{ name }}__alm_step. */
+static void {{ name }}__batch_alm_step(const {{ name }}_batch_data *d, const {{ name }}_lanes *rho,
+                                      {{ name }}_lanes *lambda)
+{
+    int k;
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        lambda[k] -= *rho * d->r[k];
+}
+
+int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                              {{ name }}_lanes *lambda)
+{
+    {{ name }}_lanes astar[{{ NAME }}_NC], Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS], rho;
+    int k, it, mask;
+    if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
+        return CDYN_E_ARG;
+    rho = {{ name }}__splat(1 / settings->mu);
+    {{ name }}__batch_constraint_terms(d, q, v);
+    {{ name }}__batch_ltls_factor(d, &rho);
+    mask = {{ name }}__nonpositive_lanes(d->Dmu, {{ NAME }}_NV);
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        astar[k] = {{ name }}__splat(0);
+    if (settings->Kp || settings->Kd) {
+        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
+            Kp[k] = {{ name }}__splat(settings->Kp ? settings->Kp[k] : 0);
+            Kd[k] = {{ name }}__splat(settings->Kd ? settings->Kd[k] : 0);
+        }
+        {{ name }}__batch_baumgarte(d, v, Kp, Kd, astar);
+    }
+    {{ name }}__batch_ltls_rhs(d, tau, astar, &rho);
+    if (!settings->warm_start)
+        for (k = 0; k < {{ NAME }}_NC; ++k)
+            lambda[k] = {{ name }}__splat(0);
+    for (it = 1;; ++it) {   /* as {{ name }}_prox_ltls, the stops taken over every lane */
+        {{ name }}__batch_ltls_iterate(d, lambda, &rho, ddq);
+        if (!{{ name }}__batch_alm_stops(d, settings, it)) {
+            {{ name }}__batch_alm_step(d, &rho, lambda);
+            continue;
+        }
+        {{ name }}__batch_ltls_refine(d, lambda, &rho, ddq);
+        if ({{ name }}__batch_alm_stops(d, settings, it)) {
+            {{ name }}__batch_alm_step(d, &rho, lambda);
+            break;
+        }
+        {{ name }}__batch_alm_step(d, &rho, lambda);
+    }
+    d->iterations = it;
+    return mask | {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
+           {{ name }}__unconverged_lanes(d, settings);
+}
 {% if contacts_only %}
 
 /* ---- constrainedABA and proxPV: {{ name }}.c's parts, per lane ---- */
@@ -650,32 +752,13 @@ static void {{ name }}__batch_caba_rest(const {{ name }}_batch_data *d, {{ name 
 {
 {{ caba_rest.unused }}{{ caba_rest.lanes }}}
 
-/* As {{ name }}__alm_stops, lane by lane: the residuals of d->r (a NaN kept); 1 when the
- * iterations stop: at max_iter, or when every lane not lost meets the tolerances. */
-static int {{ name }}__batch_alm_stops({{ name }}_batch_data *d, const cdyn_prox_settings *s, int it)
-{
-    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
-    {{ name }}_lanes primal = {{ name }}__splat(0);
-    int k, l;
-    for (k = 0; k < {{ NAME }}_NC; ++k)
-        for (l = 0; l < W; ++l) {
-            const cdyn_real r = d->r[k][l], a = r < 0 ? -r : r;
-            if (!(a <= primal[l]))
-                primal[l] = a;         /* keeps a NaN */
-        }
-    d->primal_residual = primal;
-    d->dual_residual = (1 / s->mu) * primal;
-    return it >= s->max_iter ||
-           (use_tol && ({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&primal)) == 0);
-}
-
 int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
                                     const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                                     const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                                     {{ name }}_lanes *lambda)
 {
     {{ name }}_lanes astar[{{ NAME }}_NC], rho;
-    int k, it, stops;
+    int it, stops;
     if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
         return CDYN_E_ARG;
     rho = {{ name }}__splat(1 / settings->mu);
@@ -689,8 +772,7 @@ int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_s
     }
     for (it = 1;; ++it) {
         stops = {{ name }}__batch_alm_stops(d, settings, it);
-        for (k = 0; k < {{ NAME }}_NC; ++k)
-            lambda[k] -= rho * d->r[k];   /* as {{ name }}__alm_step */
+        {{ name }}__batch_alm_step(d, &rho, lambda);
         if (stops)
             break;
         {{ name }}__batch_caba_delta(d, lambda);
@@ -982,6 +1064,14 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
                              {{ name }}_lanes *lambda)
 {
     return {{ name }}__batch_solve(d, {{ name }}_prox_ltl, settings, q, v, tau, ddq, lambda);
+}
+
+int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                              {{ name }}_lanes *lambda)
+{
+    return {{ name }}__batch_solve(d, {{ name }}_prox_ltls, settings, q, v, tau, ddq, lambda);
 }
 {% if contacts_only %}
 

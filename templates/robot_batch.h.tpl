@@ -93,6 +93,13 @@ typedef struct {
     {{ name }}_lanes con_a_p[{{ ncon }}][3];
     {{ name }}_lanes con_b_R[{{ ncon }}][9];
     {{ name }}_lanes con_b_p[{{ ncon }}][3];
+    /* proxLTLs ({{ name }}_batch_prox_ltls) */
+    {{ name }}_lanes Lmu[{{ ltls_nnz }}];
+    {{ name }}_lanes Dmu[{{ nv }}];
+    {{ name }}_lanes Dmuinv[{{ nv }}];
+    {{ name }}_lanes ltls_b[{{ nv }}];
+    {{ name }}_lanes ltls_c[{{ nc }}];
+    {{ name }}_lanes ltls_rc[{{ nc }}];
 {% if contacts_only %}
     /* constrainedABA and proxPV ({{ name }}_batch_constrained_aba, {{ name }}_batch_prox_pv) */
     {{ name }}_lanes caba[{{ caba_nstash }}];
@@ -202,6 +209,14 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                              {{ name }}_lanes *lambda);
+
+/** {{ name }}_batch_prox_ltls — {{ name }}_prox_ltls on W states, as {{ name }}_batch_prox_ltl
+ *  (the same iterations on every lane, each stop test and the refined last step taken over
+ *  all lanes; mask bit l also when lane l's M + rho J^T J has a non-positive pivot). */
+int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
+                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
+                              {{ name }}_lanes *lambda);
 {% if contacts_only %}
 
 /** {{ name }}_batch_constrained_aba, {{ name }}_batch_prox_pv — {{ name }}_constrained_aba and

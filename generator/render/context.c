@@ -566,8 +566,8 @@ static int has_batch_form(const char *name)
         "fk",         "rnea",         "rnea_derivatives", "nle",         "gravity",
         "crba_tree",  "ltl",          "aba",              "con_terms",   "kkt_factor",
         "kkt_solve",  "prox_rhs",     "baumgarte",        "prox_ddq",    "contact_baumgarte",
-        "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",
-        "pv_setup", "pv_forward",
+        "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",   "pv_setup",
+        "pv_forward", "ltls_factor",  "ltls_rhs",         "ltls_iterate", "ltls_refine",
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
