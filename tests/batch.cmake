@@ -290,12 +290,12 @@ else()
 endif()
 # constraint sets (--contact, --loop): the batch proxLTL besides every form above
 set(batch_con
-  "humanoid_c2^${R}/humanoid.urdf^--floating-base --contact left_sole:6d --contact right_sole:6d^--constrained"
+  "humanoid_c2^${R}/humanoid.urdf^--floating-base --contact left_sole:6d --contact right_sole:6d^--constrained --contacts-only"
   "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^--constrained"   # a loop, 1 DoF
-  "quadruped12_c4^${R}/quadruped12.urdf^--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:3d --contact rh_foot:3d^--constrained")
+  "quadruped12_c4^${R}/quadruped12.urdf^--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:3d --contact rh_foot:3d^--constrained --contacts-only")
 if(EXISTS ${ref}/solo12.urdf)
   # the reference's contact case F3x4
-  list(APPEND batch_con "solo12_f3x4^${ref}/solo12.urdf^--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d^--constrained")
+  list(APPEND batch_con "solo12_f3x4^${ref}/solo12.urdf^--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d^--constrained --contacts-only")
 else()
   message(STATUS "cdyngen: ${ref}/solo12.urdf absent: the batch proxLTL tests leave out solo12")
 endif()
