@@ -16,14 +16,22 @@
 #   batch_lanes_con_* the same for robots with a constraint set (humanoid on two 6d soles;
 #                    fourbar's 3d loop; quadruped12 on two friction and two 3d feet; solo12's
 #                    F3x4 when ../shared is present): also NAME_batch_constraint_capture and
-#                    NAME_batch_prox_ltl against the single-state ones (gcc W = 8 exact, clang
-#                    native, plain). batch_single builds their folders' cdyn_*.c into runtime.a
-#                    (NAME.c's contact step calls the runtime's contact solver).
-#   batch_compile_*  NAME_batch.c of arm7, of random robot 25 (a free-flyer without a
-#                    revolute joint) and of fourbar with its loop (proxLTL), -std=c99 -Wall -Wextra -Wpedantic -Wdouble-promotion
-#                    -Werror at -O1, under -march=x86-64 (baseline SSE2) and x86-64-v3 (AVX2),
-#                    each with the width native gives it and the next target's (AVX on SSE2,
-#                    AVX-512 on AVX2), and with CDYN_BATCH_PLAIN; native's W checked against
+#                    NAME_batch_prox_ltl, and for the contacts-only sets (all but fourbar:
+#                    --contacts-only, which test_batch.c holds against NAME_HAS_CONSTRAINED_ABA)
+#                    NAME_batch_constrained_aba and NAME_batch_prox_pv, against the single-state
+#                    ones (gcc W = 8 exact, clang native, plain). The humanoid's proxPV set-up
+#                    is emitted in parts over d->carry, so its vector builds run those
+#                    (--pv-parts: the script checks NAME_batch.c has them).
+#                    batch_single builds their folders' cdyn_*.c into runtime.a (NAME.c's
+#                    contact step calls the runtime's contact solver).
+#   batch_compile_*  NAME_batch.c of arm7 on a 6d tool contact (contacts only: proxLTL,
+#                    constrainedABA and proxPV, which must be in its header, besides every
+#                    unconstrained form), of random robot 25 (a free-flyer without a revolute
+#                    joint) and of fourbar with its loop (proxLTL), -std=c99 -Wall -Wextra
+#                    -Wpedantic -Wdouble-promotion -Werror at -O1, under -march=x86-64
+#                    (baseline SSE2) and x86-64-v3 (AVX2), each with the width native gives it
+#                    and the next target's (AVX on SSE2, AVX-512 on AVX2), and with
+#                    CDYN_BATCH_PLAIN; native's W checked against
 #                    the compiler's own macros. -march=native is built (-Werror too) by the
 #                    batch_lanes_* tests. batch_compile_arm_neon: arm-none-eabi-gcc for a
 #                    Cortex-A9 with NEON, native (2 doubles, 4 floats).
@@ -166,6 +174,18 @@ if(CMAKE_SCRIPT_MODE_FILE)
       set(broken 0)
       generate("${entry}" ${WORK} --batch ${W} ${sopt})
       set(single ${SINGLE}/${SCALAR}/${name})
+      if("${topts}" MATCHES "--pv-parts")
+        # the entry is here for its proxPV set-up emitted in parts over d->carry (this file's
+        # option, not test_batch's): the coverage must not go unnoticed if it is emitted whole
+        list(REMOVE_ITEM topts --pv-parts)
+        if(NOT broken)
+          file(STRINGS ${dir}/${name}_batch.c parts REGEX "_batch__pv_setup_part1\\(")
+          if(NOT parts)
+            message("FAIL: ${name}: its proxPV set-up is no longer emitted in parts")
+            list(APPEND failed "${name}: no pv_setup parts")
+          endif()
+        endif()
+      endif()
       if(NOT broken AND NOT EXISTS ${single}/single.o)
         message("FAIL: ${name}: no single-state build in ${single} (batch_single failed?)")
         list(APPEND failed "${name} (no single-state build)")
@@ -217,6 +237,15 @@ if(CMAKE_SCRIPT_MODE_FILE)
         generate("${entry}" ${WORK}/${scalar}_${w} --batch ${w} --scalar ${scalar})
         run("${name}_batch.c (${scalar}, --batch ${w}, ${BFLAGS})" ${CC} ${warn} -Wdouble-promotion
             ${BFLAGS} -I${dir} -c ${dir}/${name}_batch.c -o ${dir}/batch.o)
+        if(NOT broken AND "${topts}" MATCHES "--contacts-only")
+          # the forms this entry is here for: not compiled if no longer generated
+          file(READ ${dir}/${name}_batch.h h)
+          if(NOT h MATCHES "int ${name}_batch_constrained_aba\\(" OR
+             NOT h MATCHES "int ${name}_batch_prox_pv\\(")
+            message("FAIL: ${name}: no ${name}_batch_constrained_aba or _prox_pv in ${name}_batch.h")
+            list(APPEND failed "${name}: no batch constrainedABA or proxPV")
+          endif()
+        endif()
         if(w STREQUAL "native")
           # native's W fills the target's widest vector, as the compiler's macros say
           vector_bytes(bytes)
@@ -288,14 +317,15 @@ if(EXISTS ${ref}/iiwa.urdf AND EXISTS ${ref}/talos_full_v2.urdf)
 else()
   message(STATUS "cdyngen: ${CDYN_SHARED_DIR}/reference absent: the batch tests leave out its robots")
 endif()
-# constraint sets (--contact, --loop): the batch proxLTL besides every form above
+# constraint sets (--contact, --loop): the batch proxLTL besides every form above, and for
+# contacts only (--contacts-only) the batch constrainedABA and proxPV
 set(batch_con
-  "humanoid_c2^${R}/humanoid.urdf^--floating-base --contact left_sole:6d --contact right_sole:6d^--constrained"
+  "humanoid_c2^${R}/humanoid.urdf^--floating-base --contact left_sole:6d --contact right_sole:6d^--constrained --contacts-only --pv-parts"
   "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^--constrained"   # a loop, 1 DoF
-  "quadruped12_c4^${R}/quadruped12.urdf^--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:3d --contact rh_foot:3d^--constrained")
+  "quadruped12_c4^${R}/quadruped12.urdf^--floating-base --contact lf_foot:friction --contact rf_foot:friction --contact lh_foot:3d --contact rh_foot:3d^--constrained --contacts-only")
 if(EXISTS ${ref}/solo12.urdf)
   # the reference's contact case F3x4
-  list(APPEND batch_con "solo12_f3x4^${ref}/solo12.urdf^--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d^--constrained")
+  list(APPEND batch_con "solo12_f3x4^${ref}/solo12.urdf^--floating-base --contact FL_FOOT:3d --contact FR_FOOT:3d --contact HL_FOOT:3d --contact HR_FOOT:3d^--constrained --contacts-only")
 else()
   message(STATUS "cdyngen: ${ref}/solo12.urdf absent: the batch proxLTL tests leave out solo12")
 endif()
@@ -345,8 +375,11 @@ batch_lanes(con_gcc_double_w8_plain "${CDYN_GCC}" double 8 1 batch_con
   "-O1|-DCDYN_BATCH_PLAIN|-ffp-contract=off")
 
 # batch_compile(NAME CC FLAGS BUILDS): BUILDS scalar:W|...
-set(batch_compile_robots "arm7^${R}/arm7.urdf^^" "random25^random:25^^"
-  "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^")   # a constraint set: proxLTL
+# arm7 on a 6d tool contact: every form of arm7 without one, and the contacts-only solvers
+# (proxLTL, constrainedABA and proxPV; arm7 alone would add only compile time)
+set(batch_compile_robots "arm7_tool^${R}/arm7.urdf^--contact tool:6d^--contacts-only"
+  "random25^random:25^^"
+  "fourbar^${R}/fourbar.urdf^--loop coupler_tip:rocker_tip:3d^")   # a loop: proxLTL
 string(REPLACE ";" "|" batch_compile_robots "${batch_compile_robots}")
 function(batch_compile name cc flags builds)
   get_filename_component(ccname "${cc}" NAME)

@@ -31,15 +31,18 @@
  * by twice the tolerance.
  * A constraint set (--constrained; NAME_batch_prox_ltl exists): per batch, each lane captures
  * its references at its own configuration (its q moved by a small step: the Baumgarte terms
- * act) and gets its own warm-start lambda; batch_constraint_capture's references, and
- * batch_prox_ltl's ddq, lambda and residuals against the single-state constraint_capture and
- * prox_ltl: (a) mu 1e-2, exactly 3 iterations, Kp and Kd, warm start: mask 0, d->iterations 3;
+ * act) and gets its own warm-start lambda; batch_constraint_capture's references against the
+ * single-state constraint_capture, then each constrained solver of the set (solvers[]:
+ * prox_ltl; for contacts only, NAME_HAS_CONSTRAINED_ABA, also constrained_aba and prox_pv),
+ * its batch form's ddq, lambda and residuals against its single-state function:
+ * (a) mu 1e-2, exactly 3 iterations, Kp and Kd, warm start: mask 0, d->iterations 3;
  * (b) the default settings: d->iterations the most any lane's single-state call takes, a mask
  * bit exactly where the lane's primal residual misses abs_tol, and each lane the single-state
  * result of exactly d->iterations iterations (plain form: of its own count); (c) max_iter one
  * fewer: the bits exactly the lanes whose single-state call is CDYN_E_NOT_CONVERGED.
  * Bit for bit under -DBATCH_EXACT, else max(TOL, 16 eps (cond1(M) + cond1(G + mu I))) of the
- * lane (the residuals: that times max|lambda|). Then NaN in each tau entry of lane L (fixed
+ * lane (the residuals: that times max|lambda|), constrained_aba's with eps norm1(G) / mu
+ * added (its 1/mu-scaled roundings: see eps_kkt). Then NaN in each tau entry of lane L (fixed
  * count): the mask bit L as the single-state status, the other lanes bit for bit; with the
  * default settings bit L only and the other lanes within abs_tol; bad settings (mu 0, -1,
  * NaN, max_iter 0, -3, NULL): CDYN_E_ARG, ddq, lambda and d unwritten.
@@ -47,7 +50,9 @@
  * Options: --batches N (default 3: 3 W states), --angles (every q entry is a revolute angle:
  * the last lane's angles are moved by ~1.5e5 rad, past cdyn_sincos_n's 1e5 (float 1e4) switch
  * to libm, in the first batch), --singular a,b,... (NQ values), --expect-w N, --constrained (the
- * robot has a constraint set: its batch proxLTL must exist, and is checked).
+ * robot has a constraint set: its batch proxLTL must exist, and is checked), --contacts-only
+ * (and the set is contacts only: its batch constrainedABA and proxPV must exist too; the list
+ * says so, so that a robot cannot drop them unnoticed).
  * Exit 0 pass, 1 fail; prints the largest relative difference of each form. */
 #include <math.h>
 #include <stdio.h>
@@ -73,6 +78,12 @@
 #if FWD && C(NCONSTRAINTS) + 0 > 0
 #define CON 1
 #define NC C(NC)
+/* Contacts only (no loop): constrainedABA and proxPV too. */
+#if C(HAS_CONSTRAINED_ABA) + 0
+#define CONTACTS 1
+#else
+#define CONTACTS 0
+#endif
 #define NCON C(NCONSTRAINTS)
 #else
 #define CON 0
@@ -128,12 +139,15 @@ static int failures = 0;
 
 /* Worst relative difference seen per form, for the summary. */
 enum {
-    K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA,
-    K_CAPTURE, K_PROX_DDQ, K_PROX_LAMBDA, K_PROX_RES, K_COUNT
+    K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA, K_CAPTURE,
+    K_PROX, /* three per constrained solver (ddq, lambda, residuals), in solvers[]'s order */
+    K_COUNT = K_PROX + 3 * 3
 };
 static const char *const kind_name[K_COUNT] = { "placement", "jacobian", "rnea", "nle", "gravity",
                                                  "crba", "crba(NULL)", "minv", "aba", "capture",
-                                                 "prox ddq", "prox lambda", "prox resid" };
+                                                 "ltl ddq", "ltl lambda", "ltl resid",
+                                                 "caba ddq", "caba lambda", "caba resid",
+                                                 "pv ddq", "pv lambda", "pv resid" };
 static double worst[K_COUNT];
 static long compared[K_COUNT], bit_equal[K_COUNT];
 
@@ -406,18 +420,24 @@ static void check_dynamics(void)
 static lanes DDQ[NV], MINV[NV * NV];
 static double worst_over_cond[K_COUNT]; /* |batch - single| / max|single| / (eps cond1(M)) */
 
-static double norm1(const cdyn_real *A)
+/* The 1-norm (largest column sum) of the n x n A. */
+static double normn(const cdyn_real *A, int n)
 {
     double best = 0;
     int i, j;
-    for (j = 0; j < NV; ++j) {
+    for (j = 0; j < n; ++j) {
         double c = 0;
-        for (i = 0; i < NV; ++i)
-            c += fabs((double)A[i * NV + j]);
+        for (i = 0; i < n; ++i)
+            c += fabs((double)A[i * n + j]);
         if (c > best)
             best = c;
     }
     return best;
+}
+
+static double norm1(const cdyn_real *A)
+{
+    return normn(A, NV);
 }
 
 /* M^-1 and ABA go through the factorisation of M: a rounding anywhere moves them by up to
@@ -615,7 +635,8 @@ static void check_nonfinite(const cdyn_real *singular)
 #endif
 
 #if CON
-/* ---- proxLTL on the constraint set (NAME_batch_constraint_capture, NAME_batch_prox_ltl) ----
+/* ---- the constrained solvers (NAME_batch_constraint_capture, then NAME_batch_prox_ltl and,
+ * for contacts only, NAME_batch_constrained_aba and NAME_batch_prox_pv) ----
  * Each lane captures its references at its own configuration qc (the lane's q moved by a small
  * random step, so that the contacts' position and rotation errors are not zero and the
  * Baumgarte gains act), and gets its own warm-start lambda0. */
@@ -624,8 +645,37 @@ static lanes QC[NQ], LAM0[NC];
 /* Where the two sides may round differently: ddq and lambda go through M's factor and, every
  * iteration, through G + mu I's, as minv and aba through M's: max(TOL, 16 eps (cond1(M) +
  * cond1(G + mu I))) of the lane, relative to the largest entry; the residuals (changes of
- * lambda) absolutely, that bound times max|lambda|. */
-static double tol_kkt[W], eps_kkt[W], worst_over_kkt;
+ * lambda) absolutely, that bound times max|lambda|. constrainedABA folds each contact's 1/mu
+ * into its body's inertia and takes lambda's step as the constraint residual times 1/mu: a
+ * rounding of the residual, relative to its terms (of the order of G lambda), moves lambda by
+ * 1/mu times it; its bound adds eps norm1(G) / mu at the call's mu, the digits its single-state
+ * doc says the 1/mu-scaled inertias cost (measured under clang's fma, mu 1e-6: up to 1.9 eps
+ * norm1(G) / mu on solo12, ~1e-8 relative; the uncontracted single-state constrained_aba is
+ * as far from prox_ltl as the contracted batch one). */
+static double eps_kkt[W], normG[W];
+
+/* The solvers share one signature and one set of semantics (the batch forms as
+ * NAME_batch_prox_ltl), so every check below runs on each of them. */
+typedef int (*single_solver)(sdata *, const cdyn_prox_settings *, const cdyn_real *,
+                             const cdyn_real *, const cdyn_real *, cdyn_real *, cdyn_real *);
+typedef int (*batch_solver)(bdata *, const cdyn_prox_settings *, const lanes *, const lanes *,
+                            const lanes *, lanes *, lanes *);
+typedef struct {
+    const char *name;
+    single_solver single;
+    batch_solver batch;
+    int kind;             /* its K_PROX + 3 i: ddq, then lambda, then the residuals */
+    int augmented;        /* 1: its 1/mu scales the roundings (constrainedABA) */
+    double worst_over_kkt; /* |batch - single| / max|single| / lane_eps, ddq and lambda */
+} solver;
+static solver solvers[] = {
+    { "prox_ltl", F(prox_ltl), BF(prox_ltl), K_PROX, 0, 0 },
+#if CONTACTS
+    { "constrained_aba", F(constrained_aba), BF(constrained_aba), K_PROX + 3, 1, 0 },
+    { "prox_pv", F(prox_pv), BF(prox_pv), K_PROX + 6, 0, 0 },
+#endif
+};
+#define NSOLVERS ((int)(sizeof solvers / sizeof *solvers))
 
 /* The fixed count: mu 1e-2 (against G's eigenvalues of 1e-2..1e2 a contraction of about 1/2
  * in the weakest directions, so a fourth iteration, or a cold start, would show), exactly 3
@@ -729,28 +779,59 @@ static void check_capture(void)
     }
 }
 
-/* One lane's single-state proxLTL: capture at qc, then solve from lambda0 (read when warm). */
-static int single_prox(int l, const cdyn_prox_settings *s, const cdyn_real *tau, cdyn_real *ddq,
-                       cdyn_real *lambda)
+#define EPS (sizeof(cdyn_real) == 4 ? 5.96e-8 : 1.11e-16)
+
+/* The lanes' eps (cond1(M) + cond1(G + mu I)) at the fixed mu, from the single-state M, M^-1
+ * and G + mu I; and norm1(G), for lane_eps. */
+static void note_kkt(void)
+{
+    static cdyn_real G[NC * NC], Ml[NV * NV], Mi[NV * NV];
+    cdyn_prox_settings s = fixed_settings();
+    int l, k;
+    for (l = 0; l < W; ++l) {
+        F(crba)(&sd, q_of[l], Ml);
+        F(minv)(&sd, q_of[l], Mi);
+        if (F(delassus)(&sd, q_of[l], 0, G) != 0) {
+            printf("FAIL %s single-state delassus refused lane %d's state\n", ROBOT, l);
+            failures++;
+        }
+        normG[l] = normn(G, NC);
+        for (k = 0; k < NC; ++k)
+            G[k * NC + k] += s.mu;
+        eps_kkt[l] = EPS * (norm1(Ml) * norm1(Mi) + cond1(G, NC));
+    }
+}
+
+/* The relative bound of lane l's ddq and lambda over 16 (see eps_kkt's comment above): eps_kkt,
+ * and for constrainedABA eps norm1(G) / mu at the call's mu. */
+static double lane_eps(const solver *sv, int l, double mu)
+{
+    return eps_kkt[l] + (sv->augmented ? EPS * normG[l] / mu : 0);
+}
+
+/* One lane's single-state solve: capture at qc, then solve from lambda0 (read when warm). */
+static int single_prox(const solver *sv, int l, const cdyn_prox_settings *s, const cdyn_real *tau,
+                       cdyn_real *ddq, cdyn_real *lambda)
 {
     F(constraint_capture)(&sd, qc_of[l]);
     memcpy(lambda, lam0_of[l], sizeof lam0_of[l]);
-    return F(prox_ltl)(&sd, s, q_of[l], v_of[l], tau, ddq, lambda);
+    return sv->single(&sd, s, q_of[l], v_of[l], tau, ddq, lambda);
 }
 
-/* Lane l of the batch results against the single-state ones: ddq, lambda (relative, tol of the
- * lane) and the two residuals (absolute: tol times max|lambda|). */
-static void compare_prox(const lanes *ddq, const lanes *lambda, const cdyn_real *sddq,
-                         const cdyn_real *slam, double sprimal, double sdual, int l,
-                         const char *what)
+/* Lane l of the batch results against the single-state ones (left in sd by single_prox):
+ * ddq, lambda (relative, tol of the lane) and the two residuals (absolute: tol times
+ * max|lambda|). */
+static void compare_prox(solver *sv, double mu, const lanes *ddq, const lanes *lambda,
+                         const cdyn_real *sddq, const cdyn_real *slam, int l, const char *what)
 {
     cdyn_real got[NV > NC ? NV : NC], res[2], sres[2];
-    double lmax = 0, tol = tol_kkt[l], e = 0, scale = 0, el = 0;
-    char w[96];
+    const double eps_l = lane_eps(sv, l, mu);
+    double lmax = 0, tol = 16 * eps_l > TOL ? 16 * eps_l : TOL, e = 0, scale = 0, el = 0;
+    char w[128];
     int k;
     lanes_get(got, ddq, NV, l);
-    snprintf(w, sizeof w, "%s ddq", what);
-    compare(got, sddq, NV, K_PROX_DDQ, EXACT, tol, w, l, 0);
+    snprintf(w, sizeof w, "%s %s ddq", sv->name, what);
+    compare(got, sddq, NV, sv->kind, EXACT, tol, w, l, 0);
     for (k = 0; k < NV; ++k) {
         if (fabs((double)got[k] - (double)sddq[k]) > e)
             e = fabs((double)got[k] - (double)sddq[k]);
@@ -758,156 +839,165 @@ static void compare_prox(const lanes *ddq, const lanes *lambda, const cdyn_real 
             scale = fabs((double)sddq[k]);
     }
     lanes_get(got, lambda, NC, l);
-    snprintf(w, sizeof w, "%s lambda", what);
-    compare(got, slam, NC, K_PROX_LAMBDA, EXACT, tol, w, l, 0);
+    snprintf(w, sizeof w, "%s %s lambda", sv->name, what);
+    compare(got, slam, NC, sv->kind + 1, EXACT, tol, w, l, 0);
     for (k = 0; k < NC; ++k) {
         if (fabs((double)slam[k]) > lmax)
             lmax = fabs((double)slam[k]);
         if (fabs((double)got[k] - (double)slam[k]) > el)
             el = fabs((double)got[k] - (double)slam[k]);
     }
-    if (scale > 0 && e / scale / eps_kkt[l] > worst_over_kkt)
-        worst_over_kkt = e / scale / eps_kkt[l];
-    if (lmax > 0 && el / lmax / eps_kkt[l] > worst_over_kkt)
-        worst_over_kkt = el / lmax / eps_kkt[l];
+    if (scale > 0 && e / scale / eps_l > sv->worst_over_kkt)
+        sv->worst_over_kkt = e / scale / eps_l;
+    if (lmax > 0 && el / lmax / eps_l > sv->worst_over_kkt)
+        sv->worst_over_kkt = el / lmax / eps_l;
     /* the residuals: bit for bit, or within tol max|lambda| (a difference of two lambdas) */
     res[0] = lane_get(&bd.dual_residual, l);
     res[1] = lane_get(&bd.primal_residual, l);
-    sres[0] = (cdyn_real)sdual;
-    sres[1] = (cdyn_real)sprimal;
-    snprintf(w, sizeof w, "%s residuals (dual, primal)", what);
-    compare(res, sres, 2, K_PROX_RES, EXACT,
-            lmax > 0 && fabs(sdual) > 0 ? tol * lmax / fabs(sdual) : tol, w, l, 0);
+    sres[0] = sd.dual_residual;
+    sres[1] = sd.primal_residual;
+    snprintf(w, sizeof w, "%s %s residuals (dual, primal)", sv->name, what);
+    compare(res, sres, 2, sv->kind + 2, EXACT,
+            lmax > 0 && fabs((double)sres[0]) > 0 ? tol * lmax / fabs((double)sres[0]) : tol, w, l, 0);
 }
 
-/* Fixed count, then a tolerance: lane by lane against the single-state proxLTL. */
-static void check_prox(void)
-{
-    static lanes ddq[NV], lam[NC];
-    static cdyn_real sddq[NV], slam[NC], Gmu[NC * NC], Ml[NV * NV], Mi[NV * NV];
-    static int counts[W];
-    const double eps = sizeof(cdyn_real) == 4 ? 5.96e-8 : 1.11e-16;
-    cdyn_prox_settings s = fixed_settings(), t = CDYN_PROX_SETTINGS_DEFAULT;
-    char what[96];
-    int l, m, st, most = 0;
-    for (l = 0; l < W; ++l) {
-        F(crba)(&sd, q_of[l], Ml);
-        F(minv)(&sd, q_of[l], Mi);
-        if (F(delassus)(&sd, q_of[l], s.mu, Gmu) != 0) {
-            printf("FAIL %s single-state delassus refused lane %d's state\n", ROBOT, l);
-            failures++;
-        }
-        eps_kkt[l] = eps * (norm1(Ml) * norm1(Mi) + cond1(Gmu, NC));
-        tol_kkt[l] = 16 * eps_kkt[l] > TOL ? 16 * eps_kkt[l] : TOL;
-    }
-    check_capture();
+static lanes ddq_b[NV], lam_b[NC];         /* the batch results */
+static cdyn_real sddq[NV], slam[NC];       /* one lane's single-state results */
 
-    /* exactly 3 iterations, gains, warm start */
-    memcpy(lam, LAM0, sizeof LAM0);
-    m = BF(prox_ltl)(&bd, &s, Q, V, T, ddq, lam);
+/* (a) exactly 3 iterations, gains, warm start: mask 0, 3 iterations, every lane. */
+static void prox_fixed(solver *sv)
+{
+    cdyn_prox_settings s = fixed_settings();
+    int l, m, st;
+    memcpy(lam_b, LAM0, sizeof LAM0);
+    m = sv->batch(&bd, &s, Q, V, T, ddq_b, lam_b);
     if (m != 0 || bd.iterations != 3) {
-        printf("FAIL %s batch_prox_ltl (3 iterations): mask %#x, %d iterations\n", ROBOT, m,
+        printf("FAIL %s batch_%s (3 iterations): mask %#x, %d iterations\n", ROBOT, sv->name, m,
                bd.iterations);
         failures++;
     }
     for (l = 0; l < W; ++l) {
-        st = single_prox(l, &s, tau_of[l], sddq, slam);
+        st = single_prox(sv, l, &s, tau_of[l], sddq, slam);
         if (st != 3) {
-            printf("FAIL %s single-state prox_ltl (3 iterations) returned %d on lane %d\n", ROBOT, st, l);
+            printf("FAIL %s single-state %s (3 iterations) returned %d on lane %d\n", ROBOT, sv->name,
+                   st, l);
             failures++;
         }
-        compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l,
-                     "prox_ltl (3 iterations)");
+        compare_prox(sv, s.mu, ddq_b, lam_b, sddq, slam, l, "(3 iterations)");
     }
+}
 
-    /* the default settings (abs_tol 1e-10): the most iterations any lane needs, on every lane */
-    t.max_iter = 100;
-    memcpy(lam, LAM0, sizeof LAM0);
-    m = BF(prox_ltl)(&bd, &t, Q, V, T, ddq, lam);
+/* (b) the default settings (abs_tol 1e-10 in double): the most iterations any lane needs, on
+ * every lane; a mask bit exactly where a lane misses abs_tol. Returns that most. */
+static int prox_default(solver *sv)
+{
+    cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
+    int l, m, st, most = 0, counts[W];
+    memcpy(lam_b, LAM0, sizeof LAM0);
+    m = sv->batch(&bd, &t, Q, V, T, ddq_b, lam_b);
     for (l = 0; l < W; ++l) {
         cdyn_real pr = lane_get(&bd.primal_residual, l);
-        st = single_prox(l, &t, tau_of[l], sddq, slam);
+        st = single_prox(sv, l, &t, tau_of[l], sddq, slam);
         counts[l] = st == CDYN_E_NOT_CONVERGED ? t.max_iter : st;
         if (counts[l] > most)
             most = counts[l];
         if (st < 0 && st != CDYN_E_NOT_CONVERGED) {
-            printf("FAIL %s single-state prox_ltl (default settings) returned %d on lane %d\n", ROBOT,
-                   st, l);
+            printf("FAIL %s single-state %s (default settings) returned %d on lane %d\n", ROBOT,
+                   sv->name, st, l);
             failures++;
         }
         if (((m >> l) & 1) != !(pr <= t.abs_tol)) {
-            printf("FAIL %s batch_prox_ltl (default settings) lane %d: mask bit %d, primal residual"
-                   " %.3g against abs_tol %.3g\n", ROBOT, l, (m >> l) & 1, (double)pr, (double)t.abs_tol);
+            printf("FAIL %s batch_%s (default settings) lane %d: mask bit %d, primal residual"
+                   " %.3g against abs_tol %.3g\n", ROBOT, sv->name, l, (m >> l) & 1, (double)pr,
+                   (double)t.abs_tol);
             failures++;
         }
-#if C(BATCH_VECTOR)
-        (void)sddq;
-#else
+#if !C(BATCH_VECTOR)
         /* plain: each lane stops at its own count, as the single-state function */
-        compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l,
-                     "prox_ltl (default settings, plain)");
+        compare_prox(sv, t.mu, ddq_b, lam_b, sddq, slam, l, "(default settings, plain)");
 #endif
     }
     if (bd.iterations != most) {
-        printf("FAIL %s batch_prox_ltl (default settings): %d iterations, the lanes' single-state"
-               " counts' maximum is %d\n", ROBOT, bd.iterations, most);
+        printf("FAIL %s batch_%s (default settings): %d iterations, the lanes' single-state"
+               " counts' maximum is %d\n", ROBOT, sv->name, bd.iterations, most);
         failures++;
     }
 #if C(BATCH_VECTOR)
     /* every lane ran d->iterations: the single-state function run for exactly that many */
     {
         cdyn_prox_settings e = t;
+        char what[64];
         e.abs_tol = 0;
         e.max_iter = bd.iterations > 0 ? bd.iterations : 1;
+        snprintf(what, sizeof what, "(default settings, %d iterations)", e.max_iter);
         for (l = 0; l < W; ++l) {
-            st = single_prox(l, &e, tau_of[l], sddq, slam);
-            snprintf(what, sizeof what, "prox_ltl (default settings, %d iterations)", e.max_iter);
-            compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l, what);
+            single_prox(sv, l, &e, tau_of[l], sddq, slam);
+            compare_prox(sv, e.mu, ddq_b, lam_b, sddq, slam, l, what);
         }
     }
 #endif
-    printf("%s: prox_ltl default settings: %d iterations, single-state counts", ROBOT, bd.iterations);
+    printf("%s: %s default settings: %d iterations, single-state counts", ROBOT, sv->name,
+           bd.iterations);
     for (l = 0; l < W; ++l)
         printf(" %d", counts[l]);
     printf(", mask %#x", m);
-    /* one iteration fewer than the most: the lanes that needed the most miss abs_tol, their
-     * bits (the single-state CDYN_E_NOT_CONVERGED), the others' clear; results as the
-     * single-state ones, every lane having run max_iter */
-    if (most > 1) {
-        int want = 0;
-        t.max_iter = most - 1;
-        memcpy(lam, LAM0, sizeof LAM0);
-        m = BF(prox_ltl)(&bd, &t, Q, V, T, ddq, lam);
-        for (l = 0; l < W; ++l) {
-            st = single_prox(l, &t, tau_of[l], sddq, slam);
-            want |= (st == CDYN_E_NOT_CONVERGED) << l;
-            snprintf(what, sizeof what, "prox_ltl (default settings, max_iter %d)", t.max_iter);
-            compare_prox(ddq, lam, sddq, slam, sd.primal_residual, sd.dual_residual, l, what);
-        }
-        if (m != want || want == 0 || bd.iterations != t.max_iter) {
-            printf("\nFAIL %s batch_prox_ltl (default settings, max_iter %d): mask %#x, %d iterations;"
-                   " the single-state functions missed abs_tol on %#x\n", ROBOT, t.max_iter, m,
-                   bd.iterations, want);
-            failures++;
-        }
-        printf("; max_iter %d: mask %#x", t.max_iter, m);
+    return most;
+}
+
+/* (c) max_iter one fewer than the most: the lanes that needed the most miss abs_tol, their
+ * bits (the single-state CDYN_E_NOT_CONVERGED), the others' clear; results as the
+ * single-state ones, every lane having run max_iter. */
+static void prox_short(solver *sv, int most)
+{
+    cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
+    char what[64];
+    int l, m, st, want = 0;
+    t.max_iter = most - 1;
+    memcpy(lam_b, LAM0, sizeof LAM0);
+    m = sv->batch(&bd, &t, Q, V, T, ddq_b, lam_b);
+    snprintf(what, sizeof what, "(default settings, max_iter %d)", t.max_iter);
+    for (l = 0; l < W; ++l) {
+        st = single_prox(sv, l, &t, tau_of[l], sddq, slam);
+        want |= (st == CDYN_E_NOT_CONVERGED) << l;
+        compare_prox(sv, t.mu, ddq_b, lam_b, sddq, slam, l, what);
     }
-    printf("\n");
+    if (m != want || want == 0 || bd.iterations != t.max_iter) {
+        printf("\nFAIL %s batch_%s (default settings, max_iter %d): mask %#x, %d iterations;"
+               " the single-state functions missed abs_tol on %#x\n", ROBOT, sv->name, t.max_iter,
+               m, bd.iterations, want);
+        failures++;
+    }
+    printf("; max_iter %d: mask %#x", t.max_iter, m);
+}
+
+/* Every solver, lane by lane against its single-state function: (a), (b), (c). */
+static void check_prox(void)
+{
+    int i, most;
+    note_kkt();
+    check_capture();
+    for (i = 0; i < NSOLVERS; ++i) {
+        prox_fixed(&solvers[i]);
+        most = prox_default(&solvers[i]);
+        if (most > 1)
+            prox_short(&solvers[i], most);
+        printf("\n");
+    }
 }
 
 /* A NaN in each tau entry of lane L (fixed count): the mask against the single-state status,
- * the other lanes bit for bit the clean run's; then bad settings: CDYN_E_ARG, nothing written. */
-static void check_prox_nonfinite(void)
+ * the other lanes bit for bit the clean run's; with the default settings bit L only and the
+ * other lanes within abs_tol. */
+static void prox_nan(solver *sv)
 {
-    static lanes ddq0[NV], lam0[NC], ddq[NV], lam[NC], t2[NV];
-    static cdyn_real sddq[NV], slam[NC], ts[NV];
-    static bdata before;
+    static lanes ddq0[NV], lam0[NC], t2[NV];
+    static cdyn_real ts[NV];
     const int L = W > 2 ? 2 : W - 1;
-    cdyn_prox_settings s = fixed_settings(), bad[5];
+    cdyn_prox_settings s = fixed_settings(), t = CDYN_PROX_SETTINGS_DEFAULT;
     lanes pr0, du0;
-    int k, m, st, refused = 0;
+    int k, l, m, st, refused = 0;
     memcpy(lam0, LAM0, sizeof LAM0);
-    m = BF(prox_ltl)(&bd, &s, Q, V, T, ddq0, lam0);
+    sv->batch(&bd, &s, Q, V, T, ddq0, lam0);
     pr0 = bd.primal_residual;
     du0 = bd.dual_residual;
     for (k = 0; k < NV; ++k) {
@@ -915,53 +1005,60 @@ static void check_prox_nonfinite(void)
         lane_set(&t2[k], L, (cdyn_real)NAN);
         memcpy(ts, tau_of[L], sizeof ts);
         ts[k] = (cdyn_real)NAN;
-        memcpy(lam, LAM0, sizeof LAM0);
-        m = BF(prox_ltl)(&bd, &s, Q, V, t2, ddq, lam);
-        st = single_prox(L, &s, ts, sddq, slam);
+        memcpy(lam_b, LAM0, sizeof LAM0);
+        m = sv->batch(&bd, &s, Q, V, t2, ddq_b, lam_b);
+        st = single_prox(sv, L, &s, ts, sddq, slam);
         refused += st < 0;
         if (m != (st < 0 ? 1 << L : 0) || bd.iterations != 3) {
-            printf("FAIL %s prox_ltl with NaN in tau[%d] of lane %d: mask %#x, %d iterations; the"
-                   " single-state prox_ltl returned %d\n", ROBOT, k, L, m, bd.iterations, st);
+            printf("FAIL %s %s with NaN in tau[%d] of lane %d: mask %#x, %d iterations; the"
+                   " single-state %s returned %d\n", ROBOT, sv->name, k, L, m, bd.iterations,
+                   sv->name, st);
             failures++;
         }
-        if (!others_untouched(ddq, ddq0, NV, L) || !others_untouched(lam, lam0, NC, L) ||
+        if (!others_untouched(ddq_b, ddq0, NV, L) || !others_untouched(lam_b, lam0, NC, L) ||
             !others_untouched(&bd.primal_residual, &pr0, 1, L) ||
             !others_untouched(&bd.dual_residual, &du0, 1, L)) {
-            printf("FAIL %s prox_ltl with NaN in tau[%d] of lane %d: another lane changed\n", ROBOT, k, L);
+            printf("FAIL %s %s with NaN in tau[%d] of lane %d: another lane changed\n", ROBOT,
+                   sv->name, k, L);
             failures++;
         }
     }
     if (refused != NV) {
-        printf("FAIL %s: a NaN in tau refused by the single-state prox_ltl in %d of %d entries\n", ROBOT,
-               refused, NV);
+        printf("FAIL %s: a NaN in tau refused by the single-state %s in %d of %d entries\n", ROBOT,
+               sv->name, refused, NV);
         failures++;
     }
     /* with a tolerance the NaN lane never converges: its bit, and the others still meet it */
-    {
-        cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
-        int l;
-        memcpy(t2, T, sizeof T);
-        lane_set(&t2[0], L, (cdyn_real)NAN);
-        memcpy(lam, LAM0, sizeof LAM0);
-        m = BF(prox_ltl)(&bd, &t, Q, V, t2, ddq, lam);
-        if (m != 1 << L) {
-            printf("FAIL %s prox_ltl (default settings) with NaN in tau[0] of lane %d: mask %#x\n",
-                   ROBOT, L, m);
+    memcpy(t2, T, sizeof T);
+    lane_set(&t2[0], L, (cdyn_real)NAN);
+    memcpy(lam_b, LAM0, sizeof LAM0);
+    m = sv->batch(&bd, &t, Q, V, t2, ddq_b, lam_b);
+    if (m != 1 << L) {
+        printf("FAIL %s %s (default settings) with NaN in tau[0] of lane %d: mask %#x\n", ROBOT,
+               sv->name, L, m);
+        failures++;
+    }
+    for (l = 0; l < W; ++l)
+        if (l != L && !(lane_get(&bd.primal_residual, l) <= t.abs_tol)) {
+            printf("FAIL %s %s (default settings), NaN in lane %d: lane %d's residual %.3g\n", ROBOT,
+                   sv->name, L, l, (double)lane_get(&bd.primal_residual, l));
             failures++;
         }
-        for (l = 0; l < W; ++l)
-            if (l != L && !(lane_get(&bd.primal_residual, l) <= t.abs_tol)) {
-                printf("FAIL %s prox_ltl (default settings), NaN in lane %d: lane %d's residual %.3g\n",
-                       ROBOT, L, l, (double)lane_get(&bd.primal_residual, l));
-                failures++;
-            }
-        printf("%s: prox_ltl NaN in tau of lane %d: mask bit %d only, the other lanes bit for bit"
-               " (3 iterations); default settings: %d iterations (max_iter %d)\n",
-               ROBOT, L, L, bd.iterations, t.max_iter);
-    }
-    /* bad settings */
+    printf("%s: %s NaN in tau of lane %d: mask bit %d only, the other lanes bit for bit"
+           " (3 iterations); default settings: %d iterations (max_iter %d)\n", ROBOT, sv->name, L,
+           L, bd.iterations, t.max_iter);
+}
+
+/* Bad settings (mu 0, -1, NaN, max_iter 0, -3, NULL): CDYN_E_ARG from both forms, and the batch
+ * form writes neither ddq, lambda nor d. */
+static void prox_bad_settings(solver *sv)
+{
+    static lanes ddq0[NV], lam0[NC];
+    static bdata before;
+    cdyn_prox_settings bad[5];
+    int k, m, st;
     for (k = 0; k < 5; ++k)
-        bad[k] = s;
+        bad[k] = fixed_settings();
     bad[0].mu = 0;
     bad[1].mu = -1;
     bad[2].mu = (cdyn_real)NAN;
@@ -969,20 +1066,29 @@ static void check_prox_nonfinite(void)
     bad[4].max_iter = -3;
     for (k = 0; k <= 5; ++k) {
         const cdyn_prox_settings *p = k < 5 ? &bad[k] : NULL;
-        memset(ddq, 0x5a, sizeof ddq);
-        memset(lam, 0x5a, sizeof lam);
-        memcpy(ddq0, ddq, sizeof ddq);
-        memcpy(lam0, lam, sizeof lam);
+        memset(ddq_b, 0x5a, sizeof ddq_b);
+        memset(lam_b, 0x5a, sizeof lam_b);
+        memcpy(ddq0, ddq_b, sizeof ddq_b);
+        memcpy(lam0, lam_b, sizeof lam_b);
         memcpy(&before, &bd, sizeof bd);
-        m = BF(prox_ltl)(&bd, p, Q, V, T, ddq, lam);
-        st = F(prox_ltl)(&sd, p, q_of[0], v_of[0], tau_of[0], sddq, slam);
-        if (m != CDYN_E_ARG || st != CDYN_E_ARG || memcmp(ddq, ddq0, sizeof ddq) != 0 ||
-            memcmp(lam, lam0, sizeof lam) != 0 || memcmp(&before, &bd, sizeof bd) != 0) {
-            printf("FAIL %s prox_ltl bad settings %d (mu %g, max_iter %d%s): returned %d (single %d),"
-                   " or wrote ddq, lambda or d\n", ROBOT, k, p ? (double)p->mu : 0, p ? p->max_iter : 0,
-                   p ? "" : ", NULL", m, st);
+        m = sv->batch(&bd, p, Q, V, T, ddq_b, lam_b);
+        st = sv->single(&sd, p, q_of[0], v_of[0], tau_of[0], sddq, slam);
+        if (m != CDYN_E_ARG || st != CDYN_E_ARG || memcmp(ddq_b, ddq0, sizeof ddq_b) != 0 ||
+            memcmp(lam_b, lam0, sizeof lam_b) != 0 || memcmp(&before, &bd, sizeof bd) != 0) {
+            printf("FAIL %s %s bad settings %d (mu %g, max_iter %d%s): returned %d (single %d),"
+                   " or wrote ddq, lambda or d\n", ROBOT, sv->name, k, p ? (double)p->mu : 0,
+                   p ? p->max_iter : 0, p ? "" : ", NULL", m, st);
             failures++;
         }
+    }
+}
+
+static void check_prox_nonfinite(void)
+{
+    int i;
+    for (i = 0; i < NSOLVERS; ++i) {
+        prox_nan(&solvers[i]);
+        prox_bad_settings(&solvers[i]);
     }
 }
 #endif
@@ -1043,7 +1149,7 @@ static void check_pack(int n)
 
 int main(int argc, char **argv)
 {
-    int batches = 3, angles = 0, expect_w = 0, constrained = 0, b, k, i;
+    int batches = 3, angles = 0, expect_w = 0, constrained = 0, contacts = 0, b, k, i;
     cdyn_real singular_q[NQ];
     const cdyn_real *singular = NULL;
     for (i = 1; i < argc; ++i) {
@@ -1053,6 +1159,8 @@ int main(int argc, char **argv)
             angles = 1;
         else if (!strcmp(argv[i], "--constrained"))
             constrained = 1;
+        else if (!strcmp(argv[i], "--contacts-only"))
+            contacts = 1;
         else if (!strcmp(argv[i], "--expect-w") && i + 1 < argc)
             expect_w = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--singular") && i + 1 < argc) {
@@ -1065,7 +1173,7 @@ int main(int argc, char **argv)
             singular = singular_q;
         } else {
             fprintf(stderr, "usage: %s [--batches N] [--angles] [--expect-w N] [--singular a,b,...]"
-                    " [--constrained]\n",
+                    " [--constrained] [--contacts-only]\n",
                     argv[0]);
             return 2;
         }
@@ -1092,6 +1200,20 @@ int main(int argc, char **argv)
                constrained ? "was given" : "was not given");
         failures++;
     }
+#if CON
+    /* the list says which robots have the contacts-only solvers: none may silently drop out */
+    if (contacts != CONTACTS) {
+        printf("FAIL %s: %s, but --contacts-only %s\n", ROBOT,
+               CONTACTS ? "the batch constrainedABA and proxPV are generated" : "no batch"
+               " constrainedABA or proxPV is generated", contacts ? "was given" : "was not given");
+        failures++;
+    }
+#else
+    if (contacts) {
+        printf("FAIL %s: --contacts-only, but the robot has no constraint set\n", ROBOT);
+        failures++;
+    }
+#endif
     check_pack(NQ);
     check_pack(NV);
     check_pack(6 * NV);
@@ -1143,8 +1265,10 @@ int main(int argc, char **argv)
                 printf(", %.3g eps cond1(M)", worst_over_cond[k]);
 #endif
 #if CON
-            if (k == K_PROX_LAMBDA)
-                printf(", ddq and lambda %.3g eps (cond1(M) + cond1(G + mu I))", worst_over_kkt);
+            if (k >= K_PROX && (k - K_PROX) % 3 == 1)
+                printf(", ddq and lambda %.3g eps (cond1(M) + cond1(G + mu I)%s)",
+                       solvers[(k - K_PROX) / 3].worst_over_kkt,
+                       solvers[(k - K_PROX) / 3].augmented ? " + norm1(G) / mu" : "");
 #endif
             printf("\n");
         }
