@@ -22,8 +22,9 @@
  * of the M of a crba run (untimed) before each batch.
  *
  * A robot generated with --batch W (`cdyngen bench --batch W`; bench.h's bench_batch) adds a
- * third side to fk, rnea, nle, gravity, crba, minv and aba (prox_ltl with a constraint set;
- * constrained_aba and prox_pv with contacts only): the batch form, each call on W states of
+ * third side to fk, rnea, nle, gravity, crba, minv, aba, rnea_derivatives and aba_derivatives
+ * (prox_ltl with a constraint set; constrained_aba and prox_pv with contacts only): the batch
+ * form, each call on W states of
  * the same pool (BENCH_POOL / W blocks of W consecutive states), its batches rotating with
  * the other two sides'; its figure is the median batch divided by M and by W, per state,
  * printed after the robot's rows beside the single form's with their ratio and

@@ -372,7 +372,8 @@ static void *lanes_alloc(const bench_batch *b, size_t bytes)
 }
 
 /* The batch side (bench.h): its workspace, the pool packed in blocks of W consecutive
- * states, room for its largest output; 0, or -1. */
+ * states, room for its largest output (aba_derivatives': three matrices and the status);
+ * 0, or -1. */
 static int batch_init(bench_ctx *c)
 {
     const bench_batch *b = c->robot->batch;
@@ -384,7 +385,8 @@ static int batch_init(bench_ctx *c)
     if (nblocks == 0)
         return -1;
     c->data[BATCH] = lanes_alloc(b, b->data_size);
-    c->out[BATCH] = lanes_alloc(b, ((size_t)nv * nv + (size_t)nv + (size_t)c->in.nc + 12) * lane);
+    c->out[BATCH] =
+        lanes_alloc(b, (3 * (size_t)nv * nv + (size_t)nv + (size_t)c->in.nc + 12) * lane);
     c->batch_pool = lanes_alloc(b, (size_t)nblocks * ((size_t)nq + 3 * (size_t)nv) * lane);
     if (!c->data[BATCH] || !c->out[BATCH] || !c->batch_pool)
         return -1;
@@ -552,6 +554,13 @@ static long output_length(const bench_ctx *c, int algo)
     }
 }
 
+/* The derivatives' loops write their status after their outputs (bench_loops.h). */
+static int has_status(int algo)
+{
+    return algo == BENCH_RNEA_DERIVATIVES || algo == BENCH_ABA_DERIVATIVES ||
+           algo == BENCH_PROX_LTL_DERIVATIVES;
+}
+
 /* The problem (G, g) or the solver's lambda of both sides into out; their length, or -1 when
  * the two problems differ in size or the solve did not run its iterations. */
 static long contact_outputs(bench_ctx *c, int algo)
@@ -596,9 +605,7 @@ double bench_disagreement(bench_ctx *c, int algo)
     if (algo >= BENCH_FIRST_CONTACT && algo != BENCH_CONTACT_STEP &&
         (n = contact_outputs(c, algo)) < 0)
         return 1; /* not the same problem */
-    if ((algo == BENCH_RNEA_DERIVATIVES || algo == BENCH_ABA_DERIVATIVES ||
-         algo == BENCH_PROX_LTL_DERIVATIVES) &&
-        (c->out[GENERATED][n] != 0 || c->out[GENERIC][n] != 0))
+    if (has_status(algo) && (c->out[GENERATED][n] != 0 || c->out[GENERIC][n] != 0))
         return 1; /* a side's status after its outputs: not computed */
     if (algo == BENCH_CRBA_TREE) { /* M is only in d: compared through its factor */
         (void)c->robot->api->ltl(c->data[GENERATED]);
@@ -620,6 +627,7 @@ double bench_batch_disagreement(bench_ctx *c, int algo)
 {
     const bench_batch *b = c->robot->batch;
     const long n = output_length(c, algo);
+    const long stride = n + has_status(algo); /* a lane's outputs, then its status */
     cdyn_real *lanes = NULL;
     double diff = 0, scale = 0;
     int l;
@@ -631,9 +639,9 @@ double bench_batch_disagreement(bench_ctx *c, int algo)
     if (algo == BENCH_FK) {
         lanes = c->out[BATCH]; /* already 12 reals per lane */
     } else {
-        if (!(lanes = malloc((size_t)b->w * (size_t)n * sizeof *lanes)))
+        if (!(lanes = malloc((size_t)b->w * (size_t)stride * sizeof *lanes)))
             return 1;
-        b->unpack(lanes, c->out[BATCH], (int)n);
+        b->unpack(lanes, c->out[BATCH], (int)stride);
     }
     for (l = 0; l < b->w; l++) {
         bench_inputs one = c->in; /* state l of the pool: the single form's loop starts there */
@@ -642,8 +650,10 @@ double bench_batch_disagreement(bench_ctx *c, int algo)
         one.a += (long)l * c->in.nv;
         one.tau += (long)l * c->in.nv;
         bench_loop_of(c, GENERATED, algo)(c->data[GENERATED], &one, c->out[GENERATED], 1);
+        if (stride > n && (lanes[(long)l * stride + n] != 0 || c->out[GENERATED][n] != 0))
+            diff = 1e300; /* the lane's or the single form's status: not computed */
         for (k = 0; k < n; k++) {
-            double x = (double)lanes[(long)l * n + k], r = (double)c->out[GENERATED][k];
+            double x = (double)lanes[(long)l * stride + k], r = (double)c->out[GENERATED][k];
             if (!isfinite(x) || !isfinite(r))
                 diff = 1e300;
             diff = fmax(diff, fabs(x - r));

@@ -268,9 +268,11 @@ _PROTOTYPES.update({
     "batch_nle": (None, [_lanes_p] * 4),
     "batch_gravity": (None, [_lanes_p] * 3),
     "batch_crba": (None, [_lanes_p] * 3),
+    "batch_rnea_derivatives": (_int, [_lanes_p] * 6),
 {% if forward_dynamics %}
     "batch_minv": (_int, [_lanes_p] * 3),
     "batch_aba": (_int, [_lanes_p] * 5),
+    "batch_aba_derivatives": (_int, [_lanes_p] * 7),
 {% endif %}
 {% if constraints and forward_dynamics %}
     "batch_constraint_capture": (None, [_lanes_p] * 2),
@@ -611,9 +613,9 @@ class BatchData(object):
         self.buffer = _aligned(_c("batch_data_bytes")(), max(lane, 16))
         self.w, self._lanes = w, n
 {% if constraints and forward_dynamics %}
-        # the proxLTL fields follow M, L, D, Dinv, aba_D: ref_R, ref_p, primal_residual,
-        # dual_residual (lanes), then the int iterations
-        self._ref = n + 2 * {{ nnz_alloc }} + 3 * {{ nv_alloc }}
+        # the proxLTL fields follow M, L, D, Dinv, aba_D, deriv_ddq, dcol[48]: ref_R, ref_p,
+        # primal_residual, dual_residual (lanes), then the int iterations
+        self._ref = n + 2 * {{ nnz_alloc }} + (4 + 48) * {{ nv_alloc }}
         self._lanes = self._ref + 12 * {{ ncon }} + 2
         # Per row, as Data's fields: the references of batch_constraint_capture ((N,
         # NCONSTRAINTS, 3, 3), (N, NCONSTRAINTS, 3); None: zero, as a new Data's) and the
@@ -757,6 +759,18 @@ def batch_gravity(q, data=None):
 def batch_crba(q, data=None):
     """crba on N states: M (N, NV, NV), full and symmetric."""
     return _batch("batch_crba", [("q", q, NQ)], [(NV, NV)], _c("batch_crba"), data)[0]
+
+
+def batch_rnea_derivatives(q, v, a, data=None):
+    """rnea_derivatives on N states: (dtau_dq, dtau_dv), (N, NV, NV) each. A row whose
+    derivatives are not finite raises StatusError naming the row, with rnea_derivatives'
+    status on it (.row)."""
+    f = "batch_rnea_derivatives"
+    q, v, a = (_batch_input(f, n, x, k) for n, x, k in (("q", q, NQ), ("v", v, NV), ("a", a, NV)))
+    return tuple(_batch(f, [("q", q, NQ), ("v", v, NV), ("a", a, NV)], [(NV, NV)] * 2, _c(f),
+                        data, single=lambda i: _c("rnea_derivatives")(
+                            Data(), _ptr(q[i]), _ptr(v[i]), _ptr(a[i]), _ptr(_out(NV, NV)),
+                            _ptr(_out(NV, NV)))))
 {% if forward_dynamics %}
 
 
@@ -777,6 +791,23 @@ def batch_aba(q, v, tau, data=None):
                   _c("batch_aba"), data,
                   single=lambda i: _c("aba")(Data(), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
                                              _ptr(_out(NV))))[0]
+
+
+def batch_aba_derivatives(q, v, tau, dtau=True, data=None):
+    """aba_derivatives on N states: (ddq_dq, ddq_dv, ddq_dtau), (N, NV, NV) each; with dtau
+    False, (ddq_dq, ddq_dv) only (M^-1 not computed). A row whose M is singular or whose
+    results are not finite raises StatusError naming the row, with aba_derivatives' status
+    on it (.row)."""
+    f = "batch_aba_derivatives"
+    q, v, tau = (_batch_input(f, n, x, k)
+                 for n, x, k in (("q", q, NQ), ("v", v, NV), ("tau", tau, NV)))
+    c = _c(f)
+    call = c if dtau else lambda d, q, v, tau, dq, dv: c(d, q, v, tau, dq, dv, None)
+    return tuple(_batch(f, [("q", q, NQ), ("v", v, NV), ("tau", tau, NV)],
+                        [(NV, NV)] * (3 if dtau else 2), call, data,
+                        single=lambda i: _c("aba_derivatives")(
+                            Data(), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]), _ptr(_out(NV, NV)),
+                            _ptr(_out(NV, NV)), None)))
 {% endif %}
 {% endif %}
 {% if constraints %}

@@ -1,16 +1,17 @@
 #!/bin/sh
 # batch_rows.sh — `cdyngen bench --batch W` times the batch forms (R_batch_fk, rnea, nle,
-# gravity, crba, minv, aba, and the constrained solvers prox_ltl, constrained_aba, prox_pv
-# of a contacts-only set) beside the single-state forms on the sample arm with its 6d tool
-# contact, and writes them to the CSV and JSON files:
+# gravity, crba, minv, aba, rnea_derivatives, aba_derivatives, and the constrained solvers
+# prox_ltl, constrained_aba, prox_pv of a contacts-only set) beside the single-state forms
+# on the sample arm with its 6d tool contact, and writes them to the CSV and JSON files:
 #
 #   tests/bench/batch_rows.sh CDYNGEN WORKDIR
 #
 # Checks: the text output's batch table (W = 4) with every batch form; in the CSV the batch
 # fields filled on exactly those rows (empty on jacobian's), W 4, positive per-state times,
 # the speed-up the single time over the batch per-state time, states per second 1e6 over
-# it, each lane of the batch form equal to the single form to rounding (batch_rel_diff);
-# the JSON's batch_w and fields; nothing left in TMPDIR; --batch with --size refused.
+# it, each lane of the batch form equal to the single form to rounding (batch_rel_diff; the
+# derivatives' every output, and 1 where a lane's or the single form's status is not 0); the
+# JSON's batch_w and fields; nothing left in TMPDIR; --batch with --size refused.
 set -eu
 if [ $# -ne 2 ]; then
     sed -n '2,14p' "$0" >&2
@@ -25,8 +26,11 @@ fail() {
     exit 1
 }
 # the rows timed, and those with a batch form (all but jacobian)
-rows="fk jacobian rnea nle gravity crba minv aba prox_ltl constrained_aba prox_pv"
-batched="fk rnea nle gravity crba minv aba prox_ltl constrained_aba prox_pv"
+rows="fk jacobian rnea nle gravity crba minv aba rnea_derivatives aba_derivatives prox_ltl
+constrained_aba prox_pv"
+rows=$(echo $rows)
+batched=$(echo "$rows" | sed 's/ jacobian//')
+nbatched=$(echo $batched | wc -w)
 TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/arm7.urdf" --contact tool:6d --batch 4 \
     --batches 3 --algorithms "$(echo "$rows" | tr ' ' ,)" \
     --cflags "-O1" --csv "$work/b.csv" --json "$work/b.json" > "$work/out.txt" 2>&1 ||
@@ -43,7 +47,7 @@ table=$(sed -n '/batch forms (R_batch_/,/^$/p' "$work/out.txt" |
 #      generic_min_us,generic_max_us,speedup,mul,add,code_bytes,rel_diff,batch_w,
 #      batch_us_per_state,batch_min_us_per_state,batch_max_us_per_state,batch_speedup,
 #      batch_states_per_second,batch_rel_diff
-awk -F, -v want="$rows" '
+awk -F, -v want="$rows" -v nbatched="$nbatched" '
     BEGIN { n = split(want, names, " ") }
     NR == 1 {
         if ($14 != "batch_w" || $20 != "batch_rel_diff" || NF != 20) { print "header " $0; bad = 1 }
@@ -69,11 +73,12 @@ awk -F, -v want="$rows" '
     }
     END {
         if (NR - 1 != n) { print NR - 1 " rows"; bad = 1 }
-        if (batch != 10) { print batch " batch rows"; bad = 1 }
+        if (batch != nbatched) { print batch " batch rows"; bad = 1 }
         exit bad
     }' "$work/b.csv" || fail "b.csv: $(cat "$work/b.csv")"
 grep -q '"batch_w": 4,' "$work/b.json" || fail "b.json: no batch_w"
-[ "$(grep -c '"batch_us_per_state"' "$work/b.json")" = 10 ] || fail "b.json: not 10 batch rows"
+[ "$(grep -c '"batch_us_per_state"' "$work/b.json")" = "$nbatched" ] ||
+    fail "b.json: not $nbatched batch rows"
 # no batch forms in the --size form
 if TMPDIR=$work/tmp "$cdyngen" bench "$src/robots/arm7.urdf" --batch 4 --size \
     > "$work/refused.txt" 2>&1; then

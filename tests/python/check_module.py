@@ -29,9 +29,11 @@ ddq_dq = -M^-1 dtau_dq at a = ddq, difference(q, integrate(q, v)) = v, the chain
 difference and integrate, J ddq_dtau = 0, M ddq_dtau - J^T lambda_dtau = I).
 Batch forms (check_batch, a module of cdyngen --batch): every batch_* function on 2 W + 3
 states against the single-state function row by row (1e-12 relative in double, 1e-5 in float),
-N = 1 and 0, a NaN row's StatusError naming the row, ValueError on bad shapes; with a
-constraint set (check_batch_prox), batch_constraint_capture's references and, with
-check_batch_solver, batch_prox_ltl's (and with contacts only batch_constrained_aba's and
+among them batch_rnea_derivatives' and batch_aba_derivatives' every output (and
+batch_aba_derivatives' with dtau=False), N = 1 and 0, a NaN row's StatusError naming the
+row (the derivatives' naming it alone, with the single form's status), ValueError on bad
+shapes; with a constraint set (check_batch_prox), batch_constraint_capture's references and,
+with check_batch_solver, batch_prox_ltl's (and with contacts only batch_constrained_aba's and
 batch_prox_pv's) ddq, lambda, iterations and residuals against the single solver's row by row
 (to the same tolerance at a fixed max_iter, with Baumgarte gains and a warm start; a row's
 iterations its block's most at a tolerance), a NaN row named alone, every unconverged row
@@ -516,6 +518,16 @@ def check_batch(m, module_dir, name, rng, single):
     for ref in (m.LOCAL, m.LOCAL_WORLD_ALIGNED):
         pairs.append(("frame_jacobian %d" % ref, m.batch_frame_jacobian(q, tip, ref),
                       each(lambda x: m.frame_jacobian(x, tip, ref), q)))
+    # the derivatives: every output of each against the single form's, row by row (and
+    # batch_aba_derivatives without ddq_dtau: the first two)
+    for f, outs, kw in (("rnea_derivatives", ("dtau_dq", "dtau_dv"), {}),
+                        ("aba_derivatives", ("ddq_dq", "ddq_dv", "ddq_dtau"), {}),
+                        ("aba_derivatives", ("ddq_dq", "ddq_dv"), {"dtau": False})):
+        got = getattr(m, "batch_" + f)(q, v, a, **kw)
+        want = [np.array(w) for w in zip(*(getattr(m, f)(*row) for row in zip(q, v, a)))]
+        check(len(got) == len(outs), "batch_%s%s returned %d arrays" % (f, kw or "", len(got)))
+        pairs += [("%s %s%s" % (f, o, ", dtau=False" if kw else ""), g, w)
+                  for o, g, w in zip(outs, got, want)]
     R, p = m.batch_fk(q)
     fk = [m.fk(x) for x in q]
     pairs += [("fk R", R, np.array([f[0] for f in fk])), ("fk p", p, np.array([f[1] for f in fk]))]
@@ -547,6 +559,24 @@ def check_batch(m, module_dir, name, rng, single):
     except m.StatusError as e:
         check(e.row == bad and e.status == status, "batch_aba's error: row %s status %s"
               % (getattr(e, "row", None), e.status))
+    # the derivatives: the NaN row named alone, with the single form's status on it
+    for f, single_f in (("batch_rnea_derivatives", m.rnea_derivatives),
+                        ("batch_aba_derivatives", m.aba_derivatives)):
+        try:
+            single_f(qn[bad], v[bad], a[bad])
+            status = None
+        except m.StatusError as e:
+            status = e.status
+        check(status is not None, "%s of a NaN q: no StatusError" % single_f.__name__)
+        try:
+            getattr(m, f)(qn, v, a)
+            check(False, "%s of a NaN row: nothing raised" % f)
+        except m.StatusError as e:
+            check(e.row == bad and e.rows == [bad] and e.status == status
+                  and "row %d)" % bad in str(e), "%s's error: %s, rows %s, status %s (single %s)"
+                  % (f, e, getattr(e, "rows", None), e.status, status))
+    raises(ValueError, ["batch_aba_derivatives", "tau", "(N, %d)" % m.NV],
+           m.batch_aba_derivatives, q, v, a[:, :-1])
     raises(ValueError, ["batch_aba", "q", "(N, %d)" % m.NQ], m.batch_aba, q[:, :-1], v, a)
     raises(ValueError, ["batch_rnea", "a", "rows"], m.batch_rnea, q, v, a[:-1])
     raises(ValueError, ["batch_gravity", "q", "shape"], m.batch_gravity, q[0])
