@@ -23,7 +23,7 @@
  *
  * A robot generated with --batch W (`cdyngen bench --batch W`; bench.h's bench_batch) adds a
  * third side to fk, rnea, nle, gravity, crba, minv, aba, rnea_derivatives and aba_derivatives
- * (prox_ltl with a constraint set; constrained_aba and prox_pv with contacts only): the batch
+ * (prox_ltl, prox_ltls with a constraint set; constrained_aba, prox_pv with contacts only): the batch
  * form, each call on W states of
  * the same pool (BENCH_POOL / W blocks of W consecutive states), its batches rotating with
  * the other two sides'; its figure is the median batch divided by M and by W, per state,

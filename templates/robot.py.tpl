@@ -1006,6 +1006,7 @@ def _batch_solver(fn):
 
 
 batch_prox_ltl = _batch_solver("prox_ltl")
+batch_prox_ltls = _batch_solver("prox_ltls")
 {% if contacts_only %}
 batch_constrained_aba = _batch_solver("constrained_aba")
 batch_prox_pv = _batch_solver("prox_pv")

@@ -99,7 +99,7 @@ static const char usage_text[] =
     "                       on the deepest body)\n"
     "  --batch W            (a generation option, below) also times R_batch_fk, rnea, nle,\n"
     "                       gravity, crba, minv, aba, rnea_derivatives, aba_derivatives\n"
-    "                       (and prox_ltl with a constraint set; constrained_aba and\n"
+    "                       (and prox_ltl, prox_ltls with a constraint set; constrained_aba,\n"
     "                       prox_pv with contacts only) per state against the single-state\n"
     "                       forms, W random states a call\n"
     "  --csv, --json FILE   the rows for scripts (fields: docs/benchmarks.md)\n"

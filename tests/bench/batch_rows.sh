@@ -1,7 +1,7 @@
 #!/bin/sh
 # batch_rows.sh — `cdyngen bench --batch W` times the batch forms (R_batch_fk, rnea, nle,
 # gravity, crba, minv, aba, rnea_derivatives, aba_derivatives, and the constrained solvers
-# prox_ltl, constrained_aba, prox_pv of a contacts-only set) beside the single-state forms
+# prox_ltl, prox_ltls, constrained_aba, prox_pv of a contacts-only set) beside the single-state forms
 # on the sample arm with its 6d tool contact, and writes them to the CSV and JSON files:
 #
 #   tests/bench/batch_rows.sh CDYNGEN WORKDIR
@@ -26,7 +26,7 @@ fail() {
     exit 1
 }
 # the rows timed, and those with a batch form (all but jacobian)
-rows="fk jacobian rnea nle gravity crba minv aba rnea_derivatives aba_derivatives prox_ltl
+rows="fk jacobian rnea nle gravity crba minv aba rnea_derivatives aba_derivatives prox_ltl prox_ltls
 constrained_aba prox_pv"
 rows=$(echo $rows)
 batched=$(echo "$rows" | sed 's/ jacobian//')

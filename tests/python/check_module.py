@@ -608,8 +608,8 @@ def single_prox(m, fn, q, v, tau, lam, refs, **kw):
 def check_batch_prox(m, rng, tol, q, v, tau):
     """A module with a constraint set: batch_constraint_capture's references against
     constraint_capture's row by row, then each batch solver (check_batch_solver) with them:
-    batch_prox_ltl, and with contacts only (the module has constrained_aba) also
-    batch_constrained_aba and batch_prox_pv."""
+    batch_prox_ltl and batch_prox_ltls, and with contacts only (the module has
+    constrained_aba) also batch_constrained_aba and batch_prox_pv."""
     q_ref = np.array([m.integrate(x, rng.uniform(-0.05, 0.05, m.NV).astype(m.DTYPE), 1.0)
                       for x in q])
     lam0 = rng.uniform(-10, 10, (len(q), m.NC)).astype(m.DTYPE)
@@ -624,8 +624,8 @@ def check_batch_prox(m, rng, tol, q, v, tau):
               "batch_constraint_capture's ref_p = constraint_capture's")
     raises(TypeError, ["batch_constraint_capture", "BatchData"],
            m.batch_constraint_capture, m.Data(), q)
-    solvers = ["prox_ltl"] + (["constrained_aba", "prox_pv"] if hasattr(m, "constrained_aba")
-                              else [])
+    solvers = ["prox_ltl", "prox_ltls"] + (["constrained_aba", "prox_pv"]
+                                           if hasattr(m, "constrained_aba") else [])
     missing = [fn for fn in solvers if not callable(getattr(m, "batch_" + fn, None))]
     check(not missing, "batch solvers missing from the module: %s" % missing)
     return "; ".join(check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0)
@@ -676,7 +676,9 @@ def check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0):
           "%s residuals %s above abs_tol" % (f, d2.primal_residual))
     want = single_prox(m, fn, q, v, tau, None, None, **slow)
     block_max = np.array([want["it"][i // w * w:i // w * w + w].max() for i in range(n)])
-    check(np.all(want["it"] >= 1) and np.array_equal(it, block_max),
+    # proxLTLs takes its refined last step when every lane stops: a lane may take refined
+    # steps it would not alone, so its block may stop before or after its slowest row alone
+    check(np.all(want["it"] >= 1) and (fn == "prox_ltls" or np.array_equal(it, block_max)),
           "%s iterations %s, the blocks' most alone %s" % (f, it, block_max))
     more = int(np.sum(it > want["it"]))
     close(ddq, want["ddq"], 1e3 * tol, "%s ddq = %s's (tolerance)" % (f, fn))
