@@ -416,7 +416,7 @@ static void check_out(const lanes *X, const cdyn_real *ref, int n, int kind, con
 
 /* The derivatives' outputs (batch) and one lane's single-state ones. */
 static lanes RD_DQ[NV * NV], RD_DV[NV * NV];
-static cdyn_real sd1[NV * NV], sd2[NV * NV], sd3[NV * NV];
+static cdyn_real sd1[NV * NV], sd2[NV * NV];
 
 /* NAME_batch_rnea_derivatives at (Q, V, A): mask 0, each lane as the single-state function. */
 static void check_rnea_derivatives(void)
@@ -557,6 +557,7 @@ static void check_dynamics(void)
 #if FWD
 static lanes DDQ[NV], MINV[NV * NV];
 static lanes AD_DQ[NV * NV], AD_DV[NV * NV], AD_DTAU[NV * NV];
+static cdyn_real sd3[NV * NV];
 
 /* The 1-norm (largest column sum) of the n x n A. */
 static double normn(const cdyn_real *A, int n)
@@ -1082,6 +1083,11 @@ static void compare_prox(solver *sv, double mu, const lanes *ddq, const lanes *l
     res[1] = lane_get(&bd.primal_residual, l);
     sres[0] = sd.dual_residual;
     sres[1] = sd.primal_residual;
+    /* proxLTLs' residuals are rho (J ddq + gamma - a*), not a difference of lambdas: their
+     * terms are of the order of max|ddq| / mu (measured on fourbar under clang's fma, mu
+     * 1e-2: 5.8e-9 apart with max|lambda| 15, max|ddq| 4.4e3) */
+    if (sv->refines_all && scale / mu > lmax)
+        lmax = scale / mu;
     snprintf(w, sizeof w, "%s %s residuals (dual, primal)", sv->name, what);
     compare(res, sres, 2, sv->kind + 2, EXACT,
             lmax > 0 && fabs((double)sres[0]) > 0 ? tol * lmax / fabs((double)sres[0]) : tol, w, l, 0);
