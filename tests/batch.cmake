@@ -12,11 +12,16 @@
 #                    without, but for the options in their first comment. "exact" builds use
 #                    -ffp-contract=off and require every value bit for bit; the others let the
 #                    compiler contract into fma (gcc -O2, clang's default), against the
-#                    uncontracted reference: 1e-12 (double) or 1e-5 (float) relative.
+#                    uncontracted reference: 1e-12 (double) or 1e-5 (float) relative (minv,
+#                    aba and aba_derivatives: the lane's 16 eps cond1(M) if larger). Every
+#                    form, rnea_derivatives and aba_derivatives included (their NaN lanes,
+#                    NULL outputs).
 #   batch_lanes_con_* the same for robots with a constraint set (humanoid on two 6d soles;
 #                    fourbar's 3d loop; quadruped12 on two friction and two 3d feet; solo12's
 #                    F3x4 when ../shared is present): also NAME_batch_constraint_capture and
-#                    NAME_batch_prox_ltl, and for the contacts-only sets (all but fourbar:
+#                    NAME_batch_prox_ltl and NAME_batch_prox_ltls (every set; with tolerances
+#                    the latter's lanes are checked converged, not fixed-count: see
+#                    test_batch.c), and for the contacts-only sets (all but fourbar:
 #                    --contacts-only, which test_batch.c holds against NAME_HAS_CONSTRAINED_ABA)
 #                    NAME_batch_constrained_aba and NAME_batch_prox_pv, against the single-state
 #                    ones (gcc W = 8 exact, clang native, plain). The humanoid's proxPV set-up

@@ -8,12 +8,15 @@
  * with the single-state function run on that lane's state:
  *   fk (the placement of every frame, through NAME_batch_frame_placement), frame_jacobian
  *   (every frame, LOCAL and LOCAL_WORLD_ALIGNED), rnea, nle, gravity, crba (full M, and the
- *   NULL form: d->M on the tree pattern against the single-state d->M), minv, aba (their
- *   masks 0, the single-state statuses 0).
+ *   NULL form: d->M on the tree pattern against the single-state d->M), rnea_derivatives
+ *   (dtau_dq, dtau_dv), minv, aba, aba_derivatives (ddq_dq, ddq_dv, ddq_dtau; with ddq_dtau
+ *   NULL the other two bit for bit those of the call with it) (their masks 0, the
+ *   single-state statuses 0).
  * Tolerance: max_k |batch_k - single_k| <= TOL max_k |single_k| per output and lane, TOL =
  * 1e-12 in double and 1e-5 in float (the forms are the same operations in the same order; only
  * an fma contracted in one and not the other can move the last bits, by a few eps for
- * everything but minv and aba); minv and aba, whose roundings are amplified by cond(M), get
+ * everything but minv, aba and aba_derivatives); those, whose roundings are amplified by
+ * cond(M) (aba_derivatives solves with M), get
  * max(TOL, 16 eps cond1(M)) of their lane (measured: at most 1.9 eps cond1(M) under clang's
  * contraction; random robot 11's M^-1 reaches 9e-13). Built with -DBATCH_EXACT (both sides
  * compiled with -ffp-contract=off) every value must be the same bit pattern, -0 against +0
@@ -25,6 +28,10 @@
  * least one entry of each of q, v, tau must make the single-state function refuse, so the
  * check is not vacuous. --singular Q: lane L's q set to Q, where the single-state function
  * must refuse (a singular M); the mask exactly bit L, the other lanes untouched.
+ * rnea_derivatives: NaN (and once +inf) in each entry of q, v, a of lane L, the same way (each
+ * of q, v, a must make the single-state function refuse once); aba_derivatives: NaN in q[NQ-1],
+ * v[0], tau[0], +inf in tau[NV-1] and the --singular q, the same way; a NULL required output
+ * of either: CDYN_E_ARG.
  * pack/unpack: bit patterns (NaNs with payloads, infinities, -0, subnormals) round-trip exactly,
  * x[i] lane l = states[l n + i], nothing written outside n entries.
  * The comparison itself is checked first: it must reject one entry off by one ulp (exact) or
@@ -33,15 +40,18 @@
  * its references at its own configuration (its q moved by a small step: the Baumgarte terms
  * act) and gets its own warm-start lambda; batch_constraint_capture's references against the
  * single-state constraint_capture, then each constrained solver of the set (solvers[]:
- * prox_ltl; for contacts only, NAME_HAS_CONSTRAINED_ABA, also constrained_aba and prox_pv),
+ * prox_ltl, prox_ltls; for contacts only, NAME_HAS_CONSTRAINED_ABA, also constrained_aba and prox_pv),
  * its batch form's ddq, lambda and residuals against its single-state function:
  * (a) mu 1e-2, exactly 3 iterations, Kp and Kd, warm start: mask 0, d->iterations 3;
  * (b) the default settings: d->iterations the most any lane's single-state call takes, a mask
  * bit exactly where the lane's primal residual misses abs_tol, and each lane the single-state
  * result of exactly d->iterations iterations (plain form: of its own count); (c) max_iter one
  * fewer: the bits exactly the lanes whose single-state call is CDYN_E_NOT_CONVERGED.
+ * prox_ltls' vector form is the exception in (b) and (c) (see VEC_ALL): the mask bits where
+ * the lane misses abs_tol, d->iterations in 1..max_iter, each converged lane within CONV of
+ * its single-state solve at the same settings; (c) at the batch's own count less one.
  * Bit for bit under -DBATCH_EXACT, else max(TOL, 16 eps (cond1(M) + cond1(G + mu I))) of the
- * lane (the residuals: that times max|lambda|), constrained_aba's with eps norm1(G) / mu
+ * lane (the residuals: that times max|lambda|), constrained_aba's and prox_ltls' with eps norm1(G) / mu
  * added (its 1/mu-scaled roundings: see eps_kkt). Then NaN in each tau entry of lane L (fixed
  * count): the mask bit L as the single-state status, the other lanes bit for bit; with the
  * default settings bit L only and the other lanes within abs_tol; bad settings (mu 0, -1,
@@ -140,12 +150,16 @@ static int failures = 0;
 /* Worst relative difference seen per form, for the summary. */
 enum {
     K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA, K_CAPTURE,
+    K_RD_DQ, K_RD_DV, K_AD_DQ, K_AD_DV, K_AD_DTAU,
     K_PROX, /* three per constrained solver (ddq, lambda, residuals), in solvers[]'s order */
-    K_COUNT = K_PROX + 3 * 3
+    K_COUNT = K_PROX + 3 * 4
 };
 static const char *const kind_name[K_COUNT] = { "placement", "jacobian", "rnea", "nle", "gravity",
                                                  "crba", "crba(NULL)", "minv", "aba", "capture",
+                                                 "rnead dq", "rnead dv", "abad dq", "abad dv",
+                                                 "abad dtau",
                                                  "ltl ddq", "ltl lambda", "ltl resid",
+                                                 "ltls ddq", "ltls lambda", "ltls resid",
                                                  "caba ddq", "caba lambda", "caba resid",
                                                  "pv ddq", "pv lambda", "pv resid" };
 static double worst[K_COUNT];
@@ -375,9 +389,133 @@ static void check_jacobians(void)
     }
 }
 
+/* Lane l of the batch output X (n entries) against ref: the bound tol, or bit for bit under
+ * EXACT; notes whether lanes 0 and 1 differ, and (econd > 0) the difference over econd. */
+static double worst_over_cond[K_COUNT]; /* |batch - single| / max|single| / (eps cond1(M)) */
+static void check_out(const lanes *X, const cdyn_real *ref, int n, int kind, const char *what, int l,
+                      double tol, double econd)
+{
+    static cdyn_real lane0[K_COUNT][NV * NV];
+    double e = 0, scale = 0;
+    int k;
+    lanes_get(bl, X, n, l);
+    compare(bl, ref, n, kind, EXACT, tol, what, l, 0);
+    if (l == 0)
+        memcpy(lane0[kind], bl, (size_t)n * sizeof *bl);
+    else if (l == 1 && memcmp(lane0[kind], bl, (size_t)n * sizeof *bl) != 0)
+        lanes_differ[kind] = 1;
+    for (k = 0; k < n && econd > 0; ++k) {
+        if (fabs((double)bl[k] - (double)ref[k]) > e)
+            e = fabs((double)bl[k] - (double)ref[k]);
+        if (fabs((double)ref[k]) > scale)
+            scale = fabs((double)ref[k]);
+    }
+    if (scale > 0 && e / scale / econd > worst_over_cond[kind])
+        worst_over_cond[kind] = e / scale / econd;
+}
+
+/* The derivatives' outputs (batch) and one lane's single-state ones. */
+static lanes RD_DQ[NV * NV], RD_DV[NV * NV];
+static cdyn_real sd1[NV * NV], sd2[NV * NV];
+
+/* NAME_batch_rnea_derivatives at (Q, V, A): mask 0, each lane as the single-state function. */
+static void check_rnea_derivatives(void)
+{
+    int l, m, st;
+    m = BF(rnea_derivatives)(&bd, Q, V, A, RD_DQ, RD_DV);
+    if (m != 0) {
+        printf("FAIL %s batch_rnea_derivatives mask %#x on finite states\n", ROBOT, m);
+        failures++;
+    }
+    for (l = 0; l < W; ++l) {
+        st = F(rnea_derivatives)(&sd, q_of[l], v_of[l], a_of[l], sd1, sd2);
+        if (st != 0) {
+            printf("FAIL %s single-state rnea_derivatives returned %d on lane %d\n", ROBOT, st, l);
+            failures++;
+        }
+        check_out(RD_DQ, sd1, NV * NV, K_RD_DQ, "rnea_derivatives dtau_dq", l, TOL, 0);
+        check_out(RD_DV, sd2, NV * NV, K_RD_DV, "rnea_derivatives dtau_dv", l, TOL, 0);
+    }
+}
+
+/* Lanes other than `bad` of got (n entries) bit for bit those of clean. */
+static int lanes_same_but(const lanes *got, const lanes *clean, int n, int bad)
+{
+    int i, l;
+    for (i = 0; i < n; ++i)
+        for (l = 0; l < W; ++l) {
+            cdyn_real x = lane_get(&got[i], l), y = lane_get(&clean[i], l);
+            if (l != bad && memcmp(&x, &y, sizeof x) != 0)
+                return 0;
+        }
+    return 1;
+}
+
+/* On the last states: a NaN (and once +inf) in each entry of q, v, a of lane L: the mask of
+ * NAME_batch_rnea_derivatives exactly bit L when the single-state function refuses lane L's
+ * state (else 0, and lane L compared), the other lanes bit for bit the clean run's; each of q,
+ * v, a must make it refuse once. Then a NULL output: CDYN_E_ARG. */
+static void check_rnea_derivatives_nonfinite(void)
+{
+    static lanes dq0[NV * NV], dv0[NV * NV], dq[NV * NV], dv[NV * NV], x2[NQ > NV ? NQ : NV];
+    static cdyn_real xs[NQ > NV ? NQ : NV];
+    const int L = W > 2 ? 2 : W - 1;
+    const char *name[3] = { "q", "v", "a" };
+    int which, k, m, st, refused[3] = { 0, 0, 0 };
+    BF(rnea_derivatives)(&bd, Q, V, A, dq0, dv0);
+    for (which = 0; which < 3; ++which) {
+        int n = which == 0 ? NQ : NV, trial;
+        const lanes *src = which == 0 ? Q : which == 1 ? V : A;
+        const cdyn_real *own = which == 0 ? q_of[L] : which == 1 ? v_of[L] : a_of[L];
+        for (trial = 0; trial <= n; ++trial) {
+            const cdyn_real bad = trial < n ? (cdyn_real)NAN : (cdyn_real)INFINITY;
+            char what[80];
+            k = trial < n ? trial : n - 1;
+            memcpy(x2, src, (size_t)n * sizeof *x2);
+            memcpy(xs, own, (size_t)n * sizeof *xs);
+            lane_set(&x2[k], L, bad);
+            xs[k] = bad;
+            snprintf(what, sizeof what, "rnea_derivatives with %g in %s[%d] of lane %d", (double)bad,
+                     name[which], k, L);
+            m = BF(rnea_derivatives)(&bd, which == 0 ? x2 : Q, which == 1 ? x2 : V, which == 2 ? x2 : A,
+                                     dq, dv);
+            st = F(rnea_derivatives)(&sd, which == 0 ? xs : q_of[L], which == 1 ? xs : v_of[L],
+                                     which == 2 ? xs : a_of[L], sd1, sd2);
+            refused[which] += st != 0;
+            if (m != (st != 0 ? 1 << L : 0)) {
+                printf("FAIL %s %s: mask %#x, the single-state function returned %d\n", ROBOT, what, m,
+                       st);
+                failures++;
+            }
+            if (!lanes_same_but(dq, dq0, NV * NV, L) || !lanes_same_but(dv, dv0, NV * NV, L)) {
+                printf("FAIL %s %s: another lane's derivatives changed\n", ROBOT, what);
+                failures++;
+            }
+            if (st == 0) {
+                check_out(dq, sd1, NV * NV, K_RD_DQ, what, L, TOL, 0);
+                check_out(dv, sd2, NV * NV, K_RD_DV, what, L, TOL, 0);
+            }
+        }
+    }
+    if (!refused[0] || !refused[1] || !refused[2]) {
+        printf("FAIL %s: no NaN made the single-state rnea_derivatives refuse (q %d, v %d, a %d):"
+               " the NaN checks are vacuous\n", ROBOT, refused[0], refused[1], refused[2]);
+        failures++;
+    }
+    if (BF(rnea_derivatives)(&bd, Q, V, A, NULL, dv) != CDYN_E_ARG ||
+        BF(rnea_derivatives)(&bd, Q, V, A, dq, NULL) != CDYN_E_ARG) {
+        printf("FAIL %s batch_rnea_derivatives with a NULL output: not CDYN_E_ARG\n", ROBOT);
+        failures++;
+    }
+    printf("%s: rnea_derivatives NaN in lane %d: refused %d/%d q, %d/%d v, %d/%d a entries (+inf"
+           " once each), masks as the single-state statuses, other lanes untouched\n", ROBOT, L,
+           refused[0], NQ + 1, refused[1], NV + 1, refused[2], NV + 1);
+}
+
 static void check_dynamics(void)
 {
     int l;
+    check_rnea_derivatives();
     BF(rnea)(&bd, Q, V, A, Bout);
     for (l = 0; l < W; ++l) {
         F(rnea)(&sd, q_of[l], v_of[l], a_of[l], sout);
@@ -418,7 +556,8 @@ static void check_dynamics(void)
 
 #if FWD
 static lanes DDQ[NV], MINV[NV * NV];
-static double worst_over_cond[K_COUNT]; /* |batch - single| / max|single| / (eps cond1(M)) */
+static lanes AD_DQ[NV * NV], AD_DV[NV * NV], AD_DTAU[NV * NV];
+static cdyn_real sd3[NV * NV];
 
 /* The 1-norm (largest column sum) of the n x n A. */
 static double normn(const cdyn_real *A, int n)
@@ -500,6 +639,34 @@ static void check_forward(void)
         check_lane_tol(NV, K_ABA, "aba", l, tol_cond[l]);
         note_cond(K_ABA, l);
     }
+    /* aba_derivatives solves with M as aba: the same bound */
+    m = BF(aba_derivatives)(&bd, Q, V, T, AD_DQ, AD_DV, AD_DTAU);
+    if (m != 0) {
+        printf("FAIL %s batch_aba_derivatives mask %#x on states the single-state one accepts\n",
+               ROBOT, m);
+        failures++;
+    }
+    for (l = 0; l < W; ++l) {
+        int st = F(aba_derivatives)(&sd, q_of[l], v_of[l], tau_of[l], sd1, sd2, sd3);
+        if (st != 0) {
+            printf("FAIL %s single-state aba_derivatives returned %d on lane %d\n", ROBOT, st, l);
+            failures++;
+        }
+        check_out(AD_DQ, sd1, NV * NV, K_AD_DQ, "aba_derivatives ddq_dq", l, tol_cond[l], eps_cond[l]);
+        check_out(AD_DV, sd2, NV * NV, K_AD_DV, "aba_derivatives ddq_dv", l, tol_cond[l], eps_cond[l]);
+        check_out(AD_DTAU, sd3, NV * NV, K_AD_DTAU, "aba_derivatives ddq_dtau", l, tol_cond[l],
+                  eps_cond[l]);
+    }
+    /* ddq_dtau NULL: the other two as with it, bit for bit */
+    {
+        static lanes dq2[NV * NV], dv2[NV * NV];
+        m = BF(aba_derivatives)(&bd, Q, V, T, dq2, dv2, NULL);
+        if (m != 0 || memcmp(dq2, AD_DQ, sizeof dq2) != 0 || memcmp(dv2, AD_DV, sizeof dv2) != 0) {
+            printf("FAIL %s batch_aba_derivatives with ddq_dtau NULL: mask %#x, or ddq_dq or"
+                   " ddq_dv not those of the call with it\n", ROBOT, m);
+            failures++;
+        }
+    }
 }
 
 /* Lanes other than `bad` of got (n entries) bit for bit those of clean. */
@@ -578,6 +745,47 @@ static int poisoned(int which, int k, cdyn_real bad, const lanes *ddq_clean, con
     return refused;
 }
 
+/* NAME_batch_aba_derivatives with `bad` in entry k of lane L's q (0), v (1) or tau (2), or
+ * (singular not NULL) lane L's q the singular one: the mask bit L exactly when the single-state
+ * function refuses (which it must for the singular q), the other lanes bit for bit the clean
+ * run's (AD_*: the last states). */
+static void abad_poisoned(int which, int k, cdyn_real bad, const cdyn_real *singular)
+{
+    static lanes x2[NQ > NV ? NQ : NV], dq[NV * NV], dv[NV * NV], dt[NV * NV];
+    static cdyn_real qs[NQ], vs[NV], ts[NV];
+    const int L = W > 2 ? 2 : W - 1;
+    const char *name[3] = { "q", "v", "tau" };
+    const lanes *src = which == 0 ? Q : which == 1 ? V : T;
+    char what[80];
+    int m, st;
+    memcpy(qs, singular ? singular : q_of[L], sizeof qs);
+    memcpy(vs, v_of[L], sizeof vs);
+    memcpy(ts, tau_of[L], sizeof ts);
+    memcpy(x2, src, (which == 0 ? NQ : NV) * sizeof *x2);
+    if (singular) {
+        lanes_set(x2, singular, NQ, L);
+        snprintf(what, sizeof what, "aba_derivatives with lane %d's q singular", L);
+    } else {
+        lane_set(&x2[k], L, bad);
+        (which == 0 ? qs : which == 1 ? vs : ts)[k] = bad;
+        snprintf(what, sizeof what, "aba_derivatives with %g in %s[%d] of lane %d", (double)bad,
+                 name[which], k, L);
+    }
+    m = BF(aba_derivatives)(&bd, which == 0 ? x2 : Q, which == 1 ? x2 : V, which == 2 ? x2 : T, dq, dv,
+                            dt);
+    st = F(aba_derivatives)(&sd, qs, vs, ts, sd1, sd2, sd3);
+    if (m != (st != 0 ? 1 << L : 0) || (singular && st == 0) || (!singular && !isfinite((double)bad) &&
+                                                                  which == 2 && st == 0)) {
+        printf("FAIL %s %s: mask %#x, the single-state function returned %d\n", ROBOT, what, m, st);
+        failures++;
+    }
+    if (!lanes_same_but(dq, AD_DQ, NV * NV, L) || !lanes_same_but(dv, AD_DV, NV * NV, L) ||
+        !lanes_same_but(dt, AD_DTAU, NV * NV, L)) {
+        printf("FAIL %s %s: another lane's derivatives changed\n", ROBOT, what);
+        failures++;
+    }
+}
+
 static void check_nonfinite(const cdyn_real *singular)
 {
     static lanes ddq_clean[NV], minv_clean[NV * NV];
@@ -595,6 +803,21 @@ static void check_nonfinite(const cdyn_real *singular)
     }
     poisoned(2, NV - 1, (cdyn_real)INFINITY, ddq_clean, minv_clean);
     poisoned(1, 0, (cdyn_real)-INFINITY, ddq_clean, minv_clean);
+    abad_poisoned(0, NQ - 1, (cdyn_real)NAN, NULL);
+    abad_poisoned(1, 0, (cdyn_real)NAN, NULL);
+    abad_poisoned(2, 0, (cdyn_real)NAN, NULL);
+    abad_poisoned(2, NV - 1, (cdyn_real)INFINITY, NULL);
+    if (singular)
+        abad_poisoned(0, 0, 0, singular);
+    {
+        static lanes x[NV * NV];
+        if (BF(aba_derivatives)(&bd, Q, V, T, NULL, x, x) != CDYN_E_ARG ||
+            BF(aba_derivatives)(&bd, Q, V, T, x, NULL, NULL) != CDYN_E_ARG) {
+            printf("FAIL %s batch_aba_derivatives with a NULL ddq_dq or ddq_dv: not CDYN_E_ARG\n",
+                   ROBOT);
+            failures++;
+        }
+    }
     if (!refused[0] || !refused[1] || !refused[2] || !minv_refused) {
         printf("FAIL %s: no NaN made the single-state function refuse (q %d, v %d, tau %d, minv %d):"
                " the NaN checks are vacuous\n", ROBOT, refused[0], refused[1], refused[2], minv_refused);
@@ -665,14 +888,18 @@ typedef struct {
     single_solver single;
     batch_solver batch;
     int kind;             /* its K_PROX + 3 i: ddq, then lambda, then the residuals */
-    int augmented;        /* 1: its 1/mu scales the roundings (constrainedABA) */
+    int augmented;        /* 1: its 1/mu scales the roundings (constrainedABA, proxLTLs) */
+    int refines_all;      /* 1: the vector form takes the refined last step on all lanes when
+                           * they all pass the stop test, then tests again (proxLTLs) */
     double worst_over_kkt; /* |batch - single| / max|single| / lane_eps, ddq and lambda */
+    double worst_conv;    /* refines_all, vector, with tolerances: |batch - single| / max|single| */
 } solver;
 static solver solvers[] = {
-    { "prox_ltl", F(prox_ltl), BF(prox_ltl), K_PROX, 0, 0 },
+    { "prox_ltl", F(prox_ltl), BF(prox_ltl), K_PROX, 0, 0, 0, 0 },
+    { "prox_ltls", F(prox_ltls), BF(prox_ltls), K_PROX + 3, 1, 1, 0, 0 },
 #if CONTACTS
-    { "constrained_aba", F(constrained_aba), BF(constrained_aba), K_PROX + 3, 1, 0 },
-    { "prox_pv", F(prox_pv), BF(prox_pv), K_PROX + 6, 0, 0 },
+    { "constrained_aba", F(constrained_aba), BF(constrained_aba), K_PROX + 6, 1, 0, 0, 0 },
+    { "prox_pv", F(prox_pv), BF(prox_pv), K_PROX + 9, 0, 0, 0, 0 },
 #endif
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof *solvers))
@@ -856,6 +1083,11 @@ static void compare_prox(solver *sv, double mu, const lanes *ddq, const lanes *l
     res[1] = lane_get(&bd.primal_residual, l);
     sres[0] = sd.dual_residual;
     sres[1] = sd.primal_residual;
+    /* proxLTLs' residuals are rho (J ddq + gamma - a*), not a difference of lambdas: their
+     * terms are of the order of max|ddq| / mu (measured on fourbar under clang's fma, mu
+     * 1e-2: 5.8e-9 apart with max|lambda| 15, max|ddq| 4.4e3) */
+    if (sv->refines_all && scale / mu > lmax)
+        lmax = scale / mu;
     snprintf(w, sizeof w, "%s %s residuals (dual, primal)", sv->name, what);
     compare(res, sres, 2, sv->kind + 2, EXACT,
             lmax > 0 && fabs((double)sres[0]) > 0 ? tol * lmax / fabs((double)sres[0]) : tol, w, l, 0);
@@ -887,8 +1119,51 @@ static void prox_fixed(solver *sv)
     }
 }
 
+/* proxLTLs' vector form with tolerances: each stop test over all lanes, and when they all pass
+ * it, the refined last step on all lanes, then the test again; so a lane may take a refined
+ * step mid-run that its single-state solve does not (and not take one it does), and its
+ * iterates are not the single-state ones of any fixed count. What is checked instead: the mask
+ * bits exactly where the lane misses abs_tol (as for every solver), and each lane that meets it
+ * against its own single-state solve at the same settings (which met it too), both converged:
+ * within CONV relative (ddq and lambda), or the rounding bound of compare_prox if larger.
+ * CONV: at the default mu 1e-6 the proximal iterations contract by mu / (mu + eig(G)), so two
+ * iterates that both pass abs_tol 1e-10 differ from the solution by far less; measured up to
+ * (see worst_conv in the summary) on the constraint robots. */
+#define CONV 1e-8
+#define VEC_ALL(sv) (C(BATCH_VECTOR) && (sv)->refines_all)
+
+static void compare_conv(solver *sv, double mu, int l, const char *what)
+{
+    cdyn_real got[NV > NC ? NV : NC];
+    const double eps_l = lane_eps(sv, l, mu);
+    double tol = 16 * eps_l > CONV ? 16 * eps_l : CONV;
+    char w[128];
+    int pass, k;
+    for (pass = 0; pass < 2; ++pass) {
+        const int n = pass ? NC : NV;
+        const cdyn_real *ref = pass ? slam : sddq;
+        double e = 0, scale = 0;
+        lanes_get(got, pass ? lam_b : ddq_b, n, l);
+        for (k = 0; k < n; ++k) {
+            double d = fabs((double)got[k] - (double)ref[k]);
+            if (!(d <= e))
+                e = d;
+            if (fabs((double)ref[k]) > scale)
+                scale = fabs((double)ref[k]);
+        }
+        if (scale > 0 && !(e / scale <= sv->worst_conv))
+            sv->worst_conv = e / scale;
+        if (!(e <= tol * scale)) {
+            snprintf(w, sizeof w, "%s %s %s (converged, against the single-state solve)", sv->name,
+                     what, pass ? "lambda" : "ddq");
+            compare(got, ref, n, -1, 0, tol, w, l, 0);
+        }
+    }
+}
+
 /* (b) the default settings (abs_tol 1e-10 in double): the most iterations any lane needs, on
- * every lane; a mask bit exactly where a lane misses abs_tol. Returns that most. */
+ * every lane; a mask bit exactly where a lane misses abs_tol. Returns that most (proxLTLs'
+ * vector form: its own count, see VEC_ALL). */
 static int prox_default(solver *sv)
 {
     cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
@@ -916,15 +1191,23 @@ static int prox_default(solver *sv)
         /* plain: each lane stops at its own count, as the single-state function */
         compare_prox(sv, t.mu, ddq_b, lam_b, sddq, slam, l, "(default settings, plain)");
 #endif
+        if (VEC_ALL(sv) && st >= 0 && !((m >> l) & 1))
+            compare_conv(sv, t.mu, l, "(default settings)");
     }
-    if (bd.iterations != most) {
+    if (VEC_ALL(sv)) {
+        if (bd.iterations < 1 || bd.iterations > t.max_iter) {
+            printf("FAIL %s batch_%s (default settings): %d iterations\n", ROBOT, sv->name,
+                   bd.iterations);
+            failures++;
+        }
+    } else if (bd.iterations != most) {
         printf("FAIL %s batch_%s (default settings): %d iterations, the lanes' single-state"
                " counts' maximum is %d\n", ROBOT, sv->name, bd.iterations, most);
         failures++;
     }
 #if C(BATCH_VECTOR)
     /* every lane ran d->iterations: the single-state function run for exactly that many */
-    {
+    if (!sv->refines_all) {
         cdyn_prox_settings e = t;
         char what[64];
         e.abs_tol = 0;
@@ -941,7 +1224,7 @@ static int prox_default(solver *sv)
     for (l = 0; l < W; ++l)
         printf(" %d", counts[l]);
     printf(", mask %#x", m);
-    return most;
+    return VEC_ALL(sv) ? bd.iterations : most;
 }
 
 /* (c) max_iter one fewer than the most: the lanes that needed the most miss abs_tol, their
@@ -956,6 +1239,28 @@ static void prox_short(solver *sv, int most)
     memcpy(lam_b, LAM0, sizeof LAM0);
     m = sv->batch(&bd, &t, Q, V, T, ddq_b, lam_b);
     snprintf(what, sizeof what, "(default settings, max_iter %d)", t.max_iter);
+    if (VEC_ALL(sv)) {
+        /* most is the batch's own count at the default settings: up to max_iter the same run,
+         * so exactly max_iter iterations; the bits exactly the lanes that miss abs_tol, the
+         * others converged (against the single-state solve at the default settings) */
+        cdyn_prox_settings u = CDYN_PROX_SETTINGS_DEFAULT;
+        for (l = 0; l < W; ++l) {
+            cdyn_real pr = lane_get(&bd.primal_residual, l);
+            want |= !(pr <= t.abs_tol) << l;
+            if (!(pr <= t.abs_tol))
+                continue;
+            single_prox(sv, l, &u, tau_of[l], sddq, slam);
+            compare_conv(sv, t.mu, l, what);
+        }
+        if (m != want || bd.iterations != t.max_iter) {
+            printf("\nFAIL %s batch_%s (default settings, max_iter %d): mask %#x, %d iterations;"
+                   " the lanes' primal residuals miss abs_tol on %#x\n", ROBOT, sv->name, t.max_iter,
+                   m, bd.iterations, want);
+            failures++;
+        }
+        printf("; max_iter %d: mask %#x", t.max_iter, m);
+        return;
+    }
     for (l = 0; l < W; ++l) {
         st = single_prox(sv, l, &t, tau_of[l], sddq, slam);
         want |= (st == CDYN_E_NOT_CONVERGED) << l;
@@ -1235,6 +1540,7 @@ int main(int argc, char **argv)
 #if CON
     check_prox_nonfinite();
 #endif
+    check_rnea_derivatives_nonfinite();
 #if FWD
     check_nonfinite(singular);
 #else
@@ -1247,7 +1553,10 @@ int main(int argc, char **argv)
     /* every lane has its own state, so the lanes' results differ: a form computing one lane
      * and copying it would fail the comparisons, and these would show it */
     for (k = 0; k < K_COUNT; ++k)
-        if ((k == K_PLACE || k == K_RNEA) && !lanes_differ[k]) {
+        /* (the derivatives: with the forward dynamics; fingers' massless links give every
+         * lane the same, zero dtau_dq and dtau_dv) */
+        if ((k == K_PLACE || k == K_RNEA || (FWD && (k == K_RD_DQ || k == K_RD_DV))) &&
+            !lanes_differ[k]) {
             printf("FAIL %s %s: lanes 0 and 1 gave the same results: the states are not distinct\n",
                    ROBOT, kind_name[k]);
             failures++;
@@ -1261,7 +1570,7 @@ int main(int argc, char **argv)
             printf("  %-11s %.3g (%ld of %ld outputs bit for bit)", kind_name[k], worst[k],
                    bit_equal[k], compared[k]);
 #if FWD
-            if (k == K_MINV || k == K_ABA)
+            if (k == K_MINV || k == K_ABA || k == K_AD_DQ || k == K_AD_DV || k == K_AD_DTAU)
                 printf(", %.3g eps cond1(M)", worst_over_cond[k]);
 #endif
 #if CON
@@ -1269,6 +1578,8 @@ int main(int argc, char **argv)
                 printf(", ddq and lambda %.3g eps (cond1(M) + cond1(G + mu I)%s)",
                        solvers[(k - K_PROX) / 3].worst_over_kkt,
                        solvers[(k - K_PROX) / 3].augmented ? " + norm1(G) / mu" : "");
+            if (k >= K_PROX && (k - K_PROX) % 3 == 1 && VEC_ALL(&solvers[(k - K_PROX) / 3]))
+                printf("; converged (tolerances) %.3g", solvers[(k - K_PROX) / 3].worst_conv);
 #endif
             printf("\n");
         }
