@@ -439,7 +439,7 @@ static void check_rnea_derivatives(void)
 }
 
 /* Lanes other than `bad` of got (n entries) bit for bit those of clean. */
-static int lanes_same_but(const lanes *got, const lanes *clean, int n, int bad)
+static int others_untouched(const lanes *got, const lanes *clean, int n, int bad)
 {
     int i, l;
     for (i = 0; i < n; ++i)
@@ -487,7 +487,7 @@ static void check_rnea_derivatives_nonfinite(void)
                        st);
                 failures++;
             }
-            if (!lanes_same_but(dq, dq0, NV * NV, L) || !lanes_same_but(dv, dv0, NV * NV, L)) {
+            if (!others_untouched(dq, dq0, NV * NV, L) || !others_untouched(dv, dv0, NV * NV, L)) {
                 printf("FAIL %s %s: another lane's derivatives changed\n", ROBOT, what);
                 failures++;
             }
@@ -669,19 +669,6 @@ static void check_forward(void)
     }
 }
 
-/* Lanes other than `bad` of got (n entries) bit for bit those of clean. */
-static int others_untouched(const lanes *got, const lanes *clean, int n, int bad)
-{
-    int i, l;
-    for (i = 0; i < n; ++i)
-        for (l = 0; l < W; ++l) {
-            cdyn_real x = lane_get(&got[i], l), y = lane_get(&clean[i], l);
-            if (l != bad && memcmp(&x, &y, sizeof x) != 0)
-                return 0;
-        }
-    return 1;
-}
-
 /* One poisoned input of lane L: the masks against the single-state statuses, the other lanes
  * against the clean run. which: 0 q, 1 v, 2 tau. Returns 1 when the single-state aba refused. */
 static int poisoned(int which, int k, cdyn_real bad, const lanes *ddq_clean, const lanes *minv_clean)
@@ -779,8 +766,8 @@ static void abad_poisoned(int which, int k, cdyn_real bad, const cdyn_real *sing
         printf("FAIL %s %s: mask %#x, the single-state function returned %d\n", ROBOT, what, m, st);
         failures++;
     }
-    if (!lanes_same_but(dq, AD_DQ, NV * NV, L) || !lanes_same_but(dv, AD_DV, NV * NV, L) ||
-        !lanes_same_but(dt, AD_DTAU, NV * NV, L)) {
+    if (!others_untouched(dq, AD_DQ, NV * NV, L) || !others_untouched(dv, AD_DV, NV * NV, L) ||
+        !others_untouched(dt, AD_DTAU, NV * NV, L)) {
         printf("FAIL %s %s: another lane's derivatives changed\n", ROBOT, what);
         failures++;
     }
