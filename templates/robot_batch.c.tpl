@@ -564,13 +564,35 @@ static int {{ name }}__batch_prox_iterate({{ name }}_batch_data *d, const cdyn_p
     }
 }
 
+/* x in every lane, for n entries. */
+static void {{ name }}__splat_n({{ name }}_lanes *x, const cdyn_real *from, int n)
+{
+    int k;
+    for (k = 0; k < n; ++k)
+        x[k] = {{ name }}__splat(from ? from[k] : 0);
+}
+
+/* a* of the settings, as the single forms take it: Baumgarte's with the gains in every lane,
+ * or 0 without gains. */
+static void {{ name }}__batch_astar(const {{ name }}_batch_data *d, const cdyn_prox_settings *s,
+                                   const {{ name }}_lanes *v, {{ name }}_lanes *astar)
+{
+    {{ name }}_lanes Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS];
+    {{ name }}__splat_n(astar, NULL, {{ NAME }}_NC);
+    if (s->Kp || s->Kd) {
+        {{ name }}__splat_n(Kp, s->Kp, {{ NAME }}_NCONSTRAINTS);
+        {{ name }}__splat_n(Kd, s->Kd, {{ NAME }}_NCONSTRAINTS);
+        {{ name }}__batch_baumgarte(d, v, Kp, Kd, astar);
+    }
+}
+
 int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
                              const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                              const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                              {{ name }}_lanes *lambda)
 {
-    {{ name }}_lanes astar[{{ NAME }}_NC], Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS], mu;
-    int k, mask;
+    {{ name }}_lanes astar[{{ NAME }}_NC], mu;
+    int mask;
     if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
         return CDYN_E_ARG;
     {{ name }}__batch_constraint_terms(d, q, v);
@@ -579,15 +601,7 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
     {{ name }}__batch_kkt_factor(d, &mu);
     mask = {{ name }}__nonpositive_lanes(d->D, {{ NAME }}_NV) |
            {{ name }}__nonpositive_lanes(d->GD, {{ NAME }}_NC);
-    for (k = 0; k < {{ NAME }}_NC; ++k)
-        astar[k] = {{ name }}__splat(0);
-    if (settings->Kp || settings->Kd) {
-        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
-            Kp[k] = {{ name }}__splat(settings->Kp ? settings->Kp[k] : 0);
-            Kd[k] = {{ name }}__splat(settings->Kd ? settings->Kd[k] : 0);
-        }
-        {{ name }}__batch_baumgarte(d, v, Kp, Kd, astar);
-    }
+    {{ name }}__batch_astar(d, settings, v, astar);
     {{ name }}__batch_prox_rhs(d, tau, astar);
     d->iterations = {{ name }}__batch_prox_iterate(d, settings, lambda);
     {{ name }}__batch_prox_ddq(d, lambda, ddq);
@@ -658,39 +672,29 @@ int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_setting
                               const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                               {{ name }}_lanes *lambda)
 {
-    {{ name }}_lanes astar[{{ NAME }}_NC], Kp[{{ NAME }}_NCONSTRAINTS], Kd[{{ NAME }}_NCONSTRAINTS], rho;
-    int k, it, mask;
+    {{ name }}_lanes astar[{{ NAME }}_NC], rho;
+    int k, it, stops, mask;
     if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
         return CDYN_E_ARG;
     rho = {{ name }}__splat(1 / settings->mu);
     {{ name }}__batch_constraint_terms(d, q, v);
     {{ name }}__batch_ltls_factor(d, &rho);
     mask = {{ name }}__nonpositive_lanes(d->Dmu, {{ NAME }}_NV);
-    for (k = 0; k < {{ NAME }}_NC; ++k)
-        astar[k] = {{ name }}__splat(0);
-    if (settings->Kp || settings->Kd) {
-        for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k) {
-            Kp[k] = {{ name }}__splat(settings->Kp ? settings->Kp[k] : 0);
-            Kd[k] = {{ name }}__splat(settings->Kd ? settings->Kd[k] : 0);
-        }
-        {{ name }}__batch_baumgarte(d, v, Kp, Kd, astar);
-    }
+    {{ name }}__batch_astar(d, settings, v, astar);
     {{ name }}__batch_ltls_rhs(d, tau, astar, &rho);
     if (!settings->warm_start)
         for (k = 0; k < {{ NAME }}_NC; ++k)
             lambda[k] = {{ name }}__splat(0);
     for (it = 1;; ++it) {   /* as {{ name }}_prox_ltls, the stops taken over every lane */
         {{ name }}__batch_ltls_iterate(d, lambda, &rho, ddq);
-        if (!{{ name }}__batch_alm_stops(d, settings, it)) {
-            {{ name }}__batch_alm_step(d, &rho, lambda);
-            continue;
-        }
-        {{ name }}__batch_ltls_refine(d, lambda, &rho, ddq);
-        if ({{ name }}__batch_alm_stops(d, settings, it)) {
-            {{ name }}__batch_alm_step(d, &rho, lambda);
-            break;
+        stops = {{ name }}__batch_alm_stops(d, settings, it);
+        if (stops) {        /* the last step refined, then tested again */
+            {{ name }}__batch_ltls_refine(d, lambda, &rho, ddq);
+            stops = {{ name }}__batch_alm_stops(d, settings, it);
         }
         {{ name }}__batch_alm_step(d, &rho, lambda);
+        if (stops)
+            break;
     }
     d->iterations = it;
     return mask | {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
@@ -700,14 +704,6 @@ int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_setting
 {% if contacts_only %}
 
 /* ---- constrainedABA and proxPV: {{ name }}.c's parts, per lane ---- */
-
-/* x in every lane, for n entries. */
-static void {{ name }}__splat_n({{ name }}_lanes *x, const cdyn_real *from, int n)
-{
-    int k;
-    for (k = 0; k < n; ++k)
-        x[k] = {{ name }}__splat(from ? from[k] : 0);
-}
 
 /* As {{ name }}__contact_baumgarte. {{ contact_baumgarte.ops }} (per lane) */
 static void {{ name }}__batch_contact_baumgarte(const {{ name }}_batch_data *d, const {{ name }}_lanes *q,
