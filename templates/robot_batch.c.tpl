@@ -612,11 +612,13 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
 
 /* ---- proxLTLs: {{ name }}.c's parts, per lane ---- */
 
-/* As {{ name }}__alm_stops, lane by lane: the residuals of d->r (a NaN kept); 1 when the
- * iterations stop: at max_iter, or when every lane not lost meets the tolerances. */
-static int {{ name }}__batch_alm_stops({{ name }}_batch_data *d, const cdyn_prox_settings *s, int it)
+/* As {{ name }}__alm_stops, lane by lane: the residuals of d->r (a NaN kept), and the mask of
+ * the lanes that stop: all at max_iter; else, with a tolerance, those that meet it or are lost
+ * (a lane whose residual is not finite keeps no other lane iterating). */
+static int {{ name }}__batch_alm_stop_lanes({{ name }}_batch_data *d, const cdyn_prox_settings *s,
+                                           int it)
 {
-    const int use_tol = s->abs_tol > 0 || s->rel_tol > 0;
+    const int all = (1 << W) - 1;
     {{ name }}_lanes primal = {{ name }}__splat(0);
     int k, l;
     for (k = 0; k < {{ NAME }}_NC; ++k)
@@ -627,8 +629,21 @@ static int {{ name }}__batch_alm_stops({{ name }}_batch_data *d, const cdyn_prox
         }
     d->primal_residual = primal;
     d->dual_residual = (1 / s->mu) * primal;
-    return it >= s->max_iter ||
-           (use_tol && ({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&primal)) == 0);
+    if (it >= s->max_iter)
+        return all;
+    if (!(s->abs_tol > 0 || s->rel_tol > 0))
+        return 0;
+    return all & ~({{ name }}__unconverged_lanes(d, s) & ~{{ name }}__lost_lanes(&primal));
+}
+
+/* x's lanes of mask m set to y's, n entries. */
+static void {{ name }}__copy_lanes({{ name }}_lanes *x, const {{ name }}_lanes *y, int n, int m)
+{
+    int k, l;
+    for (l = 0; l < W; ++l)
+        if ((m >> l) & 1)
+            for (k = 0; k < n; ++k)
+                x[k][l] = y[k][l];
 }
 
 {{ ltls_factor.lanes_parts_text }}/* As {{ name }}__ltls_factor; the caller checks the pivots. {{ ltls_factor.ops }} (per lane) */
@@ -667,13 +682,19 @@ static void {{ name }}__batch_alm_step(const {{ name }}_batch_data *d, const {{ 
         lambda[k] -= *rho * d->r[k];
 }
 
+/* proxLTLs stops each lane where the single form would: a lane's steps are refined from the
+ * first whose own stop test passes, and the lane is frozen once a refined step passes it too
+ * (its ddq, lambda and residuals written then; the working lanes keep iterating until every
+ * lane is frozen). */
 int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
                               const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                               const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                               {{ name }}_lanes *lambda)
 {
-    {{ name }}_lanes astar[{{ NAME }}_NC], rho;
-    int k, it, stops, mask;
+    {{ name }}_lanes astar[{{ NAME }}_NC], rho, lam[{{ NAME }}_NC], x[{{ NAME }}_NV];
+    {{ name }}_lanes x0[{{ NAME }}_NV], r0[{{ NAME }}_NC], res0[2], res[2];
+    const int all = (1 << W) - 1;
+    int k, it, refined, frozen, done = 0, refining = 0, mask;
     if (!settings || !(settings->mu > 0) || settings->max_iter < 1)
         return CDYN_E_ARG;
     rho = {{ name }}__splat(1 / settings->mu);
@@ -682,21 +703,39 @@ int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_setting
     mask = {{ name }}__nonpositive_lanes(d->Dmu, {{ NAME }}_NV);
     {{ name }}__batch_astar(d, settings, v, astar);
     {{ name }}__batch_ltls_rhs(d, tau, astar, &rho);
-    if (!settings->warm_start)
-        for (k = 0; k < {{ NAME }}_NC; ++k)
-            lambda[k] = {{ name }}__splat(0);
-    for (it = 1;; ++it) {   /* as {{ name }}_prox_ltls, the stops taken over every lane */
-        {{ name }}__batch_ltls_iterate(d, lambda, &rho, ddq);
-        stops = {{ name }}__batch_alm_stops(d, settings, it);
-        if (stops) {        /* the last step refined, then tested again */
-            {{ name }}__batch_ltls_refine(d, lambda, &rho, ddq);
-            stops = {{ name }}__batch_alm_stops(d, settings, it);
+    for (k = 0; k < {{ NAME }}_NC; ++k)
+        lam[k] = settings->warm_start ? lambda[k] : {{ name }}__splat(0);
+    for (it = 1;; ++it) {
+        {{ name }}__batch_ltls_iterate(d, lam, &rho, x);
+        refined = ({{ name }}__batch_alm_stop_lanes(d, settings, it) | refining) & ~done;
+        refining |= refined;
+        frozen = 0;
+        if (refined) {      /* those lanes' last step refined, then tested again */
+            memcpy(x0, x, sizeof x);
+            memcpy(r0, d->r, sizeof r0);
+            res0[0] = d->primal_residual;
+            res0[1] = d->dual_residual;
+            {{ name }}__batch_ltls_refine(d, lam, &rho, x);
+            frozen = refined & {{ name }}__batch_alm_stop_lanes(d, settings, it);
+            {{ name }}__copy_lanes(x, x0, {{ NAME }}_NV, all & ~refined);
+            {{ name }}__copy_lanes(d->r, r0, {{ NAME }}_NC, all & ~refined);
+            {{ name }}__copy_lanes(&d->primal_residual, &res0[0], 1, all & ~refined);
+            {{ name }}__copy_lanes(&d->dual_residual, &res0[1], 1, all & ~refined);
         }
-        {{ name }}__batch_alm_step(d, &rho, lambda);
-        if (stops)
+        {{ name }}__batch_alm_step(d, &rho, lam);
+        if (frozen) {
+            {{ name }}__copy_lanes(ddq, x, {{ NAME }}_NV, frozen);
+            {{ name }}__copy_lanes(lambda, lam, {{ NAME }}_NC, frozen);
+            {{ name }}__copy_lanes(&res[0], &d->primal_residual, 1, frozen);
+            {{ name }}__copy_lanes(&res[1], &d->dual_residual, 1, frozen);
+            done |= frozen;
+        }
+        if (done == all)
             break;
     }
     d->iterations = it;
+    d->primal_residual = res[0];
+    d->dual_residual = res[1];
     return mask | {{ name }}__nonfinite_lanes(ddq, {{ NAME }}_NV) |
            {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
            {{ name }}__unconverged_lanes(d, settings);
@@ -767,7 +806,7 @@ int {{ name }}_batch_constrained_aba({{ name }}_batch_data *d, const cdyn_prox_s
         {{ name }}__splat_n(lambda, NULL, {{ NAME }}_NC);
     }
     for (it = 1;; ++it) {
-        stops = {{ name }}__batch_alm_stops(d, settings, it);
+        stops = {{ name }}__batch_alm_stop_lanes(d, settings, it) == (1 << W) - 1; /* all at once */
         {{ name }}__batch_alm_step(d, &rho, lambda);
         if (stops)
             break;

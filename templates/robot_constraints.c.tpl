@@ -250,7 +250,7 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
     cdyn_real astar[{{ NAME }}_NC];
-    int k, it;
+    int k, it, refining = 0;
     if (!{{ name }}__settings_ok(settings))
         return CDYN_E_ARG;
     {{ name }}__constraint_terms(d, q, v);
@@ -268,10 +268,13 @@ int {{ name }}_prox_ltls({{ name }}_data *d, const cdyn_prox_settings *settings,
             lambda[k] = 0;
     for (it = 1;; ++it) {
         {{ name }}__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
-        if (!{{ name }}__alm_stops(d, settings, it)) {
+        if (!refining && !{{ name }}__alm_stops(d, settings, it)) {
             {{ name }}__alm_step(d, settings, lambda);
             continue;
         }
+        /* Once the unrefined step has passed, every step is refined: alternating, a residual at
+         * the tolerance's rounding floor could pass unrefined and miss refined to max_iter. */
+        refining = 1;
         {{ name }}__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if ({{ name }}__alm_update(d, settings, lambda, it))
             break;

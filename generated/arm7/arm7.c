@@ -13465,7 +13465,7 @@ int arm7_prox_ltls(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
     cdyn_real astar[ARM7_NC];
-    int k, it;
+    int k, it, refining = 0;
     if (!arm7__settings_ok(settings))
         return CDYN_E_ARG;
     arm7__constraint_terms(d, q, v);
@@ -13483,10 +13483,13 @@ int arm7_prox_ltls(arm7_data *d, const cdyn_prox_settings *settings, const cdyn_
             lambda[k] = 0;
     for (it = 1;; ++it) {
         arm7__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
-        if (!arm7__alm_stops(d, settings, it)) {
+        if (!refining && !arm7__alm_stops(d, settings, it)) {
             arm7__alm_step(d, settings, lambda);
             continue;
         }
+        /* Once the unrefined step has passed, every step is refined: alternating, a residual at
+         * the tolerance's rounding floor could pass unrefined and miss refined to max_iter. */
+        refining = 1;
         arm7__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if (arm7__alm_update(d, settings, lambda, it))
             break;

@@ -2593,7 +2593,7 @@ int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
     cdyn_real astar[FOURBAR_NC];
-    int k, it;
+    int k, it, refining = 0;
     if (!fourbar__settings_ok(settings))
         return CDYN_E_ARG;
     fourbar__constraint_terms(d, q, v);
@@ -2611,10 +2611,13 @@ int fourbar_prox_ltls(fourbar_data *d, const cdyn_prox_settings *settings, const
             lambda[k] = 0;
     for (it = 1;; ++it) {
         fourbar__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
-        if (!fourbar__alm_stops(d, settings, it)) {
+        if (!refining && !fourbar__alm_stops(d, settings, it)) {
             fourbar__alm_step(d, settings, lambda);
             continue;
         }
+        /* Once the unrefined step has passed, every step is refined: alternating, a residual at
+         * the tolerance's rounding floor could pass unrefined and miss refined to max_iter. */
+        refining = 1;
         fourbar__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if (fourbar__alm_update(d, settings, lambda, it))
             break;

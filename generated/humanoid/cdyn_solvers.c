@@ -163,11 +163,13 @@ static void cdyn__ltls_refine(const cdyn_model *m, const cdyn_data *d, cdyn_cons
 /* Each iteration: the ALM step; the last one refined once (as a generated R_prox_ltls does):
  * an earlier step's rounding enters lambda only, which the last, exact step contracts by
  * mu (G + mu I)^-1. When the refined step misses a tolerance the unrefined one met, the
- * iterations go on. */
+ * iterations go on, every step refined from then on: alternating, a residual at the
+ * tolerance's rounding floor could pass unrefined and miss refined to max_iter. */
 static int cdyn__ltls_iterate(const cdyn_model *m, const cdyn_data *d, cdyn_constraint_data *cd,
                               const cdyn_prox_settings *s, const cdyn_real *tau, cdyn_real rho,
                               cdyn_real *ddq, cdyn_real *lambda)
 {
+    int refining = 0;
     for (int it = 1;; ++it) {
         for (int i = 0; i < m->nv; ++i)
             ddq[i] = cd->u0[i];
@@ -175,8 +177,9 @@ static int cdyn__ltls_iterate(const cdyn_model *m, const cdyn_data *d, cdyn_cons
         cdyn__ltdl_dense_solve(cd->Mmu, m->nv, ddq);
         for (int r = 0; r < cd->nc; ++r)
             cd->x[r] = cdyn__row_times(m, cd, r, ddq) + cd->gamma[r] - cd->astar[r];
-        if (!cdyn__prox_stop(cd, s, it, cdyn__alm_step(cd, lambda, cd->x, rho)))
+        if (!cdyn__prox_stop(cd, s, it, cdyn__alm_step(cd, lambda, cd->x, rho)) && !refining)
             continue;
+        refining = 1;
         cdyn__ltls_refine(m, d, cd, tau, rho, ddq, lambda);
         if (cdyn__prox_stop(cd, s, it, cdyn__max_change(lambda, cd->r, cd->nc)))
             return it;

@@ -34636,7 +34636,7 @@ int quadruped12_prox_ltls(quadruped12_data *d, const cdyn_prox_settings *setting
                  const cdyn_real *v, const cdyn_real *tau, cdyn_real *ddq, cdyn_real *lambda)
 {
     cdyn_real astar[QUADRUPED12_NC];
-    int k, it;
+    int k, it, refining = 0;
     if (!quadruped12__settings_ok(settings))
         return CDYN_E_ARG;
     quadruped12__constraint_terms(d, q, v);
@@ -34654,10 +34654,13 @@ int quadruped12_prox_ltls(quadruped12_data *d, const cdyn_prox_settings *setting
             lambda[k] = 0;
     for (it = 1;; ++it) {
         quadruped12__ltls_iterate(d, lambda, 1 / settings->mu, ddq);
-        if (!quadruped12__alm_stops(d, settings, it)) {
+        if (!refining && !quadruped12__alm_stops(d, settings, it)) {
             quadruped12__alm_step(d, settings, lambda);
             continue;
         }
+        /* Once the unrefined step has passed, every step is refined: alternating, a residual at
+         * the tolerance's rounding floor could pass unrefined and miss refined to max_iter. */
+        refining = 1;
         quadruped12__ltls_refine(d, lambda, 1 / settings->mu, ddq);
         if (quadruped12__alm_update(d, settings, lambda, it))
             break;
