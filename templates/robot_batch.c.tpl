@@ -47,6 +47,28 @@ int {{ name }}_batch_frame_placement(const {{ name }}_batch_data *d, int frame, 
     return 0;
 }
 
+{% if constraints and forward_dynamics %}
+{% if contacts_only %}
+/* 1 when {{ name }}_batch_prox_ltl_derivatives' arguments are bad, as
+ * {{ name }}_prox_ltl_derivatives' (Baumgarte's terms are not differentiated). */
+static int {{ name }}__derivative_args_bad(const cdyn_prox_settings *s, const {{ name }}_lanes *q,
+    const {{ name }}_lanes *v, const {{ name }}_lanes *ddq, const {{ name }}_lanes *lambda,
+    const {{ name }}_lanes *ddq_dq, const {{ name }}_lanes *ddq_dv, const {{ name }}_lanes *ddq_dtau,
+    const {{ name }}_lanes *lambda_dq, const {{ name }}_lanes *lambda_dv,
+    const {{ name }}_lanes *lambda_dtau)
+{
+    int k;
+    if (!s || !(s->mu > 0) || s->max_iter < 1 || !q || !v || !ddq || !lambda || !ddq_dq ||
+        !ddq_dv || !ddq_dtau || !lambda_dq || !lambda_dv || !lambda_dtau)
+        return 1;
+    for (k = 0; k < {{ NAME }}_NCONSTRAINTS; ++k)
+        if ((s->Kp && s->Kp[k] != 0) || (s->Kd && s->Kd[k] != 0))
+            return 1;
+    return 0;
+}
+
+{% endif %}
+{% endif %}
 #if {{ NAME }}_BATCH_VECTOR
 
 /* The helpers below take and return lane vectors by value. When W is wider than the
@@ -853,6 +875,146 @@ int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings 
            {{ name }}__nonfinite_lanes(lambda, {{ NAME }}_NC) |
            {{ name }}__unconverged_lanes(d, settings);
 }
+
+/* ---- the derivatives of the converged constrained dynamics: {{ name }}.c's, per lane ---- */
+
+{{ con_derivatives.lanes_parts_text }}/* As {{ name }}__constrained_derivative_terms. {{ con_derivatives.ops }} (per lane) */
+static void {{ name }}__batch_constrained_derivative_terms({{ name }}_batch_data *d,
+    const {{ name }}_lanes *q, const {{ name }}_lanes *v, const {{ name }}_lanes *a,
+    const {{ name }}_lanes *lambda, {{ name }}_lanes *lambda_dq, {{ name }}_lanes *lambda_dv)
+{
+{{ con_derivatives.unused }}{{ con_derivatives.lanes }}}
+
+/* (row r, DoF j on r's support, index of J(r, j) and B(j, r)), as {{ name }}.c's. */
+static const int {{ name }}__con_pairs[{{ ncon_pairs }}][3] = {
+{{ con_pairs }}
+};
+
+/* x -= *l y over one row, as {{ name }}__row_axpy. */
+static void {{ name }}__batch_row_axpy({{ name }}_lanes *restrict x, const {{ name }}_lanes *l,
+                                  const {{ name }}_lanes *restrict y)
+{
+    const {{ name }}_lanes f = *l;
+    int c;
+    for (c = 0; c < {{ NAME }}_NV; ++c)
+        x[c] -= f * y[c];
+}
+
+#if CDYN_SCALAR_FLOAT
+#define {{ NAME }}__BATCH_EPS CDYN_R(1.2e-7)
+#else
+#define {{ NAME }}__BATCH_EPS CDYN_R(2.3e-16)
+#endif
+
+/* As {{ name }}__g_inverse_rows, each lane stopping where its single form stops: a lane's
+ * sums stay as they are once a step has moved none of its entries by more than a few
+ * roundings of its largest (the other lanes' steps go on). */
+static void {{ name }}__batch_g_inverse_rows({{ name }}_batch_data *d, const cdyn_prox_settings *s,
+                                        {{ name }}_lanes *A)
+{
+    const int all = (1 << W) - 1;
+    const {{ name }}_lanes mu = {{ name }}__splat(s->mu);
+    {{ name }}_lanes x[{{ NAME }}_NC], *Wk = d->deriv_W;
+    int it, r, c, l, active = all;
+    for (c = 0; c < {{ NAME }}_NV; ++c) {
+        for (r = 0; r < {{ NAME }}_NC; ++r)
+            x[r] = A[r * {{ NAME }}_NV + c];
+        {{ name }}__batch_kkt_solve(d, x);
+        for (r = 0; r < {{ NAME }}_NC; ++r)
+            A[r * {{ NAME }}_NV + c] = Wk[r * {{ NAME }}_NV + c] = x[r];
+    }
+    for (it = 1; it < s->max_iter && active; ++it) {
+        cdyn_real step[W], size[W];
+        for (l = 0; l < W; ++l)
+            step[l] = size[l] = 0;
+        for (c = 0; c < {{ NAME }}_NV; ++c) {
+            for (r = 0; r < {{ NAME }}_NC; ++r)
+                x[r] = mu * Wk[r * {{ NAME }}_NV + c];
+            {{ name }}__batch_kkt_solve(d, x);
+            for (r = 0; r < {{ NAME }}_NC; ++r) {
+                {{ name }}_lanes *y = &A[r * {{ NAME }}_NV + c];
+                Wk[r * {{ NAME }}_NV + c] = x[r];
+                if (active == all)
+                    *y += x[r];
+                for (l = 0; l < W; ++l) {
+                    cdyn_real w = x[r][l] < 0 ? -x[r][l] : x[r][l], z;
+                    if (active != all && ((active >> l) & 1))
+                        (*y)[l] += x[r][l];
+                    z = (*y)[l] < 0 ? -(*y)[l] : (*y)[l];
+                    step[l] = w > step[l] ? w : step[l];
+                    size[l] = z > size[l] ? z : size[l];
+                }
+            }
+        }
+        for (l = 0; l < W; ++l) /* a NaN stops its lane too: the caller sees it */
+            if (!(step[l] > 4 * {{ NAME }}__BATCH_EPS * size[l]))
+                active &= ~(1 << l);
+    }
+}
+
+/* As {{ name }}__kkt_columns: R (NV x NV) and A (NC x NV) in, dddq into R and dlambda into
+ * A. */
+static void {{ name }}__batch_kkt_columns({{ name }}_batch_data *d, const cdyn_prox_settings *s,
+                                     {{ name }}_lanes *R, {{ name }}_lanes *A)
+{
+    {{ name }}_lanes nb;
+    int t, k, c;
+{% if nltl_pairs %}
+    for (k = {{ NAME }}_NV - 1; k >= 0; --k) /* L^-T */
+        {{ name }}__batch_gather_rows(R + k * {{ NAME }}_NV, R, {{ name }}__ltl_cols, {{ name }}__ltl_col_first[k],
+                                 {{ name }}__ltl_col_first[k + 1], d->L, {{ NAME }}_NV);
+{% endif %}
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        A[k] = -A[k];
+    for (t = 0; t < {{ ncon_pairs }}; ++t) {
+        nb = -d->B[{{ name }}__con_pairs[t][2]];
+        {{ name }}__batch_row_axpy(A + {{ name }}__con_pairs[t][0] * {{ NAME }}_NV, &nb,
+                              R + {{ name }}__con_pairs[t][1] * {{ NAME }}_NV);
+    }
+    {{ name }}__batch_g_inverse_rows(d, s, A);
+    for (k = 0; k < {{ NAME }}_NV; ++k) { /* -D^-1 */
+        const {{ name }}_lanes f = (cdyn_real)-1 * d->Dinv[k];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            R[k * {{ NAME }}_NV + c] *= f;
+    }
+    for (t = 0; t < {{ ncon_pairs }}; ++t) {
+        nb = -d->B[{{ name }}__con_pairs[t][2]];
+        {{ name }}__batch_row_axpy(R + {{ name }}__con_pairs[t][1] * {{ NAME }}_NV, &nb,
+                              A + {{ name }}__con_pairs[t][0] * {{ NAME }}_NV);
+    }
+{% if nltl_pairs %}
+    for (k = 0; k < {{ NAME }}_NV; ++k) /* L^-1 */
+        {{ name }}__batch_gather_rows(R + k * {{ NAME }}_NV, R, {{ name }}__ltl_rows, {{ name }}__ltl_row_first[k],
+                                 {{ name }}__ltl_row_first[k + 1], d->L, {{ NAME }}_NV);
+{% endif %}
+}
+
+int {{ name }}_batch_prox_ltl_derivatives({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+    const {{ name }}_lanes *q, const {{ name }}_lanes *v, const {{ name }}_lanes *ddq,
+    const {{ name }}_lanes *lambda, {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+    {{ name }}_lanes *ddq_dtau, {{ name }}_lanes *lambda_dq, {{ name }}_lanes *lambda_dv,
+    {{ name }}_lanes *lambda_dtau)
+{
+    int k;
+    if ({{ name }}__derivative_args_bad(settings, q, v, ddq, lambda, ddq_dq, ddq_dv, ddq_dtau,
+                                   lambda_dq, lambda_dv, lambda_dtau))
+        return CDYN_E_ARG;
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        lambda_dq[k] = lambda_dv[k] = lambda_dtau[k] = {{ name }}__splat(0);
+    {{ name }}__batch_constrained_derivative_terms(d, q, v, ddq, lambda, lambda_dq, lambda_dv);
+    {{ name }}__batch_derivative_entries(d, ddq_dq, ddq_dv);
+    {{ name }}__batch_kkt_columns(d, settings, ddq_dq, lambda_dq);
+    {{ name }}__batch_kkt_columns(d, settings, ddq_dv, lambda_dv);
+    for (k = 0; k < {{ NAME }}_NV * {{ NAME }}_NV; ++k)
+        ddq_dtau[k] = {{ name }}__splat(k % ({{ NAME }}_NV + 1) == 0 ? -1 : 0);
+    {{ name }}__batch_kkt_columns(d, settings, ddq_dtau, lambda_dtau);
+    return {{ name }}__nonfinite_lanes(ddq_dq, {{ NAME }}_NV * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(ddq_dv, {{ NAME }}_NV * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(ddq_dtau, {{ NAME }}_NV * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda_dq, {{ NAME }}_NC * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda_dv, {{ NAME }}_NC * {{ NAME }}_NV) |
+           {{ name }}__nonfinite_lanes(lambda_dtau, {{ NAME }}_NC * {{ NAME }}_NV);
+}
 {% endif %}
 {% endif %}
 
@@ -1124,6 +1286,49 @@ int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings 
                             {{ name }}_lanes *lambda)
 {
     return {{ name }}__batch_solve(d, {{ name }}_prox_pv, settings, q, v, tau, ddq, lambda);
+}
+
+/* Lane by lane: the factor {{ name }}_prox_ltl_derivatives reads (M's, and G + mu I's: q's
+ * alone) made by one iteration of {{ name }}_prox_ltl at the lane's q (d->one holds one
+ * lane's), then the single-state derivatives at the lane's ddq and lambda. */
+int {{ name }}_batch_prox_ltl_derivatives({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+    const {{ name }}_lanes *q, const {{ name }}_lanes *v, const {{ name }}_lanes *ddq,
+    const {{ name }}_lanes *lambda, {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+    {{ name }}_lanes *ddq_dtau, {{ name }}_lanes *lambda_dq, {{ name }}_lanes *lambda_dv,
+    {{ name }}_lanes *lambda_dtau)
+{
+    static const cdyn_real zero[{{ NAME }}_NV];
+    cdyn_real ql[{{ NAME }}_NQ], vl[{{ NAME }}_NV], al[{{ NAME }}_NV], lam[{{ NAME }}_NC];
+    cdyn_real x[{{ NAME }}_NV], y[{{ NAME }}_NC];
+    cdyn_real m[3][{{ NAME }}_NV * {{ NAME }}_NV], n[3][{{ NAME }}_NC * {{ NAME }}_NV];
+    cdyn_prox_settings once;
+    int l, mask = 0;
+    if ({{ name }}__derivative_args_bad(settings, q, v, ddq, lambda, ddq_dq, ddq_dv, ddq_dtau,
+                                   lambda_dq, lambda_dv, lambda_dtau))
+        return CDYN_E_ARG;
+    once = *settings;
+    once.max_iter = 1;
+    once.warm_start = 0;
+    once.Kp = once.Kd = NULL;
+    for (l = 0; l < W; ++l) {
+        {{ name }}__get_lane(ql, q, {{ NAME }}_NQ, l);
+        {{ name }}__get_lane(vl, v, {{ NAME }}_NV, l);
+        {{ name }}__get_lane(al, ddq, {{ NAME }}_NV, l);
+        {{ name }}__get_lane(lam, lambda, {{ NAME }}_NC, l);
+        memset(m, 0, sizeof m);
+        memset(n, 0, sizeof n);
+        if ({{ name }}_prox_ltl(&d->one, &once, ql, vl, zero, x, y) == CDYN_E_SINGULAR ||
+            {{ name }}_prox_ltl_derivatives(&d->one, settings, ql, vl, al, lam, m[0], m[1], m[2], n[0],
+                                       n[1], n[2]) != 0)
+            mask |= 1 << l;
+        {{ name }}__set_lane(ddq_dq, m[0], {{ NAME }}_NV * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(ddq_dv, m[1], {{ NAME }}_NV * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(ddq_dtau, m[2], {{ NAME }}_NV * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(lambda_dq, n[0], {{ NAME }}_NC * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(lambda_dv, n[1], {{ NAME }}_NC * {{ NAME }}_NV, l);
+        {{ name }}__set_lane(lambda_dtau, n[2], {{ NAME }}_NC * {{ NAME }}_NV, l);
+    }
+    return mask;
 }
 {% endif %}
 {% endif %}

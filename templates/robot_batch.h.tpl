@@ -108,6 +108,7 @@ typedef struct {
     {{ name }}_lanes kap[{{ nc }}];
     {{ name }}_lanes caba_acc[{{ caba_nacc }}];
     {{ name }}_lanes pv[{{ pv_nstash }}];
+    {{ name }}_lanes deriv_W[{{ nc }} * {{ NAME }}_NV]; /* {{ name }}_batch_prox_ltl_derivatives' proximal steps */
 {% endif %}
 {% endif %}
 {% if ncarry_lanes %}
@@ -211,8 +212,8 @@ int {{ name }}_batch_prox_ltl({{ name }}_batch_data *d, const cdyn_prox_settings
                              {{ name }}_lanes *lambda);
 
 /** {{ name }}_batch_prox_ltls — {{ name }}_prox_ltls on W states, as {{ name }}_batch_prox_ltl
- *  (the same iterations on every lane, each stop test and the refined last step taken over
- *  all lanes; mask bit l also when lane l's M + rho J^T J has a non-positive pivot). */
+ *  but each lane stopping where its single form stops (d->iterations: the most any lane
+ *  took); mask bit l also when lane l's M + rho J^T J has a non-positive pivot. */
 int {{ name }}_batch_prox_ltls({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
                               const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                               const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
@@ -233,6 +234,19 @@ int {{ name }}_batch_prox_pv({{ name }}_batch_data *d, const cdyn_prox_settings 
                             const {{ name }}_lanes *q, const {{ name }}_lanes *v,
                             const {{ name }}_lanes *tau, {{ name }}_lanes *ddq,
                             {{ name }}_lanes *lambda);
+
+/** {{ name }}_batch_prox_ltl_derivatives — {{ name }}_prox_ltl_derivatives on W states: after
+ *  {{ name }}_batch_prox_ltl on d at (q, v, tau) with these settings, the derivatives of each
+ *  lane's ddq and lambda (the solve's, passed back) with respect to q, v and tau, each lane
+ *  as its single form (G^-1's proximal steps stop per lane). Arguments as the single form's;
+ *  CDYN_E_ARG for a NULL, bad settings or Baumgarte gains, else the lanes whose results are
+ *  not finite. (Plain C99: each lane's factor made again by one iteration of its
+ *  {{ name }}_prox_ltl.) */
+int {{ name }}_batch_prox_ltl_derivatives({{ name }}_batch_data *d, const cdyn_prox_settings *settings,
+    const {{ name }}_lanes *q, const {{ name }}_lanes *v, const {{ name }}_lanes *ddq,
+    const {{ name }}_lanes *lambda, {{ name }}_lanes *ddq_dq, {{ name }}_lanes *ddq_dv,
+    {{ name }}_lanes *ddq_dtau, {{ name }}_lanes *lambda_dq, {{ name }}_lanes *lambda_dv,
+    {{ name }}_lanes *lambda_dtau);
 {% endif %}
 {% endif %}
 

@@ -152,14 +152,14 @@ static int failures = 0;
 /* Worst relative difference seen per form, for the summary. */
 enum {
     K_PLACE, K_JAC, K_RNEA, K_NLE, K_GRAV, K_CRBA, K_CRBA_TREE, K_MINV, K_ABA, K_CAPTURE,
-    K_RD_DQ, K_RD_DV, K_AD_DQ, K_AD_DV, K_AD_DTAU,
+    K_RD_DQ, K_RD_DV, K_AD_DQ, K_AD_DV, K_AD_DTAU, K_PD_DDQ, K_PD_LAMBDA,
     K_PROX, /* three per constrained solver (ddq, lambda, residuals), in solvers[]'s order */
     K_COUNT = K_PROX + 3 * 4
 };
 static const char *const kind_name[K_COUNT] = { "placement", "jacobian", "rnea", "nle", "gravity",
                                                  "crba", "crba(NULL)", "minv", "aba", "capture",
                                                  "rnead dq", "rnead dv", "abad dq", "abad dv",
-                                                 "abad dtau",
+                                                 "abad dtau", "proxd ddq", "proxd lambda",
                                                  "ltl ddq", "ltl lambda", "ltl resid",
                                                  "ltls ddq", "ltls lambda", "ltls resid",
                                                  "caba ddq", "caba lambda", "caba resid",
@@ -1382,6 +1382,80 @@ static void prox_bad_settings(solver *sv)
     }
 }
 
+#if CONTACTS
+/* NAME_batch_prox_ltl_derivatives after NAME_batch_prox_ltl (default settings), at the batch
+ * solve's ddq and lambda: mask 0, and each lane's six matrices as the single-state function's
+ * after the lane's single-state solve (which leaves the factor; fed the batch lane's ddq and
+ * lambda, so both differentiate at one point). Bit for bit under -DBATCH_EXACT, else within
+ * 16 eps (cond1(M) + cond1(G + mu I)) of the lane at the solve's mu (M^-1 and G^-1 applied to
+ * the derivative terms; G^-1's proximal steps stop at a few roundings) or TOL. Then a NaN in
+ * lane L's ddq: mask bit L only, the other lanes bit for bit the clean run's. */
+static lanes PD[6][NV * NV], PD0[6][NV * NV];
+static cdyn_real spd[6][NV * NV];
+
+static void check_prox_derivatives(void)
+{
+    static const char *const what[6] = { "prox_ltl_derivatives ddq_dq", "prox_ltl_derivatives ddq_dv",
+                                         "prox_ltl_derivatives ddq_dtau", "prox_ltl_derivatives lambda_dq",
+                                         "prox_ltl_derivatives lambda_dv", "prox_ltl_derivatives lambda_dtau" };
+    static cdyn_real G[NC * NC], Ml[NV * NV], Mi[NV * NV];
+    static lanes ddq_nan[NV];
+    cdyn_prox_settings t = CDYN_PROX_SETTINGS_DEFAULT;
+    cdyn_real al[NV], lam[NC], x[NV], y[NC];
+    const int L = W > 2 ? 2 : W - 1;
+    int l, k, m, st;
+    memcpy(lam_b, LAM0, sizeof LAM0);
+    m = BF(prox_ltl)(&bd, &t, Q, V, T, ddq_b, lam_b);
+    if (m != 0) {
+        printf("FAIL %s batch_prox_ltl (default settings) before the derivatives: mask %#x\n", ROBOT, m);
+        failures++;
+    }
+    m = BF(prox_ltl_derivatives)(&bd, &t, Q, V, ddq_b, lam_b, PD[0], PD[1], PD[2], PD[3], PD[4], PD[5]);
+    if (m != 0) {
+        printf("FAIL %s batch_prox_ltl_derivatives: mask %#x\n", ROBOT, m);
+        failures++;
+    }
+    for (l = 0; l < W; ++l) {
+        double econd, tol;
+        F(crba)(&sd, q_of[l], Ml);
+        F(minv)(&sd, q_of[l], Mi);
+        F(delassus)(&sd, q_of[l], 0, G);
+        for (k = 0; k < NC; ++k)
+            G[k * NC + k] += t.mu;
+        econd = EPS * (norm1(Ml) * norm1(Mi) + cond1(G, NC));
+        tol = 16 * econd > TOL ? 16 * econd : TOL;
+        lanes_get(al, ddq_b, NV, l);
+        lanes_get(lam, lam_b, NC, l);
+        st = single_prox(&solvers[0], l, &t, tau_of[l], x, y);
+        if (st < 0 || F(prox_ltl_derivatives)(&sd, &t, q_of[l], v_of[l], al, lam, spd[0], spd[1],
+                                              spd[2], spd[3], spd[4], spd[5]) != 0) {
+            printf("FAIL %s single-state prox_ltl or its derivatives refused lane %d\n", ROBOT, l);
+            failures++;
+        }
+        for (k = 0; k < 6; ++k)
+            check_out(PD[k], spd[k], k < 3 ? NV * NV : NC * NV, k < 3 ? K_PD_DDQ : K_PD_LAMBDA,
+                      what[k], l, tol, econd);
+    }
+    /* a NaN in lane L's ddq: bit L, the others untouched */
+    memcpy(PD0, PD, sizeof PD);
+    memcpy(ddq_nan, ddq_b, sizeof ddq_nan);
+    lane_set(&ddq_nan[0], L, (cdyn_real)NAN);
+    m = BF(prox_ltl_derivatives)(&bd, &t, Q, V, ddq_nan, lam_b, PD[0], PD[1], PD[2], PD[3], PD[4], PD[5]);
+    for (k = 0; k < 6; ++k)
+        if (!others_untouched(PD[k], PD0[k], k < 3 ? NV * NV : NC * NV, L)) {
+            printf("FAIL %s batch_prox_ltl_derivatives: a NaN in lane %d's ddq changed another lane's"
+                   " %s\n", ROBOT, L, what[k]);
+            failures++;
+        }
+    if (m != 1 << L) {
+        printf("FAIL %s batch_prox_ltl_derivatives: a NaN in lane %d's ddq gave mask %#x\n", ROBOT, L, m);
+        failures++;
+    }
+    printf("%s: prox_ltl_derivatives after batch_prox_ltl (%d iterations), NaN in lane %d: mask %#x\n",
+           ROBOT, bd.iterations, L, m);
+}
+#endif
+
 static void check_prox_nonfinite(void)
 {
     int i;
@@ -1389,6 +1463,9 @@ static void check_prox_nonfinite(void)
         prox_nan(&solvers[i]);
         prox_bad_settings(&solvers[i]);
     }
+#if CONTACTS
+    check_prox_derivatives();
+#endif
 }
 #endif
 
@@ -1566,6 +1643,8 @@ int main(int argc, char **argv)
 #if FWD
             if (k == K_MINV || k == K_ABA || k == K_AD_DQ || k == K_AD_DV || k == K_AD_DTAU)
                 printf(", %.3g eps cond1(M)", worst_over_cond[k]);
+            if (k == K_PD_DDQ || k == K_PD_LAMBDA)
+                printf(", %.3g eps (cond1(M) + cond1(G + mu I))", worst_over_cond[k]);
 #endif
 #if CON
             if (k >= K_PROX && (k - K_PROX) % 3 == 1)

@@ -568,6 +568,7 @@ static int has_batch_form(const char *name)
         "kkt_solve",  "prox_rhs",     "baumgarte",        "prox_ddq",    "contact_baumgarte",
         "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",   "pv_setup",
         "pv_forward", "ltls_factor",  "ltls_rhs",         "ltls_iterate", "ltls_refine",
+        "con_derivatives",
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
