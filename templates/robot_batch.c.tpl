@@ -906,6 +906,40 @@ static void {{ name }}__batch_row_axpy({{ name }}_lanes *restrict x, const {{ na
 #define {{ NAME }}__BATCH_EPS CDYN_R(2.3e-16)
 #endif
 
+{% if nkkt_pairs %}
+/* G + mu I's factor's pattern, as {{ name }}.c's. */
+static const int {{ name }}__kkt_pairs[{{ nkkt_pairs }}][2] = {
+{{ kkt_pairs }}
+};
+static const int {{ name }}__kkt_row_first[{{ NAME }}_NC + 1] = {
+{{ kkt_row_first }}
+};
+
+{% endif %}
+/* As {{ name }}__kkt_solve_rows. */
+static void {{ name }}__batch_kkt_solve_rows(const {{ name }}_batch_data *d, {{ name }}_lanes *X)
+{
+    int i, c;
+{% if nkkt_pairs %}
+    int t;
+    for (i = {{ NAME }}_NC - 1; i >= 0; --i)
+        for (t = {{ name }}__kkt_row_first[i]; t < {{ name }}__kkt_row_first[i + 1]; ++t)
+            {{ name }}__batch_row_axpy(X + {{ name }}__kkt_pairs[t][1] * {{ NAME }}_NV,
+                                  &d->Gl[i * {{ NAME }}_NC + {{ name }}__kkt_pairs[t][1]], X + i * {{ NAME }}_NV);
+{% endif %}
+    for (i = 0; i < {{ NAME }}_NC; ++i) {
+        const {{ name }}_lanes f = d->GDinv[i];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            X[i * {{ NAME }}_NV + c] = X[i * {{ NAME }}_NV + c] * f;
+    }
+{% if nkkt_pairs %}
+    for (i = 0; i < {{ NAME }}_NC; ++i)
+        for (t = {{ name }}__kkt_row_first[i]; t < {{ name }}__kkt_row_first[i + 1]; ++t)
+            {{ name }}__batch_row_axpy(X + i * {{ NAME }}_NV, &d->Gl[i * {{ NAME }}_NC + {{ name }}__kkt_pairs[t][1]],
+                                  X + {{ name }}__kkt_pairs[t][1] * {{ NAME }}_NV);
+{% endif %}
+}
+
 /* As {{ name }}__g_inverse_rows, each lane stopping where its single form stops: a lane's
  * sums stay as they are once a step has moved none of its entries by more than a few
  * roundings of its largest (the other lanes' steps go on). */
@@ -914,36 +948,29 @@ static void {{ name }}__batch_g_inverse_rows({{ name }}_batch_data *d, const cdy
 {
     const int all = (1 << W) - 1;
     const {{ name }}_lanes mu = {{ name }}__splat(s->mu);
-    {{ name }}_lanes x[{{ NAME }}_NC], *Wk = d->deriv_W;
-    int it, r, c, l, active = all;
-    for (c = 0; c < {{ NAME }}_NV; ++c) {
-        for (r = 0; r < {{ NAME }}_NC; ++r)
-            x[r] = A[r * {{ NAME }}_NV + c];
-        {{ name }}__batch_kkt_solve(d, x);
-        for (r = 0; r < {{ NAME }}_NC; ++r)
-            A[r * {{ NAME }}_NV + c] = Wk[r * {{ NAME }}_NV + c] = x[r];
-    }
+    {{ name }}_lanes *Wk = d->deriv_W;
+    int it, k, l, active = all;
+    {{ name }}__batch_kkt_solve_rows(d, A);
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        Wk[k] = A[k];
     for (it = 1; it < s->max_iter && active; ++it) {
         cdyn_real step[W], size[W];
         for (l = 0; l < W; ++l)
             step[l] = size[l] = 0;
-        for (c = 0; c < {{ NAME }}_NV; ++c) {
-            for (r = 0; r < {{ NAME }}_NC; ++r)
-                x[r] = mu * Wk[r * {{ NAME }}_NV + c];
-            {{ name }}__batch_kkt_solve(d, x);
-            for (r = 0; r < {{ NAME }}_NC; ++r) {
-                {{ name }}_lanes *y = &A[r * {{ NAME }}_NV + c];
-                Wk[r * {{ NAME }}_NV + c] = x[r];
-                if (active == all)
-                    *y += x[r];
-                for (l = 0; l < W; ++l) {
-                    cdyn_real w = x[r][l] < 0 ? -x[r][l] : x[r][l], z;
-                    if (active != all && ((active >> l) & 1))
-                        (*y)[l] += x[r][l];
-                    z = (*y)[l] < 0 ? -(*y)[l] : (*y)[l];
-                    step[l] = w > step[l] ? w : step[l];
-                    size[l] = z > size[l] ? z : size[l];
-                }
+        for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+            Wk[k] = mu * Wk[k];
+        {{ name }}__batch_kkt_solve_rows(d, Wk);
+        for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k) {
+            if (active == all)
+                A[k] += Wk[k];
+            for (l = 0; l < W; ++l) {
+                const cdyn_real w = Wk[k][l] < 0 ? -Wk[k][l] : Wk[k][l];
+                cdyn_real z;
+                if (active != all && ((active >> l) & 1))
+                    A[k][l] += Wk[k][l];
+                z = A[k][l] < 0 ? -A[k][l] : A[k][l];
+                step[l] = w > step[l] ? w : step[l];
+                size[l] = z > size[l] ? z : size[l];
             }
         }
         for (l = 0; l < W; ++l) /* a NaN stops its lane too: the caller sees it */

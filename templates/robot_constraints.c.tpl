@@ -570,35 +570,64 @@ static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_
 #define {{ NAME }}__EPS CDYN_R(2.3e-16)
 #endif
 
+{% if nkkt_pairs %}
+/* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
+ * ascending; row i's are [first[i], first[i + 1]). */
+static const int {{ name }}__kkt_pairs[{{ nkkt_pairs }}][2] = {
+{{ kkt_pairs }}
+};
+static const int {{ name }}__kkt_row_first[{{ NAME }}_NC + 1] = {
+{{ kkt_row_first }}
+};
+
+{% endif %}
+/* X <- (G + mu I)^-1 X for X of NC rows of NV columns: {{ name }}__kkt_solve's steps (Lc^-T,
+ * Dc^-1, Lc^-1, each entry's terms in its order) on whole rows, which vectorise over the
+ * columns; a column at a time, the solves took most of the derivatives' time. */
+static void {{ name }}__kkt_solve_rows(const {{ name }}_data *d, cdyn_real *X)
+{
+    int i, c;
+{% if nkkt_pairs %}
+    int t;
+    for (i = {{ NAME }}_NC - 1; i >= 0; --i)
+        for (t = {{ name }}__kkt_row_first[i]; t < {{ name }}__kkt_row_first[i + 1]; ++t)
+            {{ name }}__row_axpy(X + {{ name }}__kkt_pairs[t][1] * {{ NAME }}_NV,
+                           d->Gl[i * {{ NAME }}_NC + {{ name }}__kkt_pairs[t][1]], X + i * {{ NAME }}_NV);
+{% endif %}
+    for (i = 0; i < {{ NAME }}_NC; ++i) {
+        const cdyn_real f = d->GDinv[i];
+        for (c = 0; c < {{ NAME }}_NV; ++c)
+            X[i * {{ NAME }}_NV + c] = X[i * {{ NAME }}_NV + c] * f;
+    }
+{% if nkkt_pairs %}
+    for (i = 0; i < {{ NAME }}_NC; ++i)
+        for (t = {{ name }}__kkt_row_first[i]; t < {{ name }}__kkt_row_first[i + 1]; ++t)
+            {{ name }}__row_axpy(X + i * {{ NAME }}_NV, d->Gl[i * {{ NAME }}_NC + {{ name }}__kkt_pairs[t][1]],
+                           X + {{ name }}__kkt_pairs[t][1] * {{ NAME }}_NV);
+{% endif %}
+}
+
 /* A <- G^-1 A (NC x NV) by proximal iterations on the factor of G + mu I the solve left,
  * (G + mu I) X_k+1 = A + mu X_k from X_0 = 0 (Pinocchio's), as their steps
  * W_k = mu (G + mu I)^-1 W_k-1 added up, until a step moves no entry by more than a few
- * roundings of the largest, or max_iter steps; column by column. */
+ * roundings of the largest, or max_iter steps. */
 static void {{ name }}__g_inverse_rows({{ name }}_data *d, const cdyn_prox_settings *s, cdyn_real *A)
 {
-    cdyn_real x[{{ NAME }}_NC], *W = d->deriv_W;
-    int it, r, c;
-    for (c = 0; c < {{ NAME }}_NV; ++c) {
-        for (r = 0; r < {{ NAME }}_NC; ++r)
-            x[r] = A[r * {{ NAME }}_NV + c];
-        {{ name }}__kkt_solve(d, x);
-        for (r = 0; r < {{ NAME }}_NC; ++r)
-            A[r * {{ NAME }}_NV + c] = W[r * {{ NAME }}_NV + c] = x[r];
-    }
+    cdyn_real *W = d->deriv_W;
+    int it, k;
+    {{ name }}__kkt_solve_rows(d, A);
+    for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+        W[k] = A[k];
     for (it = 1; it < s->max_iter; ++it) {
         cdyn_real step = 0, size = 0;
-        for (c = 0; c < {{ NAME }}_NV; ++c) {
-            for (r = 0; r < {{ NAME }}_NC; ++r)
-                x[r] = s->mu * W[r * {{ NAME }}_NV + c];
-            {{ name }}__kkt_solve(d, x);
-            for (r = 0; r < {{ NAME }}_NC; ++r) {
-                cdyn_real *y = &A[r * {{ NAME }}_NV + c];
-                const cdyn_real w = x[r] < 0 ? -x[r] : x[r];
-                W[r * {{ NAME }}_NV + c] = x[r];
-                *y += x[r];
-                step = w > step ? w : step;
-                size = (*y < 0 ? -*y : *y) > size ? (*y < 0 ? -*y : *y) : size;
-            }
+        for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
+            W[k] = s->mu * W[k];
+        {{ name }}__kkt_solve_rows(d, W);
+        for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k) {
+            const cdyn_real w = W[k] < 0 ? -W[k] : W[k];
+            A[k] += W[k];
+            step = w > step ? w : step;
+            size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
         if (!(step > 4 * {{ NAME }}__EPS * size)) /* a NaN stops too: the caller sees it */
             break;

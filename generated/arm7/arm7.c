@@ -21773,35 +21773,59 @@ static void arm7__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *
 #define ARM7__EPS CDYN_R(2.3e-16)
 #endif
 
+/* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
+ * ascending; row i's are [first[i], first[i + 1]). */
+static const int arm7__kkt_pairs[15][2] = {
+    { 1, 0 }, { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 }, { 4, 0 }, { 4, 1 },
+    { 4, 2 }, { 4, 3 }, { 5, 0 }, { 5, 1 }, { 5, 2 }, { 5, 3 }, { 5, 4 }
+};
+static const int arm7__kkt_row_first[ARM7_NC + 1] = {
+    0, 0, 1, 3, 6, 10, 15
+};
+
+/* X <- (G + mu I)^-1 X for X of NC rows of NV columns: arm7__kkt_solve's steps (Lc^-T,
+ * Dc^-1, Lc^-1, each entry's terms in its order) on whole rows, which vectorise over the
+ * columns; a column at a time, the solves took most of the derivatives' time. */
+static void arm7__kkt_solve_rows(const arm7_data *d, cdyn_real *X)
+{
+    int i, c;
+    int t;
+    for (i = ARM7_NC - 1; i >= 0; --i)
+        for (t = arm7__kkt_row_first[i]; t < arm7__kkt_row_first[i + 1]; ++t)
+            arm7__row_axpy(X + arm7__kkt_pairs[t][1] * ARM7_NV,
+                           d->Gl[i * ARM7_NC + arm7__kkt_pairs[t][1]], X + i * ARM7_NV);
+    for (i = 0; i < ARM7_NC; ++i) {
+        const cdyn_real f = d->GDinv[i];
+        for (c = 0; c < ARM7_NV; ++c)
+            X[i * ARM7_NV + c] = X[i * ARM7_NV + c] * f;
+    }
+    for (i = 0; i < ARM7_NC; ++i)
+        for (t = arm7__kkt_row_first[i]; t < arm7__kkt_row_first[i + 1]; ++t)
+            arm7__row_axpy(X + i * ARM7_NV, d->Gl[i * ARM7_NC + arm7__kkt_pairs[t][1]],
+                           X + arm7__kkt_pairs[t][1] * ARM7_NV);
+}
+
 /* A <- G^-1 A (NC x NV) by proximal iterations on the factor of G + mu I the solve left,
  * (G + mu I) X_k+1 = A + mu X_k from X_0 = 0 (Pinocchio's), as their steps
  * W_k = mu (G + mu I)^-1 W_k-1 added up, until a step moves no entry by more than a few
- * roundings of the largest, or max_iter steps; column by column. */
+ * roundings of the largest, or max_iter steps. */
 static void arm7__g_inverse_rows(arm7_data *d, const cdyn_prox_settings *s, cdyn_real *A)
 {
-    cdyn_real x[ARM7_NC], *W = d->deriv_W;
-    int it, r, c;
-    for (c = 0; c < ARM7_NV; ++c) {
-        for (r = 0; r < ARM7_NC; ++r)
-            x[r] = A[r * ARM7_NV + c];
-        arm7__kkt_solve(d, x);
-        for (r = 0; r < ARM7_NC; ++r)
-            A[r * ARM7_NV + c] = W[r * ARM7_NV + c] = x[r];
-    }
+    cdyn_real *W = d->deriv_W;
+    int it, k;
+    arm7__kkt_solve_rows(d, A);
+    for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
+        W[k] = A[k];
     for (it = 1; it < s->max_iter; ++it) {
         cdyn_real step = 0, size = 0;
-        for (c = 0; c < ARM7_NV; ++c) {
-            for (r = 0; r < ARM7_NC; ++r)
-                x[r] = s->mu * W[r * ARM7_NV + c];
-            arm7__kkt_solve(d, x);
-            for (r = 0; r < ARM7_NC; ++r) {
-                cdyn_real *y = &A[r * ARM7_NV + c];
-                const cdyn_real w = x[r] < 0 ? -x[r] : x[r];
-                W[r * ARM7_NV + c] = x[r];
-                *y += x[r];
-                step = w > step ? w : step;
-                size = (*y < 0 ? -*y : *y) > size ? (*y < 0 ? -*y : *y) : size;
-            }
+        for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
+            W[k] = s->mu * W[k];
+        arm7__kkt_solve_rows(d, W);
+        for (k = 0; k < ARM7_NC * ARM7_NV; ++k) {
+            const cdyn_real w = W[k] < 0 ? -W[k] : W[k];
+            A[k] += W[k];
+            step = w > step ? w : step;
+            size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
         if (!(step > 4 * ARM7__EPS * size)) /* a NaN stops too: the caller sees it */
             break;

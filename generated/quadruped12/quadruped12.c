@@ -55356,35 +55356,66 @@ static void quadruped12__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn
 #define QUADRUPED12__EPS CDYN_R(2.3e-16)
 #endif
 
+/* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
+ * ascending; row i's are [first[i], first[i + 1]). */
+static const int quadruped12__kkt_pairs[66][2] = {
+    { 1, 0 }, { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 }, { 4, 0 }, { 4, 1 },
+    { 4, 2 }, { 4, 3 }, { 5, 0 }, { 5, 1 }, { 5, 2 }, { 5, 3 }, { 5, 4 }, { 6, 0 },
+    { 6, 1 }, { 6, 2 }, { 6, 3 }, { 6, 4 }, { 6, 5 }, { 7, 0 }, { 7, 1 }, { 7, 2 },
+    { 7, 3 }, { 7, 4 }, { 7, 5 }, { 7, 6 }, { 8, 0 }, { 8, 1 }, { 8, 2 }, { 8, 3 },
+    { 8, 4 }, { 8, 5 }, { 8, 6 }, { 8, 7 }, { 9, 0 }, { 9, 1 }, { 9, 2 }, { 9, 3 },
+    { 9, 4 }, { 9, 5 }, { 9, 6 }, { 9, 7 }, { 9, 8 }, { 10, 0 }, { 10, 1 }, { 10, 2 },
+    { 10, 3 }, { 10, 4 }, { 10, 5 }, { 10, 6 }, { 10, 7 }, { 10, 8 }, { 10, 9 }, { 11, 0 },
+    { 11, 1 }, { 11, 2 }, { 11, 3 }, { 11, 4 }, { 11, 5 }, { 11, 6 }, { 11, 7 }, { 11, 8 },
+    { 11, 9 }, { 11, 10 }
+};
+static const int quadruped12__kkt_row_first[QUADRUPED12_NC + 1] = {
+    0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66
+};
+
+/* X <- (G + mu I)^-1 X for X of NC rows of NV columns: quadruped12__kkt_solve's steps (Lc^-T,
+ * Dc^-1, Lc^-1, each entry's terms in its order) on whole rows, which vectorise over the
+ * columns; a column at a time, the solves took most of the derivatives' time. */
+static void quadruped12__kkt_solve_rows(const quadruped12_data *d, cdyn_real *X)
+{
+    int i, c;
+    int t;
+    for (i = QUADRUPED12_NC - 1; i >= 0; --i)
+        for (t = quadruped12__kkt_row_first[i]; t < quadruped12__kkt_row_first[i + 1]; ++t)
+            quadruped12__row_axpy(X + quadruped12__kkt_pairs[t][1] * QUADRUPED12_NV,
+                           d->Gl[i * QUADRUPED12_NC + quadruped12__kkt_pairs[t][1]], X + i * QUADRUPED12_NV);
+    for (i = 0; i < QUADRUPED12_NC; ++i) {
+        const cdyn_real f = d->GDinv[i];
+        for (c = 0; c < QUADRUPED12_NV; ++c)
+            X[i * QUADRUPED12_NV + c] = X[i * QUADRUPED12_NV + c] * f;
+    }
+    for (i = 0; i < QUADRUPED12_NC; ++i)
+        for (t = quadruped12__kkt_row_first[i]; t < quadruped12__kkt_row_first[i + 1]; ++t)
+            quadruped12__row_axpy(X + i * QUADRUPED12_NV, d->Gl[i * QUADRUPED12_NC + quadruped12__kkt_pairs[t][1]],
+                           X + quadruped12__kkt_pairs[t][1] * QUADRUPED12_NV);
+}
+
 /* A <- G^-1 A (NC x NV) by proximal iterations on the factor of G + mu I the solve left,
  * (G + mu I) X_k+1 = A + mu X_k from X_0 = 0 (Pinocchio's), as their steps
  * W_k = mu (G + mu I)^-1 W_k-1 added up, until a step moves no entry by more than a few
- * roundings of the largest, or max_iter steps; column by column. */
+ * roundings of the largest, or max_iter steps. */
 static void quadruped12__g_inverse_rows(quadruped12_data *d, const cdyn_prox_settings *s, cdyn_real *A)
 {
-    cdyn_real x[QUADRUPED12_NC], *W = d->deriv_W;
-    int it, r, c;
-    for (c = 0; c < QUADRUPED12_NV; ++c) {
-        for (r = 0; r < QUADRUPED12_NC; ++r)
-            x[r] = A[r * QUADRUPED12_NV + c];
-        quadruped12__kkt_solve(d, x);
-        for (r = 0; r < QUADRUPED12_NC; ++r)
-            A[r * QUADRUPED12_NV + c] = W[r * QUADRUPED12_NV + c] = x[r];
-    }
+    cdyn_real *W = d->deriv_W;
+    int it, k;
+    quadruped12__kkt_solve_rows(d, A);
+    for (k = 0; k < QUADRUPED12_NC * QUADRUPED12_NV; ++k)
+        W[k] = A[k];
     for (it = 1; it < s->max_iter; ++it) {
         cdyn_real step = 0, size = 0;
-        for (c = 0; c < QUADRUPED12_NV; ++c) {
-            for (r = 0; r < QUADRUPED12_NC; ++r)
-                x[r] = s->mu * W[r * QUADRUPED12_NV + c];
-            quadruped12__kkt_solve(d, x);
-            for (r = 0; r < QUADRUPED12_NC; ++r) {
-                cdyn_real *y = &A[r * QUADRUPED12_NV + c];
-                const cdyn_real w = x[r] < 0 ? -x[r] : x[r];
-                W[r * QUADRUPED12_NV + c] = x[r];
-                *y += x[r];
-                step = w > step ? w : step;
-                size = (*y < 0 ? -*y : *y) > size ? (*y < 0 ? -*y : *y) : size;
-            }
+        for (k = 0; k < QUADRUPED12_NC * QUADRUPED12_NV; ++k)
+            W[k] = s->mu * W[k];
+        quadruped12__kkt_solve_rows(d, W);
+        for (k = 0; k < QUADRUPED12_NC * QUADRUPED12_NV; ++k) {
+            const cdyn_real w = W[k] < 0 ? -W[k] : W[k];
+            A[k] += W[k];
+            step = w > step ? w : step;
+            size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
         if (!(step > 4 * QUADRUPED12__EPS * size)) /* a NaN stops too: the caller sees it */
             break;

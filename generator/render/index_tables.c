@@ -195,6 +195,31 @@ static void con_pairs_value(const kin_tree *t, tpl_value *ctx)
     set_list(ctx, "con_pairs", "ncon_pairs", &b, n, 1);
 }
 
+/* kkt_pairs: the (row i, column j < i) entries of G + mu I's factor on its fill pattern
+ * (d->Gl[i NC + j]), rows ascending and each row's columns ascending; kkt_row_first: row i's
+ * are [first[i], first[i + 1]); nkkt_pairs their count: R_prox_ltl_derivatives' solves with
+ * G + mu I by whole rows, in R__kkt_solve's order. */
+static void kkt_pairs_value(const kin_tree *t, tpl_value *ctx)
+{
+    ebuf b = { 0, 0, 0, 0 }, f = { 0, 0, 0, 0 };
+    unsigned char *pat = calloc((size_t)(t->nc > 0 ? t->nc * t->nc : 1), 1);
+    int i, j, n = 0, ok = pat && tree_constraint_factor_pattern(t, pat) >= 0;
+    ebuf_puts(&b, "");
+    ebuf_puts(&f, "");
+    for (i = 0; ok && i < t->nc; i++) {
+        ebuf_printf(&f, "%s%d", separator(i, 16), n);
+        for (j = 0; j < i; j++)
+            if (pat[i * t->nc + j]) {
+                ebuf_printf(&b, "%s{ %d, %d }", separator(n, 8), i, j);
+                n++;
+            }
+    }
+    ebuf_printf(&f, "%s%d", separator(t->nc, 16), n);
+    free(pat);
+    set_list(ctx, "kkt_pairs", "nkkt_pairs", &b, n, ok);
+    set_list(ctx, "kkt_row_first", NULL, &f, t->nc + 1, ok);
+}
+
 void index_tables_value(const kin_tree *t, tpl_value *ctx)
 {
     ltl_layout l;
@@ -205,6 +230,8 @@ void index_tables_value(const kin_tree *t, tpl_value *ctx)
     ltl_pairs_value(t, &l, ctx);
     layout_close(&l);
     deriv_runs_value(t, ctx);
-    if (t->nconstraints > 0)
+    if (t->nconstraints > 0) {
         con_pairs_value(t, ctx);
+        kkt_pairs_value(t, ctx);
+    }
 }
