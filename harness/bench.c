@@ -23,12 +23,12 @@
  *
  * A robot generated with --batch W (`cdyngen bench --batch W`; bench.h's bench_batch) adds a
  * third side to fk, rnea, nle, gravity, crba, minv, aba, rnea_derivatives and aba_derivatives
- * (prox_ltl, prox_ltls with a constraint set; constrained_aba, prox_pv with contacts only): the batch
- * form, each call on W states of
- * the same pool (BENCH_POOL / W blocks of W consecutive states), its batches rotating with
- * the other two sides'; its figure is the median batch divided by M and by W, per state,
- * printed after the robot's rows beside the single form's with their ratio and
- * the states per second on one core, and checked lane by lane against the single form.
+ * (prox_ltl, prox_ltls with a constraint set; constrained_aba, prox_pv, prox_ltl_derivatives
+ * with contacts only): the batch form, each call on W states of the same pool (BENCH_POOL / W
+ * blocks of W consecutive states), its batches rotating with the other two sides'; its
+ * figure is the median batch divided by M and by W, per state, printed after the robot's
+ * rows beside the single form's with their ratio and the states per second on one core, and
+ * checked lane by lane against the single form.
  *
  * Caveat: a big generated function (humanoid rnea: 32 KB of code, run once per call) does
  * not fit in the L1 instruction cache, so its time depends on where its pages land in

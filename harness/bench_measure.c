@@ -372,8 +372,9 @@ static void *lanes_alloc(const bench_batch *b, size_t bytes)
 }
 
 /* The batch side (bench.h): its workspace, the pool packed in blocks of W consecutive
- * states, room for its largest output (aba_derivatives': three matrices and the status);
- * 0, or -1. */
+ * states, room for its largest output (prox_ltl_derivatives': ddq, lambda, three nv x nv
+ * and three nc x nv matrices and the status; aba_derivatives' three matrices and the status;
+ * fk's 12 reals a lane); 0, or -1. */
 static int batch_init(bench_ctx *c)
 {
     const bench_batch *b = c->robot->batch;
@@ -386,7 +387,8 @@ static int batch_init(bench_ctx *c)
         return -1;
     c->data[BATCH] = lanes_alloc(b, b->data_size);
     c->out[BATCH] =
-        lanes_alloc(b, (3 * (size_t)nv * nv + (size_t)nv + (size_t)c->in.nc + 12) * lane);
+        lanes_alloc(b, (3 * (size_t)nv * ((size_t)nv + (size_t)c->in.nc) + (size_t)nv +
+                        (size_t)c->in.nc + 12) * lane);
     c->batch_pool = lanes_alloc(b, (size_t)nblocks * ((size_t)nq + 3 * (size_t)nv) * lane);
     if (!c->data[BATCH] || !c->out[BATCH] || !c->batch_pool)
         return -1;

@@ -282,6 +282,10 @@ _PROTOTYPES.update({
 _BATCH_SOLVERS = ("prox_ltl",{% if contacts_only %} "constrained_aba", "prox_pv"{% endif %})
 for _s in _BATCH_SOLVERS:
     _PROTOTYPES["batch_" + _s] = (_int, [_lanes_p, ctypes.POINTER(_Settings)] + [_lanes_p] * 5)
+{% if contacts_only %}
+_PROTOTYPES["batch_prox_ltl_derivatives"] = (_int, [_lanes_p, ctypes.POINTER(_Settings)]
+                                             + [_lanes_p] * 10)
+{% endif %}
 {% endif %}
 {% endif %}
 
@@ -950,13 +954,23 @@ _BATCH_SOLVER_DOC = """%(fn)s on N states: returns (ddq (N, NV), lambda (N, NC),
     CDYN_E_ARG."""
 
 
-def _batch_solve(fn, q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol, Kp, Kd):
+# The six derivatives of prox_ltl_derivatives, per state: ddq's by q, v, tau, then lambda's.
+_DERIVATIVES = [(NV, NV)] * 3 + [(NC, NV)] * 3
+
+
+def _batch_solve(fn, q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol, Kp, Kd, then=None):
     """The driver of batch_FN (_batch_solver): {{ name }}_batch_FN block by block over _batch,
     lambda and the references copied into each block's lanes, the iterations and residuals
-    read back; a failing row's status is FN's on that row alone."""
-    f = "batch_" + fn
-    d, c = _batch_data(f, data), _c(f)
+    read back; a failing row's status is FN's on that row alone. With then, the name of a
+    form that reads FN's solve (prox_ltl_derivatives), each block's solve is followed by
+    {{ name }}_batch_THEN on it, in the same lanes (it reads the factor the solve left in d), and
+    the results are ddq, lambda and THEN's six; a row whose solve passed is named with THEN's
+    status on it."""
+    f = "batch_" + (then or fn)
+    d, c = _batch_data(f, data), _c("batch_" + fn)
+    after = _c("batch_" + then) if then else None
     s, gains = _settings(f, mu, max_iter, abs_tol, rel_tol, Kp, Kd, lam is not None)
+    s_then, _ = _settings(f, mu, max_iter, abs_tol, rel_tol, None, None, 0)  # as the single's
     q, v = _batch_input(f, "q", q, NQ), _batch_input(f, "v", v, NV)
     tau, n = _batch_input(f, "tau", tau, NV), q.shape[0]
     lam = _out(n, NC) if lam is None else _batch_input(f, "lam", lam, NC)
@@ -967,31 +981,41 @@ def _batch_solve(fn, q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol, Kp, K
     d.primal_residual, d.dual_residual = _out(n), _out(n)
     residuals = d._view(d._ref + 12 * NCONSTRAINTS, 2)
     it_at = (d._ref + 12 * NCONSTRAINTS + 2) * lane      # the int after dual_residual
+    solve_mask, unsolved = [0], set()   # the block's solve mask; the rows whose solve failed
 
-    def solve(dd, q, v, tau, lam_in, ref, ddq, lam_out):
+    def solve(dd, q, v, tau, lam_in, ref, ddq, lam_out, *then_out):
         ctypes.memmove(lam_out.value, lam_in.value, NC * lane)   # lambda is in and out
         ctypes.memmove(ref_lanes, ref.value, 12 * NCONSTRAINTS * lane)
-        return c(dd, ctypes.byref(s), q, v, tau, ddq, lam_out)
+        solve_mask[0] = mask = c(dd, ctypes.byref(s), q, v, tau, ddq, lam_out)
+        if after is None or mask < 0:
+            return mask
+        more = after(dd, ctypes.byref(s_then), q, v, ddq, lam_out, *then_out)
+        return more if more < 0 else mask | more
 
     def read(dd, start, k):
         d.primal_residual[start:start + k] = residuals[0, :k]
         d.dual_residual[start:start + k] = residuals[1, :k]
         count = d.buffer[it_at:it_at + ctypes.sizeof(_int)].view(np.intc)[0]
         iterations[start:start + k] = count         # the block's, on every lane
+        unsolved.update(start + l for l in range(k) if solve_mask[0] >> l & 1)
 
-    def single(i):                  # fn's status on row i, with its references
-        one = Data()
+    def single(i):                  # fn's status on row i, with its references (then THEN's)
+        one, ddq_i, lam_i = Data(), _out(NV), lam[i].copy()
         np.ctypeslib.as_array(one.ref_R).reshape(-1)[:] = refs[i, :9 * NCONSTRAINTS]
         np.ctypeslib.as_array(one.ref_p).reshape(-1)[:] = refs[i, 9 * NCONSTRAINTS:]
         status = _c(fn)(one, ctypes.byref(s), _ptr(q[i]), _ptr(v[i]), _ptr(tau[i]),
-                        _ptr(_out(NV)), _ptr(lam[i].copy()))
-        # passing alone (it met the tolerance before the block's last iteration), the
-        # lane's failure is the tolerance: CDYN_E_NOT_CONVERGED
-        return status if status < 0 else -5
-    ddq, lam = _batch(f, [("q", q, NQ), ("v", v, NV), ("tau", tau, NV), ("lam", lam, NC),
-                          ("refs", refs, 12 * NCONSTRAINTS)], [(NV,), (NC,)], solve, d,
-                      single=single, each=read)
-    return ddq, lam, iterations
+                        _ptr(ddq_i), _ptr(lam_i))
+        if status < 0 or i in unsolved:
+            # passing alone (it met the tolerance before the block's last iteration), the
+            # lane's failure is the tolerance: CDYN_E_NOT_CONVERGED
+            return status if status < 0 else -5
+        return _c(then)(one, ctypes.byref(s_then), _ptr(q[i]), _ptr(v[i]), _ptr(ddq_i),
+                        _ptr(lam_i), *(_ptr(_out(*shape)) for shape in _DERIVATIVES))
+    results = _batch(f, [("q", q, NQ), ("v", v, NV), ("tau", tau, NV), ("lam", lam, NC),
+                         ("refs", refs, 12 * NCONSTRAINTS)],
+                     [(NV,), (NC,)] + (_DERIVATIVES if then else []), solve, d,
+                     single=single, each=read)
+    return tuple(results) if then else (results[0], results[1], iterations)
 
 
 def _batch_solver(fn):
@@ -1010,6 +1034,22 @@ batch_prox_ltls = _batch_solver("prox_ltls")
 {% if contacts_only %}
 batch_constrained_aba = _batch_solver("constrained_aba")
 batch_prox_pv = _batch_solver("prox_pv")
+
+
+def batch_prox_ltl_derivatives(q, v, tau, lam=None, data=None, mu=_MU, max_iter=100,
+                               abs_tol=_ABS_TOL, rel_tol=0.0):
+    """prox_ltl_derivatives on N states: batch_prox_ltl(q, v, tau, lam, data, mu, max_iter,
+    abs_tol, rel_tol), each block's solve followed by {{ name }}_batch_prox_ltl_derivatives on
+    it (the same settings). Returns (ddq (N, NV), lambda (N, NC), ddq_dq, ddq_dv, ddq_dtau
+    (N, NV, NV), lambda_dq, lambda_dv, lambda_dtau (N, NC, NV)), as prox_ltl_derivatives
+    row by row: a row's solve is batch_prox_ltl's (its block's iterations), so its results
+    are prox_ltl_derivatives' on it within the tolerances' effect. A row whose solve fails
+    (as in batch_prox_ltl) or whose derivatives are not finite raises StatusError naming
+    every failing row (.rows; .row the first, with prox_ltl_derivatives' status on it);
+    residuals in data as batch_prox_ltl's. No Baumgarte gains, which the derivatives do
+    not cover."""
+    return _batch_solve("prox_ltl", q, v, tau, lam, data, mu, max_iter, abs_tol, rel_tol,
+                        None, None, then="prox_ltl_derivatives")
 {% endif %}
 {% endif %}
 

@@ -37,7 +37,10 @@ with check_batch_solver, batch_prox_ltl's (and with contacts only batch_constrai
 batch_prox_pv's) ddq, lambda, iterations and residuals against the single solver's row by row
 (to the same tolerance at a fixed max_iter, with Baumgarte gains and a warm start; a row's
 iterations its block's most at a tolerance), a NaN row named alone, every unconverged row
-named, bad settings.
+named, bad settings; with contacts only (check_batch_prox_derivatives)
+batch_prox_ltl_derivatives' ddq, lambda and six derivatives against prox_ltl_derivatives'
+row by row (to rounding at a fixed max_iter, within 1e3 tol at a tolerance), N = 1
+and 0, a NaN row named alone, bad shapes.
 Prints what it checked; exits 1 listing every failure.
 """
 import ctypes
@@ -628,8 +631,98 @@ def check_batch_prox(m, rng, tol, q, v, tau):
                                            if hasattr(m, "constrained_aba") else [])
     missing = [fn for fn in solvers if not callable(getattr(m, "batch_" + fn, None))]
     check(not missing, "batch solvers missing from the module: %s" % missing)
-    return "; ".join(check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0)
-                     for fn in solvers if fn not in missing)
+    done = [check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0)
+            for fn in solvers if fn not in missing]
+    if hasattr(m, "prox_ltl_derivatives"):      # contacts only
+        done.append(check_batch_prox_derivatives(m, tol, q, v, tau, lam0))
+    return "; ".join(done)
+
+
+DERIVATIVE_NAMES = ("ddq", "lambda", "ddq_dq", "ddq_dv", "ddq_dtau", "lambda_dq", "lambda_dv",
+                    "lambda_dtau")
+
+
+def check_batch_prox_derivatives(m, tol, q, v, tau, lam0):
+    """batch_prox_ltl_derivatives against prox_ltl_derivatives row by row, on the N = 2 W + 3
+    states of check_batch: its eight results' shapes and dtype; with abs_tol = rel_tol = 0
+    (exactly max_iter iterations on every lane, warm-started by lam0) to rounding (tol, as
+    the other batch forms); at a tolerance (the default settings, and mu = 1e-2) within
+    1e3 tol, check_batch_solver's rule for a converged solve (below); N = 1 (a block of one row: its own iterations) to
+    rounding, N = 0; a NaN row raises StatusError naming that row alone with
+    prox_ltl_derivatives' status; bad shapes ValueError."""
+    f, w, n = "batch_prox_ltl_derivatives", m.batch_w(), len(q)
+    batch = m.batch_prox_ltl_derivatives
+    shapes = [(m.NV,), (m.NC,)] + [(m.NV, m.NV)] * 3 + [(m.NC, m.NV)] * 3
+
+    def single(qs, vs, taus, lams=None, **kw):
+        rows = [m.prox_ltl_derivatives(qs[i], vs[i], taus[i], None if lams is None else lams[i],
+                                       **kw) for i in range(len(qs))]
+        return [np.array([r[k] for r in rows]).reshape((len(qs),) + shapes[k])
+                for k in range(len(shapes))]
+
+    def compare(got, want, tolerance, what):
+        check(len(got) == len(shapes) and all(g.dtype == m.DTYPE for g in got) and
+              [g.shape for g in got] == [x.shape for x in want],
+              "%s (%s): %s, single %s" % (f, what, [(g.shape, g.dtype.name) for g in got],
+                                          [x.shape for x in want]))
+        rel = 0.0
+        for name, g, x in zip(DERIVATIVE_NAMES, got, want):
+            close(g, x, tolerance, "%s %s = prox_ltl_derivatives' row by row (%s)"
+                  % (f, name, what))
+            if g.shape == x.shape:
+                rel = max(rel, float(np.max(np.abs(g.astype(float) - x), initial=0.0) /
+                                     (1 + np.max(np.abs(x.astype(float)), initial=0.0))))
+        return rel
+
+    # exactly max_iter proximal iterations on every lane and in every single solve: the
+    # same operations, so rounding-level agreement (10 iterations at the default mu converge)
+    fixed = dict(max_iter=10, abs_tol=0.0, rel_tol=0.0)
+    rel_fixed = compare(batch(q, v, tau, lam0, **fixed), single(q, v, tau, lam0, **fixed), tol,
+                        "max_iter")
+    # Converged solves at a tolerance: a block iterates until its slowest row converges, so
+    # a row may take more iterations than alone and its ddq and lambda differ from the single
+    # solve's within the tolerance's effect, bounded by 1e3 tol as check_batch_solver's
+    # converged solves. The derivatives are the same operations on that ddq and lambda
+    # (RNEA's derivatives at a = ddq and the contact forces' terms, linear in them; the
+    # factor is q's, and G^-1's proximal steps stop per lane where the single form's do), so
+    # they differ by as much relative to their own scale: the same 1e3 tol. The default
+    # settings (CDYN_PROX_SETTINGS_DEFAULT's mu and abs_tol, max_iter 100), and mu = 1e-2 as
+    # check_batch_solver's, where the rows need different counts (the humanoid: 6 of its 11
+    # rows take more iterations than alone; measured 1.2e-11 relative).
+    abs_tol = 1e-10 if m.DTYPE == np.float64 else 1e-4      # CDYN_PROX_SETTINGS_DEFAULT's
+    rel = 0.0
+    for what, kw in (("default settings", {}), ("mu = 1e-2", dict(mu=1e-2, max_iter=500))):
+        d = m.BatchData()
+        want = single(q, v, tau, **kw)
+        rel = max(rel, compare(batch(q, v, tau, data=d, **kw), want, 1e3 * tol, what))
+        check(d.primal_residual.shape == (n,) and np.all(d.primal_residual <= abs_tol),
+              "%s residuals %s above abs_tol (%s)" % (f, d.primal_residual, what))
+    want = single(q, v, tau)
+    compare(batch(q[:1], v[:1], tau[:1]), [x[:1] for x in want], tol, "N = 1")
+    compare(batch(q[:0], v[:0], tau[:0]), [x[:0] for x in want], 0, "N = 0")
+
+    bad = w + 1                                 # a NaN in the second block's second lane
+    qn = q.copy()
+    qn[bad] = np.nan
+    status = None
+    try:
+        m.prox_ltl_derivatives(qn[bad], v[bad], tau[bad])
+    except m.StatusError as e:
+        status = e.status
+    check(status is not None, "prox_ltl_derivatives of a NaN q: no StatusError")
+    try:
+        batch(qn, v, tau)
+        check(False, "%s of a NaN row: no StatusError" % f)
+    except m.StatusError as e:
+        check(e.rows == [bad] and e.row == bad and e.status == status and
+              "(row %d)" % bad in str(e) and f in str(e),
+              "%s's NaN error: rows %s status %s (%s), single %s"
+              % (f, e.rows, e.status, e, status))
+    raises(ValueError, [f, "tau", "(N, %d)" % m.NV], batch, q, v, tau[:, :-1])
+    raises(ValueError, [f, "lam", "(N, %d)" % m.NC], batch, q, v, tau, lam0[:, :-1])
+    raises(ValueError, [f, "v", "rows"], batch, q, v[:-1], tau)
+    return ("%s as prox_ltl_derivatives to %.1e (max_iter), %.1e (at a tolerance)"
+            % (f, rel_fixed, rel))
 
 
 def check_batch_solver(m, fn, tol, q, v, tau, d, q_ref, lam0):
