@@ -279,7 +279,7 @@ _PROTOTYPES.update({
 {% endif %}
 })
 {% if constraints and forward_dynamics %}
-_BATCH_SOLVERS = ("prox_ltl",{% if contacts_only %} "constrained_aba", "prox_pv"{% endif %})
+_BATCH_SOLVERS = ("prox_ltl", "prox_ltls",{% if contacts_only %} "constrained_aba", "prox_pv"{% endif %})
 for _s in _BATCH_SOLVERS:
     _PROTOTYPES["batch_" + _s] = (_int, [_lanes_p, ctypes.POINTER(_Settings)] + [_lanes_p] * 5)
 {% if contacts_only %}
