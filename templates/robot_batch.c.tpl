@@ -987,9 +987,9 @@ static void {{ name }}__batch_kkt_columns({{ name }}_batch_data *d, const cdyn_p
     {{ name }}_lanes nb;
     int t, k, c;
 {% if nltl_pairs %}
-    for (k = {{ NAME }}_NV - 1; k >= 0; --k) /* L^-T */
+    for (k = {{ NAME }}_NV - 1; k >= 0; --k) /* L^-T; R is zero off each DoF's branch */
         {{ name }}__batch_gather_rows(R + k * {{ NAME }}_NV, R, {{ name }}__ltl_cols, {{ name }}__ltl_col_first[k],
-                                 {{ name }}__ltl_col_first[k + 1], d->L, {{ NAME }}_NV);
+                                 {{ name }}__ltl_col_first[k + 1], d->L, {{ name }}__subtree_end[k]);
 {% endif %}
     for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
         A[k] = -A[k];

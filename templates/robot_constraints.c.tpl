@@ -641,7 +641,11 @@ static void {{ name }}__kkt_columns({{ name }}_data *d, const cdyn_prox_settings
                               cdyn_real *A)
 {
     int t, k;
+{% if nltl_pairs %}
+    {{ name }}__solve_lt_rows(d, R, {{ name }}__subtree_end); /* R is zero off each DoF's branch */
+{% else %}
     {{ name }}__solve_lt_rows(d, R, 0);
+{% endif %}
     for (k = 0; k < {{ NAME }}_NC * {{ NAME }}_NV; ++k)
         A[k] = -A[k];
     for (t = 0; t < {{ ncon_pairs }}; ++t)

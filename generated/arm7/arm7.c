@@ -21839,7 +21839,7 @@ static void arm7__kkt_columns(arm7_data *d, const cdyn_prox_settings *s, cdyn_re
                               cdyn_real *A)
 {
     int t, k;
-    arm7__solve_lt_rows(d, R, 0);
+    arm7__solve_lt_rows(d, R, arm7__subtree_end); /* R is zero off each DoF's branch */
     for (k = 0; k < ARM7_NC * ARM7_NV; ++k)
         A[k] = -A[k];
     for (t = 0; t < 42; ++t)

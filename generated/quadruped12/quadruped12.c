@@ -55429,7 +55429,7 @@ static void quadruped12__kkt_columns(quadruped12_data *d, const cdyn_prox_settin
                               cdyn_real *A)
 {
     int t, k;
-    quadruped12__solve_lt_rows(d, R, 0);
+    quadruped12__solve_lt_rows(d, R, quadruped12__subtree_end); /* R is zero off each DoF's branch */
     for (k = 0; k < QUADRUPED12_NC * QUADRUPED12_NV; ++k)
         A[k] = -A[k];
     for (t = 0; t < 108; ++t)
