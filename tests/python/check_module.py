@@ -92,6 +92,16 @@ def raises(exc, words, fn, *args):
     check(False, "expected %s %s, nothing raised" % (exc.__name__, words))
 
 
+def status_of(m, fn, *args):
+    """The cdyn_status of the StatusError that fn(*args) must raise (on a NaN row)."""
+    try:
+        fn(*args)
+    except m.StatusError as e:
+        return e.status
+    check(False, "%s of a NaN row: no StatusError" % fn.__name__)
+    return None
+
+
 def c_aba(driver, q, v, tau):
     text = " ".join(repr(float(x)) for x in np.concatenate([q, v, tau]))
     out = subprocess.run([driver], input=text, stdout=subprocess.PIPE, universal_newlines=True,
@@ -549,12 +559,7 @@ def check_batch(m, module_dir, name, rng, single):
     bad = w + 1                                   # a NaN in the second block's second lane
     qn = q.copy()
     qn[bad] = np.nan
-    status = None
-    try:
-        m.aba(qn[bad], v[bad], a[bad])
-    except m.StatusError as e:
-        status = e.status
-    check(status is not None, "aba of a NaN q: no StatusError")
+    status = status_of(m, m.aba, qn[bad], v[bad], a[bad])
     for f, args in (("batch_aba", (qn, v, a)), ("batch_minv", (qn,))):
         raises(m.StatusError, [f, "row %d" % bad, "cdyn_status %d" % status], getattr(m, f), *args)
     try:
@@ -565,12 +570,7 @@ def check_batch(m, module_dir, name, rng, single):
     # the derivatives: the NaN row named alone, with the single form's status on it
     for f, single_f in (("batch_rnea_derivatives", m.rnea_derivatives),
                         ("batch_aba_derivatives", m.aba_derivatives)):
-        try:
-            single_f(qn[bad], v[bad], a[bad])
-            status = None
-        except m.StatusError as e:
-            status = e.status
-        check(status is not None, "%s of a NaN q: no StatusError" % single_f.__name__)
+        status = status_of(m, single_f, qn[bad], v[bad], a[bad])
         try:
             getattr(m, f)(qn, v, a)
             check(False, "%s of a NaN row: nothing raised" % f)
@@ -704,12 +704,7 @@ def check_batch_prox_derivatives(m, tol, q, v, tau, lam0):
     bad = w + 1                                 # a NaN in the second block's second lane
     qn = q.copy()
     qn[bad] = np.nan
-    status = None
-    try:
-        m.prox_ltl_derivatives(qn[bad], v[bad], tau[bad])
-    except m.StatusError as e:
-        status = e.status
-    check(status is not None, "prox_ltl_derivatives of a NaN q: no StatusError")
+    status = status_of(m, m.prox_ltl_derivatives, qn[bad], v[bad], tau[bad])
     try:
         batch(qn, v, tau)
         check(False, "%s of a NaN row: no StatusError" % f)
