@@ -12,6 +12,7 @@
 #define CDYN_SCALAR_FLOAT 1
 typedef float cdyn_real;
 #define CDYN_R(x) ((float)(x))
+#define CDYN_EPS CDYN_R(1.2e-7) /* one rounding of the scalar, a little above FLT_EPSILON */
 #define CDYN_SQRT(x) sqrtf(x)
 #define CDYN_SIN(x) sinf(x)
 #define CDYN_COS(x) cosf(x)
@@ -19,6 +20,7 @@ typedef float cdyn_real;
 #define CDYN_SCALAR_FLOAT 0
 typedef double cdyn_real;
 #define CDYN_R(x) (x)
+#define CDYN_EPS CDYN_R(2.3e-16) /* one rounding of the scalar, a little above DBL_EPSILON */
 #define CDYN_SQRT(x) sqrt(x)
 #define CDYN_SIN(x) sin(x)
 #define CDYN_COS(x) cos(x)

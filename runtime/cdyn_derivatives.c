@@ -425,13 +425,6 @@ static void cdyn__solve_g_rows(const cdyn_constraint_data *cd, cdyn_real *X, int
         }
 }
 
-/* One rounding of the scalar: the proximal refinement below stops at a few of them. */
-#ifdef CDYN_FLOAT
-#define CDYN__EPS CDYN_R(1.2e-7)
-#else
-#define CDYN__EPS CDYN_R(2.3e-16)
-#endif
-
 /* X <- G^-1 X by proximal iterations (G + mu I) X_k+1 = X_0 + mu X_k from X_0 = 0
  * (Pinocchio's), as their steps D_k = X_k+1 - X_k = mu (G + mu I)^-1 D_k-1 added up: until
  * a step moves no entry by more than a few roundings of the largest, or max_iter steps.
@@ -455,7 +448,7 @@ static void cdyn__g_inverse_rows(const cdyn_constraint_data *cd, const cdyn_prox
             step = w > step ? w : step;
             size = x > size ? x : size;
         }
-        if (!(step > 4 * CDYN__EPS * size)) /* a NaN stops too: the caller sees it */
+        if (!(step > 4 * CDYN_EPS * size)) /* a NaN stops too: the caller sees it */
             break;
     }
 }

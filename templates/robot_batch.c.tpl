@@ -900,11 +900,6 @@ static void {{ name }}__batch_row_axpy({{ name }}_lanes *restrict x, const {{ na
         x[c] -= f * y[c];
 }
 
-#if CDYN_SCALAR_FLOAT
-#define {{ NAME }}__BATCH_EPS CDYN_R(1.2e-7)
-#else
-#define {{ NAME }}__BATCH_EPS CDYN_R(2.3e-16)
-#endif
 
 {% if nkkt_pairs %}
 /* G + mu I's factor's pattern, as {{ name }}.c's. */
@@ -974,7 +969,7 @@ static void {{ name }}__batch_g_inverse_rows({{ name }}_batch_data *d, const cdy
             }
         }
         for (l = 0; l < W; ++l) /* a NaN stops its lane too: the caller sees it */
-            if (!(step[l] > 4 * {{ NAME }}__BATCH_EPS * size[l]))
+            if (!(step[l] > 4 * CDYN_EPS * size[l]))
                 active &= ~(1 << l);
     }
 }

@@ -563,13 +563,6 @@ static void {{ name }}__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_
         x[c] -= l * y[c];
 }
 
-/* One rounding of the scalar: where the proximal refinement below stops. */
-#if CDYN_SCALAR_FLOAT
-#define {{ NAME }}__EPS CDYN_R(1.2e-7)
-#else
-#define {{ NAME }}__EPS CDYN_R(2.3e-16)
-#endif
-
 {% if nkkt_pairs %}
 /* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
  * ascending; row i's are [first[i], first[i + 1]). */
@@ -629,7 +622,7 @@ static void {{ name }}__g_inverse_rows({{ name }}_data *d, const cdyn_prox_setti
             step = w > step ? w : step;
             size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
-        if (!(step > 4 * {{ NAME }}__EPS * size)) /* a NaN stops too: the caller sees it */
+        if (!(step > 4 * CDYN_EPS * size)) /* a NaN stops too: the caller sees it */
             break;
     }
 }

@@ -21766,13 +21766,6 @@ static void arm7__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn_real *
         x[c] -= l * y[c];
 }
 
-/* One rounding of the scalar: where the proximal refinement below stops. */
-#if CDYN_SCALAR_FLOAT
-#define ARM7__EPS CDYN_R(1.2e-7)
-#else
-#define ARM7__EPS CDYN_R(2.3e-16)
-#endif
-
 /* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
  * ascending; row i's are [first[i], first[i + 1]). */
 static const int arm7__kkt_pairs[15][2] = {
@@ -21827,7 +21820,7 @@ static void arm7__g_inverse_rows(arm7_data *d, const cdyn_prox_settings *s, cdyn
             step = w > step ? w : step;
             size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
-        if (!(step > 4 * ARM7__EPS * size)) /* a NaN stops too: the caller sees it */
+        if (!(step > 4 * CDYN_EPS * size)) /* a NaN stops too: the caller sees it */
             break;
     }
 }

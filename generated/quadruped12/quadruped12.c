@@ -55349,13 +55349,6 @@ static void quadruped12__row_axpy(cdyn_real *restrict x, cdyn_real l, const cdyn
         x[c] -= l * y[c];
 }
 
-/* One rounding of the scalar: where the proximal refinement below stops. */
-#if CDYN_SCALAR_FLOAT
-#define QUADRUPED12__EPS CDYN_R(1.2e-7)
-#else
-#define QUADRUPED12__EPS CDYN_R(2.3e-16)
-#endif
-
 /* (row i, column j < i) of G + mu I's factor on its pattern (d->Gl[i NC + j]), rows
  * ascending; row i's are [first[i], first[i + 1]). */
 static const int quadruped12__kkt_pairs[66][2] = {
@@ -55417,7 +55410,7 @@ static void quadruped12__g_inverse_rows(quadruped12_data *d, const cdyn_prox_set
             step = w > step ? w : step;
             size = (A[k] < 0 ? -A[k] : A[k]) > size ? (A[k] < 0 ? -A[k] : A[k]) : size;
         }
-        if (!(step > 4 * QUADRUPED12__EPS * size)) /* a NaN stops too: the caller sees it */
+        if (!(step > 4 * CDYN_EPS * size)) /* a NaN stops too: the caller sees it */
             break;
     }
 }
