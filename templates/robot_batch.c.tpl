@@ -900,7 +900,6 @@ static void {{ name }}__batch_row_axpy({{ name }}_lanes *restrict x, const {{ na
         x[c] -= f * y[c];
 }
 
-
 {% if nkkt_pairs %}
 /* G + mu I's factor's pattern, as {{ name }}.c's. */
 static const int {{ name }}__kkt_pairs[{{ nkkt_pairs }}][2] = {
