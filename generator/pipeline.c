@@ -219,6 +219,18 @@ static int collect_files(const render_output *r, output_file **files)
     return i;
 }
 
+/* The robot's code passes PIPELINE_MAX_OUTPUT_BYTES: `bytes` in all, or 0 when rendering
+ * stopped at the limit (the functions emitted so far already pass it). */
+static void report_too_big(const robot_options *o, const kin_tree *t, size_t bytes)
+{
+    char size[64] = "more than the";
+    if (bytes > 0)
+        snprintf(size, sizeof size, "%lu MiB, more than the", (unsigned long)(bytes >> 20));
+    diag_report("%s: robot with %d DoFs: the generated code would be %s %d MiB cdyngen "
+                "writes; split the robot or generate fewer constraints",
+                o->urdf, t->nv, size, PIPELINE_MAX_OUTPUT_BYTES >> 20);
+}
+
 /* What is written must compile as it is and stay a size a compiler and a firmware image
  * can take: every printed constant representable in the scalar, and at most
  * PIPELINE_MAX_OUTPUT_BYTES in all. The DoF and chain-work limits checked after the tree
@@ -237,9 +249,7 @@ static int check_rendered(const robot_options *o, const kin_tree *t, const rende
         bytes += strlen(r->files[i].content);
     }
     if (bytes > PIPELINE_MAX_OUTPUT_BYTES) {
-        diag_report("%s: robot with %d DoFs: the generated code would be %lu MiB, more than "
-                    "the %d MiB cdyngen writes; split the robot or generate fewer constraints",
-                    o->urdf, t->nv, (unsigned long)(bytes >> 20), PIPELINE_MAX_OUTPUT_BYTES >> 20);
+        report_too_big(o, t, bytes);
         return EXIT_INPUT;
     }
     return 0;
@@ -250,6 +260,7 @@ static int render_files(const robot_options *o, const kin_tree *t, render_output
 {
     char err[1024], name[128], opts[4096];
     render_options ro;
+    int rc;
     snprintf(name, sizeof name, "%s", o->name);
     pipeline_options_text(o, opts, sizeof opts);
     memset(&ro, 0, sizeof ro);
@@ -260,9 +271,14 @@ static int render_files(const robot_options *o, const kin_tree *t, render_output
     ro.python = o->python;
     ro.size = o->size;
     ro.batch = o->batch;
-    if (render_robot(t, &ro, r, err, sizeof err) == 0)
+    ro.max_bytes = PIPELINE_MAX_OUTPUT_BYTES;
+    rc = render_robot(t, &ro, r, err, sizeof err);
+    if (rc == 0)
         return 0;
-    diag_report("%s", err);
+    if (rc == RENDER_TOO_BIG)
+        report_too_big(o, t, 0);
+    else
+        diag_report("%s", err);
     return EXIT_INPUT;
 }
 

@@ -388,6 +388,30 @@ START_TEST(test_null_context_and_dict_api)
 }
 END_TEST
 
+/* What rendering prints of a value, every string once: what cdyngen holds its emitted
+ * functions to before it renders them (render.h's max_bytes). */
+START_TEST(test_text_bytes)
+{
+    char err[256], *out = NULL;
+    tpl_value *d = tpl_dict(), *list = tpl_list(), *inner = tpl_dict();
+    ck_assert_uint_eq(tpl_text_bytes(NULL), 0);
+    ck_assert_uint_eq(tpl_text_bytes(d), 0);
+    tpl_dict_set(inner, "body", tpl_string("x = 1;\n"));
+    tpl_dict_set(inner, "index", tpl_int(12345));
+    tpl_list_push(list, inner);
+    tpl_list_push(list, tpl_string("abc"));
+    tpl_dict_set(d, "functions", list);
+    tpl_dict_set(d, "flag", tpl_bool(1));
+    tpl_dict_set(d, "empty", tpl_string(""));
+    ck_assert_uint_eq(tpl_text_bytes(d), 7 + 3); /* integers, booleans and keys not */
+    ck_assert_int_eq(tpl_render("t", "{% for f in functions %}{{ f.body | default(f) }}{% endfor %}",
+                                d, NULL, NULL, &out, err, sizeof err), 0);
+    ck_assert_uint_eq(strlen(out), tpl_text_bytes(d));
+    free(out);
+    tpl_free(d);
+}
+END_TEST
+
 /* ---------------------------------------------------------- error cases */
 
 typedef struct {
@@ -642,6 +666,7 @@ static Suite *template_suite(void)
     tcase_add_loop_test(golden, test_includes, 0, N(includes));
     tcase_add_test(golden, test_thousand_items);
     tcase_add_test(golden, test_null_context_and_dict_api);
+    tcase_add_test(golden, test_text_bytes);
     suite_add_tcase(s, golden);
     tcase_add_checked_fixture(fail, setup, teardown);
     tcase_add_loop_test(fail, test_errors, 0, N(errors));

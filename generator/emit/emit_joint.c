@@ -178,28 +178,20 @@ smot emit_base_acceleration(const kin_tree *t)
 
 int emit_dof_depth(const kin_tree *t, int i)
 {
-    int n = 0;
-    for (; i >= 0; i = t->dof_parent[i])
-        n++;
-    return n;
+    return t->dof_depth[i];
 }
 
 int emit_ltl_index(const kin_tree *t, int i, int j)
 {
-    int k, off = 0;
-    for (k = 0; k < i; k++)
-        off += emit_dof_depth(t, k);
+    int k;
     for (k = i; k >= 0 && k != j; k = t->dof_parent[k])
         ;
-    return k < 0 ? -1 : off + emit_dof_depth(t, j) - 1;
+    return k < 0 ? -1 : t->ltl_start[i] + t->dof_depth[j] - 1;
 }
 
 int emit_ltl_nnz(const kin_tree *t)
 {
-    int k, n = 0;
-    for (k = 0; k < t->nv; k++)
-        n += emit_dof_depth(t, k);
-    return n;
+    return t->ltl_start[t->nv];
 }
 
 void emit_body_heading(expr_prog *p, const kin_tree *t, int body, const char *what)

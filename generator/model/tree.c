@@ -492,7 +492,10 @@ static int build_sparsity(kin_tree *t)
     t->dof_body = malloc((size_t)(t->nv > 0 ? t->nv : 1) * sizeof(int));
     t->depth = calloc((size_t)(t->nbodies > 0 ? t->nbodies : 1), sizeof(int));
     t->subtree = calloc((size_t)(t->nbodies > 0 ? t->nbodies : 1), sizeof(int));
-    if (!t->dof_parent || !t->dof_body || !t->depth || !t->subtree)
+    t->dof_depth = malloc((size_t)(t->nv > 0 ? t->nv : 1) * sizeof(int));
+    t->ltl_start = malloc((size_t)(t->nv + 1) * sizeof(int));
+    if (!t->dof_parent || !t->dof_body || !t->depth || !t->subtree || !t->dof_depth ||
+        !t->ltl_start)
         return -1;
     for (i = 0; i < t->nbodies; i++) {
         const tree_body *body = &t->bodies[i];
@@ -512,13 +515,13 @@ static int build_sparsity(kin_tree *t)
             t->subtree[t->bodies[i].parent] += t->subtree[i];
     }
     t->nnz_M = t->nnz_L = 0;
-    for (i = 0; i < t->nv; i++) {
-        int ancestors = 0;
-        for (k = t->dof_parent[i]; k >= 0; k = t->dof_parent[k])
-            ancestors++;
-        t->nnz_M += 2 * ancestors + 1;
-        t->nnz_L += ancestors + 1;
+    t->ltl_start[0] = 0;
+    for (i = 0; i < t->nv; i++) { /* dof_parent[i] < i: its depth is known */
+        t->dof_depth[i] = t->dof_parent[i] < 0 ? 1 : t->dof_depth[t->dof_parent[i]] + 1;
+        t->ltl_start[i + 1] = t->ltl_start[i] + t->dof_depth[i];
+        t->nnz_M += 2 * t->dof_depth[i] - 1;
     }
+    t->nnz_L = t->ltl_start[t->nv];
     return 0;
 }
 
@@ -640,6 +643,8 @@ void tree_free(kin_tree *t)
     free(t->dof_body);
     free(t->depth);
     free(t->subtree);
+    free(t->dof_depth);
+    free(t->ltl_start);
     text_list_free(&t->warnings);
     text_list_free(&t->notes);
     memset(t, 0, sizeof *t);

@@ -69,6 +69,8 @@ typedef struct {
     /* sparsity (Featherstone's expanded parent array and friends) */
     int *dof_parent; /* (nv) -1 = none */
     int *dof_body;   /* (nv) */
+    int *dof_depth;  /* (nv) DoFs from the root to it, itself included */
+    int *ltl_start;  /* (nv + 1) where row i of L's pattern starts (dof_depth summed below i) */
     int *depth;      /* (nbodies) root bodies have depth 1 */
     int *subtree;    /* (nbodies) bodies in each subtree, itself included */
     int max_depth;

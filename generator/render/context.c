@@ -23,6 +23,20 @@
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* The text emitted so far against o->max_bytes: a robot too big to write is refused as soon
+ * as its functions pass the limit, not after all of them are emitted (for a 1,024-DoF forest
+ * that is most of a minute). */
+typedef struct {
+    size_t used, limit; /* limit 0: none */
+} text_budget;
+
+/* Adds v's text to b; 1 when that passes the limit, else 0. */
+static int spend(text_budget *b, const tpl_value *v)
+{
+    b->used += tpl_text_bytes(v);
+    return b->limit > 0 && b->used > b->limit;
+}
+
 /* ---- setting values ---- */
 
 static void set_str(tpl_value *d, const char *key, const char *s)
@@ -462,44 +476,47 @@ static tpl_value *jacobian_value(const kin_tree *t, int f, const render_options 
     return d;
 }
 
-static int jacobians_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
+/* 0, -1 out of memory, or 1 over budget. */
+static int jacobians_value(const kin_tree *t, const render_options *o, text_budget *b,
+                           tpl_value *ctx)
 {
     tpl_value *list = tpl_list();
-    int f;
-    for (f = 0; f < t->nframes; f++) {
+    int f, rc = 0;
+    for (f = 0; f < t->nframes && rc == 0; f++) {
         tpl_value *d;
         if (t->frames[f].body < 0 || render_jacobian_index(t, f) != f)
             continue;
         d = jacobian_value(t, f, o);
-        if (!d) {
-            tpl_free(list);
-            return -1;
-        }
+        rc = d ? spend(b, d) : -1;
         tpl_list_push(list, d);
     }
     tpl_dict_set(ctx, "jacobians", list);
-    return 0;
+    return rc;
 }
 
-/* minv_chunks: M^-1's steps as several static functions, [{index, body, ops, unused}]. */
-static int minv_chunks_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
+/* minv_chunks: M^-1's steps as several static functions, [{index, body, ops, unused}].
+ * 0, -1 out of memory, or 1 over budget. */
+static int minv_chunks_value(const kin_tree *t, const render_options *o, text_budget *b,
+                             tpl_value *ctx)
 {
     const char *params = program_named("minv")->params;
     tpl_value *list = tpl_list();
-    int step = 0, index = 0;
-    while (step < emit_minv_nsteps(t)) {
+    int step = 0, index = 0, rc = 0;
+    while (step < emit_minv_nsteps(t) && rc == 0) {
         emitted e;
         tpl_value *d;
         if (program_run_minv_chunk(t, &step, &e) != 0) {
-            tpl_free(list);
-            return -1;
+            free(e.body);
+            rc = -1;
+            break;
         }
         d = function_value(&e, params, o);
         set_int(d, "index", index++);
+        rc = spend(b, d);
         tpl_list_push(list, d);
     }
     tpl_dict_set(ctx, "minv_chunks", list);
-    return 0;
+    return rc;
 }
 
 /* ltl_factor: {L, D, unused}: the two copies of NAME_ltl_factor, each inside an `if`, and
@@ -590,9 +607,19 @@ static const struct {
     { "pv_nstash", emit_pv_stash_size, 1, 1 },
 };
 
-/* The constrained functions' bodies, the solvers' array sizes and R_delassus's route. */
+/* ctx[a->name] as set_program sets it, spent from b: 0, -1 out of memory, 1 over budget. */
+static int set_program_within(tpl_value *ctx, const kin_tree *t, const program *a,
+                              const render_options *o, text_budget *b, int ncarry[2])
+{
+    if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name, ncarry) != 0)
+        return -1;
+    return spend(b, tpl_dict_get(ctx, a->name));
+}
+
+/* The constrained functions' bodies, the solvers' array sizes and R_delassus's route.
+ * 0, -1 out of memory, or 1 over budget. */
 static int constrained_functions_value(const kin_tree *t, const render_options *o,
-                                       tpl_value *ctx, int ncarry[2])
+                                       text_budget *b, tpl_value *ctx, int ncarry[2])
 {
     long ops[2];
     int i, route;
@@ -613,55 +640,69 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
     set_int(ctx, "delassus_ops_articulated", (int)ops[1]);
     for (i = 0; i < PROGRAM_NCONSTRAINED; i++) {
         const program *a = &program_constrained[i];
+        int rc;
         if (a->contacts_only && !tree_contacts_only(t))
             continue;
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name, ncarry) != 0)
-            return -1;
+        rc = set_program_within(ctx, t, a, o, b, ncarry);
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }
 
-/* Every emitted function's body, in robot.c.tpl's names. 0, or -1 out of memory. */
+/* Every emitted function's body, in robot.c.tpl's names. 0, -1 out of memory, or 1 when
+ * they pass o->max_bytes (the rest left out). */
 static int functions_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
-    int i, ncarry[2] = { 0, 0 }; /* d->carry's length in NAME_data, and in NAME_batch_data */
-    for (i = 0; i < program_nalgorithms; i++) {
+    text_budget b;
+    int i, rc = 0, ncarry[2] = { 0, 0 }; /* d->carry's length in NAME_data, NAME_batch_data */
+    b.used = 0;
+    b.limit = o->max_bytes;
+    for (i = 0; i < program_nalgorithms && rc == 0; i++) {
         const program *a = &program_algorithms[i];
         if (strcmp(a->name, "minv") == 0 || program_left_out(t, a->name))
             continue; /* in chunks, below; or not emitted */
-        if (set_program(ctx, t, a, has_batch_form(a->name) ? o : NULL, o->name, ncarry) != 0)
-            return -1;
+        rc = set_program_within(ctx, t, a, o, &b, ncarry);
     }
-    if (o->batch && set_program(ctx, t, &program_batch_crba, o, o->name, ncarry) != 0)
-        return -1;
-    if (!t->m_singular && ltl_factor_value(t, ctx) != 0)
-        return -1;
-    index_tables_value(t, ctx);
-    if (jacobians_value(t, o, ctx) != 0 ||
-        (!t->m_singular && minv_chunks_value(t, o, ctx) != 0))
-        return -1;
-    if (t->nconstraints > 0 && constrained_functions_value(t, o, ctx, ncarry) != 0)
-        return -1;
+    if (rc == 0 && o->batch) /* program_batch_crba has a batch form only */
+        rc = set_program(ctx, t, &program_batch_crba, o, o->name, ncarry) != 0
+                 ? -1
+                 : spend(&b, tpl_dict_get(ctx, program_batch_crba.name));
+    if (rc == 0 && !t->m_singular)
+        rc = ltl_factor_value(t, ctx) != 0 ? -1 : spend(&b, tpl_dict_get(ctx, "ltl_factor"));
+    if (rc == 0) {
+        index_tables_value(t, ctx);
+        rc = jacobians_value(t, o, &b, ctx);
+    }
+    if (rc == 0 && !t->m_singular)
+        rc = minv_chunks_value(t, o, &b, ctx);
+    if (rc == 0 && t->nconstraints > 0)
+        rc = constrained_functions_value(t, o, &b, ctx, ncarry);
+    if (rc != 0)
+        return rc;
     integrate_value(t, o->name, ctx);
     set_int(ctx, "ncarry", ncarry[0]); /* d->carry: the longest of the parts' carry[] */
     set_int(ctx, "ncarry_lanes", ncarry[1]);
     return 0;
 }
 
-tpl_value *context_build(const kin_tree *t, const render_options *o)
+int context_build(const kin_tree *t, const render_options *o, tpl_value **out)
 {
     char **ids = frame_idents(t);
     tpl_value *ctx = ids ? tpl_dict() : NULL;
+    int rc = ctx ? 0 : -1;
     if (ctx) {
         robot_value(t, o, ids, ctx);
         constraint_set_value(t, ids, ctx);
         limits_value(t, ctx);
     }
     free_idents(ids, t->nframes);
-    /* --size: NAME.c calls the runtime, nothing is emitted */
-    if (ctx && !o->size && functions_value(t, o, ctx) != 0) {
+    if (ctx && !o->size) /* --size: NAME.c calls the runtime, nothing is emitted */
+        rc = functions_value(t, o, ctx);
+    if (rc != 0) {
         tpl_free(ctx);
         ctx = NULL;
     }
-    return ctx;
+    *out = ctx;
+    return rc;
 }

@@ -9,7 +9,8 @@
 #include "render/template.h"
 
 /* Everything the templates read, for t with options o (o->size: no function bodies, NAME.c
- * calls the runtime). NULL when out of memory. tpl_free it. */
-tpl_value *context_build(const kin_tree *t, const render_options *o);
+ * calls the runtime), into *ctx (tpl_free it). Returns 0; -1 out of memory, or
+ * RENDER_TOO_BIG when the functions' text passes o->max_bytes; *ctx is NULL then. */
+int context_build(const kin_tree *t, const render_options *o, tpl_value **ctx);
 
 #endif

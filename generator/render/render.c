@@ -77,11 +77,12 @@ int render_robot(const kin_tree *t, const render_options *o, render_output *out,
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    ctx = context_build(t, o);
-    if (!ctx) {
+    rc = context_build(t, o, &ctx);
+    if (rc != 0) {
         render_output_free(out);
-        snprintf(err, errlen, "out of memory while emitting code");
-        return -1;
+        snprintf(err, errlen, "%s", rc == RENDER_TOO_BIG ? "the generated code is too big"
+                                                         : "out of memory while emitting code");
+        return rc;
     }
     for (i = 0; i < NROBOT_FILES && rc == 0; i++) {
         const char *tpl = robot_files[i].template_name;

@@ -28,12 +28,15 @@ typedef struct {
                                 * nothing is emitted */
     int batch;  /* --batch: W lanes (4, 8, 16), or -1 for the target's widest (native);
                  * 0: none. Adds NAME_batch.h and NAME_batch.c. */
+    size_t max_bytes; /* the emitted functions' text at most (0: no limit): past it, the
+                       * rest is not emitted and render_robot returns RENDER_TOO_BIG */
 } render_options;
+#define RENDER_TOO_BIG 1
 
 /* Renders NAME.h, NAME.c, NAME_model.h, NAME_model.c, CMakeLists.txt, cdyn_scalar.h (which
  * replaces the runtime's own: it fixes the folder's scalar type) and, with o->python, NAME.py.
  * With o->size, NAME.c is the runtime's callers (templates/robot_size.c.tpl).
- * Returns 0, or -1 with a message in err (and *out empty). */
+ * Returns 0; -1 with a message in err, or RENDER_TOO_BIG; *out is empty then. */
 int render_robot(const kin_tree *t, const render_options *o, render_output *out, char *err,
                  size_t errlen);
 void render_output_free(render_output *out);

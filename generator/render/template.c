@@ -233,6 +233,27 @@ void tpl_free(tpl_value *v)
     free(v);
 }
 
+size_t tpl_text_bytes(const tpl_value *v)
+{
+    size_t i, n = 0;
+    if (!v)
+        return 0;
+    switch (v->kind) {
+    case TPL__STR: n = strlen(v->u.s); break;
+    case TPL__LIST:
+        for (i = 0; i < v->u.list.n; i++)
+            n += tpl_text_bytes(v->u.list.items[i]);
+        break;
+    case TPL__DICT:
+        for (i = 0; i < v->u.dict.n; i++)
+            n += tpl_text_bytes(v->u.dict.e[i].val);
+        break;
+    case TPL__INT:
+    case TPL__BOOL: break;
+    }
+    return n;
+}
+
 /* True when no allocation was lost anywhere while `v` was built. */
 static int tpl__value_complete(const tpl_value *v)
 {

@@ -49,6 +49,9 @@ void tpl_list_push(tpl_value *list, tpl_value *item);              /* takes owne
 void tpl_dict_set(tpl_value *dict, const char *key, tpl_value *v); /* takes ownership; replaces */
 const tpl_value *tpl_dict_get(const tpl_value *dict, const char *key); /* NULL if absent */
 void tpl_free(tpl_value *v); /* frees recursively; NULL is fine */
+/* The bytes of the strings in v, its lists' and dicts' values included (keys not): what
+ * rendering prints of it when each string is printed once. NULL is 0. */
+size_t tpl_text_bytes(const tpl_value *v);
 
 /* Looks up the text of an included template; returns 0 and sets *text (owned by the loader,
  * alive until tpl_render returns) or -1. */
