@@ -124,6 +124,11 @@ typedef struct {
     void (*pack)(void *out, const cdyn_real *states, int n);   /* NAME_batch_pack */
     void (*unpack)(cdyn_real *states, const void *in, int n); /* NAME_batch_unpack */
     const bench_loop *loops; /* (BENCH_NALGOS) the batch forms' loops; NULL where none */
+    /* crba_tree's lanes against the single form: NAME_batch_crba(d, block 0, NULL) and, per
+     * lane l, NAME_crba(single, state l, NULL), compared on d->M (the tree pattern, which
+     * neither writes elsewhere): max |lane - single| / (1 + max |single|), 1 if not finite */
+    double (*tree_m_disagreement)(void *d, void *single, const bench_inputs *batch_in,
+                                  const bench_inputs *in);
 } bench_batch;
 
 typedef struct {

@@ -636,6 +636,8 @@ double bench_batch_disagreement(bench_ctx *c, int algo)
     long k;
     if (!bench_has_batch(c, algo))
         return 0;
+    if (algo == BENCH_CRBA_TREE) /* its M is only in d */
+        return b->tree_m_disagreement(c->data[BATCH], c->data[GENERATED], &c->batch_in, &c->in);
     /* the batch form on block 0 (states 0 .. W-1), its outputs one state after another */
     bench_loop_of(c, BATCH, algo)(c->data[BATCH], &c->batch_in, c->out[BATCH], 1);
     if (algo == BENCH_FK) {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # batch_rows.sh — `cdyngen bench --batch W` times the batch forms (R_batch_fk, rnea, nle,
-# gravity, crba, minv, aba, rnea_derivatives, aba_derivatives, and the constrained solvers
-# prox_ltl, prox_ltls, constrained_aba, prox_pv and prox_ltl_derivatives of a contacts-only
-# set) beside the single-state forms on the sample arm with its 6d tool contact, and writes
+# gravity, crba, crba_tree, minv, aba, rnea_derivatives, aba_derivatives, and the
+# constrained solvers prox_ltl, prox_ltls, constrained_aba, prox_pv and prox_ltl_derivatives
+# of a contacts-only set) beside the single-state forms on the sample arm with its 6d tool contact, and writes
 # them to the CSV and JSON files:
 #
 #   tests/bench/batch_rows.sh CDYNGEN WORKDIR
@@ -15,7 +15,7 @@
 # JSON's batch_w and fields; nothing left in TMPDIR; --batch with --size refused.
 set -eu
 if [ $# -ne 2 ]; then
-    sed -n '2,15p' "$0" >&2
+    sed -n '2,16p' "$0" >&2
     exit 2
 fi
 cdyngen=$1 work=$2
@@ -27,7 +27,7 @@ fail() {
     exit 1
 }
 # the rows timed, and those with a batch form (all but jacobian)
-rows="fk jacobian rnea nle gravity crba minv aba rnea_derivatives aba_derivatives prox_ltl prox_ltls
+rows="fk jacobian rnea nle gravity crba crba_tree minv aba rnea_derivatives aba_derivatives prox_ltl prox_ltls
 constrained_aba prox_pv prox_ltl_derivatives"
 rows=$(echo $rows)
 batched=$(echo "$rows" | sed 's/ jacobian//')

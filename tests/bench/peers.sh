@@ -37,9 +37,10 @@
 #   PEERS_BATCH=W                    4, 8, 16 or native: the generated sides' runs take
 #                                    `--batch W` (the robots generated with their batch forms)
 #                                    and a second table gives, per robot and algorithm with a
-#                                    batch form (fk rnea nle gravity crba minv aba), the single
-#                                    and the batch form's µs per state of gcc and clang,
-#                                    Pinocchio's µs, single ÷ batch and Pinocchio ÷ batch
+#                                    batch form (fk rnea nle gravity crba crba_tree minv aba
+#                                    and the derivatives), the single and the batch form's
+#                                    µs per state of gcc and clang, Pinocchio's µs, single ÷
+#                                    batch and Pinocchio ÷ batch
 #   PEERS_CFLAGS="FLAGS"             the generated sides' flags in place of -march=native
 #                                    (after -O3; e.g. -march=x86-64-v3: AVX2 without AVX-512)
 # With aba_derivatives and aba_fd among the rows, a second table gives, per robot, how many
