@@ -1,9 +1,10 @@
 # The suites again with ASan and UBSan: the project configured with CDYN_SANITIZE in a build
 # folder of its own (build/sanitized), built and tested; any finding fails. Sized for CI
 # (on a slow 2-vCPU Xeon about 30 minutes: 17 to build, 15 to test): the generator's and the
-# runtime's tests in full, the sample robots' generated code, 12 random robots (seeds 0..11: frictional contacts and joint limits
-# among them, which test_random_robots holds the options to); the contact step and the cone
-# solvers run under both sanitizers through test_cone (random problems, ADMM and PGS),
+# runtime's tests in full, the sample robots' generated code, 12 random robots (seeds 0..11:
+# frictional contacts and joint limits among them, which test_random_robots holds the options
+# to); the contact step and the cone solvers run under both sanitizers through test_cone
+# (random problems, ADMM and PGS),
 # test_contact (the scenes, generated and generic) and test_generated_random (the random
 # robots' steps, generated and generic), which must be in the sanitized build. The reference
 # robots (talos alone compiles for minutes under ASan) and the big random forests are left to
