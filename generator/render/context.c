@@ -30,11 +30,11 @@ typedef struct {
     size_t used, limit; /* limit 0: none */
 } text_budget;
 
-/* Adds v's text to b; 1 when that passes the limit, else 0. */
+/* Adds v's text to b; RENDER_TOO_BIG when that passes the limit, else 0. */
 static int spend(text_budget *b, const tpl_value *v)
 {
     b->used += tpl_text_bytes(v);
-    return b->limit > 0 && b->used > b->limit;
+    return b->limit > 0 && b->used > b->limit ? RENDER_TOO_BIG : 0;
 }
 
 /* ---- setting values ---- */
@@ -476,7 +476,7 @@ static tpl_value *jacobian_value(const kin_tree *t, int f, const render_options 
     return d;
 }
 
-/* 0, -1 out of memory, or 1 over budget. */
+/* 0, -1 out of memory, or RENDER_TOO_BIG. */
 static int jacobians_value(const kin_tree *t, const render_options *o, text_budget *b,
                            tpl_value *ctx)
 {
@@ -495,7 +495,7 @@ static int jacobians_value(const kin_tree *t, const render_options *o, text_budg
 }
 
 /* minv_chunks: M^-1's steps as several static functions, [{index, body, ops, unused}].
- * 0, -1 out of memory, or 1 over budget. */
+ * 0, -1 out of memory, or RENDER_TOO_BIG. */
 static int minv_chunks_value(const kin_tree *t, const render_options *o, text_budget *b,
                              tpl_value *ctx)
 {
@@ -585,7 +585,7 @@ static int has_batch_form(const char *name)
         "kkt_solve",  "prox_rhs",     "baumgarte",        "prox_ddq",    "contact_baumgarte",
         "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",   "pv_setup",
         "pv_forward", "ltls_factor",  "ltls_rhs",         "ltls_iterate", "ltls_refine",
-        "con_derivatives",
+        "con_derivatives", "crba_full", /* crba_full: emitted for the batch form alone */
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
@@ -607,7 +607,8 @@ static const struct {
     { "pv_nstash", emit_pv_stash_size, 1, 1 },
 };
 
-/* ctx[a->name] as set_program sets it, spent from b: 0, -1 out of memory, 1 over budget. */
+/* ctx[a->name] as set_program sets it, spent from b: 0, -1 out of memory, or
+ * RENDER_TOO_BIG. */
 static int set_program_within(tpl_value *ctx, const kin_tree *t, const program *a,
                               const render_options *o, text_budget *b, int ncarry[2])
 {
@@ -617,7 +618,7 @@ static int set_program_within(tpl_value *ctx, const kin_tree *t, const program *
 }
 
 /* The constrained functions' bodies, the solvers' array sizes and R_delassus's route.
- * 0, -1 out of memory, or 1 over budget. */
+ * 0, -1 out of memory, or RENDER_TOO_BIG. */
 static int constrained_functions_value(const kin_tree *t, const render_options *o,
                                        text_budget *b, tpl_value *ctx, int ncarry[2])
 {
@@ -650,8 +651,8 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
     return 0;
 }
 
-/* Every emitted function's body, in robot.c.tpl's names. 0, -1 out of memory, or 1 when
- * they pass o->max_bytes (the rest left out). */
+/* Every emitted function's body, in robot.c.tpl's names. 0, -1 out of memory, or
+ * RENDER_TOO_BIG when they pass o->max_bytes (the rest left out). */
 static int functions_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
 {
     text_budget b;
@@ -664,10 +665,8 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
             continue; /* in chunks, below; or not emitted */
         rc = set_program_within(ctx, t, a, o, &b, ncarry);
     }
-    if (rc == 0 && o->batch) /* program_batch_crba has a batch form only */
-        rc = set_program(ctx, t, &program_batch_crba, o, o->name, ncarry) != 0
-                 ? -1
-                 : spend(&b, tpl_dict_get(ctx, program_batch_crba.name));
+    if (rc == 0 && o->batch)
+        rc = set_program_within(ctx, t, &program_batch_crba, o, &b, ncarry);
     if (rc == 0 && !t->m_singular)
         rc = ltl_factor_value(t, ctx) != 0 ? -1 : spend(&b, tpl_dict_get(ctx, "ltl_factor"));
     if (rc == 0) {
