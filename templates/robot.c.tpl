@@ -163,7 +163,7 @@ static void {{ name }}__rnea_derivative_terms({{ name }}_data *d, const cdyn_rea
                                         const cdyn_real *v, const cdyn_real *a)
 {
 {{ rnea_derivatives.unused }}{{ rnea_derivatives.body }}}
-{% if nltl_pairs and forward_dynamics %}
+{% if nltl_pairs and forward_dynamics and row_sweeps %}
 
 /* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
  * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
@@ -387,6 +387,7 @@ int {{ name }}_aba({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v, c
     return {{ name }}__finite(ddq, {{ NAME }}_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
+{% if row_sweeps %}
 {% if nltl_pairs %}
 /* acc <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]), on W columns from c: W
  * accumulators stay in registers over all the rows read (one load per row read, where an
@@ -493,8 +494,18 @@ static void {{ name }}__scale_d_rows(const {{ name }}_data *d, cdyn_real *X, cdy
     }
 }
 
+{% endif %}
+{% if minus_minv_unrolled %}
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern, column by
+ * column in straight-line code: on a tree this small the row sweeps' loop steps cost more
+ * than their products.
+ * {{ minus_minv.ops }} */
+static void {{ name }}__minus_minv(const {{ name }}_data *d, cdyn_real *X)
+{
+{{ minus_minv.unused }}{{ minus_minv.body }}}
+{% else %}
 /* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
-static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
+static void {{ name }}__minus_minv(const {{ name }}_data *d, cdyn_real *X)
 {
 {% if nltl_pairs %}
     {{ name }}__solve_lt_rows(d, X, {{ name }}__subtree_end);
@@ -504,9 +515,10 @@ static void {{ name }}__minus_minv_rows(const {{ name }}_data *d, cdyn_real *X)
     {{ name }}__scale_d_rows(d, X, -1);
     {{ name }}__solve_l_rows(d, X);
 }
+{% endif %}
 
 /* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
- * factor, then -M^-1 on both by rows; M^-1 itself by {{ name }}_minv's steps. */
+ * factor, then -M^-1 on both; M^-1 itself by {{ name }}_minv's steps. */
 int {{ name }}_aba_derivatives({{ name }}_data *d, const cdyn_real *q, const cdyn_real *v,
                          const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
                          cdyn_real *ddq_dtau)
@@ -522,8 +534,8 @@ int {{ name }}_aba_derivatives({{ name }}_data *d, const cdyn_real *q, const cdy
     status = {{ name }}_ltl(d);
     if (status != 0)
         return status;
-    {{ name }}__minus_minv_rows(d, ddq_dq);
-    {{ name }}__minus_minv_rows(d, ddq_dv);
+    {{ name }}__minus_minv(d, ddq_dq);
+    {{ name }}__minus_minv(d, ddq_dv);
     if (ddq_dtau) {
 {% for c in minv_chunks %}
         {{ name }}__minv_{{ c.index }}(d, ddq_dtau);

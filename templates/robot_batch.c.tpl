@@ -379,7 +379,7 @@ int {{ name }}_batch_rnea_derivatives({{ name }}_batch_data *d, const {{ name }}
            {{ name }}__nonfinite_lanes(dtau_dv, {{ NAME }}_NV * {{ NAME }}_NV);
 }
 {% if forward_dynamics %}
-{% if nltl_pairs %}
+{% if nltl_pairs and row_sweeps %}
 
 /* M's factor pair by pair, and each DoF's subtree end, as {{ name }}.c's. */
 static const int {{ name }}__ltl_rows[{{ nltl_pairs }}][2] = {
@@ -414,9 +414,16 @@ static void {{ name }}__batch_gather_rows({{ name }}_lanes *restrict x, const {{
 }
 {% endif %}
 
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, as {{ name }}__minus_minv_rows: L^-T on each row's branch
+{% if minus_minv_unrolled %}
+/* X <- -M^-1 X, as {{ name }}__minus_minv.
+ * {{ minus_minv.ops }} (per lane) */
+static void {{ name }}__batch_minus_minv(const {{ name }}_batch_data *d, {{ name }}_lanes *X)
+{
+{{ minus_minv.unused }}{{ minus_minv.lanes }}}
+{% else %}
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, as {{ name }}__minus_minv: L^-T on each row's branch
  * (leaves first), D^-1 row by row, L^-1 (root first). */
-static void {{ name }}__batch_minus_minv_rows(const {{ name }}_batch_data *d, {{ name }}_lanes *X)
+static void {{ name }}__batch_minus_minv(const {{ name }}_batch_data *d, {{ name }}_lanes *X)
 {
     int k, c;
 {% if nltl_pairs %}
@@ -435,6 +442,7 @@ static void {{ name }}__batch_minus_minv_rows(const {{ name }}_batch_data *d, {{
                                  {{ name }}__ltl_row_first[k + 1], d->L, {{ NAME }}_NV);
 {% endif %}
 }
+{% endif %}
 
 int {{ name }}_batch_aba_derivatives({{ name }}_batch_data *d, const {{ name }}_lanes *q,
                                     const {{ name }}_lanes *v, const {{ name }}_lanes *tau,
@@ -450,8 +458,8 @@ int {{ name }}_batch_aba_derivatives({{ name }}_batch_data *d, const {{ name }}_
     {{ name }}__batch_crba_tree(d, q);
     {{ name }}__batch_ltl(d);
     mask |= {{ name }}__nonpositive_lanes(d->D, {{ NAME }}_NV);
-    {{ name }}__batch_minus_minv_rows(d, ddq_dq);
-    {{ name }}__batch_minus_minv_rows(d, ddq_dv);
+    {{ name }}__batch_minus_minv(d, ddq_dq);
+    {{ name }}__batch_minus_minv(d, ddq_dv);
     if (ddq_dtau) {
 {% for c in minv_chunks %}
         {{ name }}__batch_minv_{{ c.index }}(d, ddq_dtau);

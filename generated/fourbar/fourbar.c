@@ -936,28 +936,6 @@ static void fourbar__rnea_derivative_terms(fourbar_data *d, const cdyn_real *q,
     d->dcol[35][2] = 1;
 }
 
-/* M's factor pair by pair, as (other DoF's row offset, index of L(DoF, ancestor) in d->L):
- * by DoF, its ancestors (L^-1 gathers them, root first); by ancestor, its descendants (L^-T,
- * leaves first). DoF k's are [first[k], first[k + 1]). */
-static const int fourbar__ltl_rows[1][2] = {
-    { 0, 1 }
-};
-static const int fourbar__ltl_row_first[FOURBAR_NV + 1] = {
-    0, 0, 1, 1
-};
-static const int fourbar__ltl_cols[1][2] = {
-    { 3, 1 }
-};
-static const int fourbar__ltl_col_first[FOURBAR_NV + 1] = {
-    0, 1, 1, 1
-};
-
-/* DoF by DoF, the end of its subtree: its branch (ancestors, itself, descendants) lies in
- * the columns before it. */
-static const int fourbar__subtree_end[FOURBAR_NV] = {
-    2, 2, 3
-};
-
 /* (row, first column, length, kind) of each run of RNEA's derivatives: kind 1 from the row's
  * composite terms and the columns' motion changes (ancestors, the row's own joint), kind 2
  * from the row's axis and the columns' force changes (descendants on other bodies). */
@@ -1380,109 +1358,41 @@ int fourbar_aba(fourbar_data *d, const cdyn_real *q, const cdyn_real *v, const c
     return fourbar__finite(ddq, FOURBAR_NV) ? 0 : CDYN_E_NONFINITE;
 }
 
-/* acc <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]), on W columns from c: W
- * accumulators stay in registers over all the rows read (one load per row read, where an
- * update row by row would load and store x once per row read too). */
-#define FOURBAR__GATHER_BLOCK(W)                                                              \
-    static inline void fourbar__gather_block##W(cdyn_real *restrict acc, const cdyn_real *restrict x, \
-                                           const cdyn_real *restrict X, const int (*p)[2], int t0,  \
-                                           int t1, const cdyn_real *restrict L, int c)          \
-    {                                                                                           \
-        int t, u;                                                                               \
-        for (u = 0; u < W; ++u)                                                                 \
-            acc[u] = x[c + u];                                                                  \
-        for (t = t0; t < t1; ++t) {                                                             \
-            const cdyn_real l = L[p[t][1]], *y = X + p[t][0] + c;                               \
-            for (u = 0; u < W; ++u)                                                             \
-                acc[u] -= l * y[u];                                                             \
-        }                                                                                       \
-    }
-FOURBAR__GATHER_BLOCK(4)
-FOURBAR__GATHER_BLOCK(8)
-FOURBAR__GATHER_BLOCK(16)
-
-/* x <- x - sum over t in [t0, t1) of L[p[t][1]] (X + p[t][0]) (p[t][0]: a row's offset), on
- * the first n columns; x is none of those rows. Sixteen columns at a time, then eight, then
- * four; the last n % 4 as the four ending at n, computed before the others change x and
- * stored after (their common columns get the same value twice): no column one by one. */
-static void fourbar__gather_rows(cdyn_real *restrict x, const cdyn_real *restrict X,
-                              const int (*p)[2], int t0, int t1, const cdyn_real *restrict L, int n)
+/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern, column by
+ * column in straight-line code: on a tree this small the row sweeps' loop steps cost more
+ * than their products.
+ * 9 mul, 4 add, 0 div, 0 sqrt, 0 sin/cos */
+static void fourbar__minus_minv(const fourbar_data *d, cdyn_real *X)
 {
-    cdyn_real acc[16], tail[4];
-    int c = 0, u, t;
-    if (n < 4) {
-        for (; c < n; ++c) {
-            cdyn_real a = x[c];
-            for (t = t0; t < t1; ++t)
-                a -= L[p[t][1]] * X[p[t][0] + c];
-            x[c] = a;
-        }
-        return;
-    }
-    if (n % 4)
-        fourbar__gather_block4(tail, x, X, p, t0, t1, L, n - 4);
-    for (; c + 16 <= n; c += 16) {
-        fourbar__gather_block16(acc, x, X, p, t0, t1, L, c);
-        for (u = 0; u < 16; ++u)
-            x[c + u] = acc[u];
-    }
-    if (c + 8 <= n) {
-        fourbar__gather_block8(acc, x, X, p, t0, t1, L, c);
-        for (u = 0; u < 8; ++u)
-            x[c + u] = acc[u];
-        c += 8;
-    }
-    if (c + 4 <= n) {
-        fourbar__gather_block4(acc, x, X, p, t0, t1, L, c);
-        for (u = 0; u < 4; ++u)
-            x[c + u] = acc[u];
-    }
-    if (n % 4)
-        for (u = 0; u < 4; ++u)
-            x[n - 4 + u] = tail[u];
-}
-
-/* X <- L^-T X on every column at once, by whole rows, each gathered from its descendants'
- * (leaves first); of each row the first n[k] columns (the rest are zeros and stay so), or all
- * with n NULL. */
-static void fourbar__solve_lt_rows(const fourbar_data *d, cdyn_real *X, const int *n)
-{
-    int k;
-    for (k = FOURBAR_NV - 1; k >= 0; --k)
-        fourbar__gather_rows(X + k * FOURBAR_NV, X, fourbar__ltl_cols, fourbar__ltl_col_first[k],
-                          fourbar__ltl_col_first[k + 1], d->L, n ? n[k] : FOURBAR_NV);
-}
-
-/* X <- L^-1 X: each row gathered from its ancestors', root first. */
-static void fourbar__solve_l_rows(const fourbar_data *d, cdyn_real *X)
-{
-    int k;
-    for (k = 0; k < FOURBAR_NV; ++k)
-        fourbar__gather_rows(X + k * FOURBAR_NV, X, fourbar__ltl_rows, fourbar__ltl_row_first[k],
-                          fourbar__ltl_row_first[k + 1], d->L, FOURBAR_NV);
-}
-
-/* X <- s D^-1 X, by rows. */
-static void fourbar__scale_d_rows(const fourbar_data *d, cdyn_real *X, cdyn_real s)
-{
-    int i, c;
-    for (i = 0; i < FOURBAR_NV; ++i) {
-        const cdyn_real f = s * d->Dinv[i];
-        for (c = 0; c < FOURBAR_NV; ++c)
-            X[i * FOURBAR_NV + c] *= f;
-    }
-}
-
-/* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
-static void fourbar__minus_minv_rows(const fourbar_data *d, cdyn_real *X)
-{
-    fourbar__solve_lt_rows(d, X, fourbar__subtree_end);
-    fourbar__scale_d_rows(d, X, -1);
-    fourbar__solve_l_rows(d, X);
+    const cdyn_real t0 = X[0];
+    const cdyn_real t1 = d->L[1];
+    const cdyn_real t2 = X[3];
+    const cdyn_real t3 = t0 - t1 * t2;
+    const cdyn_real t4 = d->Dinv[0];
+    const cdyn_real t5 = t4 * t3;
+    const cdyn_real t6 = X[1];
+    const cdyn_real t7 = X[4];
+    const cdyn_real t8 = X[8];
+    X[0] = -t5;
+    const cdyn_real t9 = d->Dinv[1];
+    const cdyn_real t10 = t9 * t2 - t1 * t5;
+    X[3] = -t10;
+    const cdyn_real t11 = t6 - t1 * t7;
+    const cdyn_real t12 = t4 * t11;
+    X[1] = -t12;
+    const cdyn_real t13 = t9 * t7 - t1 * t12;
+    X[4] = -t13;
+    const cdyn_real t14 = d->Dinv[2];
+    const cdyn_real t15 = t14 * t8;
+    X[8] = -t15;
+    X[6] = 0;
+    X[7] = 0;
+    X[2] = 0;
+    X[5] = 0;
 }
 
 /* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
- * factor, then -M^-1 on both by rows; M^-1 itself by fourbar_minv's steps. */
+ * factor, then -M^-1 on both; M^-1 itself by fourbar_minv's steps. */
 int fourbar_aba_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real *v,
                          const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
                          cdyn_real *ddq_dtau)
@@ -1498,8 +1408,8 @@ int fourbar_aba_derivatives(fourbar_data *d, const cdyn_real *q, const cdyn_real
     status = fourbar_ltl(d);
     if (status != 0)
         return status;
-    fourbar__minus_minv_rows(d, ddq_dq);
-    fourbar__minus_minv_rows(d, ddq_dv);
+    fourbar__minus_minv(d, ddq_dq);
+    fourbar__minus_minv(d, ddq_dv);
     if (ddq_dtau) {
         fourbar__minv_0(d, ddq_dtau);
     }

@@ -20986,7 +20986,7 @@ static void quadruped12__scale_d_rows(const quadruped12_data *d, cdyn_real *X, c
 }
 
 /* X <- -M^-1 X = -L^-1 D^-1 L^-T X, for X with RNEA's derivatives' pattern. */
-static void quadruped12__minus_minv_rows(const quadruped12_data *d, cdyn_real *X)
+static void quadruped12__minus_minv(const quadruped12_data *d, cdyn_real *X)
 {
     quadruped12__solve_lt_rows(d, X, quadruped12__subtree_end);
     quadruped12__scale_d_rows(d, X, -1);
@@ -20994,7 +20994,7 @@ static void quadruped12__minus_minv_rows(const quadruped12_data *d, cdyn_real *X
 }
 
 /* ABA's derivatives: ABA, RNEA's derivatives at a = ddq, M (the tree pattern) and its
- * factor, then -M^-1 on both by rows; M^-1 itself by quadruped12_minv's steps. */
+ * factor, then -M^-1 on both; M^-1 itself by quadruped12_minv's steps. */
 int quadruped12_aba_derivatives(quadruped12_data *d, const cdyn_real *q, const cdyn_real *v,
                          const cdyn_real *tau, cdyn_real *ddq_dq, cdyn_real *ddq_dv,
                          cdyn_real *ddq_dtau)
@@ -21010,8 +21010,8 @@ int quadruped12_aba_derivatives(quadruped12_data *d, const cdyn_real *q, const c
     status = quadruped12_ltl(d);
     if (status != 0)
         return status;
-    quadruped12__minus_minv_rows(d, ddq_dq);
-    quadruped12__minus_minv_rows(d, ddq_dv);
+    quadruped12__minus_minv(d, ddq_dq);
+    quadruped12__minus_minv(d, ddq_dv);
     if (ddq_dtau) {
         quadruped12__minv_0(d, ddq_dtau);
     }

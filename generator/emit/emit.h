@@ -107,6 +107,9 @@ int emit_ltl_in_place(const kin_tree *t);
 int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
 void emit_ltl_solve(expr_prog *p, const kin_tree *t);
+/* minus_minv: X <- -M^-1 X (input and output "X", NV x NV row-major) from d->L, d->Dinv,
+ * for X with RNEA's derivatives' pattern (zero off each DoF's branch), straight-line. */
+void emit_minus_minv(expr_prog *p, const kin_tree *t);
 /* minv: C text computing M^-1 into Minv (both triangles) from the factor in d, in
  * emit_minv_nsteps steps run in order (render/programs.c groups them into functions); the
  * generated function runs crba and ltl first. Each step adds its operations to c. */

@@ -239,6 +239,24 @@ static void ltl_solve(expr_prog *p, const kin_tree *t, const ex *L, const ex *Di
             x[i] = ex_sub(p, x[i], ex_mul(p, L[emit_ltl_index(t, i, j)], x[j]));
 }
 
+/* The factor's handles: L (emit_ltl_index slots) and Dinv, negated when sign < 0; with x,
+ * also the input vector x's, DoF by DoF among them. */
+static void factor_inputs(expr_prog *p, const kin_tree *t, ex *L, ex *Dinv, int sign, ex *x)
+{
+    int k, i;
+    for (k = 0; k < t->nv; k++) {
+        Dinv[k] = ex_inputf(p, "d->Dinv[%d]", k);
+        if (sign < 0)
+            Dinv[k] = ex_neg(Dinv[k]);
+        if (x)
+            x[k] = ex_inputf(p, "x[%d]", k);
+        for (i = t->dof_parent[k]; i >= 0; i = t->dof_parent[i]) {
+            int ki = emit_ltl_index(t, k, i);
+            L[ki] = ex_inputf(p, "d->L[%d]", ki);
+        }
+    }
+}
+
 void emit_ltl_solve(expr_prog *p, const kin_tree *t)
 {
     int nnz = emit_ltl_nnz(t), k;
@@ -247,18 +265,38 @@ void emit_ltl_solve(expr_prog *p, const kin_tree *t)
     ex *x = malloc((size_t)(t->nv > 0 ? t->nv : 1) * sizeof *x);
     if (!L || !Dinv || !x)
         goto done;
-    for (k = 0; k < t->nv; k++) {
-        int i;
-        Dinv[k] = ex_inputf(p, "d->Dinv[%d]", k);
-        x[k] = ex_inputf(p, "x[%d]", k);
-        for (i = t->dof_parent[k]; i >= 0; i = t->dof_parent[i]) {
-            int ki = emit_ltl_index(t, k, i);
-            L[ki] = ex_inputf(p, "d->L[%d]", ki);
-        }
-    }
+    factor_inputs(p, t, L, Dinv, 1, x);
     ltl_solve(p, t, L, Dinv, x);
     for (k = 0; k < t->nv; k++)
         expr_storef(p, x[k], "x[%d]", k);
+done:
+    free(L);
+    free(Dinv);
+    free(x);
+}
+
+/* X <- -M^-1 X column by column, X (NV x NV, row-major) with RNEA's derivatives' pattern:
+ * X(i, c) is read only where i and c are on one branch, so the other entries' products fold
+ * away (L^-T keeps that pattern, as the row sweeps' subtree ends do). In place: every stored
+ * entry's value depends on its own entry, read before it is stored. */
+void emit_minus_minv(expr_prog *p, const kin_tree *t)
+{
+    int nnz = emit_ltl_nnz(t), nv = t->nv, i, c;
+    ex *L = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *L);
+    ex *Dinv = malloc((size_t)(nv > 0 ? nv : 1) * sizeof *Dinv);
+    ex *x = malloc((size_t)(nv > 0 ? nv : 1) * sizeof *x);
+    if (!L || !Dinv || !x)
+        goto done;
+    factor_inputs(p, t, L, Dinv, -1, NULL);
+    for (c = 0; c < nv; c++) {
+        for (i = 0; i < nv; i++)
+            x[i] = tree_dof_supports(t, c, i) || tree_dof_supports(t, i, c)
+                       ? ex_inputf(p, "X[%d]", i * nv + c)
+                       : ex_const(0.0);
+        ltl_solve(p, t, L, Dinv, x);
+        for (i = 0; i < nv; i++)
+            expr_storef(p, x[i], "X[%d]", i * nv + c);
+    }
 done:
     free(L);
     free(Dinv);

@@ -586,6 +586,7 @@ static int has_batch_form(const char *name)
         "caba_setup", "caba_delta",   "caba_forward",     "caba_rest",   "pv_setup",
         "pv_forward", "ltls_factor",  "ltls_rhs",         "ltls_iterate", "ltls_refine",
         "con_derivatives", "crba_full", /* crba_full: emitted for the batch form alone */
+        "minus_minv",
     };
     int i;
     for (i = 0; i < COUNT(names); i++)
@@ -651,6 +652,17 @@ static int constrained_functions_value(const kin_tree *t, const render_options *
     return 0;
 }
 
+/* R_aba_derivatives' -M^-1 X: straight-line on a small tree (minus_minv), else the row
+ * sweeps, which the constrained derivatives use too (row_sweeps). */
+static int minus_minv_value(const kin_tree *t, const render_options *o, text_budget *b,
+                            tpl_value *ctx, int ncarry[2])
+{
+    const int unrolled = program_minus_minv_unrolled(t);
+    set_bool(ctx, "minus_minv_unrolled", unrolled);
+    set_bool(ctx, "row_sweeps", !unrolled || (t->nconstraints > 0 && tree_contacts_only(t)));
+    return unrolled ? set_program_within(ctx, t, &program_minus_minv, o, b, ncarry) : 0;
+}
+
 /* Every emitted function's body, in robot.c.tpl's names. 0, -1 out of memory, or
  * RENDER_TOO_BIG when they pass o->max_bytes (the rest left out). */
 static int functions_value(const kin_tree *t, const render_options *o, tpl_value *ctx)
@@ -667,6 +679,8 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
     }
     if (rc == 0 && o->batch)
         rc = set_program_within(ctx, t, &program_batch_crba, o, &b, ncarry);
+    if (rc == 0)
+        rc = minus_minv_value(t, o, &b, ctx, ncarry);
     if (rc == 0 && !t->m_singular)
         rc = ltl_factor_value(t, ctx) != 0 ? -1 : spend(&b, tpl_dict_get(ctx, "ltl_factor"));
     if (rc == 0) {

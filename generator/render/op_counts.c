@@ -214,7 +214,7 @@ static long compact_j(const kin_tree *t)
 }
 
 /* R_rnea_derivatives: its terms and the entry loop. R_aba_derivatives: ABA, that, M^-1 (CRBA
- * on the tree pattern, the factor, its steps) and two row sweeps. R_prox_ltl_derivatives (a
+ * on the tree pattern, the factor, its steps) and -M^-1 twice (straight-line or row sweeps). R_prox_ltl_derivatives (a
  * set of contacts; the solve before it not included): the terms with the contacts, the entry
  * loop and, for q, v and tau, two row sweeps, B^T and B by rows, and G^-1 counted as two
  * proximal passes (one solve per column each). 0, or -1 out of memory. */
@@ -237,6 +237,12 @@ static int derivative_counts(const kin_tree *t, emit_count *counts, int *n, int 
         c.algorithm = "aba_derivatives";
         add_count(&c, rd, 1);
         add_count(&c, minv, 1);
+        if (program_minus_minv_unrolled(t)) {
+            emitted mm;
+            if (program_run(t, &program_minus_minv, &mm, NULL) != 0)
+                return -1;
+            set_count(&branch_sweeps, "minus_minv", &mm.c);
+        }
         add_count(&c, &branch_sweeps, 2);
         counts[(*n)++] = c;
     }

@@ -70,6 +70,19 @@ const program program_factor[2] = {
 
 const program program_batch_crba = { "crba_full", emit_crba_full, NULL, 0, "d q" };
 
+const program program_minus_minv = { "minus_minv", emit_minus_minv, NULL, 0, "d X" };
+
+/* Straight-line -M^-1 X costs at most 2 nv nnz(L) products per matrix, the row sweeps about
+ * as many plus a loop step per pair and block of columns, which dominates on a small tree
+ * (iiwa: 1,500 instructions a matrix for 294 products). Past MINUS_MINV_UNROLLED_MAX the
+ * code (about 6 bytes a product) would crowd the instruction cache; the loops stay. */
+#define MINUS_MINV_UNROLLED_MAX 1024
+int program_minus_minv_unrolled(const kin_tree *t)
+{
+    const long nnz = emit_ltl_nnz(t);
+    return !t->m_singular && nnz >= 0 && 2L * t->nv * nnz <= MINUS_MINV_UNROLLED_MAX;
+}
+
 const program program_constrained[] = {
     { "con_terms", emit_constraint_terms, NULL, 0, "q v" },
     { "con_terms_kin", emit_constraint_terms_kin, NULL, 0, "q" },

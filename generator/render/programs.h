@@ -33,6 +33,10 @@ extern const program program_constrained[PROGRAM_NCONSTRAINED];
 extern const program program_factor[2];
 /* NAME_batch_crba's body with M (--batch): the full M without d->M. */
 extern const program program_batch_crba;
+/* -M^-1 X in straight-line code for R_aba_derivatives, on a tree small enough for it
+ * (program_minus_minv_unrolled); a bigger one runs the row sweeps of robot.c.tpl. */
+extern const program program_minus_minv;
+int program_minus_minv_unrolled(const kin_tree *t);
 
 /* The algorithm or constrained part of that name (one of the tables'). */
 const program *program_named(const char *name);
