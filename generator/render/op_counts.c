@@ -214,10 +214,11 @@ static long compact_j(const kin_tree *t)
 }
 
 /* R_rnea_derivatives: its terms and the entry loop. R_aba_derivatives: ABA, that, M^-1 (CRBA
- * on the tree pattern, the factor, its steps) and -M^-1 twice (straight-line or row sweeps). R_prox_ltl_derivatives (a
- * set of contacts; the solve before it not included): the terms with the contacts, the entry
- * loop and, for q, v and tau, two row sweeps, B^T and B by rows, and G^-1 counted as two
- * proximal passes (one solve per column each). 0, or -1 out of memory. */
+ * on the tree pattern, the factor, its steps) and -M^-1 X twice (straight-line or by row
+ * sweeps). R_prox_ltl_derivatives (a set of contacts; the solve before it not included): the
+ * terms with the contacts, the entry loop and, for q, v and tau, two row sweeps, B^T and B by
+ * rows, and G^-1 counted as two proximal passes (one solve per column each). 0, or -1 out of
+ * memory. */
 static int derivative_counts(const kin_tree *t, emit_count *counts, int *n, int max)
 {
     emit_count *rd = (emit_count *)find_count(counts, *n, "rnea_derivatives");

@@ -74,8 +74,9 @@ const program program_minus_minv = { "minus_minv", emit_minus_minv, NULL, 0, "d 
 
 /* Straight-line -M^-1 X costs at most 2 nv nnz(L) products per matrix, the row sweeps about
  * as many plus a loop step per pair and block of columns, which dominates on a small tree
- * (iiwa: 1,500 instructions a matrix for 294 products). Past MINUS_MINV_UNROLLED_MAX the
- * code (about 6 bytes a product) would crowd the instruction cache; the loops stay. */
+ * (iiwa, 343 products a matrix: 1,536 instructions by the row sweeps under callgrind, 541
+ * straight-line). Past MINUS_MINV_UNROLLED_MAX the code (about 6 bytes a product) would
+ * crowd the instruction cache; the loops stay. */
 #define MINUS_MINV_UNROLLED_MAX 1024
 int program_minus_minv_unrolled(const kin_tree *t)
 {
