@@ -314,6 +314,15 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 {{ crba.unused }}{{ crba.body }}}
 
 {% if forward_dynamics %}
+{% for c in ltl_parts %}
+/* LTDL, part {{ c.index }}: the next rows of {{ name }}_ltl's (a big factor is cut in parts,
+ * which compile much faster; each row is stored in d->L, so the parts pass nothing else).
+ * {{ c.ops }} */
+static CDYN_NOINLINE void {{ name }}__ltl_part{{ c.index }}({{ name }}_data *d)
+{
+{{ c.body }}}
+
+{% endfor %}
 /* Featherstone's LTDL (2005). Rows k = nv-1 .. 0: D_k = M(k,k), and for each ancestor i of
  * k, a = M(k,i) / D_k, M(i,j) -= a M(k,j) for i and its ancestors j (one contiguous stretch
  * of each row), L(k,i) = a. Fill-in never leaves the tree pattern; 1/D_k is computed once per
@@ -326,7 +335,13 @@ void {{ name }}_crba({{ name }}_data *d, const cdyn_real *q, cdyn_real *M)
 int {{ name }}_ltl({{ name }}_data *d)
 {
     int k;
-{{ ltl.body }}    for (k = 0; k < {{ NAME }}_NV; ++k)
+{% if ltl_parts %}
+{% for c in ltl_parts %}
+    {{ name }}__ltl_part{{ c.index }}(d);
+{% endfor %}
+{% else %}
+{{ ltl.body }}{% endif %}
+    for (k = 0; k < {{ NAME }}_NV; ++k)
         if (!(d->D[k] > 0))
             return CDYN_E_SINGULAR;
     return 0;
@@ -338,12 +353,27 @@ void {{ name }}_ltl_solve(const {{ name }}_data *d, cdyn_real *x)
 {
 {{ ltl_solve.unused }}{{ ltl_solve.body }}}
 
+/* The column of each entry of d->L, DoF by DoF: its ancestors (root first), then the DoF
+ * itself, where d->L holds D. */
+static const int {{ name }}__ltl_column[{{ nnz_alloc }}] = {
+{{ ltl_column }}
+};
+
 void {{ name }}_ltl_factor(const {{ name }}_data *d, cdyn_real *L, cdyn_real *D)
 {
-{{ ltl_factor.unused }}    if (L) {
-{{ ltl_factor.L }}    }
-    if (D) {
-{{ ltl_factor.D }}    }
+    int i, k = 0;
+    if (L) {
+        for (i = 0; i < {{ NAME }}_NV * {{ NAME }}_NV; ++i)
+            L[i] = 0;
+        for (i = 0; i < {{ NAME }}_NV; ++i, ++k) {
+            for (; {{ name }}__ltl_column[k] != i; ++k)
+                L[i * {{ NAME }}_NV + {{ name }}__ltl_column[k]] = d->L[k];
+            L[i * {{ NAME }}_NV + i] = 1;
+        }
+    }
+    if (D)
+        for (i = 0; i < {{ NAME }}_NV; ++i)
+            D[i] = d->D[i];
 }
 
 {% for c in minv_chunks %}

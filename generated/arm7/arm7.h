@@ -123,6 +123,7 @@ typedef struct {
     cdyn_real deriv_W[6 * ARM7_NV];
     /* the contact step's problem and results (read them through arm7_contact_view) */
     cdyn_real contact_buf[(CDYN_CONTACT_PROBLEM_BYTES(1, 6, 0, ARM7_NV) + sizeof(cdyn_real) - 1) / sizeof(cdyn_real)];
+    cdyn_real carry[97]; /* the values one part of a function emitted in parts leaves to the next */
 } arm7_data;
 
 /** arm7_fk — forward kinematics: world placements of every body and frame, into d.

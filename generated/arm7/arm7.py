@@ -97,6 +97,7 @@ class Data(ctypes.Structure):
         ("kap", _real * 6), ("caba_acc", _real * 1), ("pv", _real * 131),
         ("deriv_W", _real * (6 * 7)),
         ("contact_buf", _real * _contact_buf_reals(1, 6, 0, 7)),
+        ("carry", _real * 97),
     ]
 
 

@@ -1201,28 +1201,27 @@ void fourbar_ltl_solve(const fourbar_data *d, cdyn_real *x)
     x[1] = t10;
 }
 
+/* The column of each entry of d->L, DoF by DoF: its ancestors (root first), then the DoF
+ * itself, where d->L holds D. */
+static const int fourbar__ltl_column[4] = {
+    0, 0, 1, 2
+};
+
 void fourbar_ltl_factor(const fourbar_data *d, cdyn_real *L, cdyn_real *D)
 {
+    int i, k = 0;
     if (L) {
-        const cdyn_real t0 = d->L[1];
-        L[3] = t0;
-        L[0] = 1;
-        L[1] = 0;
-        L[2] = 0;
-        L[4] = 1;
-        L[5] = 0;
-        L[6] = 0;
-        L[7] = 0;
-        L[8] = 1;
+        for (i = 0; i < FOURBAR_NV * FOURBAR_NV; ++i)
+            L[i] = 0;
+        for (i = 0; i < FOURBAR_NV; ++i, ++k) {
+            for (; fourbar__ltl_column[k] != i; ++k)
+                L[i * FOURBAR_NV + fourbar__ltl_column[k]] = d->L[k];
+            L[i * FOURBAR_NV + i] = 1;
+        }
     }
-    if (D) {
-        const cdyn_real t0 = d->D[0];
-        D[0] = t0;
-        const cdyn_real t1 = d->D[1];
-        D[1] = t1;
-        const cdyn_real t2 = d->D[2];
-        D[2] = t2;
-    }
+    if (D)
+        for (i = 0; i < FOURBAR_NV; ++i)
+            D[i] = d->D[i];
 }
 
 /* M^-1 = L^-1 D^-1 L^-T from the factor in d, part 0: Y = L^-T on each row's

@@ -105,6 +105,8 @@ void emit_crba_full(expr_prog *p, const kin_tree *t);
 void emit_ltl(expr_prog *p, const kin_tree *t);
 int emit_ltl_in_place(const kin_tree *t);
 int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
+/* One row of emit_ltl_text's (rows go from nv - 1 down to 0), its operations added to c. */
+void emit_ltl_row_text(const kin_tree *t, int row, ebuf *out, const char *indent, expr_counts *c);
 /* ltl_solve: x <- M^-1 x from d->L, d->Dinv. */
 void emit_ltl_solve(expr_prog *p, const kin_tree *t);
 /* minus_minv: X <- -M^-1 X (input and output "X", NV x NV row-major) from d->L, d->Dinv,

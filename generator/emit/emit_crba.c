@@ -378,7 +378,7 @@ static const char *ltl_row_source(const kin_tree *t, int k)
     return dof_subtree_end(t, k) == k + 1 ? "d->M" : "d->L";
 }
 
-static void ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent, expr_counts *c)
+void emit_ltl_row_text(const kin_tree *t, int i, ebuf *out, const char *indent, expr_counts *c)
 {
     int ii = emit_ltl_index(t, i, i), n = emit_dof_depth(t, i), end = dof_subtree_end(t, i), k, col;
     const int i0 = ii - (n - 1); /* row i: columns root .. i */
@@ -414,7 +414,7 @@ int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts 
         return 1;
     memset(c, 0, sizeof *c);
     for (i = t->nv - 1; i >= 0; i--)
-        ltl_row_text(t, i, out, indent, c);
+        emit_ltl_row_text(t, i, out, indent, c);
     return 0;
 }
 

@@ -494,18 +494,19 @@ static int jacobians_value(const kin_tree *t, const render_options *o, text_budg
     return rc;
 }
 
-/* minv_chunks: M^-1's steps as several static functions, [{index, body, ops, unused}].
- * 0, -1 out of memory, or RENDER_TOO_BIG. */
-static int minv_chunks_value(const kin_tree *t, const render_options *o, text_budget *b,
-                             tpl_value *ctx)
+/* key: an algorithm's steps in several static functions, [{index, body, ops, unused}], each
+ * from run (which advances *step) until nsteps; params: run's program_unused_text's; with o,
+ * the lanes of each too. 0, -1 out of memory, or RENDER_TOO_BIG. */
+static int chunks_value(const kin_tree *t, int nsteps,
+                        int (*run)(const kin_tree *t, int *step, emitted *e), const char *params,
+                        const render_options *o, text_budget *b, tpl_value *ctx, const char *key)
 {
-    const char *params = program_named("minv")->params;
     tpl_value *list = tpl_list();
     int step = 0, index = 0, rc = 0;
-    while (step < emit_minv_nsteps(t) && rc == 0) {
+    while (step < nsteps && rc == 0) {
         emitted e;
         tpl_value *d;
-        if (program_run_minv_chunk(t, &step, &e) != 0) {
+        if (run(t, &step, &e) != 0) {
             free(e.body);
             rc = -1;
             break;
@@ -515,32 +516,21 @@ static int minv_chunks_value(const kin_tree *t, const render_options *o, text_bu
         rc = spend(b, d);
         tpl_list_push(list, d);
     }
-    tpl_dict_set(ctx, "minv_chunks", list);
+    tpl_dict_set(ctx, key, list);
     return rc;
 }
 
-/* ltl_factor: {L, D, unused}: the two copies of NAME_ltl_factor, each inside an `if`, and
- * d cast to (void) when neither reads it. */
-static int ltl_factor_value(const kin_tree *t, tpl_value *ctx)
+/* minv_chunks: M^-1's steps; ltl_parts: a big in-place LTDL's rows, [] for another one
+ * (NAME_ltl has ltl.body; the batch form keeps ltl.lanes). */
+static int forward_chunks_value(const kin_tree *t, const render_options *o, text_budget *b,
+                                tpl_value *ctx)
 {
-    emitted L, D;
-    const char *bodies[2];
-    tpl_value *d;
-    int rc = program_run(t, &program_factor[0], &L, "        ");
-    if (rc != 0 || program_run(t, &program_factor[1], &D, "        ") != 0) {
-        free(L.body);
-        if (rc == 0)
-            free(D.body);
-        return -1;
-    }
-    bodies[0] = L.body;
-    bodies[1] = D.body;
-    d = tpl_dict();
-    set_take(d, "unused", program_unused_text(program_factor[0].params, bodies, 2));
-    set_take(d, "L", L.body);
-    set_take(d, "D", D.body);
-    tpl_dict_set(ctx, "ltl_factor", d);
-    return 0;
+    int rc = chunks_value(t, emit_minv_nsteps(t), program_run_minv_chunk,
+                          program_named("minv")->params, o, b, ctx, "minv_chunks");
+    if (rc == 0)
+        rc = chunks_value(t, program_ltl_in_parts(t) ? t->nv : 0, program_run_ltl_part, "", NULL,
+                          b, ctx, "ltl_parts");
+    return rc;
 }
 
 /* integrate: {body, unused, helpers (static functions it calls, written before it)}. */
@@ -681,14 +671,12 @@ static int functions_value(const kin_tree *t, const render_options *o, tpl_value
         rc = set_program_within(ctx, t, &program_batch_crba, o, &b, ncarry);
     if (rc == 0)
         rc = minus_minv_value(t, o, &b, ctx, ncarry);
-    if (rc == 0 && !t->m_singular)
-        rc = ltl_factor_value(t, ctx) != 0 ? -1 : spend(&b, tpl_dict_get(ctx, "ltl_factor"));
     if (rc == 0) {
         index_tables_value(t, ctx);
         rc = jacobians_value(t, o, &b, ctx);
     }
     if (rc == 0 && !t->m_singular)
-        rc = minv_chunks_value(t, o, &b, ctx);
+        rc = forward_chunks_value(t, o, &b, ctx);
     if (rc == 0 && t->nconstraints > 0)
         rc = constrained_functions_value(t, o, &b, ctx, ncarry);
     if (rc != 0)

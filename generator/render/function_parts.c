@@ -1,6 +1,6 @@
 /* function_parts.c — a generated function too big to compile as one, emitted as parts
  * (function_parts.h). gcc's register allocator takes time superlinear in a function's size;
- * cut at a comment into parts of about PART_OPS operations, each a function of its own, the
+ * cut at a comment into parts of a few thousand operations, each a function of its own, the
  * values a later part reads stored into d->carry once and read back where first used. The
  * batch forms (--batch) cut the same program at the same places, over their own d->carry
  * of lane vectors. */
@@ -16,33 +16,48 @@
 
 /* About this many operations per part of the functions a big robot makes too big to compile
  * as one (talos' RNEA derivative terms: 36k; gcc -O2 took 167 s on it alone, 86% of it in
- * its register allocator's hard-register assignment). */
+ * its register allocator's hard-register assignment). The set-ups run faster in the bigger
+ * parts (talos F6x2: constrainedABA 2.39 -> 2.61 us under gcc in parts of 4000, proxPV
+ * 3.0 -> 3.3; the constrained derivatives 2% slower); RNEA's derivative terms in the
+ * smaller ones, which also compile in half the time (talos' RNEA derivatives 9.9 -> 8.9 us
+ * under gcc, 9.0 -> 8.7 under clang; the 80-DoF humanoid with hands' terms 12.8 -> 7.3 s at
+ * gcc -O3; AMD EPYC). */
 #define PART_OPS 8000
+#define TERM_PART_OPS 4000
 
 /* The functions that may be emitted in parts, with their parameter lists as the templates
- * declare them ("N" the robot's prefix), which each part repeats: the derivative terms and
- * the constrained set-ups of big robots. */
+ * declare them ("N" the robot's prefix), which each part repeats, and their parts' size:
+ * the derivative terms and the constrained set-ups of big robots. */
 static const struct {
     const char *name, *signature;
+    int max_ops;
 } part_signatures[] = {
-    { "rnea_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a" },
+    { "rnea_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a",
+      TERM_PART_OPS },
     { "con_derivatives", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *a, "
-                         "const cdyn_real *lambda, cdyn_real *lambda_dq, cdyn_real *lambda_dv" },
+                         "const cdyn_real *lambda, cdyn_real *lambda_dq, cdyn_real *lambda_dv",
+      PART_OPS },
     { "caba_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
-                    "cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq" },
+                    "cdyn_real rho, const cdyn_real *astar, cdyn_real *ddq", PART_OPS },
     { "pv_setup", "N_data *d, const cdyn_real *q, const cdyn_real *v, const cdyn_real *tau, "
-                  "cdyn_real mu, const cdyn_real *astar" },
-    { "pv_delassus", "N_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G" },
-    { "ltls_factor", "N_data *d, cdyn_real rho" },
+                  "cdyn_real mu, const cdyn_real *astar", PART_OPS },
+    { "pv_delassus", "N_data *d, const cdyn_real *q, cdyn_real mu, cdyn_real *G", PART_OPS },
+    { "ltls_factor", "N_data *d, cdyn_real rho", PART_OPS },
 };
+
+static int part_entry(const char *name)
+{
+    int i;
+    for (i = 0; i < (int)(sizeof part_signatures / sizeof part_signatures[0]); i++)
+        if (strcmp(part_signatures[i].name, name) == 0)
+            return i;
+    return -1;
+}
 
 const char *part_signature(const char *name)
 {
-    size_t i;
-    for (i = 0; i < sizeof part_signatures / sizeof part_signatures[0]; i++)
-        if (strcmp(part_signatures[i].name, name) == 0)
-            return part_signatures[i].signature;
-    return NULL;
+    const int i = part_entry(name);
+    return i >= 0 ? part_signatures[i].signature : NULL;
 }
 
 /* How print_params writes a signature. */
@@ -174,7 +189,8 @@ tpl_value *function_parts_value(const kin_tree *t, const program *a, const char 
     emitted_parts ep;
     tpl_value *d = tpl_dict();
     ebuf parts = { 0, 0, 0, 0 }, body = { 0, 0, 0, 0 };
-    if (program_run_parts(t, a, PART_OPS, &ep) != 0) {
+    const int entry = part_entry(a->name);
+    if (program_run_parts(t, a, entry >= 0 ? part_signatures[entry].max_ops : PART_OPS, &ep) != 0) {
         program_parts_free(&ep);
         tpl_free(d);
         return NULL;

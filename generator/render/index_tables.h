@@ -7,7 +7,7 @@
 #include "model/tree.h"
 #include "render/template.h"
 
-/* Sets in ctx: ltl_rows/nltl_pairs, ltl_cols, ltl_row_first, ltl_col_first,
+/* Sets in ctx: ltl_rows/nltl_pairs, ltl_cols, ltl_row_first, ltl_col_first, ltl_column,
  * deriv_runs/nderiv_runs, subtree_end and, with constraints, con_pairs/ncon_pairs (each a C
  * initialiser list and its length). A NULL list (out of memory) is remembered by ctx and
  * fails the rendering. */

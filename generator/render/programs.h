@@ -29,8 +29,6 @@ extern const program program_algorithms[];
 extern const int program_nalgorithms;
 #define PROGRAM_NCONSTRAINED 25 /* the definition's size must agree: checked by the compiler */
 extern const program program_constrained[PROGRAM_NCONSTRAINED];
-/* NAME_ltl_factor's two copies, L then D, one function (nested one level deeper). */
-extern const program program_factor[2];
 /* NAME_batch_crba's body with M (--batch): the full M without d->M. */
 extern const program program_batch_crba;
 /* -M^-1 X in straight-line code for R_aba_derivatives, on a tree small enough for it
@@ -64,6 +62,10 @@ void program_parts_free(emitted_parts *ep);
 int program_run_jacobian(const kin_tree *t, int frame, int local, emitted *e, const char *indent);
 /* The next chunk of M^-1's steps from *step (advanced): one static function's worth. */
 int program_run_minv_chunk(const kin_tree *t, int *step, emitted *e);
+/* Whether NAME_ltl is emitted in parts (a big in-place factor), and the next part from
+ * *step (advanced; step s is row nv - 1 - s, nv steps): one static function's worth of rows. */
+int program_ltl_in_parts(const kin_tree *t);
+int program_run_ltl_part(const kin_tree *t, int *step, emitted *e);
 /* The sum of the algorithm's operations, or -1 out of memory. */
 long program_ops(const kin_tree *t, const program *a);
 /* "N mul, N add, ..." as comment text (malloc'd, NULL on oom). */
