@@ -104,6 +104,9 @@ void emit_crba_full(expr_prog *p, const kin_tree *t);
  * c; it returns 1 and writes nothing for a small factor). */
 void emit_ltl(expr_prog *p, const kin_tree *t);
 int emit_ltl_in_place(const kin_tree *t);
+/* The LTDL's products: 1 + depth(i) per DoF k and ancestor i (a = M(k,i) / D_k, then row i's
+ * stretch), as emit_ltl_text counts them. */
+long emit_ltl_products(const kin_tree *t);
 int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts *c);
 /* One row of emit_ltl_text's (rows go from nv - 1 down to 0), its operations added to c. */
 void emit_ltl_row_text(const kin_tree *t, int row, ebuf *out, const char *indent, expr_counts *c);

@@ -418,14 +418,19 @@ int emit_ltl_text(const kin_tree *t, ebuf *out, const char *indent, expr_counts 
     return 0;
 }
 
-int emit_ltl_in_place(const kin_tree *t)
+long emit_ltl_products(const kin_tree *t)
 {
     long mul = 0;
     int k, i;
     for (k = 0; k < t->nv; k++)
         for (i = t->dof_parent[k]; i >= 0; i = t->dof_parent[i])
             mul += 1 + emit_dof_depth(t, i);
-    return mul > LTL_IN_PLACE_MIN_MUL;
+    return mul;
+}
+
+int emit_ltl_in_place(const kin_tree *t)
+{
+    return emit_ltl_products(t) > LTL_IN_PLACE_MIN_MUL;
 }
 
 int emit_minv_nsteps(const kin_tree *t)

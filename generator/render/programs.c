@@ -237,10 +237,7 @@ int program_run_minv_chunk(const kin_tree *t, int *step, emitted *e)
 
 int program_ltl_in_parts(const kin_tree *t)
 {
-    emitted e;
-    if (!emit_ltl_in_place(t) || program_run(t, program_named("ltl"), &e, NULL) != 0)
-        return 0; /* out of memory: the parts' own emission will say so */
-    return e.c.mul > LTL_PART_MUL;
+    return emit_ltl_in_place(t) && emit_ltl_products(t) > LTL_PART_MUL;
 }
 
 int program_run_ltl_part(const kin_tree *t, int *step, emitted *e)
