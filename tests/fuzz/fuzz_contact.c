@@ -279,7 +279,8 @@ static void normalise_quaternion(cdyn_real *q)
         fuzz_what = #P " generic";                                                                 \
         check_step(rc, &s, NK, q1, NQ, v1, NV, r.tame);                                            \
         if (rc >= 0 || rc == CDYN_E_NOT_CONVERGED) { /* q_next may be q, v_next may be v; */     \
-            memset(gp.lambda, 0, (size_t)gp.nr * sizeof *gp.lambda); /* the same warm start */  \
+            memset(gp.lambda, 0, (size_t)gp.nr * sizeof *gp.lambda); /* the same warm start: */ \
+            memset(gp.power, 0, (size_t)gp.nr * sizeof *gp.power);   /* lambda, ADMM's vector */\
             CHECK(cdyn_contact_step(&P##_model, &gd, &cd, &gp, &s, q, v, tau, q, v) == rc);        \
         }                                                                                          \
     } while (0)
