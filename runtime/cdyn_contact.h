@@ -318,9 +318,10 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
                                   const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
                                   const cdyn_real *v, const cdyn_real *vf);
 /* Solves the assembled problem by the settings' solver, warm-started (settings->cone.
- * warm_start) from p->lambda and, ADMM, its power iteration from p->power; leaves p->lambda, p->c, p->impulse and p->stats. Returns the
- * solver's iterations (0 when no block is active), or its negative cdyn_status (then
- * lambda, c and impulse are zeros unless it is CDYN_E_NOT_CONVERGED). */
+ * warm_start) from p->lambda and, ADMM, its power iteration from p->power; leaves p->lambda,
+ * p->c, p->impulse and p->stats. Returns the solver's iterations (0 when no block is
+ * active), or its negative cdyn_status (then lambda, c and impulse are zeros unless it is
+ * CDYN_E_NOT_CONVERGED). */
 int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s);
 
 #ifdef __cplusplus

@@ -102,6 +102,7 @@ static cdyn_status carve(cdyn_contact_problem *p, const cdyn_contact_layout *l, 
     p->impulse = cdyn__carve(&next, unv);
     p->vf = cdyn__carve(&next, unv);
     p->scratch = cdyn__carve(&next, 2 * unv);
+    p->power = cdyn__carve(&next, unr);
     p->work = cdyn__carve(&next, CDYN_CONE_WORK_REALS(nr));
     p->stats = (cdyn_cone_stats *)(void *)next;
     p->cones = (cdyn_cone *)(void *)(p->stats + 1);
@@ -142,7 +143,7 @@ cdyn_status cdyn_contact_problem_init(cdyn_contact_problem *p, const cdyn_contac
     }
     p->m = p->ncones = 0;
     for (int r = 0; r < p->nr; ++r)
-        p->lambda[r] = 0;
+        p->lambda[r] = p->power[r] = 0; /* a zero power vector: the first solve starts from ones */
     p->stats->iterations = 0;
     p->stats->primal = p->stats->dual = p->stats->complementarity = 0;
     p->stats->change = p->stats->rho = 0;
@@ -531,7 +532,8 @@ int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s)
                 p->x[p->block_row[k] + a] = s->cone.warm_start ? p->lambda[p->set_row[k] + a] : 0;
     const int it =
         s->solver == CDYN_CONTACT_ADMM
-            ? cdyn_cone_admm(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work, p->stats)
+            ? cdyn__cone_admm_from(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work,
+                                   p->stats, s->cone.warm_start ? p->power : 0)
             : cdyn_cone_pgs(cones, ncones, p->G, p->g, &s->cone, p->x, p->y, p->work, p->stats);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED) {
         clear_results(p);

@@ -64,6 +64,13 @@ static inline cdyn_real *cdyn__carve(cdyn_real **next, size_t n)
     return p;
 }
 
+/* cdyn_cone_admm with the power iteration's vector kept by the caller (m reals, or NULL):
+ * its start, and on return the last G v (cdyn_cone.c), so that a sequence of solves on
+ * slowly changing G, a simulation's steps, finds L in one or two products each. */
+int cdyn__cone_admm_from(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                         const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                         cdyn_real *work, cdyn_cone_stats *st, cdyn_real *power);
+
 /* The placement of body i in its parent, (R_i, p_i) * X_J(q), into d->liR / d->lip. */
 void cdyn__joint_placement(const cdyn_model *m, cdyn_data *d, int i, const cdyn_real *q);
 /* Body i's world placement d->oR / d->op from its parent's and d->liR / d->lip. */

@@ -184,7 +184,8 @@ typedef struct {
     const cdyn_real *phi;         /* (n) signed distances (with normal), or NULL: the plane */
     int solver;                   /* CDYN_CONTACT_ADMM or CDYN_CONTACT_PGS */
     cdyn_cone_settings cone;      /* the solver's settings (warm_start: from the last step's
-                                   * lambda of the contacts active in both) */
+                                   * lambda of the contacts active in both, and ADMM's power
+                                   * iteration from the last step's vector) */
     int model;                 /* CDYN_CONTACT_RIGID (0, default) or CDYN_CONTACT_SOFT (1) */
     cdyn_real soft_stiffness;  /* soft: k (N/m) of every frictional contact when stiffness is
                                 * NULL, > 0 (1e5) */
@@ -278,6 +279,8 @@ typedef struct {
     cdyn_real *impulse; /* (nv) J^T lambda, the generalized impulse of the step */
     cdyn_real *vf;      /* (nv) [in] the free velocity v + dt M^-1 (tau - nle) */
     cdyn_real *scratch; /* (2 nv) the step's */
+    cdyn_real *power;   /* (nr) ADMM's power-iteration vector (norm: G's largest eigenvalue),
+                         * kept from step to step: with cone.warm_start the next solve's start */
     cdyn_real *work;    /* CDYN_CONE_WORK_REALS(nr) */
     cdyn_cone_stats *stats; /* the last solve's */
 } cdyn_contact_problem;
@@ -287,7 +290,7 @@ typedef struct {
 #define CDYN__CONTACT_REALS(n, nc, nl, nv)                                                         \
     (CDYN__CONTACT_NR(nc, nl) * (size_t)(nv) + (size_t)(nc) * (size_t)(nc) +                       \
      (size_t)(nl) * (size_t)(nv) + 2 * CDYN__CONTACT_NR(nc, nl) * CDYN__CONTACT_NR(nc, nl) +       \
-     20 * CDYN__CONTACT_NB(n, nl) + 7 * CDYN__CONTACT_NR(nc, nl) + 4 * (size_t)(nv) +              \
+     20 * CDYN__CONTACT_NB(n, nl) + 8 * CDYN__CONTACT_NR(nc, nl) + 4 * (size_t)(nv) +              \
      CDYN_CONE_WORK_REALS(CDYN__CONTACT_NR(nc, nl)))
 #define CDYN_CONTACT_PROBLEM_BYTES(n, nc, nl, nv)                                                  \
     (CDYN__CONTACT_REALS(n, nc, nl, nv) * sizeof(cdyn_real) +                                      \
@@ -316,9 +319,10 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
                                   const cdyn_real *q, const cdyn_real *aR, const cdyn_real *ap,
                                   const cdyn_real *v, const cdyn_real *vf);
 /* Solves the assembled problem by the settings' solver, warm-started (settings->cone.
- * warm_start) from p->lambda; leaves p->lambda, p->c, p->impulse and p->stats. Returns the
- * solver's iterations (0 when no block is active), or its negative cdyn_status (then
- * lambda, c and impulse are zeros unless it is CDYN_E_NOT_CONVERGED). */
+ * warm_start) from p->lambda and, ADMM, its power iteration from p->power; leaves p->lambda,
+ * p->c, p->impulse and p->stats. Returns the solver's iterations (0 when no block is
+ * active), or its negative cdyn_status (then lambda, c and impulse are zeros unless it is
+ * CDYN_E_NOT_CONVERGED). */
 int cdyn_contact_solve(cdyn_contact_problem *p, const cdyn_contact_settings *s);
 
 #ifdef __cplusplus

@@ -25,6 +25,14 @@
 #define RHO_SPAN CDYN_R(1e-12)
 #endif
 
+/* The power iteration for G's largest eigenvalue stops when its estimate changes by at most
+ * this fraction (Pinocchio's PowerIterationAlgoTpl rel_tol, 1e-8; a few ulps in float). */
+#ifdef CDYN_FLOAT
+#define POWER_TOL CDYN_R(4e-7)
+#else
+#define POWER_TOL CDYN_R(1e-8)
+#endif
+
 /* ---- scalars ------------------------------------------------------------------------ */
 
 /* The scalar's smallest normal and largest finite numbers (float.h: freestanding, no libm). */
@@ -682,6 +690,7 @@ typedef struct {
     cdyn_real *xp, *yp;       /* (mp) previous x and y */
     cdyn_real rho, increment; /* penalty, its adaptation factor (1: none) */
     cdyn_real L;              /* G's largest eigenvalue (estimate) */
+    cdyn_real *power;         /* (m, or NULL) the power iteration's vector, in and out */
     cdyn_real primal, dual, comp, change;
 } admm;
 
@@ -697,29 +706,43 @@ static int admm_settings_ok(const cdyn_cone_settings *s)
            s->ratio_primal_dual > 0;
 }
 
-/* The largest eigenvalue L of G, the norm of G v after power_iter power iterations from
- * v = ones (Pinocchio's estimate), on G's padded copy a->Gp. Both that and the largest
- * diagonal entry are below L (Rayleigh quotients), so the larger one is taken: ones may be
- * orthogonal to the top eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v and w
- * are a->b and a->t. */
+/* The largest eigenvalue L of G by Pinocchio's power iteration (PowerIterationAlgoTpl) on
+ * G's padded copy a->Gp: the vector w, kept unnormalised, starts as ones / sqrt(m) (norm 1),
+ * or as a->power, the last solve's w (its norm that solve's L) when the caller keeps one;
+ * each iteration is w <- G w / |w|, at most power_iter of them, and they stop when |w|
+ * changes by at most POWER_TOL of itself. A warm w on a G that moved little since takes
+ * one iteration instead of twenty. Both |w| and the largest diagonal entry are below L
+ * (Rayleigh quotients), so the larger one is taken: ones may be orthogonal to the top
+ * eigenvector (G = [1 -1; -1 1]). A zero G has no scale: 1. v and w are a->b and a->t. */
 static cdyn_real largest_eigenvalue(admm *a, int iters)
 {
     const int m = a->m, mp = a->mp;
-    cdyn_real L = 0, diag = 0, *v = a->b, *w = a->t;
+    cdyn_real diag = 0, *v = a->b, *w = a->t;
     for (int r = 0; r < mp; ++r) {
-        v[r] = r < m ? 1 / CDYN_SQRT((cdyn_real)m) : 0;
+        w[r] = r < m ? (a->power ? a->power[r] : 1 / CDYN_SQRT((cdyn_real)m)) : 0;
         if (r < m)
             diag = max_nan(diag, a->Gp[(size_t)r * (size_t)mp + (size_t)r]);
     }
+    cdyn_real L = CDYN_SQRT(dot(w, w, mp));
+    if (!(L > 0) || !(L <= CDYN_REAL_MAX)) { /* a zero, NaN or overflowed start: ones */
+        for (int r = 0; r < m; ++r)
+            w[r] = 1 / CDYN_SQRT((cdyn_real)m);
+        L = 1;
+    }
     for (int k = 0; k < iters; ++k) {
+        const cdyn_real inv = 1 / L, before = L;
+        for (int r = 0; r < mp; ++r)
+            v[r] = w[r] * inv;
         sym_mul(a->Gp, m, mp, v, w);
         L = CDYN_SQRT(dot(w, w, mp));
         if (!(L > 0))
             break;
-        const cdyn_real inv = 1 / L;
-        for (int r = 0; r < mp; ++r)
-            v[r] = w[r] * inv;
+        if (absr(L - before) <= POWER_TOL * (L > before ? L : before))
+            break;
     }
+    if (a->power)
+        for (int r = 0; r < m; ++r) /* the next solve's start (a zero one is refused there) */
+            a->power[r] = L > 0 && L <= CDYN_REAL_MAX ? w[r] : 0;
     L = L > diag ? L : diag;
     return L > 0 ? L : 1;
 }
@@ -860,16 +883,17 @@ static void admm_carve(admm *a, cdyn_real *work, cdyn_real *lambda)
     a->y = lambda;
 }
 
-int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
-                   const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
-                   cdyn_real *work, cdyn_cone_stats *st)
+int cdyn__cone_admm_from(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                         const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                         cdyn_real *work, cdyn_cone_stats *st, cdyn_real *power)
 {
     const int m = cdyn_cone_rows(cones, ncones);
     if (!common_ok(cones, ncones, m, G, g, settings, lambda, work) || !admm_settings_ok(settings))
         return CDYN_E_ARG;
     if (!inputs_finite(m, G, g, settings, lambda))
         return fail(m, lambda, c, st, CDYN_E_NONFINITE);
-    admm a = { .cones = cones, .ncones = ncones, .m = m, .G = G, .g = g, .s = settings };
+    admm a = { .cones = cones, .ncones = ncones, .m = m, .G = G, .g = g, .s = settings,
+               .power = power };
     admm_carve(&a, work, lambda);
     pad_copy(G, m, a.mp, a.Gp);
     admm_penalty(&a);
@@ -889,6 +913,13 @@ int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const
     }
     return finish(cones, ncones, m, G, g, settings, it, stopped, a.change, a.rho, lambda, c, a.b,
                   st);
+}
+
+int cdyn_cone_admm(const cdyn_cone *cones, int ncones, const cdyn_real *G, const cdyn_real *g,
+                   const cdyn_cone_settings *settings, cdyn_real *lambda, cdyn_real *c,
+                   cdyn_real *work, cdyn_cone_stats *st)
+{
+    return cdyn__cone_admm_from(cones, ncones, G, g, settings, lambda, c, work, st, 0);
 }
 
 /* ---- projected Gauss-Seidel --------------------------------------------------------- */

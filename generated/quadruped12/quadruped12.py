@@ -77,7 +77,7 @@ def _contact_buf_reals(n, nc, nl, nv):
     rounded up, in this platform's sizes (ctypes lays structures out as the C compiler does)."""
     nb, nr, size = n + 2 * nl, nc + 2 * nl, ctypes.sizeof(_real)
     pad = (nr + 3) // 4 * 4                     # CDYN_CONE_PAD(nr)
-    reals = (nr * nv + nc * nc + nl * nv + 2 * nr * nr + 20 * nb + 7 * nr + 4 * nv
+    reals = (nr * nv + nc * nc + nl * nv + 2 * nr * nr + 20 * nb + 8 * nr + 4 * nv
              + 2 * pad * pad + 10 * pad)            # the last two: CDYN_CONE_WORK_REALS(nr)
     nbytes = (reals * size + 3 * nb * ctypes.sizeof(_int) + 2 * nb * ctypes.sizeof(_Cone)
               + ctypes.sizeof(_ConeStats) + size)
@@ -146,7 +146,7 @@ class _ContactProblem(ctypes.Structure):
                 + [(f, ctypes.POINTER(_int)) for f in ("block_row", "set_row", "active")]
                 + [(f, _real_p) for f in ("J", "Gset", "Y", "Gall", "basis", "T", "phi", "bound",
                                           "Jv", "Jvf", "G", "g", "x", "y", "lambda", "c",
-                                          "impulse", "vf", "scratch", "work")]
+                                          "impulse", "vf", "scratch", "power", "work")]
                 + [("stats", ctypes.POINTER(_ConeStats))])
 
 
