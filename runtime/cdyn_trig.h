@@ -39,86 +39,85 @@
 extern "C" {
 #endif
 
+/* The reduction and the polynomials as expressions of any arithmetic type: a scalar in
+ * cdyn_sincos_n, a lane vector in NAME_batch.c's sincos, so that both do the same operations
+ * in the same order (equal bit for bit where neither contracts to fused multiply-adds).
+ * CDYN__SC_SHIFTED(x) is x 2/pi plus the rounding shift, k = it less the shift the nearest
+ * integer, CDYN__SC_R the remainder r = x - k pi/2; CDYN__SC_SIN and CDYN__SC_COS take r and
+ * its powers r2 = r^2, r4 = r2^2, r8 = r4^2 (float: r2 alone). Angles beyond CDYN__SC_FAR go
+ * to libm; the quadrant is the shifted value's low bits, CDYN__SC_BITS wide. */
 #ifdef CDYN_FLOAT
-static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c, int n)
-{
-    int i, far = 0;
-    for (i = 0; i < n; ++i) {
-        const float shifted = x[i] * 0.636619772f + 12582912.0f; /* 1.5 2^23 */
-        const float k = shifted - 12582912.0f;
-        const float r =
-            ((x[i] - k * 1.5703125f) - k * 4.837512969970703e-4f) - k * 7.549790126404332e-8f;
-        const float r2 = r * r;
-        const float sr =
-            r +
-            r * r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880))));
-        const float cr =
-            1 +
-            r2 * (-0.5f + r2 * (1.0f / 24 +
-                                r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
-        uint32_t bits;
-        float sw, cw;
-        memcpy(&bits, &shifted, sizeof bits);
-        sw = (bits & 1) ? cr : sr;
-        cw = (bits & 1) ? sr : cr;
-        s[i] = (bits & 2) ? -sw : sw;
-        c[i] = ((bits + 1) & 2) ? -cw : cw;
-        far |= (x[i] > 1e4f) | (x[i] < -1e4f);
-    }
-    for (i = 0; far && i < n; ++i)
-        if (x[i] > 1e4f || x[i] < -1e4f) {
-            s[i] = CDYN_SIN(x[i]);
-            c[i] = CDYN_COS(x[i]);
-        }
-}
+#define CDYN__SC_SHIFT 12582912.0f /* 1.5 2^23 */
+#define CDYN__SC_SHIFTED(x) ((x) * 0.636619772f + 12582912.0f)
+#define CDYN__SC_R(x, k)                                                                           \
+    ((((x) - (k) * 1.5703125f) - (k) * 4.837512969970703e-4f) - (k) * 7.549790126404332e-8f)
+#define CDYN__SC_SIN(r, r2, r4, r8)                                                                \
+    ((r) + (r) * (r2) *                                                                            \
+               (-1.0f / 6 + (r2) * (1.0f / 120 + (r2) * (-1.0f / 5040 + (r2) * (1.0f / 362880)))))
+#define CDYN__SC_COS(r2, r4, r8)                                                                   \
+    (1 + (r2) * (-0.5f +                                                                           \
+                 (r2) * (1.0f / 24 +                                                               \
+                         (r2) * (-1.0f / 720 + (r2) * (1.0f / 40320 + (r2) * (-1.0f / 3628800))))))
+#define CDYN__SC_FAR 1e4f
+#define CDYN__SC_BITS 32
+typedef uint32_t cdyn__sc_bits; /* the scalar's bits */
 #else
+#define CDYN__SC_SHIFT 6755399441055744.0 /* 1.5 2^52 */
+#define CDYN__SC_SHIFTED(x) ((x) * 0.63661977236758134308 + 6755399441055744.0)
+#define CDYN__SC_R(x, k)                                                                           \
+    ((((x) - (k) * 1.5707963267341256) - (k) * 6.077100506303966e-11) - (k) * 2.0222662487959506e-21)
+#define CDYN__SC_SIN(r, r2, r4, r8)                                                                \
+    ((r) + (r) * (r2) *                                                                            \
+               (((-1.0 / 6 + (r2) * (1.0 / 120)) + (r4) * (-1.0 / 5040 + (r2) * (1.0 / 362880))) + \
+                (r8) * ((-1.0 / 39916800 + (r2) * (1.0 / 6227020800.0)) +                          \
+                        (r4) * (-1.0 / 1307674368000.0))))
+#define CDYN__SC_COS(r2, r4, r8)                                                                   \
+    (1 + (r2) * (((-0.5 + (r2) * (1.0 / 24)) + (r4) * (-1.0 / 720 + (r2) * (1.0 / 40320))) +       \
+                 (r8) * ((-1.0 / 3628800 + (r2) * (1.0 / 479001600.0)) +                           \
+                         (r4) * (-1.0 / 87178291200.0 + (r2) * (1.0 / 20922789888000.0)))))
+#define CDYN__SC_FAR 1e5
+#define CDYN__SC_BITS 64
+typedef uint64_t cdyn__sc_bits;
+#endif
+
 static inline void cdyn_sincos_n(const cdyn_real *x, cdyn_real *s, cdyn_real *c, int n)
 {
     int i, far = 0;
     for (i = 0; i < n; ++i) {
-        const double shifted = x[i] * 0.63661977236758134308 + 6755399441055744.0;
-        const double k = shifted - 6755399441055744.0;
-        const double r = ((x[i] - k * 1.5707963267341256) - k * 6.077100506303966e-11) -
-                         k * 2.0222662487959506e-21;
-        const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-        const double sr =
-            r + r * r2 *
-                    (((-1.0 / 6 + r2 * (1.0 / 120)) + r4 * (-1.0 / 5040 + r2 * (1.0 / 362880))) +
-                     r8 * ((-1.0 / 39916800 + r2 * (1.0 / 6227020800.0)) +
-                           r4 * (-1.0 / 1307674368000.0)));
-        const double cr =
-            1 + r2 * (((-0.5 + r2 * (1.0 / 24)) + r4 * (-1.0 / 720 + r2 * (1.0 / 40320))) +
-                      r8 * ((-1.0 / 3628800 + r2 * (1.0 / 479001600.0)) +
-                            r4 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))));
-        uint64_t bits;
+        const cdyn_real shifted = CDYN__SC_SHIFTED(x[i]);
+        const cdyn_real k = shifted - CDYN__SC_SHIFT;
+        const cdyn_real r = CDYN__SC_R(x[i], k);
+        const cdyn_real r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+        const cdyn_real sr = CDYN__SC_SIN(r, r2, r4, r8), cr = CDYN__SC_COS(r2, r4, r8);
+        cdyn__sc_bits bits;
+        (void)r8; /* float's polynomials read r2 alone */
         memcpy(&bits, &shifted, sizeof bits);
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(CDYN_FLOAT)
         { /* the quadrant's swap and signs as bit operations: see the note at the top */
-            uint64_t sb, cb, swap;
+            cdyn__sc_bits sb, cb, swap;
             memcpy(&sb, &sr, sizeof sb);
             memcpy(&cb, &cr, sizeof cb);
             swap = (sb ^ cb) & (0 - (bits & 1));
-            sb ^= swap ^ ((bits & 2) << 62);
-            cb ^= swap ^ (((bits + 1) & 2) << 62);
+            sb ^= swap ^ ((bits & 2) << (CDYN__SC_BITS - 2));
+            cb ^= swap ^ (((bits + 1) & 2) << (CDYN__SC_BITS - 2));
             memcpy(s + i, &sb, sizeof sb);
             memcpy(c + i, &cb, sizeof cb);
         }
 #else
         {
-            const double sw = (bits & 1) ? cr : sr, cw = (bits & 1) ? sr : cr;
+            const cdyn_real sw = (bits & 1) ? cr : sr, cw = (bits & 1) ? sr : cr;
             s[i] = (bits & 2) ? -sw : sw;
             c[i] = ((bits + 1) & 2) ? -cw : cw;
         }
 #endif
-        far |= (x[i] > 1e5) | (x[i] < -1e5);
+        far |= (x[i] > CDYN__SC_FAR) | (x[i] < -CDYN__SC_FAR);
     }
     for (i = 0; far && i < n; ++i)
-        if (x[i] > 1e5 || x[i] < -1e5) {
+        if (x[i] > CDYN__SC_FAR || x[i] < -CDYN__SC_FAR) {
             s[i] = CDYN_SIN(x[i]);
             c[i] = CDYN_COS(x[i]);
         }
 }
-#endif
 
 #ifdef __cplusplus
 }

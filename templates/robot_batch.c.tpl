@@ -91,21 +91,53 @@ CDYN__BATCH_HELPER inline {{ name }}_lanes {{ name }}__splat(cdyn_real x)
     return r;
 }
 
-/* sin and cos of n lane vectors of angles: the lanes are n * W scalars one after another,
- * handed to cdyn_sincos_n (one vectorised loop) in blocks through scalar buffers (memcpy:
- * no aliasing of vectors by scalars). */
-#define {{ NAME }}__SINCOS_BLOCK 16
+/* The lanes' bits, for sin and cos's quadrant rule. */
+typedef cdyn__sc_bits {{ name }}__bits __attribute__((vector_size(W * sizeof(cdyn_real))));
+
+/* The lanes of n angles beyond cdyn_sincos_n's range (and infinities): sin and cos from libm,
+ * lane by lane. The rare path, kept out of the bodies. */
+CDYN__BATCH_HELPER CDYN_NOINLINE void {{ name }}__sincos_far(const {{ name }}_lanes *x, {{ name }}_lanes *s, {{ name }}_lanes *c, int n)
+{
+    int i, l;
+    for (i = 0; i < n; ++i)
+        for (l = 0; l < W; ++l) {
+            const cdyn_real a = {{ NAME }}_LANE(x[i], l);
+            if (a > CDYN__SC_FAR || a < -CDYN__SC_FAR) {
+                {{ NAME }}_LANE(s[i], l) = CDYN_SIN(a);
+                {{ NAME }}_LANE(c[i], l) = CDYN_COS(a);
+            }
+        }
+}
+
+/* sin and cos of n lane vectors of angles: cdyn_sincos_n's reduction, polynomials and
+ * quadrant rule (cdyn_trig.h's CDYN__SC_ expressions) on whole vectors, the swap and signs as
+ * bit operations. It went through scalar buffers to cdyn_sincos_n: the copies were library
+ * calls and clang left much of that loop scalar (iiwa's batch CRBA, mostly its five angles,
+ * 13 ns a state against gcc's 8). The angles beyond the reduction's range are screened by
+ * their squares' sum, which reaches CDYN__SC_FAR^2 whenever one of them is beyond it (or
+ * is not finite): an or of the lanes' comparisons made clang's solo12 and talos bodies
+ * around it 4-10 times slower (solo12's batch FK 24 -> 250 ns a state), for no reason found. */
 CDYN__BATCH_HELPER void {{ name }}__sincos_lanes(const {{ name }}_lanes *x, {{ name }}_lanes *s, {{ name }}_lanes *c, int n)
 {
-    cdyn_real xs[{{ NAME }}__SINCOS_BLOCK * W], ss[{{ NAME }}__SINCOS_BLOCK * W], cs[{{ NAME }}__SINCOS_BLOCK * W];
-    int i, m;
-    for (i = 0; i < n; i += m) {
-        m = n - i < {{ NAME }}__SINCOS_BLOCK ? n - i : {{ NAME }}__SINCOS_BLOCK;
-        memcpy(xs, x + i, (size_t)m * sizeof *x);
-        cdyn_sincos_n(xs, ss, cs, m * W);
-        memcpy(s + i, ss, (size_t)m * sizeof *s);
-        memcpy(c + i, cs, (size_t)m * sizeof *c);
+    {{ name }}_lanes squares = { 0 };
+    int i, l, any = 0;
+    for (i = 0; i < n; ++i) {
+        const {{ name }}_lanes shifted = CDYN__SC_SHIFTED(x[i]);
+        const {{ name }}_lanes k = shifted - CDYN__SC_SHIFT;
+        const {{ name }}_lanes r = CDYN__SC_R(x[i], k);
+        const {{ name }}_lanes r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+        const {{ name }}_lanes sr = CDYN__SC_SIN(r, r2, r4, r8), cr = CDYN__SC_COS(r2, r4, r8);
+        const {{ name }}__bits b = ({{ name }}__bits)shifted;
+        const {{ name }}__bits swap = (({{ name }}__bits)sr ^ ({{ name }}__bits)cr) & (0 - (b & 1));
+        (void)r8; /* float's polynomials read r2 alone */
+        s[i] = ({{ name }}_lanes)(({{ name }}__bits)sr ^ swap ^ ((b & 2) << (CDYN__SC_BITS - 2)));
+        c[i] = ({{ name }}_lanes)(({{ name }}__bits)cr ^ swap ^ (((b + 1) & 2) << (CDYN__SC_BITS - 2)));
+        squares += x[i] * x[i];
     }
+    for (l = 0; l < W; ++l) /* not below: NaN too */
+        any |= !({{ NAME }}_LANE(squares, l) < CDYN__SC_FAR * CDYN__SC_FAR);
+    if (any)
+        {{ name }}__sincos_far(x, s, c, n);
 }
 
 /* Lane by lane, for the few sqrt, sin and cos a body may call on a computed value. */
