@@ -258,7 +258,8 @@ typedef struct {
                          * axes); the limits' rows (+-1 on their DoF) by the assembly */
     cdyn_real *Gset;    /* (nc x nc) [in] the set's J M^-1 J^T at q */
     cdyn_real *Y;       /* (nlimits x nv) [in] M^-1 e_k for each limit's DoF k */
-    cdyn_real *Gall;    /* (nr x nr) J M^-1 J^T over every row, frame axes */
+    cdyn_real *Gall;    /* (nr x nr) J M^-1 J^T over every row, frame axes (without limits:
+                         * Gset itself) */
     cdyn_real *basis;   /* (nb x 9) each frictional contact's t1, t2, n (rows, world) */
     cdyn_real *T;       /* (nb x 9) the rotation from its frame A's axes to that basis */
     cdyn_real *phi;     /* (nb) each frictional contact's and limit's signed distance */

@@ -52,15 +52,16 @@ static void {{ name }}__contact_jacobian(const {{ name }}_data *d, cdyn_real *J)
 }
 {% endif %}
 
-int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v, const cdyn_real *tau)
+/* The step's problem into p, a view of d's buffer: the robot's terms, then the assembly. */
+static int {{ name }}__contact_terms({{ name }}_data *d, cdyn_contact_problem *p,
+                 const cdyn_contact_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                 const cdyn_real *tau)
 {
-    cdyn_contact_problem p;
     int k;
 {% if has_limits %}
     int l;
 {% endif %}
-    if ({{ name }}_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+    if (!settings || !q || !v || !tau)
         return CDYN_E_ARG;
     if (!{{ name }}__finite(q, {{ NAME }}_NQ) || !{{ name }}__finite(v, {{ NAME }}_NV) || !{{ name }}__finite(tau, {{ NAME }}_NV))
         return CDYN_E_NONFINITE;
@@ -69,31 +70,40 @@ int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *
     {{ name }}__constraint_terms(d, q, v);
     if ({{ name }}_ltl(d) != 0)
         return CDYN_E_SINGULAR;
-    {{ name }}__delassus(d, 0, p.Gset);
-    {{ name }}__contact_jacobian(d, p.J);
+    {{ name }}__delassus(d, 0, p->Gset);
+    {{ name }}__contact_jacobian(d, p->J);
     for (k = 0; k < {{ NAME }}_NV; ++k)
-        p.vf[k] = tau[k] - d->nle[k];
+        p->vf[k] = tau[k] - d->nle[k];
 {% else %}
-    {{ name }}_nle(d, q, v, p.vf);
+    {{ name }}_nle(d, q, v, p->vf);
     for (k = 0; k < {{ NAME }}_NV; ++k)
-        p.vf[k] = tau[k] - p.vf[k];
+        p->vf[k] = tau[k] - p->vf[k];
     {{ name }}_crba(d, q, 0);
     if ({{ name }}_ltl(d) != 0)
         return CDYN_E_SINGULAR;
 {% endif %}
-    {{ name }}_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+    {{ name }}_ltl_solve(d, p->vf); /* the free velocity v + dt M^-1 (tau - nle) */
     for (k = 0; k < {{ NAME }}_NV; ++k)
-        p.vf[k] = v[k] + settings->dt * p.vf[k];
+        p->vf[k] = v[k] + settings->dt * p->vf[k];
 {% if has_limits %}
     for (l = 0; l < {{ nlimits }}; ++l) { /* M^-1 e_k for each limited DoF k */
-        cdyn_real *y = p.Y + l * {{ NAME }}_NV;
+        cdyn_real *y = p->Y + l * {{ NAME }}_NV;
         for (k = 0; k < {{ NAME }}_NV; ++k)
             y[k] = 0;
         y[{{ name }}_joint_limits[l].idx_v] = 1;
         {{ name }}_ltl_solve(d, y);
     }
 {% endif %}
-    return cdyn_contact_assemble(&p, settings, q, {% if constraints %}&d->con_a_R[0][0], &d->con_a_p[0][0]{% else %}0, 0{% endif %}, v, p.vf);
+    return cdyn_contact_assemble(p, settings, q, {% if constraints %}&d->con_a_R[0][0], &d->con_a_p[0][0]{% else %}0, 0{% endif %}, v, p->vf);
+}
+
+int {{ name }}_contact_problem({{ name }}_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    if ({{ name }}_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return {{ name }}__contact_terms(d, &p, settings, q, v, tau);
 }
 
 int {{ name }}_contact_solve({{ name }}_data *d, const cdyn_contact_settings *settings)
@@ -109,12 +119,11 @@ int {{ name }}_contact_step({{ name }}_data *d, const cdyn_contact_settings *set
 {
     cdyn_contact_problem p;
     int k, it;
-    if (!q_next || !v_next)
+    if (!q_next || !v_next || {{ name }}_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    it = {{ name }}_contact_problem(d, settings, q, v, tau);
+    it = {{ name }}__contact_terms(d, &p, settings, q, v, tau);
     if (it != CDYN_OK)
         return it;
-    (void){{ name }}_contact_view(d, &p);
     it = cdyn_contact_solve(&p, settings);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED)
         return it;

@@ -22497,12 +22497,13 @@ static void arm7__contact_jacobian(const arm7_data *d, cdyn_real *J)
             J[(0 + a) * ARM7_NV + arm7__support_0[k]] = d->Jc[0 + a * 7 + k];
 }
 
-int arm7_contact_problem(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v, const cdyn_real *tau)
+/* The step's problem into p, a view of d's buffer: the robot's terms, then the assembly. */
+static int arm7__contact_terms(arm7_data *d, cdyn_contact_problem *p,
+                 const cdyn_contact_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                 const cdyn_real *tau)
 {
-    cdyn_contact_problem p;
     int k;
-    if (arm7_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+    if (!settings || !q || !v || !tau)
         return CDYN_E_ARG;
     if (!arm7__finite(q, ARM7_NQ) || !arm7__finite(v, ARM7_NV) || !arm7__finite(tau, ARM7_NV))
         return CDYN_E_NONFINITE;
@@ -22510,14 +22511,23 @@ int arm7_contact_problem(arm7_data *d, const cdyn_contact_settings *settings, co
     arm7__constraint_terms(d, q, v);
     if (arm7_ltl(d) != 0)
         return CDYN_E_SINGULAR;
-    arm7__delassus(d, 0, p.Gset);
-    arm7__contact_jacobian(d, p.J);
+    arm7__delassus(d, 0, p->Gset);
+    arm7__contact_jacobian(d, p->J);
     for (k = 0; k < ARM7_NV; ++k)
-        p.vf[k] = tau[k] - d->nle[k];
-    arm7_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+        p->vf[k] = tau[k] - d->nle[k];
+    arm7_ltl_solve(d, p->vf); /* the free velocity v + dt M^-1 (tau - nle) */
     for (k = 0; k < ARM7_NV; ++k)
-        p.vf[k] = v[k] + settings->dt * p.vf[k];
-    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+        p->vf[k] = v[k] + settings->dt * p->vf[k];
+    return cdyn_contact_assemble(p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p->vf);
+}
+
+int arm7_contact_problem(arm7_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    if (arm7_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return arm7__contact_terms(d, &p, settings, q, v, tau);
 }
 
 int arm7_contact_solve(arm7_data *d, const cdyn_contact_settings *settings)
@@ -22533,12 +22543,11 @@ int arm7_contact_step(arm7_data *d, const cdyn_contact_settings *settings, const
 {
     cdyn_contact_problem p;
     int k, it;
-    if (!q_next || !v_next)
+    if (!q_next || !v_next || arm7_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    it = arm7_contact_problem(d, settings, q, v, tau);
+    it = arm7__contact_terms(d, &p, settings, q, v, tau);
     if (it != CDYN_OK)
         return it;
-    (void)arm7_contact_view(d, &p);
     it = cdyn_contact_solve(&p, settings);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED)
         return it;

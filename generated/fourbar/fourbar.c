@@ -2695,12 +2695,13 @@ static void fourbar__contact_jacobian(const fourbar_data *d, cdyn_real *J)
             J[(0 + a) * FOURBAR_NV + fourbar__support_0[k]] = d->Jc[0 + a * 3 + k];
 }
 
-int fourbar_contact_problem(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v, const cdyn_real *tau)
+/* The step's problem into p, a view of d's buffer: the robot's terms, then the assembly. */
+static int fourbar__contact_terms(fourbar_data *d, cdyn_contact_problem *p,
+                 const cdyn_contact_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                 const cdyn_real *tau)
 {
-    cdyn_contact_problem p;
     int k;
-    if (fourbar_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+    if (!settings || !q || !v || !tau)
         return CDYN_E_ARG;
     if (!fourbar__finite(q, FOURBAR_NQ) || !fourbar__finite(v, FOURBAR_NV) || !fourbar__finite(tau, FOURBAR_NV))
         return CDYN_E_NONFINITE;
@@ -2708,14 +2709,23 @@ int fourbar_contact_problem(fourbar_data *d, const cdyn_contact_settings *settin
     fourbar__constraint_terms(d, q, v);
     if (fourbar_ltl(d) != 0)
         return CDYN_E_SINGULAR;
-    fourbar__delassus(d, 0, p.Gset);
-    fourbar__contact_jacobian(d, p.J);
+    fourbar__delassus(d, 0, p->Gset);
+    fourbar__contact_jacobian(d, p->J);
     for (k = 0; k < FOURBAR_NV; ++k)
-        p.vf[k] = tau[k] - d->nle[k];
-    fourbar_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+        p->vf[k] = tau[k] - d->nle[k];
+    fourbar_ltl_solve(d, p->vf); /* the free velocity v + dt M^-1 (tau - nle) */
     for (k = 0; k < FOURBAR_NV; ++k)
-        p.vf[k] = v[k] + settings->dt * p.vf[k];
-    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+        p->vf[k] = v[k] + settings->dt * p->vf[k];
+    return cdyn_contact_assemble(p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p->vf);
+}
+
+int fourbar_contact_problem(fourbar_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    if (fourbar_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return fourbar__contact_terms(d, &p, settings, q, v, tau);
 }
 
 int fourbar_contact_solve(fourbar_data *d, const cdyn_contact_settings *settings)
@@ -2731,12 +2741,11 @@ int fourbar_contact_step(fourbar_data *d, const cdyn_contact_settings *settings,
 {
     cdyn_contact_problem p;
     int k, it;
-    if (!q_next || !v_next)
+    if (!q_next || !v_next || fourbar_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    it = fourbar_contact_problem(d, settings, q, v, tau);
+    it = fourbar__contact_terms(d, &p, settings, q, v, tau);
     if (it != CDYN_OK)
         return it;
-    (void)fourbar_contact_view(d, &p);
     it = cdyn_contact_solve(&p, settings);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED)
         return it;

@@ -40,6 +40,34 @@ static void rows_dot(const cdyn_real *A, int rows, int cols, const cdyn_real *x,
     }
 }
 
+/* out = A x and out2 = A x2 as rows_dot, each sum in the same order, in one pass over A's
+ * rows, two at a time (J v and J v_f: J read once). */
+static void rows_dot2(const cdyn_real *A, int rows, int cols, const cdyn_real *x,
+                      const cdyn_real *x2, cdyn_real *out, cdyn_real *out2)
+{
+    const size_t ld = (size_t)cols;
+    int r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        const cdyn_real *a0 = A + (size_t)r * ld, *a1 = a0 + ld;
+        cdyn_real s0 = 0, s1 = 0, t0 = 0, t1 = 0;
+        for (int j = 0; j < cols; ++j) {
+            s0 += a0[j] * x[j];
+            s1 += a1[j] * x[j];
+            t0 += a0[j] * x2[j];
+            t1 += a1[j] * x2[j];
+        }
+        out[r] = s0, out[r + 1] = s1, out2[r] = t0, out2[r + 1] = t1;
+    }
+    for (; r < rows; ++r) {
+        cdyn_real s = 0, t = 0;
+        for (int j = 0; j < cols; ++j) {
+            s += A[(size_t)r * ld + (size_t)j] * x[j];
+            t += A[(size_t)r * ld + (size_t)j] * x2[j];
+        }
+        out[r] = s, out2[r] = t;
+    }
+}
+
 static int layout_ok(const cdyn_contact_layout *l, int *nc)
 {
     *nc = 0;
@@ -87,6 +115,8 @@ static cdyn_status carve(cdyn_contact_problem *p, const cdyn_contact_layout *l, 
     p->Gset = cdyn__carve(&next, (size_t)nc * (size_t)nc);
     p->Y = cdyn__carve(&next, (size_t)l->nlimits * unv);
     p->Gall = cdyn__carve(&next, unr * unr);
+    if (l->nlimits == 0)
+        p->Gall = p->Gset; /* nr = nc: Gall is Gset, not a copy of it */
     p->G = cdyn__carve(&next, unr * unr);
     p->basis = cdyn__carve(&next, 9 * unb);
     p->T = cdyn__carve(&next, 9 * unb);
@@ -353,6 +383,8 @@ static void delassus_block(cdyn_contact_problem *p, int i, int j)
 static void extend_rows(cdyn_contact_problem *p)
 {
     const int nc = p->nc, nr = p->nr, nv = p->nv;
+    if (p->Gall == p->Gset) /* no limits */
+        return;
     for (int r = 0; r < nc; ++r)
         for (int c = 0; c < nc; ++c)
             p->Gall[(size_t)r * nr + c] = p->Gset[(size_t)r * nc + c];
@@ -419,8 +451,7 @@ cdyn_status cdyn_contact_assemble(cdyn_contact_problem *p, const cdyn_contact_se
     if (st != CDYN_OK)
         return st;
     extend_rows(p);
-    rows_dot(p->J, nr, nv, v, p->Jv); /* J v and J v_f in the frames' axes */
-    rows_dot(p->J, nr, nv, vf, p->Jvf);
+    rows_dot2(p->J, nr, nv, v, vf, p->Jv, p->Jvf); /* J v and J v_f in the frames' axes */
     p->m = p->ncones = 0;
     for (int k = 0; k < p->nb; ++k) { /* rotate into the bases, number the active blocks */
         const int d = p->cones[k].dim, r = p->set_row[k], nrow = normal_row(p, k);

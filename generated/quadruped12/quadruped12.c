@@ -55514,12 +55514,13 @@ static void quadruped12__contact_jacobian(const quadruped12_data *d, cdyn_real *
             J[(9 + a) * QUADRUPED12_NV + quadruped12__support_3[k]] = d->Jc[81 + a * 9 + k];
 }
 
-int quadruped12_contact_problem(quadruped12_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
-                 const cdyn_real *v, const cdyn_real *tau)
+/* The step's problem into p, a view of d's buffer: the robot's terms, then the assembly. */
+static int quadruped12__contact_terms(quadruped12_data *d, cdyn_contact_problem *p,
+                 const cdyn_contact_settings *settings, const cdyn_real *q, const cdyn_real *v,
+                 const cdyn_real *tau)
 {
-    cdyn_contact_problem p;
     int k;
-    if (quadruped12_contact_view(d, &p) != CDYN_OK || !settings || !q || !v || !tau)
+    if (!settings || !q || !v || !tau)
         return CDYN_E_ARG;
     if (!quadruped12__finite(q, QUADRUPED12_NQ) || !quadruped12__finite(v, QUADRUPED12_NV) || !quadruped12__finite(tau, QUADRUPED12_NV))
         return CDYN_E_NONFINITE;
@@ -55527,14 +55528,23 @@ int quadruped12_contact_problem(quadruped12_data *d, const cdyn_contact_settings
     quadruped12__constraint_terms(d, q, v);
     if (quadruped12_ltl(d) != 0)
         return CDYN_E_SINGULAR;
-    quadruped12__delassus(d, 0, p.Gset);
-    quadruped12__contact_jacobian(d, p.J);
+    quadruped12__delassus(d, 0, p->Gset);
+    quadruped12__contact_jacobian(d, p->J);
     for (k = 0; k < QUADRUPED12_NV; ++k)
-        p.vf[k] = tau[k] - d->nle[k];
-    quadruped12_ltl_solve(d, p.vf); /* the free velocity v + dt M^-1 (tau - nle) */
+        p->vf[k] = tau[k] - d->nle[k];
+    quadruped12_ltl_solve(d, p->vf); /* the free velocity v + dt M^-1 (tau - nle) */
     for (k = 0; k < QUADRUPED12_NV; ++k)
-        p.vf[k] = v[k] + settings->dt * p.vf[k];
-    return cdyn_contact_assemble(&p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p.vf);
+        p->vf[k] = v[k] + settings->dt * p->vf[k];
+    return cdyn_contact_assemble(p, settings, q, &d->con_a_R[0][0], &d->con_a_p[0][0], v, p->vf);
+}
+
+int quadruped12_contact_problem(quadruped12_data *d, const cdyn_contact_settings *settings, const cdyn_real *q,
+                 const cdyn_real *v, const cdyn_real *tau)
+{
+    cdyn_contact_problem p;
+    if (quadruped12_contact_view(d, &p) != CDYN_OK)
+        return CDYN_E_ARG;
+    return quadruped12__contact_terms(d, &p, settings, q, v, tau);
 }
 
 int quadruped12_contact_solve(quadruped12_data *d, const cdyn_contact_settings *settings)
@@ -55550,12 +55560,11 @@ int quadruped12_contact_step(quadruped12_data *d, const cdyn_contact_settings *s
 {
     cdyn_contact_problem p;
     int k, it;
-    if (!q_next || !v_next)
+    if (!q_next || !v_next || quadruped12_contact_view(d, &p) != CDYN_OK)
         return CDYN_E_ARG;
-    it = quadruped12_contact_problem(d, settings, q, v, tau);
+    it = quadruped12__contact_terms(d, &p, settings, q, v, tau);
     if (it != CDYN_OK)
         return it;
-    (void)quadruped12_contact_view(d, &p);
     it = cdyn_contact_solve(&p, settings);
     if (it < 0 && it != CDYN_E_NOT_CONVERGED)
         return it;
